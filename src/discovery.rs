@@ -1,0 +1,203 @@
+//! Finding the `codegraph` executable, and how to launch it without a shell.
+//!
+//! Only absolute PATH entries are searched: a relative entry (or an empty one, which some shells
+//! read as ".") would resolve against the workspace, and a `codegraph` planted in a repository
+//! must never run just because Pi was started there.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+
+use crate::environment::EnvSnapshot;
+use crate::errors::ExploreError;
+
+/// Names an operator can use to point at a specific CodeGraph install. Never model-controlled.
+pub const BIN_OVERRIDE_VAR: &str = "PI_CODEGRAPH_BIN";
+
+#[cfg(windows)]
+const NAMES: &[&str] = &WINDOWS_NAMES;
+#[cfg(not(windows))]
+const NAMES: &[&str] = &UNIX_NAMES;
+#[cfg_attr(windows, allow(dead_code))]
+const UNIX_NAMES: [&str; 1] = ["codegraph"];
+/// `codegraph` first (PATHEXT finds a native `.exe`), then npm's `codegraph.cmd` launcher.
+#[cfg_attr(not(windows), allow(dead_code))]
+const WINDOWS_NAMES: [&str; 2] = ["codegraph", "codegraph.cmd"];
+
+/// What to run: `program prefix... <our args>`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Launch {
+  /// The executable the user has: reported in diagnostics.
+  pub executable: PathBuf,
+  pub program: PathBuf,
+  pub prefix: Vec<OsString>,
+}
+
+pub fn discover(env: &EnvSnapshot) -> Result<Launch, ExploreError> {
+  if let Some(value) = env.get_set(BIN_OVERRIDE_VAR) {
+    let path = PathBuf::from(value);
+    if !path.is_absolute() {
+      return Err(ExploreError::NotFound {
+        reason: format!(
+          "{BIN_OVERRIDE_VAR}={} is not an absolute path",
+          path.display()
+        ),
+      });
+    }
+    if !path.is_file() {
+      return Err(ExploreError::NotFound {
+        reason: format!("{BIN_OVERRIDE_VAR}={} is not a file", path.display()),
+      });
+    }
+    return Ok(launch_for(path, env));
+  }
+  let found = search(NAMES, env.get("PATH")).ok_or_else(|| ExploreError::NotFound {
+    reason: format!("no `{}` on PATH", NAMES.join("` or `")),
+  })?;
+  Ok(launch_for(found, env))
+}
+
+/// The first of `names` found in the absolute entries of `path`, in name order: every entry is
+/// tried for the first name before the second name is considered.
+pub fn search(names: &[&str], path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+  let dirs: Vec<PathBuf> = std::env::split_paths(path?)
+    .filter(|d| d.is_absolute())
+    .collect();
+  if dirs.is_empty() {
+    return None;
+  }
+  let joined = std::env::join_paths(&dirs).ok()?;
+  names
+    .iter()
+    .find_map(|name| which::which_in(name, Some(&joined), &dirs[0]).ok())
+}
+
+/// A `.cmd`/`.bat` launcher cannot be spawned without `cmd.exe` re-parsing its arguments, so for
+/// npm's cmd-shim layout we run Node on CodeGraph's own `npm-shim.js` instead (what the `.cmd`
+/// would do). Anything else is launched as found; Rust's std then applies its batch-file
+/// argument escaping, and refuses arguments it cannot pass safely.
+pub fn launch_for(executable: PathBuf, env: &EnvSnapshot) -> Launch {
+  let is_batch = executable
+    .extension()
+    .map(|e| e.eq_ignore_ascii_case("cmd") || e.eq_ignore_ascii_case("bat"))
+    .unwrap_or(false);
+  if is_batch {
+    if let Some(dir) = executable.parent() {
+      if let Some(shim) = npm_shim_beside(dir) {
+        let node = [dir.join("node.exe"), dir.join("node")]
+          .into_iter()
+          .find(|p| p.is_file())
+          .or_else(|| search(&["node"], env.get("PATH")));
+        if let Some(node) = node {
+          return Launch {
+            executable,
+            program: node,
+            prefix: vec![shim.into_os_string()],
+          };
+        }
+      }
+    }
+  }
+  Launch {
+    program: executable.clone(),
+    executable,
+    prefix: Vec::new(),
+  }
+}
+
+/// npm puts the launcher in `<prefix>/` (global) or `node_modules/.bin/` (local).
+fn npm_shim_beside(dir: &Path) -> Option<PathBuf> {
+  let package = Path::new("@colbymchenry")
+    .join("codegraph")
+    .join("npm-shim.js");
+  [
+    dir.join("node_modules").join(&package),
+    dir.join("..").join(&package),
+  ]
+  .into_iter()
+  .find(|p| p.is_file())
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+  use std::fs;
+
+  fn exe(dir: &Path, name: &str) -> PathBuf {
+    let p = dir.join(name);
+    fs::write(&p, "#!/bin/sh\n").unwrap();
+    #[cfg(unix)]
+    {
+      use std::os::unix::fs::PermissionsExt;
+      fs::set_permissions(&p, fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    p
+  }
+
+  fn path_of(dirs: &[&Path]) -> OsString {
+    std::env::join_paths(dirs).unwrap()
+  }
+
+  #[test]
+  fn windows_order_prefers_codegraph_over_cmd_even_in_a_later_dir() {
+    let a = tempfile::tempdir().unwrap();
+    let b = tempfile::tempdir().unwrap();
+    exe(a.path(), "codegraph.cmd");
+    let native = exe(b.path(), "codegraph");
+    let path = path_of(&[a.path(), b.path()]);
+    assert_eq!(search(&WINDOWS_NAMES, Some(&path)), Some(native));
+  }
+
+  #[test]
+  fn windows_falls_back_to_cmd() {
+    let a = tempfile::tempdir().unwrap();
+    let cmd = exe(a.path(), "codegraph.cmd");
+    let path = path_of(&[a.path()]);
+    assert_eq!(search(&WINDOWS_NAMES, Some(&path)), Some(cmd));
+    assert_eq!(search(&UNIX_NAMES, Some(&path)), None);
+  }
+
+  #[test]
+  fn npm_cmd_shim_runs_node_on_the_js_shim() {
+    let prefix = tempfile::tempdir().unwrap();
+    let cmd = exe(prefix.path(), "codegraph.cmd");
+    let node = exe(prefix.path(), "node.exe");
+    let pkg = prefix.path().join("node_modules/@colbymchenry/codegraph");
+    fs::create_dir_all(&pkg).unwrap();
+    fs::write(pkg.join("npm-shim.js"), "").unwrap();
+    let launch = launch_for(cmd.clone(), &EnvSnapshot::default());
+    assert_eq!(launch.executable, cmd);
+    assert_eq!(launch.program, node);
+    assert_eq!(
+      launch.prefix,
+      vec![pkg.join("npm-shim.js").into_os_string()]
+    );
+  }
+
+  #[test]
+  fn a_plain_cmd_without_npm_layout_is_launched_as_is() {
+    let dir = tempfile::tempdir().unwrap();
+    let cmd = exe(dir.path(), "codegraph.cmd");
+    let launch = launch_for(cmd.clone(), &EnvSnapshot::default());
+    assert_eq!(launch.program, cmd);
+    assert!(launch.prefix.is_empty());
+  }
+
+  #[test]
+  fn relative_and_empty_path_entries_are_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    exe(dir.path(), "codegraph");
+    let old = std::env::current_dir().unwrap();
+    std::env::set_current_dir(dir.path()).unwrap();
+    let found = search(&UNIX_NAMES, Some(std::ffi::OsStr::new(".::bin")));
+    std::env::set_current_dir(old).unwrap();
+    assert_eq!(found, None);
+  }
+
+  #[test]
+  fn override_must_be_absolute_and_a_file() {
+    let env = EnvSnapshot::from_pairs(&[(BIN_OVERRIDE_VAR, "codegraph")]);
+    assert_eq!(discover(&env).unwrap_err().code(), "CODEGRAPH_NOT_FOUND");
+    let env = EnvSnapshot::from_pairs(&[(BIN_OVERRIDE_VAR, "/nonexistent/codegraph")]);
+    assert_eq!(discover(&env).unwrap_err().code(), "CODEGRAPH_NOT_FOUND");
+  }
+}

@@ -1,0 +1,112 @@
+//! The environment the child sees, captured once per call on the JS thread.
+//!
+//! Reading `environ` from a tokio worker while Node's main thread may `setenv` is a data race in
+//! libc, so the napi entry point snapshots it and everything downstream (discovery, preflight,
+//! the child) uses that snapshot only.
+
+use std::ffi::{OsStr, OsString};
+
+/// Variables set for the child unless the user already set them: no telemetry queue, no update
+/// check, no bundle download from the network, no colour codes. Each one is read by the pinned
+/// CLI (see `../shared/research/codegraph-cli.md` §3.5 and the 1.6.1 bundle).
+const QUIET_DEFAULTS: &[(&str, &str)] = &[
+  ("CODEGRAPH_TELEMETRY", "0"),
+  ("CODEGRAPH_NO_UPDATE_CHECK", "1"),
+  ("CODEGRAPH_NO_DOWNLOAD", "1"),
+  ("NO_COLOR", "1"),
+];
+
+#[derive(Debug, Clone, Default)]
+pub struct EnvSnapshot {
+  vars: Vec<(OsString, OsString)>,
+}
+
+impl EnvSnapshot {
+  pub fn capture() -> Self {
+    Self {
+      vars: std::env::vars_os().collect(),
+    }
+  }
+
+  #[cfg(test)]
+  pub fn from_pairs(pairs: &[(&str, &str)]) -> Self {
+    Self {
+      vars: pairs
+        .iter()
+        .map(|(k, v)| ((*k).into(), (*v).into()))
+        .collect(),
+    }
+  }
+
+  pub fn get(&self, key: &str) -> Option<&OsStr> {
+    self
+      .vars
+      .iter()
+      .rev()
+      .find(|(k, _)| key_eq(k, key))
+      .map(|(_, v)| v.as_os_str())
+  }
+
+  /// A non-empty value, as the user would mean it.
+  pub fn get_set(&self, key: &str) -> Option<&OsStr> {
+    self.get(key).filter(|v| !v.is_empty())
+  }
+
+  /// The child's environment: the user's, plus the quiet defaults the user did not override.
+  /// `DO_NOT_TRACK` is the user's global opt-out and also counts as a telemetry setting.
+  pub fn for_child(&self) -> Vec<(OsString, OsString)> {
+    let mut vars = self.vars.clone();
+    for (key, value) in QUIET_DEFAULTS {
+      let user_decided = self.get(key).is_some()
+        || (*key == "CODEGRAPH_TELEMETRY" && self.get("DO_NOT_TRACK").is_some());
+      if !user_decided {
+        vars.push(((*key).into(), (*value).into()));
+      }
+    }
+    vars
+  }
+}
+
+/// Windows environment names are case-insensitive.
+fn key_eq(k: &OsStr, key: &str) -> bool {
+  if cfg!(windows) {
+    k.to_string_lossy().eq_ignore_ascii_case(key)
+  } else {
+    k == key
+  }
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn quiet_defaults_are_added_when_unset() {
+    let env = EnvSnapshot::from_pairs(&[("PATH", "/bin")]).for_child();
+    let has = |k: &str, v: &str| env.iter().any(|(a, b)| a == k && b == v);
+    assert!(has("CODEGRAPH_TELEMETRY", "0"));
+    assert!(has("CODEGRAPH_NO_DOWNLOAD", "1"));
+    assert!(has("PATH", "/bin"));
+  }
+
+  #[test]
+  fn an_explicit_user_setting_wins() {
+    let env =
+      EnvSnapshot::from_pairs(&[("CODEGRAPH_TELEMETRY", "1"), ("NO_COLOR", "")]).for_child();
+    let values = |k: &str| {
+      env
+        .iter()
+        .filter(|(a, _)| a == k)
+        .map(|(_, b)| b.clone())
+        .collect::<Vec<_>>()
+    };
+    assert_eq!(values("CODEGRAPH_TELEMETRY"), vec![OsString::from("1")]);
+    assert_eq!(values("NO_COLOR"), vec![OsString::from("")]);
+  }
+
+  #[test]
+  fn do_not_track_counts_as_a_telemetry_choice() {
+    let env = EnvSnapshot::from_pairs(&[("DO_NOT_TRACK", "1")]).for_child();
+    assert!(!env.iter().any(|(a, _)| a == "CODEGRAPH_TELEMETRY"));
+  }
+}

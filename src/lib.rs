@@ -1,0 +1,236 @@
+//! The napi surface of pi-codegraph: one async `explore()`. Everything else lives in modules
+//! named for what they do; this file only converts between JS values and those modules.
+#![deny(clippy::all)]
+
+mod discovery;
+mod environment;
+mod errors;
+mod explore;
+mod limits;
+mod preflight;
+mod runner;
+mod version;
+
+use std::time::Duration;
+
+use napi::bindgen_prelude::*;
+use napi_derive::napi;
+
+use crate::environment::EnvSnapshot;
+use crate::errors::ExploreError;
+use crate::explore::{Failure, Outcome, DEFAULT_TIMEOUT};
+use crate::runner::Cancel;
+
+/// Options for direct callers (tests, scripts). The model never reaches these: the Pi tool's
+/// only parameter is the request.
+#[napi(object)]
+pub struct ExploreOptions {
+  /// Milliseconds before the CLI is stopped with CODEGRAPH_TIMEOUT. Default 30000.
+  pub timeout_ms: Option<u32>,
+}
+
+#[napi(object)]
+pub struct ExploreDetails {
+  pub request: String,
+  pub cwd: String,
+  /// The `codegraph` executable that ran.
+  pub executable: String,
+  /// First line of `codegraph --version`; null when it could not be read. Never used to refuse.
+  pub cli_version: Option<String>,
+  pub exit_code: i32,
+  pub duration_ms: u32,
+  pub truncated: bool,
+  /// "bytes" or "lines" when truncated.
+  pub truncated_by: Option<String>,
+  /// stdout bytes and lines the CLI printed (lower bounds when `totalsExact` is false).
+  pub total_bytes: f64,
+  pub total_lines: f64,
+  pub totals_exact: bool,
+  /// stdout bytes and lines kept in `text` (before the truncation marker).
+  pub kept_bytes: u32,
+  pub kept_lines: u32,
+}
+
+#[napi(object)]
+pub struct ExploreResult {
+  /// The bounded CodeGraph answer, with a truncation marker when it was cut.
+  pub text: String,
+  pub details: ExploreDetails,
+}
+
+/// Runs `codegraph explore -- <request>` in `cwd`, which must hold its own CodeGraph index.
+/// Never throws: every failure rejects with an Error whose `code` is a stable CODEGRAPH_* code,
+/// with a `remediation` line and bounded `details`.
+#[napi(
+  ts_args_type = "request: string, cwd: string, signal?: AbortSignal | null, options?: ExploreOptions | null",
+  ts_return_type = "Promise<ExploreResult>"
+)]
+pub fn explore<'env>(
+  env: &'env Env,
+  request: Unknown<'env>,
+  cwd: Unknown<'env>,
+  signal: Option<Unknown<'env>>,
+  options: Option<ExploreOptions>,
+) -> Result<PromiseRaw<'env, ExploreResult>> {
+  let cancel = Cancel::default();
+  let mut early: Option<ExploreError> = None;
+  let request = string_arg(&request).unwrap_or_else(|| {
+    early = Some(ExploreError::InvalidRequest {
+      reason: "it is not a string".into(),
+    });
+    String::new()
+  });
+  let cwd = string_arg(&cwd).unwrap_or_else(|| {
+    early.get_or_insert(ExploreError::Workspace {
+      path: Default::default(),
+      reason: "the workspace path is not a string".into(),
+    });
+    String::new()
+  });
+  let mut link = None;
+  if let Some(signal) = signal.filter(|s| matches!(s.get_type(), Ok(ValueType::Object))) {
+    let signal = Object::from_unknown(signal)?;
+    if signal
+      .get_named_property::<Unknown>("aborted")?
+      .coerce_to_bool()?
+    {
+      early.get_or_insert(ExploreError::Cancelled);
+    } else if early.is_none() {
+      link = Some(AbortLink::attach(env, &signal, cancel.clone())?);
+    }
+  }
+  let timeout = options
+    .and_then(|o| o.timeout_ms)
+    .map(|ms| Duration::from_millis(u64::from(ms.max(1))))
+    .unwrap_or(DEFAULT_TIMEOUT);
+  // Snapshot on the JS thread: reading environ from a worker races Node's setenv.
+  let snapshot = EnvSnapshot::capture();
+
+  let work = async move {
+    Ok(match early {
+      Some(e) => Err(Box::new((e, Failure::default()))),
+      None => explore::explore(request, cwd, snapshot, timeout, cancel).await,
+    })
+  };
+  env.spawn_future_with_callback(work, move |env, outcome| {
+    if let Some(link) = link {
+      link.detach(env);
+    }
+    match outcome {
+      Ok(outcome) => Ok(to_result(outcome)),
+      Err(failed) => Err(to_js_error(env, &failed.0, &failed.1, timeout)),
+    }
+  })
+}
+
+fn string_arg(value: &Unknown) -> Option<String> {
+  match value.get_type() {
+    Ok(ValueType::String) => value
+      .coerce_to_string()
+      .ok()?
+      .into_utf8()
+      .ok()?
+      .into_owned()
+      .ok(),
+    _ => None,
+  }
+}
+
+/// An `abort` listener on the caller's signal, removed again when the call settles. Listening
+/// (instead of napi-rs's `AbortSignal`, which assigns `signal.onabort`) leaves the caller's own
+/// handlers alone, and the same signal can serve many calls.
+struct AbortLink {
+  signal: ObjectRef<false>,
+  listener: FunctionRef<(), ()>,
+}
+
+type ListenerFn<'a> = Function<'a, FnArgs<(&'static str, Function<'a, (), ()>)>, Unknown<'a>>;
+
+impl AbortLink {
+  fn attach(env: &Env, signal: &Object, cancel: Cancel) -> Result<Self> {
+    let listener = env.create_function_from_closure::<(), (), _>("codegraphAbort", move |_| {
+      cancel.cancel();
+      Ok(())
+    })?;
+    let add: ListenerFn = signal.get_named_property("addEventListener")?;
+    add.apply(signal, FnArgs::from(("abort", listener)))?;
+    Ok(Self {
+      signal: signal.create_ref()?,
+      listener: listener.create_ref()?,
+    })
+  }
+
+  fn detach(self, env: &Env) {
+    let removed = (|| -> Result<()> {
+      let signal = self.signal.get_value(env)?;
+      let remove: ListenerFn = signal.get_named_property("removeEventListener")?;
+      remove.apply(
+        signal,
+        FnArgs::from(("abort", self.listener.borrow_back(env)?)),
+      )?;
+      Ok(())
+    })();
+    let _ = removed;
+    let _ = self.signal.unref(env);
+  }
+}
+
+fn to_result(o: Outcome) -> ExploreResult {
+  ExploreResult {
+    text: o.text,
+    details: ExploreDetails {
+      request: o.request,
+      cwd: o.cwd.to_string_lossy().into_owned(),
+      executable: o.executable.to_string_lossy().into_owned(),
+      cli_version: o.cli_version,
+      exit_code: o.exit_code,
+      duration_ms: o.duration.as_millis().min(u128::from(u32::MAX)) as u32,
+      truncated: o.stdout.truncated,
+      truncated_by: o.stdout.truncated_by.map(str::to_owned),
+      total_bytes: o.stdout.total_bytes as f64,
+      total_lines: o.stdout.total_lines as f64,
+      totals_exact: o.stdout.totals_exact,
+      kept_bytes: o.stdout.kept_bytes as u32,
+      kept_lines: o.stdout.kept_lines as u32,
+    },
+  }
+}
+
+/// A real `Error` with `code`, `remediation` and `details`; its message is self-contained because
+/// Pi forwards only `message` to the model.
+fn to_js_error(env: &Env, err: &ExploreError, failure: &Failure, timeout: Duration) -> Error {
+  let build = || -> Result<Error> {
+    let mut obj = env.create_error(Error::new(Status::GenericFailure, err.message()))?;
+    obj.set_named_property("code", err.code())?;
+    obj.set_named_property("remediation", err.remediation())?;
+    let mut details = Object::new(env)?;
+    if let Some(exe) = &failure.executable {
+      details.set_named_property("executable", exe.to_string_lossy().as_ref())?;
+    }
+    if let Some(v) = &failure.cli_version {
+      details.set_named_property("cliVersion", v.as_str())?;
+    }
+    if let Some(d) = failure.duration {
+      details.set_named_property("durationMs", d.as_millis() as f64)?;
+    }
+    match err {
+      ExploreError::Exit {
+        code,
+        signal,
+        stderr_tail,
+        ..
+      } => {
+        details.set_named_property("exitCode", *code)?;
+        details.set_named_property("signal", *signal)?;
+        details.set_named_property("stderrTail", stderr_tail.as_str())?;
+      }
+      ExploreError::Timeout { .. } => {
+        details.set_named_property("timeoutMs", timeout.as_millis() as f64)?;
+      }
+      _ => {}
+    }
+    obj.set_named_property("details", details)?;
+    Ok(Error::from(obj.to_unknown()))
+  };
+  build().unwrap_or_else(|e| e)
+}

@@ -1,0 +1,286 @@
+//! Output bounds: what the model may see of stdout, and what is kept of stderr.
+//!
+//! Memory is bounded by construction: stdout keeps at most `MAX_BYTES` (+ a few bytes to finish a
+//! UTF-8 character) and stops storing at the `MAX_LINES`th newline; everything after is only
+//! counted. stderr is a ring of its last `STDERR_TAIL_BYTES`.
+
+use std::collections::VecDeque;
+
+/// 50 KB, as Pi counts it (`DEFAULT_MAX_BYTES`).
+pub const MAX_BYTES: usize = 50 * 1024;
+/// Pi's `DEFAULT_MAX_LINES`.
+pub const MAX_LINES: usize = 2000;
+/// Only the end of stderr is useful for a diagnosis.
+pub const STDERR_TAIL_BYTES: usize = 4 * 1024;
+/// After the cap, stdout is still drained and counted (so the model learns how much more existed)
+/// up to this many bytes; a CLI printing more is stopped rather than read forever.
+pub const DRAIN_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
+/// The Explore request's own bound, the same as the CLI's (`query exceeds maximum length of 10000`).
+pub const MAX_REQUEST_CHARS: usize = 10_000;
+
+/// Collects stdout within the caps and counts what it does not keep.
+#[derive(Debug, Default)]
+pub struct StdoutCollector {
+  kept: Vec<u8>,
+  kept_newlines: usize,
+  storing: bool,
+  seen_bytes: u64,
+  seen_newlines: u64,
+  last_byte: Option<u8>,
+}
+
+/// The bounded text and the counts that describe it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bounded {
+  pub text: String,
+  pub truncated: bool,
+  /// `"bytes"` or `"lines"` when truncated.
+  pub truncated_by: Option<&'static str>,
+  pub total_bytes: u64,
+  pub total_lines: u64,
+  pub kept_bytes: u64,
+  pub kept_lines: u64,
+  /// False when the CLI was stopped at `DRAIN_LIMIT_BYTES`: the totals are then lower bounds.
+  pub totals_exact: bool,
+}
+
+impl StdoutCollector {
+  pub fn new() -> Self {
+    Self {
+      storing: true,
+      ..Self::default()
+    }
+  }
+
+  pub fn push(&mut self, chunk: &[u8]) {
+    if chunk.is_empty() {
+      return;
+    }
+    self.seen_bytes += chunk.len() as u64;
+    self.seen_newlines += memchr_count(chunk) as u64;
+    self.last_byte = chunk.last().copied();
+    if !self.storing {
+      return;
+    }
+    // Room for the byte cap plus up to 3 bytes to complete a character cut at the cap.
+    let room = (MAX_BYTES + 3).saturating_sub(self.kept.len());
+    let mut take = chunk.len().min(room);
+    // Never store past the newline that ends line MAX_LINES + 1 worth of content.
+    for (i, b) in chunk[..take].iter().enumerate() {
+      if *b == b'\n' {
+        self.kept_newlines += 1;
+        if self.kept_newlines > MAX_LINES {
+          take = i + 1;
+          break;
+        }
+      }
+    }
+    self.kept.extend_from_slice(&chunk[..take]);
+    if take < chunk.len() || self.kept.len() >= MAX_BYTES + 3 || self.kept_newlines > MAX_LINES {
+      self.storing = false;
+    }
+  }
+
+  /// True once the CLI has printed more than we are willing to drain.
+  pub fn over_drain_limit(&self) -> bool {
+    self.seen_bytes > DRAIN_LIMIT_BYTES
+  }
+
+  pub fn finish(self, totals_exact: bool) -> Bounded {
+    let total_lines =
+      self.seen_newlines + u64::from(matches!(self.last_byte, Some(b) if b != b'\n'));
+    let decoded = String::from_utf8_lossy(&self.kept).into_owned();
+    let (text, cut_by) = cut(&decoded);
+    let truncated = cut_by.is_some() || self.seen_bytes > self.kept.len() as u64 || !totals_exact;
+    // Storing only stops at a cap, so a cut is always found when more was seen; "bytes" is the
+    // honest default for the drain-limit stop.
+    let truncated_by = truncated.then(|| cut_by.unwrap_or("bytes"));
+    let kept_lines = count_lines(&text);
+    Bounded {
+      kept_bytes: text.len() as u64,
+      kept_lines,
+      text,
+      truncated,
+      truncated_by,
+      total_bytes: self.seen_bytes,
+      total_lines,
+      totals_exact,
+    }
+  }
+}
+
+/// Applies both caps to decoded text: at most `MAX_LINES` lines, at most `MAX_BYTES` bytes, cut at
+/// a line end where one fits, else at a character boundary (a single huge line still shows).
+fn cut(text: &str) -> (String, Option<&'static str>) {
+  let mut end = text.len();
+  let mut by = None;
+  if let Some((i, _)) = text.match_indices('\n').nth(MAX_LINES - 1) {
+    if i + 1 < text.len() {
+      end = i + 1;
+      by = Some("lines");
+    }
+  }
+  if end > MAX_BYTES {
+    let mut limit = MAX_BYTES;
+    while !text.is_char_boundary(limit) {
+      limit -= 1;
+    }
+    end = match text[..limit].rfind('\n') {
+      Some(nl) => nl + 1,
+      None => limit,
+    };
+    by = Some("bytes");
+  }
+  (text[..end].to_owned(), by)
+}
+
+fn count_lines(text: &str) -> u64 {
+  let newlines = text.bytes().filter(|b| *b == b'\n').count() as u64;
+  newlines + u64::from(!text.is_empty() && !text.ends_with('\n'))
+}
+
+fn memchr_count(chunk: &[u8]) -> usize {
+  chunk.iter().filter(|b| **b == b'\n').count()
+}
+
+/// Keeps the final `STDERR_TAIL_BYTES` of stderr.
+#[derive(Debug, Default)]
+pub struct StderrTail {
+  ring: VecDeque<u8>,
+  seen_bytes: u64,
+}
+
+impl StderrTail {
+  pub fn new() -> Self {
+    Self::default()
+  }
+
+  pub fn push(&mut self, chunk: &[u8]) {
+    self.seen_bytes += chunk.len() as u64;
+    let chunk = &chunk[chunk.len().saturating_sub(STDERR_TAIL_BYTES)..];
+    let overflow = (self.ring.len() + chunk.len()).saturating_sub(STDERR_TAIL_BYTES);
+    self.ring.drain(..overflow);
+    self.ring.extend(chunk);
+  }
+
+  /// The tail as text, starting on a character boundary, at most `STDERR_TAIL_BYTES` long.
+  pub fn finish(self) -> String {
+    let bytes: Vec<u8> = self.ring.into_iter().collect();
+    // Skip UTF-8 continuation bytes left over from a character cut at the ring's start.
+    let start = bytes
+      .iter()
+      .take(3)
+      .take_while(|b| (**b & 0xC0) == 0x80)
+      .count();
+    let mut text = String::from_utf8_lossy(&bytes[start..]).into_owned();
+    if text.len() > STDERR_TAIL_BYTES {
+      // Lossy replacement can grow invalid bytes; keep the end.
+      let mut from = text.len() - STDERR_TAIL_BYTES;
+      while !text.is_char_boundary(from) {
+        from += 1;
+      }
+      text = text[from..].to_owned();
+    }
+    text
+  }
+}
+
+/// The visible marker appended to truncated output: what was kept, and that more existed.
+pub fn truncation_marker(b: &Bounded) -> String {
+  let at_least = if b.totals_exact { "" } else { "at least " };
+  // One blank line between the kept text and the marker.
+  let gap = if b.text.ends_with('\n') { "\n" } else { "\n\n" };
+  format!(
+    "{gap}[Output truncated by {}: showing {} of {}{} lines ({} of {}{} bytes). More output existed and was omitted; ask a narrower question to see it.]",
+    b.truncated_by.unwrap_or("bytes"),
+    b.kept_lines,
+    at_least,
+    b.total_lines,
+    b.kept_bytes,
+    at_least,
+    b.total_bytes,
+  )
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn collect(chunks: &[&[u8]]) -> Bounded {
+    let mut c = StdoutCollector::new();
+    for ch in chunks {
+      c.push(ch);
+    }
+    c.finish(true)
+  }
+
+  #[test]
+  fn small_output_is_kept_whole() {
+    let b = collect(&[b"hello\n", b"world\n"]);
+    assert_eq!(b.text, "hello\nworld\n");
+    assert!(!b.truncated);
+    assert_eq!((b.total_lines, b.kept_lines, b.total_bytes), (2, 2, 12));
+  }
+
+  #[test]
+  fn lines_cap_keeps_exactly_max_lines() {
+    let line = b"x\n".repeat(MAX_LINES + 500);
+    let b = collect(&[&line]);
+    assert!(b.truncated);
+    assert_eq!(b.truncated_by, Some("lines"));
+    assert_eq!(b.kept_lines, MAX_LINES as u64);
+    assert_eq!(b.total_lines, (MAX_LINES + 500) as u64);
+  }
+
+  #[test]
+  fn exactly_max_lines_is_not_truncated() {
+    let b = collect(&[&b"x\n".repeat(MAX_LINES)]);
+    assert!(!b.truncated);
+    assert_eq!(b.kept_lines, MAX_LINES as u64);
+  }
+
+  #[test]
+  fn byte_cap_cuts_at_line_end() {
+    let line = format!("{}\n", "a".repeat(99));
+    let b = collect(&[line.repeat(1000).as_bytes()]);
+    assert!(b.truncated);
+    assert_eq!(b.truncated_by, Some("bytes"));
+    assert!(b.text.len() <= MAX_BYTES);
+    assert!(b.text.ends_with('\n'));
+    assert_eq!(b.total_bytes, 100_000);
+  }
+
+  #[test]
+  fn one_huge_line_is_cut_on_a_char_boundary() {
+    let text = "é".repeat(MAX_BYTES); // 2 bytes each
+    let b = collect(&[text.as_bytes()]);
+    assert!(b.truncated);
+    assert!(b.text.len() <= MAX_BYTES && b.text.len() >= MAX_BYTES - 1);
+    assert!(b.text.chars().all(|c| c == 'é'));
+  }
+
+  #[test]
+  fn char_split_across_chunks_survives() {
+    let b = collect(&[&[0xE2, 0x86], &[0x92, b'\n']]);
+    assert_eq!(b.text, "→\n");
+  }
+
+  #[test]
+  fn stderr_keeps_only_the_tail() {
+    let mut t = StderrTail::new();
+    t.push(&b"A".repeat(10_000));
+    t.push(b"END");
+    let s = t.finish();
+    assert_eq!(s.len(), STDERR_TAIL_BYTES);
+    assert!(s.ends_with("END"));
+  }
+
+  #[test]
+  fn stderr_tail_starts_on_char_boundary() {
+    let mut t = StderrTail::new();
+    t.push("€".repeat(3000).as_bytes()); // 3 bytes each, 9000 bytes
+    let s = t.finish();
+    assert!(s.chars().all(|c| c == '€'));
+    assert!(s.len() <= STDERR_TAIL_BYTES);
+  }
+}

@@ -1,0 +1,227 @@
+//! Runs one CLI process to completion, within the output caps, the deadline and the caller's
+//! cancellation, and leaves nothing running behind it.
+//!
+//! The child is the leader of its own process group (Unix) or sits in a job object (Windows), so
+//! "kill" always means the whole tree: CodeGraph's npm shim starts the real CLI as a child, and
+//! killing only the shim orphans it.
+
+use std::ffi::OsString;
+use std::path::Path;
+use std::process::{ExitStatus, Stdio};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use process_wrap::tokio::{ChildWrapper, CommandWrap};
+use tokio::io::AsyncReadExt;
+use tokio::sync::Notify;
+
+use crate::discovery::Launch;
+use crate::errors::ExploreError;
+use crate::limits::{Bounded, StderrTail, StdoutCollector};
+
+/// How long a process gets to exit after SIGTERM before the whole group is SIGKILLed.
+const TERM_GRACE: Duration = Duration::from_millis(500);
+/// After the CLI exits, how long a descendant may keep its stdio open before it is killed. Pipes
+/// normally close at the same instant; a straggler would otherwise hang the read forever.
+const PIPE_GRACE: Duration = Duration::from_millis(250);
+
+#[derive(Debug)]
+pub struct RunOutput {
+  pub stdout: Bounded,
+  pub stderr_tail: String,
+  pub status: ExitStatus,
+  pub duration: Duration,
+}
+
+/// A cancellation flag the JS thread can raise. `Notify` stores one permit, so an abort raised
+/// before the run starts waiting is not lost.
+#[derive(Debug, Default, Clone)]
+pub struct Cancel(Arc<Notify>);
+
+impl Cancel {
+  pub fn cancel(&self) {
+    self.0.notify_one();
+  }
+}
+
+/// Kills the whole tree when dropped, whatever path the run leaves by (an early return, a
+/// panic, or the future itself being dropped).
+struct TreeGuard(Box<dyn ChildWrapper>);
+
+impl Drop for TreeGuard {
+  fn drop(&mut self) {
+    let _ = self.0.start_kill();
+  }
+}
+
+pub struct RunSpec<'a> {
+  pub launch: &'a Launch,
+  pub args: &'a [OsString],
+  pub cwd: &'a Path,
+  pub env: &'a [(OsString, OsString)],
+  pub timeout: Duration,
+  pub cancel: Option<Cancel>,
+}
+
+pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
+  let started = Instant::now();
+  let mut command = tokio::process::Command::new(&spec.launch.program);
+  command
+    .args(&spec.launch.prefix)
+    .args(spec.args)
+    .current_dir(spec.cwd)
+    .env_clear()
+    .envs(spec.env.iter().map(|(k, v)| (k, v)))
+    .stdin(Stdio::null())
+    .stdout(Stdio::piped())
+    .stderr(Stdio::piped());
+  let mut wrap = CommandWrap::from(command);
+  #[cfg(unix)]
+  wrap.wrap(process_wrap::tokio::ProcessGroup::leader());
+  #[cfg(windows)]
+  wrap.wrap(process_wrap::tokio::JobObject);
+  wrap.wrap(process_wrap::tokio::KillOnDrop);
+
+  let child = wrap.spawn().map_err(|e| spawn_error(spec.launch, e))?;
+  let mut guard = TreeGuard(child);
+  let mut stdout = guard.0.stdout().take().expect("stdout is piped");
+  let mut stderr = guard.0.stderr().take().expect("stderr is piped");
+
+  let mut out = StdoutCollector::new();
+  let mut err = StderrTail::new();
+  let mut out_buf = vec![0u8; 64 * 1024];
+  let mut err_buf = vec![0u8; 8 * 1024];
+  let (mut out_open, mut err_open) = (true, true);
+  let mut status: Option<ExitStatus> = None;
+  let mut totals_exact = true;
+
+  let deadline = tokio::time::sleep(spec.timeout);
+  tokio::pin!(deadline);
+  let pipe_grace = tokio::time::sleep(Duration::MAX);
+  tokio::pin!(pipe_grace);
+  let cancel = spec.cancel.clone().unwrap_or_default();
+
+  while out_open || err_open || status.is_none() {
+    tokio::select! {
+      biased;
+      _ = cancel.0.notified() => {
+        terminate(&mut guard.0).await;
+        return Err(ExploreError::Cancelled);
+      }
+      _ = &mut deadline => {
+        terminate(&mut guard.0).await;
+        return Err(ExploreError::Timeout { timeout_ms: spec.timeout.as_millis() as u64 });
+      }
+      read = stdout.read(&mut out_buf), if out_open => match read {
+        Ok(0) | Err(_) => out_open = false,
+        Ok(n) => {
+          out.push(&out_buf[..n]);
+          if out.over_drain_limit() {
+            // A flood: stop reading and stop the writer; what we kept is the answer.
+            totals_exact = false;
+            out_open = false;
+            err_open = false;
+            let _ = guard.0.start_kill();
+          }
+        }
+      },
+      read = stderr.read(&mut err_buf), if err_open => match read {
+        Ok(0) | Err(_) => err_open = false,
+        Ok(n) => err.push(&err_buf[..n]),
+      },
+      exited = guard.0.wait(), if status.is_none() => {
+        status = Some(exited.map_err(|e| ExploreError::Spawn { reason: format!("waiting for codegraph failed: {e}") })?);
+        pipe_grace.as_mut().reset(tokio::time::Instant::now() + PIPE_GRACE);
+      }
+      _ = &mut pipe_grace, if status.is_some() => {
+        // A descendant still holds stdout/stderr open after the CLI exited: stop it, keep what
+        // it already wrote (still buffered in the pipe), and finish.
+        let _ = guard.0.start_kill();
+        drain_buffered(&mut stdout, &mut out, out_open).await;
+        drain_buffered(&mut stderr, &mut err, err_open).await;
+        out_open = false;
+        err_open = false;
+      }
+    }
+  }
+
+  let status = match status {
+    Some(s) => s,
+    None => guard.0.wait().await.map_err(|e| ExploreError::Spawn {
+      reason: format!("waiting for codegraph failed: {e}"),
+    })?,
+  };
+  // Nothing of the run may outlive it, even a quiet descendant that closed its stdio.
+  drop(guard);
+  Ok(RunOutput {
+    stdout: out.finish(totals_exact),
+    stderr_tail: err.finish(),
+    status,
+    duration: started.elapsed(),
+  })
+}
+
+/// SIGTERM the group, give it `TERM_GRACE` to exit, then SIGKILL whatever is left.
+async fn terminate(child: &mut Box<dyn ChildWrapper>) {
+  #[cfg(unix)]
+  {
+    let _ = child.signal(libc::SIGTERM);
+    let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
+  }
+  let _ = child.start_kill();
+  let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
+}
+
+/// Reads what is already in a pipe after its writers were killed, bounded in time.
+async fn drain_buffered<R, S>(pipe: &mut R, sink: &mut S, open: bool)
+where
+  R: tokio::io::AsyncRead + Unpin,
+  S: Sink,
+{
+  if !open {
+    return;
+  }
+  let mut buf = vec![0u8; 64 * 1024];
+  let _ = tokio::time::timeout(PIPE_GRACE, async {
+    loop {
+      match pipe.read(&mut buf).await {
+        Ok(0) | Err(_) => break,
+        Ok(n) => sink.take(&buf[..n]),
+      }
+    }
+  })
+  .await;
+}
+
+trait Sink {
+  fn take(&mut self, chunk: &[u8]);
+}
+impl Sink for StdoutCollector {
+  fn take(&mut self, chunk: &[u8]) {
+    self.push(chunk)
+  }
+}
+impl Sink for StderrTail {
+  fn take(&mut self, chunk: &[u8]) {
+    self.push(chunk)
+  }
+}
+
+fn spawn_error(launch: &Launch, e: std::io::Error) -> ExploreError {
+  let exe = launch.executable.display();
+  match e.kind() {
+    std::io::ErrorKind::NotFound => ExploreError::NotFound {
+      reason: format!("{exe} could not be executed (it, or its interpreter, does not exist)"),
+    },
+    std::io::ErrorKind::PermissionDenied => ExploreError::Spawn {
+      reason: format!("{exe} is not executable (permission denied)"),
+    },
+    // Rust refuses batch-file arguments it cannot escape safely for cmd.exe.
+    std::io::ErrorKind::InvalidInput => ExploreError::InvalidRequest {
+      reason: format!("it cannot be passed safely to the batch launcher {exe}"),
+    },
+    _ => ExploreError::Spawn {
+      reason: format!("{exe}: {e}"),
+    },
+  }
+}
