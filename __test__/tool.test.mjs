@@ -6,40 +6,9 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fakeBinDir, makeWorkspace, root, tempDir, withEnv } from "./helpers/index.mjs";
+import { createPiHost } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
-
-/** One Pi process: extensions share its tool registry; each gets its own API object. */
-function createPiHost() {
-  const registry = [];
-  const handlers = [];
-  return {
-    registry,
-    load(factory, source) {
-      const api = {
-        on(event, fn) {
-          handlers.push({ event, fn, source });
-        },
-        registerTool(tool) {
-          // Pi keeps the first registration per name across extensions.
-          if (!registry.some((t) => t.name === tool.name)) registry.push({ ...tool, source });
-        },
-        getAllTools() {
-          return registry.map(({ name, description, parameters, source: s }) => ({
-            name,
-            description,
-            parameters,
-            sourceInfo: { source: s },
-          }));
-        },
-      };
-      factory(api);
-    },
-    async startSession(ctx) {
-      for (const h of handlers.filter((h) => h.event === "session_start")) await h.fn({ reason: "startup" }, ctx);
-    },
-  };
-}
 
 /** A second install of the package (as global + project installs are): its own files, same code. */
 function copyOfPackage() {

@@ -1,0 +1,39 @@
+// A minimal stand-in of Pi 0.73's extension host: per-extension API objects over one shared tool
+// registry, `session_start` handlers run in load order, first registration per name wins.
+export function createPiHost() {
+  const registry = [];
+  const handlers = [];
+  return {
+    registry,
+    load(factory, source) {
+      const api = {
+        on(event, fn) {
+          handlers.push({ event, fn, source });
+        },
+        registerTool(tool) {
+          if (!registry.some((t) => t.name === tool.name)) registry.push({ ...tool, source });
+        },
+        getAllTools() {
+          return registry.map(({ name, description, parameters, source: s }) => ({
+            name,
+            description,
+            parameters,
+            sourceInfo: { source: s },
+          }));
+        },
+      };
+      factory(api);
+    },
+    async startSession(ctx) {
+      for (const h of handlers.filter((h) => h.event === "session_start")) await h.fn({ reason: "startup" }, ctx);
+    },
+  };
+}
+
+/** Loads the package into a fresh host and returns its registered tool. */
+export async function loadTool(factory, ctx) {
+  const host = createPiHost();
+  host.load(factory, "test");
+  await host.startSession(ctx);
+  return host.registry.find((t) => t.name === "codegraph_explore");
+}

@@ -1,0 +1,124 @@
+// The product against the real, pinned CodeGraph CLI on a small fixed fixture, through the same
+// public seams: explore() and the registered tool.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { hashTree, root, tempDir } from "./helpers/index.mjs";
+import { loadTool } from "./helpers/pi-host.mjs";
+
+const require = createRequire(import.meta.url);
+const pkg = require("../index.js");
+const PINNED = require("../package.json").devDependencies["@colbymchenry/codegraph"];
+
+const cliBin = path.join(root, "node_modules", ".bin");
+const fixture = path.join(root, "__test__", "fixtures", "shop");
+const originalPath = process.env.PATH;
+let ws;
+let unindexed;
+let indexDir;
+let tool;
+
+/** A fresh copy of the fixture, indexed by the test itself (never by the extension). */
+function indexedCopy() {
+  const dir = tempDir("pi-codegraph-shop-");
+  fs.cpSync(fixture, dir, { recursive: true });
+  execFileSync(path.join(cliBin, "codegraph"), ["init", "-y", "."], {
+    cwd: dir,
+    env: { ...process.env, DO_NOT_TRACK: "1" },
+    stdio: "ignore",
+  });
+  return dir;
+}
+
+before(async () => {
+  // The pinned CLI first; its npm shim and sh launcher also need `node` and the usual tools.
+  process.env.PATH = [cliBin, path.dirname(process.execPath), originalPath].join(path.delimiter);
+  ws = indexedCopy();
+  indexDir = path.join(ws, ".codegraph");
+  unindexed = tempDir("pi-codegraph-shop-bare-");
+  fs.cpSync(fixture, unindexed, { recursive: true });
+  tool = await loadTool(pkg, { cwd: ws });
+});
+after(() => {
+  process.env.PATH = originalPath;
+});
+
+/** Every explore must leave the index byte-identical. */
+async function exploreUnchanged(request) {
+  const before = hashTree(indexDir);
+  const result = await pkg.explore(request, ws);
+  assert.deepEqual(hashTree(indexDir), before, ".codegraph/ changed");
+  return result;
+}
+
+describe(`real CodeGraph CLI ${PINNED}`, () => {
+  test("records the CLI version", async (t) => {
+    const { details } = await exploreUnchanged("where is main defined");
+    t.diagnostic(`codegraph --version: ${details.cliVersion} (${details.executable})`);
+    assert.equal(details.cliVersion, PINNED);
+  });
+
+  test("a call path through an interface to its implementation", async () => {
+    const { text, details } = await exploreUnchanged("how does CheckoutService.checkout call charge");
+    assert.match(text, /\*\*Flow/);
+    assert.match(text, /checkout \(src\/checkout\.ts:7\)/);
+    assert.match(text, /dynamic: interface → impl @src\/stripe\.ts:4/);
+    assert.match(text, /class CheckoutService/);
+    assert.equal(details.exitCode, 0);
+    assert.equal(details.truncated, false);
+  });
+
+  test("implementations of an interface", async () => {
+    const { text } = await exploreUnchanged("what implements PaymentProcessor");
+    assert.match(text, /StripeProcessor/);
+    assert.match(text, /src\/stripe\.ts/);
+  });
+
+  test("the second language (Python) is indexed too", async () => {
+    const { text } = await exploreUnchanged("how does restock_all update the Inventory stock");
+    assert.match(text, /py\/restock\.py/);
+    assert.match(text, /def add\(self, sku, quantity\)/);
+  });
+
+  test("no match is CodeGraph's normal answer, not an error", async () => {
+    const { text, details } = await exploreUnchanged("zebra quantum teleportation");
+    assert.ok(text.startsWith('No relevant code found for "zebra quantum teleportation"'), text);
+    assert.equal(details.exitCode, 0);
+  });
+
+  test("requests shaped like the CLI's own options stay the query", async () => {
+    for (const request of ["-p /etc restock_all", "--max-files 1 checkout", "--path=/ calculateTotal", "-h"]) {
+      const { text } = await exploreUnchanged(request);
+      assert.ok(
+        text.includes(`**Exploration: ${request}**`) || text.startsWith(`No relevant code found for "${request}"`),
+        text,
+      );
+      assert.doesNotMatch(text, /\/etc\/|passwd/);
+    }
+  });
+
+  test("the workspace without an index gives CODEGRAPH_NO_INDEX and is left untouched", async () => {
+    const before = hashTree(unindexed);
+    await assert.rejects(pkg.explore("how does checkout call charge", unindexed), { code: "CODEGRAPH_NO_INDEX" });
+    assert.deepEqual(hashTree(unindexed), before);
+    assert.equal(fs.existsSync(path.join(unindexed, ".codegraph")), false);
+  });
+
+  test("a subdirectory of an indexed project is not its own workspace", async () => {
+    await assert.rejects(pkg.explore("checkout", path.join(ws, "src")), { code: "CODEGRAPH_NO_INDEX" });
+  });
+
+  test("through the registered tool", async () => {
+    const before = hashTree(indexDir);
+    const result = await tool.execute("call-1", { request: "what calls calculateTotal" }, undefined, undefined, {
+      cwd: ws,
+    });
+    assert.match(result.content[0].text, /calculateTotal/);
+    assert.match(result.content[0].text, /src\/cart\.ts/);
+    assert.equal(result.details.cliVersion, PINNED);
+    assert.deepEqual(hashTree(indexDir), before);
+  });
+});
