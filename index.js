@@ -1,10 +1,12 @@
-// pi-codegraph: the Pi extension. Thin glue over the native `explore()` (src/): it registers one
-// tool, hands it Pi's workspace and abort signal, and renders calls and results. No process
-// logic lives here.
+// pi-codegraph: the Pi extension. Thin glue over the native addon (src/): it registers one tool,
+// hands it Pi's workspace and abort signal, renders calls and results, and reports readiness.
+// No process logic lives here.
 
 const TOOL_NAME = "codegraph_explore";
 const MAX_REQUEST_CHARS = 10000;
 const PREVIEW_LINES = 8;
+/** Ends every tool error, so the model moves on instead of retrying an unavailable index. */
+const FALLBACK_LINE = `${TOOL_NAME} is unavailable for this request; use the built-in read, grep and find tools instead.`;
 
 let binding;
 /** Loads the native addon on first use, so a missing binary is a tool error, never a Pi crash. */
@@ -13,51 +15,83 @@ function loadBinding() {
     try {
       binding = require("./binding.js");
     } catch (cause) {
+      const remediation = `Reinstall pi-codegraph with optional dependencies enabled (npm install pi-codegraph) on a supported platform (macOS, Linux, Windows; x64 or arm64).`;
       const err = new Error(
-        `CODEGRAPH_ADDON: the pi-codegraph native addon for ${process.platform}-${process.arch} could not be loaded.\n` +
-          "Remediation: reinstall pi-codegraph with optional dependencies enabled (npm install pi-codegraph), on a supported platform (macOS, Linux, Windows; x64 or arm64).",
+        `CODEGRAPH_ADDON: the pi-codegraph native addon for ${process.platform}-${process.arch} could not be loaded (${cause.message.split("\n")[0]}).\nRemediation: ${remediation}`,
         { cause },
       );
       err.code = "CODEGRAPH_ADDON";
-      err.remediation = "Reinstall pi-codegraph with optional dependencies enabled.";
+      err.remediation = remediation;
       throw err;
     }
   }
   return binding;
 }
 
-/**
- * Runs `codegraph explore -- <request>` in `cwd`. See index.d.ts.
- * @returns {Promise<import("./index").ExploreResult>}
- */
+/** Runs `codegraph explore -- <request>` in `cwd`. See index.d.ts. */
 async function explore(request, cwd, signal, options) {
   return loadBinding().explore(request, cwd, signal ?? null, options ?? null);
+}
+
+/** Read-only readiness of a workspace (executable, version, index). See index.d.ts. */
+async function diagnose(cwd) {
+  try {
+    return await loadBinding().diagnose(cwd);
+  } catch (err) {
+    return { cwd, ready: false, problemCode: err.code, problem: err.message, remediation: err.remediation };
+  }
+}
+
+/** Deletes the temp files holding full output of truncated answers. */
+function releaseFullOutputs() {
+  return binding ? binding.releaseFullOutputs() : 0;
 }
 
 const description =
   "Ask CodeGraph, the local code index of the current workspace, a structural question in natural language. " +
   "Returns the relevant symbols' source with file:line locations, call paths (Flow), callers (blast radius) and implementations. " +
   "Runs `codegraph explore` in the active workspace only; it never creates or updates the index. " +
-  `Output is truncated to 2000 lines or 50KB (whichever is hit first); a truncated result says so.`;
+  "Output is truncated to 2000 lines or 50KB (whichever is hit first); a truncated result names a file with the full output.";
 
-const promptSnippet =
+const readySnippet =
   "Ask the workspace's CodeGraph index structural questions: where symbols are defined, what calls what, what implements an interface, and call paths between symbols";
 
-const promptGuidelines = [
+const readyGuidelines = [
   `Use ${TOOL_NAME} for architecture, relationship and call-path questions (what calls X, what implements Y, how A reaches B); name concrete symbols, files or code terms, since CodeGraph matches names lexically, not by meaning.`,
   `Do not use ${TOOL_NAME} to read a file you already know or to search for exact text; use read or grep for those.`,
-  `If ${TOOL_NAME} fails with CODEGRAPH_NOT_FOUND or CODEGRAPH_NO_INDEX, do not retry it: tell the user the remediation and continue with read, grep and find.`,
 ];
 
-function createTool() {
+/**
+ * The prompt text for this session, decided once at session_start from the diagnosis: the tool is
+ * only advertised as ready when it can serve; otherwise it says what the user must do.
+ */
+function guidance(diagnosis) {
+  if (diagnosis.ready) return { promptSnippet: readySnippet, promptGuidelines: readyGuidelines };
+  return {
+    promptSnippet: `Unavailable in this workspace (${diagnosis.problemCode}): ${diagnosis.remediation} Use read, grep and find instead`,
+    promptGuidelines: [
+      `Do not call ${TOOL_NAME} in this session: ${diagnosis.problemCode}. If structure matters, tell the user once: ${diagnosis.remediation}`,
+    ],
+  };
+}
+
+/** How the call looks as a command line, for people reading the transcript (display only). */
+function cliForm(request) {
+  return `codegraph explore -- '${String(request).replace(/'/g, `'\\''`)}'`;
+}
+
+function formatBytes(n) {
+  return n < 1024 ? `${n}B` : `${(n / 1024).toFixed(1)}KB`;
+}
+
+function createTool(state) {
   const { Type } = require("typebox");
   const { Text } = require("@mariozechner/pi-tui");
   return {
     name: TOOL_NAME,
     label: "CodeGraph Explore",
     description,
-    promptSnippet,
-    promptGuidelines,
+    ...guidance(state.diagnosis),
     parameters: Type.Object({
       request: Type.String({
         description:
@@ -68,46 +102,80 @@ function createTool() {
     }),
 
     async execute(_toolCallId, params, signal, _onUpdate, ctx) {
-      // The workspace is Pi's, never the model's: the tool has no path parameter.
-      const result = await explore(params.request, ctx.cwd, signal);
-      return { content: [{ type: "text", text: result.text }], details: result.details };
+      try {
+        // The workspace is Pi's, never the model's: the tool has no path parameter.
+        const result = await explore(params.request, ctx.cwd, signal);
+        state.lastError = undefined;
+        return { content: [{ type: "text", text: result.text }], details: result.details };
+      } catch (err) {
+        state.lastError = { at: new Date().toISOString(), message: err.message };
+        const toolError = new Error(`${err.message}\n${FALLBACK_LINE}`, { cause: err });
+        Object.assign(toolError, { code: err.code, remediation: err.remediation, details: err.details });
+        throw toolError;
+      }
     },
 
     renderCall(args, theme, context) {
       const text = context?.lastComponent ?? new Text("", 0, 0);
       const request = String(args?.request ?? "").replace(/\s+/g, " ");
-      text.setText(`${theme.fg("toolTitle", theme.bold(`${TOOL_NAME} `))}${theme.fg("accent", request)}`);
+      text.setText(
+        `${theme.fg("toolTitle", theme.bold(`${TOOL_NAME} `))}${theme.fg("accent", request)}\n${theme.fg("dim", `$ ${cliForm(request)}`)}`,
+      );
       return text;
     },
 
     renderResult(result, options, theme, context) {
-      if (options.isPartial) return new Text(theme.fg("warning", "Exploring the CodeGraph index…"), 0, 0);
       const body = result.content?.find((c) => c.type === "text")?.text ?? "";
-      if (context?.isError) return new Text(theme.fg("error", body), 0, 0);
+      if (options.isPartial) return new Text(theme.fg("warning", "Exploring the CodeGraph index…"), 0, 0);
+      if (context?.isError) {
+        // Code and remediation lead the message; the stderr tail follows only when expanded.
+        const lines = body.split("\n");
+        const shown = options.expanded
+          ? body
+          : lines
+              .filter((l) => !l.startsWith("stderr"))
+              .slice(0, 3)
+              .join("\n");
+        return new Text(theme.fg("error", shown), 0, 0);
+      }
       const d = result.details ?? {};
       const lines = body.replace(/\n$/, "").split("\n");
-      const summary = [
+      const facts = [
         formatBytes(d.keptBytes ?? Buffer.byteLength(body)),
         `${d.keptLines ?? lines.length} lines`,
         d.durationMs !== undefined ? `${(d.durationMs / 1000).toFixed(2)}s` : null,
         d.cliVersion ? `codegraph ${d.cliVersion}` : null,
-      ]
-        .filter(Boolean)
-        .join(" · ");
-      const tag = d.truncated ? ` ${theme.fg("warning", "[truncated]")}` : "";
-      if (options.expanded) {
-        return new Text(`${theme.fg("toolOutput", body)}\n${theme.fg("dim", summary)}${tag}`, 0, 0);
-      }
-      const shown = lines.slice(0, PREVIEW_LINES).join("\n");
-      const more =
-        lines.length > PREVIEW_LINES ? `\n${theme.fg("muted", `… ${lines.length - PREVIEW_LINES} more lines`)}` : "";
-      return new Text(`${theme.fg("toolOutput", shown)}${more}\n${theme.fg("dim", summary)}${tag}`, 0, 0);
+      ].filter(Boolean);
+      let footer = theme.fg("dim", facts.join(" · "));
+      if (d.truncated) footer += ` ${theme.fg("warning", "[truncated]")}`;
+      if (d.fullOutputPath) footer += `\n${theme.fg("dim", `full output: ${d.fullOutputPath}`)}`;
+      if (options.expanded) return new Text(`${theme.fg("toolOutput", body)}\n${footer}`, 0, 0);
+      const more = lines.length - PREVIEW_LINES;
+      const preview = lines.slice(0, PREVIEW_LINES).join("\n");
+      const hint = more > 0 ? `\n${theme.fg("muted", `… ${more} more lines`)}` : "";
+      return new Text(`${theme.fg("toolOutput", preview)}${hint}\n${footer}`, 0, 0);
     },
   };
 }
 
-function formatBytes(n) {
-  return n < 1024 ? `${n}B` : `${(n / 1024).toFixed(1)}KB`;
+/** The `/codegraph` report: the same diagnosis the tool's guidance came from, plus the last error. */
+function statusReport(diagnosis, state) {
+  const lines = [
+    `pi-codegraph: ${diagnosis.ready ? "ready" : `not ready (${diagnosis.problemCode})`}`,
+    `workspace: ${diagnosis.cwd}`,
+    `codegraph: ${diagnosis.executable ?? "not found"}${diagnosis.cliVersion ? ` (${diagnosis.cliVersion})` : ""}`,
+    `index: ${diagnosis.indexPath ?? "none in this workspace"}`,
+  ];
+  if (!diagnosis.ready) lines.push(`fix: ${diagnosis.remediation}`);
+  lines.push(
+    `last error: ${state.lastError ? `${state.lastError.at} ${state.lastError.message.split("\n")[0]}` : "none"}`,
+  );
+  return lines.join("\n");
+}
+
+function statusText(diagnosis) {
+  if (diagnosis.ready) return "⬡ codegraph";
+  return diagnosis.problemCode === "CODEGRAPH_NO_INDEX" ? "⬡ codegraph: no index" : "⬡ codegraph: not installed";
 }
 
 /**
@@ -120,13 +188,35 @@ function formatBytes(n) {
  * @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi
  */
 function piCodegraph(pi) {
-  pi.on("session_start", () => {
+  const state = { diagnosis: undefined, lastError: undefined, active: false };
+
+  pi.on("session_start", async (_event, ctx) => {
     if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
-    pi.registerTool(createTool());
+    state.active = true;
+    // Decided once per session: a read-only check, no explore is run.
+    state.diagnosis = await diagnose(ctx.cwd);
+    pi.registerTool(createTool(state));
+    pi.registerCommand("codegraph", {
+      description: "Show CodeGraph readiness for this workspace (read-only; never indexes)",
+      handler: async (_args, cmdCtx) => {
+        state.diagnosis = await diagnose(cmdCtx.cwd);
+        const report = statusReport(state.diagnosis, state);
+        if (cmdCtx.hasUI) cmdCtx.ui.notify(report, state.diagnosis.ready ? "info" : "warning");
+        else process.stdout.write(`${report}\n`);
+      },
+    });
+    if (ctx.hasUI) ctx.ui.setStatus("codegraph", statusText(state.diagnosis));
+  });
+
+  pi.on("session_shutdown", () => {
+    if (state.active) releaseFullOutputs();
   });
 }
 
 module.exports = piCodegraph;
 module.exports.default = piCodegraph;
 module.exports.explore = explore;
+module.exports.diagnose = diagnose;
+module.exports.releaseFullOutputs = releaseFullOutputs;
 module.exports.TOOL_NAME = TOOL_NAME;
+module.exports.FALLBACK_LINE = FALLBACK_LINE;

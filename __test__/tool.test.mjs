@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fakeBinDir, makeWorkspace, root, tempDir, withEnv } from "./helpers/index.mjs";
-import { createPiHost } from "./helpers/pi-host.mjs";
+import { createPiHost, recordingUi } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -102,13 +102,17 @@ describe("execute", () => {
     assert.equal(JSON.parse(result.content[0].text.split("\n")[1]).cwd, ws);
   });
 
-  test("errors are thrown with code and remediation in the message", async () => {
+  test("errors are thrown with code and remediation, ending with the fixed fallback line", async () => {
     const bare = makeWorkspace({ index: false });
-    await assert.rejects(
-      tool.execute("call-3", { request: "q" }, undefined, undefined, { cwd: bare }),
-      (err) =>
-        err.message.startsWith("CODEGRAPH_NO_INDEX:") && err.message.includes("Remediation: Run `codegraph init`"),
-    );
+    const { FALLBACK_LINE } = require("../index.js");
+    await assert.rejects(tool.execute("call-3", { request: "q" }, undefined, undefined, { cwd: bare }), (err) => {
+      assert.ok(err.message.startsWith("CODEGRAPH_NO_INDEX:"), err.message);
+      assert.ok(err.message.includes(`Remediation: Run \`codegraph init\` in ${bare} yourself`), err.message);
+      assert.equal(err.message.split("\n").at(-1), FALLBACK_LINE);
+      assert.match(FALLBACK_LINE, /read, grep and find/);
+      assert.equal(err.code, "CODEGRAPH_NO_INDEX");
+      return true;
+    });
   });
 
   test("Pi's abort signal cancels the run", async () => {
@@ -121,10 +125,67 @@ describe("execute", () => {
   });
 });
 
+describe("session guidance, status and /codegraph", () => {
+  async function session(cwd, path = process.env.PATH) {
+    const h = createPiHost();
+    const ui = recordingUi();
+    await withEnv({ PATH: path }, async () => {
+      h.load(require("../index.js"), "s");
+      await h.startSession({ cwd, hasUI: true, ui });
+    });
+    return { h, ui, tool: h.registry[0] };
+  }
+
+  test("ready: the tool is advertised as ready and the status slot says so", async () => {
+    const { tool: t, ui } = await session(ws);
+    assert.match(t.promptSnippet, /structural questions/);
+    assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph");
+  });
+
+  test("no index: not advertised as ready; the prompt says what the user must do", async () => {
+    const bare = makeWorkspace({ index: false });
+    const { tool: t, ui } = await session(bare);
+    assert.match(t.promptSnippet, /^Unavailable in this workspace \(CODEGRAPH_NO_INDEX\)/);
+    assert.match(t.promptSnippet, /codegraph init/);
+    assert.ok(t.promptGuidelines.every((g) => /Do not call codegraph_explore/.test(g)));
+    assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph: no index");
+    assert.equal(fs.existsSync(path.join(bare, ".codegraph")), false, "diagnosis never creates an index");
+  });
+
+  test("not installed: says so, and the status slot too", async () => {
+    const { tool: t, ui } = await session(ws, tempDir());
+    assert.match(t.promptSnippet, /CODEGRAPH_NOT_FOUND/);
+    assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph: not installed");
+  });
+
+  test("/codegraph reports executable, version, index and the last error", async () => {
+    const { h, ui, tool: t } = await session(ws);
+    const bare = makeWorkspace({ index: false });
+    await assert.rejects(t.execute("c", { request: "q" }, undefined, undefined, { cwd: bare }));
+    await h.commands.get("codegraph").handler("", { cwd: ws, hasUI: true, ui });
+    const [note] = ui.notes;
+    assert.match(note.message, /pi-codegraph: ready/);
+    assert.match(note.message, /codegraph: .*codegraph \(9\.9\.9-fake\)/);
+    assert.match(note.message, new RegExp(`index: ${ws}/\\.codegraph`));
+    assert.match(note.message, /last error: \S+ CODEGRAPH_NO_INDEX/);
+  });
+
+  test("session_shutdown deletes full-output files", async () => {
+    const { h, tool: t } = await session(ws);
+    const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "2500" }, () =>
+      t.execute("c", { request: "q" }, undefined, undefined, { cwd: ws }),
+    );
+    assert.ok(fs.existsSync(result.details.fullOutputPath));
+    await h.shutdown({ cwd: ws });
+    assert.equal(fs.existsSync(result.details.fullOutputPath), false);
+  });
+});
+
 describe("rendering", () => {
-  test("renderCall shows the tool and the request on one line", () => {
-    const out = render(tool.renderCall({ request: "how does a\nreach b" }, theme, {}));
-    assert.match(out, /codegraph_explore how does a reach b/);
+  test("renderCall shows the request on one line and the equivalent CLI command", () => {
+    const out = render(tool.renderCall({ request: "how does a\nreach b's c" }, theme, {}));
+    assert.match(out, /^codegraph_explore how does a reach b's c$/m);
+    assert.match(out, /^\$ codegraph explore -- 'how does a reach b'\\''s c'$/m);
   });
 
   test("renderResult: partial, collapsed preview, expanded, error", async () => {
@@ -138,10 +199,29 @@ describe("rendering", () => {
     assert.match(collapsed, /20 lines/);
     const expanded = render(tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}));
     assert.match(expanded, /line 20/);
-    const error = { content: [{ type: "text", text: "CODEGRAPH_NO_INDEX: nope" }], details: {} };
-    assert.match(
-      render(tool.renderResult(error, { expanded: false, isPartial: false }, theme, { isError: true })),
-      /CODEGRAPH_NO_INDEX/,
+    const error = {
+      content: [
+        { type: "text", text: "CODEGRAPH_EXIT: boom.\nRemediation: read it\nstderr (last 4 KB):\nsecret tail" },
+      ],
+      details: {},
+    };
+    const errCollapsed = render(
+      tool.renderResult(error, { expanded: false, isPartial: false }, theme, { isError: true }),
     );
+    assert.match(errCollapsed, /CODEGRAPH_EXIT: boom\.\nRemediation: read it/);
+    assert.doesNotMatch(errCollapsed, /stderr/);
+    const errExpanded = render(
+      tool.renderResult(error, { expanded: true, isPartial: false }, theme, { isError: true }),
+    );
+    assert.match(errExpanded, /secret tail/);
+  });
+
+  test("renderResult marks truncation and shows the full-output path", async () => {
+    const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "2100" }, () =>
+      tool.execute("call-6", { request: "q" }, undefined, undefined, { cwd: ws }),
+    );
+    const collapsed = render(tool.renderResult(result, { expanded: false, isPartial: false }, theme, {}));
+    assert.match(collapsed, /\[truncated\]/);
+    assert.ok(collapsed.includes(`full output: ${result.details.fullOutputPath}`));
   });
 });

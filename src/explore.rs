@@ -8,9 +8,11 @@ use std::time::Duration;
 use crate::discovery::discover;
 use crate::environment::EnvSnapshot;
 use crate::errors::ExploreError;
+use crate::full_output;
 use crate::limits::{truncation_marker, Bounded};
 use crate::preflight::{check_index, check_request, check_workspace};
 use crate::runner::{run, Cancel, RunSpec};
+use crate::sanitize::redact;
 use crate::version::cli_version;
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -72,6 +74,7 @@ pub async fn explore(
     env: &child_env,
     timeout,
     cancel: Some(cancel),
+    spill_dir: Some(full_output::temp_dir(env.get_set("TMPDIR"), &workspace)),
   });
   tokio::pin!(version, explore);
   let mut cli_version_seen: Option<Option<String>> = None;
@@ -145,7 +148,7 @@ fn classify_exit(out: &crate::runner::RunOutput, workspace: &std::path::Path) ->
     while !text.is_char_boundary(end) {
       end -= 1;
     }
-    stderr_tail = format!("(stderr empty; stdout began:)\n{}", &text[..end]);
+    stderr_tail = format!("(stderr empty; stdout began:)\n{}", redact(&text[..end]));
   }
   ExploreError::Exit {
     how,
@@ -153,4 +156,41 @@ fn classify_exit(out: &crate::runner::RunOutput, workspace: &std::path::Path) ->
     signal,
     stderr_tail,
   }
+}
+
+/// Read-only readiness report for a workspace: what `explore` would find, without running an
+/// explore. Used for the session's one-time guidance, `/codegraph` and `pi-codegraph doctor`.
+#[derive(Debug, Default)]
+pub struct Diagnosis {
+  pub executable: Option<PathBuf>,
+  pub cli_version: Option<String>,
+  pub index_dir: Option<PathBuf>,
+  /// The first thing that stops an explore here (not installed before not indexed).
+  pub problem: Option<ExploreError>,
+}
+
+pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
+  let mut d = Diagnosis::default();
+  let workspace = match check_workspace(&cwd) {
+    Ok(w) => w,
+    Err(e) => {
+      d.problem = Some(e);
+      return d;
+    }
+  };
+  let index = check_index(&workspace, &env);
+  match discover(&env) {
+    Ok(launch) => {
+      d.cli_version = cli_version(&launch, &workspace, &env.for_child()).await;
+      d.executable = Some(launch.executable);
+    }
+    Err(e) => d.problem = Some(e),
+  }
+  match index {
+    Ok(dir) => d.index_dir = Some(dir),
+    Err(e) => {
+      d.problem.get_or_insert(e);
+    }
+  }
+  d
 }

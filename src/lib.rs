@@ -6,11 +6,14 @@ mod discovery;
 mod environment;
 mod errors;
 mod explore;
+mod full_output;
 mod limits;
 mod preflight;
 mod runner;
+mod sanitize;
 mod version;
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use napi::bindgen_prelude::*;
@@ -49,6 +52,10 @@ pub struct ExploreDetails {
   /// stdout bytes and lines kept in `text` (before the truncation marker).
   pub kept_bytes: u32,
   pub kept_lines: u32,
+  /// When truncated: a private temp file with the full stdout (up to 16 MiB), deleted at session
+  /// shutdown (`releaseFullOutputs`).
+  pub full_output_path: Option<String>,
+  pub full_output_bytes: Option<f64>,
 }
 
 #[napi(object)]
@@ -123,6 +130,52 @@ pub fn explore<'env>(
   })
 }
 
+#[napi(object)]
+pub struct Diagnosis {
+  pub cwd: String,
+  /// True when an explore can run here: CodeGraph found and the workspace has its own index.
+  pub ready: bool,
+  pub executable: Option<String>,
+  pub cli_version: Option<String>,
+  pub index_path: Option<String>,
+  /// What stops an explore here, as the same code, message and remediation `explore` would give.
+  pub problem_code: Option<String>,
+  pub problem: Option<String>,
+  pub remediation: Option<String>,
+}
+
+/// Reports, without running an explore and without writing anything, whether `cwd` is ready:
+/// which `codegraph` would run (and its version) and whether the workspace has its own index.
+#[napi(ts_return_type = "Promise<Diagnosis>")]
+pub fn diagnose<'env>(env: &'env Env, cwd: String) -> Result<PromiseRaw<'env, Diagnosis>> {
+  let snapshot = EnvSnapshot::capture();
+  let work = async move { Ok(explore::diagnose(cwd.clone(), snapshot).await.into_js(cwd)) };
+  env.spawn_future(work)
+}
+
+impl explore::Diagnosis {
+  fn into_js(self, cwd: String) -> Diagnosis {
+    let lossy = |p: PathBuf| p.to_string_lossy().into_owned();
+    Diagnosis {
+      cwd,
+      ready: self.problem.is_none(),
+      executable: self.executable.map(lossy),
+      cli_version: self.cli_version,
+      index_path: self.index_dir.map(lossy),
+      problem_code: self.problem.as_ref().map(|e| e.code().to_owned()),
+      problem: self.problem.as_ref().map(|e| e.to_string()),
+      remediation: self.problem.as_ref().map(|e| e.remediation()),
+    }
+  }
+}
+
+/// Deletes the full-output temp files of truncated answers; the Pi extension calls it on
+/// `session_shutdown`. Returns how many were deleted.
+#[napi]
+pub fn release_full_outputs() -> u32 {
+  full_output::release_all() as u32
+}
+
 fn string_arg(value: &Unknown) -> Option<String> {
   match value.get_type() {
     Ok(ValueType::String) => value
@@ -192,6 +245,12 @@ fn to_result(o: Outcome) -> ExploreResult {
       totals_exact: o.stdout.totals_exact,
       kept_bytes: o.stdout.kept_bytes as u32,
       kept_lines: o.stdout.kept_lines as u32,
+      full_output_path: o
+        .stdout
+        .full_output
+        .as_ref()
+        .map(|f| f.path.to_string_lossy().into_owned()),
+      full_output_bytes: o.stdout.full_output.as_ref().map(|f| f.bytes as f64),
     },
   }
 }

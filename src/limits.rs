@@ -5,6 +5,10 @@
 //! counted. stderr is a ring of its last `STDERR_TAIL_BYTES`.
 
 use std::collections::VecDeque;
+use std::path::PathBuf;
+
+use crate::full_output::{FullOutput, Spill};
+use crate::sanitize::{clean_text, redact};
 
 /// 50 KB, as Pi counts it (`DEFAULT_MAX_BYTES`).
 pub const MAX_BYTES: usize = 50 * 1024;
@@ -18,9 +22,12 @@ pub const DRAIN_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
 /// The Explore request's own bound, the same as the CLI's (`query exceeds maximum length of 10000`).
 pub const MAX_REQUEST_CHARS: usize = 10_000;
 
-/// Collects stdout within the caps and counts what it does not keep.
+/// Collects stdout within the caps and counts what it does not keep. Once a cap is passed, the
+/// whole stream (from its first byte) also goes to a spill file, if a directory was given.
 #[derive(Debug, Default)]
 pub struct StdoutCollector {
+  spill_dir: Option<PathBuf>,
+  spill: Option<Spill>,
   kept: Vec<u8>,
   kept_newlines: usize,
   storing: bool,
@@ -42,11 +49,14 @@ pub struct Bounded {
   pub kept_lines: u64,
   /// False when the CLI was stopped at `DRAIN_LIMIT_BYTES`: the totals are then lower bounds.
   pub totals_exact: bool,
+  /// The full stdout, when it was truncated and a spill file could be written.
+  pub full_output: Option<FullOutput>,
 }
 
 impl StdoutCollector {
-  pub fn new() -> Self {
+  pub fn new(spill_dir: Option<PathBuf>) -> Self {
     Self {
+      spill_dir,
       storing: true,
       ..Self::default()
     }
@@ -60,6 +70,7 @@ impl StdoutCollector {
     self.seen_newlines += memchr_count(chunk) as u64;
     self.last_byte = chunk.last().copied();
     if !self.storing {
+      self.spill = self.spill.take().and_then(|s| s.write(chunk));
       return;
     }
     // Room for the byte cap plus up to 3 bytes to complete a character cut at the cap.
@@ -78,6 +89,12 @@ impl StdoutCollector {
     self.kept.extend_from_slice(&chunk[..take]);
     if take < chunk.len() || self.kept.len() >= MAX_BYTES + 3 || self.kept_newlines > MAX_LINES {
       self.storing = false;
+      self.spill = self
+        .spill_dir
+        .as_deref()
+        .and_then(Spill::create)
+        .and_then(|s| s.write(&self.kept))
+        .and_then(|s| s.write(&chunk[take..]));
     }
   }
 
@@ -89,7 +106,7 @@ impl StdoutCollector {
   pub fn finish(self, totals_exact: bool) -> Bounded {
     let total_lines =
       self.seen_newlines + u64::from(matches!(self.last_byte, Some(b) if b != b'\n'));
-    let decoded = String::from_utf8_lossy(&self.kept).into_owned();
+    let decoded = clean_text(&self.kept);
     let (text, cut_by) = cut(&decoded);
     let truncated = cut_by.is_some() || self.seen_bytes > self.kept.len() as u64 || !totals_exact;
     // Storing only stops at a cap, so a cut is always found when more was seen; "bytes" is the
@@ -105,6 +122,7 @@ impl StdoutCollector {
       total_bytes: self.seen_bytes,
       total_lines,
       totals_exact,
+      full_output: self.spill.map(|s| s.finish(totals_exact)),
     }
   }
 }
@@ -163,7 +181,8 @@ impl StderrTail {
     self.ring.extend(chunk);
   }
 
-  /// The tail as text, starting on a character boundary, at most `STDERR_TAIL_BYTES` long.
+  /// The tail as clean, redacted text, starting on a character boundary, at most
+  /// `STDERR_TAIL_BYTES` long.
   pub fn finish(self) -> String {
     let bytes: Vec<u8> = self.ring.into_iter().collect();
     // Skip UTF-8 continuation bytes left over from a character cut at the ring's start.
@@ -172,7 +191,7 @@ impl StderrTail {
       .take(3)
       .take_while(|b| (**b & 0xC0) == 0x80)
       .count();
-    let mut text = String::from_utf8_lossy(&bytes[start..]).into_owned();
+    let mut text = redact(&clean_text(&bytes[start..]));
     if text.len() > STDERR_TAIL_BYTES {
       // Lossy replacement can grow invalid bytes; keep the end.
       let mut from = text.len() - STDERR_TAIL_BYTES;
@@ -191,7 +210,7 @@ pub fn truncation_marker(b: &Bounded) -> String {
   // One blank line between the kept text and the marker.
   let gap = if b.text.ends_with('\n') { "\n" } else { "\n\n" };
   format!(
-    "{gap}[Output truncated by {}: showing {} of {}{} lines ({} of {}{} bytes). More output existed and was omitted; ask a narrower question to see it.]",
+    "{gap}[Output truncated by {}: showing {} of {}{} lines ({} of {}{} bytes). {}]",
     b.truncated_by.unwrap_or("bytes"),
     b.kept_lines,
     at_least,
@@ -199,6 +218,15 @@ pub fn truncation_marker(b: &Bounded) -> String {
     b.kept_bytes,
     at_least,
     b.total_bytes,
+    match &b.full_output {
+      Some(f) => format!(
+        "More output existed: the full output{} ({} bytes) is in {}; use the read tool with an offset to see the rest",
+        if f.complete { "" } else { ", itself cut at 16 MiB," },
+        f.bytes,
+        f.path.display()
+      ),
+      None => "More output existed and was omitted; ask a narrower question to see it".to_owned(),
+    }
   )
 }
 
@@ -207,7 +235,7 @@ mod tests {
   use super::*;
 
   fn collect(chunks: &[&[u8]]) -> Bounded {
-    let mut c = StdoutCollector::new();
+    let mut c = StdoutCollector::new(None);
     for ch in chunks {
       c.push(ch);
     }

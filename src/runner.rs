@@ -61,6 +61,8 @@ pub struct RunSpec<'a> {
   pub env: &'a [(OsString, OsString)],
   pub timeout: Duration,
   pub cancel: Option<Cancel>,
+  /// Where the full stdout goes when it is truncated; `None` keeps only the bounded text.
+  pub spill_dir: Option<std::path::PathBuf>,
 }
 
 pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
@@ -87,7 +89,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   let mut stdout = guard.0.stdout().take().expect("stdout is piped");
   let mut stderr = guard.0.stderr().take().expect("stderr is piped");
 
-  let mut out = StdoutCollector::new();
+  let mut out = StdoutCollector::new(spec.spill_dir.clone());
   let mut err = StderrTail::new();
   let mut out_buf = vec![0u8; 64 * 1024];
   let mut err_buf = vec![0u8; 8 * 1024];

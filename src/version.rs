@@ -43,6 +43,7 @@ pub async fn cli_version(
         env,
         timeout: PROBE_TIMEOUT,
         cancel: None,
+        spill_dir: None,
       })
       .await
       .ok()?;

@@ -54,7 +54,8 @@ switch (mode) {
     break;
   case "exit":
     process.stdout.write(env.FAKE_CG_STDOUT ?? "");
-    if (count > 0) process.stderr.write(`${"x".repeat(count)}\nTAIL-END`);
+    if (env.FAKE_CG_STDERR !== undefined) process.stderr.write(env.FAKE_CG_STDERR);
+    else if (count > 0) process.stderr.write(`${"x".repeat(count)}\nTAIL-END`);
     process.exitCode = Number(env.FAKE_CG_EXIT ?? 1);
     break;
   case "noindex":

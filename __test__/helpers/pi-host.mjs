@@ -2,9 +2,11 @@
 // registry, `session_start` handlers run in load order, first registration per name wins.
 export function createPiHost() {
   const registry = [];
+  const commands = new Map();
   const handlers = [];
   return {
     registry,
+    commands,
     load(factory, source) {
       const api = {
         on(event, fn) {
@@ -12,6 +14,9 @@ export function createPiHost() {
         },
         registerTool(tool) {
           if (!registry.some((t) => t.name === tool.name)) registry.push({ ...tool, source });
+        },
+        registerCommand(name, options) {
+          if (!commands.has(name)) commands.set(name, { ...options, source });
         },
         getAllTools() {
           return registry.map(({ name, description, parameters, source: s }) => ({
@@ -27,7 +32,18 @@ export function createPiHost() {
     async startSession(ctx) {
       for (const h of handlers.filter((h) => h.event === "session_start")) await h.fn({ reason: "startup" }, ctx);
     },
+    async shutdown(ctx) {
+      for (const h of handlers.filter((h) => h.event === "session_shutdown")) await h.fn({}, ctx);
+    },
   };
+}
+
+/** A UI context that records what the extension shows. */
+export function recordingUi() {
+  const ui = { statuses: new Map(), notes: [] };
+  ui.setStatus = (key, text) => ui.statuses.set(key, text);
+  ui.notify = (message, type) => ui.notes.push({ message, type });
+  return ui;
 }
 
 /** Loads the package into a fresh host and returns its registered tool. */
