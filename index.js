@@ -2,6 +2,8 @@
 // hands it Pi's workspace and abort signal, renders calls and results, and reports readiness.
 // No process logic lives here.
 
+const path = require("node:path");
+
 const TOOL_NAME = "codegraph_explore";
 const MAX_REQUEST_CHARS = 10000;
 const PREVIEW_LINES = 8;
@@ -40,6 +42,19 @@ async function diagnose(cwd) {
   } catch (err) {
     return { cwd, ready: false, problemCode: err.code, problem: err.message, remediation: err.remediation };
   }
+}
+
+/** Which native binary is loaded (for `pi-codegraph doctor`), or why none could be. */
+function addonInfo() {
+  try {
+    loadBinding();
+  } catch (err) {
+    return { path: null, error: err.message.split("\n")[0] };
+  }
+  const loaded = Object.keys(require.cache).find(
+    (k) => k.endsWith(".node") && path.basename(k).startsWith("pi-codegraph"),
+  );
+  return { path: loaded ?? null, error: null };
 }
 
 /** Deletes the temp files holding full output of truncated answers. */
@@ -218,5 +233,6 @@ module.exports.default = piCodegraph;
 module.exports.explore = explore;
 module.exports.diagnose = diagnose;
 module.exports.releaseFullOutputs = releaseFullOutputs;
+module.exports.addonInfo = addonInfo;
 module.exports.TOOL_NAME = TOOL_NAME;
 module.exports.FALLBACK_LINE = FALLBACK_LINE;
