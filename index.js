@@ -116,10 +116,18 @@ function createTool(state) {
       }),
     }),
 
-    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+    async execute(_toolCallId, params, signal, onUpdate, ctx) {
+      // Partial output while the CLI prints (bounded by the same caps, at most every 250 ms).
+      const onProgress = onUpdate
+        ? (p) =>
+            onUpdate({
+              content: [{ type: "text", text: p.text }],
+              details: { partial: true, seenBytes: p.seenBytes, seenLines: p.seenLines, elapsedMs: p.elapsedMs },
+            })
+        : undefined;
       try {
         // The workspace is Pi's, never the model's: the tool has no path parameter.
-        const result = await explore(params.request, ctx.cwd, signal);
+        const result = await explore(params.request, ctx.cwd, signal, { onProgress });
         state.lastError = undefined;
         return { content: [{ type: "text", text: result.text }], details: result.details };
       } catch (err) {
@@ -141,7 +149,16 @@ function createTool(state) {
 
     renderResult(result, options, theme, context) {
       const body = result.content?.find((c) => c.type === "text")?.text ?? "";
-      if (options.isPartial) return new Text(theme.fg("warning", "Exploring the CodeGraph index…"), 0, 0);
+      if (options.isPartial) {
+        const p = result.details ?? {};
+        const soFar = p.partial
+          ? ` ${formatBytes(p.seenBytes)}, ${p.seenLines} lines, ${(p.elapsedMs / 1000).toFixed(1)}s`
+          : "";
+        const tail = body
+          ? `\n${theme.fg("toolOutput", body.replace(/\n$/, "").split("\n").slice(-3).join("\n"))}`
+          : "";
+        return new Text(`${theme.fg("warning", `Exploring the CodeGraph index…${soFar}`)}${tail}`, 0, 0);
+      }
       if (context?.isError) {
         // Code and remediation lead the message; the stderr tail follows only when expanded.
         const lines = body.split("\n");

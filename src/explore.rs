@@ -11,7 +11,7 @@ use crate::errors::ExploreError;
 use crate::full_output;
 use crate::limits::{truncation_marker, Bounded};
 use crate::preflight::{check_index, check_request, check_workspace};
-use crate::runner::{run, Cancel, RunSpec};
+use crate::runner::{run, Cancel, ProgressFn, RunSpec};
 use crate::sanitize::redact;
 use crate::version::cli_version;
 
@@ -56,6 +56,7 @@ pub async fn explore(
   env: EnvSnapshot,
   timeout: Duration,
   cancel: Cancel,
+  progress: Option<&ProgressFn>,
 ) -> Result<Outcome> {
   bare(check_request(&request))?;
   let workspace = bare(check_workspace(&cwd))?;
@@ -75,6 +76,7 @@ pub async fn explore(
     timeout,
     cancel: Some(cancel),
     spill_dir: Some(full_output::temp_dir(env.get_set("TMPDIR"), &workspace)),
+    progress,
   });
   tokio::pin!(version, explore);
   let mut cli_version_seen: Option<Option<String>> = None;

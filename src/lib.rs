@@ -17,6 +17,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use napi::bindgen_prelude::*;
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
 
 use crate::environment::EnvSnapshot;
@@ -26,10 +27,24 @@ use crate::runner::Cancel;
 
 /// Options for direct callers (tests, scripts). The model never reaches these: the Pi tool's
 /// only parameter is the request.
-#[napi(object)]
+#[napi(object, object_to_js = false)]
 pub struct ExploreOptions {
   /// Milliseconds before the CLI is stopped with CODEGRAPH_TIMEOUT. Default 30000.
   pub timeout_ms: Option<u32>,
+  /// Called with the bounded output so far, at most every 250 ms while the CLI prints.
+  #[napi(ts_type = "(progress: ExploreProgress) => void")]
+  pub on_progress: Option<ProgressCallback>,
+}
+
+type ProgressCallback = ThreadsafeFunction<ExploreProgress, (), ExploreProgress, Status, false>;
+
+#[napi(object)]
+pub struct ExploreProgress {
+  /// The output kept so far, within the same caps as the final text.
+  pub text: String,
+  pub seen_bytes: f64,
+  pub seen_lines: f64,
+  pub elapsed_ms: u32,
 }
 
 #[napi(object)]
@@ -106,8 +121,10 @@ pub fn explore<'env>(
       link = Some(AbortLink::attach(env, &signal, cancel.clone())?);
     }
   }
-  let timeout = options
-    .and_then(|o| o.timeout_ms)
+  let (timeout_ms, on_progress) = options
+    .map(|o| (o.timeout_ms, o.on_progress))
+    .unwrap_or_default();
+  let timeout = timeout_ms
     .map(|ms| Duration::from_millis(u64::from(ms.max(1))))
     .unwrap_or(DEFAULT_TIMEOUT);
   // Snapshot on the JS thread: reading environ from a worker races Node's setenv.
@@ -116,7 +133,22 @@ pub fn explore<'env>(
   let work = async move {
     Ok(match early {
       Some(e) => Err(Box::new((e, Failure::default()))),
-      None => explore::explore(request, cwd, snapshot, timeout, cancel).await,
+      None => {
+        let report = on_progress.map(|tsfn| {
+          move |p: runner::Progress| {
+            let progress = ExploreProgress {
+              text: p.text,
+              seen_bytes: p.seen_bytes as f64,
+              seen_lines: p.seen_lines as f64,
+              elapsed_ms: p.elapsed.as_millis().min(u128::from(u32::MAX)) as u32,
+            };
+            // NonBlocking: a slow JS listener must never stall the pipe reader.
+            tsfn.call(progress, ThreadsafeFunctionCallMode::NonBlocking);
+          }
+        });
+        let report = report.as_ref().map(|f| f as &runner::ProgressFn);
+        explore::explore(request, cwd, snapshot, timeout, cancel, report).await
+      }
     })
   };
   env.spawn_future_with_callback(work, move |env, outcome| {

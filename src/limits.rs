@@ -98,6 +98,12 @@ impl StdoutCollector {
     }
   }
 
+  /// What has been kept so far, as the model would see it (bounded: at most the caps).
+  pub fn preview(&self) -> (String, u64, u64) {
+    let (text, _) = cut(&clean_text(&self.kept));
+    (text, self.seen_bytes, self.seen_newlines)
+  }
+
   /// True once the CLI has printed more than we are willing to drain.
   pub fn over_drain_limit(&self) -> bool {
     self.seen_bytes > DRAIN_LIMIT_BYTES

@@ -21,6 +21,8 @@ use crate::limits::{Bounded, StderrTail, StdoutCollector};
 
 /// How long a process gets to exit after SIGTERM before the whole group is SIGKILLed.
 const TERM_GRACE: Duration = Duration::from_millis(500);
+/// The least time between two progress reports while output arrives.
+const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
 /// After the CLI exits, how long a descendant may keep its stdio open before it is killed. Pipes
 /// normally close at the same instant; a straggler would otherwise hang the read forever.
 const PIPE_GRACE: Duration = Duration::from_millis(250);
@@ -54,6 +56,17 @@ impl Drop for TreeGuard {
   }
 }
 
+/// A progress report: the bounded text kept so far and what has been seen.
+#[derive(Debug, Clone)]
+pub struct Progress {
+  pub text: String,
+  pub seen_bytes: u64,
+  pub seen_lines: u64,
+  pub elapsed: Duration,
+}
+
+pub type ProgressFn = dyn Fn(Progress) + Send + Sync;
+
 pub struct RunSpec<'a> {
   pub launch: &'a Launch,
   pub args: &'a [OsString],
@@ -63,6 +76,8 @@ pub struct RunSpec<'a> {
   pub cancel: Option<Cancel>,
   /// Where the full stdout goes when it is truncated; `None` keeps only the bounded text.
   pub spill_dir: Option<std::path::PathBuf>,
+  /// Called with partial output at most every `PROGRESS_INTERVAL` while stdout arrives.
+  pub progress: Option<&'a ProgressFn>,
 }
 
 pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
@@ -102,6 +117,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   let pipe_grace = tokio::time::sleep(Duration::MAX);
   tokio::pin!(pipe_grace);
   let cancel = spec.cancel.clone().unwrap_or_default();
+  let mut last_progress = Instant::now();
 
   while out_open || err_open || status.is_none() {
     tokio::select! {
@@ -118,6 +134,11 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
         Ok(0) | Err(_) => out_open = false,
         Ok(n) => {
           out.push(&out_buf[..n]);
+          if let Some(report) = spec.progress.filter(|_| last_progress.elapsed() >= PROGRESS_INTERVAL) {
+            last_progress = Instant::now();
+            let (text, seen_bytes, seen_lines) = out.preview();
+            report(Progress { text, seen_bytes, seen_lines, elapsed: started.elapsed() });
+          }
           if out.over_drain_limit() {
             // A flood: stop reading and stop the writer; what we kept is the answer.
             totals_exact = false;

@@ -44,6 +44,7 @@ pub async fn cli_version(
         timeout: PROBE_TIMEOUT,
         cancel: None,
         spill_dir: None,
+        progress: None,
       })
       .await
       .ok()?;

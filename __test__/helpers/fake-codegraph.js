@@ -48,6 +48,19 @@ switch (mode) {
   case "lines":
     process.stdout.write(`${Array.from({ length: count }, (_, i) => `line ${i + 1}`).join("\n")}\n`);
     break;
+  case "drip": {
+    // `count` lines, one every FAKE_CG_INTERVAL ms: output that arrives over time.
+    let i = 0;
+    const timer = setInterval(
+      () => {
+        i += 1;
+        process.stdout.write(`drip ${i}\n`);
+        if (i >= count) clearInterval(timer);
+      },
+      Number(env.FAKE_CG_INTERVAL ?? 100),
+    );
+    break;
+  }
   case "chars":
     // `count` copies of FAKE_CG_CHAR with no newline: one huge line.
     process.stdout.write((env.FAKE_CG_CHAR ?? "é").repeat(count));
