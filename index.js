@@ -15,13 +15,11 @@ let binding;
 function loadBinding() {
   if (!binding) {
     try {
-      binding = require("./binding.js");
+      binding = require("./lib/native.js").loadNative();
     } catch (cause) {
-      const remediation = `Reinstall pi-codegraph with optional dependencies enabled (npm install pi-codegraph) on a supported platform (macOS, Linux, Windows; x64 or arm64).`;
-      const err = new Error(
-        `CODEGRAPH_ADDON: the pi-codegraph native addon for ${process.platform}-${process.arch} could not be loaded (${cause.message.split("\n")[0]}).\nRemediation: ${remediation}`,
-        { cause },
-      );
+      const remediation =
+        "Reinstall pi-codegraph with optional dependencies enabled (npm install pi-codegraph) on a supported platform (macOS, Linux, Windows; x64 or arm64).";
+      const err = new Error(`CODEGRAPH_ADDON: ${cause.message}\nRemediation: ${remediation}`, { cause });
       err.code = "CODEGRAPH_ADDON";
       err.remediation = remediation;
       throw err;
@@ -99,9 +97,7 @@ function formatBytes(n) {
   return n < 1024 ? `${n}B` : `${(n / 1024).toFixed(1)}KB`;
 }
 
-function createTool(state) {
-  const { Type } = require("typebox");
-  const { Text } = require("@mariozechner/pi-tui");
+function createTool(state, { Type, Text }) {
   return {
     name: TOOL_NAME,
     label: "CodeGraph Explore",
@@ -211,39 +207,50 @@ function statusText(diagnosis) {
 }
 
 /**
- * The Pi extension factory.
+ * Builds the Pi extension factory around Pi's own TypeBox (`Type`) and TUI (`Text`).
  *
  * Registration waits for `session_start`: Pi 0.73 exits at startup when two extensions register
  * one tool name while loading, and a user may have pi-codegraph installed both globally and in
  * the project. At `session_start` the tools registered so far are visible, so the first copy (in
  * Pi's load order) registers and any later copy skips quietly.
- * @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi
  */
-function piCodegraph(pi) {
-  const state = { diagnosis: undefined, lastError: undefined, active: false };
+function createExtension(getPeers) {
+  /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
+  return function piCodegraph(pi) {
+    const state = { diagnosis: undefined, lastError: undefined, active: false };
 
-  pi.on("session_start", async (_event, ctx) => {
-    if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
-    state.active = true;
-    // Decided once per session: a read-only check, no explore is run.
-    state.diagnosis = await diagnose(ctx.cwd);
-    pi.registerTool(createTool(state));
-    pi.registerCommand("codegraph", {
-      description: "Show CodeGraph readiness for this workspace (read-only; never indexes)",
-      handler: async (_args, cmdCtx) => {
-        state.diagnosis = await diagnose(cmdCtx.cwd);
-        const report = statusReport(state.diagnosis, state);
-        if (cmdCtx.hasUI) cmdCtx.ui.notify(report, state.diagnosis.ready ? "info" : "warning");
-        else process.stdout.write(`${report}\n`);
-      },
+    pi.on("session_start", async (_event, ctx) => {
+      if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
+      state.active = true;
+      // Decided once per session: a read-only check, no explore is run.
+      state.diagnosis = await diagnose(ctx.cwd);
+      pi.registerTool(createTool(state, getPeers()));
+      pi.registerCommand("codegraph", {
+        description: "Show CodeGraph readiness for this workspace (read-only; never indexes)",
+        handler: async (_args, cmdCtx) => {
+          state.diagnosis = await diagnose(cmdCtx.cwd);
+          const report = statusReport(state.diagnosis, state);
+          if (cmdCtx.hasUI) cmdCtx.ui.notify(report, state.diagnosis.ready ? "info" : "warning");
+          else process.stdout.write(`${report}\n`);
+        },
+      });
+      if (ctx.hasUI) ctx.ui.setStatus("codegraph", statusText(state.diagnosis));
     });
-    if (ctx.hasUI) ctx.ui.setStatus("codegraph", statusText(state.diagnosis));
-  });
 
-  pi.on("session_shutdown", () => {
-    if (state.active) releaseFullOutputs();
-  });
+    pi.on("session_shutdown", () => {
+      if (state.active) releaseFullOutputs();
+    });
+  };
 }
+
+/**
+ * The default export: the factory with the peers resolved from this package's location (SDK use,
+ * `pi -e`, tests). Pi itself loads `extension.js`, which hands over Pi's own copies.
+ */
+const piCodegraph = createExtension(() => ({
+  Type: require("typebox").Type,
+  Text: require("@mariozechner/pi-tui").Text,
+}));
 
 module.exports = piCodegraph;
 module.exports.default = piCodegraph;
@@ -251,5 +258,6 @@ module.exports.explore = explore;
 module.exports.diagnose = diagnose;
 module.exports.releaseFullOutputs = releaseFullOutputs;
 module.exports.addonInfo = addonInfo;
+module.exports.createExtension = createExtension;
 module.exports.TOOL_NAME = TOOL_NAME;
 module.exports.FALLBACK_LINE = FALLBACK_LINE;

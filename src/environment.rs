@@ -1,8 +1,6 @@
-//! The environment the child sees, captured once per call on the JS thread.
-//!
-//! Reading `environ` from a tokio worker while Node's main thread may `setenv` is a data race in
-//! libc, so the napi entry point snapshots it and everything downstream (discovery, preflight,
-//! the child) uses that snapshot only.
+//! The environment the child sees, captured once per call on the JS thread (from `process.env`,
+//! see `lib.rs`). Everything downstream (discovery, preflight, the child) uses that snapshot
+//! only, never `environ` directly.
 
 use std::ffi::{OsStr, OsString};
 
@@ -22,10 +20,13 @@ pub struct EnvSnapshot {
 }
 
 impl EnvSnapshot {
+  /// The C `environ`, for when JS cannot be asked.
   pub fn capture() -> Self {
-    Self {
-      vars: std::env::vars_os().collect(),
-    }
+    Self::from_vars(std::env::vars_os().collect())
+  }
+
+  pub fn from_vars(vars: Vec<(OsString, OsString)>) -> Self {
+    Self { vars }
   }
 
   #[cfg(test)]

@@ -127,8 +127,7 @@ pub fn explore<'env>(
   let timeout = timeout_ms
     .map(|ms| Duration::from_millis(u64::from(ms.max(1))))
     .unwrap_or(DEFAULT_TIMEOUT);
-  // Snapshot on the JS thread: reading environ from a worker races Node's setenv.
-  let snapshot = EnvSnapshot::capture();
+  let snapshot = js_environment(env);
 
   let work = async move {
     Ok(match early {
@@ -180,7 +179,7 @@ pub struct Diagnosis {
 /// which `codegraph` would run (and its version) and whether the workspace has its own index.
 #[napi(ts_return_type = "Promise<Diagnosis>")]
 pub fn diagnose<'env>(env: &'env Env, cwd: String) -> Result<PromiseRaw<'env, Diagnosis>> {
-  let snapshot = EnvSnapshot::capture();
+  let snapshot = js_environment(env);
   let work = async move { Ok(explore::diagnose(cwd.clone(), snapshot).await.into_js(cwd)) };
   env.spawn_future(work)
 }
@@ -206,6 +205,27 @@ impl explore::Diagnosis {
 #[napi]
 pub fn release_full_outputs() -> u32 {
   full_output::release_all() as u32
+}
+
+/// The environment as JS sees it, read on the JS thread. `process.env` is the truth for the
+/// caller: under Bun, assignments to it never reach the C `environ`, and under Node reading
+/// `environ` from a worker thread would race its `setenv`. Falls back to `environ` if `process`
+/// is unusable.
+fn js_environment(env: &Env) -> EnvSnapshot {
+  let read = || -> Result<EnvSnapshot> {
+    let process: Object = env.get_global()?.get_named_property("process")?;
+    let vars: Object = process.get_named_property("env")?;
+    let keys = vars.get_property_names()?;
+    let mut pairs = Vec::new();
+    for i in 0..keys.get_array_length()? {
+      let key: String = keys.get_element(i)?;
+      if let Some(value) = string_arg(&vars.get_named_property::<Unknown>(&key)?) {
+        pairs.push((key.into(), value.into()));
+      }
+    }
+    Ok(EnvSnapshot::from_vars(pairs))
+  };
+  read().unwrap_or_else(|_| EnvSnapshot::capture())
 }
 
 fn string_arg(value: &Unknown) -> Option<String> {

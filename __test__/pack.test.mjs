@@ -1,0 +1,93 @@
+// The packed package, installed the way a user gets it: the main tarball plus this platform's
+// binary package (what `napi prepublish` publishes), in a fresh project, with no repo files.
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { before, test } from "node:test";
+import { fakeBinDir, makeWorkspace, root, tempDir } from "./helpers/index.mjs";
+
+const require = createRequire(import.meta.url);
+const { target } = require("../lib/native.js");
+const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+
+let project;
+let installed;
+let packed;
+
+function pack(dir, dest) {
+  const out = execFileSync(npm, ["pack", "--json", "--pack-destination", dest], { cwd: dir, encoding: "utf8" });
+  const [info] = JSON.parse(out);
+  return { file: path.join(dest, info.filename), size: info.size, unpackedSize: info.unpackedSize, files: info.files };
+}
+
+before(() => {
+  const work = tempDir("pi-codegraph-pack-");
+  packed = pack(root, work);
+  // This platform's binary package, as the release job assembles it (napi artifacts).
+  const triple = target();
+  const platformDir = path.join(work, `npm-${triple}`);
+  fs.cpSync(path.join(root, "npm", triple), platformDir, { recursive: true });
+  const node = `pi-codegraph.${triple}.node`;
+  fs.copyFileSync(path.join(root, node), path.join(platformDir, node));
+  const platform = pack(platformDir, work);
+  project = path.join(work, "project");
+  fs.mkdirSync(project);
+  fs.writeFileSync(path.join(project, "package.json"), '{"name":"user-project","private":true}\n');
+  execFileSync(npm, ["install", "--no-audit", "--no-fund", "--offline", packed.file, platform.file], {
+    cwd: project,
+    stdio: "ignore",
+  });
+  installed = path.join(project, "node_modules", "pi-codegraph");
+});
+
+test("the tarball holds what ships and nothing else", (t) => {
+  const names = packed.files.map((f) => f.path).sort();
+  t.diagnostic(`packed size: ${packed.size} bytes (${packed.unpackedSize} unpacked), ${names.length} files`);
+  for (const needed of [
+    "index.js",
+    "index.d.ts",
+    "binding.js",
+    "binding.d.ts",
+    "lib/native.js",
+    "bin/pi-codegraph.js",
+    "package.json",
+    "README.md",
+    "LICENSE",
+  ]) {
+    assert.ok(names.includes(needed), `${needed} is packed`);
+  }
+  for (const name of names) {
+    assert.doesNotMatch(name, /^(src|__test__|bench|target|example|npm|\.ci|\.github)\//, `${name} should not ship`);
+    assert.doesNotMatch(name, /\.node$/, "binaries ship in the platform packages");
+  }
+});
+
+test("the installed package loads its platform binary and explores", () => {
+  const ws = makeWorkspace();
+  const script = `require(${JSON.stringify(installed)}).explore("what calls main", ${JSON.stringify(ws)}).then((r) => console.log(JSON.stringify(r)))`;
+  const r = spawnSync(process.execPath, ["-e", script], {
+    cwd: project,
+    env: { ...process.env, PATH: fakeBinDir() },
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 0, r.stderr);
+  const result = JSON.parse(r.stdout);
+  assert.deepEqual(JSON.parse(result.text.split("\n")[1]).argv, ["explore", "--", "what calls main"]);
+});
+
+test("its doctor names the platform package's binary", () => {
+  const ws = makeWorkspace();
+  const bin = path.join(project, "node_modules", ".bin", "pi-codegraph");
+  const r = spawnSync(process.execPath, [bin, "doctor"], {
+    cwd: ws,
+    env: { ...process.env, PATH: fakeBinDir() },
+    encoding: "utf8",
+  });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
+  assert.match(
+    r.stdout,
+    new RegExp(`^addon\\s+.*node_modules/pi-codegraph-${target()}/pi-codegraph\\.${target()}\\.node$`, "m"),
+  );
+});

@@ -1,0 +1,70 @@
+// Loads the pi-codegraph native addon, robustly across Node, Bun and Pi's Bun-compiled binary.
+//
+// napi-rs's generated binding.js finds a published addon with a bare
+// require("pi-codegraph-<triple>"), a package whose `main` is a `.node` file. Inside Pi's
+// Bun-compiled binary that bare require fails, while a `.node` required by absolute file path
+// works. So this loader requires `.node` files by path first and keeps binding.js as the last
+// resort (it also honours NAPI_RS_NATIVE_LIBRARY_PATH).
+
+const fs = require("node:fs");
+const path = require("node:path");
+
+/** "gnu" or "musl" on Linux, null elsewhere. */
+function linuxLibc() {
+  if (process.platform !== "linux") return null;
+  try {
+    if (fs.readFileSync("/usr/bin/ldd", "utf8").includes("musl")) return "musl";
+  } catch {}
+  try {
+    return process.report.getReport().header.glibcVersionRuntime ? "gnu" : "musl";
+  } catch {
+    return "gnu";
+  }
+}
+
+/** The napi-rs target suffix for this machine, e.g. "linux-x64-gnu", "darwin-arm64", "win32-x64-msvc". */
+function target() {
+  const base = `${process.platform}-${process.arch}`;
+  if (process.platform === "linux") return `${base}-${linuxLibc()}`;
+  if (process.platform === "win32") return `${base}-msvc`;
+  return base;
+}
+
+function loadNative() {
+  const triple = target();
+  const file = `pi-codegraph.${triple}.node`;
+  const pkg = `pi-codegraph-${triple}`;
+  const tried = [];
+  const attempt = (label, load) => {
+    try {
+      return load();
+    } catch (err) {
+      tried.push(`${label}: ${String(err?.message ?? err).split("\n")[0]}`);
+      return null;
+    }
+  };
+
+  // 1. A dev build (`npm run build`) next to the package root.
+  const local = path.join(__dirname, "..", file);
+  const native =
+    attempt(local, () => require(local)) ||
+    // 2. The published platform package, resolved to an absolute FILE path and required by it.
+    attempt(pkg, () => {
+      const manifest = require.resolve(`${pkg}/package.json`);
+      return require(path.join(path.dirname(manifest), require(manifest).main || file));
+    }) ||
+    // 3. napi-rs's own loader (other layouts, NAPI_RS_NATIVE_LIBRARY_PATH).
+    attempt("binding.js", () => require("../binding.js"));
+  if (native) return native;
+
+  const libc = process.platform === "linux" ? ` (${linuxLibc() === "musl" ? "musl" : "glibc"})` : "";
+  throw new Error(
+    `no pi-codegraph native addon for ${process.platform}-${process.arch}${libc} could be loaded ` +
+      `(tried ${tried.join("; ") || "nothing"}). ` +
+      `Fix: reinstall pi-codegraph with optional dependencies enabled so that ${pkg} is installed ` +
+      `(npm install pi-codegraph, without --omit=optional or --no-optional), or build the addon ` +
+      `(npm run build) so that ${file} sits next to its package.json.`,
+  );
+}
+
+module.exports = { loadNative, target };
