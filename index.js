@@ -8,7 +8,8 @@ const TOOL_NAME = "codegraph_explore";
 const MAX_REQUEST_CHARS = 10000;
 const PREVIEW_LINES = 8;
 /** Ends every tool error, so the model moves on instead of retrying an unavailable index. */
-const FALLBACK_LINE = `${TOOL_NAME} is unavailable for this request; use the built-in read, grep and find tools instead.`;
+// Pi's default tools are read, bash, edit and write: grep and find may only exist through bash.
+const FALLBACK_LINE = `${TOOL_NAME} is unavailable for this request; use read, and grep/find (as tools or through bash), instead.`;
 
 let binding;
 /** Loads the native addon on first use, so a missing binary is a tool error, never a Pi crash. */
@@ -71,7 +72,7 @@ const readySnippet =
 
 const readyGuidelines = [
   `Use ${TOOL_NAME} for architecture, relationship and call-path questions (what calls X, what implements Y, how A reaches B); name concrete symbols, files or code terms, since CodeGraph matches names lexically, not by meaning.`,
-  `Do not use ${TOOL_NAME} to read a file you already know or to search for exact text; use read or grep for those.`,
+  `Do not use ${TOOL_NAME} to read a file you already know or to search for exact text; use read, or grep (as a tool or through bash), for those.`,
 ];
 
 /**
@@ -81,7 +82,7 @@ const readyGuidelines = [
 function guidance(diagnosis) {
   if (diagnosis.ready) return { promptSnippet: readySnippet, promptGuidelines: readyGuidelines };
   return {
-    promptSnippet: `Unavailable in this workspace (${diagnosis.problemCode}): ${diagnosis.remediation} Use read, grep and find instead`,
+    promptSnippet: `Unavailable in this workspace (${diagnosis.problemCode}): ${diagnosis.remediation} Use read, and grep/find through bash, instead`,
     promptGuidelines: [
       `Do not call ${TOOL_NAME} in this session: ${diagnosis.problemCode}. If structure matters, tell the user once: ${diagnosis.remediation}`,
     ],

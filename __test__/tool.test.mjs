@@ -80,7 +80,7 @@ describe("registration", () => {
     assert.ok(tool.promptSnippet && !tool.promptSnippet.includes("\n"));
     assert.ok(tool.promptGuidelines.length > 0);
     for (const line of tool.promptGuidelines) assert.match(line, /codegraph_explore/);
-    assert.match(tool.promptGuidelines.join(" "), /read or grep/);
+    assert.match(tool.promptGuidelines.join(" "), /use read, or grep/);
     assert.match(tool.description, /2000 lines or 50KB/);
   });
 });
@@ -109,7 +109,7 @@ describe("execute", () => {
       assert.ok(err.message.startsWith("CODEGRAPH_NO_INDEX:"), err.message);
       assert.ok(err.message.includes(`Remediation: Run \`codegraph init\` in ${bare} yourself`), err.message);
       assert.equal(err.message.split("\n").at(-1), FALLBACK_LINE);
-      assert.match(FALLBACK_LINE, /read, grep and find/);
+      assert.match(FALLBACK_LINE, /use read, and grep\/find \(as tools or through bash\)/);
       assert.equal(err.code, "CODEGRAPH_NO_INDEX");
       return true;
     });

@@ -1,0 +1,186 @@
+// Drives the real Pi CLI (the pinned devDependency) as a child process: isolated agent dir and
+// HOME, JSON-mode runs, an RPC session, and bookkeeping so every spawned Pi can be killed.
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { root } from "./index.mjs";
+
+export const PI_CLI = path.join(root, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
+export const piMissing = fs.existsSync(PI_CLI) ? false : `Pi's CLI is not installed (${PI_CLI}); run npm install`;
+
+/** Every Pi child still running; `killAllPi()` ends them (by pid, SIGKILL). */
+const running = new Set();
+export function killAllPi() {
+  for (const child of running) {
+    try {
+      child.kill("SIGKILL");
+    } catch {}
+  }
+  running.clear();
+}
+
+/** An agent dir whose models.json offers the fake server's models under provider "fake". */
+export function writeModelsJson(agentDir, baseUrl, modelIds) {
+  fs.mkdirSync(agentDir, { recursive: true });
+  const models = {
+    providers: {
+      fake: {
+        baseUrl,
+        api: "openai-completions",
+        apiKey: "fake-key",
+        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+        models: modelIds.map((id) => ({ id, reasoning: false })),
+      },
+    },
+  };
+  fs.writeFileSync(path.join(agentDir, "models.json"), `${JSON.stringify(models, null, 2)}\n`);
+}
+
+/**
+ * A minimal environment: nothing from the caller's Pi or CodeGraph configuration leaks in (the
+ * suite may itself run inside a Pi session), and HOME is a temp dir so ~/.pi is never read.
+ */
+export function piEnv({ agentDir, home, pathDirs, extra = {} }) {
+  const env = {
+    PATH: pathDirs.join(path.delimiter),
+    HOME: home,
+    USERPROFILE: home,
+    PI_CODING_AGENT_DIR: agentDir,
+    PI_OFFLINE: "1",
+    DO_NOT_TRACK: "1",
+    NO_COLOR: "1",
+  };
+  for (const k of ["TMPDIR", "TMP", "TEMP", "LANG", "SYSTEMROOT"]) if (process.env[k]) env[k] = process.env[k];
+  return { ...env, ...extra };
+}
+
+function spawnPi(args, { cwd, env, stdin = "ignore" }) {
+  const child = spawn(process.execPath, [PI_CLI, ...args], { cwd, env, stdio: [stdin, "pipe", "pipe"] });
+  running.add(child);
+  let stdout = "";
+  let stderr = "";
+  child.stdout.setEncoding("utf8");
+  child.stderr.setEncoding("utf8");
+  child.stdout.on("data", (d) => {
+    stdout += d;
+  });
+  child.stderr.on("data", (d) => {
+    stderr += d;
+  });
+  const exited = new Promise((resolve) => {
+    child.on("close", (code, signal) => {
+      running.delete(child);
+      resolve({ code, signal });
+    });
+  });
+  return {
+    child,
+    exited,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+  };
+}
+
+/** Rejects (after killing the child) when `promise` does not settle within `ms`. */
+function bounded(promise, ms, what, child) {
+  let timer;
+  return Promise.race([
+    promise,
+    new Promise((_, reject) => {
+      timer = setTimeout(() => {
+        child?.kill("SIGKILL");
+        reject(new Error(`timed out after ${ms} ms waiting for ${what}`));
+      }, ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+/** Pi's JSONL framing is LF only (docs/rpc.md: not readline, which also splits on U+2028/9). */
+export function parseJsonl(text) {
+  return text
+    .split("\n")
+    .filter((l) => l.trim())
+    .map((l) => {
+      try {
+        return JSON.parse(l);
+      } catch {
+        return { type: "__unparsable__", line: l };
+      }
+    });
+}
+
+/** Runs Pi to completion: `{ code, signal, stdout, stderr, events }`. */
+export async function runPi(args, { cwd, env, timeoutMs = 30000 }) {
+  const run = spawnPi(args, { cwd, env });
+  const { code, signal } = await bounded(run.exited, timeoutMs, `pi ${args.join(" ")}`, run.child);
+  return { code, signal, stdout: run.stdout, stderr: run.stderr, events: parseJsonl(run.stdout) };
+}
+
+/** A `pi --mode rpc` session: send commands, wait for events, end stdin. */
+export function startPiRpc(args, { cwd, env }) {
+  const run = spawnPi(["--mode", "rpc", ...args], { cwd, env, stdin: "pipe" });
+  const events = [];
+  const waiters = new Set();
+  let buffered = "";
+  run.child.stdout.on("data", (d) => {
+    buffered += d;
+    let nl = buffered.indexOf("\n");
+    while (nl >= 0) {
+      const line = buffered.slice(0, nl);
+      buffered = buffered.slice(nl + 1);
+      if (line.trim()) events.push(...parseJsonl(line));
+      nl = buffered.indexOf("\n");
+    }
+    for (const w of waiters) w();
+  });
+  return {
+    child: run.child,
+    events,
+    get stderr() {
+      return run.stderr;
+    },
+    send(command) {
+      run.child.stdin.write(`${JSON.stringify(command)}\n`);
+    },
+    /** Resolves with the first event matching `predicate`; rejects after `timeoutMs`. */
+    waitForEvent(predicate, { timeoutMs = 15000, what = "event" } = {}) {
+      const found = events.find(predicate);
+      if (found) return Promise.resolve(found);
+      let check;
+      const waiting = new Promise((resolve, reject) => {
+        check = () => {
+          const hit = events.find(predicate);
+          if (hit) resolve(hit);
+        };
+        waiters.add(check);
+        run.exited.then(() => {
+          check();
+          reject(new Error(`pi exited before ${what}; stderr:\n${run.stderr}`));
+        });
+      });
+      return bounded(waiting, timeoutMs, what).finally(() => waiters.delete(check));
+    },
+    /** Closes stdin (Pi's RPC mode shuts down on EOF) and waits for the exit. */
+    async end({ timeoutMs = 15000 } = {}) {
+      run.child.stdin.end();
+      return bounded(run.exited, timeoutMs, "pi to exit after stdin EOF", run.child);
+    },
+  };
+}
+
+/** Text of an OpenAI chat message's content (a string or an array of parts). */
+export function contentText(message) {
+  const c = message?.content;
+  if (typeof c === "string") return c;
+  if (Array.isArray(c)) return c.map((p) => (typeof p === "string" ? p : (p?.text ?? ""))).join("");
+  return "";
+}
+
+/** Names of the function tools in one chat-completions request body. */
+export function toolNames(body) {
+  return (body?.tools ?? []).map((t) => t?.function?.name ?? t?.name);
+}

@@ -1,0 +1,376 @@
+// End to end in the real Pi CLI (the pinned devDependency @mariozechner/pi-coding-agent): Pi loads
+// this package the way a user's install does, talks to a loopback fake OpenAI-compatible model
+// (helpers/fake-openai.mjs) that asks for one codegraph_explore call, and the tool runs the real
+// CodeGraph CLI on an indexed copy of __test__/fixtures/shop.
+//
+// How Pi loads the package: `pi install <this checkout>` against a temp PI_CODING_AGENT_DIR, as a
+// user installs a local package. For a local directory Pi 0.73 only records the path in that dir's
+// settings.json ("packages"); every run then reads the directory's package.json "pi.extensions"
+// and imports that entry through its own loader (jiti), exactly as for a user's install. Rejected:
+// `pi install npm:<tarball>` runs `npm install -g` into the machine's global prefix (or, with -l,
+// an npm install into the project): a side effect and an npm round trip for no extra coverage. And
+// `pi install <file>.tgz` is accepted but recorded as an extension *file*: every later Pi start
+// then exits 1 with `Unknown file extension ".tgz"`.
+// The second copy (two-installs case) is the `npm pack` tarball, extracted and installed as a
+// project package (`pi install -l <dir>`, written to <workspace>/.pi/settings.json): exactly the
+// published file set, with no node_modules beside it.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { stripVTControlCharacters } from "node:util";
+import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
+import { fakeBinDir, isAlive, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
+import {
+  contentText,
+  killAllPi,
+  piEnv,
+  piMissing,
+  runPi,
+  startPiRpc,
+  toolNames,
+  writeModelsJson,
+} from "./helpers/pi-harness.mjs";
+
+const require = createRequire(import.meta.url);
+const TOOL = "codegraph_explore";
+const REQUEST = "how does CheckoutService.checkout call charge";
+const PROMPT = "How does CheckoutService.checkout end up calling charge?";
+const MODELS = {
+  roundTrip: "fake-roundtrip",
+  twoCopies: "fake-two-copies",
+  notFound: "fake-not-found",
+  abort: "fake-abort",
+};
+const nodeDir = path.dirname(process.execPath);
+const realBinDir = path.join(root, "node_modules", ".bin");
+// CodeGraph 1.6.1's npm shim execs a per-platform /bin/sh launcher that calls `dirname` and
+// `readlink` through PATH, so the real CLI needs the system directories too (a user's PATH has them).
+const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
+const realPath = [realBinDir, nodeDir, ...systemDirs];
+
+/**
+ * What the tool declares for a workspace, from the package's own factory driven the way Pi drives
+ * it (factory, then session_start), with `pathDirs` as PATH: the guidance depends on the
+ * session's read-only readiness check. Compared below with what actually reached the model.
+ */
+async function declaredTool(cwd, pathDirs) {
+  const factory = require(path.join(root, "index.js"));
+  const onStart = [];
+  let tool;
+  const noop = () => {};
+  const pi = new Proxy(
+    {
+      on: (event, fn) => {
+        if (event === "session_start") onStart.push(fn);
+      },
+      getAllTools: () => [],
+      registerTool: (t) => {
+        tool = t;
+      },
+    },
+    { get: (target, key) => target[key] ?? noop },
+  );
+  factory(pi);
+  const ui = new Proxy({}, { get: () => noop });
+  await withEnv({ PATH: pathDirs.join(path.delimiter), PI_CODEGRAPH_BIN: undefined }, async () => {
+    for (const fn of onStart) await fn({ type: "session_start", reason: "startup" }, { cwd, hasUI: false, ui });
+  });
+  assert.ok(tool, "the factory registered a tool at session_start");
+  return tool;
+}
+
+/** Pi collapses whitespace in a snippet and trims guidelines before writing them into the prompt. */
+const oneLine = (s) => s.replace(/\s+/g, " ").trim();
+
+/** Asserts the tool's snippet is under "Available tools" and its guidelines under "Guidelines". */
+function assertGuidanceInPrompt(body, declared) {
+  const system = body.messages.find((m) => m.role === "system" || m.role === "developer");
+  assert.ok(system, "a system message");
+  const lines = contentText(system).split("\n");
+  const available = lines.indexOf("Available tools:");
+  const guidelines = lines.indexOf("Guidelines:");
+  assert.ok(available >= 0 && guidelines > available, "Pi's default prompt layout");
+  const snippetAt = lines.indexOf(`- ${TOOL}: ${oneLine(declared.promptSnippet)}`);
+  assert.ok(snippetAt > available && snippetAt < guidelines, "the promptSnippet line is under Available tools");
+  assert.ok(declared.promptGuidelines.length > 0);
+  for (const g of declared.promptGuidelines) {
+    assert.match(g, /codegraph_explore/, "each guideline names the tool (Pi appends them flat)");
+    assert.ok(lines.indexOf(`- ${g.trim()}`) > guidelines, `guideline under Guidelines: ${g}`);
+  }
+  return contentText(system);
+}
+
+const jsonArgs = (model) => [
+  "--mode",
+  "json",
+  "--offline",
+  "--no-session",
+  "--no-context-files",
+  "--provider",
+  "fake",
+  "--model",
+  model,
+  PROMPT,
+];
+const byType = (events, type) => events.filter((e) => e.type === type && e.toolName === TOOL);
+const explain = (run) => `exit ${run.code}${run.signal ? ` (${run.signal})` : ""}; stderr:\n${run.stderr.slice(-4000)}`;
+
+describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 }, () => {
+  let scratch;
+  let server;
+  let agentDir;
+  let home;
+  let indexed; // the fixture after `codegraph init`; each case works on its own copy
+  const toRemove = [];
+  const strayPids = [];
+
+  /** A fresh copy of the indexed fixture. */
+  const workspace = (name) => {
+    const dir = path.join(scratch, `ws-${name}`);
+    fs.cpSync(indexed, dir, { recursive: true });
+    return dir;
+  };
+  const env = (pathDirs, extra) =>
+    piEnv({ agentDir, home, pathDirs, extra: { TMPDIR: path.join(scratch, "tmp"), ...extra } });
+
+  before(async () => {
+    scratch = tempDir("pi-codegraph-e2e-");
+    fs.mkdirSync(path.join(scratch, "tmp"));
+    home = path.join(scratch, "home");
+    fs.mkdirSync(home);
+
+    // The test's own explicit indexing step (the extension never indexes).
+    indexed = path.join(scratch, "shop");
+    fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), indexed, { recursive: true });
+    execFileSync(path.join(realBinDir, "codegraph"), ["init", "-y", "."], {
+      cwd: indexed,
+      env: { ...process.env, DO_NOT_TRACK: "1", PATH: [nodeDir, process.env.PATH].join(path.delimiter) },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 30000,
+    });
+    assert.ok(fs.existsSync(path.join(indexed, ".codegraph", "codegraph.db")), "codegraph init made an index");
+
+    server = await startFakeOpenAI({ request: REQUEST });
+    agentDir = path.join(scratch, "agent");
+    writeModelsJson(agentDir, server.baseUrl, Object.values(MODELS));
+
+    // The user's global install: `pi install /path/to/pi-codegraph`.
+    const install = await runPi(["install", root], { cwd: scratch, env: env([nodeDir]), timeoutMs: 20000 });
+    assert.equal(install.code, 0, `pi install: ${explain(install)}`);
+  });
+
+  after(async () => {
+    killAllPi();
+    for (const pid of strayPids) {
+      if (isAlive(pid)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {}
+      }
+    }
+    await server?.close();
+    for (const dir of [scratch, ...toRemove]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  describe("one global install", () => {
+    let ws;
+    let run;
+    before(async () => {
+      ws = workspace("roundtrip");
+      run = await runPi(jsonArgs(MODELS.roundTrip), { cwd: ws, env: env(realPath) });
+    });
+
+    test("round trip: the model gets CodeGraph's real answer and Pi reports a successful tool run", (t) => {
+      assert.equal(run.code, 0, explain(run));
+      assert.deepEqual(
+        run.events.filter((e) => e.type === "__unparsable__"),
+        [],
+        "stdout is pure JSONL",
+      );
+
+      const bodies = server.bodiesFor(MODELS.roundTrip);
+      assert.equal(bodies.length, 2, "one tool-call turn, one final turn");
+      const toolMsgs = bodies[1].messages.filter((m) => m.role === "tool");
+      assert.equal(toolMsgs.length, 1);
+      assert.equal(toolMsgs[0].tool_call_id, "call_cg_1");
+      const sent = contentText(toolMsgs[0]);
+      assert.match(sent, /\*\*Exploration: how does CheckoutService\.checkout call charge/);
+      assert.match(sent, /CheckoutService/);
+      assert.match(sent, /src\/checkout\.ts/);
+
+      const [start] = byType(run.events, "tool_execution_start");
+      assert.ok(start, "tool_execution_start for codegraph_explore");
+      assert.deepEqual(start.args, { request: REQUEST }, "the streamed arguments were reassembled");
+      const ends = byType(run.events, "tool_execution_end");
+      assert.equal(ends.length, 1);
+      const [end] = ends;
+      assert.equal(end.isError, false, contentText(end.result));
+      assert.equal(contentText(end.result), sent, "what Pi reported is what the model got");
+      const d = end.result.details;
+      t.diagnostic(`codegraph cliVersion=${d.cliVersion} executable=${d.executable} durationMs=${d.durationMs}`);
+      assert.equal(d.cliVersion, "1.6.1");
+      assert.equal(d.exitCode, 0);
+      assert.equal(d.cwd, ws, "ran in Pi's workspace");
+      assert.equal(d.executable, path.join(realBinDir, "codegraph"));
+
+      const finalText = run.events
+        .filter((e) => e.type === "message_end" && e.message?.role === "assistant")
+        .map((e) => e.message.content.map((c) => c.text ?? "").join(""))
+        .join("\n");
+      assert.match(finalText, /FAKE_MODEL_DONE/, "Pi ran the model's second turn");
+    });
+
+    test("prompt: the system prompt carries the snippet and guidelines; one codegraph_explore tool", async () => {
+      const declared = await declaredTool(ws, realPath);
+      const bodies = server.bodiesFor(MODELS.roundTrip);
+      assert.ok(bodies.length >= 1, "the model was called");
+      assertGuidanceInPrompt(bodies[0], declared);
+      for (const body of bodies) {
+        assert.equal(toolNames(body).filter((n) => n === TOOL).length, 1, "exactly one codegraph_explore");
+      }
+      const schema = bodies[0].tools.find((x) => x.function?.name === TOOL).function.parameters;
+      assert.deepEqual(Object.keys(schema.properties), ["request"]);
+      assert.deepEqual(schema.required, ["request"]);
+    });
+  });
+
+  describe("installed twice: global (this checkout) and project (the npm pack tarball)", () => {
+    let ws;
+    let copyDir;
+    let run;
+    before(async () => {
+      ws = workspace("two-copies");
+      const packDir = path.join(scratch, "pack");
+      fs.mkdirSync(packDir);
+      const pack = ["pack", root, "--json", "--ignore-scripts", "--pack-destination", packDir];
+      pack.push("--cache", path.join(scratch, "npm-cache"), "--logs-max=0"); // nothing in ~/.npm
+      const packed = JSON.parse(
+        execFileSync("npm", pack, {
+          cwd: packDir,
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "pipe"],
+          timeout: 30000,
+        }),
+      );
+      const tarball = path.join(packDir, packed[0].filename);
+      copyDir = path.join(scratch, "second-copy");
+      fs.mkdirSync(copyDir);
+      execFileSync("tar", ["-xzf", tarball, "-C", copyDir], { stdio: "ignore", timeout: 30000 });
+      copyDir = path.join(copyDir, "package");
+      // The tarball's `files` leave the platform addon out (napi-rs ships it as a per-platform
+      // package); put the built one beside binding.js, where that package's file would resolve.
+      for (const f of fs.readdirSync(root)) {
+        if (f.endsWith(".node")) fs.copyFileSync(path.join(root, f), path.join(copyDir, f));
+      }
+      const install = await runPi(["install", "-l", copyDir], { cwd: ws, env: env([nodeDir]), timeoutMs: 20000 });
+      assert.equal(install.code, 0, `pi install -l: ${explain(install)}`);
+      assert.ok(fs.existsSync(path.join(ws, ".pi", "settings.json")), "a project install");
+      // JITI_DEBUG makes Pi's loader (jiti) log each module it imports: proof both copies loaded.
+      run = await runPi(jsonArgs(MODELS.twoCopies), {
+        cwd: ws,
+        env: env(realPath, { JITI_DEBUG: "1" }),
+      });
+    });
+
+    test("both copies load, Pi still exits 0, the tool works and the model sees it once", () => {
+      assert.equal(run.code, 0, explain(run));
+      assert.doesNotMatch(run.stderr, /conflicts with/, "no fatal tool-name conflict");
+      const jitiLines = stripVTControlCharacters(run.stderr)
+        .split("\n")
+        .filter((l) => l.startsWith("[jiti]"));
+      const loaded = (dir) =>
+        jitiLines.some((l) => /\[(native|transpile)\]/.test(l) && l.includes(`${dir}${path.sep}`));
+      assert.ok(loaded(root), "the global install (this checkout) was loaded");
+      assert.ok(loaded(copyDir), "the project install (packed copy) was loaded");
+
+      const bodies = server.bodiesFor(MODELS.twoCopies);
+      assert.equal(bodies.length, 2);
+      for (const body of bodies) assert.equal(toolNames(body).filter((n) => n === TOOL).length, 1);
+      const ends = byType(run.events, "tool_execution_end");
+      assert.equal(ends.length, 1);
+      assert.equal(ends[0].isError, false, contentText(ends[0].result));
+      assert.match(contentText(ends[0].result), /\*\*Exploration: how does CheckoutService/);
+      assert.equal(ends[0].result.details.cliVersion, "1.6.1");
+    });
+
+    test("the packed copy (no node_modules beside it) loads without an extension error", () => {
+      const extensionErrors = [
+        ...run.stderr.split("\n").filter((l) => l.startsWith("Extension error")),
+        ...run.events.filter((e) => e.type === "extension_error").map((e) => e.error),
+      ];
+      assert.deepEqual(extensionErrors, []);
+    });
+  });
+
+  test("no codegraph on PATH: the model gets CODEGRAPH_NOT_FOUND with the remediation", async () => {
+    const ws = workspace("not-found");
+    // PATH holds only node: no codegraph anywhere on it.
+    const nodeOnly = path.join(scratch, "node-only-bin");
+    fs.mkdirSync(nodeOnly);
+    fs.symlinkSync(process.execPath, path.join(nodeOnly, path.basename(process.execPath)));
+    const run = await runPi(jsonArgs(MODELS.notFound), { cwd: ws, env: env([nodeOnly]) });
+    assert.equal(run.code, 0, explain(run));
+
+    const bodies = server.bodiesFor(MODELS.notFound);
+    assert.equal(bodies.length, 2);
+    const system = assertGuidanceInPrompt(bodies[0], await declaredTool(ws, [nodeOnly]));
+    assert.match(system, /CODEGRAPH_NOT_FOUND/, "the prompt already says the tool is unavailable");
+    const sent = contentText(bodies[1].messages.find((m) => m.role === "tool"));
+    assert.match(sent, /^CODEGRAPH_NOT_FOUND:/);
+    assert.match(sent, /npm install -g @colbymchenry\/codegraph/);
+    assert.match(sent, /Remediation:/);
+
+    const ends = byType(run.events, "tool_execution_end");
+    assert.equal(ends.length, 1);
+    assert.equal(ends[0].isError, true);
+    assert.equal(contentText(ends[0].result), sent, "what Pi reported is what the model got");
+  });
+
+  test("rpc abort stops the tool and the whole codegraph process tree", async () => {
+    const ws = workspace("abort");
+    const bin = fakeBinDir();
+    toRemove.push(bin);
+    const pidsFile = path.join(scratch, "abort-pids.json");
+    const rpc = startPiRpc(
+      ["--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model", MODELS.abort],
+      {
+        cwd: ws,
+        env: env([bin, nodeDir], { FAKE_CG_MODE: "hang", FAKE_CG_PIDS: pidsFile }),
+      },
+    );
+    rpc.send({ id: "p1", type: "prompt", message: PROMPT });
+    await rpc
+      .waitForEvent((e) => e.type === "response" && e.id === "p1", { what: "prompt accepted" })
+      .then((r) => assert.equal(r.success, true, JSON.stringify(r)));
+    await rpc.waitForEvent((e) => e.type === "tool_execution_start" && e.toolName === TOOL, {
+      what: "tool_execution_start",
+    });
+    // The fake writes its pid file once it and its grandchild run: the tool is mid-flight.
+    const pids = await waitFor(() => fs.existsSync(pidsFile) && JSON.parse(fs.readFileSync(pidsFile, "utf8")), {
+      timeoutMs: 15000,
+      what: "the fake codegraph to start",
+    });
+    strayPids.push(pids.self, pids.grandchild);
+    assert.ok(isAlive(pids.self) && isAlive(pids.grandchild), "codegraph and its grandchild are running");
+
+    rpc.send({ id: "a1", type: "abort" });
+    const end = await rpc.waitForEvent((e) => e.type === "tool_execution_end" && e.toolName === TOOL, {
+      what: "tool_execution_end after abort",
+    });
+    assert.equal(end.isError, true);
+    assert.match(contentText(end.result), /^CODEGRAPH_CANCELLED:/);
+    const aborted = await rpc.waitForEvent((e) => e.type === "response" && e.id === "a1", { what: "abort response" });
+    assert.equal(aborted.success, true);
+    await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
+      timeoutMs: 5000,
+      what: "codegraph and its grandchild to be gone",
+    });
+
+    const exit = await rpc.end();
+    assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
+    assert.equal(server.bodiesFor(MODELS.abort).length, 1, "no model turn after the abort");
+  });
+});
