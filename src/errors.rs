@@ -34,7 +34,10 @@ pub enum ExploreError {
   },
 
   #[error("codegraph explore did not finish within {timeout_ms} ms and was stopped")]
-  Timeout { timeout_ms: u64 },
+  Timeout {
+    timeout_ms: u64,
+    stderr_tail: String,
+  },
 
   #[error("the explore was cancelled and codegraph was stopped")]
   Cancelled,
@@ -93,13 +96,18 @@ impl ExploreError {
       self,
       self.remediation()
     );
-    if let Self::Exit { stderr_tail, .. } = self {
-      if stderr_tail.trim().is_empty() {
-        msg.push_str("\nstderr: (empty)");
-      } else {
+    match self {
+      Self::Exit { stderr_tail, .. } if stderr_tail.trim().is_empty() => {
+        msg.push_str("\nstderr: (empty)")
+      }
+      // What a stuck CLI said before it was stopped is often the reason (a lock, a prompt).
+      Self::Exit { stderr_tail, .. } | Self::Timeout { stderr_tail, .. }
+        if !stderr_tail.trim().is_empty() =>
+      {
         msg.push_str("\nstderr (last 4 KB):\n");
         msg.push_str(stderr_tail.trim_end());
       }
+      _ => {}
     }
     msg
   }

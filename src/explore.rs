@@ -140,7 +140,10 @@ fn classify_exit(out: &crate::runner::RunOutput, workspace: &std::path::Path) ->
   let signal = None;
   let how = match (code, signal) {
     (Some(c), _) => format!("exited with code {c}"),
-    (None, Some(s)) => format!("was killed by signal {s}"),
+    (None, Some(s)) => match signal_name(s) {
+      Some(name) => format!("was killed by {name} (signal {s})"),
+      None => format!("was killed by signal {s}"),
+    },
     (None, None) => "ended abnormally".into(),
   };
   let mut stderr_tail = out.stderr_tail.clone();
@@ -157,6 +160,32 @@ fn classify_exit(out: &crate::runner::RunOutput, workspace: &std::path::Path) ->
     code,
     signal,
     stderr_tail,
+  }
+}
+
+/// The usual names of the signals a crashing or killed CLI dies by.
+fn signal_name(signal: i32) -> Option<&'static str> {
+  #[cfg(unix)]
+  {
+    let name = match signal {
+      libc::SIGSEGV => "SIGSEGV",
+      libc::SIGKILL => "SIGKILL",
+      libc::SIGABRT => "SIGABRT",
+      libc::SIGBUS => "SIGBUS",
+      libc::SIGILL => "SIGILL",
+      libc::SIGFPE => "SIGFPE",
+      libc::SIGTERM => "SIGTERM",
+      libc::SIGINT => "SIGINT",
+      libc::SIGHUP => "SIGHUP",
+      libc::SIGPIPE => "SIGPIPE",
+      _ => return None,
+    };
+    Some(name)
+  }
+  #[cfg(not(unix))]
+  {
+    let _ = signal;
+    None
   }
 }
 

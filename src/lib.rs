@@ -7,6 +7,8 @@ mod environment;
 mod errors;
 mod explore;
 mod full_output;
+#[cfg(unix)]
+mod host_watch;
 mod limits;
 mod preflight;
 mod runner;
@@ -335,8 +337,9 @@ fn to_js_error(env: &Env, err: &ExploreError, failure: &Failure, timeout: Durati
         details.set_named_property("signal", *signal)?;
         details.set_named_property("stderrTail", stderr_tail.as_str())?;
       }
-      ExploreError::Timeout { .. } => {
+      ExploreError::Timeout { stderr_tail, .. } => {
         details.set_named_property("timeoutMs", timeout.as_millis() as f64)?;
+        details.set_named_property("stderrTail", stderr_tail.as_str())?;
       }
       _ => {}
     }

@@ -51,7 +51,11 @@ pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
     return fail("it is not an absolute path");
   }
   match std::fs::metadata(&path) {
-    Ok(m) if m.is_dir() => Ok(path),
+    // A directory we cannot list would fail later in confusing ways (as "no index").
+    Ok(m) if m.is_dir() => match std::fs::read_dir(&path) {
+      Ok(_) => Ok(path),
+      Err(e) => fail(&format!("it cannot be read ({e})")),
+    },
     Ok(_) => fail("it is not a directory"),
     Err(e) if e.kind() == std::io::ErrorKind::NotFound => fail("it does not exist"),
     Err(e) => fail(&format!("it cannot be read ({e})")),
@@ -67,8 +71,18 @@ pub fn check_index(workspace: &Path, env: &EnvSnapshot) -> Result<PathBuf, Explo
     path: workspace.to_path_buf(),
     reason,
   };
-  if !dir.is_dir() {
-    return Err(no_index(format!("{} does not exist", dir.display())));
+  match std::fs::metadata(&dir) {
+    Ok(m) if m.is_dir() => {}
+    Ok(_) => return Err(no_index(format!("{} is not a directory", dir.display()))),
+    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+      return Err(no_index(format!("{} does not exist", dir.display())))
+    }
+    Err(e) => {
+      return Err(ExploreError::Workspace {
+        path: workspace.to_path_buf(),
+        reason: format!("{} cannot be read ({e})", dir.display()),
+      })
+    }
   }
   let mut header = [0u8; 16];
   let read = File::open(&db).and_then(|mut f| f.read_exact(&mut header));

@@ -92,6 +92,23 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
     .stdin(Stdio::null())
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
+  #[cfg(unix)]
+  {
+    let args: Vec<&std::ffi::OsStr> = spec
+      .launch
+      .prefix
+      .iter()
+      .chain(spec.args)
+      .map(|a| a.as_os_str())
+      .collect();
+    let image = crate::host_watch::ExecImage::new(&spec.launch.program, &args, spec.env);
+    if let (Some(fd), Some(image)) = (crate::host_watch::prepare(), image) {
+      // SAFETY: the hook only makes async-signal-safe calls (fork, execve, close, read, kill).
+      unsafe {
+        command.pre_exec(move || Err(crate::host_watch::exec_watched(fd, &image)));
+      }
+    }
+  }
   let mut wrap = CommandWrap::from(command);
   #[cfg(unix)]
   wrap.wrap(process_wrap::tokio::ProcessGroup::leader());
@@ -128,7 +145,11 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
       }
       _ = &mut deadline => {
         terminate(&mut guard.0).await;
-        return Err(ExploreError::Timeout { timeout_ms: spec.timeout.as_millis() as u64 });
+        drain_buffered(&mut stderr, &mut err, err_open).await;
+        return Err(ExploreError::Timeout {
+          timeout_ms: spec.timeout.as_millis() as u64,
+          stderr_tail: err.finish(),
+        });
       }
       read = stdout.read(&mut out_buf), if out_open => match read {
         Ok(0) | Err(_) => out_open = false,
@@ -236,8 +257,9 @@ fn spawn_error(launch: &Launch, e: std::io::Error) -> ExploreError {
     std::io::ErrorKind::NotFound => ExploreError::NotFound {
       reason: format!("{exe} could not be executed (it, or its interpreter, does not exist)"),
     },
+    // EACCES comes from exec (not executable) or from entering the workspace.
     std::io::ErrorKind::PermissionDenied => ExploreError::Spawn {
-      reason: format!("{exe} is not executable (permission denied)"),
+      reason: format!("permission denied running {exe} in the workspace (is it executable, and the workspace enterable?)"),
     },
     // Rust refuses batch-file arguments it cannot escape safely for cmd.exe.
     std::io::ErrorKind::InvalidInput => ExploreError::InvalidRequest {
