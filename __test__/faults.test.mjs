@@ -13,7 +13,7 @@ import { after, before, describe, test } from "node:test";
 import { isAlive, makeWorkspace, readJsonFile, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
-const { explore } = require("../index.js");
+const { explore, releaseFullOutputs } = require("../index.js");
 
 const MARK = `faults-${process.pid}-${Date.now()}`;
 const MARK_VAR = "PI_CODEGRAPH_FAULTS_MARK";
@@ -414,6 +414,24 @@ waitFile(daemonPid, () => {
     } finally {
       cleanup(p?.daemon);
     }
+    await assertNothingLeft();
+  });
+
+  test("floods stdout without end: a truncated answer, the CLI stopped, the full file capped at 16 MiB", async () => {
+    const fake = fakeCli(`exec yes "flood line of the fault catalogue"`, { sh: true });
+    const outcome = await exploreWith(fake.file, "q", ws, null, { timeoutMs: 20000 });
+    const result = expectResult(outcome);
+    const d = result.details;
+    assert.equal(d.truncated, true);
+    assert.equal(d.totalsExact, false, "the CLI was stopped: totals are lower bounds");
+    assert.equal(d.exitCode, -1, "stopped by pi-codegraph, not the CLI's own exit");
+    assert.ok(d.totalBytes > 16 * 1024 * 1024);
+    assert.ok(d.keptBytes <= 51200 && d.keptLines <= 2000);
+    assert.match(result.text, /showing \d+ of at least \d+ lines/);
+    assert.match(result.text, /itself cut at 16 MiB/);
+    assert.equal(fs.statSync(d.fullOutputPath).size, 16 * 1024 * 1024);
+    assert.ok(outcome.ms < 10000, `settled in ${outcome.ms} ms`);
+    releaseFullOutputs();
     await assertNothingLeft();
   });
 

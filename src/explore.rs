@@ -101,7 +101,7 @@ pub async fn explore(
     None => version.await,
   };
 
-  if !out.status.success() {
+  if !out.status.success() && !out.stopped_at_drain_limit {
     let err = classify_exit(&out, &workspace);
     return Err(Box::new((err, failure(cli_version, Some(out.duration)))));
   }
@@ -119,7 +119,8 @@ pub async fn explore(
     cwd: workspace.clone(),
     executable: launch.executable.clone(),
     cli_version,
-    exit_code: 0,
+    // Our own stop at the drain limit is not the CLI's verdict; -1 marks "stopped by us".
+    exit_code: if out.stopped_at_drain_limit { -1 } else { 0 },
     duration: out.duration,
     stdout: out.stdout,
   })

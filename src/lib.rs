@@ -57,6 +57,7 @@ pub struct ExploreDetails {
   pub executable: String,
   /// First line of `codegraph --version`; null when it could not be read. Never used to refuse.
   pub cli_version: Option<String>,
+  /// 0, or -1 when pi-codegraph stopped a CLI that printed more than 16 MiB (the text is kept).
   pub exit_code: i32,
   pub duration_ms: u32,
   pub truncated: bool,

@@ -30,6 +30,9 @@ const PIPE_GRACE: Duration = Duration::from_millis(250);
 #[derive(Debug)]
 pub struct RunOutput {
   pub stdout: Bounded,
+  /// True when the runner itself stopped the CLI at the drain limit: its exit status is then
+  /// our SIGKILL, not the CLI's verdict, and the kept text is the answer.
+  pub stopped_at_drain_limit: bool,
   pub stderr_tail: String,
   pub status: ExitStatus,
   pub duration: Duration,
@@ -199,6 +202,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   drop(guard);
   Ok(RunOutput {
     stdout: out.finish(totals_exact),
+    stopped_at_drain_limit: !totals_exact,
     stderr_tail: err.finish(),
     status,
     duration: started.elapsed(),
