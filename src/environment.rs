@@ -1,5 +1,5 @@
-//! The environment the child sees, captured once per call on the JS thread (from `process.env`,
-//! see `lib.rs`). Everything downstream (discovery, preflight, the child) uses that snapshot
+//! The environment the child sees, captured once per call on the JS thread (`js_environment` in
+//! `lib.rs`). Everything downstream (discovery, preflight, the child) uses that snapshot
 //! only, never `environ` directly.
 
 use std::ffi::{OsStr, OsString};

@@ -1,137 +1,137 @@
 //! The CLI's process group dies with its host, however the host ends (Unix).
 //!
 //! `process.exit()` runs no Rust destructors and SIGKILL runs nothing at all, so the tree guard in
-//! `runner` cannot help then. Instead the host keeps the write end of one pipe open for its whole
-//! life, and each child, between `fork` and `exec` (after `setpgid`), forks a tiny watchdog into
-//! its own new group: the watchdog closes every other descriptor, blocks reading the pipe, and on
-//! EOF (the host is gone, the kernel closed its end) SIGKILLs the group. While the host lives the
-//! watchdog is just a sleeping member of the group and dies with every ordinary group kill.
-//! Linux's `PR_SET_PDEATHSIG` would reach only the direct child (CodeGraph's shim), not the real
-//! CLI it starts, and it follows the spawning thread rather than the process.
+//! `runner` cannot help then. So, once per process, the host forks a tiny reaper that holds the
+//! read end of a pipe whose write end only the host holds. The runner tells it which process
+//! groups are live (`watch` / `unwatch`, 8-byte records); when the host dies, the kernel closes
+//! the write end, the reaper reads EOF and SIGKILLs every group still live. It costs one fork per
+//! host and two pipe writes per run, and keeps spawns on the fast `posix_spawn` path.
+//! (Linux's `PR_SET_PDEATHSIG` would reach only the direct child, CodeGraph's shim, not the
+//! CLI it starts, and it follows the spawning thread rather than the process.)
+//! On Windows the job object's KILL_ON_JOB_CLOSE does the same natively.
 
-use std::ffi::{CString, OsStr, OsString};
-use std::io;
 use std::os::fd::RawFd;
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
-use std::sync::OnceLock;
+use std::sync::Mutex;
 
-/// The read end handed to watchdogs; `None` if the pipe could not be made (then no watchdog).
-fn read_end() -> Option<RawFd> {
-  static PIPE: OnceLock<Option<RawFd>> = OnceLock::new();
-  *PIPE.get_or_init(|| {
-    let mut fds = [0 as libc::c_int; 2];
-    // CLOEXEC on both ends: no program we (or Node) exec inherits them. The write end is never
-    // closed by us; only the host's death closes it.
-    if unsafe { pipe_cloexec(&mut fds) } != 0 {
-      return None;
+const WATCH: u32 = 1;
+const UNWATCH: u32 = 2;
+/// Live groups the reaper can hold; more concurrent explores than this are not expected.
+const SLOTS: usize = 4096;
+
+/// The write end of the reaper's pipe, `None` until started or if it could not be.
+static REAPER: Mutex<Option<Option<RawFd>>> = Mutex::new(None);
+
+/// Registers a live process group with the reaper (starting the reaper on first use).
+pub fn watch(pgid: u32) {
+  send(WATCH, pgid);
+}
+
+/// The group has been killed and reaped: the reaper forgets it.
+pub fn unwatch(pgid: u32) {
+  send(UNWATCH, pgid);
+}
+
+fn send(op: u32, pgid: u32) {
+  let mut reaper = REAPER.lock().unwrap_or_else(|p| p.into_inner());
+  let fd = *reaper.get_or_insert_with(start);
+  let Some(fd) = fd else { return };
+  let mut record = [0u8; 8];
+  record[..4].copy_from_slice(&op.to_ne_bytes());
+  record[4..].copy_from_slice(&pgid.to_ne_bytes());
+  // 8 bytes < PIPE_BUF: the write is atomic. If the reaper is gone (EPIPE; Node ignores
+  // SIGPIPE), runs simply lose the guarantee.
+  let written = unsafe { libc::write(fd, record.as_ptr().cast(), record.len()) };
+  if written != record.len() as isize {
+    *reaper = Some(None);
+    unsafe { libc::close(fd) };
+  }
+}
+
+fn start() -> Option<RawFd> {
+  let mut fds = [0 as libc::c_int; 2];
+  if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+    return None;
+  }
+  let (read_fd, write_fd) = (fds[0], fds[1]);
+  // No program the host execs (ours or Node's) may inherit the write end, or it would keep the
+  // reaper from seeing the host die.
+  unsafe { libc::fcntl(write_fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+  match unsafe { libc::fork() } {
+    0 => unsafe { reaper(read_fd) },
+    -1 => {
+      unsafe {
+        libc::close(read_fd);
+        libc::close(write_fd);
+      }
+      None
     }
-    // The child's stdio setup dup2()s onto 0-2; keep the read end clear of them.
-    let read = unsafe { libc::fcntl(fds[0], libc::F_DUPFD_CLOEXEC, 3) };
-    unsafe { libc::close(fds[0]) };
-    (read >= 0).then_some(read)
-  })
-}
-
-#[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
-unsafe fn pipe_cloexec(fds: &mut [libc::c_int; 2]) -> libc::c_int {
-  libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC)
-}
-
-#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
-unsafe fn pipe_cloexec(fds: &mut [libc::c_int; 2]) -> libc::c_int {
-  if libc::pipe(fds.as_mut_ptr()) != 0 {
-    return -1;
-  }
-  for fd in fds.iter() {
-    libc::fcntl(*fd, libc::F_SETFD, libc::FD_CLOEXEC);
-  }
-  0
-}
-
-/// Prepares the pipe in the host (call before spawning) and returns what the child needs.
-pub fn prepare() -> Option<RawFd> {
-  read_end()
-}
-
-/// The program, argv and environment as C strings, built in the host: nothing may allocate
-/// between `fork` and `exec`.
-pub struct ExecImage {
-  // Owners of the bytes the pointers below point at (a CString's heap buffer never moves).
-  _argv: Vec<CString>,
-  _env: Vec<CString>,
-  argv: Vec<*const libc::c_char>,
-  envp: Vec<*const libc::c_char>,
-}
-
-// SAFETY: the pointers point into the CStrings owned by the same value, never mutated.
-unsafe impl Send for ExecImage {}
-unsafe impl Sync for ExecImage {}
-
-impl ExecImage {
-  /// `None` if the program or an argument holds a NUL byte (no exec could pass it).
-  pub fn new(program: &Path, args: &[&OsStr], env: &[(OsString, OsString)]) -> Option<Self> {
-    let argv: Vec<CString> = std::iter::once(program.as_os_str())
-      .chain(args.iter().copied())
-      .map(|a| CString::new(a.as_bytes()).ok())
-      .collect::<Option<_>>()?;
-    // A variable that cannot be represented (a NUL inside) is left out.
-    let env: Vec<CString> = env
-      .iter()
-      .filter_map(|(k, v)| CString::new([k.as_bytes(), b"=", v.as_bytes()].concat()).ok())
-      .collect();
-    let pointers = |v: &[CString]| {
-      v.iter()
-        .map(|s| s.as_ptr())
-        .chain([std::ptr::null()])
-        .collect()
-    };
-    Some(Self {
-      argv: pointers(&argv),
-      envp: pointers(&env),
-      _argv: argv,
-      _env: env,
-    })
+    _ => {
+      unsafe { libc::close(read_fd) };
+      Some(write_fd)
+    }
   }
 }
 
-/// Runs in the forked child just before `exec` (as the last `pre_exec` hook, after std's
-/// `setpgid`, `chdir` and signal reset): starts the watchdog, then `execve`s the program itself.
-/// Doing the exec here rather than returning to std matters: std uses `execvp`, which runs a
-/// file that fails with ENOEXEC through `/bin/sh` (fine via `posix_spawn`, the path std takes
-/// without hooks). Only async-signal-safe calls from here on. If the exec fails, the watchdog
-/// is killed and the error is what `spawn` reports.
-///
-/// # Safety
-/// Must only be called in a `pre_exec` hook.
-pub unsafe fn exec_watched(read_fd: RawFd, image: &ExecImage) -> io::Error {
-  let watchdog_pid = libc::fork();
-  if watchdog_pid == 0 {
-    watchdog(read_fd);
+/// The reaper: a forked copy of a multi-threaded host, so only async-signal-safe calls (no
+/// allocation, no locks) until it exits.
+unsafe fn reaper(read_fd: RawFd) -> ! {
+  // Its own session: a Ctrl-C or hang-up aimed at the host's terminal group never reaches it.
+  libc::setsid();
+  #[cfg(target_os = "linux")]
+  libc::prctl(
+    libc::PR_SET_NAME,
+    c"pi-cg-reaper".as_ptr() as libc::c_ulong,
+    0,
+    0,
+    0,
+  );
+  // The host's signal handlers make no sense in this copy; take the defaults, block nothing.
+  for sig in 1..32 {
+    if sig != libc::SIGKILL && sig != libc::SIGSTOP {
+      libc::signal(sig, libc::SIG_DFL);
+    }
   }
-  libc::execve(image.argv[0], image.argv.as_ptr(), image.envp.as_ptr());
-  let err = io::Error::last_os_error();
-  if watchdog_pid > 0 {
-    libc::kill(watchdog_pid, libc::SIGKILL);
-  }
-  err
-}
-
-unsafe fn watchdog(read_fd: RawFd) -> ! {
-  // Hold nothing but the pipe: not the CLI's stdout/stderr (they must reach EOF when the CLI
-  // exits) and not the write end inherited through fork.
+  let mut none: libc::sigset_t = std::mem::zeroed();
+  libc::sigemptyset(&mut none);
+  libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
   close_all_except(read_fd);
-  let mut byte = 0u8;
+
+  let mut groups = [0u32; SLOTS];
+  let mut record = [0u8; 8];
+  let mut filled = 0usize;
   loop {
-    let n = libc::read(read_fd, (&mut byte as *mut u8).cast(), 1);
+    let n = libc::read(
+      read_fd,
+      record[filled..].as_mut_ptr().cast(),
+      record.len() - filled,
+    );
     if n == 0 {
       break; // EOF: the host is gone
     }
-    if n < 0 && *errno() != libc::EINTR {
+    if n < 0 {
+      if *errno() == libc::EINTR {
+        continue;
+      }
       break;
     }
+    filled += n as usize;
+    if filled < record.len() {
+      continue;
+    }
+    filled = 0;
+    let op = u32::from_ne_bytes([record[0], record[1], record[2], record[3]]);
+    let pgid = u32::from_ne_bytes([record[4], record[5], record[6], record[7]]);
+    let slot = match op {
+      WATCH => groups.iter().position(|g| *g == 0),
+      _ => groups.iter().position(|g| *g == pgid),
+    };
+    if let Some(slot) = slot {
+      groups[slot] = if op == WATCH { pgid } else { 0 };
+    }
   }
-  libc::kill(0, libc::SIGKILL);
+  for pgid in groups.iter().filter(|g| **g > 1) {
+    libc::kill(-(*pgid as libc::pid_t), libc::SIGKILL);
+  }
   libc::_exit(0)
 }
 

@@ -210,14 +210,25 @@ pub fn release_full_outputs() -> u32 {
   full_output::release_all() as u32
 }
 
-/// The environment as JS sees it, read on the JS thread. `process.env` is the truth for the
-/// caller: under Bun, assignments to it never reach the C `environ`, and under Node reading
-/// `environ` from a worker thread would race its `setenv`. Falls back to `environ` if `process`
-/// is unusable.
+/// The environment as JS sees it, read on the JS thread. Under Node `process.env` writes through
+/// to the C `environ` (on this same thread), so `environ` is read directly: cheap, and no race
+/// with a `setenv` from a worker thread. Under Bun assignments to `process.env` never reach
+/// `environ`, so there the object itself is read, key by key.
 fn js_environment(env: &Env) -> EnvSnapshot {
+  static ENV_IS_JS_ONLY: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+  let process = || -> Result<Object> { env.get_global()?.get_named_property("process") };
+  let js_only = *ENV_IS_JS_ONLY.get_or_init(|| {
+    let bun = || -> Result<bool> {
+      let versions: Object = process()?.get_named_property("versions")?;
+      Ok(versions.get_named_property::<Unknown>("bun")?.get_type()? == ValueType::String)
+    };
+    bun().unwrap_or(false)
+  });
+  if !js_only {
+    return EnvSnapshot::capture();
+  }
   let read = || -> Result<EnvSnapshot> {
-    let process: Object = env.get_global()?.get_named_property("process")?;
-    let vars: Object = process.get_named_property("env")?;
+    let vars: Object = process()?.get_named_property("env")?;
     let keys = vars.get_property_names()?;
     let mut pairs = Vec::new();
     for i in 0..keys.get_array_length()? {

@@ -50,12 +50,28 @@ impl Cancel {
 }
 
 /// Kills the whole tree when dropped, whatever path the run leaves by (an early return, a
-/// panic, or the future itself being dropped).
-struct TreeGuard(Box<dyn ChildWrapper>);
+/// panic, or the future itself being dropped). While it lives, the host watch knows the group,
+/// so the tree also dies if the host process does.
+struct TreeGuard(Box<dyn ChildWrapper>, Option<u32>);
+
+impl TreeGuard {
+  fn new(child: Box<dyn ChildWrapper>) -> Self {
+    let pgid = child.id();
+    #[cfg(unix)]
+    if let Some(pgid) = pgid {
+      crate::host_watch::watch(pgid);
+    }
+    Self(child, pgid)
+  }
+}
 
 impl Drop for TreeGuard {
   fn drop(&mut self) {
     let _ = self.0.start_kill();
+    #[cfg(unix)]
+    if let Some(pgid) = self.1 {
+      crate::host_watch::unwatch(pgid);
+    }
   }
 }
 
@@ -95,23 +111,6 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
     .stdin(Stdio::null())
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
-  #[cfg(unix)]
-  {
-    let args: Vec<&std::ffi::OsStr> = spec
-      .launch
-      .prefix
-      .iter()
-      .chain(spec.args)
-      .map(|a| a.as_os_str())
-      .collect();
-    let image = crate::host_watch::ExecImage::new(&spec.launch.program, &args, spec.env);
-    if let (Some(fd), Some(image)) = (crate::host_watch::prepare(), image) {
-      // SAFETY: the hook only makes async-signal-safe calls (fork, execve, close, read, kill).
-      unsafe {
-        command.pre_exec(move || Err(crate::host_watch::exec_watched(fd, &image)));
-      }
-    }
-  }
   let mut wrap = CommandWrap::from(command);
   #[cfg(unix)]
   wrap.wrap(process_wrap::tokio::ProcessGroup::leader());
@@ -120,7 +119,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   wrap.wrap(process_wrap::tokio::KillOnDrop);
 
   let child = wrap.spawn().map_err(|e| spawn_error(spec.launch, e))?;
-  let mut guard = TreeGuard(child);
+  let mut guard = TreeGuard::new(child);
   let mut stdout = guard.0.stdout().take().expect("stdout is piped");
   let mut stderr = guard.0.stderr().take().expect("stderr is piped");
 
