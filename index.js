@@ -208,7 +208,8 @@ function statusText(diagnosis) {
 }
 
 /**
- * Builds the Pi extension factory around Pi's own TypeBox (`Type`) and TUI (`Text`).
+ * Builds the Pi extension factory around Pi's own TypeBox (`Type`) and TUI (`Text`), which
+ * `getPeers()` returns (or resolves to) when the tool is created.
  *
  * Registration waits for `session_start`: Pi 0.73 exits at startup when two extensions register
  * one tool name while loading, and a user may have pi-codegraph installed both globally and in
@@ -225,7 +226,7 @@ function createExtension(getPeers) {
       state.active = true;
       // Decided once per session: a read-only check, no explore is run.
       state.diagnosis = await diagnose(ctx.cwd);
-      pi.registerTool(createTool(state, getPeers()));
+      pi.registerTool(createTool(state, await getPeers()));
       pi.registerCommand("codegraph", {
         description: "Show CodeGraph readiness for this workspace (read-only; never indexes)",
         handler: async (_args, cmdCtx) => {
@@ -248,10 +249,11 @@ function createExtension(getPeers) {
  * The default export: the factory with the peers resolved from this package's location (SDK use,
  * `pi -e`, tests). Pi itself loads `extension.js`, which hands over Pi's own copies.
  */
-const piCodegraph = createExtension(() => ({
-  Type: require("typebox").Type,
-  Text: require("@mariozechner/pi-tui").Text,
-}));
+const piCodegraph = createExtension(async () => {
+  // import(), not require(): both are ES modules, and require(esm) needs Node 22.12+.
+  const [{ Type }, { Text }] = await Promise.all([import("typebox"), import("@mariozechner/pi-tui")]);
+  return { Type, Text };
+});
 
 module.exports = piCodegraph;
 module.exports.default = piCodegraph;
