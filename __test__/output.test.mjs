@@ -2,82 +2,85 @@
 // redacted stderr. Driven by the fake CLI through explore().
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { after, before, test } from "node:test";
+import { after, before, describe, test } from "node:test";
+import { implementations } from "./helpers/impl.mjs";
 import { fakeBinDir, makeWorkspace, withEnv } from "./helpers/index.mjs";
-
-const require = createRequire(import.meta.url);
-const { explore, releaseFullOutputs } = require("../index.js");
-
-let ws;
-const originalPath = process.env.PATH;
-before(() => {
-  process.env.PATH = fakeBinDir();
-  ws = makeWorkspace();
-});
-after(() => {
-  process.env.PATH = originalPath;
-});
 
 const lines = (n) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
-test("a truncated answer names a private temp file holding the full output", async () => {
-  const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "3000" }, () => explore("q", ws));
-  const file = result.details.fullOutputPath;
-  assert.ok(file, "a full-output file is reported");
-  assert.equal(fs.readFileSync(file, "utf8"), lines(3000));
-  assert.equal(result.details.fullOutputBytes, Buffer.byteLength(lines(3000)));
-  assert.ok(result.text.includes(file), "the marker tells the model where it is");
-  assert.match(result.text, /use the read tool/);
-  assert.equal(fs.statSync(file).mode & 0o777, 0o600);
-  assert.ok(!file.startsWith(ws), "never in the workspace");
-  assert.ok(file.startsWith(fs.realpathSync(os.tmpdir())) || file.startsWith(os.tmpdir()));
-  assert.ok(releaseFullOutputs() >= 1);
-  assert.equal(fs.existsSync(file), false, "released files are deleted");
-});
+for (const impl of implementations) {
+  describe(impl.name, () => {
+    const { explore, releaseFullOutputs } = impl.module;
 
-test("an answer within the limits leaves no file behind", async () => {
-  const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "10" }, () => explore("q", ws));
-  assert.equal(result.details.fullOutputPath ?? null, null);
-});
+    let ws;
+    const originalPath = process.env.PATH;
+    before(() => {
+      process.env.PATH = fakeBinDir();
+      ws = makeWorkspace();
+    });
+    after(() => {
+      process.env.PATH = originalPath;
+    });
 
-test("TMPDIR inside the workspace is not used for the full output", async () => {
-  const inside = path.join(ws, "tmp");
-  fs.mkdirSync(inside, { recursive: true });
-  const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "2500", TMPDIR: inside }, () =>
-    explore("q", ws),
-  );
-  assert.ok(result.details.fullOutputPath);
-  assert.ok(!result.details.fullOutputPath.startsWith(ws), result.details.fullOutputPath);
-  assert.deepEqual(fs.readdirSync(inside), []);
-  releaseFullOutputs();
-});
+    test("a truncated answer names a private temp file holding the full output", async () => {
+      const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "3000" }, () => explore("q", ws));
+      const file = result.details.fullOutputPath;
+      assert.ok(file, "a full-output file is reported");
+      assert.equal(fs.readFileSync(file, "utf8"), lines(3000));
+      assert.equal(result.details.fullOutputBytes, Buffer.byteLength(lines(3000)));
+      assert.ok(result.text.includes(file), "the marker tells the model where it is");
+      assert.match(result.text, /use the read tool/);
+      assert.equal(fs.statSync(file).mode & 0o777, 0o600);
+      assert.ok(!file.startsWith(ws), "never in the workspace");
+      assert.ok(file.startsWith(fs.realpathSync(os.tmpdir())) || file.startsWith(os.tmpdir()));
+      assert.ok(releaseFullOutputs() >= 1);
+      assert.equal(fs.existsSync(file), false, "released files are deleted");
+    });
 
-test("terminal escapes are stripped; tabs and newlines are kept", async () => {
-  const stdout = "\u001b[1;31mFlow\u001b[0m\n1\tcheckout()\r\n\u001b]0;title\u0007done\u0007\n";
-  const result = await withEnv({ FAKE_CG_MODE: "exit", FAKE_CG_EXIT: "0", FAKE_CG_STDOUT: stdout }, () =>
-    explore("q", ws),
-  );
-  assert.equal(result.text, "Flow\n1\tcheckout()\ndone\n");
-});
+    test("an answer within the limits leaves no file behind", async () => {
+      const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "10" }, () => explore("q", ws));
+      assert.equal(result.details.fullOutputPath ?? null, null);
+    });
 
-test("secrets in the stderr tail are redacted before anyone sees them", async () => {
-  const stderr =
-    "boom\nGITHUB_TOKEN=ghp_secret123 DB_PASSWORD=hunter2\nAuthorization: Bearer eyJabc.def\nOPENAI_API_KEY='sk-xyz'\n";
-  const err = await withEnv({ FAKE_CG_MODE: "exit", FAKE_CG_EXIT: "1", FAKE_CG_STDERR: stderr }, () =>
-    explore("q", ws).then(
-      () => assert.fail("expected an error"),
-      (e) => e,
-    ),
-  );
-  assert.equal(err.code, "CODEGRAPH_EXIT");
-  for (const secret of ["ghp_secret123", "hunter2", "eyJabc.def", "sk-xyz"]) {
-    assert.ok(!err.message.includes(secret), `${secret} leaked into the message`);
-    assert.ok(!err.details.stderrTail.includes(secret), `${secret} leaked into details`);
-  }
-  assert.match(err.message, /GITHUB_TOKEN=\[REDACTED\]/);
-  assert.match(err.message, /Bearer \[REDACTED\]/);
-  assert.match(err.message, /boom/);
-});
+    test("TMPDIR inside the workspace is not used for the full output", async () => {
+      const inside = path.join(ws, "tmp");
+      fs.mkdirSync(inside, { recursive: true });
+      const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "2500", TMPDIR: inside }, () =>
+        explore("q", ws),
+      );
+      assert.ok(result.details.fullOutputPath);
+      assert.ok(!result.details.fullOutputPath.startsWith(ws), result.details.fullOutputPath);
+      assert.deepEqual(fs.readdirSync(inside), []);
+      releaseFullOutputs();
+    });
+
+    test("terminal escapes are stripped; tabs and newlines are kept", async () => {
+      const stdout = "\u001b[1;31mFlow\u001b[0m\n1\tcheckout()\r\n\u001b]0;title\u0007done\u0007\n";
+      const result = await withEnv({ FAKE_CG_MODE: "exit", FAKE_CG_EXIT: "0", FAKE_CG_STDOUT: stdout }, () =>
+        explore("q", ws),
+      );
+      assert.equal(result.text, "Flow\n1\tcheckout()\ndone\n");
+    });
+
+    test("secrets in the stderr tail are redacted before anyone sees them", async () => {
+      const stderr =
+        "boom\nGITHUB_TOKEN=ghp_secret123 DB_PASSWORD=hunter2\nAuthorization: Bearer eyJabc.def\nOPENAI_API_KEY='sk-xyz'\n";
+      const err = await withEnv({ FAKE_CG_MODE: "exit", FAKE_CG_EXIT: "1", FAKE_CG_STDERR: stderr }, () =>
+        explore("q", ws).then(
+          () => assert.fail("expected an error"),
+          (e) => e,
+        ),
+      );
+      assert.equal(err.code, "CODEGRAPH_EXIT");
+      for (const secret of ["ghp_secret123", "hunter2", "eyJabc.def", "sk-xyz"]) {
+        assert.ok(!err.message.includes(secret), `${secret} leaked into the message`);
+        assert.ok(!err.details.stderrTail.includes(secret), `${secret} leaked into details`);
+      }
+      assert.match(err.message, /GITHUB_TOKEN=\[REDACTED\]/);
+      assert.match(err.message, /Bearer \[REDACTED\]/);
+      assert.match(err.message, /boom/);
+    });
+  });
+}

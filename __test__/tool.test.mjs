@@ -5,20 +5,30 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
+import { implementations } from "./helpers/impl.mjs";
 import { fakeBinDir, makeWorkspace, root, tempDir, withEnv } from "./helpers/index.mjs";
 import { createPiHost, recordingUi } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 
-/** A second install of the package (as global + project installs are): its own files, same code. */
-function copyOfPackage() {
+/**
+ * A second install (as global + project installs are): its own files, same code. For the package,
+ * index.js, binding.js and the addon; for the single-file example, that one file. Returns the
+ * entry to require.
+ */
+function copyOfPackage(impl) {
   const dir = tempDir("pi-codegraph-copy-");
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
+  if (impl.id === "example") {
+    const entry = path.join(dir, path.basename(impl.entry));
+    fs.copyFileSync(impl.entry, entry);
+    return entry;
+  }
   for (const f of fs.readdirSync(root)) {
     if (f === "index.js" || f === "binding.js" || f.endsWith(".node"))
       fs.copyFileSync(path.join(root, f), path.join(dir, f));
   }
-  fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
-  return dir;
+  return path.join(dir, "index.js");
 }
 
 const theme = { fg: (_c, t) => t, bold: (t) => t };
@@ -28,200 +38,203 @@ const render = (component) =>
     .map((l) => l.trimEnd())
     .join("\n");
 
-let ws;
-let host;
-let tool;
-const originalPath = process.env.PATH;
+for (const impl of implementations) {
+  describe(impl.name, () => {
+    let ws;
+    let host;
+    let tool;
+    const originalPath = process.env.PATH;
 
-before(async () => {
-  process.env.PATH = fakeBinDir();
-  ws = makeWorkspace();
-  host = createPiHost();
-  host.load(require("../index.js"), "first");
-  await host.startSession({ cwd: ws, hasUI: false });
-  [tool] = host.registry;
-});
-after(() => {
-  process.env.PATH = originalPath;
-});
-
-describe("registration", () => {
-  test("registers nothing while loading, then exactly one codegraph_explore at session_start", async () => {
-    const h = createPiHost();
-    h.load(require("../index.js"), "solo");
-    assert.equal(h.registry.length, 0, "factory-time registration is what makes Pi 0.73 exit on duplicates");
-    await h.startSession({ cwd: ws });
-    assert.deepEqual(
-      h.registry.map((t) => t.name),
-      ["codegraph_explore"],
-    );
-  });
-
-  test("a second installed copy skips quietly; the first stays active", async () => {
-    const h = createPiHost();
-    const copy = copyOfPackage();
-    const second = require(path.join(copy, "index.js"));
-    assert.notEqual(second, require("../index.js"), "a distinct module instance");
-    h.load(require("../index.js"), "project");
-    h.load(second, "global");
-    await h.startSession({ cwd: ws });
-    assert.equal(h.registry.length, 1);
-    assert.equal(h.registry[0].source, "project");
-  });
-
-  test("the schema has exactly one field, the request", () => {
-    assert.equal(tool.parameters.type, "object");
-    assert.deepEqual(Object.keys(tool.parameters.properties), ["request"]);
-    assert.deepEqual(tool.parameters.required, ["request"]);
-    assert.equal(tool.parameters.properties.request.type, "string");
-  });
-
-  test("guidance names the tool and steers to structural questions", () => {
-    assert.ok(tool.promptSnippet && !tool.promptSnippet.includes("\n"));
-    assert.ok(tool.promptGuidelines.length > 0);
-    for (const line of tool.promptGuidelines) assert.match(line, /codegraph_explore/);
-    assert.match(tool.promptGuidelines.join(" "), /use read, or grep/);
-    assert.match(tool.description, /2000 lines or 50KB/);
-  });
-});
-
-describe("execute", () => {
-  test("runs in Pi's workspace and returns the text and details", async () => {
-    const result = await tool.execute("call-1", { request: "what calls main" }, undefined, undefined, { cwd: ws });
-    assert.equal(result.content[0].type, "text");
-    const echoed = JSON.parse(result.content[0].text.split("\n")[1]);
-    assert.deepEqual(echoed.argv, ["explore", "--", "what calls main"]);
-    assert.equal(echoed.cwd, ws);
-    assert.equal(result.details.cwd, ws);
-  });
-
-  test("a path smuggled into the arguments is ignored: the workspace is ctx.cwd", async () => {
-    const result = await tool.execute("call-2", { request: "q", cwd: "/etc", path: "/" }, undefined, undefined, {
-      cwd: ws,
+    before(async () => {
+      process.env.PATH = fakeBinDir();
+      ws = makeWorkspace();
+      host = createPiHost();
+      host.load(impl.module, "first");
+      await host.startSession({ cwd: ws, hasUI: false });
+      [tool] = host.registry;
     });
-    assert.equal(JSON.parse(result.content[0].text.split("\n")[1]).cwd, ws);
-  });
+    after(() => {
+      process.env.PATH = originalPath;
+    });
 
-  test("errors are thrown with code and remediation, ending with the fixed fallback line", async () => {
-    const bare = makeWorkspace({ index: false });
-    const { FALLBACK_LINE } = require("../index.js");
-    await assert.rejects(tool.execute("call-3", { request: "q" }, undefined, undefined, { cwd: bare }), (err) => {
-      assert.ok(err.message.startsWith("CODEGRAPH_NO_INDEX:"), err.message);
-      assert.ok(err.message.includes(`Remediation: Run \`codegraph init\` in ${bare} yourself`), err.message);
-      assert.equal(err.message.split("\n").at(-1), FALLBACK_LINE);
-      assert.match(FALLBACK_LINE, /use read, and grep\/find \(as tools or through bash\)/);
-      assert.equal(err.code, "CODEGRAPH_NO_INDEX");
-      return true;
+    describe("registration", () => {
+      test("registers nothing while loading, then exactly one codegraph_explore at session_start", async () => {
+        const h = createPiHost();
+        h.load(impl.module, "solo");
+        assert.equal(h.registry.length, 0, "factory-time registration is what makes Pi 0.73 exit on duplicates");
+        await h.startSession({ cwd: ws });
+        assert.deepEqual(
+          h.registry.map((t) => t.name),
+          ["codegraph_explore"],
+        );
+      });
+
+      test("a second installed copy skips quietly; the first stays active", async () => {
+        const h = createPiHost();
+        const second = require(copyOfPackage(impl));
+        assert.notEqual(second, impl.module, "a distinct module instance");
+        h.load(impl.module, "project");
+        h.load(second, "global");
+        await h.startSession({ cwd: ws });
+        assert.equal(h.registry.length, 1);
+        assert.equal(h.registry[0].source, "project");
+      });
+
+      test("the schema has exactly one field, the request", () => {
+        assert.equal(tool.parameters.type, "object");
+        assert.deepEqual(Object.keys(tool.parameters.properties), ["request"]);
+        assert.deepEqual(tool.parameters.required, ["request"]);
+        assert.equal(tool.parameters.properties.request.type, "string");
+      });
+
+      test("guidance names the tool and steers to structural questions", () => {
+        assert.ok(tool.promptSnippet && !tool.promptSnippet.includes("\n"));
+        assert.ok(tool.promptGuidelines.length > 0);
+        for (const line of tool.promptGuidelines) assert.match(line, /codegraph_explore/);
+        assert.match(tool.promptGuidelines.join(" "), /use read, or grep/);
+        assert.match(tool.description, /2000 lines or 50KB/);
+      });
+    });
+
+    describe("execute", () => {
+      test("runs in Pi's workspace and returns the text and details", async () => {
+        const result = await tool.execute("call-1", { request: "what calls main" }, undefined, undefined, { cwd: ws });
+        assert.equal(result.content[0].type, "text");
+        const echoed = JSON.parse(result.content[0].text.split("\n")[1]);
+        assert.deepEqual(echoed.argv, ["explore", "--", "what calls main"]);
+        assert.equal(echoed.cwd, ws);
+        assert.equal(result.details.cwd, ws);
+      });
+
+      test("a path smuggled into the arguments is ignored: the workspace is ctx.cwd", async () => {
+        const result = await tool.execute("call-2", { request: "q", cwd: "/etc", path: "/" }, undefined, undefined, {
+          cwd: ws,
+        });
+        assert.equal(JSON.parse(result.content[0].text.split("\n")[1]).cwd, ws);
+      });
+
+      test("errors are thrown with code and remediation, ending with the fixed fallback line", async () => {
+        const bare = makeWorkspace({ index: false });
+        const { FALLBACK_LINE } = impl.module;
+        await assert.rejects(tool.execute("call-3", { request: "q" }, undefined, undefined, { cwd: bare }), (err) => {
+          assert.ok(err.message.startsWith("CODEGRAPH_NO_INDEX:"), err.message);
+          assert.ok(err.message.includes(`Remediation: Run \`codegraph init\` in ${bare} yourself`), err.message);
+          assert.equal(err.message.split("\n").at(-1), FALLBACK_LINE);
+          assert.match(FALLBACK_LINE, /use read, and grep\/find \(as tools or through bash\)/);
+          assert.equal(err.code, "CODEGRAPH_NO_INDEX");
+          return true;
+        });
+      });
+
+      test("Pi's abort signal cancels the run", async () => {
+        const ac = new AbortController();
+        const pending = withEnv({ FAKE_CG_MODE: "hang" }, () =>
+          tool.execute("call-4", { request: "q" }, ac.signal, undefined, { cwd: ws }),
+        );
+        ac.abort();
+        await assert.rejects(pending, (err) => err.code === "CODEGRAPH_CANCELLED");
+      });
+    });
+
+    describe("session guidance, status and /codegraph", () => {
+      async function session(cwd, path = process.env.PATH) {
+        const h = createPiHost();
+        const ui = recordingUi();
+        await withEnv({ PATH: path }, async () => {
+          h.load(impl.module, "s");
+          await h.startSession({ cwd, hasUI: true, ui });
+        });
+        return { h, ui, tool: h.registry[0] };
+      }
+
+      test("ready: the tool is advertised as ready and the status slot says so", async () => {
+        const { tool: t, ui } = await session(ws);
+        assert.match(t.promptSnippet, /structural questions/);
+        assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph");
+      });
+
+      test("no index: not advertised as ready; the prompt says what the user must do", async () => {
+        const bare = makeWorkspace({ index: false });
+        const { tool: t, ui } = await session(bare);
+        assert.match(t.promptSnippet, /^Unavailable in this workspace \(CODEGRAPH_NO_INDEX\)/);
+        assert.match(t.promptSnippet, /codegraph init/);
+        assert.ok(t.promptGuidelines.every((g) => /Do not call codegraph_explore/.test(g)));
+        assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph: no index");
+        assert.equal(fs.existsSync(path.join(bare, ".codegraph")), false, "diagnosis never creates an index");
+      });
+
+      test("not installed: says so, and the status slot too", async () => {
+        const { tool: t, ui } = await session(ws, tempDir());
+        assert.match(t.promptSnippet, /CODEGRAPH_NOT_FOUND/);
+        assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph: not installed");
+      });
+
+      test("/codegraph reports executable, version, index and the last error", async () => {
+        const { h, ui, tool: t } = await session(ws);
+        const bare = makeWorkspace({ index: false });
+        await assert.rejects(t.execute("c", { request: "q" }, undefined, undefined, { cwd: bare }));
+        await h.commands.get("codegraph").handler("", { cwd: ws, hasUI: true, ui });
+        const [note] = ui.notes;
+        assert.match(note.message, /pi-codegraph: ready/);
+        assert.match(note.message, /codegraph: .*codegraph \(9\.9\.9-fake\)/);
+        assert.match(note.message, new RegExp(`index: ${ws}/\\.codegraph`));
+        assert.match(note.message, /last error: \S+ CODEGRAPH_NO_INDEX/);
+      });
+
+      test("session_shutdown deletes full-output files", async () => {
+        const { h, tool: t } = await session(ws);
+        const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "2500" }, () =>
+          t.execute("c", { request: "q" }, undefined, undefined, { cwd: ws }),
+        );
+        assert.ok(fs.existsSync(result.details.fullOutputPath));
+        await h.shutdown({ cwd: ws });
+        assert.equal(fs.existsSync(result.details.fullOutputPath), false);
+      });
+    });
+
+    describe("rendering", () => {
+      test("renderCall shows the request on one line and the equivalent CLI command", () => {
+        const out = render(tool.renderCall({ request: "how does a\nreach b's c" }, theme, {}));
+        assert.match(out, /^codegraph_explore how does a reach b's c$/m);
+        assert.match(out, /^\$ codegraph explore -- 'how does a reach b'\\''s c'$/m);
+      });
+
+      test("renderResult: partial, collapsed preview, expanded, error", async () => {
+        const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "20" }, () =>
+          tool.execute("call-5", { request: "q" }, undefined, undefined, { cwd: ws }),
+        );
+        assert.match(render(tool.renderResult(result, { expanded: false, isPartial: true }, theme, {})), /Exploring/);
+        const collapsed = render(tool.renderResult(result, { expanded: false, isPartial: false }, theme, {}));
+        assert.match(collapsed, /line 8\n… 12 more lines/);
+        assert.doesNotMatch(collapsed, /line 9\b/);
+        assert.match(collapsed, /20 lines/);
+        const expanded = render(tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}));
+        assert.match(expanded, /line 20/);
+        const error = {
+          content: [
+            { type: "text", text: "CODEGRAPH_EXIT: boom.\nRemediation: read it\nstderr (last 4 KB):\nsecret tail" },
+          ],
+          details: {},
+        };
+        const errCollapsed = render(
+          tool.renderResult(error, { expanded: false, isPartial: false }, theme, { isError: true }),
+        );
+        assert.match(errCollapsed, /CODEGRAPH_EXIT: boom\.\nRemediation: read it/);
+        assert.doesNotMatch(errCollapsed, /stderr/);
+        const errExpanded = render(
+          tool.renderResult(error, { expanded: true, isPartial: false }, theme, { isError: true }),
+        );
+        assert.match(errExpanded, /secret tail/);
+      });
+
+      test("renderResult marks truncation and shows the full-output path", async () => {
+        const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "2100" }, () =>
+          tool.execute("call-6", { request: "q" }, undefined, undefined, { cwd: ws }),
+        );
+        const collapsed = render(tool.renderResult(result, { expanded: false, isPartial: false }, theme, {}));
+        assert.match(collapsed, /\[truncated\]/);
+        assert.ok(collapsed.includes(`full output: ${result.details.fullOutputPath}`));
+      });
     });
   });
-
-  test("Pi's abort signal cancels the run", async () => {
-    const ac = new AbortController();
-    const pending = withEnv({ FAKE_CG_MODE: "hang" }, () =>
-      tool.execute("call-4", { request: "q" }, ac.signal, undefined, { cwd: ws }),
-    );
-    ac.abort();
-    await assert.rejects(pending, (err) => err.code === "CODEGRAPH_CANCELLED");
-  });
-});
-
-describe("session guidance, status and /codegraph", () => {
-  async function session(cwd, path = process.env.PATH) {
-    const h = createPiHost();
-    const ui = recordingUi();
-    await withEnv({ PATH: path }, async () => {
-      h.load(require("../index.js"), "s");
-      await h.startSession({ cwd, hasUI: true, ui });
-    });
-    return { h, ui, tool: h.registry[0] };
-  }
-
-  test("ready: the tool is advertised as ready and the status slot says so", async () => {
-    const { tool: t, ui } = await session(ws);
-    assert.match(t.promptSnippet, /structural questions/);
-    assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph");
-  });
-
-  test("no index: not advertised as ready; the prompt says what the user must do", async () => {
-    const bare = makeWorkspace({ index: false });
-    const { tool: t, ui } = await session(bare);
-    assert.match(t.promptSnippet, /^Unavailable in this workspace \(CODEGRAPH_NO_INDEX\)/);
-    assert.match(t.promptSnippet, /codegraph init/);
-    assert.ok(t.promptGuidelines.every((g) => /Do not call codegraph_explore/.test(g)));
-    assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph: no index");
-    assert.equal(fs.existsSync(path.join(bare, ".codegraph")), false, "diagnosis never creates an index");
-  });
-
-  test("not installed: says so, and the status slot too", async () => {
-    const { tool: t, ui } = await session(ws, tempDir());
-    assert.match(t.promptSnippet, /CODEGRAPH_NOT_FOUND/);
-    assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph: not installed");
-  });
-
-  test("/codegraph reports executable, version, index and the last error", async () => {
-    const { h, ui, tool: t } = await session(ws);
-    const bare = makeWorkspace({ index: false });
-    await assert.rejects(t.execute("c", { request: "q" }, undefined, undefined, { cwd: bare }));
-    await h.commands.get("codegraph").handler("", { cwd: ws, hasUI: true, ui });
-    const [note] = ui.notes;
-    assert.match(note.message, /pi-codegraph: ready/);
-    assert.match(note.message, /codegraph: .*codegraph \(9\.9\.9-fake\)/);
-    assert.match(note.message, new RegExp(`index: ${ws}/\\.codegraph`));
-    assert.match(note.message, /last error: \S+ CODEGRAPH_NO_INDEX/);
-  });
-
-  test("session_shutdown deletes full-output files", async () => {
-    const { h, tool: t } = await session(ws);
-    const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "2500" }, () =>
-      t.execute("c", { request: "q" }, undefined, undefined, { cwd: ws }),
-    );
-    assert.ok(fs.existsSync(result.details.fullOutputPath));
-    await h.shutdown({ cwd: ws });
-    assert.equal(fs.existsSync(result.details.fullOutputPath), false);
-  });
-});
-
-describe("rendering", () => {
-  test("renderCall shows the request on one line and the equivalent CLI command", () => {
-    const out = render(tool.renderCall({ request: "how does a\nreach b's c" }, theme, {}));
-    assert.match(out, /^codegraph_explore how does a reach b's c$/m);
-    assert.match(out, /^\$ codegraph explore -- 'how does a reach b'\\''s c'$/m);
-  });
-
-  test("renderResult: partial, collapsed preview, expanded, error", async () => {
-    const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "20" }, () =>
-      tool.execute("call-5", { request: "q" }, undefined, undefined, { cwd: ws }),
-    );
-    assert.match(render(tool.renderResult(result, { expanded: false, isPartial: true }, theme, {})), /Exploring/);
-    const collapsed = render(tool.renderResult(result, { expanded: false, isPartial: false }, theme, {}));
-    assert.match(collapsed, /line 8\n… 12 more lines/);
-    assert.doesNotMatch(collapsed, /line 9\b/);
-    assert.match(collapsed, /20 lines/);
-    const expanded = render(tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}));
-    assert.match(expanded, /line 20/);
-    const error = {
-      content: [
-        { type: "text", text: "CODEGRAPH_EXIT: boom.\nRemediation: read it\nstderr (last 4 KB):\nsecret tail" },
-      ],
-      details: {},
-    };
-    const errCollapsed = render(
-      tool.renderResult(error, { expanded: false, isPartial: false }, theme, { isError: true }),
-    );
-    assert.match(errCollapsed, /CODEGRAPH_EXIT: boom\.\nRemediation: read it/);
-    assert.doesNotMatch(errCollapsed, /stderr/);
-    const errExpanded = render(
-      tool.renderResult(error, { expanded: true, isPartial: false }, theme, { isError: true }),
-    );
-    assert.match(errExpanded, /secret tail/);
-  });
-
-  test("renderResult marks truncation and shows the full-output path", async () => {
-    const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "2100" }, () =>
-      tool.execute("call-6", { request: "q" }, undefined, undefined, { cwd: ws }),
-    );
-    const collapsed = render(tool.renderResult(result, { expanded: false, isPartial: false }, theme, {}));
-    assert.match(collapsed, /\[truncated\]/);
-    assert.ok(collapsed.includes(`full output: ${result.details.fullOutputPath}`));
-  });
-});
+}
