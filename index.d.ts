@@ -1,10 +1,11 @@
-import type { ExploreOptions, ExploreResult } from "./binding";
+import type { Diagnosis, ExploreOptions, ExploreResult } from "./binding";
 
-export type { ExploreDetails, ExploreOptions, ExploreResult } from "./binding";
+export type { Diagnosis, ExploreDetails, ExploreOptions, ExploreProgress, ExploreResult } from "./binding";
 
 /** Stable codes carried by `ExploreError.code`. */
 export type ExploreErrorCode =
   | "CODEGRAPH_INVALID_REQUEST"
+  | "CODEGRAPH_INVALID_OPTIONS"
   | "CODEGRAPH_WORKSPACE"
   | "CODEGRAPH_NOT_FOUND"
   | "CODEGRAPH_NO_INDEX"
@@ -41,7 +42,23 @@ export declare function explore(
   options?: ExploreOptions | null,
 ): Promise<ExploreResult>;
 
+/** Read-only readiness of `cwd`: which codegraph would run, its version, the workspace's own index. */
+export declare function diagnose(cwd: string): Promise<Diagnosis>;
+
+/** Deletes the temp files holding the full output of truncated answers; returns how many. */
+export declare function releaseFullOutputs(): number;
+
+/** Which native binary is loaded, for diagnostics. */
+export declare function addonInfo(): { path: string | null; error: string | null };
+
 export declare const TOOL_NAME: "codegraph_explore";
+/** The line every tool error ends with. */
+export declare const FALLBACK_LINE: string;
+
+/** The extension factory over given TypeBox/TUI modules (what extension.js uses). */
+export declare function createExtension(
+  getPeers: () => { Type: unknown; Text: unknown } | Promise<{ Type: unknown; Text: unknown }>,
+): (pi: import("@mariozechner/pi-coding-agent").ExtensionAPI) => void;
 
 /** The Pi extension factory (default export). */
 declare function piCodegraph(pi: import("@mariozechner/pi-coding-agent").ExtensionAPI): void;

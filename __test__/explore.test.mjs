@@ -210,6 +210,32 @@ for (const impl of implementations) {
         });
       }
 
+      test("CODEGRAPH_INVALID_OPTIONS for options and signals of the wrong shape, and the CLI never runs", async () => {
+        const f = files();
+        const bad = [
+          [null, 42],
+          [null, { timeoutMs: "400" }],
+          [null, { timeoutMs: -1 }],
+          [null, { timeoutMs: 0 }],
+          [null, { timeoutMs: Number.NaN }],
+          [null, { timeoutMs: 2 ** 40 }],
+          [null, { onProgress: "not a function" }],
+          [{ not: "a signal" }, null],
+          ["signal", null],
+        ];
+        await fake({ FAKE_CG_LOG: f.log }, async () => {
+          for (const [signal, options] of bad) {
+            const err = await rejectsWith(explore("q", ws, signal, options), "CODEGRAPH_INVALID_OPTIONS");
+            assert.match(err.message, /timeoutMs|onProgress|options|AbortSignal/);
+          }
+        });
+        assert.equal(readLog(f.log).length, 0);
+        // Absent options are fine, in any spelling.
+        for (const options of [undefined, null, {}, { timeoutMs: undefined, onProgress: null }]) {
+          assert.equal((await explore("q", ws, undefined, options)).details.exitCode, 0);
+        }
+      });
+
       test("CODEGRAPH_WORKSPACE for a missing, relative or non-directory workspace", async () => {
         const file = path.join(ws, "main.ts");
         for (const cwd of [path.join(ws, "nope"), "relative/dir", file, "", undefined]) {

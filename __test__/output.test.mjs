@@ -1,6 +1,7 @@
 // What the model receives: full output kept in a private temp file when truncated, clean text,
 // redacted stderr. Driven by the fake CLI through explore().
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -22,6 +23,30 @@ for (const impl of implementations) {
     });
     after(() => {
       process.env.PATH = originalPath;
+    });
+
+    test("full-output files do not outlive the process, even through process.exit()", () => {
+      const script = `require(${JSON.stringify(impl.entry)}).explore("q", ${JSON.stringify(ws)}).then((r) => { console.log(r.details.fullOutputPath); process.exit(0); })`;
+      const r = spawnSync(process.execPath, ["-e", script], {
+        env: { ...process.env, FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "2500" },
+        encoding: "utf8",
+      });
+      assert.equal(r.status, 0, r.stderr);
+      const file = r.stdout.trim();
+      assert.ok(path.isAbsolute(file), r.stdout);
+      assert.equal(fs.existsSync(file), false, `${file} survived its process`);
+    });
+
+    test("a secret whose name fell off the start of the stderr tail is not shown", async () => {
+      const stderr = `OPENAI_API_KEY=sk-live-THE-SECRET-VALUE\n${"f".repeat(4096 - 20)}\nlast words`;
+      const err = await withEnv({ FAKE_CG_MODE: "exit", FAKE_CG_EXIT: "1", FAKE_CG_STDERR: stderr }, () =>
+        explore("q", ws).then(
+          () => assert.fail("expected an error"),
+          (e) => e,
+        ),
+      );
+      assert.ok(!err.details.stderrTail.includes("SECRET"), err.details.stderrTail.slice(0, 80));
+      assert.ok(err.details.stderrTail.endsWith("last words"));
     });
 
     test("a truncated answer names a private temp file holding the full output", async () => {

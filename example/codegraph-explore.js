@@ -61,6 +61,8 @@ const QUIET_DEFAULTS = {
 const REMEDIATION = {
   CODEGRAPH_INVALID_REQUEST:
     "Send one non-empty natural-language question of at most 10,000 characters, without NUL bytes.",
+  CODEGRAPH_INVALID_OPTIONS:
+    "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.",
   CODEGRAPH_WORKSPACE:
     "Start Pi in an existing project directory; codegraph_explore only runs in Pi's active workspace.",
   CODEGRAPH_NOT_FOUND:
@@ -81,6 +83,8 @@ class Problem extends Error {
 }
 const invalidRequest = (reason) =>
   new Problem("CODEGRAPH_INVALID_REQUEST", `the Explore request is invalid: ${reason}`);
+const invalidOptions = (reason) =>
+  new Problem("CODEGRAPH_INVALID_OPTIONS", `the explore options are invalid: ${reason}`);
 // The addon prints the path with Rust's `{:?}`; JSON quoting is the same for ordinary paths.
 const badWorkspace = (p, reason) =>
   new Problem("CODEGRAPH_WORKSPACE", `the workspace ${JSON.stringify(p)} is not usable: ${reason}`);
@@ -775,15 +779,15 @@ async function explore(request, cwd, signal, options) {
     cancel.requested = true;
     cancel.onCancel?.();
   };
+  const { timeoutMs, onProgress, problem } = parseOptions(options);
+  if (problem) early ??= problem;
   const sig = signal !== null && typeof signal === "object" ? signal : null;
+  if (signal !== undefined && signal !== null && (!sig || typeof sig.addEventListener !== "function")) {
+    early ??= invalidOptions("the signal is not an AbortSignal");
+  }
   if (sig?.aborted) early ??= cancelled();
   const listening = !early && typeof sig?.addEventListener === "function";
   if (listening) sig.addEventListener("abort", onAbort); // a listener: the caller's onabort stays theirs
-  // Node's timers fire at once past 2^31-1 ms (about 24.8 days); the addon's bound is 2^32-1.
-  const ms = Number(options?.timeoutMs);
-  const timeoutMs =
-    Number.isFinite(ms) && ms >= 0 ? Math.min(Math.max(1, Math.trunc(ms)), 2 ** 31 - 1) : DEFAULT_TIMEOUT_MS;
-  const onProgress = typeof options?.onProgress === "function" ? options.onProgress : undefined;
   const failure = {}; // diagnostics that travel with an error: executable, cliVersion, durationMs
   try {
     if (early) throw early;
@@ -793,6 +797,30 @@ async function explore(request, cwd, signal, options) {
   } finally {
     if (listening) sig.removeEventListener("abort", onAbort);
   }
+}
+
+/** Options as a caller may really pass them; a wrong type is CODEGRAPH_INVALID_OPTIONS. */
+function parseOptions(options) {
+  const parsed = { timeoutMs: DEFAULT_TIMEOUT_MS, onProgress: undefined, problem: null };
+  if (options === undefined || options === null) return parsed;
+  if (typeof options !== "object") return { ...parsed, problem: invalidOptions("options is not an object") };
+  const { timeoutMs, onProgress } = options;
+  if (timeoutMs !== undefined && timeoutMs !== null) {
+    // Node's timers fire at once past 2^31-1 ms; the addon takes the same bound.
+    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1) {
+      return {
+        ...parsed,
+        problem: invalidOptions("options.timeoutMs must be a number of milliseconds from 1 to 2147483647"),
+      };
+    }
+    parsed.timeoutMs = Math.trunc(timeoutMs);
+  }
+  if (onProgress !== undefined && onProgress !== null) {
+    if (typeof onProgress !== "function")
+      return { ...parsed, problem: invalidOptions("options.onProgress must be a function") };
+    parsed.onProgress = onProgress;
+  }
+  return parsed;
 }
 
 async function runExplore(request, cwd, timeoutMs, cancel, onProgress, failure) {

@@ -13,6 +13,9 @@ pub enum ExploreError {
   #[error("the Explore request is invalid: {reason}")]
   InvalidRequest { reason: String },
 
+  #[error("the explore options are invalid: {reason}")]
+  InvalidOptions { reason: String },
+
   #[error("the workspace {path:?} is not usable: {reason}")]
   Workspace { path: PathBuf, reason: String },
 
@@ -48,6 +51,7 @@ impl ExploreError {
   pub fn code(&self) -> &'static str {
     match self {
       Self::InvalidRequest { .. } => "CODEGRAPH_INVALID_REQUEST",
+      Self::InvalidOptions { .. } => "CODEGRAPH_INVALID_OPTIONS",
       Self::Workspace { .. } => "CODEGRAPH_WORKSPACE",
       Self::NotFound { .. } => "CODEGRAPH_NOT_FOUND",
       Self::NoIndex { .. } => "CODEGRAPH_NO_INDEX",
@@ -63,6 +67,9 @@ impl ExploreError {
     match self {
       Self::InvalidRequest { .. } => {
         "Send one non-empty natural-language question of at most 10,000 characters, without NUL bytes.".into()
+      }
+      Self::InvalidOptions { .. } => {
+        "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.".into()
       }
       Self::Workspace { .. } => {
         "Start Pi in an existing project directory; codegraph_explore only runs in Pi's active workspace.".into()

@@ -66,6 +66,12 @@ impl Spill {
       bytes: self.written,
       complete: complete && !self.cut,
     };
+    static AT_EXIT: std::sync::Once = std::sync::Once::new();
+    // Rust statics are never dropped and process.exit() runs no destructors; exit() does run
+    // atexit handlers, so the files go with a normal or process.exit() exit too.
+    AT_EXIT.call_once(|| unsafe {
+      libc::atexit(release_at_exit);
+    });
     let mut kept = registry().lock().unwrap_or_else(|p| p.into_inner());
     kept.push_back(self.path);
     while kept.len() > KEEP_FILES {
@@ -78,6 +84,10 @@ impl Spill {
 fn registry() -> &'static Mutex<VecDeque<TempPath>> {
   static KEPT: OnceLock<Mutex<VecDeque<TempPath>>> = OnceLock::new();
   KEPT.get_or_init(Default::default)
+}
+
+extern "C" fn release_at_exit() {
+  release_all();
 }
 
 /// Deletes every full-output file this process still keeps; returns how many.

@@ -95,7 +95,7 @@ pub fn explore<'env>(
   request: Unknown<'env>,
   cwd: Unknown<'env>,
   signal: Option<Unknown<'env>>,
-  options: Option<ExploreOptions>,
+  options: Option<Unknown<'env>>,
 ) -> Result<PromiseRaw<'env, ExploreResult>> {
   let cancel = Cancel::default();
   let mut early: Option<ExploreError> = None;
@@ -112,24 +112,33 @@ pub fn explore<'env>(
     });
     String::new()
   });
+  let (timeout, on_progress) = parse_options(env, options).unwrap_or_else(|e| {
+    early.get_or_insert(e);
+    (DEFAULT_TIMEOUT, None)
+  });
   let mut link = None;
-  if let Some(signal) = signal.filter(|s| matches!(s.get_type(), Ok(ValueType::Object))) {
-    let signal = Object::from_unknown(signal)?;
-    if signal
-      .get_named_property::<Unknown>("aborted")?
-      .coerce_to_bool()?
-    {
-      early.get_or_insert(ExploreError::Cancelled);
-    } else if early.is_none() {
-      link = Some(AbortLink::attach(env, &signal, cancel.clone())?);
+  match signal.as_ref().map(|s| s.get_type()).transpose()? {
+    None | Some(ValueType::Undefined) | Some(ValueType::Null) => {}
+    Some(ValueType::Object) => {
+      let signal = Object::from_unknown(signal.expect("checked"))?;
+      let aborted = signal
+        .get_named_property::<Unknown>("aborted")?
+        .coerce_to_bool()?;
+      if aborted {
+        early.get_or_insert(ExploreError::Cancelled);
+      } else if early.is_none() {
+        match AbortLink::attach(env, &signal, cancel.clone()) {
+          Ok(l) => link = Some(l),
+          Err(_) => {
+            early = Some(invalid_options("the signal is not an AbortSignal"));
+          }
+        }
+      }
+    }
+    Some(_) => {
+      early.get_or_insert(invalid_options("the signal is not an AbortSignal"));
     }
   }
-  let (timeout_ms, on_progress) = options
-    .map(|o| (o.timeout_ms, o.on_progress))
-    .unwrap_or_default();
-  let timeout = timeout_ms
-    .map(|ms| Duration::from_millis(u64::from(ms.max(1))))
-    .unwrap_or(DEFAULT_TIMEOUT);
   let snapshot = js_environment(env);
 
   let work = async move {
@@ -180,9 +189,11 @@ pub struct Diagnosis {
 
 /// Reports, without running an explore and without writing anything, whether `cwd` is ready:
 /// which `codegraph` would run (and its version) and whether the workspace has its own index.
-#[napi(ts_return_type = "Promise<Diagnosis>")]
-pub fn diagnose<'env>(env: &'env Env, cwd: String) -> Result<PromiseRaw<'env, Diagnosis>> {
+#[napi(ts_args_type = "cwd: string", ts_return_type = "Promise<Diagnosis>")]
+pub fn diagnose<'env>(env: &'env Env, cwd: Unknown<'env>) -> Result<PromiseRaw<'env, Diagnosis>> {
   let snapshot = js_environment(env);
+  // A non-string is reported like any unusable workspace (an empty path).
+  let cwd = string_arg(&cwd).unwrap_or_default();
   let work = async move { Ok(explore::diagnose(cwd.clone(), snapshot).await.into_js(cwd)) };
   env.spawn_future(work)
 }
@@ -240,6 +251,67 @@ fn js_environment(env: &Env) -> EnvSnapshot {
     Ok(EnvSnapshot::from_vars(pairs))
   };
   read().unwrap_or_else(|_| EnvSnapshot::capture())
+}
+
+fn invalid_options(reason: &str) -> ExploreError {
+  ExploreError::InvalidOptions {
+    reason: reason.to_owned(),
+  }
+}
+
+/// Options as a caller may really pass them: checked here so that a wrong type rejects with
+/// CODEGRAPH_INVALID_OPTIONS instead of napi's untyped conversion error (or a wrapped u32).
+fn parse_options(
+  env: &Env,
+  options: Option<Unknown>,
+) -> std::result::Result<(Duration, Option<ProgressCallback>), ExploreError> {
+  let defaults = (DEFAULT_TIMEOUT, None);
+  let Some(options) = options else {
+    return Ok(defaults);
+  };
+  let options = match options.get_type() {
+    Ok(ValueType::Undefined | ValueType::Null) => return Ok(defaults),
+    Ok(ValueType::Object) => {
+      Object::from_unknown(options).map_err(|_| invalid_options("options is not an object"))?
+    }
+    _ => return Err(invalid_options("options is not an object")),
+  };
+  let field = |name: &str| {
+    options
+      .get_named_property::<Unknown>(name)
+      .map_err(|_| invalid_options(&format!("options.{name} cannot be read")))
+  };
+  let timeout_value = field("timeoutMs")?;
+  let timeout = match timeout_value.get_type() {
+    Ok(ValueType::Undefined | ValueType::Null) => DEFAULT_TIMEOUT,
+    Ok(ValueType::Number) => {
+      let ms = timeout_value
+        .coerce_to_number()
+        .and_then(|n| n.get_double())
+        .unwrap_or(f64::NAN);
+      if !(ms.is_finite() && ms >= 1.0 && ms <= f64::from(i32::MAX)) {
+        return Err(invalid_options(
+          "options.timeoutMs must be a number of milliseconds from 1 to 2147483647",
+        ));
+      }
+      Duration::from_millis(ms as u64)
+    }
+    _ => {
+      return Err(invalid_options(
+        "options.timeoutMs must be a number of milliseconds from 1 to 2147483647",
+      ))
+    }
+  };
+  let progress_value = field("onProgress")?;
+  let on_progress = match progress_value.get_type() {
+    Ok(ValueType::Undefined | ValueType::Null) => None,
+    Ok(ValueType::Function) => Some(
+      unsafe { ProgressCallback::from_napi_value(env.raw(), progress_value.raw()) }
+        .map_err(|_| invalid_options("options.onProgress cannot be used as a callback"))?,
+    ),
+    _ => return Err(invalid_options("options.onProgress must be a function")),
+  };
+  Ok((timeout, on_progress))
 }
 
 fn string_arg(value: &Unknown) -> Option<String> {

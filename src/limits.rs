@@ -191,12 +191,21 @@ impl StderrTail {
   /// `STDERR_TAIL_BYTES` long.
   pub fn finish(self) -> String {
     let bytes: Vec<u8> = self.ring.into_iter().collect();
-    // Skip UTF-8 continuation bytes left over from a character cut at the ring's start.
-    let start = bytes
-      .iter()
-      .take(3)
-      .take_while(|b| (**b & 0xC0) == 0x80)
-      .count();
+    // When the ring dropped older bytes, its first line is a fragment: a secret's name may have
+    // fallen off while its value stayed, and redaction could not recognise it. Start at the first
+    // whole line (or, with no newline at all, on a character boundary).
+    let start = if self.seen_bytes > bytes.len() as u64 {
+      match bytes.iter().position(|b| *b == b'\n') {
+        Some(nl) => nl + 1,
+        None => bytes
+          .iter()
+          .take(3)
+          .take_while(|b| (**b & 0xC0) == 0x80)
+          .count(),
+      }
+    } else {
+      0
+    };
     let mut text = redact(&clean_text(&bytes[start..]));
     if text.len() > STDERR_TAIL_BYTES {
       // Lossy replacement can grow invalid bytes; keep the end.
@@ -307,6 +316,16 @@ mod tests {
     let s = t.finish();
     assert_eq!(s.len(), STDERR_TAIL_BYTES);
     assert!(s.ends_with("END"));
+  }
+
+  #[test]
+  fn stderr_tail_drops_a_leading_fragment_so_secrets_cannot_hide_in_it() {
+    let mut t = StderrTail::new();
+    let filler = "f".repeat(STDERR_TAIL_BYTES - 20);
+    t.push(format!("OPENAI_API_KEY=sk-live-THE-SECRET-VALUE\n{filler}\nlast line").as_bytes());
+    let s = t.finish();
+    assert!(!s.contains("SECRET"), "{s}");
+    assert!(s.ends_with("last line"));
   }
 
   #[test]
