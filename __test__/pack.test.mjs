@@ -5,8 +5,10 @@ import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { before, test } from "node:test";
+import { after, before, test } from "node:test";
+import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
 import { fakeBinDir, makeWorkspace, root, tempDir } from "./helpers/index.mjs";
+import { killAllPi, piEnv, piMissing, runPi, writeModelsJson } from "./helpers/pi-harness.mjs";
 
 const require = createRequire(import.meta.url);
 const { target } = require("../lib/native.js");
@@ -90,4 +92,37 @@ test("its doctor names the platform package's binary", () => {
     r.stdout,
     new RegExp(`^addon\\s+.*node_modules/pi-codegraph-${target()}/pi-codegraph\\.${target()}\\.node$`, "m"),
   );
+});
+
+test("Pi loads the installed package as a user's install and runs the tool", {
+  skip: piMissing,
+  timeout: 60000,
+}, async () => {
+  const work = tempDir("pi-codegraph-pack-pi-");
+  const agentDir = path.join(work, "agent");
+  const home = path.join(work, "home");
+  fs.mkdirSync(home);
+  const server = await startFakeOpenAI({ request: "what calls main" });
+  after(async () => {
+    killAllPi();
+    await server.close();
+  });
+  writeModelsJson(agentDir, server.baseUrl, ["pack-model"]);
+  const nodeDir = path.dirname(process.execPath);
+  const env = (dirs) => piEnv({ agentDir, home, pathDirs: dirs });
+  const install = await runPi(["install", installed], { cwd: work, env: env([nodeDir]), timeoutMs: 20000 });
+  assert.equal(install.code, 0, install.stderr);
+  const ws = makeWorkspace();
+  const args = ["--mode", "json", "--offline", "--no-session", "--no-context-files", "--provider", "fake"];
+  const run = await runPi([...args, "--model", "pack-model", "What calls main?"], {
+    cwd: ws,
+    env: env([fakeBinDir(), nodeDir]),
+  });
+  assert.equal(run.code, 0, run.stderr.slice(-2000));
+  assert.doesNotMatch(run.stderr, /Extension error/);
+  const end = run.events.find((e) => e.type === "tool_execution_end" && e.toolName === "codegraph_explore");
+  assert.ok(end, "the tool ran");
+  assert.equal(end.isError, false, JSON.stringify(end.result).slice(0, 400));
+  assert.match(end.result.content[0].text, /^FAKE EXPLORE\n/);
+  assert.deepEqual(JSON.parse(end.result.content[0].text.split("\n")[1]).argv, ["explore", "--", "what calls main"]);
 });
