@@ -16,6 +16,8 @@ const PINNED = require("../package.json").devDependencies["@colbymchenry/codegra
 const cliBin = path.join(root, "node_modules", ".bin");
 const fixture = path.join(root, "__test__", "fixtures", "shop");
 const originalPath = process.env.PATH;
+const originalEnv = { HOME: process.env.HOME, DO_NOT_TRACK: process.env.DO_NOT_TRACK };
+let home;
 let ws;
 let unindexed;
 let indexDir;
@@ -37,6 +39,11 @@ before(async () => {
   // The pinned CLI first; its npm shim and sh launcher also need `node` and the usual tools.
   process.env.PATH = [cliBin, path.dirname(process.execPath), originalPath].join(path.delimiter);
   ws = indexedCopy();
+  // A HOME of our own, and no global opt-out: only pi-codegraph's child defaults keep CodeGraph
+  // from writing its telemetry queue (~/.codegraph/telemetry-queue.jsonl) there.
+  home = tempDir("pi-codegraph-home-");
+  process.env.HOME = home;
+  delete process.env.DO_NOT_TRACK;
   indexDir = path.join(ws, ".codegraph");
   unindexed = tempDir("pi-codegraph-shop-bare-");
   fs.cpSync(fixture, unindexed, { recursive: true });
@@ -44,6 +51,10 @@ before(async () => {
 });
 after(() => {
   process.env.PATH = originalPath;
+  for (const [k, v] of Object.entries(originalEnv)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
 });
 
 /** Every explore must leave the index byte-identical. */
@@ -109,6 +120,12 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
 
   test("a subdirectory of an indexed project is not its own workspace", async () => {
     await assert.rejects(pkg.explore("checkout", path.join(ws, "src")), { code: "CODEGRAPH_NO_INDEX" });
+  });
+
+  test("plain text, and nothing written to the user's home (telemetry stays off)", async () => {
+    const { text } = await exploreUnchanged("what implements PaymentProcessor");
+    assert.doesNotMatch(text, /\u001b/, "no terminal escapes");
+    assert.deepEqual(fs.readdirSync(home), [], "CodeGraph wrote nothing under HOME");
   });
 
   test("through the registered tool", async () => {
