@@ -557,7 +557,7 @@ process.stdout.write("recorded\\n");`);
   test("every shell metacharacter, alone and together, is one verbatim argv element", async () => {
     const sentinel = path.join(tempDir("pi-codegraph-faults-sentinel-"), "pwned");
     const together = [
-      "`touch " + sentinel + "`",
+      `\`touch ${sentinel}\``,
       `$(touch ${sentinel})`,
       `; touch ${sentinel};`,
       `&& touch ${sentinel} || touch ${sentinel} &`,
@@ -773,7 +773,10 @@ describe("the host", () => {
     sleeper = fakeCli(`echo $$ > "$3.tmp" && mv "$3.tmp" "$3"\nexec sleep 1000`, { sh: true });
   });
   let k = 0;
-  const pidFile = () => path.join(sleeper.dir, `call-${(k += 1)}.pid`);
+  const pidFile = () => {
+    k += 1;
+    return path.join(sleeper.dir, `call-${k}.pid`);
+  };
   const readPid = (f) => (fs.existsSync(f) ? Number(fs.readFileSync(f, "utf8")) : null);
 
   test("50 aborts in a row, at every stage: all CODEGRAPH_CANCELLED, nothing left", async (t) => {
