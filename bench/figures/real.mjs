@@ -47,7 +47,7 @@ export async function real(ctx) {
   return {
     title: "Real explore (CodeGraph 1.6.1 on the shop fixture)",
     about:
-      `\`codegraph init -y .\` on a temp copy of __test__/fixtures/shop (DO_NOT_TRACK=1) took ${ms(shop.initMs)} ms. ` +
+      `\`codegraph init -y .\` on a temp copy of \`__test__/fixtures/shop\` (DO_NOT_TRACK=1) took ${ms(shop.initMs)} ms. ` +
       `Query: “${QUERY}”. ${RUNS} runs each, interleaved, after one warm-up each. The bare CLI gets the same quiet environment explore() sets.`,
     tables: [
       {
