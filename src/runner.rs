@@ -129,7 +129,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   let mut err_buf = vec![0u8; 8 * 1024];
   let (mut out_open, mut err_open) = (true, true);
   let mut status: Option<ExitStatus> = None;
-  let mut totals_exact = true;
+  let mut flooded = false;
 
   let deadline = tokio::time::sleep(spec.timeout);
   tokio::pin!(deadline);
@@ -164,7 +164,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
           }
           if out.over_drain_limit() {
             // A flood: stop reading and stop the writer; what we kept is the answer.
-            totals_exact = false;
+            flooded = true;
             out_open = false;
             err_open = false;
             let _ = guard.0.start_kill();
@@ -191,17 +191,12 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
     }
   }
 
-  let status = match status {
-    Some(s) => s,
-    None => guard.0.wait().await.map_err(|e| ExploreError::Spawn {
-      reason: format!("waiting for codegraph failed: {e}"),
-    })?,
-  };
+  let status = status.expect("the loop ends only once the CLI has exited");
   // Nothing of the run may outlive it, even a quiet descendant that closed its stdio.
   drop(guard);
   Ok(RunOutput {
-    stdout: out.finish(totals_exact),
-    stopped_at_drain_limit: !totals_exact,
+    stdout: out.finish(!flooded),
+    stopped_at_drain_limit: flooded,
     stderr_tail: err.finish(),
     status,
     duration: started.elapsed(),
