@@ -1,0 +1,83 @@
+// The tool as a person sees it: real interactive Pi 0.73.1 in a tmux terminal, with the package
+// installed (`pi install <dir>`), a loopback fake model, and the real CodeGraph CLI on the
+// indexed example fixture. Asserts on the screen: the status slot, the call row with its CLI
+// form, the collapsed result with its footer, the expanded result, and /codegraph.
+import assert from "node:assert/strict";
+import { execFileSync, spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, test } from "node:test";
+import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
+import { root, tempDir, waitFor } from "./helpers/index.mjs";
+import { PI_CLI, piMissing, runPi, writeModelsJson } from "./helpers/pi-harness.mjs";
+
+const tmuxMissing = spawnSync("tmux", ["-V"]).status === 0 ? false : "tmux is not installed";
+const REQUEST = "how does CheckoutService.checkout call charge";
+const session = `pi-codegraph-tui-${process.pid}`;
+const tmux = (...args) => execFileSync("tmux", ["-L", session, ...args], { encoding: "utf8" });
+const screen = () => tmux("capture-pane", "-p", "-J", "-S", "-400", "-t", session);
+
+let scratch;
+let server;
+
+before(async () => {
+  if (piMissing || tmuxMissing) return;
+  scratch = tempDir("pi-codegraph-tui-");
+  const ws = path.join(scratch, "ws");
+  fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), ws, { recursive: true });
+  const nodeDir = path.dirname(process.execPath);
+  const pathDirs = [path.join(root, "node_modules", ".bin"), nodeDir, "/usr/bin", "/bin"].join(path.delimiter);
+  execFileSync(path.join(root, "node_modules", ".bin", "codegraph"), ["init", "-y", "."], {
+    cwd: ws,
+    env: { ...process.env, DO_NOT_TRACK: "1", PATH: pathDirs },
+    stdio: "ignore",
+  });
+  server = await startFakeOpenAI({ request: REQUEST });
+  const agentDir = path.join(scratch, "agent");
+  const home = path.join(scratch, "home");
+  fs.mkdirSync(home);
+  writeModelsJson(agentDir, server.baseUrl, ["tui-model"]);
+  const env = { PATH: pathDirs, HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", TERM: "xterm-256color" };
+  const install = await runPi(["install", root], { cwd: scratch, env, timeoutMs: 20000 });
+  assert.equal(install.code, 0, install.stderr);
+  const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
+  const pi = [process.execPath, PI_CLI, "--offline", "--no-session", "--provider", "fake", "--model", "tui-model"];
+  tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "50", "-c", ws, "env", ...envArgs, ...pi);
+});
+
+after(async () => {
+  try {
+    tmux("kill-server");
+  } catch {}
+  await server?.close();
+  if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
+});
+
+test("interactive Pi shows the status, the call, the collapsed and expanded result, and /codegraph", {
+  skip: piMissing || tmuxMissing,
+  timeout: 60000,
+}, async () => {
+  await waitFor(() => screen().includes("⬡ codegraph"), { timeoutMs: 20000, what: "Pi's status bar" });
+  tmux("send-keys", "-t", session, "How does checkout reach charge?", "Enter");
+  const collapsed = await waitFor(() => (/codegraph 1\.6\.1/.test(screen()) ? screen() : null), {
+    timeoutMs: 30000,
+    what: "the tool result",
+  });
+  assert.match(collapsed, new RegExp(`codegraph_explore ${REQUEST}`));
+  assert.match(collapsed, new RegExp(`\\$ codegraph explore -- '${REQUEST}'`));
+  assert.match(collapsed, /\*\*Flow \(call path/);
+  assert.match(collapsed, /… \d+ more lines/);
+  assert.match(collapsed, /\d+\.\dKB · \d+ lines · \d+\.\d\ds · codegraph 1\.6\.1/);
+  assert.doesNotMatch(collapsed, /\*\*Source Code\*\*/, "collapsed: a preview only");
+
+  tmux("send-keys", "-t", session, "C-o");
+  await waitFor(() => screen().includes("**Source Code**"), { timeoutMs: 10000, what: "the expanded result" });
+
+  tmux("send-keys", "-t", session, "/codegraph", "Enter");
+  const report = await waitFor(() => (screen().includes("pi-codegraph: ready") ? screen() : null), {
+    timeoutMs: 10000,
+    what: "the /codegraph report",
+  });
+  assert.match(report, /index: .*\/ws\/\.codegraph/);
+  assert.match(report, /last error: none/);
+});
