@@ -133,6 +133,7 @@ mod tests {
     p
   }
 
+  #[cfg(unix)]
   fn path_of(dirs: &[&Path]) -> OsString {
     std::env::join_paths(dirs).unwrap()
   }
