@@ -66,6 +66,18 @@ test("the tarball holds what ships and nothing else", (t) => {
   }
 });
 
+test("every per-platform package is wired as an optional dependency of the same version", () => {
+  const main = JSON.parse(fs.readFileSync(path.join(installed, "package.json"), "utf8"));
+  const platforms = fs.readdirSync(path.join(root, "npm")).map((dir) => {
+    const p = JSON.parse(fs.readFileSync(path.join(root, "npm", dir, "package.json"), "utf8"));
+    assert.equal(p.main, `pi-codegraph.${dir}.node`);
+    return [p.name, p.version];
+  });
+  assert.equal(platforms.length, main.napi.targets.length);
+  assert.deepEqual(Object.entries(main.optionalDependencies).sort(), platforms.sort());
+  for (const [, version] of platforms) assert.equal(version, main.version);
+});
+
 test("the installed package loads its platform binary and explores", () => {
   const ws = makeWorkspace();
   const script = `require(${JSON.stringify(installed)}).explore("what calls main", ${JSON.stringify(ws)}).then((r) => console.log(JSON.stringify(r)))`;
