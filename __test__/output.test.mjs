@@ -5,9 +5,9 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
-import { fakeBinDir, makeWorkspace, withEnv } from "./helpers/index.mjs";
+import { useFakeCli, withEnv } from "./helpers/index.mjs";
 
 const lines = (n) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
@@ -15,18 +15,10 @@ for (const impl of implementations) {
   describe(impl.name, () => {
     const { explore, releaseFullOutputs } = impl.module;
 
-    let ws;
-    const originalPath = process.env.PATH;
-    before(() => {
-      process.env.PATH = fakeBinDir();
-      ws = makeWorkspace();
-    });
-    after(() => {
-      process.env.PATH = originalPath;
-    });
+    const fake = useFakeCli();
 
     test("full-output files do not outlive the process, even through process.exit()", () => {
-      const script = `require(${JSON.stringify(impl.entry)}).explore("q", ${JSON.stringify(ws)}).then((r) => { console.log(r.details.fullOutputPath); process.exit(0); })`;
+      const script = `require(${JSON.stringify(impl.entry)}).explore("q", ${JSON.stringify(fake.ws)}).then((r) => { console.log(r.details.fullOutputPath); process.exit(0); })`;
       const r = spawnSync(process.execPath, ["-e", script], {
         env: { ...process.env, FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "2500" },
         encoding: "utf8",
@@ -40,7 +32,7 @@ for (const impl of implementations) {
     test("a secret whose name fell off the start of the stderr tail is not shown", async () => {
       const stderr = `OPENAI_API_KEY=sk-live-THE-SECRET-VALUE\n${"f".repeat(4096 - 20)}\nlast words`;
       const err = await withEnv({ FAKE_CG_MODE: "exit", FAKE_CG_EXIT: "1", FAKE_CG_STDERR: stderr }, () =>
-        explore("q", ws).then(
+        explore("q", fake.ws).then(
           () => assert.fail("expected an error"),
           (e) => e,
         ),
@@ -50,7 +42,7 @@ for (const impl of implementations) {
     });
 
     test("a truncated answer names a private temp file holding the full output", async () => {
-      const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "3000" }, () => explore("q", ws));
+      const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "3000" }, () => explore("q", fake.ws));
       const file = result.details.fullOutputPath;
       assert.ok(file, "a full-output file is reported");
       assert.equal(fs.readFileSync(file, "utf8"), lines(3000));
@@ -58,25 +50,25 @@ for (const impl of implementations) {
       assert.ok(result.text.includes(file), "the marker tells the model where it is");
       assert.match(result.text, /use the read tool/);
       assert.equal(fs.statSync(file).mode & 0o777, 0o600);
-      assert.ok(!file.startsWith(ws), "never in the workspace");
+      assert.ok(!file.startsWith(fake.ws), "never in the workspace");
       assert.ok(file.startsWith(fs.realpathSync(os.tmpdir())) || file.startsWith(os.tmpdir()));
       assert.ok(releaseFullOutputs() >= 1);
       assert.equal(fs.existsSync(file), false, "released files are deleted");
     });
 
     test("an answer within the limits leaves no file behind", async () => {
-      const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "10" }, () => explore("q", ws));
+      const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "10" }, () => explore("q", fake.ws));
       assert.equal(result.details.fullOutputPath ?? null, null);
     });
 
     test("TMPDIR inside the workspace is not used for the full output", async () => {
-      const inside = path.join(ws, "tmp");
+      const inside = path.join(fake.ws, "tmp");
       fs.mkdirSync(inside, { recursive: true });
       const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "2500", TMPDIR: inside }, () =>
-        explore("q", ws),
+        explore("q", fake.ws),
       );
       assert.ok(result.details.fullOutputPath);
-      assert.ok(!result.details.fullOutputPath.startsWith(ws), result.details.fullOutputPath);
+      assert.ok(!result.details.fullOutputPath.startsWith(fake.ws), result.details.fullOutputPath);
       assert.deepEqual(fs.readdirSync(inside), []);
       releaseFullOutputs();
     });
@@ -84,7 +76,7 @@ for (const impl of implementations) {
     test("terminal escapes are stripped; tabs and newlines are kept", async () => {
       const stdout = "\u001b[1;31mFlow\u001b[0m\n1\tcheckout()\r\n\u001b]0;title\u0007done\u0007\n";
       const result = await withEnv({ FAKE_CG_MODE: "exit", FAKE_CG_EXIT: "0", FAKE_CG_STDOUT: stdout }, () =>
-        explore("q", ws),
+        explore("q", fake.ws),
       );
       assert.equal(result.text, "Flow\n1\tcheckout()\ndone\n");
     });
@@ -93,7 +85,7 @@ for (const impl of implementations) {
       const stderr =
         "boom\nGITHUB_TOKEN=ghp_secret123 DB_PASSWORD=hunter2\nAuthorization: Bearer eyJabc.def\nOPENAI_API_KEY='sk-xyz'\n";
       const err = await withEnv({ FAKE_CG_MODE: "exit", FAKE_CG_EXIT: "1", FAKE_CG_STDERR: stderr }, () =>
-        explore("q", ws).then(
+        explore("q", fake.ws).then(
           () => assert.fail("expected an error"),
           (e) => e,
         ),

@@ -1,30 +1,22 @@
 // Partial output while the CLI runs: explore()'s onProgress and the tool's onUpdate.
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { after, before, test } from "node:test";
-import { fakeBinDir, makeWorkspace, withEnv } from "./helpers/index.mjs";
+import { test } from "node:test";
+import { useFakeCli, withEnv } from "./helpers/index.mjs";
 import { loadTool } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../index.js");
 const { explore } = pkg;
 
-let ws;
-const originalPath = process.env.PATH;
-before(() => {
-  process.env.PATH = fakeBinDir();
-  ws = makeWorkspace();
-});
-after(() => {
-  process.env.PATH = originalPath;
-});
+const fake = useFakeCli();
 
 const drip = { FAKE_CG_MODE: "drip", FAKE_CG_COUNT: "8", FAKE_CG_INTERVAL: "100" };
 const dripText = `${Array.from({ length: 8 }, (_, i) => `drip ${i + 1}`).join("\n")}\n`;
 
 test("progress reports arrive while the CLI prints, bounded, each a prefix of the answer", async () => {
   const updates = [];
-  const result = await withEnv(drip, () => explore("q", ws, null, { onProgress: (p) => updates.push(p) }));
+  const result = await withEnv(drip, () => explore("q", fake.ws, null, { onProgress: (p) => updates.push(p) }));
   assert.ok(updates.length >= 1, "at least one progress report");
   for (const u of updates) {
     assert.ok(result.text.startsWith(u.text), "progress text is a prefix of the final text");
@@ -35,10 +27,10 @@ test("progress reports arrive while the CLI prints, bounded, each a prefix of th
 });
 
 test("the tool streams partial results through Pi's onUpdate", async () => {
-  const tool = await loadTool(pkg, { cwd: ws });
+  const tool = await loadTool(pkg, { cwd: fake.ws });
   const updates = [];
   const result = await withEnv(drip, () =>
-    tool.execute("c", { request: "q" }, undefined, (u) => updates.push(u), { cwd: ws }),
+    tool.execute("c", { request: "q" }, undefined, (u) => updates.push(u), { cwd: fake.ws }),
   );
   assert.ok(updates.length >= 1);
   for (const u of updates) {

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { after, before } from "node:test";
 import { fileURLToPath } from "node:url";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -114,4 +115,22 @@ export function readLog(file) {
     .split("\n")
     .filter(Boolean)
     .map((l) => JSON.parse(l));
+}
+
+/**
+ * For the enclosing file or suite: the fake CLI alone on PATH and an indexed workspace
+ * (`fake.bin`, `fake.ws`, set in `before`), with PATH restored `after`.
+ */
+export function useFakeCli() {
+  const fake = {};
+  const savedPath = process.env.PATH;
+  before(() => {
+    fake.bin = fakeBinDir();
+    fake.ws = makeWorkspace();
+    process.env.PATH = fake.bin;
+  });
+  after(() => {
+    process.env.PATH = savedPath;
+  });
+  return fake;
 }
