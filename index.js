@@ -7,8 +7,10 @@ const path = require("node:path");
 const TOOL_NAME = "codegraph_explore";
 const MAX_REQUEST_CHARS = 10000;
 const PREVIEW_LINES = 8;
-/** Ends every tool error, so the model moves on instead of retrying an unavailable index. */
-// Pi's default tools are read, bash, edit and write: grep and find may only exist through bash.
+/**
+ * Ends every tool error, so the model moves on instead of retrying an unavailable index. Pi's
+ * default tools are read, bash, edit and write: grep and find may only exist through bash.
+ */
 const FALLBACK_LINE = `${TOOL_NAME} is unavailable for this request; use read, and grep/find (as tools or through bash), instead.`;
 
 let binding;
