@@ -9,6 +9,7 @@ import {
   hashTree,
   isAlive,
   makeWorkspace,
+  processesDie,
   readJsonFile,
   readLog,
   tempDir,
@@ -276,10 +277,7 @@ for (const impl of implementations) {
           assert.ok(isAlive(pids.self) && isAlive(pids.grandchild));
           ac.abort();
           await rejectsWith(pending, "CODEGRAPH_CANCELLED");
-          await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
-            timeoutMs: 2000,
-            what: "the tree to die",
-          });
+          await processesDie([pids.self, pids.grandchild]);
         });
       });
 
@@ -314,10 +312,7 @@ for (const impl of implementations) {
           const pids = await waitFor(() => readJsonFile(f.pids), { what: "the fake to start" });
           ac.abort();
           await rejectsWith(pending, "CODEGRAPH_CANCELLED");
-          await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
-            timeoutMs: 2000,
-            what: "the tree to die",
-          });
+          await processesDie([pids.self, pids.grandchild]);
         });
       });
 
@@ -330,10 +325,7 @@ for (const impl of implementations) {
           assert.equal(err.details.timeoutMs, 400);
           const pids = readJsonFile(f.pids);
           assert.ok(pids, "the fake had started");
-          await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
-            timeoutMs: 2000,
-            what: "the tree to die",
-          });
+          await processesDie([pids.self, pids.grandchild]);
         });
       });
 
@@ -345,7 +337,7 @@ for (const impl of implementations) {
             const result = await explore("q", ws, null, { timeoutMs: 10000 });
             assert.equal(result.text, "answer before exit\n");
             const pids = readJsonFile(f.pids);
-            await waitFor(() => !isAlive(pids.grandchild), { timeoutMs: 2000, what: "the grandchild to die" });
+            await processesDie([pids.grandchild], "the grandchild to die");
           },
         );
       });

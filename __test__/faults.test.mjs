@@ -10,7 +10,16 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { isAlive, makeWorkspace, readJsonFile, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
+import {
+  isAlive,
+  makeWorkspace,
+  processesDie,
+  readJsonFile,
+  root,
+  tempDir,
+  waitFor,
+  withEnv,
+} from "./helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
 const { explore, releaseFullOutputs } = require("../index.js");
@@ -339,7 +348,7 @@ describe("the CLI misbehaves", () => {
     assert.equal(result.text, "answer before exit\n");
     assert.ok(outcome.ms < 5000, `took ${outcome.ms} ms`);
     const p = fake.readPids();
-    await waitFor(() => !isAlive(p.grandchild), { timeoutMs: 2000, what: "the grandchild to die" });
+    await processesDie([p.grandchild], "the grandchild to die");
     await assertNothingLeft();
   });
 
@@ -642,7 +651,7 @@ waitFile(${JSON.stringify(`${doomed}.deleted`)}, () => {
     fs.rmSync(doomed, { recursive: true, force: true });
     ac.abort();
     expectError(await pending, "CODEGRAPH_CANCELLED");
-    await waitFor(() => !isAlive(p.self) && !isAlive(p.grandchild), { timeoutMs: 2000, what: "the tree to die" });
+    await processesDie([p.self, p.grandchild]);
     await assertNothingLeft();
   });
 

@@ -85,6 +85,11 @@ export async function waitFor(check, { timeoutMs = 10000, what = "condition" } =
   }
 }
 
+/** Waits (at most 2 s) until none of `pids` is running: a killed tree is gone promptly. */
+export function processesDie(pids, what = "the tree to die") {
+  return waitFor(() => pids.every((pid) => !isAlive(pid)), { timeoutMs: 2000, what });
+}
+
 export function readJsonFile(file) {
   try {
     return JSON.parse(fs.readFileSync(file, "utf8"));
