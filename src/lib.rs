@@ -28,7 +28,8 @@ use crate::explore::{Failure, Outcome, DEFAULT_TIMEOUT};
 use crate::runner::Cancel;
 
 /// Options for direct callers (tests, scripts). The model never reaches these: the Pi tool's
-/// only parameter is the request.
+/// only parameter is the request. Declared for the generated TypeScript types; `parse_options`
+/// reads them, so a wrong type rejects with a stable code.
 #[napi(object, object_to_js = false)]
 pub struct ExploreOptions {
   /// Milliseconds before the CLI is stopped with CODEGRAPH_TIMEOUT. Default 30000.
@@ -284,22 +285,19 @@ fn parse_options(
   let timeout_value = field("timeoutMs")?;
   let timeout = match timeout_value.get_type() {
     Ok(ValueType::Undefined | ValueType::Null) => DEFAULT_TIMEOUT,
-    Ok(ValueType::Number) => {
-      let ms = timeout_value
-        .coerce_to_number()
-        .and_then(|n| n.get_double())
-        .unwrap_or(f64::NAN);
-      if !(ms.is_finite() && ms >= 1.0 && ms <= f64::from(i32::MAX)) {
-        return Err(invalid_options(
-          "options.timeoutMs must be a number of milliseconds from 1 to 2147483647",
-        ));
+    kind => {
+      let ms = match kind {
+        Ok(ValueType::Number) => timeout_value
+          .coerce_to_number()
+          .and_then(|n| n.get_double())
+          .ok(),
+        _ => None,
       }
+      .filter(|ms| ms.is_finite() && *ms >= 1.0 && *ms <= f64::from(i32::MAX))
+      .ok_or_else(|| {
+        invalid_options("options.timeoutMs must be a number of milliseconds from 1 to 2147483647")
+      })?;
       Duration::from_millis(ms as u64)
-    }
-    _ => {
-      return Err(invalid_options(
-        "options.timeoutMs must be a number of milliseconds from 1 to 2147483647",
-      ))
     }
   };
   let progress_value = field("onProgress")?;
