@@ -101,7 +101,7 @@ pub async fn explore(
     None => version.await,
   };
 
-  if !out.status.success() && !out.stopped_at_drain_limit {
+  if !out.status.success() && !out.stopped_at_drain_limit() {
     let err = classify_exit(&out, &workspace);
     return Err(Box::new((err, failure(cli_version, Some(out.duration)))));
   }
@@ -120,7 +120,7 @@ pub async fn explore(
     executable: launch.executable.clone(),
     cli_version,
     // Our own stop at the drain limit is not the CLI's verdict; -1 marks "stopped by us".
-    exit_code: if out.stopped_at_drain_limit { -1 } else { 0 },
+    exit_code: if out.stopped_at_drain_limit() { -1 } else { 0 },
     duration: out.duration,
     stdout: out.stdout,
   })

@@ -30,12 +30,18 @@ const PIPE_GRACE: Duration = Duration::from_millis(250);
 #[derive(Debug)]
 pub struct RunOutput {
   pub stdout: Bounded,
-  /// True when the runner itself stopped the CLI at the drain limit: its exit status is then
-  /// our SIGKILL, not the CLI's verdict, and the kept text is the answer.
-  pub stopped_at_drain_limit: bool,
   pub stderr_tail: String,
   pub status: ExitStatus,
   pub duration: Duration,
+}
+
+impl RunOutput {
+  /// True when the runner itself stopped the CLI at the drain limit (the only way totals become
+  /// inexact): its exit status is then our SIGKILL, not the CLI's verdict, and the kept text is
+  /// the answer.
+  pub fn stopped_at_drain_limit(&self) -> bool {
+    !self.stdout.totals_exact
+  }
 }
 
 /// A cancellation flag the JS thread can raise. `Notify` stores one permit, so an abort raised
@@ -196,7 +202,6 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   drop(guard);
   Ok(RunOutput {
     stdout: out.finish(!flooded),
-    stopped_at_drain_limit: flooded,
     stderr_tail: err.finish(),
     status,
     duration: started.elapsed(),
