@@ -1,20 +1,68 @@
 // The `pi-codegraph` command for people: doctor and explore, run as a user runs them.
 import assert from "node:assert/strict";
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { before, test } from "node:test";
-import { fakeBinDir, makeWorkspace, root, tempDir } from "./helpers/index.mjs";
+import { fakeBinDir, makeWorkspace, processesDie, readLog, root, tempDir, waitFor } from "./helpers/index.mjs";
 
 const cli = path.join(root, "bin", "pi-codegraph.js");
+const pkg = createRequire(import.meta.url)("../package.json");
 let bin;
 before(() => {
   bin = fakeBinDir();
 });
 
-function run(args, cwd, PATH = bin) {
-  const r = spawnSync(process.execPath, [cli, ...args], { cwd, env: { ...process.env, PATH }, encoding: "utf8" });
+function env(vars = {}, PATH = bin) {
+  const e = { ...process.env, PATH, ...vars };
+  for (const [k, v] of Object.entries(e)) if (v === undefined) delete e[k];
+  return e;
+}
+
+function run(args, cwd, PATH = bin, { vars, script = cli } = {}) {
+  const r = spawnSync(process.execPath, [script, ...args], { cwd, env: env(vars, PATH), encoding: "utf8" });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** doctor's rows by name, continuation lines (long values are wrapped) joined back with a space. */
+function rows(stdout) {
+  const out = {};
+  let last;
+  for (const line of stdout.split("\n")) {
+    const m = /^(\S+)\s+(.*)$/.exec(line);
+    if (m) {
+      last = m[1];
+      out[last] = m[2];
+    } else if (line.trim() && last) out[last] += ` ${line.trim()}`;
+  }
+  return out;
+}
+
+/** A copy of the package's JS (no .node file, no node_modules, no binding.js): the addon cannot load. */
+function packageCopy() {
+  const dir = tempDir("pi-codegraph-copy-");
+  for (const f of ["index.js", "index.d.ts", "extension.js", "package.json", "lib", "bin"]) {
+    fs.cpSync(path.join(root, f), path.join(dir, f), { recursive: true });
+  }
+  return dir;
+}
+
+/** Runs the CLI asynchronously; `onSpawn(child)` may act on it while it runs. */
+function runAsync(args, cwd, vars, onSpawn = () => {}) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { cwd, env: env(vars), stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (c) => {
+      stdout += c;
+    });
+    child.stderr.on("data", (c) => {
+      stderr += c;
+    });
+    onSpawn(child);
+    child.on("close", (code, signal) => resolve({ code, signal, stdout, stderr }));
+  });
 }
 
 test("doctor in an indexed workspace: ready, exit 0", () => {
@@ -27,22 +75,166 @@ test("doctor in an indexed workspace: ready, exit 0", () => {
   assert.match(r.stdout, new RegExp(`^index\\s+${ws}/\\.codegraph$`, "m"));
   assert.match(r.stdout, /^runtime\s+Node\.js v\d+/m);
   assert.match(r.stdout, /^addon\s+\/.*pi-codegraph\.[\w-]+\.node$/m);
+  assert.equal(rows(r.stdout).extension, `pi-codegraph ${pkg.version} at ${root}`);
+  assert.doesNotMatch(r.stdout, /^fix/m);
 });
 
-test("doctor without an index: not ready, the fix, exit 1, nothing created", () => {
+test("doctor DIR reports on DIR, resolved against the current directory; two DIRs are a usage error", () => {
+  const ws = makeWorkspace();
+  const elsewhere = tempDir();
+  const r = run(["doctor", path.relative(elsewhere, ws)], elsewhere);
+  assert.equal(r.code, 0, r.stdout);
+  assert.equal(rows(r.stdout).workspace, ws);
+  assert.equal(rows(r.stdout).index, path.join(ws, ".codegraph"));
+  assert.equal(run(["doctor", "--", ws], elsewhere).code, 0);
+  const two = run(["doctor", ws, elsewhere], elsewhere);
+  assert.equal(two.code, 2);
+  assert.match(two.stderr, /doctor \[DIR\]/);
+  assert.equal(two.stdout, "");
+});
+
+test("doctor without an index: not ready, the index check's own reason, the fix, exit 1, nothing created", () => {
   const ws = makeWorkspace({ index: false });
   const r = run(["doctor"], ws);
   assert.equal(r.code, 1);
   assert.match(r.stdout, /^status\s+not ready \(CODEGRAPH_NO_INDEX\)$/m);
   assert.match(r.stdout, /^fix\s+Run `codegraph init` in /m);
+  const { index, codegraph } = rows(r.stdout);
+  assert.match(index, /index/);
+  assert.ok(index.includes(path.join(ws, ".codegraph")), index);
+  assert.doesNotMatch(index, /none in this directory/);
+  assert.equal(codegraph, path.join(bin, "codegraph"));
   assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false);
 });
 
-test("doctor without codegraph: not found, exit 1", () => {
-  const r = run(["doctor"], makeWorkspace(), tempDir());
+test("doctor without codegraph on PATH: says so, exit 1", () => {
+  const ws = makeWorkspace();
+  const r = run(["doctor"], ws, tempDir());
   assert.equal(r.code, 1);
-  assert.match(r.stdout, /^codegraph\s+not found on PATH$/m);
-  assert.match(r.stdout, /CODEGRAPH_NOT_FOUND/);
+  assert.match(r.stdout, /^status\s+not ready \(CODEGRAPH_NOT_FOUND\)$/m);
+  assert.match(rows(r.stdout).codegraph, /not found.*PATH/);
+  assert.equal(rows(r.stdout).index, path.join(ws, ".codegraph"));
+  assert.equal(rows(r.stdout).version, undefined);
+});
+
+test("doctor with a wrong PI_CODEGRAPH_BIN prints that problem, not 'not found on PATH'", () => {
+  const ws = makeWorkspace();
+  const r = run(["doctor"], ws, bin, { vars: { PI_CODEGRAPH_BIN: "/nope/codegraph" } });
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, /^status\s+not ready \(CODEGRAPH_NOT_FOUND\)$/m);
+  const { codegraph, index } = rows(r.stdout);
+  assert.match(codegraph, /PI_CODEGRAPH_BIN=\/nope\/codegraph is not a file/);
+  assert.doesNotMatch(r.stdout, /not found on PATH/);
+  // The index check ran on its own and found the index.
+  assert.equal(index, path.join(ws, ".codegraph"));
+});
+
+test("doctor without the native addon: nothing is claimed about codegraph or the index; how to get the addon", () => {
+  const copy = packageCopy();
+  const vars = { NODE_PATH: undefined, NAPI_RS_NATIVE_LIBRARY_PATH: undefined };
+  const load = spawnSync(process.execPath, ["-e", "require('./lib/native.js').loadNative()"], {
+    cwd: copy,
+    env: env(vars),
+    encoding: "utf8",
+  });
+  assert.notEqual(load.status, 0, "the copy must not find an addon");
+  const { target } = createRequire(import.meta.url)("../lib/native.js");
+
+  const r = run(["doctor"], makeWorkspace(), bin, { vars, script: path.join(copy, "bin", "pi-codegraph.js") });
+  assert.equal(r.code, 1, r.stderr);
+  assert.equal(r.stderr, "");
+  const row = rows(r.stdout);
+  assert.equal(row.status, "not ready (CODEGRAPH_ADDON)");
+  assert.equal(row.codegraph, "not checked (the native addon did not load)");
+  assert.equal(row.index, "not checked (the native addon did not load)");
+  assert.doesNotMatch(r.stdout, /not found on PATH|none in this directory/);
+  assert.equal(row.extension, `pi-codegraph ${pkg.version} at ${copy}`);
+  // The whole story of the failed load, not just its first words.
+  assert.match(row.addon, /^not loaded: .*no pi-codegraph native addon.*binding\.js/);
+  assert.match(row.fix, new RegExp(`pi-codegraph-${target()}\\b.* is missing`));
+  assert.match(row.fix, /npm run build/);
+  assert.match(row.fix, /npm install pi-codegraph .*without --omit=optional/);
+});
+
+test("doctor prints the rows the diagnosis carries: ancestor index, in-workspace executable, resolved index", () => {
+  // The package's JS with a stand-in index.js, to render a diagnosis the addon may give.
+  const copy = packageCopy();
+  fs.writeFileSync(
+    path.join(copy, "index.js"),
+    `module.exports = {
+      diagnose: async () => JSON.parse(process.env.STUB_DIAGNOSIS),
+      addonInfo: () => ({ path: "/stub/pi-codegraph.stub.node", error: null }),
+      explore: async () => { throw new Error("unused"); },
+    };\n`,
+  );
+  const script = path.join(copy, "bin", "pi-codegraph.js");
+  const doctor = (d) => {
+    const r = run(["doctor"], tempDir(), bin, { vars: { STUB_DIAGNOSIS: JSON.stringify(d) }, script });
+    return { ...r, row: rows(r.stdout) };
+  };
+
+  const noIndex = doctor({
+    cwd: "/p/sub",
+    ready: false,
+    executable: "/usr/bin/codegraph",
+    cliVersion: "1.6.1",
+    problemCode: "CODEGRAPH_NO_INDEX",
+    problem: "generic problem",
+    indexProblem: "/p/sub/.codegraph does not exist",
+    ancestorIndex: "/p",
+    remediation: "Run `codegraph init` in /p/sub yourself.",
+  });
+  assert.equal(noIndex.code, 1);
+  assert.equal(noIndex.row.index, "/p/sub/.codegraph does not exist");
+  assert.match(noIndex.row.ancestor, /^\/p .*start Pi there/);
+  assert.equal(noIndex.row.warning, undefined);
+
+  const odd = doctor({
+    cwd: "/p",
+    ready: true,
+    executable: "/p/tools/codegraph",
+    cliVersion: "1.6.1",
+    executableInWorkspace: true,
+    indexPath: "/p/.codegraph",
+    indexResolved: "/elsewhere/.codegraph",
+  });
+  assert.equal(odd.code, 0);
+  assert.match(odd.row.warning, /inside the workspace.*\/p\/tools\/codegraph/);
+  assert.match(odd.row.resolved, /^\/elsewhere\/\.codegraph\b/);
+  assert.equal(odd.row.ancestor, undefined);
+
+  const both = doctor({
+    cwd: "/p",
+    ready: false,
+    problemCode: "CODEGRAPH_NOT_FOUND",
+    problem: "the CodeGraph CLI was not found: no `codegraph` on PATH",
+    executableProblem: "no `codegraph` on PATH",
+    indexProblem: "/p/.codegraph does not exist",
+    remediation: "Install it.",
+  });
+  assert.equal(both.row.codegraph, "no `codegraph` on PATH");
+  assert.equal(both.row.index, "/p/.codegraph does not exist");
+  assert.equal(both.row.resolved, undefined);
+});
+
+for (const args of [["doctor"], ["explore", "q"]]) {
+  test(`${args[0]} into a pipe closed by its reader exits quietly (no EPIPE stack trace)`, async () => {
+    const r = await runAsync(args, makeWorkspace(), {}, (child) => child.stdout.destroy());
+    assert.equal(r.stderr.includes("EPIPE"), false, r.stderr);
+    assert.equal(r.stderr.includes("    at "), false, r.stderr);
+    if (args[0] === "doctor") assert.equal(r.code, 0);
+    else assert.ok(r.code === 0 && /^\[codegraph /.test(r.stderr), r.stderr);
+  });
+}
+
+test("doctor | head -1 prints the first row and nothing on stderr", () => {
+  const r = spawnSync("sh", ["-c", `"${process.execPath}" "${cli}" doctor | head -1`], {
+    cwd: makeWorkspace(),
+    env: env({}, `${bin}:/usr/bin:/bin`),
+    encoding: "utf8",
+  });
+  assert.match(r.stdout, /^status\s+ready\n$/);
+  assert.equal(r.stderr, "");
 });
 
 test("explore prints the bounded answer; errors go to stderr with exit 1", () => {
@@ -55,9 +247,87 @@ test("explore prints the bounded answer; errors go to stderr with exit 1", () =>
   assert.match(bad.stderr, /^CODEGRAPH_NO_INDEX:/);
 });
 
-test("usage on no command, exit 2 on an unknown one", () => {
+test("explore of a truncated answer: a note for a person on stderr instead of the model's marker and dead path", () => {
+  const r = run(["explore", "q"], makeWorkspace(), bin, { vars: { FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "3000" } });
+  assert.equal(r.code, 0, r.stderr);
+  const lines = r.stdout.split("\n");
+  assert.equal(lines.length, 2001);
+  assert.equal(lines[1999], "line 2000");
+  assert.equal(lines[2000], "");
+  assert.doesNotMatch(r.stdout + r.stderr, /Output truncated|pi-codegraph-explore-|read tool/);
+  assert.match(r.stderr, /^\[truncated: showing 2000 of 3000 lines; run again with --full to print everything\]$/m);
+});
+
+test("explore --full prints the complete output; without truncation just the answer", () => {
+  const ws = makeWorkspace();
+  const r = run(["explore", "--full", "q"], ws, bin, { vars: { FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "3000" } });
+  assert.equal(r.code, 0, r.stderr);
+  const expected = `${Array.from({ length: 3000 }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
+  assert.equal(r.stdout, expected);
+  assert.doesNotMatch(r.stderr, /truncated:/);
+  const small = run(["explore", "--full", "what", "calls", "main"], ws);
+  assert.equal(small.code, 0, small.stderr);
+  assert.deepEqual(JSON.parse(small.stdout.split("\n")[1]).argv, ["explore", "--", "what calls main"]);
+});
+
+test("explore options: --help and -h, `--` ends options, options only before the question, usage errors", () => {
+  const ws = makeWorkspace();
+  const log = path.join(tempDir(), "log.jsonl");
+  const vars = { FAKE_CG_LOG: log };
+  for (const flag of ["--help", "-h"]) {
+    const r = run(["explore", flag], ws, bin, { vars });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /explore \[--full\] \[--\] <question\.\.\.>/);
+    assert.doesNotMatch(r.stdout, /doctor/);
+  }
+  assert.deepEqual(readLog(log), [], "--help must not run codegraph");
+
+  const asked = (args) => JSON.parse(run(["explore", ...args], ws, bin, { vars }).stdout.split("\n")[1]).argv[2];
+  assert.equal(asked(["--", "--help"]), "--help");
+  assert.equal(asked(["what", "is", "--full"]), "what is --full");
+  assert.equal(asked(["--full", "--", "-p", "/etc"]), "-p /etc");
+
+  const frob = run(["explore", "--frob", "q"], ws, bin, { vars });
+  assert.equal(frob.code, 2);
+  assert.match(frob.stderr, /--frob/);
+  const none = run(["explore"], ws, bin, { vars });
+  assert.equal(none.code, 2);
+  assert.match(none.stderr, /explore \[--full\] \[--\] <question\.\.\.>/);
+  assert.equal(run(["explore", "--full"], ws, bin, { vars }).code, 2);
+  assert.equal(readLog(log).length, 3, "usage errors must not run codegraph");
+
+  const doctorHelp = run(["doctor", "-h"], ws);
+  assert.equal(doctorHelp.code, 0);
+  assert.match(doctorHelp.stdout, /doctor \[DIR\]/);
+  assert.equal(run(["doctor", "--frob"], ws).code, 2);
+});
+
+test("--help lists both subcommands with their options; usage on no command, exit 2 on an unknown one", () => {
+  const help = run(["--help"], tempDir());
+  assert.equal(help.code, 0);
+  for (const s of ["doctor [DIR]", "explore [--full] [--] <question...>", "--full", "-h, --help"]) {
+    assert.ok(help.stdout.includes(s), `--help mentions ${s}`);
+  }
   assert.equal(run([], tempDir()).code, 0);
   const r = run(["frobnicate"], tempDir());
   assert.equal(r.code, 2);
   assert.match(r.stderr, /Usage:/);
+});
+
+test("SIGINT during explore aborts it and stops the CLI's process tree", async () => {
+  const pidsFile = path.join(tempDir(), "pids.json");
+  let pids;
+  const r = await runAsync(
+    ["explore", "q"],
+    makeWorkspace(),
+    { FAKE_CG_MODE: "hang", FAKE_CG_PIDS: pidsFile },
+    (child) =>
+      waitFor(() => fs.existsSync(pidsFile), { what: "the fake CLI" }).then(() => {
+        pids = JSON.parse(fs.readFileSync(pidsFile, "utf8"));
+        child.kill("SIGINT");
+      }),
+  );
+  assert.equal(r.code, 1);
+  assert.match(r.stderr, /^CODEGRAPH_CANCELLED/);
+  await processesDie([pids.self, pids.grandchild]);
 });

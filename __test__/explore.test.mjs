@@ -344,32 +344,50 @@ for (const impl of implementations) {
     });
 
     describe("output limits", () => {
-      test("truncates at 2,000 lines with a visible marker", async () => {
+      test("truncates at 2,000 lines with a visible marker, the marker within the caps", async () => {
         const result = await fake({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "3000" }, () => explore("q", ws));
         const d = result.details;
         assert.equal(d.truncated, true);
         assert.equal(d.truncatedBy, "lines");
-        assert.equal(d.keptLines, 2000);
+        // The marker's blank line and its own line count against the 2,000.
+        assert.equal(d.keptLines, 1998);
         assert.equal(d.totalLines, 3000);
+        assert.equal(result.text.split("\n").length, 2000, "the whole text, marker included, is 2,000 lines");
         const [body, marker] = splitKept(result);
-        assert.equal(body, `${Array.from({ length: 2000 }, (_, i) => `line ${i + 1}`).join("\n")}\n`);
-        assert.match(marker, /^\n\[Output truncated by lines: showing 2000 of 3000 lines/);
+        assert.equal(body, `${Array.from({ length: 1998 }, (_, i) => `line ${i + 1}`).join("\n")}\n`);
+        assert.match(marker, /^\n\[Output truncated by lines: showing 1998 of 3000 lines/);
         assert.match(marker, /More output existed/);
       });
 
-      test("truncates at 50 KB on a UTF-8 character boundary", async () => {
+      test("truncates at 50 KB on a UTF-8 character boundary, the marker within the caps", async () => {
         const result = await fake({ FAKE_CG_MODE: "chars", FAKE_CG_CHAR: "€", FAKE_CG_COUNT: "30000" }, () =>
           explore("q", ws),
         );
         const d = result.details;
         assert.equal(d.truncated, true);
         assert.equal(d.truncatedBy, "bytes");
-        assert.ok(d.keptBytes <= 51200 && d.keptBytes > 51200 - 3);
+        assert.ok(Buffer.byteLength(result.text) <= 51200, `the whole text is ${Buffer.byteLength(result.text)} bytes`);
+        assert.ok(d.keptBytes > 51200 - 1024, `kept ${d.keptBytes} bytes`);
         assert.equal(d.totalBytes, 90000);
         const [body, marker] = splitKept(result);
+        assert.equal(Buffer.byteLength(body), d.keptBytes);
         assert.match(body, /^€+$/u, "only whole characters, no replacement characters");
         assert.match(marker, /^\n\n\[Output truncated by bytes: showing 1 of 1 lines \(\d+ of 90000 bytes\)/);
       });
+
+      for (const bytes of [51201, 51202, 51203]) {
+        test(`${bytes} bytes: truncated, and the answer names its full-output file`, async () => {
+          const result = await fake({ FAKE_CG_MODE: "chars", FAKE_CG_CHAR: "z", FAKE_CG_COUNT: String(bytes) }, () =>
+            explore("q", ws),
+          );
+          assert.equal(result.details.truncated, true);
+          assert.ok(Buffer.byteLength(result.text) <= 51200);
+          const file = result.details.fullOutputPath;
+          assert.ok(file, "a full-output file");
+          assert.ok(result.text.includes(file), "the marker names it");
+          assert.equal(fs.readFileSync(file, "utf8"), "z".repeat(bytes));
+        });
+      }
 
       test("output under both limits is returned whole", async () => {
         const result = await fake({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "1999" }, () => explore("q", ws));

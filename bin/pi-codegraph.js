@@ -1,66 +1,225 @@
 #!/usr/bin/env node
-// pi-codegraph for people: `doctor` reports readiness, `explore` runs the same native explore()
-// the Pi tool uses, with the same limits. Neither ever initializes or syncs an index.
+// pi-codegraph for people: `doctor` reports readiness check by check, `explore` runs the same
+// native explore() the Pi tool uses, with the same limits. Neither ever initializes or syncs an
+// index. Options come before the question or directory; `--` ends them. Exit 0 ok, 1 not ready
+// or failed, 2 usage error.
 
+const fs = require("node:fs");
 const path = require("node:path");
 const pkg = require("../package.json");
 const { explore, diagnose, addonInfo } = require("../index.js");
 
-const USAGE = `pi-codegraph ${pkg.version}
-Usage:
-  pi-codegraph doctor                 report CodeGraph readiness for the current directory (exit 0 ready, 1 not)
-  pi-codegraph explore "<question>"   ask CodeGraph in the current directory, as the Pi tool would
+const PKG_DIR = path.join(__dirname, "..");
+const DOCTOR_USAGE = `  pi-codegraph doctor [DIR]
+      Report CodeGraph readiness of DIR (default: the current directory), check by check.
+      Exit 0 when ready, 1 when not. Read-only.
+      -h, --help   show this help
 `;
+const EXPLORE_USAGE = `  pi-codegraph explore [--full] [--] <question...>
+      Ask CodeGraph about the current directory, as the Pi tool would (same limits: 2000 lines
+      or 50 KB). Exit 0 with the answer on stdout, 1 with the error on stderr.
+      --full       print the complete output of a truncated answer instead of the bounded text
+      --           end of options: everything after it is the question, even "--help"
+      -h, --help   show this help
+`;
+const COMMANDS = `${DOCTOR_USAGE}${EXPLORE_USAGE}  pi-codegraph --version | --help\n`;
+const USAGE = `pi-codegraph ${pkg.version}\nUsage:\n${COMMANDS}`;
 
-async function doctor(cwd) {
-  const d = await diagnose(cwd);
-  const addon = addonInfo();
-  const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node.js ${process.version}`;
-  const rows = [
-    ["status", d.ready ? "ready" : `not ready (${d.problemCode})`],
-    ["workspace", cwd],
-    ["codegraph", d.executable ?? "not found on PATH"],
-    ["version", d.cliVersion ?? "unknown"],
-    ["index", d.indexPath ?? "none in this directory"],
-    ["runtime", `${runtime} (${process.platform}-${process.arch})`],
-    ["addon", addon.path ?? `not loaded: ${addon.error}`],
-  ];
-  if (!d.ready) rows.push(["fix", d.remediation]);
-  const width = Math.max(...rows.map(([k]) => k.length));
-  for (const [k, v] of rows) process.stdout.write(`${k.padEnd(width)}  ${v}\n`);
-  return d.ready ? 0 : 1;
+/** Options only before the first other word; `--` ends them. Unknown options are usage errors. */
+function parseArgs(args, known) {
+  const opts = new Set();
+  let i = 0;
+  for (; i < args.length; i++) {
+    const a = args[i];
+    if (a === "--") {
+      i++;
+      break;
+    }
+    if (!a.startsWith("-") || a === "-") break;
+    if (!known.includes(a)) return { error: `unknown option ${a}` };
+    opts.add(a === "-h" ? "--help" : a);
+  }
+  return { opts, words: args.slice(i) };
 }
 
-async function runExplore(cwd, words) {
-  const request = words.join(" ");
+/** Greedy word wrap of each line of `text`, so long messages stay readable in a terminal. */
+function wrap(text, width = 100) {
+  return String(text)
+    .split("\n")
+    .flatMap((line) => {
+      const out = [];
+      let cur = "";
+      for (const word of line.split(" ")) {
+        if (cur && cur.length + 1 + word.length > width) {
+          out.push(cur);
+          cur = word;
+        } else cur = cur ? `${cur} ${word}` : word;
+      }
+      out.push(cur);
+      return out;
+    });
+}
+
+function platformTarget() {
+  try {
+    return require("../lib/native.js").target();
+  } catch {
+    return `${process.platform}-${process.arch}`;
+  }
+}
+
+async function doctor(dir) {
+  const d = await diagnose(dir);
+  const addon = addonInfo();
+  const code = d.problemCode;
+  const addonMissing = code === "CODEGRAPH_ADDON" || Boolean(addon.error);
+  // Why a check did not run at all (its row then says so instead of guessing a result).
+  const skipped = addonMissing
+    ? "not checked (the native addon did not load)"
+    : code === "CODEGRAPH_WORKSPACE"
+      ? "not checked (the workspace is not usable)"
+      : null;
+  const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node.js ${process.version}`;
+  const rows = [
+    ["status", d.ready ? "ready" : `not ready (${code})`],
+    ["workspace", d.cwd ?? dir],
+  ];
+  if (code && !["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX", "CODEGRAPH_ADDON"].includes(code)) {
+    rows.push(["problem", d.problem]);
+  }
+  rows.push(["extension", `pi-codegraph ${pkg.version} at ${PKG_DIR}`]);
+  rows.push([
+    "codegraph",
+    d.executable ?? d.executableProblem ?? (code === "CODEGRAPH_NOT_FOUND" ? d.problem : (skipped ?? "not found")),
+  ]);
+  if (d.executable && d.executableInWorkspace) {
+    rows.push(["warning", `this codegraph lives inside the workspace; run it only if you trust ${d.executable}`]);
+  }
+  if (d.executable) rows.push(["version", d.cliVersion ?? "unknown (`codegraph --version` gave no answer)"]);
+  rows.push([
+    "index",
+    d.indexPath ??
+      d.indexProblem ??
+      (code === "CODEGRAPH_NO_INDEX" ? d.problem : (skipped ?? "none usable (no reason reported)")),
+  ]);
+  if (d.indexPath && d.indexResolved && d.indexResolved !== d.indexPath) {
+    rows.push(["resolved", `${d.indexResolved} (where the index really is, through symlinks)`]);
+  }
+  if (d.ancestorIndex) {
+    rows.push(["ancestor", `${d.ancestorIndex} has its own index; to use it, start Pi there (cd ${d.ancestorIndex})`]);
+  }
+  rows.push(["runtime", `${runtime} (${process.platform}-${process.arch})`]);
+  rows.push(["addon", addon.path ?? `not loaded: ${addon.error ?? d.problem ?? "unknown reason"}`]);
+  if (addonMissing) {
+    rows.push([
+      "fix",
+      `The platform package pi-codegraph-${platformTarget()}, which holds the native addon, is missing.\n` +
+        "From a checkout of pi-codegraph: npm run build\n" +
+        "From npm: npm install pi-codegraph (without --omit=optional or --no-optional)",
+    ]);
+  } else if (!d.ready) rows.push(["fix", d.remediation]);
+
+  const width = Math.max(...rows.map(([k]) => k.length));
+  const stdout = rows
+    .map(([k, v]) =>
+      wrap(v ?? "")
+        .map((line, i) => `${(i === 0 ? k : "").padEnd(width)}  ${line}`.trimEnd())
+        .join("\n"),
+    )
+    .join("\n");
+  return { code: d.ready ? 0 : 1, stdout: `${stdout}\n` };
+}
+
+/** The answer without its final model-worded `[Output truncated …]` marker (and its blank line). */
+function withoutMarker(text) {
+  const lines = text.trimEnd().split("\n");
+  if (!lines[lines.length - 1].startsWith("[Output truncated")) return text;
+  lines.pop();
+  if (lines[lines.length - 1] === "") lines.pop();
+  return lines.length ? `${lines.join("\n")}\n` : "";
+}
+
+async function runExplore(cwd, words, full) {
   const ac = new AbortController();
   process.once("SIGINT", () => ac.abort());
+  let result;
   try {
-    const { text, details } = await explore(request, cwd, ac.signal);
-    process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
-    process.stderr.write(
-      `[codegraph ${details.cliVersion ?? "?"} · ${details.durationMs} ms · ${details.keptBytes} bytes · ${details.keptLines} lines${details.truncated ? " · truncated" : ""}]\n`,
-    );
-    return 0;
+    result = await explore(words.join(" "), cwd, ac.signal);
   } catch (err) {
-    process.stderr.write(`${err.message}\n`);
-    return 1;
+    return { code: 1, stderr: `${err.message}\n` };
   }
+  const { details } = result;
+  let text = result.text;
+  let facts = `${details.keptBytes} bytes · ${details.keptLines} lines`;
+  let note = "";
+  if (details.truncated) {
+    // The full-output file is deleted when this process exits: read it now or never.
+    let why = "run again with --full to print everything";
+    let complete = null;
+    if (full) {
+      try {
+        complete = fs.readFileSync(details.fullOutputPath, "utf8");
+      } catch (err) {
+        why = `the full output could not be read (${err.code ?? err.message})`;
+      }
+    }
+    if (complete !== null) {
+      text = complete;
+      facts = `complete output: ${Buffer.byteLength(text)} bytes`;
+    } else {
+      text = withoutMarker(text);
+      const of = details.totalsExact === false ? "at least " : "";
+      const shown =
+        details.truncatedBy === "bytes"
+          ? `${details.keptBytes} of ${of}${details.totalBytes} bytes`
+          : `${details.keptLines} of ${of}${details.totalLines} lines`;
+      note = `[truncated: showing ${shown}; ${why}]\n`;
+    }
+  }
+  const stdout = text === "" || text.endsWith("\n") ? text : `${text}\n`;
+  const footer = `[codegraph ${details.cliVersion ?? "?"} · ${details.durationMs} ms · ${facts}]\n`;
+  return { code: 0, stdout, stderr: `${note}${footer}` };
+}
+
+function usageError(message, usage) {
+  return { code: 2, stderr: `pi-codegraph: ${message}\nUsage:\n${usage}` };
 }
 
 async function main(argv) {
   const [command, ...rest] = argv;
+  if (command === undefined || command === "--help" || command === "-h") return { code: 0, stdout: USAGE };
+  if (command === "--version" || command === "-v") return { code: 0, stdout: `${pkg.version}\n` };
   const cwd = path.resolve(process.cwd());
-  if (command === "doctor") return doctor(cwd);
-  if (command === "explore" && rest.length > 0) return runExplore(cwd, rest);
-  if (command === "--version" || command === "-v") {
-    process.stdout.write(`${pkg.version}\n`);
-    return 0;
+  if (command === "doctor") {
+    const { opts, words, error } = parseArgs(rest, ["-h", "--help"]);
+    if (error) return usageError(error, DOCTOR_USAGE);
+    if (opts.has("--help")) return { code: 0, stdout: `Usage:\n${DOCTOR_USAGE}` };
+    if (words.length > 1) return usageError(`doctor takes at most one DIR, got ${words.length}`, DOCTOR_USAGE);
+    return doctor(path.resolve(cwd, words[0] ?? "."));
   }
-  process.stderr.write(USAGE);
-  return command === undefined || command === "--help" || command === "-h" ? 0 : 2;
+  if (command === "explore") {
+    const { opts, words, error } = parseArgs(rest, ["-h", "--help", "--full"]);
+    if (error) return usageError(error, EXPLORE_USAGE);
+    if (opts.has("--help")) return { code: 0, stdout: `Usage:\n${EXPLORE_USAGE}` };
+    if (words.length === 0) return usageError("explore needs a question", EXPLORE_USAGE);
+    return runExplore(cwd, words, opts.has("--full"));
+  }
+  return usageError(`unknown command ${command}`, COMMANDS);
 }
 
-main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+// A reader that went away (`pi-codegraph doctor | head -1`) is not an error: stop quietly with
+// the exit code already decided.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on("error", (err) => {
+    if (err.code !== "EPIPE") throw err;
+    process.exit();
+  });
+}
+
+main(process.argv.slice(2))
+  .catch((err) => ({ code: 1, stderr: `pi-codegraph: ${err?.message ?? err}\n` }))
+  .then(({ code, stdout, stderr }) => {
+    process.exitCode = code;
+    if (stdout) process.stdout.write(stdout);
+    if (stderr) process.stderr.write(stderr);
+  });

@@ -182,24 +182,27 @@ const countLines = (text) => (text.match(/\n/g)?.length ?? 0) + (text && !text.e
 const isContinuation = (byte) => (byte & 0xc0) === 0x80;
 
 /** Both caps on decoded text, cut at a line end where one fits, else at a character boundary. */
-function cut(text) {
+function cut(text, maxBytes = MAX_BYTES, maxLines = MAX_LINES) {
   const buf = Buffer.from(text);
   let end = buf.length;
   let by;
-  let nl = -1; // the MAX_LINES-th newline, if there is one
-  for (let i = 0; i < MAX_LINES; i++) {
+  let nl = -1; // the maxLines-th newline, if there is one
+  for (let i = 0; i < maxLines; i++) {
     nl = buf.indexOf(10, nl + 1);
     if (nl === -1) break;
   }
   if (nl !== -1 && nl + 1 < buf.length) [end, by] = [nl + 1, "lines"];
-  if (end > MAX_BYTES) {
-    let limit = MAX_BYTES;
+  if (end > maxBytes) {
+    let limit = maxBytes;
     while (isContinuation(buf[limit])) limit -= 1;
     const lastNl = buf.subarray(0, limit).lastIndexOf(10);
     [end, by] = [lastNl === -1 ? limit : lastNl + 1, "bytes"];
   }
   return [buf.subarray(0, end).toString(), by];
 }
+
+/** Lines the truncation marker adds (a blank line and itself); it counts against the caps. */
+const MARKER_LINES = 2;
 
 /**
  * Keeps at most MAX_BYTES (+3 to finish a character) and stops storing at line MAX_LINES + 1;
@@ -242,18 +245,32 @@ class StdoutCollector {
   }
 
   finish(totalsExact) {
-    const [text, cutBy] = cut(cleanText(this.kept));
-    const truncated = cutBy !== undefined || this.seenBytes > this.kept.length || !totalsExact;
+    const decoded = cleanText(this.kept);
+    const totalBytes = this.seenBytes;
+    const totalLines = this.seenNewlines + (this.lastByte !== undefined && this.lastByte !== 10 ? 1 : 0);
+    const whole = totalBytes === this.kept.length && totalsExact;
+    if (whole && Buffer.byteLength(decoded) <= MAX_BYTES && countLines(decoded) <= MAX_LINES) {
+      const keptBytes = Buffer.byteLength(decoded);
+      const keptLines = countLines(decoded);
+      return { text: decoded, truncated: false, totalBytes, totalLines, keptBytes, keptLines, totalsExact };
+    }
+    // Every truncated answer names its file, even one that never passed the storing cap.
+    if (this.storing && !this.spill && this.spillDir)
+      this.spill = Spill.create(this.spillDir)?.write(this.kept) ?? null;
+    const b = { truncated: true, truncatedBy: "bytes", totalBytes, totalLines, totalsExact };
+    b.fullOutput = this.spill?.finish(totalsExact);
+    // The marker counts against the caps: reserve its worst case (the longer gap, the largest
+    // kept counts), so text + marker never exceed MAX_BYTES or MAX_LINES.
+    const reserve = Buffer.byteLength(
+      truncationMarker({ ...b, text: "x", keptBytes: MAX_BYTES, keptLines: MAX_LINES }),
+    );
+    const [text, cutBy] = cut(decoded, MAX_BYTES - reserve, MAX_LINES - MARKER_LINES);
     return {
+      ...b,
       text,
-      truncated,
-      truncatedBy: truncated ? (cutBy ?? "bytes") : undefined,
-      totalBytes: this.seenBytes,
-      totalLines: this.seenNewlines + (this.lastByte !== undefined && this.lastByte !== 10 ? 1 : 0),
+      truncatedBy: cutBy ?? "bytes",
       keptBytes: Buffer.byteLength(text),
       keptLines: countLines(text),
-      totalsExact,
-      fullOutput: this.spill?.finish(totalsExact),
     };
   }
 

@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::environment::EnvSnapshot;
-use crate::errors::ExploreError;
+use crate::errors::{shown, ExploreError};
 
 /// Names an operator can use to point at a specific CodeGraph install. Never model-controlled.
 pub const BIN_OVERRIDE_VAR: &str = "PI_CODEGRAPH_BIN";
@@ -30,35 +30,83 @@ pub struct Launch {
   pub executable: PathBuf,
   pub program: PathBuf,
   pub prefix: Vec<OsString>,
+  /// The executable resolves inside the workspace (only when the user chose so).
+  pub in_workspace: bool,
 }
 
-pub fn discover(env: &EnvSnapshot) -> Result<Launch, ExploreError> {
+/// Set to `1` to let a `codegraph` found on PATH run from inside the workspace (a project's own
+/// `node_modules/.bin`, say). Off by default: a repository could plant one.
+pub const ALLOW_WORKSPACE_BIN_VAR: &str = "PI_CODEGRAPH_ALLOW_WORKSPACE_BIN";
+
+/// Finds the executable for `workspace`. `PI_CODEGRAPH_BIN` is the user's explicit choice and is
+/// used wherever it is (marked in `Launch::in_workspace`); on PATH, only absolute entries count,
+/// and an executable that resolves inside the workspace is skipped unless the user opted in.
+pub fn discover(env: &EnvSnapshot, workspace: &Path) -> Result<Launch, ExploreError> {
+  let home = workspace
+    .canonicalize()
+    .unwrap_or_else(|_| workspace.to_path_buf());
+  let inside = |p: &Path| {
+    p.canonicalize()
+      .unwrap_or_else(|_| p.to_path_buf())
+      .starts_with(&home)
+  };
   if let Some(value) = env.get_set(BIN_OVERRIDE_VAR) {
     let path = PathBuf::from(value);
     if !path.is_absolute() {
       return Err(ExploreError::NotFound {
         reason: format!(
           "{BIN_OVERRIDE_VAR}={} is not an absolute path",
-          path.display()
+          shown(&path)
         ),
       });
     }
     if !path.is_file() {
       return Err(ExploreError::NotFound {
-        reason: format!("{BIN_OVERRIDE_VAR}={} is not a file", path.display()),
+        reason: format!(
+          "{BIN_OVERRIDE_VAR}={} does not exist or is not a file",
+          shown(&path)
+        ),
       });
     }
-    return Ok(launch_for(path, env));
+    let in_workspace = inside(&path);
+    return Ok(launch_for(path, env, in_workspace));
   }
-  let found = search(NAMES, env.get("PATH")).ok_or_else(|| ExploreError::NotFound {
-    reason: format!("no `{}` on PATH", NAMES.join("` or `")),
-  })?;
-  Ok(launch_for(found, env))
+  let allow_inside = env
+    .get_set(ALLOW_WORKSPACE_BIN_VAR)
+    .is_some_and(|v| v == "1");
+  let mut skipped = None;
+  let found = search(NAMES, env.get("PATH"), |p| {
+    let keep = allow_inside || !inside(p);
+    if !keep {
+      skipped.get_or_insert_with(|| p.to_path_buf());
+    }
+    keep
+  });
+  match found {
+    Some(found) => {
+      let in_workspace = inside(&found);
+      Ok(launch_for(found, env, in_workspace))
+    }
+    None => Err(ExploreError::NotFound {
+      reason: match skipped {
+        Some(p) => format!(
+          "no `{}` on PATH outside the workspace; {} was skipped because it lives inside the workspace (set {ALLOW_WORKSPACE_BIN_VAR}=1 to allow it)",
+          NAMES.join("` or `"),
+          shown(&p)
+        ),
+        None => format!("no `{}` on PATH", NAMES.join("` or `")),
+      },
+    }),
+  }
 }
 
-/// The first of `names` found in the absolute entries of `path`, in name order: every entry is
-/// tried for the first name before the second name is considered.
-pub fn search(names: &[&str], path: Option<&std::ffi::OsStr>) -> Option<PathBuf> {
+/// The first of `names` found in the absolute entries of `path` that `accept` allows, in name
+/// order: every entry is tried for the first name before the second name is considered.
+pub fn search(
+  names: &[&str],
+  path: Option<&std::ffi::OsStr>,
+  mut accept: impl FnMut(&Path) -> bool,
+) -> Option<PathBuf> {
   let dirs: Vec<PathBuf> = std::env::split_paths(path?)
     .filter(|d| d.is_absolute())
     .collect();
@@ -66,16 +114,18 @@ pub fn search(names: &[&str], path: Option<&std::ffi::OsStr>) -> Option<PathBuf>
     return None;
   }
   let joined = std::env::join_paths(&dirs).ok()?;
-  names
-    .iter()
-    .find_map(|name| which::which_in(name, Some(&joined), &dirs[0]).ok())
+  names.iter().find_map(|name| {
+    which::which_in_all(name, Some(&joined), &dirs[0])
+      .ok()?
+      .find(|p| accept(p))
+  })
 }
 
 /// A `.cmd`/`.bat` launcher cannot be spawned without `cmd.exe` re-parsing its arguments, so for
 /// npm's cmd-shim layout we run Node on CodeGraph's own `npm-shim.js` instead (what the `.cmd`
 /// would do). Anything else is launched as found; Rust's std then applies its batch-file
 /// argument escaping, and refuses arguments it cannot pass safely.
-pub fn launch_for(executable: PathBuf, env: &EnvSnapshot) -> Launch {
+pub fn launch_for(executable: PathBuf, env: &EnvSnapshot, in_workspace: bool) -> Launch {
   let is_batch = executable
     .extension()
     .map(|e| e.eq_ignore_ascii_case("cmd") || e.eq_ignore_ascii_case("bat"))
@@ -86,12 +136,13 @@ pub fn launch_for(executable: PathBuf, env: &EnvSnapshot) -> Launch {
         let node = [dir.join("node.exe"), dir.join("node")]
           .into_iter()
           .find(|p| p.is_file())
-          .or_else(|| search(&["node"], env.get("PATH")));
+          .or_else(|| search(&["node"], env.get("PATH"), |_| true));
         if let Some(node) = node {
           return Launch {
             executable,
             program: node,
             prefix: vec![shim.into_os_string()],
+            in_workspace,
           };
         }
       }
@@ -101,6 +152,7 @@ pub fn launch_for(executable: PathBuf, env: &EnvSnapshot) -> Launch {
     program: executable.clone(),
     executable,
     prefix: Vec::new(),
+    in_workspace,
   }
 }
 
@@ -148,7 +200,7 @@ mod tests {
     exe(a.path(), "codegraph.cmd");
     let native = exe(b.path(), "codegraph");
     let path = path_of(&[a.path(), b.path()]);
-    assert_eq!(search(&WINDOWS_NAMES, Some(&path)), Some(native));
+    assert_eq!(search(&WINDOWS_NAMES, Some(&path), |_| true), Some(native));
   }
 
   #[cfg(unix)]
@@ -157,8 +209,8 @@ mod tests {
     let a = tempfile::tempdir().unwrap();
     let cmd = exe(a.path(), "codegraph.cmd");
     let path = path_of(&[a.path()]);
-    assert_eq!(search(&WINDOWS_NAMES, Some(&path)), Some(cmd));
-    assert_eq!(search(&UNIX_NAMES, Some(&path)), None);
+    assert_eq!(search(&WINDOWS_NAMES, Some(&path), |_| true), Some(cmd));
+    assert_eq!(search(&UNIX_NAMES, Some(&path), |_| true), None);
   }
 
   #[test]
@@ -169,7 +221,7 @@ mod tests {
     let pkg = prefix.path().join("node_modules/@colbymchenry/codegraph");
     fs::create_dir_all(&pkg).unwrap();
     fs::write(pkg.join("npm-shim.js"), "").unwrap();
-    let launch = launch_for(cmd.clone(), &EnvSnapshot::default());
+    let launch = launch_for(cmd.clone(), &EnvSnapshot::default(), false);
     assert_eq!(launch.executable, cmd);
     assert_eq!(launch.program, node);
     assert_eq!(
@@ -182,7 +234,7 @@ mod tests {
   fn a_plain_cmd_without_npm_layout_is_launched_as_is() {
     let dir = tempfile::tempdir().unwrap();
     let cmd = exe(dir.path(), "codegraph.cmd");
-    let launch = launch_for(cmd.clone(), &EnvSnapshot::default());
+    let launch = launch_for(cmd.clone(), &EnvSnapshot::default(), false);
     assert_eq!(launch.program, cmd);
     assert!(launch.prefix.is_empty());
   }
@@ -194,16 +246,23 @@ mod tests {
     exe(dir.path(), "codegraph");
     let old = std::env::current_dir().unwrap();
     std::env::set_current_dir(dir.path()).unwrap();
-    let found = search(&UNIX_NAMES, Some(std::ffi::OsStr::new(".::bin")));
+    let found = search(&UNIX_NAMES, Some(std::ffi::OsStr::new(".::bin")), |_| true);
     std::env::set_current_dir(old).unwrap();
     assert_eq!(found, None);
   }
 
   #[test]
   fn override_must_be_absolute_and_a_file() {
+    let ws = tempfile::tempdir().unwrap();
     let env = EnvSnapshot::from_pairs(&[(BIN_OVERRIDE_VAR, "codegraph")]);
-    assert_eq!(discover(&env).unwrap_err().code(), "CODEGRAPH_NOT_FOUND");
+    assert_eq!(
+      discover(&env, ws.path()).unwrap_err().code(),
+      "CODEGRAPH_NOT_FOUND"
+    );
     let env = EnvSnapshot::from_pairs(&[(BIN_OVERRIDE_VAR, "/nonexistent/codegraph")]);
-    assert_eq!(discover(&env).unwrap_err().code(), "CODEGRAPH_NOT_FOUND");
+    assert_eq!(
+      discover(&env, ws.path()).unwrap_err().code(),
+      "CODEGRAPH_NOT_FOUND"
+    );
   }
 }

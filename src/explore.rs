@@ -5,20 +5,25 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::discovery::discover;
+use tokio::time::Instant;
+
+use crate::discovery::{discover, Launch};
 use crate::environment::EnvSnapshot;
-use crate::errors::ExploreError;
-use crate::full_output;
+use crate::errors::{shown, ExploreError, NoIndexKind};
+use crate::full_output::SpillTarget;
 use crate::limits::{truncation_marker, Bounded};
-use crate::preflight::{check_index, check_request, check_workspace};
+use crate::preflight::{check_index, check_request, check_workspace, IndexFound};
 use crate::runner::{run, Cancel, ProgressFn, RunSpec};
 use crate::sanitize::redact;
-use crate::version::cli_version;
+use crate::version::Probe;
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What CodeGraph prints on stderr when the directory has no index (1.1 to 1.6.1).
 const CLI_NO_INDEX_MARKER: &str = "no .codegraph/ index exists";
+/// What CodeGraph 1.6.1 prints when it cannot open its index read-write (SQLite's message for a
+/// read-only database file or directory).
+const CLI_READONLY_MARKERS: &[&str] = &["attempt to write a readonly database", "SQLITE_READONLY"];
 /// Bound on the stdout excerpt attached to a failure whose stderr is empty (the CLI prints its
 /// validation errors, such as `Error: query must be a non-empty string`, on stdout).
 const STDOUT_EXCERPT_BYTES: usize = 1024;
@@ -28,7 +33,8 @@ pub struct Outcome {
   pub text: String,
   pub request: String,
   pub cwd: PathBuf,
-  pub executable: PathBuf,
+  pub launch: Launch,
+  pub index: IndexFound,
   pub cli_version: Option<String>,
   pub exit_code: i32,
   pub duration: Duration,
@@ -39,6 +45,8 @@ pub struct Outcome {
 #[derive(Debug, Default)]
 pub struct Failure {
   pub executable: Option<PathBuf>,
+  pub executable_in_workspace: Option<bool>,
+  pub index: Option<IndexFound>,
   pub cli_version: Option<String>,
   pub duration: Option<Duration>,
 }
@@ -46,8 +54,50 @@ pub struct Failure {
 /// Boxed: the error side is large and rare.
 pub type Result<T> = std::result::Result<T, Box<(ExploreError, Failure)>>;
 
-fn bare<T>(r: std::result::Result<T, ExploreError>) -> Result<T> {
-  r.map_err(|e| Box::new((e, Failure::default())))
+fn bare(e: ExploreError) -> Box<(ExploreError, Failure)> {
+  Box::new((e, Failure::default()))
+}
+
+/// What the checks before the run establish.
+struct Ready {
+  workspace: PathBuf,
+  index: IndexFound,
+  launch: Launch,
+}
+
+/// The filesystem checks, off the async workers (a `stat` on a hung mount blocks) and bounded by
+/// the call's deadline and cancel.
+async fn preflight(
+  request: &str,
+  cwd: String,
+  env: &EnvSnapshot,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: &Cancel,
+) -> std::result::Result<Ready, ExploreError> {
+  check_request(request)?;
+  let env = env.clone();
+  let checks = tokio::task::spawn_blocking(move || {
+    let workspace = check_workspace(&cwd)?;
+    let index = check_index(&workspace, &env)?;
+    let launch = discover(&env, &workspace)?;
+    Ok(Ready {
+      workspace,
+      index,
+      launch,
+    })
+  });
+  tokio::select! {
+    biased;
+    _ = cancel.notified() => Err(ExploreError::Cancelled { partial_bytes: 0, partial_text: String::new() }),
+    _ = tokio::time::sleep_until(deadline) => Err(ExploreError::Timeout {
+      timeout_ms: timeout.as_millis() as u64,
+      stderr_tail: "(stopped while checking the workspace: the filesystem did not answer)".into(),
+      partial_bytes: 0,
+      partial_text: String::new(),
+    }),
+    done = checks => done.unwrap_or_else(|e| Err(ExploreError::Spawn { reason: format!("the workspace checks failed: {e}") })),
+  }
 }
 
 pub async fn explore(
@@ -58,56 +108,60 @@ pub async fn explore(
   cancel: Cancel,
   progress: Option<&ProgressFn>,
 ) -> Result<Outcome> {
-  bare(check_request(&request))?;
-  let workspace = bare(check_workspace(&cwd))?;
-  bare(check_index(&workspace, &env))?;
-  let launch = bare(discover(&env))?;
+  let deadline = Instant::now() + timeout;
+  let Ready {
+    workspace,
+    index,
+    launch,
+  } = preflight(&request, cwd, &env, deadline, timeout, &cancel)
+    .await
+    .map_err(bare)?;
   let child_env = env.for_child();
 
   // `--` ends option parsing: a request such as "-p /etc" stays the query and never becomes the
   // CLI's `--path`.
   let args: Vec<OsString> = vec!["explore".into(), "--".into(), request.clone().into()];
-  let version = cli_version(&launch, &workspace, &child_env);
-  let explore = run(RunSpec {
+  let version = Probe::start(&launch, &workspace, &child_env, deadline);
+  let result = run(RunSpec {
     launch: &launch,
     args: &args,
     cwd: &workspace,
     env: &child_env,
     timeout,
+    deadline,
     cancel: Some(cancel),
-    spill_dir: Some(full_output::temp_dir(env.get_set("TMPDIR"), &workspace)),
+    spill: Some(SpillTarget {
+      tmpdir_var: env.get_set("TMPDIR").map(PathBuf::from),
+      workspace: workspace.clone(),
+    }),
     progress,
-  });
-  tokio::pin!(version, explore);
-  let mut cli_version_seen: Option<Option<String>> = None;
-  let result = loop {
-    tokio::select! {
-      v = &mut version, if cli_version_seen.is_none() => cli_version_seen = Some(v),
-      r = &mut explore => break r,
-    }
-  };
-  let failure = |cli_version: Option<String>, duration: Option<Duration>| Failure {
+  })
+  .await;
+  // The version never delays the answer: what is known now is reported.
+  let cli_version = version.now();
+  let failure = |duration: Option<Duration>| Failure {
     executable: Some(launch.executable.clone()),
-    cli_version,
+    executable_in_workspace: Some(launch.in_workspace),
+    index: Some(index.clone()),
+    cli_version: cli_version.clone(),
     duration,
   };
   let out = match result {
     Ok(out) => out,
-    // A stopped run must settle now: the version probe is dropped (and killed) unfinished.
-    Err(e) => return Err(Box::new((e, failure(cli_version_seen.flatten(), None)))),
-  };
-  let cli_version = match cli_version_seen {
-    Some(v) => v,
-    None => version.await,
+    Err(e) => {
+      version.stop();
+      return Err(Box::new((e, failure(None))));
+    }
   };
 
   if !out.status.success() && !out.stopped_at_drain_limit() {
-    let err = classify_exit(&out, &workspace);
-    return Err(Box::new((err, failure(cli_version, Some(out.duration)))));
+    version.stop();
+    let err = classify_exit(&out, &workspace, &index);
+    return Err(Box::new((err, failure(Some(out.duration)))));
   }
 
   let mut text = out.stdout.text.clone();
-  if text.trim().is_empty() {
+  if text.trim().is_empty() && !out.stdout.truncated {
     text = "(codegraph explore printed nothing)".into();
   }
   if out.stdout.truncated {
@@ -117,7 +171,8 @@ pub async fn explore(
     text,
     request,
     cwd: workspace.clone(),
-    executable: launch.executable.clone(),
+    launch,
+    index,
     cli_version,
     // Our own stop at the drain limit is not the CLI's verdict; -1 marks "stopped by us".
     exit_code: if out.stopped_at_drain_limit() { -1 } else { 0 },
@@ -126,12 +181,27 @@ pub async fn explore(
   })
 }
 
-fn classify_exit(out: &crate::runner::RunOutput, workspace: &std::path::Path) -> ExploreError {
+fn classify_exit(
+  out: &crate::runner::RunOutput,
+  workspace: &std::path::Path,
+  index: &IndexFound,
+) -> ExploreError {
   if out.stderr_tail.contains(CLI_NO_INDEX_MARKER) {
-    // Our preflight saw a database file, but the CLI could not use it (no schema, say).
+    // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
+    let db = index.dir.join("codegraph.db");
     return ExploreError::NoIndex {
       path: workspace.to_path_buf(),
-      reason: "codegraph found no usable index here".into(),
+      reason: format!("codegraph cannot use {} as an index", shown(&db)),
+      kind: NoIndexKind::Unusable { db },
+    };
+  }
+  if CLI_READONLY_MARKERS
+    .iter()
+    .any(|m| out.stderr_tail.contains(m))
+  {
+    return ExploreError::IndexReadOnly {
+      dir: index.dir.clone(),
+      reason: "codegraph explore failed with \"attempt to write a readonly database\"".into(),
     };
   }
   let code = out.status.code();
@@ -190,38 +260,92 @@ fn signal_name(signal: i32) -> Option<&'static str> {
   }
 }
 
+/// How long `diagnose` waits for a `--version` probe (package metadata needs none): a slow CLI
+/// must not stall Pi's `session_start`.
+const DIAGNOSE_VERSION_WAIT: Duration = Duration::from_millis(1000);
+/// The bound on a diagnosis's own checks and probe.
+const DIAGNOSE_TIMEOUT: Duration = Duration::from_secs(5);
+
 /// Read-only readiness report for a workspace: what `explore` would find, without running an
-/// explore. Used for the session's one-time guidance, `/codegraph` and `pi-codegraph doctor`.
+/// explore. Used for the session's guidance, the status slot, `/codegraph` and `pi-codegraph
+/// doctor`.
 #[derive(Debug, Default)]
 pub struct Diagnosis {
   pub executable: Option<PathBuf>,
+  pub executable_in_workspace: bool,
   pub cli_version: Option<String>,
-  pub index_dir: Option<PathBuf>,
+  pub index: Option<IndexFound>,
+  /// The nearest ancestor with its own index, when the workspace has none.
+  pub ancestor_index: Option<PathBuf>,
+  /// Each check's own result.
+  pub executable_problem: Option<ExploreError>,
+  pub index_problem: Option<ExploreError>,
   /// The first thing that stops an explore here (not installed before not indexed).
   pub problem: Option<ExploreError>,
 }
 
 pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
+  let deadline = Instant::now() + DIAGNOSE_TIMEOUT;
+  let checks_env = env.clone();
+  let checks = tokio::task::spawn_blocking(move || {
+    let workspace = check_workspace(&cwd)?;
+    let index = check_index(&workspace, &checks_env);
+    let launch = discover(&checks_env, &workspace);
+    Ok::<_, ExploreError>((workspace, index, launch))
+  });
   let mut d = Diagnosis::default();
-  let workspace = match check_workspace(&cwd) {
-    Ok(w) => w,
-    Err(e) => {
+  let (workspace, index, launch) = match tokio::time::timeout_at(deadline, checks).await {
+    Ok(Ok(Ok(found))) => found,
+    Ok(Ok(Err(e))) => {
       d.problem = Some(e);
       return d;
     }
+    _ => {
+      d.problem = Some(ExploreError::Workspace {
+        path: PathBuf::new(),
+        reason: "the filesystem did not answer the workspace checks in time".into(),
+      });
+      return d;
+    }
   };
-  let index = check_index(&workspace, &env);
-  match discover(&env) {
+  match launch {
     Ok(launch) => {
-      d.cli_version = cli_version(&launch, &workspace, &env.for_child()).await;
+      let mut probe = Probe::start(&launch, &workspace, &env.for_child(), deadline);
+      d.cli_version = probe.within(DIAGNOSE_VERSION_WAIT).await;
+      d.executable_in_workspace = launch.in_workspace;
       d.executable = Some(launch.executable);
     }
-    Err(e) => d.problem = Some(e),
+    Err(e) => {
+      d.problem = Some(ExploreError::NotFound {
+        reason: e.to_string(),
+      });
+      d.executable_problem = Some(e);
+    }
   }
   match index {
-    Ok(dir) => d.index_dir = Some(dir),
+    Ok(found) => d.index = Some(found),
     Err(e) => {
-      d.problem.get_or_insert(e);
+      if let ExploreError::NoIndex {
+        kind: NoIndexKind::Missing { ancestor },
+        ..
+      } = &e
+      {
+        d.ancestor_index = ancestor.clone();
+      }
+      d.index_problem = Some(match &e {
+        ExploreError::NoIndex { path, reason, kind } => ExploreError::NoIndex {
+          path: path.clone(),
+          reason: reason.clone(),
+          kind: kind.clone(),
+        },
+        other => ExploreError::Workspace {
+          path: workspace.clone(),
+          reason: other.to_string(),
+        },
+      });
+      if d.problem.is_none() {
+        d.problem = Some(e);
+      }
     }
   }
   d

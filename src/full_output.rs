@@ -1,10 +1,12 @@
 //! Where a truncated answer's full stdout goes, so the model can `read` the rest.
 //!
-//! A private temp file (0600 on Unix, created by `tempfile`) in the OS temp directory, never in
-//! the workspace, bounded by `DRAIN_LIMIT_BYTES`. Files live until the Pi session shuts down
-//! (`releaseFullOutputs()`), the process exits, or more than `KEEP_FILES` newer ones exist.
+//! A private per-user directory (`<temp>/pi-codegraph-<uid>`, mode 0700, ours, never inside the
+//! workspace) holds one 0600 file per truncated answer, cleaned like the answer text. A path
+//! handed to the model stays valid until its session releases it (`release(paths)` at
+//! `session_shutdown`), the process exits, or a later process sweeps the files of hosts that died
+//! without cleaning up. Nothing is rotated away early: when the process budget is spent, a new
+//! answer gets no file and its marker says why.
 
-use std::collections::VecDeque;
 use std::fs::File;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -13,56 +15,137 @@ use std::sync::{Mutex, OnceLock};
 use tempfile::TempPath;
 
 use crate::limits::DRAIN_LIMIT_BYTES;
+use crate::sanitize::Cleaner;
 
-const KEEP_FILES: usize = 16;
+/// All full-output files of this process together hold at most this much.
+pub const PROCESS_BUDGET_BYTES: u64 = 64 * 1024 * 1024;
+const FILE_PREFIX: &str = "explore-";
 
-/// The spill file while a run writes it.
+/// Where the spill would go, decided only when an answer is first cut.
+#[derive(Debug, Clone)]
+pub struct SpillTarget {
+  pub tmpdir_var: Option<PathBuf>,
+  pub workspace: PathBuf,
+}
+
+/// The spill file while a run writes it. Dropped unfinished (an error, a cancel), it deletes
+/// its file and gives its bytes back to the budget.
 #[derive(Debug)]
 pub struct Spill {
   file: File,
-  path: TempPath,
+  path: Option<TempPath>,
+  cleaner: Cleaner,
+  buf: String,
   written: u64,
   cut: bool,
 }
 
-/// A finished spill file, registered for cleanup.
+/// A truncated answer's full output: its file, or why there is none.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct FullOutput {
-  pub path: PathBuf,
-  pub bytes: u64,
-  /// False when the CLI printed more than the file keeps.
-  pub complete: bool,
+pub enum FullOutput {
+  Kept {
+    path: PathBuf,
+    bytes: u64,
+    /// False when the CLI printed more than the file keeps.
+    complete: bool,
+  },
+  NotKept {
+    reason: String,
+  },
+}
+
+struct Registry {
+  files: Vec<(TempPath, u64)>,
+  /// Bytes held by finished files plus those being written.
+  bytes: u64,
+}
+
+fn registry() -> &'static Mutex<Registry> {
+  static KEPT: OnceLock<Mutex<Registry>> = OnceLock::new();
+  KEPT.get_or_init(|| {
+    Mutex::new(Registry {
+      files: Vec::new(),
+      bytes: 0,
+    })
+  })
+}
+
+fn lock() -> std::sync::MutexGuard<'static, Registry> {
+  registry().lock().unwrap_or_else(|p| p.into_inner())
 }
 
 impl Spill {
-  pub fn create(dir: &Path) -> Option<Self> {
+  /// A new spill file, or why none can be made.
+  pub fn create(target: &SpillTarget) -> Result<Self, String> {
+    if lock().bytes >= PROCESS_BUDGET_BYTES {
+      return Err(format!(
+        "this process already holds {} MiB of full outputs that open sessions may still read",
+        PROCESS_BUDGET_BYTES / (1024 * 1024)
+      ));
+    }
+    let dir = private_dir(target)?;
+    sweep_once(&dir);
     let (file, path) = tempfile::Builder::new()
-      .prefix("pi-codegraph-explore-")
+      .prefix(&format!("{FILE_PREFIX}{}-", std::process::id()))
       .suffix(".txt")
-      .tempfile_in(dir)
-      .ok()?
+      .tempfile_in(&dir)
+      .map_err(|e| format!("the file could not be created in {} ({e})", dir.display()))?
       .into_parts();
-    Some(Self {
+    Ok(Self {
       file,
-      path,
+      path: Some(path),
+      cleaner: Cleaner::new(),
+      buf: String::new(),
       written: 0,
       cut: false,
     })
   }
 
-  /// Appends within the bound; a write error abandons the file (the answer stays bounded anyway).
-  pub fn write(mut self, chunk: &[u8]) -> Option<Self> {
-    let room = DRAIN_LIMIT_BYTES.saturating_sub(self.written) as usize;
-    let take = chunk.len().min(room);
-    self.cut |= take < chunk.len();
-    self.file.write_all(&chunk[..take]).ok()?;
-    self.written += take as u64;
-    Some(self)
+  /// Appends the cleaned chunk within the per-file and process bounds. An error means the file
+  /// is abandoned (the answer stays bounded anyway).
+  pub fn write(&mut self, chunk: &[u8]) -> Result<(), String> {
+    self.buf.clear();
+    self.cleaner.push(chunk, &mut self.buf);
+    self.append()
   }
 
-  pub fn finish(self, complete: bool) -> FullOutput {
-    let out = FullOutput {
-      path: self.path.to_path_buf(),
+  fn append(&mut self) -> Result<(), String> {
+    let room = {
+      let mut reg = lock();
+      let room = DRAIN_LIMIT_BYTES
+        .saturating_sub(self.written)
+        .min(PROCESS_BUDGET_BYTES.saturating_sub(reg.bytes));
+      let take = (self.buf.len() as u64).min(room);
+      reg.bytes += take;
+      take as usize
+    };
+    let mut take = room;
+    while !self.buf.is_char_boundary(take) {
+      take -= 1;
+    }
+    lock().bytes -= (room - take) as u64;
+    self.cut |= take < self.buf.len();
+    self.written += take as u64;
+    self
+      .file
+      .write_all(&self.buf.as_bytes()[..take])
+      .map_err(|e| format!("writing it failed ({e})"))
+  }
+
+  pub fn finish(mut self, complete: bool) -> FullOutput {
+    self.buf.clear();
+    std::mem::take(&mut self.cleaner).finish(&mut self.buf);
+    if let Err(reason) = self.append().and_then(|()| {
+      self
+        .file
+        .flush()
+        .map_err(|e| format!("writing it failed ({e})"))
+    }) {
+      return FullOutput::NotKept { reason };
+    }
+    let path = self.path.take().expect("an unfinished spill has its path");
+    let out = FullOutput::Kept {
+      path: path.to_path_buf(),
       bytes: self.written,
       complete: complete && !self.cut,
     };
@@ -72,18 +155,18 @@ impl Spill {
     AT_EXIT.call_once(|| unsafe {
       libc::atexit(release_at_exit);
     });
-    let mut kept = registry().lock().unwrap_or_else(|p| p.into_inner());
-    kept.push_back(self.path);
-    while kept.len() > KEEP_FILES {
-      kept.pop_front(); // dropping a TempPath deletes its file
-    }
+    lock().files.push((path, self.written));
     out
   }
 }
 
-fn registry() -> &'static Mutex<VecDeque<TempPath>> {
-  static KEPT: OnceLock<Mutex<VecDeque<TempPath>>> = OnceLock::new();
-  KEPT.get_or_init(Default::default)
+impl Drop for Spill {
+  fn drop(&mut self) {
+    if self.path.is_some() {
+      let mut reg = lock();
+      reg.bytes = reg.bytes.saturating_sub(self.written);
+    }
+  }
 }
 
 extern "C" fn release_at_exit() {
@@ -92,71 +175,180 @@ extern "C" fn release_at_exit() {
 
 /// Deletes every full-output file this process still keeps; returns how many.
 pub fn release_all() -> usize {
-  let mut kept = registry().lock().unwrap_or_else(|p| p.into_inner());
-  let n = kept.len();
-  kept.clear();
+  let mut reg = lock();
+  let n = reg.files.len();
+  reg.files.clear();
+  reg.bytes = 0;
   n
 }
 
-/// The OS temp directory as the snapshot names it (`TMPDIR` on Unix), but never one inside the
-/// workspace: the full output must not land in the user's repository.
-pub fn temp_dir(tmpdir_var: Option<&std::ffi::OsStr>, workspace: &Path) -> PathBuf {
-  let platform_default = if cfg!(windows) {
-    std::env::temp_dir()
-  } else {
-    PathBuf::from("/tmp")
-  };
-  let chosen = tmpdir_var
-    .map(PathBuf::from)
-    .filter(|p| p.is_absolute())
-    .unwrap_or(platform_default.clone());
+/// Deletes the listed files (one session's), leaving every other session's; returns how many.
+pub fn release(paths: &[PathBuf]) -> usize {
+  let mut reg = lock();
+  let before = reg.files.len();
+  let mut freed = 0;
+  reg.files.retain(|(p, bytes)| {
+    let keep = !paths.iter().any(|q| q == &**p);
+    if !keep {
+      freed += bytes;
+    }
+    keep
+  });
+  reg.bytes = reg.bytes.saturating_sub(freed);
+  before - reg.files.len()
+}
+
+/// The first usable private directory among `TMPDIR`, `/tmp` and `/var/tmp` (the OS temp dir
+/// on Windows) that is not inside the workspace.
+fn private_dir(target: &SpillTarget) -> Result<PathBuf, String> {
   let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-  if canonical(&chosen).starts_with(canonical(workspace)) {
-    platform_default
+  let home = canonical(&target.workspace);
+  let mut candidates: Vec<PathBuf> = target
+    .tmpdir_var
+    .iter()
+    .filter(|p| p.is_absolute())
+    .cloned()
+    .collect();
+  if cfg!(windows) {
+    candidates.push(std::env::temp_dir());
   } else {
-    chosen
+    candidates.extend([PathBuf::from("/tmp"), PathBuf::from("/var/tmp")]);
   }
+  let mut last = "every temporary directory is inside the workspace".to_owned();
+  for base in candidates {
+    if canonical(&base).starts_with(&home) {
+      continue;
+    }
+    match ensure_private(&base.join(dir_name())) {
+      Ok(dir) => return Ok(dir),
+      Err(e) => last = e,
+    }
+  }
+  Err(last)
+}
+
+fn dir_name() -> String {
+  #[cfg(unix)]
+  return format!("pi-codegraph-{}", unsafe { libc::getuid() });
+  #[cfg(not(unix))]
+  return "pi-codegraph".to_owned();
+}
+
+/// Creates `dir` 0700, or accepts it if it is a real directory (not a symlink) owned by us and
+/// closed to others.
+fn ensure_private(dir: &Path) -> Result<PathBuf, String> {
+  #[cfg(unix)]
+  {
+    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+      Ok(()) => {}
+      Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+      Err(e) => return Err(format!("{} could not be created ({e})", dir.display())),
+    }
+    let m = std::fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    if !m.file_type().is_dir() || m.uid() != unsafe { libc::getuid() } {
+      return Err(format!(
+        "{} is not a directory of this user's",
+        dir.display()
+      ));
+    }
+    if m.permissions().mode() & 0o077 != 0 {
+      std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+        .map_err(|e| format!("{} could not be made private ({e})", dir.display()))?;
+    }
+  }
+  #[cfg(not(unix))]
+  std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+  Ok(dir.to_path_buf())
+}
+
+/// Once per process: deletes the files of hosts that are gone (their pid is in the name).
+fn sweep_once(dir: &Path) {
+  static SWEPT: OnceLock<()> = OnceLock::new();
+  SWEPT.get_or_init(|| sweep(dir));
+}
+
+fn sweep(dir: &Path) {
+  #[cfg(unix)]
+  {
+    use std::os::unix::fs::MetadataExt;
+    let Ok(entries) = std::fs::read_dir(dir) else {
+      return;
+    };
+    let me = std::process::id();
+    let uid = unsafe { libc::getuid() };
+    for entry in entries.flatten() {
+      let name = entry.file_name();
+      let Some(pid) = name
+        .to_str()
+        .and_then(|n| n.strip_prefix(FILE_PREFIX))
+        .and_then(|rest| rest.split('-').next())
+        .and_then(|pid| pid.parse::<u32>().ok())
+      else {
+        continue;
+      };
+      let ours = entry
+        .metadata()
+        .map(|m| m.is_file() && m.uid() == uid)
+        .unwrap_or(false);
+      let gone = pid != me
+        && unsafe { libc::kill(pid as libc::pid_t, 0) } != 0
+        && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+      if ours && gone {
+        let _ = std::fs::remove_file(entry.path());
+      }
+    }
+  }
+  #[cfg(not(unix))]
+  let _ = dir;
 }
 
 #[cfg(test)]
 mod tests {
   use super::*;
 
+  fn target(tmp: &Path, ws: &Path) -> SpillTarget {
+    SpillTarget {
+      tmpdir_var: Some(tmp.to_path_buf()),
+      workspace: ws.to_path_buf(),
+    }
+  }
+
   #[test]
-  fn spill_is_private_bounded_and_released() {
-    let dir = tempfile::tempdir().unwrap();
-    let spill = Spill::create(dir.path()).unwrap().write(b"hello").unwrap();
-    let out = spill.finish(true);
-    assert_eq!(std::fs::read(&out.path).unwrap(), b"hello");
-    assert!(out.complete);
+  fn spill_is_private_cleaned_and_released_by_path() {
+    let tmp = tempfile::tempdir().unwrap();
+    let ws = tempfile::tempdir().unwrap();
+    let mut spill = Spill::create(&target(tmp.path(), ws.path())).unwrap();
+    spill.write(b"hel\x1b[31mlo\n").unwrap();
+    let FullOutput::Kept { path, complete, .. } = spill.finish(true) else {
+      panic!("no file")
+    };
+    assert_eq!(std::fs::read(&path).unwrap(), b"hello\n");
+    assert!(complete);
+    assert!(path.starts_with(tmp.path().join(dir_name())));
     #[cfg(unix)]
     {
       use std::os::unix::fs::PermissionsExt;
-      assert_eq!(
-        std::fs::metadata(&out.path).unwrap().permissions().mode() & 0o777,
-        0o600
-      );
+      let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+      assert_eq!(mode(&path), 0o600);
+      assert_eq!(mode(path.parent().unwrap()), 0o700);
     }
-    assert!(release_all() >= 1);
-    assert!(!out.path.exists());
+    assert_eq!(release(&[PathBuf::from("/not/ours")]), 0);
+    assert!(path.exists());
+    assert_eq!(release(std::slice::from_ref(&path)), 1);
+    assert!(!path.exists());
   }
 
   #[cfg(unix)]
   #[test]
-  fn temp_dir_is_never_inside_the_workspace() {
+  fn never_inside_the_workspace() {
     let ws = tempfile::tempdir().unwrap();
     let inside = ws.path().join("tmp");
-    assert_eq!(
-      temp_dir(Some(inside.as_os_str()), ws.path()),
-      PathBuf::from("/tmp")
-    );
-    assert_eq!(
-      temp_dir(Some("/var/tmp".as_ref()), ws.path()),
-      PathBuf::from("/var/tmp")
-    );
-    assert_eq!(
-      temp_dir(Some("relative".as_ref()), ws.path()),
-      PathBuf::from("/tmp")
-    );
+    std::fs::create_dir(&inside).unwrap();
+    let dir = private_dir(&target(&inside, ws.path())).unwrap();
+    assert!(!dir.starts_with(ws.path()), "{}", dir.display());
+    // A workspace of `/` holds every temp dir: no file, and a reason.
+    let err = private_dir(&target(&inside, Path::new("/"))).unwrap_err();
+    assert!(err.contains("inside the workspace"), "{err}");
   }
 }

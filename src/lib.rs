@@ -23,8 +23,9 @@ use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
 
 use crate::environment::EnvSnapshot;
-use crate::errors::ExploreError;
+use crate::errors::{ExploreError, NoIndexKind};
 use crate::explore::{Failure, Outcome, DEFAULT_TIMEOUT};
+use crate::full_output::FullOutput;
 use crate::runner::Cancel;
 
 /// Options for direct callers (tests, scripts). The model never reaches these: the Pi tool's
@@ -56,6 +57,13 @@ pub struct ExploreDetails {
   pub cwd: String,
   /// The `codegraph` executable that ran.
   pub executable: String,
+  /// True when that executable lives inside the workspace (only ever by the user's choice:
+  /// `PI_CODEGRAPH_BIN`, or `PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`).
+  pub executable_in_workspace: bool,
+  /// The workspace's index directory (`<cwd>/.codegraph`) and where it really is, symlinks
+  /// resolved.
+  pub index_path: String,
+  pub index_resolved: String,
   /// First line of `codegraph --version`; null when it could not be read. Never used to refuse.
   pub cli_version: Option<String>,
   /// 0, or -1 when pi-codegraph stopped a CLI that printed more than 16 MiB (the text is kept).
@@ -71,10 +79,12 @@ pub struct ExploreDetails {
   /// stdout bytes and lines kept in `text` (before the truncation marker).
   pub kept_bytes: u32,
   pub kept_lines: u32,
-  /// When truncated: a private temp file with the full stdout (up to 16 MiB), deleted at session
-  /// shutdown (`releaseFullOutputs`).
+  /// When truncated: a private temp file with the full stdout (up to 16 MiB, cleaned like the
+  /// text), kept until `releaseFullOutputs([path])` (the Pi tool: at session shutdown) or exit.
   pub full_output_path: Option<String>,
   pub full_output_bytes: Option<f64>,
+  /// When truncated and no file could be kept: why.
+  pub full_output_missing: Option<String>,
 }
 
 #[napi(object)]
@@ -99,53 +109,34 @@ pub fn explore<'env>(
   options: Option<Unknown<'env>>,
 ) -> Result<PromiseRaw<'env, ExploreResult>> {
   let cancel = Cancel::default();
-  let mut early: Option<ExploreError> = None;
-  let request = string_arg(&request).unwrap_or_else(|| {
-    early = Some(ExploreError::InvalidRequest {
+  // The first problem with the arguments; every later check is skipped, and the promise rejects.
+  let args = (|| {
+    let request = string_arg(&request).ok_or_else(|| ExploreError::InvalidRequest {
       reason: "it is not a string".into(),
-    });
-    String::new()
-  });
-  let cwd = string_arg(&cwd).unwrap_or_else(|| {
-    early.get_or_insert(ExploreError::Workspace {
+    })?;
+    let cwd = string_arg(&cwd).ok_or_else(|| ExploreError::Workspace {
       path: Default::default(),
       reason: "the workspace path is not a string".into(),
-    });
-    String::new()
-  });
-  let (timeout, on_progress) = parse_options(env, options).unwrap_or_else(|e| {
-    early.get_or_insert(e);
-    (DEFAULT_TIMEOUT, None)
-  });
-  let mut link = None;
-  match signal.as_ref().map(|s| s.get_type()).transpose()? {
-    None | Some(ValueType::Undefined) | Some(ValueType::Null) => {}
-    Some(ValueType::Object) => {
-      let signal = Object::from_unknown(signal.expect("checked"))?;
-      let aborted = signal
-        .get_named_property::<Unknown>("aborted")?
-        .coerce_to_bool()?;
-      if aborted {
-        early.get_or_insert(ExploreError::Cancelled);
-      } else if early.is_none() {
-        match AbortLink::attach(env, &signal, cancel.clone()) {
-          Ok(l) => link = Some(l),
-          Err(_) => {
-            early = Some(invalid_options("the signal is not an AbortSignal"));
-          }
-        }
-      }
+    })?;
+    let (timeout, on_progress) = parse_options(env, options)?;
+    let link = link_signal(env, signal, &cancel)?;
+    Ok((request, cwd, timeout, on_progress, link))
+  })();
+  // A getter or Proxy trap that threw left its exception pending; the rejection replaces it.
+  clear_pending_exception(env);
+  let (args, link) = match args {
+    Ok((request, cwd, timeout, on_progress, link)) => {
+      (Ok((request, cwd, timeout, on_progress)), link)
     }
-    Some(_) => {
-      early.get_or_insert(invalid_options("the signal is not an AbortSignal"));
-    }
-  }
+    Err(e) => (Err(e), None),
+  };
+  let timeout = args.as_ref().map_or(DEFAULT_TIMEOUT, |a| a.2);
   let snapshot = js_environment(env);
 
   let work = async move {
-    Ok(match early {
-      Some(e) => Err(Box::new((e, Failure::default()))),
-      None => {
+    Ok(match args {
+      Err(e) => Err(Box::new((e, Failure::default()))),
+      Ok((request, cwd, timeout, on_progress)) => {
         let report = on_progress.map(|tsfn| {
           move |p: runner::Progress| {
             let progress = ExploreProgress {
@@ -154,8 +145,14 @@ pub fn explore<'env>(
               seen_lines: p.seen_lines as f64,
               elapsed_ms: p.elapsed.as_millis().min(u128::from(u32::MAX)) as u32,
             };
-            // NonBlocking: a slow JS listener must never stall the pipe reader.
-            tsfn.call(progress, ThreadsafeFunctionCallMode::NonBlocking);
+            // NonBlocking: a slow JS listener must never stall the pipe reader. With a return
+            // callback, napi-rs catches what the listener throws instead of raising it as an
+            // uncaught exception: a failing listener never takes the host down.
+            tsfn.call_with_return_value(
+              progress,
+              ThreadsafeFunctionCallMode::NonBlocking,
+              |_, _| Ok(()),
+            );
           }
         });
         let report = report.as_ref().map(|f| f as &runner::ProgressFn);
@@ -174,14 +171,71 @@ pub fn explore<'env>(
   })
 }
 
+/// Links the caller's signal to `cancel`. An already aborted signal rejects at once.
+fn link_signal(
+  env: &Env,
+  signal: Option<Unknown>,
+  cancel: &Cancel,
+) -> std::result::Result<Option<AbortLink>, ExploreError> {
+  let not_a_signal = || invalid_options("the signal is not an AbortSignal");
+  let Some(signal) = signal else {
+    return Ok(None);
+  };
+  match signal.get_type() {
+    Ok(ValueType::Undefined | ValueType::Null) => Ok(None),
+    Ok(ValueType::Object) => {
+      let signal = Object::from_unknown(signal).map_err(|_| not_a_signal())?;
+      let aborted = signal
+        .get_named_property::<Unknown>("aborted")
+        .and_then(|a| a.coerce_to_bool())
+        .map_err(|_| invalid_options("signal.aborted cannot be read"))?;
+      if aborted {
+        return Err(ExploreError::Cancelled {
+          partial_bytes: 0,
+          partial_text: String::new(),
+        });
+      }
+      AbortLink::attach(env, &signal, cancel.clone())
+        .map(Some)
+        .map_err(|_| not_a_signal())
+    }
+    _ => Err(not_a_signal()),
+  }
+}
+
+/// Takes a pending JS exception (thrown by a getter, a Proxy trap or a listener method) out of
+/// the environment: the call reports it as a rejection with a code instead.
+fn clear_pending_exception(env: &Env) {
+  let mut pending = false;
+  // SAFETY: `env` is the live environment of the current JS call on this thread; both calls only
+  // read or clear its exception slot and write to the local out-pointers.
+  unsafe {
+    napi::sys::napi_is_exception_pending(env.raw(), &mut pending);
+    if pending {
+      let mut exception = std::ptr::null_mut();
+      napi::sys::napi_get_and_clear_last_exception(env.raw(), &mut exception);
+    }
+  }
+}
+
 #[napi(object)]
 pub struct Diagnosis {
   pub cwd: String,
   /// True when an explore can run here: CodeGraph found and the workspace has its own index.
   pub ready: bool,
   pub executable: Option<String>,
+  /// The executable lives inside the workspace (by the user's choice).
+  pub executable_in_workspace: bool,
   pub cli_version: Option<String>,
   pub index_path: Option<String>,
+  /// The index directory with symlinks resolved.
+  pub index_resolved: Option<String>,
+  /// When the workspace has no index: the nearest ancestor directory that has its own.
+  pub ancestor_index: Option<String>,
+  /// Each check's own result: why no executable, why no index (null when that check passed or
+  /// could not run).
+  pub executable_problem: Option<String>,
+  pub index_problem: Option<String>,
   /// What stops an explore here, as the same code, message and remediation `explore` would give.
   pub problem_code: Option<String>,
   pub problem: Option<String>,
@@ -206,8 +260,13 @@ impl explore::Diagnosis {
       cwd,
       ready: self.problem.is_none(),
       executable: self.executable.map(lossy),
+      executable_in_workspace: self.executable_in_workspace,
       cli_version: self.cli_version,
-      index_path: self.index_dir.map(lossy),
+      index_path: self.index.as_ref().map(|i| lossy(i.dir.clone())),
+      index_resolved: self.index.map(|i| lossy(i.resolved)),
+      ancestor_index: self.ancestor_index.map(lossy),
+      executable_problem: self.executable_problem.map(|e| e.to_string()),
+      index_problem: self.index_problem.map(|e| e.to_string()),
       problem_code: self.problem.as_ref().map(|e| e.code().to_owned()),
       problem: self.problem.as_ref().map(|e| e.to_string()),
       remediation: self.problem.as_ref().map(|e| e.remediation()),
@@ -215,11 +274,18 @@ impl explore::Diagnosis {
   }
 }
 
-/// Deletes the full-output temp files of truncated answers; the Pi extension calls it on
-/// `session_shutdown`. Returns how many were deleted.
-#[napi]
-pub fn release_full_outputs() -> u32 {
-  full_output::release_all() as u32
+/// Deletes full-output temp files of truncated answers: the listed paths (one session's), or
+/// with no list every file this process keeps. The Pi extension calls it on `session_shutdown`
+/// with its own session's paths. Returns how many were deleted.
+#[napi(ts_args_type = "paths?: string[] | null")]
+pub fn release_full_outputs(paths: Option<Vec<String>>) -> u32 {
+  match paths {
+    Some(paths) => {
+      let paths: Vec<PathBuf> = paths.into_iter().map(PathBuf::from).collect();
+      full_output::release(&paths) as u32
+    }
+    None => full_output::release_all() as u32,
+  }
 }
 
 /// The environment as JS sees it, read on the JS thread. Under Node `process.env` writes through
@@ -359,18 +425,30 @@ impl AbortLink {
       )?;
       Ok(())
     })();
-    let _ = removed;
+    // A `removeEventListener` that throws must not keep the promise from settling.
+    if removed.is_err() {
+      clear_pending_exception(env);
+    }
     let _ = self.signal.unref(env);
   }
 }
 
 fn to_result(o: Outcome) -> ExploreResult {
+  let lossy = |p: &std::path::Path| p.to_string_lossy().into_owned();
+  let (full_output_path, full_output_bytes, full_output_missing) = match &o.stdout.full_output {
+    Some(FullOutput::Kept { path, bytes, .. }) => (Some(lossy(path)), Some(*bytes as f64), None),
+    Some(FullOutput::NotKept { reason }) => (None, None, Some(reason.clone())),
+    None => (None, None, None),
+  };
   ExploreResult {
     text: o.text,
     details: ExploreDetails {
       request: o.request,
-      cwd: o.cwd.to_string_lossy().into_owned(),
-      executable: o.executable.to_string_lossy().into_owned(),
+      cwd: lossy(&o.cwd),
+      executable: lossy(&o.launch.executable),
+      executable_in_workspace: o.launch.in_workspace,
+      index_path: lossy(&o.index.dir),
+      index_resolved: lossy(&o.index.resolved),
       cli_version: o.cli_version,
       exit_code: o.exit_code,
       duration_ms: o.duration.as_millis().min(u128::from(u32::MAX)) as u32,
@@ -381,12 +459,9 @@ fn to_result(o: Outcome) -> ExploreResult {
       totals_exact: o.stdout.totals_exact,
       kept_bytes: o.stdout.kept_bytes as u32,
       kept_lines: o.stdout.kept_lines as u32,
-      full_output_path: o
-        .stdout
-        .full_output
-        .as_ref()
-        .map(|f| f.path.to_string_lossy().into_owned()),
-      full_output_bytes: o.stdout.full_output.as_ref().map(|f| f.bytes as f64),
+      full_output_path,
+      full_output_bytes,
+      full_output_missing,
     },
   }
 }
@@ -401,6 +476,13 @@ fn to_js_error(env: &Env, err: &ExploreError, failure: &Failure, timeout: Durati
     let mut details = Object::new(env)?;
     if let Some(exe) = &failure.executable {
       details.set_named_property("executable", exe.to_string_lossy().as_ref())?;
+    }
+    if let Some(inside) = failure.executable_in_workspace {
+      details.set_named_property("executableInWorkspace", inside)?;
+    }
+    if let Some(index) = &failure.index {
+      details.set_named_property("indexPath", index.dir.to_string_lossy().as_ref())?;
+      details.set_named_property("indexResolved", index.resolved.to_string_lossy().as_ref())?;
     }
     if let Some(v) = &failure.cli_version {
       details.set_named_property("cliVersion", v.as_str())?;
@@ -419,9 +501,31 @@ fn to_js_error(env: &Env, err: &ExploreError, failure: &Failure, timeout: Durati
         details.set_named_property("signal", *signal)?;
         details.set_named_property("stderrTail", stderr_tail.as_str())?;
       }
-      ExploreError::Timeout { stderr_tail, .. } => {
+      ExploreError::Timeout {
+        stderr_tail,
+        partial_bytes,
+        partial_text,
+        ..
+      } => {
         details.set_named_property("timeoutMs", timeout.as_millis() as f64)?;
         details.set_named_property("stderrTail", stderr_tail.as_str())?;
+        details.set_named_property("partialBytes", *partial_bytes as f64)?;
+        details.set_named_property("partialText", partial_text.as_str())?;
+      }
+      ExploreError::Cancelled {
+        partial_bytes,
+        partial_text,
+      } => {
+        details.set_named_property("partialBytes", *partial_bytes as f64)?;
+        details.set_named_property("partialText", partial_text.as_str())?;
+      }
+      ExploreError::NoIndex {
+        kind: NoIndexKind::Missing {
+          ancestor: Some(ancestor),
+        },
+        ..
+      } => {
+        details.set_named_property("ancestorIndex", ancestor.to_string_lossy().as_ref())?;
       }
       _ => {}
     }

@@ -5,9 +5,9 @@
 //! counted. stderr is a ring of its last `STDERR_TAIL_BYTES`.
 
 use std::collections::VecDeque;
-use std::path::PathBuf;
 
-use crate::full_output::{FullOutput, Spill};
+use crate::errors::shown;
+use crate::full_output::{FullOutput, Spill, SpillTarget};
 use crate::sanitize::{clean_text, redact};
 
 /// 50 KB, as Pi counts it (`DEFAULT_MAX_BYTES`).
@@ -23,11 +23,11 @@ pub const DRAIN_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
 pub const MAX_REQUEST_CHARS: usize = 10_000;
 
 /// Collects stdout within the caps and counts what it does not keep. Once a cap is passed, the
-/// whole stream (from its first byte) also goes to a spill file, if a directory was given.
+/// whole stream (from its first byte) also goes to a spill file, if a target was given.
 #[derive(Debug, Default)]
 pub struct StdoutCollector {
-  spill_dir: Option<PathBuf>,
-  spill: Option<Spill>,
+  target: Option<SpillTarget>,
+  spill: Option<Result<Spill, String>>,
   kept: Vec<u8>,
   kept_newlines: usize,
   storing: bool,
@@ -39,6 +39,7 @@ pub struct StdoutCollector {
 /// The bounded text and the counts that describe it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bounded {
+  /// The kept output, without the truncation marker.
   pub text: String,
   pub truncated: bool,
   /// `"bytes"` or `"lines"` when truncated.
@@ -49,14 +50,14 @@ pub struct Bounded {
   pub kept_lines: u64,
   /// False when the CLI was stopped at `DRAIN_LIMIT_BYTES`: the totals are then lower bounds.
   pub totals_exact: bool,
-  /// The full stdout, when it was truncated and a spill file could be written.
+  /// When truncated: the full stdout's file, or why there is none.
   pub full_output: Option<FullOutput>,
 }
 
 impl StdoutCollector {
-  pub fn new(spill_dir: Option<PathBuf>) -> Self {
+  pub fn new(target: Option<SpillTarget>) -> Self {
     Self {
-      spill_dir,
+      target,
       storing: true,
       ..Self::default()
     }
@@ -70,7 +71,7 @@ impl StdoutCollector {
     self.seen_newlines += memchr_count(chunk) as u64;
     self.last_byte = chunk.last().copied();
     if !self.storing {
-      self.spill = self.spill.take().and_then(|s| s.write(chunk));
+      self.spill_write(chunk);
       return;
     }
     // Room for the byte cap plus up to 3 bytes to complete a character cut at the cap.
@@ -89,18 +90,34 @@ impl StdoutCollector {
     self.kept.extend_from_slice(&chunk[..take]);
     if take < chunk.len() || self.kept.len() >= MAX_BYTES + 3 || self.kept_newlines > MAX_LINES {
       self.storing = false;
-      self.spill = self
-        .spill_dir
-        .as_deref()
-        .and_then(Spill::create)
-        .and_then(|s| s.write(&self.kept))
-        .and_then(|s| s.write(&chunk[take..]));
+      self.start_spill();
+      self.spill_write(&chunk[take..]);
+    }
+  }
+
+  /// Opens the spill file and writes everything kept so far into it.
+  fn start_spill(&mut self) {
+    if self.spill.is_some() {
+      return;
+    }
+    let Some(target) = &self.target else { return };
+    let kept = std::mem::take(&mut self.kept);
+    self.spill = Some(Spill::create(target));
+    self.spill_write(&kept);
+    self.kept = kept;
+  }
+
+  fn spill_write(&mut self, chunk: &[u8]) {
+    if let Some(Ok(spill)) = &mut self.spill {
+      if let Err(reason) = spill.write(chunk) {
+        self.spill = Some(Err(reason));
+      }
     }
   }
 
   /// What has been kept so far, as the model would see it (bounded: at most the caps).
   pub fn preview(&self) -> (String, u64, u64) {
-    let (text, _) = cut(&clean_text(&self.kept));
+    let (text, _) = cut(&clean_text(&self.kept), MAX_BYTES, MAX_LINES);
     (text, self.seen_bytes, self.seen_newlines)
   }
 
@@ -109,43 +126,79 @@ impl StdoutCollector {
     self.seen_bytes > DRAIN_LIMIT_BYTES
   }
 
-  pub fn finish(self, totals_exact: bool) -> Bounded {
+  pub fn finish(mut self, totals_exact: bool) -> Bounded {
     let total_lines =
       self.seen_newlines + u64::from(matches!(self.last_byte, Some(b) if b != b'\n'));
     let decoded = clean_text(&self.kept);
-    let (text, cut_by) = cut(&decoded);
-    let truncated = cut_by.is_some() || self.seen_bytes > self.kept.len() as u64 || !totals_exact;
-    // Storing only stops at a cap, so a cut is always found when more was seen; "bytes" is the
-    // honest default for the drain-limit stop.
-    let truncated_by = truncated.then(|| cut_by.unwrap_or("bytes"));
-    let kept_lines = count_lines(&text);
-    Bounded {
-      kept_bytes: text.len() as u64,
-      kept_lines,
-      text,
-      truncated,
-      truncated_by,
+    let whole = self.seen_bytes == self.kept.len() as u64 && totals_exact;
+    let fits = whole && decoded.len() <= MAX_BYTES && count_lines(&decoded) <= MAX_LINES as u64;
+    if fits {
+      return Bounded {
+        kept_bytes: decoded.len() as u64,
+        kept_lines: count_lines(&decoded),
+        text: decoded,
+        truncated: false,
+        truncated_by: None,
+        total_bytes: self.seen_bytes,
+        total_lines,
+        totals_exact,
+        full_output: None,
+      };
+    }
+    // Truncated: every cut answer names its file, even one that never passed the storing cap.
+    self.start_spill();
+    let full_output = match self.spill.take() {
+      Some(Ok(spill)) => Some(spill.finish(totals_exact)),
+      Some(Err(reason)) => Some(FullOutput::NotKept { reason }),
+      None => None,
+    };
+    // The marker counts against the caps: reserve its worst case (the same totals and file, the
+    // largest kept counts), so text + marker never exceed MAX_BYTES or MAX_LINES.
+    let mut b = Bounded {
+      // Not ending in a newline: the marker's longer gap.
+      text: "x".to_owned(),
+      truncated: true,
+      truncated_by: Some("bytes"),
       total_bytes: self.seen_bytes,
       total_lines,
+      kept_bytes: MAX_BYTES as u64,
+      kept_lines: MAX_LINES as u64,
       totals_exact,
-      full_output: self.spill.map(|s| s.finish(totals_exact)),
-    }
+      full_output,
+    };
+    let reserve = truncation_marker(&b);
+    let (text, cut_by) = cut(
+      &decoded,
+      MAX_BYTES - reserve.len(),
+      MAX_LINES - MARKER_LINES,
+    );
+    // Storing only stops at a cap, so a cut is found when more was seen; "bytes" is the honest
+    // default for the drain-limit stop.
+    b.truncated_by = Some(cut_by.unwrap_or("bytes"));
+    b.kept_bytes = text.len() as u64;
+    b.kept_lines = count_lines(&text);
+    b.text = text;
+    b
   }
 }
 
-/// Applies both caps to decoded text: at most `MAX_LINES` lines, at most `MAX_BYTES` bytes, cut at
+/// Lines the marker adds: a blank line and the marker itself (when the kept text ends with a
+/// newline; otherwise the newline that ends the last kept line and the marker).
+const MARKER_LINES: usize = 2;
+
+/// Applies both caps to decoded text: at most `max_lines` lines, at most `max_bytes` bytes, cut at
 /// a line end where one fits, else at a character boundary (a single huge line still shows).
-fn cut(text: &str) -> (String, Option<&'static str>) {
+fn cut(text: &str, max_bytes: usize, max_lines: usize) -> (String, Option<&'static str>) {
   let mut end = text.len();
   let mut by = None;
-  if let Some((i, _)) = text.match_indices('\n').nth(MAX_LINES - 1) {
+  if let Some((i, _)) = text.match_indices('\n').nth(max_lines - 1) {
     if i + 1 < text.len() {
       end = i + 1;
       by = Some("lines");
     }
   }
-  if end > MAX_BYTES {
-    let mut limit = MAX_BYTES;
+  if end > max_bytes {
+    let mut limit = max_bytes;
     while !text.is_char_boundary(limit) {
       limit -= 1;
     }
@@ -219,11 +272,16 @@ impl StderrTail {
   }
 }
 
-/// The visible marker appended to truncated output: what was kept, and that more existed.
+/// The visible marker appended to truncated output: what was kept, that more existed, and
+/// where the rest is (or why it is not kept).
 pub fn truncation_marker(b: &Bounded) -> String {
   let at_least = if b.totals_exact { "" } else { "at least " };
   // One blank line between the kept text and the marker.
-  let gap = if b.text.ends_with('\n') { "\n" } else { "\n\n" };
+  let gap = if b.text.ends_with('\n') || b.text.is_empty() {
+    "\n"
+  } else {
+    "\n\n"
+  };
   format!(
     "{gap}[Output truncated by {}: showing {} of {}{} lines ({} of {}{} bytes). {}]",
     b.truncated_by.unwrap_or("bytes"),
@@ -234,11 +292,13 @@ pub fn truncation_marker(b: &Bounded) -> String {
     at_least,
     b.total_bytes,
     match &b.full_output {
-      Some(f) => format!(
-        "More output existed: the full output{} ({} bytes) is in {}; use the read tool with an offset to see the rest",
-        if f.complete { "" } else { ", itself cut at 16 MiB," },
-        f.bytes,
-        f.path.display()
+      Some(FullOutput::Kept { path, bytes, complete }) => format!(
+        "More output existed: the full output{} ({bytes} bytes) is in {}; use the read tool with an offset to see the rest",
+        if *complete { "" } else { ", itself cut at 16 MiB," },
+        shown(path)
+      ),
+      Some(FullOutput::NotKept { reason }) => format!(
+        "More output existed; the full output was not kept ({reason}); ask a narrower question to see it"
       ),
       None => "More output existed and was omitted; ask a narrower question to see it".to_owned(),
     }
@@ -265,14 +325,68 @@ mod tests {
     assert_eq!((b.total_lines, b.kept_lines, b.total_bytes), (2, 2, 12));
   }
 
+  /// The text the model gets: kept output plus the marker.
+  fn shown_text(b: &Bounded) -> String {
+    if b.truncated {
+      format!("{}{}", b.text, truncation_marker(b))
+    } else {
+      b.text.clone()
+    }
+  }
+
   #[test]
-  fn lines_cap_keeps_exactly_max_lines() {
+  fn lines_cap_counts_the_marker() {
     let line = b"x\n".repeat(MAX_LINES + 500);
     let b = collect(&[&line]);
     assert!(b.truncated);
     assert_eq!(b.truncated_by, Some("lines"));
-    assert_eq!(b.kept_lines, MAX_LINES as u64);
+    assert_eq!(b.kept_lines, (MAX_LINES - MARKER_LINES) as u64);
     assert_eq!(b.total_lines, (MAX_LINES + 500) as u64);
+    assert_eq!(count_lines(&shown_text(&b)), MAX_LINES as u64);
+  }
+
+  #[test]
+  fn the_whole_text_marker_included_fits_both_caps() {
+    let dir = tempfile::tempdir().unwrap();
+    let ws = tempfile::tempdir().unwrap();
+    let long_line = format!("{}\n", "a".repeat(99));
+    let cases: Vec<Vec<u8>> = vec![
+      long_line.repeat(1000).into_bytes(),
+      b"x\n".repeat(MAX_LINES + 1),
+      "é".repeat(MAX_BYTES).into_bytes(),
+      vec![b'z'; MAX_BYTES + 1],
+      vec![b'z'; MAX_BYTES + 3],
+    ];
+    for raw in cases {
+      let target = SpillTarget {
+        tmpdir_var: Some(dir.path().to_path_buf()),
+        workspace: ws.path().to_path_buf(),
+      };
+      let mut c = StdoutCollector::new(Some(target));
+      c.push(&raw);
+      let b = c.finish(true);
+      assert!(b.truncated);
+      let text = shown_text(&b);
+      assert!(text.len() <= MAX_BYTES, "{} bytes", text.len());
+      assert!(count_lines(&text) <= MAX_LINES as u64);
+      // Every truncated answer names its file.
+      match &b.full_output {
+        Some(FullOutput::Kept { path, bytes, .. }) => {
+          assert_eq!(*bytes, raw.len() as u64);
+          assert!(text.contains(&path.display().to_string()));
+        }
+        other => panic!("no file: {other:?}"),
+      }
+    }
+  }
+
+  #[test]
+  fn exactly_the_caps_is_not_truncated() {
+    let b = collect(&[&vec![b'z'; MAX_BYTES]]);
+    assert!(!b.truncated);
+    let mut lines = b"x\n".repeat(MAX_LINES - 1);
+    lines.push(b'x');
+    assert!(!collect(&[&lines]).truncated);
   }
 
   #[test]
@@ -298,7 +412,7 @@ mod tests {
     let text = "é".repeat(MAX_BYTES); // 2 bytes each
     let b = collect(&[text.as_bytes()]);
     assert!(b.truncated);
-    assert!(b.text.len() <= MAX_BYTES && b.text.len() >= MAX_BYTES - 1);
+    assert!(b.text.len() <= MAX_BYTES && b.text.len() >= MAX_BYTES - 400);
     assert!(b.text.chars().all(|c| c == 'é'));
   }
 

@@ -1,11 +1,10 @@
 //! Checks made before anything runs. They only read: nothing here creates, syncs or repairs.
 
-use std::fs::File;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::environment::EnvSnapshot;
-use crate::errors::ExploreError;
+use crate::errors::{shown, ExploreError, NoIndexKind};
 use crate::limits::MAX_REQUEST_CHARS;
 
 /// CodeGraph's own default index directory name, overridable with `CODEGRAPH_DIR`.
@@ -27,10 +26,14 @@ pub fn check_request(request: &str) -> Result<(), ExploreError> {
   if request.contains('\0') {
     return invalid("it contains a NUL byte, which no command-line argument can carry");
   }
-  let chars = request.chars().count();
-  if chars > MAX_REQUEST_CHARS {
+  // The CLI checks `query.length`, which counts UTF-16 code units (an emoji counts 2), and so
+  // does the tool schema's maxLength in JS.
+  let units = request.encode_utf16().count();
+  if units > MAX_REQUEST_CHARS {
     return Err(ExploreError::InvalidRequest {
-      reason: format!("it is {chars} characters long; the limit is {MAX_REQUEST_CHARS}"),
+      reason: format!(
+        "it is {units} characters long as JavaScript counts them (UTF-16 units); the limit is {MAX_REQUEST_CHARS}"
+      ),
     });
   }
   Ok(())
@@ -50,56 +53,189 @@ pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
   if !path.is_absolute() {
     return fail("it is not an absolute path");
   }
+  // metadata() follows symlinks and never opens the target: a FIFO or device is refused here.
   match std::fs::metadata(&path) {
     // A directory we cannot list would fail later in confusing ways (as "no index").
     Ok(m) if m.is_dir() => match std::fs::read_dir(&path) {
       Ok(_) => Ok(path),
       Err(e) => fail(&format!("it cannot be read ({e})")),
     },
-    Ok(_) => fail("it is not a directory"),
+    Ok(m) => fail(&format!("it is {}, not a directory", kind_of(&m))),
     Err(e) if e.kind() == std::io::ErrorKind::NotFound => fail("it does not exist"),
     Err(e) => fail(&format!("it cannot be read ({e})")),
   }
 }
 
+/// The index that answers, as found by [`check_index`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexFound {
+  /// `<workspace>/.codegraph`, as the CLI will open it.
+  pub dir: PathBuf,
+  /// The same directory with every symlink resolved: where the data really is.
+  pub resolved: PathBuf,
+}
+
+/// Set to `1` to accept an index whose directory or database resolves outside the workspace.
+pub const ALLOW_EXTERNAL_INDEX_VAR: &str = "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX";
+
 /// The index must be the workspace's own: the CLI would walk up to an ancestor's index, which
-/// would answer questions about another project.
-pub fn check_index(workspace: &Path, env: &EnvSnapshot) -> Result<PathBuf, ExploreError> {
-  let dir = workspace.join(index_dir_name(env));
+/// answers with paths relative to that ancestor. Only metadata is read, and the database header
+/// only from a regular file opened non-blocking, so no FIFO, device or `/dev/stdin` symlink is
+/// ever read (or waited on).
+pub fn check_index(workspace: &Path, env: &EnvSnapshot) -> Result<IndexFound, ExploreError> {
+  let name = index_dir_name(env);
+  let dir = workspace.join(&name);
   let db = dir.join(DB_FILE);
-  let no_index = |reason: String| ExploreError::NoIndex {
+  let no_index = |reason: String, kind: NoIndexKind| ExploreError::NoIndex {
     path: workspace.to_path_buf(),
     reason,
+    kind,
+  };
+  let missing = |what: &Path| {
+    no_index(
+      format!("{} does not exist", shown(what)),
+      NoIndexKind::Missing {
+        ancestor: ancestor_index(workspace, &name),
+      },
+    )
   };
   match std::fs::metadata(&dir) {
     Ok(m) if m.is_dir() => {}
-    Ok(_) => return Err(no_index(format!("{} is not a directory", dir.display()))),
-    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-      return Err(no_index(format!("{} does not exist", dir.display())))
+    Ok(m) => {
+      return Err(no_index(
+        format!("{} is {}, not a directory", shown(&dir), kind_of(&m)),
+        NoIndexKind::Special,
+      ))
     }
+    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing(&dir)),
     Err(e) => {
       return Err(ExploreError::Workspace {
         path: workspace.to_path_buf(),
-        reason: format!("{} cannot be read ({e})", dir.display()),
+        reason: format!("{} cannot be read ({e})", shown(&dir)),
       })
     }
   }
-  let mut header = [0u8; 16];
-  let read = File::open(&db).and_then(|mut f| f.read_exact(&mut header));
-  match read {
-    Ok(()) if &header == SQLITE_MAGIC => Ok(dir),
-    Ok(()) => Err(no_index(format!(
-      "{} is not a SQLite database",
-      db.display()
-    ))),
-    Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-      Err(no_index(format!("{} does not exist", db.display())))
+  match std::fs::metadata(&db) {
+    Ok(m) if m.is_file() => {}
+    Ok(m) => {
+      return Err(no_index(
+        format!(
+          "{} is {}, not a regular file; it was not opened",
+          shown(&db),
+          kind_of(&m)
+        ),
+        NoIndexKind::Special,
+      ))
     }
-    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => {
-      Err(no_index(format!("{} is empty or truncated", db.display())))
+    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing(&db)),
+    Err(e) => {
+      return Err(no_index(
+        format!("{} cannot be read ({e})", shown(&db)),
+        NoIndexKind::Unusable { db: db.clone() },
+      ))
     }
-    Err(e) => Err(no_index(format!("{} cannot be read ({e})", db.display()))),
   }
+  let resolved = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+  let allow_external = env
+    .get_set(ALLOW_EXTERNAL_INDEX_VAR)
+    .is_some_and(|v| v == "1");
+  if !allow_external {
+    let home = workspace
+      .canonicalize()
+      .unwrap_or_else(|_| workspace.to_path_buf());
+    let db_resolved = db.canonicalize().unwrap_or_else(|_| db.clone());
+    for (what, target) in [(&dir, &resolved), (&db, &db_resolved)] {
+      if !target.starts_with(&home) {
+        return Err(no_index(
+          format!(
+            "{} resolves to {}, outside the workspace",
+            shown(what),
+            shown(target)
+          ),
+          NoIndexKind::Outside {
+            resolved: target.clone(),
+          },
+        ));
+      }
+    }
+  }
+  match read_header(&db) {
+    Ok(header) if &header == SQLITE_MAGIC => Ok(IndexFound { dir, resolved }),
+    Ok(_) => Err(no_index(
+      format!("{} is not a SQLite database", shown(&db)),
+      NoIndexKind::Unusable { db },
+    )),
+    Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(no_index(
+      format!("{} is empty or truncated", shown(&db)),
+      NoIndexKind::Unusable { db },
+    )),
+    Err(e) => Err(no_index(
+      format!("{} cannot be read ({e})", shown(&db)),
+      NoIndexKind::Unusable { db },
+    )),
+  }
+}
+
+/// The first 16 bytes of a regular file. Opened with `O_NONBLOCK` (a file swapped for a FIFO
+/// after the metadata check cannot block the open) and checked again on the open descriptor.
+fn read_header(db: &Path) -> std::io::Result<[u8; 16]> {
+  let mut options = std::fs::OpenOptions::new();
+  options.read(true);
+  #[cfg(unix)]
+  {
+    use std::os::unix::fs::OpenOptionsExt;
+    options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+  }
+  let mut file = options.open(db)?;
+  if !file.metadata()?.is_file() {
+    return Err(std::io::Error::other("it is not a regular file"));
+  }
+  let mut header = [0u8; 16];
+  file.read_exact(&mut header)?;
+  Ok(header)
+}
+
+/// The nearest ancestor of `workspace` that has its own `<name>/codegraph.db` (a regular file),
+/// found by metadata alone.
+pub fn ancestor_index(workspace: &Path, name: &str) -> Option<PathBuf> {
+  workspace
+    .ancestors()
+    .skip(1)
+    .take(64)
+    .find(|dir| {
+      std::fs::metadata(dir.join(name).join(DB_FILE))
+        .map(|m| m.is_file())
+        .unwrap_or(false)
+    })
+    .map(Path::to_path_buf)
+}
+
+/// Names what a non-regular file is, for messages.
+fn kind_of(m: &std::fs::Metadata) -> &'static str {
+  let t = m.file_type();
+  if t.is_dir() {
+    return "a directory";
+  }
+  if t.is_file() {
+    return "a regular file";
+  }
+  #[cfg(unix)]
+  {
+    use std::os::unix::fs::FileTypeExt;
+    if t.is_fifo() {
+      return "a FIFO (named pipe)";
+    }
+    if t.is_char_device() {
+      return "a character device";
+    }
+    if t.is_block_device() {
+      return "a block device";
+    }
+    if t.is_socket() {
+      return "a socket";
+    }
+  }
+  "a special file"
 }
 
 /// `CODEGRAPH_DIR` as the CLI accepts it: a plain directory name. Anything path-like is ignored
@@ -129,6 +265,9 @@ mod tests {
     }
     assert!(check_request(&"é".repeat(MAX_REQUEST_CHARS)).is_ok());
     assert!(check_request(&"é".repeat(MAX_REQUEST_CHARS + 1)).is_err());
+    // An emoji is two UTF-16 units, as the CLI counts them.
+    assert!(check_request(&"😀".repeat(MAX_REQUEST_CHARS / 2)).is_ok());
+    assert!(check_request(&"😀".repeat(MAX_REQUEST_CHARS / 2 + 1)).is_err());
   }
 
   #[test]

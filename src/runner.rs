@@ -17,6 +17,7 @@ use tokio::sync::Notify;
 
 use crate::discovery::Launch;
 use crate::errors::ExploreError;
+use crate::full_output::SpillTarget;
 use crate::limits::{Bounded, StderrTail, StdoutCollector};
 
 /// How long a process gets to exit after SIGTERM before the whole group is SIGKILLed.
@@ -52,6 +53,11 @@ pub struct Cancel(Arc<Notify>);
 impl Cancel {
   pub fn cancel(&self) {
     self.0.notify_one();
+  }
+
+  /// Resolves once `cancel` has been called (also before this was awaited).
+  pub async fn notified(&self) {
+    self.0.notified().await
   }
 }
 
@@ -97,10 +103,14 @@ pub struct RunSpec<'a> {
   pub args: &'a [OsString],
   pub cwd: &'a Path,
   pub env: &'a [(OsString, OsString)],
+  /// The caller's timeout, as reported in CODEGRAPH_TIMEOUT.
   pub timeout: Duration,
+  /// When the run is stopped: the call's start plus `timeout` (time spent before the run, in
+  /// preflight, counts).
+  pub deadline: tokio::time::Instant,
   pub cancel: Option<Cancel>,
   /// Where the full stdout goes when it is truncated; `None` keeps only the bounded text.
-  pub spill_dir: Option<std::path::PathBuf>,
+  pub spill: Option<SpillTarget>,
   /// Called with partial output at most every `PROGRESS_INTERVAL` while stdout arrives.
   pub progress: Option<&'a ProgressFn>,
 }
@@ -129,7 +139,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   let mut stdout = guard.0.stdout().take().expect("stdout is piped");
   let mut stderr = guard.0.stderr().take().expect("stderr is piped");
 
-  let mut out = StdoutCollector::new(spec.spill_dir.clone());
+  let mut out = StdoutCollector::new(spec.spill.clone());
   let mut err = StderrTail::new();
   let mut out_buf = vec![0u8; 64 * 1024];
   let mut err_buf = vec![0u8; 8 * 1024];
@@ -137,7 +147,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   let mut status: Option<ExitStatus> = None;
   let mut flooded = false;
 
-  let deadline = tokio::time::sleep(spec.timeout);
+  let deadline = tokio::time::sleep_until(spec.deadline);
   tokio::pin!(deadline);
   let pipe_grace = tokio::time::sleep(Duration::MAX);
   tokio::pin!(pipe_grace);
@@ -149,14 +159,18 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
       biased;
       _ = cancel.0.notified() => {
         terminate(&mut guard.0).await;
-        return Err(ExploreError::Cancelled);
+        let (partial_text, partial_bytes, _) = out.preview();
+        return Err(ExploreError::Cancelled { partial_bytes, partial_text });
       }
       _ = &mut deadline => {
         terminate(&mut guard.0).await;
         drain_buffered(&mut stderr, &mut err, err_open).await;
+        let (partial_text, partial_bytes, _) = out.preview();
         return Err(ExploreError::Timeout {
           timeout_ms: spec.timeout.as_millis() as u64,
           stderr_tail: err.finish(),
+          partial_bytes,
+          partial_text,
         });
       }
       read = stdout.read(&mut out_buf), if out_open => match read {
@@ -173,6 +187,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
             flooded = true;
             out_open = false;
             err_open = false;
+            kill_strays(&*guard.0);
             let _ = guard.0.start_kill();
           }
         }
@@ -210,6 +225,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
 
 /// SIGTERM the group, give it `TERM_GRACE` to exit, then SIGKILL whatever is left.
 async fn terminate(child: &mut Box<dyn ChildWrapper>) {
+  kill_strays(&**child);
   #[cfg(unix)]
   {
     let _ = child.signal(libc::SIGTERM);
@@ -217,6 +233,60 @@ async fn terminate(child: &mut Box<dyn ChildWrapper>) {
   }
   let _ = child.start_kill();
   let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
+}
+
+/// Linux: SIGKILLs the CLI's descendants that left its process group (`setpgid`), found through
+/// `/proc` while the CLI still runs; the group kill that follows reaches the rest. A descendant
+/// whose parent already exited has been re-parented and is out of reach, as is a `setsid`
+/// daemon that was orphaned (README, "Nothing left running").
+fn kill_strays(child: &dyn ChildWrapper) {
+  #[cfg(target_os = "linux")]
+  if let Some(root) = child.id() {
+    for pid in descendants_outside_group(root) {
+      unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+    }
+  }
+  #[cfg(not(target_os = "linux"))]
+  let _ = child;
+}
+
+/// Every live descendant of `root` (by parent links in `/proc`) whose process group is not
+/// `root`'s own group.
+#[cfg(target_os = "linux")]
+fn descendants_outside_group(root: u32) -> Vec<u32> {
+  let Ok(entries) = std::fs::read_dir("/proc") else {
+    return Vec::new();
+  };
+  // (pid, ppid, pgrp) from /proc/<pid>/stat; the command name may contain spaces and ')'.
+  let table: Vec<(u32, u32, u32)> = entries
+    .flatten()
+    .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
+    .filter_map(|pid| {
+      let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+      let mut rest = stat[stat.rfind(')')? + 2..].split(' ');
+      let _state = rest.next()?;
+      let ppid = rest.next()?.parse().ok()?;
+      let pgrp = rest.next()?.parse().ok()?;
+      Some((pid, ppid, pgrp))
+    })
+    .collect();
+  let mut family = vec![root];
+  let mut i = 0;
+  while i < family.len() {
+    let parent = family[i];
+    let children: Vec<u32> = table
+      .iter()
+      .filter(|(pid, ppid, _)| *ppid == parent && !family.contains(pid))
+      .map(|(pid, _, _)| *pid)
+      .collect();
+    family.extend(children);
+    i += 1;
+  }
+  table
+    .iter()
+    .filter(|(pid, _, pgrp)| *pid != root && family.contains(pid) && *pgrp != root)
+    .map(|(pid, _, _)| *pid)
+    .collect()
 }
 
 /// Reads what is already in a pipe after its writers were killed, bounded in time.
