@@ -27,10 +27,17 @@ test("explore() rejects with CODEGRAPH_ADDON naming the platform and the fix", a
     assert.equal(err.code, "CODEGRAPH_ADDON");
     assert.ok(err.message.startsWith("CODEGRAPH_ADDON:"), err.message);
     assert.ok(err.message.includes(`${process.platform}-${process.arch}`), err.message);
-    assert.match(err.message, /\nRemediation: Reinstall pi-codegraph with optional dependencies enabled/);
+    assert.match(err.message, /\nRemediation: Reinstall pi-codegraph with optional dependencies/);
+    // The model gets two short lines; the whole story (what was tried) is for doctor and /codegraph.
+    assert.equal(err.message.split("\n").length, 2, err.message);
+    assert.ok(err.message.length < 300, `${err.message.length} characters`);
+    assert.doesNotMatch(err.message, /npm bug|tried/);
+    assert.match(err.details.story, /tried/);
     return true;
   });
-  assert.equal(pkg.addonInfo().path, null);
+  const info = pkg.addonInfo();
+  assert.equal(info.path, null);
+  assert.match(info.error, /tried/, "addonInfo() carries the whole story");
 });
 
 test("diagnose() reports it; the tool registers, says it is unavailable, and errors with the fallback", async () => {

@@ -123,7 +123,7 @@ test("doctor with a wrong PI_CODEGRAPH_BIN prints that problem, not 'not found o
   assert.equal(r.code, 1);
   assert.match(r.stdout, /^status\s+not ready \(CODEGRAPH_NOT_FOUND\)$/m);
   const { codegraph, index } = rows(r.stdout);
-  assert.match(codegraph, /PI_CODEGRAPH_BIN=\/nope\/codegraph is not a file/);
+  assert.match(codegraph, /PI_CODEGRAPH_BIN=\/nope\/codegraph does not exist or is not a file/);
   assert.doesNotMatch(r.stdout, /not found on PATH/);
   // The index check ran on its own and found the index.
   assert.equal(index, path.join(ws, ".codegraph"));
@@ -251,11 +251,12 @@ test("explore of a truncated answer: a note for a person on stderr instead of th
   const r = run(["explore", "q"], makeWorkspace(), bin, { vars: { FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "3000" } });
   assert.equal(r.code, 0, r.stderr);
   const lines = r.stdout.split("\n");
-  assert.equal(lines.length, 2001);
-  assert.equal(lines[1999], "line 2000");
-  assert.equal(lines[2000], "");
-  assert.doesNotMatch(r.stdout + r.stderr, /Output truncated|pi-codegraph-explore-|read tool/);
-  assert.match(r.stderr, /^\[truncated: showing 2000 of 3000 lines; run again with --full to print everything\]$/m);
+  // The model's 2,000 lines include the marker's two; a person sees the 1,998 kept lines.
+  assert.equal(lines.length, 1999);
+  assert.equal(lines[1997], "line 1998");
+  assert.equal(lines[1998], "");
+  assert.doesNotMatch(r.stdout + r.stderr, /Output truncated|explore-\d+-|read tool/);
+  assert.match(r.stderr, /^\[truncated: showing 1998 of 3000 lines; run again with --full to print everything\]$/m);
 });
 
 test("explore --full prints the complete output; without truncation just the answer", () => {

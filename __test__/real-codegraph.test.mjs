@@ -1,7 +1,7 @@
 // The product against the real, pinned CodeGraph CLI on a small fixed fixture, through the same
 // public seams: explore() and the registered tool.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -14,6 +14,7 @@ const pkg = require("../index.js");
 const PINNED = require("../package.json").devDependencies["@colbymchenry/codegraph"];
 
 const cliBin = path.join(root, "node_modules", ".bin");
+const isRoot = typeof process.getuid === "function" && process.getuid() === 0;
 const fixture = path.join(root, "__test__", "fixtures", "shop");
 const originalPath = process.env.PATH;
 const originalEnv = { HOME: process.env.HOME, DO_NOT_TRACK: process.env.DO_NOT_TRACK };
@@ -118,8 +119,63 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
     assert.equal(fs.existsSync(path.join(unindexed, ".codegraph")), false);
   });
 
-  test("a subdirectory of an indexed project is not its own workspace", async () => {
-    await assert.rejects(pkg.explore("checkout", path.join(ws, "src")), { code: "CODEGRAPH_NO_INDEX" });
+  test("a subdirectory of an indexed project is not its own workspace; the remedy names the project", async () => {
+    const err = await pkg.explore("checkout", path.join(ws, "src")).catch((e) => e);
+    assert.equal(err.code, "CODEGRAPH_NO_INDEX");
+    assert.equal(err.details.ancestorIndex, ws);
+    assert.match(err.remediation, new RegExp(`start Pi there \\(cd ${ws} && pi\\)`));
+  });
+
+  test("a raw ESC ] in a source comment does not cut CodeGraph's verbatim listing", async () => {
+    const dir = tempDir("pi-codegraph-shop-esc-");
+    fs.cpSync(fixture, dir, { recursive: true });
+    fs.writeFileSync(
+      path.join(dir, "src", "banner.ts"),
+      "// terminal title trick: \u001b]0;not a title\nexport function printBanner(): string {\n  return 'after the escape';\n}\n",
+    );
+    execFileSync(path.join(cliBin, "codegraph"), ["init", "-y", "."], {
+      cwd: dir,
+      env: { ...process.env, DO_NOT_TRACK: "1" },
+      stdio: "ignore",
+    });
+    const { text } = await pkg.explore("printBanner", dir);
+    assert.match(text, /printBanner/);
+    assert.match(text, /return 'after the escape';/, "the lines after the escape are kept");
+    assert.ok(!text.includes("\u001b"));
+  });
+
+  test("a request holding ESC ] (CodeGraph echoes it) still gets the whole answer", async () => {
+    const { text } = await exploreUnchanged("what calls calculateTotal \u001b]0;title");
+    assert.ok(!text.includes("\u001b"));
+    assert.match(text, /src\/cart\.ts/, text.slice(0, 300));
+  });
+
+  test("a read-only index: CODEGRAPH_INDEX_READONLY, the index left as it was", {
+    skip: !isRoot && "needs root to run as nobody",
+  }, async () => {
+    // CodeGraph 1.6.1 opens its database read-write even to explore (SQLite creates -wal/-shm).
+    const parent = tempDir("pi-codegraph-shop-ro-");
+    fs.chmodSync(parent, 0o755);
+    const ro = path.join(parent, "ws");
+    fs.cpSync(ws, ro, { recursive: true });
+    spawnSync("chmod", ["-R", "a+rX", ro]);
+    fs.chmodSync(path.join(ro, ".codegraph"), 0o555);
+    fs.chmodSync(path.join(ro, ".codegraph", "codegraph.db"), 0o444);
+    const before = hashTree(path.join(ro, ".codegraph"));
+    const script = `require(${JSON.stringify(path.join(root, "index.js"))}).explore("checkout", ${JSON.stringify(ro)}).then(
+      (r) => console.log(JSON.stringify({ text: r.text })),
+      (e) => console.log(JSON.stringify({ code: e.code, remediation: e.remediation, message: e.message })));`;
+    const r = spawnSync(process.execPath, ["-e", script], {
+      env: { ...process.env, HOME: parent },
+      uid: 65534,
+      gid: 65534,
+      encoding: "utf8",
+      timeout: 30000,
+    });
+    const out = JSON.parse(r.stdout || "{}");
+    assert.equal(out.code, "CODEGRAPH_INDEX_READONLY", out.message ?? out.text);
+    assert.match(out.remediation, /writable/);
+    assert.deepEqual(hashTree(path.join(ro, ".codegraph")), before);
   });
 
   test("plain text, and nothing written to the user's home (telemetry stays off)", async () => {

@@ -25,7 +25,7 @@ function copyOfPackage(impl) {
     return entry;
   }
   for (const f of fs.readdirSync(root)) {
-    if (f === "index.js" || f === "binding.js" || f.endsWith(".node"))
+    if (f === "index.js" || f === "package.json" || f === "binding.js" || f.endsWith(".node"))
       fs.copyFileSync(path.join(root, f), path.join(dir, f));
   }
   return path.join(dir, "index.js");

@@ -458,9 +458,11 @@ function launchFor(executable) {
 function checkRequest(request) {
   if (!request.trim()) throw invalidRequest("it is empty or only whitespace");
   if (request.includes("\0")) throw invalidRequest("it contains a NUL byte, which no command-line argument can carry");
-  const chars = request.length > MAX_REQUEST_CHARS ? [...request].length : request.length; // code points
-  if (chars > MAX_REQUEST_CHARS)
-    throw invalidRequest(`it is ${chars} characters long; the limit is ${MAX_REQUEST_CHARS}`);
+  // UTF-16 units, as the CLI's `query.length` counts them (an emoji counts 2).
+  if (request.length > MAX_REQUEST_CHARS)
+    throw invalidRequest(
+      `it is ${request.length} characters long as JavaScript counts them (UTF-16 units); the limit is ${MAX_REQUEST_CHARS}`,
+    );
 }
 
 function checkWorkspace(cwd) {

@@ -13,7 +13,11 @@ export function createPiHost() {
           handlers.push({ event, fn, source });
         },
         registerTool(tool) {
-          if (!registry.some((t) => t.name === tool.name)) registry.push({ ...tool, source });
+          // Across extensions the first registration of a name stays; the same extension
+          // registering again replaces its tool (Pi then rebuilds the system prompt).
+          const i = registry.findIndex((t) => t.name === tool.name);
+          if (i === -1) registry.push({ ...tool, source });
+          else if (registry[i].source === source) registry[i] = { ...tool, source };
         },
         registerCommand(name, options) {
           if (!commands.has(name)) commands.set(name, { ...options, source });
@@ -31,6 +35,11 @@ export function createPiHost() {
     },
     async startSession(ctx) {
       for (const h of handlers.filter((h) => h.event === "session_start")) await h.fn({ reason: "startup" }, ctx);
+    },
+    /** What Pi does when the user sends a prompt: before_agent_start handlers, in load order. */
+    async beforeAgentStart(ctx, prompt = "q") {
+      for (const h of handlers.filter((h) => h.event === "before_agent_start"))
+        await h.fn({ type: "before_agent_start", prompt, systemPrompt: "" }, ctx);
     },
     async shutdown(ctx) {
       for (const h of handlers.filter((h) => h.event === "session_shutdown")) await h.fn({}, ctx);
