@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { before, test } from "node:test";
 import { makeWorkspace, root, tempDir } from "./helpers/index.mjs";
-import { createPiHost } from "./helpers/pi-host.mjs";
+import { createPiHost, recordingUi } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 let pkg;
@@ -51,9 +51,13 @@ test("diagnose() reports it; the tool registers, says it is unavailable, and err
     pkg.createExtension(() => ({ Type, Text })),
     "nobinary",
   );
-  await host.startSession({ cwd: ws });
+  const ui = recordingUi();
+  await host.startSession({ cwd: ws, hasUI: true, ui });
   const [tool] = host.registry;
   assert.match(tool.promptSnippet, /^Unavailable in this workspace \(CODEGRAPH_ADDON\)/);
+  assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph: addon missing", "not 'not installed'");
+  await host.commands.get("codegraph").handler("", { cwd: ws, hasUI: true, ui });
+  assert.match(ui.notes[0].message, /problem: .*tried/, "/codegraph tells the whole story");
   await assert.rejects(tool.execute("c", { request: "q" }, undefined, undefined, { cwd: ws }), (err) => {
     assert.equal(err.code, "CODEGRAPH_ADDON");
     assert.equal(err.message.split("\n").at(-1), pkg.FALLBACK_LINE);

@@ -332,3 +332,13 @@ test("SIGINT during explore aborts it and stops the CLI's process tree", async (
   assert.match(r.stderr, /^CODEGRAPH_CANCELLED/);
   await processesDie([pids.self, pids.grandchild]);
 });
+
+test("doctor in a subdirectory of an indexed project (real addon): names the project's index", () => {
+  const project = makeWorkspace();
+  const sub = path.join(project, "src", "deep");
+  fs.mkdirSync(sub, { recursive: true });
+  const r = run(["doctor"], sub);
+  assert.equal(r.code, 1);
+  assert.match(r.stdout, new RegExp(`^ancestor\\s+${project}`, "m"));
+  assert.match(r.stdout, /^fix\s+The enclosing project .* start Pi there/m);
+});

@@ -138,3 +138,24 @@ test("Pi loads the installed package as a user's install and runs the tool", {
   assert.match(end.result.content[0].text, /^FAKE EXPLORE\n/);
   assert.deepEqual(JSON.parse(end.result.content[0].text.split("\n")[1]).argv, ["explore", "--", "what calls main"]);
 });
+
+test("`pi -e <package dir>` loads the extension (through extension.js); `pi -e <dir>/index.js` cannot", {
+  skip: piMissing,
+  timeout: 60000,
+}, async () => {
+  const work = tempDir("pi-codegraph-pack-e-");
+  const agentDir = path.join(work, "agent");
+  const home = path.join(work, "home");
+  fs.mkdirSync(home);
+  const env = piEnv({ agentDir, home, pathDirs: [fakeBinDir(), path.dirname(process.execPath)] });
+  const ws = makeWorkspace();
+  const args = ["--mode", "json", "--offline", "--no-session", "--no-context-files"];
+  // Pi's json mode guards stdout for its events: the command's report goes to stderr.
+  const viaDir = await runPi([...args, "-e", installed, "/codegraph"], { cwd: ws, env });
+  assert.equal(viaDir.code, 0, viaDir.stderr.slice(-2000));
+  assert.doesNotMatch(viaDir.stderr, /Extension error/);
+  assert.match(viaDir.stderr, /^pi-codegraph: ready$/m);
+  // index.js is the SDK entry: it takes typebox from beside the package, which an install lacks.
+  const viaIndex = await runPi([...args, "-e", path.join(installed, "index.js"), "/codegraph"], { cwd: ws, env });
+  assert.match(viaIndex.stderr, /Extension error .*index\.js.*typebox/);
+});

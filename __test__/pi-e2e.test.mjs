@@ -296,6 +296,16 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
       assert.equal(ends[0].result.details.cliVersion, "1.6.1");
     });
 
+    test("/codegraph names the active copy: the one Pi loaded first (the project install)", async () => {
+      const args = jsonArgs(MODELS.twoCopies).slice(0, -1);
+      const report = await runPi([...args, "/codegraph"], { cwd: ws, env: env(realPath) });
+      assert.equal(report.code, 0, explain(report));
+      // Pi's json mode guards stdout for its events: the report goes to stderr.
+      const line = `${report.stdout}\n${report.stderr}`.split("\n").find((l) => l.startsWith("extension: "));
+      assert.ok(line, `no extension line in: ${report.stderr.slice(0, 2000)}`);
+      assert.equal(line, `extension: pi-codegraph ${require("../package.json").version} at ${copyDir} (the active copy)`);
+    });
+
     test("the packed copy (no node_modules beside it) loads without an extension error", () => {
       const extensionErrors = [
         ...run.stderr.split("\n").filter((l) => l.startsWith("Extension error")),

@@ -3,7 +3,9 @@
 // The same `codegraph_explore` tool as the pi-codegraph package (its README: the tool table, the
 // error codes, the data and security boundary), in plain Node instead of the Rust addon: no native
 // binary, nothing to build. The package's contract suites (__test__/explore, output and tool
-// .test.mjs) run against this file as well as against the addon, so the two cannot drift.
+// .test.mjs) run against this file as well as against the addon. The package's edge-case
+// hardening (FIFO-safe preflight, the never-hiding cleaner, fuller redaction, per-session
+// full-output files, readiness re-checks) is not in this file yet.
 //
 // Install: Pi (it brings Node 22+), the CodeGraph CLI on PATH (npm install -g @colbymchenry/codegraph)
 // and an index you made yourself (`codegraph init` in the project). Then
