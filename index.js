@@ -96,7 +96,9 @@ async function explore(request, cwd, signal, options) {
 
 function describe(value) {
   try {
-    return String(value?.message ?? value).split("\n")[0].slice(0, 200);
+    return String(value?.message ?? value)
+      .split("\n")[0]
+      .slice(0, 200);
   } catch {
     return "unprintable";
   }
@@ -302,11 +304,14 @@ function statusReport(diagnosis, state) {
   ];
   const exe = diagnosis.executable
     ? `${diagnosis.executable}${diagnosis.cliVersion ? ` (${diagnosis.cliVersion})` : ""}${diagnosis.executableInWorkspace ? " [inside the workspace]" : ""}`
-    : (diagnosis.executableProblem ?? (diagnosis.problemCode === "CODEGRAPH_NOT_FOUND" ? diagnosis.problem : "not checked"));
+    : (diagnosis.executableProblem ??
+      (diagnosis.problemCode === "CODEGRAPH_NOT_FOUND" ? diagnosis.problem : "not checked"));
   lines.push(`codegraph: ${exe}`);
   if (diagnosis.indexPath) {
     const resolved =
-      diagnosis.indexResolved && diagnosis.indexResolved !== diagnosis.indexPath ? ` -> ${diagnosis.indexResolved}` : "";
+      diagnosis.indexResolved && diagnosis.indexResolved !== diagnosis.indexPath
+        ? ` -> ${diagnosis.indexResolved}`
+        : "";
     lines.push(`index: ${diagnosis.indexPath}${resolved}`);
   } else {
     lines.push(
@@ -334,7 +339,12 @@ function statusText(diagnosis) {
     CODEGRAPH_ADDON: "addon missing",
     CODEGRAPH_WORKSPACE: "workspace unusable",
   };
-  return `⬡ codegraph: ${words[diagnosis.problemCode] ?? String(diagnosis.problemCode).replace(/^CODEGRAPH_/, "").toLowerCase()}`;
+  return `⬡ codegraph: ${
+    words[diagnosis.problemCode] ??
+    String(diagnosis.problemCode)
+      .replace(/^CODEGRAPH_/, "")
+      .toLowerCase()
+  }`;
 }
 
 /**

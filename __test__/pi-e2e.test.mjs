@@ -303,7 +303,10 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
       // Pi's json mode guards stdout for its events: the report goes to stderr.
       const line = `${report.stdout}\n${report.stderr}`.split("\n").find((l) => l.startsWith("extension: "));
       assert.ok(line, `no extension line in: ${report.stderr.slice(0, 2000)}`);
-      assert.equal(line, `extension: pi-codegraph ${require("../package.json").version} at ${copyDir} (the active copy)`);
+      assert.equal(
+        line,
+        `extension: pi-codegraph ${require("../package.json").version} at ${copyDir} (the active copy)`,
+      );
     });
 
     test("the packed copy (no node_modules beside it) loads without an extension error", () => {
