@@ -75,18 +75,17 @@ pub fn discover(env: &EnvSnapshot, workspace: &Path) -> Result<Launch, ExploreEr
     .get_set(ALLOW_WORKSPACE_BIN_VAR)
     .is_some_and(|v| v == "1");
   let mut skipped = None;
+  let mut found_inside = false;
   let found = search(NAMES, env.get("PATH"), |p| {
-    let keep = allow_inside || !inside(p);
-    if !keep {
+    found_inside = inside(p);
+    if found_inside && !allow_inside {
       skipped.get_or_insert_with(|| p.to_path_buf());
+      return false;
     }
-    keep
+    true
   });
   match found {
-    Some(found) => {
-      let in_workspace = inside(&found);
-      Ok(launch_for(found, env, in_workspace))
-    }
+    Some(found) => Ok(launch_for(found, env, found_inside)),
     None => Err(ExploreError::NotFound {
       reason: match skipped {
         Some(p) => format!(

@@ -135,14 +135,26 @@ pub fn check_index(workspace: &Path, env: &EnvSnapshot) -> Result<IndexFound, Ex
       ))
     }
   }
-  let resolved = dir.canonicalize().unwrap_or_else(|_| dir.clone());
+  // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
+  // construction; only a link needs resolving (two lstat calls instead of two realpath calls).
+  let home = workspace
+    .canonicalize()
+    .unwrap_or_else(|_| workspace.to_path_buf());
+  let is_link = |p: &Path| {
+    std::fs::symlink_metadata(p)
+      .map(|m| m.file_type().is_symlink())
+      .unwrap_or(true)
+  };
+  let linked = is_link(&dir) || is_link(&db);
+  let resolved = if linked {
+    dir.canonicalize().unwrap_or_else(|_| dir.clone())
+  } else {
+    home.join(&name)
+  };
   let allow_external = env
     .get_set(ALLOW_EXTERNAL_INDEX_VAR)
     .is_some_and(|v| v == "1");
-  if !allow_external {
-    let home = workspace
-      .canonicalize()
-      .unwrap_or_else(|_| workspace.to_path_buf());
+  if linked && !allow_external {
     let db_resolved = db.canonicalize().unwrap_or_else(|_| db.clone());
     for (what, target) in [(&dir, &resolved), (&db, &db_resolved)] {
       if !target.starts_with(&home) {

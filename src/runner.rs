@@ -250,42 +250,43 @@ fn kill_strays(child: &dyn ChildWrapper) {
   let _ = child;
 }
 
-/// Every live descendant of `root` (by parent links in `/proc`) whose process group is not
-/// `root`'s own group.
+/// Every live descendant of `root` whose process group is not `root`'s own, found through the
+/// kernel's per-thread `children` lists (a few small reads, not a scan of every process).
 #[cfg(target_os = "linux")]
 fn descendants_outside_group(root: u32) -> Vec<u32> {
-  let Ok(entries) = std::fs::read_dir("/proc") else {
-    return Vec::new();
+  let children = |pid: u32| -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+      return Vec::new();
+    };
+    tasks
+      .flatten()
+      .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+      .flat_map(|list| {
+        list
+          .split_whitespace()
+          .filter_map(|p| p.parse().ok())
+          .collect::<Vec<u32>>()
+      })
+      .collect()
   };
-  // (pid, ppid, pgrp) from /proc/<pid>/stat; the command name may contain spaces and ')'.
-  let table: Vec<(u32, u32, u32)> = entries
-    .flatten()
-    .filter_map(|e| e.file_name().to_str()?.parse::<u32>().ok())
-    .filter_map(|pid| {
-      let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-      let mut rest = stat[stat.rfind(')')? + 2..].split(' ');
-      let _state = rest.next()?;
-      let ppid = rest.next()?.parse().ok()?;
-      let pgrp = rest.next()?.parse().ok()?;
-      Some((pid, ppid, pgrp))
-    })
-    .collect();
-  let mut family = vec![root];
+  // The process group from /proc/<pid>/stat; the command name may contain spaces and ')'.
+  let group = |pid: u32| -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat[stat.rfind(')')? + 2..].split(' ').nth(2)?.parse().ok()
+  };
+  let mut family = children(root);
   let mut i = 0;
-  while i < family.len() {
-    let parent = family[i];
-    let children: Vec<u32> = table
-      .iter()
-      .filter(|(pid, ppid, _)| *ppid == parent && !family.contains(pid))
-      .map(|(pid, _, _)| *pid)
-      .collect();
-    family.extend(children);
+  while i < family.len() && family.len() < 4096 {
+    for child in children(family[i]) {
+      if !family.contains(&child) {
+        family.push(child);
+      }
+    }
     i += 1;
   }
-  table
-    .iter()
-    .filter(|(pid, _, pgrp)| *pid != root && family.contains(pid) && *pgrp != root)
-    .map(|(pid, _, _)| *pid)
+  family
+    .into_iter()
+    .filter(|pid| group(*pid).is_some_and(|g| g != root))
     .collect()
 }
 

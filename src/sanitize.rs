@@ -83,8 +83,23 @@ impl Cleaner {
   /// Appends the cleaned text of `chunk` to `out`.
   pub fn push(&mut self, chunk: &[u8], out: &mut String) {
     out.reserve(chunk.len());
-    for &byte in chunk {
-      self.byte(byte, out);
+    let mut i = 0;
+    while i < chunk.len() {
+      // Fast path: a run of printable ASCII, tabs and newlines in plain text is kept as it is
+      // (what `byte` would do one at a time; a CR's pending pair goes the slow way).
+      if self.state == State::Ground && self.need == 0 && !self.after_cr {
+        let run = chunk[i..]
+          .iter()
+          .position(|&b| !matches!(b, 0x20..=0x7E | b'\t' | b'\n'))
+          .unwrap_or(chunk.len() - i);
+        if run > 0 {
+          out.push_str(std::str::from_utf8(&chunk[i..i + run]).expect("ASCII is UTF-8"));
+          i += run;
+          continue;
+        }
+      }
+      self.byte(chunk[i], out);
+      i += 1;
     }
   }
 
