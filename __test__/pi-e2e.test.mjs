@@ -43,6 +43,7 @@ const MODELS = {
   twoCopies: "fake-two-copies",
   notFound: "fake-not-found",
   abort: "fake-abort",
+  midSession: "fake-mid-session",
 };
 const nodeDir = path.dirname(process.execPath);
 const realBinDir = path.join(root, "node_modules", ".bin");
@@ -340,6 +341,44 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     assert.equal(ends.length, 1);
     assert.equal(ends[0].isError, true);
     assert.equal(contentText(ends[0].result), sent, "what Pi reported is what the model got");
+  });
+
+  test("an index made mid-session: the next turn's system prompt advertises the tool (rpc, real CLI)", async () => {
+    const ws = path.join(scratch, "ws-mid-session");
+    fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), ws, { recursive: true });
+    const rpc = startPiRpc(
+      ["--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model", MODELS.midSession],
+      { cwd: ws, env: env(realPath) },
+    );
+    const turn = async (id) => {
+      const ended = rpc.events.filter((e) => e.type === "agent_end").length;
+      rpc.send({ id, type: "prompt", message: PROMPT });
+      await rpc.waitForEvent((e) => e.type === "response" && e.id === id, { what: `${id} accepted` });
+      await waitFor(() => rpc.events.filter((e) => e.type === "agent_end").length > ended, {
+        timeoutMs: 20000,
+        what: `${id}'s agent_end`,
+      });
+    };
+    const systemOf = (body) => contentText(body.messages.find((m) => m.role === "system" || m.role === "developer"));
+
+    await turn("p1");
+    const first = server.bodiesFor(MODELS.midSession);
+    assert.match(systemOf(first[0]), /Unavailable in this workspace \(CODEGRAPH_NO_INDEX\)/);
+
+    // The user indexes the project while Pi runs.
+    execFileSync(path.join(realBinDir, "codegraph"), ["init", "-y", "."], {
+      cwd: ws,
+      env: { ...process.env, DO_NOT_TRACK: "1", PATH: [nodeDir, process.env.PATH].join(path.delimiter) },
+      stdio: "ignore",
+      timeout: 30000,
+    });
+    await turn("p2");
+    const bodies = server.bodiesFor(MODELS.midSession);
+    const next = systemOf(bodies[first.length]);
+    assert.doesNotMatch(next, /Unavailable in this workspace/);
+    assert.match(next, /codegraph_explore: Ask the workspace's CodeGraph index structural questions/);
+    const exit = await rpc.end();
+    assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
   });
 
   test("rpc abort stops the tool and the whole codegraph process tree", async () => {
