@@ -303,10 +303,11 @@ function statusReport(diagnosis, state) {
     `workspace: ${diagnosis.cwd}`,
   ];
   const exe = diagnosis.executable
-    ? `${diagnosis.executable}${diagnosis.cliVersion ? ` (${diagnosis.cliVersion})` : ""}${diagnosis.executableInWorkspace ? " [inside the workspace]" : ""}`
+    ? `${diagnosis.executable}${diagnosis.cliVersion ? ` (${diagnosis.cliVersion})${diagnosis.cliVersionSource ? ` [version from ${diagnosis.cliVersionSource}]` : ""}` : ""}${diagnosis.executableInWorkspace ? " [inside the workspace]" : ""}`
     : (diagnosis.executableProblem ??
       (diagnosis.problemCode === "CODEGRAPH_NOT_FOUND" ? diagnosis.problem : "not checked"));
   lines.push(`codegraph: ${exe}`);
+  if (diagnosis.launcher) lines.push(`runs: ${diagnosis.launcher} (the platform bundle its npm shim would start)`);
   if (diagnosis.indexPath) {
     const resolved =
       diagnosis.indexResolved && diagnosis.indexResolved !== diagnosis.indexPath

@@ -71,7 +71,7 @@ test("doctor in an indexed workspace: ready, exit 0", () => {
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^status\s+ready$/m);
   assert.match(r.stdout, new RegExp(`^codegraph\\s+${path.join(bin, "codegraph")}$`, "m"));
-  assert.match(r.stdout, /^version\s+9\.9\.9-fake$/m);
+  assert.match(r.stdout, /^version\s+9\.9\.9-fake \(from --version\)$/m);
   assert.match(r.stdout, new RegExp(`^index\\s+${ws}/\\.codegraph$`, "m"));
   assert.match(r.stdout, /^runtime\s+Node\.js v\d+/m);
   assert.match(r.stdout, /^addon\s+\/.*pi-codegraph\.[\w-]+\.node$/m);

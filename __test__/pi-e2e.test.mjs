@@ -215,7 +215,10 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
       assert.equal(d.cliVersion, "1.6.1");
       assert.equal(d.exitCode, 0);
       assert.equal(d.cwd, ws, "ran in Pi's workspace");
-      assert.equal(d.executable, path.join(realBinDir, "codegraph"));
+      // Discovery found the npm shim; the platform bundle it would start is what ran.
+      assert.equal(d.discoveredExecutable, path.join(realBinDir, "codegraph"));
+      assert.match(d.executable, /node_modules\/@colbymchenry\/codegraph-[a-z0-9]+-[a-z0-9]+\/bin\/codegraph$/);
+      assert.equal(d.cliVersionSource, "package.json");
 
       const finalText = run.events
         .filter((e) => e.type === "message_end" && e.message?.role === "assistant")

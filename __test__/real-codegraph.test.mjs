@@ -73,6 +73,48 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
     assert.equal(details.cliVersion, PINNED);
   });
 
+  test("runs the platform bundle the npm shim would start: the same answer, byte for byte", async () => {
+    const request = "how does CheckoutService.checkout call charge";
+    const { text, details } = await exploreUnchanged(request);
+    assert.equal(details.discoveredExecutable, path.join(cliBin, "codegraph"));
+    assert.match(details.executable, /@colbymchenry[/\\]codegraph-[a-z0-9]+-[a-z0-9]+[/\\]bin[/\\]codegraph$/);
+    assert.equal(details.cliVersionSource, "package.json");
+    // The bare npm command, with the environment pi-codegraph gives its child.
+    const quiet = {
+      CODEGRAPH_TELEMETRY: "0",
+      CODEGRAPH_NO_UPDATE_CHECK: "1",
+      CODEGRAPH_NO_DOWNLOAD: "1",
+      NO_COLOR: "1",
+    };
+    const bare = execFileSync(path.join(cliBin, "codegraph"), ["explore", "--", request], {
+      cwd: ws,
+      env: { ...process.env, ...quiet },
+      encoding: "utf8",
+    });
+    assert.equal(text, bare);
+  });
+
+  test("diagnose() starts no process when the package names its version (strace)", {
+    skip: spawnSync("strace", ["-V"]).status !== 0 && "strace is not installed",
+  }, async () => {
+    const trace = path.join(tempDir("pi-codegraph-strace-"), "trace.txt");
+    const script = `require(${JSON.stringify(path.join(root, "index.js"))}).diagnose(${JSON.stringify(ws)}).then((d) => console.log(JSON.stringify(d)))`;
+    const r = spawnSync("strace", ["-f", "-qq", "-e", "trace=execve", "-o", trace, process.execPath, "-e", script], {
+      encoding: "utf8",
+      timeout: 60000,
+    });
+    assert.equal(r.status, 0, r.stderr);
+    const d = JSON.parse(r.stdout);
+    assert.equal(d.ready, true);
+    assert.equal(d.cliVersion, PINNED);
+    assert.equal(d.cliVersionSource, "package.json");
+    const execs = fs
+      .readFileSync(trace, "utf8")
+      .split("\n")
+      .filter((l) => /execve\(/.test(l) && !/ENOENT/.test(l));
+    assert.equal(execs.length, 1, `only node itself: ${execs.join("\n")}`);
+  });
+
   test("a call path through an interface to its implementation", async () => {
     const { text, details } = await exploreUnchanged("how does CheckoutService.checkout call charge");
     assert.match(text, /\*\*Flow/);

@@ -95,7 +95,14 @@ async function doctor(dir) {
   if (d.executable && d.executableInWorkspace) {
     rows.push(["warning", `this codegraph lives inside the workspace; run it only if you trust ${d.executable}`]);
   }
-  if (d.executable) rows.push(["version", d.cliVersion ?? "unknown (`codegraph --version` gave no answer)"]);
+  if (d.launcher) rows.push(["runs", `${d.launcher} (the platform bundle CodeGraph's npm shim would start)`]);
+  if (d.executable) {
+    const source = d.cliVersionSource ? ` (from ${d.cliVersionSource})` : "";
+    rows.push([
+      "version",
+      d.cliVersion ? `${d.cliVersion}${source}` : "unknown (`codegraph --version` gave no answer)",
+    ]);
+  }
   rows.push([
     "index",
     d.indexPath ??

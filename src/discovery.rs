@@ -26,12 +26,31 @@ const WINDOWS_NAMES: [&str; 2] = ["codegraph", "codegraph.cmd"];
 /// What to run: `program prefix... <our args>`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Launch {
-  /// The executable the user has: reported in diagnostics.
+  /// The executable the user has (found on PATH or named by `PI_CODEGRAPH_BIN`).
   pub executable: PathBuf,
   pub program: PathBuf,
   pub prefix: Vec<OsString>,
   /// The executable resolves inside the workspace (only when the user chose so).
   pub in_workspace: bool,
+  /// When `executable` is CodeGraph's npm launcher: the platform bundle it would exec, which
+  /// runs instead (one Node start fewer), and that bundle's version.
+  pub bundle: Option<Bundle>,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Bundle {
+  pub launcher: PathBuf,
+  pub version: Option<String>,
+}
+
+impl Launch {
+  /// What actually runs: the bundle's launcher, or the executable itself.
+  pub fn runs(&self) -> &Path {
+    self
+      .bundle
+      .as_ref()
+      .map_or(&self.executable, |b| &b.launcher)
+  }
 }
 
 /// Set to `1` to let a `codegraph` found on PATH run from inside the workspace (a project's own
@@ -142,17 +161,76 @@ pub fn launch_for(executable: PathBuf, env: &EnvSnapshot, in_workspace: bool) ->
             program: node,
             prefix: vec![shim.into_os_string()],
             in_workspace,
+            bundle: None,
           };
         }
       }
     }
+  }
+  if let Some(bundle) = npm_bundle(&executable) {
+    return Launch {
+      program: bundle.launcher.clone(),
+      executable,
+      prefix: Vec::new(),
+      in_workspace,
+      bundle: Some(bundle),
+    };
   }
   Launch {
     program: executable.clone(),
     executable,
     prefix: Vec::new(),
     in_workspace,
+    bundle: None,
   }
+}
+
+/// CodeGraph's npm package name; its `npm-shim.js` finds `<name>-<platform>-<arch>`.
+const NPM_PACKAGE: &str = "@colbymchenry/codegraph";
+
+/// When `executable` resolves to CodeGraph's npm shim (`<pkg>/npm-shim.js`, the package's
+/// declared `codegraph` bin), the platform bundle's `bin/codegraph` found the way the shim's
+/// `require.resolve` finds it: `node_modules` directories from the shim's real location upward.
+/// The shim only starts Node to exec that launcher with the same arguments and environment (it
+/// threads `CODEGRAPH_HOST_PPID`, which the launcher sets to the same host pid when run
+/// directly). Not on Windows, where the shim runs the bundle differently and nothing tests it.
+pub fn npm_bundle(executable: &Path) -> Option<Bundle> {
+  if cfg!(windows) {
+    return None;
+  }
+  let real = executable.canonicalize().ok()?;
+  let pkg_dir = real.parent()?;
+  let manifest = crate::version::read_manifest(&pkg_dir.join("package.json"))?;
+  if manifest.name.as_deref() != Some(NPM_PACKAGE)
+    || manifest.bin_path("codegraph")? != "npm-shim.js"
+  {
+    return None;
+  }
+  if real.file_name()? != "npm-shim.js" {
+    return None;
+  }
+  let platform = match std::env::consts::OS {
+    "macos" => "darwin",
+    other => other,
+  };
+  let arch = match std::env::consts::ARCH {
+    "x86_64" => "x64",
+    "aarch64" => "arm64",
+    other => other,
+  };
+  let bundle_name = format!("{NPM_PACKAGE}-{platform}-{arch}");
+  pkg_dir
+    .ancestors()
+    .filter(|dir| dir.file_name().is_none_or(|n| n != "node_modules"))
+    .map(|dir| dir.join("node_modules").join(&bundle_name))
+    .find_map(|bundle| {
+      let launcher = bundle.join("bin").join("codegraph");
+      std::fs::metadata(&launcher).ok()?.is_file().then_some(())?;
+      let version = crate::version::read_manifest(&bundle.join("package.json"))
+        .filter(|m| m.name.as_deref() == Some(bundle_name.as_str()))
+        .and_then(|m| m.version);
+      Some(Bundle { launcher, version })
+    })
 }
 
 /// npm puts the launcher in `<prefix>/` (global) or `node_modules/.bin/` (local).
@@ -248,6 +326,65 @@ mod tests {
     let found = search(&UNIX_NAMES, Some(std::ffi::OsStr::new(".::bin")), |_| true);
     std::env::set_current_dir(old).unwrap();
     assert_eq!(found, None);
+  }
+
+  #[cfg(unix)]
+  #[test]
+  fn the_npm_shim_is_skipped_for_its_platform_bundle() {
+    let root = tempfile::tempdir().unwrap();
+    let modules = root.path().join("node_modules");
+    let pkg = modules.join("@colbymchenry/codegraph");
+    fs::create_dir_all(&pkg).unwrap();
+    exe(&pkg, "npm-shim.js");
+    fs::write(
+      pkg.join("package.json"),
+      r#"{"name":"@colbymchenry/codegraph","version":"1.6.1","bin":{"codegraph":"npm-shim.js"}}"#,
+    )
+    .unwrap();
+    fs::create_dir_all(modules.join(".bin")).unwrap();
+    let link = modules.join(".bin/codegraph");
+    std::os::unix::fs::symlink("../@colbymchenry/codegraph/npm-shim.js", &link).unwrap();
+    // No bundle installed: the shim runs as found.
+    assert_eq!(
+      launch_for(link.clone(), &EnvSnapshot::default(), false).bundle,
+      None
+    );
+
+    let (os, arch) = (
+      if cfg!(target_os = "macos") {
+        "darwin"
+      } else {
+        std::env::consts::OS
+      },
+      match std::env::consts::ARCH {
+        "x86_64" => "x64",
+        "aarch64" => "arm64",
+        a => a,
+      },
+    );
+    let bundle = modules.join(format!("@colbymchenry/codegraph-{os}-{arch}"));
+    fs::create_dir_all(bundle.join("bin")).unwrap();
+    let launcher = exe(&bundle.join("bin"), "codegraph");
+    fs::write(
+      bundle.join("package.json"),
+      format!(r#"{{"name":"@colbymchenry/codegraph-{os}-{arch}","version":"1.6.1-bundle"}}"#),
+    )
+    .unwrap();
+    let launch = launch_for(link.clone(), &EnvSnapshot::default(), false);
+    assert_eq!(launch.executable, link);
+    assert_eq!(launch.program, launcher);
+    assert_eq!(launch.runs(), launcher.as_path());
+    assert_eq!(
+      launch.bundle.and_then(|b| b.version).as_deref(),
+      Some("1.6.1-bundle")
+    );
+
+    // Anything else named codegraph is launched as found.
+    let other = exe(root.path(), "codegraph");
+    assert_eq!(
+      launch_for(other, &EnvSnapshot::default(), false).bundle,
+      None
+    );
   }
 
   #[test]

@@ -15,7 +15,7 @@ use crate::limits::{truncation_marker, Bounded};
 use crate::preflight::{check_index, check_request, check_workspace, IndexFound};
 use crate::runner::{run, Cancel, ProgressFn, RunSpec};
 use crate::sanitize::redact;
-use crate::version::Probe;
+use crate::version::{Probe, Version};
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
@@ -35,7 +35,7 @@ pub struct Outcome {
   pub cwd: PathBuf,
   pub launch: Launch,
   pub index: IndexFound,
-  pub cli_version: Option<String>,
+  pub cli_version: Option<Version>,
   pub exit_code: i32,
   pub duration: Duration,
   pub stdout: Bounded,
@@ -44,10 +44,11 @@ pub struct Outcome {
 /// Diagnostics that travel with an error (bounded: no unbounded CLI text).
 #[derive(Debug, Default)]
 pub struct Failure {
+  /// What ran (the platform bundle's launcher when the npm shim was skipped).
   pub executable: Option<PathBuf>,
   pub executable_in_workspace: Option<bool>,
   pub index: Option<IndexFound>,
-  pub cli_version: Option<String>,
+  pub cli_version: Option<Version>,
   pub duration: Option<Duration>,
 }
 
@@ -140,7 +141,7 @@ pub async fn explore(
   // The version never delays the answer: what is known now is reported.
   let cli_version = version.now();
   let failure = |duration: Option<Duration>| Failure {
-    executable: Some(launch.executable.clone()),
+    executable: Some(launch.runs().to_path_buf()),
     executable_in_workspace: Some(launch.in_workspace),
     index: Some(index.clone()),
     cli_version: cli_version.clone(),
@@ -272,8 +273,10 @@ const DIAGNOSE_TIMEOUT: Duration = Duration::from_secs(5);
 #[derive(Debug, Default)]
 pub struct Diagnosis {
   pub executable: Option<PathBuf>,
+  /// What runs instead of `executable` (the npm shim's platform bundle), when that differs.
+  pub launcher: Option<PathBuf>,
   pub executable_in_workspace: bool,
-  pub cli_version: Option<String>,
+  pub cli_version: Option<Version>,
   pub index: Option<IndexFound>,
   /// The nearest ancestor with its own index, when the workspace has none.
   pub ancestor_index: Option<PathBuf>,
@@ -310,9 +313,14 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
   };
   match launch {
     Ok(launch) => {
-      let mut probe = Probe::start(&launch, &workspace, &env.for_child(), deadline);
-      d.cli_version = probe.within(DIAGNOSE_VERSION_WAIT).await;
+      // The probe's deadline is the wait: nothing of a diagnosis outlives it.
+      let wait_until = Instant::now() + DIAGNOSE_VERSION_WAIT;
+      let mut probe = Probe::start(&launch, &workspace, &env.for_child(), wait_until);
+      d.cli_version = probe
+        .within(DIAGNOSE_VERSION_WAIT + Duration::from_millis(600))
+        .await;
       d.executable_in_workspace = launch.in_workspace;
+      d.launcher = launch.bundle.map(|b| b.launcher);
       d.executable = Some(launch.executable);
     }
     Err(e) => {

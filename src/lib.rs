@@ -55,8 +55,11 @@ pub struct ExploreProgress {
 pub struct ExploreDetails {
   pub request: String,
   pub cwd: String,
-  /// The `codegraph` executable that ran.
+  /// The `codegraph` executable that ran: CodeGraph's platform bundle launcher when discovery
+  /// found its npm shim (the shim would only exec it), else what discovery found.
   pub executable: String,
+  /// What discovery found (on PATH or in `PI_CODEGRAPH_BIN`).
+  pub discovered_executable: String,
   /// True when that executable lives inside the workspace (only ever by the user's choice:
   /// `PI_CODEGRAPH_BIN`, or `PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`).
   pub executable_in_workspace: bool,
@@ -64,8 +67,11 @@ pub struct ExploreDetails {
   /// resolved.
   pub index_path: String,
   pub index_resolved: String,
-  /// First line of `codegraph --version`; null when it could not be read. Never used to refuse.
+  /// The CLI's version, null when not known yet. Never used to refuse.
   pub cli_version: Option<String>,
+  /// Where the version came from: "package.json" (the installed package's metadata) or
+  /// "--version" (a probe run beside an earlier call).
+  pub cli_version_source: Option<String>,
   /// 0, or -1 when pi-codegraph stopped a CLI that printed more than 16 MiB (the text is kept).
   pub exit_code: i32,
   pub duration_ms: u32,
@@ -224,9 +230,13 @@ pub struct Diagnosis {
   /// True when an explore can run here: CodeGraph found and the workspace has its own index.
   pub ready: bool,
   pub executable: Option<String>,
+  /// What runs instead (CodeGraph's platform bundle launcher, when `executable` is its npm shim).
+  pub launcher: Option<String>,
   /// The executable lives inside the workspace (by the user's choice).
   pub executable_in_workspace: bool,
   pub cli_version: Option<String>,
+  /// "package.json" or "--version".
+  pub cli_version_source: Option<String>,
   pub index_path: Option<String>,
   /// The index directory with symlinks resolved.
   pub index_resolved: Option<String>,
@@ -260,8 +270,10 @@ impl explore::Diagnosis {
       cwd,
       ready: self.problem.is_none(),
       executable: self.executable.map(lossy),
+      launcher: self.launcher.map(lossy),
       executable_in_workspace: self.executable_in_workspace,
-      cli_version: self.cli_version,
+      cli_version: self.cli_version.as_ref().map(|v| v.text.clone()),
+      cli_version_source: self.cli_version.map(|v| v.source.to_owned()),
       index_path: self.index.as_ref().map(|i| lossy(i.dir.clone())),
       index_resolved: self.index.map(|i| lossy(i.resolved)),
       ancestor_index: self.ancestor_index.map(lossy),
@@ -445,11 +457,13 @@ fn to_result(o: Outcome) -> ExploreResult {
     details: ExploreDetails {
       request: o.request,
       cwd: lossy(&o.cwd),
-      executable: lossy(&o.launch.executable),
+      executable: lossy(o.launch.runs()),
+      discovered_executable: lossy(&o.launch.executable),
       executable_in_workspace: o.launch.in_workspace,
       index_path: lossy(&o.index.dir),
       index_resolved: lossy(&o.index.resolved),
-      cli_version: o.cli_version,
+      cli_version: o.cli_version.as_ref().map(|v| v.text.clone()),
+      cli_version_source: o.cli_version.map(|v| v.source.to_owned()),
       exit_code: o.exit_code,
       duration_ms: o.duration.as_millis().min(u128::from(u32::MAX)) as u32,
       truncated: o.stdout.truncated,
@@ -485,7 +499,8 @@ fn to_js_error(env: &Env, err: &ExploreError, failure: &Failure, timeout: Durati
       details.set_named_property("indexResolved", index.resolved.to_string_lossy().as_ref())?;
     }
     if let Some(v) = &failure.cli_version {
-      details.set_named_property("cliVersion", v.as_str())?;
+      details.set_named_property("cliVersion", v.text.as_str())?;
+      details.set_named_property("cliVersionSource", v.source)?;
     }
     if let Some(d) = failure.duration {
       details.set_named_property("durationMs", d.as_millis() as f64)?;

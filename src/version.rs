@@ -18,7 +18,8 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::discovery::Launch;
-use crate::runner::{run, RunSpec};
+use crate::errors::ExploreError;
+use crate::runner::{run, Cancel, RunSpec};
 
 /// The longest a `--version` probe may run, whatever the caller's deadline.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
@@ -27,14 +28,22 @@ const PACKAGE_NAME: &str = "@colbymchenry/codegraph";
 /// A package.json larger than this is not CodeGraph's.
 const MAX_PACKAGE_JSON_BYTES: u64 = 256 * 1024;
 
-type Cache = Mutex<HashMap<PathBuf, Arc<OnceCell<Option<String>>>>>;
+/// A version and where it came from (`"package.json"` or `"--version"`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Version {
+  pub text: String,
+  pub source: &'static str,
+}
+
+type Cell = Arc<OnceCell<Option<Version>>>;
+type Cache = Mutex<HashMap<PathBuf, Cell>>;
 
 fn cache() -> &'static Cache {
   static CACHE: OnceLock<Cache> = OnceLock::new();
   CACHE.get_or_init(Default::default)
 }
 
-fn cell_for(executable: &Path) -> Arc<OnceCell<Option<String>>> {
+fn cell_for(executable: &Path) -> Cell {
   cache()
     .lock()
     .unwrap_or_else(|p| p.into_inner())
@@ -45,8 +54,10 @@ fn cell_for(executable: &Path) -> Arc<OnceCell<Option<String>>> {
 
 /// A version lookup under way for one call.
 pub struct Probe {
-  cell: Arc<OnceCell<Option<String>>>,
+  cell: Cell,
   task: Option<JoinHandle<()>>,
+  /// Stops the probe through the runner's own cancel path, which kills and reaps the tree.
+  stop: Cancel,
 }
 
 impl Probe {
@@ -58,35 +69,57 @@ impl Probe {
     env: &[(OsString, OsString)],
     deadline: Instant,
   ) -> Self {
-    let cell = cell_for(&launch.executable);
+    let cell = cell_for(launch.runs());
     if cell.initialized() {
-      return Self { cell, task: None };
+      return Self::known(cell);
     }
-    if let Some(v) = package_version(&launch.executable) {
-      let _ = cell.set(Some(v));
-      return Self { cell, task: None };
+    if let Some(text) = package_version(launch) {
+      let _ = cell.set(Some(Version {
+        text,
+        source: "package.json",
+      }));
+      return Self::known(cell);
     }
     let (launch, cwd, env) = (launch.clone(), cwd.to_path_buf(), env.to_vec());
     let shared = cell.clone();
+    let cancel = Cancel::default();
+    let stop = cancel.clone();
     let task = tokio::spawn(async move {
-      let bound = deadline.min(Instant::now() + PROBE_TIMEOUT);
-      shared
-        .get_or_init(|| probe(&launch, &cwd, &env, bound))
+      let full = Instant::now() + PROBE_TIMEOUT;
+      let bound = deadline.min(full);
+      // A probe cut short by the caller's deadline or a cancel caches nothing, so a later call
+      // tries again; one that had its full time and did not answer is cached as unknown.
+      let _ = shared
+        .get_or_try_init(|| async {
+          match probe(&launch, &cwd, &env, bound, cancel).await {
+            Err(ExploreError::Timeout { .. }) if bound == full => Ok(None),
+            other => other,
+          }
+        })
         .await;
     });
     Self {
       cell,
       task: Some(task),
+      stop,
+    }
+  }
+
+  fn known(cell: Cell) -> Self {
+    Self {
+      cell,
+      task: None,
+      stop: Cancel::default(),
     }
   }
 
   /// The version if it is already known; never waits.
-  pub fn now(&self) -> Option<String> {
+  pub fn now(&self) -> Option<Version> {
     self.cell.get().cloned().flatten()
   }
 
   /// Waits at most `wait` for the version.
-  pub async fn within(&mut self, wait: Duration) -> Option<String> {
+  pub async fn within(&mut self, wait: Duration) -> Option<Version> {
     if let Some(task) = self.task.as_mut() {
       if tokio::time::timeout(wait, task).await.is_ok() {
         self.task = None;
@@ -98,8 +131,8 @@ impl Probe {
   /// The call failed, timed out or was cancelled: its probe must not outlive it. (After a
   /// successful answer the probe is left to finish within its deadline, to fill the cache.)
   pub fn stop(self) {
-    if let Some(task) = self.task {
-      task.abort();
+    if self.task.is_some() {
+      self.stop.cancel();
     }
   }
 }
@@ -109,58 +142,94 @@ async fn probe(
   cwd: &Path,
   env: &[(OsString, OsString)],
   deadline: Instant,
-) -> Option<String> {
+  cancel: Cancel,
+) -> Result<Option<Version>, ExploreError> {
   let args = ["--version".into()];
-  let out = run(RunSpec {
+  let out = match run(RunSpec {
     launch,
     args: &args,
     cwd,
     env,
     timeout: PROBE_TIMEOUT,
     deadline,
-    cancel: None,
+    cancel: Some(cancel),
     spill: None,
     progress: None,
   })
   .await
-  .ok()?;
-  let first = out.stdout.text.lines().next()?.trim().to_owned();
-  (out.status.success() && !first.is_empty()).then(|| first.chars().take(64).collect())
+  {
+    Ok(out) => out,
+    Err(e @ (ExploreError::Timeout { .. } | ExploreError::Cancelled { .. })) => return Err(e),
+    Err(_) => return Ok(None),
+  };
+  let first = out
+    .stdout
+    .text
+    .lines()
+    .next()
+    .unwrap_or("")
+    .trim()
+    .to_owned();
+  Ok(
+    (out.status.success() && !first.is_empty()).then(|| Version {
+      text: first.chars().take(64).collect(),
+      source: "--version",
+    }),
+  )
 }
 
-/// The version in CodeGraph's own `package.json`, when `executable` resolves to the npm
-/// package's launcher (`<pkg>/npm-shim.js`, linked from `node_modules/.bin` or a global bin).
-pub fn package_version(executable: &Path) -> Option<String> {
-  let real = executable.canonicalize().ok()?;
-  let dir = real.parent()?;
-  let manifest = dir.join("package.json");
-  let meta = std::fs::metadata(&manifest).ok()?;
+/// The fields of a `package.json` that identify CodeGraph's packages.
+#[derive(serde::Deserialize)]
+pub struct Manifest {
+  pub name: Option<String>,
+  pub version: Option<String>,
+  bin: Option<serde_json::Value>,
+}
+
+impl Manifest {
+  /// The path a `bin` entry points at (`"bin": {"codegraph": "npm-shim.js"}`).
+  pub fn bin_path(&self, name: &str) -> Option<&str> {
+    self.bin.as_ref()?.get(name)?.as_str()
+  }
+}
+
+/// A `package.json`, read only when it is a regular file of a sane size.
+pub fn read_manifest(path: &Path) -> Option<Manifest> {
+  let meta = std::fs::metadata(path).ok()?;
   if !meta.is_file() || meta.len() > MAX_PACKAGE_JSON_BYTES {
     return None;
   }
   let mut text = String::new();
-  std::fs::File::open(&manifest)
+  std::fs::File::open(path)
     .ok()?
     .take(MAX_PACKAGE_JSON_BYTES)
     .read_to_string(&mut text)
     .ok()?;
-  #[derive(serde::Deserialize)]
-  struct Manifest {
-    name: Option<String>,
-    version: Option<String>,
-    bin: Option<serde_json::Value>,
-  }
   let m: Manifest = serde_json::from_str(&text).ok()?;
+  m.version
+    .as_ref()
+    .is_none_or(|v| !v.is_empty() && v.len() <= 64)
+    .then_some(m)
+}
+
+/// The version from package metadata: the platform bundle's when it runs, else CodeGraph's own
+/// `package.json` when the executable is its npm launcher (`<pkg>/npm-shim.js`, linked from
+/// `node_modules/.bin` or a global bin).
+pub fn package_version(launch: &Launch) -> Option<String> {
+  if let Some(bundle) = &launch.bundle {
+    return bundle.version.clone();
+  }
+  let real = launch.executable.canonicalize().ok()?;
+  let dir = real.parent()?;
+  let m = read_manifest(&dir.join("package.json"))?;
   if m.name.as_deref() != Some(PACKAGE_NAME) {
     return None;
   }
   // Only when the executable is the package's declared `codegraph` bin.
-  let bin = m.bin?;
-  let declared = bin.get("codegraph").and_then(|v| v.as_str())?;
-  if dir.join(declared).canonicalize().ok()? != real {
+  if dir.join(m.bin_path("codegraph")?).canonicalize().ok()? != real {
     return None;
   }
-  m.version.filter(|v| !v.is_empty() && v.len() <= 64)
+  m.version
 }
 
 #[cfg(test)]
@@ -179,16 +248,23 @@ mod tests {
       r#"{"name":"@colbymchenry/codegraph","version":"1.6.1","bin":{"codegraph":"npm-shim.js"}}"#,
     )
     .unwrap();
+    let launch = |exe: PathBuf| Launch {
+      program: exe.clone(),
+      executable: exe,
+      prefix: Vec::new(),
+      in_workspace: false,
+      bundle: None,
+    };
     assert_eq!(
-      package_version(&pkg.join("npm-shim.js")).as_deref(),
+      package_version(&launch(pkg.join("npm-shim.js"))).as_deref(),
       Some("1.6.1")
     );
-    assert_eq!(package_version(&pkg.join("other.js")), None);
+    assert_eq!(package_version(&launch(pkg.join("other.js"))), None);
     std::fs::write(
       pkg.join("package.json"),
       r#"{"name":"someone-else","version":"6.6.6","bin":{"codegraph":"npm-shim.js"}}"#,
     )
     .unwrap();
-    assert_eq!(package_version(&pkg.join("npm-shim.js")), None);
+    assert_eq!(package_version(&launch(pkg.join("npm-shim.js"))), None);
   }
 }

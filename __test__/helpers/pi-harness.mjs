@@ -54,8 +54,13 @@ export function piEnv({ agentDir, home, pathDirs, extra = {} }) {
   return { ...env, ...extra };
 }
 
-function spawnPi(args, { cwd, env, stdin = "ignore" }) {
-  const child = spawn(process.execPath, [PI_CLI, ...args], { cwd, env, stdio: [stdin, "pipe", "pipe"] });
+/**
+ * Spawns `node <PI_CLI> ...args`, or, with `piCommand` (an executable's path, e.g. Pi compiled with
+ * Bun into one binary), `<piCommand> ...args`.
+ */
+function spawnPi(args, { cwd, env, stdin = "ignore", piCommand }) {
+  const [file, argv] = piCommand ? [piCommand, args] : [process.execPath, [PI_CLI, ...args]];
+  const child = spawn(file, argv, { cwd, env, stdio: [stdin, "pipe", "pipe"] });
   running.add(child);
   let stdout = "";
   let stderr = "";
@@ -113,16 +118,16 @@ export function parseJsonl(text) {
     });
 }
 
-/** Runs Pi to completion: `{ code, signal, stdout, stderr, events }`. */
-export async function runPi(args, { cwd, env, timeoutMs = 30000 }) {
-  const run = spawnPi(args, { cwd, env });
+/** Runs Pi to completion: `{ code, signal, stdout, stderr, events }` (`piCommand`: see spawnPi). */
+export async function runPi(args, { cwd, env, timeoutMs = 30000, piCommand }) {
+  const run = spawnPi(args, { cwd, env, piCommand });
   const { code, signal } = await bounded(run.exited, timeoutMs, `pi ${args.join(" ")}`, run.child);
   return { code, signal, stdout: run.stdout, stderr: run.stderr, events: parseJsonl(run.stdout) };
 }
 
-/** A `pi --mode rpc` session: send commands, wait for events, end stdin. */
-export function startPiRpc(args, { cwd, env }) {
-  const run = spawnPi(["--mode", "rpc", ...args], { cwd, env, stdin: "pipe" });
+/** A `pi --mode rpc` session: send commands, wait for events, end stdin (`piCommand`: see spawnPi). */
+export function startPiRpc(args, { cwd, env, piCommand }) {
+  const run = spawnPi(["--mode", "rpc", ...args], { cwd, env, stdin: "pipe", piCommand });
   const events = [];
   const waiters = new Set();
   let buffered = "";

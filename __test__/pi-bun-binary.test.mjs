@@ -1,0 +1,239 @@
+// End to end in Pi compiled with Bun into one executable, as Pi's release binary is
+// (`__test__/bun/compile-pi.sh <dir>` builds it from the pinned npm package the way the release
+// does and prints its path; .ci/run exports it as PI_BUN_BINARY). Inside that binary, native addons
+// load differently from Node: only a `.node` required by absolute file path works, so this is the
+// runtime where lib/native.js's loader matters most.
+//
+// The packed package (`npm pack`, extracted, the built addon beside binding.js as the platform
+// package would provide it) is installed into the binary's agent dir with `<binary> install <dir>`,
+// as a user installs a local package. Three cases, each asserting what the loopback fake model
+// (helpers/fake-openai.mjs) received and what Pi reported: a call the real CodeGraph CLI answers on
+// an indexed copy of fixtures/shop, CODEGRAPH_NO_INDEX reaching the model from an unindexed copy,
+// and an rpc abort that kills the fake CLI's whole process tree.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
+import { fakeBinDir, isAlive, root, tempDir, waitFor } from "./helpers/index.mjs";
+import { contentText, killAllPi, piEnv, runPi, startPiRpc, toolNames, writeModelsJson } from "./helpers/pi-harness.mjs";
+
+const piBinary = process.env.PI_BUN_BINARY && path.resolve(process.env.PI_BUN_BINARY);
+const skip = piBinary
+  ? false
+  : "PI_BUN_BINARY is unset: set it to a Bun-compiled Pi (PI_BUN_BINARY=$(bash __test__/bun/compile-pi.sh .tmp/pi-bun-binary | tail -n 1)) to run Pi's single-binary end to end";
+
+const TOOL = "codegraph_explore";
+const REQUEST = "how does CheckoutService.checkout call charge";
+const PROMPT = "How does CheckoutService.checkout end up calling charge?";
+const MODELS = { roundTrip: "fake-bun-roundtrip", noIndex: "fake-bun-no-index", abort: "fake-bun-abort" };
+const nodeDir = path.dirname(process.execPath);
+const realBinDir = path.join(root, "node_modules", ".bin");
+// The real CLI's npm shim execs a /bin/sh launcher that needs `dirname` and `readlink` on PATH.
+const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
+const realPath = [realBinDir, nodeDir, ...systemDirs];
+const piFlags = (model) => ["--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model", model];
+const byType = (events, type) => events.filter((e) => e.type === type && e.toolName === TOOL);
+const explain = (run) => `exit ${run.code}${run.signal ? ` (${run.signal})` : ""}; stderr:\n${run.stderr.slice(-4000)}`;
+const systemOf = (body) => contentText(body.messages.find((m) => m.role === "system" || m.role === "developer"));
+
+/** Extension load or runtime errors, from stderr and (json/rpc) events. */
+function extensionErrors(stderr, events = []) {
+  return [
+    ...stderr.split("\n").filter((l) => l.includes("Extension error")),
+    ...events.filter((e) => e.type === "extension_error").map((e) => JSON.stringify(e)),
+  ];
+}
+
+describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120000 }, () => {
+  let scratch;
+  let server;
+  let agentDir;
+  let home;
+  let indexed;
+  let packed; // the extracted `npm pack` copy installed into the binary
+  const toRemove = [];
+  const strayPids = [];
+  const env = (pathDirs, extra) =>
+    piEnv({ agentDir, home, pathDirs, extra: { TMPDIR: path.join(scratch, "tmp"), ...extra } });
+  const pi = (args, opts) => runPi(args, { piCommand: piBinary, ...opts });
+
+  before(async () => {
+    assert.ok(fs.statSync(piBinary, { throwIfNoEntry: false })?.isFile(), `PI_BUN_BINARY=${piBinary} is not a file`);
+    scratch = tempDir("pi-codegraph-bunbin-");
+    fs.mkdirSync(path.join(scratch, "tmp"));
+    home = path.join(scratch, "home");
+    fs.mkdirSync(home);
+
+    indexed = path.join(scratch, "shop");
+    fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), indexed, { recursive: true });
+    execFileSync(path.join(realBinDir, "codegraph"), ["init", "-y", "."], {
+      cwd: indexed,
+      env: { ...process.env, DO_NOT_TRACK: "1", PATH: [nodeDir, process.env.PATH].join(path.delimiter) },
+      stdio: ["ignore", "pipe", "pipe"],
+      timeout: 30000,
+    });
+    assert.ok(fs.existsSync(path.join(indexed, ".codegraph", "codegraph.db")), "codegraph init made an index");
+
+    server = await startFakeOpenAI({ request: REQUEST });
+    agentDir = path.join(scratch, "agent");
+    writeModelsJson(agentDir, server.baseUrl, Object.values(MODELS));
+
+    // The published file set: `npm pack`, extracted; the tarball leaves the platform addon out
+    // (napi-rs ships it as pi-codegraph-<platform>), so the built one goes beside binding.js.
+    const packDir = path.join(scratch, "pack");
+    fs.mkdirSync(packDir);
+    const packArgs = ["pack", root, "--json", "--ignore-scripts", "--pack-destination", packDir];
+    packArgs.push("--cache", path.join(scratch, "npm-cache"), "--logs-max=0");
+    const [{ filename }] = JSON.parse(
+      execFileSync("npm", packArgs, {
+        cwd: packDir,
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "pipe"],
+        timeout: 30000,
+      }),
+    );
+    execFileSync("tar", ["-xzf", path.join(packDir, filename), "-C", packDir], { stdio: "ignore", timeout: 30000 });
+    packed = path.join(packDir, "package");
+    const addons = fs.readdirSync(root).filter((f) => f.endsWith(".node"));
+    assert.ok(addons.length > 0, "a built addon next to package.json (npm run build)");
+    for (const f of addons) fs.copyFileSync(path.join(root, f), path.join(packed, f));
+
+    const install = await pi(["install", packed], { cwd: scratch, env: env([nodeDir]), timeoutMs: 30000 });
+    assert.equal(install.code, 0, `${piBinary} install: ${explain(install)}`);
+    const settings = JSON.parse(fs.readFileSync(path.join(agentDir, "settings.json"), "utf8"));
+    // Pi records a local package relative to the agent dir.
+    const listed = (settings.packages ?? []).map((p) => path.resolve(agentDir, typeof p === "string" ? p : p.source));
+    assert.deepEqual(listed, [packed], "settings.json lists the packed copy");
+  });
+
+  after(async () => {
+    killAllPi();
+    for (const pid of strayPids) {
+      if (isAlive(pid)) {
+        try {
+          process.kill(pid, "SIGKILL");
+        } catch {}
+      }
+    }
+    await server?.close();
+    for (const dir of [scratch, ...toRemove]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  test("json mode: the real CodeGraph CLI answers and the model gets that answer", async (t) => {
+    const ws = path.join(scratch, "ws-roundtrip");
+    fs.cpSync(indexed, ws, { recursive: true });
+    const run = await pi(["--mode", "json", ...piFlags(MODELS.roundTrip), PROMPT], { cwd: ws, env: env(realPath) });
+    assert.equal(run.code, 0, explain(run));
+    assert.deepEqual(extensionErrors(run.stderr, run.events), []);
+    assert.deepEqual(
+      run.events.filter((e) => e.type === "__unparsable__"),
+      [],
+      "stdout is pure JSONL",
+    );
+
+    const bodies = server.bodiesFor(MODELS.roundTrip);
+    assert.equal(bodies.length, 2, "one tool-call turn, one final turn");
+    for (const body of bodies) assert.equal(toolNames(body).filter((n) => n === TOOL).length, 1);
+    assert.doesNotMatch(systemOf(bodies[0]), /Unavailable in this workspace/, "advertised as ready");
+    const toolMsgs = bodies[1].messages.filter((m) => m.role === "tool");
+    assert.equal(toolMsgs.length, 1);
+    assert.equal(toolMsgs[0].tool_call_id, "call_cg_1");
+    const sent = contentText(toolMsgs[0]);
+    assert.match(sent, /\*\*Exploration: how does CheckoutService\.checkout call charge/);
+    assert.match(sent, /src\/checkout\.ts/);
+
+    const [start] = byType(run.events, "tool_execution_start");
+    assert.deepEqual(start?.args, { request: REQUEST });
+    const ends = byType(run.events, "tool_execution_end");
+    assert.equal(ends.length, 1);
+    assert.equal(ends[0].isError, false, contentText(ends[0].result));
+    assert.equal(contentText(ends[0].result), sent, "what Pi reported is what the model got");
+    const d = ends[0].result.details;
+    t.diagnostic(`binary=${piBinary} codegraph=${d.cliVersion} durationMs=${d.durationMs}`);
+    assert.equal(d.cliVersion, "1.6.1");
+    assert.equal(d.exitCode, 0);
+    assert.equal(d.cwd, ws);
+    // The real CLI: its npm bin, or the platform bundle that bin would exec.
+    const cliPackages = path.join(root, "node_modules", "@colbymchenry") + path.sep;
+    assert.ok(
+      d.executable === path.join(realBinDir, "codegraph") || d.executable.startsWith(cliPackages),
+      `ran the real CodeGraph CLI: ${d.executable}`,
+    );
+    const finalText = run.events
+      .filter((e) => e.type === "message_end" && e.message?.role === "assistant")
+      .map((e) => e.message.content.map((c) => c.text ?? "").join(""))
+      .join("\n");
+    assert.match(finalText, /FAKE_MODEL_DONE/, "Pi ran the model's second turn");
+  });
+
+  test("json mode, unindexed workspace: CODEGRAPH_NO_INDEX reaches the model with the remediation", async () => {
+    const ws = path.join(scratch, "ws-no-index");
+    fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), ws, { recursive: true });
+    assert.ok(!fs.existsSync(path.join(ws, ".codegraph")), "the fixture itself has no index");
+    const run = await pi(["--mode", "json", ...piFlags(MODELS.noIndex), PROMPT], { cwd: ws, env: env(realPath) });
+    assert.equal(run.code, 0, explain(run));
+    assert.deepEqual(extensionErrors(run.stderr, run.events), []);
+
+    const bodies = server.bodiesFor(MODELS.noIndex);
+    assert.equal(bodies.length, 2);
+    assert.match(systemOf(bodies[0]), /Unavailable in this workspace \(CODEGRAPH_NO_INDEX\)/);
+    const sent = contentText(bodies[1].messages.find((m) => m.role === "tool"));
+    assert.match(sent, /^CODEGRAPH_NO_INDEX:/);
+    assert.ok(sent.includes(path.join(ws, ".codegraph")), `names the missing index: ${sent}`);
+    assert.match(sent, /Remediation: Run `codegraph init`/);
+    assert.match(sent, /use read, and grep\/find/);
+
+    const ends = byType(run.events, "tool_execution_end");
+    assert.equal(ends.length, 1);
+    assert.equal(ends[0].isError, true);
+    assert.equal(contentText(ends[0].result), sent, "what Pi reported is what the model got");
+  });
+
+  test("rpc mode: abort stops the tool and the whole codegraph process tree", async () => {
+    const ws = path.join(scratch, "ws-abort");
+    fs.cpSync(indexed, ws, { recursive: true });
+    const bin = fakeBinDir();
+    toRemove.push(bin);
+    const pidsFile = path.join(scratch, "abort-pids.json");
+    const rpc = startPiRpc(piFlags(MODELS.abort), {
+      cwd: ws,
+      env: env([bin, nodeDir], { FAKE_CG_MODE: "hang", FAKE_CG_PIDS: pidsFile }),
+      piCommand: piBinary,
+    });
+    rpc.send({ id: "p1", type: "prompt", message: PROMPT });
+    const accepted = await rpc.waitForEvent((e) => e.type === "response" && e.id === "p1", {
+      timeoutMs: 30000,
+      what: "prompt accepted",
+    });
+    assert.equal(accepted.success, true, JSON.stringify(accepted));
+    await rpc.waitForEvent((e) => e.type === "tool_execution_start" && e.toolName === TOOL, {
+      what: "tool_execution_start",
+    });
+    const pids = await waitFor(() => fs.existsSync(pidsFile) && JSON.parse(fs.readFileSync(pidsFile, "utf8")), {
+      timeoutMs: 15000,
+      what: "the fake codegraph to start",
+    });
+    strayPids.push(pids.self, pids.grandchild);
+    assert.ok(isAlive(pids.self) && isAlive(pids.grandchild), "codegraph and its grandchild are running");
+
+    rpc.send({ id: "a1", type: "abort" });
+    const end = await rpc.waitForEvent((e) => e.type === "tool_execution_end" && e.toolName === TOOL, {
+      what: "tool_execution_end after abort",
+    });
+    assert.equal(end.isError, true);
+    assert.match(contentText(end.result), /^CODEGRAPH_CANCELLED:/);
+    const aborted = await rpc.waitForEvent((e) => e.type === "response" && e.id === "a1", { what: "abort response" });
+    assert.equal(aborted.success, true);
+    await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
+      timeoutMs: 5000,
+      what: "codegraph and its grandchild to be gone",
+    });
+
+    const exit = await rpc.end();
+    assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
+    assert.deepEqual(extensionErrors(rpc.stderr, rpc.events), []);
+    assert.equal(server.bodiesFor(MODELS.abort).length, 1, "no model turn after the abort");
+  });
+});
