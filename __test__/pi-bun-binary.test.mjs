@@ -16,8 +16,17 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
-import { fakeBinDir, isAlive, root, tempDir, waitFor } from "./helpers/index.mjs";
-import { contentText, killAllPi, piEnv, runPi, startPiRpc, toolNames, writeModelsJson } from "./helpers/pi-harness.mjs";
+import { fakeBinDir, isAlive, root, tempDir } from "./helpers/index.mjs";
+import {
+  abortMidTool,
+  contentText,
+  killAllPi,
+  piEnv,
+  runPi,
+  startPiRpc,
+  toolNames,
+  writeModelsJson,
+} from "./helpers/pi-harness.mjs";
 
 const piBinary = process.env.PI_BUN_BINARY && path.resolve(process.env.PI_BUN_BINARY);
 const skip = piBinary
@@ -202,34 +211,7 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
       env: env([bin, nodeDir], { FAKE_CG_MODE: "hang", FAKE_CG_PIDS: pidsFile }),
       piCommand: piBinary,
     });
-    rpc.send({ id: "p1", type: "prompt", message: PROMPT });
-    const accepted = await rpc.waitForEvent((e) => e.type === "response" && e.id === "p1", {
-      timeoutMs: 30000,
-      what: "prompt accepted",
-    });
-    assert.equal(accepted.success, true, JSON.stringify(accepted));
-    await rpc.waitForEvent((e) => e.type === "tool_execution_start" && e.toolName === TOOL, {
-      what: "tool_execution_start",
-    });
-    const pids = await waitFor(() => fs.existsSync(pidsFile) && JSON.parse(fs.readFileSync(pidsFile, "utf8")), {
-      timeoutMs: 15000,
-      what: "the fake codegraph to start",
-    });
-    strayPids.push(pids.self, pids.grandchild);
-    assert.ok(isAlive(pids.self) && isAlive(pids.grandchild), "codegraph and its grandchild are running");
-
-    rpc.send({ id: "a1", type: "abort" });
-    const end = await rpc.waitForEvent((e) => e.type === "tool_execution_end" && e.toolName === TOOL, {
-      what: "tool_execution_end after abort",
-    });
-    assert.equal(end.isError, true);
-    assert.match(contentText(end.result), /^CODEGRAPH_CANCELLED:/);
-    const aborted = await rpc.waitForEvent((e) => e.type === "response" && e.id === "a1", { what: "abort response" });
-    assert.equal(aborted.success, true);
-    await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
-      timeoutMs: 5000,
-      what: "codegraph and its grandchild to be gone",
-    });
+    await abortMidTool(rpc, { prompt: PROMPT, pidsFile, strayPids });
 
     const exit = await rpc.end();
     assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);

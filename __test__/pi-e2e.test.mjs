@@ -24,6 +24,7 @@ import { stripVTControlCharacters } from "node:util";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
 import { fakeBinDir, isAlive, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
 import {
+  abortMidTool,
   contentText,
   killAllPi,
   piEnv,
@@ -396,33 +397,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
         env: env([bin, nodeDir], { FAKE_CG_MODE: "hang", FAKE_CG_PIDS: pidsFile }),
       },
     );
-    rpc.send({ id: "p1", type: "prompt", message: PROMPT });
-    await rpc
-      .waitForEvent((e) => e.type === "response" && e.id === "p1", { what: "prompt accepted" })
-      .then((r) => assert.equal(r.success, true, JSON.stringify(r)));
-    await rpc.waitForEvent((e) => e.type === "tool_execution_start" && e.toolName === TOOL, {
-      what: "tool_execution_start",
-    });
-    // The fake writes its pid file once it and its grandchild run: the tool is mid-flight.
-    const pids = await waitFor(() => fs.existsSync(pidsFile) && JSON.parse(fs.readFileSync(pidsFile, "utf8")), {
-      timeoutMs: 15000,
-      what: "the fake codegraph to start",
-    });
-    strayPids.push(pids.self, pids.grandchild);
-    assert.ok(isAlive(pids.self) && isAlive(pids.grandchild), "codegraph and its grandchild are running");
-
-    rpc.send({ id: "a1", type: "abort" });
-    const end = await rpc.waitForEvent((e) => e.type === "tool_execution_end" && e.toolName === TOOL, {
-      what: "tool_execution_end after abort",
-    });
-    assert.equal(end.isError, true);
-    assert.match(contentText(end.result), /^CODEGRAPH_CANCELLED:/);
-    const aborted = await rpc.waitForEvent((e) => e.type === "response" && e.id === "a1", { what: "abort response" });
-    assert.equal(aborted.success, true);
-    await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
-      timeoutMs: 5000,
-      what: "codegraph and its grandchild to be gone",
-    });
+    await abortMidTool(rpc, { prompt: PROMPT, pidsFile, strayPids });
 
     const exit = await rpc.end();
     assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);

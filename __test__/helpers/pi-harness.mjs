@@ -1,9 +1,10 @@
 // Drives the real Pi CLI (the pinned devDependency) as a child process: isolated agent dir and
 // HOME, JSON-mode runs, an RPC session, and bookkeeping so every spawned Pi can be killed.
+import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { root } from "./index.mjs";
+import { isAlive, root, waitFor } from "./index.mjs";
 
 export const PI_CLI = path.join(root, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
 export const piMissing = fs.existsSync(PI_CLI) ? false : `Pi's CLI is not installed (${PI_CLI}); run npm install`;
@@ -188,4 +189,41 @@ export function contentText(message) {
 /** Names of the function tools in one chat-completions request body. */
 export function toolNames(body) {
   return (body?.tools ?? []).map((t) => t?.function?.name ?? t?.name);
+}
+
+/**
+ * The RPC abort scenario, for any Pi: the prompt starts the tool, the fake CLI (FAKE_CG_MODE=hang,
+ * FAKE_CG_PIDS=pidsFile) reports its pid and its grandchild's, the abort ends the tool with
+ * CODEGRAPH_CANCELLED, and the whole tree is gone. The pids go to `strayPids` for cleanup.
+ */
+export async function abortMidTool(rpc, { prompt, pidsFile, strayPids, tool = "codegraph_explore" }) {
+  rpc.send({ id: "p1", type: "prompt", message: prompt });
+  const accepted = await rpc.waitForEvent((e) => e.type === "response" && e.id === "p1", {
+    timeoutMs: 30000,
+    what: "prompt accepted",
+  });
+  assert.equal(accepted.success, true, JSON.stringify(accepted));
+  await rpc.waitForEvent((e) => e.type === "tool_execution_start" && e.toolName === tool, {
+    what: "tool_execution_start",
+  });
+  // The fake writes its pid file once it and its grandchild run: the tool is mid-flight.
+  const pids = await waitFor(() => fs.existsSync(pidsFile) && JSON.parse(fs.readFileSync(pidsFile, "utf8")), {
+    timeoutMs: 15000,
+    what: "the fake codegraph to start",
+  });
+  strayPids.push(pids.self, pids.grandchild);
+  assert.ok(isAlive(pids.self) && isAlive(pids.grandchild), "codegraph and its grandchild are running");
+
+  rpc.send({ id: "a1", type: "abort" });
+  const end = await rpc.waitForEvent((e) => e.type === "tool_execution_end" && e.toolName === tool, {
+    what: "tool_execution_end after abort",
+  });
+  assert.equal(end.isError, true);
+  assert.match(contentText(end.result), /^CODEGRAPH_CANCELLED:/);
+  const aborted = await rpc.waitForEvent((e) => e.type === "response" && e.id === "a1", { what: "abort response" });
+  assert.equal(aborted.success, true);
+  await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
+    timeoutMs: 5000,
+    what: "codegraph and its grandchild to be gone",
+  });
 }
