@@ -90,10 +90,11 @@ impl Cleaner {
       if self.state == State::Ground && self.need == 0 && !self.after_cr {
         let run = chunk[i..]
           .iter()
-          .position(|&b| !matches!(b, 0x20..=0x7E | b'\t' | b'\n'))
+          .position(|&b| b.wrapping_sub(0x20) > 0x5E && b != b'\n' && b != b'\t')
           .unwrap_or(chunk.len() - i);
         if run > 0 {
-          out.push_str(std::str::from_utf8(&chunk[i..i + run]).expect("ASCII is UTF-8"));
+          // SAFETY: every byte of the run is ASCII (0x20–0x7E, tab or newline), so valid UTF-8.
+          out.push_str(unsafe { std::str::from_utf8_unchecked(&chunk[i..i + run]) });
           i += run;
           continue;
         }
