@@ -268,11 +268,10 @@ function createTool(state, { Type, Text }) {
         return new Text(theme.fg("error", shown), 0, 0);
       }
       const d = result.details ?? {};
-      // When cut, the CLI's kept lines come first and the marker follows (shown apart), so the
-      // preview plus "more" adds up to the kept lines, shown as "kept of total".
+      // When cut, the kept output comes first and the marker after it. The collapsed view counts
+      // only the kept lines (the footer says it was cut): preview + "more" = kept, "kept of total".
       const all = body.replace(/\n$/, "").split("\n");
       const keptLines = d.truncated ? d.keptLines : all.length;
-      const output = all.slice(0, keptLines);
       const facts = [
         formatBytes(d.keptBytes ?? Buffer.byteLength(body)),
         d.truncated
@@ -287,7 +286,7 @@ function createTool(state, { Type, Text }) {
       else if (d.fullOutputMissing) footer += `\n${theme.fg("dim", `full output not kept: ${d.fullOutputMissing}`)}`;
       if (options.expanded) return new Text(`${theme.fg("toolOutput", body)}\n${footer}`, 0, 0);
       const more = keptLines - PREVIEW_LINES;
-      const preview = output.slice(0, PREVIEW_LINES).join("\n");
+      const preview = all.slice(0, Math.min(PREVIEW_LINES, keptLines)).join("\n");
       const hint = more > 0 ? `\n${theme.fg("muted", `… ${more} more lines`)}` : "";
       return new Text(`${theme.fg("toolOutput", preview)}${hint}\n${footer}`, 0, 0);
     },
