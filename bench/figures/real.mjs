@@ -103,9 +103,10 @@ export async function real(ctx) {
   const tables = [];
   const targets = [];
   const about = [];
+  let nodeStart = 0;
   try {
     let shopDir;
-    const nodeStart = nodeStartMs();
+    nodeStart = nodeStartMs();
     for (const codebase of CODEBASES) {
       const copy = indexCopy(ctx.tmp, cli, codebase);
       shopDir ??= copy.dir;
@@ -191,7 +192,9 @@ export async function real(ctx) {
     title: "Real explore (CodeGraph 1.6.1)",
     about: `${about.join(" ")} ${RUNS} runs each, interleaved, after one warm-up each. The bare npm command gets the same quiet environment explore() sets. CPU is measured with bash's \`times\` around a fresh Node running 0, 1 or 3 explores (${CPU_ROUNDS} processes each, medians); a first explore is (1) − (0), a warm one ((3) − (1)) / 2.`,
     tables,
-    notes: [],
+    notes: [
+      `A bare \`node -e 0\` (the start the npm shim costs) took ${ms(nodeStart)} ms in this run.`,
+    ],
     targets,
   };
 }
