@@ -75,7 +75,10 @@ try {
   machine["load average at end"] = loadAverage();
   console.log(`Total ${(elapsed / 1000).toFixed(1)} s.`);
   if (wanted.length === 0) {
-    fs.writeFileSync(path.join(benchDir, "RESULTS.md"), `${renderResults(machine, figures, elapsed, warning).trimEnd()}\n`);
+    fs.writeFileSync(
+      path.join(benchDir, "RESULTS.md"),
+      `${renderResults(machine, figures, elapsed, warning).trimEnd()}\n`,
+    );
     log("wrote bench/RESULTS.md");
   }
 } finally {

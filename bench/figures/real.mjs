@@ -192,9 +192,7 @@ export async function real(ctx) {
     title: "Real explore (CodeGraph 1.6.1)",
     about: `${about.join(" ")} ${RUNS} runs each, interleaved, after one warm-up each. The bare npm command gets the same quiet environment explore() sets. CPU is measured with bash's \`times\` around a fresh Node running 0, 1 or 3 explores (${CPU_ROUNDS} processes each, medians); a first explore is (1) − (0), a warm one ((3) − (1)) / 2.`,
     tables,
-    notes: [
-      `A bare \`node -e 0\` (the start the npm shim costs) took ${ms(nodeStart)} ms in this run.`,
-    ],
+    notes: [`A bare \`node -e 0\` (the start the npm shim costs) took ${ms(nodeStart)} ms in this run.`],
     targets,
   };
 }
