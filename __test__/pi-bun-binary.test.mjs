@@ -20,6 +20,7 @@ import { fakeBinDir, isAlive, root, tempDir } from "./helpers/index.mjs";
 import {
   abortMidTool,
   contentText,
+  indexShop,
   killAllPi,
   piEnv,
   runPi,
@@ -75,15 +76,7 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
     home = path.join(scratch, "home");
     fs.mkdirSync(home);
 
-    indexed = path.join(scratch, "shop");
-    fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), indexed, { recursive: true });
-    execFileSync(path.join(realBinDir, "codegraph"), ["init", "-y", "."], {
-      cwd: indexed,
-      env: { ...process.env, DO_NOT_TRACK: "1", PATH: [nodeDir, process.env.PATH].join(path.delimiter) },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 30000,
-    });
-    assert.ok(fs.existsSync(path.join(indexed, ".codegraph", "codegraph.db")), "codegraph init made an index");
+    indexed = indexShop(path.join(scratch, "shop"));
 
     server = await startFakeOpenAI({ request: REQUEST });
     agentDir = path.join(scratch, "agent");

@@ -26,6 +26,7 @@ import { fakeBinDir, isAlive, root, tempDir, waitFor, withEnv } from "./helpers/
 import {
   abortMidTool,
   contentText,
+  indexShop,
   killAllPi,
   piEnv,
   piMissing,
@@ -145,15 +146,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     fs.mkdirSync(home);
 
     // The test's own explicit indexing step (the extension never indexes).
-    indexed = path.join(scratch, "shop");
-    fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), indexed, { recursive: true });
-    execFileSync(path.join(realBinDir, "codegraph"), ["init", "-y", "."], {
-      cwd: indexed,
-      env: { ...process.env, DO_NOT_TRACK: "1", PATH: [nodeDir, process.env.PATH].join(path.delimiter) },
-      stdio: ["ignore", "pipe", "pipe"],
-      timeout: 30000,
-    });
-    assert.ok(fs.existsSync(path.join(indexed, ".codegraph", "codegraph.db")), "codegraph init made an index");
+    indexed = indexShop(path.join(scratch, "shop"));
 
     server = await startFakeOpenAI({ request: REQUEST });
     agentDir = path.join(scratch, "agent");
@@ -370,12 +363,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     assert.match(systemOf(first[0]), /Unavailable in this workspace \(CODEGRAPH_NO_INDEX\)/);
 
     // The user indexes the project while Pi runs.
-    execFileSync(path.join(realBinDir, "codegraph"), ["init", "-y", "."], {
-      cwd: ws,
-      env: { ...process.env, DO_NOT_TRACK: "1", PATH: [nodeDir, process.env.PATH].join(path.delimiter) },
-      stdio: "ignore",
-      timeout: 30000,
-    });
+    indexShop(ws, { copy: false });
     await turn("p2");
     const bodies = server.bodiesFor(MODELS.midSession);
     const next = systemOf(bodies[first.length]);

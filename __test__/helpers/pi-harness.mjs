@@ -1,13 +1,30 @@
 // Drives the real Pi CLI (the pinned devDependency) as a child process: isolated agent dir and
 // HOME, JSON-mode runs, an RPC session, and bookkeeping so every spawned Pi can be killed.
 import assert from "node:assert/strict";
-import { spawn } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { isAlive, root, waitFor } from "./index.mjs";
 
 export const PI_CLI = path.join(root, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
 export const piMissing = fs.existsSync(PI_CLI) ? false : `Pi's CLI is not installed (${PI_CLI}); run npm install`;
+
+/**
+ * `codegraph init` with the pinned CLI in `dir` (the tests' own explicit indexing step: the
+ * extension never indexes), after copying the shop fixture there unless `copy` is false.
+ */
+export function indexShop(dir, { copy = true } = {}) {
+  if (copy) fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), dir, { recursive: true });
+  const nodeDir = path.dirname(process.execPath);
+  execFileSync(path.join(root, "node_modules", ".bin", "codegraph"), ["init", "-y", "."], {
+    cwd: dir,
+    env: { ...process.env, DO_NOT_TRACK: "1", PATH: [nodeDir, process.env.PATH].join(path.delimiter) },
+    stdio: ["ignore", "pipe", "pipe"],
+    timeout: 30000,
+  });
+  assert.ok(fs.existsSync(path.join(dir, ".codegraph", "codegraph.db")), "codegraph init made an index");
+  return dir;
+}
 
 /** Every Pi child still running; `killAllPi()` ends them (by pid, SIGKILL). */
 const running = new Set();
