@@ -23,12 +23,16 @@ function linuxLibc() {
   }
 }
 
+/** "<platform>-<arch>", e.g. "win32-x64". */
+function base() {
+  return `${process.platform}-${process.arch}`;
+}
+
 /** The napi-rs target suffix for this machine, e.g. "linux-x64-gnu", "darwin-arm64", "win32-x64-msvc". */
 function target() {
-  const base = `${process.platform}-${process.arch}`;
-  if (process.platform === "linux") return `${base}-${linuxLibc()}`;
-  if (process.platform === "win32") return `${base}-msvc`;
-  return base;
+  if (process.platform === "linux") return `${base()}-${linuxLibc()}`;
+  if (process.platform === "win32") return `${base()}-msvc`;
+  return base();
 }
 
 function loadNative() {
@@ -45,10 +49,13 @@ function loadNative() {
     }
   };
 
-  // 1. A dev build (`npm run build`) next to the package root.
+  // 1. A dev build (`npm run build`) next to the package root. On Windows also a windows-gnu
+  // build (what CI cross-builds and tests under Wine), after the MSVC one.
   const local = path.join(__dirname, "..", file);
+  const gnu = process.platform === "win32" ? path.join(__dirname, "..", `pi-codegraph.${base()}-gnu.node`) : null;
   const native =
     attempt(local, () => require(local)) ||
+    (gnu && fs.existsSync(gnu) ? attempt(gnu, () => require(gnu)) : null) ||
     // 2. The published platform package, resolved to an absolute FILE path and required by it.
     attempt(pkg, () => {
       const manifest = require.resolve(`${pkg}/package.json`);

@@ -19,7 +19,9 @@ const NAMES: &[&str] = &WINDOWS_NAMES;
 const NAMES: &[&str] = &UNIX_NAMES;
 #[cfg_attr(windows, allow(dead_code))]
 const UNIX_NAMES: [&str; 1] = ["codegraph"];
-/// `codegraph` first (PATHEXT finds a native `.exe`), then npm's `codegraph.cmd` launcher.
+/// `codegraph` first: with PATHEXT it matches `codegraph.exe` and npm's `codegraph.cmd` alike,
+/// so the first PATH directory holding either wins (as in cmd.exe). `codegraph.cmd` by its full
+/// name only matters when PATHEXT lacks `.CMD`.
 #[cfg_attr(not(windows), allow(dead_code))]
 const WINDOWS_NAMES: [&str; 2] = ["codegraph", "codegraph.cmd"];
 
@@ -61,14 +63,8 @@ pub const ALLOW_WORKSPACE_BIN_VAR: &str = "PI_CODEGRAPH_ALLOW_WORKSPACE_BIN";
 /// used wherever it is (marked in `Launch::in_workspace`); on PATH, only absolute entries count,
 /// and an executable that resolves inside the workspace is skipped unless the user opted in.
 pub fn discover(env: &EnvSnapshot, workspace: &Path) -> Result<Launch, ExploreError> {
-  let home = workspace
-    .canonicalize()
-    .unwrap_or_else(|_| workspace.to_path_buf());
-  let inside = |p: &Path| {
-    p.canonicalize()
-      .unwrap_or_else(|_| p.to_path_buf())
-      .starts_with(&home)
-  };
+  let home = crate::preflight::canonical(workspace);
+  let inside = |p: &Path| crate::preflight::canonical(p).starts_with(&home);
   if let Some(value) = env.get_set(BIN_OVERRIDE_VAR) {
     let path = PathBuf::from(value);
     if !path.is_absolute() {
@@ -262,32 +258,62 @@ mod tests {
     p
   }
 
-  #[cfg(unix)]
-  fn path_of(dirs: &[&Path]) -> OsString {
-    std::env::join_paths(dirs).unwrap()
+  // On Windows (CI runs these under Wine, .ci/windows-lane) `which` applies PATHEXT, so the
+  // name `codegraph` also finds `codegraph.exe` and `codegraph.cmd`: PATH order decides, as in
+  // cmd.exe. These assume Windows' default PATHEXT, which lists .EXE and .CMD.
+  #[cfg(windows)]
+  #[test]
+  fn windows_pathext_finds_the_exe_under_the_name_codegraph() {
+    let a = tempfile::tempdir().unwrap();
+    let native = exe(a.path(), "codegraph.exe");
+    let path = std::env::join_paths([a.path()]).unwrap();
+    let found = search(&WINDOWS_NAMES, Some(&path), |_| true).unwrap();
+    assert!(found
+      .to_string_lossy()
+      .eq_ignore_ascii_case(&native.to_string_lossy()));
   }
 
-  // The two "windows_" tests replay the Windows name order on Unix, where `which` does not apply
-  // PATHEXT; on Windows itself PATHEXT already finds `codegraph.cmd` under the name `codegraph`.
-  #[cfg(unix)]
+  #[cfg(windows)]
   #[test]
-  fn windows_order_prefers_codegraph_over_cmd_even_in_a_later_dir() {
+  fn windows_the_first_path_dir_wins_whichever_launcher_it_holds() {
     let a = tempfile::tempdir().unwrap();
     let b = tempfile::tempdir().unwrap();
-    exe(a.path(), "codegraph.cmd");
-    let native = exe(b.path(), "codegraph");
-    let path = path_of(&[a.path(), b.path()]);
-    assert_eq!(search(&WINDOWS_NAMES, Some(&path), |_| true), Some(native));
+    let cmd = exe(a.path(), "codegraph.cmd");
+    let native = exe(b.path(), "codegraph.exe");
+    let same = |x: PathBuf, y: &Path| {
+      x.to_string_lossy()
+        .eq_ignore_ascii_case(&y.to_string_lossy())
+    };
+    let ab = std::env::join_paths([a.path(), b.path()]).unwrap();
+    assert!(same(
+      search(&WINDOWS_NAMES, Some(&ab), |_| true).unwrap(),
+      &cmd
+    ));
+    let ba = std::env::join_paths([b.path(), a.path()]).unwrap();
+    assert!(same(
+      search(&WINDOWS_NAMES, Some(&ba), |_| true).unwrap(),
+      &native
+    ));
+    // A launcher skipped (say, in the workspace) falls through to the next one.
+    assert!(same(
+      search(&WINDOWS_NAMES, Some(&ab), |p| p != cmd).unwrap(),
+      &native
+    ));
   }
 
-  #[cfg(unix)]
+  #[cfg(windows)]
   #[test]
-  fn windows_falls_back_to_cmd() {
-    let a = tempfile::tempdir().unwrap();
-    let cmd = exe(a.path(), "codegraph.cmd");
-    let path = path_of(&[a.path()]);
-    assert_eq!(search(&WINDOWS_NAMES, Some(&path), |_| true), Some(cmd));
-    assert_eq!(search(&UNIX_NAMES, Some(&path), |_| true), None);
+  fn windows_relative_path_entries_are_ignored() {
+    let dir = tempfile::tempdir().unwrap();
+    exe(dir.path(), "codegraph.exe");
+    exe(dir.path(), "codegraph.cmd");
+    let old = std::env::current_dir().unwrap();
+    std::env::set_current_dir(dir.path()).unwrap();
+    let found = search(&WINDOWS_NAMES, Some(std::ffi::OsStr::new(".;;bin")), |_| {
+      true
+    });
+    std::env::set_current_dir(old).unwrap();
+    assert_eq!(found, None);
   }
 
   #[test]
@@ -295,7 +321,11 @@ mod tests {
     let prefix = tempfile::tempdir().unwrap();
     let cmd = exe(prefix.path(), "codegraph.cmd");
     let node = exe(prefix.path(), "node.exe");
-    let pkg = prefix.path().join("node_modules/@colbymchenry/codegraph");
+    let pkg = prefix
+      .path()
+      .join("node_modules")
+      .join("@colbymchenry")
+      .join("codegraph");
     fs::create_dir_all(&pkg).unwrap();
     fs::write(pkg.join("npm-shim.js"), "").unwrap();
     let launch = launch_for(cmd.clone(), &EnvSnapshot::default(), false);

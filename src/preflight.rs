@@ -137,9 +137,7 @@ pub fn check_index(workspace: &Path, env: &EnvSnapshot) -> Result<IndexFound, Ex
   }
   // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
   // construction; only a link needs resolving (two lstat calls instead of two realpath calls).
-  let home = workspace
-    .canonicalize()
-    .unwrap_or_else(|_| workspace.to_path_buf());
+  let home = canonical(workspace);
   let is_link = |p: &Path| {
     std::fs::symlink_metadata(p)
       .map(|m| m.file_type().is_symlink())
@@ -147,7 +145,7 @@ pub fn check_index(workspace: &Path, env: &EnvSnapshot) -> Result<IndexFound, Ex
   };
   let linked = is_link(&dir) || is_link(&db);
   let resolved = if linked {
-    dir.canonicalize().unwrap_or_else(|_| dir.clone())
+    canonical(&dir)
   } else {
     home.join(&name)
   };
@@ -155,7 +153,7 @@ pub fn check_index(workspace: &Path, env: &EnvSnapshot) -> Result<IndexFound, Ex
     .get_set(ALLOW_EXTERNAL_INDEX_VAR)
     .is_some_and(|v| v == "1");
   if linked && !allow_external {
-    let db_resolved = db.canonicalize().unwrap_or_else(|_| db.clone());
+    let db_resolved = canonical(&db);
     for (what, target) in [(&dir, &resolved), (&db, &db_resolved)] {
       if !target.starts_with(&home) {
         return Err(no_index(
@@ -186,6 +184,26 @@ pub fn check_index(workspace: &Path, env: &EnvSnapshot) -> Result<IndexFound, Ex
       NoIndexKind::Unusable { db },
     )),
   }
+}
+
+/// `p` with every symlink resolved (or `p` itself when that fails). On Windows without the
+/// verbatim `\\?\` prefix `canonicalize` adds, for a drive or UNC path that can do without it:
+/// the path users know, and one that compares equal to paths spelled the ordinary way.
+pub fn canonical(p: &Path) -> PathBuf {
+  let real = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+  #[cfg(windows)]
+  if let Some(text) = real.to_str() {
+    if let Some(rest) = text.strip_prefix(r"\\?\UNC\") {
+      return PathBuf::from(format!(r"\\{rest}"));
+    }
+    if let Some(rest) = text.strip_prefix(r"\\?\") {
+      let drive = rest.as_bytes();
+      if drive.len() >= 3 && drive[0].is_ascii_alphabetic() && &drive[1..3] == b":\\" {
+        return PathBuf::from(rest);
+      }
+    }
+  }
+  real
 }
 
 /// The first 16 bytes of a regular file. Opened with `O_NONBLOCK` (a file swapped for a FIFO
@@ -264,6 +282,21 @@ fn index_dir_name(env: &EnvSnapshot) -> String {
 #[cfg(test)]
 mod tests {
   use super::*;
+
+  #[cfg(windows)]
+  #[test]
+  fn windows_canonical_drops_the_verbatim_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = canonical(dir.path());
+    assert!(!real.to_string_lossy().starts_with(r"\\?\"), "{real:?}");
+    assert!(real.is_absolute() && real.is_dir());
+    assert!(dir
+      .path()
+      .canonicalize()
+      .unwrap()
+      .to_string_lossy()
+      .starts_with(r"\\?\"));
+  }
 
   #[test]
   fn requests() {

@@ -64,6 +64,7 @@ impl Cancel {
 /// Kills the whole tree when dropped, whatever path the run leaves by (an early return, a
 /// panic, or the future itself being dropped). While it lives, the host watch knows the group,
 /// so the tree also dies if the host process does.
+#[cfg_attr(not(unix), allow(dead_code))] // the pid is only used by the Unix host watch
 struct TreeGuard(Box<dyn ChildWrapper>, Option<u32>);
 
 impl TreeGuard {
