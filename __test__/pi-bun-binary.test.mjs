@@ -16,15 +16,15 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
-import { fakeBinDir, isAlive, root, tempDir } from "./helpers/index.mjs";
+import { fakeBinDir, root, tempDir } from "./helpers/index.mjs";
 import {
   abortMidTool,
   contentText,
   indexShop,
-  killAllPi,
   piEnv,
   runPi,
   startPiRpc,
+  tearDownPiSuite,
   toolNames,
   writeModelsJson,
 } from "./helpers/pi-harness.mjs";
@@ -110,18 +110,7 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
     assert.deepEqual(listed, [packed], "settings.json lists the packed copy");
   });
 
-  after(async () => {
-    killAllPi();
-    for (const pid of strayPids) {
-      if (isAlive(pid)) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {}
-      }
-    }
-    await server?.close();
-    for (const dir of [scratch, ...toRemove]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => tearDownPiSuite({ strayPids, server, dirs: [scratch, ...toRemove] }));
 
   test("json mode: the real CodeGraph CLI answers and the model gets that answer", async (t) => {
     const ws = path.join(scratch, "ws-roundtrip");

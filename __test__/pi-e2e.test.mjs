@@ -22,16 +22,16 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { stripVTControlCharacters } from "node:util";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
-import { fakeBinDir, isAlive, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
+import { fakeBinDir, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
 import {
   abortMidTool,
   contentText,
   indexShop,
-  killAllPi,
   piEnv,
   piMissing,
   runPi,
   startPiRpc,
+  tearDownPiSuite,
   toolNames,
   writeModelsJson,
 } from "./helpers/pi-harness.mjs";
@@ -157,18 +157,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     assert.equal(install.code, 0, `pi install: ${explain(install)}`);
   });
 
-  after(async () => {
-    killAllPi();
-    for (const pid of strayPids) {
-      if (isAlive(pid)) {
-        try {
-          process.kill(pid, "SIGKILL");
-        } catch {}
-      }
-    }
-    await server?.close();
-    for (const dir of [scratch, ...toRemove]) if (dir) fs.rmSync(dir, { recursive: true, force: true });
-  });
+  after(() => tearDownPiSuite({ strayPids, server, dirs: [scratch, ...toRemove] }));
 
   describe("one global install", () => {
     let ws;

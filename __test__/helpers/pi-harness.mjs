@@ -26,6 +26,23 @@ export function indexShop(dir, { copy = true } = {}) {
   return dir;
 }
 
+/**
+ * A real-Pi suite's teardown: every Pi child, every stray CLI pid still alive (SIGKILL), the fake
+ * model server, and the scratch directories.
+ */
+export async function tearDownPiSuite({ strayPids, server, dirs }) {
+  killAllPi();
+  for (const pid of strayPids) {
+    if (isAlive(pid)) {
+      try {
+        process.kill(pid, "SIGKILL");
+      } catch {}
+    }
+  }
+  await server?.close();
+  for (const dir of dirs) if (dir) fs.rmSync(dir, { recursive: true, force: true });
+}
+
 /** Every Pi child still running; `killAllPi()` ends them (by pid, SIGKILL). */
 const running = new Set();
 export function killAllPi() {
