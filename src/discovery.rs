@@ -59,12 +59,12 @@ impl Launch {
 /// `node_modules/.bin`, say). Off by default: a repository could plant one.
 pub const ALLOW_WORKSPACE_BIN_VAR: &str = "PI_CODEGRAPH_ALLOW_WORKSPACE_BIN";
 
-/// Finds the executable for `workspace`. `PI_CODEGRAPH_BIN` is the user's explicit choice and is
+/// Finds the executable for the workspace `home` (its path with symlinks resolved, as
+/// `preflight::canonical` gives it, computed once per call). `PI_CODEGRAPH_BIN` is the user's explicit choice and is
 /// used wherever it is (marked in `Launch::in_workspace`); on PATH, only absolute entries count,
 /// and an executable that resolves inside the workspace is skipped unless the user opted in.
-pub fn discover(env: &EnvSnapshot, workspace: &Path) -> Result<Launch, ExploreError> {
-  let home = crate::preflight::canonical(workspace);
-  let inside = |p: &Path| crate::preflight::canonical(p).starts_with(&home);
+pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, ExploreError> {
+  let inside = |p: &Path| crate::preflight::canonical(p).starts_with(home);
   if let Some(value) = env.get_set(BIN_OVERRIDE_VAR) {
     let path = PathBuf::from(value);
     if !path.is_absolute() {

@@ -12,7 +12,7 @@ use crate::environment::EnvSnapshot;
 use crate::errors::{shown, ExploreError, NoIndexKind};
 use crate::full_output::SpillTarget;
 use crate::limits::{truncation_marker, Bounded};
-use crate::preflight::{check_index, check_request, check_workspace, IndexFound};
+use crate::preflight::{canonical, check_index, check_request, check_workspace, IndexFound};
 use crate::runner::{run, Cancel, ProgressFn, RunSpec};
 use crate::sanitize::redact;
 use crate::version::{Probe, Version};
@@ -80,8 +80,9 @@ async fn preflight(
   let env = env.clone();
   let checks = tokio::task::spawn_blocking(move || {
     let workspace = check_workspace(&cwd)?;
-    let index = check_index(&workspace, &env)?;
-    let launch = discover(&env, &workspace)?;
+    let home = canonical(&workspace);
+    let index = check_index(&workspace, &home, &env)?;
+    let launch = discover(&env, &home)?;
     Ok(Ready {
       workspace,
       index,
@@ -292,8 +293,9 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
   let checks_env = env.clone();
   let checks = tokio::task::spawn_blocking(move || {
     let workspace = check_workspace(&cwd)?;
-    let index = check_index(&workspace, &checks_env);
-    let launch = discover(&checks_env, &workspace);
+    let home = canonical(&workspace);
+    let index = check_index(&workspace, &home, &checks_env);
+    let launch = discover(&checks_env, &home);
     Ok::<_, ExploreError>((workspace, index, launch))
   });
   let mut d = Diagnosis::default();

@@ -110,20 +110,22 @@ impl Spill {
   }
 
   fn append(&mut self) -> Result<(), String> {
-    let room = {
+    // Reserve the bytes in the process budget under one lock, cut on a character boundary.
+    let take = {
       let mut reg = lock();
       let room = DRAIN_LIMIT_BYTES
         .saturating_sub(self.written)
         .min(PROCESS_BUDGET_BYTES.saturating_sub(reg.bytes));
-      let take = (self.buf.len() as u64).min(room);
-      reg.bytes += take;
-      take as usize
+      let mut take = self
+        .buf
+        .len()
+        .min(usize::try_from(room).unwrap_or(usize::MAX));
+      while !self.buf.is_char_boundary(take) {
+        take -= 1;
+      }
+      reg.bytes += take as u64;
+      take
     };
-    let mut take = room;
-    while !self.buf.is_char_boundary(take) {
-      take -= 1;
-    }
-    lock().bytes -= (room - take) as u64;
     self.cut |= take < self.buf.len();
     self.written += take as u64;
     self

@@ -81,8 +81,12 @@ pub const ALLOW_EXTERNAL_INDEX_VAR: &str = "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX";
 /// The index must be the workspace's own: the CLI would walk up to an ancestor's index, which
 /// answers with paths relative to that ancestor. Only metadata is read, and the database header
 /// only from a regular file opened non-blocking, so no FIFO, device or `/dev/stdin` symlink is
-/// ever read (or waited on).
-pub fn check_index(workspace: &Path, env: &EnvSnapshot) -> Result<IndexFound, ExploreError> {
+/// ever read (or waited on). `home` is the workspace with symlinks resolved ([`canonical`]).
+pub fn check_index(
+  workspace: &Path,
+  home: &Path,
+  env: &EnvSnapshot,
+) -> Result<IndexFound, ExploreError> {
   let name = index_dir_name(env);
   let dir = workspace.join(&name);
   let db = dir.join(DB_FILE);
@@ -137,7 +141,6 @@ pub fn check_index(workspace: &Path, env: &EnvSnapshot) -> Result<IndexFound, Ex
   }
   // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
   // construction; only a link needs resolving (two lstat calls instead of two realpath calls).
-  let home = canonical(workspace);
   let is_link = |p: &Path| {
     std::fs::symlink_metadata(p)
       .map(|m| m.file_type().is_symlink())
@@ -155,7 +158,7 @@ pub fn check_index(workspace: &Path, env: &EnvSnapshot) -> Result<IndexFound, Ex
   if linked && !allow_external {
     let db_resolved = canonical(&db);
     for (what, target) in [(&dir, &resolved), (&db, &db_resolved)] {
-      if !target.starts_with(&home) {
+      if !target.starts_with(home) {
         return Err(no_index(
           format!(
             "{} resolves to {}, outside the workspace",
@@ -338,22 +341,23 @@ mod tests {
   #[test]
   fn index_needs_a_sqlite_db_and_honours_codegraph_dir() {
     let ws = tempfile::tempdir().unwrap();
+    let home = canonical(ws.path());
     let env = EnvSnapshot::default();
     assert_eq!(
-      check_index(ws.path(), &env).unwrap_err().code(),
+      check_index(ws.path(), &home, &env).unwrap_err().code(),
       "CODEGRAPH_NO_INDEX"
     );
     std::fs::create_dir(ws.path().join(".codegraph")).unwrap();
     let db = ws.path().join(".codegraph/codegraph.db");
-    assert!(check_index(ws.path(), &env).is_err());
+    assert!(check_index(ws.path(), &home, &env).is_err());
     std::fs::write(&db, b"hello").unwrap();
-    assert!(check_index(ws.path(), &env).is_err());
+    assert!(check_index(ws.path(), &home, &env).is_err());
     std::fs::write(&db, [&SQLITE_MAGIC[..], &[0u8; 84]].concat()).unwrap();
-    assert!(check_index(ws.path(), &env).is_ok());
+    assert!(check_index(ws.path(), &home, &env).is_ok());
 
     let renamed = EnvSnapshot::from_pairs(&[("CODEGRAPH_DIR", ".cg")]);
-    assert!(check_index(ws.path(), &renamed).is_err());
+    assert!(check_index(ws.path(), &home, &renamed).is_err());
     let escaping = EnvSnapshot::from_pairs(&[("CODEGRAPH_DIR", "../elsewhere")]);
-    assert!(check_index(ws.path(), &escaping).is_ok());
+    assert!(check_index(ws.path(), &home, &escaping).is_ok());
   }
 }
