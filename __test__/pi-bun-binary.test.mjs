@@ -15,18 +15,16 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
-import { fakeBinDir, root, tempDir } from "./helpers/index.mjs";
+import { fakeBinDir, root } from "./helpers/index.mjs";
 import {
   abortMidTool,
   contentText,
-  indexShop,
   piEnv,
   runPi,
   startPiRpc,
+  startPiSuite,
   tearDownPiSuite,
   toolNames,
-  writeModelsJson,
 } from "./helpers/pi-harness.mjs";
 
 const piBinary = process.env.PI_BUN_BINARY && path.resolve(process.env.PI_BUN_BINARY);
@@ -71,16 +69,10 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
 
   before(async () => {
     assert.ok(fs.statSync(piBinary, { throwIfNoEntry: false })?.isFile(), `PI_BUN_BINARY=${piBinary} is not a file`);
-    scratch = tempDir("pi-codegraph-bunbin-");
-    fs.mkdirSync(path.join(scratch, "tmp"));
-    home = path.join(scratch, "home");
-    fs.mkdirSync(home);
-
-    indexed = indexShop(path.join(scratch, "shop"));
-
-    server = await startFakeOpenAI({ request: REQUEST });
-    agentDir = path.join(scratch, "agent");
-    writeModelsJson(agentDir, server.baseUrl, Object.values(MODELS));
+    ({ scratch, home, indexed, server, agentDir } = await startPiSuite("pi-codegraph-bunbin-", {
+      request: REQUEST,
+      models: Object.values(MODELS),
+    }));
 
     // The published file set: `npm pack`, extracted; the tarball leaves the platform addon out
     // (napi-rs ships it as pi-codegraph-<platform>), so the built one goes beside binding.js.

@@ -21,8 +21,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { stripVTControlCharacters } from "node:util";
-import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
-import { fakeBinDir, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
+import { fakeBinDir, root, waitFor, withEnv } from "./helpers/index.mjs";
 import {
   abortMidTool,
   contentText,
@@ -31,9 +30,9 @@ import {
   piMissing,
   runPi,
   startPiRpc,
+  startPiSuite,
   tearDownPiSuite,
   toolNames,
-  writeModelsJson,
 } from "./helpers/pi-harness.mjs";
 
 const require = createRequire(import.meta.url);
@@ -140,17 +139,10 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     piEnv({ agentDir, home, pathDirs, extra: { TMPDIR: path.join(scratch, "tmp"), ...extra } });
 
   before(async () => {
-    scratch = tempDir("pi-codegraph-e2e-");
-    fs.mkdirSync(path.join(scratch, "tmp"));
-    home = path.join(scratch, "home");
-    fs.mkdirSync(home);
-
-    // The test's own explicit indexing step (the extension never indexes).
-    indexed = indexShop(path.join(scratch, "shop"));
-
-    server = await startFakeOpenAI({ request: REQUEST });
-    agentDir = path.join(scratch, "agent");
-    writeModelsJson(agentDir, server.baseUrl, Object.values(MODELS));
+    ({ scratch, home, indexed, server, agentDir } = await startPiSuite("pi-codegraph-e2e-", {
+      request: REQUEST,
+      models: Object.values(MODELS),
+    }));
 
     // The user's global install: `pi install /path/to/pi-codegraph`.
     const install = await runPi(["install", root], { cwd: scratch, env: env([nodeDir]), timeoutMs: 20000 });

@@ -4,7 +4,8 @@ import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { isAlive, root, waitFor } from "./index.mjs";
+import { startFakeOpenAI } from "./fake-openai.mjs";
+import { isAlive, root, tempDir, waitFor } from "./index.mjs";
 
 export const PI_CLI = path.join(root, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
 export const piMissing = fs.existsSync(PI_CLI) ? false : `Pi's CLI is not installed (${PI_CLI}); run npm install`;
@@ -24,6 +25,24 @@ export function indexShop(dir, { copy = true } = {}) {
   });
   assert.ok(fs.existsSync(path.join(dir, ".codegraph", "codegraph.db")), "codegraph init made an index");
   return dir;
+}
+
+/**
+ * A real-Pi suite's scratch world: a temp dir with `tmp/` and `home/`, an indexed copy of the shop
+ * fixture, the loopback model server answering with a call of `request`, and an agent dir whose
+ * models.json lists `models`. `tearDownPiSuite` undoes it.
+ */
+export async function startPiSuite(prefix, { request, models }) {
+  const scratch = tempDir(prefix);
+  fs.mkdirSync(path.join(scratch, "tmp"));
+  const home = path.join(scratch, "home");
+  fs.mkdirSync(home);
+  // The test's own explicit indexing step (the extension never indexes).
+  const indexed = indexShop(path.join(scratch, "shop"));
+  const server = await startFakeOpenAI({ request });
+  const agentDir = path.join(scratch, "agent");
+  writeModelsJson(agentDir, server.baseUrl, models);
+  return { scratch, home, indexed, server, agentDir };
 }
 
 /**
