@@ -28,6 +28,26 @@ use crate::explore::{Failure, Outcome, DEFAULT_TIMEOUT};
 use crate::full_output::FullOutput;
 use crate::runner::Cancel;
 
+/// The contract's limits, exported so that JS glue, bench and docs read them instead of copying.
+/// The Explore request's bound in UTF-16 code units (what JS `length` counts).
+#[napi]
+pub const MAX_REQUEST_CHARS: u32 = limits::MAX_REQUEST_CHARS as u32;
+/// What the model may see of stdout, the truncation marker included: bytes ...
+#[napi]
+pub const MAX_OUTPUT_BYTES: u32 = limits::MAX_BYTES as u32;
+/// ... and lines, whichever is hit first.
+#[napi]
+pub const MAX_OUTPUT_LINES: u32 = limits::MAX_LINES as u32;
+/// stdout past the caps is drained, counted and kept in the full-output file up to this many bytes.
+#[napi]
+pub const DRAIN_LIMIT_BYTES: u32 = limits::DRAIN_LIMIT_BYTES as u32;
+/// How much of the end of stderr an error carries.
+#[napi]
+pub const STDERR_TAIL_BYTES: u32 = limits::STDERR_TAIL_BYTES as u32;
+/// The default deadline of one explore.
+#[napi]
+pub const DEFAULT_TIMEOUT_MS: u32 = explore::DEFAULT_TIMEOUT.as_millis() as u32;
+
 /// Options for direct callers (tests, scripts). The model never reaches these: the Pi tool's
 /// only parameter is the request. Declared for the generated TypeScript types; `parse_options`
 /// reads them, so a wrong type rejects with a stable code.
