@@ -1,19 +1,77 @@
-// explore() and diagnose(): the backend's API, the same as the native addon's (src/explore.rs, src/lib.rs).
+// explore() and diagnose(): the backend's API, the same as the native addon's (src/explore.rs,
+// src/lib.rs): argument checks in the addon's order, preflight, discovery, the run, and what its
+// exit means.
 
 const os = require("node:os");
-const { discover } = require("./discovery.js");
-const { Problem, badWorkspace, cancelled, invalidOptions, invalidRequest, noIndex } = require("./errors.js");
-const { publicError, withoutUndefined } = require("./errors.js");
+const { discover, launchRuns } = require("./discovery.js");
+const { Problem, badWorkspace, cancelled, indexReadOnly, invalidOptions } = require("./errors.js");
+const { invalidRequest, noIndex, publicError, shownPath, withoutUndefined } = require("./errors.js");
 const { CLI_NO_INDEX_MARKER, COMMON_SIGNALS, DEFAULT_TIMEOUT_MS, STDOUT_EXCERPT_BYTES } = require("./limits.js");
 const { isContinuation, truncationMarker } = require("./limits.js");
-const { checkIndex, checkRequest, checkWorkspace, childEnv } = require("./preflight.js");
+const { canonicalPath, checkIndex, checkRequest, checkWorkspace, childEnv } = require("./preflight.js");
 const { run } = require("./run.js");
 const { redact } = require("./sanitize.js");
-const { fullOutputDir } = require("./spill.js");
-const { cliVersion } = require("./version.js");
+const { startVersionProbe } = require("./version.js");
 
-// ---------------------------------------------------------------------------------------------
-// explore() and diagnose(): the same API as the package's.
+/** What CodeGraph 1.6.1 prints when it cannot open its index read-write. */
+const CLI_READONLY_MARKERS = ["attempt to write a readonly database", "SQLITE_READONLY"];
+/** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
+const DIAGNOSE_VERSION_WAIT_MS = 1000;
+
+/** Options as a caller may really pass them; a wrong type or a throwing getter is CODEGRAPH_INVALID_OPTIONS. */
+function parseExploreOptions(options) {
+  const parsed = { timeoutMs: DEFAULT_TIMEOUT_MS, onProgress: undefined };
+  if (options === undefined || options === null) return parsed;
+  if (typeof options !== "object") throw invalidOptions("options is not an object");
+  const field = (name) => {
+    try {
+      return options[name];
+    } catch {
+      throw invalidOptions(`options.${name} cannot be read`);
+    }
+  };
+  const timeoutMs = field("timeoutMs");
+  if (timeoutMs !== undefined && timeoutMs !== null) {
+    // Node's timers fire at once past 2^31-1 ms; the addon takes the same bound.
+    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
+      throw invalidOptions("options.timeoutMs must be a number of milliseconds from 1 to 2147483647");
+    parsed.timeoutMs = Math.trunc(timeoutMs);
+  }
+  const onProgress = field("onProgress");
+  if (onProgress !== undefined && onProgress !== null) {
+    if (typeof onProgress !== "function") throw invalidOptions("options.onProgress must be a function");
+    parsed.onProgress = onProgress;
+  }
+  return parsed;
+}
+
+/** Links the caller's signal to `cancel` with a listener (the caller's onabort stays theirs). */
+function linkSignal(signal, cancel) {
+  if (signal === undefined || signal === null) return null;
+  if (typeof signal !== "object" && typeof signal !== "function")
+    throw invalidOptions("the signal is not an AbortSignal");
+  let aborted;
+  try {
+    aborted = Boolean(signal.aborted);
+  } catch {
+    throw invalidOptions("signal.aborted cannot be read");
+  }
+  if (aborted) throw cancelled();
+  const listener = () => {
+    cancel.requested = true;
+    cancel.onCancel?.();
+  };
+  try {
+    signal.addEventListener("abort", listener);
+  } catch {
+    throw invalidOptions("the signal is not an AbortSignal");
+  }
+  return () => {
+    try {
+      signal.removeEventListener("abort", listener);
+    } catch {} // a removeEventListener that throws must not keep the promise from settling
+  };
+}
 
 /**
  * Runs `codegraph explore -- <request>` in `cwd`, which must hold its own CodeGraph index.
@@ -22,98 +80,87 @@ const { cliVersion } = require("./version.js");
  * `onProgress({ text, seenBytes, seenLines, elapsedMs })`, at most every 250 ms.
  */
 async function explore(request, cwd, signal, options) {
-  // Argument checks in the addon's order: request type, workspace type, an already-fired signal.
-  let early = typeof request === "string" ? null : invalidRequest("it is not a string");
-  if (typeof cwd !== "string") early ??= badWorkspace("", "the workspace path is not a string");
+  const started = performance.now();
   const cancel = { requested: false, onCancel: null };
-  const onAbort = () => {
-    cancel.requested = true;
-    cancel.onCancel?.();
-  };
-  const { timeoutMs, onProgress, problem } = parseOptions(options);
-  if (problem) early ??= problem;
-  const sig = signal !== null && typeof signal === "object" ? signal : null;
-  if (signal !== undefined && signal !== null && (!sig || typeof sig.addEventListener !== "function")) {
-    early ??= invalidOptions("the signal is not an AbortSignal");
-  }
-  if (sig?.aborted) early ??= cancelled();
-  const listening = !early && typeof sig?.addEventListener === "function";
-  if (listening) sig.addEventListener("abort", onAbort); // a listener: the caller's onabort stays theirs
-  const failure = {}; // diagnostics that travel with an error: executable, cliVersion, durationMs
+  const failure = {}; // diagnostics that travel with an error
+  let unlink = null;
   try {
-    if (early) throw early;
-    return await runExplore(request, cwd, timeoutMs, cancel, onProgress, failure);
+    if (typeof request !== "string") throw invalidRequest("it is not a string");
+    if (typeof cwd !== "string") throw badWorkspace("", "the workspace path is not a string");
+    const { timeoutMs, onProgress } = parseExploreOptions(options);
+    unlink = linkSignal(signal, cancel);
+    return await runExplore(request, cwd, { timeoutMs, deadline: started + timeoutMs, cancel, onProgress }, failure);
   } catch (err) {
     throw publicError(err, failure);
   } finally {
-    if (listening) sig.removeEventListener("abort", onAbort);
+    unlink?.();
   }
 }
 
-/** Options as a caller may really pass them; a wrong type is CODEGRAPH_INVALID_OPTIONS. */
-function parseOptions(options) {
-  const parsed = { timeoutMs: DEFAULT_TIMEOUT_MS, onProgress: undefined, problem: null };
-  if (options === undefined || options === null) return parsed;
-  if (typeof options !== "object") return { ...parsed, problem: invalidOptions("options is not an object") };
-  const { timeoutMs, onProgress } = options;
-  if (timeoutMs !== undefined && timeoutMs !== null) {
-    // Node's timers fire at once past 2^31-1 ms; the addon takes the same bound.
-    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1) {
-      return {
-        ...parsed,
-        problem: invalidOptions("options.timeoutMs must be a number of milliseconds from 1 to 2147483647"),
-      };
-    }
-    parsed.timeoutMs = Math.trunc(timeoutMs);
-  }
-  if (onProgress !== undefined && onProgress !== null) {
-    if (typeof onProgress !== "function")
-      return { ...parsed, problem: invalidOptions("options.onProgress must be a function") };
-    parsed.onProgress = onProgress;
-  }
-  return parsed;
-}
-
-async function runExplore(request, cwd, timeoutMs, cancel, onProgress, failure) {
+async function runExplore(request, cwd, { timeoutMs, deadline, cancel, onProgress }, failure) {
   checkRequest(request);
   const workspace = checkWorkspace(cwd);
-  checkIndex(workspace);
-  const launch = discover();
-  failure.executable = launch.executable;
+  const home = canonicalPath(workspace);
+  const index = checkIndex(workspace, home);
+  const launch = discover(home);
   const env = childEnv();
-  const version = cliVersion(launch, workspace, env);
-  version.then((v) => {
-    failure.cliVersion ??= v ?? undefined; // a stopped run reports the version only if already known
-  });
   // `--` ends option parsing: a request such as "-p /etc" stays the query.
-  const out = await run({
-    launch,
-    args: ["explore", "--", request],
-    cwd: workspace,
-    env,
-    timeoutMs,
-    cancel,
-    spillDir: fullOutputDir(workspace),
-    onProgress,
-  });
-  const cliVersionText = (await version) ?? undefined;
+  const version = startVersionProbe(launch, workspace, env, deadline);
+  const fill = (durationMs) => {
+    const v = version.now(); // the version never delays the answer: what is known now is reported
+    Object.assign(failure, {
+      executable: launchRuns(launch),
+      executableInWorkspace: launch.inWorkspace,
+      indexPath: index.dir,
+      indexResolved: index.resolved,
+      cliVersion: v?.text,
+      cliVersionSource: v?.source,
+      durationMs,
+    });
+  };
+  let out;
+  try {
+    out = await run({
+      launch,
+      args: ["explore", "--", request],
+      cwd: workspace,
+      env,
+      timeoutMs,
+      deadline,
+      cancel,
+      spillWorkspace: workspace,
+      onProgress,
+    });
+  } catch (problem) {
+    version.stop();
+    fill(undefined);
+    throw problem;
+  }
   // A flood we stopped ourselves (at the drain limit) is not the CLI's verdict: the kept text is
   // the answer, with totals as lower bounds and exitCode -1 ("stopped by pi-codegraph").
   const stoppedByUs = !out.stdout.totalsExact;
   if (out.status.code !== 0 && !stoppedByUs) {
-    Object.assign(failure, { cliVersion: cliVersionText, durationMs: out.durationMs });
-    throw classifyExit(out, workspace);
+    version.stop();
+    fill(out.durationMs);
+    throw classifyExit(out, workspace, index);
   }
+  const v = version.now();
   const b = out.stdout;
-  let text = b.text.trim() ? b.text : "(codegraph explore printed nothing)";
+  let text = b.text;
+  if (!text.trim() && !b.truncated) text = "(codegraph explore printed nothing)";
   if (b.truncated) text += truncationMarker(b);
   return {
     text,
     details: withoutUndefined({
       request,
       cwd: workspace,
-      executable: launch.executable,
-      cliVersion: cliVersionText,
+      executable: launchRuns(launch),
+      discoveredExecutable: launch.executable,
+      executableInWorkspace: launch.inWorkspace,
+      indexPath: index.dir,
+      indexResolved: index.resolved,
+      cliVersion: v?.text,
+      cliVersionSource: v?.source,
       exitCode: stoppedByUs ? -1 : 0,
       durationMs: out.durationMs,
       truncated: b.truncated,
@@ -125,13 +172,20 @@ async function runExplore(request, cwd, timeoutMs, cancel, onProgress, failure) 
       keptLines: b.keptLines,
       fullOutputPath: b.fullOutput?.path,
       fullOutputBytes: b.fullOutput?.bytes,
+      fullOutputMissing: b.fullOutput?.error,
     }),
   };
 }
 
-/** What a non-zero exit means: an index the CLI cannot use, or a failure with its stderr tail. */
-function classifyExit(out, workspace) {
-  if (out.stderrTail.includes(CLI_NO_INDEX_MARKER)) return noIndex(workspace, "codegraph found no usable index here");
+/** What a non-zero exit means: an index the CLI cannot use, a read-only index, or a failure with its stderr tail. */
+function classifyExit(out, workspace, index) {
+  if (out.stderrTail.includes(CLI_NO_INDEX_MARKER)) {
+    // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
+    const db = `${index.dir}/codegraph.db`;
+    return noIndex(workspace, `codegraph cannot use ${shownPath(db)} as an index`, { unusable: true, db });
+  }
+  if (CLI_READONLY_MARKERS.some((m) => out.stderrTail.includes(m)))
+    return indexReadOnly(index.dir, 'codegraph explore failed with "attempt to write a readonly database"');
   const { code, signal } = out.status;
   const signum = signal ? (os.constants.signals[signal] ?? null) : null;
   let how = "ended abnormally";
@@ -151,36 +205,44 @@ function classifyExit(out, workspace) {
 
 /**
  * Read-only readiness of a workspace, without running an explore: which `codegraph` would run
- * (and its version), the index directory, and the first problem (not installed before not indexed).
+ * (and its version), the index, and the first problem (not installed before not indexed).
  */
 async function diagnose(cwd) {
-  const d = { cwd, ready: false };
+  const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false };
   let problem;
-  let workspace;
   try {
-    if (typeof cwd !== "string") throw badWorkspace("", "the workspace path is not a string");
-    workspace = checkWorkspace(cwd);
-  } catch (p) {
-    problem = p;
-  }
-  if (workspace) {
+    const workspace = checkWorkspace(typeof cwd === "string" ? cwd : "");
+    const home = canonicalPath(workspace);
     let indexProblem;
     try {
-      d.indexPath = checkIndex(workspace);
+      const index = checkIndex(workspace, home);
+      Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved });
     } catch (p) {
-      indexProblem = p;
+      indexProblem = p instanceof Problem ? p : badWorkspace(workspace, String(p?.message ?? p));
+      if (indexProblem.kind?.missing && indexProblem.kind.ancestor) d.ancestorIndex = indexProblem.kind.ancestor;
+      d.indexProblem = indexProblem.text;
     }
     try {
-      const launch = discover();
-      d.cliVersion = (await cliVersion(launch, workspace, childEnv())) ?? undefined;
+      const launch = discover(home);
+      const probe = startVersionProbe(launch, workspace, childEnv(), performance.now() + DIAGNOSE_VERSION_WAIT_MS);
+      const v = await probe.within(DIAGNOSE_VERSION_WAIT_MS + 600);
+      Object.assign(d, { cliVersion: v?.text, cliVersionSource: v?.source });
+      d.executableInWorkspace = launch.inWorkspace;
+      if (launch.bundle) d.launcher = launch.bundle.launcher;
       d.executable = launch.executable;
     } catch (p) {
       problem = p;
+      d.executableProblem = p.text ?? String(p);
     }
     problem ??= indexProblem;
+  } catch (p) {
+    problem = p;
   }
   d.ready = !problem;
-  if (problem) Object.assign(d, { problemCode: problem.code, problem: problem.text, remediation: problem.remediation });
+  if (problem) {
+    const p = problem instanceof Problem ? problem : badWorkspace("", String(problem?.message ?? problem));
+    Object.assign(d, { problemCode: p.code, problem: p.text, remediation: p.remediation });
+  }
   return withoutUndefined(d);
 }
 

@@ -1,6 +1,8 @@
 // The bounds of one explore, as the native addon has them (src/limits.rs), and the text
 // arithmetic on them: the caps cut, line counts and the truncation marker.
 
+const { shownPath } = require("./errors.js");
+
 const IS_WINDOWS = process.platform === "win32";
 
 const MAX_REQUEST_CHARS = 10000;
@@ -14,7 +16,6 @@ const VERSION_TIMEOUT_MS = 5000;
 const TERM_GRACE_MS = 500; // SIGTERM, then SIGKILL this much later
 const PIPE_GRACE_MS = 250; // how long a descendant may hold the pipes after the CLI exited
 const PROGRESS_INTERVAL_MS = 250;
-const KEEP_FULL_OUTPUTS = 16;
 const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
 /** What CodeGraph 1.1 to 1.6.1 print on stderr when a directory has no usable index. */
 const CLI_NO_INDEX_MARKER = "no .codegraph/ index exists";
@@ -27,9 +28,6 @@ const QUIET_DEFAULTS = {
   CODEGRAPH_NO_DOWNLOAD: "1",
   NO_COLOR: "1",
 };
-
-// ---------------------------------------------------------------------------------------------
-// Output bounds.
 
 const countNewlines = (buf) => {
   let n = 0;
@@ -62,14 +60,21 @@ function cut(text, maxBytes = MAX_OUTPUT_BYTES, maxLines = MAX_OUTPUT_LINES) {
 /** Lines the truncation marker adds (a blank line and itself); it counts against the caps. */
 const MARKER_LINES = 2;
 
-/** The visible marker appended to truncated output. */
+/**
+ * The visible marker appended to truncated output: what was kept, that more existed, and where
+ * the rest is (or why it is not kept). `b.fullOutput` is { path, bytes, complete } or { error }.
+ */
 function truncationMarker(b) {
   const atLeast = b.totalsExact ? "" : "at least ";
   const f = b.fullOutput;
-  const more = f
-    ? `More output existed: the full output${f.complete ? "" : ", itself cut at 16 MiB,"} (${f.bytes} bytes) is in ${f.path}; use the read tool with an offset to see the rest`
-    : "More output existed and was omitted; ask a narrower question to see it";
-  return `${b.text.endsWith("\n") ? "\n" : "\n\n"}[Output truncated by ${b.truncatedBy}: showing ${b.keptLines} of ${atLeast}${b.totalLines} lines (${b.keptBytes} of ${atLeast}${b.totalBytes} bytes). ${more}]`;
+  let more = "More output existed and was omitted; ask a narrower question to see it";
+  if (f?.path) {
+    more = `More output existed: the full output${f.complete ? "" : ", itself cut at 16 MiB,"} (${f.bytes} bytes) is in ${shownPath(f.path)}; use the read tool with an offset to see the rest`;
+  } else if (f?.error) {
+    more = `More output existed; the full output was not kept (${f.error}); ask a narrower question to see it`;
+  }
+  const gap = b.text === "" || b.text.endsWith("\n") ? "\n" : "\n\n";
+  return `${gap}[Output truncated by ${b.truncatedBy ?? "bytes"}: showing ${b.keptLines} of ${atLeast}${b.totalLines} lines (${b.keptBytes} of ${atLeast}${b.totalBytes} bytes). ${more}]`;
 }
 
 module.exports = {
@@ -85,7 +90,6 @@ module.exports = {
   TERM_GRACE_MS,
   PIPE_GRACE_MS,
   PROGRESS_INTERVAL_MS,
-  KEEP_FULL_OUTPUTS,
   SQLITE_MAGIC,
   CLI_NO_INDEX_MARKER,
   COMMON_SIGNALS,

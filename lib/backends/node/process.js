@@ -3,14 +3,13 @@
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
-const { notFound, spawnFailed } = require("./errors.js");
+const { notFound, shownPath, spawnFailed } = require("./errors.js");
 const { onHostExit } = require("./host-exit.js");
 const { IS_WINDOWS, TERM_GRACE_MS } = require("./limits.js");
 
-// ---------------------------------------------------------------------------------------------
-// The runner: one CLI process within the caps, the deadline and the caller's cancellation, and
-// nothing left running behind it. On Unix the child leads its own process group, so "kill"
-// means the whole tree (CodeGraph's npm shim starts the real CLI as a child).
+// CodeGraph's npm shim starts the real CLI as a child, and killing only the shim orphans it.
+// Node differs: a host killed by SIGKILL runs no code, so its CLI group lives on until it ends
+// by itself (the addon's host watch, src/host_watch.rs, kills it); process.exit() is covered.
 
 /** The CLI processes running now: SIGKILLed (their groups) when the host exits. */
 const runningChildren = new Set();
@@ -64,8 +63,62 @@ const childExited = (child, ms) =>
     });
   });
 
+/**
+ * Linux: every live descendant of `root` whose process group is not `root`'s own (it called
+ * setpgid), found through the kernel's per-thread `children` lists while the CLI still runs.
+ */
+function descendantsOutsideGroup(root) {
+  const childrenOf = (pid) => {
+    let tasks;
+    try {
+      tasks = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      return [];
+    }
+    const out = [];
+    for (const t of tasks) {
+      try {
+        for (const c of fs.readFileSync(`/proc/${pid}/task/${t}/children`, "latin1").split(" "))
+          if (c.trim()) out.push(Number(c));
+      } catch {}
+    }
+    return out;
+  };
+  // The process group from /proc/<pid>/stat; the command name may contain spaces and ')'.
+  const groupOf = (pid) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+    } catch {
+      return null;
+    }
+  };
+  const family = childrenOf(root);
+  for (let i = 0; i < family.length && family.length < 4096; i++) {
+    for (const c of childrenOf(family[i])) if (!family.includes(c)) family.push(c);
+  }
+  return family.filter((pid) => {
+    const g = groupOf(pid);
+    return g !== null && g !== root;
+  });
+}
+
+/**
+ * SIGKILLs the CLI's descendants that left its process group, while the CLI still runs (after
+ * it exited they are re-parented and out of reach, as is an orphaned setsid daemon).
+ */
+function killStrays(child) {
+  if (process.platform !== "linux" || !child.pid || child.exitCode !== null || child.signalCode !== null) return;
+  for (const pid of descendantsOutsideGroup(child.pid)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {}
+  }
+}
+
 /** SIGTERM the group, give it TERM_GRACE_MS to exit, then SIGKILL whatever is left. */
 async function terminate(child) {
+  killStrays(child);
   if (!IS_WINDOWS) {
     signalTree(child, "SIGTERM");
     await childExited(child, TERM_GRACE_MS);
@@ -76,18 +129,18 @@ async function terminate(child) {
 
 function spawnProblem(executable, err) {
   if (err.code === "ENOENT")
-    return notFound(`${executable} could not be executed (it, or its interpreter, does not exist)`);
+    return notFound(`${shownPath(executable)} could not be executed (it, or its interpreter, does not exist)`);
   if (err.code === "EACCES") {
     // From exec (not executable) or from entering the workspace.
     return spawnFailed(
-      `permission denied running ${executable} in the workspace (is it executable, and the workspace enterable?)`,
+      `permission denied running ${shownPath(executable)} in the workspace (is it executable, and the workspace enterable?)`,
     );
   }
   // Node differs: Node refuses every .cmd/.bat without a shell (EINVAL); the addon escapes its
   // arguments for cmd.exe. npm's layout never gets here (launchFor runs Node on the shim).
   if (err.code === "EINVAL" && /\.(cmd|bat)$/i.test(executable))
-    return spawnFailed(`${executable} is a batch launcher, which Node will not start without a shell`);
-  return spawnFailed(`${executable}: ${err.message}`);
+    return spawnFailed(`${shownPath(executable)} is a batch launcher, which Node will not start without a shell`);
+  return spawnFailed(`${shownPath(executable)}: ${err.message}`);
 }
 
 /**
@@ -122,6 +175,7 @@ module.exports = {
   streamClosed,
   childExited,
   terminate,
+  killStrays,
   spawnProblem,
   refusesShellFallback,
 };

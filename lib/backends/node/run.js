@@ -1,26 +1,31 @@
-// The runner: one CLI process within the caps, the deadline and the caller's cancellation.
+// The runner (src/runner.rs): one CLI process within the caps, the deadline and the caller's
+// cancellation, and nothing left running behind it.
 
 const { spawn } = require("node:child_process");
 const { StderrTail, StdoutCollector } = require("./collect.js");
-const { cancelled, spawnFailed, timedOut } = require("./errors.js");
+const { cancelled, shownPath, spawnFailed, timedOut } = require("./errors.js");
 const { DRAIN_LIMIT_BYTES, IS_WINDOWS, PIPE_GRACE_MS, PROGRESS_INTERVAL_MS } = require("./limits.js");
-const { refusesShellFallback, signalTree, spawnProblem, streamClosed, terminate } = require("./process.js");
-const { trackChild, untrackChild } = require("./process.js");
+const { killStrays, refusesShellFallback, signalTree, spawnProblem, streamClosed } = require("./process.js");
+const { terminate, trackChild, untrackChild } = require("./process.js");
 
 /**
- * Runs `launch` with `args` (an argument array, no shell). Resolves with the bounded stdout, the
- * stderr tail, the exit status and the duration; rejects with a Problem on spawn failure,
- * timeout or cancellation (after the whole tree is stopped).
+ * Runs `launch` with `args` (an argument array, no shell, stdin /dev/null). Resolves with the
+ * bounded stdout, the stderr tail, the exit status and the duration; rejects with a Problem on
+ * spawn failure, timeout (at `deadline`, a performance.now() time; `timeoutMs` is what the
+ * error reports) or cancellation, after the whole tree is stopped. `cancel` is
+ * `{ requested, onCancel }`, raised by the caller. A `background` run (the version probe) does
+ * not keep the host alive; the host's exit still kills it.
  */
-function run({ launch, args, cwd, env, timeoutMs, cancel, spillDir, onProgress }) {
+function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillWorkspace, onProgress, background }) {
   return new Promise((resolve, reject) => {
     if (cancel.requested) return reject(cancelled()); // aborted during preflight: start nothing
     const started = performance.now();
     const elapsed = () => Math.floor(performance.now() - started);
     if (refusesShellFallback(launch.program)) {
-      return reject(spawnFailed(`${launch.executable}: Exec format error (neither a #! script nor a native program)`));
+      const exe = shownPath(launch.executable);
+      return reject(spawnFailed(`${exe}: Exec format error (neither a #! script nor a native program)`));
     }
-    const out = new StdoutCollector(spillDir);
+    const out = new StdoutCollector(spillWorkspace);
     const err = new StderrTail();
     let child;
     try {
@@ -36,6 +41,11 @@ function run({ launch, args, cwd, env, timeoutMs, cancel, spillDir, onProgress }
       return reject(spawnProblem(launch.executable, e));
     }
     trackChild(child);
+    if (background) {
+      child.unref();
+      child.stdout.unref?.();
+      child.stderr.unref?.();
+    }
     let outOpen = true;
     let errOpen = true;
     let status = null; // { code, signal } once the CLI exited
@@ -43,7 +53,11 @@ function run({ launch, args, cwd, env, timeoutMs, cancel, spillDir, onProgress }
     let settled = false;
     let lastProgress = started;
     const timers = [];
-    const later = (ms, fn) => timers.push(setTimeout(fn, ms));
+    const later = (ms, fn) => {
+      const t = setTimeout(fn, ms);
+      if (background) t.unref();
+      timers.push(t);
+    };
     const closePipes = () => {
       [outOpen, errOpen] = [false, false];
       child.stdout.destroy();
@@ -54,16 +68,14 @@ function run({ launch, args, cwd, env, timeoutMs, cancel, spillDir, onProgress }
       cancel.onCancel = null;
       for (const t of timers) clearTimeout(t);
     };
-    const stop = async (problem) => {
+    const stop = async (makeProblem, { drainStderr }) => {
       if (settled) return;
       settle();
       out.discard();
       await terminate(child);
-      if (problem.code === "CODEGRAPH_TIMEOUT") {
-        // What a stuck CLI said before it was stopped is often the reason (a lock, a prompt).
-        await streamClosed(child.stderr, PIPE_GRACE_MS);
-        problem.extra.stderrTail = err.finish();
-      }
+      // What a stuck CLI said before it was stopped is often the reason (a lock, a prompt).
+      if (drainStderr) await streamClosed(child.stderr, PIPE_GRACE_MS);
+      const problem = makeProblem(out.preview());
       closePipes();
       untrackChild(child);
       reject(problem);
@@ -76,28 +88,34 @@ function run({ launch, args, cwd, env, timeoutMs, cancel, spillDir, onProgress }
       resolve({ stdout: out.finish(totalsExact), stderrTail: err.finish(), status, durationMs: elapsed() });
     };
 
-    cancel.onCancel = () => stop(cancelled());
-    later(timeoutMs, () => stop(timedOut(timeoutMs)));
+    cancel.onCancel = () => stop((partial) => cancelled(partial), { drainStderr: false });
+    const onDeadline = () => stop((partial) => timedOut(timeoutMs, err.finish(), partial), { drainStderr: true });
+    later(Math.max(0, (deadline ?? started + timeoutMs) - started), onDeadline);
     child.stdout.on("error", () => {}); // a broken pipe just ends the stream ('close' follows)
     child.stderr.on("error", () => {});
     child.on("error", (e) => {
       if (child.pid !== undefined || settled) return; // only a failed spawn matters here
       settle();
       untrackChild(child);
+      closePipes();
       reject(spawnProblem(launch.executable, e));
     });
     child.stdout.on("data", (chunk) => {
-      if (!outOpen || settled) return;
+      if (!outOpen) return;
       out.push(chunk);
+      if (settled) return;
       if (onProgress && performance.now() - lastProgress >= PROGRESS_INTERVAL_MS) {
         lastProgress = performance.now();
+        const p = out.preview();
         try {
-          onProgress({ ...out.preview(), elapsedMs: elapsed() });
+          const ret = onProgress({ text: p.text, seenBytes: p.bytes, seenLines: p.lines, elapsedMs: elapsed() });
+          if (ret && typeof ret.then === "function") Promise.resolve(ret).catch(() => {});
         } catch {} // a listener's bug must not break the run
       }
       if (out.seenBytes > DRAIN_LIMIT_BYTES) {
         // A flood: stop reading and stop the writer; the totals are now lower bounds.
         totalsExact = false;
+        killStrays(child);
         signalTree(child, "SIGKILL"); // before closing our end, so it dies of the kill, not of EPIPE
         closePipes();
         maybeFinish();
