@@ -179,8 +179,8 @@ function cleanText(bytes) {
 const SECRET_VALUE = String.raw`(?:"(?:[^"\\\n]|\\.)*"?|'[^'\n]*'?|\S+)`;
 // Key names that hold a secret when a value is assigned to them; the key must END with the word.
 const SECRET_KEY =
-  String.raw`(?:[A-Za-z0-9_.-]*(?:token|secret|passw(?:or)?d|passphrase|api[ _.-]?key|` +
-  String.raw`access[_.-]?key|private[_.-]?key|secret[_.-]?key|credentials?|session[_.-]?id)` +
+  "(?:[A-Za-z0-9_.-]*(?:token|secret|passw(?:or)?d|passphrase|api[ _.-]?key|" +
+  "access[_.-]?key|private[_.-]?key|secret[_.-]?key|credentials?|session[_.-]?id)" +
   String.raw`|[A-Za-z0-9_.-]*[_.-](?:pwd|auth)|\bauth)`;
 
 /**
@@ -214,7 +214,7 @@ const REDACTION_RULES = [
   ],
   [
     "key-assignment",
-    "((?:^|[^/A-Za-z0-9_.-])" + SECRET_KEY + String.raw`["']?[ \t]*(?::=|=>|[=:])[ \t]*)` + SECRET_VALUE,
+    `((?:^|[^/A-Za-z0-9_.-])${SECRET_KEY}["']?[ \t]*(?::=|=>|[=:])[ \t]*)${SECRET_VALUE}`,
     "gim",
     "$1[REDACTED]",
   ],
