@@ -15,7 +15,7 @@ import {
   runNode,
   waitFor,
 } from "../helpers/processes.mjs";
-import { backends, forBackend, nodeCannot, useFaultsSuite } from "./suite.mjs";
+import { backends, forBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
@@ -239,18 +239,14 @@ setTimeout(() => process.exit(3), 10000);`;
       await assertDiesWithHost(t, host, r);
     });
 
-    test(
-      "Node is SIGKILLed while a call runs: the CLI tree dies with it where the OS allows",
-      nodeCannot(backend, "a host killed by SIGKILL runs no code, and plain Node has no host watch (a forked reaper)"),
-      async (t) => {
-        const host = hostScript("");
-        const r = await runNode(["-e", host.script], {
-          env: { ...process.env, PI_CODEGRAPH_BIN: host.fake.file },
-          onStdout: (out, child) => out.includes("RUNNING") && child.kill("SIGKILL"),
-        });
-        assert.equal(r.signal, "SIGKILL");
-        await assertDiesWithHost(t, host, r);
-      },
-    );
+    test("Node is SIGKILLed while a call runs: the CLI tree dies with it where the OS allows", async (t) => {
+      const host = hostScript("");
+      const r = await runNode(["-e", host.script], {
+        env: { ...process.env, PI_CODEGRAPH_BIN: host.fake.file },
+        onStdout: (out, child) => out.includes("RUNNING") && child.kill("SIGKILL"),
+      });
+      assert.equal(r.signal, "SIGKILL");
+      await assertDiesWithHost(t, host, r);
+    });
   });
 }

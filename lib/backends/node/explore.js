@@ -3,6 +3,7 @@
 // exit means.
 
 const os = require("node:os");
+const path = require("node:path");
 const { discover, launchRuns } = require("./discovery.js");
 const { Problem, badWorkspace, cancelled, indexReadOnly, invalidOptions } = require("./errors.js");
 const { invalidRequest, noIndex, publicError, shownPath, withoutUndefined } = require("./errors.js");
@@ -181,7 +182,7 @@ async function runExplore(request, cwd, { timeoutMs, deadline, cancel, onProgres
 function classifyExit(out, workspace, index) {
   if (out.stderrTail.includes(CLI_NO_INDEX_MARKER)) {
     // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
-    const db = `${index.dir}/codegraph.db`;
+    const db = path.join(index.dir, "codegraph.db");
     return noIndex(workspace, `codegraph cannot use ${shownPath(db)} as an index`, { unusable: true, db });
   }
   if (CLI_READONLY_MARKERS.some((m) => out.stderrTail.includes(m)))

@@ -5,11 +5,12 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { notFound, shownPath, spawnFailed } = require("./errors.js");
 const { onHostExit } = require("./host-exit.js");
+const { unwatchGroup, watchGroup } = require("./host-watch.js");
 const { IS_WINDOWS, TERM_GRACE_MS } = require("./limits.js");
 
 // CodeGraph's npm shim starts the real CLI as a child, and killing only the shim orphans it.
-// Node differs: a host killed by SIGKILL runs no code, so its CLI group lives on until it ends
-// by itself (the addon's host watch, src/host_watch.rs, kills it); process.exit() is covered.
+// The tree also dies with the host: process.exit() through the 'exit' hook, anything else
+// (SIGKILL included) through the reaper of host-watch.js.
 
 /** The CLI processes running now: SIGKILLed (their groups) when the host exits. */
 const runningChildren = new Set();
@@ -19,9 +20,10 @@ function killRunningTrees() {
 function trackChild(child) {
   runningChildren.add(child);
   onHostExit(killRunningTrees);
+  if (!IS_WINDOWS) watchGroup(child.pid);
 }
 function untrackChild(child) {
-  runningChildren.delete(child);
+  if (runningChildren.delete(child) && !IS_WINDOWS) unwatchGroup(child.pid);
 }
 
 /** Signals the child's whole tree. */
