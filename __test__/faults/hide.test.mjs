@@ -81,6 +81,24 @@ for (const backend of backends) {
       releaseFullOutputs([r.details.fullOutputPath]);
     });
 
+    test("sequences split across reads (byte by byte) are cleaned the same, in the text and the full-output file", async () => {
+      const tail = Buffer.from(`x${ESC}]0;t${ESC}[1my\r\ncaf\u00e9\r\n${ESC}(Bz\nprice ${ESC}5 dollars\n`);
+      const bytewise = [...tail].flatMap((b) => [
+        ["stdoutBase64", Buffer.from([b]).toString("base64")],
+        ["sleep", 1],
+      ]);
+      const expected = "xy\ncaf\u00e9\nz\nprice 5 dollars\n";
+      const small = expectResult(await exploreWith(fakeCli(bytewise).file, "q", suite.ws));
+      assert.equal(small.text, expected);
+      // Past the caps the stream goes to the full-output file chunk by chunk, cleaned as it comes.
+      const big = `${ESC}[31mred${ESC}[0m plain\r\n`.repeat(6000);
+      const fake = fakeCli([["stdout", big], ...bytewise]);
+      const r = expectResult(await exploreWith(fake.file, "q", suite.ws));
+      assert.equal(r.details.truncated, true);
+      assert.equal(fs.readFileSync(r.details.fullOutputPath, "utf8"), `${"red plain\n".repeat(6000)}${expected}`);
+      releaseFullOutputs([r.details.fullOutputPath]);
+    });
+
     test(
       "renderCall shows the model's request cleaned: no title, clipboard or clear-screen reaches the terminal",
       needsGlue(backend),
