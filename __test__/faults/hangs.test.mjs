@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { describe, test } from "node:test";
 import { expectError, expectResult, FAKE_VERSION, fakeCli, withEnv } from "../helpers/index.mjs";
-import { assertNothingLeft, isAlive, waitFor } from "../helpers/processes.mjs";
+import { assertNothingLeft, isAlive, processesDie, waitFor } from "../helpers/processes.mjs";
 import { backends, forBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
@@ -114,6 +114,19 @@ for (const backend of backends) {
       assert.equal(d.ready, true);
       assert.ok(Date.now() - started < 2500, `diagnose took ${Date.now() - started} ms`);
       await assertNothingLeft("after the probes' deadlines");
+    });
+
+    test("a call that fails while its --version probe hangs: the probe is stopped with it", async () => {
+      const fake = fakeCli([["waitPids"], ["stderr", "boom\n"], ["exit", 3]], { version: "hang" });
+      const err = expectError(
+        await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 15000 }),
+        "CODEGRAPH_EXIT",
+      );
+      assert.equal(err.details.cliVersion ?? null, null);
+      const probe = await waitFor(() => fake.readPids(), { what: "the probe to start" });
+      // Stopped at once with the call (not at the 15 s deadline, nor the probe's own 5 s).
+      await processesDie([probe.probe], "the probe to be stopped with the failed call");
+      await assertNothingLeft();
     });
   });
 }

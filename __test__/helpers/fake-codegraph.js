@@ -109,7 +109,8 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
  * Runs a spec: `{ version, pids, steps: [[op, arg], ...] }`. `version` is what `--version`
  * prints (a string), or "hang" (it reports `{ probe: pid }` and never answers). The ops, in order:
  *   stdout / stderr <text>; stdoutBase64 / stderrBase64 <base64>; stderrFill [bytes, char];
- *   stdoutForever / stderrForever <line> (never ends); sleep <ms>; waitFile <path>;
+ *   stdoutForever / stderrForever <line> (never ends); sleep <ms>; waitFile <path>; waitPids
+ *   (until a report, the hanging probe's say, is in `pids`);
  *   closeStdout; closeStderr; grandchild <"ignore"|"inherit"> (a child that sleeps until killed);
  *   daemon <stdio> (a new session, ignoring SIGTERM; waits until it runs); report (writes
  *   { self, grandchild?, daemon? } to `pids`); pidToRequest (writes its pid to the file the
@@ -183,6 +184,9 @@ async function runSpec(spec) {
         break;
       case "waitFile":
         await until(() => fs.existsSync(arg));
+        break;
+      case "waitPids": // until something (the --version probe, say) has reported to `pids`
+        await until(() => fs.existsSync(spec.pids));
         break;
       case "closeStdout":
         fs.closeSync(1);
