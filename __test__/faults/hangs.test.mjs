@@ -1,16 +1,18 @@
 // Hangs: a CLI that never ends, never closes its pipes or never answers --version is bounded by
 // the deadline, stopped, and reported with what it had said.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import path from "node:path";
 import { describe, test } from "node:test";
-import { expectError, expectResult, FAKE_VERSION, fakeCli, withEnv } from "../helpers/index.mjs";
-import { assertNothingLeft, isAlive, processesDie, waitFor } from "../helpers/processes.mjs";
-import { backends, forBackend, useFaultsSuite } from "./suite.mjs";
+import { expectError, expectResult, FAKE_VERSION, fakeCli, tempDir, withEnv } from "../helpers/index.mjs";
+import { assertNothingLeft, isAlive, processesDie, runNode, waitFor } from "../helpers/processes.mjs";
+import { backends, forBackend, saved, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
 for (const backend of backends) {
   describe(`${backend.id} backend: hangs`, () => {
-    const { exploreWith, diagnose } = forBackend(backend);
+    const { exploreWith, diagnose, entry } = forBackend(backend);
 
     test("prints stderr forever: bounded by the timeout (CODEGRAPH_TIMEOUT), writer stopped", async () => {
       const fake = fakeCli([["stderrForever", "endless-stderr\n"]]);
@@ -126,6 +128,34 @@ for (const backend of backends) {
       const probe = await waitFor(() => fake.readPids(), { what: "the probe to start" });
       // Stopped at once with the call (not at the 15 s deadline, nor the probe's own 5 s).
       await processesDie([probe.probe], "the probe to be stopped with the failed call");
+      await assertNothingLeft();
+    });
+
+    test("filesystem checks that do not answer (a stalled thread pool): the call still settles by its deadline", async () => {
+      // One libuv pool thread, held by a blocking open of a FIFO with no writer: any fs call
+      // queued behind it stalls, as on a hung mount. The addon checks on a pool of its own.
+      const fifo = path.join(tempDir(), "stall");
+      execFileSync("mkfifo", [fifo], { env: { PATH: saved.PATH } });
+      const fake = fakeCli([["stdout", "answered\n"]]);
+      const script = `const fs = require("node:fs");
+fs.promises.open(${JSON.stringify(fifo)}, "r").catch(() => {});
+const started = Date.now();
+setImmediate(() => require(${entry}).explore("q", ${JSON.stringify(suite.ws)}, null, { timeoutMs: 500 }).then(
+  (r) => ({ text: r.text }), (e) => ({ code: e.code, message: e.message })).then((out) => {
+  process.stdout.write(JSON.stringify({ ...out, ms: Date.now() - started }));
+  fs.closeSync(fs.openSync(${JSON.stringify(fifo)}, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)); // release the pool
+}));`;
+      const r = await runNode(["-e", script], {
+        env: { ...process.env, PI_CODEGRAPH_BIN: fake.file, UV_THREADPOOL_SIZE: "1" },
+        timeoutMs: 15000,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout);
+      assert.ok(out.ms < 2500, `settled after ${out.ms} ms`);
+      if (out.code) {
+        assert.equal(out.code, "CODEGRAPH_TIMEOUT", out.message);
+        assert.match(out.message, /the filesystem did not answer/);
+      } else assert.equal(out.text, "answered\n");
       await assertNothingLeft();
     });
   });

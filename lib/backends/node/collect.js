@@ -9,11 +9,11 @@ const { Spill } = require("./spill.js");
 
 /**
  * Collects stdout within the caps. Once a cap is passed, the whole stream (from its first byte)
- * also goes to a full-output file, when `spillWorkspace` (the workspace it must stay out of) is given.
+ * also goes to a full-output file, when `spillTarget` ({ workspace it must stay out of, TMPDIR }) is given.
  */
 class StdoutCollector {
-  constructor(spillWorkspace) {
-    Object.assign(this, { spillWorkspace, spill: null, kept: Buffer.alloc(0), keptNewlines: 0, storing: true });
+  constructor(spillTarget) {
+    Object.assign(this, { spillTarget, spill: null, kept: Buffer.alloc(0), keptNewlines: 0, storing: true });
     Object.assign(this, { seenBytes: 0, seenNewlines: 0, lastByte: undefined });
   }
 
@@ -43,8 +43,8 @@ class StdoutCollector {
 
   /** Opens the spill file and writes everything kept so far into it. */
   startSpill() {
-    if (this.spill || this.spillWorkspace === undefined) return;
-    this.spill = Spill.create(this.spillWorkspace);
+    if (this.spill || this.spillTarget === undefined) return;
+    this.spill = Spill.create(this.spillTarget);
     this.spillWrite(this.kept);
   }
 
@@ -99,7 +99,7 @@ class StdoutCollector {
   discard() {
     if (this.spill instanceof Spill) this.spill.discard();
     this.spill = null;
-    this.spillWorkspace = undefined; // and starts none later
+    this.spillTarget = undefined; // and starts none later
   }
 }
 

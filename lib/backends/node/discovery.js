@@ -4,10 +4,11 @@
 // must never run just because Pi was started there.
 
 const fs = require("node:fs");
+const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { notFound, shownPath } = require("./errors.js");
 const { IS_WINDOWS } = require("./limits.js");
-const { canonicalPath, envSet, isWithin } = require("./preflight.js");
+const { envGet, envSet, isWithin, resolvedPath } = require("./preflight.js");
 
 const BIN_OVERRIDE_VAR = "PI_CODEGRAPH_BIN";
 /** Set to `1` to let a `codegraph` found on PATH run from inside the workspace. */
@@ -19,32 +20,38 @@ const CODEGRAPH_NPM_PACKAGE = "@colbymchenry/codegraph";
 const MAX_PACKAGE_JSON_BYTES = 256 * 1024;
 
 /** An executable file (on Windows any file: its extension decides). */
-function isExecutable(file) {
+async function isExecutable(file) {
   try {
-    if (!fs.statSync(file).isFile()) return false;
-    if (!IS_WINDOWS) fs.accessSync(file, fs.constants.X_OK);
+    if (!(await fsp.stat(file)).isFile()) return false;
+    if (!IS_WINDOWS) await fsp.access(file, fs.constants.X_OK);
     return true;
   } catch {
     return false;
   }
 }
 
+const isRegularFile = (p) =>
+  fsp.stat(p).then(
+    (st) => st.isFile(),
+    () => false,
+  );
+
 /**
  * The first of `names` in the ABSOLUTE entries of PATH that `accept` allows, in name order. On
  * Windows a name without extension is tried with each PATHEXT extension.
  */
-function searchPath(names, accept = () => true) {
-  const dirs = (process.env.PATH ?? "")
+async function searchPath(names, env, accept = async () => true) {
+  const dirs = (envGet(env, "PATH") ?? "")
     .split(path.delimiter)
     .map((d) => (IS_WINDOWS ? d.replace(/^"(.*)"$/, "$1") : d))
     .filter((d) => d && path.isAbsolute(d));
-  const exts = (process.env.PATHEXT || ".COM;.EXE;.BAT;.CMD").split(";").filter(Boolean);
+  const exts = (envGet(env, "PATHEXT") || ".COM;.EXE;.BAT;.CMD").split(";").filter(Boolean);
   for (const name of names) {
     const variants = IS_WINDOWS && !path.extname(name) ? exts.map((e) => name + e) : [name];
     for (const dir of dirs) {
       for (const v of variants) {
         const p = path.join(dir, v);
-        if (isExecutable(p) && accept(p)) return p;
+        if ((await isExecutable(p)) && (await accept(p))) return p;
       }
     }
   }
@@ -57,24 +64,21 @@ function searchPath(names, accept = () => true) {
  * PI_CODEGRAPH_BIN is the user's explicit choice and is used wherever it is; on PATH an
  * executable that resolves inside the workspace is skipped unless the user opted in.
  */
-function discover(home) {
-  const inside = (p) => isWithin(canonicalPath(p), home);
-  const override = envSet(BIN_OVERRIDE_VAR);
+async function discover(home, env) {
+  const inside = async (p) => isWithin(await resolvedPath(p), home);
+  const override = envSet(env, BIN_OVERRIDE_VAR);
   if (override) {
     if (!path.isAbsolute(override))
       throw notFound(`${BIN_OVERRIDE_VAR}=${shownPath(override)} is not an absolute path`);
-    let isFile = false;
-    try {
-      isFile = fs.statSync(override).isFile();
-    } catch {}
-    if (!isFile) throw notFound(`${BIN_OVERRIDE_VAR}=${shownPath(override)} does not exist or is not a file`);
-    return launchFor(override, inside(override));
+    if (!(await isRegularFile(override)))
+      throw notFound(`${BIN_OVERRIDE_VAR}=${shownPath(override)} does not exist or is not a file`);
+    return launchFor(override, await inside(override), env);
   }
-  const allowInside = envSet(ALLOW_WORKSPACE_BIN_VAR) === "1";
+  const allowInside = envSet(env, ALLOW_WORKSPACE_BIN_VAR) === "1";
   let skipped = null;
   let foundInside = false;
-  const found = searchPath(CODEGRAPH_NAMES, (p) => {
-    foundInside = inside(p);
+  const found = await searchPath(CODEGRAPH_NAMES, env, async (p) => {
+    foundInside = await inside(p);
     if (foundInside && !allowInside) {
       skipped ??= p;
       return false;
@@ -89,15 +93,15 @@ function discover(home) {
         : `no \`${names}\` on PATH`,
     );
   }
-  return launchFor(found, foundInside);
+  return launchFor(found, foundInside, env);
 }
 
 /** A `package.json`, read only when it is a regular file of a sane size; null otherwise. */
-function readManifest(file) {
+async function readManifest(file) {
   try {
-    const st = fs.statSync(file);
+    const st = await fsp.stat(file);
     if (!st.isFile() || st.size > MAX_PACKAGE_JSON_BYTES) return null;
-    const m = JSON.parse(fs.readFileSync(file, "utf8"));
+    const m = JSON.parse(await fsp.readFile(file, "utf8"));
     if (!m || typeof m !== "object") return null;
     const version = m.version;
     if (version !== undefined && (typeof version !== "string" || !version || version.length > 64)) return null;
@@ -114,16 +118,16 @@ const binPath = (m, name) => (m?.bin && typeof m.bin === "object" ? m.bin[name] 
  * `codegraph` bin): the platform bundle's `bin/codegraph`, found as the shim's require.resolve
  * would find it, and its version. The shim only starts Node to exec that launcher. Not on Windows.
  */
-function npmBundle(executable) {
+async function npmBundle(executable) {
   if (IS_WINDOWS) return null;
   let real;
   try {
-    real = fs.realpathSync(executable);
+    real = await fsp.realpath(executable);
   } catch {
     return null;
   }
   const pkgDir = path.dirname(real);
-  const manifest = readManifest(path.join(pkgDir, "package.json"));
+  const manifest = await readManifest(path.join(pkgDir, "package.json"));
   if (manifest?.name !== CODEGRAPH_NPM_PACKAGE || binPath(manifest, "codegraph") !== "npm-shim.js") return null;
   if (path.basename(real) !== "npm-shim.js") return null;
   const platform = process.platform; // Node already says darwin / linux
@@ -132,12 +136,8 @@ function npmBundle(executable) {
     if (path.basename(dir) !== "node_modules") {
       const bundle = path.join(dir, "node_modules", bundleName);
       const launcher = path.join(bundle, "bin", "codegraph");
-      let isFile = false;
-      try {
-        isFile = fs.statSync(launcher).isFile();
-      } catch {}
-      if (isFile) {
-        const m = readManifest(path.join(bundle, "package.json"));
+      if (await isRegularFile(launcher)) {
+        const m = await readManifest(path.join(bundle, "package.json"));
         return { launcher, version: m?.name === bundleName ? m.version : undefined };
       }
     }
@@ -150,16 +150,21 @@ function npmBundle(executable) {
  * on CodeGraph's own npm-shim.js instead, which is what the `.cmd` does. CodeGraph's npm shim
  * elsewhere is skipped for the platform bundle it would exec (one Node start fewer).
  */
-function launchFor(executable, inWorkspace) {
+async function launchFor(executable, inWorkspace, env) {
+  const firstOf = async (paths, test) => {
+    for (const p of paths) if (await test(p)) return p;
+    return null;
+  };
   if (/\.(cmd|bat)$/i.test(executable)) {
     const dir = path.dirname(executable);
     const pkg = path.join("@colbymchenry", "codegraph", "npm-shim.js");
-    const shim = [path.join(dir, "node_modules", pkg), path.join(dir, "..", pkg)].find((p) => fs.existsSync(p));
+    const shim = await firstOf([path.join(dir, "node_modules", pkg), path.join(dir, "..", pkg)], isRegularFile);
     const node =
-      [path.join(dir, "node.exe"), path.join(dir, "node")].find((p) => isExecutable(p)) ?? searchPath(["node"]);
+      (await firstOf([path.join(dir, "node.exe"), path.join(dir, "node")], isExecutable)) ??
+      (await searchPath(["node"], env));
     if (shim && node) return { executable, program: node, prefix: [shim], inWorkspace, bundle: null };
   }
-  const bundle = npmBundle(executable);
+  const bundle = await npmBundle(executable);
   if (bundle) return { executable, program: bundle.launcher, prefix: [], inWorkspace, bundle };
   return { executable, program: executable, prefix: [], inWorkspace, bundle: null };
 }

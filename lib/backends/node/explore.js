@@ -1,23 +1,55 @@
-// explore() and diagnose(): the backend's API, the same as the native addon's (src/explore.rs,
-// src/lib.rs): argument checks in the addon's order, preflight, discovery, the run, and what its
-// exit means.
+// explore(): the backend's main call, the same as the native addon's (src/explore.rs, src/lib.rs):
+// argument checks in the addon's order, preflight, discovery, the run, and what its exit means.
 
 const os = require("node:os");
 const path = require("node:path");
 const { discover, launchRuns } = require("./discovery.js");
 const { Problem, badWorkspace, cancelled, indexReadOnly, invalidOptions } = require("./errors.js");
-const { invalidRequest, noIndex, publicError, shownPath, withoutUndefined } = require("./errors.js");
+const { invalidRequest, noIndex, publicError, shownPath, timedOut, withoutUndefined } = require("./errors.js");
 const { CLI_NO_INDEX_MARKER, COMMON_SIGNALS, DEFAULT_TIMEOUT_MS, STDOUT_EXCERPT_BYTES } = require("./limits.js");
 const { isContinuation, truncationMarker } = require("./limits.js");
-const { canonicalPath, checkIndex, checkRequest, checkWorkspace, childEnv } = require("./preflight.js");
+const { checkIndex, checkRequest, checkWorkspace, childEnv, envSet, resolvedPath } = require("./preflight.js");
 const { run } = require("./run.js");
 const { redact } = require("./sanitize.js");
-const { startVersionProbe } = require("./version.js");
+const { packageVersion, startVersionProbe } = require("./version.js");
 
 /** What CodeGraph 1.6.1 prints when it cannot open its index read-write. */
 const CLI_READONLY_MARKERS = ["attempt to write a readonly database", "SQLITE_READONLY"];
-/** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
-const DIAGNOSE_VERSION_WAIT_MS = 1000;
+
+/**
+ * The filesystem checks before a run, in the addon's order: workspace, index, executable (and
+ * its package metadata). `home` is the workspace with symlinks resolved, computed once.
+ */
+async function preflightChecks(cwd, env) {
+  const workspace = await checkWorkspace(cwd);
+  const home = await resolvedPath(workspace);
+  const index = await checkIndex(workspace, home, env);
+  const launch = await discover(home, env);
+  launch.packageVersion = await packageVersion(launch);
+  return { workspace, index, launch };
+}
+
+/**
+ * `work`, bounded by the call's deadline and cancel. The checks themselves cannot be stopped (a
+ * stat on a hung mount holds a thread-pool thread until it returns); their late result is dropped.
+ */
+function withinDeadline(work, { timeoutMs, deadline, cancel }) {
+  return new Promise((resolve, reject) => {
+    const done = (fn, value) => {
+      clearTimeout(timer);
+      cancel.onCancel = null;
+      fn(value);
+    };
+    const stuck = "(stopped while checking the workspace: the filesystem did not answer)";
+    const timer = setTimeout(() => done(reject, timedOut(timeoutMs, stuck)), Math.max(0, deadline - performance.now()));
+    cancel.onCancel = () => done(reject, cancelled());
+    if (cancel.requested) cancel.onCancel();
+    work.then(
+      (value) => done(resolve, value),
+      (problem) => done(reject, problem),
+    );
+  });
+}
 
 /** Options as a caller may really pass them; a wrong type or a throwing getter is CODEGRAPH_INVALID_OPTIONS. */
 function parseExploreOptions(options) {
@@ -82,6 +114,7 @@ function linkSignal(signal, cancel) {
  */
 async function explore(request, cwd, signal, options) {
   const started = performance.now();
+  const userEnv = { ...process.env }; // the call's environment, read once when it is made
   const cancel = { requested: false, onCancel: null };
   const failure = {}; // diagnostics that travel with an error
   let unlink = null;
@@ -90,7 +123,12 @@ async function explore(request, cwd, signal, options) {
     if (typeof cwd !== "string") throw badWorkspace("", "the workspace path is not a string");
     const { timeoutMs, onProgress } = parseExploreOptions(options);
     unlink = linkSignal(signal, cancel);
-    return await runExplore(request, cwd, { timeoutMs, deadline: started + timeoutMs, cancel, onProgress }, failure);
+    return await runExplore(
+      request,
+      cwd,
+      { userEnv, timeoutMs, deadline: started + timeoutMs, cancel, onProgress },
+      failure,
+    );
   } catch (err) {
     throw publicError(err, failure);
   } finally {
@@ -98,13 +136,11 @@ async function explore(request, cwd, signal, options) {
   }
 }
 
-async function runExplore(request, cwd, { timeoutMs, deadline, cancel, onProgress }, failure) {
+async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, onProgress }, failure) {
   checkRequest(request);
-  const workspace = checkWorkspace(cwd);
-  const home = canonicalPath(workspace);
-  const index = checkIndex(workspace, home);
-  const launch = discover(home);
-  const env = childEnv();
+  const checks = preflightChecks(cwd, userEnv);
+  const { workspace, index, launch } = await withinDeadline(checks, { timeoutMs, deadline, cancel });
+  const env = childEnv(userEnv);
   // `--` ends option parsing: a request such as "-p /etc" stays the query.
   const version = startVersionProbe(launch, workspace, env, deadline);
   const fill = (durationMs) => {
@@ -129,7 +165,7 @@ async function runExplore(request, cwd, { timeoutMs, deadline, cancel, onProgres
       timeoutMs,
       deadline,
       cancel,
-      spillWorkspace: workspace,
+      spillTarget: { workspace, tmpdir: envSet(userEnv, "TMPDIR") },
       onProgress,
     });
   } catch (problem) {
@@ -204,47 +240,4 @@ function classifyExit(out, workspace, index) {
   return new Problem("CODEGRAPH_EXIT", `codegraph explore ${how}`, { exitCode: code, signal: signum, stderrTail });
 }
 
-/**
- * Read-only readiness of a workspace, without running an explore: which `codegraph` would run
- * (and its version), the index, and the first problem (not installed before not indexed).
- */
-async function diagnose(cwd) {
-  const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false };
-  let problem;
-  try {
-    const workspace = checkWorkspace(typeof cwd === "string" ? cwd : "");
-    const home = canonicalPath(workspace);
-    let indexProblem;
-    try {
-      const index = checkIndex(workspace, home);
-      Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved });
-    } catch (p) {
-      indexProblem = p instanceof Problem ? p : badWorkspace(workspace, String(p?.message ?? p));
-      if (indexProblem.kind?.missing && indexProblem.kind.ancestor) d.ancestorIndex = indexProblem.kind.ancestor;
-      d.indexProblem = indexProblem.text;
-    }
-    try {
-      const launch = discover(home);
-      const probe = startVersionProbe(launch, workspace, childEnv(), performance.now() + DIAGNOSE_VERSION_WAIT_MS);
-      const v = await probe.within(DIAGNOSE_VERSION_WAIT_MS + 600);
-      Object.assign(d, { cliVersion: v?.text, cliVersionSource: v?.source });
-      d.executableInWorkspace = launch.inWorkspace;
-      if (launch.bundle) d.launcher = launch.bundle.launcher;
-      d.executable = launch.executable;
-    } catch (p) {
-      problem = p;
-      d.executableProblem = p.text ?? String(p);
-    }
-    problem ??= indexProblem;
-  } catch (p) {
-    problem = p;
-  }
-  d.ready = !problem;
-  if (problem) {
-    const p = problem instanceof Problem ? problem : badWorkspace("", String(problem?.message ?? problem));
-    Object.assign(d, { problemCode: p.code, problem: p.text, remediation: p.remediation });
-  }
-  return withoutUndefined(d);
-}
-
-module.exports = { explore, diagnose };
+module.exports = { explore };

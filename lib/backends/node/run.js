@@ -16,7 +16,7 @@ const { terminate, trackChild, untrackChild } = require("./process.js");
  * `{ requested, onCancel }`, raised by the caller. A `background` run (the version probe) does
  * not keep the host alive; the host's exit still kills it.
  */
-function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillWorkspace, onProgress, background }) {
+function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget, onProgress, background }) {
   return new Promise((resolve, reject) => {
     if (cancel.requested) return reject(cancelled()); // aborted during preflight: start nothing
     const started = performance.now();
@@ -25,7 +25,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillWorkspa
       const exe = shownPath(launch.executable);
       return reject(spawnFailed(`${exe}: Exec format error (neither a #! script nor a native program)`));
     }
-    const out = new StdoutCollector(spillWorkspace);
+    const out = new StdoutCollector(spillTarget);
     const err = new StderrTail();
     let child;
     try {

@@ -12,7 +12,7 @@ const os = require("node:os");
 const path = require("node:path");
 const { onHostExit } = require("./host-exit.js");
 const { DRAIN_LIMIT_BYTES, IS_WINDOWS } = require("./limits.js");
-const { canonicalPath, envSet, ioReason, isWithin } = require("./preflight.js");
+const { canonicalPath, ioReason, isWithin } = require("./preflight.js");
 const { TextCleaner } = require("./sanitize.js");
 
 /** All full-output files of this process together hold at most this much. */
@@ -49,9 +49,9 @@ function ensurePrivateDir(dir) {
 }
 
 /** The first usable private directory among TMPDIR, /tmp and /var/tmp that is not inside the workspace. */
-function privateSpillDir(workspace) {
+function privateSpillDir({ workspace, tmpdir: tmpdirVar }) {
   const home = canonicalPath(workspace);
-  const tmpdir = envSet("TMPDIR");
+  const tmpdir = tmpdirVar || undefined;
   const candidates = tmpdir && path.isAbsolute(tmpdir) ? [tmpdir] : [];
   candidates.push(...(IS_WINDOWS ? [os.tmpdir()] : ["/tmp", "/var/tmp"]));
   const name = IS_WINDOWS ? "pi-codegraph" : `pi-codegraph-${currentUid()}`;
@@ -100,8 +100,8 @@ function releaseAllFullOutputs() {
 
 /** The spill file while a run writes it; `discard()` deletes it and gives its bytes back. */
 class Spill {
-  /** A new spill file, or `{ error }` saying why none can be made. */
-  static create(workspace) {
+  /** A new spill file in `target` ({ workspace, tmpdir }), or `{ error }` saying why none can be made. */
+  static create(target) {
     if (spillBudget.bytes >= SPILL_BUDGET_BYTES) {
       return {
         error: `this process already holds ${SPILL_BUDGET_BYTES / (1024 * 1024)} MiB of full outputs that open sessions may still read`,
@@ -109,7 +109,7 @@ class Spill {
     }
     let dir;
     try {
-      dir = privateSpillDir(workspace);
+      dir = privateSpillDir(target);
     } catch (err) {
       return { error: err.message };
     }

@@ -4,7 +4,7 @@
 // bounded by the calling explore's deadline, and is stopped when that call fails. Answers are
 // cached per executable that runs; concurrent first calls share one probe.
 
-const fs = require("node:fs");
+const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { binPath, launchRuns, readManifest } = require("./discovery.js");
 const { VERSION_TIMEOUT_MS } = require("./limits.js");
@@ -15,16 +15,16 @@ const CODEGRAPH_PACKAGE_NAME = "@colbymchenry/codegraph";
 const versionCache = new Map();
 
 /** The version from package metadata: the platform bundle's when it runs, else CodeGraph's own package.json. */
-function packageVersion(launch) {
+async function packageVersion(launch) {
   if (launch.bundle) return launch.bundle.version;
   try {
-    const real = fs.realpathSync(launch.executable);
+    const real = await fsp.realpath(launch.executable);
     const dir = path.dirname(real);
-    const m = readManifest(path.join(dir, "package.json"));
+    const m = await readManifest(path.join(dir, "package.json"));
     const bin = binPath(m, "codegraph");
     if (m?.name !== CODEGRAPH_PACKAGE_NAME || typeof bin !== "string") return undefined;
     // Only when the executable is the package's declared `codegraph` bin.
-    if (fs.realpathSync(path.join(dir, bin)) !== real) return undefined;
+    if ((await fsp.realpath(path.join(dir, bin))) !== real) return undefined;
     return m.version;
   } catch {
     return undefined;
@@ -32,14 +32,15 @@ function packageVersion(launch) {
 }
 
 /**
- * Starts finding the version of `launch`: at once from package metadata or the cache, else a
- * background `--version` run that ends by `deadline` (a performance.now() time) at the latest.
- * Returns `{ now(), within(ms), stop() }`; versions are `{ text, source }` or null.
+ * Starts finding the version of `launch`: at once from package metadata (`launch.packageVersion`,
+ * read by packageVersion() in the preflight) or the cache, else a background `--version` run
+ * that ends by `deadline` (a performance.now() time) at the latest. Returns `{ now(),
+ * within(ms), stop() }`; versions are `{ text, source }` or null.
  */
 function startVersionProbe(launch, cwd, env, deadline) {
   const key = launchRuns(launch);
   if (!versionCache.has(key)) {
-    const text = packageVersion(launch);
+    const text = launch.packageVersion;
     if (text) versionCache.set(key, { known: true, value: { text, source: "package.json" } });
     else versionCache.set(key, probeEntry(key, launch, cwd, env, deadline));
   }
