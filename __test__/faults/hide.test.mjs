@@ -107,7 +107,7 @@ for (const backend of backends) {
         const { Text } = await import("@mariozechner/pi-tui");
         const host = createPiHost();
         host.load(
-          backend.module.createExtension(() => ({ Type, Text })),
+          backend.glue.createExtension(() => ({ Type, Text })),
           "render",
         );
         await host.startSession({ cwd: suite.ws });

@@ -124,7 +124,7 @@ for (const backend of backends) {
         const open = async () => {
           const host = createPiHost();
           host.load(
-            backend.module.createExtension(() => ({ Type, Text })),
+            backend.glue.createExtension(() => ({ Type, Text })),
             "s",
           );
           await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));

@@ -140,7 +140,7 @@ const listeners = { ${Object.entries(listeners)
         const { Text } = await import("@mariozechner/pi-tui");
         const host = createPiHost();
         host.load(
-          backend.module.createExtension(() => ({ Type, Text })),
+          backend.glue.createExtension(() => ({ Type, Text })),
           "edges",
         );
         await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
