@@ -7,7 +7,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { withExample } from "./helpers/impl.mjs";
 import { fakeBinDir, makeWorkspace, root, tempDir, withEnv } from "./helpers/index.mjs";
-import { createPiHost, recordingUi } from "./helpers/pi-host.mjs";
+import { createPiHost, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -33,12 +33,8 @@ function copyOfPackage(impl) {
   return impl.id === "node" ? copy.forBackend(require(path.join(dir, "lib", "backends", "node", "index.js"))) : copy;
 }
 
-const theme = { fg: (_c, t) => t, bold: (t) => t };
-const render = (component) =>
-  component
-    .render(120)
-    .map((l) => l.trimEnd())
-    .join("\n");
+const theme = plainTheme;
+const render = (component) => renderText(component, 120);
 
 for (const impl of withExample) {
   describe(impl.name, () => {
