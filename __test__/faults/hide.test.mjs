@@ -6,7 +6,7 @@ import { describe, test } from "node:test";
 import { expectResult, fakeCli } from "../helpers/index.mjs";
 import { createPiHost } from "../helpers/pi-host.mjs";
 import { assertNothingLeft } from "../helpers/processes.mjs";
-import { backends, forBackend, needsGlue, useFaultsSuite } from "./suite.mjs";
+import { backends, forBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const ESC = "\x1b";
@@ -99,28 +99,24 @@ for (const backend of backends) {
       releaseFullOutputs([r.details.fullOutputPath]);
     });
 
-    test(
-      "renderCall shows the model's request cleaned: no title, clipboard or clear-screen reaches the terminal",
-      needsGlue(backend),
-      async () => {
-        const { Type } = await import("typebox");
-        const { Text } = await import("@mariozechner/pi-tui");
-        const host = createPiHost();
-        host.load(
-          backend.glue.createExtension(() => ({ Type, Text })),
-          "render",
-        );
-        await host.startSession({ cwd: suite.ws });
-        const [tool] = host.registry;
-        const theme = { fg: (_c, t) => t, bold: (t) => t };
-        const request = `what calls ${ESC}]0;pwned\x07${ESC}]52;c;ZXZpbA==\x07${ESC}[2J${ESC}c\u009b2J main\x00\x07\x08`;
-        const rendered = tool.renderCall({ request }, theme, {}).render(200).join("\n");
-        assert.ok(!hasControl(rendered), JSON.stringify(rendered));
-        assert.match(rendered, /what calls .*main/);
-        const result = { content: [{ type: "text", text: `${ESC}]0;pwned\x07answer\n` }], details: {} };
-        const shown = tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}).render(200).join("\n");
-        assert.ok(!hasControl(shown), JSON.stringify(shown));
-      },
-    );
+    test("renderCall shows the model's request cleaned: no title, clipboard or clear-screen reaches the terminal", async () => {
+      const { Type } = await import("typebox");
+      const { Text } = await import("@mariozechner/pi-tui");
+      const host = createPiHost();
+      host.load(
+        backend.module.createExtension(() => ({ Type, Text })),
+        "render",
+      );
+      await host.startSession({ cwd: suite.ws });
+      const [tool] = host.registry;
+      const theme = { fg: (_c, t) => t, bold: (t) => t };
+      const request = `what calls ${ESC}]0;pwned\x07${ESC}]52;c;ZXZpbA==\x07${ESC}[2J${ESC}c\u009b2J main\x00\x07\x08`;
+      const rendered = tool.renderCall({ request }, theme, {}).render(200).join("\n");
+      assert.ok(!hasControl(rendered), JSON.stringify(rendered));
+      assert.match(rendered, /what calls .*main/);
+      const result = { content: [{ type: "text", text: `${ESC}]0;pwned\x07answer\n` }], details: {} };
+      const shown = tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}).render(200).join("\n");
+      assert.ok(!hasControl(shown), JSON.stringify(shown));
+    });
   });
 }

@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
 import { createPiHost } from "../helpers/pi-host.mjs";
 import { runNode } from "../helpers/processes.mjs";
-import { backends, forBackend, needsGlue, useFaultsSuite } from "./suite.mjs";
+import { backends, forBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const b64 = (text) => Buffer.from(text).toString("base64");
@@ -114,34 +114,30 @@ for (const backend of backends) {
       assert.equal(fs.existsSync(r2.stdout), false, "and that process removed its own at exit");
     });
 
-    test(
-      "two Pi sessions in one process: one session's shutdown keeps the other's files",
-      needsGlue(backend),
-      async () => {
-        const fake = fakeCli([["stdout", "y\n".repeat(2500)]]);
-        const { Type } = await import("typebox");
-        const { Text } = await import("@mariozechner/pi-tui");
-        const open = async () => {
-          const host = createPiHost();
-          host.load(
-            backend.glue.createExtension(() => ({ Type, Text })),
-            "s",
-          );
-          await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
-          const result = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () =>
-            host.registry[0].execute("c", { request: "q" }, undefined, undefined, { cwd: suite.ws }),
-          );
-          return { host, file: result.details.fullOutputPath };
-        };
-        const a = await open();
-        const b = await open();
-        await a.host.shutdown({ cwd: suite.ws });
-        assert.equal(fs.existsSync(a.file), false);
-        assert.ok(fs.existsSync(b.file), "the other session's file is still there");
-        await b.host.shutdown({ cwd: suite.ws });
-        assert.equal(fs.existsSync(b.file), false);
-      },
-    );
+    test("two Pi sessions in one process: one session's shutdown keeps the other's files", async () => {
+      const fake = fakeCli([["stdout", "y\n".repeat(2500)]]);
+      const { Type } = await import("typebox");
+      const { Text } = await import("@mariozechner/pi-tui");
+      const open = async () => {
+        const host = createPiHost();
+        host.load(
+          backend.module.createExtension(() => ({ Type, Text })),
+          "s",
+        );
+        await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
+        const result = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () =>
+          host.registry[0].execute("c", { request: "q" }, undefined, undefined, { cwd: suite.ws }),
+        );
+        return { host, file: result.details.fullOutputPath };
+      };
+      const a = await open();
+      const b = await open();
+      await a.host.shutdown({ cwd: suite.ws });
+      assert.equal(fs.existsSync(a.file), false);
+      assert.ok(fs.existsSync(b.file), "the other session's file is still there");
+      await b.host.shutdown({ cwd: suite.ws });
+      assert.equal(fs.existsSync(b.file), false);
+    });
 
     test("a workspace holding TMPDIR (as /tmp would): the full output still lands outside it", async () => {
       const big = makeWorkspace();

@@ -10,7 +10,7 @@ import { fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
 import { backends, saved, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
-const both = backends.length === 2 ? false : "needs both backends (PI_CODEGRAPH_FAULTS_BACKEND picks one)";
+const both = backends.length === 2 ? false : "needs both backends (PI_CODEGRAPH_IMPL picks one)";
 const normalise = (s) =>
   String(s)
     .replace(/\d+ ms/g, "N ms")

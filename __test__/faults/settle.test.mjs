@@ -5,7 +5,7 @@ import { describe, test } from "node:test";
 import { assertStableError, expectError, expectResult, fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
 import { createPiHost } from "../helpers/pi-host.mjs";
 import { runNode } from "../helpers/processes.mjs";
-import { backends, forBackend, needsGlue, useFaultsSuite } from "./suite.mjs";
+import { backends, forBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const fakeOk = () => fakeCli([["stdout", "fine\n"]]);
@@ -131,50 +131,46 @@ const listeners = { ${Object.entries(listeners)
       }
     });
 
-    test(
-      "the tool's execute with params, ctx or onUpdate missing or broken: coded rejections, no TypeError",
-      needsGlue(backend),
-      async () => {
-        const fake = fakeOk();
-        const { Type } = await import("typebox");
-        const { Text } = await import("@mariozechner/pi-tui");
-        const host = createPiHost();
-        host.load(
-          backend.glue.createExtension(() => ({ Type, Text })),
-          "edges",
+    test("the tool's execute with params, ctx or onUpdate missing or broken: coded rejections, no TypeError", async () => {
+      const fake = fakeOk();
+      const { Type } = await import("typebox");
+      const { Text } = await import("@mariozechner/pi-tui");
+      const host = createPiHost();
+      host.load(
+        backend.module.createExtension(() => ({ Type, Text })),
+        "edges",
+      );
+      await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
+      const [tool] = host.registry;
+      const calls = [
+        [undefined, undefined, "CODEGRAPH_INVALID_REQUEST"],
+        [{}, { cwd: suite.ws }, "CODEGRAPH_INVALID_REQUEST"],
+        [{ request: "q" }, undefined, "CODEGRAPH_WORKSPACE"],
+        [{ request: "q" }, {}, "CODEGRAPH_WORKSPACE"],
+        [null, null, "CODEGRAPH_INVALID_REQUEST"],
+      ];
+      for (const [params, ctx, code] of calls) {
+        await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () =>
+          assert.rejects(tool.execute("c", params, undefined, undefined, ctx), (err) => {
+            assert.equal(err.code, code, err.message);
+            assert.ok(err.message.startsWith(`${code}:`), err.message);
+            return true;
+          }),
         );
-        await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
-        const [tool] = host.registry;
-        const calls = [
-          [undefined, undefined, "CODEGRAPH_INVALID_REQUEST"],
-          [{}, { cwd: suite.ws }, "CODEGRAPH_INVALID_REQUEST"],
-          [{ request: "q" }, undefined, "CODEGRAPH_WORKSPACE"],
-          [{ request: "q" }, {}, "CODEGRAPH_WORKSPACE"],
-          [null, null, "CODEGRAPH_INVALID_REQUEST"],
-        ];
-        for (const [params, ctx, code] of calls) {
-          await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () =>
-            assert.rejects(tool.execute("c", params, undefined, undefined, ctx), (err) => {
-              assert.equal(err.code, code, err.message);
-              assert.ok(err.message.startsWith(`${code}:`), err.message);
-              return true;
-            }),
-          );
-        }
-        const dripping = drip(4);
-        const result = await withEnv({ PI_CODEGRAPH_BIN: dripping.file }, () =>
-          tool.execute(
-            "c",
-            { request: "q" },
-            undefined,
-            () => {
-              throw new Error("onUpdate bug");
-            },
-            { cwd: suite.ws },
-          ),
-        );
-        assert.equal(result.content[0].text, "drip 1\ndrip 2\ndrip 3\ndrip 4\n");
-      },
-    );
+      }
+      const dripping = drip(4);
+      const result = await withEnv({ PI_CODEGRAPH_BIN: dripping.file }, () =>
+        tool.execute(
+          "c",
+          { request: "q" },
+          undefined,
+          () => {
+            throw new Error("onUpdate bug");
+          },
+          { cwd: suite.ws },
+        ),
+      );
+      assert.equal(result.content[0].text, "drip 1\ndrip 2\ndrip 3\ndrip 4\n");
+    });
   });
 }

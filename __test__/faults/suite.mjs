@@ -1,52 +1,19 @@
 // The fault catalogue's harness: the backends every suite runs against, a clean environment per
 // test file (an empty PATH, an indexed workspace, the process mark) with the final verdict on the
 // process table, and explore()/diagnose() of one backend with a given executable.
-import { createRequire } from "node:module";
-import path from "node:path";
 import { after, before } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
-import { makeWorkspace, root, tempDir, withEnv } from "../helpers/index.mjs";
+import { makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
 import { assertCleanProcessTable, restoreMark, setMark } from "../helpers/processes.mjs";
 
-const require = createRequire(import.meta.url);
-
-const all = [
-  // The package: index.js over the native addon (the glue included).
-  { id: "native", entry: path.join(root, "index.js") },
-  // The plain-Node backend (explore/diagnose/releaseFullOutputs, the addon's shape).
-  { id: "node", entry: path.join(root, "lib", "backends", "node", "index.js") },
-];
 /**
- * The Pi glue (createExtension) over each backend, from helpers/impl.mjs where it has one for
- * that id; the package's own index.js is the native backend's glue.
+ * Each backend under test, from helpers/impl.mjs (PI_CODEGRAPH_IMPL=native|node picks one):
+ * `{ id, entry, module, differs }`; `differs(why)` is the named skip where the Node
+ * backend cannot keep the addon's promise. `module` is the package's glue over that backend
+ * (explore/diagnose/releaseFullOutputs/createExtension); `entry` is what a child script
+ * requires for explore/diagnose (index.js for native, lib/backends/node for node).
  */
-const glueFrom = Object.fromEntries(
-  implementations.filter((i) => typeof i.module?.createExtension === "function").map((i) => [i.id, i.module]),
-);
-const wanted = process.env.PI_CODEGRAPH_FAULTS_BACKEND;
-if (wanted && !all.some((b) => b.id === wanted))
-  throw new Error(`PI_CODEGRAPH_FAULTS_BACKEND=${wanted}: expected one of ${all.map((b) => b.id).join(", ")}`);
-
-/** `{ id, entry, module, glue }` for each backend under test (PI_CODEGRAPH_FAULTS_BACKEND picks one). */
-export const backends = all
-  .filter((b) => !wanted || b.id === wanted)
-  .map((b) => {
-    const module = require(b.entry);
-    const glue = glueFrom[b.id] ?? (typeof module.createExtension === "function" ? module : null);
-    return { ...b, module, glue };
-  });
-
-/**
- * A named skip where the plain-Node backend cannot keep the addon's promise: `{ skip: "node
- * backend: <why>" }` for that backend, `{}` for the others.
- */
-export const nodeCannot = (backend, why) => (backend.id === "node" ? { skip: `node backend: ${why}` } : {});
-
-/** A test that needs the Pi glue (createExtension) over the backend. */
-export const needsGlue = (backend) =>
-  backend.glue
-    ? {}
-    : { skip: `${backend.id} backend: no Pi glue over it yet (helpers/impl.mjs has no createExtension for it)` };
+export const backends = implementations;
 
 export const saved = { PATH: process.env.PATH, BIN: process.env.PI_CODEGRAPH_BIN };
 
