@@ -129,16 +129,32 @@ test("doctor with a wrong PI_CODEGRAPH_BIN prints that problem, not 'not found o
   assert.equal(index, path.join(ws, ".codegraph"));
 });
 
-test("doctor without the native addon: nothing is claimed about codegraph or the index; how to get the addon", () => {
+test("doctor without the native addon: the Node runner stands in, and the runner row says why", () => {
   const copy = packageCopy();
-  const vars = { NODE_PATH: undefined, NAPI_RS_NATIVE_LIBRARY_PATH: undefined };
-  const load = spawnSync(process.execPath, ["-e", "require('./lib/native.js').loadNative()"], {
+  const vars = { NODE_PATH: undefined, NAPI_RS_NATIVE_LIBRARY_PATH: undefined, PI_CODEGRAPH_RUNNER: undefined };
+  const ws = makeWorkspace();
+  const r = run(["doctor"], ws, bin, { vars, script: path.join(copy, "bin", "pi-codegraph.js") });
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  const row = rows(r.stdout);
+  assert.equal(row.status, "ready");
+  assert.match(row.runner, /^node \(native addon not loaded: no pi-codegraph native addon for \S+/);
+  assert.match(row.addon, /^not loaded: .*no pi-codegraph native addon.*binding\.js/);
+  assert.equal(row.fix, undefined);
+  const e = run(["explore", "what calls main"], ws, bin, { vars, script: path.join(copy, "bin", "pi-codegraph.js") });
+  assert.equal(e.code, 0, e.stderr);
+  assert.match(e.stdout, /^FAKE EXPLORE\n/);
+});
+
+test("doctor without the native addon, PI_CODEGRAPH_RUNNER=native: nothing is claimed about codegraph or the index; how to get the addon", () => {
+  const copy = packageCopy();
+  const vars = { NODE_PATH: undefined, NAPI_RS_NATIVE_LIBRARY_PATH: undefined, PI_CODEGRAPH_RUNNER: "native" };
+  const load = spawnSync(process.execPath, ["-e", "require('./lib/backends/native.js').loadNative()"], {
     cwd: copy,
     env: env(vars),
     encoding: "utf8",
   });
   assert.notEqual(load.status, 0, "the copy must not find an addon");
-  const { target } = createRequire(import.meta.url)("../lib/native.js");
+  const { target } = createRequire(import.meta.url)("../lib/backends/native.js");
 
   const r = run(["doctor"], makeWorkspace(), bin, { vars, script: path.join(copy, "bin", "pi-codegraph.js") });
   assert.equal(r.code, 1, r.stderr);
@@ -151,6 +167,7 @@ test("doctor without the native addon: nothing is claimed about codegraph or the
   assert.equal(row.extension, `pi-codegraph ${pkg.version} at ${copy}`);
   // The whole story of the failed load, not just its first words.
   assert.match(row.addon, /^not loaded: .*no pi-codegraph native addon.*binding\.js/);
+  assert.equal(row.runner, "native addon (not loaded; PI_CODEGRAPH_RUNNER=native)");
   assert.match(row.fix, new RegExp(`pi-codegraph-${target()}\\b.* is missing`));
   assert.match(row.fix, /npm run build/);
   assert.match(row.fix, /npm install pi-codegraph .*without --omit=optional/);
@@ -164,6 +181,8 @@ test("doctor prints the rows the diagnosis carries: ancestor index, in-workspace
     `module.exports = {
       diagnose: async () => JSON.parse(process.env.STUB_DIAGNOSIS),
       addonInfo: () => ({ path: "/stub/pi-codegraph.stub.node", error: null }),
+      runnerInfo: () => ({ name: "native addon", path: "/stub/pi-codegraph.stub.node", note: null, fallback: false }),
+      limits: () => ({}),
       explore: async () => { throw new Error("unused"); },
     };\n`,
   );

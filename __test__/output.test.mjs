@@ -6,12 +6,12 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { implementations } from "./helpers/impl.mjs";
+import { withExample } from "./helpers/impl.mjs";
 import { useFakeCli, withEnv } from "./helpers/index.mjs";
 
 const lines = (n) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
-for (const impl of implementations) {
+for (const impl of withExample) {
   describe(impl.name, () => {
     const { explore, releaseFullOutputs } = impl.module;
 

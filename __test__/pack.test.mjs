@@ -11,7 +11,7 @@ import { fakeBinDir, makeWorkspace, root, tempDir } from "./helpers/index.mjs";
 import { killAllPi, piEnv, piMissing, runPi, writeModelsJson } from "./helpers/pi-harness.mjs";
 
 const require = createRequire(import.meta.url);
-const { target } = require("../lib/native.js");
+const { target } = require("../lib/backends/native.js");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 let project;
@@ -52,7 +52,9 @@ test("the tarball holds what ships and nothing else", (t) => {
     "index.d.ts",
     "binding.js",
     "binding.d.ts",
-    "lib/native.js",
+    "lib/backends/native.js",
+    "lib/glue.js",
+    "lib/backends/node/index.js",
     "bin/pi-codegraph.js",
     "package.json",
     "README.md",

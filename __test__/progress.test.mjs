@@ -1,41 +1,49 @@
-// Partial output while the CLI runs: explore()'s onProgress and the tool's onUpdate.
+// Partial output while the CLI runs: explore()'s onProgress and the tool's onUpdate, for each
+// backend.
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { test } from "node:test";
+import { describe, test } from "node:test";
+import { implementations } from "./helpers/impl.mjs";
 import { useFakeCli, withEnv } from "./helpers/index.mjs";
 import { loadTool } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
-const pkg = require("../index.js");
-const { explore } = pkg;
-
 const fake = useFakeCli();
 
 const drip = { FAKE_CG_MODE: "drip", FAKE_CG_COUNT: "8", FAKE_CG_INTERVAL: "100" };
 const dripText = `${Array.from({ length: 8 }, (_, i) => `drip ${i + 1}`).join("\n")}\n`;
 
-test("progress reports arrive while the CLI prints, bounded, each a prefix of the answer", async () => {
-  const updates = [];
-  const result = await withEnv(drip, () => explore("q", fake.ws, null, { onProgress: (p) => updates.push(p) }));
-  assert.ok(updates.length >= 1, "at least one progress report");
-  for (const u of updates) {
-    assert.ok(result.text.startsWith(u.text), "progress text is a prefix of the final text");
-    assert.ok(Buffer.byteLength(u.text) <= 51200);
-    assert.equal(typeof u.elapsedMs, "number");
-  }
-  assert.equal(result.text, dripText);
-});
+for (const impl of implementations) {
+  describe(impl.name, () => {
+    const pkg = impl.module;
+    const { explore } = pkg;
+    // The backend's own cap, not a copy of it.
+    const backend = impl.runner === "node" ? require(impl.entry) : require("../binding.js");
 
-test("the tool streams partial results through Pi's onUpdate", async () => {
-  const tool = await loadTool(pkg, { cwd: fake.ws });
-  const updates = [];
-  const result = await withEnv(drip, () =>
-    tool.execute("c", { request: "q" }, undefined, (u) => updates.push(u), { cwd: fake.ws }),
-  );
-  assert.ok(updates.length >= 1);
-  for (const u of updates) {
-    assert.equal(u.details.partial, true);
-    assert.ok(dripText.startsWith(u.content[0].text));
-  }
-  assert.equal(result.content[0].text, dripText);
-});
+    test("progress reports arrive while the CLI prints, bounded, each a prefix of the answer", async () => {
+      const updates = [];
+      const result = await withEnv(drip, () => explore("q", fake.ws, null, { onProgress: (p) => updates.push(p) }));
+      assert.ok(updates.length >= 1, "at least one progress report");
+      for (const u of updates) {
+        assert.ok(result.text.startsWith(u.text), "progress text is a prefix of the final text");
+        assert.ok(Buffer.byteLength(u.text) <= backend.MAX_OUTPUT_BYTES);
+        assert.equal(typeof u.elapsedMs, "number");
+      }
+      assert.equal(result.text, dripText);
+    });
+
+    test("the tool streams partial results through Pi's onUpdate", async () => {
+      const tool = await loadTool(pkg, { cwd: fake.ws });
+      const updates = [];
+      const result = await withEnv(drip, () =>
+        tool.execute("c", { request: "q" }, undefined, (u) => updates.push(u), { cwd: fake.ws }),
+      );
+      assert.ok(updates.length >= 1);
+      for (const u of updates) {
+        assert.equal(u.details.partial, true);
+        assert.ok(dripText.startsWith(u.content[0].text));
+      }
+      assert.equal(result.content[0].text, dripText);
+    });
+  });
+}

@@ -5,40 +5,38 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { implementations } from "./helpers/impl.mjs";
+import { withExample } from "./helpers/impl.mjs";
 import { fakeBinDir, makeWorkspace, root, tempDir, withEnv } from "./helpers/index.mjs";
-import { createPiHost, recordingUi } from "./helpers/pi-host.mjs";
+import { createPiHost, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 
 /**
  * A second install (as global + project installs are): its own files, same code. For the package,
- * index.js, binding.js and the addon; for the single-file example, that one file. Returns the
- * entry to require.
+ * index.js, lib/, binding.js and the addon (the node implementation: that copy's glue over that
+ * copy's Node runner); for the single-file example, that one file. Returns the module.
  */
 function copyOfPackage(impl) {
   const dir = tempDir("pi-codegraph-copy-");
   fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
-  if (impl.id === "example") {
+  if (impl.example) {
     const entry = path.join(dir, path.basename(impl.entry));
     fs.copyFileSync(impl.entry, entry);
-    return entry;
+    return require(entry);
   }
   for (const f of fs.readdirSync(root)) {
     if (f === "index.js" || f === "package.json" || f === "binding.js" || f.endsWith(".node"))
       fs.copyFileSync(path.join(root, f), path.join(dir, f));
   }
-  return path.join(dir, "index.js");
+  fs.cpSync(path.join(root, "lib"), path.join(dir, "lib"), { recursive: true });
+  const copy = require(path.join(dir, "index.js"));
+  return impl.id === "node" ? copy.forBackend(require(path.join(dir, "lib", "backends", "node", "index.js"))) : copy;
 }
 
-const theme = { fg: (_c, t) => t, bold: (t) => t };
-const render = (component) =>
-  component
-    .render(120)
-    .map((l) => l.trimEnd())
-    .join("\n");
+const theme = plainTheme;
+const render = (component) => renderText(component, 120);
 
-for (const impl of implementations) {
+for (const impl of withExample) {
   describe(impl.name, () => {
     let ws;
     let host;
@@ -71,7 +69,7 @@ for (const impl of implementations) {
 
       test("a second installed copy skips quietly; the first stays active", async () => {
         const h = createPiHost();
-        const second = require(copyOfPackage(impl));
+        const second = copyOfPackage(impl);
         assert.notEqual(second, impl.module, "a distinct module instance");
         h.load(impl.module, "project");
         h.load(second, "global");

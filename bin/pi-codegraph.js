@@ -7,7 +7,8 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const pkg = require("../package.json");
-const { explore, diagnose, addonInfo } = require("../index.js");
+const { explore, diagnose, addonInfo, runnerInfo, limits } = require("../index.js");
+const { runnerLine } = require("../lib/status.js");
 
 const PKG_DIR = path.join(__dirname, "..");
 const DOCTOR_USAGE = `  pi-codegraph doctor [DIR]
@@ -15,9 +16,13 @@ const DOCTOR_USAGE = `  pi-codegraph doctor [DIR]
       Exit 0 when ready, 1 when not. Read-only.
       -h, --help   show this help
 `;
+/** The runner's own caps, as the Pi tool has them. */
+function capsText() {
+  const { MAX_OUTPUT_LINES: lines, MAX_OUTPUT_BYTES: bytes } = limits();
+  return lines && bytes ? `${lines} lines\n      or ${Math.round(bytes / 1024)} KB` : "the runner's\n      caps";
+}
 const EXPLORE_USAGE = `  pi-codegraph explore [--full] [--] <question...>
-      Ask CodeGraph about the current directory, as the Pi tool would (same limits: 2000 lines
-      or 50 KB). Exit 0 with the answer on stdout, 1 with the error on stderr.
+      Ask CodeGraph about the current directory, as the Pi tool would (same limits: ${capsText()}). Exit 0 with the answer on stdout, 1 with the error on stderr.
       --full       print the complete output of a truncated answer instead of the bounded text
       --           end of options: everything after it is the question, even "--help"
       -h, --help   show this help
@@ -62,7 +67,7 @@ function wrap(text, width = 100) {
 
 function platformTarget() {
   try {
-    return require("../lib/native.js").target();
+    return require("../lib/backends/native.js").target();
   } catch {
     return `${process.platform}-${process.arch}`;
   }
@@ -71,8 +76,10 @@ function platformTarget() {
 async function doctor(dir) {
   const d = await diagnose(dir);
   const addon = addonInfo();
+  const runner = runnerInfo();
   const code = d.problemCode;
-  const addonMissing = code === "CODEGRAPH_ADDON" || Boolean(addon.error);
+  // Only a problem when no runner stands in for the addon (PI_CODEGRAPH_RUNNER=native).
+  const addonMissing = code === "CODEGRAPH_ADDON";
   // Why a check did not run at all (its row then says so instead of guessing a result).
   const skipped = addonMissing
     ? "not checked (the native addon did not load)"
@@ -116,6 +123,7 @@ async function doctor(dir) {
     rows.push(["ancestor", `${d.ancestorIndex} has its own index; to use it, start Pi there (cd ${d.ancestorIndex})`]);
   }
   rows.push(["runtime", `${runtime} (${process.platform}-${process.arch})`]);
+  rows.push(["runner", runnerLine(runner)]);
   rows.push(["addon", addon.path ?? `not loaded: ${addon.error ?? d.problem ?? "unknown reason"}`]);
   if (addonMissing) {
     rows.push([

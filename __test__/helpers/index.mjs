@@ -1,4 +1,7 @@
-// Test fixtures: temp workspaces, a fake `codegraph` on PATH, process liveness.
+// Test fixtures: temp workspaces, the fake `codegraph` (fake-codegraph.js, on PATH or as a
+// launcher driven by a spec), environment overrides and the assertions on coded errors. Process
+// liveness and waits live in processes.mjs (re-exported here).
+import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
@@ -9,6 +12,9 @@ import { fileURLToPath } from "node:url";
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const root = path.resolve(here, "..", "..");
 const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
+const FAKE_SCRIPT = path.join(here, "fake-codegraph.js");
+
+export { isAlive, processesDie, waitFor } from "./processes.mjs";
 
 export function tempDir(prefix = "pi-codegraph-") {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
@@ -32,9 +38,8 @@ export function makeWorkspace({ index = true } = {}) {
 /** A directory holding an executable `codegraph` that runs the fake CLI under this Node. */
 export function fakeBinDir(name = "codegraph") {
   const dir = tempDir("pi-codegraph-bin-");
-  const script = path.join(here, "fake-codegraph.js");
   const file = path.join(dir, name);
-  fs.writeFileSync(file, `#!${process.execPath}\nrequire(${JSON.stringify(script)});\n`);
+  fs.writeFileSync(file, `#!${process.execPath}\nrequire(${JSON.stringify(FAKE_SCRIPT)});\n`);
   fs.chmodSync(file, 0o755);
   return dir;
 }
@@ -54,40 +59,6 @@ export async function withEnv(vars, fn) {
       else process.env[k] = v;
     }
   }
-}
-
-/** Alive means running: a zombie (exited, not yet reaped by init) is gone for our purposes. */
-export function isAlive(pid) {
-  if (process.platform === "linux") {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
-      return stat.slice(stat.lastIndexOf(")") + 2)[0] !== "Z";
-    } catch {
-      return false;
-    }
-  }
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** Waits for a condition the code under test makes true, with a hard bound. */
-export async function waitFor(check, { timeoutMs = 10000, what = "condition" } = {}) {
-  const start = Date.now();
-  for (;;) {
-    const value = check();
-    if (value) return value;
-    if (Date.now() - start > timeoutMs) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
-/** Waits (at most 2 s) until none of `pids` is running: a killed tree is gone promptly. */
-export function processesDie(pids, what = "the tree to die") {
-  return waitFor(() => pids.every((pid) => !isAlive(pid)), { timeoutMs: 2000, what });
 }
 
 export function readJsonFile(file) {
@@ -138,4 +109,63 @@ export function useFakeCli() {
     process.env.PATH = savedPath;
   });
   return fake;
+}
+
+/** The version every spec-driven fake reports unless its spec says otherwise. */
+export const FAKE_VERSION = "1.0.0-faults";
+
+/**
+ * Writes, at `file`, a `codegraph` launcher (`#!<this node>`) running fake-codegraph.js with
+ * `spec` (its `steps`, its `version`; `pids` is filled in). Returns `{ file, pids, readPids }`.
+ */
+export function writeFake(file, spec = {}) {
+  const dir = path.dirname(file);
+  const pids = path.join(dir, `${path.basename(file)}.pids.json`);
+  const specFile = path.join(dir, `${path.basename(file)}.spec.json`);
+  fs.writeFileSync(specFile, JSON.stringify({ version: FAKE_VERSION, pids, ...spec }));
+  const launcher = `#!${process.execPath}\nprocess.env.FAKE_CG_SPEC = ${JSON.stringify(specFile)};\nrequire(${JSON.stringify(FAKE_SCRIPT)});\n`;
+  fs.writeFileSync(file, launcher, { mode: 0o755 });
+  return { file, dir, pids, readPids: () => readJsonFile(pids) };
+}
+
+/** A spec-driven fake `codegraph` in a temp dir of its own; `steps` as fake-codegraph.js documents them. */
+export function fakeCli(steps = [], spec = {}) {
+  return writeFake(path.join(tempDir("pi-codegraph-fake-bin-"), "codegraph"), { ...spec, steps });
+}
+
+/**
+ * A `codegraph` shell script, for the few faults a Node fake cannot stage (`why` says which:
+ * a crash with core dumps off, a perl setpgrp). `$PIDS` names the pids file; `--version` answers.
+ */
+export function shellFake(body, why) {
+  assert.ok(why, "a shell fake says why it cannot be the Node fake");
+  const dir = tempDir("pi-codegraph-fake-sh-");
+  const file = path.join(dir, "codegraph");
+  const pids = path.join(dir, "pids.json");
+  const prelude = `PATH=/usr/local/bin:/usr/bin:/bin; export PATH\n[ "$1" = --version ] && { echo ${FAKE_VERSION}; exit 0; }\nPIDS=${JSON.stringify(pids)}\n`;
+  fs.writeFileSync(file, `#!/bin/sh\n# ${why}\n${prelude}${body}\n`, { mode: 0o755 });
+  return { file, dir, pids, readPids: () => readJsonFile(pids) };
+}
+
+/** A coded error as every public rejection must be: code, message with remediation, details. */
+export function assertStableError(err, code) {
+  assert.ok(err instanceof Error, `rejects with an Error (got ${typeof err})`);
+  assert.equal(err.code, code, err.message);
+  assert.ok(err.message.startsWith(`${code}:`), "the message starts with the code");
+  assert.match(err.message, /\nRemediation: \S/, "the message carries a remediation");
+  assert.equal(typeof err.remediation, "string");
+  assert.equal(typeof err.details, "object");
+  assert.doesNotMatch(err.message, /\n\s+at /, "no stack trace in the message");
+  return err;
+}
+
+/** `outcome` is `{ value }` or `{ error }`; asserts the error has `code` and returns it. */
+export function expectError(outcome, code) {
+  if (!outcome.error) assert.fail(`expected ${code}, got a result: ${outcome.value.text.slice(0, 200)}`);
+  return assertStableError(outcome.error, code);
+}
+
+export function expectResult(outcome) {
+  if (outcome.error) assert.fail(`expected a result, got ${outcome.error.code}: ${outcome.error.message}`);
+  return outcome.value;
 }

@@ -62,3 +62,14 @@ export async function loadTool(factory, ctx) {
   await host.startSession(ctx);
   return host.registry.find((t) => t.name === "codegraph_explore");
 }
+
+/** A theme that leaves text as it is, for asserting on rendered components. */
+export const plainTheme = { fg: (_c, t) => t, bold: (t) => t };
+
+/** A TUI component's lines at `width`, trailing blanks trimmed, as one string. */
+export function renderText(component, width = 120) {
+  return component
+    .render(width)
+    .map((l) => l.trimEnd())
+    .join("\n");
+}

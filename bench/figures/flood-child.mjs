@@ -3,7 +3,7 @@
 // Prints one JSON array, one object per run.
 
 import fs from "node:fs";
-import { CAP_BYTES, DRAIN_BYTES, explore, useAddon, viaExecFile } from "../lib/peers.mjs";
+import { CAP_BYTES, DRAIN_BYTES, explore, TIMEOUT_MS, useAddon, viaExecFile } from "../lib/peers.mjs";
 import { fakePids, killPids, poll } from "../lib/setup.mjs";
 
 const [mode, addon, fake, ws, runsArg, spec] = process.argv.slice(2);
@@ -12,7 +12,7 @@ useAddon(addon);
 const call = {
   explore: async () => {
     try {
-      const r = await explore(spec, ws, null, { timeoutMs: 30000 });
+      const r = await explore(spec, ws, null, { timeoutMs: TIMEOUT_MS });
       return {
         outcome: r.details.truncated ? "truncated" : "whole",
         kept: r.details.keptBytes,

@@ -3,6 +3,7 @@
 
 import { execFileSync } from "node:child_process";
 import path from "node:path";
+import { CAP_BYTES } from "../lib/peers.mjs";
 import { benchDir } from "../lib/setup.mjs";
 import { max, median, ms, ratio } from "../lib/stats.mjs";
 
@@ -22,7 +23,7 @@ const spread = (values) => `${mb(median(values))} / ${mb(max(values))}`;
 
 export async function flood(ctx) {
   const child = path.join(benchDir, "figures", "flood-child.mjs");
-  const t50k = ctx.perCall?.["bytes=51200"] ?? {};
+  const t50k = ctx.perCall?.[`bytes=${CAP_BYTES}`] ?? {};
   const results = MODES.map((m) => {
     const json = execFileSync(
       process.execPath,

@@ -2,7 +2,7 @@
 // reports its own breakdown with performance.now() (whose origin is the process start).
 
 import { execFileSync } from "node:child_process";
-import { indexJs } from "../lib/peers.mjs";
+import { CAP_BYTES, indexJs } from "../lib/peers.mjs";
 import { median, ms, ratio } from "../lib/stats.mjs";
 
 const PROCESSES = 10;
@@ -23,7 +23,7 @@ function scripts(ctx) {
     {
       name: "node + execFile ×2",
       script: `const {execFile}=require("child_process");const p=performance;const t0=p.now();
-const run=()=>new Promise((r,j)=>execFile(${q(ctx.fake)},["explore","--","bytes=200"],{cwd:${q(ctx.ws)},maxBuffer:51200},(e,o)=>e?j(e):r(o)));
+const run=()=>new Promise((r,j)=>execFile(${q(ctx.fake)},["explore","--","bytes=200"],{cwd:${q(ctx.ws)},maxBuffer:${CAP_BYTES}},(e,o)=>e?j(e):r(o)));
 run().then(()=>{const t1=p.now();return run().then(()=>{const t2=p.now();
 console.log(JSON.stringify({startup:t0,first:t1-t0,second:t2-t1}))})})`,
     },

@@ -3,7 +3,7 @@
 // implementations so drift (thermal, page cache, other tenants) hits them alike.
 
 import { execFileSync } from "node:child_process";
-import { PEERS, viaExplore } from "../lib/peers.mjs";
+import { CAP_BYTES, PEERS, viaExplore } from "../lib/peers.mjs";
 import { median, ms, percentile, ratio } from "../lib/stats.mjs";
 
 const ROUNDS = 3;
@@ -11,7 +11,7 @@ const PER_ROUND = 100;
 const WARMUP = 30;
 const PAYLOADS = [
   { label: "200 B", spec: "bytes=200" },
-  { label: "50 KB (51,200 B, the cap)", spec: "bytes=51200" },
+  { label: `${CAP_BYTES / 1024} KB (${CAP_BYTES.toLocaleString("en")} B, the cap)`, spec: `bytes=${CAP_BYTES}` },
 ];
 
 async function timeCalls(n, call) {

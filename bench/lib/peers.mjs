@@ -22,11 +22,13 @@ export function useAddon(file) {
   ({ explore } = require(file));
 }
 
+// The addon's own limits (its napi consts), not copies of them.
+const limits = require(path.join(root, "binding.js"));
 /** The addon's stdout cap (51,200 bytes), used as execFile's maxBuffer. */
-export const CAP_BYTES = 50 * 1024;
+export const CAP_BYTES = limits.MAX_OUTPUT_BYTES;
 /** The addon's drain limit: it reads and counts stdout up to this, then kills the CLI. */
-export const DRAIN_BYTES = 16 * 1024 * 1024;
-export const TIMEOUT_MS = 30000;
+export const DRAIN_BYTES = limits.DRAIN_LIMIT_BYTES;
+export const TIMEOUT_MS = limits.DEFAULT_TIMEOUT_MS;
 
 /**
  * The spec is the explore request, which the fake reads its behaviour from. The executable comes

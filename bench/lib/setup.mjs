@@ -6,6 +6,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { killPids, processTable } from "../../__test__/helpers/processes.mjs";
 
 export const benchDir = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 export const root = path.dirname(benchDir);
@@ -68,33 +69,14 @@ export function indexShop(parent, cli) {
   return { dir, initMs: performance.now() - started };
 }
 
-/** Pids of running (non-zombie) processes named like the fake. */
+/** Pids of running (non-zombie) processes named like the fake (the tests' /proc scan). */
 export function fakePids() {
-  const pids = [];
-  for (const entry of fs.readdirSync("/proc")) {
-    if (entry.charCodeAt(0) < 48 || entry.charCodeAt(0) > 57) continue;
-    let stat;
-    try {
-      stat = fs.readFileSync(`/proc/${entry}/stat`, "latin1");
-    } catch {
-      continue; // exited while we looked
-    }
-    const open = stat.indexOf("(");
-    const close = stat.lastIndexOf(")");
-    if (stat.slice(open + 1, close) !== FAKE_NAME) continue;
-    if (stat[close + 2] === "Z") continue;
-    pids.push(Number(entry));
-  }
-  return pids;
+  return processTable()
+    .filter((p) => p.comm === FAKE_NAME && p.state !== "Z")
+    .map((p) => p.pid);
 }
 
-export function killPids(pids) {
-  for (const pid of pids) {
-    try {
-      process.kill(pid, "SIGKILL");
-    } catch {}
-  }
-}
+export { killPids };
 
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

@@ -1,4 +1,5 @@
-// Loads the pi-codegraph native addon, robustly across Node, Bun and Pi's Bun-compiled binary.
+// The native backend: the pi-codegraph addon, loaded on first use (so a missing binary is a coded
+// CODEGRAPH_ADDON error, never a Pi crash), robustly across Node, Bun and Pi's Bun-compiled binary.
 //
 // napi-rs's generated binding.js finds a published addon with a bare
 // require("pi-codegraph-<triple>"), a package whose `main` is a `.node` file. Inside Pi's
@@ -8,6 +9,9 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
+const { LIMIT_NAMES, codedError } = require("../explore.js");
+
+const ROOT = path.join(__dirname, "..", "..");
 
 /** "gnu" or "musl" on Linux, null elsewhere. */
 function linuxLibc() {
@@ -51,8 +55,8 @@ function loadNative() {
 
   // 1. A dev build (`npm run build`) next to the package root. On Windows also a windows-gnu
   // build (what CI cross-builds and tests under Wine), after the MSVC one.
-  const local = path.join(__dirname, "..", file);
-  const gnu = process.platform === "win32" ? path.join(__dirname, "..", `pi-codegraph.${base()}-gnu.node`) : null;
+  const local = path.join(ROOT, file);
+  const gnu = process.platform === "win32" ? path.join(ROOT, `pi-codegraph.${base()}-gnu.node`) : null;
   const native =
     attempt(local, () => require(local)) ||
     (gnu && fs.existsSync(gnu) ? attempt(gnu, () => require(gnu)) : null) ||
@@ -62,7 +66,7 @@ function loadNative() {
       return require(path.join(path.dirname(manifest), require(manifest).main || file));
     }) ||
     // 3. napi-rs's own loader (other layouts, NAPI_RS_NATIVE_LIBRARY_PATH).
-    attempt("binding.js", () => require("../binding.js"));
+    attempt("binding.js", () => require("../../binding.js"));
   if (native) return native;
 
   const libc = process.platform === "linux" ? ` (${linuxLibc() === "musl" ? "musl" : "glibc"})` : "";
@@ -75,4 +79,67 @@ function loadNative() {
   );
 }
 
-module.exports = { loadNative, target };
+let binding;
+let bindingError;
+/** The addon, loaded once; a coded CODEGRAPH_ADDON error (the same one every time) when it cannot be. */
+function loadBinding() {
+  if (binding) return binding;
+  if (!bindingError) {
+    try {
+      binding = loadNative();
+      return binding;
+    } catch (cause) {
+      bindingError = cause;
+    }
+  }
+  // One short line for the model; the whole story (what was tried) is in `details.story`, which
+  // `pi-codegraph doctor` and `/codegraph` print.
+  throw codedError(
+    "CODEGRAPH_ADDON",
+    `the pi-codegraph native addon for ${target()} is not installed.`,
+    `Reinstall pi-codegraph with optional dependencies (package pi-codegraph-${target()}), or run \`pi-codegraph doctor\`.`,
+    { story: String(bindingError?.message ?? bindingError) },
+  );
+}
+
+/** Which native binary is loaded (for `pi-codegraph doctor`), or why none could be. */
+function addonInfo() {
+  try {
+    loadBinding();
+  } catch (err) {
+    return { path: null, error: err.details?.story ?? err.message };
+  }
+  const loaded = Object.keys(require.cache).find(
+    (k) => k.endsWith(".node") && path.basename(k).startsWith("pi-codegraph"),
+  );
+  return { path: loaded ?? null, error: null };
+}
+
+/** The addon as a backend: the same module shape, loaded when first used. */
+const nativeBackend = {
+  explore: async (request, cwd, signal, options) => loadBinding().explore(request, cwd, signal, options),
+  diagnose: async (cwd) => loadBinding().diagnose(cwd),
+  /** Nothing to release when the addon never loaded (it then never kept a file). */
+  releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),
+  runnerInfo() {
+    const info = addonInfo();
+    return info.path
+      ? { name: "native addon", path: info.path, note: null, fallback: false }
+      : { name: "native addon", path: null, note: "not loaded", fallback: false };
+  },
+};
+// The limits are the addon's own consts; unknown (undefined) while no addon loads.
+for (const name of LIMIT_NAMES) {
+  Object.defineProperty(nativeBackend, name, {
+    enumerable: true,
+    get() {
+      try {
+        return loadBinding()[name];
+      } catch {
+        return undefined;
+      }
+    },
+  });
+}
+
+module.exports = { loadNative, loadBinding, addonInfo, nativeBackend, target };

@@ -1,0 +1,105 @@
+// Parity: the two backends keep the same promises in the same words. For each case both give the
+// same code, message, remediation and details fields (durations, file names and the racy
+// version fields normalised), so an edit to one that the other lacks shows here.
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { before, test } from "node:test";
+import { fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
+import { backends, saved, useFaultsSuite } from "./suite.mjs";
+
+const suite = useFaultsSuite();
+const both = backends.length === 2 ? false : "needs both backends (PI_CODEGRAPH_IMPL picks one)";
+const normalise = (s) =>
+  String(s)
+    .replace(/\d+ ms/g, "N ms")
+    .replace(/explore-\d+-[0-9A-Za-z]+\.txt/g, "FILE")
+    .replace(/\(\d+ bytes\)/g, "(N bytes)");
+const RACY = new Set(["cliVersion", "cliVersionSource", "durationMs"]);
+
+/** What a call gave, in a form both backends must agree on. */
+async function outcome(module, bin, args) {
+  const shape = (details) =>
+    Object.keys(details)
+      .filter((k) => !RACY.has(k))
+      .sort();
+  return withEnv({ PI_CODEGRAPH_BIN: bin }, () =>
+    module.explore(...args).then(
+      (v) => ({ text: normalise(v.text).slice(-400), details: shape(v.details), truncated: v.details.truncated }),
+      (e) => ({ code: e.code, message: normalise(e.message), remediation: e.remediation, details: shape(e.details) }),
+    ),
+  );
+}
+
+let cases;
+before(() => {
+  const ws = suite.ws;
+  const dbAs = (make) => {
+    const dir = makeWorkspace({ index: false });
+    fs.mkdirSync(path.join(dir, ".codegraph"));
+    make(path.join(dir, ".codegraph", "codegraph.db"));
+    return dir;
+  };
+  const sub = path.join(ws, "packages", "app");
+  fs.mkdirSync(sub, { recursive: true });
+  const other = makeWorkspace();
+  const linked = makeWorkspace({ index: false });
+  fs.symlinkSync(path.join(other, ".codegraph"), path.join(linked, ".codegraph"));
+  const big = fakeCli([["stdout", "x\n".repeat(3000)]]).file;
+  const fine = fakeCli([["stdout", "fine\n"]]).file;
+  const failing = fakeCli([
+    ["stderr", "GITHUB_TOKEN=ghp_abcdefghijklmnopqrstuvwxyz0123456789 rejected\n"],
+    ["exit", 4],
+  ]).file;
+  const hanging = fakeCli([["stdout", "partial"], ["hang"]]).file;
+  cases = {
+    "an answer cut by lines": [big, "q", ws],
+    "a failed run with a secret on stderr": [failing, "q", ws],
+    "a timeout after a partial answer": [hanging, "q", ws, null, { timeoutMs: 500 }],
+    "no index": [fine, "q", makeWorkspace({ index: false })],
+    "a subdirectory of an indexed project": [fine, "q", sub],
+    "codegraph.db is a FIFO": [fine, "q", dbAs((p) => execFileSync("mkfifo", [p], { env: { PATH: saved.PATH } }))],
+    "codegraph.db is not SQLite": [fine, "q", dbAs((p) => fs.writeFileSync(p, "hello"))],
+    "codegraph.db is empty": [fine, "q", dbAs((p) => fs.writeFileSync(p, ""))],
+    ".codegraph linked to another project": [fine, "q", linked],
+    "PI_CODEGRAPH_BIN relative": ["codegraph", "q", ws],
+    "PI_CODEGRAPH_BIN missing": ["/nonexistent/codegraph", "q", ws],
+    "nothing on PATH": [undefined, "q", ws],
+    "a bad timeoutMs": [fine, "q", ws, null, { timeoutMs: -1 }],
+    "a signal that is a number": [fine, "q", ws, 5],
+    "a request that is not a string": [fine, 5, ws],
+    "a blank request": [fine, " \n", ws],
+    "a relative workspace": [fine, "q", "relative/ws"],
+    "a file as the workspace": [fine, "q", path.join(ws, "main.ts")],
+  };
+});
+
+test("both backends: the same code, message, remediation and details fields, case by case", {
+  skip: both,
+}, async () => {
+  const [a, b] = backends;
+  for (const [label, [bin, ...args]] of Object.entries(cases)) {
+    const left = await outcome(a.module, bin, args);
+    const right = await outcome(b.module, bin, args);
+    assert.deepEqual(right, left, `${label}: ${b.id} differs from ${a.id}`);
+  }
+  for (const { module } of backends) module.releaseFullOutputs();
+});
+
+test("both backends: diagnose() reports the same fields", { skip: both }, async () => {
+  const fine = fakeCli([["stdout", "fine\n"]]).file;
+  const sub = path.join(suite.ws, "packages", "lib");
+  fs.mkdirSync(sub, { recursive: true });
+  for (const dir of [suite.ws, sub, makeWorkspace({ index: false }), "/nonexistent/ws"]) {
+    const [left, right] = await Promise.all(
+      backends.map(({ module }) =>
+        withEnv({ PI_CODEGRAPH_BIN: fine }, () => module.diagnose(dir)).then((d) => {
+          const { cliVersion, cliVersionSource, ...rest } = d;
+          return rest;
+        }),
+      ),
+    );
+    assert.deepEqual(right, left, `diagnose(${dir})`);
+  }
+});

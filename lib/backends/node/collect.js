@@ -1,0 +1,134 @@
+// The bounded collectors of one run's stdout and stderr (src/limits.rs). Memory is bounded by
+// construction: stdout keeps at most MAX_OUTPUT_BYTES (+3 to finish a character) and stops
+// storing at line MAX_OUTPUT_LINES + 1; everything after is only counted. stderr keeps its end.
+
+const { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, STDERR_TAIL_BYTES, MARKER_LINES } = require("./limits.js");
+const { countLines, countNewlines, cut, isContinuation, truncationMarker } = require("./limits.js");
+const { cleanText, redact } = require("./sanitize.js");
+const { Spill } = require("./spill.js");
+
+/**
+ * Collects stdout within the caps. Once a cap is passed, the whole stream (from its first byte)
+ * also goes to a full-output file, when `spillTarget` ({ workspace it must stay out of, TMPDIR }) is given.
+ */
+class StdoutCollector {
+  constructor(spillTarget) {
+    Object.assign(this, { spillTarget, spill: null, kept: Buffer.alloc(0), keptNewlines: 0, storing: true });
+    Object.assign(this, { seenBytes: 0, seenNewlines: 0, lastByte: undefined });
+  }
+
+  push(chunk) {
+    if (!chunk.length) return;
+    this.seenBytes += chunk.length;
+    this.seenNewlines += countNewlines(chunk);
+    this.lastByte = chunk[chunk.length - 1];
+    if (!this.storing) {
+      this.spillWrite(chunk);
+      return;
+    }
+    let take = Math.min(chunk.length, Math.max(0, MAX_OUTPUT_BYTES + 3 - this.kept.length));
+    for (let i = 0; i < take; i++) {
+      if (chunk[i] === 10 && ++this.keptNewlines > MAX_OUTPUT_LINES) {
+        take = i + 1;
+        break;
+      }
+    }
+    this.kept = Buffer.concat([this.kept, chunk.subarray(0, take)]);
+    if (take < chunk.length || this.kept.length >= MAX_OUTPUT_BYTES + 3 || this.keptNewlines > MAX_OUTPUT_LINES) {
+      this.storing = false;
+      this.startSpill();
+      this.spillWrite(chunk.subarray(take));
+    }
+  }
+
+  /** Opens the spill file and writes everything kept so far into it. */
+  startSpill() {
+    if (this.spill || this.spillTarget === undefined) return;
+    this.spill = Spill.create(this.spillTarget);
+    this.spillWrite(this.kept);
+  }
+
+  spillWrite(chunk) {
+    if (!(this.spill instanceof Spill)) return;
+    try {
+      this.spill.write(chunk);
+    } catch (err) {
+      this.spill.discard();
+      this.spill = { error: `writing it failed (${err.code ?? err.message})` };
+    }
+  }
+
+  /** What the model would see so far: `{ text, bytes, lines }` (bytes and lines seen). */
+  preview() {
+    return { text: cut(cleanText(this.kept))[0], bytes: this.seenBytes, lines: this.seenNewlines };
+  }
+
+  finish(totalsExact) {
+    const decoded = cleanText(this.kept);
+    const totalBytes = this.seenBytes;
+    const totalLines = this.seenNewlines + (this.lastByte !== undefined && this.lastByte !== 10 ? 1 : 0);
+    const whole = totalBytes === this.kept.length && totalsExact;
+    if (whole && Buffer.byteLength(decoded) <= MAX_OUTPUT_BYTES && countLines(decoded) <= MAX_OUTPUT_LINES) {
+      this.discard();
+      const keptBytes = Buffer.byteLength(decoded);
+      const keptLines = countLines(decoded);
+      return { text: decoded, truncated: false, totalBytes, totalLines, keptBytes, keptLines, totalsExact };
+    }
+    // Every truncated answer names its file, even one that never passed the storing cap.
+    this.startSpill();
+    const spill = this.spill;
+    this.spill = null;
+    const fullOutput = spill instanceof Spill ? spill.finish(totalsExact) : (spill ?? undefined);
+    const b = { truncated: true, truncatedBy: "bytes", totalBytes, totalLines, totalsExact, fullOutput };
+    // The marker counts against the caps: reserve its worst case (the longer gap, the largest
+    // kept counts), so text + marker never exceed MAX_OUTPUT_BYTES or MAX_OUTPUT_LINES.
+    const reserve = Buffer.byteLength(
+      truncationMarker({ ...b, text: "x", keptBytes: MAX_OUTPUT_BYTES, keptLines: MAX_OUTPUT_LINES }),
+    );
+    const [text, cutBy] = cut(decoded, MAX_OUTPUT_BYTES - reserve, MAX_OUTPUT_LINES - MARKER_LINES);
+    return {
+      ...b,
+      text,
+      truncatedBy: cutBy ?? "bytes",
+      keptBytes: Buffer.byteLength(text),
+      keptLines: countLines(text),
+    };
+  }
+
+  /** A run that failed (or needs none) keeps no full-output file. */
+  discard() {
+    if (this.spill instanceof Spill) this.spill.discard();
+    this.spill = null;
+    this.spillTarget = undefined; // and starts none later
+  }
+}
+
+/** Keeps the final STDERR_TAIL_BYTES of stderr, as clean, redacted text. */
+class StderrTail {
+  constructor() {
+    this.tail = Buffer.alloc(0);
+    this.seenBytes = 0;
+  }
+  push(chunk) {
+    this.seenBytes += chunk.length;
+    this.tail = Buffer.from(
+      Buffer.concat([this.tail, chunk.subarray(-STDERR_TAIL_BYTES)]).subarray(-STDERR_TAIL_BYTES),
+    );
+  }
+  finish() {
+    // When older bytes were dropped, the first line is a fragment: a secret's name may have
+    // fallen off while its value stayed. Start at the first whole line (or a character boundary).
+    let start = 0;
+    if (this.seenBytes > this.tail.length) {
+      const nl = this.tail.indexOf(10);
+      if (nl !== -1) start = nl + 1;
+      else while (start < 3 && isContinuation(this.tail[start])) start += 1;
+    }
+    const text = Buffer.from(redact(cleanText(this.tail.subarray(start))));
+    let from = Math.max(0, text.length - STDERR_TAIL_BYTES); // replacement characters can grow it
+    while (isContinuation(text[from])) from += 1;
+    return text.subarray(from).toString();
+  }
+}
+
+module.exports = { StdoutCollector, StderrTail };

@@ -1,0 +1,75 @@
+// diagnose(): read-only readiness of a workspace, as the addon's (src/explore.rs): what an
+// explore would find, without running one and without writing anything.
+
+const { discover } = require("./discovery.js");
+const { Problem, badWorkspace, withoutUndefined } = require("./errors.js");
+const { checkIndex, checkWorkspace, childEnv, resolvedPath } = require("./preflight.js");
+const { packageVersion, startVersionProbe } = require("./version.js");
+
+/** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
+const DIAGNOSE_VERSION_WAIT_MS = 1000;
+/** The bound on a diagnosis's own filesystem checks. */
+const DIAGNOSE_CHECKS_TIMEOUT_MS = 5000;
+
+/**
+ * Read-only readiness of a workspace, without running an explore: which `codegraph` would run
+ * (and its version), the index, and the first problem (not installed before not indexed).
+ */
+async function diagnose(cwd) {
+  const userEnv = { ...process.env };
+  const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false };
+  let problem;
+  const checks = (async () => {
+    const workspace = await checkWorkspace(d.cwd);
+    const home = await resolvedPath(workspace);
+    const index = await checkIndex(workspace, home, userEnv).catch((p) => ({ problem: p }));
+    const launch = await discover(home, userEnv)
+      .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
+      .catch((p) => ({ problem: p }));
+    return { workspace, index, launch };
+  })();
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(
+      () => reject(badWorkspace("", "the filesystem did not answer the workspace checks in time")),
+      DIAGNOSE_CHECKS_TIMEOUT_MS,
+    );
+  });
+  try {
+    const { workspace, index, launch } = await Promise.race([checks, late]);
+    clearTimeout(timer);
+    if (launch.problem) {
+      problem = launch.problem;
+      d.executableProblem = launch.problem.text ?? String(launch.problem);
+    } else {
+      const probe = startVersionProbe(
+        launch,
+        workspace,
+        childEnv(userEnv),
+        performance.now() + DIAGNOSE_VERSION_WAIT_MS,
+      );
+      const v = await probe.within(DIAGNOSE_VERSION_WAIT_MS + 600);
+      Object.assign(d, { cliVersion: v?.text, cliVersionSource: v?.source });
+      d.executableInWorkspace = launch.inWorkspace;
+      if (launch.bundle) d.launcher = launch.bundle.launcher;
+      d.executable = launch.executable;
+    }
+    if (index.problem) {
+      const p = index.problem instanceof Problem ? index.problem : badWorkspace(workspace, String(index.problem));
+      if (p.kind?.missing && p.kind.ancestor) d.ancestorIndex = p.kind.ancestor;
+      d.indexProblem = p.text;
+      problem ??= p;
+    } else Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved });
+  } catch (p) {
+    clearTimeout(timer);
+    problem = p;
+  }
+  d.ready = !problem;
+  if (problem) {
+    const p = problem instanceof Problem ? problem : badWorkspace("", String(problem?.message ?? problem));
+    Object.assign(d, { problemCode: p.code, problem: p.text, remediation: p.remediation });
+  }
+  return withoutUndefined(d);
+}
+
+module.exports = { diagnose };

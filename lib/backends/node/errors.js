@@ -1,0 +1,154 @@
+// Errors: a stable CODEGRAPH_* code, a one-line remediation and a self-contained message, as
+// the addon's src/errors.rs builds them (Pi hands only `error.message` to the model). Messages
+// stay short and bounded: every path goes through shownPath(), and the stderr tail is the only
+// CLI-provided text that reaches them, already capped.
+
+/** The longest a path may be in a message; longer ones keep their start and end. */
+const MAX_SHOWN_PATH_CHARS = 240;
+const NEVER_WRITES_INDEX = "pi-codegraph never creates, syncs or repairs the index.";
+
+/**
+ * A path as a message may show it: control characters escaped (a directory name with a newline
+ * must not add lines to what the model reads), at most MAX_SHOWN_PATH_CHARS characters. The
+ * escapes are Rust's `char::escape_default` (`\n`, `\t`, `\r`, `\u{1b}`), as the addon prints them.
+ */
+function shownPath(p) {
+  let escaped = "";
+  for (const c of String(p)) {
+    const n = c.codePointAt(0);
+    if (n < 0x20 || (n >= 0x7f && n <= 0x9f)) {
+      escaped += { 9: "\\t", 10: "\\n", 13: "\\r" }[n] ?? `\\u{${n.toString(16)}}`;
+    } else escaped += c;
+  }
+  const chars = [...escaped];
+  if (chars.length <= MAX_SHOWN_PATH_CHARS) return escaped;
+  const half = MAX_SHOWN_PATH_CHARS / 2;
+  const omitted = chars.length - 2 * half;
+  return `${chars.slice(0, half).join("")}…(${omitted} characters omitted)…${chars.slice(-half).join("")}`;
+}
+
+const REMEDIATION = {
+  CODEGRAPH_INVALID_REQUEST:
+    "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.",
+  CODEGRAPH_INVALID_OPTIONS:
+    "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.",
+  CODEGRAPH_WORKSPACE:
+    "Start Pi in an existing project directory; codegraph_explore only runs in Pi's active workspace.",
+  CODEGRAPH_NOT_FOUND:
+    "Install the CodeGraph CLI (npm install -g @colbymchenry/codegraph) and make sure `codegraph` is on PATH, or set PI_CODEGRAPH_BIN to its absolute path.",
+  CODEGRAPH_SPAWN: "Check that the codegraph executable is a runnable program and that the workspace is readable.",
+  CODEGRAPH_EXIT: "Read the stderr tail below; run the same `codegraph explore` in the workspace to reproduce it.",
+  CODEGRAPH_TIMEOUT:
+    "Ask a narrower question that names concrete symbols or files, or check the index with `codegraph status`.",
+  CODEGRAPH_CANCELLED: "Nothing to fix: the request was cancelled.",
+};
+
+/** A failure inside the backend; `explore()` turns it into the public Error at the edge. */
+class Problem extends Error {
+  constructor(code, text, extra = {}, remediation = REMEDIATION[code]) {
+    super(text);
+    Object.assign(this, { code, text, extra, remediation });
+  }
+}
+const invalidRequest = (reason) =>
+  new Problem("CODEGRAPH_INVALID_REQUEST", `the Explore request is invalid: ${reason}`);
+const invalidOptions = (reason) =>
+  new Problem("CODEGRAPH_INVALID_OPTIONS", `the explore options are invalid: ${reason}`);
+const badWorkspace = (p, reason) =>
+  new Problem("CODEGRAPH_WORKSPACE", `the workspace ${shownPath(p)} is not usable: ${reason}`);
+const notFound = (reason) => new Problem("CODEGRAPH_NOT_FOUND", `the CodeGraph CLI was not found: ${reason}`);
+const spawnFailed = (reason) => new Problem("CODEGRAPH_SPAWN", `codegraph could not be started: ${reason}`);
+
+/**
+ * CODEGRAPH_NO_INDEX. `kind` says why, each with its own remediation: { missing, ancestor? },
+ * { unusable, db }, { special } (a FIFO, a device …, never opened) or { outside, resolved }.
+ */
+function noIndex(workspace, reason, kind = { missing: true }) {
+  const ws = shownPath(workspace);
+  let remediation;
+  if (kind.missing && kind.ancestor) {
+    const a = shownPath(kind.ancestor);
+    remediation = `The enclosing project ${a} has a CodeGraph index: start Pi there (cd ${a} && pi) to use it; its answers name files relative to that directory. Only if you want a separate, partial index of this subdirectory, run \`codegraph init\` in ${ws} yourself. ${NEVER_WRITES_INDEX}`;
+  } else if (kind.unusable) {
+    remediation = `Move or delete ${shownPath(kind.db)} (CodeGraph cannot rebuild it in place), then run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
+  } else if (kind.special) {
+    remediation = `Replace it with a real index: remove it, then run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
+  } else if (kind.outside) {
+    remediation = `Start Pi in the project that owns that index, run \`codegraph init\` in ${ws} for an index of its own, or set PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 to accept an index outside the workspace. ${NEVER_WRITES_INDEX}`;
+  } else {
+    remediation = `Run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
+  }
+  const extra = kind.missing && kind.ancestor ? { ancestorIndex: kind.ancestor } : {};
+  const p = new Problem(
+    "CODEGRAPH_NO_INDEX",
+    `this workspace has no usable CodeGraph index: ${reason}`,
+    extra,
+    remediation,
+  );
+  p.kind = kind;
+  return p;
+}
+
+const indexReadOnly = (dir, reason) =>
+  new Problem(
+    "CODEGRAPH_INDEX_READONLY",
+    `the CodeGraph index cannot be opened read-write: ${reason}`,
+    {},
+    `CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm): make ${shownPath(dir)} and its files writable for this user. pi-codegraph itself never writes the index.`,
+  );
+
+/** What the CLI had printed when it was stopped, for details.partialText/partialBytes. */
+const partialOf = (partial) => ({ partialBytes: partial?.bytes ?? 0, partialText: partial?.text ?? "" });
+
+function timedOut(ms, stderrTail = "", partial) {
+  const bytes = partial?.bytes ?? 0;
+  const note = bytes
+    ? ` after printing ${bytes} bytes of a partial answer (kept in details.partialText)`
+    : " before it printed anything";
+  return new Problem("CODEGRAPH_TIMEOUT", `codegraph explore did not finish within ${ms} ms and was stopped${note}`, {
+    timeoutMs: ms,
+    stderrTail,
+    ...partialOf(partial),
+  });
+}
+
+function cancelled(partial) {
+  const bytes = partial?.bytes ?? 0;
+  const text = bytes
+    ? `the explore was cancelled after codegraph had printed ${bytes} bytes (the partial answer is in details.partialText), and codegraph was stopped`
+    : "the explore was cancelled before codegraph printed anything, and codegraph was stopped";
+  return new Problem("CODEGRAPH_CANCELLED", text, partialOf(partial));
+}
+
+/** A copy without the undefined fields (the addon leaves absent values out). */
+const withoutUndefined = (obj) => Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
+
+/** The public Error: `CODE: message.\nRemediation: …`, plus `code`, `remediation`, `details`. */
+function publicError(p, failure) {
+  if (!(p instanceof Problem)) p = spawnFailed(String(p?.message ?? p)); // a bug here, still a contract error
+  let message = `${p.code}: ${p.text}.\nRemediation: ${p.remediation}`;
+  const tail = p.extra.stderrTail ?? "";
+  // A failed CLI always shows its stderr tail; a stuck one only when it said something.
+  if (tail.trim() && (p.code === "CODEGRAPH_EXIT" || p.code === "CODEGRAPH_TIMEOUT"))
+    message += `\nstderr (last 4 KB):\n${tail.trimEnd()}`;
+  else if (p.code === "CODEGRAPH_EXIT") message += "\nstderr: (empty)";
+  const details = withoutUndefined({ ...failure, ...p.extra });
+  return Object.assign(new Error(message), { code: p.code, remediation: p.remediation, details });
+}
+
+module.exports = {
+  shownPath,
+  REMEDIATION,
+  Problem,
+  invalidRequest,
+  invalidOptions,
+  badWorkspace,
+  notFound,
+  noIndex,
+  indexReadOnly,
+  spawnFailed,
+  timedOut,
+  cancelled,
+  withoutUndefined,
+  publicError,
+};

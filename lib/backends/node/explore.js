@@ -1,0 +1,243 @@
+// explore(): the backend's main call, the same as the native addon's (src/explore.rs, src/lib.rs):
+// argument checks in the addon's order, preflight, discovery, the run, and what its exit means.
+
+const os = require("node:os");
+const path = require("node:path");
+const { discover, launchRuns } = require("./discovery.js");
+const { Problem, badWorkspace, cancelled, indexReadOnly, invalidOptions } = require("./errors.js");
+const { invalidRequest, noIndex, publicError, shownPath, timedOut, withoutUndefined } = require("./errors.js");
+const { CLI_NO_INDEX_MARKER, COMMON_SIGNALS, DEFAULT_TIMEOUT_MS, STDOUT_EXCERPT_BYTES } = require("./limits.js");
+const { isContinuation, truncationMarker } = require("./limits.js");
+const { checkIndex, checkRequest, checkWorkspace, childEnv, envSet, resolvedPath } = require("./preflight.js");
+const { run } = require("./run.js");
+const { redact } = require("./sanitize.js");
+const { packageVersion, startVersionProbe } = require("./version.js");
+
+/** What CodeGraph 1.6.1 prints when it cannot open its index read-write. */
+const CLI_READONLY_MARKERS = ["attempt to write a readonly database", "SQLITE_READONLY"];
+
+/**
+ * The filesystem checks before a run, in the addon's order: workspace, index, executable (and
+ * its package metadata). `home` is the workspace with symlinks resolved, computed once.
+ */
+async function preflightChecks(cwd, env) {
+  const workspace = await checkWorkspace(cwd);
+  const home = await resolvedPath(workspace);
+  const index = await checkIndex(workspace, home, env);
+  const launch = await discover(home, env);
+  launch.packageVersion = await packageVersion(launch);
+  return { workspace, index, launch };
+}
+
+/**
+ * `work`, bounded by the call's deadline and cancel. The checks themselves cannot be stopped (a
+ * stat on a hung mount holds a thread-pool thread until it returns); their late result is dropped.
+ */
+function withinDeadline(work, { timeoutMs, deadline, cancel }) {
+  return new Promise((resolve, reject) => {
+    const done = (fn, value) => {
+      clearTimeout(timer);
+      cancel.onCancel = null;
+      fn(value);
+    };
+    const stuck = "(stopped while checking the workspace: the filesystem did not answer)";
+    const timer = setTimeout(() => done(reject, timedOut(timeoutMs, stuck)), Math.max(0, deadline - performance.now()));
+    cancel.onCancel = () => done(reject, cancelled());
+    if (cancel.requested) cancel.onCancel();
+    work.then(
+      (value) => done(resolve, value),
+      (problem) => done(reject, problem),
+    );
+  });
+}
+
+/** Options as a caller may really pass them; a wrong type or a throwing getter is CODEGRAPH_INVALID_OPTIONS. */
+function parseExploreOptions(options) {
+  const parsed = { timeoutMs: DEFAULT_TIMEOUT_MS, onProgress: undefined };
+  if (options === undefined || options === null) return parsed;
+  if (typeof options !== "object") throw invalidOptions("options is not an object");
+  const field = (name) => {
+    try {
+      return options[name];
+    } catch {
+      throw invalidOptions(`options.${name} cannot be read`);
+    }
+  };
+  const timeoutMs = field("timeoutMs");
+  if (timeoutMs !== undefined && timeoutMs !== null) {
+    // Node's timers fire at once past 2^31-1 ms; the addon takes the same bound.
+    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
+      throw invalidOptions("options.timeoutMs must be a number of milliseconds from 1 to 2147483647");
+    parsed.timeoutMs = Math.trunc(timeoutMs);
+  }
+  const onProgress = field("onProgress");
+  if (onProgress !== undefined && onProgress !== null) {
+    if (typeof onProgress !== "function") throw invalidOptions("options.onProgress must be a function");
+    parsed.onProgress = onProgress;
+  }
+  return parsed;
+}
+
+/** Links the caller's signal to `cancel` with a listener (the caller's onabort stays theirs). */
+function linkSignal(signal, cancel) {
+  if (signal === undefined || signal === null) return null;
+  if (typeof signal !== "object" && typeof signal !== "function")
+    throw invalidOptions("the signal is not an AbortSignal");
+  let aborted;
+  try {
+    aborted = Boolean(signal.aborted);
+  } catch {
+    throw invalidOptions("signal.aborted cannot be read");
+  }
+  if (aborted) throw cancelled();
+  const listener = () => {
+    cancel.requested = true;
+    cancel.onCancel?.();
+  };
+  try {
+    signal.addEventListener("abort", listener);
+  } catch {
+    throw invalidOptions("the signal is not an AbortSignal");
+  }
+  return () => {
+    try {
+      signal.removeEventListener("abort", listener);
+    } catch {} // a removeEventListener that throws must not keep the promise from settling
+  };
+}
+
+/**
+ * Runs `codegraph explore -- <request>` in `cwd`, which must hold its own CodeGraph index.
+ * Resolves with `{ text, details }`; rejects with an Error carrying `code`, `remediation` and
+ * bounded `details`. Never throws synchronously. `options`: `timeoutMs` (default 30000) and
+ * `onProgress({ text, seenBytes, seenLines, elapsedMs })`, at most every 250 ms.
+ */
+async function explore(request, cwd, signal, options) {
+  const started = performance.now();
+  const userEnv = { ...process.env }; // the call's environment, read once when it is made
+  const cancel = { requested: false, onCancel: null };
+  const failure = {}; // diagnostics that travel with an error
+  let unlink = null;
+  try {
+    if (typeof request !== "string") throw invalidRequest("it is not a string");
+    if (typeof cwd !== "string") throw badWorkspace("", "the workspace path is not a string");
+    const { timeoutMs, onProgress } = parseExploreOptions(options);
+    unlink = linkSignal(signal, cancel);
+    return await runExplore(
+      request,
+      cwd,
+      { userEnv, timeoutMs, deadline: started + timeoutMs, cancel, onProgress },
+      failure,
+    );
+  } catch (err) {
+    throw publicError(err, failure);
+  } finally {
+    unlink?.();
+  }
+}
+
+async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, onProgress }, failure) {
+  checkRequest(request);
+  const checks = preflightChecks(cwd, userEnv);
+  const { workspace, index, launch } = await withinDeadline(checks, { timeoutMs, deadline, cancel });
+  const env = childEnv(userEnv);
+  // `--` ends option parsing: a request such as "-p /etc" stays the query.
+  const version = startVersionProbe(launch, workspace, env, deadline);
+  const fill = (durationMs) => {
+    const v = version.now(); // the version never delays the answer: what is known now is reported
+    Object.assign(failure, {
+      executable: launchRuns(launch),
+      executableInWorkspace: launch.inWorkspace,
+      indexPath: index.dir,
+      indexResolved: index.resolved,
+      cliVersion: v?.text,
+      cliVersionSource: v?.source,
+      durationMs,
+    });
+  };
+  let out;
+  try {
+    out = await run({
+      launch,
+      args: ["explore", "--", request],
+      cwd: workspace,
+      env,
+      timeoutMs,
+      deadline,
+      cancel,
+      spillTarget: { workspace, tmpdir: envSet(userEnv, "TMPDIR") },
+      onProgress,
+    });
+  } catch (problem) {
+    version.stop();
+    fill(undefined);
+    throw problem;
+  }
+  // A flood we stopped ourselves (at the drain limit) is not the CLI's verdict: the kept text is
+  // the answer, with totals as lower bounds and exitCode -1 ("stopped by pi-codegraph").
+  const stoppedByUs = !out.stdout.totalsExact;
+  if (out.status.code !== 0 && !stoppedByUs) {
+    version.stop();
+    fill(out.durationMs);
+    throw classifyExit(out, workspace, index);
+  }
+  const v = version.now();
+  const b = out.stdout;
+  let text = b.text;
+  if (!text.trim() && !b.truncated) text = "(codegraph explore printed nothing)";
+  if (b.truncated) text += truncationMarker(b);
+  return {
+    text,
+    details: withoutUndefined({
+      request,
+      cwd: workspace,
+      executable: launchRuns(launch),
+      discoveredExecutable: launch.executable,
+      executableInWorkspace: launch.inWorkspace,
+      indexPath: index.dir,
+      indexResolved: index.resolved,
+      cliVersion: v?.text,
+      cliVersionSource: v?.source,
+      exitCode: stoppedByUs ? -1 : 0,
+      durationMs: out.durationMs,
+      truncated: b.truncated,
+      truncatedBy: b.truncatedBy,
+      totalBytes: b.totalBytes,
+      totalLines: b.totalLines,
+      totalsExact: b.totalsExact,
+      keptBytes: b.keptBytes,
+      keptLines: b.keptLines,
+      fullOutputPath: b.fullOutput?.path,
+      fullOutputBytes: b.fullOutput?.bytes,
+      fullOutputMissing: b.fullOutput?.error,
+    }),
+  };
+}
+
+/** What a non-zero exit means: an index the CLI cannot use, a read-only index, or a failure with its stderr tail. */
+function classifyExit(out, workspace, index) {
+  if (out.stderrTail.includes(CLI_NO_INDEX_MARKER)) {
+    // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
+    const db = path.join(index.dir, "codegraph.db");
+    return noIndex(workspace, `codegraph cannot use ${shownPath(db)} as an index`, { unusable: true, db });
+  }
+  if (CLI_READONLY_MARKERS.some((m) => out.stderrTail.includes(m)))
+    return indexReadOnly(index.dir, 'codegraph explore failed with "attempt to write a readonly database"');
+  const { code, signal } = out.status;
+  const signum = signal ? (os.constants.signals[signal] ?? null) : null;
+  let how = "ended abnormally";
+  if (code !== null) how = `exited with code ${code}`;
+  else if (COMMON_SIGNALS.includes(signal)) how = `was killed by ${signal} (signal ${signum})`;
+  else if (signum !== null) how = `was killed by signal ${signum}`;
+  let stderrTail = out.stderrTail;
+  if (!stderrTail.trim() && out.stdout.text.trim()) {
+    // The CLI prints its validation errors on stdout.
+    const buf = Buffer.from(out.stdout.text);
+    let end = Math.min(buf.length, STDOUT_EXCERPT_BYTES);
+    while (isContinuation(buf[end])) end -= 1;
+    stderrTail = `(stderr empty; stdout began:)\n${redact(buf.subarray(0, end).toString())}`;
+  }
+  return new Problem("CODEGRAPH_EXIT", `codegraph explore ${how}`, { exitCode: code, signal: signum, stderrTail });
+}
+
+module.exports = { explore };

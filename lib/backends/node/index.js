@@ -1,0 +1,33 @@
+// The plain-Node backend of pi-codegraph: the same module shape and the same promises as the
+// native addon (lib/native.js loads that one), so the glue can run over either; the fault suites
+// (__test__/faults/) run against both. One module per responsibility, as src/ has them:
+// limits, errors, sanitize, preflight, discovery, spill (full outputs), collect (the bounded
+// stdout/stderr collectors), host-exit, host-watch, process, run, version, explore, diagnose.
+//
+// Where plain Node differs from the addon ("Node differs"):
+// - The preflight's filesystem checks run on libuv's thread pool and are bounded by the call's
+//   deadline and cancel, but a stat stuck on a hung mount holds its pool thread until it returns
+//   (the addon's blocking pool is its own); a stall of the shared pool delays other fs work too.
+// - Redaction's `\b` is ASCII-only in JS (Unicode-aware in Rust's regex).
+// - Windows (experimental): descendants are killed with taskkill, not a job object; a .cmd
+//   launcher outside npm's layout cannot start (Node will not spawn it without a shell).
+// - A file the kernel will not execute (no #!, not a native binary) is refused before the spawn,
+//   since libuv would otherwise run it with /bin/sh.
+
+const { diagnose } = require("./diagnose.js");
+const { explore } = require("./explore.js");
+const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("./limits.js");
+const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("./limits.js");
+const { releaseFullOutputs } = require("./spill.js");
+
+module.exports = {
+  explore,
+  diagnose,
+  releaseFullOutputs,
+  MAX_REQUEST_CHARS,
+  MAX_OUTPUT_BYTES,
+  MAX_OUTPUT_LINES,
+  DRAIN_LIMIT_BYTES,
+  STDERR_TAIL_BYTES,
+  DEFAULT_TIMEOUT_MS,
+};

@@ -1,0 +1,237 @@
+// Preflight: checks made before anything runs (src/preflight.rs). They only read, and only
+// metadata: the database header is read from a regular file opened non-blocking, so no FIFO,
+// device or `/dev/stdin` symlink is ever read (or waited on). They are asynchronous (libuv's
+// thread pool, as the addon's blocking pool), so explore() can bound them by its deadline and
+// cancel: a stat on a hung mount ends in CODEGRAPH_TIMEOUT, not a stuck call.
+
+const fs = require("node:fs");
+const fsp = require("node:fs/promises");
+const path = require("node:path");
+const { badWorkspace, invalidRequest, noIndex, shownPath } = require("./errors.js");
+const { IS_WINDOWS, MAX_REQUEST_CHARS, QUIET_DEFAULTS, SQLITE_MAGIC } = require("./limits.js");
+
+const DEFAULT_INDEX_DIR = ".codegraph";
+const INDEX_DB_FILE = "codegraph.db";
+/** Set to `1` to accept an index whose directory or database resolves outside the workspace. */
+const ALLOW_EXTERNAL_INDEX_VAR = "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX";
+/** O_NONBLOCK: a file swapped for a FIFO after the metadata check cannot block the open. */
+const HEADER_OPEN_FLAGS = IS_WINDOWS
+  ? fs.constants.O_RDONLY
+  : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
+
+/**
+ * A non-empty value of `env` (the call's snapshot of process.env, taken when the call was made,
+ * as the addon takes it), as the user would mean it.
+ */
+const envSet = (env, key) => envGet(env, key) || undefined;
+
+/** A value of the snapshot; Windows names are case-insensitive (a copy of process.env is not). */
+function envGet(env, key) {
+  if (!IS_WINDOWS || key in env) return env[key];
+  const found = Object.keys(env).find((k) => k.toUpperCase() === key.toUpperCase());
+  return found === undefined ? undefined : env[found];
+}
+
+function checkRequest(request) {
+  if (!request.trim()) throw invalidRequest("it is empty or only whitespace");
+  if (request.includes("\0")) throw invalidRequest("it contains a NUL byte, which no command-line argument can carry");
+  // UTF-16 units, as the CLI's `query.length` counts them (an emoji counts 2): JS `length`.
+  if (request.length > MAX_REQUEST_CHARS)
+    throw invalidRequest(
+      `it is ${request.length} characters long as JavaScript counts them (UTF-16 units); the limit is ${MAX_REQUEST_CHARS}`,
+    );
+}
+
+/** Names what a non-regular file is, for messages. */
+function kindOfFile(st) {
+  if (st.isDirectory()) return "a directory";
+  if (st.isFile()) return "a regular file";
+  if (st.isFIFO()) return "a FIFO (named pipe)";
+  if (st.isCharacterDevice()) return "a character device";
+  if (st.isBlockDevice()) return "a block device";
+  if (st.isSocket()) return "a socket";
+  return "a special file";
+}
+
+/**
+ * An OS error as a short reason, e.g. "permission denied (EACCES)": without the path Node puts
+ * in its message (paths reach messages only through shownPath()).
+ */
+function ioReason(err) {
+  const m = /^([A-Z0-9]+): ([^,]*)/.exec(String(err?.message ?? err));
+  return m
+    ? `${m[2]} (${m[1]})`
+    : String(err?.code ?? err?.message ?? err)
+        .split("\n")[0]
+        .slice(0, 200);
+}
+
+async function checkWorkspace(cwd) {
+  if (cwd === "") throw badWorkspace(cwd, "no workspace directory was given");
+  if (!path.isAbsolute(cwd)) throw badWorkspace(cwd, "it is not an absolute path");
+  let st;
+  try {
+    st = await fsp.stat(cwd); // follows symlinks and never opens the target
+  } catch (err) {
+    throw badWorkspace(cwd, err.code === "ENOENT" ? "it does not exist" : `it cannot be read (${ioReason(err)})`);
+  }
+  if (!st.isDirectory()) throw badWorkspace(cwd, `it is ${kindOfFile(st)}, not a directory`);
+  try {
+    await (await fsp.opendir(cwd)).close(); // a directory we cannot list would later look like "no index"
+  } catch (err) {
+    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`);
+  }
+  return cwd;
+}
+
+/** `p` with every symlink resolved, or `p` itself when that fails (synchronous, for the spill). */
+function canonicalPath(p) {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/** canonicalPath(), asynchronously. */
+const resolvedPath = (p) => fsp.realpath(p).catch(() => p);
+
+/** `p` is `base` or inside it (by path components). */
+function isWithin(p, base) {
+  const rel = path.relative(base, p);
+  return rel === "" || (!path.isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${path.sep}`));
+}
+
+/**
+ * `CODEGRAPH_DIR` as the CLI accepts it: a plain directory name. Anything path-like is ignored
+ * (the CLI warns and ignores it too), so it can never point the check outside the workspace.
+ */
+function indexDirName(env) {
+  const v = envSet(env, "CODEGRAPH_DIR");
+  return v && v !== "." && v !== ".." && !/[/\\]/.test(v) ? v : DEFAULT_INDEX_DIR;
+}
+
+/** The nearest ancestor of `workspace` that has its own `<name>/codegraph.db` (metadata only). */
+async function ancestorIndex(workspace, name) {
+  let dir = workspace;
+  for (let i = 0; i < 64; i++) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+    try {
+      if ((await fsp.stat(path.join(dir, name, INDEX_DB_FILE))).isFile()) return dir;
+    } catch {}
+  }
+  return undefined;
+}
+
+/** The first 16 bytes of a regular file, opened non-blocking and checked again on the fd. */
+async function readIndexHeader(db) {
+  const file = await fsp.open(db, HEADER_OPEN_FLAGS);
+  try {
+    if (!(await file.stat()).isFile()) throw new Error("it is not a regular file");
+    const header = Buffer.alloc(16);
+    let got = 0;
+    while (got < 16) {
+      const { bytesRead } = await file.read(header, got, 16 - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    return header.subarray(0, got);
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * The index must be the workspace's own: the CLI would walk up to an ancestor's index, which
+ * answers with paths relative to that ancestor. `home` is the workspace with symlinks resolved;
+ * `env` the call's environment snapshot.
+ * Returns `{ dir, resolved }`: the index directory as the CLI opens it, and where it really is.
+ */
+async function checkIndex(workspace, home, env) {
+  const name = indexDirName(env);
+  const dir = path.join(workspace, name);
+  const db = path.join(dir, INDEX_DB_FILE);
+  const missing = async (what) =>
+    noIndex(workspace, `${shownPath(what)} does not exist`, {
+      missing: true,
+      ancestor: await ancestorIndex(workspace, name),
+    });
+  let st;
+  try {
+    st = await fsp.stat(dir);
+  } catch (err) {
+    if (err.code === "ENOENT" || err.code === "ENOTDIR") throw await missing(dir);
+    throw badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`);
+  }
+  if (!st.isDirectory())
+    throw noIndex(workspace, `${shownPath(dir)} is ${kindOfFile(st)}, not a directory`, { special: true });
+  try {
+    st = await fsp.stat(db);
+  } catch (err) {
+    if (err.code === "ENOENT") throw await missing(db);
+    throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
+  }
+  if (!st.isFile())
+    throw noIndex(workspace, `${shownPath(db)} is ${kindOfFile(st)}, not a regular file; it was not opened`, {
+      special: true,
+    });
+  // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
+  // construction; only a link needs resolving.
+  const isLink = (p) =>
+    fsp.lstat(p).then(
+      (l) => l.isSymbolicLink(),
+      () => true,
+    );
+  const linked = (await isLink(dir)) || (await isLink(db));
+  const resolved = linked ? await resolvedPath(dir) : path.join(home, name);
+  if (linked && envSet(env, ALLOW_EXTERNAL_INDEX_VAR) !== "1") {
+    for (const [what, target] of [
+      [dir, resolved],
+      [db, await resolvedPath(db)],
+    ]) {
+      if (!isWithin(target, home))
+        throw noIndex(workspace, `${shownPath(what)} resolves to ${shownPath(target)}, outside the workspace`, {
+          outside: true,
+          resolved: target,
+        });
+    }
+  }
+  let header;
+  try {
+    header = await readIndexHeader(db);
+  } catch (err) {
+    throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
+  }
+  if (header.length < 16) throw noIndex(workspace, `${shownPath(db)} is empty or truncated`, { unusable: true, db });
+  if (!header.equals(SQLITE_MAGIC))
+    throw noIndex(workspace, `${shownPath(db)} is not a SQLite database`, { unusable: true, db });
+  return { dir, resolved };
+}
+
+/** The user's environment plus the quiet defaults they did not set (DO_NOT_TRACK counts as theirs). */
+function childEnv(env) {
+  const child = { ...env };
+  for (const [key, value] of Object.entries(QUIET_DEFAULTS)) {
+    const userDecided =
+      envGet(env, key) !== undefined || (key === "CODEGRAPH_TELEMETRY" && envGet(env, "DO_NOT_TRACK") !== undefined);
+    if (!userDecided) child[key] = value;
+  }
+  return child;
+}
+
+module.exports = {
+  envSet,
+  envGet,
+  ioReason,
+  kindOfFile,
+  checkRequest,
+  checkWorkspace,
+  canonicalPath,
+  resolvedPath,
+  isWithin,
+  checkIndex,
+  childEnv,
+  ancestorIndex,
+};

@@ -1,0 +1,99 @@
+// The glue's calls into a backend (the native addon or the Node runner, both shaped like the
+// addon's module): argument-robust explore() and a diagnose() that never rejects. Whatever the
+// backend, explore() never throws synchronously and every failure is a CODEGRAPH_* rejection.
+
+const { firstLine } = require("./text.js");
+
+/** The limits every backend exports, as the addon's napi consts. */
+const LIMIT_NAMES = [
+  "MAX_REQUEST_CHARS",
+  "MAX_OUTPUT_BYTES",
+  "MAX_OUTPUT_LINES",
+  "DRAIN_LIMIT_BYTES",
+  "STDERR_TAIL_BYTES",
+  "DEFAULT_TIMEOUT_MS",
+];
+
+/** A coded Error, as the backends' own rejections are. */
+function codedError(code, text, remediation, details = {}) {
+  const err = new Error(`${code}: ${text}\nRemediation: ${remediation}`);
+  return Object.assign(err, { code, remediation, details });
+}
+
+/**
+ * A progress listener that can fail in any way (throw anything, return a rejected promise or a
+ * thenable whose `then` throws) without taking the host down.
+ */
+function safeListener(fn) {
+  return (progress) => {
+    try {
+      const r = fn(progress);
+      if (r !== null && (typeof r === "object" || typeof r === "function")) Promise.resolve(r).catch(() => {});
+    } catch {}
+  };
+}
+
+/** The options a backend reads, copied out of whatever the caller passed (getters, Proxies). */
+function plainOptions(options) {
+  if (options === undefined || options === null) return null;
+  if (typeof options !== "object") return options; // the backend rejects it with its own reason
+  const { timeoutMs, onProgress } = options;
+  return { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress };
+}
+
+/** `{ explore, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
+function wrapBackend(backend) {
+  /** Runs `codegraph explore -- <request>` in `cwd`; every failure is a CODEGRAPH_* rejection. */
+  async function explore(request, cwd, signal, options) {
+    let plain;
+    try {
+      plain = plainOptions(options);
+    } catch (cause) {
+      throw codedError(
+        "CODEGRAPH_INVALID_OPTIONS",
+        `the explore options are invalid: they cannot be read (${firstLine(cause)}).`,
+        "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.",
+      );
+    }
+    try {
+      return await backend.explore(request, cwd, signal ?? null, plain);
+    } catch (err) {
+      if (err?.code?.startsWith?.("CODEGRAPH_")) throw err;
+      throw codedError(
+        "CODEGRAPH_INVALID_OPTIONS",
+        `the explore arguments could not be used (${firstLine(err)}).`,
+        "Pass a request string, an absolute workspace path, an AbortSignal and { timeoutMs?, onProgress? }.",
+      );
+    }
+  }
+
+  /** Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too. */
+  async function diagnose(cwd) {
+    try {
+      return await backend.diagnose(cwd);
+    } catch (err) {
+      const story = err?.details?.story;
+      return {
+        cwd,
+        ready: false,
+        problemCode: err?.code ?? "CODEGRAPH_SPAWN",
+        problem: story ? `${String(err.message).split("\n")[0]} ${story}` : String(err?.message ?? err),
+        remediation: err?.remediation ?? "Run `pi-codegraph doctor` in the workspace.",
+      };
+    }
+  }
+
+  /** Deletes the temp files holding full output of truncated answers (the listed ones, or all). */
+  function releaseFullOutputs(paths) {
+    return backend.releaseFullOutputs(paths ?? null);
+  }
+
+  /** The backend's limits, read now (a lazily loaded backend may not know them before). */
+  function limits() {
+    return Object.fromEntries(LIMIT_NAMES.map((name) => [name, backend[name]]));
+  }
+
+  return { explore, diagnose, releaseFullOutputs, limits };
+}
+
+module.exports = { LIMIT_NAMES, codedError, wrapBackend };

@@ -1,0 +1,74 @@
+// The session lifecycle: registration at session_start, readiness refreshed before every agent
+// turn and after every call, the /codegraph command, and the full-output files released at
+// session_shutdown.
+
+const { TOOL_NAME } = require("./guidance.js");
+const { statusReport, statusText } = require("./status.js");
+const { createTool } = require("./tool.js");
+
+/**
+ * Builds the Pi extension factory over `glue` (wrapBackend's calls plus extensionInfo() and
+ * runnerInfo()) and Pi's own TypeBox (`Type`) and TUI (`Text`), which `getPeers()` returns (or
+ * resolves to) when the tool is created.
+ *
+ * Registration waits for `session_start`: Pi 0.73 exits at startup when two extensions register
+ * one tool name while loading, and a user may have pi-codegraph installed both globally and in
+ * the project. At `session_start` the tools registered so far are visible, so the first copy (in
+ * Pi's load order) registers and any later copy skips quietly.
+ *
+ * Readiness is re-checked (read-only, no process starts where the CLI's package names its
+ * version) before every agent turn and after every call: when it changed, the tool is registered
+ * again with the new guidance, which makes Pi rebuild the system prompt, and the status slot
+ * follows.
+ */
+function createExtension(glue, getPeers) {
+  /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
+  return function piCodegraph(pi) {
+    const state = { diagnosis: undefined, lastError: undefined, active: false, fullOutputs: [], peers: undefined };
+    const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}`;
+    const slot = (ctx) => {
+      if (ctx.hasUI) ctx.ui.setStatus("codegraph", statusText(state.diagnosis, glue.runnerInfo()));
+    };
+
+    async function refresh(ctx) {
+      if (!state.active || !ctx?.cwd) return;
+      const next = await glue.diagnose(ctx.cwd);
+      const changed = key(next) !== key(state.diagnosis);
+      state.diagnosis = next;
+      if (changed) pi.registerTool(createTool(state, state.peers, glue));
+      slot(ctx);
+    }
+    state.refresh = (ctx) => refresh(ctx).catch(() => {});
+
+    pi.on("session_start", async (_event, ctx) => {
+      if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
+      state.active = true;
+      state.diagnosis = await glue.diagnose(ctx.cwd);
+      state.peers = await getPeers();
+      pi.registerTool(createTool(state, state.peers, glue));
+      pi.registerCommand("codegraph", {
+        description: "Show CodeGraph readiness for this workspace (read-only; never indexes)",
+        handler: async (_args, cmdCtx) => {
+          await refresh(cmdCtx);
+          const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
+          const report = statusReport(state.diagnosis, state, info);
+          if (cmdCtx.hasUI) cmdCtx.ui.notify(report, state.diagnosis.ready ? "info" : "warning");
+          else process.stdout.write(`${report}\n`);
+        },
+      });
+      slot(ctx);
+    });
+
+    pi.on("before_agent_start", async (_event, ctx) => {
+      await refresh(ctx);
+    });
+
+    pi.on("session_shutdown", () => {
+      if (!state.active) return;
+      // Only this session's files: another session in the same process keeps its own.
+      glue.releaseFullOutputs(state.fullOutputs.splice(0));
+    });
+  };
+}
+
+module.exports = { createExtension };

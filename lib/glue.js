@@ -1,0 +1,56 @@
+// The whole Pi glue over one runner backend: forBackend(backend) is what the package's index.js
+// exports (over the native addon, or the Node runner when no addon loads) and what the
+// single-file example exports (over the Node runner).
+//
+// A backend is shaped like the native addon's module: { explore(request, cwd, signal?, options?)
+// → Promise<{ text, details }> (rejecting with a coded Error), diagnose(cwd) → Promise<Diagnosis>,
+// releaseFullOutputs(paths?) → number, MAX_REQUEST_CHARS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES,
+// DRAIN_LIMIT_BYTES, STDERR_TAIL_BYTES, DEFAULT_TIMEOUT_MS }, optionally runnerInfo().
+
+const { createExtension } = require("./extension.js");
+const { wrapBackend } = require("./explore.js");
+const { FALLBACK_LINE, TOOL_NAME } = require("./guidance.js");
+
+/**
+ * The module-shaped glue over `backend`: the default factory (callable, as Pi loads it) with
+ * `default`, explore, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
+ * runnerInfo, addonInfo, TOOL_NAME and FALLBACK_LINE on it.
+ *
+ * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() to use
+ * when the backend has none), `addonInfo` (which native binary is loaded, for doctor), and
+ * `getPeers` (Pi's TypeBox and TUI for the default factory).
+ */
+function forBackend(backend, options = {}) {
+  const calls = wrapBackend(backend);
+  const extension = options.extension ?? { name: "pi-codegraph", version: "unknown", path: "unknown" };
+  const extensionInfo = () => ({ ...extension });
+  const runnerInfo = () => {
+    if (typeof backend.runnerInfo === "function") return backend.runnerInfo();
+    return options.runner?.() ?? { name: "custom backend", path: null, note: null, fallback: false };
+  };
+  const addonInfo =
+    options.addonInfo ?? (() => ({ path: null, error: `no native addon is used: the ${runnerInfo().name} runner is` }));
+  const glue = { ...calls, extensionInfo, runnerInfo };
+  const makeExtension = (getPeers) => createExtension(glue, getPeers);
+  const factory = makeExtension(
+    options.getPeers ??
+      (() => {
+        throw new Error("pi-codegraph: no peers (Pi's typebox and pi-tui) were given to this factory");
+      }),
+  );
+  return Object.assign(factory, {
+    default: factory,
+    explore: calls.explore,
+    diagnose: calls.diagnose,
+    releaseFullOutputs: calls.releaseFullOutputs,
+    limits: calls.limits,
+    createExtension: makeExtension,
+    extensionInfo,
+    runnerInfo,
+    addonInfo,
+    TOOL_NAME,
+    FALLBACK_LINE,
+  });
+}
+
+module.exports = { forBackend };

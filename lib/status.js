@@ -1,0 +1,77 @@
+// What the user is shown about readiness: the `/codegraph` report and the status slot, from the
+// same diagnosis the guidance comes from, plus which runner serves the tool.
+
+const { printable } = require("./text.js");
+
+/** "native addon /path/x.node", "node (native addon not loaded: …)": the runner in one line. */
+function runnerLine(runner) {
+  if (!runner) return "unknown";
+  return `${runner.name}${runner.path ? ` ${runner.path}` : ""}${runner.note ? ` (${runner.note})` : ""}`;
+}
+
+/** The codegraph executable line: path, version and where the version came from. */
+function executableLine(d) {
+  if (!d.executable) {
+    return d.executableProblem ?? (d.problemCode === "CODEGRAPH_NOT_FOUND" ? d.problem : "not checked");
+  }
+  const source = d.cliVersionSource ? ` [version from ${d.cliVersionSource}]` : "";
+  const version = d.cliVersion ? ` (${d.cliVersion})${source}` : "";
+  return `${d.executable}${version}${d.executableInWorkspace ? " [inside the workspace]" : ""}`;
+}
+
+/**
+ * The `/codegraph` report: the same diagnosis the guidance comes from, plus the last error.
+ * `info` is `{ extension, runner }` (extensionInfo() and runnerInfo()).
+ */
+function statusReport(diagnosis, state, info) {
+  const ext = info.extension;
+  const lines = [
+    `pi-codegraph: ${diagnosis.ready ? "ready" : `not ready (${diagnosis.problemCode})`}`,
+    `extension: ${ext.name} ${ext.version} at ${ext.path} (the active copy)`,
+    `runner: ${runnerLine(info.runner)}`,
+    `workspace: ${diagnosis.cwd}`,
+    `codegraph: ${executableLine(diagnosis)}`,
+  ];
+  if (diagnosis.launcher) lines.push(`runs: ${diagnosis.launcher} (the platform bundle its npm shim would start)`);
+  if (diagnosis.indexPath) {
+    const resolved =
+      diagnosis.indexResolved && diagnosis.indexResolved !== diagnosis.indexPath
+        ? ` -> ${diagnosis.indexResolved}`
+        : "";
+    lines.push(`index: ${diagnosis.indexPath}${resolved}`);
+  } else {
+    lines.push(
+      `index: ${diagnosis.indexProblem ?? (diagnosis.problemCode === "CODEGRAPH_NO_INDEX" ? diagnosis.problem : "not checked")}`,
+    );
+  }
+  if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
+  if (!diagnosis.ready) {
+    if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(diagnosis.problemCode))
+      lines.push(`problem: ${diagnosis.problem}`);
+    lines.push(`fix: ${diagnosis.remediation}`);
+  }
+  lines.push(
+    `last error: ${state.lastError ? `${state.lastError.at} ${state.lastError.message.split("\n")[0]}` : "none"}`,
+  );
+  return lines.map(printable).join("\n");
+}
+
+/** The status slot: the real state in a few words, and the runner when it is a fallback. */
+function statusText(diagnosis, runner) {
+  const fallback = runner?.fallback ? ` (${runner.name} runner)` : "";
+  if (diagnosis.ready) return `⬡ codegraph${fallback}`;
+  const words = {
+    CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
+    CODEGRAPH_NOT_FOUND: "not installed",
+    CODEGRAPH_ADDON: "addon missing",
+    CODEGRAPH_WORKSPACE: "workspace unusable",
+  };
+  const problem =
+    words[diagnosis.problemCode] ??
+    String(diagnosis.problemCode)
+      .replace(/^CODEGRAPH_/, "")
+      .toLowerCase();
+  return `⬡ codegraph: ${problem}${fallback}`;
+}
+
+module.exports = { runnerLine, statusReport, statusText };

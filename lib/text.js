@@ -1,0 +1,36 @@
+// Text as people and terminals see it: control characters made visible, the equivalent command
+// line of a call, byte counts, and one short line out of any thrown value.
+
+/**
+ * Text from the model or the CLI as a terminal may show it: escape sequences and other control
+ * characters (OSC title or clipboard writes, screen clears) become visible `\x1b`-style escapes.
+ */
+function printable(text) {
+  return String(text).replace(
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
+    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+  );
+}
+
+/** How the call looks as a command line, for people reading the transcript (display only). */
+function cliForm(request) {
+  return `codegraph explore -- '${String(request).replace(/'/g, `'\\''`)}'`;
+}
+
+function formatBytes(n) {
+  return n < 1024 ? `${n}B` : `${(n / 1024).toFixed(1)}KB`;
+}
+
+/** The first line (at most 200 characters) of an error or any other thrown value. */
+function firstLine(value) {
+  try {
+    return String(value?.message ?? value)
+      .split("\n")[0]
+      .slice(0, 200);
+  } catch {
+    return "unprintable";
+  }
+}
+
+module.exports = { printable, cliForm, formatBytes, firstLine };

@@ -1,0 +1,59 @@
+// The registered Pi tool: its schema (one `request` field, bounded by the backend's
+// MAX_REQUEST_CHARS), its execute() over the backend, and its renderers.
+
+const { FALLBACK_LINE, TOOL_NAME, guidance, toolDescription } = require("./guidance.js");
+const { renderCall, renderResult } = require("./render.js");
+
+/**
+ * The tool for the session `state` (its diagnosis decides the guidance), built with Pi's TypeBox
+ * (`Type`) and TUI (`Text`) over `api` (wrapBackend's explore and limits).
+ */
+function createTool(state, { Type, Text }, api) {
+  const limits = api.limits();
+  return {
+    name: TOOL_NAME,
+    label: "CodeGraph Explore",
+    description: toolDescription(limits),
+    ...guidance(state.diagnosis),
+    parameters: Type.Object({
+      request: Type.String({
+        description:
+          "The Explore request: one natural-language question about the code's structure, naming the symbols or files it is about (e.g. 'how does CheckoutService.checkout reach PaymentProcessor.charge').",
+        minLength: 1,
+        ...(limits.MAX_REQUEST_CHARS ? { maxLength: limits.MAX_REQUEST_CHARS } : {}),
+      }),
+    }),
+
+    async execute(_toolCallId, params, signal, onUpdate, ctx) {
+      // Partial output while the CLI prints (bounded by the same caps, at most every 250 ms).
+      const onProgress =
+        typeof onUpdate === "function"
+          ? (p) =>
+              onUpdate({
+                content: [{ type: "text", text: p.text }],
+                details: { partial: true, seenBytes: p.seenBytes, seenLines: p.seenLines, elapsedMs: p.elapsedMs },
+              })
+          : undefined;
+      try {
+        // The workspace is Pi's, never the model's: the tool has no path parameter.
+        const result = await api.explore(params?.request, ctx?.cwd, signal, { onProgress });
+        state.lastError = undefined;
+        if (result.details.fullOutputPath) state.fullOutputs.push(result.details.fullOutputPath);
+        return { content: [{ type: "text", text: result.text }], details: result.details };
+      } catch (err) {
+        state.lastError = { at: new Date().toISOString(), message: err.message };
+        const toolError = new Error(`${err.message}\n${FALLBACK_LINE}`, { cause: err });
+        Object.assign(toolError, { code: err.code, remediation: err.remediation, details: err.details });
+        throw toolError;
+      } finally {
+        // What the call showed may have changed readiness (an index made or removed meanwhile).
+        state.refresh?.(ctx);
+      }
+    },
+
+    renderCall: (args, theme, context) => renderCall(Text, args, theme, context),
+    renderResult: (result, options, theme, context) => renderResult(Text, result, options, theme, context),
+  };
+}
+
+module.exports = { createTool };
