@@ -32,7 +32,9 @@ pub fn unwatch(pgid: u32) {
 }
 
 fn send(op: u32, pgid: u32) {
-  let mut reaper = REAPER.lock().unwrap_or_else(|p| p.into_inner());
+  let mut reaper = REAPER
+    .lock()
+    .unwrap_or_else(std::sync::PoisonError::into_inner);
   let fd = *reaper.get_or_insert_with(start);
   let Some(fd) = fd else { return };
   let mut record = [0u8; 8];
@@ -40,25 +42,35 @@ fn send(op: u32, pgid: u32) {
   record[4..].copy_from_slice(&pgid.to_ne_bytes());
   // 8 bytes < PIPE_BUF: the write is atomic. If the reaper is gone (EPIPE; Node ignores
   // SIGPIPE), runs simply lose the guarantee.
+  // SAFETY: `fd` is the pipe's write end, owned by `REAPER` and open while the lock is held;
+  // the buffer is a live local array of exactly `record.len()` bytes.
   let written = unsafe { libc::write(fd, record.as_ptr().cast(), record.len()) };
-  if written != record.len() as isize {
+  if usize::try_from(written).ok() != Some(record.len()) {
     *reaper = Some(None);
+    // SAFETY: the fd is ours and is forgotten (`Some(None)`) under the same lock, so it is
+    // closed exactly once and never written again.
     unsafe { libc::close(fd) };
   }
 }
 
 fn start() -> Option<RawFd> {
   let mut fds = [0 as libc::c_int; 2];
+  // SAFETY: `fds` is a writable array of the two ints pipe(2) fills.
   if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
     return None;
   }
   let (read_fd, write_fd) = (fds[0], fds[1]);
   // No program the host execs (ours or Node's) may inherit the write end, or it would keep the
   // reaper from seeing the host die.
+  // SAFETY: `write_fd` was just returned by pipe(2) and is open; F_SETFD only sets its flags.
   unsafe { libc::fcntl(write_fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+  // SAFETY: fork(2) itself has no preconditions; the child runs only `reaper`, which keeps to
+  // async-signal-safe calls as a fork of a multi-threaded process must.
   match unsafe { libc::fork() } {
+    // SAFETY: this is the freshly forked child, the one place `reaper` may run.
     0 => unsafe { reaper(read_fd) },
     -1 => {
+      // SAFETY: both fds came from pipe(2) above, nothing else holds them, closed once each.
       unsafe {
         libc::close(read_fd);
         libc::close(write_fd);
@@ -66,6 +78,7 @@ fn start() -> Option<RawFd> {
       None
     }
     _ => {
+      // SAFETY: the read end belongs to the reaper now; the host closes its copy once.
       unsafe { libc::close(read_fd) };
       Some(write_fd)
     }
@@ -74,47 +87,67 @@ fn start() -> Option<RawFd> {
 
 /// The reaper: a forked copy of a multi-threaded host, so only async-signal-safe calls (no
 /// allocation, no locks) until it exits.
+///
+/// # Safety
+///
+/// Only in the child of `fork()`, with `read_fd` the read end of the host's pipe. It never
+/// returns.
 unsafe fn reaper(read_fd: RawFd) -> ! {
   // Its own session: a Ctrl-C or hang-up aimed at the host's terminal group never reaches it.
-  libc::setsid();
+  // SAFETY: setsid(2) has no memory preconditions; failure (already a leader) is harmless.
+  unsafe { libc::setsid() };
   #[cfg(target_os = "linux")]
-  libc::prctl(
-    libc::PR_SET_NAME,
-    c"pi-cg-reaper".as_ptr() as libc::c_ulong,
-    0,
-    0,
-    0,
-  );
+  // SAFETY: PR_SET_NAME reads a NUL-terminated string of at most 16 bytes; the literal is one.
+  unsafe {
+    libc::prctl(
+      libc::PR_SET_NAME,
+      c"pi-cg-reaper".as_ptr() as libc::c_ulong,
+      0,
+      0,
+      0,
+    );
+  }
   // The host's signal handlers make no sense in this copy; take the defaults, block nothing.
   for sig in 1..32 {
     if sig != libc::SIGKILL && sig != libc::SIGSTOP {
-      libc::signal(sig, libc::SIG_DFL);
+      // SAFETY: SIG_DFL installs no handler code; invalid signal numbers only return an error.
+      unsafe { libc::signal(sig, libc::SIG_DFL) };
     }
   }
-  let mut none: libc::sigset_t = std::mem::zeroed();
-  libc::sigemptyset(&mut none);
-  libc::sigprocmask(libc::SIG_SETMASK, &none, std::ptr::null_mut());
-  close_all_except(read_fd);
+  // SAFETY: an all-zero sigset_t is a valid value to initialise; sigemptyset and sigprocmask
+  // only read and write that local set (the old-mask pointer is null, which is allowed).
+  unsafe {
+    let mut none: libc::sigset_t = std::mem::zeroed();
+    libc::sigemptyset(&raw mut none);
+    libc::sigprocmask(libc::SIG_SETMASK, &raw const none, std::ptr::null_mut());
+  }
+  // SAFETY: this is the forked reaper, the one place that may close what it inherited.
+  unsafe { close_all_except(read_fd) };
 
   let mut groups = [0u32; SLOTS];
   let mut record = [0u8; 8];
   let mut filled = 0usize;
   loop {
-    let n = libc::read(
-      read_fd,
-      record[filled..].as_mut_ptr().cast(),
-      record.len() - filled,
-    );
+    // SAFETY: the destination is the unfilled rest of the local `record`, exactly as long as
+    // the length passed; `read_fd` stays open (close_all_except keeps it).
+    let n = unsafe {
+      libc::read(
+        read_fd,
+        record[filled..].as_mut_ptr().cast(),
+        record.len() - filled,
+      )
+    };
     if n == 0 {
       break; // EOF: the host is gone
     }
-    if n < 0 {
-      if *errno() == libc::EINTR {
+    let Ok(n) = usize::try_from(n) else {
+      // last_os_error reads errno without allocating.
+      if std::io::Error::last_os_error().raw_os_error() == Some(libc::EINTR) {
         continue;
       }
       break;
-    }
-    filled += n as usize;
+    };
+    filled += n;
     if filled < record.len() {
       continue;
     }
@@ -130,38 +163,43 @@ unsafe fn reaper(read_fd: RawFd) -> ! {
     }
   }
   for pgid in groups.iter().filter(|g| **g > 1) {
-    libc::kill(-(*pgid as libc::pid_t), libc::SIGKILL);
+    if let Ok(pgid) = libc::pid_t::try_from(*pgid) {
+      // SAFETY: kill(2) has no memory preconditions; a group already gone gives ESRCH.
+      unsafe { libc::kill(-pgid, libc::SIGKILL) };
+    }
   }
-  libc::_exit(0)
+  // SAFETY: _exit(2) ends the forked child without running the host's atexit handlers or
+  // destructors, which must not run in this copy.
+  unsafe { libc::_exit(0) }
 }
 
+/// Closes every descriptor the fork inherited except `keep` (async-signal-safe).
+///
+/// # Safety
+///
+/// Only in the forked reaper: anywhere else it would close descriptors others still use.
 unsafe fn close_all_except(keep: RawFd) {
   #[cfg(target_os = "linux")]
   {
     // close_range(2) (Linux 5.9+): two calls instead of thousands.
-    let below =
-      keep == 0 || libc::syscall(libc::SYS_close_range, 0u32, (keep - 1) as u32, 0u32) == 0;
-    if below && libc::syscall(libc::SYS_close_range, keep as u32 + 1, u32::MAX, 0u32) == 0 {
+    let k = keep.unsigned_abs();
+    // SAFETY: close_range only closes descriptors in the range; none of them is used after.
+    let below = k == 0 || unsafe { libc::syscall(libc::SYS_close_range, 0u32, k - 1, 0u32) } == 0;
+    // SAFETY: as above, for the range above `keep`.
+    if below && unsafe { libc::syscall(libc::SYS_close_range, k + 1, u32::MAX, 0u32) } == 0 {
       return;
     }
   }
-  let max = match libc::sysconf(libc::_SC_OPEN_MAX) {
-    n if n > 0 => n.min(65_536) as RawFd,
+  // SAFETY: sysconf has no memory preconditions.
+  let max = match unsafe { libc::sysconf(libc::_SC_OPEN_MAX) } {
+    n if n > 0 => RawFd::try_from(n.min(65_536)).unwrap_or(4096),
     _ => 4096,
   };
   for fd in 0..max {
     if fd != keep {
-      libc::close(fd);
+      // SAFETY: closing a descriptor number that may be unused only returns EBADF; the reaper
+      // uses none of them afterwards.
+      unsafe { libc::close(fd) };
     }
   }
-}
-
-#[cfg(any(target_os = "linux", target_os = "android"))]
-unsafe fn errno() -> *mut libc::c_int {
-  libc::__errno_location()
-}
-
-#[cfg(any(target_os = "macos", target_os = "ios", target_os = "freebsd"))]
-unsafe fn errno() -> *mut libc::c_int {
-  libc::__error()
 }

@@ -22,6 +22,23 @@ pub const DRAIN_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
 /// The Explore request's own bound, the same as the CLI's (`query exceeds maximum length of 10000`).
 pub const MAX_REQUEST_CHARS: usize = 10_000;
 
+/// Which cap cut a truncated answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cap {
+  Bytes,
+  Lines,
+}
+
+impl Cap {
+  /// `"bytes"` or `"lines"`, as the marker and JS name it.
+  pub fn as_str(self) -> &'static str {
+    match self {
+      Self::Bytes => "bytes",
+      Self::Lines => "lines",
+    }
+  }
+}
+
 /// Collects stdout within the caps and counts what it does not keep. Once a cap is passed, the
 /// whole stream (from its first byte) also goes to a spill file, if a target was given.
 #[derive(Debug, Default)]
@@ -42,8 +59,8 @@ pub struct Bounded {
   /// The kept output, without the truncation marker.
   pub text: String,
   pub truncated: bool,
-  /// `"bytes"` or `"lines"` when truncated.
-  pub truncated_by: Option<&'static str>,
+  /// Which cap cut the text, when truncated.
+  pub truncated_by: Option<Cap>,
   pub total_bytes: u64,
   pub total_lines: u64,
   pub kept_bytes: u64,
@@ -158,7 +175,7 @@ impl StdoutCollector {
       // Not ending in a newline: the marker's longer gap.
       text: "x".to_owned(),
       truncated: true,
-      truncated_by: Some("bytes"),
+      truncated_by: Some(Cap::Bytes),
       total_bytes: self.seen_bytes,
       total_lines,
       kept_bytes: MAX_BYTES as u64,
@@ -174,7 +191,7 @@ impl StdoutCollector {
     );
     // Storing only stops at a cap, so a cut is found when more was seen; "bytes" is the honest
     // default for the drain-limit stop.
-    b.truncated_by = Some(cut_by.unwrap_or("bytes"));
+    b.truncated_by = Some(cut_by.unwrap_or(Cap::Bytes));
     b.kept_bytes = text.len() as u64;
     b.kept_lines = count_lines(&text);
     b.text = text;
@@ -188,13 +205,13 @@ const MARKER_LINES: usize = 2;
 
 /// Applies both caps to decoded text: at most `max_lines` lines, at most `max_bytes` bytes, cut at
 /// a line end where one fits, else at a character boundary (a single huge line still shows).
-fn cut(text: &str, max_bytes: usize, max_lines: usize) -> (String, Option<&'static str>) {
+fn cut(text: &str, max_bytes: usize, max_lines: usize) -> (String, Option<Cap>) {
   let mut end = text.len();
   let mut by = None;
   if let Some((i, _)) = text.match_indices('\n').nth(max_lines - 1) {
     if i + 1 < text.len() {
       end = i + 1;
-      by = Some("lines");
+      by = Some(Cap::Lines);
     }
   }
   if end > max_bytes {
@@ -206,7 +223,7 @@ fn cut(text: &str, max_bytes: usize, max_lines: usize) -> (String, Option<&'stat
       Some(nl) => nl + 1,
       None => limit,
     };
-    by = Some("bytes");
+    by = Some(Cap::Bytes);
   }
   (text[..end].to_owned(), by)
 }
@@ -284,7 +301,7 @@ pub fn truncation_marker(b: &Bounded) -> String {
   };
   format!(
     "{gap}[Output truncated by {}: showing {} of {}{} lines ({} of {}{} bytes). {}]",
-    b.truncated_by.unwrap_or("bytes"),
+    b.truncated_by.unwrap_or(Cap::Bytes).as_str(),
     b.kept_lines,
     at_least,
     b.total_lines,
@@ -339,7 +356,7 @@ mod tests {
     let line = b"x\n".repeat(MAX_LINES + 500);
     let b = collect(&[&line]);
     assert!(b.truncated);
-    assert_eq!(b.truncated_by, Some("lines"));
+    assert_eq!(b.truncated_by, Some(Cap::Lines));
     assert_eq!(b.kept_lines, (MAX_LINES - MARKER_LINES) as u64);
     assert_eq!(b.total_lines, (MAX_LINES + 500) as u64);
     assert_eq!(count_lines(&shown_text(&b)), MAX_LINES as u64);
@@ -401,7 +418,7 @@ mod tests {
     let line = format!("{}\n", "a".repeat(99));
     let b = collect(&[line.repeat(1000).as_bytes()]);
     assert!(b.truncated);
-    assert_eq!(b.truncated_by, Some("bytes"));
+    assert_eq!(b.truncated_by, Some(Cap::Bytes));
     assert!(b.text.len() <= MAX_BYTES);
     assert!(b.text.ends_with('\n'));
     assert_eq!(b.total_bytes, 100_000);

@@ -307,7 +307,7 @@ mod tests {
     assert!(check_request("-p /etc --max-files 1").is_ok());
     for bad in ["", "  \n\t", "a\0b"] {
       assert_eq!(
-        check_request(bad).unwrap_err().code(),
+        check_request(bad).unwrap_err().code().as_str(),
         "CODEGRAPH_INVALID_REQUEST"
       );
     }
@@ -331,7 +331,7 @@ mod tests {
       "/nonexistent/ws",
     ] {
       assert_eq!(
-        check_workspace(bad).unwrap_err().code(),
+        check_workspace(bad).unwrap_err().code().as_str(),
         "CODEGRAPH_WORKSPACE",
         "{bad}"
       );
@@ -344,7 +344,10 @@ mod tests {
     let home = canonical(ws.path());
     let env = EnvSnapshot::default();
     assert_eq!(
-      check_index(ws.path(), &home, &env).unwrap_err().code(),
+      check_index(ws.path(), &home, &env)
+        .unwrap_err()
+        .code()
+        .as_str(),
       "CODEGRAPH_NO_INDEX"
     );
     std::fs::create_dir(ws.path().join(".codegraph")).unwrap();

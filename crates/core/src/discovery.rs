@@ -422,12 +422,12 @@ mod tests {
     let ws = tempfile::tempdir().unwrap();
     let env = EnvSnapshot::from_pairs(&[(BIN_OVERRIDE_VAR, "codegraph")]);
     assert_eq!(
-      discover(&env, ws.path()).unwrap_err().code(),
+      discover(&env, ws.path()).unwrap_err().code().as_str(),
       "CODEGRAPH_NOT_FOUND"
     );
     let env = EnvSnapshot::from_pairs(&[(BIN_OVERRIDE_VAR, "/nonexistent/codegraph")]);
     assert_eq!(
-      discover(&env, ws.path()).unwrap_err().code(),
+      discover(&env, ws.path()).unwrap_err().code().as_str(),
       "CODEGRAPH_NOT_FOUND"
     );
   }

@@ -1,5 +1,5 @@
-//! The environment the child sees, captured once per call on the JS thread (`js_environment` in
-//! `lib.rs`). Everything downstream (discovery, preflight, the child) uses that snapshot
+//! The environment the child sees, captured once per call on the JS thread (`env_capture` in
+//! the addon). Everything downstream (discovery, preflight, the child) uses that snapshot
 //! only, never `environ` directly.
 
 use std::ffi::{OsStr, OsString};
@@ -29,7 +29,7 @@ impl EnvSnapshot {
     Self { vars }
   }
 
-  #[cfg(test)]
+  /// A snapshot of just these variables (tests, and callers that build the child's environment).
   pub fn from_pairs(pairs: &[(&str, &str)]) -> Self {
     Self {
       vars: pairs

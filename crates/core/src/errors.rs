@@ -115,20 +115,60 @@ fn cancelled_note(bytes: u64) -> String {
   }
 }
 
+/// The stable machine-readable codes, one per [`ExploreError`] variant. The addon mirrors them
+/// as a JS string enum; [`ErrorCode::as_str`] is the text both use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+  InvalidRequest,
+  InvalidOptions,
+  Workspace,
+  NotFound,
+  NoIndex,
+  IndexReadOnly,
+  Spawn,
+  Exit,
+  Timeout,
+  Cancelled,
+}
+
+impl ErrorCode {
+  /// The code as JS and the model see it.
+  pub fn as_str(self) -> &'static str {
+    match self {
+      Self::InvalidRequest => "CODEGRAPH_INVALID_REQUEST",
+      Self::InvalidOptions => "CODEGRAPH_INVALID_OPTIONS",
+      Self::Workspace => "CODEGRAPH_WORKSPACE",
+      Self::NotFound => "CODEGRAPH_NOT_FOUND",
+      Self::NoIndex => "CODEGRAPH_NO_INDEX",
+      Self::IndexReadOnly => "CODEGRAPH_INDEX_READONLY",
+      Self::Spawn => "CODEGRAPH_SPAWN",
+      Self::Exit => "CODEGRAPH_EXIT",
+      Self::Timeout => "CODEGRAPH_TIMEOUT",
+      Self::Cancelled => "CODEGRAPH_CANCELLED",
+    }
+  }
+}
+
+impl std::fmt::Display for ErrorCode {
+  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    f.write_str(self.as_str())
+  }
+}
+
 impl ExploreError {
   /// The stable machine-readable code, also the JS `error.code`.
-  pub fn code(&self) -> &'static str {
+  pub fn code(&self) -> ErrorCode {
     match self {
-      Self::InvalidRequest { .. } => "CODEGRAPH_INVALID_REQUEST",
-      Self::InvalidOptions { .. } => "CODEGRAPH_INVALID_OPTIONS",
-      Self::Workspace { .. } => "CODEGRAPH_WORKSPACE",
-      Self::NotFound { .. } => "CODEGRAPH_NOT_FOUND",
-      Self::NoIndex { .. } => "CODEGRAPH_NO_INDEX",
-      Self::IndexReadOnly { .. } => "CODEGRAPH_INDEX_READONLY",
-      Self::Spawn { .. } => "CODEGRAPH_SPAWN",
-      Self::Exit { .. } => "CODEGRAPH_EXIT",
-      Self::Timeout { .. } => "CODEGRAPH_TIMEOUT",
-      Self::Cancelled { .. } => "CODEGRAPH_CANCELLED",
+      Self::InvalidRequest { .. } => ErrorCode::InvalidRequest,
+      Self::InvalidOptions { .. } => ErrorCode::InvalidOptions,
+      Self::Workspace { .. } => ErrorCode::Workspace,
+      Self::NotFound { .. } => ErrorCode::NotFound,
+      Self::NoIndex { .. } => ErrorCode::NoIndex,
+      Self::IndexReadOnly { .. } => ErrorCode::IndexReadOnly,
+      Self::Spawn { .. } => ErrorCode::Spawn,
+      Self::Exit { .. } => ErrorCode::Exit,
+      Self::Timeout { .. } => ErrorCode::Timeout,
+      Self::Cancelled { .. } => ErrorCode::Cancelled,
     }
   }
 
@@ -266,7 +306,7 @@ mod tests {
     ];
     for e in errors {
       let m = e.message();
-      assert!(m.starts_with(e.code()), "{m}");
+      assert!(m.starts_with(e.code().as_str()), "{m}");
       assert!(m.contains("\nRemediation: "), "{m}");
       assert!(m.len() < 2_000, "{} bytes", m.len());
       assert_eq!(m.lines().count(), 2, "{m}");
