@@ -97,7 +97,7 @@ pub fn result(o: Outcome) -> ExploreResult {
   }
 }
 
-pub fn diagnosis(d: explore::Diagnosis, cwd: String) -> Diagnosis {
+pub fn diagnosis(d: &explore::Diagnosis, cwd: String) -> Diagnosis {
   let problem = d.problem.as_ref();
   Diagnosis {
     cwd,
@@ -119,8 +119,8 @@ pub fn diagnosis(d: explore::Diagnosis, cwd: String) -> Diagnosis {
 }
 
 /// `null` as an optional-but-present field: the JS side tells "no exit code" from "no field".
-fn nullable(value: Option<i32>) -> Option<Either<i32, Null>> {
-  Some(value.map_or(Either::B(Null), Either::A))
+fn nullable(value: Option<i32>) -> Either<i32, Null> {
+  value.map_or(Either::B(Null), Either::A)
 }
 
 /// What a failure adds to `details`: the run's context, then the variant's own fields.
@@ -146,8 +146,8 @@ pub fn error_details(
       stderr_tail,
       ..
     } => {
-      d.exit_code = nullable(*code);
-      d.signal = nullable(*signal);
+      d.exit_code = Some(nullable(*code));
+      d.signal = Some(nullable(*signal));
       d.stderr_tail = Some(stderr_tail.clone());
     }
     ExploreError::Timeout {

@@ -4,6 +4,10 @@
 //! turns the core's results into JS values, and `types` declares their shapes. Everything that
 //! does the work is in `pi-codegraph-core` (crates/core).
 
+// napi-rs hands every call and callback a `&Env` and its APIs borrow it; passing it by value
+// instead would only differ from every napi-rs example.
+#![allow(clippy::trivially_copy_pass_by_ref)]
+
 mod abort;
 mod args;
 mod convert;
@@ -122,7 +126,7 @@ pub fn diagnose<'env>(env: &'env Env, cwd: Unknown<'env>) -> Result<PromiseRaw<'
   let cwd = args::string_arg(&cwd).unwrap_or_default();
   let work = async move {
     let found = explore::diagnose(cwd.clone(), snapshot).await;
-    Ok(convert::diagnosis(found, cwd))
+    Ok(convert::diagnosis(&found, cwd))
   };
   env.spawn_future(work)
 }

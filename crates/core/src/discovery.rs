@@ -142,8 +142,7 @@ pub fn search(
 pub fn launch_for(executable: PathBuf, env: &EnvSnapshot, in_workspace: bool) -> Launch {
   let is_batch = executable
     .extension()
-    .map(|e| e.eq_ignore_ascii_case("cmd") || e.eq_ignore_ascii_case("bat"))
-    .unwrap_or(false);
+    .is_some_and(|e| e.eq_ignore_ascii_case("cmd") || e.eq_ignore_ascii_case("bat"));
   if is_batch {
     if let Some(dir) = executable.parent() {
       if let Some(shim) = npm_shim_beside(dir) {

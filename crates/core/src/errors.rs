@@ -216,7 +216,7 @@ impl ExploreError {
     );
     match self {
       Self::Exit { stderr_tail, .. } if stderr_tail.trim().is_empty() => {
-        msg.push_str("\nstderr: (empty)")
+        msg.push_str("\nstderr: (empty)");
       }
       // What a stuck CLI said before it was stopped is often the reason (a lock, a prompt).
       Self::Exit { stderr_tail, .. } | Self::Timeout { stderr_tail, .. }

@@ -91,8 +91,8 @@ async fn preflight(
   });
   tokio::select! {
     biased;
-    _ = cancel.notified() => Err(ExploreError::Cancelled { partial_bytes: 0, partial_text: String::new() }),
-    _ = tokio::time::sleep_until(deadline) => Err(ExploreError::Timeout {
+    () = cancel.notified() => Err(ExploreError::Cancelled { partial_bytes: 0, partial_text: String::new() }),
+    () = tokio::time::sleep_until(deadline) => Err(ExploreError::Timeout {
       timeout_ms: timeout.as_millis() as u64,
       stderr_tail: "(stopped while checking the workspace: the filesystem did not answer)".into(),
       partial_bytes: 0,
@@ -264,7 +264,7 @@ fn signal_name(signal: i32) -> Option<&'static str> {
 
 /// How long `diagnose` waits for a `--version` probe (package metadata needs none): a slow CLI
 /// must not stall Pi's `session_start`.
-const DIAGNOSE_VERSION_WAIT: Duration = Duration::from_millis(1000);
+const DIAGNOSE_VERSION_WAIT: Duration = Duration::from_secs(1);
 /// The bound on a diagnosis's own checks and probe.
 const DIAGNOSE_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -340,7 +340,7 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
         ..
       } = &e
       {
-        d.ancestor_index = ancestor.clone();
+        d.ancestor_index.clone_from(ancestor);
       }
       d.index_problem = Some(match &e {
         ExploreError::NoIndex { path, reason, kind } => ExploreError::NoIndex {

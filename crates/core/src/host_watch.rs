@@ -18,7 +18,8 @@ const UNWATCH: u32 = 2;
 /// Live groups the reaper can hold; more concurrent explores than this are not expected.
 const SLOTS: usize = 4096;
 
-/// The write end of the reaper's pipe, `None` until started or if it could not be.
+/// The write end of the reaper's pipe: `None` until started, `Some(None)` if it could not be.
+#[allow(clippy::option_option)] // "not tried yet" and "tried and failed" differ
 static REAPER: Mutex<Option<Option<RawFd>>> = Mutex::new(None);
 
 /// Registers a live process group with the reaper (starting the reaper on first use).

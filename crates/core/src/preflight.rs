@@ -141,11 +141,8 @@ pub fn check_index(
   }
   // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
   // construction; only a link needs resolving (two lstat calls instead of two realpath calls).
-  let is_link = |p: &Path| {
-    std::fs::symlink_metadata(p)
-      .map(|m| m.file_type().is_symlink())
-      .unwrap_or(true)
-  };
+  let is_link =
+    |p: &Path| std::fs::symlink_metadata(p).map_or(true, |m| m.file_type().is_symlink());
   let linked = is_link(&dir) || is_link(&db);
   let resolved = if linked {
     canonical(&dir)
@@ -235,11 +232,7 @@ pub fn ancestor_index(workspace: &Path, name: &str) -> Option<PathBuf> {
     .ancestors()
     .skip(1)
     .take(64)
-    .find(|dir| {
-      std::fs::metadata(dir.join(name).join(DB_FILE))
-        .map(|m| m.is_file())
-        .unwrap_or(false)
-    })
+    .find(|dir| std::fs::metadata(dir.join(name).join(DB_FILE)).is_ok_and(|m| m.is_file()))
     .map(Path::to_path_buf)
 }
 

@@ -57,7 +57,7 @@ impl Cancel {
 
   /// Resolves once `cancel` has been called (also before this was awaited).
   pub async fn notified(&self) {
-    self.0.notified().await
+    self.0.notified().await;
   }
 }
 
@@ -135,7 +135,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   wrap.wrap(process_wrap::tokio::JobObject);
   wrap.wrap(process_wrap::tokio::KillOnDrop);
 
-  let child = wrap.spawn().map_err(|e| spawn_error(spec.launch, e))?;
+  let child = wrap.spawn().map_err(|e| spawn_error(spec.launch, &e))?;
   let mut guard = TreeGuard::new(child);
   let mut stdout = guard.0.stdout().take().expect("stdout is piped");
   let mut stderr = guard.0.stderr().take().expect("stderr is piped");
@@ -158,12 +158,12 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   while out_open || err_open || status.is_none() {
     tokio::select! {
       biased;
-      _ = cancel.0.notified() => {
+      () = cancel.0.notified() => {
         terminate(&mut guard.0).await;
         let (partial_text, partial_bytes, _) = out.preview();
         return Err(ExploreError::Cancelled { partial_bytes, partial_text });
       }
-      _ = &mut deadline => {
+      () = &mut deadline => {
         terminate(&mut guard.0).await;
         drain_buffered(&mut stderr, &mut err, err_open).await;
         let (partial_text, partial_bytes, _) = out.preview();
@@ -201,7 +201,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
         status = Some(exited.map_err(|e| ExploreError::Spawn { reason: format!("waiting for codegraph failed: {e}") })?);
         pipe_grace.as_mut().reset(tokio::time::Instant::now() + PIPE_GRACE);
       }
-      _ = &mut pipe_grace, if status.is_some() => {
+      () = &mut pipe_grace, if status.is_some() => {
         // A descendant still holds stdout/stderr open after the CLI exited: stop it, keep what
         // it already wrote (still buffered in the pipe), and finish.
         let _ = guard.0.start_kill();
@@ -244,7 +244,11 @@ fn kill_strays(child: &dyn ChildWrapper) {
   #[cfg(target_os = "linux")]
   if let Some(root) = child.id() {
     for pid in descendants_outside_group(root) {
-      unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
+      if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: kill(2) has no memory preconditions. The pid was a live descendant a moment
+        // ago; /proc lists only children not yet reaped, so it cannot have been recycled.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+      }
     }
   }
   #[cfg(not(target_os = "linux"))]
@@ -317,16 +321,16 @@ trait Sink {
 }
 impl Sink for StdoutCollector {
   fn take(&mut self, chunk: &[u8]) {
-    self.push(chunk)
+    self.push(chunk);
   }
 }
 impl Sink for StderrTail {
   fn take(&mut self, chunk: &[u8]) {
-    self.push(chunk)
+    self.push(chunk);
   }
 }
 
-fn spawn_error(launch: &Launch, e: std::io::Error) -> ExploreError {
+fn spawn_error(launch: &Launch, e: &std::io::Error) -> ExploreError {
   let exe = launch.executable.display();
   match e.kind() {
     std::io::ErrorKind::NotFound => ExploreError::NotFound {

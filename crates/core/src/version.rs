@@ -46,7 +46,7 @@ fn cache() -> &'static Cache {
 fn cell_for(executable: &Path) -> Cell {
   cache()
     .lock()
-    .unwrap_or_else(|p| p.into_inner())
+    .unwrap_or_else(std::sync::PoisonError::into_inner)
     .entry(executable.to_path_buf())
     .or_default()
     .clone()
