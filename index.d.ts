@@ -1,34 +1,28 @@
-import type { Diagnosis, ExploreOptions, ExploreResult } from "./binding";
+import type { Diagnosis, ErrorCode, ExploreErrorDetails, ExploreOptions, ExploreResult } from "./binding";
 
-export type { Diagnosis, ExploreDetails, ExploreOptions, ExploreProgress, ExploreResult } from "./binding";
+export type {
+  Diagnosis,
+  ErrorCode,
+  ExploreDetails,
+  ExploreErrorDetails,
+  ExploreOptions,
+  ExploreProgress,
+  ExploreResult,
+  TruncatedBy,
+} from "./binding";
 
-/** Stable codes carried by `ExploreError.code`. */
-export type ExploreErrorCode =
-  | "CODEGRAPH_INVALID_REQUEST"
-  | "CODEGRAPH_INVALID_OPTIONS"
-  | "CODEGRAPH_WORKSPACE"
-  | "CODEGRAPH_NOT_FOUND"
-  | "CODEGRAPH_NO_INDEX"
-  | "CODEGRAPH_EXIT"
-  | "CODEGRAPH_TIMEOUT"
-  | "CODEGRAPH_CANCELLED"
-  | "CODEGRAPH_SPAWN"
-  | "CODEGRAPH_ADDON";
+/**
+ * Stable codes carried by `ExploreError.code`: the values of the addon's `ErrorCode` enum
+ * (binding.d.ts, generated from src/types.rs), as a union of string literals.
+ */
+export type ExploreErrorCode = `${ErrorCode}`;
 
 /** What `explore()` rejects with. */
 export interface ExploreError extends Error {
   code: ExploreErrorCode;
   /** One line: what the user can do about it. Also part of `message`. */
   remediation: string;
-  details?: {
-    executable?: string;
-    cliVersion?: string;
-    durationMs?: number;
-    exitCode?: number | null;
-    signal?: number | null;
-    stderrTail?: string;
-    timeoutMs?: number;
-  };
+  details?: ExploreErrorDetails;
 }
 
 /**

@@ -22,6 +22,23 @@ pub const DRAIN_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
 /// The Explore request's own bound, the same as the CLI's (`query exceeds maximum length of 10000`).
 pub const MAX_REQUEST_CHARS: usize = 10_000;
 
+/// Which cap cut a truncated answer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cap {
+  Bytes,
+  Lines,
+}
+
+impl Cap {
+  /// `"bytes"` or `"lines"`, as the marker and JS name it.
+  pub fn as_str(self) -> &'static str {
+    match self {
+      Self::Bytes => "bytes",
+      Self::Lines => "lines",
+    }
+  }
+}
+
 /// Collects stdout within the caps and counts what it does not keep. Once a cap is passed, the
 /// whole stream (from its first byte) also goes to a spill file, if a target was given.
 #[derive(Debug, Default)]
@@ -42,8 +59,8 @@ pub struct Bounded {
   /// The kept output, without the truncation marker.
   pub text: String,
   pub truncated: bool,
-  /// `"bytes"` or `"lines"` when truncated.
-  pub truncated_by: Option<&'static str>,
+  /// Which cap cut the text, when truncated.
+  pub truncated_by: Option<Cap>,
   pub total_bytes: u64,
   pub total_lines: u64,
   pub kept_bytes: u64,
@@ -158,7 +175,7 @@ impl StdoutCollector {
       // Not ending in a newline: the marker's longer gap.
       text: "x".to_owned(),
       truncated: true,
-      truncated_by: Some("bytes"),
+      truncated_by: Some(Cap::Bytes),
       total_bytes: self.seen_bytes,
       total_lines,
       kept_bytes: MAX_BYTES as u64,
@@ -174,7 +191,7 @@ impl StdoutCollector {
     );
     // Storing only stops at a cap, so a cut is found when more was seen; "bytes" is the honest
     // default for the drain-limit stop.
-    b.truncated_by = Some(cut_by.unwrap_or("bytes"));
+    b.truncated_by = Some(cut_by.unwrap_or(Cap::Bytes));
     b.kept_bytes = text.len() as u64;
     b.kept_lines = count_lines(&text);
     b.text = text;
@@ -188,13 +205,13 @@ const MARKER_LINES: usize = 2;
 
 /// Applies both caps to decoded text: at most `max_lines` lines, at most `max_bytes` bytes, cut at
 /// a line end where one fits, else at a character boundary (a single huge line still shows).
-fn cut(text: &str, max_bytes: usize, max_lines: usize) -> (String, Option<&'static str>) {
+fn cut(text: &str, max_bytes: usize, max_lines: usize) -> (String, Option<Cap>) {
   let mut end = text.len();
   let mut by = None;
   if let Some((i, _)) = text.match_indices('\n').nth(max_lines - 1) {
     if i + 1 < text.len() {
       end = i + 1;
-      by = Some("lines");
+      by = Some(Cap::Lines);
     }
   }
   if end > max_bytes {
@@ -206,7 +223,7 @@ fn cut(text: &str, max_bytes: usize, max_lines: usize) -> (String, Option<&'stat
       Some(nl) => nl + 1,
       None => limit,
     };
-    by = Some("bytes");
+    by = Some(Cap::Bytes);
   }
   (text[..end].to_owned(), by)
 }
@@ -216,6 +233,7 @@ fn count_lines(text: &str) -> u64 {
   newlines + u64::from(!text.is_empty() && !text.ends_with('\n'))
 }
 
+#[allow(clippy::naive_bytecount)] // a dependency for a 64 KiB chunk is not worth it
 fn memchr_count(chunk: &[u8]) -> usize {
   chunk.iter().filter(|b| **b == b'\n').count()
 }
@@ -284,7 +302,7 @@ pub fn truncation_marker(b: &Bounded) -> String {
   };
   format!(
     "{gap}[Output truncated by {}: showing {} of {}{} lines ({} of {}{} bytes). {}]",
-    b.truncated_by.unwrap_or("bytes"),
+    b.truncated_by.unwrap_or(Cap::Bytes).as_str(),
     b.kept_lines,
     at_least,
     b.total_lines,
@@ -306,148 +324,4 @@ pub fn truncation_marker(b: &Bounded) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-  use super::*;
-
-  fn collect(chunks: &[&[u8]]) -> Bounded {
-    let mut c = StdoutCollector::new(None);
-    for ch in chunks {
-      c.push(ch);
-    }
-    c.finish(true)
-  }
-
-  #[test]
-  fn small_output_is_kept_whole() {
-    let b = collect(&[b"hello\n", b"world\n"]);
-    assert_eq!(b.text, "hello\nworld\n");
-    assert!(!b.truncated);
-    assert_eq!((b.total_lines, b.kept_lines, b.total_bytes), (2, 2, 12));
-  }
-
-  /// The text the model gets: kept output plus the marker.
-  fn shown_text(b: &Bounded) -> String {
-    if b.truncated {
-      format!("{}{}", b.text, truncation_marker(b))
-    } else {
-      b.text.clone()
-    }
-  }
-
-  #[test]
-  fn lines_cap_counts_the_marker() {
-    let line = b"x\n".repeat(MAX_LINES + 500);
-    let b = collect(&[&line]);
-    assert!(b.truncated);
-    assert_eq!(b.truncated_by, Some("lines"));
-    assert_eq!(b.kept_lines, (MAX_LINES - MARKER_LINES) as u64);
-    assert_eq!(b.total_lines, (MAX_LINES + 500) as u64);
-    assert_eq!(count_lines(&shown_text(&b)), MAX_LINES as u64);
-  }
-
-  #[test]
-  fn the_whole_text_marker_included_fits_both_caps() {
-    let dir = tempfile::tempdir().unwrap();
-    let ws = tempfile::tempdir().unwrap();
-    let long_line = format!("{}\n", "a".repeat(99));
-    let cases: Vec<Vec<u8>> = vec![
-      long_line.repeat(1000).into_bytes(),
-      b"x\n".repeat(MAX_LINES + 1),
-      "é".repeat(MAX_BYTES).into_bytes(),
-      vec![b'z'; MAX_BYTES + 1],
-      vec![b'z'; MAX_BYTES + 3],
-    ];
-    for raw in cases {
-      let target = SpillTarget {
-        tmpdir_var: Some(dir.path().to_path_buf()),
-        workspace: ws.path().to_path_buf(),
-      };
-      let mut c = StdoutCollector::new(Some(target));
-      c.push(&raw);
-      let b = c.finish(true);
-      assert!(b.truncated);
-      let text = shown_text(&b);
-      assert!(text.len() <= MAX_BYTES, "{} bytes", text.len());
-      assert!(count_lines(&text) <= MAX_LINES as u64);
-      // Every truncated answer names its file.
-      match &b.full_output {
-        Some(FullOutput::Kept { path, bytes, .. }) => {
-          assert_eq!(*bytes, raw.len() as u64);
-          assert!(text.contains(&path.display().to_string()));
-        }
-        other => panic!("no file: {other:?}"),
-      }
-    }
-  }
-
-  #[test]
-  fn exactly_the_caps_is_not_truncated() {
-    let b = collect(&[&vec![b'z'; MAX_BYTES]]);
-    assert!(!b.truncated);
-    let mut lines = b"x\n".repeat(MAX_LINES - 1);
-    lines.push(b'x');
-    assert!(!collect(&[&lines]).truncated);
-  }
-
-  #[test]
-  fn exactly_max_lines_is_not_truncated() {
-    let b = collect(&[&b"x\n".repeat(MAX_LINES)]);
-    assert!(!b.truncated);
-    assert_eq!(b.kept_lines, MAX_LINES as u64);
-  }
-
-  #[test]
-  fn byte_cap_cuts_at_line_end() {
-    let line = format!("{}\n", "a".repeat(99));
-    let b = collect(&[line.repeat(1000).as_bytes()]);
-    assert!(b.truncated);
-    assert_eq!(b.truncated_by, Some("bytes"));
-    assert!(b.text.len() <= MAX_BYTES);
-    assert!(b.text.ends_with('\n'));
-    assert_eq!(b.total_bytes, 100_000);
-  }
-
-  #[test]
-  fn one_huge_line_is_cut_on_a_char_boundary() {
-    let text = "é".repeat(MAX_BYTES); // 2 bytes each
-    let b = collect(&[text.as_bytes()]);
-    assert!(b.truncated);
-    assert!(b.text.len() <= MAX_BYTES && b.text.len() >= MAX_BYTES - 400);
-    assert!(b.text.chars().all(|c| c == 'é'));
-  }
-
-  #[test]
-  fn char_split_across_chunks_survives() {
-    let b = collect(&[&[0xE2, 0x86], &[0x92, b'\n']]);
-    assert_eq!(b.text, "→\n");
-  }
-
-  #[test]
-  fn stderr_keeps_only_the_tail() {
-    let mut t = StderrTail::new();
-    t.push(&b"A".repeat(10_000));
-    t.push(b"END");
-    let s = t.finish();
-    assert_eq!(s.len(), STDERR_TAIL_BYTES);
-    assert!(s.ends_with("END"));
-  }
-
-  #[test]
-  fn stderr_tail_drops_a_leading_fragment_so_secrets_cannot_hide_in_it() {
-    let mut t = StderrTail::new();
-    let filler = "f".repeat(STDERR_TAIL_BYTES - 20);
-    t.push(format!("OPENAI_API_KEY=sk-live-THE-SECRET-VALUE\n{filler}\nlast line").as_bytes());
-    let s = t.finish();
-    assert!(!s.contains("SECRET"), "{s}");
-    assert!(s.ends_with("last line"));
-  }
-
-  #[test]
-  fn stderr_tail_starts_on_char_boundary() {
-    let mut t = StderrTail::new();
-    t.push("€".repeat(3000).as_bytes()); // 3 bytes each, 9000 bytes
-    let s = t.finish();
-    assert!(s.chars().all(|c| c == '€'));
-    assert!(s.len() <= STDERR_TAIL_BYTES);
-  }
-}
+mod tests;

@@ -11,7 +11,7 @@ use std::process::{ExitStatus, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use process_wrap::tokio::{ChildWrapper, CommandWrap};
+use process_wrap::tokio::CommandWrap;
 use tokio::io::AsyncReadExt;
 use tokio::sync::Notify;
 
@@ -19,6 +19,9 @@ use crate::discovery::Launch;
 use crate::errors::ExploreError;
 use crate::full_output::SpillTarget;
 use crate::limits::{Bounded, StderrTail, StdoutCollector};
+
+mod tree;
+use tree::{kill_strays, terminate, TreeGuard};
 
 /// How long a process gets to exit after SIGTERM before the whole group is SIGKILLed.
 const TERM_GRACE: Duration = Duration::from_millis(500);
@@ -57,34 +60,7 @@ impl Cancel {
 
   /// Resolves once `cancel` has been called (also before this was awaited).
   pub async fn notified(&self) {
-    self.0.notified().await
-  }
-}
-
-/// Kills the whole tree when dropped, whatever path the run leaves by (an early return, a
-/// panic, or the future itself being dropped). While it lives, the host watch knows the group,
-/// so the tree also dies if the host process does.
-#[cfg_attr(not(unix), allow(dead_code))] // the pid is only used by the Unix host watch
-struct TreeGuard(Box<dyn ChildWrapper>, Option<u32>);
-
-impl TreeGuard {
-  fn new(child: Box<dyn ChildWrapper>) -> Self {
-    let pgid = child.id();
-    #[cfg(unix)]
-    if let Some(pgid) = pgid {
-      crate::host_watch::watch(pgid);
-    }
-    Self(child, pgid)
-  }
-}
-
-impl Drop for TreeGuard {
-  fn drop(&mut self) {
-    let _ = self.0.start_kill();
-    #[cfg(unix)]
-    if let Some(pgid) = self.1 {
-      crate::host_watch::unwatch(pgid);
-    }
+    self.0.notified().await;
   }
 }
 
@@ -135,7 +111,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   wrap.wrap(process_wrap::tokio::JobObject);
   wrap.wrap(process_wrap::tokio::KillOnDrop);
 
-  let child = wrap.spawn().map_err(|e| spawn_error(spec.launch, e))?;
+  let child = wrap.spawn().map_err(|e| spawn_error(spec.launch, &e))?;
   let mut guard = TreeGuard::new(child);
   let mut stdout = guard.0.stdout().take().expect("stdout is piped");
   let mut stderr = guard.0.stderr().take().expect("stderr is piped");
@@ -158,12 +134,12 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   while out_open || err_open || status.is_none() {
     tokio::select! {
       biased;
-      _ = cancel.0.notified() => {
+      () = cancel.0.notified() => {
         terminate(&mut guard.0).await;
         let (partial_text, partial_bytes, _) = out.preview();
         return Err(ExploreError::Cancelled { partial_bytes, partial_text });
       }
-      _ = &mut deadline => {
+      () = &mut deadline => {
         terminate(&mut guard.0).await;
         drain_buffered(&mut stderr, &mut err, err_open).await;
         let (partial_text, partial_bytes, _) = out.preview();
@@ -201,7 +177,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
         status = Some(exited.map_err(|e| ExploreError::Spawn { reason: format!("waiting for codegraph failed: {e}") })?);
         pipe_grace.as_mut().reset(tokio::time::Instant::now() + PIPE_GRACE);
       }
-      _ = &mut pipe_grace, if status.is_some() => {
+      () = &mut pipe_grace, if status.is_some() => {
         // A descendant still holds stdout/stderr open after the CLI exited: stop it, keep what
         // it already wrote (still buffered in the pipe), and finish.
         let _ = guard.0.start_kill();
@@ -222,73 +198,6 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
     status,
     duration: started.elapsed(),
   })
-}
-
-/// SIGTERM the group, give it `TERM_GRACE` to exit, then SIGKILL whatever is left.
-async fn terminate(child: &mut Box<dyn ChildWrapper>) {
-  kill_strays(&**child);
-  #[cfg(unix)]
-  {
-    let _ = child.signal(libc::SIGTERM);
-    let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
-  }
-  let _ = child.start_kill();
-  let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
-}
-
-/// Linux: SIGKILLs the CLI's descendants that left its process group (`setpgid`), found through
-/// `/proc` while the CLI still runs; the group kill that follows reaches the rest. A descendant
-/// whose parent already exited has been re-parented and is out of reach, as is a `setsid`
-/// daemon that was orphaned (README, "Nothing left running").
-fn kill_strays(child: &dyn ChildWrapper) {
-  #[cfg(target_os = "linux")]
-  if let Some(root) = child.id() {
-    for pid in descendants_outside_group(root) {
-      unsafe { libc::kill(pid as libc::pid_t, libc::SIGKILL) };
-    }
-  }
-  #[cfg(not(target_os = "linux"))]
-  let _ = child;
-}
-
-/// Every live descendant of `root` whose process group is not `root`'s own, found through the
-/// kernel's per-thread `children` lists (a few small reads, not a scan of every process).
-#[cfg(target_os = "linux")]
-fn descendants_outside_group(root: u32) -> Vec<u32> {
-  let children = |pid: u32| -> Vec<u32> {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-      return Vec::new();
-    };
-    tasks
-      .flatten()
-      .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
-      .flat_map(|list| {
-        list
-          .split_whitespace()
-          .filter_map(|p| p.parse().ok())
-          .collect::<Vec<u32>>()
-      })
-      .collect()
-  };
-  // The process group from /proc/<pid>/stat; the command name may contain spaces and ')'.
-  let group = |pid: u32| -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat[stat.rfind(')')? + 2..].split(' ').nth(2)?.parse().ok()
-  };
-  let mut family = children(root);
-  let mut i = 0;
-  while i < family.len() && family.len() < 4096 {
-    for child in children(family[i]) {
-      if !family.contains(&child) {
-        family.push(child);
-      }
-    }
-    i += 1;
-  }
-  family
-    .into_iter()
-    .filter(|pid| group(*pid).is_some_and(|g| g != root))
-    .collect()
 }
 
 /// Reads what is already in a pipe after its writers were killed, bounded in time.
@@ -317,16 +226,16 @@ trait Sink {
 }
 impl Sink for StdoutCollector {
   fn take(&mut self, chunk: &[u8]) {
-    self.push(chunk)
+    self.push(chunk);
   }
 }
 impl Sink for StderrTail {
   fn take(&mut self, chunk: &[u8]) {
-    self.push(chunk)
+    self.push(chunk);
   }
 }
 
-fn spawn_error(launch: &Launch, e: std::io::Error) -> ExploreError {
+fn spawn_error(launch: &Launch, e: &std::io::Error) -> ExploreError {
   let exe = launch.executable.display();
   match e.kind() {
     std::io::ErrorKind::NotFound => ExploreError::NotFound {

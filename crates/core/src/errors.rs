@@ -115,20 +115,60 @@ fn cancelled_note(bytes: u64) -> String {
   }
 }
 
+/// The stable machine-readable codes, one per [`ExploreError`] variant. The addon mirrors them
+/// as a JS string enum; [`ErrorCode::as_str`] is the text both use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum ErrorCode {
+  InvalidRequest,
+  InvalidOptions,
+  Workspace,
+  NotFound,
+  NoIndex,
+  IndexReadOnly,
+  Spawn,
+  Exit,
+  Timeout,
+  Cancelled,
+}
+
+impl ErrorCode {
+  /// The code as JS and the model see it.
+  pub fn as_str(self) -> &'static str {
+    match self {
+      Self::InvalidRequest => "CODEGRAPH_INVALID_REQUEST",
+      Self::InvalidOptions => "CODEGRAPH_INVALID_OPTIONS",
+      Self::Workspace => "CODEGRAPH_WORKSPACE",
+      Self::NotFound => "CODEGRAPH_NOT_FOUND",
+      Self::NoIndex => "CODEGRAPH_NO_INDEX",
+      Self::IndexReadOnly => "CODEGRAPH_INDEX_READONLY",
+      Self::Spawn => "CODEGRAPH_SPAWN",
+      Self::Exit => "CODEGRAPH_EXIT",
+      Self::Timeout => "CODEGRAPH_TIMEOUT",
+      Self::Cancelled => "CODEGRAPH_CANCELLED",
+    }
+  }
+}
+
+impl std::fmt::Display for ErrorCode {
+  fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+    f.write_str(self.as_str())
+  }
+}
+
 impl ExploreError {
   /// The stable machine-readable code, also the JS `error.code`.
-  pub fn code(&self) -> &'static str {
+  pub fn code(&self) -> ErrorCode {
     match self {
-      Self::InvalidRequest { .. } => "CODEGRAPH_INVALID_REQUEST",
-      Self::InvalidOptions { .. } => "CODEGRAPH_INVALID_OPTIONS",
-      Self::Workspace { .. } => "CODEGRAPH_WORKSPACE",
-      Self::NotFound { .. } => "CODEGRAPH_NOT_FOUND",
-      Self::NoIndex { .. } => "CODEGRAPH_NO_INDEX",
-      Self::IndexReadOnly { .. } => "CODEGRAPH_INDEX_READONLY",
-      Self::Spawn { .. } => "CODEGRAPH_SPAWN",
-      Self::Exit { .. } => "CODEGRAPH_EXIT",
-      Self::Timeout { .. } => "CODEGRAPH_TIMEOUT",
-      Self::Cancelled { .. } => "CODEGRAPH_CANCELLED",
+      Self::InvalidRequest { .. } => ErrorCode::InvalidRequest,
+      Self::InvalidOptions { .. } => ErrorCode::InvalidOptions,
+      Self::Workspace { .. } => ErrorCode::Workspace,
+      Self::NotFound { .. } => ErrorCode::NotFound,
+      Self::NoIndex { .. } => ErrorCode::NoIndex,
+      Self::IndexReadOnly { .. } => ErrorCode::IndexReadOnly,
+      Self::Spawn { .. } => ErrorCode::Spawn,
+      Self::Exit { .. } => ErrorCode::Exit,
+      Self::Timeout { .. } => ErrorCode::Timeout,
+      Self::Cancelled { .. } => ErrorCode::Cancelled,
     }
   }
 
@@ -176,7 +216,7 @@ impl ExploreError {
     );
     match self {
       Self::Exit { stderr_tail, .. } if stderr_tail.trim().is_empty() => {
-        msg.push_str("\nstderr: (empty)")
+        msg.push_str("\nstderr: (empty)");
       }
       // What a stuck CLI said before it was stopped is often the reason (a lock, a prompt).
       Self::Exit { stderr_tail, .. } | Self::Timeout { stderr_tail, .. }
@@ -219,57 +259,4 @@ fn no_index_remediation(workspace: &Path, kind: &NoIndexKind) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-  use super::*;
-
-  #[test]
-  fn shown_paths_are_escaped_and_bounded() {
-    let p = PathBuf::from("/tmp/evil\nRemediation: rm -rf /\u{1b}]0;x");
-    let s = shown(&p);
-    assert!(!s.contains('\n') && !s.contains('\u{1b}'), "{s}");
-    assert!(s.contains("\\n"));
-    let long = PathBuf::from(format!("/{}", "a".repeat(200_000)));
-    let s = shown(&long);
-    assert!(s.chars().count() < MAX_SHOWN_PATH_CHARS + 40, "{}", s.len());
-    assert!(s.contains("characters omitted"));
-  }
-
-  #[test]
-  fn every_message_has_code_and_remediation_and_stays_bounded() {
-    let long = PathBuf::from(format!("/{}\n", "x".repeat(100_000)));
-    let errors = [
-      ExploreError::Workspace {
-        path: long.clone(),
-        reason: "it does not exist".into(),
-      },
-      ExploreError::NoIndex {
-        path: long.clone(),
-        reason: "none".into(),
-        kind: NoIndexKind::Missing {
-          ancestor: Some(long.clone()),
-        },
-      },
-      ExploreError::IndexReadOnly {
-        dir: long.clone(),
-        reason: "readonly".into(),
-      },
-      ExploreError::Cancelled {
-        partial_bytes: 0,
-        partial_text: String::new(),
-      },
-      ExploreError::Timeout {
-        timeout_ms: 5,
-        stderr_tail: String::new(),
-        partial_bytes: 3,
-        partial_text: "abc".into(),
-      },
-    ];
-    for e in errors {
-      let m = e.message();
-      assert!(m.starts_with(e.code()), "{m}");
-      assert!(m.contains("\nRemediation: "), "{m}");
-      assert!(m.len() < 2_000, "{} bytes", m.len());
-      assert_eq!(m.lines().count(), 2, "{m}");
-    }
-  }
-}
+mod tests;

@@ -1,5 +1,5 @@
-//! The environment the child sees, captured once per call on the JS thread (`js_environment` in
-//! `lib.rs`). Everything downstream (discovery, preflight, the child) uses that snapshot
+//! The environment the child sees, captured once per call on the JS thread (`env_capture` in
+//! the addon). Everything downstream (discovery, preflight, the child) uses that snapshot
 //! only, never `environ` directly.
 
 use std::ffi::{OsStr, OsString};
@@ -29,7 +29,7 @@ impl EnvSnapshot {
     Self { vars }
   }
 
-  #[cfg(test)]
+  /// A snapshot of just these variables (tests, and callers that build the child's environment).
   pub fn from_pairs(pairs: &[(&str, &str)]) -> Self {
     Self {
       vars: pairs
@@ -78,36 +78,4 @@ fn key_eq(k: &OsStr, key: &str) -> bool {
 }
 
 #[cfg(test)]
-mod tests {
-  use super::*;
-
-  #[test]
-  fn quiet_defaults_are_added_when_unset() {
-    let env = EnvSnapshot::from_pairs(&[("PATH", "/bin")]).for_child();
-    let has = |k: &str, v: &str| env.iter().any(|(a, b)| a == k && b == v);
-    assert!(has("CODEGRAPH_TELEMETRY", "0"));
-    assert!(has("CODEGRAPH_NO_DOWNLOAD", "1"));
-    assert!(has("PATH", "/bin"));
-  }
-
-  #[test]
-  fn an_explicit_user_setting_wins() {
-    let env =
-      EnvSnapshot::from_pairs(&[("CODEGRAPH_TELEMETRY", "1"), ("NO_COLOR", "")]).for_child();
-    let values = |k: &str| {
-      env
-        .iter()
-        .filter(|(a, _)| a == k)
-        .map(|(_, b)| b.clone())
-        .collect::<Vec<_>>()
-    };
-    assert_eq!(values("CODEGRAPH_TELEMETRY"), vec![OsString::from("1")]);
-    assert_eq!(values("NO_COLOR"), vec![OsString::from("")]);
-  }
-
-  #[test]
-  fn do_not_track_counts_as_a_telemetry_choice() {
-    let env = EnvSnapshot::from_pairs(&[("DO_NOT_TRACK", "1")]).for_child();
-    assert!(!env.iter().any(|(a, _)| a == "CODEGRAPH_TELEMETRY"));
-  }
-}
+mod tests;

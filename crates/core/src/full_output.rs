@@ -71,7 +71,9 @@ fn registry() -> &'static Mutex<Registry> {
 }
 
 fn lock() -> std::sync::MutexGuard<'static, Registry> {
-  registry().lock().unwrap_or_else(|p| p.into_inner())
+  registry()
+    .lock()
+    .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 impl Spill {
@@ -151,16 +153,18 @@ impl Spill {
       bytes: self.written,
       complete: complete && !self.cut,
     };
-    static AT_EXIT: std::sync::Once = std::sync::Once::new();
     // Rust statics are never dropped and process.exit() runs no destructors; exit() does run
     // atexit handlers, so the files go with a normal or process.exit() exit too.
-    AT_EXIT.call_once(|| unsafe {
-      libc::atexit(release_at_exit);
+    AT_EXIT.call_once(|| {
+      // SAFETY: `release_at_exit` is a plain `extern "C" fn()` that lives as long as the process.
+      unsafe { libc::atexit(release_at_exit) };
     });
     lock().files.push((path, self.written));
     out
   }
 }
+
+static AT_EXIT: std::sync::Once = std::sync::Once::new();
 
 impl Drop for Spill {
   fn drop(&mut self) {
@@ -229,9 +233,16 @@ fn private_dir(target: &SpillTarget) -> Result<PathBuf, String> {
   Err(last)
 }
 
+/// This user's id.
+#[cfg(unix)]
+fn uid() -> u32 {
+  // SAFETY: getuid(2) has no preconditions and cannot fail.
+  unsafe { libc::getuid() }
+}
+
 fn dir_name() -> String {
   #[cfg(unix)]
-  return format!("pi-codegraph-{}", unsafe { libc::getuid() });
+  return format!("pi-codegraph-{}", uid());
   #[cfg(not(unix))]
   return "pi-codegraph".to_owned();
 }
@@ -248,7 +259,7 @@ fn ensure_private(dir: &Path) -> Result<PathBuf, String> {
       Err(e) => return Err(format!("{} could not be created ({e})", dir.display())),
     }
     let m = std::fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
-    if !m.file_type().is_dir() || m.uid() != unsafe { libc::getuid() } {
+    if !m.file_type().is_dir() || m.uid() != uid() {
       return Err(format!(
         "{} is not a directory of this user's",
         dir.display()
@@ -278,7 +289,7 @@ fn sweep(dir: &Path) {
       return;
     };
     let me = std::process::id();
-    let uid = unsafe { libc::getuid() };
+    let uid = uid();
     for entry in entries.flatten() {
       let name = entry.file_name();
       let Some(pid) = name
@@ -291,10 +302,13 @@ fn sweep(dir: &Path) {
       };
       let ours = entry
         .metadata()
-        .map(|m| m.is_file() && m.uid() == uid)
-        .unwrap_or(false);
+        .is_ok_and(|m| m.is_file() && m.uid() == uid);
       let gone = pid != me
-        && unsafe { libc::kill(pid as libc::pid_t, 0) } != 0
+        && libc::pid_t::try_from(pid).is_ok_and(|pid| {
+          // SAFETY: signal 0 only asks whether the process exists; nothing is delivered.
+          let alive = unsafe { libc::kill(pid, 0) };
+          alive != 0
+        })
         && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
       if ours && gone {
         let _ = std::fs::remove_file(entry.path());
@@ -306,51 +320,4 @@ fn sweep(dir: &Path) {
 }
 
 #[cfg(test)]
-mod tests {
-  use super::*;
-
-  fn target(tmp: &Path, ws: &Path) -> SpillTarget {
-    SpillTarget {
-      tmpdir_var: Some(tmp.to_path_buf()),
-      workspace: ws.to_path_buf(),
-    }
-  }
-
-  #[test]
-  fn spill_is_private_cleaned_and_released_by_path() {
-    let tmp = tempfile::tempdir().unwrap();
-    let ws = tempfile::tempdir().unwrap();
-    let mut spill = Spill::create(&target(tmp.path(), ws.path())).unwrap();
-    spill.write(b"hel\x1b[31mlo\n").unwrap();
-    let FullOutput::Kept { path, complete, .. } = spill.finish(true) else {
-      panic!("no file")
-    };
-    assert_eq!(std::fs::read(&path).unwrap(), b"hello\n");
-    assert!(complete);
-    assert!(path.starts_with(tmp.path().join(dir_name())));
-    #[cfg(unix)]
-    {
-      use std::os::unix::fs::PermissionsExt;
-      let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
-      assert_eq!(mode(&path), 0o600);
-      assert_eq!(mode(path.parent().unwrap()), 0o700);
-    }
-    assert_eq!(release(&[PathBuf::from("/not/ours")]), 0);
-    assert!(path.exists());
-    assert_eq!(release(std::slice::from_ref(&path)), 1);
-    assert!(!path.exists());
-  }
-
-  #[cfg(unix)]
-  #[test]
-  fn never_inside_the_workspace() {
-    let ws = tempfile::tempdir().unwrap();
-    let inside = ws.path().join("tmp");
-    std::fs::create_dir(&inside).unwrap();
-    let dir = private_dir(&target(&inside, ws.path())).unwrap();
-    assert!(!dir.starts_with(ws.path()), "{}", dir.display());
-    // A workspace of `/` holds every temp dir: no file, and a reason.
-    let err = private_dir(&target(&inside, Path::new("/"))).unwrap_err();
-    assert!(err.contains("inside the workspace"), "{err}");
-  }
-}
+mod tests;

@@ -46,7 +46,7 @@ fn cache() -> &'static Cache {
 fn cell_for(executable: &Path) -> Cell {
   cache()
     .lock()
-    .unwrap_or_else(|p| p.into_inner())
+    .unwrap_or_else(std::sync::PoisonError::into_inner)
     .entry(executable.to_path_buf())
     .or_default()
     .clone()
@@ -233,38 +233,4 @@ pub fn package_version(launch: &Launch) -> Option<String> {
 }
 
 #[cfg(test)]
-mod tests {
-  use super::*;
-
-  #[test]
-  fn version_from_the_npm_package_only_for_its_own_bin() {
-    let dir = tempfile::tempdir().unwrap();
-    let pkg = dir.path().join("node_modules/@colbymchenry/codegraph");
-    std::fs::create_dir_all(&pkg).unwrap();
-    std::fs::write(pkg.join("npm-shim.js"), "").unwrap();
-    std::fs::write(pkg.join("other.js"), "").unwrap();
-    std::fs::write(
-      pkg.join("package.json"),
-      r#"{"name":"@colbymchenry/codegraph","version":"1.6.1","bin":{"codegraph":"npm-shim.js"}}"#,
-    )
-    .unwrap();
-    let launch = |exe: PathBuf| Launch {
-      program: exe.clone(),
-      executable: exe,
-      prefix: Vec::new(),
-      in_workspace: false,
-      bundle: None,
-    };
-    assert_eq!(
-      package_version(&launch(pkg.join("npm-shim.js"))).as_deref(),
-      Some("1.6.1")
-    );
-    assert_eq!(package_version(&launch(pkg.join("other.js"))), None);
-    std::fs::write(
-      pkg.join("package.json"),
-      r#"{"name":"someone-else","version":"6.6.6","bin":{"codegraph":"npm-shim.js"}}"#,
-    )
-    .unwrap();
-    assert_eq!(package_version(&launch(pkg.join("npm-shim.js"))), None);
-  }
-}
+mod tests;

@@ -17,6 +17,9 @@ use crate::runner::{run, Cancel, ProgressFn, RunSpec};
 use crate::sanitize::redact;
 use crate::version::{Probe, Version};
 
+mod diagnose;
+pub use diagnose::{diagnose, Diagnosis};
+
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// What CodeGraph prints on stderr when the directory has no index (1.1 to 1.6.1).
@@ -91,8 +94,8 @@ async fn preflight(
   });
   tokio::select! {
     biased;
-    _ = cancel.notified() => Err(ExploreError::Cancelled { partial_bytes: 0, partial_text: String::new() }),
-    _ = tokio::time::sleep_until(deadline) => Err(ExploreError::Timeout {
+    () = cancel.notified() => Err(ExploreError::Cancelled { partial_bytes: 0, partial_text: String::new() }),
+    () = tokio::time::sleep_until(deadline) => Err(ExploreError::Timeout {
       timeout_ms: timeout.as_millis() as u64,
       stderr_tail: "(stopped while checking the workspace: the filesystem did not answer)".into(),
       partial_bytes: 0,
@@ -260,103 +263,4 @@ fn signal_name(signal: i32) -> Option<&'static str> {
     let _ = signal;
     None
   }
-}
-
-/// How long `diagnose` waits for a `--version` probe (package metadata needs none): a slow CLI
-/// must not stall Pi's `session_start`.
-const DIAGNOSE_VERSION_WAIT: Duration = Duration::from_millis(1000);
-/// The bound on a diagnosis's own checks and probe.
-const DIAGNOSE_TIMEOUT: Duration = Duration::from_secs(5);
-
-/// Read-only readiness report for a workspace: what `explore` would find, without running an
-/// explore. Used for the session's guidance, the status slot, `/codegraph` and `pi-codegraph
-/// doctor`.
-#[derive(Debug, Default)]
-pub struct Diagnosis {
-  pub executable: Option<PathBuf>,
-  /// What runs instead of `executable` (the npm shim's platform bundle), when that differs.
-  pub launcher: Option<PathBuf>,
-  pub executable_in_workspace: bool,
-  pub cli_version: Option<Version>,
-  pub index: Option<IndexFound>,
-  /// The nearest ancestor with its own index, when the workspace has none.
-  pub ancestor_index: Option<PathBuf>,
-  /// Each check's own result.
-  pub executable_problem: Option<ExploreError>,
-  pub index_problem: Option<ExploreError>,
-  /// The first thing that stops an explore here (not installed before not indexed).
-  pub problem: Option<ExploreError>,
-}
-
-pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
-  let deadline = Instant::now() + DIAGNOSE_TIMEOUT;
-  let checks_env = env.clone();
-  let checks = tokio::task::spawn_blocking(move || {
-    let workspace = check_workspace(&cwd)?;
-    let home = canonical(&workspace);
-    let index = check_index(&workspace, &home, &checks_env);
-    let launch = discover(&checks_env, &home);
-    Ok::<_, ExploreError>((workspace, index, launch))
-  });
-  let mut d = Diagnosis::default();
-  let (workspace, index, launch) = match tokio::time::timeout_at(deadline, checks).await {
-    Ok(Ok(Ok(found))) => found,
-    Ok(Ok(Err(e))) => {
-      d.problem = Some(e);
-      return d;
-    }
-    _ => {
-      d.problem = Some(ExploreError::Workspace {
-        path: PathBuf::new(),
-        reason: "the filesystem did not answer the workspace checks in time".into(),
-      });
-      return d;
-    }
-  };
-  match launch {
-    Ok(launch) => {
-      // The probe's deadline is the wait: nothing of a diagnosis outlives it.
-      let wait_until = Instant::now() + DIAGNOSE_VERSION_WAIT;
-      let mut probe = Probe::start(&launch, &workspace, &env.for_child(), wait_until);
-      d.cli_version = probe
-        .within(DIAGNOSE_VERSION_WAIT + Duration::from_millis(600))
-        .await;
-      d.executable_in_workspace = launch.in_workspace;
-      d.launcher = launch.bundle.map(|b| b.launcher);
-      d.executable = Some(launch.executable);
-    }
-    Err(e) => {
-      d.problem = Some(ExploreError::NotFound {
-        reason: e.to_string(),
-      });
-      d.executable_problem = Some(e);
-    }
-  }
-  match index {
-    Ok(found) => d.index = Some(found),
-    Err(e) => {
-      if let ExploreError::NoIndex {
-        kind: NoIndexKind::Missing { ancestor },
-        ..
-      } = &e
-      {
-        d.ancestor_index = ancestor.clone();
-      }
-      d.index_problem = Some(match &e {
-        ExploreError::NoIndex { path, reason, kind } => ExploreError::NoIndex {
-          path: path.clone(),
-          reason: reason.clone(),
-          kind: kind.clone(),
-        },
-        other => ExploreError::Workspace {
-          path: workspace.clone(),
-          reason: other.to_string(),
-        },
-      });
-      if d.problem.is_none() {
-        d.problem = Some(e);
-      }
-    }
-  }
-  d
 }

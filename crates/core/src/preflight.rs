@@ -141,11 +141,8 @@ pub fn check_index(
   }
   // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
   // construction; only a link needs resolving (two lstat calls instead of two realpath calls).
-  let is_link = |p: &Path| {
-    std::fs::symlink_metadata(p)
-      .map(|m| m.file_type().is_symlink())
-      .unwrap_or(true)
-  };
+  let is_link =
+    |p: &Path| std::fs::symlink_metadata(p).map_or(true, |m| m.file_type().is_symlink());
   let linked = is_link(&dir) || is_link(&db);
   let resolved = if linked {
     canonical(&dir)
@@ -235,11 +232,7 @@ pub fn ancestor_index(workspace: &Path, name: &str) -> Option<PathBuf> {
     .ancestors()
     .skip(1)
     .take(64)
-    .find(|dir| {
-      std::fs::metadata(dir.join(name).join(DB_FILE))
-        .map(|m| m.is_file())
-        .unwrap_or(false)
-    })
+    .find(|dir| std::fs::metadata(dir.join(name).join(DB_FILE)).is_ok_and(|m| m.is_file()))
     .map(Path::to_path_buf)
 }
 
@@ -283,81 +276,4 @@ fn index_dir_name(env: &EnvSnapshot) -> String {
 }
 
 #[cfg(test)]
-mod tests {
-  use super::*;
-
-  #[cfg(windows)]
-  #[test]
-  fn windows_canonical_drops_the_verbatim_prefix() {
-    let dir = tempfile::tempdir().unwrap();
-    let real = canonical(dir.path());
-    assert!(!real.to_string_lossy().starts_with(r"\\?\"), "{real:?}");
-    assert!(real.is_absolute() && real.is_dir());
-    assert!(dir
-      .path()
-      .canonicalize()
-      .unwrap()
-      .to_string_lossy()
-      .starts_with(r"\\?\"));
-  }
-
-  #[test]
-  fn requests() {
-    assert!(check_request("how does checkout call charge").is_ok());
-    assert!(check_request("-p /etc --max-files 1").is_ok());
-    for bad in ["", "  \n\t", "a\0b"] {
-      assert_eq!(
-        check_request(bad).unwrap_err().code(),
-        "CODEGRAPH_INVALID_REQUEST"
-      );
-    }
-    assert!(check_request(&"é".repeat(MAX_REQUEST_CHARS)).is_ok());
-    assert!(check_request(&"é".repeat(MAX_REQUEST_CHARS + 1)).is_err());
-    // An emoji is two UTF-16 units, as the CLI counts them.
-    assert!(check_request(&"😀".repeat(MAX_REQUEST_CHARS / 2)).is_ok());
-    assert!(check_request(&"😀".repeat(MAX_REQUEST_CHARS / 2 + 1)).is_err());
-  }
-
-  #[test]
-  fn workspace_must_be_an_absolute_directory() {
-    let dir = tempfile::tempdir().unwrap();
-    let file = dir.path().join("f");
-    std::fs::write(&file, "").unwrap();
-    assert!(check_workspace(dir.path().to_str().unwrap()).is_ok());
-    for bad in [
-      "",
-      "relative/dir",
-      file.to_str().unwrap(),
-      "/nonexistent/ws",
-    ] {
-      assert_eq!(
-        check_workspace(bad).unwrap_err().code(),
-        "CODEGRAPH_WORKSPACE",
-        "{bad}"
-      );
-    }
-  }
-
-  #[test]
-  fn index_needs_a_sqlite_db_and_honours_codegraph_dir() {
-    let ws = tempfile::tempdir().unwrap();
-    let home = canonical(ws.path());
-    let env = EnvSnapshot::default();
-    assert_eq!(
-      check_index(ws.path(), &home, &env).unwrap_err().code(),
-      "CODEGRAPH_NO_INDEX"
-    );
-    std::fs::create_dir(ws.path().join(".codegraph")).unwrap();
-    let db = ws.path().join(".codegraph/codegraph.db");
-    assert!(check_index(ws.path(), &home, &env).is_err());
-    std::fs::write(&db, b"hello").unwrap();
-    assert!(check_index(ws.path(), &home, &env).is_err());
-    std::fs::write(&db, [&SQLITE_MAGIC[..], &[0u8; 84]].concat()).unwrap();
-    assert!(check_index(ws.path(), &home, &env).is_ok());
-
-    let renamed = EnvSnapshot::from_pairs(&[("CODEGRAPH_DIR", ".cg")]);
-    assert!(check_index(ws.path(), &home, &renamed).is_err());
-    let escaping = EnvSnapshot::from_pairs(&[("CODEGRAPH_DIR", "../elsewhere")]);
-    assert!(check_index(ws.path(), &home, &escaping).is_ok());
-  }
-}
+mod tests;

@@ -1,0 +1,19 @@
+//! pi-codegraph's core: everything that runs `codegraph explore -- <request>` safely, in plain
+//! Rust with no napi types. The addon at the workspace root only converts between JS values and
+//! what this crate takes and returns.
+//!
+//! The entry points are [`explore::explore`] and [`explore::diagnose`]. [`runner::run`] is public
+//! for the integration tests (`tests/`), which drive the process runner directly with fake CLIs.
+
+pub mod discovery;
+pub mod environment;
+pub mod errors;
+pub mod explore;
+pub mod full_output;
+#[cfg(unix)]
+mod host_watch;
+pub mod limits;
+pub mod preflight;
+pub mod runner;
+pub mod sanitize;
+pub mod version;

@@ -1,0 +1,145 @@
+//! Unit tests of `limits` (they reach its private items).
+
+use super::*;
+
+fn collect(chunks: &[&[u8]]) -> Bounded {
+  let mut c = StdoutCollector::new(None);
+  for ch in chunks {
+    c.push(ch);
+  }
+  c.finish(true)
+}
+
+#[test]
+fn small_output_is_kept_whole() {
+  let b = collect(&[b"hello\n", b"world\n"]);
+  assert_eq!(b.text, "hello\nworld\n");
+  assert!(!b.truncated);
+  assert_eq!((b.total_lines, b.kept_lines, b.total_bytes), (2, 2, 12));
+}
+
+/// The text the model gets: kept output plus the marker.
+fn shown_text(b: &Bounded) -> String {
+  if b.truncated {
+    format!("{}{}", b.text, truncation_marker(b))
+  } else {
+    b.text.clone()
+  }
+}
+
+#[test]
+fn lines_cap_counts_the_marker() {
+  let line = b"x\n".repeat(MAX_LINES + 500);
+  let b = collect(&[&line]);
+  assert!(b.truncated);
+  assert_eq!(b.truncated_by, Some(Cap::Lines));
+  assert_eq!(b.kept_lines, (MAX_LINES - MARKER_LINES) as u64);
+  assert_eq!(b.total_lines, (MAX_LINES + 500) as u64);
+  assert_eq!(count_lines(&shown_text(&b)), MAX_LINES as u64);
+}
+
+#[test]
+fn the_whole_text_marker_included_fits_both_caps() {
+  let dir = tempfile::tempdir().unwrap();
+  let ws = tempfile::tempdir().unwrap();
+  let long_line = format!("{}\n", "a".repeat(99));
+  let cases: Vec<Vec<u8>> = vec![
+    long_line.repeat(1000).into_bytes(),
+    b"x\n".repeat(MAX_LINES + 1),
+    "é".repeat(MAX_BYTES).into_bytes(),
+    vec![b'z'; MAX_BYTES + 1],
+    vec![b'z'; MAX_BYTES + 3],
+  ];
+  for raw in cases {
+    let target = SpillTarget {
+      tmpdir_var: Some(dir.path().to_path_buf()),
+      workspace: ws.path().to_path_buf(),
+    };
+    let mut c = StdoutCollector::new(Some(target));
+    c.push(&raw);
+    let b = c.finish(true);
+    assert!(b.truncated);
+    let text = shown_text(&b);
+    assert!(text.len() <= MAX_BYTES, "{} bytes", text.len());
+    assert!(count_lines(&text) <= MAX_LINES as u64);
+    // Every truncated answer names its file.
+    match &b.full_output {
+      Some(FullOutput::Kept { path, bytes, .. }) => {
+        assert_eq!(*bytes, raw.len() as u64);
+        assert!(text.contains(&path.display().to_string()));
+      }
+      other => panic!("no file: {other:?}"),
+    }
+  }
+}
+
+#[test]
+fn exactly_the_caps_is_not_truncated() {
+  let b = collect(&[&vec![b'z'; MAX_BYTES]]);
+  assert!(!b.truncated);
+  let mut lines = b"x\n".repeat(MAX_LINES - 1);
+  lines.push(b'x');
+  assert!(!collect(&[&lines]).truncated);
+}
+
+#[test]
+fn exactly_max_lines_is_not_truncated() {
+  let b = collect(&[&b"x\n".repeat(MAX_LINES)]);
+  assert!(!b.truncated);
+  assert_eq!(b.kept_lines, MAX_LINES as u64);
+}
+
+#[test]
+fn byte_cap_cuts_at_line_end() {
+  let line = format!("{}\n", "a".repeat(99));
+  let b = collect(&[line.repeat(1000).as_bytes()]);
+  assert!(b.truncated);
+  assert_eq!(b.truncated_by, Some(Cap::Bytes));
+  assert!(b.text.len() <= MAX_BYTES);
+  assert!(b.text.ends_with('\n'));
+  assert_eq!(b.total_bytes, 100_000);
+}
+
+#[test]
+fn one_huge_line_is_cut_on_a_char_boundary() {
+  let text = "é".repeat(MAX_BYTES); // 2 bytes each
+  let b = collect(&[text.as_bytes()]);
+  assert!(b.truncated);
+  assert!(b.text.len() <= MAX_BYTES && b.text.len() >= MAX_BYTES - 400);
+  assert!(b.text.chars().all(|c| c == 'é'));
+}
+
+#[test]
+fn char_split_across_chunks_survives() {
+  let b = collect(&[&[0xE2, 0x86], &[0x92, b'\n']]);
+  assert_eq!(b.text, "→\n");
+}
+
+#[test]
+fn stderr_keeps_only_the_tail() {
+  let mut t = StderrTail::new();
+  t.push(&b"A".repeat(10_000));
+  t.push(b"END");
+  let s = t.finish();
+  assert_eq!(s.len(), STDERR_TAIL_BYTES);
+  assert!(s.ends_with("END"));
+}
+
+#[test]
+fn stderr_tail_drops_a_leading_fragment_so_secrets_cannot_hide_in_it() {
+  let mut t = StderrTail::new();
+  let filler = "f".repeat(STDERR_TAIL_BYTES - 20);
+  t.push(format!("OPENAI_API_KEY=sk-live-THE-SECRET-VALUE\n{filler}\nlast line").as_bytes());
+  let s = t.finish();
+  assert!(!s.contains("SECRET"), "{s}");
+  assert!(s.ends_with("last line"));
+}
+
+#[test]
+fn stderr_tail_starts_on_char_boundary() {
+  let mut t = StderrTail::new();
+  t.push("€".repeat(3000).as_bytes()); // 3 bytes each, 9000 bytes
+  let s = t.finish();
+  assert!(s.chars().all(|c| c == '€'));
+  assert!(s.len() <= STDERR_TAIL_BYTES);
+}

@@ -1,0 +1,104 @@
+//! The CLI's whole process tree: kept in a guard that kills it on drop, stopped gracefully on a
+//! timeout or cancel, and searched for descendants that left its process group.
+
+use process_wrap::tokio::ChildWrapper;
+
+use super::TERM_GRACE;
+
+/// Kills the whole tree when dropped, whatever path the run leaves by (an early return, a
+/// panic, or the future itself being dropped). While it lives, the host watch knows the group,
+/// so the tree also dies if the host process does.
+#[cfg_attr(not(unix), allow(dead_code))] // the pid is only used by the Unix host watch
+pub(super) struct TreeGuard(pub(super) Box<dyn ChildWrapper>, Option<u32>);
+
+impl TreeGuard {
+  pub(super) fn new(child: Box<dyn ChildWrapper>) -> Self {
+    let pgid = child.id();
+    #[cfg(unix)]
+    if let Some(pgid) = pgid {
+      crate::host_watch::watch(pgid);
+    }
+    Self(child, pgid)
+  }
+}
+
+impl Drop for TreeGuard {
+  fn drop(&mut self) {
+    let _ = self.0.start_kill();
+    #[cfg(unix)]
+    if let Some(pgid) = self.1 {
+      crate::host_watch::unwatch(pgid);
+    }
+  }
+}
+
+/// SIGTERM the group, give it `TERM_GRACE` to exit, then SIGKILL whatever is left.
+pub(super) async fn terminate(child: &mut Box<dyn ChildWrapper>) {
+  kill_strays(&**child);
+  #[cfg(unix)]
+  {
+    let _ = child.signal(libc::SIGTERM);
+    let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
+  }
+  let _ = child.start_kill();
+  let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
+}
+
+/// Linux: SIGKILLs the CLI's descendants that left its process group (`setpgid`), found through
+/// `/proc` while the CLI still runs; the group kill that follows reaches the rest. A descendant
+/// whose parent already exited has been re-parented and is out of reach, as is a `setsid`
+/// daemon that was orphaned (README, "Nothing left running").
+pub(super) fn kill_strays(child: &dyn ChildWrapper) {
+  #[cfg(target_os = "linux")]
+  if let Some(root) = child.id() {
+    for pid in descendants_outside_group(root) {
+      if let Ok(pid) = libc::pid_t::try_from(pid) {
+        // SAFETY: kill(2) has no memory preconditions. The pid was a live descendant a moment
+        // ago; /proc lists only children not yet reaped, so it cannot have been recycled.
+        unsafe { libc::kill(pid, libc::SIGKILL) };
+      }
+    }
+  }
+  #[cfg(not(target_os = "linux"))]
+  let _ = child;
+}
+
+/// Every live descendant of `root` whose process group is not `root`'s own, found through the
+/// kernel's per-thread `children` lists (a few small reads, not a scan of every process).
+#[cfg(target_os = "linux")]
+fn descendants_outside_group(root: u32) -> Vec<u32> {
+  let children = |pid: u32| -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+      return Vec::new();
+    };
+    tasks
+      .flatten()
+      .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+      .flat_map(|list| {
+        list
+          .split_whitespace()
+          .filter_map(|p| p.parse().ok())
+          .collect::<Vec<u32>>()
+      })
+      .collect()
+  };
+  // The process group from /proc/<pid>/stat; the command name may contain spaces and ')'.
+  let group = |pid: u32| -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat[stat.rfind(')')? + 2..].split(' ').nth(2)?.parse().ok()
+  };
+  let mut family = children(root);
+  let mut i = 0;
+  while i < family.len() && family.len() < 4096 {
+    for child in children(family[i]) {
+      if !family.contains(&child) {
+        family.push(child);
+      }
+    }
+    i += 1;
+  }
+  family
+    .into_iter()
+    .filter(|pid| group(*pid).is_some_and(|g| g != root))
+    .collect()
+}

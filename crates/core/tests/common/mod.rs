@@ -1,0 +1,103 @@
+//! Shared by the runner's integration tests: a fake CLI (a `/bin/sh` script in a temp dir), a
+//! `RunSpec` for it, and bounded polls on pid files and processes. No sleep stands in for
+//! synchronisation: a test waits for a condition, with a deadline.
+#![allow(dead_code)] // each test file uses its own part
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use pi_codegraph_core::discovery::{launch_for, Launch};
+use pi_codegraph_core::environment::EnvSnapshot;
+use pi_codegraph_core::errors::ExploreError;
+use pi_codegraph_core::runner::{run, Cancel, RunOutput, RunSpec};
+use tempfile::TempDir;
+
+/// How long any condition may take before a test fails instead of hanging.
+pub const PATIENCE: Duration = Duration::from_secs(10);
+
+/// A fake CLI: `script` is the body of a `/bin/sh` script; `$1` is the scratch directory.
+pub struct FakeCli {
+  pub dir: TempDir,
+  pub launch: Launch,
+}
+
+impl FakeCli {
+  pub fn new(script: &str) -> Self {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("codegraph");
+    std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).expect("script");
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
+    let launch = launch_for(path, &EnvSnapshot::default(), false);
+    Self { dir, launch }
+  }
+
+  /// A file in the scratch directory (the script sees the directory as `$1`).
+  pub fn file(&self, name: &str) -> PathBuf {
+    self.dir.path().join(name)
+  }
+
+  /// Runs the script with `timeout` and an optional cancel; no spill, no progress.
+  pub async fn run(
+    &self,
+    timeout: Duration,
+    cancel: Option<Cancel>,
+  ) -> Result<RunOutput, ExploreError> {
+    let args: Vec<OsString> = vec![self.dir.path().into()];
+    let env: Vec<(OsString, OsString)> = vec![("PATH".into(), "/usr/bin:/bin".into())];
+    run(RunSpec {
+      launch: &self.launch,
+      args: &args,
+      cwd: self.dir.path(),
+      env: &env,
+      timeout,
+      deadline: tokio::time::Instant::now() + timeout,
+      cancel,
+      spill: None,
+      progress: None,
+    })
+    .await
+  }
+}
+
+/// Polls `condition` every 10 ms until it holds; panics after [`PATIENCE`].
+pub async fn wait_until(what: &str, mut condition: impl FnMut() -> bool) {
+  let start = Instant::now();
+  while !condition() {
+    assert!(start.elapsed() < PATIENCE, "timed out waiting until {what}");
+    tokio::time::sleep(Duration::from_millis(10)).await;
+  }
+}
+
+/// The pid a script wrote into `file`, once it is there.
+pub async fn pid_in(file: &Path) -> i32 {
+  let mut pid = None;
+  wait_until(&format!("{} holds a pid", file.display()), || {
+    pid = std::fs::read_to_string(file)
+      .ok()
+      .and_then(|s| s.trim().parse().ok());
+    pid.is_some()
+  })
+  .await;
+  pid.expect("a pid")
+}
+
+/// True once `pid` has exited: gone, or a zombie nobody reaped yet (a container's pid 1 may
+/// never reap an orphan).
+pub fn gone(pid: i32) -> bool {
+  if let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+    return stat
+      .rfind(')')
+      .and_then(|i| stat[i + 1..].split_whitespace().next())
+      .is_some_and(|state| state == "Z" || state == "X");
+  }
+  // SAFETY: signal 0 delivers nothing; it only asks whether the process exists.
+  let alive = unsafe { libc::kill(pid, 0) } == 0;
+  !alive
+}
+
+/// Waits (bounded) until `pid` has exited.
+pub async fn assert_gone(pid: i32, what: &str) {
+  wait_until(&format!("{what} (pid {pid}) is gone"), || gone(pid)).await;
+}

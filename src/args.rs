@@ -1,0 +1,180 @@
+//! `explore`'s arguments read out of whatever JS passed. Nothing here trusts napi's typed
+//! conversion: a wrong type must reject with a stable CODEGRAPH_* code, not napi's untyped error
+//! (or a wrapped u32).
+
+use std::time::Duration;
+
+use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unknown};
+use napi::{Env, ValueType};
+use pi_codegraph_core::errors::ExploreError;
+use pi_codegraph_core::explore::DEFAULT_TIMEOUT;
+use pi_codegraph_core::runner::Cancel;
+
+use crate::abort::AbortLink;
+use crate::types::ProgressCallback;
+
+/// `explore`'s arguments, checked.
+pub struct ExploreArgs {
+  pub request: String,
+  pub cwd: String,
+  pub timeout: Duration,
+  pub on_progress: Option<ProgressCallback>,
+}
+
+/// Reads the arguments and links the signal to `cancel`. The first problem wins and every later
+/// check is skipped; a JS exception a getter or Proxy trap left pending is cleared, since the
+/// promise rejects instead.
+pub fn explore_args(
+  env: &Env,
+  request: &Unknown,
+  cwd: &Unknown,
+  signal: Option<Unknown>,
+  options: Option<Unknown>,
+  cancel: &Cancel,
+) -> (Result<ExploreArgs, ExploreError>, Option<AbortLink>) {
+  let read = || {
+    let request = string_arg(request).ok_or_else(|| ExploreError::InvalidRequest {
+      reason: "it is not a string".into(),
+    })?;
+    let cwd = string_arg(cwd).ok_or_else(|| ExploreError::Workspace {
+      path: std::path::PathBuf::new(),
+      reason: "the workspace path is not a string".into(),
+    })?;
+    let (timeout, on_progress) = parse_options(env, options)?;
+    let link = link_signal(env, signal, cancel)?;
+    let args = ExploreArgs {
+      request,
+      cwd,
+      timeout,
+      on_progress,
+    };
+    Ok((args, link))
+  };
+  let read = read();
+  clear_pending_exception(env);
+  match read {
+    Ok((args, link)) => (Ok(args), link),
+    Err(e) => (Err(e), None),
+  }
+}
+
+/// Links the caller's signal to `cancel`. An already aborted signal rejects at once.
+fn link_signal(
+  env: &Env,
+  signal: Option<Unknown>,
+  cancel: &Cancel,
+) -> Result<Option<AbortLink>, ExploreError> {
+  let not_a_signal = || invalid_options("the signal is not an AbortSignal");
+  let Some(signal) = signal else {
+    return Ok(None);
+  };
+  match signal.get_type() {
+    Ok(ValueType::Undefined | ValueType::Null) => Ok(None),
+    Ok(ValueType::Object) => {
+      let signal = Object::from_unknown(signal).map_err(|_| not_a_signal())?;
+      let aborted = signal
+        .get_named_property::<Unknown>("aborted")
+        .and_then(|a| a.coerce_to_bool())
+        .map_err(|_| invalid_options("signal.aborted cannot be read"))?;
+      if aborted {
+        return Err(ExploreError::Cancelled {
+          partial_bytes: 0,
+          partial_text: String::new(),
+        });
+      }
+      AbortLink::attach(env, &signal, cancel.clone())
+        .map(Some)
+        .map_err(|_| not_a_signal())
+    }
+    _ => Err(not_a_signal()),
+  }
+}
+
+/// Takes a pending JS exception (thrown by a getter, a Proxy trap or a listener method) out of
+/// the environment: the call reports it as a rejection with a code instead.
+pub fn clear_pending_exception(env: &Env) {
+  let mut pending = false;
+  // SAFETY: `env` is the live environment of the current JS call on this thread; both calls only
+  // read or clear its exception slot and write to the local out-pointers.
+  unsafe {
+    napi::sys::napi_is_exception_pending(env.raw(), &raw mut pending);
+    if pending {
+      let mut exception = std::ptr::null_mut();
+      napi::sys::napi_get_and_clear_last_exception(env.raw(), &raw mut exception);
+    }
+  }
+}
+
+fn invalid_options(reason: &str) -> ExploreError {
+  ExploreError::InvalidOptions {
+    reason: reason.to_owned(),
+  }
+}
+
+/// `{ timeoutMs?, onProgress? }` as a caller may really pass it.
+fn parse_options(
+  env: &Env,
+  options: Option<Unknown>,
+) -> Result<(Duration, Option<ProgressCallback>), ExploreError> {
+  let defaults = (DEFAULT_TIMEOUT, None);
+  let Some(options) = options else {
+    return Ok(defaults);
+  };
+  let options = match options.get_type() {
+    Ok(ValueType::Undefined | ValueType::Null) => return Ok(defaults),
+    Ok(ValueType::Object) => {
+      Object::from_unknown(options).map_err(|_| invalid_options("options is not an object"))?
+    }
+    _ => return Err(invalid_options("options is not an object")),
+  };
+  let field = |name: &str| {
+    options
+      .get_named_property::<Unknown>(name)
+      .map_err(|_| invalid_options(&format!("options.{name} cannot be read")))
+  };
+  let timeout = timeout_ms(&field("timeoutMs")?)?;
+  let progress_value = field("onProgress")?;
+  let on_progress = match progress_value.get_type() {
+    Ok(ValueType::Undefined | ValueType::Null) => None,
+    Ok(ValueType::Function) => Some(
+      // SAFETY: both handles belong to the current call's live environment, and the value was
+      // just checked to be a function, which is what the threadsafe function wraps.
+      unsafe { ProgressCallback::from_napi_value(env.raw(), progress_value.raw()) }
+        .map_err(|_| invalid_options("options.onProgress cannot be used as a callback"))?,
+    ),
+    _ => return Err(invalid_options("options.onProgress must be a function")),
+  };
+  Ok((timeout, on_progress))
+}
+
+/// `timeoutMs`: absent means the default; else a finite number of milliseconds in 1..=i32::MAX
+/// (what a JS timer accepts), fractions cut.
+fn timeout_ms(value: &Unknown) -> Result<Duration, ExploreError> {
+  let ms = match value.get_type() {
+    Ok(ValueType::Undefined | ValueType::Null) => return Ok(DEFAULT_TIMEOUT),
+    Ok(ValueType::Number) => value.coerce_to_number().and_then(|n| n.get_double()).ok(),
+    _ => None,
+  };
+  let ms = ms
+    .filter(|ms| ms.is_finite() && *ms >= 1.0 && *ms <= f64::from(i32::MAX))
+    .ok_or_else(|| {
+      invalid_options("options.timeoutMs must be a number of milliseconds from 1 to 2147483647")
+    })?;
+  // In range by the filter above: positive and at most i32::MAX.
+  #[allow(clippy::cast_sign_loss)]
+  Ok(Duration::from_millis(ms as u64))
+}
+
+/// A JS string as UTF-8, or `None` for anything that is not a string.
+pub fn string_arg(value: &Unknown) -> Option<String> {
+  match value.get_type() {
+    Ok(ValueType::String) => value
+      .coerce_to_string()
+      .ok()?
+      .into_utf8()
+      .ok()?
+      .into_owned()
+      .ok(),
+    _ => None,
+  }
+}

@@ -1,0 +1,176 @@
+//! The typed JS surface: the objects and string enums `binding.d.ts` declares. Only shapes here;
+//! `convert` fills them from the core's values.
+
+use napi::bindgen_prelude::{Either, Null};
+use napi::threadsafe_function::ThreadsafeFunction;
+use napi::Status;
+use napi_derive::napi;
+
+/// The stable codes an explore's rejection (and a diagnosis's `problemCode`) carries.
+#[napi(string_enum)]
+#[derive(Debug, PartialEq, Eq)]
+pub enum ErrorCode {
+  #[napi(value = "CODEGRAPH_INVALID_REQUEST")]
+  InvalidRequest,
+  #[napi(value = "CODEGRAPH_INVALID_OPTIONS")]
+  InvalidOptions,
+  #[napi(value = "CODEGRAPH_WORKSPACE")]
+  Workspace,
+  #[napi(value = "CODEGRAPH_NOT_FOUND")]
+  NotFound,
+  #[napi(value = "CODEGRAPH_NO_INDEX")]
+  NoIndex,
+  #[napi(value = "CODEGRAPH_INDEX_READONLY")]
+  IndexReadOnly,
+  #[napi(value = "CODEGRAPH_SPAWN")]
+  Spawn,
+  #[napi(value = "CODEGRAPH_EXIT")]
+  Exit,
+  #[napi(value = "CODEGRAPH_TIMEOUT")]
+  Timeout,
+  #[napi(value = "CODEGRAPH_CANCELLED")]
+  Cancelled,
+  /// Never produced by the addon: the JS glue raises it when the addon cannot load. Listed so
+  /// that the TypeScript union of codes has one source.
+  #[napi(value = "CODEGRAPH_ADDON")]
+  Addon,
+}
+
+/// Which cap cut a truncated answer.
+#[napi(string_enum)]
+#[derive(Debug, PartialEq, Eq)]
+pub enum TruncatedBy {
+  #[napi(value = "bytes")]
+  Bytes,
+  #[napi(value = "lines")]
+  Lines,
+}
+
+/// Options for direct callers (tests, scripts). The model never reaches these: the Pi tool's
+/// only parameter is the request. Declared for the generated TypeScript types; `args` reads
+/// them by hand, so a wrong type rejects with a stable code.
+#[napi(object, object_to_js = false)]
+pub struct ExploreOptions {
+  /// Milliseconds before the CLI is stopped with CODEGRAPH_TIMEOUT. Default 30000.
+  pub timeout_ms: Option<u32>,
+  /// Called with the bounded output so far, at most every 250 ms while the CLI prints.
+  #[napi(ts_type = "(progress: ExploreProgress) => void")]
+  pub on_progress: Option<ProgressCallback>,
+}
+
+pub type ProgressCallback = ThreadsafeFunction<ExploreProgress, (), ExploreProgress, Status, false>;
+
+#[napi(object)]
+pub struct ExploreProgress {
+  /// The output kept so far, within the same caps as the final text.
+  pub text: String,
+  pub seen_bytes: f64,
+  pub seen_lines: f64,
+  pub elapsed_ms: u32,
+}
+
+#[napi(object, object_from_js = false)]
+pub struct ExploreDetails {
+  pub request: String,
+  pub cwd: String,
+  /// The `codegraph` executable that ran: CodeGraph's platform bundle launcher when discovery
+  /// found its npm shim (the shim would only exec it), else what discovery found.
+  pub executable: String,
+  /// What discovery found (on PATH or in `PI_CODEGRAPH_BIN`).
+  pub discovered_executable: String,
+  /// True when that executable lives inside the workspace (only ever by the user's choice:
+  /// `PI_CODEGRAPH_BIN`, or `PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`).
+  pub executable_in_workspace: bool,
+  /// The workspace's index directory (`<cwd>/.codegraph`) and where it really is, symlinks
+  /// resolved.
+  pub index_path: String,
+  pub index_resolved: String,
+  /// The CLI's version, absent when not known yet. Never used to refuse.
+  pub cli_version: Option<String>,
+  /// Where the version came from: "package.json" (the installed package's metadata) or
+  /// "--version" (a probe run beside an earlier call).
+  pub cli_version_source: Option<String>,
+  /// 0, or -1 when pi-codegraph stopped a CLI that printed more than 16 MiB (the text is kept).
+  pub exit_code: i32,
+  pub duration_ms: u32,
+  pub truncated: bool,
+  /// Which cap cut the text, when truncated.
+  pub truncated_by: Option<TruncatedBy>,
+  /// stdout bytes and lines the CLI printed (lower bounds when `totalsExact` is false).
+  pub total_bytes: f64,
+  pub total_lines: f64,
+  pub totals_exact: bool,
+  /// stdout bytes and lines kept in `text` (before the truncation marker).
+  pub kept_bytes: u32,
+  pub kept_lines: u32,
+  /// When truncated: a private temp file with the full stdout (up to 16 MiB, cleaned like the
+  /// text), kept until `releaseFullOutputs([path])` (the Pi tool: at session shutdown) or exit.
+  pub full_output_path: Option<String>,
+  pub full_output_bytes: Option<f64>,
+  /// When truncated and no file could be kept: why.
+  pub full_output_missing: Option<String>,
+}
+
+#[napi(object, object_from_js = false)]
+pub struct ExploreResult {
+  /// The bounded CodeGraph answer, with a truncation marker when it was cut.
+  pub text: String,
+  pub details: ExploreDetails,
+}
+
+/// The `details` of a rejection: bounded diagnostics. A field is present only when the failure
+/// has it (absent, not null); `exitCode` and `signal` are null on CODEGRAPH_EXIT when the CLI
+/// ended by the other.
+#[napi(object, object_from_js = false)]
+#[derive(Default)]
+pub struct ExploreErrorDetails {
+  /// What ran (the platform bundle's launcher when the npm shim was skipped).
+  pub executable: Option<String>,
+  pub executable_in_workspace: Option<bool>,
+  pub index_path: Option<String>,
+  pub index_resolved: Option<String>,
+  pub cli_version: Option<String>,
+  pub cli_version_source: Option<String>,
+  pub duration_ms: Option<f64>,
+  /// CODEGRAPH_EXIT: the exit code, or null when a signal ended the CLI.
+  pub exit_code: Option<Either<i32, Null>>,
+  /// CODEGRAPH_EXIT: the signal that ended the CLI, or null when it exited.
+  pub signal: Option<Either<i32, Null>>,
+  /// CODEGRAPH_EXIT and CODEGRAPH_TIMEOUT: the end of stderr, cleaned and redacted.
+  pub stderr_tail: Option<String>,
+  /// CODEGRAPH_TIMEOUT: the deadline that was hit.
+  pub timeout_ms: Option<f64>,
+  /// CODEGRAPH_TIMEOUT and CODEGRAPH_CANCELLED: what the CLI had printed, within the caps.
+  pub partial_bytes: Option<f64>,
+  pub partial_text: Option<String>,
+  /// CODEGRAPH_NO_INDEX: the nearest ancestor directory with its own index.
+  pub ancestor_index: Option<String>,
+}
+
+#[napi(object, object_from_js = false)]
+pub struct Diagnosis {
+  pub cwd: String,
+  /// True when an explore can run here: CodeGraph found and the workspace has its own index.
+  pub ready: bool,
+  pub executable: Option<String>,
+  /// What runs instead (CodeGraph's platform bundle launcher, when `executable` is its npm shim).
+  pub launcher: Option<String>,
+  /// The executable lives inside the workspace (by the user's choice).
+  pub executable_in_workspace: bool,
+  pub cli_version: Option<String>,
+  /// "package.json" or "--version".
+  pub cli_version_source: Option<String>,
+  pub index_path: Option<String>,
+  /// The index directory with symlinks resolved.
+  pub index_resolved: Option<String>,
+  /// When the workspace has no index: the nearest ancestor directory that has its own.
+  pub ancestor_index: Option<String>,
+  /// Each check's own result: why no executable, why no index (absent when that check passed
+  /// or could not run).
+  pub executable_problem: Option<String>,
+  pub index_problem: Option<String>,
+  /// What stops an explore here, as the same code, message and remediation `explore` would give.
+  pub problem_code: Option<ErrorCode>,
+  pub problem: Option<String>,
+  pub remediation: Option<String>,
+}
