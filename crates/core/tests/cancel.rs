@@ -6,27 +6,14 @@ mod common;
 
 use std::time::Duration;
 
-use common::{assert_gone, pid_in, FakeCli};
+use common::{assert_gone, cancel_once_running, FakeCli};
 use pi_codegraph_core::errors::ExploreError;
 use pi_codegraph_core::runner::Cancel;
 
 #[tokio::test]
 async fn cancel_stops_a_running_cli_and_keeps_its_partial_output() {
   let cli = FakeCli::new(r#"echo partial; echo "$$" > "$1/pid"; exec sleep 30"#);
-  let cancel = Cancel::default();
-  let pid_file = cli.file("pid");
-  let trigger = cancel.clone();
-  // Cancel once the CLI is demonstrably running (its pid file exists).
-  let canceller = tokio::spawn(async move {
-    let pid = pid_in(&pid_file).await;
-    trigger.cancel();
-    pid
-  });
-  let err = cli
-    .run(Duration::from_secs(30), Some(cancel))
-    .await
-    .unwrap_err();
-  let pid = canceller.await.unwrap();
+  let (err, pid) = cancel_once_running(&cli, "pid").await;
   match err {
     ExploreError::Cancelled {
       partial_bytes,

@@ -7,9 +7,8 @@ mod common;
 
 use std::time::Duration;
 
-use common::{assert_gone, pid_in, FakeCli};
+use common::{assert_gone, cancel_once_running, pid_in, FakeCli};
 use pi_codegraph_core::errors::ExploreError;
-use pi_codegraph_core::runner::Cancel;
 
 /// A descendant in its own process group, its pid in `$1/daemon`; the CLI waits for it.
 const DAEMONISES: &str = r#"perl -e 'setpgrp(0, 0); open(my $f, ">", "$ARGV[0]/daemon.tmp") or die; print $f "$$\n"; close $f; rename("$ARGV[0]/daemon.tmp", "$ARGV[0]/daemon"); sleep 30' "$1" & wait"#;
@@ -31,18 +30,7 @@ async fn a_cancel_kills_a_setsid_descendant() {
   let cli = FakeCli::new(
     r#"setsid sh -c 'echo "$$" > "$1/daemon.tmp"; mv "$1/daemon.tmp" "$1/daemon"; exec sleep 30' daemon "$1" & wait"#,
   );
-  let cancel = Cancel::default();
-  let trigger = cancel.clone();
-  let pid_file = cli.file("daemon");
-  let canceller = tokio::spawn(async move {
-    let pid = pid_in(&pid_file).await;
-    trigger.cancel();
-    pid
-  });
-  let err = cli
-    .run(Duration::from_secs(30), Some(cancel))
-    .await
-    .unwrap_err();
+  let (err, pid) = cancel_once_running(&cli, "daemon").await;
   assert!(matches!(err, ExploreError::Cancelled { .. }), "{err:?}");
-  assert_gone(canceller.await.unwrap(), "the setsid'd descendant").await;
+  assert_gone(pid, "the setsid'd descendant").await;
 }

@@ -1,5 +1,7 @@
 //! Unit tests of `full_output` (they reach its private items).
 
+use std::path::Path;
+
 use super::*;
 
 fn target(tmp: &Path, ws: &Path) -> SpillTarget {

@@ -101,3 +101,22 @@ pub fn gone(pid: i32) -> bool {
 pub async fn assert_gone(pid: i32, what: &str) {
   wait_until(&format!("{what} (pid {pid}) is gone"), || gone(pid)).await;
 }
+
+/// Runs `cli` (30 s timeout) and cancels it once the pid the script writes to `pid_file` is
+/// there, i.e. once the process to be stopped demonstrably runs. Returns the run's error and
+/// that pid.
+pub async fn cancel_once_running(cli: &FakeCli, pid_file: &str) -> (ExploreError, i32) {
+  let cancel = Cancel::default();
+  let trigger = cancel.clone();
+  let pid_file = cli.file(pid_file);
+  let canceller = tokio::spawn(async move {
+    let pid = pid_in(&pid_file).await;
+    trigger.cancel();
+    pid
+  });
+  let err = cli
+    .run(Duration::from_secs(30), Some(cancel))
+    .await
+    .expect_err("a cancelled run fails");
+  (err, canceller.await.expect("the canceller ran"))
+}
