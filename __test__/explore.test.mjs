@@ -9,9 +9,11 @@ import {
   hashTree,
   isAlive,
   makeWorkspace,
+  parseEcho,
   processesDie,
   readJsonFile,
   readLog,
+  rejectsWith,
   tempDir,
   waitFor,
   withEnv,
@@ -48,31 +50,11 @@ for (const impl of implementations) {
       return withEnv(vars, fn);
     }
 
-    async function rejectsWith(promise, code) {
-      const err = await promise.then(
-        (r) => assert.fail(`expected ${code}, got a result: ${r.text.slice(0, 200)}`),
-        (e) => e,
-      );
-      assert.ok(err instanceof Error, "rejects with an Error");
-      assert.equal(err.code, code, err.message);
-      assert.ok(err.message.startsWith(`${code}:`), "message starts with the code");
-      assert.match(err.message, /\nRemediation: \S/, "message carries a remediation");
-      assert.equal(typeof err.remediation, "string");
-      assert.doesNotMatch(err.message, /\n\s+at /, "no stack trace in the message");
-      return err;
-    }
-
     /** The kept CLI text (by the reported byte count) and what follows it. */
     function splitKept(result) {
       const bytes = Buffer.from(result.text);
       const kept = result.details.keptBytes;
       return [bytes.subarray(0, kept).toString(), bytes.subarray(kept).toString()];
-    }
-
-    function parseEcho(text) {
-      const [first, json] = text.split("\n");
-      assert.equal(first, "FAKE EXPLORE");
-      return JSON.parse(json);
     }
 
     describe("arguments and workspace", () => {
@@ -268,18 +250,24 @@ for (const impl of implementations) {
     });
 
     describe("cancellation and timeout", () => {
-      test("abort kills the CLI and its grandchild and rejects with CODEGRAPH_CANCELLED", async () => {
-        const f = files();
-        const ac = new AbortController();
-        await fake({ FAKE_CG_MODE: "hang", FAKE_CG_PIDS: f.pids }, async () => {
-          const pending = explore("q", ws, ac.signal);
-          const pids = await waitFor(() => readJsonFile(f.pids), { what: "the fake to start" });
-          assert.ok(isAlive(pids.self) && isAlive(pids.grandchild));
-          ac.abort();
-          await rejectsWith(pending, "CODEGRAPH_CANCELLED");
-          await processesDie([pids.self, pids.grandchild]);
+      const stops = {
+        hang: "abort kills the CLI and its grandchild and rejects with CODEGRAPH_CANCELLED",
+        "ignore-term": "SIGTERM-ignoring processes are SIGKILLed",
+      };
+      for (const [mode, title] of Object.entries(stops)) {
+        test(title, async () => {
+          const f = files();
+          const ac = new AbortController();
+          await fake({ FAKE_CG_MODE: mode, FAKE_CG_PIDS: f.pids }, async () => {
+            const pending = explore("q", ws, ac.signal);
+            const pids = await waitFor(() => readJsonFile(f.pids), { what: "the fake to start" });
+            assert.ok(isAlive(pids.self) && isAlive(pids.grandchild));
+            ac.abort();
+            await rejectsWith(pending, "CODEGRAPH_CANCELLED");
+            await processesDie([pids.self, pids.grandchild]);
+          });
         });
-      });
+      }
 
       test("a signal already aborted rejects at once and runs nothing", async () => {
         const f = files();
@@ -302,18 +290,6 @@ for (const impl of implementations) {
         await explore("second", ws, ac.signal);
         ac.abort();
         assert.equal(seen, 2);
-      });
-
-      test("SIGTERM-ignoring processes are SIGKILLed", async () => {
-        const f = files();
-        const ac = new AbortController();
-        await fake({ FAKE_CG_MODE: "ignore-term", FAKE_CG_PIDS: f.pids }, async () => {
-          const pending = explore("q", ws, ac.signal);
-          const pids = await waitFor(() => readJsonFile(f.pids), { what: "the fake to start" });
-          ac.abort();
-          await rejectsWith(pending, "CODEGRAPH_CANCELLED");
-          await processesDie([pids.self, pids.grandchild]);
-        });
       });
 
       test("CODEGRAPH_TIMEOUT after the configured time, with the tree killed", async () => {

@@ -1,58 +1,54 @@
 // The CLI fails: every way it can end badly is a CODEGRAPH_* code with what it said kept.
 import assert from "node:assert/strict";
-import { describe, test } from "node:test";
+import { test } from "node:test";
 import { expectError, fakeCli, shellFake } from "../helpers/index.mjs";
 import { assertNothingLeft } from "../helpers/processes.mjs";
-import { backends, forBackend, useFaultsSuite } from "./suite.mjs";
+import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
-for (const backend of backends) {
-  describe(`${backend.id} backend: the CLI fails`, () => {
-    const { exploreWith } = forBackend(backend);
+eachBackend("the CLI fails", ({ exploreWith }) => {
+  test("exits non-zero with no output: CODEGRAPH_EXIT with the exit code", async () => {
+    const fake = fakeCli([["exit", 7]]);
+    const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
+    assert.equal(err.details.exitCode, 7);
+    assert.equal(err.details.signal, null);
+    assert.equal(err.details.stderrTail, "");
+    assert.match(err.message, /exited with code 7/);
+    assert.match(err.message, /\nstderr: \(empty\)$/);
+    assert.equal(err.details.executable, fake.file);
+    await assertNothingLeft();
+  });
 
-    test("exits non-zero with no output: CODEGRAPH_EXIT with the exit code", async () => {
-      const fake = fakeCli([["exit", 7]]);
+  for (const [name, number] of [
+    ["SIGSEGV", 11],
+    ["SIGKILL", 9],
+  ]) {
+    test(`dies by ${name}: CODEGRAPH_EXIT with details.signal and the signal named`, async () => {
+      // What it said before dying must survive the crash.
+      const fake = shellFake(
+        `ulimit -c 0\necho "last words before the crash" >&2\nkill -${name.slice(3)} $$`,
+        "a crash staged with core dumps off (ulimit -c 0), which a Node fake cannot set",
+      );
       const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
-      assert.equal(err.details.exitCode, 7);
-      assert.equal(err.details.signal, null);
-      assert.equal(err.details.stderrTail, "");
-      assert.match(err.message, /exited with code 7/);
-      assert.match(err.message, /\nstderr: \(empty\)$/);
-      assert.equal(err.details.executable, fake.file);
+      assert.equal(err.details.signal, number);
+      assert.equal(err.details.exitCode, null);
+      assert.equal(err.details.stderrTail, "last words before the crash\n");
+      assert.match(err.message, /\nstderr \(last 4 KB\):\nlast words before the crash$/);
+      // The summary line (the one the transcript shows) names the signal, not only its number.
+      const summary = err.message.split("\n")[0];
+      assert.match(summary, new RegExp(`\\b${name}\\b`), `the summary names ${name}: ${summary}`);
       await assertNothingLeft();
     });
+  }
 
-    for (const [name, number] of [
-      ["SIGSEGV", 11],
-      ["SIGKILL", 9],
-    ]) {
-      test(`dies by ${name}: CODEGRAPH_EXIT with details.signal and the signal named`, async () => {
-        // What it said before dying must survive the crash.
-        const fake = shellFake(
-          `ulimit -c 0\necho "last words before the crash" >&2\nkill -${name.slice(3)} $$`,
-          "a crash staged with core dumps off (ulimit -c 0), which a Node fake cannot set",
-        );
-        const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
-        assert.equal(err.details.signal, number);
-        assert.equal(err.details.exitCode, null);
-        assert.equal(err.details.stderrTail, "last words before the crash\n");
-        assert.match(err.message, /\nstderr \(last 4 KB\):\nlast words before the crash$/);
-        // The summary line (the one the transcript shows) names the signal, not only its number.
-        const summary = err.message.split("\n")[0];
-        assert.match(summary, new RegExp(`\\b${name}\\b`), `the summary names ${name}: ${summary}`);
-        await assertNothingLeft();
-      });
-    }
-
-    test("a CLI that cannot open its index read-write: CODEGRAPH_INDEX_READONLY with the remedy", async () => {
-      const fake = fakeCli([
-        ["stderr", "✗ Explore failed: attempt to write a readonly database\n"],
-        ["exit", 1],
-      ]);
-      const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_INDEX_READONLY");
-      assert.match(err.remediation, /writable/);
-      assert.match(err.remediation, /never writes the index/);
-    });
+  test("a CLI that cannot open its index read-write: CODEGRAPH_INDEX_READONLY with the remedy", async () => {
+    const fake = fakeCli([
+      ["stderr", "✗ Explore failed: attempt to write a readonly database\n"],
+      ["exit", 1],
+    ]);
+    const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_INDEX_READONLY");
+    assert.match(err.remediation, /writable/);
+    assert.match(err.remediation, /never writes the index/);
   });
-}
+});

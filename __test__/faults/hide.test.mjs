@@ -2,11 +2,11 @@
 // the full-output file and the tool's rendering are cleaned the same way.
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { describe, test } from "node:test";
+import { test } from "node:test";
 import { expectResult, fakeCli } from "../helpers/index.mjs";
-import { createPiHost } from "../helpers/pi-host.mjs";
+import { hostWith } from "../helpers/pi-host.mjs";
 import { assertNothingLeft } from "../helpers/processes.mjs";
-import { backends, forBackend, useFaultsSuite } from "./suite.mjs";
+import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const ESC = "\x1b";
@@ -19,104 +19,94 @@ const hasControl = (text) =>
 /** A fake that prints `bytes` (a Buffer or string) on stdout and exits 0. */
 const printing = (bytes) => fakeCli([["stdoutBase64", Buffer.from(bytes).toString("base64")]]);
 
-for (const backend of backends) {
-  describe(`${backend.id} backend: never hides text`, () => {
-    const { exploreWith, releaseFullOutputs } = forBackend(backend);
-
-    test("prints invalid UTF-8 and NUL bytes: a normal result with U+FFFD, NUL dropped, the rest intact", async () => {
-      const raw = Buffer.concat([
-        Buffer.from("before"),
-        Buffer.from([0xff, 0xfe]),
-        Buffer.from(" middle\0NUL after"),
-        Buffer.from([0xc3, 0x28]),
-        Buffer.from("end\n\u2713 last line\n"),
-      ]);
-      const result = expectResult(await exploreWith(printing(raw).file, "q", suite.ws));
-      assert.equal(result.text, "before\uFFFD\uFFFD middleNUL after\uFFFD(end\n\u2713 last line\n");
-      assert.ok(!result.text.includes("\0"));
-      assert.equal(result.details.exitCode, 0);
-      assert.equal(result.details.totalBytes, raw.length);
-      assert.equal(result.details.truncated, false);
-      await assertNothingLeft();
-    });
-
-    const introducers = { OSC: "]", DCS: "P", APC: "_", PM: "^", SOS: "X" };
-    for (const [name, intro] of Object.entries(introducers)) {
-      test(`an unterminated ${name} (ESC ${intro}) strips at most itself; the lines after it stay`, async () => {
-        const raw = `line1\n${ESC}${intro}0;title with no end\nline2 after it\nline3\n`;
-        const r = expectResult(await exploreWith(printing(raw).file, "q", suite.ws));
-        assert.match(r.text, /^line1\n/);
-        assert.match(r.text, /\nline2 after it\nline3\n$/);
-        assert.ok(!r.text.includes("title with no end") && !hasControl(r.text), JSON.stringify(r.text));
-        assert.equal(r.details.truncated, false);
-      });
-    }
-
-    test("C1 string introducers, a payload over 4 KB, BEL/ST terminators: nothing after them is lost", async () => {
-      const raw = [
-        "a\u009d0;c1 osc\nafter c1\n",
-        `b${ESC}]${"p".repeat(10000)}\nafter a long payload\n`,
-        `c${ESC}]0;title\x07 after bel\n`,
-        `d${ESC}P q ${ESC}\\ after st\n`,
-        `e${ESC}]52;c;ZXZpbA==\x07 after clipboard\n`,
-      ].join("");
-      const r = expectResult(await exploreWith(printing(raw).file, "q", suite.ws));
-      for (const kept of ["after c1", "after a long payload", " after bel", " after st", " after clipboard"])
-        assert.ok(r.text.includes(kept), `keeps ${JSON.stringify(kept)}: ${JSON.stringify(r.text.slice(0, 200))}`);
-      assert.ok(!hasControl(r.text) && !r.text.includes("ZXZpbA"), JSON.stringify(r.text.slice(0, 300)));
-    });
-
-    test("a lone ESC keeps the next character; CR and CRLF become LF; no printable character is lost", async () => {
-      const raw = `price ${ESC}5 dollars\na\rb\r\nc${ESC}\nd${ESC}[12\ne\r`;
-      const r = expectResult(await exploreWith(printing(raw).file, "q", suite.ws));
-      assert.equal(r.text, "price 5 dollars\na\nb\nc\nd\ne\n");
-    });
-
-    test("the full-output file is cleaned like the text", async () => {
-      const line = `${ESC}[31mred${ESC}[0m ${ESC}]0;title${ESC}\\ plain\r\n`;
-      const r = expectResult(await exploreWith(printing(line.repeat(3000)).file, "q", suite.ws));
-      assert.equal(r.details.truncated, true);
-      const full = fs.readFileSync(r.details.fullOutputPath, "utf8");
-      assert.equal(full, "red  plain\n".repeat(3000));
-      releaseFullOutputs([r.details.fullOutputPath]);
-    });
-
-    test("sequences split across reads (byte by byte) are cleaned the same, in the text and the full-output file", async () => {
-      const tail = Buffer.from(`x${ESC}]0;t${ESC}[1my\r\ncaf\u00e9\r\n${ESC}(Bz\nprice ${ESC}5 dollars\n`);
-      const bytewise = [...tail].flatMap((b) => [
-        ["stdoutBase64", Buffer.from([b]).toString("base64")],
-        ["sleep", 1],
-      ]);
-      const expected = "xy\ncaf\u00e9\nz\nprice 5 dollars\n";
-      const small = expectResult(await exploreWith(fakeCli(bytewise).file, "q", suite.ws));
-      assert.equal(small.text, expected);
-      // Past the caps the stream goes to the full-output file chunk by chunk, cleaned as it comes.
-      const big = `${ESC}[31mred${ESC}[0m plain\r\n`.repeat(6000);
-      const fake = fakeCli([["stdout", big], ...bytewise]);
-      const r = expectResult(await exploreWith(fake.file, "q", suite.ws));
-      assert.equal(r.details.truncated, true);
-      assert.equal(fs.readFileSync(r.details.fullOutputPath, "utf8"), `${"red plain\n".repeat(6000)}${expected}`);
-      releaseFullOutputs([r.details.fullOutputPath]);
-    });
-
-    test("renderCall shows the model's request cleaned: no title, clipboard or clear-screen reaches the terminal", async () => {
-      const { Type } = await import("typebox");
-      const { Text } = await import("@mariozechner/pi-tui");
-      const host = createPiHost();
-      host.load(
-        backend.module.createExtension(() => ({ Type, Text })),
-        "render",
-      );
-      await host.startSession({ cwd: suite.ws });
-      const [tool] = host.registry;
-      const theme = { fg: (_c, t) => t, bold: (t) => t };
-      const request = `what calls ${ESC}]0;pwned\x07${ESC}]52;c;ZXZpbA==\x07${ESC}[2J${ESC}c\u009b2J main\x00\x07\x08`;
-      const rendered = tool.renderCall({ request }, theme, {}).render(200).join("\n");
-      assert.ok(!hasControl(rendered), JSON.stringify(rendered));
-      assert.match(rendered, /what calls .*main/);
-      const result = { content: [{ type: "text", text: `${ESC}]0;pwned\x07answer\n` }], details: {} };
-      const shown = tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}).render(200).join("\n");
-      assert.ok(!hasControl(shown), JSON.stringify(shown));
-    });
+eachBackend("never hides text", ({ exploreWith, releaseFullOutputs }, backend) => {
+  test("prints invalid UTF-8 and NUL bytes: a normal result with U+FFFD, NUL dropped, the rest intact", async () => {
+    const raw = Buffer.concat([
+      Buffer.from("before"),
+      Buffer.from([0xff, 0xfe]),
+      Buffer.from(" middle\0NUL after"),
+      Buffer.from([0xc3, 0x28]),
+      Buffer.from("end\n\u2713 last line\n"),
+    ]);
+    const result = expectResult(await exploreWith(printing(raw).file, "q", suite.ws));
+    assert.equal(result.text, "before\uFFFD\uFFFD middleNUL after\uFFFD(end\n\u2713 last line\n");
+    assert.ok(!result.text.includes("\0"));
+    assert.equal(result.details.exitCode, 0);
+    assert.equal(result.details.totalBytes, raw.length);
+    assert.equal(result.details.truncated, false);
+    await assertNothingLeft();
   });
-}
+
+  const introducers = { OSC: "]", DCS: "P", APC: "_", PM: "^", SOS: "X" };
+  for (const [name, intro] of Object.entries(introducers)) {
+    test(`an unterminated ${name} (ESC ${intro}) strips at most itself; the lines after it stay`, async () => {
+      const raw = `line1\n${ESC}${intro}0;title with no end\nline2 after it\nline3\n`;
+      const r = expectResult(await exploreWith(printing(raw).file, "q", suite.ws));
+      assert.match(r.text, /^line1\n/);
+      assert.match(r.text, /\nline2 after it\nline3\n$/);
+      assert.ok(!r.text.includes("title with no end") && !hasControl(r.text), JSON.stringify(r.text));
+      assert.equal(r.details.truncated, false);
+    });
+  }
+
+  test("C1 string introducers, a payload over 4 KB, BEL/ST terminators: nothing after them is lost", async () => {
+    const raw = [
+      "a\u009d0;c1 osc\nafter c1\n",
+      `b${ESC}]${"p".repeat(10000)}\nafter a long payload\n`,
+      `c${ESC}]0;title\x07 after bel\n`,
+      `d${ESC}P q ${ESC}\\ after st\n`,
+      `e${ESC}]52;c;ZXZpbA==\x07 after clipboard\n`,
+    ].join("");
+    const r = expectResult(await exploreWith(printing(raw).file, "q", suite.ws));
+    for (const kept of ["after c1", "after a long payload", " after bel", " after st", " after clipboard"])
+      assert.ok(r.text.includes(kept), `keeps ${JSON.stringify(kept)}: ${JSON.stringify(r.text.slice(0, 200))}`);
+    assert.ok(!hasControl(r.text) && !r.text.includes("ZXZpbA"), JSON.stringify(r.text.slice(0, 300)));
+  });
+
+  test("a lone ESC keeps the next character; CR and CRLF become LF; no printable character is lost", async () => {
+    const raw = `price ${ESC}5 dollars\na\rb\r\nc${ESC}\nd${ESC}[12\ne\r`;
+    const r = expectResult(await exploreWith(printing(raw).file, "q", suite.ws));
+    assert.equal(r.text, "price 5 dollars\na\nb\nc\nd\ne\n");
+  });
+
+  test("the full-output file is cleaned like the text", async () => {
+    const line = `${ESC}[31mred${ESC}[0m ${ESC}]0;title${ESC}\\ plain\r\n`;
+    const r = expectResult(await exploreWith(printing(line.repeat(3000)).file, "q", suite.ws));
+    assert.equal(r.details.truncated, true);
+    const full = fs.readFileSync(r.details.fullOutputPath, "utf8");
+    assert.equal(full, "red  plain\n".repeat(3000));
+    releaseFullOutputs([r.details.fullOutputPath]);
+  });
+
+  test("sequences split across reads (byte by byte) are cleaned the same, in the text and the full-output file", async () => {
+    const tail = Buffer.from(`x${ESC}]0;t${ESC}[1my\r\ncaf\u00e9\r\n${ESC}(Bz\nprice ${ESC}5 dollars\n`);
+    const bytewise = [...tail].flatMap((b) => [
+      ["stdoutBase64", Buffer.from([b]).toString("base64")],
+      ["sleep", 1],
+    ]);
+    const expected = "xy\ncaf\u00e9\nz\nprice 5 dollars\n";
+    const small = expectResult(await exploreWith(fakeCli(bytewise).file, "q", suite.ws));
+    assert.equal(small.text, expected);
+    // Past the caps the stream goes to the full-output file chunk by chunk, cleaned as it comes.
+    const big = `${ESC}[31mred${ESC}[0m plain\r\n`.repeat(6000);
+    const fake = fakeCli([["stdout", big], ...bytewise]);
+    const r = expectResult(await exploreWith(fake.file, "q", suite.ws));
+    assert.equal(r.details.truncated, true);
+    assert.equal(fs.readFileSync(r.details.fullOutputPath, "utf8"), `${"red plain\n".repeat(6000)}${expected}`);
+    releaseFullOutputs([r.details.fullOutputPath]);
+  });
+
+  test("renderCall shows the model's request cleaned: no title, clipboard or clear-screen reaches the terminal", async () => {
+    const host = await hostWith(backend.module, "render");
+    await host.startSession({ cwd: suite.ws });
+    const [tool] = host.registry;
+    const theme = { fg: (_c, t) => t, bold: (t) => t };
+    const request = `what calls ${ESC}]0;pwned\x07${ESC}]52;c;ZXZpbA==\x07${ESC}[2J${ESC}c\u009b2J main\x00\x07\x08`;
+    const rendered = tool.renderCall({ request }, theme, {}).render(200).join("\n");
+    assert.ok(!hasControl(rendered), JSON.stringify(rendered));
+    assert.match(rendered, /what calls .*main/);
+    const result = { content: [{ type: "text", text: `${ESC}]0;pwned\x07answer\n` }], details: {} };
+    const shown = tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}).render(200).join("\n");
+    assert.ok(!hasControl(shown), JSON.stringify(shown));
+  });
+});

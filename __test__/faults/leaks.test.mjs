@@ -3,11 +3,11 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { describe, test } from "node:test";
+import { test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
-import { createPiHost } from "../helpers/pi-host.mjs";
+import { hostWith } from "../helpers/pi-host.mjs";
 import { runNode } from "../helpers/processes.mjs";
-import { backends, forBackend, useFaultsSuite } from "./suite.mjs";
+import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const b64 = (text) => Buffer.from(text).toString("base64");
@@ -34,120 +34,110 @@ const secrets = {
   ],
 };
 
-for (const backend of backends) {
-  describe(`${backend.id} backend: never leaks`, () => {
-    const { exploreWith, releaseFullOutputs, entry } = forBackend(backend);
-
-    test("secrets in the stderr tail: every form masked, the rest of the line kept", async () => {
-      const lines = Object.values(secrets).map(([line]) => line);
-      const stderr = `${lines.join("\n")}\nplain diagnostic line\n`;
-      const fake = fakeCli([
-        ["stderrBase64", b64(stderr)],
-        ["exit", 3],
-      ]);
-      const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
-      for (const [label, [, secret]] of Object.entries(secrets)) {
-        assert.ok(!err.message.includes(secret), `${label} leaked in the message`);
-        assert.ok(!err.details.stderrTail.includes(secret), `${label} leaked in details.stderrTail`);
-      }
-      assert.match(err.details.stderrTail, /plain diagnostic line/);
-      assert.match(err.details.stderrTail, /\[REDACTED\]/);
-    });
-
-    test("secrets in the stdout excerpt of a failed run (stderr empty) are masked too", async () => {
-      const stdout = Object.values(secrets)
-        .map(([line]) => line)
-        .join("\n");
-      const fake = fakeCli([
-        ["stdoutBase64", b64(stdout)],
-        ["exit", 2],
-      ]);
-      const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
-      for (const [label, [, secret]] of Object.entries(secrets))
-        assert.ok(!err.message.includes(secret), `${label} leaked in the stdout excerpt`);
-    });
-
-    test("a tail whose first line was cut mid-assignment does not leak that value", async () => {
-      const value = "cut-secret-value-0123456789";
-      const stderr = `OPENAI_API_KEY=${value}${"x".repeat(5000)}\nGITHUB_TOKEN=${value}\nend\n`;
-      const fake = fakeCli([
-        ["stderr", stderr],
-        ["exit", 1],
-      ]);
-      const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
-      assert.ok(!err.message.includes(value), err.details.stderrTail.slice(0, 200));
-    });
-
-    test("spill files: sessions own theirs, 60 concurrent cut answers all keep their files, a dead host's are swept", async () => {
-      const fake = fakeCli([["stdout", "x\n".repeat(2500)]]);
-      const outcomes = await Promise.all(
-        Array.from({ length: 60 }, () => exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 20000 })),
-      );
-      const paths = outcomes.map((o) => expectResult(o).details.fullOutputPath);
-      assert.equal(new Set(paths).size, 60);
-      for (const p of paths) assert.ok(fs.existsSync(p), `${p} still exists`);
-      // One "session" releasing its own files leaves the others'.
-      assert.equal(releaseFullOutputs(paths.slice(0, 30)), 30);
-      assert.ok(paths.slice(0, 30).every((p) => !fs.existsSync(p)));
-      assert.ok(paths.slice(30).every((p) => fs.existsSync(p)));
-      assert.equal(releaseFullOutputs(paths.slice(30)), 30);
-      for (const p of paths) {
-        const dir = path.dirname(p);
-        assert.ok(!dir.startsWith(suite.ws), "outside the workspace");
-        assert.equal(fs.statSync(dir).mode & 0o777, 0o700, "a private directory");
-      }
-
-      // A host killed by SIGTERM leaves its file; the next process's first spill sweeps it.
-      const host = `require(${entry}).explore("q", ${JSON.stringify(suite.ws)}).then((r) => {
-        process.stdout.write(r.details.fullOutputPath + "\\n"); setInterval(() => {}, 1000); });`;
-      const r = await runNode(["-e", host], {
-        env: { ...process.env, PI_CODEGRAPH_BIN: fake.file },
-        onStdout: (out, child) => out.endsWith("\n") && child.kill("SIGTERM"),
-      });
-      const leftover = r.stdout.trim();
-      assert.equal(r.signal, "SIGTERM");
-      assert.ok(fs.existsSync(leftover), "SIGTERM runs no exit handlers: the file is left");
-      const next = `require(${entry}).explore("q", ${JSON.stringify(suite.ws)}).then((r) => process.stdout.write(r.details.fullOutputPath));`;
-      const r2 = await runNode(["-e", next], { env: { ...process.env, PI_CODEGRAPH_BIN: fake.file } });
-      assert.equal(r2.code, 0, r2.stderr);
-      assert.equal(fs.existsSync(leftover), false, "swept by the next process");
-      assert.equal(fs.existsSync(r2.stdout), false, "and that process removed its own at exit");
-    });
-
-    test("two Pi sessions in one process: one session's shutdown keeps the other's files", async () => {
-      const fake = fakeCli([["stdout", "y\n".repeat(2500)]]);
-      const { Type } = await import("typebox");
-      const { Text } = await import("@mariozechner/pi-tui");
-      const open = async () => {
-        const host = createPiHost();
-        host.load(
-          backend.module.createExtension(() => ({ Type, Text })),
-          "s",
-        );
-        await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
-        const result = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () =>
-          host.registry[0].execute("c", { request: "q" }, undefined, undefined, { cwd: suite.ws }),
-        );
-        return { host, file: result.details.fullOutputPath };
-      };
-      const a = await open();
-      const b = await open();
-      await a.host.shutdown({ cwd: suite.ws });
-      assert.equal(fs.existsSync(a.file), false);
-      assert.ok(fs.existsSync(b.file), "the other session's file is still there");
-      await b.host.shutdown({ cwd: suite.ws });
-      assert.equal(fs.existsSync(b.file), false);
-    });
-
-    test("a workspace holding TMPDIR (as /tmp would): the full output still lands outside it", async () => {
-      const big = makeWorkspace();
-      const innerTmp = path.join(big, "tmp");
-      fs.mkdirSync(innerTmp);
-      const fake = fakeCli([["stdout", "z\n".repeat(2500)]]);
-      const r = expectResult(await exploreWith(fake.file, "q", big, null, {}, { TMPDIR: innerTmp }));
-      assert.ok(r.details.fullOutputPath, r.text.slice(-300));
-      assert.ok(!r.details.fullOutputPath.startsWith(big), r.details.fullOutputPath);
-      releaseFullOutputs([r.details.fullOutputPath]);
-    });
+eachBackend("never leaks", ({ exploreWith, releaseFullOutputs, entry }, backend) => {
+  test("secrets in the stderr tail: every form masked, the rest of the line kept", async () => {
+    const lines = Object.values(secrets).map(([line]) => line);
+    const stderr = `${lines.join("\n")}\nplain diagnostic line\n`;
+    const fake = fakeCli([
+      ["stderrBase64", b64(stderr)],
+      ["exit", 3],
+    ]);
+    const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
+    for (const [label, [, secret]] of Object.entries(secrets)) {
+      assert.ok(!err.message.includes(secret), `${label} leaked in the message`);
+      assert.ok(!err.details.stderrTail.includes(secret), `${label} leaked in details.stderrTail`);
+    }
+    assert.match(err.details.stderrTail, /plain diagnostic line/);
+    assert.match(err.details.stderrTail, /\[REDACTED\]/);
   });
-}
+
+  test("secrets in the stdout excerpt of a failed run (stderr empty) are masked too", async () => {
+    const stdout = Object.values(secrets)
+      .map(([line]) => line)
+      .join("\n");
+    const fake = fakeCli([
+      ["stdoutBase64", b64(stdout)],
+      ["exit", 2],
+    ]);
+    const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
+    for (const [label, [, secret]] of Object.entries(secrets))
+      assert.ok(!err.message.includes(secret), `${label} leaked in the stdout excerpt`);
+  });
+
+  test("a tail whose first line was cut mid-assignment does not leak that value", async () => {
+    const value = "cut-secret-value-0123456789";
+    const stderr = `OPENAI_API_KEY=${value}${"x".repeat(5000)}\nGITHUB_TOKEN=${value}\nend\n`;
+    const fake = fakeCli([
+      ["stderr", stderr],
+      ["exit", 1],
+    ]);
+    const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
+    assert.ok(!err.message.includes(value), err.details.stderrTail.slice(0, 200));
+  });
+
+  test("spill files: sessions own theirs, 60 concurrent cut answers all keep their files, a dead host's are swept", async () => {
+    const fake = fakeCli([["stdout", "x\n".repeat(2500)]]);
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, () => exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 20000 })),
+    );
+    const paths = outcomes.map((o) => expectResult(o).details.fullOutputPath);
+    assert.equal(new Set(paths).size, 60);
+    for (const p of paths) assert.ok(fs.existsSync(p), `${p} still exists`);
+    // One "session" releasing its own files leaves the others'.
+    assert.equal(releaseFullOutputs(paths.slice(0, 30)), 30);
+    assert.ok(paths.slice(0, 30).every((p) => !fs.existsSync(p)));
+    assert.ok(paths.slice(30).every((p) => fs.existsSync(p)));
+    assert.equal(releaseFullOutputs(paths.slice(30)), 30);
+    for (const p of paths) {
+      const dir = path.dirname(p);
+      assert.ok(!dir.startsWith(suite.ws), "outside the workspace");
+      assert.equal(fs.statSync(dir).mode & 0o777, 0o700, "a private directory");
+    }
+
+    // A host killed by SIGTERM leaves its file; the next process's first spill sweeps it.
+    const host = `require(${entry}).explore("q", ${JSON.stringify(suite.ws)}).then((r) => {
+      process.stdout.write(r.details.fullOutputPath + "\\n"); setInterval(() => {}, 1000); });`;
+    const r = await runNode(["-e", host], {
+      env: { ...process.env, PI_CODEGRAPH_BIN: fake.file },
+      onStdout: (out, child) => out.endsWith("\n") && child.kill("SIGTERM"),
+    });
+    const leftover = r.stdout.trim();
+    assert.equal(r.signal, "SIGTERM");
+    assert.ok(fs.existsSync(leftover), "SIGTERM runs no exit handlers: the file is left");
+    const next = `require(${entry}).explore("q", ${JSON.stringify(suite.ws)}).then((r) => process.stdout.write(r.details.fullOutputPath));`;
+    const r2 = await runNode(["-e", next], { env: { ...process.env, PI_CODEGRAPH_BIN: fake.file } });
+    assert.equal(r2.code, 0, r2.stderr);
+    assert.equal(fs.existsSync(leftover), false, "swept by the next process");
+    assert.equal(fs.existsSync(r2.stdout), false, "and that process removed its own at exit");
+  });
+
+  test("two Pi sessions in one process: one session's shutdown keeps the other's files", async () => {
+    const fake = fakeCli([["stdout", "y\n".repeat(2500)]]);
+    const open = async () => {
+      const host = await hostWith(backend.module, "s");
+      await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
+      const result = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () =>
+        host.registry[0].execute("c", { request: "q" }, undefined, undefined, { cwd: suite.ws }),
+      );
+      return { host, file: result.details.fullOutputPath };
+    };
+    const a = await open();
+    const b = await open();
+    await a.host.shutdown({ cwd: suite.ws });
+    assert.equal(fs.existsSync(a.file), false);
+    assert.ok(fs.existsSync(b.file), "the other session's file is still there");
+    await b.host.shutdown({ cwd: suite.ws });
+    assert.equal(fs.existsSync(b.file), false);
+  });
+
+  test("a workspace holding TMPDIR (as /tmp would): the full output still lands outside it", async () => {
+    const big = makeWorkspace();
+    const innerTmp = path.join(big, "tmp");
+    fs.mkdirSync(innerTmp);
+    const fake = fakeCli([["stdout", "z\n".repeat(2500)]]);
+    const r = expectResult(await exploreWith(fake.file, "q", big, null, {}, { TMPDIR: innerTmp }));
+    assert.ok(r.details.fullOutputPath, r.text.slice(-300));
+    assert.ok(!r.details.fullOutputPath.startsWith(big), r.details.fullOutputPath);
+    releaseFullOutputs([r.details.fullOutputPath]);
+  });
+});

@@ -1,7 +1,7 @@
 // The fault catalogue's harness: the backends every suite runs against, a clean environment per
 // test file (an empty PATH, an indexed workspace, the process mark) with the final verdict on the
 // process table, and explore()/diagnose() of one backend with a given executable.
-import { after, before } from "node:test";
+import { after, before, describe } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
 import { makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
 import { assertCleanProcessTable, restoreMark, setMark } from "../helpers/processes.mjs";
@@ -58,4 +58,14 @@ export function useFaultsSuite() {
     }
   });
   return env;
+}
+
+/**
+ * One topic of the catalogue for every backend: `describe("<id> backend: <title>")` whose body
+ * gets that backend's calls (forBackend) and the backend itself.
+ */
+export function eachBackend(title, body) {
+  for (const backend of backends) {
+    describe(`${backend.id} backend: ${title}`, () => body(forBackend(backend), backend));
+  }
 }

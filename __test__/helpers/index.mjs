@@ -111,6 +111,13 @@ export function useFakeCli() {
   return fake;
 }
 
+/** The fake's echo of how it was started (its default answer): `{ argv, cwd }`. */
+export function parseEcho(text) {
+  const [first, json] = text.split("\n");
+  assert.equal(first, "FAKE EXPLORE", text);
+  return JSON.parse(json);
+}
+
 /** The version every spec-driven fake reports unless its spec says otherwise. */
 export const FAKE_VERSION = "1.0.0-faults";
 
@@ -163,6 +170,17 @@ export function assertStableError(err, code) {
 export function expectError(outcome, code) {
   if (!outcome.error) assert.fail(`expected ${code}, got a result: ${outcome.value.text.slice(0, 200)}`);
   return assertStableError(outcome.error, code);
+}
+
+/** Awaits `promise`, which must reject with the coded error `code`; returns that error. */
+export async function rejectsWith(promise, code) {
+  return expectError(
+    await promise.then(
+      (value) => ({ value }),
+      (error) => ({ error }),
+    ),
+    code,
+  );
 }
 
 export function expectResult(outcome) {

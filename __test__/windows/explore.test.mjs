@@ -12,7 +12,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { isAlive, makeWorkspace, root, tempDir, waitFor, withEnv } from "../helpers/index.mjs";
+import { isAlive, makeWorkspace, parseEcho, rejectsWith, root, tempDir, waitFor, withEnv } from "../helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
 const { explore } = require(path.join(root, "index.js"));
@@ -60,23 +60,6 @@ function cmdLayout() {
   fs.copyFileSync(fakeExe, path.join(dir, "real", "codegraph.exe"));
   fs.writeFileSync(path.join(dir, "codegraph.cmd"), '@"%~dp0real\\codegraph.exe" %*\r\n');
   return dir;
-}
-
-function parseEcho(text) {
-  const [first, json] = text.split("\n");
-  assert.equal(first, "FAKE EXPLORE", text);
-  return JSON.parse(json);
-}
-
-async function rejectsWith(promise, code) {
-  const err = await promise.then(
-    (r) => assert.fail(`expected ${code}, got a result: ${r.text.slice(0, 200)}`),
-    (e) => e,
-  );
-  assert.ok(err instanceof Error, "rejects with an Error");
-  assert.equal(err.code, code, err.message);
-  assert.match(err.message, /\nRemediation: \S/);
-  return err;
 }
 
 /** PATH for the child: the given dirs, then node (the npm shim needs it) and system32. */
