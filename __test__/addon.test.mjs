@@ -7,12 +7,11 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fakeBinDir, makeWorkspace, root, tempDir } from "./helpers/index.mjs";
-import { createPiHost, recordingUi } from "./helpers/pi-host.mjs";
+import { hostWith, recordingUi } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 const saved = { PATH: process.env.PATH, RUNNER: process.env.PI_CODEGRAPH_RUNNER };
 let ws;
-let peers;
 
 /** The package's JS (lib/ included) without any .node next to it or a platform package to find. */
 function packageWithoutBinary() {
@@ -24,11 +23,7 @@ function packageWithoutBinary() {
 
 /** A Pi session over `pkg` in `ws`, with a recording UI. */
 async function session(pkg) {
-  const host = createPiHost();
-  host.load(
-    pkg.createExtension(() => peers),
-    "nobinary",
-  );
+  const host = await hostWith(pkg, "nobinary");
   const ui = recordingUi();
   await host.startSession({ cwd: ws, hasUI: true, ui });
   const report = async () => {
@@ -38,11 +33,9 @@ async function session(pkg) {
   return { tool: host.registry[0], ui, report };
 }
 
-before(async () => {
+before(() => {
   ws = makeWorkspace();
   process.env.PATH = fakeBinDir();
-  const [{ Type }, { Text }] = await Promise.all([import("typebox"), import("@mariozechner/pi-tui")]);
-  peers = { Type, Text };
 });
 after(() => {
   process.env.PATH = saved.PATH;

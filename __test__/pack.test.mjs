@@ -8,7 +8,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
 import { fakeBinDir, makeWorkspace, root, tempDir } from "./helpers/index.mjs";
-import { killAllPi, piEnv, piMissing, runPi, writeModelsJson } from "./helpers/pi-harness.mjs";
+import { killAllPi, piEnv, piMissing, piScratch, runPi, writeModelsJson } from "./helpers/pi-harness.mjs";
 
 const require = createRequire(import.meta.url);
 const { target } = require("../lib/backends/native.js");
@@ -112,10 +112,7 @@ test("Pi loads the installed package as a user's install and runs the tool", {
   skip: piMissing,
   timeout: 60000,
 }, async () => {
-  const work = tempDir("pi-codegraph-pack-pi-");
-  const agentDir = path.join(work, "agent");
-  const home = path.join(work, "home");
-  fs.mkdirSync(home);
+  const { scratch: work, home, agentDir } = piScratch("pi-codegraph-pack-pi-");
   const server = await startFakeOpenAI({ request: "what calls main" });
   after(async () => {
     killAllPi();
@@ -145,10 +142,7 @@ test("`pi -e <package dir>` loads the extension (through extension.js); `pi -e <
   skip: piMissing,
   timeout: 60000,
 }, async () => {
-  const work = tempDir("pi-codegraph-pack-e-");
-  const agentDir = path.join(work, "agent");
-  const home = path.join(work, "home");
-  fs.mkdirSync(home);
+  const { home, agentDir } = piScratch("pi-codegraph-pack-e-");
   const env = piEnv({ agentDir, home, pathDirs: [fakeBinDir(), path.dirname(process.execPath)] });
   const ws = makeWorkspace();
   const args = ["--mode", "json", "--offline", "--no-session", "--no-context-files"];

@@ -18,7 +18,9 @@ import { after, before, describe, test } from "node:test";
 import { fakeBinDir, root } from "./helpers/index.mjs";
 import {
   abortMidTool,
+  assistantText,
   contentText,
+  oneToolCall,
   piEnv,
   runPi,
   startPiRpc,
@@ -120,20 +122,13 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
     assert.equal(bodies.length, 2, "one tool-call turn, one final turn");
     for (const body of bodies) assert.equal(toolNames(body).filter((n) => n === TOOL).length, 1);
     assert.doesNotMatch(systemOf(bodies[0]), /Unavailable in this workspace/, "advertised as ready");
-    const toolMsgs = bodies[1].messages.filter((m) => m.role === "tool");
-    assert.equal(toolMsgs.length, 1);
-    assert.equal(toolMsgs[0].tool_call_id, "call_cg_1");
-    const sent = contentText(toolMsgs[0]);
+    const { sent, end } = oneToolCall(run, bodies, { isError: false });
     assert.match(sent, /\*\*Exploration: how does CheckoutService\.checkout call charge/);
     assert.match(sent, /src\/checkout\.ts/);
 
     const [start] = byType(run.events, "tool_execution_start");
     assert.deepEqual(start?.args, { request: REQUEST });
-    const ends = byType(run.events, "tool_execution_end");
-    assert.equal(ends.length, 1);
-    assert.equal(ends[0].isError, false, contentText(ends[0].result));
-    assert.equal(contentText(ends[0].result), sent, "what Pi reported is what the model got");
-    const d = ends[0].result.details;
+    const d = end.result.details;
     t.diagnostic(`binary=${piBinary} codegraph=${d.cliVersion} durationMs=${d.durationMs}`);
     assert.equal(d.cliVersion, "1.6.1");
     assert.equal(d.exitCode, 0);
@@ -144,11 +139,7 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
       d.executable === path.join(realBinDir, "codegraph") || d.executable.startsWith(cliPackages),
       `ran the real CodeGraph CLI: ${d.executable}`,
     );
-    const finalText = run.events
-      .filter((e) => e.type === "message_end" && e.message?.role === "assistant")
-      .map((e) => e.message.content.map((c) => c.text ?? "").join(""))
-      .join("\n");
-    assert.match(finalText, /FAKE_MODEL_DONE/, "Pi ran the model's second turn");
+    assert.match(assistantText(run.events), /FAKE_MODEL_DONE/, "Pi ran the model's second turn");
   });
 
   test("json mode, unindexed workspace: CODEGRAPH_NO_INDEX reaches the model with the remediation", async () => {
@@ -162,16 +153,11 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
     const bodies = server.bodiesFor(MODELS.noIndex);
     assert.equal(bodies.length, 2);
     assert.match(systemOf(bodies[0]), /Unavailable in this workspace \(CODEGRAPH_NO_INDEX\)/);
-    const sent = contentText(bodies[1].messages.find((m) => m.role === "tool"));
+    const { sent } = oneToolCall(run, bodies, { isError: true });
     assert.match(sent, /^CODEGRAPH_NO_INDEX:/);
     assert.ok(sent.includes(path.join(ws, ".codegraph")), `names the missing index: ${sent}`);
     assert.match(sent, /Remediation: Run `codegraph init`/);
     assert.match(sent, /use read, and grep\/find/);
-
-    const ends = byType(run.events, "tool_execution_end");
-    assert.equal(ends.length, 1);
-    assert.equal(ends[0].isError, true);
-    assert.equal(contentText(ends[0].result), sent, "what Pi reported is what the model got");
   });
 
   test("rpc mode: abort stops the tool and the whole codegraph process tree", async () => {

@@ -24,8 +24,10 @@ import { stripVTControlCharacters } from "node:util";
 import { fakeBinDir, root, waitFor, withEnv } from "./helpers/index.mjs";
 import {
   abortMidTool,
+  assistantText,
   contentText,
   indexShop,
+  oneToolCall,
   piEnv,
   piMissing,
   runPi,
@@ -169,10 +171,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
 
       const bodies = server.bodiesFor(MODELS.roundTrip);
       assert.equal(bodies.length, 2, "one tool-call turn, one final turn");
-      const toolMsgs = bodies[1].messages.filter((m) => m.role === "tool");
-      assert.equal(toolMsgs.length, 1);
-      assert.equal(toolMsgs[0].tool_call_id, "call_cg_1");
-      const sent = contentText(toolMsgs[0]);
+      const { sent, end } = oneToolCall(run, bodies, { isError: false });
       assert.match(sent, /\*\*Exploration: how does CheckoutService\.checkout call charge/);
       assert.match(sent, /CheckoutService/);
       assert.match(sent, /src\/checkout\.ts/);
@@ -180,11 +179,6 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
       const [start] = byType(run.events, "tool_execution_start");
       assert.ok(start, "tool_execution_start for codegraph_explore");
       assert.deepEqual(start.args, { request: REQUEST }, "the streamed arguments were reassembled");
-      const ends = byType(run.events, "tool_execution_end");
-      assert.equal(ends.length, 1);
-      const [end] = ends;
-      assert.equal(end.isError, false, contentText(end.result));
-      assert.equal(contentText(end.result), sent, "what Pi reported is what the model got");
       const d = end.result.details;
       t.diagnostic(`codegraph cliVersion=${d.cliVersion} executable=${d.executable} durationMs=${d.durationMs}`);
       assert.equal(d.cliVersion, "1.6.1");
@@ -195,11 +189,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
       assert.match(d.executable, /node_modules\/@colbymchenry\/codegraph-[a-z0-9]+-[a-z0-9]+\/bin\/codegraph$/);
       assert.equal(d.cliVersionSource, "package.json");
 
-      const finalText = run.events
-        .filter((e) => e.type === "message_end" && e.message?.role === "assistant")
-        .map((e) => e.message.content.map((c) => c.text ?? "").join(""))
-        .join("\n");
-      assert.match(finalText, /FAKE_MODEL_DONE/, "Pi ran the model's second turn");
+      assert.match(assistantText(run.events), /FAKE_MODEL_DONE/, "Pi ran the model's second turn");
     });
 
     test("prompt: the system prompt carries the snippet and guidelines; one codegraph_explore tool", async () => {
@@ -310,15 +300,10 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     assert.equal(bodies.length, 2);
     const system = assertGuidanceInPrompt(bodies[0], await declaredTool(ws, [nodeOnly]));
     assert.match(system, /CODEGRAPH_NOT_FOUND/, "the prompt already says the tool is unavailable");
-    const sent = contentText(bodies[1].messages.find((m) => m.role === "tool"));
+    const { sent } = oneToolCall(run, bodies, { isError: true });
     assert.match(sent, /^CODEGRAPH_NOT_FOUND:/);
     assert.match(sent, /npm install -g @colbymchenry\/codegraph/);
     assert.match(sent, /Remediation:/);
-
-    const ends = byType(run.events, "tool_execution_end");
-    assert.equal(ends.length, 1);
-    assert.equal(ends[0].isError, true);
-    assert.equal(contentText(ends[0].result), sent, "what Pi reported is what the model got");
   });
 
   test("an index made mid-session: the next turn's system prompt advertises the tool (rpc, real CLI)", async () => {

@@ -9,26 +9,16 @@ import path from "node:path";
 import { before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { makeWorkspace, root, tempDir, useFakeCli, waitFor, withEnv } from "./helpers/index.mjs";
-import { createPiHost, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
+import { hostWith, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 let pkg;
 const version = require("../package.json").version;
 const fake = useFakeCli();
-let peers;
-before(async () => {
-  const [{ Type }, { Text }] = await Promise.all([import("typebox"), import("@mariozechner/pi-tui")]);
-  peers = { Type, Text };
-});
-
 /** A Pi session in `cwd` with a UI that records the status slot and notifications. */
 async function session(cwd) {
-  const host = createPiHost();
+  const host = await hostWith(pkg, "session");
   const ui = recordingUi();
-  host.load(
-    pkg.createExtension(() => peers),
-    "session",
-  );
   const ctx = { cwd, hasUI: true, ui };
   await host.startSession(ctx);
   const tool = () => host.registry.find((t) => t.name === "codegraph_explore");

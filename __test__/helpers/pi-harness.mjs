@@ -27,20 +27,25 @@ export function indexShop(dir, { copy = true } = {}) {
   return dir;
 }
 
+/** A temp dir for one Pi run: `{ scratch, home, agentDir }`, `home/` made (Pi never reads ~/.pi). */
+export function piScratch(prefix) {
+  const scratch = tempDir(prefix);
+  const home = path.join(scratch, "home");
+  fs.mkdirSync(home);
+  return { scratch, home, agentDir: path.join(scratch, "agent") };
+}
+
 /**
  * A real-Pi suite's scratch world: a temp dir with `tmp/` and `home/`, an indexed copy of the shop
  * fixture, the loopback model server answering with a call of `request`, and an agent dir whose
  * models.json lists `models`. `tearDownPiSuite` undoes it.
  */
 export async function startPiSuite(prefix, { request, models }) {
-  const scratch = tempDir(prefix);
+  const { scratch, home, agentDir } = piScratch(prefix);
   fs.mkdirSync(path.join(scratch, "tmp"));
-  const home = path.join(scratch, "home");
-  fs.mkdirSync(home);
   // The test's own explicit indexing step (the extension never indexes).
   const indexed = indexShop(path.join(scratch, "shop"));
   const server = await startFakeOpenAI({ request });
-  const agentDir = path.join(scratch, "agent");
   writeModelsJson(agentDir, server.baseUrl, models);
   return { scratch, home, indexed, server, agentDir };
 }
@@ -237,6 +242,31 @@ export function contentText(message) {
   if (typeof c === "string") return c;
   if (Array.isArray(c)) return c.map((p) => (typeof p === "string" ? p : (p?.text ?? ""))).join("");
   return "";
+}
+
+/** What the assistant said, over a json-mode run's events (one line per message). */
+export function assistantText(events) {
+  return events
+    .filter((e) => e.type === "message_end" && e.message?.role === "assistant")
+    .map((e) => contentText(e.message))
+    .join("\n");
+}
+
+/**
+ * The one codegraph_explore call of a json-mode run, as the model got it (the tool message of its
+ * second request, `bodies[1]`) and as Pi reported it (the one `tool_execution_end`): asserts there
+ * is one of each, that the end's isError is `isError`, and that both carry the same text.
+ */
+export function oneToolCall(run, bodies, { isError }) {
+  const toolMsgs = bodies[1].messages.filter((m) => m.role === "tool");
+  assert.equal(toolMsgs.length, 1);
+  assert.equal(toolMsgs[0].tool_call_id, "call_cg_1");
+  const sent = contentText(toolMsgs[0]);
+  const ends = run.events.filter((e) => e.type === "tool_execution_end" && e.toolName === "codegraph_explore");
+  assert.equal(ends.length, 1);
+  assert.equal(ends[0].isError, isError, contentText(ends[0].result));
+  assert.equal(contentText(ends[0].result), sent, "what Pi reported is what the model got");
+  return { sent, end: ends[0] };
 }
 
 /** Names of the function tools in one chat-completions request body. */

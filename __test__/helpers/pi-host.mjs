@@ -47,6 +47,23 @@ export function createPiHost() {
   };
 }
 
+/** Pi's own peers as extension.js hands them over: TypeBox's `Type` and pi-tui's `Text`. */
+export async function piPeers() {
+  const [{ Type }, { Text }] = await Promise.all([import("typebox"), import("@mariozechner/pi-tui")]);
+  return { Type, Text };
+}
+
+/** A fresh host with `pkg`'s extension (over Pi's own peers) loaded as `source`. */
+export async function hostWith(pkg, source = "test") {
+  const peers = await piPeers();
+  const host = createPiHost();
+  host.load(
+    pkg.createExtension(() => peers),
+    source,
+  );
+  return host;
+}
+
 /** A UI context that records what the extension shows. */
 export function recordingUi() {
   const ui = { statuses: new Map(), notes: [] };
