@@ -39,11 +39,39 @@ export declare function explore(
 /** Read-only readiness of `cwd`: which codegraph would run, its version, the workspace's own index. */
 export declare function diagnose(cwd: string): Promise<Diagnosis>;
 
-/** Deletes the temp files holding the full output of truncated answers; returns how many. */
-export declare function releaseFullOutputs(): number;
+/**
+ * Deletes the temp files holding the full output of truncated answers: the listed ones (one
+ * session's), or all of this process's. Returns how many.
+ */
+export declare function releaseFullOutputs(paths?: string[] | null): number;
+
+/** The backend's limits (the addon's exported consts, or the Node runner's same values). */
+export interface Limits {
+  MAX_REQUEST_CHARS: number;
+  MAX_OUTPUT_BYTES: number;
+  MAX_OUTPUT_LINES: number;
+  DRAIN_LIMIT_BYTES: number;
+  STDERR_TAIL_BYTES: number;
+  DEFAULT_TIMEOUT_MS: number;
+}
+export declare function limits(): Limits;
 
 /** Which native binary is loaded, for diagnostics. */
 export declare function addonInfo(): { path: string | null; error: string | null };
+
+/** Which runner answers: the native addon, or the plain-Node runner (`fallback`: standing in for it). */
+export interface RunnerInfo {
+  name: string;
+  /** The loaded `.node` file, for the native addon. */
+  path: string | null;
+  /** Why this runner (e.g. why the addon did not load), or null. */
+  note: string | null;
+  fallback: boolean;
+}
+export declare function runnerInfo(): RunnerInfo;
+
+/** This copy of pi-codegraph (with two installs, the one Pi loads first is active). */
+export declare function extensionInfo(): { name: string; version: string; path: string };
 
 export declare const TOOL_NAME: "codegraph_explore";
 /** The line every tool error ends with. */
@@ -54,6 +82,25 @@ export declare function createExtension(
   getPeers: () => { Type: unknown; Text: unknown } | Promise<{ Type: unknown; Text: unknown }>,
 ): (pi: import("@mariozechner/pi-coding-agent").ExtensionAPI) => void;
 
+/**
+ * What the glue runs on: a module shaped like the native addon's (binding.d.ts), e.g. the
+ * plain-Node runner `lib/backends/node`. `runnerInfo` is optional.
+ */
+export interface Backend extends Limits {
+  explore(
+    request: string,
+    cwd: string,
+    signal: AbortSignal | null,
+    options: ExploreOptions | null,
+  ): Promise<ExploreResult>;
+  diagnose(cwd: string): Promise<Diagnosis>;
+  releaseFullOutputs(paths: string[] | null): number;
+  runnerInfo?(): RunnerInfo;
+}
+
 /** The Pi extension factory (default export). */
 declare function piCodegraph(pi: import("@mariozechner/pi-coding-agent").ExtensionAPI): void;
 export default piCodegraph;
+
+/** This package's exports, built over `backend` instead of the default one. */
+export declare function forBackend(backend: Backend): typeof import("./index");

@@ -1,0 +1,45 @@
+// Compiled (never run) by types.test.mjs: index.d.ts must describe the package as callers use it.
+import piCodegraph, {
+  type Backend,
+  diagnose,
+  type ExploreError,
+  type ExploreErrorCode,
+  explore,
+  extensionInfo,
+  FALLBACK_LINE,
+  forBackend,
+  limits,
+  releaseFullOutputs,
+  runnerInfo,
+  TOOL_NAME,
+} from "../../index";
+
+declare const nodeRunner: Backend;
+
+export async function usage(signal: AbortSignal): Promise<string[]> {
+  const glue = forBackend(nodeRunner);
+  const result = await glue.explore("how does a reach b", "/ws", signal, {
+    timeoutMs: 5000,
+    onProgress: (p) => void p.seenLines,
+  });
+  const kept: number = result.details.keptBytes + limits().MAX_OUTPUT_BYTES + releaseFullOutputs([]);
+  const ready: boolean = (await diagnose("/ws")).ready;
+  const runner: string | null = runnerInfo().note;
+  let code: ExploreErrorCode | undefined;
+  try {
+    await explore("q", "/ws");
+  } catch (e) {
+    code = (e as ExploreError).code;
+  }
+  const factory: typeof piCodegraph = glue.default;
+  return [
+    String(kept),
+    String(ready),
+    String(runner),
+    String(code),
+    extensionInfo().path,
+    TOOL_NAME,
+    FALLBACK_LINE,
+    typeof factory,
+  ];
+}
