@@ -39,7 +39,7 @@ const path = require("node:path");
 // lib/backends/node/errors.js
 
 // Errors: a stable CODEGRAPH_* code, a one-line remediation and a self-contained message, as
-// the addon's src/errors.rs builds them (Pi hands only `error.message` to the model). Messages
+// the addon's crates/core/src/errors.rs builds them (Pi hands only `error.message` to the model). Messages
 // stay short and bounded: every path goes through shownPath(), and the stderr tail is the only
 // CLI-provided text that reaches them, already capped.
 
@@ -179,7 +179,7 @@ function publicError(p, failure) {
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/limits.js
 
-// The bounds of one explore, as the native addon has them (src/limits.rs), and the text
+// The bounds of one explore, as the native addon has them (crates/core/src/limits.rs), and the text
 // arithmetic on them: the caps cut, line counts and the truncation marker.
 
 const IS_WINDOWS = process.platform === "win32";
@@ -259,7 +259,7 @@ function truncationMarker(b) {
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/preflight.js
 
-// Preflight: checks made before anything runs (src/preflight.rs). They only read, and only
+// Preflight: checks made before anything runs (crates/core/src/preflight.rs). They only read, and only
 // metadata: the database header is read from a regular file opened non-blocking, so no FIFO,
 // device or `/dev/stdin` symlink is ever read (or waited on). They are asynchronous (libuv's
 // thread pool, as the addon's blocking pool), so explore() can bound them by its deadline and
@@ -479,7 +479,7 @@ function childEnv(env) {
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/discovery.js
 
-// Discovery: which `codegraph` runs, and how to start it without a shell (src/discovery.rs).
+// Discovery: which `codegraph` runs, and how to start it without a shell (crates/core/src/discovery.rs).
 // Only absolute PATH entries are searched: a relative entry (or an empty one, which some shells
 // read as ".") would resolve against the workspace, and a `codegraph` planted in a repository
 // must never run just because Pi was started there.
@@ -650,8 +650,8 @@ const launchRuns = (launch) => launch.bundle?.launcher ?? launch.executable;
 // lib/backends/node/sanitize.js
 
 // Clean text for the model: CLI bytes decoded, terminal escapes removed, secrets masked. A port
-// of src/sanitize.rs: the same state machine (a sequence may strip at most itself; text is never
-// hidden) and the same table of redaction rules.
+// of crates/core/src/sanitize/ (clean.rs, redact.rs): the same state machine (a sequence may
+// strip at most itself; text is never hidden) and the same table of redaction rules.
 
 /** Payload bytes (UTF-8) a string sequence (OSC, DCS, SOS, PM, APC) may hide before it is given up on. */
 const STRING_PAYLOAD_MAX = 4096;
@@ -675,7 +675,7 @@ const leadMask = (lead) => (lead <= 0xdf ? 0x1f : lead <= 0xef ? 0x0f : 0x07);
 
 /**
  * Streaming decoder of CLI output into plain text; O(n), constant memory. The same output for
- * any split of the input. The rules (src/sanitize.rs has the long version):
+ * any split of the input. The rules (crates/core/src/sanitize/clean.rs has the long version):
  * - UTF-8 decoded; each maximal invalid subsequence becomes one U+FFFD (as TextDecoder does).
  * - Kept: printable characters, `\n`, `\t`. CR becomes LF, CRLF one LF. Other C0 controls, DEL
  *   and C1 controls (U+0080–U+009F) are dropped.
@@ -835,7 +835,7 @@ const SECRET_KEY =
   String.raw`|[A-Za-z0-9_.-]*[_.-](?:pwd|auth)|\bauth)`;
 
 /**
- * The redaction rules of src/sanitize.rs, in order: [name, pattern, flags, replacement]. Known
+ * The redaction rules of crates/core/src/sanitize/redact.rs, in order: [name, pattern, flags, replacement]. Known
  * token formats by their prefix (kept visible), and values after key names that mean a secret.
  * Node differs: JS `\b` is ASCII-only where Rust's is Unicode-aware (a token right after a
  * non-ASCII letter is matched here, not there); both mask every form the fault suites list.
@@ -912,7 +912,7 @@ function redact(text) {
 // One process 'exit' hook for the whole backend, registered lazily on first use: running CLI
 // groups are SIGKILLed and full-output files deleted when the host exits (process.exit()
 // included). Node differs: a host killed by SIGKILL runs no code at all, so its CLI group then
-// lives on until it ends by itself (the addon arms a watchdog, src/host_watch.rs).
+// lives on until it ends by itself (the addon arms a watchdog, crates/core/src/host_watch.rs).
 
 const hostExitTasks = [];
 let hostExitHooked = false;
@@ -935,7 +935,7 @@ function onHostExit(task) {
 // lib/backends/node/spill.js
 
 // Where a truncated answer's full stdout goes, so the model can `read` the rest
-// (src/full_output.rs). A private per-user directory (`<temp>/pi-codegraph-<uid>`, mode 0700,
+// (crates/core/src/full_output.rs). A private per-user directory (`<temp>/pi-codegraph-<uid>`, mode 0700,
 // ours, never inside the workspace) holds one 0600 file per truncated answer, cleaned like the
 // answer text. A path handed to the model stays valid until its session releases it
 // (releaseFullOutputs([path]) at session_shutdown), the process exits, or a later process sweeps
@@ -1122,7 +1122,7 @@ function releaseFullOutputs(paths) {
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/collect.js
 
-// The bounded collectors of one run's stdout and stderr (src/limits.rs). Memory is bounded by
+// The bounded collectors of one run's stdout and stderr (crates/core/src/limits.rs). Memory is bounded by
 // construction: stdout keeps at most MAX_OUTPUT_BYTES (+3 to finish a character) and stops
 // storing at line MAX_OUTPUT_LINES + 1; everything after is only counted. stderr keeps its end.
 
@@ -1254,7 +1254,7 @@ class StderrTail {
 // lib/backends/node/host-watch.js
 
 // The CLI's process group dies with its host, however the host ends (Unix), as the addon's
-// src/host_watch.rs does it: once per host, a tiny reaper (/bin/sh) holds the read end of a pipe
+// crates/core/src/host_watch.rs does it: once per host, a tiny reaper (/bin/sh) holds the read end of a pipe
 // whose write end only the host holds. The runner tells it which process groups are live
 // ("w <pgid>" / "u <pgid>" lines); when the host dies (SIGKILL included, which runs no code),
 // the kernel closes the write end, the reaper reads EOF and SIGKILLs every group still live.
@@ -1474,7 +1474,7 @@ function refusesShellFallback(program) {
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/run.js
 
-// The runner (src/runner.rs): one CLI process within the caps, the deadline and the caller's
+// The runner (crates/core/src/runner.rs): one CLI process within the caps, the deadline and the caller's
 // cancellation, and nothing left running behind it.
 
 /**
@@ -1619,7 +1619,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/version.js
 
-// The CLI's version (src/version.rs): diagnostics only, never used to refuse a call, and never
+// The CLI's version (crates/core/src/version.rs): diagnostics only, never used to refuse a call, and never
 // allowed to delay an answer. For CodeGraph's npm launcher it is read from the package's own
 // package.json (no process starts); otherwise `codegraph --version` runs in the background,
 // bounded by the calling explore's deadline, and is stopped when that call fails. Answers are
@@ -1711,7 +1711,7 @@ function probeEntry(key, launch, cwd, env, deadline) {
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/diagnose.js
 
-// diagnose(): read-only readiness of a workspace, as the addon's (src/explore.rs): what an
+// diagnose(): read-only readiness of a workspace, as the addon's (crates/core/src/explore.rs): what an
 // explore would find, without running one and without writing anything.
 
 /** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
@@ -1783,7 +1783,7 @@ async function diagnose(cwd) {
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/explore.js
 
-// explore(): the backend's main call, the same as the native addon's (src/explore.rs, src/lib.rs):
+// explore(): the backend's main call, the same as the native addon's (crates/core/src/explore.rs, src/lib.rs):
 // argument checks in the addon's order, preflight, discovery, the run, and what its exit means.
 
 /** What CodeGraph 1.6.1 prints when it cannot open its index read-write. */
@@ -2017,8 +2017,9 @@ function classifyExit(out, workspace, index) {
 // lib/backends/node/index.js
 
 // The plain-Node backend of pi-codegraph: the same module shape and the same promises as the
-// native addon (lib/native.js loads that one), so the glue can run over either; the fault suites
-// (__test__/faults/) run against both. One module per responsibility, as src/ has them:
+// native addon (lib/backends/native.js loads that one), so the glue can run over either; the
+// fault suites (__test__/faults/) run against both. One module per responsibility, as the core
+// crate (crates/core/src/) has them:
 // limits, errors, sanitize, preflight, discovery, spill (full outputs), collect (the bounded
 // stdout/stderr collectors), host-exit, host-watch, process, run, version, explore, diagnose.
 //

@@ -1,4 +1,4 @@
-// The bounded collectors of one run's stdout and stderr (src/limits.rs). Memory is bounded by
+// The bounded collectors of one run's stdout and stderr (crates/core/src/limits.rs). Memory is bounded by
 // construction: stdout keeps at most MAX_OUTPUT_BYTES (+3 to finish a character) and stops
 // storing at line MAX_OUTPUT_LINES + 1; everything after is only counted. stderr keeps its end.
 

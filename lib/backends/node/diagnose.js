@@ -1,4 +1,4 @@
-// diagnose(): read-only readiness of a workspace, as the addon's (src/explore.rs): what an
+// diagnose(): read-only readiness of a workspace, as the addon's (crates/core/src/explore.rs): what an
 // explore would find, without running one and without writing anything.
 
 const { discover } = require("./discovery.js");

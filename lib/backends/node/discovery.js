@@ -1,4 +1,4 @@
-// Discovery: which `codegraph` runs, and how to start it without a shell (src/discovery.rs).
+// Discovery: which `codegraph` runs, and how to start it without a shell (crates/core/src/discovery.rs).
 // Only absolute PATH entries are searched: a relative entry (or an empty one, which some shells
 // read as ".") would resolve against the workspace, and a `codegraph` planted in a repository
 // must never run just because Pi was started there.

@@ -1,5 +1,5 @@
 // Errors: a stable CODEGRAPH_* code, a one-line remediation and a self-contained message, as
-// the addon's src/errors.rs builds them (Pi hands only `error.message` to the model). Messages
+// the addon's crates/core/src/errors.rs builds them (Pi hands only `error.message` to the model). Messages
 // stay short and bounded: every path goes through shownPath(), and the stderr tail is the only
 // CLI-provided text that reaches them, already capped.
 

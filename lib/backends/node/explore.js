@@ -1,4 +1,4 @@
-// explore(): the backend's main call, the same as the native addon's (src/explore.rs, src/lib.rs):
+// explore(): the backend's main call, the same as the native addon's (crates/core/src/explore.rs, src/lib.rs):
 // argument checks in the addon's order, preflight, discovery, the run, and what its exit means.
 
 const os = require("node:os");

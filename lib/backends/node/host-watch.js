@@ -1,5 +1,5 @@
 // The CLI's process group dies with its host, however the host ends (Unix), as the addon's
-// src/host_watch.rs does it: once per host, a tiny reaper (/bin/sh) holds the read end of a pipe
+// crates/core/src/host_watch.rs does it: once per host, a tiny reaper (/bin/sh) holds the read end of a pipe
 // whose write end only the host holds. The runner tells it which process groups are live
 // ("w <pgid>" / "u <pgid>" lines); when the host dies (SIGKILL included, which runs no code),
 // the kernel closes the write end, the reaper reads EOF and SIGKILLs every group still live.

@@ -1,6 +1,7 @@
 // The plain-Node backend of pi-codegraph: the same module shape and the same promises as the
-// native addon (lib/native.js loads that one), so the glue can run over either; the fault suites
-// (__test__/faults/) run against both. One module per responsibility, as src/ has them:
+// native addon (lib/backends/native.js loads that one), so the glue can run over either; the
+// fault suites (__test__/faults/) run against both. One module per responsibility, as the core
+// crate (crates/core/src/) has them:
 // limits, errors, sanitize, preflight, discovery, spill (full outputs), collect (the bounded
 // stdout/stderr collectors), host-exit, host-watch, process, run, version, explore, diagnose.
 //

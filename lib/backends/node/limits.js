@@ -1,4 +1,4 @@
-// The bounds of one explore, as the native addon has them (src/limits.rs), and the text
+// The bounds of one explore, as the native addon has them (crates/core/src/limits.rs), and the text
 // arithmetic on them: the caps cut, line counts and the truncation marker.
 
 const { shownPath } = require("./errors.js");

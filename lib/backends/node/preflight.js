@@ -1,4 +1,4 @@
-// Preflight: checks made before anything runs (src/preflight.rs). They only read, and only
+// Preflight: checks made before anything runs (crates/core/src/preflight.rs). They only read, and only
 // metadata: the database header is read from a regular file opened non-blocking, so no FIFO,
 // device or `/dev/stdin` symlink is ever read (or waited on). They are asynchronous (libuv's
 // thread pool, as the addon's blocking pool), so explore() can bound them by its deadline and

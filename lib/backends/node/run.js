@@ -1,4 +1,4 @@
-// The runner (src/runner.rs): one CLI process within the caps, the deadline and the caller's
+// The runner (crates/core/src/runner.rs): one CLI process within the caps, the deadline and the caller's
 // cancellation, and nothing left running behind it.
 
 const { spawn } = require("node:child_process");

@@ -1,6 +1,6 @@
 // Clean text for the model: CLI bytes decoded, terminal escapes removed, secrets masked. A port
-// of src/sanitize.rs: the same state machine (a sequence may strip at most itself; text is never
-// hidden) and the same table of redaction rules.
+// of crates/core/src/sanitize/ (clean.rs, redact.rs): the same state machine (a sequence may
+// strip at most itself; text is never hidden) and the same table of redaction rules.
 
 /** Payload bytes (UTF-8) a string sequence (OSC, DCS, SOS, PM, APC) may hide before it is given up on. */
 const STRING_PAYLOAD_MAX = 4096;
@@ -24,7 +24,7 @@ const leadMask = (lead) => (lead <= 0xdf ? 0x1f : lead <= 0xef ? 0x0f : 0x07);
 
 /**
  * Streaming decoder of CLI output into plain text; O(n), constant memory. The same output for
- * any split of the input. The rules (src/sanitize.rs has the long version):
+ * any split of the input. The rules (crates/core/src/sanitize/clean.rs has the long version):
  * - UTF-8 decoded; each maximal invalid subsequence becomes one U+FFFD (as TextDecoder does).
  * - Kept: printable characters, `\n`, `\t`. CR becomes LF, CRLF one LF. Other C0 controls, DEL
  *   and C1 controls (U+0080–U+009F) are dropped.
@@ -184,7 +184,7 @@ const SECRET_KEY =
   String.raw`|[A-Za-z0-9_.-]*[_.-](?:pwd|auth)|\bauth)`;
 
 /**
- * The redaction rules of src/sanitize.rs, in order: [name, pattern, flags, replacement]. Known
+ * The redaction rules of crates/core/src/sanitize/redact.rs, in order: [name, pattern, flags, replacement]. Known
  * token formats by their prefix (kept visible), and values after key names that mean a secret.
  * Node differs: JS `\b` is ASCII-only where Rust's is Unicode-aware (a token right after a
  * non-ASCII letter is matched here, not there); both mask every form the fault suites list.

@@ -1,5 +1,5 @@
 // Where a truncated answer's full stdout goes, so the model can `read` the rest
-// (src/full_output.rs). A private per-user directory (`<temp>/pi-codegraph-<uid>`, mode 0700,
+// (crates/core/src/full_output.rs). A private per-user directory (`<temp>/pi-codegraph-<uid>`, mode 0700,
 // ours, never inside the workspace) holds one 0600 file per truncated answer, cleaned like the
 // answer text. A path handed to the model stays valid until its session releases it
 // (releaseFullOutputs([path]) at session_shutdown), the process exits, or a later process sweeps

@@ -1,4 +1,4 @@
-// The CLI's version (src/version.rs): diagnostics only, never used to refuse a call, and never
+// The CLI's version (crates/core/src/version.rs): diagnostics only, never used to refuse a call, and never
 // allowed to delay an answer. For CodeGraph's npm launcher it is read from the package's own
 // package.json (no process starts); otherwise `codegraph --version` runs in the background,
 // bounded by the calling explore's deadline, and is stopped when that call fails. Answers are
