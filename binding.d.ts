@@ -59,6 +59,7 @@ export declare const enum ErrorCode {
   NotFound = 'CODEGRAPH_NOT_FOUND',
   NoIndex = 'CODEGRAPH_NO_INDEX',
   IndexReadOnly = 'CODEGRAPH_INDEX_READONLY',
+  IndexBusy = 'CODEGRAPH_INDEX_BUSY',
   Spawn = 'CODEGRAPH_SPAWN',
   Exit = 'CODEGRAPH_EXIT',
   Timeout = 'CODEGRAPH_TIMEOUT',

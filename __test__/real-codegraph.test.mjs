@@ -1,12 +1,12 @@
 // The product against the real, pinned CodeGraph CLI on a small fixed fixture, through the same
 // public seams: explore() and the registered tool.
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync, spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { hashTree, root, tempDir } from "./helpers/index.mjs";
+import { hashTree, root, tempDir, waitFor } from "./helpers/index.mjs";
 import { loadTool } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
@@ -218,6 +218,28 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
     assert.equal(out.code, "CODEGRAPH_INDEX_READONLY", out.message ?? out.text);
     assert.match(out.remediation, /writable/);
     assert.deepEqual(hashTree(path.join(ro, ".codegraph")), before);
+  });
+
+  test("an explore during a real `codegraph index` waits for the rebuild and answers from the finished index", async (t) => {
+    const request = "how does CheckoutService.checkout call charge";
+    const whole = (await pkg.explore(request, ws)).text;
+    const dir = indexedCopy();
+    const rebuild = spawn(path.join(cliBin, "codegraph"), ["index", "."], {
+      cwd: dir,
+      env: { ...process.env, DO_NOT_TRACK: "1" },
+      stdio: "ignore",
+    });
+    let ended = false;
+    const exited = new Promise((resolve) => rebuild.on("exit", resolve)).then(() => {
+      ended = true;
+    });
+    const lock = path.join(dir, ".codegraph", "rebuild.pid");
+    await waitFor(() => ended || fs.existsSync(lock), { what: "the rebuild to start" });
+    const overlapped = !ended;
+    const { text } = await pkg.explore(request, dir);
+    await exited;
+    t.diagnostic(`explore started while the rebuild ran: ${overlapped}`);
+    assert.equal(text, whole, "the answer of the finished index, not a half-built one");
   });
 
   test("plain text, and nothing written to the user's home (telemetry stays off)", async () => {

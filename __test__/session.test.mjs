@@ -3,12 +3,13 @@
 // indexed project, the status slot, /codegraph, and messages that say what happened; for both
 // backends (the lifecycle is the glue's, but what it shows comes from each backend's diagnosis).
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
-import { makeWorkspace, root, tempDir, useFakeCli, waitFor, withEnv } from "./helpers/index.mjs";
+import { makeWorkspace, processesDie, root, tempDir, useFakeCli, waitFor, withEnv } from "./helpers/index.mjs";
 import { hostWith, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
@@ -82,6 +83,33 @@ for (const impl of implementations) {
         assert.ok(!s.tool().promptGuidelines.some((g) => /Do not call/.test(g)));
         assert.equal(s.status(), "⬡ codegraph");
         assert.match(await s.report(), /pi-codegraph: ready/);
+      });
+
+      test("an index still being written (`codegraph init` running): not advertised, 'indexing', then ready when it ends", async () => {
+        const dir = makeWorkspace({ index: false });
+        const s = await session(dir);
+        // The user starts `codegraph init`: the database exists, and CodeGraph holds its lock.
+        indexIn(dir);
+        const writer = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+        try {
+          fs.writeFileSync(path.join(dir, ".codegraph", "codegraph.lock"), String(writer.pid));
+          await s.host.beforeAgentStart(s.ctx);
+          assert.equal(s.status(), "⬡ codegraph: indexing");
+          assert.match(s.tool().promptSnippet, /Unavailable while CodeGraph is indexing this workspace/);
+          assert.match(s.tool().promptGuidelines[0], /becomes available by itself/);
+          const report = await s.report();
+          assert.match(report, /not ready \(CODEGRAPH_INDEX_BUSY\)/);
+          assert.match(
+            report,
+            new RegExp(`problem: CodeGraph is writing this workspace's index right now \\(pid ${writer.pid}`),
+          );
+        } finally {
+          writer.kill("SIGKILL");
+        }
+        await processesDie([writer.pid]);
+        await s.host.beforeAgentStart(s.ctx);
+        assert.equal(s.status(), "⬡ codegraph");
+        assert.match(s.tool().promptSnippet, /structural questions/);
       });
 
       test("an index removed mid-session: after the failing call the status slot follows, and so does the prompt", async () => {

@@ -137,6 +137,20 @@ const indexReadOnly = (dir, reason) =>
     `CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm): make ${shownPath(dir)} and its files writable for this user. pi-codegraph itself never writes the index.`,
   );
 
+/** CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting. */
+function indexBusy(writer, waitedMs) {
+  const kind = writer.rebuild ? "a `codegraph index` rebuild" : "`codegraph init`, `index` or `sync`";
+  const note = waitedMs
+    ? `, still after ${(waitedMs / 1000).toFixed(1)} s of waiting; an answer now could come from a partial index`
+    : ", so an answer now could come from a partial index";
+  return new Problem(
+    "CODEGRAPH_INDEX_BUSY",
+    `CodeGraph is writing this workspace's index right now (pid ${writer.pid} holds ${shownPath(writer.lock)}: ${kind})${note}`,
+    {},
+    `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${writer.pid}, the lock is stale: delete ${shownPath(writer.lock)}.`,
+  );
+}
+
 /** What the CLI had printed when it was stopped, for details.partialText/partialBytes. */
 const partialOf = (partial) => ({ partialBytes: partial?.bytes ?? 0, partialText: partial?.text ?? "" });
 
@@ -645,6 +659,75 @@ async function launchFor(executable, inWorkspace, env) {
 
 /** What actually runs: the bundle's launcher, or the executable itself. */
 const launchRuns = (launch) => launch.bundle?.launcher ?? launch.executable;
+
+// ---------------------------------------------------------------------------------------------
+// lib/backends/node/index-writer.js
+
+// Whether CodeGraph is writing the index right now (crates/core/src/index_writer.rs).
+// `codegraph init`, `index` and `sync` hold `.codegraph/codegraph.lock` (the writer's pid) while
+// they write; `codegraph index` also holds `.codegraph/rebuild.pid` (JSON with the pid) while it
+// rebuilds the database from scratch. An explore meanwhile answers from a half-built graph and
+// says nothing, so explore() waits for the writer, bounded, and otherwise says why it did not
+// answer. Only these two small regular files are read, opened non-blocking; a lock whose pid no
+// longer runs is stale and ignored. `writer.pid` is not a sign of writing: an MCP server holds it
+// for as long as it runs.
+
+/** CodeGraph's lock files are a few dozen bytes; anything larger is not one. */
+const MAX_LOCK_BYTES = 4096;
+/** How long an explore waits for CodeGraph to finish writing the index. */
+const WRITER_WAIT_MS = 10000;
+/** How often the lock files are read again meanwhile. */
+const WRITER_POLL_MS = 100;
+
+/** Whether process `pid` runs (one we may not signal counts; an unreaped zombie does not). */
+async function alive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch (err) {
+    if (err?.code !== "EPERM") return false;
+  }
+  // A process that has exited but is not reaped yet has finished writing (Linux).
+  const stat = await fsp.readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const state = stat.slice(stat.lastIndexOf(")") + 1).trim()[0];
+  return state !== "Z" && state !== "X";
+}
+
+/** The pid a lock file names, when it is a small regular file in CodeGraph's format; else null. */
+async function readPid(file, json) {
+  let handle;
+  try {
+    handle = await fsp.open(file, HEADER_OPEN_FLAGS);
+    if (!(await handle.stat()).isFile()) return null;
+    const buf = Buffer.alloc(MAX_LOCK_BYTES);
+    let got = 0;
+    while (got < MAX_LOCK_BYTES) {
+      const { bytesRead } = await handle.read(buf, got, MAX_LOCK_BYTES - got, got);
+      if (bytesRead === 0) break;
+      got += bytesRead;
+    }
+    const text = buf.subarray(0, got).toString("utf8");
+    const pid = json ? JSON.parse(text)?.pid : /^\s*\d+\s*$/.test(text) ? Number(text) : null;
+    // 0 (and anything past an i32) would address a process group or nothing at all.
+    return Number.isSafeInteger(pid) && pid > 0 && pid <= 0x7fffffff ? pid : null;
+  } catch {
+    return null;
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+/** The live writer of the index in `indexDir` — `{ lock, pid, rebuild }` — or null. */
+async function activeWriter(indexDir) {
+  for (const [name, rebuild] of [
+    ["rebuild.pid", true],
+    ["codegraph.lock", false],
+  ]) {
+    const lock = path.join(indexDir, name);
+    const pid = await readPid(lock, rebuild);
+    if (pid !== null && (await alive(pid))) return { lock, pid, rebuild };
+  }
+  return null;
+}
 
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/sanitize.js
@@ -1734,7 +1817,8 @@ async function diagnose(cwd) {
     const launch = await discover(home, userEnv)
       .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
       .catch((p) => ({ problem: p }));
-    return { workspace, index, launch };
+    const writer = index.problem ? null : await activeWriter(index.dir);
+    return { workspace, index, launch, writer };
   })();
   let timer;
   const late = new Promise((_, reject) => {
@@ -1744,7 +1828,7 @@ async function diagnose(cwd) {
     );
   });
   try {
-    const { workspace, index, launch } = await Promise.race([checks, late]);
+    const { workspace, index, launch, writer } = await Promise.race([checks, late]);
     clearTimeout(timer);
     if (launch.problem) {
       problem = launch.problem;
@@ -1768,6 +1852,12 @@ async function diagnose(cwd) {
       d.indexProblem = p.text;
       problem ??= p;
     } else Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved });
+    // An explore now would wait for the writer and may give up: not ready, and why.
+    if (writer) {
+      const busy = indexBusy(writer, 0);
+      d.indexProblem = busy.text;
+      problem ??= busy;
+    }
   } catch (p) {
     clearTimeout(timer);
     problem = p;
@@ -1799,7 +1889,46 @@ async function preflightChecks(cwd, env) {
   const index = await checkIndex(workspace, home, env);
   const launch = await discover(home, env);
   launch.packageVersion = await packageVersion(launch);
-  return { workspace, index, launch };
+  const writer = await activeWriter(index.dir);
+  return { workspace, index, launch, writer };
+}
+
+/**
+ * While CodeGraph writes the index, an answer would come from a partial graph: waits for the
+ * writer to finish, at most WRITER_WAIT_MS and never past the deadline (or a cancel), and
+ * otherwise fails with CODEGRAPH_INDEX_BUSY.
+ */
+async function waitForWriter(writer, indexDir, bounds) {
+  const started = performance.now();
+  const giveUp = Math.min(bounds.deadline, started + WRITER_WAIT_MS);
+  const busy = (w) => indexBusy(w, Math.round(performance.now() - started));
+  while (writer) {
+    const now = performance.now();
+    if (now >= giveUp) throw busy(writer);
+    await pause(Math.min(WRITER_POLL_MS, giveUp - now), bounds.cancel);
+    // At the deadline the CLI has no time left either: the writer is the reason.
+    if (performance.now() >= bounds.deadline) throw busy(writer);
+    const last = writer;
+    writer = await withinDeadline(activeWriter(indexDir), bounds).catch((p) => {
+      throw p?.code === "CODEGRAPH_TIMEOUT" ? busy(last) : p;
+    });
+  }
+}
+
+/** Resolves after `ms`; rejects with CODEGRAPH_CANCELLED at once on a cancel. */
+function pause(ms, cancel) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cancel.onCancel = null;
+      resolve();
+    }, ms);
+    cancel.onCancel = () => {
+      clearTimeout(timer);
+      cancel.onCancel = null;
+      reject(cancelled());
+    };
+    if (cancel.requested) cancel.onCancel();
+  });
 }
 
 /**
@@ -1912,7 +2041,13 @@ async function explore(request, cwd, signal, options) {
 async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, onProgress }, failure) {
   checkRequest(request);
   const checks = preflightChecks(cwd, userEnv);
-  const { workspace, index, launch } = await withinDeadline(checks, { timeoutMs, deadline, cancel });
+  const bounds = { timeoutMs, deadline, cancel };
+  const { workspace, index, launch, writer } = await withinDeadline(checks, bounds);
+  if (writer) {
+    Object.assign(failure, { executable: launchRuns(launch), executableInWorkspace: launch.inWorkspace });
+    Object.assign(failure, { indexPath: index.dir, indexResolved: index.resolved });
+    await waitForWriter(writer, index.dir, bounds);
+  }
   const env = childEnv(userEnv);
   // `--` ends option parsing: a request such as "-p /etc" stays the query.
   const version = startVersionProbe(launch, workspace, env, deadline);
@@ -2020,8 +2155,9 @@ function classifyExit(out, workspace, index) {
 // native addon (lib/backends/native.js loads that one), so the glue can run over either; the
 // fault suites (__test__/faults/) run against both. One module per responsibility, as the core
 // crate (crates/core/src/) has them:
-// limits, errors, sanitize, preflight, discovery, spill (full outputs), collect (the bounded
-// stdout/stderr collectors), host-exit, host-watch, process, run, version, explore, diagnose.
+// limits, errors, sanitize, preflight, index-writer, discovery, spill (full outputs), collect
+// (the bounded stdout/stderr collectors), host-exit, host-watch, process, run, version, explore,
+// diagnose.
 //
 // Where plain Node differs from the addon ("Node differs"):
 // - The preflight's filesystem checks run on libuv's thread pool and are bounded by the call's
@@ -2076,6 +2212,15 @@ const readyGuidelines = [
  */
 function guidance(diagnosis) {
   if (diagnosis.ready) return { promptSnippet: readySnippet, promptGuidelines: readyGuidelines };
+  if (diagnosis.problemCode === "CODEGRAPH_INDEX_BUSY") {
+    // Passing: readiness is checked again before every turn, and nothing is for the user to fix.
+    return {
+      promptSnippet: `Unavailable while CodeGraph is indexing this workspace (CODEGRAPH_INDEX_BUSY); available again once it finishes. Use read, and grep/find through bash, meanwhile`,
+      promptGuidelines: [
+        `Do not call ${TOOL_NAME} while CodeGraph is indexing (CODEGRAPH_INDEX_BUSY); it becomes available by itself when the indexing finishes.`,
+      ],
+    };
+  }
   return {
     promptSnippet: `Unavailable in this workspace (${diagnosis.problemCode}): ${diagnosis.remediation} Use read, and grep/find through bash, instead`,
     promptGuidelines: [
@@ -2190,6 +2335,7 @@ function statusText(diagnosis, runner) {
     CODEGRAPH_NOT_FOUND: "not installed",
     CODEGRAPH_ADDON: "addon missing",
     CODEGRAPH_WORKSPACE: "workspace unusable",
+    CODEGRAPH_INDEX_BUSY: "indexing",
   };
   const problem =
     words[diagnosis.problemCode] ??

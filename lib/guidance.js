@@ -38,6 +38,15 @@ const readyGuidelines = [
  */
 function guidance(diagnosis) {
   if (diagnosis.ready) return { promptSnippet: readySnippet, promptGuidelines: readyGuidelines };
+  if (diagnosis.problemCode === "CODEGRAPH_INDEX_BUSY") {
+    // Passing: readiness is checked again before every turn, and nothing is for the user to fix.
+    return {
+      promptSnippet: `Unavailable while CodeGraph is indexing this workspace (CODEGRAPH_INDEX_BUSY); available again once it finishes. Use read, and grep/find through bash, meanwhile`,
+      promptGuidelines: [
+        `Do not call ${TOOL_NAME} while CodeGraph is indexing (CODEGRAPH_INDEX_BUSY); it becomes available by itself when the indexing finishes.`,
+      ],
+    };
+  }
   return {
     promptSnippet: `Unavailable in this workspace (${diagnosis.problemCode}): ${diagnosis.remediation} Use read, and grep/find through bash, instead`,
     promptGuidelines: [

@@ -65,6 +65,7 @@ function statusText(diagnosis, runner) {
     CODEGRAPH_NOT_FOUND: "not installed",
     CODEGRAPH_ADDON: "addon missing",
     CODEGRAPH_WORKSPACE: "workspace unusable",
+    CODEGRAPH_INDEX_BUSY: "indexing",
   };
   const problem =
     words[diagnosis.problemCode] ??

@@ -27,6 +27,7 @@ impl From<errors::ErrorCode> for ErrorCode {
       Core::NotFound => Self::NotFound,
       Core::NoIndex => Self::NoIndex,
       Core::IndexReadOnly => Self::IndexReadOnly,
+      Core::IndexBusy => Self::IndexBusy,
       Core::Spawn => Self::Spawn,
       Core::Exit => Self::Exit,
       Core::Timeout => Self::Timeout,

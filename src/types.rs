@@ -22,6 +22,8 @@ pub enum ErrorCode {
   NoIndex,
   #[napi(value = "CODEGRAPH_INDEX_READONLY")]
   IndexReadOnly,
+  #[napi(value = "CODEGRAPH_INDEX_BUSY")]
+  IndexBusy,
   #[napi(value = "CODEGRAPH_SPAWN")]
   Spawn,
   #[napi(value = "CODEGRAPH_EXIT")]

@@ -2,18 +2,31 @@
 // same code, message, remediation and details fields (durations, file names and the racy
 // version fields normalised), so an edit to one that the other lacks shows here.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { before, test } from "node:test";
+import { after, before, test } from "node:test";
 import { fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
+import { cleanup } from "../helpers/processes.mjs";
 import { backends, saved, useFaultsSuite } from "./suite.mjs";
 
+/** A workspace whose index a live process (standing in for CodeGraph) is writing. */
+let busy;
+let writer;
+after(() => cleanup(writer?.pid));
+// Registered before the suite's hooks: the stand-in starts before the suite's process mark and
+// is stopped before its final check of the process table.
+before(() => {
+  writer = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+  busy = makeWorkspace();
+  fs.writeFileSync(path.join(busy, ".codegraph", "codegraph.lock"), String(writer.pid));
+});
 const suite = useFaultsSuite();
 const both = backends.length === 2 ? false : "needs both backends (PI_CODEGRAPH_IMPL picks one)";
 const normalise = (s) =>
   String(s)
     .replace(/\d+ ms/g, "N ms")
+    .replace(/\d+\.\d s of waiting/g, "N s of waiting")
     .replace(/explore-\d+-[0-9A-Za-z]+\.txt/g, "FILE")
     .replace(/\(\d+ bytes\)/g, "(N bytes)");
 const RACY = new Set(["cliVersion", "cliVersionSource", "durationMs"]);
@@ -72,6 +85,7 @@ before(() => {
     "a blank request": [fine, " \n", ws],
     "a relative workspace": [fine, "q", "relative/ws"],
     "a file as the workspace": [fine, "q", path.join(ws, "main.ts")],
+    "the index being written": [fine, "q", busy, null, { timeoutMs: 300 }],
   };
 });
 
@@ -91,7 +105,7 @@ test("both backends: diagnose() reports the same fields", { skip: both }, async 
   const fine = fakeCli([["stdout", "fine\n"]]).file;
   const sub = path.join(suite.ws, "packages", "lib");
   fs.mkdirSync(sub, { recursive: true });
-  for (const dir of [suite.ws, sub, makeWorkspace({ index: false }), "/nonexistent/ws"]) {
+  for (const dir of [suite.ws, sub, makeWorkspace({ index: false }), busy, "/nonexistent/ws"]) {
     const [left, right] = await Promise.all(
       backends.map(({ module }) =>
         withEnv({ PI_CODEGRAPH_BIN: fine }, () => module.diagnose(dir)).then((d) => {

@@ -115,7 +115,8 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
  *   daemon <stdio> (a new session, ignoring SIGTERM; waits until it runs); report (writes
  *   { self, grandchild?, daemon? } to `pids`); pidToRequest (writes its pid to the file the
  *   request names); record <log> (appends argv and /proc/self/cmdline); cwd (prints { cwd });
- *   appendArgv0 <file>; kill <signal>; exit <code>; hang (runs until killed).
+ *   appendArgv0 <file>; failIfExists <path> (exit 9 when it is there); kill <signal>; exit <code>;
+ *   hang (runs until killed).
  */
 async function runSpec(spec) {
   const args = process.argv.slice(2);
@@ -229,6 +230,13 @@ async function runSpec(spec) {
       }
       case "appendArgv0":
         fs.appendFileSync(arg, `${process.argv[1]}\n`);
+        break;
+      case "failIfExists":
+        // What a CLI started too early would see (a lock still held): a loud failure.
+        if (fs.existsSync(arg)) {
+          await write(process.stderr, `RAN WHILE ${arg} EXISTED\n`);
+          process.exit(9);
+        }
         break;
       case "kill":
         process.kill(process.pid, arg);

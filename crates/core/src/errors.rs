@@ -71,6 +71,16 @@ pub enum ExploreError {
   #[error("the CodeGraph index cannot be opened read-write: {reason}")]
   IndexReadOnly { dir: PathBuf, reason: String },
 
+  #[error("CodeGraph is writing this workspace's index right now (pid {pid} holds {}: {}){}", shown(lock), writer_kind(*rebuild), busy_note(*waited_ms))]
+  IndexBusy {
+    /// The lock file that names the writer.
+    lock: PathBuf,
+    pid: u32,
+    rebuild: bool,
+    /// How long this call waited for the writer to finish.
+    waited_ms: u64,
+  },
+
   #[error("codegraph could not be started: {reason}")]
   Spawn { reason: String },
 
@@ -96,6 +106,24 @@ pub enum ExploreError {
     partial_bytes: u64,
     partial_text: String,
   },
+}
+
+fn writer_kind(rebuild: bool) -> &'static str {
+  if rebuild {
+    "a `codegraph index` rebuild"
+  } else {
+    "`codegraph init`, `index` or `sync`"
+  }
+}
+
+fn busy_note(waited_ms: u64) -> String {
+  match waited_ms {
+    0 => ", so an answer now could come from a partial index".into(),
+    ms => format!(
+      ", still after {:.1} s of waiting; an answer now could come from a partial index",
+      ms as f64 / 1000.0
+    ),
+  }
 }
 
 fn partial_note(bytes: u64) -> String {
@@ -125,6 +153,7 @@ pub enum ErrorCode {
   NotFound,
   NoIndex,
   IndexReadOnly,
+  IndexBusy,
   Spawn,
   Exit,
   Timeout,
@@ -141,6 +170,7 @@ impl ErrorCode {
       Self::NotFound => "CODEGRAPH_NOT_FOUND",
       Self::NoIndex => "CODEGRAPH_NO_INDEX",
       Self::IndexReadOnly => "CODEGRAPH_INDEX_READONLY",
+      Self::IndexBusy => "CODEGRAPH_INDEX_BUSY",
       Self::Spawn => "CODEGRAPH_SPAWN",
       Self::Exit => "CODEGRAPH_EXIT",
       Self::Timeout => "CODEGRAPH_TIMEOUT",
@@ -165,6 +195,7 @@ impl ExploreError {
       Self::NotFound { .. } => ErrorCode::NotFound,
       Self::NoIndex { .. } => ErrorCode::NoIndex,
       Self::IndexReadOnly { .. } => ErrorCode::IndexReadOnly,
+      Self::IndexBusy { .. } => ErrorCode::IndexBusy,
       Self::Spawn { .. } => ErrorCode::Spawn,
       Self::Exit { .. } => ErrorCode::Exit,
       Self::Timeout { .. } => ErrorCode::Timeout,
@@ -191,6 +222,10 @@ impl ExploreError {
       Self::IndexReadOnly { dir, .. } => format!(
         "CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm): make {} and its files writable for this user. pi-codegraph itself never writes the index.",
         shown(dir)
+      ),
+      Self::IndexBusy { lock, pid, .. } => format!(
+        "Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid {pid}, the lock is stale: delete {}.",
+        shown(lock)
       ),
       Self::Spawn { .. } => {
         "Check that the codegraph executable is a runnable program and that the workspace is readable.".into()

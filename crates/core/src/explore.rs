@@ -2,34 +2,32 @@
 //! Plain Rust, no napi types: `lib.rs` converts at the edge.
 
 use std::ffi::OsString;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use tokio::time::Instant;
 
 use crate::discovery::{discover, Launch};
 use crate::environment::EnvSnapshot;
-use crate::errors::{shown, ExploreError, NoIndexKind};
+use crate::errors::ExploreError;
 use crate::full_output::SpillTarget;
+use crate::index_writer::{active_writer, Writer};
 use crate::limits::{truncation_marker, Bounded};
 use crate::preflight::{canonical, check_index, check_request, check_workspace, IndexFound};
 use crate::runner::{run, Cancel, ProgressFn, RunSpec};
-use crate::sanitize::redact;
 use crate::version::{Probe, Version};
 
 mod diagnose;
+mod exit;
 pub use diagnose::{diagnose, Diagnosis};
+use exit::classify_exit;
 
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-
-/// What CodeGraph prints on stderr when the directory has no index (1.1 to 1.6.1).
-const CLI_NO_INDEX_MARKER: &str = "no .codegraph/ index exists";
-/// What CodeGraph 1.6.1 prints when it cannot open its index read-write (SQLite's message for a
-/// read-only database file or directory).
-const CLI_READONLY_MARKERS: &[&str] = &["attempt to write a readonly database", "SQLITE_READONLY"];
-/// Bound on the stdout excerpt attached to a failure whose stderr is empty (the CLI prints its
-/// validation errors, such as `Error: query must be a non-empty string`, on stdout).
-const STDOUT_EXCERPT_BYTES: usize = 1024;
+/// How long an explore waits for CodeGraph to finish writing the index (an `init` of a small
+/// project or a `sync` takes a second or two) before it says the index is busy.
+pub const WRITER_WAIT: Duration = Duration::from_secs(10);
+/// How often the lock files are read again meanwhile.
+const WRITER_POLL: Duration = Duration::from_millis(100);
 
 #[derive(Debug)]
 pub struct Outcome {
@@ -67,10 +65,33 @@ struct Ready {
   workspace: PathBuf,
   index: IndexFound,
   launch: Launch,
+  /// A CodeGraph process writing the index as the checks ran.
+  writer: Option<Writer>,
 }
 
-/// The filesystem checks, off the async workers (a `stat` on a hung mount blocks) and bounded by
+/// `check` on the blocking pool (a `stat` on a hung mount blocks an async worker), bounded by
 /// the call's deadline and cancel.
+async fn off_thread<T: Send + 'static>(
+  check: impl FnOnce() -> std::result::Result<T, ExploreError> + Send + 'static,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: &Cancel,
+) -> std::result::Result<T, ExploreError> {
+  let task = tokio::task::spawn_blocking(check);
+  tokio::select! {
+    biased;
+    () = cancel.notified() => Err(ExploreError::Cancelled { partial_bytes: 0, partial_text: String::new() }),
+    () = tokio::time::sleep_until(deadline) => Err(ExploreError::Timeout {
+      timeout_ms: timeout.as_millis() as u64,
+      stderr_tail: "(stopped while checking the workspace: the filesystem did not answer)".into(),
+      partial_bytes: 0,
+      partial_text: String::new(),
+    }),
+    done = task => done.unwrap_or_else(|e| Err(ExploreError::Spawn { reason: format!("the workspace checks failed: {e}") })),
+  }
+}
+
+/// The filesystem checks before anything runs.
 async fn preflight(
   request: &str,
   cwd: String,
@@ -81,28 +102,61 @@ async fn preflight(
 ) -> std::result::Result<Ready, ExploreError> {
   check_request(request)?;
   let env = env.clone();
-  let checks = tokio::task::spawn_blocking(move || {
+  let checks = move || {
     let workspace = check_workspace(&cwd)?;
     let home = canonical(&workspace);
     let index = check_index(&workspace, &home, &env)?;
     let launch = discover(&env, &home)?;
+    let writer = active_writer(&index.dir);
     Ok(Ready {
       workspace,
       index,
       launch,
+      writer,
     })
-  });
-  tokio::select! {
-    biased;
-    () = cancel.notified() => Err(ExploreError::Cancelled { partial_bytes: 0, partial_text: String::new() }),
-    () = tokio::time::sleep_until(deadline) => Err(ExploreError::Timeout {
-      timeout_ms: timeout.as_millis() as u64,
-      stderr_tail: "(stopped while checking the workspace: the filesystem did not answer)".into(),
-      partial_bytes: 0,
-      partial_text: String::new(),
-    }),
-    done = checks => done.unwrap_or_else(|e| Err(ExploreError::Spawn { reason: format!("the workspace checks failed: {e}") })),
+  };
+  off_thread(checks, deadline, timeout, cancel).await
+}
+
+/// While CodeGraph writes the index, an answer would come from a partial graph: waits for the
+/// writer to finish, at most `WRITER_WAIT` and never past the deadline, and otherwise fails
+/// with CODEGRAPH_INDEX_BUSY.
+async fn wait_for_writer(
+  mut writer: Option<Writer>,
+  dir: &Path,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: &Cancel,
+) -> std::result::Result<(), ExploreError> {
+  let started = Instant::now();
+  let give_up = deadline.min(started + WRITER_WAIT);
+  let busy = |w: Writer| ExploreError::IndexBusy {
+    lock: w.lock,
+    pid: w.pid,
+    rebuild: w.rebuild,
+    waited_ms: started.elapsed().as_millis() as u64,
+  };
+  while let Some(w) = writer {
+    let now = Instant::now();
+    if now >= give_up {
+      return Err(busy(w));
+    }
+    tokio::select! {
+      biased;
+      () = cancel.notified() => return Err(ExploreError::Cancelled { partial_bytes: 0, partial_text: String::new() }),
+      () = tokio::time::sleep_until((now + WRITER_POLL).min(give_up)) => {}
+    }
+    // At the deadline the CLI has no time left either: the writer is the reason.
+    if Instant::now() >= deadline {
+      return Err(busy(w));
+    }
+    let dir = dir.to_path_buf();
+    writer = match off_thread(move || Ok(active_writer(&dir)), deadline, timeout, cancel).await {
+      Err(ExploreError::Timeout { .. }) => return Err(busy(w)),
+      other => other?,
+    };
   }
+  Ok(())
 }
 
 pub async fn explore(
@@ -118,9 +172,23 @@ pub async fn explore(
     workspace,
     index,
     launch,
+    writer,
   } = preflight(&request, cwd, &env, deadline, timeout, &cancel)
     .await
     .map_err(bare)?;
+  wait_for_writer(writer, &index.dir, deadline, timeout, &cancel)
+    .await
+    .map_err(|e| {
+      Box::new((
+        e,
+        Failure {
+          executable: Some(launch.runs().to_path_buf()),
+          executable_in_workspace: Some(launch.in_workspace),
+          index: Some(index.clone()),
+          ..Failure::default()
+        },
+      ))
+    })?;
   let child_env = env.for_child();
 
   // `--` ends option parsing: a request such as "-p /etc" stays the query and never becomes the
@@ -184,83 +252,4 @@ pub async fn explore(
     duration: out.duration,
     stdout: out.stdout,
   })
-}
-
-fn classify_exit(
-  out: &crate::runner::RunOutput,
-  workspace: &std::path::Path,
-  index: &IndexFound,
-) -> ExploreError {
-  if out.stderr_tail.contains(CLI_NO_INDEX_MARKER) {
-    // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
-    let db = index.dir.join("codegraph.db");
-    return ExploreError::NoIndex {
-      path: workspace.to_path_buf(),
-      reason: format!("codegraph cannot use {} as an index", shown(&db)),
-      kind: NoIndexKind::Unusable { db },
-    };
-  }
-  if CLI_READONLY_MARKERS
-    .iter()
-    .any(|m| out.stderr_tail.contains(m))
-  {
-    return ExploreError::IndexReadOnly {
-      dir: index.dir.clone(),
-      reason: "codegraph explore failed with \"attempt to write a readonly database\"".into(),
-    };
-  }
-  let code = out.status.code();
-  #[cfg(unix)]
-  let signal = std::os::unix::process::ExitStatusExt::signal(&out.status);
-  #[cfg(not(unix))]
-  let signal = None;
-  let how = match (code, signal) {
-    (Some(c), _) => format!("exited with code {c}"),
-    (None, Some(s)) => match signal_name(s) {
-      Some(name) => format!("was killed by {name} (signal {s})"),
-      None => format!("was killed by signal {s}"),
-    },
-    (None, None) => "ended abnormally".into(),
-  };
-  let mut stderr_tail = out.stderr_tail.clone();
-  if stderr_tail.trim().is_empty() && !out.stdout.text.trim().is_empty() {
-    let text = &out.stdout.text;
-    let mut end = text.len().min(STDOUT_EXCERPT_BYTES);
-    while !text.is_char_boundary(end) {
-      end -= 1;
-    }
-    stderr_tail = format!("(stderr empty; stdout began:)\n{}", redact(&text[..end]));
-  }
-  ExploreError::Exit {
-    how,
-    code,
-    signal,
-    stderr_tail,
-  }
-}
-
-/// The usual names of the signals a crashing or killed CLI dies by.
-fn signal_name(signal: i32) -> Option<&'static str> {
-  #[cfg(unix)]
-  {
-    let name = match signal {
-      libc::SIGSEGV => "SIGSEGV",
-      libc::SIGKILL => "SIGKILL",
-      libc::SIGABRT => "SIGABRT",
-      libc::SIGBUS => "SIGBUS",
-      libc::SIGILL => "SIGILL",
-      libc::SIGFPE => "SIGFPE",
-      libc::SIGTERM => "SIGTERM",
-      libc::SIGINT => "SIGINT",
-      libc::SIGHUP => "SIGHUP",
-      libc::SIGPIPE => "SIGPIPE",
-      _ => return None,
-    };
-    Some(name)
-  }
-  #[cfg(not(unix))]
-  {
-    let _ = signal;
-    None
-  }
 }

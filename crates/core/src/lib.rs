@@ -12,6 +12,7 @@ pub mod explore;
 pub mod full_output;
 #[cfg(unix)]
 mod host_watch;
+pub mod index_writer;
 pub mod limits;
 pub mod preflight;
 pub mod runner;

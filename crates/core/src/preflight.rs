@@ -206,9 +206,9 @@ pub fn canonical(p: &Path) -> PathBuf {
   real
 }
 
-/// The first 16 bytes of a regular file. Opened with `O_NONBLOCK` (a file swapped for a FIFO
-/// after the metadata check cannot block the open) and checked again on the open descriptor.
-fn read_header(db: &Path) -> std::io::Result<[u8; 16]> {
+/// A regular file opened for reading. Opened with `O_NONBLOCK` (a file swapped for a FIFO after
+/// a metadata check cannot block the open) and checked on the open descriptor.
+pub(crate) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
   let mut options = std::fs::OpenOptions::new();
   options.read(true);
   #[cfg(unix)]
@@ -216,12 +216,17 @@ fn read_header(db: &Path) -> std::io::Result<[u8; 16]> {
     use std::os::unix::fs::OpenOptionsExt;
     options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
   }
-  let mut file = options.open(db)?;
+  let file = options.open(path)?;
   if !file.metadata()?.is_file() {
     return Err(std::io::Error::other("it is not a regular file"));
   }
+  Ok(file)
+}
+
+/// The first 16 bytes of a regular file.
+fn read_header(db: &Path) -> std::io::Result<[u8; 16]> {
   let mut header = [0u8; 16];
-  file.read_exact(&mut header)?;
+  open_regular(db)?.read_exact(&mut header)?;
   Ok(header)
 }
 

@@ -2,7 +2,8 @@
 // explore would find, without running one and without writing anything.
 
 const { discover } = require("./discovery.js");
-const { Problem, badWorkspace, withoutUndefined } = require("./errors.js");
+const { Problem, badWorkspace, indexBusy, withoutUndefined } = require("./errors.js");
+const { activeWriter } = require("./index-writer.js");
 const { checkIndex, checkWorkspace, childEnv, resolvedPath } = require("./preflight.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
 
@@ -26,7 +27,8 @@ async function diagnose(cwd) {
     const launch = await discover(home, userEnv)
       .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
       .catch((p) => ({ problem: p }));
-    return { workspace, index, launch };
+    const writer = index.problem ? null : await activeWriter(index.dir);
+    return { workspace, index, launch, writer };
   })();
   let timer;
   const late = new Promise((_, reject) => {
@@ -36,7 +38,7 @@ async function diagnose(cwd) {
     );
   });
   try {
-    const { workspace, index, launch } = await Promise.race([checks, late]);
+    const { workspace, index, launch, writer } = await Promise.race([checks, late]);
     clearTimeout(timer);
     if (launch.problem) {
       problem = launch.problem;
@@ -60,6 +62,12 @@ async function diagnose(cwd) {
       d.indexProblem = p.text;
       problem ??= p;
     } else Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved });
+    // An explore now would wait for the writer and may give up: not ready, and why.
+    if (writer) {
+      const busy = indexBusy(writer, 0);
+      d.indexProblem = busy.text;
+      problem ??= busy;
+    }
   } catch (p) {
     clearTimeout(timer);
     problem = p;

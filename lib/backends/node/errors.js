@@ -97,6 +97,20 @@ const indexReadOnly = (dir, reason) =>
     `CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm): make ${shownPath(dir)} and its files writable for this user. pi-codegraph itself never writes the index.`,
   );
 
+/** CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting. */
+function indexBusy(writer, waitedMs) {
+  const kind = writer.rebuild ? "a `codegraph index` rebuild" : "`codegraph init`, `index` or `sync`";
+  const note = waitedMs
+    ? `, still after ${(waitedMs / 1000).toFixed(1)} s of waiting; an answer now could come from a partial index`
+    : ", so an answer now could come from a partial index";
+  return new Problem(
+    "CODEGRAPH_INDEX_BUSY",
+    `CodeGraph is writing this workspace's index right now (pid ${writer.pid} holds ${shownPath(writer.lock)}: ${kind})${note}`,
+    {},
+    `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${writer.pid}, the lock is stale: delete ${shownPath(writer.lock)}.`,
+  );
+}
+
 /** What the CLI had printed when it was stopped, for details.partialText/partialBytes. */
 const partialOf = (partial) => ({ partialBytes: partial?.bytes ?? 0, partialText: partial?.text ?? "" });
 
@@ -146,6 +160,7 @@ module.exports = {
   notFound,
   noIndex,
   indexReadOnly,
+  indexBusy,
   spawnFailed,
   timedOut,
   cancelled,

@@ -4,11 +4,12 @@
 const os = require("node:os");
 const path = require("node:path");
 const { discover, launchRuns } = require("./discovery.js");
-const { Problem, badWorkspace, cancelled, indexReadOnly, invalidOptions } = require("./errors.js");
+const { Problem, badWorkspace, cancelled, indexBusy, indexReadOnly, invalidOptions } = require("./errors.js");
 const { invalidRequest, noIndex, publicError, shownPath, timedOut, withoutUndefined } = require("./errors.js");
 const { CLI_NO_INDEX_MARKER, COMMON_SIGNALS, DEFAULT_TIMEOUT_MS, STDOUT_EXCERPT_BYTES } = require("./limits.js");
 const { isContinuation, truncationMarker } = require("./limits.js");
 const { checkIndex, checkRequest, checkWorkspace, childEnv, envSet, resolvedPath } = require("./preflight.js");
+const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter } = require("./index-writer.js");
 const { run } = require("./run.js");
 const { redact } = require("./sanitize.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
@@ -26,7 +27,46 @@ async function preflightChecks(cwd, env) {
   const index = await checkIndex(workspace, home, env);
   const launch = await discover(home, env);
   launch.packageVersion = await packageVersion(launch);
-  return { workspace, index, launch };
+  const writer = await activeWriter(index.dir);
+  return { workspace, index, launch, writer };
+}
+
+/**
+ * While CodeGraph writes the index, an answer would come from a partial graph: waits for the
+ * writer to finish, at most WRITER_WAIT_MS and never past the deadline (or a cancel), and
+ * otherwise fails with CODEGRAPH_INDEX_BUSY.
+ */
+async function waitForWriter(writer, indexDir, bounds) {
+  const started = performance.now();
+  const giveUp = Math.min(bounds.deadline, started + WRITER_WAIT_MS);
+  const busy = (w) => indexBusy(w, Math.round(performance.now() - started));
+  while (writer) {
+    const now = performance.now();
+    if (now >= giveUp) throw busy(writer);
+    await pause(Math.min(WRITER_POLL_MS, giveUp - now), bounds.cancel);
+    // At the deadline the CLI has no time left either: the writer is the reason.
+    if (performance.now() >= bounds.deadline) throw busy(writer);
+    const last = writer;
+    writer = await withinDeadline(activeWriter(indexDir), bounds).catch((p) => {
+      throw p?.code === "CODEGRAPH_TIMEOUT" ? busy(last) : p;
+    });
+  }
+}
+
+/** Resolves after `ms`; rejects with CODEGRAPH_CANCELLED at once on a cancel. */
+function pause(ms, cancel) {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      cancel.onCancel = null;
+      resolve();
+    }, ms);
+    cancel.onCancel = () => {
+      clearTimeout(timer);
+      cancel.onCancel = null;
+      reject(cancelled());
+    };
+    if (cancel.requested) cancel.onCancel();
+  });
 }
 
 /**
@@ -139,7 +179,13 @@ async function explore(request, cwd, signal, options) {
 async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, onProgress }, failure) {
   checkRequest(request);
   const checks = preflightChecks(cwd, userEnv);
-  const { workspace, index, launch } = await withinDeadline(checks, { timeoutMs, deadline, cancel });
+  const bounds = { timeoutMs, deadline, cancel };
+  const { workspace, index, launch, writer } = await withinDeadline(checks, bounds);
+  if (writer) {
+    Object.assign(failure, { executable: launchRuns(launch), executableInWorkspace: launch.inWorkspace });
+    Object.assign(failure, { indexPath: index.dir, indexResolved: index.resolved });
+    await waitForWriter(writer, index.dir, bounds);
+  }
   const env = childEnv(userEnv);
   // `--` ends option parsing: a request such as "-p /etc" stays the query.
   const version = startVersionProbe(launch, workspace, env, deadline);

@@ -2,8 +2,9 @@
 // native addon (lib/backends/native.js loads that one), so the glue can run over either; the
 // fault suites (__test__/faults/) run against both. One module per responsibility, as the core
 // crate (crates/core/src/) has them:
-// limits, errors, sanitize, preflight, discovery, spill (full outputs), collect (the bounded
-// stdout/stderr collectors), host-exit, host-watch, process, run, version, explore, diagnose.
+// limits, errors, sanitize, preflight, index-writer, discovery, spill (full outputs), collect
+// (the bounded stdout/stderr collectors), host-exit, host-watch, process, run, version, explore,
+// diagnose.
 //
 // Where plain Node differs from the addon ("Node differs"):
 // - The preflight's filesystem checks run on libuv's thread pool and are bounded by the call's

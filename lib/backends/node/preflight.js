@@ -222,6 +222,7 @@ function childEnv(env) {
 }
 
 module.exports = {
+  HEADER_OPEN_FLAGS,
   envSet,
   envGet,
   ioReason,

@@ -8,6 +8,7 @@ use tokio::time::Instant;
 use crate::discovery::discover;
 use crate::environment::EnvSnapshot;
 use crate::errors::{ExploreError, NoIndexKind};
+use crate::index_writer::{active_writer, Writer};
 use crate::preflight::{canonical, check_index, check_workspace, IndexFound};
 use crate::version::{Probe, Version};
 
@@ -44,11 +45,12 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
     let workspace = check_workspace(&cwd)?;
     let home = canonical(&workspace);
     let index = check_index(&workspace, &home, &checks_env);
+    let writer = index.as_ref().ok().and_then(|i| active_writer(&i.dir));
     let launch = discover(&checks_env, &home);
-    Ok::<_, ExploreError>((workspace, index, launch))
+    Ok::<_, ExploreError>((workspace, index, writer, launch))
   });
   let mut d = Diagnosis::default();
-  let (workspace, index, launch) = match tokio::time::timeout_at(deadline, checks).await {
+  let (workspace, index, writer, launch) = match tokio::time::timeout_at(deadline, checks).await {
     Ok(Ok(Ok(found))) => found,
     Ok(Ok(Err(e))) => {
       d.problem = Some(e);
@@ -80,6 +82,18 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
       });
       d.executable_problem = Some(e);
     }
+  }
+  // An explore now would wait for the writer and may give up: not ready, and the index row says
+  // who is writing.
+  let busy = |w: &Writer| ExploreError::IndexBusy {
+    lock: w.lock.clone(),
+    pid: w.pid,
+    rebuild: w.rebuild,
+    waited_ms: 0,
+  };
+  if let Some(w) = &writer {
+    d.index_problem = Some(busy(w));
+    d.problem = d.problem.take().or_else(|| Some(busy(w)));
   }
   match index {
     Ok(found) => d.index = Some(found),

@@ -1,0 +1,101 @@
+//! Unit tests of `index_writer`: CodeGraph's lock formats, stale and odd lock files.
+
+use super::*;
+
+fn index_dir() -> tempfile::TempDir {
+  tempfile::tempdir().expect("temp dir")
+}
+
+/// A pid that ran and has exited (reaped), so nothing runs under it now.
+fn dead_pid() -> u32 {
+  #[cfg(unix)]
+  let mut child = std::process::Command::new("true").spawn().expect("true");
+  #[cfg(windows)]
+  let mut child = std::process::Command::new("cmd")
+    .args(["/c", "exit 0"])
+    .spawn()
+    .expect("cmd");
+  let pid = child.id();
+  child.wait().expect("wait");
+  pid
+}
+
+#[test]
+fn a_live_lock_names_its_writer_and_a_rebuild_comes_first() {
+  let dir = index_dir();
+  let me = std::process::id();
+  assert_eq!(active_writer(dir.path()), None);
+  std::fs::write(dir.path().join("codegraph.lock"), me.to_string()).unwrap();
+  let lock = active_writer(dir.path()).expect("a writer");
+  assert_eq!((lock.pid, lock.rebuild), (me, false));
+  assert_eq!(lock.lock, dir.path().join("codegraph.lock"));
+  std::fs::write(
+    dir.path().join("rebuild.pid"),
+    format!("{{\"pid\":{me},\"mode\":\"rebuild\",\"startedAt\":1,\"ready\":false}}\n"),
+  )
+  .unwrap();
+  let rebuild = active_writer(dir.path()).expect("a writer");
+  assert_eq!((rebuild.pid, rebuild.rebuild), (me, true));
+}
+
+#[test]
+fn stale_malformed_and_foreign_files_are_not_writers() {
+  let dir = index_dir();
+  let lock = dir.path().join("codegraph.lock");
+  let dead = dead_pid();
+  for content in [
+    dead.to_string(),
+    String::new(),
+    "not a pid".into(),
+    "0".into(),
+    "-1".into(),
+    "+5".into(),
+    "4294967296".into(),
+    format!("{}\n", "9".repeat(5000)),
+  ] {
+    std::fs::write(&lock, &content).unwrap();
+    assert_eq!(active_writer(dir.path()), None, "{content:?}");
+  }
+  // rebuild.pid is JSON; a bare pid there is not CodeGraph's format.
+  std::fs::remove_file(&lock).unwrap();
+  std::fs::write(
+    dir.path().join("rebuild.pid"),
+    std::process::id().to_string(),
+  )
+  .unwrap();
+  assert_eq!(active_writer(dir.path()), None);
+  // An MCP server's writer.pid is held for its whole life: not a write in progress.
+  std::fs::remove_file(dir.path().join("rebuild.pid")).unwrap();
+  std::fs::write(
+    dir.path().join("writer.pid"),
+    format!("{{\"pid\":{},\"mode\":\"daemon\"}}", std::process::id()),
+  )
+  .unwrap();
+  assert_eq!(active_writer(dir.path()), None);
+}
+
+#[cfg(unix)]
+#[test]
+fn special_lock_files_are_never_opened_for_reading() {
+  let dir = index_dir();
+  let lock = dir.path().join("codegraph.lock");
+  // A FIFO would block a plain open until a writer came; a directory cannot be read.
+  let c = std::ffi::CString::new(lock.to_str().unwrap()).unwrap();
+  // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
+  assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
+  assert_eq!(active_writer(dir.path()), None);
+  std::fs::remove_file(&lock).unwrap();
+  std::fs::create_dir(&lock).unwrap();
+  assert_eq!(active_writer(dir.path()), None);
+  std::fs::remove_dir(&lock).unwrap();
+  std::os::unix::fs::symlink("/dev/zero", &lock).unwrap();
+  assert_eq!(active_writer(dir.path()), None);
+}
+
+#[test]
+fn liveness() {
+  assert!(alive(std::process::id()));
+  assert!(!alive(dead_pid()));
+  assert!(!alive(0));
+  assert!(!alive(u32::MAX));
+}
