@@ -914,7 +914,7 @@ const SECRET_VALUE = String.raw`(?:"(?:[^"\\\n]|\\.)*"?|'[^'\n]*'?|\S+)`;
 // Key names that hold a secret when a value is assigned to them; the key must END with the word.
 const SECRET_KEY =
   "(?:[A-Za-z0-9_.-]*(?:token|secret|passw(?:or)?d|passphrase|api[ _.-]?key|" +
-  "access[_.-]?key|private[_.-]?key|secret[_.-]?key|credentials?|session[_.-]?id)" +
+  "access[_.-]?key|account[_.-]?key|private[_.-]?key|secret[_.-]?key|credentials?|session[_.-]?id)" +
   String.raw`|[A-Za-z0-9_.-]*[_.-](?:pwd|auth)|\bauth)`;
 
 /**
@@ -952,6 +952,19 @@ const REDACTION_RULES = [
     "gim",
     "$1[REDACTED]",
   ],
+  [
+    "netrc-password",
+    String.raw`\b(machine[ \t]+\S+[ \t]+(?:login[ \t]+\S+[ \t]+)?password[ \t]+)\S+`,
+    "gi",
+    "$1[REDACTED]",
+  ],
+  ["password-line", String.raw`^([ \t]*password[ \t]+)\S+[ \t]*$`, "gim", "$1[REDACTED]"],
+  [
+    "webhook-url",
+    String.raw`\b(https://(?:hooks\.slack\.com/(?:services|workflows|triggers)/|(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/))[^\s"'<>]+`,
+    "g",
+    "$1[REDACTED]",
+  ],
   ["bearer", String.raw`\b(bearer[ \t]+)[A-Za-z0-9._~+/=-]{8,}`, "gi", "$1[REDACTED]"],
   ["github", String.raw`\b(gh[pousr]_)[A-Za-z0-9]{20,}`, "g", "$1[REDACTED]"],
   ["github-fine-grained", String.raw`\b(github_pat_)[A-Za-z0-9_]{20,}`, "g", "$1[REDACTED]"],
@@ -963,6 +976,10 @@ const REDACTION_RULES = [
   ["npm", String.raw`\b(npm_)[A-Za-z0-9]{36}`, "g", "$1[REDACTED]"],
   ["gitlab", String.raw`\b(gl(?:pat|dt|rt|ptt|cbt|soat)-)[0-9A-Za-z_-]{20,}`, "g", "$1[REDACTED]"],
   ["huggingface", String.raw`\b(hf_)[A-Za-z0-9]{30,}`, "g", "$1[REDACTED]"],
+  ["pypi", String.raw`\b(pypi-)AgE[A-Za-z0-9_-]{20,}`, "g", "$1[REDACTED]"],
+  ["docker-hub", String.raw`\b(dckr_pat_)[A-Za-z0-9_-]{20,}`, "g", "$1[REDACTED]"],
+  ["sendgrid", String.raw`\b(SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`, "g", "$1[REDACTED]"],
+  ["google-oauth", String.raw`\b(ya29\.)[0-9A-Za-z_-]{20,}`, "g", "$1[REDACTED]"],
   ["jwt", String.raw`\beyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`, "g", "[REDACTED]"],
 ];
 let compiledRedaction = null;

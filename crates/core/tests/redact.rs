@@ -155,6 +155,13 @@ fn well_known_tokens_are_masked_anywhere() {
     "pk_live_0123456789abcdefABCDEF",
     "npm_0123456789abcdefghijABCDEFGHIJ012345",
     "glpat-0123456789abcdefABCD",
+    "hf_abcdefghijklmnopqrstuvwxyzABCDEFGH",
+    "pypi-AgEIcHlwaS5vcmcCJGFiY2RlZmdoaWprbG1ub3BxcnN0dXZ3eHl6",
+    "dckr_pat_abcdefghijklmnopqrstuvwxyz0",
+    "SG.abcdefghijklmnopqrstuv.abcdefghijklmnopqrstuvwxyz0123456789abcdefg",
+    "ya29.a0AfH6SMBabcdefghijklmnopqrstuvwxyz0123456789",
+    "https://hooks.slack.com/services/T00000000/B00000000/XXXXXXXXXXXXXXXXXXXXXXXX",
+    "https://discord.com/api/webhooks/123456789012345678/abcdefghijklmnopqrstuvwxyz",
     "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U",
   ];
   for token in tokens {
@@ -167,6 +174,33 @@ fn well_known_tokens_are_masked_anywhere() {
     assert!(out.contains("[REDACTED]"), "{out}");
   }
   assert!(redact("ghp_0123456789abcdefghijABCDEFGHIJ012345").starts_with("ghp_[REDACTED]"));
+}
+
+#[test]
+fn connection_strings_and_netrc_passwords_are_masked() {
+  assert_redacted(
+    "DefaultEndpointsProtocol=https;AccountName=acct;AccountKey=c2VjcmV0a2V5c2VjcmV0a2V5Kw==;EndpointSuffix=core.windows.net",
+    &["c2VjcmV0a2V5c2VjcmV0a2V5Kw=="],
+    &["AccountName=acct;AccountKey=[REDACTED]"],
+  );
+  assert_redacted(
+    "Endpoint=sb://ns.servicebus.windows.net/;SharedAccessKeyName=root;SharedAccessKey=c2VjcmV0a2V5Kw=",
+    &["c2VjcmV0a2V5Kw="],
+    &["SharedAccessKey=[REDACTED]"],
+  );
+  assert_redacted(
+    "netrc: machine api.example.com login me password s3cr3tpass\n",
+    &["s3cr3tpass"],
+    &["machine api.example.com login me password [REDACTED]"],
+  );
+  assert_redacted(
+    "  password s3cr3tpass\nlogin ok\n",
+    &["s3cr3tpass"],
+    &["login ok"],
+  );
+  // Prose about passwords keeps its words.
+  let prose = "password is required for this repository\nthe password prompt was skipped\n";
+  assert_eq!(redact(prose), prose);
 }
 
 #[test]

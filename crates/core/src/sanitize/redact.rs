@@ -22,7 +22,7 @@ macro_rules! secret_key {
   () => {
     concat!(
       r"(?:[A-Za-z0-9_.-]*(?:token|secret|passw(?:or)?d|passphrase|api[ _.-]?key|",
-      r"access[_.-]?key|private[_.-]?key|secret[_.-]?key|credentials?|session[_.-]?id)",
+      r"access[_.-]?key|account[_.-]?key|private[_.-]?key|secret[_.-]?key|credentials?|session[_.-]?id)",
       r"|[A-Za-z0-9_.-]*[_.-](?:pwd|auth)|\bauth)"
     )
   };
@@ -81,6 +81,23 @@ const RULES: &[(&str, &str, &str)] = &[
     ),
     "${1}[REDACTED]",
   ),
+  // A .netrc entry (`machine host login me password pw`), or a line that is only `password pw`.
+  (
+    "netrc-password",
+    r"(?i)\b(machine[ \t]+\S+[ \t]+(?:login[ \t]+\S+[ \t]+)?password[ \t]+)\S+",
+    "${1}[REDACTED]",
+  ),
+  (
+    "password-line",
+    r"(?im)^([ \t]*password[ \t]+)\S+[ \t]*$",
+    "${1}[REDACTED]",
+  ),
+  // Webhook URLs are their own credential: the path after the fixed part goes.
+  (
+    "webhook-url",
+    r"\b(https://(?:hooks\.slack\.com/(?:services|workflows|triggers)/|(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/))[^\s\x22'<>]+",
+    "${1}[REDACTED]",
+  ),
   // A bare bearer token; at least 8 token characters so prose ("bearer tokens") stays.
   (
     "bearer",
@@ -130,6 +147,22 @@ const RULES: &[(&str, &str, &str)] = &[
     "${1}[REDACTED]",
   ),
   ("huggingface", r"\b(hf_)[A-Za-z0-9]{30,}", "${1}[REDACTED]"),
+  ("pypi", r"\b(pypi-)AgE[A-Za-z0-9_-]{20,}", "${1}[REDACTED]"),
+  (
+    "docker-hub",
+    r"\b(dckr_pat_)[A-Za-z0-9_-]{20,}",
+    "${1}[REDACTED]",
+  ),
+  (
+    "sendgrid",
+    r"\b(SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}",
+    "${1}[REDACTED]",
+  ),
+  (
+    "google-oauth",
+    r"\b(ya29\.)[0-9A-Za-z_-]{20,}",
+    "${1}[REDACTED]",
+  ),
   (
     "jwt",
     r"\beyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*",
