@@ -3,13 +3,18 @@
 
 /**
  * Text from the model or the CLI as a terminal may show it: escape sequences and other control
- * characters (OSC title or clipboard writes, screen clears) become visible `\x1b`-style escapes.
+ * characters (OSC title or clipboard writes, screen clears) become visible `\x1b`-style escapes,
+ * and so do the invisible characters that reorder or break what is shown (bidi embeddings,
+ * overrides and isolates, as in "Trojan Source"; line and paragraph separators) as `\u{202e}`.
  */
 function printable(text) {
   return String(text).replace(
     // biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
-    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g,
-    (c) => `\\x${c.charCodeAt(0).toString(16).padStart(2, "0")}`,
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]|[\u061c\u200e\u200f\u2028-\u202e\u2066-\u2069]/g,
+    (c) => {
+      const n = c.charCodeAt(0);
+      return n < 0x100 ? `\\x${n.toString(16).padStart(2, "0")}` : `\\u{${n.toString(16)}}`;
+    },
   );
 }
 

@@ -108,5 +108,20 @@ eachBackend("never hides text", ({ exploreWith, releaseFullOutputs }, backend) =
     const result = { content: [{ type: "text", text: `${ESC}]0;pwned\x07answer\n` }], details: {} };
     const shown = tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}).render(200).join("\n");
     assert.ok(!hasControl(shown), JSON.stringify(shown));
+    // Characters that reorder what is shown ("Trojan Source") are shown, not obeyed.
+    const bidi = "\u202e\u2066\u2069\u200f\u061c\u2028";
+    const trojan = `access = "user\u202e \u2066// admin only\u2069 \u2066"`;
+    const call = tool
+      .renderCall({ request: `why ${bidi} here` }, theme, {})
+      .render(200)
+      .join("\n");
+    const listing = { content: [{ type: "text", text: `${trojan}\n` }], details: {} };
+    const body = tool.renderResult(listing, { expanded: true, isPartial: false }, theme, {}).render(200).join("\n");
+    for (const text of [call, body]) {
+      assert.ok(![...bidi].some((c) => text.includes(c)), JSON.stringify(text));
+    }
+    // (The call row folds all whitespace, U+2028 included, into single spaces.)
+    assert.match(call, /why \\u\{202e\}\\u\{2066\}\\u\{2069\}\\u\{200f\}\\u\{61c\} here/);
+    assert.match(body, /user\\u\{202e\} \\u\{2066\}\/\/ admin only\\u\{2069\}/);
   });
 });
