@@ -1,6 +1,7 @@
 // Discovery: which `codegraph` may run. Not a program, not there, planted in the repository, or
 // CodeGraph's own npm launcher (skipped for its platform bundle).
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
@@ -15,7 +16,7 @@ import {
   writeFake,
 } from "../helpers/index.mjs";
 import { assertNothingLeft } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
@@ -156,6 +157,26 @@ eachBackend("discovery", ({ explore, exploreWith, diagnose }) => {
     assert.equal(r.details.discoveredExecutable, link2);
     assert.equal(r.details.cliVersion, "1.6.1-bundle");
     assert.equal(r.details.cliVersionSource, "package.json");
+    await assertNothingLeft();
+  });
+
+  test("CodeGraph's package.json is a FIFO or a device: never read, the launcher runs as found", async () => {
+    for (const make of [
+      (p) => execFileSync("mkfifo", [p], { env: { PATH: saved.PATH } }),
+      (p) => fs.symlinkSync("/dev/zero", p),
+    ]) {
+      const pkg = path.join(tempDir("pi-codegraph-faults-npm-"), "node_modules", "@colbymchenry", "codegraph");
+      fs.mkdirSync(pkg, { recursive: true });
+      make(path.join(pkg, "package.json"));
+      // A /bin/sh stand-in: Node itself would block on the FIFO (it reads the nearest
+      // package.json of a script it runs); only pi-codegraph's own reads are under test.
+      const shim = path.join(pkg, "npm-shim.js");
+      fs.writeFileSync(shim, "#!/bin/sh\necho 'from the shim'\n", { mode: 0o755 });
+      const outcome = await exploreWith(shim, "q", suite.ws, null, { timeoutMs: 20000 });
+      assert.equal(expectResult(outcome).text, "from the shim\n");
+      assert.ok(outcome.ms < 3000, `took ${outcome.ms} ms`);
+      assert.notEqual(outcome.value.details.cliVersionSource, "package.json");
+    }
     await assertNothingLeft();
   });
 });

@@ -193,15 +193,15 @@ impl Manifest {
   }
 }
 
-/// A `package.json`, read only when it is a regular file of a sane size.
+/// A `package.json`, read only when it is a regular file of a sane size (opened non-blocking and
+/// checked on the descriptor, so one swapped for a FIFO cannot stall a call).
 pub fn read_manifest(path: &Path) -> Option<Manifest> {
-  let meta = std::fs::metadata(path).ok()?;
-  if !meta.is_file() || meta.len() > MAX_PACKAGE_JSON_BYTES {
+  let file = crate::preflight::open_regular(path).ok()?;
+  if file.metadata().ok()?.len() > MAX_PACKAGE_JSON_BYTES {
     return None;
   }
   let mut text = String::new();
-  std::fs::File::open(path)
-    .ok()?
+  file
     .take(MAX_PACKAGE_JSON_BYTES)
     .read_to_string(&mut text)
     .ok()?;
