@@ -246,6 +246,22 @@ for (const args of [["doctor"], ["explore", "q"]]) {
   });
 }
 
+test("doctor and explore into a full device (/dev/full): one line on stderr, exit 74, no stack trace", {
+  skip: !fs.existsSync("/dev/full") && "no /dev/full here",
+}, () => {
+  for (const args of [["doctor"], ["explore", "--help"]]) {
+    const full = fs.openSync("/dev/full", "w");
+    const r = spawnSync(process.execPath, [cli, ...args], {
+      cwd: makeWorkspace(),
+      stdio: ["ignore", full, "pipe"],
+      encoding: "utf8",
+    });
+    fs.closeSync(full);
+    assert.equal(r.status, 74, r.stderr);
+    assert.equal(r.stderr, "pi-codegraph: the output could not be written (ENOSPC)\n");
+  }
+});
+
 test("doctor | head -1 prints the first row and nothing on stderr", () => {
   const r = spawnSync("sh", ["-c", `"${process.execPath}" "${cli}" doctor | head -1`], {
     cwd: makeWorkspace(),

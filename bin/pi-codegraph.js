@@ -223,11 +223,19 @@ async function main(argv) {
 }
 
 // A reader that went away (`pi-codegraph doctor | head -1`) is not an error: stop quietly with
-// the exit code already decided.
+// the exit code already decided. Output that cannot be written at all (a full disk, a device
+// error: `doctor > /dev/full`) ends with one line on stderr and exit code 74 (EX_IOERR), never a
+// stack trace.
+const EXIT_IO_ERROR = 74;
 for (const stream of [process.stdout, process.stderr]) {
   stream.on("error", (err) => {
-    if (err.code !== "EPIPE") throw err;
-    process.exit();
+    if (err.code === "EPIPE") process.exit();
+    if (stream === process.stdout) {
+      try {
+        process.stderr.write(`pi-codegraph: the output could not be written (${err.code ?? err.message})\n`);
+      } catch {}
+    }
+    process.exit(EXIT_IO_ERROR);
   });
 }
 
