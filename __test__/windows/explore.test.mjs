@@ -8,6 +8,7 @@
 //   cmd   a bare codegraph.cmd outside npm's layout, which calls the native fake
 // PI_CG_FAKE_EXE names the built native fake (a Windows path).
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -190,6 +191,25 @@ describe("discovery", () => {
     await withEnv({ PATH: pathOf(layouts.exe), FAKE_CG_MODE: "noindex" }, () =>
       rejectsWith(explore("q", ws), "CODEGRAPH_NO_INDEX"),
     );
+  });
+
+  test("CODEGRAPH_INDEX_BUSY while a live process holds codegraph.lock; a lock of an exited pid is stale", async () => {
+    const busy = makeWorkspace();
+    const lock = path.join(busy, ".codegraph", "codegraph.lock");
+    // This node.exe stands in for CodeGraph writing the index (liveness through OpenProcess).
+    fs.writeFileSync(lock, String(process.pid));
+    const log = path.join(scratch, "busy.jsonl");
+    await withEnv({ PATH: pathOf(layouts.exe), FAKE_CG_LOG: log }, async () => {
+      const err = await rejectsWith(explore("q", busy, null, { timeoutMs: 500 }), "CODEGRAPH_INDEX_BUSY");
+      assert.ok(err.message.includes(`pid ${process.pid} holds`), err.message);
+    });
+    assert.equal(fs.existsSync(log), false, "the CLI never ran");
+    const exited = spawnSync(process.execPath, ["-e", "0"]);
+    assert.equal(exited.status, 0);
+    fs.writeFileSync(lock, String(exited.pid));
+    await withEnv({ PATH: pathOf(layouts.exe) }, async () => {
+      assert.deepEqual(parseEcho((await explore("q", busy)).text).argv, ["explore", "--", "q"]);
+    });
   });
 });
 
