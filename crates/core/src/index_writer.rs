@@ -12,6 +12,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use crate::pid::running;
 use crate::preflight::open_regular;
 
 /// Held by `codegraph index` for a whole rebuild (JSON: `{"pid": …, "mode": "rebuild", …}`).
@@ -38,7 +39,7 @@ pub fn active_writer(index_dir: &Path) -> Option<Writer> {
     .find_map(|(name, rebuild)| {
       let lock = index_dir.join(name);
       let pid = read_pid(&lock, rebuild)?;
-      alive(pid).then_some(Writer { lock, pid, rebuild })
+      running(pid).then_some(Writer { lock, pid, rebuild })
     })
 }
 
@@ -66,65 +67,6 @@ fn read_pid(path: &Path, json: bool) -> Option<u32> {
   u32::try_from(pid)
     .ok()
     .filter(|p| *p > 0 && i32::try_from(*p).is_ok())
-}
-
-/// Whether process `pid` exists (one we may not signal counts: it exists).
-#[cfg(unix)]
-pub fn alive(pid: u32) -> bool {
-  let Ok(pid) = libc::pid_t::try_from(pid) else {
-    return false;
-  };
-  if pid <= 0 {
-    return false;
-  }
-  // SAFETY: signal 0 delivers nothing; it only asks whether the process exists.
-  let found = unsafe { libc::kill(pid, 0) } == 0;
-  (found || std::io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)) && !zombie(pid)
-}
-
-/// A process that has exited but is not reaped yet has finished writing (Linux; elsewhere the
-/// question is not asked).
-#[cfg(unix)]
-fn zombie(pid: libc::pid_t) -> bool {
-  std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
-    stat
-      .rfind(')')
-      .and_then(|i| stat[i + 1..].split_whitespace().next())
-      .is_some_and(|state| state == "Z" || state == "X")
-  })
-}
-
-/// Whether process `pid` exists and has not exited (access denied: it exists).
-#[cfg(windows)]
-pub fn alive(pid: u32) -> bool {
-  type Handle = *mut core::ffi::c_void;
-  const PROCESS_QUERY_LIMITED_INFORMATION: u32 = 0x1000;
-  const STILL_ACTIVE: u32 = 259;
-  const ERROR_ACCESS_DENIED: u32 = 5;
-  #[link(name = "kernel32")]
-  extern "system" {
-    fn OpenProcess(access: u32, inherit: i32, pid: u32) -> Handle;
-    fn GetExitCodeProcess(process: Handle, code: *mut u32) -> i32;
-    fn CloseHandle(handle: Handle) -> i32;
-    fn GetLastError() -> u32;
-  }
-  // SAFETY: OpenProcess takes plain values and returns a handle or null; a non-null handle is
-  // ours, read by GetExitCodeProcess into a live local and closed exactly once.
-  unsafe {
-    let process = OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid);
-    if process.is_null() {
-      return GetLastError() == ERROR_ACCESS_DENIED;
-    }
-    let mut code = 0u32;
-    let read = GetExitCodeProcess(process, &raw mut code) != 0;
-    CloseHandle(process);
-    !read || code == STILL_ACTIVE
-  }
-}
-
-#[cfg(not(any(unix, windows)))]
-pub fn alive(_pid: u32) -> bool {
-  false
 }
 
 #[cfg(test)]

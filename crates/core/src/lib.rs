@@ -14,6 +14,7 @@ pub mod full_output;
 mod host_watch;
 pub mod index_writer;
 pub mod limits;
+mod pid;
 pub mod preflight;
 pub mod runner;
 pub mod sanitize;

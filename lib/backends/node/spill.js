@@ -11,6 +11,7 @@ const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
 const { onHostExit } = require("./host-exit.js");
+const { pidExists } = require("./pid.js");
 const { DRAIN_LIMIT_BYTES, IS_WINDOWS } = require("./limits.js");
 const { canonicalPath, ioReason, isWithin } = require("./preflight.js");
 const { TextCleaner } = require("./sanitize.js");
@@ -82,10 +83,10 @@ function sweepSpillDir(dir) {
     try {
       const st = fs.lstatSync(file);
       if (!st.isFile() || st.uid !== currentUid()) continue;
-      process.kill(Number(m[1]), 0);
-    } catch (err) {
-      if (err.code === "ESRCH") fs.rmSync(file, { force: true });
+    } catch {
+      continue;
     }
+    if (!pidExists(Number(m[1]))) fs.rmSync(file, { force: true });
   }
 }
 

@@ -105,13 +105,7 @@ fn sweep(dir: &Path) {
       let ours = entry
         .metadata()
         .is_ok_and(|m| m.is_file() && m.uid() == uid);
-      let gone = pid != me
-        && libc::pid_t::try_from(pid).is_ok_and(|pid| {
-          // SAFETY: signal 0 only asks whether the process exists; nothing is delivered.
-          let alive = unsafe { libc::kill(pid, 0) };
-          alive != 0
-        })
-        && std::io::Error::last_os_error().raw_os_error() == Some(libc::ESRCH);
+      let gone = pid != me && !crate::pid::exists(pid);
       if ours && gone {
         let _ = std::fs::remove_file(entry.path());
       }

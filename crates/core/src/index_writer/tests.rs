@@ -94,8 +94,9 @@ fn special_lock_files_are_never_opened_for_reading() {
 
 #[test]
 fn liveness() {
-  assert!(alive(std::process::id()));
-  assert!(!alive(dead_pid()));
-  assert!(!alive(0));
-  assert!(!alive(u32::MAX));
+  use crate::pid::running;
+  assert!(running(std::process::id()));
+  assert!(!running(dead_pid()));
+  assert!(!running(0));
+  assert!(!running(u32::MAX));
 }
