@@ -8,7 +8,7 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { notFound, shownPath } = require("./errors.js");
 const { IS_WINDOWS } = require("./limits.js");
-const { HEADER_OPEN_FLAGS, envGet, envSet, isWithin, resolvedPath } = require("./preflight.js");
+const { envGet, envSet, isWithin, readRegular, resolvedPath } = require("./preflight.js");
 
 const BIN_OVERRIDE_VAR = "PI_CODEGRAPH_BIN";
 /** Set to `1` to let a `codegraph` found on PATH run from inside the workspace. */
@@ -101,20 +101,17 @@ async function discover(home, env) {
  * checked on the descriptor, so one swapped for a FIFO cannot stall a call); null otherwise.
  */
 async function readManifest(file) {
-  let handle;
   try {
-    handle = await fsp.open(file, HEADER_OPEN_FLAGS);
-    const st = await handle.stat();
-    if (!st.isFile() || st.size > MAX_PACKAGE_JSON_BYTES) return null;
-    const m = JSON.parse(await handle.readFile("utf8"));
+    // One byte past the bound tells a file that is too large.
+    const bytes = await readRegular(file, MAX_PACKAGE_JSON_BYTES + 1);
+    if (bytes.length > MAX_PACKAGE_JSON_BYTES) return null;
+    const m = JSON.parse(bytes.toString("utf8"));
     if (!m || typeof m !== "object") return null;
     const version = m.version;
     if (version !== undefined && (typeof version !== "string" || !version || version.length > 64)) return null;
     return m;
   } catch {
     return null;
-  } finally {
-    await handle?.close().catch(() => {});
   }
 }
 

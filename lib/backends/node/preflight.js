@@ -15,7 +15,7 @@ const INDEX_DB_FILE = "codegraph.db";
 /** Set to `1` to accept an index whose directory or database resolves outside the workspace. */
 const ALLOW_EXTERNAL_INDEX_VAR = "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX";
 /** O_NONBLOCK: a file swapped for a FIFO after the metadata check cannot block the open. */
-const HEADER_OPEN_FLAGS = IS_WINDOWS
+const REGULAR_OPEN_FLAGS = IS_WINDOWS
   ? fs.constants.O_RDONLY
   : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 
@@ -125,21 +125,24 @@ async function ancestorIndex(workspace, name) {
   return undefined;
 }
 
-/** The first 16 bytes of a regular file, opened non-blocking and checked again on the fd. */
-async function readIndexHeader(db) {
-  const file = await fsp.open(db, HEADER_OPEN_FLAGS);
+/**
+ * At most `maxBytes` from the start of a regular file, opened non-blocking and checked again on
+ * the fd (crates/core/src/preflight.rs `open_regular`); throws for anything else.
+ */
+async function readRegular(file, maxBytes) {
+  const handle = await fsp.open(file, REGULAR_OPEN_FLAGS);
   try {
-    if (!(await file.stat()).isFile()) throw new Error("it is not a regular file");
-    const header = Buffer.alloc(16);
+    if (!(await handle.stat()).isFile()) throw new Error("it is not a regular file");
+    const buf = Buffer.alloc(maxBytes);
     let got = 0;
-    while (got < 16) {
-      const { bytesRead } = await file.read(header, got, 16 - got, got);
+    while (got < maxBytes) {
+      const { bytesRead } = await handle.read(buf, got, maxBytes - got, got);
       if (bytesRead === 0) break;
       got += bytesRead;
     }
-    return header.subarray(0, got);
+    return buf.subarray(0, got);
   } finally {
-    await file.close();
+    await handle.close();
   }
 }
 
@@ -200,7 +203,7 @@ async function checkIndex(workspace, home, env) {
   }
   let header;
   try {
-    header = await readIndexHeader(db);
+    header = await readRegular(db, 16);
   } catch (err) {
     throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
   }
@@ -222,7 +225,7 @@ function childEnv(env) {
 }
 
 module.exports = {
-  HEADER_OPEN_FLAGS,
+  readRegular,
   envSet,
   envGet,
   ioReason,
