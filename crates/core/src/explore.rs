@@ -53,6 +53,24 @@ pub struct Failure {
   pub duration: Option<Duration>,
 }
 
+impl Failure {
+  /// What is known of a call that failed after the checks found its executable and index.
+  fn after_checks(
+    launch: &Launch,
+    index: &IndexFound,
+    cli_version: Option<Version>,
+    duration: Option<Duration>,
+  ) -> Self {
+    Self {
+      executable: Some(launch.runs().to_path_buf()),
+      executable_in_workspace: Some(launch.in_workspace),
+      index: Some(index.clone()),
+      cli_version,
+      duration,
+    }
+  }
+}
+
 /// Boxed: the error side is large and rare.
 pub type Result<T> = std::result::Result<T, Box<(ExploreError, Failure)>>;
 
@@ -146,12 +164,9 @@ async fn wait_for_writer(
       () = cancel.notified() => return Err(ExploreError::Cancelled { partial_bytes: 0, partial_text: String::new() }),
       () = tokio::time::sleep_until((now + WRITER_POLL).min(give_up)) => {}
     }
-    // At the deadline the CLI has no time left either: the writer is the reason.
-    if Instant::now() >= deadline {
-      return Err(busy(w));
-    }
     let dir = dir.to_path_buf();
     writer = match off_thread(move || Ok(active_writer(&dir)), deadline, timeout, cancel).await {
+      // At the deadline (or a filesystem that stalls until it) the writer is still the reason.
       Err(ExploreError::Timeout { .. }) => return Err(busy(w)),
       other => other?,
     };
@@ -178,17 +193,7 @@ pub async fn explore(
     .map_err(bare)?;
   wait_for_writer(writer, &index.dir, deadline, timeout, &cancel)
     .await
-    .map_err(|e| {
-      Box::new((
-        e,
-        Failure {
-          executable: Some(launch.runs().to_path_buf()),
-          executable_in_workspace: Some(launch.in_workspace),
-          index: Some(index.clone()),
-          ..Failure::default()
-        },
-      ))
-    })?;
+    .map_err(|e| Box::new((e, Failure::after_checks(&launch, &index, None, None))))?;
   let child_env = env.for_child();
 
   // `--` ends option parsing: a request such as "-p /etc" stays the query and never becomes the
@@ -212,12 +217,8 @@ pub async fn explore(
   .await;
   // The version never delays the answer: what is known now is reported.
   let cli_version = version.now();
-  let failure = |duration: Option<Duration>| Failure {
-    executable: Some(launch.runs().to_path_buf()),
-    executable_in_workspace: Some(launch.in_workspace),
-    index: Some(index.clone()),
-    cli_version: cli_version.clone(),
-    duration,
+  let failure = |duration: Option<Duration>| {
+    Failure::after_checks(&launch, &index, cli_version.clone(), duration)
   };
   let out = match result {
     Ok(out) => out,

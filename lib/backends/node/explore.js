@@ -3,6 +3,7 @@
 
 const os = require("node:os");
 const path = require("node:path");
+const { setTimeout: delay } = require("node:timers/promises");
 const { discover, launchRuns } = require("./discovery.js");
 const { Problem, badWorkspace, cancelled, indexBusy, indexReadOnly, invalidOptions } = require("./errors.js");
 const { invalidRequest, noIndex, publicError, shownPath, timedOut, withoutUndefined } = require("./errors.js");
@@ -43,30 +44,14 @@ async function waitForWriter(writer, indexDir, bounds) {
   while (writer) {
     const now = performance.now();
     if (now >= giveUp) throw busy(writer);
-    await pause(Math.min(WRITER_POLL_MS, giveUp - now), bounds.cancel);
-    // At the deadline the CLI has no time left either: the writer is the reason.
-    if (performance.now() >= bounds.deadline) throw busy(writer);
     const last = writer;
-    writer = await withinDeadline(activeWriter(indexDir), bounds).catch((p) => {
+    // The pause and the re-check, ended at once by a cancel; at the deadline (or a filesystem
+    // that stalls until it) the writer is still the reason.
+    const recheck = delay(Math.min(WRITER_POLL_MS, giveUp - now)).then(() => activeWriter(indexDir));
+    writer = await withinDeadline(recheck, bounds).catch((p) => {
       throw p?.code === "CODEGRAPH_TIMEOUT" ? busy(last) : p;
     });
   }
-}
-
-/** Resolves after `ms`; rejects with CODEGRAPH_CANCELLED at once on a cancel. */
-function pause(ms, cancel) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cancel.onCancel = null;
-      resolve();
-    }, ms);
-    cancel.onCancel = () => {
-      clearTimeout(timer);
-      cancel.onCancel = null;
-      reject(cancelled());
-    };
-    if (cancel.requested) cancel.onCancel();
-  });
 }
 
 /**
@@ -181,16 +166,9 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   const checks = preflightChecks(cwd, userEnv);
   const bounds = { timeoutMs, deadline, cancel };
   const { workspace, index, launch, writer } = await withinDeadline(checks, bounds);
-  if (writer) {
-    Object.assign(failure, { executable: launchRuns(launch), executableInWorkspace: launch.inWorkspace });
-    Object.assign(failure, { indexPath: index.dir, indexResolved: index.resolved });
-    await waitForWriter(writer, index.dir, bounds);
-  }
-  const env = childEnv(userEnv);
-  // `--` ends option parsing: a request such as "-p /etc" stays the query.
-  const version = startVersionProbe(launch, workspace, env, deadline);
+  let version = null; // started once the index may be read
   const fill = (durationMs) => {
-    const v = version.now(); // the version never delays the answer: what is known now is reported
+    const v = version?.now(); // the version never delays the answer: what is known now is reported
     Object.assign(failure, {
       executable: launchRuns(launch),
       executableInWorkspace: launch.inWorkspace,
@@ -201,6 +179,13 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
       durationMs,
     });
   };
+  await waitForWriter(writer, index.dir, bounds).catch((problem) => {
+    fill(undefined);
+    throw problem;
+  });
+  const env = childEnv(userEnv);
+  // `--` ends option parsing: a request such as "-p /etc" stays the query.
+  version = startVersionProbe(launch, workspace, env, deadline);
   let out;
   try {
     out = await run({

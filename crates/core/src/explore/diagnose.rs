@@ -93,7 +93,9 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
   };
   if let Some(w) = &writer {
     d.index_problem = Some(busy(w));
-    d.problem = d.problem.take().or_else(|| Some(busy(w)));
+    if d.problem.is_none() {
+      d.problem = Some(busy(w));
+    }
   }
   match index {
     Ok(found) => d.index = Some(found),
