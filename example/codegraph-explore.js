@@ -34,6 +34,7 @@ const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
+const { setTimeout: delay } = require("node:timers/promises");
 
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/errors.js
@@ -284,7 +285,7 @@ const INDEX_DB_FILE = "codegraph.db";
 /** Set to `1` to accept an index whose directory or database resolves outside the workspace. */
 const ALLOW_EXTERNAL_INDEX_VAR = "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX";
 /** O_NONBLOCK: a file swapped for a FIFO after the metadata check cannot block the open. */
-const HEADER_OPEN_FLAGS = IS_WINDOWS
+const REGULAR_OPEN_FLAGS = IS_WINDOWS
   ? fs.constants.O_RDONLY
   : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 
@@ -394,21 +395,24 @@ async function ancestorIndex(workspace, name) {
   return undefined;
 }
 
-/** The first 16 bytes of a regular file, opened non-blocking and checked again on the fd. */
-async function readIndexHeader(db) {
-  const file = await fsp.open(db, HEADER_OPEN_FLAGS);
+/**
+ * At most `maxBytes` from the start of a regular file, opened non-blocking and checked again on
+ * the fd (crates/core/src/preflight.rs `open_regular`); throws for anything else.
+ */
+async function readRegular(file, maxBytes) {
+  const handle = await fsp.open(file, REGULAR_OPEN_FLAGS);
   try {
-    if (!(await file.stat()).isFile()) throw new Error("it is not a regular file");
-    const header = Buffer.alloc(16);
+    if (!(await handle.stat()).isFile()) throw new Error("it is not a regular file");
+    const buf = Buffer.alloc(maxBytes);
     let got = 0;
-    while (got < 16) {
-      const { bytesRead } = await file.read(header, got, 16 - got, got);
+    while (got < maxBytes) {
+      const { bytesRead } = await handle.read(buf, got, maxBytes - got, got);
       if (bytesRead === 0) break;
       got += bytesRead;
     }
-    return header.subarray(0, got);
+    return buf.subarray(0, got);
   } finally {
-    await file.close();
+    await handle.close();
   }
 }
 
@@ -469,7 +473,7 @@ async function checkIndex(workspace, home, env) {
   }
   let header;
   try {
-    header = await readIndexHeader(db);
+    header = await readRegular(db, 16);
   } catch (err) {
     throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
   }
@@ -589,20 +593,17 @@ async function discover(home, env) {
  * checked on the descriptor, so one swapped for a FIFO cannot stall a call); null otherwise.
  */
 async function readManifest(file) {
-  let handle;
   try {
-    handle = await fsp.open(file, HEADER_OPEN_FLAGS);
-    const st = await handle.stat();
-    if (!st.isFile() || st.size > MAX_PACKAGE_JSON_BYTES) return null;
-    const m = JSON.parse(await handle.readFile("utf8"));
+    // One byte past the bound tells a file that is too large.
+    const bytes = await readRegular(file, MAX_PACKAGE_JSON_BYTES + 1);
+    if (bytes.length > MAX_PACKAGE_JSON_BYTES) return null;
+    const m = JSON.parse(bytes.toString("utf8"));
     if (!m || typeof m !== "object") return null;
     const version = m.version;
     if (version !== undefined && (typeof version !== "string" || !version || version.length > 64)) return null;
     return m;
   } catch {
     return null;
-  } finally {
-    await handle?.close().catch(() => {});
   }
 }
 
@@ -668,6 +669,36 @@ async function launchFor(executable, inWorkspace, env) {
 const launchRuns = (launch) => launch.bundle?.launcher ?? launch.executable;
 
 // ---------------------------------------------------------------------------------------------
+// lib/backends/node/pid.js
+
+// Whether a process id still names a process (crates/core/src/pid.rs): for CodeGraph's lock
+// files (index-writer.js: is the writer still at work?) and for full-output files named after
+// their host (spill.js: is that host gone?).
+
+/**
+ * Whether a process with id `pid` exists, as `kill(pid, 0)` says: only "no such process"
+ * (ESRCH) means it does not; one we may not signal, or an id that cannot be asked about, exists.
+ */
+function pidExists(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return err?.code !== "ESRCH";
+  }
+}
+
+/** Whether `pid` (a single process, 1 to 2^31-1) runs: it exists and is not an unreaped zombie. */
+async function pidRunning(pid) {
+  // 0 and negative ids address process groups, not a process.
+  if (!Number.isSafeInteger(pid) || pid <= 0 || pid > 0x7fffffff || !pidExists(pid)) return false;
+  // A process that has exited but is not reaped yet is done (Linux).
+  const stat = await fsp.readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
+  const state = stat.slice(stat.lastIndexOf(")") + 1).trim()[0];
+  return state !== "Z" && state !== "X";
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/backends/node/index-writer.js
 
 // Whether CodeGraph is writing the index right now (crates/core/src/index_writer.rs).
@@ -686,40 +717,15 @@ const WRITER_WAIT_MS = 10000;
 /** How often the lock files are read again meanwhile. */
 const WRITER_POLL_MS = 100;
 
-/** Whether process `pid` runs (one we may not signal counts; an unreaped zombie does not). */
-async function alive(pid) {
-  try {
-    process.kill(pid, 0);
-  } catch (err) {
-    if (err?.code !== "EPERM") return false;
-  }
-  // A process that has exited but is not reaped yet has finished writing (Linux).
-  const stat = await fsp.readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
-  const state = stat.slice(stat.lastIndexOf(")") + 1).trim()[0];
-  return state !== "Z" && state !== "X";
-}
-
 /** The pid a lock file names, when it is a small regular file in CodeGraph's format; else null. */
 async function readPid(file, json) {
-  let handle;
   try {
-    handle = await fsp.open(file, HEADER_OPEN_FLAGS);
-    if (!(await handle.stat()).isFile()) return null;
-    const buf = Buffer.alloc(MAX_LOCK_BYTES);
-    let got = 0;
-    while (got < MAX_LOCK_BYTES) {
-      const { bytesRead } = await handle.read(buf, got, MAX_LOCK_BYTES - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    const text = buf.subarray(0, got).toString("utf8");
+    const text = (await readRegular(file, MAX_LOCK_BYTES)).toString("utf8");
     const pid = json ? JSON.parse(text)?.pid : /^\s*\d+\s*$/.test(text) ? Number(text) : null;
     // 0 (and anything past an i32) would address a process group or nothing at all.
     return Number.isSafeInteger(pid) && pid > 0 && pid <= 0x7fffffff ? pid : null;
   } catch {
     return null;
-  } finally {
-    await handle?.close().catch(() => {});
   }
 }
 
@@ -731,7 +737,7 @@ async function activeWriter(indexDir) {
   ]) {
     const lock = path.join(indexDir, name);
     const pid = await readPid(lock, rebuild);
-    if (pid !== null && (await alive(pid))) return { lock, pid, rebuild };
+    if (pid !== null && (await pidRunning(pid))) return { lock, pid, rebuild };
   }
   return null;
 }
@@ -1116,10 +1122,10 @@ function sweepSpillDir(dir) {
     try {
       const st = fs.lstatSync(file);
       if (!st.isFile() || st.uid !== currentUid()) continue;
-      process.kill(Number(m[1]), 0);
-    } catch (err) {
-      if (err.code === "ESRCH") fs.rmSync(file, { force: true });
+    } catch {
+      continue;
     }
+    if (!pidExists(Number(m[1]))) fs.rmSync(file, { force: true });
   }
 }
 
@@ -1929,30 +1935,14 @@ async function waitForWriter(writer, indexDir, bounds) {
   while (writer) {
     const now = performance.now();
     if (now >= giveUp) throw busy(writer);
-    await pause(Math.min(WRITER_POLL_MS, giveUp - now), bounds.cancel);
-    // At the deadline the CLI has no time left either: the writer is the reason.
-    if (performance.now() >= bounds.deadline) throw busy(writer);
     const last = writer;
-    writer = await withinDeadline(activeWriter(indexDir), bounds).catch((p) => {
+    // The pause and the re-check, ended at once by a cancel; at the deadline (or a filesystem
+    // that stalls until it) the writer is still the reason.
+    const recheck = delay(Math.min(WRITER_POLL_MS, giveUp - now)).then(() => activeWriter(indexDir));
+    writer = await withinDeadline(recheck, bounds).catch((p) => {
       throw p?.code === "CODEGRAPH_TIMEOUT" ? busy(last) : p;
     });
   }
-}
-
-/** Resolves after `ms`; rejects with CODEGRAPH_CANCELLED at once on a cancel. */
-function pause(ms, cancel) {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      cancel.onCancel = null;
-      resolve();
-    }, ms);
-    cancel.onCancel = () => {
-      clearTimeout(timer);
-      cancel.onCancel = null;
-      reject(cancelled());
-    };
-    if (cancel.requested) cancel.onCancel();
-  });
 }
 
 /**
@@ -2067,16 +2057,9 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   const checks = preflightChecks(cwd, userEnv);
   const bounds = { timeoutMs, deadline, cancel };
   const { workspace, index, launch, writer } = await withinDeadline(checks, bounds);
-  if (writer) {
-    Object.assign(failure, { executable: launchRuns(launch), executableInWorkspace: launch.inWorkspace });
-    Object.assign(failure, { indexPath: index.dir, indexResolved: index.resolved });
-    await waitForWriter(writer, index.dir, bounds);
-  }
-  const env = childEnv(userEnv);
-  // `--` ends option parsing: a request such as "-p /etc" stays the query.
-  const version = startVersionProbe(launch, workspace, env, deadline);
+  let version = null; // started once the index may be read
   const fill = (durationMs) => {
-    const v = version.now(); // the version never delays the answer: what is known now is reported
+    const v = version?.now(); // the version never delays the answer: what is known now is reported
     Object.assign(failure, {
       executable: launchRuns(launch),
       executableInWorkspace: launch.inWorkspace,
@@ -2087,6 +2070,13 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
       durationMs,
     });
   };
+  await waitForWriter(writer, index.dir, bounds).catch((problem) => {
+    fill(undefined);
+    throw problem;
+  });
+  const env = childEnv(userEnv);
+  // `--` ends option parsing: a request such as "-p /etc" stays the query.
+  version = startVersionProbe(launch, workspace, env, deadline);
   let out;
   try {
     out = await run({
@@ -2179,7 +2169,7 @@ function classifyExit(out, workspace, index) {
 // native addon (lib/backends/native.js loads that one), so the glue can run over either; the
 // fault suites (__test__/faults/) run against both. One module per responsibility, as the core
 // crate (crates/core/src/) has them:
-// limits, errors, sanitize, preflight, index-writer, discovery, spill (full outputs), collect
+// limits, errors, sanitize, preflight, pid, index-writer, discovery, spill (full outputs), collect
 // (the bounded stdout/stderr collectors), host-exit, host-watch, process, run, version, explore,
 // diagnose.
 //
