@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::{SpillTarget, FILE_PREFIX};
+use super::SpillTarget;
 
 /// The first usable private directory among `TMPDIR`, `/tmp` and `/var/tmp` (the OS temp dir
 /// on Windows) that is not inside the workspace.
@@ -86,6 +86,7 @@ pub(super) fn sweep_once(dir: &Path) {
 fn sweep(dir: &Path) {
   #[cfg(unix)]
   {
+    use super::FILE_PREFIX;
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir(dir) else {
       return;
