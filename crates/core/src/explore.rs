@@ -224,6 +224,14 @@ pub async fn explore(
     Ok(out) => out,
     Err(e) => {
       version.stop();
+      // A spawn that found no working directory (ENOENT, as if the CLI were missing) ran after
+      // the workspace vanished.
+      let e = match e {
+        ExploreError::NotFound { .. } | ExploreError::Spawn { .. } => {
+          crate::access::workspace_gone(&workspace).unwrap_or(e)
+        }
+        e => e,
+      };
       return Err(Box::new((e, failure(None))));
     }
   };

@@ -7,6 +7,7 @@ const { setTimeout: delay } = require("node:timers/promises");
 const { discover, launchRuns } = require("./discovery.js");
 const { Problem, badWorkspace, cancelled, indexBusy, indexReadOnly, invalidOptions } = require("./errors.js");
 const { invalidRequest, noIndex, publicError, shownPath, timedOut, withoutUndefined } = require("./errors.js");
+const { indexBlocked, workspaceGone } = require("./access.js");
 const { CLI_NO_INDEX_MARKER, COMMON_SIGNALS, DEFAULT_TIMEOUT_MS, STDOUT_EXCERPT_BYTES } = require("./limits.js");
 const { isContinuation, truncationMarker } = require("./limits.js");
 const { checkIndex, checkRequest, checkWorkspace, childEnv, envSet, resolvedPath } = require("./preflight.js");
@@ -17,6 +18,18 @@ const { packageVersion, startVersionProbe } = require("./version.js");
 
 /** What CodeGraph 1.6.1 prints when it cannot open its index read-write. */
 const CLI_READONLY_MARKERS = ["attempt to write a readonly database", "SQLITE_READONLY"];
+/**
+ * SQLite's SQLITE_CANTOPEN: the database (or its directory, -wal, -shm) cannot be opened, as on a
+ * read-only mount, for a file this user may not read, or once the workspace is gone.
+ */
+const CLI_CANTOPEN_MARKERS = ["unable to open database file", "SQLITE_CANTOPEN"];
+/** SQLite's SQLITE_CORRUPT and SQLITE_NOTADB: a valid header over truncated or damaged pages. */
+const CLI_CORRUPT_MARKERS = [
+  "database disk image is malformed",
+  "file is not a database",
+  "SQLITE_CORRUPT",
+  "SQLITE_NOTADB",
+];
 
 /**
  * The filesystem checks before a run, in the addon's order: workspace, index, executable (and
@@ -202,7 +215,10 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   } catch (problem) {
     version.stop();
     fill(undefined);
-    throw problem;
+    // A spawn that found no working directory (ENOENT, as if the CLI were missing) ran after the
+    // workspace vanished.
+    const spawnCodes = ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_SPAWN"];
+    throw (spawnCodes.includes(problem?.code) && (await workspaceGone(workspace))) || problem;
   }
   // A flood we stopped ourselves (at the drain limit) is not the CLI's verdict: the kept text is
   // the answer, with totals as lower bounds and exitCode -1 ("stopped by pi-codegraph").
@@ -210,7 +226,7 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   if (out.status.code !== 0 && !stoppedByUs) {
     version.stop();
     fill(out.durationMs);
-    throw classifyExit(out, workspace, index);
+    throw await classifyExit(out, workspace, index);
   }
   const v = version.now();
   const b = out.stdout;
@@ -245,15 +261,26 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   };
 }
 
-/** What a non-zero exit means: an index the CLI cannot use, a read-only index, or a failure with its stderr tail. */
-function classifyExit(out, workspace, index) {
-  if (out.stderrTail.includes(CLI_NO_INDEX_MARKER)) {
+/**
+ * What a non-zero exit means: a vanished workspace, an index this user cannot access, one the CLI
+ * cannot use, or a failure with its stderr tail.
+ */
+async function classifyExit(out, workspace, index) {
+  const said = (markers) => markers.some((m) => out.stderrTail.includes(m));
+  // Whatever the CLI said, a workspace that vanished or an index this user cannot access is the
+  // cause (its own words for them are "unable to open database file" or uv_cwd's ENOENT).
+  const readonly = said(CLI_READONLY_MARKERS);
+  const blocked =
+    readonly || said(CLI_CANTOPEN_MARKERS) || said([CLI_NO_INDEX_MARKER])
+      ? await indexBlocked(workspace, index.dir)
+      : await workspaceGone(workspace);
+  if (blocked) return blocked;
+  if (said([CLI_NO_INDEX_MARKER, ...CLI_CORRUPT_MARKERS])) {
     // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
     const db = path.join(index.dir, "codegraph.db");
     return noIndex(workspace, `codegraph cannot use ${shownPath(db)} as an index`, { unusable: true, db });
   }
-  if (CLI_READONLY_MARKERS.some((m) => out.stderrTail.includes(m)))
-    return indexReadOnly(index.dir, 'codegraph explore failed with "attempt to write a readonly database"');
+  if (readonly) return indexReadOnly(index.dir, 'codegraph explore failed with "attempt to write a readonly database"');
   const { code, signal } = out.status;
   const signum = signal ? (os.constants.signals[signal] ?? null) : null;
   let how = "ended abnormally";

@@ -1,15 +1,28 @@
 //! What a CLI that exited non-zero meant: an index it cannot use, a read-only index, or a
 //! failure reported with its (redacted) stderr tail.
 
-use crate::errors::{shown, ExploreError, NoIndexKind};
+use crate::access::index_blocked;
+use crate::errors::{shown, Access, ExploreError, NoIndexKind};
 use crate::preflight::IndexFound;
 use crate::sanitize::redact;
 
 /// What CodeGraph prints on stderr when the directory has no index (1.1 to 1.6.1).
 const CLI_NO_INDEX_MARKER: &str = "no .codegraph/ index exists";
+const CLI_NO_INDEX_MARKER_LIST: &[&str] = &[CLI_NO_INDEX_MARKER];
 /// What CodeGraph 1.6.1 prints when it cannot open its index read-write (SQLite's message for a
 /// read-only database file or directory).
 const CLI_READONLY_MARKERS: &[&str] = &["attempt to write a readonly database", "SQLITE_READONLY"];
+/// SQLite's SQLITE_CANTOPEN: the database (or its directory, -wal, -shm) cannot be opened, as on a
+/// read-only mount, for a file this user may not read, or once the workspace is gone.
+const CLI_CANTOPEN_MARKERS: &[&str] = &["unable to open database file", "SQLITE_CANTOPEN"];
+/// SQLite's SQLITE_CORRUPT and SQLITE_NOTADB: a database with a valid header whose pages are
+/// truncated or damaged.
+const CLI_CORRUPT_MARKERS: &[&str] = &[
+  "database disk image is malformed",
+  "file is not a database",
+  "SQLITE_CORRUPT",
+  "SQLITE_NOTADB",
+];
 /// Bound on the stdout excerpt attached to a failure whose stderr is empty (the CLI prints its
 /// validation errors, such as `Error: query must be a non-empty string`, on stdout).
 const STDOUT_EXCERPT_BYTES: usize = 1024;
@@ -19,7 +32,18 @@ pub(super) fn classify_exit(
   workspace: &std::path::Path,
   index: &IndexFound,
 ) -> ExploreError {
-  if out.stderr_tail.contains(CLI_NO_INDEX_MARKER) {
+  let said = |markers: &[&str]| markers.iter().any(|m| out.stderr_tail.contains(m));
+  // Whatever the CLI said, a workspace that vanished or an index this user cannot access is the
+  // cause (its own words for them are "unable to open database file" or uv_cwd's ENOENT).
+  let readonly = said(CLI_READONLY_MARKERS);
+  if readonly || said(CLI_CANTOPEN_MARKERS) || said(CLI_NO_INDEX_MARKER_LIST) {
+    if let Some(blocked) = index_blocked(workspace, &index.dir) {
+      return blocked;
+    }
+  } else if let Some(gone) = crate::access::workspace_gone(workspace) {
+    return gone;
+  }
+  if out.stderr_tail.contains(CLI_NO_INDEX_MARKER) || said(CLI_CORRUPT_MARKERS) {
     // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
     let db = index.dir.join("codegraph.db");
     return ExploreError::NoIndex {
@@ -28,13 +52,11 @@ pub(super) fn classify_exit(
       kind: NoIndexKind::Unusable { db },
     };
   }
-  if CLI_READONLY_MARKERS
-    .iter()
-    .any(|m| out.stderr_tail.contains(m))
-  {
+  if readonly {
     return ExploreError::IndexReadOnly {
       dir: index.dir.clone(),
       reason: "codegraph explore failed with \"attempt to write a readonly database\"".into(),
+      cause: Access::NotWritable,
     };
   }
   let code = out.status.code();

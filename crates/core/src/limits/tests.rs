@@ -140,6 +140,41 @@ fn stderr_tail_starts_on_char_boundary() {
   let mut t = StderrTail::new();
   t.push("€".repeat(3000).as_bytes()); // 3 bytes each, 9000 bytes
   let s = t.finish();
+  let s = s.strip_prefix(super::stderr_tail::CUT_MARK).unwrap();
   assert!(s.chars().all(|c| c == '€'));
   assert!(s.len() <= STDERR_TAIL_BYTES);
+}
+
+#[test]
+fn stderr_ending_in_one_line_longer_than_the_tail_keeps_its_end_marked_as_cut() {
+  for (line, end) in [
+    (format!("{}THE END\n", "x".repeat(10_000)), "THE END"),
+    (
+      format!("{}THE END\r\n\n  \n", "y ".repeat(600_000)),
+      "THE END",
+    ),
+    (format!("word {}€END", "€".repeat(5_000)), "€END"),
+  ] {
+    let mut t = StderrTail::new();
+    t.push(b"an earlier whole line\n");
+    t.push(line.as_bytes());
+    let s = t.finish();
+    assert!(s.starts_with(super::stderr_tail::CUT_MARK), "{s:.40}");
+    assert!(s.trim_end().ends_with(end), "{}", &s[s.len() - 40..]);
+    assert!(
+      s.len() <= STDERR_TAIL_BYTES && s.len() > STDERR_TAIL_BYTES - 64,
+      "{}",
+      s.len()
+    );
+  }
+}
+
+#[test]
+fn stderr_fragment_of_one_line_drops_its_partial_first_word() {
+  let mut t = StderrTail::new();
+  let filler = "f".repeat(STDERR_TAIL_BYTES - 30);
+  t.push(format!("TOKEN=abcdefghijkSECRETVALUE rest {filler} end\n").as_bytes());
+  let s = t.finish();
+  assert!(!s.contains("SECRET"), "{s:.60}");
+  assert!(s.starts_with("[cut]…rest "), "{s:.60}");
 }
