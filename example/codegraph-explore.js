@@ -244,11 +244,6 @@ const QUIET_DEFAULTS = {
   NO_COLOR: "1",
 };
 
-const countNewlines = (buf) => {
-  let n = 0;
-  for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) n += 1;
-  return n;
-};
 const countLines = (text) => (text.match(/\n/g)?.length ?? 0) + (text && !text.endsWith("\n") ? 1 : 0);
 const isContinuation = (byte) => (byte & 0xc0) === 0x80;
 
@@ -1343,14 +1338,23 @@ function releaseFullOutputs(paths) {
 class StdoutCollector {
   constructor(spillTarget) {
     Object.assign(this, { spillTarget, spill: null, kept: Buffer.alloc(0), keptNewlines: 0, storing: true });
-    Object.assign(this, { seenBytes: 0, seenNewlines: 0, lastByte: undefined });
+    // seenBytes: raw bytes read. The totals the model is told are counted on the cleaned text,
+    // like the kept counts (a CR is a line end there, an invalid byte a 3-byte U+FFFD).
+    Object.assign(this, { seenBytes: 0, counter: new TextCleaner(), cleanBytes: 0, cleanNewlines: 0, cleanLast: "" });
+  }
+
+  /** Counts cleaned text towards the totals. */
+  countClean(text) {
+    if (!text) return;
+    this.cleanBytes += Buffer.byteLength(text);
+    this.cleanNewlines += text.split("\n").length - 1;
+    this.cleanLast = text.at(-1);
   }
 
   push(chunk) {
     if (!chunk.length) return;
     this.seenBytes += chunk.length;
-    this.seenNewlines += countNewlines(chunk);
-    this.lastByte = chunk[chunk.length - 1];
+    this.countClean(this.counter.push(chunk));
     if (!this.storing) {
       this.spillWrite(chunk);
       return;
@@ -1389,14 +1393,15 @@ class StdoutCollector {
 
   /** What the model would see so far: `{ text, bytes, lines }` (bytes and lines seen). */
   preview() {
-    return { text: cut(cleanText(this.kept))[0], bytes: this.seenBytes, lines: this.seenNewlines };
+    return { text: cut(cleanText(this.kept))[0], bytes: this.cleanBytes, lines: this.cleanNewlines };
   }
 
   finish(totalsExact) {
     const decoded = cleanText(this.kept);
-    const totalBytes = this.seenBytes;
-    const totalLines = this.seenNewlines + (this.lastByte !== undefined && this.lastByte !== 10 ? 1 : 0);
-    const whole = totalBytes === this.kept.length && totalsExact;
+    this.countClean(this.counter.finish());
+    const totalBytes = this.cleanBytes;
+    const totalLines = this.cleanNewlines + (this.cleanBytes > 0 && this.cleanLast !== "\n" ? 1 : 0);
+    const whole = this.seenBytes === this.kept.length && totalsExact;
     if (whole && Buffer.byteLength(decoded) <= MAX_OUTPUT_BYTES && countLines(decoded) <= MAX_OUTPUT_LINES) {
       this.discard();
       const keptBytes = Buffer.byteLength(decoded);
@@ -2659,8 +2664,13 @@ function createExtension(glue, getPeers) {
   return function piCodegraph(pi) {
     const state = { diagnosis: undefined, lastError: undefined, active: false, fullOutputs: [], peers: undefined };
     const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}`;
+    // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
-      if (ctx.hasUI) ctx.ui.setStatus("codegraph", statusText(state.diagnosis, glue.runnerInfo()));
+      if (!ctx.hasUI) return;
+      const text = statusText(state.diagnosis, glue.runnerInfo());
+      if (text === state.shownStatus) return;
+      state.shownStatus = text;
+      ctx.ui.setStatus("codegraph", text);
     };
 
     async function refresh(ctx) {
@@ -2676,6 +2686,7 @@ function createExtension(glue, getPeers) {
     pi.on("session_start", async (_event, ctx) => {
       if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
       state.active = true;
+      state.shownStatus = undefined; // a new session's UI has not been told yet
       state.diagnosis = await glue.diagnose(ctx.cwd);
       state.peers = await getPeers();
       pi.registerTool(createTool(state, state.peers, glue));

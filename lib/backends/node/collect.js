@@ -3,8 +3,8 @@
 // storing at line MAX_OUTPUT_LINES + 1; everything after is only counted. stderr keeps its end.
 
 const { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, STDERR_TAIL_BYTES, MARKER_LINES } = require("./limits.js");
-const { countLines, countNewlines, cut, isContinuation, truncationMarker } = require("./limits.js");
-const { cleanText, redact } = require("./sanitize.js");
+const { countLines, cut, isContinuation, truncationMarker } = require("./limits.js");
+const { TextCleaner, cleanText, redact } = require("./sanitize.js");
 const { Spill } = require("./spill.js");
 
 /**
@@ -14,14 +14,23 @@ const { Spill } = require("./spill.js");
 class StdoutCollector {
   constructor(spillTarget) {
     Object.assign(this, { spillTarget, spill: null, kept: Buffer.alloc(0), keptNewlines: 0, storing: true });
-    Object.assign(this, { seenBytes: 0, seenNewlines: 0, lastByte: undefined });
+    // seenBytes: raw bytes read. The totals the model is told are counted on the cleaned text,
+    // like the kept counts (a CR is a line end there, an invalid byte a 3-byte U+FFFD).
+    Object.assign(this, { seenBytes: 0, counter: new TextCleaner(), cleanBytes: 0, cleanNewlines: 0, cleanLast: "" });
+  }
+
+  /** Counts cleaned text towards the totals. */
+  countClean(text) {
+    if (!text) return;
+    this.cleanBytes += Buffer.byteLength(text);
+    this.cleanNewlines += text.split("\n").length - 1;
+    this.cleanLast = text.at(-1);
   }
 
   push(chunk) {
     if (!chunk.length) return;
     this.seenBytes += chunk.length;
-    this.seenNewlines += countNewlines(chunk);
-    this.lastByte = chunk[chunk.length - 1];
+    this.countClean(this.counter.push(chunk));
     if (!this.storing) {
       this.spillWrite(chunk);
       return;
@@ -60,14 +69,15 @@ class StdoutCollector {
 
   /** What the model would see so far: `{ text, bytes, lines }` (bytes and lines seen). */
   preview() {
-    return { text: cut(cleanText(this.kept))[0], bytes: this.seenBytes, lines: this.seenNewlines };
+    return { text: cut(cleanText(this.kept))[0], bytes: this.cleanBytes, lines: this.cleanNewlines };
   }
 
   finish(totalsExact) {
     const decoded = cleanText(this.kept);
-    const totalBytes = this.seenBytes;
-    const totalLines = this.seenNewlines + (this.lastByte !== undefined && this.lastByte !== 10 ? 1 : 0);
-    const whole = totalBytes === this.kept.length && totalsExact;
+    this.countClean(this.counter.finish());
+    const totalBytes = this.cleanBytes;
+    const totalLines = this.cleanNewlines + (this.cleanBytes > 0 && this.cleanLast !== "\n" ? 1 : 0);
+    const whole = this.seenBytes === this.kept.length && totalsExact;
     if (whole && Buffer.byteLength(decoded) <= MAX_OUTPUT_BYTES && countLines(decoded) <= MAX_OUTPUT_LINES) {
       this.discard();
       const keptBytes = Buffer.byteLength(decoded);

@@ -178,3 +178,70 @@ fn stderr_fragment_of_one_line_drops_its_partial_first_word() {
   assert!(!s.contains("SECRET"), "{s:.60}");
   assert!(s.starts_with("[cut]…rest "), "{s:.60}");
 }
+
+/// Totals and kept counts describe the same (cleaned) text: kept never exceeds total, and an
+/// answer that fits has kept == total.
+fn assert_consistent(b: &Bounded) {
+  assert!(
+    b.kept_lines <= b.total_lines,
+    "{} of {} lines",
+    b.kept_lines,
+    b.total_lines
+  );
+  assert!(
+    b.kept_bytes <= b.total_bytes,
+    "{} of {} bytes",
+    b.kept_bytes,
+    b.total_bytes
+  );
+  if !b.truncated {
+    assert_eq!((b.kept_lines, b.kept_bytes), (b.total_lines, b.total_bytes));
+  }
+}
+
+#[test]
+fn cr_progress_output_counts_its_lines_as_shown() {
+  let mut progress = String::new();
+  for i in 0..3000 {
+    progress.push_str(&i.to_string());
+    progress.push_str("%\r");
+  }
+  progress.push_str("done\n");
+  let b = collect(&[progress.as_bytes()]);
+  assert_consistent(&b);
+  assert_eq!(b.total_lines, 3001);
+  let crlf = "line\r\n".repeat(2500);
+  let b = collect(&[crlf.as_bytes()]);
+  assert_consistent(&b);
+  assert_eq!(b.total_lines, 2500);
+  assert_eq!(b.total_bytes, 5 * 2500, "CRLF counts as the LF it becomes");
+}
+
+#[test]
+fn invalid_utf8_counts_its_bytes_as_shown() {
+  let invalid = vec![0xFF; 20_000];
+  let b = collect(&[&invalid]);
+  assert_consistent(&b);
+  assert_eq!(
+    b.total_bytes,
+    3 * 20_000,
+    "each invalid byte is a 3-byte U+FFFD"
+  );
+  let small = collect(&[&[0xFF; 100], b"\n"]);
+  assert_consistent(&small);
+  assert!(!small.truncated);
+}
+
+#[test]
+fn cr_and_invalid_utf8_at_the_cap_boundary_stay_consistent() {
+  for split in [MAX_BYTES - 2, MAX_BYTES, MAX_BYTES + 1, MAX_BYTES + 3] {
+    let mut bytes = vec![b'a'; split];
+    bytes.extend_from_slice(b"\r\xE2\x82\r\xFF\x1b[31m\r\n");
+    bytes.extend(std::iter::repeat_n(b'\r', 100));
+    for chunk in [1, 7, 4096] {
+      let chunks: Vec<&[u8]> = bytes.chunks(chunk).collect();
+      let b = collect(&chunks);
+      assert_consistent(&b);
+    }
+  }
+}
