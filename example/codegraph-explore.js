@@ -323,6 +323,21 @@ async function workspaceGone(workspace) {
   return badWorkspace(workspace, "it was removed or renamed during the call");
 }
 
+/**
+ * workspaceGone(), or CODEGRAPH_WORKSPACE with a permissions remediation when this user may no
+ * longer read or enter it (a chmod during the call; a spawn's chdir then fails with EACCES).
+ */
+async function workspaceBlocked(workspace) {
+  const gone = await workspaceGone(workspace);
+  if (gone) return gone;
+  try {
+    await fsp.access(workspace, fs.constants.R_OK | fs.constants.X_OK);
+  } catch (err) {
+    if (isDenied(err)) return badWorkspace(workspace, `it cannot be read or entered (${ioReason(err)})`, true);
+  }
+  return null;
+}
+
 /** CODEGRAPH_INDEX_READONLY for a path of the index this user may not access. */
 const denied = (dir, p, err) =>
   indexReadOnly(dir, `${shownPath(p)} cannot be accessed (${ioReason(err)})`, { denied: p });
@@ -333,20 +348,19 @@ const denied = (dir, p, err) =>
  * access is allowed. Checked with access(2), which also reports a read-only mount (EROFS).
  */
 async function indexBlocked(workspace, dir) {
-  const gone = await workspaceGone(workspace);
-  if (gone) return gone;
+  const blocked = await workspaceBlocked(workspace);
+  if (blocked) return blocked;
   const { R_OK, W_OK, X_OK } = fs.constants;
   const checks = [
-    [workspace, false, false],
-    [dir, true, true],
-    [path.join(dir, "codegraph.db"), true, true],
-    [path.join(dir, "codegraph.db-wal"), true, false],
-    [path.join(dir, "codegraph.db-shm"), true, false],
+    [dir, true],
+    [path.join(dir, "codegraph.db"), true],
+    [path.join(dir, "codegraph.db-wal"), false],
+    [path.join(dir, "codegraph.db-shm"), false],
   ];
-  for (const [p, write, required] of checks) {
+  for (const [p, required] of checks) {
     try {
       const isDir = (await fsp.stat(p)).isDirectory();
-      await fsp.access(p, R_OK | (write ? W_OK : 0) | (isDir ? X_OK : 0));
+      await fsp.access(p, R_OK | W_OK | (isDir ? X_OK : 0));
     } catch (err) {
       if (isGone(err)) {
         if (!required) continue;
@@ -2230,10 +2244,10 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   } catch (problem) {
     version.stop();
     fill(undefined);
-    // A spawn that found no working directory (ENOENT, as if the CLI were missing) ran after the
-    // workspace vanished.
+    // A spawn that could not enter its working directory (ENOENT, as if the CLI were missing, or
+    // EACCES) ran after the workspace vanished or was locked.
     const spawnCodes = ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_SPAWN"];
-    throw (spawnCodes.includes(problem?.code) && (await workspaceGone(workspace))) || problem;
+    throw (spawnCodes.includes(problem?.code) && (await workspaceBlocked(workspace))) || problem;
   }
   // A flood we stopped ourselves (at the drain limit) is not the CLI's verdict: the kept text is
   // the answer, with totals as lower bounds and exitCode -1 ("stopped by pi-codegraph").
@@ -2288,7 +2302,7 @@ async function classifyExit(out, workspace, index) {
   const blocked =
     readonly || said(CLI_CANTOPEN_MARKERS) || said([CLI_NO_INDEX_MARKER])
       ? await indexBlocked(workspace, index.dir)
-      : await workspaceGone(workspace);
+      : await workspaceBlocked(workspace);
   if (blocked) return blocked;
   if (said([CLI_NO_INDEX_MARKER, ...CLI_CORRUPT_MARKERS])) {
     // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).

@@ -161,4 +161,57 @@ eachBackend("the workspace vanishes, or only access fails", ({ exploreWith, entr
       await assertNothingLeft();
     });
   }
+  /** explore() as `nobody` in a child that first runs `prelude` (the same as exploreAsUser, async). */
+  function exploreAsUserAsync(ws, fake, prelude = "") {
+    fs.chmodSync(fake.dir, 0o777);
+    const script = `${prelude};require(${entry}).explore("q", ${JSON.stringify(ws)}).then(
+      (r) => console.log(JSON.stringify({ text: r.text })),
+      (e) => console.log(JSON.stringify({ code: e.code, message: e.message, remediation: e.remediation })));`;
+    return runNode(["-e", script], {
+      env: { ...process.env, PI_CODEGRAPH_BIN: fake.file, HOME: path.dirname(ws) },
+      ...asUser,
+    }).then((r) => {
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout);
+    });
+  }
+
+  test("the workspace locked (chmod 0700, another owner) while the CLI runs, which then fails: CODEGRAPH_WORKSPACE, permissions", {
+    skip: !ROOT_USER && "needs root to make files another user's",
+  }, async () => {
+    const { parent, ws } = sharedWorkspace();
+    const go = path.join(parent, "go");
+    const fake = fakeCli([["report"], ["waitFile", go], ["stderr", CANTOPEN], ["exit", 1]]);
+    const pending = exploreAsUserAsync(ws, fake);
+    await waitFor(() => fake.readPids(), { what: "the fake to start" });
+    fs.chmodSync(ws, 0o700);
+    fs.writeFileSync(go, "");
+    const out = await pending;
+    assert.equal(out.code, "CODEGRAPH_WORKSPACE", out.message ?? out.text);
+    assert.match(out.remediation, /read and execute access/);
+    await assertNothingLeft();
+  });
+
+  test("the workspace locked while the call waits for a writer, before the spawn: CODEGRAPH_WORKSPACE, not CODEGRAPH_SPAWN", {
+    skip: !ROOT_USER && "needs root to make files another user's",
+  }, async () => {
+    const { ws } = sharedWorkspace();
+    const fifo = path.join(ws, ".codegraph", "rebuild.pid");
+    execFileSync("mkfifo", ["-m", "0666", fifo], { env: { PATH: saved.PATH } });
+    // The child names itself the writer, so the call waits (see the deleted-workspace case).
+    const lock = path.join(ws, ".codegraph", "codegraph.lock");
+    const read = nextReader(fifo);
+    const pending = exploreAsUserAsync(
+      ws,
+      fakeCli([["stdout", "must not run\n"]]),
+      `require("fs").writeFileSync(${JSON.stringify(lock)}, String(process.pid))`,
+    );
+    await read;
+    await nextReader(fifo);
+    fs.chmodSync(ws, 0o700); // the lock becomes unreadable: the wait ends, the spawn cannot enter
+    const out = await pending;
+    assert.equal(out.code, "CODEGRAPH_WORKSPACE", out.message ?? out.text);
+    assert.match(out.remediation, /read and execute access/);
+    await assertNothingLeft();
+  });
 });

@@ -21,6 +21,19 @@ pub fn workspace_gone(workspace: &Path) -> Option<ExploreError> {
   }
 }
 
+/// [`workspace_gone`], or CODEGRAPH_WORKSPACE with a permissions remediation when this user may
+/// no longer read or enter it (a chmod during the call; a spawn's chdir then fails with EACCES).
+pub fn workspace_blocked(workspace: &Path) -> Option<ExploreError> {
+  workspace_gone(workspace).or_else(|| match access(workspace, false) {
+    Err(e) if is_denied(&e) => Some(ExploreError::Workspace {
+      path: workspace.to_path_buf(),
+      reason: format!("it cannot be read or entered ({e})"),
+      denied: true,
+    }),
+    _ => None,
+  })
+}
+
 /// `e` says a path (or one of its parents) is not there.
 pub fn is_gone(e: &std::io::Error) -> bool {
   matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
@@ -46,20 +59,18 @@ pub fn denied(dir: &Path, path: &Path, e: &std::io::Error) -> ExploreError {
 /// read and write (the directory, the db and its -wal/-shm when they exist), or None when every
 /// access is allowed. Checked with access(2), which also reports a read-only mount (EROFS).
 pub fn index_blocked(workspace: &Path, dir: &Path) -> Option<ExploreError> {
-  if let Some(gone) = workspace_gone(workspace) {
-    return Some(gone);
+  if let Some(blocked) = workspace_blocked(workspace) {
+    return Some(blocked);
   }
   let db = dir.join("codegraph.db");
   let checks = [
-    (workspace.to_path_buf(), false),
     (dir.to_path_buf(), true),
     (db.clone(), true),
     (dir.join("codegraph.db-wal"), false),
     (dir.join("codegraph.db-shm"), false),
   ];
   for (path, required) in checks {
-    let write = path != workspace;
-    let Err(e) = access(&path, write) else {
+    let Err(e) = access(&path, true) else {
       continue;
     };
     if is_gone(&e) {

@@ -224,11 +224,11 @@ pub async fn explore(
     Ok(out) => out,
     Err(e) => {
       version.stop();
-      // A spawn that found no working directory (ENOENT, as if the CLI were missing) ran after
-      // the workspace vanished.
+      // A spawn that could not enter its working directory (ENOENT, as if the CLI were
+      // missing, or EACCES) ran after the workspace vanished or was locked.
       let e = match e {
         ExploreError::NotFound { .. } | ExploreError::Spawn { .. } => {
-          crate::access::workspace_gone(&workspace).unwrap_or(e)
+          crate::access::workspace_blocked(&workspace).unwrap_or(e)
         }
         e => e,
       };

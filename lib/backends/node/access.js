@@ -36,6 +36,21 @@ async function workspaceGone(workspace) {
   return badWorkspace(workspace, "it was removed or renamed during the call");
 }
 
+/**
+ * workspaceGone(), or CODEGRAPH_WORKSPACE with a permissions remediation when this user may no
+ * longer read or enter it (a chmod during the call; a spawn's chdir then fails with EACCES).
+ */
+async function workspaceBlocked(workspace) {
+  const gone = await workspaceGone(workspace);
+  if (gone) return gone;
+  try {
+    await fsp.access(workspace, fs.constants.R_OK | fs.constants.X_OK);
+  } catch (err) {
+    if (isDenied(err)) return badWorkspace(workspace, `it cannot be read or entered (${ioReason(err)})`, true);
+  }
+  return null;
+}
+
 /** CODEGRAPH_INDEX_READONLY for a path of the index this user may not access. */
 const denied = (dir, p, err) =>
   indexReadOnly(dir, `${shownPath(p)} cannot be accessed (${ioReason(err)})`, { denied: p });
@@ -46,20 +61,19 @@ const denied = (dir, p, err) =>
  * access is allowed. Checked with access(2), which also reports a read-only mount (EROFS).
  */
 async function indexBlocked(workspace, dir) {
-  const gone = await workspaceGone(workspace);
-  if (gone) return gone;
+  const blocked = await workspaceBlocked(workspace);
+  if (blocked) return blocked;
   const { R_OK, W_OK, X_OK } = fs.constants;
   const checks = [
-    [workspace, false, false],
-    [dir, true, true],
-    [path.join(dir, "codegraph.db"), true, true],
-    [path.join(dir, "codegraph.db-wal"), true, false],
-    [path.join(dir, "codegraph.db-shm"), true, false],
+    [dir, true],
+    [path.join(dir, "codegraph.db"), true],
+    [path.join(dir, "codegraph.db-wal"), false],
+    [path.join(dir, "codegraph.db-shm"), false],
   ];
-  for (const [p, write, required] of checks) {
+  for (const [p, required] of checks) {
     try {
       const isDir = (await fsp.stat(p)).isDirectory();
-      await fsp.access(p, R_OK | (write ? W_OK : 0) | (isDir ? X_OK : 0));
+      await fsp.access(p, R_OK | W_OK | (isDir ? X_OK : 0));
     } catch (err) {
       if (isGone(err)) {
         if (!required) continue;
@@ -73,4 +87,4 @@ async function indexBlocked(workspace, dir) {
   return null;
 }
 
-module.exports = { ioReason, isGone, isDenied, workspaceGone, denied, indexBlocked };
+module.exports = { ioReason, isGone, isDenied, workspaceGone, workspaceBlocked, denied, indexBlocked };

@@ -7,7 +7,7 @@ const { setTimeout: delay } = require("node:timers/promises");
 const { discover, launchRuns } = require("./discovery.js");
 const { Problem, badWorkspace, cancelled, indexBusy, indexReadOnly, invalidOptions } = require("./errors.js");
 const { invalidRequest, noIndex, publicError, shownPath, timedOut, withoutUndefined } = require("./errors.js");
-const { indexBlocked, workspaceGone } = require("./access.js");
+const { indexBlocked, workspaceBlocked } = require("./access.js");
 const { CLI_NO_INDEX_MARKER, COMMON_SIGNALS, DEFAULT_TIMEOUT_MS, STDOUT_EXCERPT_BYTES } = require("./limits.js");
 const { isContinuation, truncationMarker } = require("./limits.js");
 const { checkIndex, checkRequest, checkWorkspace, childEnv, envSet, resolvedPath } = require("./preflight.js");
@@ -215,10 +215,10 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   } catch (problem) {
     version.stop();
     fill(undefined);
-    // A spawn that found no working directory (ENOENT, as if the CLI were missing) ran after the
-    // workspace vanished.
+    // A spawn that could not enter its working directory (ENOENT, as if the CLI were missing, or
+    // EACCES) ran after the workspace vanished or was locked.
     const spawnCodes = ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_SPAWN"];
-    throw (spawnCodes.includes(problem?.code) && (await workspaceGone(workspace))) || problem;
+    throw (spawnCodes.includes(problem?.code) && (await workspaceBlocked(workspace))) || problem;
   }
   // A flood we stopped ourselves (at the drain limit) is not the CLI's verdict: the kept text is
   // the answer, with totals as lower bounds and exitCode -1 ("stopped by pi-codegraph").
@@ -273,7 +273,7 @@ async function classifyExit(out, workspace, index) {
   const blocked =
     readonly || said(CLI_CANTOPEN_MARKERS) || said([CLI_NO_INDEX_MARKER])
       ? await indexBlocked(workspace, index.dir)
-      : await workspaceGone(workspace);
+      : await workspaceBlocked(workspace);
   if (blocked) return blocked;
   if (said([CLI_NO_INDEX_MARKER, ...CLI_CORRUPT_MARKERS])) {
     // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).

@@ -40,8 +40,8 @@ pub(super) fn classify_exit(
     if let Some(blocked) = index_blocked(workspace, &index.dir) {
       return blocked;
     }
-  } else if let Some(gone) = crate::access::workspace_gone(workspace) {
-    return gone;
+  } else if let Some(blocked) = crate::access::workspace_blocked(workspace) {
+    return blocked;
   }
   if out.stderr_tail.contains(CLI_NO_INDEX_MARKER) || said(CLI_CORRUPT_MARKERS) {
     // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
