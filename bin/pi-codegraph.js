@@ -9,7 +9,10 @@ const path = require("node:path");
 const pkg = require("../package.json");
 const { explore, diagnose, addonInfo, runnerInfo, limits } = require("../index.js");
 const { runnerLine } = require("../lib/status.js");
-const { printable, printableLine } = require("../lib/text.js");
+const { printable } = require("../lib/text.js");
+
+/** printable(), and a newline shown as `\n` too: a value (a directory name) that must stay on its row. */
+const printableLine = (text) => printable(text).replace(/\n/g, "\\n");
 
 const PKG_DIR = path.join(__dirname, "..");
 const DOCTOR_USAGE = `  pi-codegraph doctor [DIR]

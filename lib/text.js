@@ -18,11 +18,6 @@ function printable(text) {
   );
 }
 
-/** printable(), and a newline shown as `\n` too: a value (a directory name) that must stay on its row. */
-function printableLine(text) {
-  return printable(text).replace(/\n/g, "\\n");
-}
-
 /** How the call looks as a command line, for people reading the transcript (display only). */
 function cliForm(request) {
   return `codegraph explore -- '${String(request).replace(/'/g, `'\\''`)}'`;
@@ -43,4 +38,4 @@ function firstLine(value) {
   }
 }
 
-module.exports = { printable, printableLine, cliForm, formatBytes, firstLine };
+module.exports = { printable, cliForm, formatBytes, firstLine };
