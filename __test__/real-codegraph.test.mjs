@@ -274,7 +274,7 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
       for (const [runner, r] of Object.entries(out)) {
         assert.equal(r.code, "CODEGRAPH_INDEX_READONLY", `${runner}: ${r.message ?? r.text}`);
         assert.ok(r.message.includes(file), `${runner} names ${file}: ${r.message}`);
-        assert.match(r.remediation, /read and write access/, runner);
+        assert.match(r.remediation, /readable and writable/, runner);
         assert.doesNotMatch(r.remediation, /Move or delete/, runner);
       }
       fs.chmodSync(db, 0o666);

@@ -148,7 +148,7 @@ function indexReadOnly(dir, reason, cause = {}) {
   const keep = "The index itself may be fine: do not move or delete it. pi-codegraph itself never writes the index.";
   let remediation = `${rw}: make ${shownPath(dir)} and its files writable for this user. pi-codegraph itself never writes the index.`;
   if (cause.denied)
-    remediation = `This user may not access ${shownPath(cause.denied)}: give it read and write access to ${shownPath(dir)} and its files (check owner and mode with \`ls -la\`), or start Pi as the user who owns the index; ${rw}. ${keep}`;
+    remediation = `This user may not access ${shownPath(cause.denied)}: make ${shownPath(dir)} and its files readable and writable for this user (check owner and mode with \`ls -la\`), or start Pi as the user who owns the index; ${rw}. ${keep}`;
   else if (cause.readOnlyMount)
     remediation = `${shownPath(dir)} is on a read-only filesystem and ${rw}: remount it read-write, or start Pi in a writable copy of the project. ${keep}`;
   return new Problem(
@@ -2040,10 +2040,10 @@ async function diagnose(cwd) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/explore.js
+// lib/backends/node/exit.js
 
-// explore(): the backend's main call, the same as the native addon's (crates/core/src/explore.rs, src/lib.rs):
-// argument checks in the addon's order, preflight, discovery, the run, and what its exit means.
+// What a failed run means (crates/core/src/explore/exit.rs): a vanished or locked workspace, an
+// index this user cannot access, one the CLI cannot use, or a failure with its stderr tail.
 
 /** What CodeGraph 1.6.1 prints when it cannot open its index read-write. */
 const CLI_READONLY_MARKERS = ["attempt to write a readonly database", "SQLITE_READONLY"];
@@ -2059,6 +2059,64 @@ const CLI_CORRUPT_MARKERS = [
   "SQLITE_CORRUPT",
   "SQLITE_NOTADB",
 ];
+
+/** How long the checks after a failure may take (a hung mount must not hold the answer). */
+const CAUSE_WAIT_MS = 1000;
+
+/**
+ * After a failed spawn or exit: whether the workspace vanished or was locked (and, with `dir`,
+ * whether the index paths are accessible); null when the filesystem does not answer within
+ * CAUSE_WAIT_MS (explore.rs `blocked_cause`).
+ */
+function blockedCause(workspace, dir) {
+  const probe = dir ? indexBlocked(workspace, dir) : workspaceBlocked(workspace);
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, CAUSE_WAIT_MS, null);
+  });
+  return Promise.race([probe.catch(() => null), late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * What a non-zero exit means: a vanished workspace, an index this user cannot access, one the CLI
+ * cannot use, or a failure with its stderr tail.
+ */
+async function classifyExit(out, workspace, index) {
+  const said = (markers) => markers.some((m) => out.stderrTail.includes(m));
+  // Whatever the CLI said, a workspace that vanished or an index this user cannot access is the
+  // cause (its own words for them are "unable to open database file" or uv_cwd's ENOENT).
+  const readonly = said(CLI_READONLY_MARKERS);
+  const cannotOpen = readonly || said(CLI_CANTOPEN_MARKERS) || said([CLI_NO_INDEX_MARKER]);
+  const blocked = await blockedCause(workspace, cannotOpen ? index.dir : undefined);
+  if (blocked) return blocked;
+  if (said([CLI_NO_INDEX_MARKER, ...CLI_CORRUPT_MARKERS])) {
+    // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
+    const db = path.join(index.dir, "codegraph.db");
+    return noIndex(workspace, `codegraph cannot use ${shownPath(db)} as an index`, { unusable: true, db });
+  }
+  if (readonly) return indexReadOnly(index.dir, 'codegraph explore failed with "attempt to write a readonly database"');
+  const { code, signal } = out.status;
+  const signum = signal ? (os.constants.signals[signal] ?? null) : null;
+  let how = "ended abnormally";
+  if (code !== null) how = `exited with code ${code}`;
+  else if (COMMON_SIGNALS.includes(signal)) how = `was killed by ${signal} (signal ${signum})`;
+  else if (signum !== null) how = `was killed by signal ${signum}`;
+  let stderrTail = out.stderrTail;
+  if (!stderrTail.trim() && out.stdout.text.trim()) {
+    // The CLI prints its validation errors on stdout.
+    const buf = Buffer.from(out.stdout.text);
+    let end = Math.min(buf.length, STDOUT_EXCERPT_BYTES);
+    while (isContinuation(buf[end])) end -= 1;
+    stderrTail = `(stderr empty; stdout began:)\n${redact(buf.subarray(0, end).toString())}`;
+  }
+  return new Problem("CODEGRAPH_EXIT", `codegraph explore ${how}`, { exitCode: code, signal: signum, stderrTail });
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/backends/node/explore.js
+
+// explore(): the backend's main call, the same as the native addon's (crates/core/src/explore.rs, src/lib.rs):
+// argument checks in the addon's order, preflight, discovery, the run, and what its exit means.
 
 /**
  * The filesystem checks before a run, in the addon's order: workspace, index, executable (and
@@ -2247,7 +2305,7 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
     // A spawn that could not enter its working directory (ENOENT, as if the CLI were missing, or
     // EACCES) ran after the workspace vanished or was locked.
     const spawnCodes = ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_SPAWN"];
-    throw (spawnCodes.includes(problem?.code) && (await workspaceBlocked(workspace))) || problem;
+    throw (spawnCodes.includes(problem?.code) && (await blockedCause(workspace))) || problem;
   }
   // A flood we stopped ourselves (at the drain limit) is not the CLI's verdict: the kept text is
   // the answer, with totals as lower bounds and exitCode -1 ("stopped by pi-codegraph").
@@ -2288,43 +2346,6 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
       fullOutputMissing: b.fullOutput?.error,
     }),
   };
-}
-
-/**
- * What a non-zero exit means: a vanished workspace, an index this user cannot access, one the CLI
- * cannot use, or a failure with its stderr tail.
- */
-async function classifyExit(out, workspace, index) {
-  const said = (markers) => markers.some((m) => out.stderrTail.includes(m));
-  // Whatever the CLI said, a workspace that vanished or an index this user cannot access is the
-  // cause (its own words for them are "unable to open database file" or uv_cwd's ENOENT).
-  const readonly = said(CLI_READONLY_MARKERS);
-  const blocked =
-    readonly || said(CLI_CANTOPEN_MARKERS) || said([CLI_NO_INDEX_MARKER])
-      ? await indexBlocked(workspace, index.dir)
-      : await workspaceBlocked(workspace);
-  if (blocked) return blocked;
-  if (said([CLI_NO_INDEX_MARKER, ...CLI_CORRUPT_MARKERS])) {
-    // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
-    const db = path.join(index.dir, "codegraph.db");
-    return noIndex(workspace, `codegraph cannot use ${shownPath(db)} as an index`, { unusable: true, db });
-  }
-  if (readonly) return indexReadOnly(index.dir, 'codegraph explore failed with "attempt to write a readonly database"');
-  const { code, signal } = out.status;
-  const signum = signal ? (os.constants.signals[signal] ?? null) : null;
-  let how = "ended abnormally";
-  if (code !== null) how = `exited with code ${code}`;
-  else if (COMMON_SIGNALS.includes(signal)) how = `was killed by ${signal} (signal ${signum})`;
-  else if (signum !== null) how = `was killed by signal ${signum}`;
-  let stderrTail = out.stderrTail;
-  if (!stderrTail.trim() && out.stdout.text.trim()) {
-    // The CLI prints its validation errors on stdout.
-    const buf = Buffer.from(out.stdout.text);
-    let end = Math.min(buf.length, STDOUT_EXCERPT_BYTES);
-    while (isContinuation(buf[end])) end -= 1;
-    stderrTail = `(stderr empty; stdout began:)\n${redact(buf.subarray(0, end).toString())}`;
-  }
-  return new Problem("CODEGRAPH_EXIT", `codegraph explore ${how}`, { exitCode: code, signal: signum, stderrTail });
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -139,7 +139,7 @@ eachBackend("the workspace vanishes, or only access fails", ({ exploreWith, entr
         ]),
       );
       assert.equal(out.code, "CODEGRAPH_INDEX_READONLY", out.message ?? out.text);
-      assert.match(out.remediation, /read and write access/);
+      assert.match(out.remediation, /readable and writable/);
       assert.match(out.remediation, /do not move or delete it/);
       assert.doesNotMatch(out.remediation, /Move or delete|remove it/);
       await assertNothingLeft();

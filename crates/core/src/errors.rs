@@ -300,7 +300,7 @@ fn access_remediation(dir: &Path, cause: &Access) -> String {
       shown(dir)
     ),
     Access::Denied { path } => format!(
-      "This user may not access {}: give it read and write access to {} and its files (check owner and mode with `ls -la`), or start Pi as the user who owns the index; {rw}. {keep}",
+      "This user may not access {}: make {} and its files readable and writable for this user (check owner and mode with `ls -la`), or start Pi as the user who owns the index; {rw}. {keep}",
       shown(path),
       shown(dir)
     ),

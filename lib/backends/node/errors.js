@@ -107,7 +107,7 @@ function indexReadOnly(dir, reason, cause = {}) {
   const keep = "The index itself may be fine: do not move or delete it. pi-codegraph itself never writes the index.";
   let remediation = `${rw}: make ${shownPath(dir)} and its files writable for this user. pi-codegraph itself never writes the index.`;
   if (cause.denied)
-    remediation = `This user may not access ${shownPath(cause.denied)}: give it read and write access to ${shownPath(dir)} and its files (check owner and mode with \`ls -la\`), or start Pi as the user who owns the index; ${rw}. ${keep}`;
+    remediation = `This user may not access ${shownPath(cause.denied)}: make ${shownPath(dir)} and its files readable and writable for this user (check owner and mode with \`ls -la\`), or start Pi as the user who owns the index; ${rw}. ${keep}`;
   else if (cause.readOnlyMount)
     remediation = `${shownPath(dir)} is on a read-only filesystem and ${rw}: remount it read-write, or start Pi in a writable copy of the project. ${keep}`;
   return new Problem(

@@ -1,7 +1,6 @@
 //! What a CLI that exited non-zero meant: an index it cannot use, a read-only index, or a
 //! failure reported with its (redacted) stderr tail.
 
-use crate::access::index_blocked;
 use crate::errors::{shown, Access, ExploreError, NoIndexKind};
 use crate::preflight::IndexFound;
 use crate::sanitize::redact;
@@ -27,22 +26,33 @@ const CLI_CORRUPT_MARKERS: &[&str] = &[
 /// validation errors, such as `Error: query must be a non-empty string`, on stdout).
 const STDOUT_EXCERPT_BYTES: usize = 1024;
 
+/// The CLI said it could not open (or find, or write) its database: the index paths' access is
+/// worth checking, not only the workspace's.
+pub(super) fn says_cannot_open(out: &crate::runner::RunOutput) -> bool {
+  [
+    CLI_READONLY_MARKERS,
+    CLI_CANTOPEN_MARKERS,
+    CLI_NO_INDEX_MARKER_LIST,
+  ]
+  .iter()
+  .any(|markers| markers.iter().any(|m| out.stderr_tail.contains(m)))
+}
+
+/// What a failed run means. `blocked` is what the filesystem said after it (`access::
+/// workspace_blocked`, or `index_blocked` when [`says_cannot_open`]): whatever the CLI said, a
+/// workspace that vanished or an index this user cannot access is the cause (its own words for
+/// them are "unable to open database file" or uv_cwd's ENOENT).
 pub(super) fn classify_exit(
   out: &crate::runner::RunOutput,
   workspace: &std::path::Path,
   index: &IndexFound,
+  blocked: Option<ExploreError>,
 ) -> ExploreError {
-  let said = |markers: &[&str]| markers.iter().any(|m| out.stderr_tail.contains(m));
-  // Whatever the CLI said, a workspace that vanished or an index this user cannot access is the
-  // cause (its own words for them are "unable to open database file" or uv_cwd's ENOENT).
-  let readonly = said(CLI_READONLY_MARKERS);
-  if readonly || said(CLI_CANTOPEN_MARKERS) || said(CLI_NO_INDEX_MARKER_LIST) {
-    if let Some(blocked) = index_blocked(workspace, &index.dir) {
-      return blocked;
-    }
-  } else if let Some(blocked) = crate::access::workspace_blocked(workspace) {
+  if let Some(blocked) = blocked {
     return blocked;
   }
+  let said = |markers: &[&str]| markers.iter().any(|m| out.stderr_tail.contains(m));
+  let readonly = said(CLI_READONLY_MARKERS);
   if out.stderr_tail.contains(CLI_NO_INDEX_MARKER) || said(CLI_CORRUPT_MARKERS) {
     // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
     let db = index.dir.join("codegraph.db");
