@@ -281,6 +281,23 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
     }
   });
 
+  test("an immutable .codegraph/ (chattr +i: EPERM, even for root): a permissions remediation, on both backends", (t) => {
+    const dir = tempDir("pi-codegraph-shop-immutable-");
+    fs.cpSync(ws, dir, { recursive: true });
+    const index = path.join(dir, ".codegraph");
+    if (spawnSync("chattr", ["+i", index]).status !== 0)
+      return t.skip("chattr +i is not available here (needs root and ext4-like attributes)");
+    try {
+      for (const [runner, r] of Object.entries(exploreInChild(dir))) {
+        assert.equal(r.code, "CODEGRAPH_INDEX_READONLY", `${runner}: ${r.message ?? r.text}`);
+        assert.match(r.message, /not permitted/i, runner);
+        assert.match(r.remediation, /do not move or delete it/, runner);
+      }
+    } finally {
+      spawnSync("chattr", ["-i", index]);
+    }
+  });
+
   test("a db with a valid header but truncated (header only, or cut after a page): the corrupt-index remediation", () => {
     for (const bytes of [100, 4096, 50000]) {
       const dir = tempDir("pi-codegraph-shop-cut-");
