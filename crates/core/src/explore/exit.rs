@@ -1,5 +1,6 @@
-//! What a CLI that exited non-zero meant: an index it cannot use, a read-only index, or a
-//! failure reported with its (redacted) stderr tail.
+//! What a CLI that exited non-zero meant: a workspace that vanished or was locked, an index this
+//! user cannot access (`access.rs`, asked by the caller), an index it cannot use, a read-only
+//! index, or a failure reported with its (redacted) stderr tail.
 
 use crate::errors::{shown, Access, ExploreError, NoIndexKind};
 use crate::preflight::IndexFound;
@@ -7,7 +8,6 @@ use crate::sanitize::redact;
 
 /// What CodeGraph prints on stderr when the directory has no index (1.1 to 1.6.1).
 const CLI_NO_INDEX_MARKER: &str = "no .codegraph/ index exists";
-const CLI_NO_INDEX_MARKER_LIST: &[&str] = &[CLI_NO_INDEX_MARKER];
 /// What CodeGraph 1.6.1 prints when it cannot open its index read-write (SQLite's message for a
 /// read-only database file or directory).
 const CLI_READONLY_MARKERS: &[&str] = &["attempt to write a readonly database", "SQLITE_READONLY"];
@@ -29,13 +29,8 @@ const STDOUT_EXCERPT_BYTES: usize = 1024;
 /// The CLI said it could not open (or find, or write) its database: the index paths' access is
 /// worth checking, not only the workspace's.
 pub(super) fn says_cannot_open(out: &crate::runner::RunOutput) -> bool {
-  [
-    CLI_READONLY_MARKERS,
-    CLI_CANTOPEN_MARKERS,
-    CLI_NO_INDEX_MARKER_LIST,
-  ]
-  .iter()
-  .any(|markers| markers.iter().any(|m| out.stderr_tail.contains(m)))
+  let said = |markers: &[&str]| markers.iter().any(|m| out.stderr_tail.contains(m));
+  said(CLI_READONLY_MARKERS) || said(CLI_CANTOPEN_MARKERS) || said(&[CLI_NO_INDEX_MARKER])
 }
 
 /// What a failed run means. `blocked` is what the filesystem said after it (`access::
@@ -53,7 +48,7 @@ pub(super) fn classify_exit(
   }
   let said = |markers: &[&str]| markers.iter().any(|m| out.stderr_tail.contains(m));
   let readonly = said(CLI_READONLY_MARKERS);
-  if out.stderr_tail.contains(CLI_NO_INDEX_MARKER) || said(CLI_CORRUPT_MARKERS) {
+  if said(&[CLI_NO_INDEX_MARKER]) || said(CLI_CORRUPT_MARKERS) {
     // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
     let db = index.dir.join("codegraph.db");
     return ExploreError::NoIndex {
