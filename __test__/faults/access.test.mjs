@@ -54,25 +54,28 @@ eachBackend("the workspace vanishes, or only access fails", ({ exploreWith, entr
     });
   }
 
-  test("deleted while the call waits for an index writer, before the spawn: CODEGRAPH_WORKSPACE, not NOT_FOUND", async () => {
-    // The call reads rebuild.pid (a FIFO here, so each read is observable) and then
-    // codegraph.lock (naming this live process) once in the checks and again on every re-check:
-    // after the second read it is past the checks, waiting to spawn.
-    const ws = makeWorkspace();
-    const fifo = path.join(ws, ".codegraph", "rebuild.pid");
-    execFileSync("mkfifo", [fifo], { env: { PATH: saved.PATH } });
-    fs.writeFileSync(path.join(ws, ".codegraph", "codegraph.lock"), `${process.pid}\n`);
-    const fake = fakeCli([["stdout", "must not run\n"]]);
-    const read = nextReader(fifo);
-    const pending = exploreWith(fake.file, "q", ws, null, { timeoutMs: 15000 });
-    await read;
-    await nextReader(fifo);
-    fs.rmSync(ws, { recursive: true, force: true });
-    const err = expectError(await pending, "CODEGRAPH_WORKSPACE");
-    assert.match(err.message, /removed or renamed during the call/);
-    assert.doesNotMatch(err.remediation, /Install/);
-    await assertNothingLeft();
-  });
+  for (const how of ["deleted", "renamed"]) {
+    test(`${how} while the call waits for an index writer, before the spawn: CODEGRAPH_WORKSPACE, not NOT_FOUND`, async () => {
+      // The call reads rebuild.pid (a FIFO here, so each read is observable) and then
+      // codegraph.lock (naming this live process) once in the checks and again on every re-check:
+      // after the second read it is past the checks, waiting to spawn.
+      const ws = makeWorkspace();
+      const fifo = path.join(ws, ".codegraph", "rebuild.pid");
+      execFileSync("mkfifo", [fifo], { env: { PATH: saved.PATH } });
+      fs.writeFileSync(path.join(ws, ".codegraph", "codegraph.lock"), `${process.pid}\n`);
+      const fake = fakeCli([["stdout", "must not run\n"]]);
+      const read = nextReader(fifo);
+      const pending = exploreWith(fake.file, "q", ws, null, { timeoutMs: 15000 });
+      await read;
+      await nextReader(fifo);
+      if (how === "deleted") fs.rmSync(ws, { recursive: true, force: true });
+      else fs.renameSync(ws, `${ws}.moved`);
+      const err = expectError(await pending, "CODEGRAPH_WORKSPACE");
+      assert.match(err.message, /removed or renamed during the call/);
+      assert.doesNotMatch(err.remediation, /Install/);
+      await assertNothingLeft();
+    });
+  }
 
   for (const [label, marker] of [
     ["database disk image is malformed", "✗ Explore failed: database disk image is malformed\n"],
