@@ -377,3 +377,47 @@ test("doctor in a subdirectory of an indexed project (real addon): names the pro
   assert.match(r.stdout, new RegExp(`^ancestor\\s+${project}`, "m"));
   assert.match(r.stdout, /^fix\s+The enclosing project .* start Pi there/m);
 });
+
+test("doctor in a directory whose name holds an escape sequence, a bidi control and a newline: one row, nothing raw", () => {
+  // A name that would set the terminal's title, reverse the row and forge a "status ready" row.
+  const parent = tempDir("pi-codegraph-cli-evil-");
+  const evil = path.join(parent, "x\u001b]0;pwned\u0007\u202eesrever\nstatus     ready");
+  fs.mkdirSync(evil);
+  const r = run(["doctor"], evil);
+  assert.equal(r.code, 1);
+  for (const [label, raw] of [
+    ["ESC", "\u001b"],
+    ["BEL", "\u0007"],
+    ["U+202E", "\u202e"],
+  ]) {
+    assert.ok(!r.stdout.includes(raw) && !r.stderr.includes(raw), `no raw ${label} reaches the terminal`);
+  }
+  const lines = r.stdout.split("\n");
+  assert.equal(lines.filter((l) => l.startsWith("status")).length, 1, r.stdout);
+  assert.match(rows(r.stdout).status, /^not ready/);
+  assert.equal(lines.filter((l) => l.startsWith("workspace")).length, 1);
+  assert.ok(rows(r.stdout).workspace.includes("\\x1b]0;pwned\\x07\\u{202e}esrever\\nstatus"), rows(r.stdout).workspace);
+});
+
+test("a usage error echoing an argument with an escape sequence prints it escaped", () => {
+  const r = run(["doctor", "--\u001b]52;c;cHduZWQ=\u0007"], makeWorkspace());
+  assert.equal(r.code, 2);
+  assert.ok(!r.stderr.includes("\u001b"), JSON.stringify(r.stderr));
+  assert.match(r.stderr, /unknown option --\\x1b\]52;c;cHduZWQ=\\x07/);
+});
+
+const oldNode = ["/usr/bin/node", "/bin/node"].find((p) => {
+  const v = spawnSync(p, ["--version"], { encoding: "utf8" }).stdout ?? "";
+  return /^v(1\d|2[01])\./.test(v);
+});
+test("doctor on a Node.js below the supported floor names the floor and what is known to work", {
+  skip: !oldNode && "no Node.js older than 22 on this machine (/usr/bin/node)",
+}, () => {
+  const ws = makeWorkspace();
+  const r = spawnSync(oldNode, [cli, "doctor"], { cwd: ws, env: env(), encoding: "utf8" });
+  const runtime = rows(r.stdout).runtime;
+  assert.match(runtime, /^Node\.js v(1\d|2[01])\./);
+  assert.match(runtime, /below the supported floor, Node\.js 22/);
+  assert.match(runtime, /known to work: Node\.js 22 and 24/);
+  assert.doesNotMatch(rows(run(["doctor"], ws).stdout).runtime, /below the supported floor/, "not on this Node");
+});

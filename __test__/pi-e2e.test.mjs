@@ -335,6 +335,12 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     const next = systemOf(bodies[first.length]);
     assert.doesNotMatch(next, /Unavailable in this workspace/);
     assert.match(next, /codegraph_explore: Ask the workspace's CodeGraph index structural questions/);
+    await turn("p3");
+    // The status slot goes to the rpc client only when it changes: no index, then ready.
+    const statuses = rpc.events
+      .filter((e) => e.type === "extension_ui_request" && e.method === "setStatus" && e.statusKey === "codegraph")
+      .map((e) => e.statusText);
+    assert.deepEqual(statuses, ["⬡ codegraph: no index", "⬡ codegraph"]);
     const exit = await rpc.end();
     assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
   });

@@ -220,6 +220,97 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
     assert.deepEqual(hashTree(path.join(ro, ".codegraph")), before);
   });
 
+  /** explore() of each backend in a child process: `{ runner: { code, message, remediation } | { text } }`. */
+  function exploreInChild(dir, { wrap = (argv) => argv, uid } = {}) {
+    const results = {};
+    for (const runner of ["native", "node"]) {
+      const script = `require(${JSON.stringify(path.join(root, "index.js"))}).explore("checkout", ${JSON.stringify(dir)}).then(
+        (r) => console.log(JSON.stringify({ text: r.text })),
+        (e) => console.log(JSON.stringify({ code: e.code, remediation: e.remediation, message: e.message })));`;
+      const [cmd, ...args] = wrap([process.execPath, "-e", script]);
+      const r = spawnSync(cmd, args, {
+        env: { ...process.env, HOME: path.dirname(dir), PI_CODEGRAPH_RUNNER: runner },
+        ...(uid === undefined ? {} : { uid, gid: uid }),
+        encoding: "utf8",
+        timeout: 30000,
+      });
+      results[runner] = JSON.parse(r.stdout || JSON.stringify({ code: `no output: ${r.stderr}` }));
+    }
+    return results;
+  }
+
+  test("a workspace on a read-only mount: CODEGRAPH_INDEX_READONLY naming the mount, on both backends", {
+    skip: (process.platform !== "linux" || !isRoot) && "needs Linux and root for a read-only bind mount (unshare -m)",
+  }, () => {
+    // CodeGraph says only "unable to open database file"; access(2) tells EROFS from EACCES.
+    const dir = indexedCopy();
+    const before = hashTree(path.join(dir, ".codegraph"));
+    const mount = `mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" && exec "$@"`;
+    const out = exploreInChild(dir, { wrap: (argv) => ["unshare", "-m", "/bin/sh", "-c", mount, dir, ...argv] });
+    for (const [runner, r] of Object.entries(out)) {
+      assert.equal(r.code, "CODEGRAPH_INDEX_READONLY", `${runner}: ${r.message ?? r.text}`);
+      assert.match(r.message, /read-only filesystem/, runner);
+      assert.match(r.remediation, /remount it read-write/, runner);
+      assert.doesNotMatch(r.remediation, /Move or delete/, runner);
+    }
+    assert.deepEqual(hashTree(path.join(dir, ".codegraph")), before);
+  });
+
+  test("a db this user may not read (and a -shm of another owner): a permissions remediation, on both backends", {
+    skip: !isRoot && "needs root to run as nobody",
+  }, () => {
+    const parent = tempDir("pi-codegraph-shop-perm-");
+    fs.chmodSync(parent, 0o755);
+    const dir = path.join(parent, "ws");
+    fs.cpSync(ws, dir, { recursive: true });
+    spawnSync("chmod", ["-R", "a+rwX", dir]);
+    const db = path.join(dir, ".codegraph", "codegraph.db");
+    for (const [file, make] of [
+      [db, () => fs.chmodSync(db, 0o600)],
+      [`${db}-shm`, () => fs.writeFileSync(`${db}-shm`, "", { mode: 0o600 })],
+    ]) {
+      make();
+      const out = exploreInChild(dir, { uid: 65534 });
+      for (const [runner, r] of Object.entries(out)) {
+        assert.equal(r.code, "CODEGRAPH_INDEX_READONLY", `${runner}: ${r.message ?? r.text}`);
+        assert.ok(r.message.includes(file), `${runner} names ${file}: ${r.message}`);
+        assert.match(r.remediation, /readable and writable/, runner);
+        assert.doesNotMatch(r.remediation, /Move or delete/, runner);
+      }
+      fs.chmodSync(db, 0o666);
+    }
+  });
+
+  test("an immutable .codegraph/ (chattr +i: EPERM, even for root): a permissions remediation, on both backends", (t) => {
+    const dir = tempDir("pi-codegraph-shop-immutable-");
+    fs.cpSync(ws, dir, { recursive: true });
+    const index = path.join(dir, ".codegraph");
+    if (spawnSync("chattr", ["+i", index]).status !== 0)
+      return t.skip("chattr +i is not available here (needs root and ext4-like attributes)");
+    try {
+      for (const [runner, r] of Object.entries(exploreInChild(dir))) {
+        assert.equal(r.code, "CODEGRAPH_INDEX_READONLY", `${runner}: ${r.message ?? r.text}`);
+        assert.match(r.message, /not permitted/i, runner);
+        assert.match(r.remediation, /do not move or delete it/, runner);
+      }
+    } finally {
+      spawnSync("chattr", ["-i", index]);
+    }
+  });
+
+  test("a db with a valid header but truncated (header only, or cut after a page): the corrupt-index remediation", () => {
+    for (const bytes of [100, 4096, 50000]) {
+      const dir = tempDir("pi-codegraph-shop-cut-");
+      fs.cpSync(ws, dir, { recursive: true });
+      const db = path.join(dir, ".codegraph", "codegraph.db");
+      fs.truncateSync(db, bytes);
+      for (const [runner, r] of Object.entries(exploreInChild(dir))) {
+        assert.equal(r.code, "CODEGRAPH_NO_INDEX", `${runner} at ${bytes} bytes: ${r.message ?? r.text}`);
+        assert.match(r.remediation, /Move or delete .*codegraph\.db/, runner);
+      }
+    }
+  });
+
   test("an explore during a real `codegraph index` waits for the rebuild and answers from the finished index", async (t) => {
     const request = "how does CheckoutService.checkout call charge";
     const whole = (await pkg.explore(request, ws)).text;

@@ -125,6 +125,27 @@ for (const impl of implementations) {
         assert.match(s.tool().promptGuidelines[0], /^Do not call codegraph_explore/);
       });
 
+      test("the status slot is sent only when it changes (rpc mode sends every setStatus to the client)", async () => {
+        const dir = makeWorkspace();
+        const s = await session(dir);
+        const sent = [];
+        const record = s.ui.setStatus;
+        s.ui.setStatus = (key, text) => {
+          sent.push(text);
+          record(key, text);
+        };
+        for (let turn = 0; turn < 3; turn++) await s.host.beforeAgentStart(s.ctx);
+        await s.report();
+        assert.deepEqual(sent, [], "three unchanged turns and /codegraph sent nothing");
+        fs.rmSync(path.join(dir, ".codegraph"), { recursive: true });
+        await s.host.beforeAgentStart(s.ctx);
+        await s.host.beforeAgentStart(s.ctx);
+        assert.deepEqual(sent, ["⬡ codegraph: no index"], "one change, one message");
+        indexIn(dir);
+        await s.host.beforeAgentStart(s.ctx);
+        assert.deepEqual(sent, ["⬡ codegraph: no index", "⬡ codegraph"]);
+      });
+
       test("the status slot shows the real state: workspace unusable, not installed", async () => {
         const gone = path.join(tempDir(), "deleted");
         assert.equal((await session(gone)).status(), "⬡ codegraph: workspace unusable");

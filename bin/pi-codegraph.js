@@ -9,6 +9,10 @@ const path = require("node:path");
 const pkg = require("../package.json");
 const { explore, diagnose, addonInfo, runnerInfo, limits } = require("../index.js");
 const { runnerLine } = require("../lib/status.js");
+const { printable } = require("../lib/text.js");
+
+/** printable(), and a newline shown as `\n` too: a value (a directory name) that must stay on its row. */
+const printableLine = (text) => printable(text).replace(/\n/g, "\\n");
 
 const PKG_DIR = path.join(__dirname, "..");
 const DOCTOR_USAGE = `  pi-codegraph doctor [DIR]
@@ -65,6 +69,22 @@ function wrap(text, width = 100) {
     });
 }
 
+/** The oldest Node.js major the package supports (package.json `engines`), and what CI runs. */
+const NODE_FLOOR = Number(/\d+/.exec(pkg.engines?.node ?? "22")[0]);
+const NODE_TESTED = "Node.js 22 and 24";
+
+/** The runtime row: Bun, or Node.js with a note when it is below the supported floor. */
+function runtimeRow() {
+  const platform = `(${process.platform}-${process.arch})`;
+  if (process.versions.bun) return `Bun ${process.versions.bun} ${platform}`;
+  const major = Number(process.versions.node.split(".")[0]);
+  const below =
+    major < NODE_FLOOR
+      ? `: below the supported floor, Node.js ${NODE_FLOOR} (package.json engines ${pkg.engines?.node}); known to work: ${NODE_TESTED}. Run pi-codegraph and Pi on one of those`
+      : "";
+  return `Node.js ${process.version} ${platform}${below}`;
+}
+
 function platformTarget() {
   try {
     return require("../lib/backends/native.js").target();
@@ -86,7 +106,6 @@ async function doctor(dir) {
     : code === "CODEGRAPH_WORKSPACE"
       ? "not checked (the workspace is not usable)"
       : null;
-  const runtime = process.versions.bun ? `Bun ${process.versions.bun}` : `Node.js ${process.version}`;
   const rows = [
     ["status", d.ready ? "ready" : `not ready (${code})`],
     ["workspace", d.cwd ?? dir],
@@ -122,22 +141,27 @@ async function doctor(dir) {
   if (d.ancestorIndex) {
     rows.push(["ancestor", `${d.ancestorIndex} has its own index; to use it, start Pi there (cd ${d.ancestorIndex})`]);
   }
-  rows.push(["runtime", `${runtime} (${process.platform}-${process.arch})`]);
+  rows.push(["runtime", runtimeRow()]);
   rows.push(["runner", runnerLine(runner)]);
   rows.push(["addon", addon.path ?? `not loaded: ${addon.error ?? d.problem ?? "unknown reason"}`]);
   if (addonMissing) {
     rows.push([
       "fix",
-      `The platform package pi-codegraph-${platformTarget()}, which holds the native addon, is missing.\n` +
-        "From a checkout of pi-codegraph: npm run build\n" +
+      [
+        `The platform package pi-codegraph-${platformTarget()}, which holds the native addon, is missing.`,
+        "From a checkout of pi-codegraph: npm run build",
         "From npm: npm install pi-codegraph (without --omit=optional or --no-optional)",
+      ],
     ]);
   } else if (!d.ready) rows.push(["fix", d.remediation]);
 
   const width = Math.max(...rows.map(([k]) => k.length));
+  // Every value is shown through the printable filter, each line on its own row: a directory
+  // name with an escape sequence, a bidi control or a newline cannot act on the terminal or add
+  // a row. (A value that is a list of lines is ours.)
   const stdout = rows
     .map(([k, v]) =>
-      wrap(v ?? "")
+      wrap([v ?? ""].flat().map(printableLine).join("\n"))
         .map((line, i) => `${(i === 0 ? k : "").padEnd(width)}  ${line}`.trimEnd())
         .join("\n"),
     )
@@ -243,6 +267,8 @@ main(process.argv.slice(2))
   .catch((err) => ({ code: 1, stderr: `pi-codegraph: ${err?.message ?? err}\n` }))
   .then(({ code, stdout, stderr }) => {
     process.exitCode = code;
-    if (stdout) process.stdout.write(stdout);
-    if (stderr) process.stderr.write(stderr);
+    // Everything printed goes through the printable filter (an argument echoed in a usage error,
+    // a path or stderr tail in a message): no escape sequence or bidi control reaches the terminal.
+    if (stdout) process.stdout.write(printable(stdout));
+    if (stderr) process.stderr.write(printable(stderr));
   });

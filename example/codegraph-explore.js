@@ -95,8 +95,16 @@ const invalidRequest = (reason) =>
   new Problem("CODEGRAPH_INVALID_REQUEST", `the Explore request is invalid: ${reason}`);
 const invalidOptions = (reason) =>
   new Problem("CODEGRAPH_INVALID_OPTIONS", `the explore options are invalid: ${reason}`);
-const badWorkspace = (p, reason) =>
-  new Problem("CODEGRAPH_WORKSPACE", `the workspace ${shownPath(p)} is not usable: ${reason}`);
+/** CODEGRAPH_WORKSPACE; `denied`: this user may not read or enter it (a permissions remediation). */
+const badWorkspace = (p, reason, denied = false) =>
+  new Problem(
+    "CODEGRAPH_WORKSPACE",
+    `the workspace ${shownPath(p)} is not usable: ${reason}`,
+    {},
+    denied
+      ? `Give this user read and execute access to ${shownPath(p)} (check its owner and mode with \`ls -ld\`), or start Pi as a user who can read it; codegraph_explore only runs in Pi's active workspace.`
+      : REMEDIATION.CODEGRAPH_WORKSPACE,
+  );
 const notFound = (reason) => new Problem("CODEGRAPH_NOT_FOUND", `the CodeGraph CLI was not found: ${reason}`);
 const spawnFailed = (reason) => new Problem("CODEGRAPH_SPAWN", `codegraph could not be started: ${reason}`);
 
@@ -130,13 +138,26 @@ function noIndex(workspace, reason, kind = { missing: true }) {
   return p;
 }
 
-const indexReadOnly = (dir, reason) =>
-  new Problem(
+/**
+ * CODEGRAPH_INDEX_READONLY. `cause` (errors.rs `Access`): {} (SQLite said read-only),
+ * { denied: path } (EACCES/EPERM) or { readOnlyMount: true } (EROFS). The index itself may be
+ * fine in each case, so no remediation says to move or delete it.
+ */
+function indexReadOnly(dir, reason, cause = {}) {
+  const rw = "CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm)";
+  const keep = "The index itself may be fine: do not move or delete it. pi-codegraph itself never writes the index.";
+  let remediation = `${rw}: make ${shownPath(dir)} and its files writable for this user. pi-codegraph itself never writes the index.`;
+  if (cause.denied)
+    remediation = `This user may not access ${shownPath(cause.denied)}: make ${shownPath(dir)} and its files readable and writable for this user (check owner and mode with \`ls -la\`), or start Pi as the user who owns the index; ${rw}. ${keep}`;
+  else if (cause.readOnlyMount)
+    remediation = `${shownPath(dir)} is on a read-only filesystem and ${rw}: remount it read-write, or start Pi in a writable copy of the project. ${keep}`;
+  return new Problem(
     "CODEGRAPH_INDEX_READONLY",
     `the CodeGraph index cannot be opened read-write: ${reason}`,
     {},
-    `CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm): make ${shownPath(dir)} and its files writable for this user. pi-codegraph itself never writes the index.`,
+    remediation,
   );
+}
 
 /** CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting. */
 function indexBusy(writer, waitedMs) {
@@ -223,11 +244,6 @@ const QUIET_DEFAULTS = {
   NO_COLOR: "1",
 };
 
-const countNewlines = (buf) => {
-  let n = 0;
-  for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) n += 1;
-  return n;
-};
 const countLines = (text) => (text.match(/\n/g)?.length ?? 0) + (text && !text.endsWith("\n") ? 1 : 0);
 const isContinuation = (byte) => (byte & 0xc0) === 0x80;
 
@@ -272,6 +288,93 @@ function truncationMarker(b) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/backends/node/access.js
+
+// Why a workspace or index that looked fine cannot be used (crates/core/src/access.rs): it vanished
+// during the call, this user may not access it, or it is on a read-only mount. Asked only after
+// something failed, so the answer names the real cause instead of "install CodeGraph" or "move
+// the index away".
+
+/** `err` says a path (or one of its parents) is not there. */
+const isGone = (err) => err?.code === "ENOENT" || err?.code === "ENOTDIR";
+/** `err` is a permission refusal (EACCES, or EPERM from a security module). */
+const isDenied = (err) => err?.code === "EACCES" || err?.code === "EPERM";
+
+/**
+ * An OS error as a short reason, e.g. "permission denied (EACCES)": without the path Node puts
+ * in its message (paths reach messages only through shownPath()).
+ */
+function ioReason(err) {
+  const m = /^([A-Z0-9]+): ([^,]*)/.exec(String(err?.message ?? err));
+  return m
+    ? `${m[2]} (${m[1]})`
+    : String(err?.code ?? err?.message ?? err)
+        .split("\n")[0]
+        .slice(0, 200);
+}
+
+/** CODEGRAPH_WORKSPACE when the workspace no longer exists as a directory, else null. */
+async function workspaceGone(workspace) {
+  try {
+    if ((await fsp.stat(workspace)).isDirectory()) return null;
+  } catch (err) {
+    if (!isGone(err)) return null;
+  }
+  return badWorkspace(workspace, "it was removed or renamed during the call");
+}
+
+/**
+ * workspaceGone(), or CODEGRAPH_WORKSPACE with a permissions remediation when this user may no
+ * longer read or enter it (a chmod during the call; a spawn's chdir then fails with EACCES).
+ */
+async function workspaceBlocked(workspace) {
+  const gone = await workspaceGone(workspace);
+  if (gone) return gone;
+  try {
+    await fsp.access(workspace, fs.constants.R_OK | fs.constants.X_OK);
+  } catch (err) {
+    if (isDenied(err)) return badWorkspace(workspace, `it cannot be read or entered (${ioReason(err)})`, true);
+  }
+  return null;
+}
+
+/** CODEGRAPH_INDEX_READONLY for a path of the index this user may not access. */
+const denied = (dir, p, err) =>
+  indexReadOnly(dir, `${shownPath(p)} cannot be accessed (${ioReason(err)})`, { denied: p });
+
+/**
+ * After the CLI failed to open its database: what in `<workspace>/.codegraph` this user cannot
+ * read and write (the directory, the db and its -wal/-shm when they exist), or null when every
+ * access is allowed. Checked with access(2), which also reports a read-only mount (EROFS).
+ */
+async function indexBlocked(workspace, dir) {
+  const blocked = await workspaceBlocked(workspace);
+  if (blocked) return blocked;
+  const { R_OK, W_OK, X_OK } = fs.constants;
+  const checks = [
+    [dir, true],
+    [path.join(dir, "codegraph.db"), true],
+    [path.join(dir, "codegraph.db-wal"), false],
+    [path.join(dir, "codegraph.db-shm"), false],
+  ];
+  for (const [p, required] of checks) {
+    try {
+      const isDir = (await fsp.stat(p)).isDirectory();
+      await fsp.access(p, R_OK | W_OK | (isDir ? X_OK : 0));
+    } catch (err) {
+      if (isGone(err)) {
+        if (!required) continue;
+        return noIndex(workspace, `${shownPath(p)} was removed during the call`, { missing: true });
+      }
+      if (err.code === "EROFS")
+        return indexReadOnly(dir, `${shownPath(p)} is on a read-only filesystem`, { readOnlyMount: true });
+      if (isDenied(err)) return denied(dir, p, err);
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/backends/node/preflight.js
 
 // Preflight: checks made before anything runs (crates/core/src/preflight.rs). They only read, and only
@@ -302,8 +405,16 @@ function envGet(env, key) {
   return found === undefined ? undefined : env[found];
 }
 
+/**
+ * The one rule of a blank request, shared with the addon (preflight.rs `is_blank_char`): only
+ * Unicode White_Space (U+0085, U+00A0, U+3000 …), controls (Cc) and format characters (Cf: U+FEFF,
+ * U+200B, the bidi controls, tag characters …). String.trim() is not it: it strips U+FEFF but
+ * keeps U+0085.
+ */
+const BLANK = /^[\p{White_Space}\p{Cc}\p{Cf}]*$/u;
+
 function checkRequest(request) {
-  if (!request.trim()) throw invalidRequest("it is empty or only whitespace");
+  if (BLANK.test(request)) throw invalidRequest("it is empty or only whitespace and invisible characters");
   if (request.includes("\0")) throw invalidRequest("it contains a NUL byte, which no command-line argument can carry");
   // UTF-16 units, as the CLI's `query.length` counts them (an emoji counts 2): JS `length`.
   if (request.length > MAX_REQUEST_CHARS)
@@ -323,19 +434,6 @@ function kindOfFile(st) {
   return "a special file";
 }
 
-/**
- * An OS error as a short reason, e.g. "permission denied (EACCES)": without the path Node puts
- * in its message (paths reach messages only through shownPath()).
- */
-function ioReason(err) {
-  const m = /^([A-Z0-9]+): ([^,]*)/.exec(String(err?.message ?? err));
-  return m
-    ? `${m[2]} (${m[1]})`
-    : String(err?.code ?? err?.message ?? err)
-        .split("\n")[0]
-        .slice(0, 200);
-}
-
 async function checkWorkspace(cwd) {
   if (cwd === "") throw badWorkspace(cwd, "no workspace directory was given");
   if (!path.isAbsolute(cwd)) throw badWorkspace(cwd, "it is not an absolute path");
@@ -343,13 +441,14 @@ async function checkWorkspace(cwd) {
   try {
     st = await fsp.stat(cwd); // follows symlinks and never opens the target
   } catch (err) {
-    throw badWorkspace(cwd, err.code === "ENOENT" ? "it does not exist" : `it cannot be read (${ioReason(err)})`);
+    if (err.code === "ENOENT") throw badWorkspace(cwd, "it does not exist");
+    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err));
   }
   if (!st.isDirectory()) throw badWorkspace(cwd, `it is ${kindOfFile(st)}, not a directory`);
   try {
     await (await fsp.opendir(cwd)).close(); // a directory we cannot list would later look like "no index"
   } catch (err) {
-    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`);
+    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err));
   }
   return cwd;
 }
@@ -426,7 +525,10 @@ async function checkIndex(workspace, home, env) {
   const name = indexDirName(env);
   const dir = path.join(workspace, name);
   const db = path.join(dir, INDEX_DB_FILE);
+  // A path that is not there because the workspace itself vanished (deleted or renamed during
+  // the call) is the workspace's problem, not a missing index.
   const missing = async (what) =>
+    (await workspaceGone(workspace)) ??
     noIndex(workspace, `${shownPath(what)} does not exist`, {
       missing: true,
       ancestor: await ancestorIndex(workspace, name),
@@ -435,15 +537,17 @@ async function checkIndex(workspace, home, env) {
   try {
     st = await fsp.stat(dir);
   } catch (err) {
-    if (err.code === "ENOENT" || err.code === "ENOTDIR") throw await missing(dir);
-    throw badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`);
+    if (isGone(err)) throw await missing(dir);
+    throw badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`, isDenied(err));
   }
   if (!st.isDirectory())
     throw noIndex(workspace, `${shownPath(dir)} is ${kindOfFile(st)}, not a directory`, { special: true });
   try {
     st = await fsp.stat(db);
   } catch (err) {
-    if (err.code === "ENOENT") throw await missing(db);
+    if (isGone(err)) throw await missing(db);
+    // `.codegraph/` may not be entered: the index may be fine, only access fails.
+    if (isDenied(err)) throw denied(dir, dir, err);
     throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
   }
   if (!st.isFile())
@@ -475,6 +579,8 @@ async function checkIndex(workspace, home, env) {
   try {
     header = await readRegular(db, 16);
   } catch (err) {
+    if (isDenied(err)) throw denied(dir, db, err);
+    if (isGone(err)) throw await missing(db);
     throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
   }
   if (header.length < 16) throw noIndex(workspace, `${shownPath(db)} is empty or truncated`, { unusable: true, db });
@@ -1246,14 +1352,23 @@ function releaseFullOutputs(paths) {
 class StdoutCollector {
   constructor(spillTarget) {
     Object.assign(this, { spillTarget, spill: null, kept: Buffer.alloc(0), keptNewlines: 0, storing: true });
-    Object.assign(this, { seenBytes: 0, seenNewlines: 0, lastByte: undefined });
+    // seenBytes: raw bytes read. The totals the model is told are counted on the cleaned text,
+    // like the kept counts (a CR is a line end there, an invalid byte a 3-byte U+FFFD).
+    Object.assign(this, { seenBytes: 0, counter: new TextCleaner(), cleanBytes: 0, cleanNewlines: 0, cleanLast: "" });
+  }
+
+  /** Counts cleaned text towards the totals. */
+  countClean(text) {
+    if (!text) return;
+    this.cleanBytes += Buffer.byteLength(text);
+    this.cleanNewlines += text.split("\n").length - 1;
+    this.cleanLast = text.at(-1);
   }
 
   push(chunk) {
     if (!chunk.length) return;
     this.seenBytes += chunk.length;
-    this.seenNewlines += countNewlines(chunk);
-    this.lastByte = chunk[chunk.length - 1];
+    this.countClean(this.counter.push(chunk));
     if (!this.storing) {
       this.spillWrite(chunk);
       return;
@@ -1292,14 +1407,15 @@ class StdoutCollector {
 
   /** What the model would see so far: `{ text, bytes, lines }` (bytes and lines seen). */
   preview() {
-    return { text: cut(cleanText(this.kept))[0], bytes: this.seenBytes, lines: this.seenNewlines };
+    return { text: cut(cleanText(this.kept))[0], bytes: this.cleanBytes, lines: this.cleanNewlines };
   }
 
   finish(totalsExact) {
     const decoded = cleanText(this.kept);
-    const totalBytes = this.seenBytes;
-    const totalLines = this.seenNewlines + (this.lastByte !== undefined && this.lastByte !== 10 ? 1 : 0);
-    const whole = totalBytes === this.kept.length && totalsExact;
+    this.countClean(this.counter.finish());
+    const totalBytes = this.cleanBytes;
+    const totalLines = this.cleanNewlines + (this.cleanBytes > 0 && this.cleanLast !== "\n" ? 1 : 0);
+    const whole = this.seenBytes === this.kept.length && totalsExact;
     if (whole && Buffer.byteLength(decoded) <= MAX_OUTPUT_BYTES && countLines(decoded) <= MAX_OUTPUT_LINES) {
       this.discard();
       const keptBytes = Buffer.byteLength(decoded);
@@ -1348,19 +1464,42 @@ class StderrTail {
     );
   }
   finish() {
+    const cut = this.seenBytes > this.tail.length;
     // When older bytes were dropped, the first line is a fragment: a secret's name may have
-    // fallen off while its value stayed. Start at the first whole line (or a character boundary).
+    // fallen off while its value stayed. Start at the first whole line, unless nothing but blanks
+    // follows it: the tail is then one long line, shown cut (stderr_tail.rs).
+    const nl = this.tail.indexOf(10);
+    const wholeLine = nl !== -1 && /[^\t\n\f\r ]/.test(this.tail.subarray(nl + 1).toString("latin1"));
     let start = 0;
-    if (this.seenBytes > this.tail.length) {
-      const nl = this.tail.indexOf(10);
-      if (nl !== -1) start = nl + 1;
-      else while (start < 3 && isContinuation(this.tail[start])) start += 1;
-    }
+    const fragment = cut && !wholeLine;
+    if (cut && wholeLine) start = nl + 1;
+    else if (fragment) start = fragmentStart(this.tail);
     const text = Buffer.from(redact(cleanText(this.tail.subarray(start))));
-    let from = Math.max(0, text.length - STDERR_TAIL_BYTES); // replacement characters can grow it
+    const room = STDERR_TAIL_BYTES - (fragment ? Buffer.byteLength(CUT_MARK) : 0);
+    let from = Math.max(0, text.length - room); // replacement characters can grow it
     while (isContinuation(text[from])) from += 1;
-    return text.subarray(from).toString();
+    return (fragment ? CUT_MARK : "") + text.subarray(from).toString();
   }
+}
+
+/** Marks a tail that starts in the middle of a line longer than the tail itself. */
+const CUT_MARK = "[cut]…";
+
+/** A partial first word longer than this is text, not a secret's value, and is kept. */
+const MAX_PARTIAL_WORD = 512;
+
+/**
+ * Where a fragment of one long line starts: past its partial first word when that is short and
+ * more follows (a secret's value whose name was cut off), else on the first character boundary.
+ */
+function fragmentStart(buf) {
+  const ws = buf
+    .subarray(0, MAX_PARTIAL_WORD)
+    .findIndex((b) => b === 9 || b === 10 || b === 12 || b === 13 || b === 32);
+  if (ws !== -1 && /[^\t\n\f\r ]/.test(buf.subarray(ws).toString("latin1"))) return ws + 1;
+  let start = 0;
+  while (start < 3 && isContinuation(buf[start])) start += 1;
+  return start;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1901,13 +2040,83 @@ async function diagnose(cwd) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/backends/node/exit.js
+
+// What a failed run means (crates/core/src/explore/exit.rs): a vanished or locked workspace, an
+// index this user cannot access, one the CLI cannot use, or a failure with its stderr tail.
+
+/** What CodeGraph 1.6.1 prints when it cannot open its index read-write. */
+const CLI_READONLY_MARKERS = ["attempt to write a readonly database", "SQLITE_READONLY"];
+/**
+ * SQLite's SQLITE_CANTOPEN: the database (or its directory, -wal, -shm) cannot be opened, as on a
+ * read-only mount, for a file this user may not read, or once the workspace is gone.
+ */
+const CLI_CANTOPEN_MARKERS = ["unable to open database file", "SQLITE_CANTOPEN"];
+/** SQLite's SQLITE_CORRUPT and SQLITE_NOTADB: a valid header over truncated or damaged pages. */
+const CLI_CORRUPT_MARKERS = [
+  "database disk image is malformed",
+  "file is not a database",
+  "SQLITE_CORRUPT",
+  "SQLITE_NOTADB",
+];
+
+/** How long the checks after a failure may take (a hung mount must not hold the answer). */
+const CAUSE_WAIT_MS = 1000;
+
+/**
+ * After a failed spawn or exit: whether the workspace vanished or was locked (and, with `dir`,
+ * whether the index paths are accessible); null when the filesystem does not answer within
+ * CAUSE_WAIT_MS (explore.rs `blocked_cause`).
+ */
+function blockedCause(workspace, dir) {
+  const probe = dir ? indexBlocked(workspace, dir) : workspaceBlocked(workspace);
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, CAUSE_WAIT_MS, null);
+  });
+  return Promise.race([probe.catch(() => null), late]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * What a non-zero exit means: a vanished workspace, an index this user cannot access, one the CLI
+ * cannot use, or a failure with its stderr tail.
+ */
+async function classifyExit(out, workspace, index) {
+  const said = (markers) => markers.some((m) => out.stderrTail.includes(m));
+  // Whatever the CLI said, a workspace that vanished or an index this user cannot access is the
+  // cause (its own words for them are "unable to open database file" or uv_cwd's ENOENT).
+  const readonly = said(CLI_READONLY_MARKERS);
+  const cannotOpen = readonly || said(CLI_CANTOPEN_MARKERS) || said([CLI_NO_INDEX_MARKER]);
+  const blocked = await blockedCause(workspace, cannotOpen ? index.dir : undefined);
+  if (blocked) return blocked;
+  if (said([CLI_NO_INDEX_MARKER, ...CLI_CORRUPT_MARKERS])) {
+    // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
+    const db = path.join(index.dir, "codegraph.db");
+    return noIndex(workspace, `codegraph cannot use ${shownPath(db)} as an index`, { unusable: true, db });
+  }
+  if (readonly) return indexReadOnly(index.dir, 'codegraph explore failed with "attempt to write a readonly database"');
+  const { code, signal } = out.status;
+  const signum = signal ? (os.constants.signals[signal] ?? null) : null;
+  let how = "ended abnormally";
+  if (code !== null) how = `exited with code ${code}`;
+  else if (COMMON_SIGNALS.includes(signal)) how = `was killed by ${signal} (signal ${signum})`;
+  else if (signum !== null) how = `was killed by signal ${signum}`;
+  let stderrTail = out.stderrTail;
+  if (!stderrTail.trim() && out.stdout.text.trim()) {
+    // The CLI prints its validation errors on stdout.
+    const buf = Buffer.from(out.stdout.text);
+    let end = Math.min(buf.length, STDOUT_EXCERPT_BYTES);
+    while (isContinuation(buf[end])) end -= 1;
+    stderrTail = `(stderr empty; stdout began:)\n${redact(buf.subarray(0, end).toString())}`;
+  }
+  return new Problem("CODEGRAPH_EXIT", `codegraph explore ${how}`, { exitCode: code, signal: signum, stderrTail });
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/backends/node/explore.js
 
 // explore(): the backend's main call, the same as the native addon's (crates/core/src/explore.rs, src/lib.rs):
 // argument checks in the addon's order, preflight, discovery, the run, and what its exit means.
-
-/** What CodeGraph 1.6.1 prints when it cannot open its index read-write. */
-const CLI_READONLY_MARKERS = ["attempt to write a readonly database", "SQLITE_READONLY"];
 
 /**
  * The filesystem checks before a run, in the addon's order: workspace, index, executable (and
@@ -2093,7 +2302,10 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   } catch (problem) {
     version.stop();
     fill(undefined);
-    throw problem;
+    // A spawn that could not enter its working directory (ENOENT, as if the CLI were missing, or
+    // EACCES) ran after the workspace vanished or was locked.
+    const spawnCodes = ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_SPAWN"];
+    throw (spawnCodes.includes(problem?.code) && (await blockedCause(workspace))) || problem;
   }
   // A flood we stopped ourselves (at the drain limit) is not the CLI's verdict: the kept text is
   // the answer, with totals as lower bounds and exitCode -1 ("stopped by pi-codegraph").
@@ -2101,7 +2313,7 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   if (out.status.code !== 0 && !stoppedByUs) {
     version.stop();
     fill(out.durationMs);
-    throw classifyExit(out, workspace, index);
+    throw await classifyExit(out, workspace, index);
   }
   const v = version.now();
   const b = out.stdout;
@@ -2134,32 +2346,6 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
       fullOutputMissing: b.fullOutput?.error,
     }),
   };
-}
-
-/** What a non-zero exit means: an index the CLI cannot use, a read-only index, or a failure with its stderr tail. */
-function classifyExit(out, workspace, index) {
-  if (out.stderrTail.includes(CLI_NO_INDEX_MARKER)) {
-    // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
-    const db = path.join(index.dir, "codegraph.db");
-    return noIndex(workspace, `codegraph cannot use ${shownPath(db)} as an index`, { unusable: true, db });
-  }
-  if (CLI_READONLY_MARKERS.some((m) => out.stderrTail.includes(m)))
-    return indexReadOnly(index.dir, 'codegraph explore failed with "attempt to write a readonly database"');
-  const { code, signal } = out.status;
-  const signum = signal ? (os.constants.signals[signal] ?? null) : null;
-  let how = "ended abnormally";
-  if (code !== null) how = `exited with code ${code}`;
-  else if (COMMON_SIGNALS.includes(signal)) how = `was killed by ${signal} (signal ${signum})`;
-  else if (signum !== null) how = `was killed by signal ${signum}`;
-  let stderrTail = out.stderrTail;
-  if (!stderrTail.trim() && out.stdout.text.trim()) {
-    // The CLI prints its validation errors on stdout.
-    const buf = Buffer.from(out.stdout.text);
-    let end = Math.min(buf.length, STDOUT_EXCERPT_BYTES);
-    while (isContinuation(buf[end])) end -= 1;
-    stderrTail = `(stderr empty; stdout began:)\n${redact(buf.subarray(0, end).toString())}`;
-  }
-  return new Problem("CODEGRAPH_EXIT", `codegraph explore ${how}`, { exitCode: code, signal: signum, stderrTail });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2513,8 +2699,13 @@ function createExtension(glue, getPeers) {
   return function piCodegraph(pi) {
     const state = { diagnosis: undefined, lastError: undefined, active: false, fullOutputs: [], peers: undefined };
     const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}`;
+    // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
-      if (ctx.hasUI) ctx.ui.setStatus("codegraph", statusText(state.diagnosis, glue.runnerInfo()));
+      if (!ctx.hasUI) return;
+      const text = statusText(state.diagnosis, glue.runnerInfo());
+      if (text === state.shownStatus) return;
+      state.shownStatus = text;
+      ctx.ui.setStatus("codegraph", text);
     };
 
     async function refresh(ctx) {
@@ -2530,6 +2721,7 @@ function createExtension(glue, getPeers) {
     pi.on("session_start", async (_event, ctx) => {
       if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
       state.active = true;
+      state.shownStatus = undefined; // a new session's UI has not been told yet
       state.diagnosis = await glue.diagnose(ctx.cwd);
       state.peers = await getPeers();
       pi.registerTool(createTool(state, state.peers, glue));

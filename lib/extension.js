@@ -26,8 +26,13 @@ function createExtension(glue, getPeers) {
   return function piCodegraph(pi) {
     const state = { diagnosis: undefined, lastError: undefined, active: false, fullOutputs: [], peers: undefined };
     const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}`;
+    // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
-      if (ctx.hasUI) ctx.ui.setStatus("codegraph", statusText(state.diagnosis, glue.runnerInfo()));
+      if (!ctx.hasUI) return;
+      const text = statusText(state.diagnosis, glue.runnerInfo());
+      if (text === state.shownStatus) return;
+      state.shownStatus = text;
+      ctx.ui.setStatus("codegraph", text);
     };
 
     async function refresh(ctx) {
@@ -43,6 +48,7 @@ function createExtension(glue, getPeers) {
     pi.on("session_start", async (_event, ctx) => {
       if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
       state.active = true;
+      state.shownStatus = undefined; // a new session's UI has not been told yet
       state.diagnosis = await glue.diagnose(ctx.cwd);
       state.peers = await getPeers();
       pi.registerTool(createTool(state, state.peers, glue));

@@ -39,6 +39,7 @@ pub fn explore_args(
     let cwd = string_arg(cwd).ok_or_else(|| ExploreError::Workspace {
       path: std::path::PathBuf::new(),
       reason: "the workspace path is not a string".into(),
+      denied: false,
     })?;
     let (timeout, on_progress) = parse_options(env, options)?;
     let link = link_signal(env, signal, cancel)?;

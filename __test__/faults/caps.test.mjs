@@ -31,7 +31,7 @@ eachBackend("the caps", ({ exploreWith, releaseFullOutputs }) => {
     const tail = err.details.stderrTail;
     assert.ok(Buffer.byteLength(tail) <= 4096, `tail is ${Buffer.byteLength(tail)} bytes`);
     assert.ok(tail.length > 4000, "the tail is the last ~4 KB, not a fragment");
-    assert.match(tail, /^x+END-OF-STDERR$/);
+    assert.match(tail, /^\[cut\]…x+END-OF-STDERR$/, "one line longer than the tail: its end, marked as cut");
     assert.ok(Buffer.byteLength(err.message) < 4096 + 600, "the message stays bounded");
     assert.ok(err.message.endsWith("END-OF-STDERR"));
     await assertNothingLeft();
@@ -69,6 +69,47 @@ eachBackend("the caps", ({ exploreWith, releaseFullOutputs }) => {
     releaseFullOutputs();
     await assertNothingLeft();
   });
+
+  // The marker's "showing K of T" counts K and T on the same (cleaned) text: a CR is a line end
+  // there, an invalid byte a 3-byte U+FFFD, an escape nothing.
+  const progress = Array.from({ length: 3000 }, (_, i) => `${i}%\r`).join("");
+  for (const [label, steps] of [
+    ["\\r progress output", [["stdout", `${progress}done\n`]]],
+    ["20,000 invalid UTF-8 bytes", [["stdoutBase64", Buffer.alloc(20000, 0xff).toString("base64")]]],
+    ["CRLF lines past the line cap", [["stdout", "line\r\n".repeat(2500)]]],
+    [
+      "\\r and invalid UTF-8 mixed at the byte cap",
+      [
+        [
+          "stdoutBase64",
+          Buffer.concat([
+            Buffer.alloc(51199, 0x61),
+            Buffer.from("\r\xe2\x82\r\xff\x1b[31m\r\n".repeat(300), "latin1"),
+          ]).toString("base64"),
+        ],
+      ],
+    ],
+  ]) {
+    test(`${label}: kept and total counts describe the same text`, async () => {
+      const result = expectResult(await exploreWith(fakeCli(steps).file, "q", suite.ws));
+      const d = result.details;
+      assert.ok(d.truncated, "cut");
+      assert.ok(d.keptLines <= d.totalLines, `${d.keptLines} of ${d.totalLines} lines`);
+      assert.ok(d.keptBytes <= d.totalBytes, `${d.keptBytes} of ${d.totalBytes} bytes`);
+      const [, keptLines, totalLines, keptBytes, totalBytes] = result.text
+        .match(/showing (\d+) of (\d+) lines \((\d+) of (\d+) bytes\)/)
+        .map(Number);
+      assert.deepEqual(
+        [keptLines, totalLines, keptBytes, totalBytes],
+        [d.keptLines, d.totalLines, d.keptBytes, d.totalBytes],
+      );
+      if (d.fullOutputPath) {
+        const full = fs.readFileSync(d.fullOutputPath);
+        assert.equal(full.length, d.totalBytes, "the full output holds exactly the total");
+        releaseFullOutputs([d.fullOutputPath]);
+      }
+    });
+  }
 
   test("request length counts UTF-16 units as the CLI does: 5,001 emoji are refused, the CLI never runs", async () => {
     const log = path.join(tempDir(), "ran");

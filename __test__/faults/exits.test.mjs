@@ -51,4 +51,39 @@ eachBackend("the CLI fails", ({ exploreWith }) => {
     assert.match(err.remediation, /writable/);
     assert.match(err.remediation, /never writes the index/);
   });
+  for (const [label, steps, end] of [
+    [
+      "one 1 MB line",
+      [
+        ["stderrFill", [1024 * 1024, "x"]],
+        ["stderr", " the end of it\n"],
+      ],
+      "x the end of it",
+    ],
+    [
+      "a 5 KB line ending in CRLF and blank lines",
+      [["stderr", `first line\n${"w ".repeat(2500)}last\r\n\n \n`]],
+      "w last",
+    ],
+    [
+      "one line with no newline at all",
+      [
+        ["stderrFill", [9000, "y"]],
+        ["stderr", "Z"],
+      ],
+      "yZ",
+    ],
+  ]) {
+    test(`stderr ending in ${label} longer than the 4 KB tail: its end is kept, marked as cut`, async () => {
+      const fake = fakeCli([...steps, ["exit", 3]]);
+      const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
+      const tail = err.details.stderrTail;
+      assert.ok(tail.startsWith("[cut]…"), JSON.stringify(tail.slice(0, 40)));
+      assert.ok(tail.trimEnd().endsWith(end), JSON.stringify(tail.slice(-40)));
+      assert.ok(Buffer.byteLength(tail) <= 4096 && Buffer.byteLength(tail) > 4000, `${Buffer.byteLength(tail)} bytes`);
+      assert.doesNotMatch(err.message, /\(empty\)/);
+      assert.ok(err.message.includes(`\nstderr (last 4 KB):\n[cut]…`), err.message.slice(0, 400));
+      await assertNothingLeft();
+    });
+  }
 });

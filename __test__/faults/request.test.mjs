@@ -69,6 +69,37 @@ eachBackend("the request", ({ exploreWith }) => {
     });
   }
 
+  // One rule for a blank request on both backends: only Unicode White_Space, controls (Cc) and
+  // format characters (Cf). JS trim() strips U+FEFF but keeps U+0085; Rust's trim() the reverse.
+  const BLANK_TABLE = {
+    "U+FEFF byte-order mark": "\ufeff",
+    "U+0085 next line": "\u0085",
+    "U+200B zero-width space": "\u200b",
+    "U+200C/U+200D zero-width (non-)joiners": "\u200c\u200d",
+    "U+2060 word joiner": "\u2060",
+    "U+180E Mongolian vowel separator": "\u180e",
+    "U+00AD soft hyphen": "\u00ad",
+    "U+202E/U+2066 bidi controls": "\u202e\u2066",
+    "U+E0041 tag character": "\u{e0041}",
+    "U+3000 ideographic space and U+2028/U+2029": "\u3000\u2028\u2029",
+    "C0 and C1 controls": "\u0001\u001b\u007f\u0090",
+    "all of them with spaces": " \ufeff\u0085 \u200b\t\u00a0\u202e\n",
+  };
+  for (const [label, request] of Object.entries(BLANK_TABLE)) {
+    test(`blank (${label}): CODEGRAPH_INVALID_REQUEST, the CLI never runs`, async () => {
+      const before = calls().length;
+      const err = expectError(await exploreWith(recorder.file, request, suite.ws), "CODEGRAPH_INVALID_REQUEST");
+      assert.match(err.message, /empty or only whitespace and invisible characters/);
+      assert.equal(calls().length, before, "the CLI never ran");
+    });
+  }
+
+  test("one visible character among the invisible ones is a request, passed verbatim", async () => {
+    for (const request of ["\ufeffa", "\u0085?\u0085", "\u200b\u00e9\u200b", "\u202e1"]) {
+      assertVerbatim(await passed(request), request);
+    }
+  });
+
   test("exactly 10,000 multibyte characters still pass, verbatim", async () => {
     const request = "é".repeat(10000);
     assertVerbatim(await passed(request), request);

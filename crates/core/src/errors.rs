@@ -47,6 +47,18 @@ pub enum NoIndexKind {
   Outside { resolved: PathBuf },
 }
 
+/// Why the index cannot be opened read-write. The index itself may be fine in each case, so no
+/// remediation ever says to move or delete it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Access {
+  /// SQLite said the database is read-only (no write permission on `.codegraph/` or its files).
+  NotWritable,
+  /// This user may not read, write or enter `path` (EACCES/EPERM).
+  Denied { path: PathBuf },
+  /// The filesystem holding the index is mounted read-only (EROFS).
+  ReadOnlyMount,
+}
+
 #[derive(Debug, Error)]
 pub enum ExploreError {
   #[error("the Explore request is invalid: {reason}")]
@@ -56,7 +68,12 @@ pub enum ExploreError {
   InvalidOptions { reason: String },
 
   #[error("the workspace {} is not usable: {reason}", shown(path))]
-  Workspace { path: PathBuf, reason: String },
+  Workspace {
+    path: PathBuf,
+    reason: String,
+    /// This user may not read or enter it (EACCES/EPERM): a permissions remediation.
+    denied: bool,
+  },
 
   #[error("the CodeGraph CLI was not found: {reason}")]
   NotFound { reason: String },
@@ -69,7 +86,11 @@ pub enum ExploreError {
   },
 
   #[error("the CodeGraph index cannot be opened read-write: {reason}")]
-  IndexReadOnly { dir: PathBuf, reason: String },
+  IndexReadOnly {
+    dir: PathBuf,
+    reason: String,
+    cause: Access,
+  },
 
   #[error("CodeGraph is writing this workspace's index right now (pid {pid} holds {}: {}){}", shown(lock), writer_kind(*rebuild), busy_note(*waited_ms))]
   IndexBusy {
@@ -212,6 +233,12 @@ impl ExploreError {
       Self::InvalidOptions { .. } => {
         "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.".into()
       }
+      Self::Workspace {
+        path, denied: true, ..
+      } => format!(
+        "Give this user read and execute access to {} (check its owner and mode with `ls -ld`), or start Pi as a user who can read it; codegraph_explore only runs in Pi's active workspace.",
+        shown(path)
+      ),
       Self::Workspace { .. } => {
         "Start Pi in an existing project directory; codegraph_explore only runs in Pi's active workspace.".into()
       }
@@ -219,10 +246,7 @@ impl ExploreError {
         "Install the CodeGraph CLI (npm install -g @colbymchenry/codegraph) and make sure `codegraph` is on PATH, or set PI_CODEGRAPH_BIN to its absolute path.".into()
       }
       Self::NoIndex { path, kind, .. } => no_index_remediation(path, kind),
-      Self::IndexReadOnly { dir, .. } => format!(
-        "CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm): make {} and its files writable for this user. pi-codegraph itself never writes the index.",
-        shown(dir)
-      ),
+      Self::IndexReadOnly { dir, cause, .. } => access_remediation(dir, cause),
       Self::IndexBusy { lock, pid, .. } => format!(
         "Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid {pid}, the lock is stale: delete {}.",
         shown(lock)
@@ -263,6 +287,27 @@ impl ExploreError {
       _ => {}
     }
     msg
+  }
+}
+
+fn access_remediation(dir: &Path, cause: &Access) -> String {
+  let rw =
+    "CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm)";
+  let keep = "The index itself may be fine: do not move or delete it. pi-codegraph itself never writes the index.";
+  match cause {
+    Access::NotWritable => format!(
+      "{rw}: make {} and its files writable for this user. pi-codegraph itself never writes the index.",
+      shown(dir)
+    ),
+    Access::Denied { path } => format!(
+      "This user may not access {}: make {} and its files readable and writable for this user (check owner and mode with `ls -la`), or start Pi as the user who owns the index; {rw}. {keep}",
+      shown(path),
+      shown(dir)
+    ),
+    Access::ReadOnlyMount => format!(
+      "{} is on a read-only filesystem and {rw}: remount it read-write, or start Pi in a writable copy of the project. {keep}",
+      shown(dir)
+    ),
   }
 }
 

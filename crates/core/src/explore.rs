@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::access::{index_blocked, workspace_blocked};
 use crate::discovery::{discover, Launch};
 use crate::environment::EnvSnapshot;
 use crate::errors::ExploreError;
@@ -174,6 +175,31 @@ async fn wait_for_writer(
   Ok(())
 }
 
+/// How long the checks after a failure may take (a local stat and access(2) take microseconds; a
+/// hung mount must not hold the answer).
+const CAUSE_WAIT: Duration = Duration::from_secs(1);
+
+/// After a failed spawn or exit, whether the workspace vanished or was locked (and, with `dir`,
+/// whether the index paths are accessible), asked off the async workers; None when the
+/// filesystem does not answer within CAUSE_WAIT or the call is cancelled meanwhile.
+async fn blocked_cause(
+  workspace: &Path,
+  dir: Option<&Path>,
+  cancel: &Cancel,
+) -> Option<ExploreError> {
+  let (ws, dir) = (workspace.to_path_buf(), dir.map(Path::to_path_buf));
+  let check = move || {
+    Ok(match dir {
+      Some(dir) => index_blocked(&ws, &dir),
+      None => workspace_blocked(&ws),
+    })
+  };
+  off_thread(check, Instant::now() + CAUSE_WAIT, CAUSE_WAIT, cancel)
+    .await
+    .ok()
+    .flatten()
+}
+
 pub async fn explore(
   request: String,
   cwd: String,
@@ -200,6 +226,7 @@ pub async fn explore(
   // CLI's `--path`.
   let args: Vec<OsString> = vec!["explore".into(), "--".into(), request.clone().into()];
   let version = Probe::start(&launch, &workspace, &child_env, deadline);
+  let cancel_probe = cancel.clone();
   let result = run(RunSpec {
     launch: &launch,
     args: &args,
@@ -224,13 +251,25 @@ pub async fn explore(
     Ok(out) => out,
     Err(e) => {
       version.stop();
+      // A spawn that could not enter its working directory (ENOENT, as if the CLI were
+      // missing, or EACCES) ran after the workspace vanished or was locked.
+      let e = match e {
+        ExploreError::NotFound { .. } | ExploreError::Spawn { .. } => {
+          blocked_cause(&workspace, None, &cancel_probe)
+            .await
+            .unwrap_or(e)
+        }
+        e => e,
+      };
       return Err(Box::new((e, failure(None))));
     }
   };
 
   if !out.status.success() && !out.stopped_at_drain_limit() {
     version.stop();
-    let err = classify_exit(&out, &workspace, &index);
+    let dir = exit::says_cannot_open(&out).then_some(index.dir.as_path());
+    let blocked = blocked_cause(&workspace, dir, &cancel_probe).await;
+    let err = classify_exit(&out, &workspace, &index, blocked);
     return Err(Box::new((err, failure(Some(out.duration)))));
   }
 

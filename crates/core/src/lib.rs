@@ -5,6 +5,7 @@
 //! The entry points are [`explore::explore`] and [`explore::diagnose`]. [`runner::run`] is public
 //! for the integration tests (`tests/`), which drive the process runner directly with fake CLIs.
 
+pub mod access;
 pub mod discovery;
 pub mod environment;
 pub mod errors;

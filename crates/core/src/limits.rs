@@ -6,7 +6,7 @@
 
 use crate::errors::shown;
 use crate::full_output::{FullOutput, Spill, SpillTarget};
-use crate::sanitize::clean_text;
+use crate::sanitize::{clean_text, Cleaner};
 
 /// 50 KB, as Pi counts it (`DEFAULT_MAX_BYTES`).
 pub const MAX_BYTES: usize = 50 * 1024;
@@ -46,9 +46,45 @@ pub struct StdoutCollector {
   kept: Vec<u8>,
   kept_newlines: usize,
   storing: bool,
+  /// Raw bytes read (for the drain limit and "was everything kept?").
   seen_bytes: u64,
-  seen_newlines: u64,
-  last_byte: Option<u8>,
+  /// The totals the model is told, counted on the cleaned text like the kept counts (a CR is a
+  /// line end there, an invalid byte a 3-byte U+FFFD, an escape nothing).
+  totals: CleanTotals,
+}
+
+/// Bytes and lines of the whole stream as cleaned, counted as it streams by.
+#[derive(Debug, Default)]
+struct CleanTotals {
+  cleaner: Cleaner,
+  scratch: String,
+  bytes: u64,
+  newlines: u64,
+  ends_with_newline: bool,
+}
+
+impl CleanTotals {
+  fn push(&mut self, chunk: &[u8]) {
+    self.cleaner.push(chunk, &mut self.scratch);
+    self.count();
+  }
+
+  fn count(&mut self) {
+    if !self.scratch.is_empty() {
+      self.bytes += self.scratch.len() as u64;
+      self.newlines += memchr_count(self.scratch.as_bytes()) as u64;
+      self.ends_with_newline = self.scratch.ends_with('\n');
+      self.scratch.clear();
+    }
+  }
+
+  /// (bytes, lines) of everything pushed, the pending end flushed.
+  fn finish(mut self) -> (u64, u64) {
+    std::mem::take(&mut self.cleaner).finish(&mut self.scratch);
+    self.count();
+    let partial = u64::from(self.bytes > 0 && !self.ends_with_newline);
+    (self.bytes, self.newlines + partial)
+  }
 }
 
 /// The bounded text and the counts that describe it.
@@ -83,8 +119,7 @@ impl StdoutCollector {
       return;
     }
     self.seen_bytes += chunk.len() as u64;
-    self.seen_newlines += memchr_count(chunk) as u64;
-    self.last_byte = chunk.last().copied();
+    self.totals.push(chunk);
     if !self.storing {
       self.spill_write(chunk);
       return;
@@ -133,7 +168,7 @@ impl StdoutCollector {
   /// What has been kept so far, as the model would see it (bounded: at most the caps).
   pub fn preview(&self) -> (String, u64, u64) {
     let (text, _) = cut(&clean_text(&self.kept), MAX_BYTES, MAX_LINES);
-    (text, self.seen_bytes, self.seen_newlines)
+    (text, self.totals.bytes, self.totals.newlines)
   }
 
   /// True once the CLI has printed more than we are willing to drain.
@@ -142,8 +177,7 @@ impl StdoutCollector {
   }
 
   pub fn finish(mut self, totals_exact: bool) -> Bounded {
-    let total_lines =
-      self.seen_newlines + u64::from(matches!(self.last_byte, Some(b) if b != b'\n'));
+    let (total_bytes, total_lines) = std::mem::take(&mut self.totals).finish();
     let decoded = clean_text(&self.kept);
     let whole = self.seen_bytes == self.kept.len() as u64 && totals_exact;
     let fits = whole && decoded.len() <= MAX_BYTES && count_lines(&decoded) <= MAX_LINES as u64;
@@ -154,7 +188,7 @@ impl StdoutCollector {
         text: decoded,
         truncated: false,
         truncated_by: None,
-        total_bytes: self.seen_bytes,
+        total_bytes,
         total_lines,
         totals_exact,
         full_output: None,
@@ -174,7 +208,7 @@ impl StdoutCollector {
       text: "x".to_owned(),
       truncated: true,
       truncated_by: Some(Cap::Bytes),
-      total_bytes: self.seen_bytes,
+      total_bytes,
       total_lines,
       kept_bytes: MAX_BYTES as u64,
       kept_lines: MAX_LINES as u64,

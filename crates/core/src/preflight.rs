@@ -3,6 +3,7 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+use crate::access::{denied, is_denied, is_gone, workspace_gone};
 use crate::environment::EnvSnapshot;
 use crate::errors::{shown, ExploreError, NoIndexKind};
 use crate::limits::MAX_REQUEST_CHARS;
@@ -20,8 +21,8 @@ pub fn check_request(request: &str) -> Result<(), ExploreError> {
       reason: reason.to_owned(),
     })
   };
-  if request.trim().is_empty() {
-    return invalid("it is empty or only whitespace");
+  if request.chars().all(is_blank_char) {
+    return invalid("it is empty or only whitespace and invisible characters");
   }
   if request.contains('\0') {
     return invalid("it contains a NUL byte, which no command-line argument can carry");
@@ -39,12 +40,56 @@ pub fn check_request(request: &str) -> Result<(), ExploreError> {
   Ok(())
 }
 
+/// The one rule of a blank request, shared with the Node runner (`preflight.js` `BLANK`): every
+/// character is Unicode White_Space (`char::is_whitespace`: U+0085, U+00A0, U+3000 …), a control
+/// (Cc) or a format character (Cf: U+FEFF, U+200B, the bidi controls, tag characters …). Such a
+/// request shows nothing a person could read, so the CLI would answer a question nobody asked.
+pub fn is_blank_char(c: char) -> bool {
+  c.is_whitespace() || c.is_control() || is_format(c)
+}
+
+/// Unicode general category Cf (Format), Unicode 15.1; the Node runner's `\p{Cf}` is the same set.
+fn is_format(c: char) -> bool {
+  matches!(
+    u32::from(c),
+    0xAD
+      | 0x600..=0x605
+      | 0x61C
+      | 0x6DD
+      | 0x70F
+      | 0x890..=0x891
+      | 0x8E2
+      | 0x180E
+      | 0x200B..=0x200F
+      | 0x202A..=0x202E
+      | 0x2060..=0x2064
+      | 0x2066..=0x206F
+      | 0xFEFF
+      | 0xFFF9..=0xFFFB
+      | 0x110BD
+      | 0x110CD
+      | 0x13430..=0x1343F
+      | 0x1BCA0..=0x1BCA3
+      | 0x1D173..=0x1D17A
+      | 0xE0001
+      | 0xE0020..=0xE007F
+  )
+}
+
 pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
   let path = PathBuf::from(cwd);
   let fail = |reason: &str| {
     Err(ExploreError::Workspace {
       path: path.clone(),
       reason: reason.to_owned(),
+      denied: false,
+    })
+  };
+  let unreadable = |e: std::io::Error| {
+    Err(ExploreError::Workspace {
+      path: path.clone(),
+      reason: format!("it cannot be read ({e})"),
+      denied: is_denied(&e),
     })
   };
   if cwd.is_empty() {
@@ -58,11 +103,11 @@ pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
     // A directory we cannot list would fail later in confusing ways (as "no index").
     Ok(m) if m.is_dir() => match std::fs::read_dir(&path) {
       Ok(_) => Ok(path),
-      Err(e) => fail(&format!("it cannot be read ({e})")),
+      Err(e) => unreadable(e),
     },
     Ok(m) => fail(&format!("it is {}, not a directory", kind_of(&m))),
     Err(e) if e.kind() == std::io::ErrorKind::NotFound => fail("it does not exist"),
-    Err(e) => fail(&format!("it cannot be read ({e})")),
+    Err(e) => unreadable(e),
   }
 }
 
@@ -95,14 +140,7 @@ pub fn check_index(
     reason,
     kind,
   };
-  let missing = |what: &Path| {
-    no_index(
-      format!("{} does not exist", shown(what)),
-      NoIndexKind::Missing {
-        ancestor: ancestor_index(workspace, &name),
-      },
-    )
-  };
+  let missing = |what: &Path| missing_index(workspace, &name, what);
   match std::fs::metadata(&dir) {
     Ok(m) if m.is_dir() => {}
     Ok(m) => {
@@ -111,11 +149,12 @@ pub fn check_index(
         NoIndexKind::Special,
       ))
     }
-    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing(&dir)),
+    Err(e) if is_gone(&e) => return Err(missing(&dir)),
     Err(e) => {
       return Err(ExploreError::Workspace {
         path: workspace.to_path_buf(),
         reason: format!("{} cannot be read ({e})", shown(&dir)),
+        denied: is_denied(&e),
       })
     }
   }
@@ -131,7 +170,9 @@ pub fn check_index(
         NoIndexKind::Special,
       ))
     }
-    Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing(&db)),
+    Err(e) if is_gone(&e) => return Err(missing(&db)),
+    // `.codegraph/` may not be entered: the index may be fine, only access fails.
+    Err(e) if is_denied(&e) => return Err(denied(&dir, &dir, &e)),
     Err(e) => {
       return Err(no_index(
         format!("{} cannot be read ({e})", shown(&db)),
@@ -179,10 +220,28 @@ pub fn check_index(
       format!("{} is empty or truncated", shown(&db)),
       NoIndexKind::Unusable { db },
     )),
+    Err(e) if is_denied(&e) => Err(denied(&dir, &db, &e)),
+    Err(e) if is_gone(&e) => Err(missing(&db)),
     Err(e) => Err(no_index(
       format!("{} cannot be read ({e})", shown(&db)),
       NoIndexKind::Unusable { db },
     )),
+  }
+}
+
+/// CODEGRAPH_NO_INDEX for a `what` that is not there, naming an ancestor's index if one exists.
+/// When the workspace itself vanished (deleted or renamed during the call) that is the problem
+/// instead: CODEGRAPH_WORKSPACE.
+fn missing_index(workspace: &Path, name: &str, what: &Path) -> ExploreError {
+  if let Some(gone) = workspace_gone(workspace) {
+    return gone;
+  }
+  ExploreError::NoIndex {
+    path: workspace.to_path_buf(),
+    reason: format!("{} does not exist", shown(what)),
+    kind: NoIndexKind::Missing {
+      ancestor: ancestor_index(workspace, name),
+    },
   }
 }
 

@@ -3,8 +3,8 @@
 // storing at line MAX_OUTPUT_LINES + 1; everything after is only counted. stderr keeps its end.
 
 const { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, STDERR_TAIL_BYTES, MARKER_LINES } = require("./limits.js");
-const { countLines, countNewlines, cut, isContinuation, truncationMarker } = require("./limits.js");
-const { cleanText, redact } = require("./sanitize.js");
+const { countLines, cut, isContinuation, truncationMarker } = require("./limits.js");
+const { TextCleaner, cleanText, redact } = require("./sanitize.js");
 const { Spill } = require("./spill.js");
 
 /**
@@ -14,14 +14,23 @@ const { Spill } = require("./spill.js");
 class StdoutCollector {
   constructor(spillTarget) {
     Object.assign(this, { spillTarget, spill: null, kept: Buffer.alloc(0), keptNewlines: 0, storing: true });
-    Object.assign(this, { seenBytes: 0, seenNewlines: 0, lastByte: undefined });
+    // seenBytes: raw bytes read. The totals the model is told are counted on the cleaned text,
+    // like the kept counts (a CR is a line end there, an invalid byte a 3-byte U+FFFD).
+    Object.assign(this, { seenBytes: 0, counter: new TextCleaner(), cleanBytes: 0, cleanNewlines: 0, cleanLast: "" });
+  }
+
+  /** Counts cleaned text towards the totals. */
+  countClean(text) {
+    if (!text) return;
+    this.cleanBytes += Buffer.byteLength(text);
+    this.cleanNewlines += text.split("\n").length - 1;
+    this.cleanLast = text.at(-1);
   }
 
   push(chunk) {
     if (!chunk.length) return;
     this.seenBytes += chunk.length;
-    this.seenNewlines += countNewlines(chunk);
-    this.lastByte = chunk[chunk.length - 1];
+    this.countClean(this.counter.push(chunk));
     if (!this.storing) {
       this.spillWrite(chunk);
       return;
@@ -60,14 +69,15 @@ class StdoutCollector {
 
   /** What the model would see so far: `{ text, bytes, lines }` (bytes and lines seen). */
   preview() {
-    return { text: cut(cleanText(this.kept))[0], bytes: this.seenBytes, lines: this.seenNewlines };
+    return { text: cut(cleanText(this.kept))[0], bytes: this.cleanBytes, lines: this.cleanNewlines };
   }
 
   finish(totalsExact) {
     const decoded = cleanText(this.kept);
-    const totalBytes = this.seenBytes;
-    const totalLines = this.seenNewlines + (this.lastByte !== undefined && this.lastByte !== 10 ? 1 : 0);
-    const whole = totalBytes === this.kept.length && totalsExact;
+    this.countClean(this.counter.finish());
+    const totalBytes = this.cleanBytes;
+    const totalLines = this.cleanNewlines + (this.cleanBytes > 0 && this.cleanLast !== "\n" ? 1 : 0);
+    const whole = this.seenBytes === this.kept.length && totalsExact;
     if (whole && Buffer.byteLength(decoded) <= MAX_OUTPUT_BYTES && countLines(decoded) <= MAX_OUTPUT_LINES) {
       this.discard();
       const keptBytes = Buffer.byteLength(decoded);
@@ -116,19 +126,42 @@ class StderrTail {
     );
   }
   finish() {
+    const cut = this.seenBytes > this.tail.length;
     // When older bytes were dropped, the first line is a fragment: a secret's name may have
-    // fallen off while its value stayed. Start at the first whole line (or a character boundary).
+    // fallen off while its value stayed. Start at the first whole line, unless nothing but blanks
+    // follows it: the tail is then one long line, shown cut (stderr_tail.rs).
+    const nl = this.tail.indexOf(10);
+    const wholeLine = nl !== -1 && /[^\t\n\f\r ]/.test(this.tail.subarray(nl + 1).toString("latin1"));
     let start = 0;
-    if (this.seenBytes > this.tail.length) {
-      const nl = this.tail.indexOf(10);
-      if (nl !== -1) start = nl + 1;
-      else while (start < 3 && isContinuation(this.tail[start])) start += 1;
-    }
+    const fragment = cut && !wholeLine;
+    if (cut && wholeLine) start = nl + 1;
+    else if (fragment) start = fragmentStart(this.tail);
     const text = Buffer.from(redact(cleanText(this.tail.subarray(start))));
-    let from = Math.max(0, text.length - STDERR_TAIL_BYTES); // replacement characters can grow it
+    const room = STDERR_TAIL_BYTES - (fragment ? Buffer.byteLength(CUT_MARK) : 0);
+    let from = Math.max(0, text.length - room); // replacement characters can grow it
     while (isContinuation(text[from])) from += 1;
-    return text.subarray(from).toString();
+    return (fragment ? CUT_MARK : "") + text.subarray(from).toString();
   }
+}
+
+/** Marks a tail that starts in the middle of a line longer than the tail itself. */
+const CUT_MARK = "[cut]…";
+
+/** A partial first word longer than this is text, not a secret's value, and is kept. */
+const MAX_PARTIAL_WORD = 512;
+
+/**
+ * Where a fragment of one long line starts: past its partial first word when that is short and
+ * more follows (a secret's value whose name was cut off), else on the first character boundary.
+ */
+function fragmentStart(buf) {
+  const ws = buf
+    .subarray(0, MAX_PARTIAL_WORD)
+    .findIndex((b) => b === 9 || b === 10 || b === 12 || b === 13 || b === 32);
+  if (ws !== -1 && /[^\t\n\f\r ]/.test(buf.subarray(ws).toString("latin1"))) return ws + 1;
+  let start = 0;
+  while (start < 3 && isContinuation(buf[start])) start += 1;
+  return start;
 }
 
 module.exports = { StdoutCollector, StderrTail };

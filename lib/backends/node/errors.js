@@ -54,8 +54,16 @@ const invalidRequest = (reason) =>
   new Problem("CODEGRAPH_INVALID_REQUEST", `the Explore request is invalid: ${reason}`);
 const invalidOptions = (reason) =>
   new Problem("CODEGRAPH_INVALID_OPTIONS", `the explore options are invalid: ${reason}`);
-const badWorkspace = (p, reason) =>
-  new Problem("CODEGRAPH_WORKSPACE", `the workspace ${shownPath(p)} is not usable: ${reason}`);
+/** CODEGRAPH_WORKSPACE; `denied`: this user may not read or enter it (a permissions remediation). */
+const badWorkspace = (p, reason, denied = false) =>
+  new Problem(
+    "CODEGRAPH_WORKSPACE",
+    `the workspace ${shownPath(p)} is not usable: ${reason}`,
+    {},
+    denied
+      ? `Give this user read and execute access to ${shownPath(p)} (check its owner and mode with \`ls -ld\`), or start Pi as a user who can read it; codegraph_explore only runs in Pi's active workspace.`
+      : REMEDIATION.CODEGRAPH_WORKSPACE,
+  );
 const notFound = (reason) => new Problem("CODEGRAPH_NOT_FOUND", `the CodeGraph CLI was not found: ${reason}`);
 const spawnFailed = (reason) => new Problem("CODEGRAPH_SPAWN", `codegraph could not be started: ${reason}`);
 
@@ -89,13 +97,26 @@ function noIndex(workspace, reason, kind = { missing: true }) {
   return p;
 }
 
-const indexReadOnly = (dir, reason) =>
-  new Problem(
+/**
+ * CODEGRAPH_INDEX_READONLY. `cause` (errors.rs `Access`): {} (SQLite said read-only),
+ * { denied: path } (EACCES/EPERM) or { readOnlyMount: true } (EROFS). The index itself may be
+ * fine in each case, so no remediation says to move or delete it.
+ */
+function indexReadOnly(dir, reason, cause = {}) {
+  const rw = "CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm)";
+  const keep = "The index itself may be fine: do not move or delete it. pi-codegraph itself never writes the index.";
+  let remediation = `${rw}: make ${shownPath(dir)} and its files writable for this user. pi-codegraph itself never writes the index.`;
+  if (cause.denied)
+    remediation = `This user may not access ${shownPath(cause.denied)}: make ${shownPath(dir)} and its files readable and writable for this user (check owner and mode with \`ls -la\`), or start Pi as the user who owns the index; ${rw}. ${keep}`;
+  else if (cause.readOnlyMount)
+    remediation = `${shownPath(dir)} is on a read-only filesystem and ${rw}: remount it read-write, or start Pi in a writable copy of the project. ${keep}`;
+  return new Problem(
     "CODEGRAPH_INDEX_READONLY",
     `the CodeGraph index cannot be opened read-write: ${reason}`,
     {},
-    `CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm): make ${shownPath(dir)} and its files writable for this user. pi-codegraph itself never writes the index.`,
+    remediation,
   );
+}
 
 /** CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting. */
 function indexBusy(writer, waitedMs) {

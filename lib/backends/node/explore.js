@@ -1,22 +1,16 @@
 // explore(): the backend's main call, the same as the native addon's (crates/core/src/explore.rs, src/lib.rs):
 // argument checks in the addon's order, preflight, discovery, the run, and what its exit means.
 
-const os = require("node:os");
-const path = require("node:path");
 const { setTimeout: delay } = require("node:timers/promises");
 const { discover, launchRuns } = require("./discovery.js");
-const { Problem, badWorkspace, cancelled, indexBusy, indexReadOnly, invalidOptions } = require("./errors.js");
-const { invalidRequest, noIndex, publicError, shownPath, timedOut, withoutUndefined } = require("./errors.js");
-const { CLI_NO_INDEX_MARKER, COMMON_SIGNALS, DEFAULT_TIMEOUT_MS, STDOUT_EXCERPT_BYTES } = require("./limits.js");
-const { isContinuation, truncationMarker } = require("./limits.js");
+const { badWorkspace, cancelled, indexBusy, invalidOptions } = require("./errors.js");
+const { invalidRequest, publicError, timedOut, withoutUndefined } = require("./errors.js");
+const { blockedCause, classifyExit } = require("./exit.js");
+const { DEFAULT_TIMEOUT_MS, truncationMarker } = require("./limits.js");
 const { checkIndex, checkRequest, checkWorkspace, childEnv, envSet, resolvedPath } = require("./preflight.js");
 const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter } = require("./index-writer.js");
 const { run } = require("./run.js");
-const { redact } = require("./sanitize.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
-
-/** What CodeGraph 1.6.1 prints when it cannot open its index read-write. */
-const CLI_READONLY_MARKERS = ["attempt to write a readonly database", "SQLITE_READONLY"];
 
 /**
  * The filesystem checks before a run, in the addon's order: workspace, index, executable (and
@@ -202,7 +196,10 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   } catch (problem) {
     version.stop();
     fill(undefined);
-    throw problem;
+    // A spawn that could not enter its working directory (ENOENT, as if the CLI were missing, or
+    // EACCES) ran after the workspace vanished or was locked.
+    const spawnCodes = ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_SPAWN"];
+    throw (spawnCodes.includes(problem?.code) && (await blockedCause(workspace))) || problem;
   }
   // A flood we stopped ourselves (at the drain limit) is not the CLI's verdict: the kept text is
   // the answer, with totals as lower bounds and exitCode -1 ("stopped by pi-codegraph").
@@ -210,7 +207,7 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   if (out.status.code !== 0 && !stoppedByUs) {
     version.stop();
     fill(out.durationMs);
-    throw classifyExit(out, workspace, index);
+    throw await classifyExit(out, workspace, index);
   }
   const v = version.now();
   const b = out.stdout;
@@ -243,32 +240,6 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
       fullOutputMissing: b.fullOutput?.error,
     }),
   };
-}
-
-/** What a non-zero exit means: an index the CLI cannot use, a read-only index, or a failure with its stderr tail. */
-function classifyExit(out, workspace, index) {
-  if (out.stderrTail.includes(CLI_NO_INDEX_MARKER)) {
-    // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
-    const db = path.join(index.dir, "codegraph.db");
-    return noIndex(workspace, `codegraph cannot use ${shownPath(db)} as an index`, { unusable: true, db });
-  }
-  if (CLI_READONLY_MARKERS.some((m) => out.stderrTail.includes(m)))
-    return indexReadOnly(index.dir, 'codegraph explore failed with "attempt to write a readonly database"');
-  const { code, signal } = out.status;
-  const signum = signal ? (os.constants.signals[signal] ?? null) : null;
-  let how = "ended abnormally";
-  if (code !== null) how = `exited with code ${code}`;
-  else if (COMMON_SIGNALS.includes(signal)) how = `was killed by ${signal} (signal ${signum})`;
-  else if (signum !== null) how = `was killed by signal ${signum}`;
-  let stderrTail = out.stderrTail;
-  if (!stderrTail.trim() && out.stdout.text.trim()) {
-    // The CLI prints its validation errors on stdout.
-    const buf = Buffer.from(out.stdout.text);
-    let end = Math.min(buf.length, STDOUT_EXCERPT_BYTES);
-    while (isContinuation(buf[end])) end -= 1;
-    stderrTail = `(stderr empty; stdout began:)\n${redact(buf.subarray(0, end).toString())}`;
-  }
-  return new Problem("CODEGRAPH_EXIT", `codegraph explore ${how}`, { exitCode: code, signal: signum, stderrTail });
 }
 
 module.exports = { explore };

@@ -29,11 +29,6 @@ const QUIET_DEFAULTS = {
   NO_COLOR: "1",
 };
 
-const countNewlines = (buf) => {
-  let n = 0;
-  for (let i = buf.indexOf(10); i !== -1; i = buf.indexOf(10, i + 1)) n += 1;
-  return n;
-};
 const countLines = (text) => (text.match(/\n/g)?.length ?? 0) + (text && !text.endsWith("\n") ? 1 : 0);
 const isContinuation = (byte) => (byte & 0xc0) === 0x80;
 
@@ -94,7 +89,6 @@ module.exports = {
   CLI_NO_INDEX_MARKER,
   COMMON_SIGNALS,
   QUIET_DEFAULTS,
-  countNewlines,
   countLines,
   isContinuation,
   cut,

@@ -7,6 +7,7 @@
 const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
+const { denied, ioReason, isDenied, isGone, workspaceGone } = require("./access.js");
 const { badWorkspace, invalidRequest, noIndex, shownPath } = require("./errors.js");
 const { IS_WINDOWS, MAX_REQUEST_CHARS, QUIET_DEFAULTS, SQLITE_MAGIC } = require("./limits.js");
 
@@ -32,8 +33,16 @@ function envGet(env, key) {
   return found === undefined ? undefined : env[found];
 }
 
+/**
+ * The one rule of a blank request, shared with the addon (preflight.rs `is_blank_char`): only
+ * Unicode White_Space (U+0085, U+00A0, U+3000 …), controls (Cc) and format characters (Cf: U+FEFF,
+ * U+200B, the bidi controls, tag characters …). String.trim() is not it: it strips U+FEFF but
+ * keeps U+0085.
+ */
+const BLANK = /^[\p{White_Space}\p{Cc}\p{Cf}]*$/u;
+
 function checkRequest(request) {
-  if (!request.trim()) throw invalidRequest("it is empty or only whitespace");
+  if (BLANK.test(request)) throw invalidRequest("it is empty or only whitespace and invisible characters");
   if (request.includes("\0")) throw invalidRequest("it contains a NUL byte, which no command-line argument can carry");
   // UTF-16 units, as the CLI's `query.length` counts them (an emoji counts 2): JS `length`.
   if (request.length > MAX_REQUEST_CHARS)
@@ -53,19 +62,6 @@ function kindOfFile(st) {
   return "a special file";
 }
 
-/**
- * An OS error as a short reason, e.g. "permission denied (EACCES)": without the path Node puts
- * in its message (paths reach messages only through shownPath()).
- */
-function ioReason(err) {
-  const m = /^([A-Z0-9]+): ([^,]*)/.exec(String(err?.message ?? err));
-  return m
-    ? `${m[2]} (${m[1]})`
-    : String(err?.code ?? err?.message ?? err)
-        .split("\n")[0]
-        .slice(0, 200);
-}
-
 async function checkWorkspace(cwd) {
   if (cwd === "") throw badWorkspace(cwd, "no workspace directory was given");
   if (!path.isAbsolute(cwd)) throw badWorkspace(cwd, "it is not an absolute path");
@@ -73,13 +69,14 @@ async function checkWorkspace(cwd) {
   try {
     st = await fsp.stat(cwd); // follows symlinks and never opens the target
   } catch (err) {
-    throw badWorkspace(cwd, err.code === "ENOENT" ? "it does not exist" : `it cannot be read (${ioReason(err)})`);
+    if (err.code === "ENOENT") throw badWorkspace(cwd, "it does not exist");
+    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err));
   }
   if (!st.isDirectory()) throw badWorkspace(cwd, `it is ${kindOfFile(st)}, not a directory`);
   try {
     await (await fsp.opendir(cwd)).close(); // a directory we cannot list would later look like "no index"
   } catch (err) {
-    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`);
+    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err));
   }
   return cwd;
 }
@@ -156,7 +153,10 @@ async function checkIndex(workspace, home, env) {
   const name = indexDirName(env);
   const dir = path.join(workspace, name);
   const db = path.join(dir, INDEX_DB_FILE);
+  // A path that is not there because the workspace itself vanished (deleted or renamed during
+  // the call) is the workspace's problem, not a missing index.
   const missing = async (what) =>
+    (await workspaceGone(workspace)) ??
     noIndex(workspace, `${shownPath(what)} does not exist`, {
       missing: true,
       ancestor: await ancestorIndex(workspace, name),
@@ -165,15 +165,17 @@ async function checkIndex(workspace, home, env) {
   try {
     st = await fsp.stat(dir);
   } catch (err) {
-    if (err.code === "ENOENT" || err.code === "ENOTDIR") throw await missing(dir);
-    throw badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`);
+    if (isGone(err)) throw await missing(dir);
+    throw badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`, isDenied(err));
   }
   if (!st.isDirectory())
     throw noIndex(workspace, `${shownPath(dir)} is ${kindOfFile(st)}, not a directory`, { special: true });
   try {
     st = await fsp.stat(db);
   } catch (err) {
-    if (err.code === "ENOENT") throw await missing(db);
+    if (isGone(err)) throw await missing(db);
+    // `.codegraph/` may not be entered: the index may be fine, only access fails.
+    if (isDenied(err)) throw denied(dir, dir, err);
     throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
   }
   if (!st.isFile())
@@ -205,6 +207,8 @@ async function checkIndex(workspace, home, env) {
   try {
     header = await readRegular(db, 16);
   } catch (err) {
+    if (isDenied(err)) throw denied(dir, db, err);
+    if (isGone(err)) throw await missing(db);
     throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
   }
   if (header.length < 16) throw noIndex(workspace, `${shownPath(db)} is empty or truncated`, { unusable: true, db });

@@ -21,6 +21,7 @@ fn every_message_has_code_and_remediation_and_stays_bounded() {
     ExploreError::Workspace {
       path: long.clone(),
       reason: "it does not exist".into(),
+      denied: true,
     },
     ExploreError::NoIndex {
       path: long.clone(),
@@ -32,6 +33,7 @@ fn every_message_has_code_and_remediation_and_stays_bounded() {
     ExploreError::IndexReadOnly {
       dir: long.clone(),
       reason: "readonly".into(),
+      cause: crate::errors::Access::Denied { path: long.clone() },
     },
     ExploreError::Cancelled {
       partial_bytes: 0,

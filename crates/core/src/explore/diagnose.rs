@@ -60,6 +60,7 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
       d.problem = Some(ExploreError::Workspace {
         path: PathBuf::new(),
         reason: "the filesystem did not answer the workspace checks in time".into(),
+        denied: false,
       });
       return d;
     }
@@ -113,9 +114,24 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
           reason: reason.clone(),
           kind: kind.clone(),
         },
+        ExploreError::IndexReadOnly { dir, reason, cause } => ExploreError::IndexReadOnly {
+          dir: dir.clone(),
+          reason: reason.clone(),
+          cause: cause.clone(),
+        },
+        ExploreError::Workspace {
+          path,
+          reason,
+          denied,
+        } => ExploreError::Workspace {
+          path: path.clone(),
+          reason: reason.clone(),
+          denied: *denied,
+        },
         other => ExploreError::Workspace {
           path: workspace.clone(),
           reason: other.to_string(),
+          denied: false,
         },
       });
       if d.problem.is_none() {

@@ -1,7 +1,8 @@
-//! What a CLI that exited non-zero meant: an index it cannot use, a read-only index, or a
-//! failure reported with its (redacted) stderr tail.
+//! What a CLI that exited non-zero meant: a workspace that vanished or was locked, an index this
+//! user cannot access (`access.rs`, asked by the caller), an index it cannot use, a read-only
+//! index, or a failure reported with its (redacted) stderr tail.
 
-use crate::errors::{shown, ExploreError, NoIndexKind};
+use crate::errors::{shown, Access, ExploreError, NoIndexKind};
 use crate::preflight::IndexFound;
 use crate::sanitize::redact;
 
@@ -10,16 +11,44 @@ const CLI_NO_INDEX_MARKER: &str = "no .codegraph/ index exists";
 /// What CodeGraph 1.6.1 prints when it cannot open its index read-write (SQLite's message for a
 /// read-only database file or directory).
 const CLI_READONLY_MARKERS: &[&str] = &["attempt to write a readonly database", "SQLITE_READONLY"];
+/// SQLite's SQLITE_CANTOPEN: the database (or its directory, -wal, -shm) cannot be opened, as on a
+/// read-only mount, for a file this user may not read, or once the workspace is gone.
+const CLI_CANTOPEN_MARKERS: &[&str] = &["unable to open database file", "SQLITE_CANTOPEN"];
+/// SQLite's SQLITE_CORRUPT and SQLITE_NOTADB: a database with a valid header whose pages are
+/// truncated or damaged.
+const CLI_CORRUPT_MARKERS: &[&str] = &[
+  "database disk image is malformed",
+  "file is not a database",
+  "SQLITE_CORRUPT",
+  "SQLITE_NOTADB",
+];
 /// Bound on the stdout excerpt attached to a failure whose stderr is empty (the CLI prints its
 /// validation errors, such as `Error: query must be a non-empty string`, on stdout).
 const STDOUT_EXCERPT_BYTES: usize = 1024;
 
+/// The CLI said it could not open (or find, or write) its database: the index paths' access is
+/// worth checking, not only the workspace's.
+pub(super) fn says_cannot_open(out: &crate::runner::RunOutput) -> bool {
+  let said = |markers: &[&str]| markers.iter().any(|m| out.stderr_tail.contains(m));
+  said(CLI_READONLY_MARKERS) || said(CLI_CANTOPEN_MARKERS) || said(&[CLI_NO_INDEX_MARKER])
+}
+
+/// What a failed run means. `blocked` is what the filesystem said after it (`access::
+/// workspace_blocked`, or `index_blocked` when [`says_cannot_open`]): whatever the CLI said, a
+/// workspace that vanished or an index this user cannot access is the cause (its own words for
+/// them are "unable to open database file" or uv_cwd's ENOENT).
 pub(super) fn classify_exit(
   out: &crate::runner::RunOutput,
   workspace: &std::path::Path,
   index: &IndexFound,
+  blocked: Option<ExploreError>,
 ) -> ExploreError {
-  if out.stderr_tail.contains(CLI_NO_INDEX_MARKER) {
+  if let Some(blocked) = blocked {
+    return blocked;
+  }
+  let said = |markers: &[&str]| markers.iter().any(|m| out.stderr_tail.contains(m));
+  let readonly = said(CLI_READONLY_MARKERS);
+  if said(&[CLI_NO_INDEX_MARKER]) || said(CLI_CORRUPT_MARKERS) {
     // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
     let db = index.dir.join("codegraph.db");
     return ExploreError::NoIndex {
@@ -28,13 +57,11 @@ pub(super) fn classify_exit(
       kind: NoIndexKind::Unusable { db },
     };
   }
-  if CLI_READONLY_MARKERS
-    .iter()
-    .any(|m| out.stderr_tail.contains(m))
-  {
+  if readonly {
     return ExploreError::IndexReadOnly {
       dir: index.dir.clone(),
       reason: "codegraph explore failed with \"attempt to write a readonly database\"".into(),
+      cause: Access::NotWritable,
     };
   }
   let code = out.status.code();

@@ -140,6 +140,108 @@ fn stderr_tail_starts_on_char_boundary() {
   let mut t = StderrTail::new();
   t.push("€".repeat(3000).as_bytes()); // 3 bytes each, 9000 bytes
   let s = t.finish();
+  let s = s.strip_prefix(super::stderr_tail::CUT_MARK).unwrap();
   assert!(s.chars().all(|c| c == '€'));
   assert!(s.len() <= STDERR_TAIL_BYTES);
+}
+
+#[test]
+fn stderr_ending_in_one_line_longer_than_the_tail_keeps_its_end_marked_as_cut() {
+  for (line, end) in [
+    (format!("{}THE END\n", "x".repeat(10_000)), "THE END"),
+    (
+      format!("{}THE END\r\n\n  \n", "y ".repeat(600_000)),
+      "THE END",
+    ),
+    (format!("word {}€END", "€".repeat(5_000)), "€END"),
+  ] {
+    let mut t = StderrTail::new();
+    t.push(b"an earlier whole line\n");
+    t.push(line.as_bytes());
+    let s = t.finish();
+    assert!(s.starts_with(super::stderr_tail::CUT_MARK), "{s:.40}");
+    assert!(s.trim_end().ends_with(end), "{}", &s[s.len() - 40..]);
+    assert!(
+      s.len() <= STDERR_TAIL_BYTES && s.len() > STDERR_TAIL_BYTES - 64,
+      "{}",
+      s.len()
+    );
+  }
+}
+
+#[test]
+fn stderr_fragment_of_one_line_drops_its_partial_first_word() {
+  let mut t = StderrTail::new();
+  let filler = "f".repeat(STDERR_TAIL_BYTES - 30);
+  t.push(format!("TOKEN=abcdefghijkSECRETVALUE rest {filler} end\n").as_bytes());
+  let s = t.finish();
+  assert!(!s.contains("SECRET"), "{s:.60}");
+  assert!(s.starts_with("[cut]…rest "), "{s:.60}");
+}
+
+/// Totals and kept counts describe the same (cleaned) text: kept never exceeds total, and an
+/// answer that fits has kept == total.
+fn assert_consistent(b: &Bounded) {
+  assert!(
+    b.kept_lines <= b.total_lines,
+    "{} of {} lines",
+    b.kept_lines,
+    b.total_lines
+  );
+  assert!(
+    b.kept_bytes <= b.total_bytes,
+    "{} of {} bytes",
+    b.kept_bytes,
+    b.total_bytes
+  );
+  if !b.truncated {
+    assert_eq!((b.kept_lines, b.kept_bytes), (b.total_lines, b.total_bytes));
+  }
+}
+
+#[test]
+fn cr_progress_output_counts_its_lines_as_shown() {
+  let mut progress = String::new();
+  for i in 0..3000 {
+    progress.push_str(&i.to_string());
+    progress.push_str("%\r");
+  }
+  progress.push_str("done\n");
+  let b = collect(&[progress.as_bytes()]);
+  assert_consistent(&b);
+  assert_eq!(b.total_lines, 3001);
+  let crlf = "line\r\n".repeat(2500);
+  let b = collect(&[crlf.as_bytes()]);
+  assert_consistent(&b);
+  assert_eq!(b.total_lines, 2500);
+  assert_eq!(b.total_bytes, 5 * 2500, "CRLF counts as the LF it becomes");
+}
+
+#[test]
+fn invalid_utf8_counts_its_bytes_as_shown() {
+  let invalid = vec![0xFF; 20_000];
+  let b = collect(&[&invalid]);
+  assert_consistent(&b);
+  assert_eq!(
+    b.total_bytes,
+    3 * 20_000,
+    "each invalid byte is a 3-byte U+FFFD"
+  );
+  let small = collect(&[&[0xFF; 100], b"\n"]);
+  assert_consistent(&small);
+  assert!(!small.truncated);
+}
+
+#[test]
+fn cr_and_invalid_utf8_at_the_cap_boundary_stay_consistent() {
+  for split in [MAX_BYTES - 2, MAX_BYTES, MAX_BYTES + 1, MAX_BYTES + 3] {
+    let mut bytes = vec![b'a'; split];
+    bytes.extend_from_slice(b"\r\xE2\x82\r\xFF\x1b[31m\r\n");
+    bytes.extend(std::iter::repeat_n(b'\r', 100));
+    for chunk in [1, 7, 4096] {
+      let chunks: Vec<&[u8]> = bytes.chunks(chunk).collect();
+      let b = collect(&chunks);
+      assert_consistent(&b);
+    }
+  }
 }

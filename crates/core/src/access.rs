@@ -1,0 +1,125 @@
+//! Why a workspace or index that looked fine cannot be used: it vanished during the call, this
+//! user may not access it, or it is on a read-only mount. Asked only after something failed, so
+//! the answer names the real cause instead of "install CodeGraph" or "move the index away".
+
+use std::io::ErrorKind;
+use std::path::Path;
+
+use crate::errors::{shown, Access, ExploreError, NoIndexKind};
+
+/// CODEGRAPH_WORKSPACE when the workspace no longer exists as a directory (deleted, or renamed
+/// away, between the checks and now).
+pub fn workspace_gone(workspace: &Path) -> Option<ExploreError> {
+  match std::fs::metadata(workspace) {
+    Ok(m) if m.is_dir() => None,
+    Err(e) if !is_gone(&e) => None,
+    _ => Some(ExploreError::Workspace {
+      path: workspace.to_path_buf(),
+      reason: "it was removed or renamed during the call".into(),
+      denied: false,
+    }),
+  }
+}
+
+/// [`workspace_gone`], or CODEGRAPH_WORKSPACE with a permissions remediation when this user may
+/// no longer read or enter it (a chmod during the call; a spawn's chdir then fails with EACCES).
+pub fn workspace_blocked(workspace: &Path) -> Option<ExploreError> {
+  workspace_gone(workspace).or_else(|| match access(workspace, false) {
+    Err(e) if is_denied(&e) => Some(ExploreError::Workspace {
+      path: workspace.to_path_buf(),
+      reason: format!("it cannot be read or entered ({e})"),
+      denied: true,
+    }),
+    _ => None,
+  })
+}
+
+/// `e` says a path (or one of its parents) is not there.
+pub fn is_gone(e: &std::io::Error) -> bool {
+  matches!(e.kind(), ErrorKind::NotFound | ErrorKind::NotADirectory)
+}
+
+/// `e` is a permission refusal (EACCES, or EPERM from a security module).
+pub fn is_denied(e: &std::io::Error) -> bool {
+  e.kind() == ErrorKind::PermissionDenied
+}
+
+/// CODEGRAPH_INDEX_READONLY for a path of the index this user may not access.
+pub fn denied(dir: &Path, path: &Path, e: &std::io::Error) -> ExploreError {
+  ExploreError::IndexReadOnly {
+    dir: dir.to_path_buf(),
+    reason: format!("{} cannot be accessed ({e})", shown(path)),
+    cause: Access::Denied {
+      path: path.to_path_buf(),
+    },
+  }
+}
+
+/// After the CLI failed to open its database: what in `<workspace>/.codegraph` this user cannot
+/// read and write (the directory, the db and its -wal/-shm when they exist), or None when every
+/// access is allowed. Checked with access(2), which also reports a read-only mount (EROFS).
+pub fn index_blocked(workspace: &Path, dir: &Path) -> Option<ExploreError> {
+  if let Some(blocked) = workspace_blocked(workspace) {
+    return Some(blocked);
+  }
+  let db = dir.join("codegraph.db");
+  let checks = [
+    (dir.to_path_buf(), true),
+    (db.clone(), true),
+    (dir.join("codegraph.db-wal"), false),
+    (dir.join("codegraph.db-shm"), false),
+  ];
+  for (path, required) in checks {
+    let Err(e) = access(&path, true) else {
+      continue;
+    };
+    if is_gone(&e) {
+      if !required {
+        continue;
+      }
+      return Some(ExploreError::NoIndex {
+        path: workspace.to_path_buf(),
+        reason: format!("{} was removed during the call", shown(&path)),
+        kind: NoIndexKind::Missing { ancestor: None },
+      });
+    }
+    if e.kind() == ErrorKind::ReadOnlyFilesystem {
+      return Some(ExploreError::IndexReadOnly {
+        dir: dir.to_path_buf(),
+        reason: format!("{} is on a read-only filesystem", shown(&path)),
+        cause: Access::ReadOnlyMount,
+      });
+    }
+    if is_denied(&e) {
+      return Some(denied(dir, &path, &e));
+    }
+  }
+  None
+}
+
+/// access(2) for reading (and entering a directory), plus writing when `write`.
+#[cfg(unix)]
+fn access(path: &Path, write: bool) -> std::io::Result<()> {
+  use std::os::unix::ffi::OsStrExt;
+  let c = std::ffi::CString::new(path.as_os_str().as_bytes())?;
+  let is_dir = std::fs::metadata(path)?.is_dir();
+  let mut mode = libc::R_OK;
+  if write {
+    mode |= libc::W_OK;
+  }
+  if is_dir {
+    mode |= libc::X_OK;
+  }
+  // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
+  if unsafe { libc::access(c.as_ptr(), mode) } == 0 {
+    Ok(())
+  } else {
+    Err(std::io::Error::last_os_error())
+  }
+}
+
+/// Windows has no access(2) with these answers; the CLI's own message stands.
+#[cfg(not(unix))]
+fn access(path: &Path, _write: bool) -> std::io::Result<()> {
+  std::fs::metadata(path).map(|_| ())
+}
