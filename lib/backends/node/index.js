@@ -2,7 +2,7 @@
 // native addon (lib/backends/native.js loads that one), so the glue can run over either; the
 // fault suites (__test__/faults/) run against both. One module per responsibility, as the core
 // crate (crates/core/src/) has them:
-// limits, errors, sanitize, preflight, pid, index-writer, discovery, spill (full outputs), collect
+// limits, errors, sanitize, preflight, pid, index-writer, discovery, environment, spill (full outputs), collect
 // (the bounded stdout/stderr collectors), host-exit, host-watch, process, run, version, explore,
 // diagnose.
 //
