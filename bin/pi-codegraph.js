@@ -8,7 +8,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const pkg = require("../package.json");
 const { explore, diagnose, addonInfo, runnerInfo, limits } = require("../index.js");
-const { runnerLine } = require("../lib/status.js");
+const { envDroppedLines, runnerLine } = require("../lib/status.js");
 
 const PKG_DIR = path.join(__dirname, "..");
 const DOCTOR_USAGE = `  pi-codegraph doctor [DIR]
@@ -122,6 +122,8 @@ async function doctor(dir) {
   if (d.ancestorIndex) {
     rows.push(["ancestor", `${d.ancestorIndex} has its own index; to use it, start Pi there (cd ${d.ancestorIndex})`]);
   }
+  // Through these the workspace could choose the code CodeGraph runs (PATH entries inside it, say).
+  for (const line of envDroppedLines(d.envDropped)) rows.push(["dropped", line]);
   rows.push(["runtime", `${runtime} (${process.platform}-${process.arch})`]);
   rows.push(["runner", runnerLine(runner)]);
   rows.push(["addon", addon.path ?? `not loaded: ${addon.error ?? d.problem ?? "unknown reason"}`]);
