@@ -2048,7 +2048,7 @@ const DIAGNOSE_CHECKS_TIMEOUT_MS = 5000;
  */
 async function diagnose(cwd) {
   const userEnv = { ...process.env };
-  const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false };
+  const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false, envDropped: [] };
   let problem;
   const checks = (async () => {
     const workspace = await checkWorkspace(d.cwd);
