@@ -802,7 +802,7 @@ async function activeWriter(indexDir) {
 /**
  * Search lists whose entries name programs or libraries to load: PATH (every program the
  * launcher and the CLI start), Node's module path, the dynamic loaders' preload and library paths
- * (glibc and macOS dyld read an empty or relative entry against the cwd).
+ * (glibc and macOS dyld read an empty or relative entry against the cwd), glibc's iconv modules.
  */
 const SEARCH_LISTS = [
   "PATH",
@@ -810,14 +810,29 @@ const SEARCH_LISTS = [
   "LD_PRELOAD",
   "LD_LIBRARY_PATH",
   "LD_AUDIT",
+  "GCONV_PATH",
   "DYLD_INSERT_LIBRARIES",
   "DYLD_LIBRARY_PATH",
   "DYLD_FALLBACK_LIBRARY_PATH",
   "DYLD_FRAMEWORK_PATH",
   "DYLD_FALLBACK_FRAMEWORK_PATH",
+  "DYLD_VERSIONED_LIBRARY_PATH",
+  "DYLD_VERSIONED_FRAMEWORK_PATH",
+  "DYLD_ROOT_PATH",
 ];
-/** One file or directory that holds code: Node's compile cache, CodeGraph's kernel override, bash's startup script. */
-const CODE_FILES = ["NODE_COMPILE_CACHE", "CODEGRAPH_KERNEL_PATH", "BASH_ENV"];
+/**
+ * One file or directory that holds code: Node's compile cache, OpenSSL's config (Node reads it at
+ * startup; it names provider modules to load) and module directories, CodeGraph's kernel
+ * override, bash's startup script.
+ */
+const CODE_FILES = [
+  "NODE_COMPILE_CACHE",
+  "OPENSSL_CONF",
+  "OPENSSL_MODULES",
+  "OPENSSL_ENGINES",
+  "CODEGRAPH_KERNEL_PATH",
+  "BASH_ENV",
+];
 /** Node options that load a module or a file (Node accepts `_` for `-` in option names). */
 const NODE_LOADING_OPTIONS = [
   "--require",

@@ -174,13 +174,21 @@ eachBackend("what the child inherits", ({ explore, diagnose, entry }) => {
   test("NODE_PATH and the dynamic loader's lists keep only absolute entries outside the workspace", async () => {
     const ws = makeWorkspace();
     const outside = tempDir("pi-codegraph-lib-");
-    const names = ["NODE_PATH", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH", "NODE_COMPILE_CACHE", "GIT_DIR"];
+    const names = [
+      "NODE_PATH",
+      "LD_LIBRARY_PATH",
+      "DYLD_LIBRARY_PATH",
+      "NODE_COMPILE_CACHE",
+      "OPENSSL_CONF",
+      "GIT_DIR",
+    ];
     const fake = fakeCli([["env", names]]);
     const vars = {
       NODE_PATH: `lib::${ws}/node_modules:${outside}`,
       LD_LIBRARY_PATH: `:${outside}`,
       DYLD_LIBRARY_PATH: "./lib",
       NODE_COMPILE_CACHE: ".cache",
+      OPENSSL_CONF: `${ws}/openssl.cnf`, // Node reads it at startup; it can name modules to load
       GIT_DIR: ".git",
     };
     const out = await withEnv({ ...vars, PI_CODEGRAPH_BIN: fake.file }, () =>
@@ -192,10 +200,11 @@ eachBackend("what the child inherits", ({ explore, diagnose, entry }) => {
       LD_LIBRARY_PATH: outside,
       DYLD_LIBRARY_PATH: null,
       NODE_COMPILE_CACHE: null,
+      OPENSSL_CONF: null,
       GIT_DIR: ".git", // git variables choose no code: kept
     });
     assert.deepEqual(
-      details.envDropped.map((d) => `${d.variable}=${d.entry}`),
+      details.envDropped.map((d) => `${d.variable}=${d.entry}`).sort(),
       [
         "NODE_PATH=lib",
         "NODE_PATH=",
@@ -203,7 +212,8 @@ eachBackend("what the child inherits", ({ explore, diagnose, entry }) => {
         "LD_LIBRARY_PATH=",
         "DYLD_LIBRARY_PATH=./lib",
         "NODE_COMPILE_CACHE=.cache",
-      ],
+        `OPENSSL_CONF=${ws}/openssl.cnf`,
+      ].sort(),
     );
   });
 

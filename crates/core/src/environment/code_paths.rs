@@ -18,22 +18,35 @@ use crate::errors::shown;
 
 /// Search lists whose entries name programs or libraries to load: PATH (every program the
 /// launcher and the CLI start), Node's module path, the dynamic loaders' preload and library
-/// paths (glibc and macOS dyld read an empty or relative entry against the cwd).
+/// paths (glibc and macOS dyld read an empty or relative entry against the cwd), glibc's iconv
+/// modules.
 const SEARCH_LISTS: &[&str] = &[
   "PATH",
   "NODE_PATH",
   "LD_PRELOAD",
   "LD_LIBRARY_PATH",
   "LD_AUDIT",
+  "GCONV_PATH",
   "DYLD_INSERT_LIBRARIES",
   "DYLD_LIBRARY_PATH",
   "DYLD_FALLBACK_LIBRARY_PATH",
   "DYLD_FRAMEWORK_PATH",
   "DYLD_FALLBACK_FRAMEWORK_PATH",
+  "DYLD_VERSIONED_LIBRARY_PATH",
+  "DYLD_VERSIONED_FRAMEWORK_PATH",
+  "DYLD_ROOT_PATH",
 ];
-/// One file or directory that holds code: Node's compile cache (V8 code it loads), CodeGraph's
-/// native kernel override, the script bash reads before a non-interactive script.
-const CODE_FILES: &[&str] = &["NODE_COMPILE_CACHE", "CODEGRAPH_KERNEL_PATH", "BASH_ENV"];
+/// One file or directory that holds code: Node's compile cache (V8 code it loads), OpenSSL's
+/// config (Node reads it at startup; it names provider modules to load) and module directories,
+/// CodeGraph's native kernel override, the script bash reads before a non-interactive script.
+const CODE_FILES: &[&str] = &[
+  "NODE_COMPILE_CACHE",
+  "OPENSSL_CONF",
+  "OPENSSL_MODULES",
+  "OPENSSL_ENGINES",
+  "CODEGRAPH_KERNEL_PATH",
+  "BASH_ENV",
+];
 /// Node options that load a module or a file (Node accepts `_` for `-` in option names).
 const NODE_LOADING_OPTIONS: &[&str] = &[
   "--require",

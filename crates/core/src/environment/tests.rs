@@ -186,9 +186,13 @@ mod workspace_code {
         ("NODE_COMPILE_CACHE", ".cache"),
         ("CODEGRAPH_KERNEL_PATH", &format!("{ws}/k.node")),
         ("BASH_ENV", &format!("{out}/bin/env.sh")),
+        ("OPENSSL_CONF", "openssl.cnf"),
+        ("GCONV_PATH", &format!("{ws}/gconv")),
         ("GIT_DIR", ".git"),
       ],
     );
+    assert_eq!(value(&c, "OPENSSL_CONF"), None);
+    assert_eq!(value(&c, "GCONV_PATH"), None);
     assert_eq!(value(&c, "NODE_PATH").unwrap(), format!("{out}/bin"));
     assert_eq!(value(&c, "LD_PRELOAD").unwrap(), format!("{out}/bin/ok.so"));
     assert_eq!(value(&c, "LD_LIBRARY_PATH").unwrap(), format!("{out}/bin"));
