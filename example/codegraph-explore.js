@@ -568,13 +568,8 @@ async function resolveLeniently(p, depth) {
     let base = root;
     if (i > 0) {
       const prefix = joined(i);
-      if (
-        await fsp.stat(prefix).then(
-          () => true,
-          () => false,
-        )
-      )
-        base = await resolvedPath(prefix);
+      const real = await fsp.realpath(prefix).catch(() => null);
+      if (real !== null) base = real;
       else {
         // A dangling symlink: the kernel follows it once its target exists.
         const target = depth < 40 ? await fsp.readlink(prefix).catch(() => null) : null;
@@ -939,12 +934,13 @@ async function childEnv(userEnv, home) {
     if (allow || typeof value !== "string") env[key] = value;
     else if (is(key, SEARCH_LISTS)) {
       const entries = splitList(value, is(key, ["LD_PRELOAD"]));
+      // Checked side by side on the thread pool: one round trip, not one per entry.
+      const reasons = await Promise.all(entries.map((entry) => refusedEntry(entry, home)));
       const left = [];
-      for (const entry of entries) {
-        const reason = await refusedEntry(entry, home);
-        if (reason) drop(entry, reason);
+      entries.forEach((entry, i) => {
+        if (reasons[i]) drop(entry, reasons[i]);
         else left.push(entry);
-      }
+      });
       if (left.length === entries.length) env[key] = value;
       else if (left.length) env[key] = left.join(path.delimiter);
     } else if (is(key, CODE_FILES)) {

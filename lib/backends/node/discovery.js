@@ -8,7 +8,7 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { notFound, shownPath } = require("./errors.js");
 const { IS_WINDOWS } = require("./limits.js");
-const { envGet, envSet, isWithin, readRegular, resolvedPath } = require("./preflight.js");
+const { envGet, envSet, isWithin, readRegular } = require("./preflight.js");
 
 const BIN_OVERRIDE_VAR = "PI_CODEGRAPH_BIN";
 /** Set to `1` to let a `codegraph` found on PATH run from inside the workspace. */
@@ -87,13 +87,8 @@ async function resolveLeniently(p, depth) {
     let base = root;
     if (i > 0) {
       const prefix = joined(i);
-      if (
-        await fsp.stat(prefix).then(
-          () => true,
-          () => false,
-        )
-      )
-        base = await resolvedPath(prefix);
+      const real = await fsp.realpath(prefix).catch(() => null);
+      if (real !== null) base = real;
       else {
         // A dangling symlink: the kernel follows it once its target exists.
         const target = depth < 40 ? await fsp.readlink(prefix).catch(() => null) : null;
