@@ -73,11 +73,14 @@ const NO_CWD_SEARCH = "NoDefaultCurrentDirectoryInExePath";
 const EMPTY_ENTRY = "empty: it means the working directory, the workspace";
 const RELATIVE_ENTRY = "relative: it resolves against the workspace";
 const INSIDE_ENTRY = "inside the workspace";
+const PER_PROCESS_ENTRY = "it names the reading process's own files (/proc/self/cwd is the workspace)";
 
 /** Why `entry` may not reach the child, if it may not. */
 async function refusedEntry(entry, home) {
   if (!entry) return EMPTY_ENTRY;
   if (!path.isAbsolute(entry)) return RELATIVE_ENTRY;
+  // Resolved here it would be the host's; read by the child, its own cwd: the workspace.
+  if (!IS_WINDOWS && /^\/+proc\/+(self|thread-self)(\/|$)/.test(entry)) return PER_PROCESS_ENTRY;
   return (await resolvesInside(entry, home)) ? INSIDE_ENTRY : null;
 }
 

@@ -79,6 +79,8 @@ pub struct Dropped {
 const EMPTY: &str = "empty: it means the working directory, the workspace";
 const RELATIVE: &str = "relative: it resolves against the workspace";
 const INSIDE: &str = "inside the workspace";
+const PER_PROCESS: &str =
+  "it names the reading process's own files (/proc/self/cwd is the workspace)";
 
 /// Why `entry` may not reach the child, if it may not.
 fn refused(entry: &OsStr, home: &Path) -> Option<&'static str> {
@@ -87,6 +89,9 @@ fn refused(entry: &OsStr, home: &Path) -> Option<&'static str> {
     Some(EMPTY)
   } else if !path.is_absolute() {
     Some(RELATIVE)
+  } else if path.starts_with("/proc/self") || path.starts_with("/proc/thread-self") {
+    // Resolved here it would be the host's; read by the child, its own cwd: the workspace.
+    Some(PER_PROCESS)
   } else if resolves_inside(path, home) {
     Some(INSIDE)
   } else {

@@ -109,6 +109,7 @@ mod workspace_code {
         "{ws}/sub/../../{}/node_modules/.bin",
         s.ws.file_name().unwrap().to_string_lossy()
       ),
+      "/proc/self/cwd".into(),  // the child's own cwd, the workspace
       format!("{out}/missing"), // does not exist, outside: harmless, kept
       format!("{out}/bin"),     // a duplicate outside: kept as the user wrote it
     ];
