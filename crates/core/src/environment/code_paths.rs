@@ -130,6 +130,7 @@ pub fn filter(
       if left.len() == entries.len() {
         kept.push((key.clone(), value.clone()));
       } else if let (false, Ok(joined)) = (left.is_empty(), std::env::join_paths(&left)) {
+        // (join_paths refuses only a separator inside an entry, which split_paths never yields.)
         kept.push((key.clone(), joined));
       }
     } else if is(CODE_FILES) {
