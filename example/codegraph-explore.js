@@ -27,6 +27,9 @@
 //   launcher outside npm's layout cannot start (Node will not spawn it without a shell).
 // - A file the kernel will not execute (no #!, not a native binary) is refused before the spawn,
 //   since libuv would otherwise run it with /bin/sh.
+// - The child's environment is built from process.env, whose values are strings: bytes that are
+//   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
+//   process.env shows the same value.
 
 const { spawn, spawnSync } = require("node:child_process");
 const crypto = require("node:crypto");
@@ -2406,6 +2409,9 @@ function classifyExit(out, workspace, index) {
 //   launcher outside npm's layout cannot start (Node will not spawn it without a shell).
 // - A file the kernel will not execute (no #!, not a native binary) is refused before the spawn,
 //   since libuv would otherwise run it with /bin/sh.
+// - The child's environment is built from process.env, whose values are strings: bytes that are
+//   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
+//   process.env shows the same value.
 
 // ---------------------------------------------------------------------------------------------
 // lib/guidance.js

@@ -4,11 +4,11 @@
 // empty or relative entry means the workspace. NODE_OPTIONS, NODE_PATH and the loader variables
 // can name files there too. The fake CLI's `runOnPath` step starts a program as CodeGraph does.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { expectResult, fakeCli, makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
+import { expectResult, fakeCli, makeWorkspace, shellFake, tempDir, withEnv } from "../helpers/index.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 useFaultsSuite();
@@ -27,7 +27,7 @@ function plantedWorkspace(name, dirs) {
 /** The JSON line the fake's `env` step printed. */
 const printedEnv = (text) => JSON.parse(text.split("\n").find((l) => l.startsWith("{")));
 
-eachBackend("what the child inherits", ({ explore, diagnose, entry }) => {
+eachBackend("what the child inherits", ({ explore, diagnose, entry }, backend) => {
   test("a program planted in <workspace>/node_modules/.bin never runs (PATH as `npm run` sets it)", async () => {
     const { ws, ran } = plantedWorkspace("dirname", ["node_modules/.bin"]);
     const fake = fakeCli([
@@ -262,4 +262,23 @@ eachBackend("what the child inherits", ({ explore, diagnose, entry }) => {
       assert.equal(printedEnv(m.text).PI_CODEGRAPH_MARK, "worker");
     }
   });
+
+  test(
+    "a value that is not UTF-8 reaches the CLI byte for byte (process.env read as JS sees it, bytes kept from environ)",
+    backend.differs("process.env holds strings: bytes that are not UTF-8 arrive replaced (U+FFFD)"),
+    () => {
+      const ws = makeWorkspace();
+      const fake = shellFake(
+        `printf '%s' "$PI_CG_BYTES" | od -An -tx1`,
+        "prints a variable's bytes, which Node cannot",
+      );
+      const script = `require(${entry}).explore("q", ${JSON.stringify(ws)}).then((r) => console.log(r.text), (e) => console.log(e.message))`;
+      const r = spawnSync(
+        "/bin/sh",
+        ["-c", 'PI_CG_BYTES="$(printf "a\\377b")" exec "$0" -e "$1"', process.execPath, script],
+        { env: { ...process.env, PI_CODEGRAPH_BIN: fake.file }, encoding: "utf8", timeout: 20000 },
+      );
+      assert.match(r.stdout, /61 ff 62/, r.stdout + r.stderr);
+    },
+  );
 });
