@@ -28,6 +28,8 @@ export interface Diagnosis {
   launcher?: string
   /** The executable lives inside the workspace (by the user's choice). */
   executableInWorkspace: boolean
+  /** What of the user's environment an explore's CLI would not get. */
+  envDropped: Array<EnvDropped>
   cliVersion?: string
   /** "package.json" or "--version". */
   cliVersionSource?: string
@@ -50,6 +52,22 @@ export interface Diagnosis {
 
 /** stdout past the caps is drained, counted and kept in the full-output file up to this many bytes. */
 export declare const DRAIN_LIMIT_BYTES: number
+
+/**
+ * One entry of the user's environment that the child did not get, because through it the
+ * workspace could choose the code that runs (a PATH directory inside the workspace, say).
+ */
+export interface EnvDropped {
+  /** The variable (`PATH`, `NODE_OPTIONS`, `LD_PRELOAD`, ...). */
+  variable: string
+  /**
+   * The entry that was left out, printable and bounded (the whole value for NODE_OPTIONS: the
+   * option that decided it).
+   */
+  entry: string
+  /** Why: "inside the workspace", "relative: …", "empty: …", "loads …". */
+  reason: string
+}
 
 /** The stable codes an explore's rejection (and a diagnosis's `problemCode`) carries. */
 export declare const enum ErrorCode {
@@ -98,6 +116,11 @@ export interface ExploreDetails {
    */
   executableInWorkspace: boolean
   /**
+   * What of the user's environment the CLI did not get (empty when nothing; everything is
+   * passed with `PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`).
+   */
+  envDropped: Array<EnvDropped>
+  /**
    * The workspace's index directory (`<cwd>/.codegraph`) and where it really is, symlinks
    * resolved.
    */
@@ -142,6 +165,8 @@ export interface ExploreErrorDetails {
   /** What ran (the platform bundle's launcher when the npm shim was skipped). */
   executable?: string
   executableInWorkspace?: boolean
+  /** What of the user's environment the CLI did not get (once the checks passed). */
+  envDropped?: Array<EnvDropped>
   indexPath?: string
   indexResolved?: string
   cliVersion?: string

@@ -2,6 +2,7 @@ import type { Diagnosis, ErrorCode, ExploreErrorDetails, ExploreOptions, Explore
 
 export type {
   Diagnosis,
+  EnvDropped,
   ErrorCode,
   ExploreDetails,
   ExploreErrorDetails,

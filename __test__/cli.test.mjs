@@ -107,6 +107,23 @@ test("doctor without an index: not ready, the index check's own reason, the fix,
   assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false);
 });
 
+test("doctor names what of the environment CodeGraph does not get (PATH entries inside the workspace)", () => {
+  const ws = makeWorkspace();
+  const inside = path.join(ws, "node_modules", ".bin");
+  fs.mkdirSync(inside, { recursive: true });
+  const r = run(["doctor"], ws, `${inside}:.:${bin}`);
+  assert.equal(r.code, 0, r.stdout);
+  const dropped = r.stdout.split("\n").filter((l) => l.startsWith("dropped"));
+  assert.deepEqual(
+    dropped.map((l) => l.replace(/^dropped\s+/, "")),
+    [`PATH entry ${inside} (inside the workspace)`, "PATH entry . (relative: it resolves against the workspace)"],
+  );
+  assert.equal(rows(r.stdout).codegraph, path.join(bin, "codegraph"));
+  // With the opt-in nothing is dropped.
+  const allowed = run(["doctor"], ws, `${inside}:${bin}`, { vars: { PI_CODEGRAPH_ALLOW_WORKSPACE_BIN: "1" } });
+  assert.equal(rows(allowed.stdout).dropped, undefined);
+});
+
 test("doctor without codegraph on PATH: says so, exit 1", () => {
   const ws = makeWorkspace();
   const r = run(["doctor"], ws, tempDir());

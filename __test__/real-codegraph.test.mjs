@@ -349,4 +349,38 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
     assert.equal(result.details.cliVersion, PINNED);
     assert.deepEqual(hashTree(indexDir), before);
   });
+
+  test("programs planted in the workspace never run: not the launcher's dirname/readlink, not the CLI's git", async () => {
+    const planted = indexedCopy();
+    const marker = path.join(tempDir("pi-codegraph-planted-"), "ran");
+    const bin = path.join(planted, "node_modules", ".bin");
+    fs.mkdirSync(bin, { recursive: true });
+    for (const dir of [bin, planted]) {
+      for (const name of ["dirname", "readlink", "git"]) {
+        fs.writeFileSync(path.join(dir, name), `#!/bin/sh\necho "$0" >> ${JSON.stringify(marker)}\n`, { mode: 0o755 });
+      }
+    }
+    // The install.sh layout: a symlink to the bundle's launcher, which runs readlink and dirname
+    // for --version too (no package.json beside it, so the version comes from a probe).
+    const { details: first } = await pkg.explore("where is main defined", ws);
+    const linkDir = tempDir("pi-codegraph-local-bin-");
+    fs.symlinkSync(first.executable, path.join(linkDir, "codegraph"));
+    const PATH = [bin, ".", linkDir, path.dirname(process.execPath), originalPath].join(path.delimiter);
+    const saved = process.env.PATH;
+    process.env.PATH = PATH;
+    try {
+      const d = await pkg.diagnose(planted);
+      assert.equal(d.ready, true, d.problem);
+      const { text, details } = await pkg.explore("how does CheckoutService.checkout call charge", planted);
+      assert.match(text, /checkout/i);
+      assert.equal(details.executable, path.join(linkDir, "codegraph"));
+      assert.deepEqual(
+        details.envDropped.filter((e) => [bin, "."].includes(e.entry)).map((e) => e.entry),
+        [bin, "."],
+      );
+    } finally {
+      process.env.PATH = saved;
+    }
+    assert.equal(fs.existsSync(marker) ? fs.readFileSync(marker, "utf8") : "", "", "a planted program ran");
+  });
 });

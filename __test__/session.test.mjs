@@ -244,3 +244,29 @@ for (const impl of implementations) {
     });
   });
 }
+
+for (const impl of implementations) {
+  describe(`${impl.name}: what the CLI does not inherit`, () => {
+    before(() => {
+      pkg = impl.module;
+    });
+
+    test("/codegraph names the PATH entries the CLI does not get, printable", async () => {
+      const ws = makeWorkspace();
+      const bin = path.join(ws, "node_modules", ".bin");
+      const odd = path.join(ws, "x\u001b]0;title\u0007\nstatus ready");
+      fs.mkdirSync(bin, { recursive: true });
+      fs.mkdirSync(odd);
+      const message = await withEnv({ PATH: `${bin}:${odd}:${fake.bin}` }, async () => (await session(ws)).report());
+      const lines = message.split("\n");
+      assert.ok(lines.includes(`not passed to codegraph: PATH entry ${bin} (inside the workspace)`), message);
+      assert.ok(
+        lines.includes(
+          `not passed to codegraph: PATH entry ${ws}/x\\u{1b}]0;title\\u{7}\\nstatus ready (inside the workspace)`,
+        ),
+        message,
+      );
+      assert.ok(!message.includes("\u001b"));
+    });
+  });
+}

@@ -8,7 +8,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const pkg = require("../package.json");
 const { explore, diagnose, addonInfo, runnerInfo, limits } = require("../index.js");
-const { runnerLine } = require("../lib/status.js");
+const { envDroppedLines, runnerLine } = require("../lib/status.js");
 const { printable } = require("../lib/text.js");
 
 /** printable(), and a newline shown as `\n` too: a value (a directory name) that must stay on its row. */
@@ -141,6 +141,8 @@ async function doctor(dir) {
   if (d.ancestorIndex) {
     rows.push(["ancestor", `${d.ancestorIndex} has its own index; to use it, start Pi there (cd ${d.ancestorIndex})`]);
   }
+  // Through these the workspace could choose the code CodeGraph runs (PATH entries inside it, say).
+  for (const line of envDroppedLines(d.envDropped)) rows.push(["dropped", line]);
   rows.push(["runtime", runtimeRow()]);
   rows.push(["runner", runnerLine(runner)]);
   rows.push(["addon", addon.path ?? `not loaded: ${addon.error ?? d.problem ?? "unknown reason"}`]);

@@ -27,6 +27,9 @@
 //   launcher outside npm's layout cannot start (Node will not spawn it without a shell).
 // - A file the kernel will not execute (no #!, not a native binary) is refused before the spawn,
 //   since libuv would otherwise run it with /bin/sh.
+// - The child's environment is built from process.env, whose values are strings: bytes that are
+//   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
+//   process.env shows the same value.
 
 const { spawn, spawnSync } = require("node:child_process");
 const crypto = require("node:crypto");
@@ -589,17 +592,6 @@ async function checkIndex(workspace, home, env) {
   return { dir, resolved };
 }
 
-/** The user's environment plus the quiet defaults they did not set (DO_NOT_TRACK counts as theirs). */
-function childEnv(env) {
-  const child = { ...env };
-  for (const [key, value] of Object.entries(QUIET_DEFAULTS)) {
-    const userDecided =
-      envGet(env, key) !== undefined || (key === "CODEGRAPH_TELEMETRY" && envGet(env, "DO_NOT_TRACK") !== undefined);
-    if (!userDecided) child[key] = value;
-  }
-  return child;
-}
-
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/discovery.js
 
@@ -657,22 +649,69 @@ async function searchPath(names, env, accept = async () => true) {
 }
 
 /**
+ * The user opted in to code from inside the workspace (PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1):
+ * discovery may pick it, and the child's environment is passed on unfiltered.
+ */
+const allowsWorkspaceCode = (env) => envSet(env, ALLOW_WORKSPACE_BIN_VAR) === "1";
+
+/**
+ * The one "inside the workspace" rule, for executables and for every path the child inherits:
+ * `p` resolves (symlinks followed, `..` applied) to `home` or below it. `home` is the workspace
+ * with symlinks resolved, computed once per call. A path that does not exist (yet) is judged by
+ * its longest existing ancestor, resolved, plus the rest: a PATH entry such as
+ * `<workspace>/node_modules/.bin` counts as inside before `npm install` made it.
+ */
+async function resolvesInside(p, home) {
+  return isWithin(await resolveLeniently(p, 0), home);
+}
+
+/** `p` with its longest existing prefix resolved (by the kernel: `..` after a link is physical) and the rest applied. */
+async function resolveLeniently(p, depth) {
+  const { root } = path.parse(p);
+  const parts = p
+    .slice(root.length)
+    .split(IS_WINDOWS ? /[\\/]+/ : /\/+/)
+    .filter((s) => s && s !== ".");
+  const joined = (n) => root + parts.slice(0, n).join(path.sep);
+  for (let i = parts.length; i >= 0; i--) {
+    let base = root;
+    if (i > 0) {
+      const prefix = joined(i);
+      const real = await fsp.realpath(prefix).catch(() => null);
+      if (real !== null) base = real;
+      else {
+        // A dangling symlink: the kernel follows it once its target exists.
+        const target = depth < 40 ? await fsp.readlink(prefix).catch(() => null) : null;
+        if (target === null) continue;
+        const parent = joined(i - 1);
+        const sep = parent.endsWith(path.sep) ? "" : path.sep;
+        base = await resolveLeniently(path.isAbsolute(target) ? target : parent + sep + target, depth + 1);
+      }
+    }
+    for (const part of parts.slice(i)) base = part === ".." ? path.dirname(base) : path.join(base, part);
+    return base;
+  }
+}
+
+/**
  * `{ executable, program, prefix, inWorkspace, bundle }`: run `program ...prefix <args>`;
  * `executable` is what the user has. `home` is the workspace with symlinks resolved.
  * PI_CODEGRAPH_BIN is the user's explicit choice and is used wherever it is; on PATH an
  * executable that resolves inside the workspace is skipped unless the user opted in.
  */
 async function discover(home, env) {
-  const inside = async (p) => isWithin(await resolvedPath(p), home);
+  const inside = (p) => resolvesInside(p, home);
+  const allowInside = allowsWorkspaceCode(env);
+  // npm's `.cmd` layout on Windows looks `node` up on PATH: the same rule as for `codegraph`.
+  const nodeOk = async (p) => allowInside || !(await inside(p));
   const override = envSet(env, BIN_OVERRIDE_VAR);
   if (override) {
     if (!path.isAbsolute(override))
       throw notFound(`${BIN_OVERRIDE_VAR}=${shownPath(override)} is not an absolute path`);
     if (!(await isRegularFile(override)))
       throw notFound(`${BIN_OVERRIDE_VAR}=${shownPath(override)} does not exist or is not a file`);
-    return launchFor(override, await inside(override), env);
+    return launchFor(override, await inside(override), env, nodeOk);
   }
-  const allowInside = envSet(env, ALLOW_WORKSPACE_BIN_VAR) === "1";
   let skipped = null;
   let foundInside = false;
   const found = await searchPath(CODEGRAPH_NAMES, env, async (p) => {
@@ -691,7 +730,7 @@ async function discover(home, env) {
         : `no \`${names}\` on PATH`,
     );
   }
-  return launchFor(found, foundInside, env);
+  return launchFor(found, foundInside, env, nodeOk);
 }
 
 /**
@@ -752,7 +791,7 @@ async function npmBundle(executable) {
  * on CodeGraph's own npm-shim.js instead, which is what the `.cmd` does. CodeGraph's npm shim
  * elsewhere is skipped for the platform bundle it would exec (one Node start fewer).
  */
-async function launchFor(executable, inWorkspace, env) {
+async function launchFor(executable, inWorkspace, env, nodeOk) {
   const firstOf = async (paths, test) => {
     for (const p of paths) if (await test(p)) return p;
     return null;
@@ -763,7 +802,7 @@ async function launchFor(executable, inWorkspace, env) {
     const shim = await firstOf([path.join(dir, "node_modules", pkg), path.join(dir, "..", pkg)], isRegularFile);
     const node =
       (await firstOf([path.join(dir, "node.exe"), path.join(dir, "node")], isExecutable)) ??
-      (await searchPath(["node"], env));
+      (await searchPath(["node"], env, nodeOk));
     if (shim && node) return { executable, program: node, prefix: [shim], inWorkspace, bundle: null };
   }
   const bundle = await npmBundle(executable);
@@ -846,6 +885,194 @@ async function activeWriter(indexDir) {
     if (pid !== null && (await pidRunning(pid))) return { lock, pid, rebuild };
   }
   return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/backends/node/environment.js
+
+// The child's environment (crates/core/src/environment.rs and environment/code_paths.rs): the
+// user's, without the inherited variables through which the workspace could choose the code the
+// child runs, plus the quiet defaults.
+//
+// The child runs with cwd = workspace, so a relative or empty entry in a search list resolves
+// inside it, and a host started by `npm run`/`npx` has `<workspace>/node_modules/.bin` on PATH.
+// CodeGraph's `/bin/sh` launcher runs `dirname` (and `readlink`), and its CLI runs `git`, all
+// looked up on PATH. Each entry of these variables must be absolute and must not resolve inside
+// the workspace (resolvesInside, the rule discovery applies to `codegraph`); other entries are
+// dropped and reported. Kept on purpose (they choose no code): the GIT_* variables (1.6.1's
+// explore only runs `git rev-parse --show-toplevel`, which starts nothing from its config),
+// TMPDIR, HOME, XDG_*, and every other variable.
+
+/**
+ * Search lists whose entries name programs or libraries to load: PATH (every program the
+ * launcher and the CLI start), Node's module path, the dynamic loaders' preload and library paths
+ * (glibc and macOS dyld read an empty or relative entry against the cwd), glibc's iconv modules.
+ */
+const SEARCH_LISTS = [
+  "PATH",
+  "NODE_PATH",
+  "LD_PRELOAD",
+  "LD_LIBRARY_PATH",
+  "LD_AUDIT",
+  "GCONV_PATH",
+  "DYLD_INSERT_LIBRARIES",
+  "DYLD_LIBRARY_PATH",
+  "DYLD_FALLBACK_LIBRARY_PATH",
+  "DYLD_FRAMEWORK_PATH",
+  "DYLD_FALLBACK_FRAMEWORK_PATH",
+  "DYLD_VERSIONED_LIBRARY_PATH",
+  "DYLD_VERSIONED_FRAMEWORK_PATH",
+  "DYLD_ROOT_PATH",
+];
+/**
+ * One file or directory that holds code: Node's compile cache, OpenSSL's config (Node reads it at
+ * startup; it names provider modules to load) and module directories, CodeGraph's kernel
+ * override, bash's startup script.
+ */
+const CODE_FILES = [
+  "NODE_COMPILE_CACHE",
+  "OPENSSL_CONF",
+  "OPENSSL_MODULES",
+  "OPENSSL_ENGINES",
+  "CODEGRAPH_KERNEL_PATH",
+  "BASH_ENV",
+];
+/** Node options that load a module or a file (Node accepts `_` for `-` in option names). */
+const NODE_LOADING_OPTIONS = [
+  "--require",
+  "-r",
+  "--import",
+  "--loader",
+  "--experimental-loader",
+  "--env-file",
+  "--env-file-if-exists",
+  "--openssl-config",
+  "--experimental-config-file",
+  "--experimental-policy",
+  "--snapshot-blob",
+];
+/** Node options that read a file from the working directory by themselves. */
+const NODE_CWD_OPTIONS = ["--experimental-default-config-file"];
+/** Windows searches the working directory before PATH (cmd.exe, libuv's spawn) unless this is set. */
+const NO_CWD_SEARCH = "NoDefaultCurrentDirectoryInExePath";
+
+const EMPTY_ENTRY = "empty: it means the working directory, the workspace";
+const RELATIVE_ENTRY = "relative: it resolves against the workspace";
+const INSIDE_ENTRY = "inside the workspace";
+const PER_PROCESS_ENTRY = "it names the reading process's own files (/proc/self/cwd is the workspace)";
+
+/** Why `entry` may not reach the child, if it may not. */
+async function refusedEntry(entry, home) {
+  if (!entry) return EMPTY_ENTRY;
+  if (!path.isAbsolute(entry)) return RELATIVE_ENTRY;
+  // Resolved here it would be the host's; read by the child, its own cwd: the workspace.
+  if (!IS_WINDOWS && /^\/+proc\/+(self|thread-self)(\/|$)/.test(entry)) return PER_PROCESS_ENTRY;
+  return (await resolvesInside(entry, home)) ? INSIDE_ENTRY : null;
+}
+
+/** A list's entries, empty ones included; glibc also separates LD_PRELOAD entries with spaces. */
+function splitList(value, spacesToo) {
+  const entries = value.split(path.delimiter).map((d) => (IS_WINDOWS ? d.replace(/^"(.*)"$/, "$1") : d));
+  if (!spacesToo) return entries;
+  return entries.flatMap((e) => {
+    const words = e.split(" ").filter(Boolean);
+    return words.length ? words : [e];
+  });
+}
+
+/** NODE_OPTIONS split as Node splits it; null where Node reports an error. */
+function nodeOptionsTokens(value) {
+  const tokens = [];
+  let quoted = false;
+  let newToken = true;
+  for (let i = 0; i < value.length; i++) {
+    let c = value[i];
+    if (c === "\\" && quoted) {
+      if (i + 1 === value.length) return null;
+      c = value[++i];
+    } else if (c === " " && !quoted) {
+      newToken = true;
+      continue;
+    } else if (c === '"') {
+      quoted = !quoted;
+      continue;
+    }
+    if (newToken) tokens.push("");
+    newToken = false;
+    tokens[tokens.length - 1] += c;
+  }
+  return quoted ? null : tokens;
+}
+
+/**
+ * NODE_OPTIONS reaches the child unchanged, or not at all: dropped whole when an option loads a
+ * module or file that is not an absolute path outside the workspace (a bare name such as
+ * `-r dotenv/config` is looked up in the workspace's node_modules), when an option reads a file
+ * from the working directory, or when Node could not read it either. `[option, reason]` or null.
+ */
+async function nodeOptionsRefused(value, home) {
+  const tokens = nodeOptionsTokens(value);
+  if (!tokens) return [value, "not readable as Node reads NODE_OPTIONS"];
+  for (let i = 0; i < tokens.length; i++) {
+    const token = tokens[i];
+    const eq = token.indexOf("=");
+    const rawName = eq === -1 ? token : token.slice(0, eq);
+    const name = rawName.startsWith("--") ? `--${rawName.slice(2).replaceAll("_", "-")}` : rawName;
+    if (NODE_CWD_OPTIONS.includes(name)) return [token, "reads a file from the workspace"];
+    if (!NODE_LOADING_OPTIONS.includes(name)) continue;
+    const file = eq === -1 ? (tokens[++i] ?? "") : token.slice(eq + 1);
+    const option = `${name} ${file}`;
+    if (!path.isAbsolute(file))
+      return [option, "loads a module by a relative path or bare name, found from the workspace"];
+    if (await resolvesInside(file, home)) return [option, "loads a file inside the workspace"];
+  }
+  return null;
+}
+
+/**
+ * The child's environment for the workspace `home` (symlinks resolved): `{ env, dropped }`, the
+ * user's variables without what would let the workspace choose the child's code (kept whole with
+ * PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1), plus the quiet defaults they did not set (DO_NOT_TRACK
+ * counts as theirs). `dropped` lists `{ variable, entry, reason }`, entries printable. A list
+ * left with no entries is removed (an empty PATH would mean the working directory again).
+ */
+async function childEnv(userEnv, home) {
+  const env = {};
+  const dropped = [];
+  const allow = allowsWorkspaceCode(userEnv);
+  const is = (key, names) => names.some((n) => (IS_WINDOWS ? n.toUpperCase() === key.toUpperCase() : n === key));
+  for (const [key, value] of Object.entries(userEnv)) {
+    const drop = (entry, reason) => dropped.push({ variable: key, entry: shownPath(entry), reason });
+    if (allow || typeof value !== "string") env[key] = value;
+    else if (is(key, SEARCH_LISTS)) {
+      const entries = splitList(value, is(key, ["LD_PRELOAD"]));
+      // Checked side by side on the thread pool: one round trip, not one per entry.
+      const reasons = await Promise.all(entries.map((entry) => refusedEntry(entry, home)));
+      const left = [];
+      entries.forEach((entry, i) => {
+        if (reasons[i]) drop(entry, reasons[i]);
+        else left.push(entry);
+      });
+      if (left.length === entries.length) env[key] = value;
+      else if (left.length) env[key] = left.join(path.delimiter);
+    } else if (is(key, CODE_FILES)) {
+      const reason = await refusedEntry(value, home);
+      if (reason) drop(value, reason);
+      else env[key] = value;
+    } else if (is(key, ["NODE_OPTIONS"])) {
+      const refused = await nodeOptionsRefused(value, home);
+      if (refused) drop(...refused);
+      else env[key] = value;
+    } else env[key] = value;
+  }
+  if (IS_WINDOWS && !allow && envGet(env, NO_CWD_SEARCH) === undefined) env[NO_CWD_SEARCH] = "1";
+  for (const [key, value] of Object.entries(QUIET_DEFAULTS)) {
+    const userDecided =
+      envGet(userEnv, key) !== undefined ||
+      (key === "CODEGRAPH_TELEMETRY" && envGet(userEnv, "DO_NOT_TRACK") !== undefined);
+    if (!userDecided) env[key] = value;
+  }
+  return { env, dropped };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1977,7 +2204,7 @@ const DIAGNOSE_CHECKS_TIMEOUT_MS = 5000;
  */
 async function diagnose(cwd) {
   const userEnv = { ...process.env };
-  const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false };
+  const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false, envDropped: [] };
   let problem;
   const checks = (async () => {
     const workspace = await checkWorkspace(d.cwd);
@@ -1987,7 +2214,8 @@ async function diagnose(cwd) {
       .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
       .catch((p) => ({ problem: p }));
     const writer = index.problem ? null : await activeWriter(index.dir);
-    return { workspace, index, launch, writer };
+    const child = await childEnv(userEnv, home);
+    return { workspace, index, launch, writer, child };
   })();
   let timer;
   const late = new Promise((_, reject) => {
@@ -1997,18 +2225,14 @@ async function diagnose(cwd) {
     );
   });
   try {
-    const { workspace, index, launch, writer } = await Promise.race([checks, late]);
+    const { workspace, index, launch, writer, child } = await Promise.race([checks, late]);
     clearTimeout(timer);
+    d.envDropped = child.dropped;
     if (launch.problem) {
       problem = launch.problem;
       d.executableProblem = launch.problem.text ?? String(launch.problem);
     } else {
-      const probe = startVersionProbe(
-        launch,
-        workspace,
-        childEnv(userEnv),
-        performance.now() + DIAGNOSE_VERSION_WAIT_MS,
-      );
+      const probe = startVersionProbe(launch, workspace, child.env, performance.now() + DIAGNOSE_VERSION_WAIT_MS);
       const v = await probe.within(DIAGNOSE_VERSION_WAIT_MS + 600);
       Object.assign(d, { cliVersion: v?.text, cliVersionSource: v?.source });
       d.executableInWorkspace = launch.inWorkspace;
@@ -2129,7 +2353,8 @@ async function preflightChecks(cwd, env) {
   const launch = await discover(home, env);
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);
-  return { workspace, index, launch, writer };
+  const child = await childEnv(env, home);
+  return { workspace, index, launch, writer, child };
 }
 
 /**
@@ -2265,13 +2490,14 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   checkRequest(request);
   const checks = preflightChecks(cwd, userEnv);
   const bounds = { timeoutMs, deadline, cancel };
-  const { workspace, index, launch, writer } = await withinDeadline(checks, bounds);
+  const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
   const fill = (durationMs) => {
     const v = version?.now(); // the version never delays the answer: what is known now is reported
     Object.assign(failure, {
       executable: launchRuns(launch),
       executableInWorkspace: launch.inWorkspace,
+      envDropped: child.dropped,
       indexPath: index.dir,
       indexResolved: index.resolved,
       cliVersion: v?.text,
@@ -2283,7 +2509,7 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
     fill(undefined);
     throw problem;
   });
-  const env = childEnv(userEnv);
+  const { env } = child;
   // `--` ends option parsing: a request such as "-p /etc" stays the query.
   version = startVersionProbe(launch, workspace, env, deadline);
   let out;
@@ -2328,6 +2554,7 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
       executable: launchRuns(launch),
       discoveredExecutable: launch.executable,
       executableInWorkspace: launch.inWorkspace,
+      envDropped: child.dropped,
       indexPath: index.dir,
       indexResolved: index.resolved,
       cliVersion: v?.text,
@@ -2355,7 +2582,7 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
 // native addon (lib/backends/native.js loads that one), so the glue can run over either; the
 // fault suites (__test__/faults/) run against both. One module per responsibility, as the core
 // crate (crates/core/src/) has them:
-// limits, errors, sanitize, preflight, pid, index-writer, discovery, spill (full outputs), collect
+// limits, errors, sanitize, preflight, pid, index-writer, discovery, environment, spill (full outputs), collect
 // (the bounded stdout/stderr collectors), host-exit, host-watch, process, run, version, explore,
 // diagnose.
 //
@@ -2368,6 +2595,9 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
 //   launcher outside npm's layout cannot start (Node will not spawn it without a shell).
 // - A file the kernel will not execute (no #!, not a native binary) is refused before the spawn,
 //   since libuv would otherwise run it with /bin/sh.
+// - The child's environment is built from process.env, whose values are strings: bytes that are
+//   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
+//   process.env shows the same value.
 
 // ---------------------------------------------------------------------------------------------
 // lib/guidance.js
@@ -2494,6 +2724,22 @@ function executableLine(d) {
   return `${d.executable}${version}${d.executableInWorkspace ? " [inside the workspace]" : ""}`;
 }
 
+/** At most this many entries of `envDropped` are listed; the rest are counted. */
+const MAX_DROPPED_SHOWN = 8;
+
+/**
+ * What of the user's environment the CLI does not get (`diagnosis.envDropped`), one line each:
+ * `PATH entry /w/node_modules/.bin (inside the workspace)`. Empty when nothing was dropped.
+ */
+function envDroppedLines(dropped) {
+  const list = Array.isArray(dropped) ? dropped : [];
+  const lines = list
+    .slice(0, MAX_DROPPED_SHOWN)
+    .map((d) => `${d.variable} entry ${d.entry === "" ? "(empty)" : d.entry} (${d.reason})`);
+  if (list.length > MAX_DROPPED_SHOWN) lines.push(`and ${list.length - MAX_DROPPED_SHOWN} more`);
+  return lines;
+}
+
 /**
  * The `/codegraph` report: the same diagnosis the guidance comes from, plus the last error.
  * `info` is `{ extension, runner }` (extensionInfo() and runnerInfo()).
@@ -2520,6 +2766,7 @@ function statusReport(diagnosis, state, info) {
     );
   }
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
+  for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!diagnosis.ready) {
     if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(diagnosis.problemCode))
       lines.push(`problem: ${diagnosis.problem}`);

@@ -19,6 +19,22 @@ function executableLine(d) {
   return `${d.executable}${version}${d.executableInWorkspace ? " [inside the workspace]" : ""}`;
 }
 
+/** At most this many entries of `envDropped` are listed; the rest are counted. */
+const MAX_DROPPED_SHOWN = 8;
+
+/**
+ * What of the user's environment the CLI does not get (`diagnosis.envDropped`), one line each:
+ * `PATH entry /w/node_modules/.bin (inside the workspace)`. Empty when nothing was dropped.
+ */
+function envDroppedLines(dropped) {
+  const list = Array.isArray(dropped) ? dropped : [];
+  const lines = list
+    .slice(0, MAX_DROPPED_SHOWN)
+    .map((d) => `${d.variable} entry ${d.entry === "" ? "(empty)" : d.entry} (${d.reason})`);
+  if (list.length > MAX_DROPPED_SHOWN) lines.push(`and ${list.length - MAX_DROPPED_SHOWN} more`);
+  return lines;
+}
+
 /**
  * The `/codegraph` report: the same diagnosis the guidance comes from, plus the last error.
  * `info` is `{ extension, runner }` (extensionInfo() and runnerInfo()).
@@ -45,6 +61,7 @@ function statusReport(diagnosis, state, info) {
     );
   }
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
+  for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!diagnosis.ready) {
     if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(diagnosis.problemCode))
       lines.push(`problem: ${diagnosis.problem}`);
@@ -75,4 +92,4 @@ function statusText(diagnosis, runner) {
   return `⬡ codegraph: ${problem}${fallback}`;
 }
 
-module.exports = { runnerLine, statusReport, statusText };
+module.exports = { runnerLine, envDroppedLines, statusReport, statusText };

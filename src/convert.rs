@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use napi::bindgen_prelude::{Either, JsObjectValue, JsValue, Null};
 use napi::{Env, Error, Result, Status};
+use pi_codegraph_core::environment::Dropped;
 use pi_codegraph_core::errors::{self, ExploreError, NoIndexKind};
 use pi_codegraph_core::explore::{self, Failure, Outcome};
 use pi_codegraph_core::full_output::FullOutput;
@@ -13,8 +14,8 @@ use pi_codegraph_core::limits::Cap;
 use pi_codegraph_core::runner::Progress;
 
 use crate::types::{
-  Diagnosis, ErrorCode, ExploreDetails, ExploreErrorDetails, ExploreProgress, ExploreResult,
-  TruncatedBy,
+  Diagnosis, EnvDropped, ErrorCode, ExploreDetails, ExploreErrorDetails, ExploreProgress,
+  ExploreResult, TruncatedBy,
 };
 
 impl From<errors::ErrorCode> for ErrorCode {
@@ -54,6 +55,17 @@ fn millis_u32(d: Duration) -> u32 {
   u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
 }
 
+fn env_dropped(dropped: &[Dropped]) -> Vec<EnvDropped> {
+  dropped
+    .iter()
+    .map(|d| EnvDropped {
+      variable: d.variable.clone(),
+      entry: d.entry.clone(),
+      reason: d.reason.to_owned(),
+    })
+    .collect()
+}
+
 pub fn progress(p: Progress) -> ExploreProgress {
   ExploreProgress {
     text: p.text,
@@ -77,6 +89,7 @@ pub fn result(o: Outcome) -> ExploreResult {
       executable: lossy(o.launch.runs()),
       discovered_executable: lossy(&o.launch.executable),
       executable_in_workspace: o.launch.in_workspace,
+      env_dropped: env_dropped(&o.env_dropped),
       index_path: lossy(&o.index.dir),
       index_resolved: lossy(&o.index.resolved),
       cli_version: o.cli_version.as_ref().map(|v| v.text.clone()),
@@ -106,6 +119,7 @@ pub fn diagnosis(d: &explore::Diagnosis, cwd: String) -> Diagnosis {
     executable: d.executable.as_deref().map(lossy),
     launcher: d.launcher.as_deref().map(lossy),
     executable_in_workspace: d.executable_in_workspace,
+    env_dropped: env_dropped(&d.env_dropped),
     cli_version: d.cli_version.as_ref().map(|v| v.text.clone()),
     cli_version_source: d.cli_version.as_ref().map(|v| v.source.to_owned()),
     index_path: d.index.as_ref().map(|i| lossy(&i.dir)),
@@ -133,6 +147,7 @@ pub fn error_details(
   let mut d = ExploreErrorDetails {
     executable: failure.executable.as_deref().map(lossy),
     executable_in_workspace: failure.executable_in_workspace,
+    env_dropped: failure.env_dropped.as_deref().map(env_dropped),
     index_path: failure.index.as_ref().map(|i| lossy(&i.dir)),
     index_resolved: failure.index.as_ref().map(|i| lossy(&i.resolved)),
     cli_version: failure.cli_version.as_ref().map(|v| v.text.clone()),

@@ -71,6 +71,20 @@ pub struct ExploreProgress {
   pub elapsed_ms: u32,
 }
 
+/// One entry of the user's environment that the child did not get, because through it the
+/// workspace could choose the code that runs (a PATH directory inside the workspace, say).
+#[napi(object, object_from_js = false)]
+#[derive(Clone)]
+pub struct EnvDropped {
+  /// The variable (`PATH`, `NODE_OPTIONS`, `LD_PRELOAD`, ...).
+  pub variable: String,
+  /// The entry that was left out, printable and bounded (the whole value for NODE_OPTIONS: the
+  /// option that decided it).
+  pub entry: String,
+  /// Why: "inside the workspace", "relative: …", "empty: …", "loads …".
+  pub reason: String,
+}
+
 #[napi(object, object_from_js = false)]
 pub struct ExploreDetails {
   pub request: String,
@@ -83,6 +97,9 @@ pub struct ExploreDetails {
   /// True when that executable lives inside the workspace (only ever by the user's choice:
   /// `PI_CODEGRAPH_BIN`, or `PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`).
   pub executable_in_workspace: bool,
+  /// What of the user's environment the CLI did not get (empty when nothing; everything is
+  /// passed with `PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`).
+  pub env_dropped: Vec<EnvDropped>,
   /// The workspace's index directory (`<cwd>/.codegraph`) and where it really is, symlinks
   /// resolved.
   pub index_path: String,
@@ -129,6 +146,8 @@ pub struct ExploreErrorDetails {
   /// What ran (the platform bundle's launcher when the npm shim was skipped).
   pub executable: Option<String>,
   pub executable_in_workspace: Option<bool>,
+  /// What of the user's environment the CLI did not get (once the checks passed).
+  pub env_dropped: Option<Vec<EnvDropped>>,
   pub index_path: Option<String>,
   pub index_resolved: Option<String>,
   pub cli_version: Option<String>,
@@ -159,6 +178,8 @@ pub struct Diagnosis {
   pub launcher: Option<String>,
   /// The executable lives inside the workspace (by the user's choice).
   pub executable_in_workspace: bool,
+  /// What of the user's environment an explore's CLI would not get.
+  pub env_dropped: Vec<EnvDropped>,
   pub cli_version: Option<String>,
   /// "package.json" or "--version".
   pub cli_version_source: Option<String>,

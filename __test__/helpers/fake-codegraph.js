@@ -5,7 +5,7 @@
 // - FAKE_CG_* environment variables (a mode), for the contract suites (fakeBinDir()).
 
 const fs = require("node:fs");
-const { spawn } = require("node:child_process");
+const { spawn, spawnSync } = require("node:child_process");
 
 const env = process.env;
 const args = process.argv.slice(2);
@@ -106,8 +106,10 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
 })();
 
 /**
- * Runs a spec: `{ version, pids, steps: [[op, arg], ...] }`. `version` is what `--version`
- * prints (a string), or "hang" (it reports `{ probe: pid }` and never answers). The ops, in order:
+ * Runs a spec: `{ version, pids, versionRunsOnPath, steps: [[op, arg], ...] }`. `version` is what
+ * `--version` prints (a string), or "hang" (it reports `{ probe: pid }` and never answers);
+ * `versionRunsOnPath` names a program the `--version` run starts first, looked up on its PATH (as
+ * CodeGraph's launcher runs `dirname`). The ops, in order:
  *   stdout / stderr <text>; stdoutBase64 / stderrBase64 <base64>; stderrFill [bytes, char];
  *   stdoutForever / stderrForever <line> (never ends); sleep <ms>; waitFile <path>; waitPids
  *   (until a report, the hanging probe's say, is in `pids`);
@@ -115,7 +117,9 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
  *   daemon <stdio> (a new session, ignoring SIGTERM; waits until it runs); report (writes
  *   { self, grandchild?, daemon? } to `pids`); pidToRequest (writes its pid to the file the
  *   request names); record <log> (appends argv and /proc/self/cmdline); cwd (prints { cwd });
- *   appendArgv0 <file>; failIfExists <path> (exit 9 when it is there); kill <signal>; exit <code>;
+ *   appendArgv0 <file>; failIfExists <path> (exit 9 when it is there); runOnPath <name> (starts
+ *   it as a PATH lookup finds it, in its cwd, as CodeGraph runs `dirname` and `git`; a failure to
+ *   start is ignored); env [names] (prints { name: value or null }); kill <signal>; exit <code>;
  *   hang (runs until killed).
  */
 async function runSpec(spec) {
@@ -125,7 +129,9 @@ async function runSpec(spec) {
     fs.writeFileSync(`${spec.pids}.tmp`, JSON.stringify(pids));
     fs.renameSync(`${spec.pids}.tmp`, spec.pids);
   };
+  const runOnPath = (name) => spawnSync(name, [], { stdio: "ignore" });
   if (args[0] === "--version") {
+    if (spec.versionRunsOnPath) runOnPath(spec.versionRunsOnPath);
     if (spec.version !== "hang") {
       process.stdout.write(`${spec.version ?? "1.0.0-faults"}\n`);
       return;
@@ -230,6 +236,15 @@ async function runSpec(spec) {
       }
       case "appendArgv0":
         fs.appendFileSync(arg, `${process.argv[1]}\n`);
+        break;
+      case "runOnPath":
+        runOnPath(arg);
+        break;
+      case "env":
+        await write(
+          process.stdout,
+          `${JSON.stringify(Object.fromEntries(arg.map((k) => [k, process.env[k] ?? null])))}\n`,
+        );
         break;
       case "failIfExists":
         // What a CLI started too early would see (a lock still held): a loud failure.

@@ -2,6 +2,7 @@
 import piCodegraph, {
   type Backend,
   diagnose,
+  type EnvDropped,
   type ExploreError,
   type ExploreErrorCode,
   explore,
@@ -24,6 +25,8 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
   });
   const kept: number = result.details.keptBytes + limits().MAX_OUTPUT_BYTES + releaseFullOutputs([]);
   const ready: boolean = (await diagnose("/ws")).ready;
+  const dropped: EnvDropped[] = [...result.details.envDropped, ...(await diagnose("/ws")).envDropped];
+  const droppedText = dropped.map((d) => `${d.variable} ${d.entry} ${d.reason}`).join();
   const runner: string | null = runnerInfo().note;
   let code: ExploreErrorCode | undefined;
   try {
@@ -34,6 +37,7 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
   const factory: typeof piCodegraph = glue.default;
   return [
     String(kept),
+    droppedText,
     String(ready),
     String(runner),
     String(code),

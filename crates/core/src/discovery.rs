@@ -64,7 +64,10 @@ pub const ALLOW_WORKSPACE_BIN_VAR: &str = "PI_CODEGRAPH_ALLOW_WORKSPACE_BIN";
 /// used wherever it is (marked in `Launch::in_workspace`); on PATH, only absolute entries count,
 /// and an executable that resolves inside the workspace is skipped unless the user opted in.
 pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, ExploreError> {
-  let inside = |p: &Path| crate::preflight::canonical(p).starts_with(home);
+  let inside = |p: &Path| resolves_inside(p, home);
+  let allow_inside = allows_workspace_code(env);
+  // npm's `.cmd` layout on Windows looks `node` up on PATH: the same rule as for `codegraph`.
+  let node_ok = |p: &Path| allow_inside || !inside(p);
   if let Some(value) = env.get_set(BIN_OVERRIDE_VAR) {
     let path = PathBuf::from(value);
     if !path.is_absolute() {
@@ -84,11 +87,8 @@ pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, ExploreError> 
       });
     }
     let in_workspace = inside(&path);
-    return Ok(launch_for(path, env, in_workspace));
+    return Ok(launch_for(path, env, in_workspace, &node_ok));
   }
-  let allow_inside = env
-    .get_set(ALLOW_WORKSPACE_BIN_VAR)
-    .is_some_and(|v| v == "1");
   let mut skipped = None;
   let mut found_inside = false;
   let found = search(NAMES, env.get("PATH"), |p| {
@@ -100,7 +100,7 @@ pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, ExploreError> 
     true
   });
   match found {
-    Some(found) => Ok(launch_for(found, env, found_inside)),
+    Some(found) => Ok(launch_for(found, env, found_inside, &node_ok)),
     None => Err(ExploreError::NotFound {
       reason: match skipped {
         Some(p) => format!(
@@ -111,6 +111,67 @@ pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, ExploreError> 
         None => format!("no `{}` on PATH", NAMES.join("` or `")),
       },
     }),
+  }
+}
+
+/// The user opted in to code from inside the workspace (`PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`):
+/// discovery may pick it, and the child's environment is passed on unfiltered.
+pub fn allows_workspace_code(env: &EnvSnapshot) -> bool {
+  env
+    .get_set(ALLOW_WORKSPACE_BIN_VAR)
+    .is_some_and(|v| v == "1")
+}
+
+/// The one "inside the workspace" rule, for executables and for every path the child inherits:
+/// `p` resolves (symlinks followed, `..` applied) to `home` or below it. `home` is the
+/// workspace as `preflight::canonical` gives it, computed once per call. A path that does not
+/// exist (yet) is judged by its longest existing ancestor, resolved, plus the rest: a PATH
+/// entry such as `<workspace>/node_modules/.bin` counts as inside before `npm install` made it.
+pub fn resolves_inside(p: &Path, home: &Path) -> bool {
+  within(&resolve_leniently(p, 0), home)
+}
+
+/// `p` with its longest existing prefix resolved and the rest applied to it.
+fn resolve_leniently(p: &Path, depth: u8) -> PathBuf {
+  use std::path::Component;
+  let parts: Vec<Component> = p.components().collect();
+  for i in (0..=parts.len()).rev() {
+    let prefix: PathBuf = parts[..i].iter().collect();
+    let mut base = if i == 0 {
+      PathBuf::new()
+    } else if std::fs::metadata(&prefix).is_ok() {
+      crate::preflight::canonical(&prefix)
+    } else if let (Ok(target), true) = (std::fs::read_link(&prefix), depth < 40) {
+      // A dangling symlink: the kernel follows it once its target exists.
+      let target = prefix
+        .parent()
+        .map_or_else(|| target.clone(), |dir| dir.join(&target));
+      resolve_leniently(&target, depth + 1)
+    } else {
+      continue;
+    };
+    for part in &parts[i..] {
+      match part {
+        Component::ParentDir => {
+          base.pop();
+        }
+        Component::CurDir => {}
+        other => base.push(other.as_os_str()),
+      }
+    }
+    return base;
+  }
+  unreachable!("the empty prefix always matches")
+}
+
+/// `p` is `home` or below it, by components; on Windows without regard to case (a PATH entry
+/// may spell the workspace `c:\users\…` while it resolves to `C:\Users\…`).
+fn within(p: &Path, home: &Path) -> bool {
+  if cfg!(windows) {
+    let folded = |x: &Path| PathBuf::from(x.to_string_lossy().to_lowercase());
+    folded(p).starts_with(folded(home))
+  } else {
+    p.starts_with(home)
   }
 }
 
@@ -139,7 +200,13 @@ pub fn search(
 /// npm's cmd-shim layout we run Node on CodeGraph's own `npm-shim.js` instead (what the `.cmd`
 /// would do). Anything else is launched as found; Rust's std then applies its batch-file
 /// argument escaping, and refuses arguments it cannot pass safely.
-pub fn launch_for(executable: PathBuf, env: &EnvSnapshot, in_workspace: bool) -> Launch {
+/// `node_ok` says whether a `node` found on PATH may run (not one inside the workspace).
+pub fn launch_for(
+  executable: PathBuf,
+  env: &EnvSnapshot,
+  in_workspace: bool,
+  node_ok: &dyn Fn(&Path) -> bool,
+) -> Launch {
   let is_batch = executable
     .extension()
     .is_some_and(|e| e.eq_ignore_ascii_case("cmd") || e.eq_ignore_ascii_case("bat"));
@@ -149,7 +216,7 @@ pub fn launch_for(executable: PathBuf, env: &EnvSnapshot, in_workspace: bool) ->
         let node = [dir.join("node.exe"), dir.join("node")]
           .into_iter()
           .find(|p| p.is_file())
-          .or_else(|| search(&["node"], env.get("PATH"), |_| true));
+          .or_else(|| search(&["node"], env.get("PATH"), node_ok));
         if let Some(node) = node {
           return Launch {
             executable,

@@ -3,6 +3,10 @@
 //! only, never `environ` directly.
 
 use std::ffi::{OsStr, OsString};
+use std::path::Path;
+
+mod code_paths;
+pub use code_paths::Dropped;
 
 /// Variables set for the child unless the user already set them: no telemetry queue, no update
 /// check, no bundle download from the network, no colour codes. Each one is read by the pinned
@@ -53,10 +57,17 @@ impl EnvSnapshot {
     self.get(key).filter(|v| !v.is_empty())
   }
 
-  /// The child's environment: the user's, plus the quiet defaults the user did not override.
-  /// `DO_NOT_TRACK` is the user's global opt-out and also counts as a telemetry setting.
-  pub fn for_child(&self) -> Vec<(OsString, OsString)> {
-    let mut vars = self.vars.clone();
+  /// The child's environment for the workspace `home` (as `preflight::canonical` gives it):
+  /// the user's, without what would let the workspace choose the child's code (`code_paths`;
+  /// kept whole with `PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`), plus the quiet defaults the user did
+  /// not override. `DO_NOT_TRACK` is the user's global opt-out and also counts as a telemetry
+  /// setting. Reads the filesystem (PATH entries are resolved): call it off the async workers.
+  pub fn for_child(&self, home: &Path) -> ChildEnv {
+    let (mut vars, dropped) = if crate::discovery::allows_workspace_code(self) {
+      (self.vars.clone(), Vec::new())
+    } else {
+      code_paths::filter(&self.vars, home, key_eq)
+    };
     for (key, value) in QUIET_DEFAULTS {
       let user_decided = self.get(key).is_some()
         || (*key == "CODEGRAPH_TELEMETRY" && self.get("DO_NOT_TRACK").is_some());
@@ -64,8 +75,15 @@ impl EnvSnapshot {
         vars.push(((*key).into(), (*value).into()));
       }
     }
-    vars
+    ChildEnv { vars, dropped }
   }
+}
+
+/// What the child is started with, and what of the user's environment it does not get.
+#[derive(Debug, Clone, Default)]
+pub struct ChildEnv {
+  pub vars: Vec<(OsString, OsString)>,
+  pub dropped: Vec<Dropped>,
 }
 
 /// Windows environment names are case-insensitive.

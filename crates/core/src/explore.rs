@@ -9,7 +9,7 @@ use tokio::time::Instant;
 
 use crate::access::{index_blocked, workspace_blocked};
 use crate::discovery::{discover, Launch};
-use crate::environment::EnvSnapshot;
+use crate::environment::{ChildEnv, Dropped, EnvSnapshot};
 use crate::errors::ExploreError;
 use crate::full_output::SpillTarget;
 use crate::index_writer::{active_writer, Writer};
@@ -41,6 +41,8 @@ pub struct Outcome {
   pub exit_code: i32,
   pub duration: Duration,
   pub stdout: Bounded,
+  /// What of the user's environment the child did not get (`environment::code_paths`).
+  pub env_dropped: Vec<Dropped>,
 }
 
 /// Diagnostics that travel with an error (bounded: no unbounded CLI text).
@@ -52,22 +54,25 @@ pub struct Failure {
   pub index: Option<IndexFound>,
   pub cli_version: Option<Version>,
   pub duration: Option<Duration>,
+  pub env_dropped: Option<Vec<Dropped>>,
 }
 
 impl Failure {
   /// What is known of a call that failed after the checks found its executable and index.
-  fn after_checks(
-    launch: &Launch,
-    index: &IndexFound,
-    cli_version: Option<Version>,
-    duration: Option<Duration>,
-  ) -> Self {
+  fn after_checks(ready: &Ready, cli_version: Option<Version>, duration: Option<Duration>) -> Self {
+    let Ready {
+      launch,
+      index,
+      child_env,
+      ..
+    } = ready;
     Self {
       executable: Some(launch.runs().to_path_buf()),
       executable_in_workspace: Some(launch.in_workspace),
       index: Some(index.clone()),
       cli_version,
       duration,
+      env_dropped: Some(child_env.dropped.clone()),
     }
   }
 }
@@ -86,6 +91,8 @@ struct Ready {
   launch: Launch,
   /// A CodeGraph process writing the index as the checks ran.
   writer: Option<Writer>,
+  /// The environment of every process this call starts (the explore and a `--version` probe).
+  child_env: ChildEnv,
 }
 
 /// `check` on the blocking pool (a `stat` on a hung mount blocks an async worker), bounded by
@@ -127,11 +134,13 @@ async fn preflight(
     let index = check_index(&workspace, &home, &env)?;
     let launch = discover(&env, &home)?;
     let writer = active_writer(&index.dir);
+    let child_env = env.for_child(&home);
     Ok(Ready {
       workspace,
       index,
       launch,
       writer,
+      child_env,
     })
   };
   off_thread(checks, deadline, timeout, cancel).await
@@ -209,29 +218,36 @@ pub async fn explore(
   progress: Option<&ProgressFn>,
 ) -> Result<Outcome> {
   let deadline = Instant::now() + timeout;
-  let Ready {
-    workspace,
-    index,
-    launch,
-    writer,
-  } = preflight(&request, cwd, &env, deadline, timeout, &cancel)
+  let mut ready = preflight(&request, cwd, &env, deadline, timeout, &cancel)
     .await
     .map_err(bare)?;
-  wait_for_writer(writer, &index.dir, deadline, timeout, &cancel)
-    .await
-    .map_err(|e| Box::new((e, Failure::after_checks(&launch, &index, None, None))))?;
-  let child_env = env.for_child();
+  wait_for_writer(
+    ready.writer.take(),
+    &ready.index.dir,
+    deadline,
+    timeout,
+    &cancel,
+  )
+  .await
+  .map_err(|e| Box::new((e, Failure::after_checks(&ready, None, None))))?;
+  let Ready {
+    workspace,
+    launch,
+    child_env,
+    ..
+  } = &ready;
+  let child_env = &child_env.vars;
 
   // `--` ends option parsing: a request such as "-p /etc" stays the query and never becomes the
   // CLI's `--path`.
   let args: Vec<OsString> = vec!["explore".into(), "--".into(), request.clone().into()];
-  let version = Probe::start(&launch, &workspace, &child_env, deadline);
+  let version = Probe::start(launch, workspace, child_env, deadline);
   let cancel_probe = cancel.clone();
   let result = run(RunSpec {
-    launch: &launch,
+    launch,
     args: &args,
-    cwd: &workspace,
-    env: &child_env,
+    cwd: workspace,
+    env: child_env,
     timeout,
     deadline,
     cancel: Some(cancel),
@@ -244,9 +260,8 @@ pub async fn explore(
   .await;
   // The version never delays the answer: what is known now is reported.
   let cli_version = version.now();
-  let failure = |duration: Option<Duration>| {
-    Failure::after_checks(&launch, &index, cli_version.clone(), duration)
-  };
+  let failure =
+    |duration: Option<Duration>| Failure::after_checks(&ready, cli_version.clone(), duration);
   let out = match result {
     Ok(out) => out,
     Err(e) => {
@@ -255,7 +270,7 @@ pub async fn explore(
       // missing, or EACCES) ran after the workspace vanished or was locked.
       let e = match e {
         ExploreError::NotFound { .. } | ExploreError::Spawn { .. } => {
-          blocked_cause(&workspace, None, &cancel_probe)
+          blocked_cause(workspace, None, &cancel_probe)
             .await
             .unwrap_or(e)
         }
@@ -267,9 +282,9 @@ pub async fn explore(
 
   if !out.status.success() && !out.stopped_at_drain_limit() {
     version.stop();
-    let dir = exit::says_cannot_open(&out).then_some(index.dir.as_path());
-    let blocked = blocked_cause(&workspace, dir, &cancel_probe).await;
-    let err = classify_exit(&out, &workspace, &index, blocked);
+    let dir = exit::says_cannot_open(&out).then_some(ready.index.dir.as_path());
+    let blocked = blocked_cause(workspace, dir, &cancel_probe).await;
+    let err = classify_exit(&out, workspace, &ready.index, blocked);
     return Err(Box::new((err, failure(Some(out.duration)))));
   }
 
@@ -280,10 +295,17 @@ pub async fn explore(
   if out.stdout.truncated {
     text.push_str(&truncation_marker(&out.stdout));
   }
+  let Ready {
+    workspace,
+    index,
+    launch,
+    child_env,
+    ..
+  } = ready;
   Ok(Outcome {
     text,
     request,
-    cwd: workspace.clone(),
+    cwd: workspace,
     launch,
     index,
     cli_version,
@@ -291,5 +313,6 @@ pub async fn explore(
     exit_code: if out.stopped_at_drain_limit() { -1 } else { 0 },
     duration: out.duration,
     stdout: out.stdout,
+    env_dropped: child_env.dropped,
   })
 }

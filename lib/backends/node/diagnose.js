@@ -4,7 +4,8 @@
 const { discover } = require("./discovery.js");
 const { Problem, badWorkspace, indexBusy, withoutUndefined } = require("./errors.js");
 const { activeWriter } = require("./index-writer.js");
-const { checkIndex, checkWorkspace, childEnv, resolvedPath } = require("./preflight.js");
+const { childEnv } = require("./environment.js");
+const { checkIndex, checkWorkspace, resolvedPath } = require("./preflight.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
 
 /** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
@@ -18,7 +19,7 @@ const DIAGNOSE_CHECKS_TIMEOUT_MS = 5000;
  */
 async function diagnose(cwd) {
   const userEnv = { ...process.env };
-  const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false };
+  const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false, envDropped: [] };
   let problem;
   const checks = (async () => {
     const workspace = await checkWorkspace(d.cwd);
@@ -28,7 +29,8 @@ async function diagnose(cwd) {
       .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
       .catch((p) => ({ problem: p }));
     const writer = index.problem ? null : await activeWriter(index.dir);
-    return { workspace, index, launch, writer };
+    const child = await childEnv(userEnv, home);
+    return { workspace, index, launch, writer, child };
   })();
   let timer;
   const late = new Promise((_, reject) => {
@@ -38,18 +40,14 @@ async function diagnose(cwd) {
     );
   });
   try {
-    const { workspace, index, launch, writer } = await Promise.race([checks, late]);
+    const { workspace, index, launch, writer, child } = await Promise.race([checks, late]);
     clearTimeout(timer);
+    d.envDropped = child.dropped;
     if (launch.problem) {
       problem = launch.problem;
       d.executableProblem = launch.problem.text ?? String(launch.problem);
     } else {
-      const probe = startVersionProbe(
-        launch,
-        workspace,
-        childEnv(userEnv),
-        performance.now() + DIAGNOSE_VERSION_WAIT_MS,
-      );
+      const probe = startVersionProbe(launch, workspace, child.env, performance.now() + DIAGNOSE_VERSION_WAIT_MS);
       const v = await probe.within(DIAGNOSE_VERSION_WAIT_MS + 600);
       Object.assign(d, { cliVersion: v?.text, cliVersionSource: v?.source });
       d.executableInWorkspace = launch.inWorkspace;

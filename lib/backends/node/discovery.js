@@ -8,7 +8,7 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { notFound, shownPath } = require("./errors.js");
 const { IS_WINDOWS } = require("./limits.js");
-const { envGet, envSet, isWithin, readRegular, resolvedPath } = require("./preflight.js");
+const { envGet, envSet, isWithin, readRegular } = require("./preflight.js");
 
 const BIN_OVERRIDE_VAR = "PI_CODEGRAPH_BIN";
 /** Set to `1` to let a `codegraph` found on PATH run from inside the workspace. */
@@ -59,22 +59,69 @@ async function searchPath(names, env, accept = async () => true) {
 }
 
 /**
+ * The user opted in to code from inside the workspace (PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1):
+ * discovery may pick it, and the child's environment is passed on unfiltered.
+ */
+const allowsWorkspaceCode = (env) => envSet(env, ALLOW_WORKSPACE_BIN_VAR) === "1";
+
+/**
+ * The one "inside the workspace" rule, for executables and for every path the child inherits:
+ * `p` resolves (symlinks followed, `..` applied) to `home` or below it. `home` is the workspace
+ * with symlinks resolved, computed once per call. A path that does not exist (yet) is judged by
+ * its longest existing ancestor, resolved, plus the rest: a PATH entry such as
+ * `<workspace>/node_modules/.bin` counts as inside before `npm install` made it.
+ */
+async function resolvesInside(p, home) {
+  return isWithin(await resolveLeniently(p, 0), home);
+}
+
+/** `p` with its longest existing prefix resolved (by the kernel: `..` after a link is physical) and the rest applied. */
+async function resolveLeniently(p, depth) {
+  const { root } = path.parse(p);
+  const parts = p
+    .slice(root.length)
+    .split(IS_WINDOWS ? /[\\/]+/ : /\/+/)
+    .filter((s) => s && s !== ".");
+  const joined = (n) => root + parts.slice(0, n).join(path.sep);
+  for (let i = parts.length; i >= 0; i--) {
+    let base = root;
+    if (i > 0) {
+      const prefix = joined(i);
+      const real = await fsp.realpath(prefix).catch(() => null);
+      if (real !== null) base = real;
+      else {
+        // A dangling symlink: the kernel follows it once its target exists.
+        const target = depth < 40 ? await fsp.readlink(prefix).catch(() => null) : null;
+        if (target === null) continue;
+        const parent = joined(i - 1);
+        const sep = parent.endsWith(path.sep) ? "" : path.sep;
+        base = await resolveLeniently(path.isAbsolute(target) ? target : parent + sep + target, depth + 1);
+      }
+    }
+    for (const part of parts.slice(i)) base = part === ".." ? path.dirname(base) : path.join(base, part);
+    return base;
+  }
+}
+
+/**
  * `{ executable, program, prefix, inWorkspace, bundle }`: run `program ...prefix <args>`;
  * `executable` is what the user has. `home` is the workspace with symlinks resolved.
  * PI_CODEGRAPH_BIN is the user's explicit choice and is used wherever it is; on PATH an
  * executable that resolves inside the workspace is skipped unless the user opted in.
  */
 async function discover(home, env) {
-  const inside = async (p) => isWithin(await resolvedPath(p), home);
+  const inside = (p) => resolvesInside(p, home);
+  const allowInside = allowsWorkspaceCode(env);
+  // npm's `.cmd` layout on Windows looks `node` up on PATH: the same rule as for `codegraph`.
+  const nodeOk = async (p) => allowInside || !(await inside(p));
   const override = envSet(env, BIN_OVERRIDE_VAR);
   if (override) {
     if (!path.isAbsolute(override))
       throw notFound(`${BIN_OVERRIDE_VAR}=${shownPath(override)} is not an absolute path`);
     if (!(await isRegularFile(override)))
       throw notFound(`${BIN_OVERRIDE_VAR}=${shownPath(override)} does not exist or is not a file`);
-    return launchFor(override, await inside(override), env);
+    return launchFor(override, await inside(override), env, nodeOk);
   }
-  const allowInside = envSet(env, ALLOW_WORKSPACE_BIN_VAR) === "1";
   let skipped = null;
   let foundInside = false;
   const found = await searchPath(CODEGRAPH_NAMES, env, async (p) => {
@@ -93,7 +140,7 @@ async function discover(home, env) {
         : `no \`${names}\` on PATH`,
     );
   }
-  return launchFor(found, foundInside, env);
+  return launchFor(found, foundInside, env, nodeOk);
 }
 
 /**
@@ -154,7 +201,7 @@ async function npmBundle(executable) {
  * on CodeGraph's own npm-shim.js instead, which is what the `.cmd` does. CodeGraph's npm shim
  * elsewhere is skipped for the platform bundle it would exec (one Node start fewer).
  */
-async function launchFor(executable, inWorkspace, env) {
+async function launchFor(executable, inWorkspace, env, nodeOk) {
   const firstOf = async (paths, test) => {
     for (const p of paths) if (await test(p)) return p;
     return null;
@@ -165,7 +212,7 @@ async function launchFor(executable, inWorkspace, env) {
     const shim = await firstOf([path.join(dir, "node_modules", pkg), path.join(dir, "..", pkg)], isRegularFile);
     const node =
       (await firstOf([path.join(dir, "node.exe"), path.join(dir, "node")], isExecutable)) ??
-      (await searchPath(["node"], env));
+      (await searchPath(["node"], env, nodeOk));
     if (shim && node) return { executable, program: node, prefix: [shim], inWorkspace, bundle: null };
   }
   const bundle = await npmBundle(executable);
@@ -176,4 +223,14 @@ async function launchFor(executable, inWorkspace, env) {
 /** What actually runs: the bundle's launcher, or the executable itself. */
 const launchRuns = (launch) => launch.bundle?.launcher ?? launch.executable;
 
-module.exports = { isExecutable, searchPath, discover, readManifest, binPath, launchFor, launchRuns };
+module.exports = {
+  isExecutable,
+  searchPath,
+  allowsWorkspaceCode,
+  resolvesInside,
+  discover,
+  readManifest,
+  binPath,
+  launchFor,
+  launchRuns,
+};

@@ -7,7 +7,8 @@ const { badWorkspace, cancelled, indexBusy, invalidOptions } = require("./errors
 const { invalidRequest, publicError, timedOut, withoutUndefined } = require("./errors.js");
 const { blockedCause, classifyExit } = require("./exit.js");
 const { DEFAULT_TIMEOUT_MS, truncationMarker } = require("./limits.js");
-const { checkIndex, checkRequest, checkWorkspace, childEnv, envSet, resolvedPath } = require("./preflight.js");
+const { childEnv } = require("./environment.js");
+const { checkIndex, checkRequest, checkWorkspace, envSet, resolvedPath } = require("./preflight.js");
 const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter } = require("./index-writer.js");
 const { run } = require("./run.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
@@ -23,7 +24,8 @@ async function preflightChecks(cwd, env) {
   const launch = await discover(home, env);
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);
-  return { workspace, index, launch, writer };
+  const child = await childEnv(env, home);
+  return { workspace, index, launch, writer, child };
 }
 
 /**
@@ -159,13 +161,14 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   checkRequest(request);
   const checks = preflightChecks(cwd, userEnv);
   const bounds = { timeoutMs, deadline, cancel };
-  const { workspace, index, launch, writer } = await withinDeadline(checks, bounds);
+  const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
   const fill = (durationMs) => {
     const v = version?.now(); // the version never delays the answer: what is known now is reported
     Object.assign(failure, {
       executable: launchRuns(launch),
       executableInWorkspace: launch.inWorkspace,
+      envDropped: child.dropped,
       indexPath: index.dir,
       indexResolved: index.resolved,
       cliVersion: v?.text,
@@ -177,7 +180,7 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
     fill(undefined);
     throw problem;
   });
-  const env = childEnv(userEnv);
+  const { env } = child;
   // `--` ends option parsing: a request such as "-p /etc" stays the query.
   version = startVersionProbe(launch, workspace, env, deadline);
   let out;
@@ -222,6 +225,7 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
       executable: launchRuns(launch),
       discoveredExecutable: launch.executable,
       executableInWorkspace: launch.inWorkspace,
+      envDropped: child.dropped,
       indexPath: index.dir,
       indexResolved: index.resolved,
       cliVersion: v?.text,

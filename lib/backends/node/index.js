@@ -2,7 +2,7 @@
 // native addon (lib/backends/native.js loads that one), so the glue can run over either; the
 // fault suites (__test__/faults/) run against both. One module per responsibility, as the core
 // crate (crates/core/src/) has them:
-// limits, errors, sanitize, preflight, pid, index-writer, discovery, spill (full outputs), collect
+// limits, errors, sanitize, preflight, pid, index-writer, discovery, environment, spill (full outputs), collect
 // (the bounded stdout/stderr collectors), host-exit, host-watch, process, run, version, explore,
 // diagnose.
 //
@@ -15,6 +15,9 @@
 //   launcher outside npm's layout cannot start (Node will not spawn it without a shell).
 // - A file the kernel will not execute (no #!, not a native binary) is refused before the spawn,
 //   since libuv would otherwise run it with /bin/sh.
+// - The child's environment is built from process.env, whose values are strings: bytes that are
+//   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
+//   process.env shows the same value.
 
 const { diagnose } = require("./diagnose.js");
 const { explore } = require("./explore.js");

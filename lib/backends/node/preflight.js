@@ -9,7 +9,7 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { denied, ioReason, isDenied, isGone, workspaceGone } = require("./access.js");
 const { badWorkspace, invalidRequest, noIndex, shownPath } = require("./errors.js");
-const { IS_WINDOWS, MAX_REQUEST_CHARS, QUIET_DEFAULTS, SQLITE_MAGIC } = require("./limits.js");
+const { IS_WINDOWS, MAX_REQUEST_CHARS, SQLITE_MAGIC } = require("./limits.js");
 
 const DEFAULT_INDEX_DIR = ".codegraph";
 const INDEX_DB_FILE = "codegraph.db";
@@ -217,17 +217,6 @@ async function checkIndex(workspace, home, env) {
   return { dir, resolved };
 }
 
-/** The user's environment plus the quiet defaults they did not set (DO_NOT_TRACK counts as theirs). */
-function childEnv(env) {
-  const child = { ...env };
-  for (const [key, value] of Object.entries(QUIET_DEFAULTS)) {
-    const userDecided =
-      envGet(env, key) !== undefined || (key === "CODEGRAPH_TELEMETRY" && envGet(env, "DO_NOT_TRACK") !== undefined);
-    if (!userDecided) child[key] = value;
-  }
-  return child;
-}
-
 module.exports = {
   readRegular,
   envSet,
@@ -240,6 +229,5 @@ module.exports = {
   resolvedPath,
   isWithin,
   checkIndex,
-  childEnv,
   ancestorIndex,
 };

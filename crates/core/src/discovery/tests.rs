@@ -84,7 +84,7 @@ fn npm_cmd_shim_runs_node_on_the_js_shim() {
     .join("codegraph");
   fs::create_dir_all(&pkg).unwrap();
   fs::write(pkg.join("npm-shim.js"), "").unwrap();
-  let launch = launch_for(cmd.clone(), &EnvSnapshot::default(), false);
+  let launch = launch_for(cmd.clone(), &EnvSnapshot::default(), false, &|_| true);
   assert_eq!(launch.executable, cmd);
   assert_eq!(launch.program, node);
   assert_eq!(
@@ -97,7 +97,7 @@ fn npm_cmd_shim_runs_node_on_the_js_shim() {
 fn a_plain_cmd_without_npm_layout_is_launched_as_is() {
   let dir = tempfile::tempdir().unwrap();
   let cmd = exe(dir.path(), "codegraph.cmd");
-  let launch = launch_for(cmd.clone(), &EnvSnapshot::default(), false);
+  let launch = launch_for(cmd.clone(), &EnvSnapshot::default(), false, &|_| true);
   assert_eq!(launch.program, cmd);
   assert!(launch.prefix.is_empty());
 }
@@ -132,7 +132,7 @@ fn the_npm_shim_is_skipped_for_its_platform_bundle() {
   std::os::unix::fs::symlink("../@colbymchenry/codegraph/npm-shim.js", &link).unwrap();
   // No bundle installed: the shim runs as found.
   assert_eq!(
-    launch_for(link.clone(), &EnvSnapshot::default(), false).bundle,
+    launch_for(link.clone(), &EnvSnapshot::default(), false, &|_| true).bundle,
     None
   );
 
@@ -156,7 +156,7 @@ fn the_npm_shim_is_skipped_for_its_platform_bundle() {
     format!(r#"{{"name":"@colbymchenry/codegraph-{os}-{arch}","version":"1.6.1-bundle"}}"#),
   )
   .unwrap();
-  let launch = launch_for(link.clone(), &EnvSnapshot::default(), false);
+  let launch = launch_for(link.clone(), &EnvSnapshot::default(), false, &|_| true);
   assert_eq!(launch.executable, link);
   assert_eq!(launch.program, launcher);
   assert_eq!(launch.runs(), launcher.as_path());
@@ -168,7 +168,7 @@ fn the_npm_shim_is_skipped_for_its_platform_bundle() {
   // Anything else named codegraph is launched as found.
   let other = exe(root.path(), "codegraph");
   assert_eq!(
-    launch_for(other, &EnvSnapshot::default(), false).bundle,
+    launch_for(other, &EnvSnapshot::default(), false, &|_| true).bundle,
     None
   );
 }
@@ -186,4 +186,17 @@ fn override_must_be_absolute_and_a_file() {
     discover(&env, ws.path()).unwrap_err().code().as_str(),
     "CODEGRAPH_NOT_FOUND"
   );
+}
+
+#[cfg(windows)]
+#[test]
+fn inside_the_workspace_ignores_case_on_windows() {
+  assert!(within(
+    Path::new(r"c:\users\me\WS\node_modules\.bin"),
+    Path::new(r"C:\Users\Me\ws")
+  ));
+  assert!(!within(
+    Path::new(r"C:\Users\Me\wsx"),
+    Path::new(r"C:\Users\Me\ws")
+  ));
 }

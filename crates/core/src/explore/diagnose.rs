@@ -6,7 +6,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::discovery::discover;
-use crate::environment::EnvSnapshot;
+use crate::environment::{Dropped, EnvSnapshot};
 use crate::errors::{ExploreError, NoIndexKind};
 use crate::index_writer::{active_writer, Writer};
 use crate::preflight::{canonical, check_index, check_workspace, IndexFound};
@@ -27,6 +27,8 @@ pub struct Diagnosis {
   /// What runs instead of `executable` (the npm shim's platform bundle), when that differs.
   pub launcher: Option<PathBuf>,
   pub executable_in_workspace: bool,
+  /// What of the user's environment an explore's child would not get.
+  pub env_dropped: Vec<Dropped>,
   pub cli_version: Option<Version>,
   pub index: Option<IndexFound>,
   /// The nearest ancestor with its own index, when the workspace has none.
@@ -47,29 +49,32 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
     let index = check_index(&workspace, &home, &checks_env);
     let writer = index.as_ref().ok().and_then(|i| active_writer(&i.dir));
     let launch = discover(&checks_env, &home);
-    Ok::<_, ExploreError>((workspace, index, writer, launch))
+    let child_env = checks_env.for_child(&home);
+    Ok::<_, ExploreError>((workspace, index, writer, launch, child_env))
   });
   let mut d = Diagnosis::default();
-  let (workspace, index, writer, launch) = match tokio::time::timeout_at(deadline, checks).await {
-    Ok(Ok(Ok(found))) => found,
-    Ok(Ok(Err(e))) => {
-      d.problem = Some(e);
-      return d;
-    }
-    _ => {
-      d.problem = Some(ExploreError::Workspace {
-        path: PathBuf::new(),
-        reason: "the filesystem did not answer the workspace checks in time".into(),
-        denied: false,
-      });
-      return d;
-    }
-  };
+  let (workspace, index, writer, launch, child_env) =
+    match tokio::time::timeout_at(deadline, checks).await {
+      Ok(Ok(Ok(found))) => found,
+      Ok(Ok(Err(e))) => {
+        d.problem = Some(e);
+        return d;
+      }
+      _ => {
+        d.problem = Some(ExploreError::Workspace {
+          path: PathBuf::new(),
+          reason: "the filesystem did not answer the workspace checks in time".into(),
+          denied: false,
+        });
+        return d;
+      }
+    };
+  d.env_dropped = child_env.dropped;
   match launch {
     Ok(launch) => {
       // The probe's deadline is the wait: nothing of a diagnosis outlives it.
       let wait_until = Instant::now() + DIAGNOSE_VERSION_WAIT;
-      let mut probe = Probe::start(&launch, &workspace, &env.for_child(), wait_until);
+      let mut probe = Probe::start(&launch, &workspace, &child_env.vars, wait_until);
       d.cli_version = probe
         .within(DIAGNOSE_VERSION_WAIT + Duration::from_millis(600))
         .await;

@@ -29,7 +29,7 @@ impl FakeCli {
     let path = dir.path().join("codegraph");
     std::fs::write(&path, format!("#!/bin/sh\n{script}\n")).expect("script");
     std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o755)).expect("chmod");
-    let launch = launch_for(path, &EnvSnapshot::default(), false);
+    let launch = launch_for(path, &EnvSnapshot::default(), false, &|_| true);
     Self { dir, launch }
   }
 
