@@ -89,6 +89,17 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
       d.executable_problem = Some(e);
     }
   }
+  record_index(&mut d, &workspace, index, writer.as_ref());
+  d
+}
+
+/// The index row: the index found, or why not (a writer at work first).
+fn record_index(
+  d: &mut Diagnosis,
+  workspace: &std::path::Path,
+  index: Result<IndexFound, ExploreError>,
+  writer: Option<&Writer>,
+) {
   // An explore now would wait for the writer and may give up: not ready, and the index row says
   // who is writing.
   let busy = |w: &Writer| ExploreError::IndexBusy {
@@ -97,7 +108,7 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
     rebuild: w.rebuild,
     waited_ms: 0,
   };
-  if let Some(w) = &writer {
+  if let Some(w) = writer {
     d.index_problem = Some(busy(w));
     if d.problem.is_none() {
       d.problem = Some(busy(w));
@@ -134,7 +145,7 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
           denied: *denied,
         },
         other => ExploreError::Workspace {
-          path: workspace.clone(),
+          path: workspace.to_path_buf(),
           reason: other.to_string(),
           denied: false,
         },
@@ -144,5 +155,4 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
       }
     }
   }
-  d
 }
