@@ -84,6 +84,36 @@ const REMEDIATION = {
   CODEGRAPH_CANCELLED: "Nothing to fix: the request was cancelled.",
 };
 
+/**
+ * Running out of a system resource (crates/core/src/resources.rs): errno → what ran out and the
+ * remediation naming it. The workspace, index and executable may all be fine.
+ */
+const RESOURCES = {
+  EMFILE: [
+    "file descriptors (this process's limit)",
+    "The host process has no file descriptors left (EMFILE): close files it holds open or raise its limit (`ulimit -n`), then ask again.",
+  ],
+  ENFILE: [
+    "file descriptors (the system's open-file table)",
+    "The system's open-file table is full (ENFILE): close files in other programs or raise the system limit (fs.file-max on Linux), then ask again.",
+  ],
+  EAGAIN: [
+    "processes or threads",
+    "No new process or thread could be created (EAGAIN): end processes or raise the user's process limit (`ulimit -u`), then ask again.",
+  ],
+  ENOMEM: ["memory", "There was not enough memory (ENOMEM): free memory (end other programs), then ask again."],
+};
+/** The resource an error reports running out of (its code, or the text of a dlopen failure). */
+function resourceOf(err) {
+  if (Object.hasOwn(RESOURCES, err?.code ?? "")) return err.code;
+  const text = String(err?.message ?? "");
+  if (/Too many open files in system|\bENFILE\b/.test(text)) return "ENFILE";
+  if (/Too many open files|\bEMFILE\b/.test(text)) return "EMFILE";
+  if (/Cannot allocate memory|\bENOMEM\b/.test(text)) return "ENOMEM";
+  if (/Resource temporarily unavailable|\bEAGAIN\b/.test(text)) return "EAGAIN";
+  return null;
+}
+
 /** A failure inside the backend; `explore()` turns it into the public Error at the edge. */
 class Problem extends Error {
   constructor(code, text, extra = {}, remediation = REMEDIATION[code]) {
@@ -149,6 +179,22 @@ function indexBusy(writer, waitedMs) {
     `CodeGraph is writing this workspace's index right now (pid ${writer.pid} holds ${shownPath(writer.lock)}: ${kind})${note}`,
     {},
     `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${writer.pid}, the lock is stale: delete ${shownPath(writer.lock)}.`,
+  );
+}
+
+/** CODEGRAPH_RESOURCES when `err`, met while doing `what`, is a resource running out; else null. */
+function exhausted(what, err) {
+  const code = resourceOf(err);
+  if (!code) return null;
+  const [resource, remediation] = RESOURCES[code];
+  const reason = String(err?.message ?? err)
+    .split("\n")[0]
+    .slice(0, 200);
+  return new Problem(
+    "CODEGRAPH_RESOURCES",
+    `pi-codegraph ran out of ${resource}: ${what} failed (${reason})`,
+    {},
+    remediation,
   );
 }
 
@@ -343,13 +389,16 @@ async function checkWorkspace(cwd) {
   try {
     st = await fsp.stat(cwd); // follows symlinks and never opens the target
   } catch (err) {
-    throw badWorkspace(cwd, err.code === "ENOENT" ? "it does not exist" : `it cannot be read (${ioReason(err)})`);
+    throw (
+      exhausted("reading the workspace", err) ??
+      badWorkspace(cwd, err.code === "ENOENT" ? "it does not exist" : `it cannot be read (${ioReason(err)})`)
+    );
   }
   if (!st.isDirectory()) throw badWorkspace(cwd, `it is ${kindOfFile(st)}, not a directory`);
   try {
     await (await fsp.opendir(cwd)).close(); // a directory we cannot list would later look like "no index"
   } catch (err) {
-    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`);
+    throw exhausted("listing the workspace", err) ?? badWorkspace(cwd, `it cannot be read (${ioReason(err)})`);
   }
   return cwd;
 }
@@ -436,7 +485,10 @@ async function checkIndex(workspace, home, env) {
     st = await fsp.stat(dir);
   } catch (err) {
     if (err.code === "ENOENT" || err.code === "ENOTDIR") throw await missing(dir);
-    throw badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`);
+    throw (
+      exhausted("reading the index directory", err) ??
+      badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`)
+    );
   }
   if (!st.isDirectory())
     throw noIndex(workspace, `${shownPath(dir)} is ${kindOfFile(st)}, not a directory`, { special: true });
@@ -444,7 +496,10 @@ async function checkIndex(workspace, home, env) {
     st = await fsp.stat(db);
   } catch (err) {
     if (err.code === "ENOENT") throw await missing(db);
-    throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
+    throw (
+      exhausted("reading the index", err) ??
+      noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db })
+    );
   }
   if (!st.isFile())
     throw noIndex(workspace, `${shownPath(db)} is ${kindOfFile(st)}, not a regular file; it was not opened`, {
@@ -475,7 +530,10 @@ async function checkIndex(workspace, home, env) {
   try {
     header = await readRegular(db, 16);
   } catch (err) {
-    throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
+    throw (
+      exhausted("reading the index header", err) ??
+      noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db })
+    );
   }
   if (header.length < 16) throw noIndex(workspace, `${shownPath(db)} is empty or truncated`, { unusable: true, db });
   if (!header.equals(SQLITE_MAGIC))
@@ -676,39 +734,45 @@ const launchRuns = (launch) => launch.bundle?.launcher ?? launch.executable;
 // their host (spill.js: is that host gone?).
 
 /**
- * Whether a process with id `pid` exists, as `kill(pid, 0)` says: only "no such process"
- * (ESRCH) means it does not; one we may not signal, or an id that cannot be asked about, exists.
+ * What `kill(pid, 0)` says: "delivered", "not-permitted" (EPERM, or an id that cannot be asked
+ * about: it exists and is someone else's) or "no-such-process" (ESRCH).
  */
-function pidExists(pid) {
+function signal0(pid) {
   try {
     process.kill(pid, 0);
-    return true;
+    return "delivered";
   } catch (err) {
-    return err?.code !== "ESRCH";
+    return err?.code === "ESRCH" ? "no-such-process" : "not-permitted";
   }
 }
 
-/** Whether `pid` (a single process, 1 to 2^31-1) runs: it exists and is not an unreaped zombie. */
-async function pidRunning(pid) {
-  // 0 and negative ids address process groups, not a process.
-  if (!Number.isSafeInteger(pid) || pid <= 0 || pid > 0x7fffffff || !pidExists(pid)) return false;
-  // A process that has exited but is not reaped yet is done (Linux).
+/** Whether a process with id `pid` exists: only "no such process" (ESRCH) means it does not. */
+const pidExists = (pid) => signal0(pid) !== "no-such-process";
+
+/** A process that has exited but is not reaped yet (Linux; elsewhere never). */
+async function zombie(pid) {
   const stat = await fsp.readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
   const state = stat.slice(stat.lastIndexOf(")") + 1).trim()[0];
-  return state !== "Z" && state !== "X";
+  return state === "Z" || state === "X";
 }
 
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/index-writer.js
 
-// Whether CodeGraph is writing the index right now (crates/core/src/index_writer.rs).
-// `codegraph init`, `index` and `sync` hold `.codegraph/codegraph.lock` (the writer's pid) while
-// they write; `codegraph index` also holds `.codegraph/rebuild.pid` (JSON with the pid) while it
-// rebuilds the database from scratch. An explore meanwhile answers from a half-built graph and
-// says nothing, so explore() waits for the writer, bounded, and otherwise says why it did not
-// answer. Only these two small regular files are read, opened non-blocking; a lock whose pid no
-// longer runs is stale and ignored. `writer.pid` is not a sign of writing: an MCP server holds it
-// for as long as it runs.
+// Whether CodeGraph is writing the index right now (crates/core/src/index_writer.rs), judged by
+// CodeGraph's own rules. `codegraph init`, `index` and `sync` hold `.codegraph/codegraph.lock`
+// (the writer's pid) while they write; `codegraph index` also holds `.codegraph/rebuild.pid`
+// (JSON with the pid) while it rebuilds the database from scratch. An explore meanwhile answers
+// from a half-built graph and says nothing, so explore() waits for the writer, bounded, and
+// otherwise says why it did not answer. Only these two small regular files are read, opened
+// non-blocking. `writer.pid` is not a sign of writing: an MCP server holds it for as long as it
+// runs.
+//
+// Liveness is CodeGraph 1.6.1's: `codegraph.lock` names `parseInt(text.trim(), 10)` and lives
+// when `kill(pid, 0)` succeeds (EPERM — another user's process, pid 1, a pid reused after a
+// reboot — is a stale lock, which CodeGraph writes over); `rebuild.pid` needs a numeric `pid`
+// and a string `mode` and lives when `kill(pid, 0)` succeeds or fails with EPERM. As in the
+// addon, a pid of 0 or below (a process group to `kill`) and an unreaped zombie are no writer.
 
 /** CodeGraph's lock files are a few dozen bytes; anything larger is not one. */
 const MAX_LOCK_BYTES = 4096;
@@ -717,16 +781,37 @@ const WRITER_WAIT_MS = 10000;
 /** How often the lock files are read again meanwhile. */
 const WRITER_POLL_MS = 100;
 
-/** The pid a lock file names, when it is a small regular file in CodeGraph's format; else null. */
-async function readPid(file, json) {
+/** A lock file's text; null when absent, special, unreadable or too large. Out of resources: throws. */
+async function readLock(file) {
   try {
-    const text = (await readRegular(file, MAX_LOCK_BYTES)).toString("utf8");
-    const pid = json ? JSON.parse(text)?.pid : /^\s*\d+\s*$/.test(text) ? Number(text) : null;
-    // 0 (and anything past an i32) would address a process group or nothing at all.
-    return Number.isSafeInteger(pid) && pid > 0 && pid <= 0x7fffffff ? pid : null;
+    const bytes = await readRegular(file, MAX_LOCK_BYTES + 1);
+    return bytes.length > MAX_LOCK_BYTES ? null : bytes.toString("utf8");
+  } catch (err) {
+    const problem = exhausted("reading CodeGraph's lock file", err);
+    if (problem) throw problem; // "no writer" could mean a half-built answer
+    return null;
+  }
+}
+
+/** A pid `kill` reads as one process (1 to 2^31-1), else null. */
+const processId = (pid) => (Number.isSafeInteger(pid) && pid > 0 && pid <= 0x7fffffff ? pid : null);
+
+/** The pid a lock file names, read as CodeGraph reads it. */
+function lockPid(text, json) {
+  if (!json) return processId(Number.parseInt(text.trim(), 10));
+  try {
+    const info = JSON.parse(text.trim());
+    return typeof info?.pid === "number" && typeof info.mode === "string" ? processId(info.pid) : null;
   } catch {
     return null;
   }
+}
+
+/** CodeGraph's liveness for each lock file (see the top comment). */
+async function alive(pid, rebuild) {
+  const seen = signal0(pid);
+  const exists = seen === "delivered" || (rebuild && seen === "not-permitted");
+  return exists && !(await zombie(pid));
 }
 
 /** The live writer of the index in `indexDir` — `{ lock, pid, rebuild }` — or null. */
@@ -736,8 +821,9 @@ async function activeWriter(indexDir) {
     ["codegraph.lock", false],
   ]) {
     const lock = path.join(indexDir, name);
-    const pid = await readPid(lock, rebuild);
-    if (pid !== null && (await pidRunning(pid))) return { lock, pid, rebuild };
+    const text = await readLock(lock);
+    const pid = text === null ? null : lockPid(text, rebuild);
+    if (pid !== null && (await alive(pid, rebuild))) return { lock, pid, rebuild };
   }
   return null;
 }
@@ -1364,6 +1450,133 @@ class StderrTail {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/backends/node/exec-format.js
+
+// Whether the kernel will execute a file itself. For a file it refuses (ENOEXEC: no `#!` line, a
+// corrupt binary, a binary for another CPU), libuv falls back to running it with /bin/sh, which
+// then reads the file as shell commands. The addon never does (CODEGRAPH_SPAWN), so the Node
+// runner refuses such a file before the spawn. Judged from the header as Linux's binfmt_elf and
+// binfmt_script judge it: an ELF must be for this machine (class, byte order, e_machine; unless
+// an enabled binfmt_misc handler, such as qemu-user, matches it), of an executable
+// type and with program headers inside the file; a `#!` script's interpreter is judged the same
+// way, as the kernel nests them (at most 4 deep).
+
+/** ELF e_machine and class (1: 32-bit, 2: 64-bit) this machine runs, by Node's process.arch. */
+const ELF_MACHINES = {
+  x64: [
+    [62, 2],
+    [3, 1], // IA-32 compatibility
+  ],
+  ia32: [[3, 1]],
+  arm64: [
+    [183, 2],
+    [40, 1], // AArch32 compatibility
+  ],
+  arm: [[40, 1]],
+  riscv64: [[243, 2]],
+  ppc64: [[21, 2]],
+  s390x: [[22, 2]],
+  loong64: [[258, 2]],
+};
+/** Mach-O (thin and fat) magic numbers, as the first four bytes read big-endian. */
+const MACHO = [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe];
+/** The kernel reads the first 256 bytes (BINPRM_BUF_SIZE) and nests interpreters 4 deep. */
+const HEAD_BYTES = 256;
+const MAX_NESTING = 4;
+
+/**
+ * Whether an enabled binfmt_misc handler (qemu-user for a foreign CPU, say) matches `head` by
+ * magic: the kernel then runs the file through it.
+ */
+function binfmtRuns(head) {
+  const dir = "/proc/sys/fs/binfmt_misc";
+  let names;
+  try {
+    names = fs.readdirSync(dir).filter((n) => n !== "register" && n !== "status");
+  } catch {
+    return false;
+  }
+  return names.some((name) => {
+    let entry;
+    try {
+      entry = fs.readFileSync(path.join(dir, name), "latin1");
+    } catch {
+      return false;
+    }
+    const field = (key) => new RegExp(`^${key} (\\S+)$`, "m").exec(entry)?.[1];
+    const magic = Buffer.from(field("magic") ?? "", "hex");
+    const mask = Buffer.from(field("mask") ?? "", "hex");
+    const offset = Number(field("offset") ?? 0);
+    if (!entry.startsWith("enabled") || magic.length === 0) return false;
+    return [...magic].every((byte, i) => ((head[offset + i] ?? -1) & (mask[i] ?? 0xff)) === byte);
+  });
+}
+
+/** Why the kernel would refuse this ELF header (`head`, `size` bytes in all), or null. */
+function elfProblem(head, size) {
+  if (head.length < 52) return "a truncated ELF header";
+  const elfClass = head[4];
+  const little = head[5] === 1;
+  if ((elfClass !== 1 && elfClass !== 2) || (head[5] !== 1 && head[5] !== 2) || head[6] !== 1)
+    return "a corrupt ELF header";
+  const u16 = (at) => (little ? head.readUInt16LE(at) : head.readUInt16BE(at));
+  const type = u16(16);
+  const machine = u16(18);
+  const wide = elfClass === 2;
+  const phoff = wide
+    ? Number(little ? head.readBigUInt64LE(32) : head.readBigUInt64BE(32))
+    : little
+      ? head.readUInt32LE(28)
+      : head.readUInt32BE(28);
+  const phentsize = u16(wide ? 54 : 42);
+  const phnum = u16(wide ? 56 : 44);
+  if (type !== 2 && type !== 3) return "an ELF file that is not an executable";
+  const native = ELF_MACHINES[process.arch];
+  if (native && !native.some(([m, c]) => m === machine && c === elfClass) && !binfmtRuns(head))
+    return `an ELF binary for another machine (e_machine ${machine}, not ${process.arch})`;
+  if (phentsize !== (wide ? 56 : 32) || phnum === 0 || phoff + phnum * phentsize > size)
+    return "a corrupt ELF binary (its program headers are missing or outside the file)";
+  return null;
+}
+
+/**
+ * Why the kernel would refuse to execute `program` (so libuv would hand it to /bin/sh), or null
+ * when it would run it, or when the file cannot be read (the spawn then says why itself).
+ */
+function execFormatProblem(program, depth = 0) {
+  if (IS_WINDOWS) return null;
+  let head;
+  let size;
+  try {
+    fs.accessSync(program, fs.constants.X_OK);
+    const fd = fs.openSync(program, "r");
+    try {
+      size = fs.fstatSync(fd).size;
+      head = Buffer.alloc(Math.min(HEAD_BYTES, size));
+      head = head.subarray(0, fs.readSync(fd, head, 0, head.length, 0));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null; // not executable or unreadable: let the spawn itself report why
+  }
+  const magic = head.length >= 4 ? head.readUInt32BE(0) : 0;
+  const macos = process.platform === "darwin";
+  if (magic === 0x7f454c46) return macos ? "an ELF binary, which macOS does not run" : elfProblem(head, size);
+  if (MACHO.includes(magic)) return macos ? null : "a macOS (Mach-O) binary";
+  if (head[0] === 0x23 && head[1] === 0x21) {
+    // `#!interpreter [arg]`: the interpreter must be runnable too, or ENOEXEC comes back.
+    const line = head.subarray(2).toString("latin1").split("\n")[0].trim();
+    const interpreter = line.split(/[ \t]/)[0];
+    if (!interpreter) return "a #! line without an interpreter";
+    if (depth >= MAX_NESTING) return "#! interpreters nested too deep";
+    const inner = execFormatProblem(path.resolve(interpreter), depth + 1);
+    return inner && `its #! interpreter ${interpreter} is ${inner}`;
+  }
+  return "neither a #! script nor a native program";
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/backends/node/host-watch.js
 
 // The CLI's process group dies with its host, however the host ends (Unix), as the addon's
@@ -1379,13 +1592,14 @@ const REAPER_SCRIPT = [
   'while read -r op pg; do case "$op" in w) g="$g$pg " ;; u) case "$g" in *" $pg "*) g="${g%% $pg *} ${g#* $pg }" ;; esac ;; esac; done',
   'for pg in $g; do kill -9 -"$pg" 2>/dev/null; done',
 ].join("\n");
-/** The reaper's stdin, null until started, false if it could not be. */
+/**
+ * The reaper's stdin, null while none runs. One that could not be started (no descriptor or
+ * process left) or has gone is started again by the next run.
+ */
 let reaperInput = null;
 
 function reaper() {
-  if (reaperInput !== null) return reaperInput;
-  reaperInput = false;
-  if (IS_WINDOWS) return reaperInput;
+  if (reaperInput !== null || IS_WINDOWS) return reaperInput;
   try {
     const child = spawn("/bin/sh", ["-c", REAPER_SCRIPT], {
       detached: true, // its own group: a kill of a CLI group never reaches it
@@ -1393,16 +1607,17 @@ function reaper() {
       env: {},
     });
     child.on("error", () => {
-      reaperInput = false;
+      if (reaperInput === child.stdin) reaperInput = null;
     });
+    if (child.pid === undefined || !child.stdin) return null; // the 'error' event follows
     child.stdin.on("error", () => {
-      reaperInput = false;
+      if (reaperInput === child.stdin) reaperInput = null;
     });
     child.unref();
     child.stdin.unref?.();
     reaperInput = child.stdin;
   } catch {
-    reaperInput = false;
+    reaperInput = null;
   }
   return reaperInput;
 }
@@ -1545,6 +1760,9 @@ async function terminate(child) {
 }
 
 function spawnProblem(executable, err) {
+  // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
+  const resources = exhausted(`starting ${shownPath(executable)}`, err);
+  if (resources) return resources;
   if (err.code === "ENOENT")
     return notFound(`${shownPath(executable)} could not be executed (it, or its interpreter, does not exist)`);
   if (err.code === "EACCES") {
@@ -1558,30 +1776,6 @@ function spawnProblem(executable, err) {
   if (err.code === "EINVAL" && /\.(cmd|bat)$/i.test(executable))
     return spawnFailed(`${shownPath(executable)} is a batch launcher, which Node will not start without a shell`);
   return spawnFailed(`${shownPath(executable)}: ${err.message}`);
-}
-
-/**
- * Node differs: for a file the kernel refuses to execute (ENOEXEC: no `#!` line, not a binary),
- * libuv falls back to running it with /bin/sh. The addon never does, so neither may we: refuse
- * anything that is not a `#!` script or a native (ELF / Mach-O) program before spawning it.
- */
-function refusesShellFallback(program) {
-  if (IS_WINDOWS) return false;
-  const head = Buffer.alloc(4);
-  try {
-    fs.accessSync(program, fs.constants.X_OK);
-    const fd = fs.openSync(program, "r");
-    try {
-      fs.readSync(fd, head, 0, 4, 0);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return false; // not executable or unreadable: let the spawn itself report why
-  }
-  const magic = head.readUInt32BE(0);
-  const native = [0x7f454c46, 0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(magic);
-  return !native && !head.subarray(0, 2).equals(Buffer.from("#!"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1603,10 +1797,8 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     if (cancel.requested) return reject(cancelled()); // aborted during preflight: start nothing
     const started = performance.now();
     const elapsed = () => Math.floor(performance.now() - started);
-    if (refusesShellFallback(launch.program)) {
-      const exe = shownPath(launch.executable);
-      return reject(spawnFailed(`${exe}: Exec format error (neither a #! script nor a native program)`));
-    }
+    const badFormat = execFormatProblem(launch.program);
+    if (badFormat) return reject(spawnFailed(`${shownPath(launch.executable)}: Exec format error (${badFormat})`));
     const out = new StdoutCollector(spillTarget);
     const err = new StderrTail();
     let child;
@@ -1621,6 +1813,14 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
       });
     } catch (e) {
       return reject(spawnProblem(launch.executable, e));
+    }
+    if (child.pid === undefined) {
+      // The spawn failed (out of descriptors for the pipes, of processes, of memory; a missing
+      // program): Node reports it as an 'error' event, with no pipes to read. Listening at once
+      // keeps an unheard 'error' from ending the host.
+      child.once("error", (e) => reject(spawnProblem(launch.executable, e)));
+      for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe?.destroy();
+      return;
     }
     trackChild(child);
     if (background) {
@@ -1675,13 +1875,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     later(Math.max(0, (deadline ?? started + timeoutMs) - started), onDeadline);
     child.stdout.on("error", () => {}); // a broken pipe just ends the stream ('close' follows)
     child.stderr.on("error", () => {});
-    child.on("error", (e) => {
-      if (child.pid !== undefined || settled) return; // only a failed spawn matters here
-      settle();
-      untrackChild(child);
-      closePipes();
-      reject(spawnProblem(launch.executable, e));
-    });
+    child.on("error", () => {}); // after a successful spawn: a failed kill, nothing to report
     child.stdout.on("data", (chunk) => {
       if (!outOpen) return;
       out.push(chunk);
@@ -2620,6 +2814,9 @@ function wrapBackend(backend) {
       return await backend.explore(request, cwd, signal ?? null, plain);
     } catch (err) {
       if (err?.code?.startsWith?.("CODEGRAPH_")) throw err;
+      // Loading a backend can itself run out of descriptors or memory (require, dlopen).
+      const resources = exhausted("loading pi-codegraph's runner", err);
+      if (resources) throw publicError(resources, {});
       throw codedError(
         "CODEGRAPH_INVALID_OPTIONS",
         `the explore arguments could not be used (${firstLine(err)}).`,

@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::resources::Resource;
+
 /// The longest a path may be in a message; longer ones keep their start and end.
 const MAX_SHOWN_PATH_CHARS: usize = 240;
 
@@ -84,6 +86,9 @@ pub enum ExploreError {
   #[error("codegraph could not be started: {reason}")]
   Spawn { reason: String },
 
+  #[error("pi-codegraph ran out of {resource}: {reason}")]
+  Resources { resource: Resource, reason: String },
+
   #[error("codegraph explore {how}")]
   Exit {
     how: String,
@@ -155,6 +160,7 @@ pub enum ErrorCode {
   IndexReadOnly,
   IndexBusy,
   Spawn,
+  Resources,
   Exit,
   Timeout,
   Cancelled,
@@ -172,6 +178,7 @@ impl ErrorCode {
       Self::IndexReadOnly => "CODEGRAPH_INDEX_READONLY",
       Self::IndexBusy => "CODEGRAPH_INDEX_BUSY",
       Self::Spawn => "CODEGRAPH_SPAWN",
+      Self::Resources => "CODEGRAPH_RESOURCES",
       Self::Exit => "CODEGRAPH_EXIT",
       Self::Timeout => "CODEGRAPH_TIMEOUT",
       Self::Cancelled => "CODEGRAPH_CANCELLED",
@@ -197,6 +204,7 @@ impl ExploreError {
       Self::IndexReadOnly { .. } => ErrorCode::IndexReadOnly,
       Self::IndexBusy { .. } => ErrorCode::IndexBusy,
       Self::Spawn { .. } => ErrorCode::Spawn,
+      Self::Resources { .. } => ErrorCode::Resources,
       Self::Exit { .. } => ErrorCode::Exit,
       Self::Timeout { .. } => ErrorCode::Timeout,
       Self::Cancelled { .. } => ErrorCode::Cancelled,
@@ -230,6 +238,7 @@ impl ExploreError {
       Self::Spawn { .. } => {
         "Check that the codegraph executable is a runnable program and that the workspace is readable.".into()
       }
+      Self::Resources { resource, .. } => resource.remediation().into(),
       Self::Exit { .. } => {
         "Read the stderr tail below; run the same `codegraph explore` in the workspace to reproduce it.".into()
       }

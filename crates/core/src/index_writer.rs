@@ -1,4 +1,4 @@
-//! Whether CodeGraph is writing the index right now.
+//! Whether CodeGraph is writing the index right now, judged by CodeGraph's own rules.
 //!
 //! `codegraph init`, `index` and `sync` hold `.codegraph/codegraph.lock` (the writer's pid) while
 //! they write, and `codegraph index` also holds `.codegraph/rebuild.pid` (JSON with the pid)
@@ -6,14 +6,27 @@
 //! graph and says nothing (CodeGraph 1.6.1 during an `init`: 54 symbols in 2 files where the
 //! finished index gives 73 in 3), so `explore` waits for the writer, bounded, and otherwise says
 //! why it did not answer. Only these two files are read: regular files of a few bytes, opened
-//! non-blocking. A lock whose pid no longer runs is stale and ignored, as CodeGraph itself does.
-//! `writer.pid` is not a sign of writing: an MCP server holds it for as long as it runs.
+//! non-blocking. `writer.pid` is not a sign of writing: an MCP server holds it for as long as
+//! it runs.
+//!
+//! Liveness is CodeGraph 1.6.1's (`dist/utils.js` `FileLock`, `dist/mcp/writer-lock.js`):
+//! - `codegraph.lock`: the pid is `parseInt(text.trim(), 10)` (leading digits count); the
+//!   writer lives when `kill(pid, 0)` succeeds. EPERM (another user's process: pid 1, a pid
+//!   reused after a reboot) makes the lock stale, and CodeGraph itself writes over it.
+//! - `rebuild.pid`: `{"pid": number, "mode": string, …}`; the writer lives when `kill(pid, 0)`
+//!   succeeds or fails with EPERM.
+//!
+//! Two deliberate differences, both about values no CodeGraph writer produces: a pid of 0 or
+//! below (which `kill` reads as a process group) is no writer, and an exited but unreaped
+//! process (a zombie) is no writer either: it writes nothing more, so waiting cannot give a
+//! more finished index.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::pid::running;
+use crate::errors::ExploreError;
 use crate::preflight::open_regular;
+use crate::resources::exhausted;
 
 /// Held by `codegraph index` for a whole rebuild (JSON: `{"pid": …, "mode": "rebuild", …}`).
 const REBUILD_FILE: &str = "rebuild.pid";
@@ -32,41 +45,87 @@ pub struct Writer {
   pub rebuild: bool,
 }
 
-/// The live writer of the index in `index_dir`, if any: a rebuild first (it says more).
-pub fn active_writer(index_dir: &Path) -> Option<Writer> {
-  [(REBUILD_FILE, true), (LOCK_FILE, false)]
-    .into_iter()
-    .find_map(|(name, rebuild)| {
-      let lock = index_dir.join(name);
-      let pid = read_pid(&lock, rebuild)?;
-      running(pid).then_some(Writer { lock, pid, rebuild })
-    })
+/// The live writer of the index in `index_dir`, if any: a rebuild first (it says more). A lock
+/// file that cannot be read for lack of resources (no file descriptor left) is an error, never
+/// "no writer": the answer could come from a half-built index.
+pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, ExploreError> {
+  for (name, rebuild) in [(REBUILD_FILE, true), (LOCK_FILE, false)] {
+    let lock = index_dir.join(name);
+    let Some(text) = read_lock(&lock)? else {
+      continue;
+    };
+    let pid = if rebuild {
+      rebuild_pid(&text)
+    } else {
+      lock_pid(&text)
+    };
+    if let Some(pid) = pid.filter(|p| alive(*p, rebuild)) {
+      return Ok(Some(Writer { lock, pid, rebuild }));
+    }
+  }
+  Ok(None)
 }
 
-/// The pid a lock file names, when it is a small regular file in CodeGraph's format.
-fn read_pid(path: &Path, json: bool) -> Option<u32> {
-  let mut text = String::new();
-  open_regular(path)
-    .ok()?
-    .take(MAX_LOCK_BYTES)
-    .read_to_string(&mut text)
-    .ok()?;
-  let pid = if json {
-    serde_json::from_str::<serde_json::Value>(&text)
-      .ok()?
-      .get("pid")?
-      .as_u64()?
-  } else {
-    let digits = text.trim();
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-      return None;
+/// A lock file's text, when it is a small regular file (absent, special or unreadable: none).
+fn read_lock(path: &Path) -> Result<Option<String>, ExploreError> {
+  let mut bytes = Vec::new();
+  let read = open_regular(path).and_then(|f| f.take(MAX_LOCK_BYTES + 1).read_to_end(&mut bytes));
+  match read {
+    Ok(_) if bytes.len() as u64 <= MAX_LOCK_BYTES => {
+      Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
     }
-    digits.parse::<u64>().ok()?
+    Ok(_) => Ok(None),
+    Err(e) => exhausted("reading CodeGraph's lock file", &e).map_or(Ok(None), Err),
+  }
+}
+
+/// `parseInt(text.trim(), 10)`: optional sign, then the leading decimal digits.
+fn lock_pid(text: &str) -> Option<u32> {
+  let t = text.trim();
+  let (negative, digits) = match t.as_bytes().first() {
+    Some(b'-') => (true, &t[1..]),
+    Some(b'+') => (false, &t[1..]),
+    _ => (false, t),
   };
-  // 0 (and anything past an i32) would address a process group or nothing at all.
-  u32::try_from(pid)
+  let end = digits
+    .bytes()
+    .position(|b| !b.is_ascii_digit())
+    .unwrap_or(digits.len());
+  if negative || end == 0 {
+    return None;
+  }
+  // Past an i32 `kill` throws in Node (CodeGraph then calls the lock stale).
+  digits[..end]
+    .parse::<u32>()
     .ok()
     .filter(|p| *p > 0 && i32::try_from(*p).is_ok())
+}
+
+/// `rebuild.pid`'s pid, when the JSON has CodeGraph's shape (`pid` a number, `mode` a string).
+fn rebuild_pid(text: &str) -> Option<u32> {
+  let v: serde_json::Value = serde_json::from_str(text.trim()).ok()?;
+  v.get("mode")?.as_str()?;
+  // A fractional or out-of-range pid makes Node's `process.kill` throw: not alive.
+  u32::try_from(v.get("pid")?.as_u64()?)
+    .ok()
+    .filter(|p| *p > 0 && i32::try_from(*p).is_ok())
+}
+
+/// CodeGraph's liveness for each file (see the module comment).
+#[cfg(unix)]
+fn alive(pid: u32, rebuild: bool) -> bool {
+  use crate::pid::{signal0, zombie, Signal0};
+  let exists = match signal0(pid) {
+    Signal0::Delivered => true,
+    Signal0::NotPermitted => rebuild,
+    Signal0::NoSuchProcess => false,
+  };
+  exists && !zombie(pid)
+}
+
+#[cfg(not(unix))]
+fn alive(pid: u32, _rebuild: bool) -> bool {
+  crate::pid::running(pid)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::environment::EnvSnapshot;
 use crate::errors::{shown, ExploreError, NoIndexKind};
 use crate::limits::MAX_REQUEST_CHARS;
+use crate::resources::exhausted;
 
 /// CodeGraph's own default index directory name, overridable with `CODEGRAPH_DIR`.
 const DEFAULT_INDEX_DIR: &str = ".codegraph";
@@ -58,11 +59,21 @@ pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
     // A directory we cannot list would fail later in confusing ways (as "no index").
     Ok(m) if m.is_dir() => match std::fs::read_dir(&path) {
       Ok(_) => Ok(path),
-      Err(e) => fail(&format!("it cannot be read ({e})")),
+      Err(e) => {
+        Err(
+          exhausted("listing the workspace", &e).unwrap_or_else(|| ExploreError::Workspace {
+            path: path.clone(),
+            reason: format!("it cannot be read ({e})"),
+          }),
+        )
+      }
     },
     Ok(m) => fail(&format!("it is {}, not a directory", kind_of(&m))),
     Err(e) if e.kind() == std::io::ErrorKind::NotFound => fail("it does not exist"),
-    Err(e) => fail(&format!("it cannot be read ({e})")),
+    Err(e) => match exhausted("reading the workspace", &e) {
+      Some(r) => Err(r),
+      None => fail(&format!("it cannot be read ({e})")),
+    },
   }
 }
 
@@ -82,6 +93,9 @@ pub const ALLOW_EXTERNAL_INDEX_VAR: &str = "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX";
 /// answers with paths relative to that ancestor. Only metadata is read, and the database header
 /// only from a regular file opened non-blocking, so no FIFO, device or `/dev/stdin` symlink is
 /// ever read (or waited on). `home` is the workspace with symlinks resolved ([`canonical`]).
+// One match per check, in the order the CLI would meet them; splitting them would scatter the
+// error mapping that each needs.
+#[allow(clippy::too_many_lines)]
 pub fn check_index(
   workspace: &Path,
   home: &Path,
@@ -113,10 +127,11 @@ pub fn check_index(
     }
     Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing(&dir)),
     Err(e) => {
-      return Err(ExploreError::Workspace {
+      let unreadable = || ExploreError::Workspace {
         path: workspace.to_path_buf(),
         reason: format!("{} cannot be read ({e})", shown(&dir)),
-      })
+      };
+      return Err(exhausted("reading the index directory", &e).unwrap_or_else(unreadable));
     }
   }
   match std::fs::metadata(&db) {
@@ -133,10 +148,11 @@ pub fn check_index(
     }
     Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Err(missing(&db)),
     Err(e) => {
-      return Err(no_index(
-        format!("{} cannot be read ({e})", shown(&db)),
-        NoIndexKind::Unusable { db: db.clone() },
-      ))
+      let unreadable = || {
+        let kind = NoIndexKind::Unusable { db: db.clone() };
+        no_index(format!("{} cannot be read ({e})", shown(&db)), kind)
+      };
+      return Err(exhausted("reading the index", &e).unwrap_or_else(unreadable));
     }
   }
   // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
@@ -179,10 +195,14 @@ pub fn check_index(
       format!("{} is empty or truncated", shown(&db)),
       NoIndexKind::Unusable { db },
     )),
-    Err(e) => Err(no_index(
-      format!("{} cannot be read ({e})", shown(&db)),
-      NoIndexKind::Unusable { db },
-    )),
+    Err(e) => Err(
+      exhausted("reading the index header", &e).unwrap_or_else(|| {
+        no_index(
+          format!("{} cannot be read ({e})", shown(&db)),
+          NoIndexKind::Unusable { db },
+        )
+      }),
+    ),
   }
 }
 

@@ -7,7 +7,7 @@
 const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
-const { badWorkspace, invalidRequest, noIndex, shownPath } = require("./errors.js");
+const { badWorkspace, exhausted, invalidRequest, noIndex, shownPath } = require("./errors.js");
 const { IS_WINDOWS, MAX_REQUEST_CHARS, QUIET_DEFAULTS, SQLITE_MAGIC } = require("./limits.js");
 
 const DEFAULT_INDEX_DIR = ".codegraph";
@@ -73,13 +73,16 @@ async function checkWorkspace(cwd) {
   try {
     st = await fsp.stat(cwd); // follows symlinks and never opens the target
   } catch (err) {
-    throw badWorkspace(cwd, err.code === "ENOENT" ? "it does not exist" : `it cannot be read (${ioReason(err)})`);
+    throw (
+      exhausted("reading the workspace", err) ??
+      badWorkspace(cwd, err.code === "ENOENT" ? "it does not exist" : `it cannot be read (${ioReason(err)})`)
+    );
   }
   if (!st.isDirectory()) throw badWorkspace(cwd, `it is ${kindOfFile(st)}, not a directory`);
   try {
     await (await fsp.opendir(cwd)).close(); // a directory we cannot list would later look like "no index"
   } catch (err) {
-    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`);
+    throw exhausted("listing the workspace", err) ?? badWorkspace(cwd, `it cannot be read (${ioReason(err)})`);
   }
   return cwd;
 }
@@ -166,7 +169,10 @@ async function checkIndex(workspace, home, env) {
     st = await fsp.stat(dir);
   } catch (err) {
     if (err.code === "ENOENT" || err.code === "ENOTDIR") throw await missing(dir);
-    throw badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`);
+    throw (
+      exhausted("reading the index directory", err) ??
+      badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`)
+    );
   }
   if (!st.isDirectory())
     throw noIndex(workspace, `${shownPath(dir)} is ${kindOfFile(st)}, not a directory`, { special: true });
@@ -174,7 +180,10 @@ async function checkIndex(workspace, home, env) {
     st = await fsp.stat(db);
   } catch (err) {
     if (err.code === "ENOENT") throw await missing(db);
-    throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
+    throw (
+      exhausted("reading the index", err) ??
+      noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db })
+    );
   }
   if (!st.isFile())
     throw noIndex(workspace, `${shownPath(db)} is ${kindOfFile(st)}, not a regular file; it was not opened`, {
@@ -205,7 +214,10 @@ async function checkIndex(workspace, home, env) {
   try {
     header = await readRegular(db, 16);
   } catch (err) {
-    throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
+    throw (
+      exhausted("reading the index header", err) ??
+      noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db })
+    );
   }
   if (header.length < 16) throw noIndex(workspace, `${shownPath(db)} is empty or truncated`, { unusable: true, db });
   if (!header.equals(SQLITE_MAGIC))
