@@ -140,7 +140,10 @@ eachBackend("never leaks", ({ exploreWith, releaseFullOutputs, entry }, backend)
 
   test("a call still running at session_shutdown keeps its file until the process exits, even past a later session", async () => {
     const gate = path.join(tempDir(), "go");
-    const fake = fakeCli([["stdout", "w\n".repeat(2500)], ["waitFile", gate]]);
+    const fake = fakeCli([
+      ["stdout", "w\n".repeat(2500)],
+      ["waitFile", gate],
+    ]);
     const host = await hostWith(backend.module, "s");
     await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
     const running = withEnv({ PI_CODEGRAPH_BIN: fake.file }, () =>
