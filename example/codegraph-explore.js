@@ -174,11 +174,21 @@ function indexBusy(writer, waitedMs) {
   const note = waitedMs
     ? `, still after ${(waitedMs / 1000).toFixed(1)} s of waiting; an answer now could come from a partial index`
     : ", so an answer now could come from a partial index";
+  const lock = shownPath(writer.lock);
+  // pid 0: no lock yet, the database is only started (index-writer.js beingCreated).
+  const says =
+    writer.pid === 0
+      ? `${lock} holds only its first page: \`codegraph init\` is creating it`
+      : `pid ${writer.pid} holds ${lock}: ${kind}`;
+  const remediation =
+    writer.pid === 0
+      ? `Ask again once \`codegraph init\` has finished; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process is indexing, an init was interrupted: run \`codegraph index\` in the workspace (the database ${lock} is only started).`
+      : `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${writer.pid}, the lock is stale: delete ${lock}.`;
   return new Problem(
     "CODEGRAPH_INDEX_BUSY",
-    `CodeGraph is writing this workspace's index right now (pid ${writer.pid} holds ${shownPath(writer.lock)}: ${kind})${note}`,
+    `CodeGraph is writing this workspace's index right now (${says})${note}`,
     {},
-    `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${writer.pid}, the lock is stale: delete ${shownPath(writer.lock)}.`,
+    remediation,
   );
 }
 
@@ -773,6 +783,8 @@ async function zombie(pid) {
 // reboot — is a stale lock, which CodeGraph writes over); `rebuild.pid` needs a numeric `pid`
 // and a string `mode` and lives when `kill(pid, 0)` succeeds or fails with EPERM. As in the
 // addon, a pid of 0 or below (a process group to `kill`) and an unreaped zombie are no writer.
+// From the first moment of an `init`, before any lock, a database no longer than its first page
+// is a writer too, with no pid (beingCreated).
 
 /** CodeGraph's lock files are a few dozen bytes; anything larger is not one. */
 const MAX_LOCK_BYTES = 4096;
@@ -825,7 +837,32 @@ async function activeWriter(indexDir) {
     const pid = text === null ? null : lockPid(text, rebuild);
     if (pid !== null && (await alive(pid, rebuild))) return { lock, pid, rebuild };
   }
-  return null;
+  const db = path.join(indexDir, "codegraph.db");
+  return (await beingCreated(db)) ? { lock: db, pid: 0, rebuild: false } : null;
+}
+
+/**
+ * `codegraph init` creates `codegraph.db` (schema in its write-ahead log, the main file one page
+ * long) about 50–100 ms before it takes `codegraph.lock`; an index that ever finished has dozens
+ * of pages (the schema alone is 42). So a database no longer than its first page, with a valid
+ * SQLite header, is one still being created (crates/core/src/index_writer.rs `being_created`).
+ */
+async function beingCreated(db) {
+  let header;
+  let size;
+  try {
+    header = await readRegular(db, 18);
+    size = (await fsp.stat(db)).size;
+  } catch (err) {
+    const problem = exhausted("reading the index header", err);
+    if (problem) throw problem;
+    return false;
+  }
+  if (header.length < 18 || !header.subarray(0, 16).equals(SQLITE_MAGIC)) return false;
+  const raw = header.readUInt16BE(16);
+  // The page size: a power of two from 512 to 32768, or 1 for 65536.
+  const page = raw === 1 ? 65536 : raw >= 512 && (raw & (raw - 1)) === 0 ? raw : 0;
+  return page > 0 && size <= page;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -15,7 +15,9 @@ const suite = useFaultsSuite();
 const HOST = path.join(root, "__test__", "helpers", "spill-host.cjs");
 const UNSHARE = ["/usr/bin/unshare", "/bin/unshare"].find((p) => fs.existsSync(p));
 const canUnshare =
-  process.getuid?.() === 0 && UNSHARE && spawnSync(UNSHARE, ["--pid", "--fork", "--mount-proc", process.execPath, "-e", "0"]).status === 0;
+  process.getuid?.() === 0 &&
+  UNSHARE &&
+  spawnSync(UNSHARE, ["--pid", "--fork", "--mount-proc", process.execPath, "-e", "0"]).status === 0;
 
 /** Starts a host that keeps its full-output file while it lives; resolves `{ file, end() }`. */
 function liveHost(args, env) {

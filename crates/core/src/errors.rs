@@ -73,7 +73,7 @@ pub enum ExploreError {
   #[error("the CodeGraph index cannot be opened read-write: {reason}")]
   IndexReadOnly { dir: PathBuf, reason: String },
 
-  #[error("CodeGraph is writing this workspace's index right now (pid {pid} holds {}: {}){}", shown(lock), writer_kind(*rebuild), busy_note(*waited_ms))]
+  #[error("CodeGraph is writing this workspace's index right now ({}){}", writer_says(lock, *pid, *rebuild), busy_note(*waited_ms))]
   IndexBusy {
     /// The lock file that names the writer.
     lock: PathBuf,
@@ -111,6 +111,16 @@ pub enum ExploreError {
     partial_bytes: u64,
     partial_text: String,
   },
+}
+
+fn writer_says(lock: &Path, pid: u32, rebuild: bool) -> String {
+  match pid {
+    0 => format!(
+      "{} holds only its first page: `codegraph init` is creating it",
+      shown(lock)
+    ),
+    _ => format!("pid {pid} holds {}: {}", shown(lock), writer_kind(rebuild)),
+  }
 }
 
 fn writer_kind(rebuild: bool) -> &'static str {
@@ -230,6 +240,10 @@ impl ExploreError {
       Self::IndexReadOnly { dir, .. } => format!(
         "CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm): make {} and its files writable for this user. pi-codegraph itself never writes the index.",
         shown(dir)
+      ),
+      Self::IndexBusy { lock, pid: 0, .. } => format!(
+        "Ask again once `codegraph init` has finished; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process is indexing, an init was interrupted: run `codegraph index` in the workspace (the database {} is only started).",
+        shown(lock)
       ),
       Self::IndexBusy { lock, pid, .. } => format!(
         "Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid {pid}, the lock is stale: delete {}.",

@@ -16,6 +16,9 @@
 //! - `rebuild.pid`: `{"pid": number, "mode": string, …}`; the writer lives when `kill(pid, 0)`
 //!   succeeds or fails with EPERM.
 //!
+//! From the first moment of an `init`, before any lock: a database no longer than its first
+//! page (see [`being_created`]) is a writer too, with no pid.
+//!
 //! Two deliberate differences, both about values no CodeGraph writer produces: a pid of 0 or
 //! below (which `kill` reads as a process group) is no writer, and an exited but unreaped
 //! process (a zombie) is no writer either: it writes nothing more, so waiting cannot give a
@@ -32,14 +35,17 @@ use crate::resources::exhausted;
 const REBUILD_FILE: &str = "rebuild.pid";
 /// Held by every write of the index (`init`, `index`, `sync`): the writer's pid as text.
 const LOCK_FILE: &str = "codegraph.lock";
+/// The index database, for a database still being created (see [`being_created`]).
+const DB_FILE: &str = "codegraph.db";
 /// CodeGraph's lock files are a few dozen bytes; anything larger is not one.
 const MAX_LOCK_BYTES: u64 = 4096;
 
 /// A live process writing the index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Writer {
-  /// The lock file that names it.
+  /// The lock file that names it (for a database still being created: the database itself).
   pub lock: PathBuf,
+  /// 0 when no lock names it yet: `codegraph init` is creating the database.
   pub pid: u32,
   /// True for `rebuild.pid` (a full rebuild), false for `codegraph.lock` (any write).
   pub rebuild: bool,
@@ -63,7 +69,38 @@ pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, ExploreError> {
       return Ok(Some(Writer { lock, pid, rebuild }));
     }
   }
-  Ok(None)
+  let db = index_dir.join(DB_FILE);
+  Ok(being_created(&db)?.then_some(Writer {
+    lock: db,
+    pid: 0,
+    rebuild: false,
+  }))
+}
+
+/// `codegraph init` creates `codegraph.db` (schema in its write-ahead log, the main file one
+/// page long) about 50–100 ms before it takes `codegraph.lock`; an index that ever finished has
+/// dozens of pages in the main file (the schema alone is 42). So a database no longer than its
+/// first page, with a valid SQLite header, is one still being created.
+fn being_created(db: &Path) -> Result<bool, ExploreError> {
+  let mut header = [0u8; 18];
+  let read = open_regular(db).and_then(|mut f| {
+    let len = f.metadata()?.len();
+    f.read_exact(&mut header).map(|()| len)
+  });
+  let len = match read {
+    Ok(len) => len,
+    Err(e) => return exhausted("reading the index header", &e).map_or(Ok(false), Err),
+  };
+  if &header[..16] != b"SQLite format 3\0" {
+    return Ok(false);
+  }
+  // The page size: a power of two from 512 to 32768, or 1 for 65536.
+  let page = match u16::from_be_bytes([header[16], header[17]]) {
+    1 => 65_536,
+    p if p >= 512 && p.is_power_of_two() => u64::from(p),
+    _ => return Ok(false),
+  };
+  Ok(len <= page)
 }
 
 /// A lock file's text, when it is a small regular file (absent, special or unreadable: none).

@@ -133,11 +133,21 @@ function indexBusy(writer, waitedMs) {
   const note = waitedMs
     ? `, still after ${(waitedMs / 1000).toFixed(1)} s of waiting; an answer now could come from a partial index`
     : ", so an answer now could come from a partial index";
+  const lock = shownPath(writer.lock);
+  // pid 0: no lock yet, the database is only started (index-writer.js beingCreated).
+  const says =
+    writer.pid === 0
+      ? `${lock} holds only its first page: \`codegraph init\` is creating it`
+      : `pid ${writer.pid} holds ${lock}: ${kind}`;
+  const remediation =
+    writer.pid === 0
+      ? `Ask again once \`codegraph init\` has finished; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process is indexing, an init was interrupted: run \`codegraph index\` in the workspace (the database ${lock} is only started).`
+      : `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${writer.pid}, the lock is stale: delete ${lock}.`;
   return new Problem(
     "CODEGRAPH_INDEX_BUSY",
-    `CodeGraph is writing this workspace's index right now (pid ${writer.pid} holds ${shownPath(writer.lock)}: ${kind})${note}`,
+    `CodeGraph is writing this workspace's index right now (${says})${note}`,
     {},
-    `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${writer.pid}, the lock is stale: delete ${shownPath(writer.lock)}.`,
+    remediation,
   );
 }
 

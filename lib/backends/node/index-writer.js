@@ -12,11 +12,15 @@
 // reboot — is a stale lock, which CodeGraph writes over); `rebuild.pid` needs a numeric `pid`
 // and a string `mode` and lives when `kill(pid, 0)` succeeds or fails with EPERM. As in the
 // addon, a pid of 0 or below (a process group to `kill`) and an unreaped zombie are no writer.
+// From the first moment of an `init`, before any lock, a database no longer than its first page
+// is a writer too, with no pid (beingCreated).
 
+const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { exhausted } = require("./errors.js");
 const { signal0, zombie } = require("./pid.js");
 const { readRegular } = require("./preflight.js");
+const { SQLITE_MAGIC } = require("./limits.js");
 
 /** CodeGraph's lock files are a few dozen bytes; anything larger is not one. */
 const MAX_LOCK_BYTES = 4096;
@@ -69,7 +73,32 @@ async function activeWriter(indexDir) {
     const pid = text === null ? null : lockPid(text, rebuild);
     if (pid !== null && (await alive(pid, rebuild))) return { lock, pid, rebuild };
   }
-  return null;
+  const db = path.join(indexDir, "codegraph.db");
+  return (await beingCreated(db)) ? { lock: db, pid: 0, rebuild: false } : null;
+}
+
+/**
+ * `codegraph init` creates `codegraph.db` (schema in its write-ahead log, the main file one page
+ * long) about 50–100 ms before it takes `codegraph.lock`; an index that ever finished has dozens
+ * of pages (the schema alone is 42). So a database no longer than its first page, with a valid
+ * SQLite header, is one still being created (crates/core/src/index_writer.rs `being_created`).
+ */
+async function beingCreated(db) {
+  let header;
+  let size;
+  try {
+    header = await readRegular(db, 18);
+    size = (await fsp.stat(db)).size;
+  } catch (err) {
+    const problem = exhausted("reading the index header", err);
+    if (problem) throw problem;
+    return false;
+  }
+  if (header.length < 18 || !header.subarray(0, 16).equals(SQLITE_MAGIC)) return false;
+  const raw = header.readUInt16BE(16);
+  // The page size: a power of two from 512 to 32768, or 1 for 65536.
+  const page = raw === 1 ? 65536 : raw >= 512 && (raw & (raw - 1)) === 0 ? raw : 0;
+  return page > 0 && size <= page;
 }
 
 module.exports = { WRITER_WAIT_MS, WRITER_POLL_MS, activeWriter };
