@@ -6,9 +6,10 @@
 // full-output file (a truncated answer), and under `prlimit --nofile`.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { fakeCli, root } from "../helpers/index.mjs";
+import { fakeCli, makeWorkspace, root, shellFake } from "../helpers/index.mjs";
 import { runNode } from "../helpers/processes.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
@@ -62,6 +63,38 @@ eachBackend("out of resources", ({ entry }) => {
     const [call] = verdict(run);
     assert.equal(call.code, "CODEGRAPH_RESOURCES");
     assert.match(call.message, /file descriptors \(this process's limit\)/);
+  });
+
+  test("under a process limit (`prlimit --nproc=N` as another user): coded, and the host lives", {
+    skip: (!PRLIMIT || process.getuid?.() !== 0) && "needs root (to run as nobody) and prlimit",
+  }, async (t) => {
+    const ws = makeWorkspace();
+    fs.chmodSync(ws, 0o755);
+    // A shell CLI: under a process limit a Node CLI cannot start its own threads (it aborts).
+    const fake = shellFake('echo "an answer"', "a CLI that needs no threads of its own");
+    for (const p of [fake.dir, fake.file]) fs.chmodSync(p, 0o755);
+    let started = 0;
+    for (const n of [13, 14, 16]) {
+      // Node itself may not start under a tight limit (its own threads): then nothing of ours ran.
+      const run = await runNode(
+        [`--nproc=${n}`, process.execPath, HOST, backendEntry, ws, fake.file, "after-load", "64"],
+        { command: PRLIMIT, uid: 65534, gid: 65534, timeoutMs: 15000 },
+      );
+      if (!run.stdout.trim()) {
+        t.diagnostic(`nproc=${n}: Node did not start (${run.signal ?? run.code})`);
+        continue;
+      }
+      started += 1;
+      assert.equal(run.signal, null, `nproc=${n}: the host died of ${run.signal}\n${run.stderr}`);
+      const records = run.stdout
+        .trim()
+        .split("\n")
+        .map((l) => JSON.parse(l));
+      assert.deepEqual(records.at(-1), { survived: true }, `nproc=${n}: ${run.stdout}`);
+      for (const c of records.filter((r) => "free" in r || r.after).map((r) => r.after ?? r))
+        if (!c.ok) assert.equal(c.code, "CODEGRAPH_RESOURCES", `nproc=${n}: ${JSON.stringify(c)}`);
+    }
+    t.diagnostic(`Node started under ${started} of 3 limits`);
   });
 
   test("under `prlimit --nofile=N` from the start the host never dies", {

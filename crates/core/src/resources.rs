@@ -104,8 +104,11 @@ pub fn from_panic(payload: &(dyn std::any::Any + Send)) -> Option<crate::errors:
   Some(crate::errors::ExploreError::Resources {
     resource,
     reason: format!(
-      "the runtime could not start ({})",
+      "a thread of the addon could not start ({})",
       first_line.chars().take(200).collect::<String>()
     ),
   })
 }
+
+#[cfg(test)]
+mod tests;

@@ -130,3 +130,28 @@ fn liveness() {
   assert!(!running(0));
   assert!(!running(u32::MAX));
 }
+
+#[test]
+fn a_database_no_longer_than_its_first_page_is_being_created() {
+  let dir = index_dir();
+  let db = dir.path().join("codegraph.db");
+  let page = |pages: usize, size: u16| {
+    let mut bytes = vec![0u8; 4096 * pages];
+    bytes[..16].copy_from_slice(b"SQLite format 3\0");
+    bytes[16..18].copy_from_slice(&size.to_be_bytes());
+    bytes
+  };
+  std::fs::write(&db, page(1, 4096)).unwrap();
+  let w = writer(dir.path()).expect("init is creating it");
+  assert_eq!((w.pid, w.lock), (0, db.clone()));
+  // Finished (more pages), or not a database header CodeGraph writes: no writer.
+  for bytes in [
+    page(2, 4096),
+    page(1, 1799),
+    b"SQLite format 3\0".to_vec(),
+    Vec::new(),
+  ] {
+    std::fs::write(&db, bytes).unwrap();
+    assert_eq!(writer(dir.path()), None);
+  }
+}
