@@ -3,11 +3,12 @@
 // user's live process (EPERM: pid 1, a pid reused after a reboot) is a stale lock, which the CLI
 // writes over; `rebuild.pid` lives on EPERM too. The pid is parseInt's.
 import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { test } from "node:test";
+import { afterEach, test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace } from "../helpers/index.mjs";
-import { runNode } from "../helpers/processes.mjs";
+import { cleanup, procStat, runNode, waitFor } from "../helpers/processes.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 useFaultsSuite();
@@ -32,6 +33,15 @@ async function exploreAsOtherUser(entry, ws, bin) {
   const run = await runNode(["-e", script], isRoot ? { uid: NOBODY, gid: NOBODY } : {});
   assert.equal(run.code, 0, run.stderr);
   return JSON.parse(run.stdout.trim().split("\n").at(-1));
+}
+
+/** A live process to name in a lock file; killed after the test. */
+const holders = [];
+afterEach(() => cleanup(...holders.splice(0)));
+function holder() {
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+  holders.push(child.pid);
+  return child;
 }
 
 eachBackend("lock files judged as CodeGraph judges them", ({ exploreWith, entry }) => {
@@ -69,5 +79,42 @@ eachBackend("lock files judged as CodeGraph judges them", ({ exploreWith, entry 
   test("rebuild.pid without CodeGraph's `mode` is not CodeGraph's: answered", async () => {
     const ws = lockedWorkspace("rebuild.pid", JSON.stringify({ pid: process.pid }));
     expectResult(await exploreWith(answering().file, "q", ws));
+  });
+
+  test("a lock naming a zombie (exited, not reaped) is no writer: answered at once", async (t) => {
+    if (process.platform !== "linux") return t.skip("zombie state from /proc");
+    // The child exits once its parent has exec'd into sleep (which never reaps it; the shell
+    // itself might, before its exec): it stays a zombie.
+    const parent = spawn("/bin/sh", ["-c", "/bin/sleep 1 & echo $!; exec /bin/sleep 30"], {
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    holders.push(parent.pid);
+    let out = "";
+    parent.stdout.on("data", (d) => {
+      out += d;
+    });
+    await waitFor(() => out.includes("\n"), { what: "the zombie's pid" });
+    const zombie = Number(out.trim());
+    await waitFor(() => procStat(zombie)?.state === "Z", {
+      what: `the zombie ${zombie} (${JSON.stringify(procStat(zombie))})`,
+    });
+    const ws = lockedWorkspace("codegraph.lock", String(zombie));
+    const outcome = await exploreWith(answering().file, "q", ws, null, { timeoutMs: 5000 });
+    assert.equal(expectResult(outcome).text, "an answer\n");
+    assert.ok(outcome.ms < 2500, `took ${outcome.ms} ms`);
+  });
+
+  test("the lock replaced during the wait: the busy error names the writer holding it at the end", async () => {
+    const first = holder();
+    const second = holder();
+    const ws = lockedWorkspace("codegraph.lock", String(first.pid));
+    const lock = path.join(ws, ".codegraph", "codegraph.lock");
+    const pending = exploreWith(answering().file, "q", ws, null, { timeoutMs: 1200 });
+    // Another writer takes over (atomically, as a new lock file) and the first one ends.
+    fs.writeFileSync(`${lock}.tmp`, String(second.pid));
+    fs.renameSync(`${lock}.tmp`, lock);
+    first.kill("SIGKILL");
+    const err = expectError(await pending, "CODEGRAPH_INDEX_BUSY");
+    assert.ok(err.message.includes(`pid ${second.pid} holds`), err.message);
   });
 });
