@@ -4,11 +4,12 @@
 // writes over; `rebuild.pid` lives on EPERM too. The pid is parseInt's.
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
+import { once } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
 import { afterEach, test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace } from "../helpers/index.mjs";
-import { cleanup, procStat, runNode, waitFor } from "../helpers/processes.mjs";
+import { procStat, runNode, waitFor } from "../helpers/processes.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 useFaultsSuite();
@@ -35,12 +36,19 @@ async function exploreAsOtherUser(entry, ws, bin) {
   return JSON.parse(run.stdout.trim().split("\n").at(-1));
 }
 
-/** A live process to name in a lock file; killed after the test. */
+/** Live processes to name in lock files: killed, and reaped, after each test. */
 const holders = [];
-afterEach(() => cleanup(...holders.splice(0)));
+afterEach(async () => {
+  for (const child of holders.splice(0)) {
+    if (child.exitCode !== null || child.signalCode !== null) continue;
+    const exited = once(child, "exit");
+    child.kill("SIGKILL");
+    await exited;
+  }
+});
 function holder() {
   const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
-  holders.push(child.pid);
+  holders.push(child);
   return child;
 }
 
@@ -88,7 +96,7 @@ eachBackend("lock files judged as CodeGraph judges them", ({ exploreWith, entry 
     const parent = spawn("/bin/sh", ["-c", "/bin/sleep 1 & echo $!; exec /bin/sleep 30"], {
       stdio: ["ignore", "pipe", "ignore"],
     });
-    holders.push(parent.pid);
+    holders.push(parent);
     let out = "";
     parent.stdout.on("data", (d) => {
       out += d;
