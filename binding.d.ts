@@ -79,6 +79,7 @@ export declare const enum ErrorCode {
   IndexReadOnly = 'CODEGRAPH_INDEX_READONLY',
   IndexBusy = 'CODEGRAPH_INDEX_BUSY',
   Spawn = 'CODEGRAPH_SPAWN',
+  Resources = 'CODEGRAPH_RESOURCES',
   Exit = 'CODEGRAPH_EXIT',
   Timeout = 'CODEGRAPH_TIMEOUT',
   Cancelled = 'CODEGRAPH_CANCELLED',

@@ -333,6 +333,33 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
     assert.equal(text, whole, "the answer of the finished index, not a half-built one");
   });
 
+  test("an explore as soon as a real `codegraph init` creates the database (before its lock) answers from the finished index", async (t) => {
+    const request = "how does CheckoutService.checkout call charge";
+    const whole = (await pkg.explore(request, ws)).text;
+    const dir = tempDir("pi-codegraph-shop-init-");
+    fs.cpSync(fixture, dir, { recursive: true });
+    const init = spawn(path.join(cliBin, "codegraph"), ["init", "-y", "."], {
+      cwd: dir,
+      env: { ...process.env, DO_NOT_TRACK: "1" },
+      stdio: "ignore",
+    });
+    let ended = false;
+    const exited = new Promise((resolve) => init.on("exit", resolve)).then(() => {
+      ended = true;
+    });
+    const db = path.join(dir, ".codegraph", "codegraph.db");
+    const lock = path.join(dir, ".codegraph", "codegraph.lock");
+    // The first moment the database has its header: CodeGraph takes its lock ~50-100 ms later.
+    await waitFor(() => ended || (fs.existsSync(db) && fs.statSync(db).size >= 100), {
+      what: "the init to create the db",
+    });
+    const beforeLock = !ended && !fs.existsSync(lock);
+    const { text } = await pkg.explore(request, dir);
+    await exited;
+    t.diagnostic(`explore started before init took its lock: ${beforeLock}`);
+    assert.equal(text, whole, "the answer of the finished index, not an empty or half-built one");
+  });
+
   test("plain text, and nothing written to the user's home (telemetry stays off)", async () => {
     const { text } = await exploreUnchanged("what implements PaymentProcessor");
     assert.ok(!text.includes("\u001b"), "no terminal escapes");

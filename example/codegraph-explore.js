@@ -87,6 +87,36 @@ const REMEDIATION = {
   CODEGRAPH_CANCELLED: "Nothing to fix: the request was cancelled.",
 };
 
+/**
+ * Running out of a system resource (crates/core/src/resources.rs): errno → what ran out and the
+ * remediation naming it. The workspace, index and executable may all be fine.
+ */
+const RESOURCES = {
+  EMFILE: [
+    "file descriptors (this process's limit)",
+    "The host process has no file descriptors left (EMFILE): close files it holds open or raise its limit (`ulimit -n`), then ask again.",
+  ],
+  ENFILE: [
+    "file descriptors (the system's open-file table)",
+    "The system's open-file table is full (ENFILE): close files in other programs or raise the system limit (fs.file-max on Linux), then ask again.",
+  ],
+  EAGAIN: [
+    "processes or threads",
+    "No new process or thread could be created (EAGAIN): end processes or raise the user's process limit (`ulimit -u`), then ask again.",
+  ],
+  ENOMEM: ["memory", "There was not enough memory (ENOMEM): free memory (end other programs), then ask again."],
+};
+/** The resource an error reports running out of (its code, or the text of a dlopen failure). */
+function resourceOf(err) {
+  if (Object.hasOwn(RESOURCES, err?.code ?? "")) return err.code;
+  const text = String(err?.message ?? "");
+  if (/Too many open files in system|\bENFILE\b/.test(text)) return "ENFILE";
+  if (/Too many open files|\bEMFILE\b/.test(text)) return "EMFILE";
+  if (/Cannot allocate memory|\bENOMEM\b/.test(text)) return "ENOMEM";
+  if (/Resource temporarily unavailable|\bEAGAIN\b/.test(text)) return "EAGAIN";
+  return null;
+}
+
 /** A failure inside the backend; `explore()` turns it into the public Error at the edge. */
 class Problem extends Error {
   constructor(code, text, extra = {}, remediation = REMEDIATION[code]) {
@@ -168,11 +198,37 @@ function indexBusy(writer, waitedMs) {
   const note = waitedMs
     ? `, still after ${(waitedMs / 1000).toFixed(1)} s of waiting; an answer now could come from a partial index`
     : ", so an answer now could come from a partial index";
+  const lock = shownPath(writer.lock);
+  // pid 0: no lock yet, the database is only started (index-writer.js beingCreated).
+  const says =
+    writer.pid === 0
+      ? `${lock} holds only its first page: \`codegraph init\` is creating it`
+      : `pid ${writer.pid} holds ${lock}: ${kind}`;
+  const remediation =
+    writer.pid === 0
+      ? `Ask again once \`codegraph init\` has finished; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process is indexing, an init was interrupted: run \`codegraph index\` in the workspace (the database ${lock} is only started).`
+      : `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${writer.pid}, the lock is stale: delete ${lock}.`;
   return new Problem(
     "CODEGRAPH_INDEX_BUSY",
-    `CodeGraph is writing this workspace's index right now (pid ${writer.pid} holds ${shownPath(writer.lock)}: ${kind})${note}`,
+    `CodeGraph is writing this workspace's index right now (${says})${note}`,
     {},
-    `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${writer.pid}, the lock is stale: delete ${shownPath(writer.lock)}.`,
+    remediation,
+  );
+}
+
+/** CODEGRAPH_RESOURCES when `err`, met while doing `what`, is a resource running out; else null. */
+function exhausted(what, err) {
+  const code = resourceOf(err);
+  if (!code) return null;
+  const [resource, remediation] = RESOURCES[code];
+  const reason = String(err?.message ?? err)
+    .split("\n")[0]
+    .slice(0, 200);
+  return new Problem(
+    "CODEGRAPH_RESOURCES",
+    `pi-codegraph ran out of ${resource}: ${what} failed (${reason})`,
+    {},
+    remediation,
   );
 }
 
@@ -445,13 +501,19 @@ async function checkWorkspace(cwd) {
     st = await fsp.stat(cwd); // follows symlinks and never opens the target
   } catch (err) {
     if (err.code === "ENOENT") throw badWorkspace(cwd, "it does not exist");
-    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err));
+    throw (
+      exhausted("reading the workspace", err) ??
+      badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err))
+    );
   }
   if (!st.isDirectory()) throw badWorkspace(cwd, `it is ${kindOfFile(st)}, not a directory`);
   try {
     await (await fsp.opendir(cwd)).close(); // a directory we cannot list would later look like "no index"
   } catch (err) {
-    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err));
+    throw (
+      exhausted("listing the workspace", err) ??
+      badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err))
+    );
   }
   return cwd;
 }
@@ -541,7 +603,10 @@ async function checkIndex(workspace, home, env) {
     st = await fsp.stat(dir);
   } catch (err) {
     if (isGone(err)) throw await missing(dir);
-    throw badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`, isDenied(err));
+    throw (
+      exhausted("reading the index directory", err) ??
+      badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`, isDenied(err))
+    );
   }
   if (!st.isDirectory())
     throw noIndex(workspace, `${shownPath(dir)} is ${kindOfFile(st)}, not a directory`, { special: true });
@@ -551,7 +616,10 @@ async function checkIndex(workspace, home, env) {
     if (isGone(err)) throw await missing(db);
     // `.codegraph/` may not be entered: the index may be fine, only access fails.
     if (isDenied(err)) throw denied(dir, dir, err);
-    throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
+    throw (
+      exhausted("reading the index", err) ??
+      noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db })
+    );
   }
   if (!st.isFile())
     throw noIndex(workspace, `${shownPath(db)} is ${kindOfFile(st)}, not a regular file; it was not opened`, {
@@ -584,7 +652,10 @@ async function checkIndex(workspace, home, env) {
   } catch (err) {
     if (isDenied(err)) throw denied(dir, db, err);
     if (isGone(err)) throw await missing(db);
-    throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
+    throw (
+      exhausted("reading the index header", err) ??
+      noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db })
+    );
   }
   if (header.length < 16) throw noIndex(workspace, `${shownPath(db)} is empty or truncated`, { unusable: true, db });
   if (!header.equals(SQLITE_MAGIC))
@@ -821,39 +892,47 @@ const launchRuns = (launch) => launch.bundle?.launcher ?? launch.executable;
 // their host (spill.js: is that host gone?).
 
 /**
- * Whether a process with id `pid` exists, as `kill(pid, 0)` says: only "no such process"
- * (ESRCH) means it does not; one we may not signal, or an id that cannot be asked about, exists.
+ * What `kill(pid, 0)` says: "delivered", "not-permitted" (EPERM, or an id that cannot be asked
+ * about: it exists and is someone else's) or "no-such-process" (ESRCH).
  */
-function pidExists(pid) {
+function signal0(pid) {
   try {
     process.kill(pid, 0);
-    return true;
+    return "delivered";
   } catch (err) {
-    return err?.code !== "ESRCH";
+    return err?.code === "ESRCH" ? "no-such-process" : "not-permitted";
   }
 }
 
-/** Whether `pid` (a single process, 1 to 2^31-1) runs: it exists and is not an unreaped zombie. */
-async function pidRunning(pid) {
-  // 0 and negative ids address process groups, not a process.
-  if (!Number.isSafeInteger(pid) || pid <= 0 || pid > 0x7fffffff || !pidExists(pid)) return false;
-  // A process that has exited but is not reaped yet is done (Linux).
+/** Whether a process with id `pid` exists: only "no such process" (ESRCH) means it does not. */
+const pidExists = (pid) => signal0(pid) !== "no-such-process";
+
+/** A process that has exited but is not reaped yet (Linux; elsewhere never). */
+async function zombie(pid) {
   const stat = await fsp.readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
   const state = stat.slice(stat.lastIndexOf(")") + 1).trim()[0];
-  return state !== "Z" && state !== "X";
+  return state === "Z" || state === "X";
 }
 
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/index-writer.js
 
-// Whether CodeGraph is writing the index right now (crates/core/src/index_writer.rs).
-// `codegraph init`, `index` and `sync` hold `.codegraph/codegraph.lock` (the writer's pid) while
-// they write; `codegraph index` also holds `.codegraph/rebuild.pid` (JSON with the pid) while it
-// rebuilds the database from scratch. An explore meanwhile answers from a half-built graph and
-// says nothing, so explore() waits for the writer, bounded, and otherwise says why it did not
-// answer. Only these two small regular files are read, opened non-blocking; a lock whose pid no
-// longer runs is stale and ignored. `writer.pid` is not a sign of writing: an MCP server holds it
-// for as long as it runs.
+// Whether CodeGraph is writing the index right now (crates/core/src/index_writer.rs), judged by
+// CodeGraph's own rules. `codegraph init`, `index` and `sync` hold `.codegraph/codegraph.lock`
+// (the writer's pid) while they write; `codegraph index` also holds `.codegraph/rebuild.pid`
+// (JSON with the pid) while it rebuilds the database from scratch. An explore meanwhile answers
+// from a half-built graph and says nothing, so explore() waits for the writer, bounded, and
+// otherwise says why it did not answer. Only these two small regular files are read, opened
+// non-blocking. `writer.pid` is not a sign of writing: an MCP server holds it for as long as it
+// runs.
+//
+// Liveness is CodeGraph 1.6.1's: `codegraph.lock` names `parseInt(text.trim(), 10)` and lives
+// when `kill(pid, 0)` succeeds (EPERM — another user's process, pid 1, a pid reused after a
+// reboot — is a stale lock, which CodeGraph writes over); `rebuild.pid` needs a numeric `pid`
+// and a string `mode` and lives when `kill(pid, 0)` succeeds or fails with EPERM. As in the
+// addon, a pid of 0 or below (a process group to `kill`) and an unreaped zombie are no writer.
+// From the first moment of an `init`, before any lock, a database no longer than its first page
+// is a writer too, with no pid (beingCreated).
 
 /** CodeGraph's lock files are a few dozen bytes; anything larger is not one. */
 const MAX_LOCK_BYTES = 4096;
@@ -862,16 +941,37 @@ const WRITER_WAIT_MS = 10000;
 /** How often the lock files are read again meanwhile. */
 const WRITER_POLL_MS = 100;
 
-/** The pid a lock file names, when it is a small regular file in CodeGraph's format; else null. */
-async function readPid(file, json) {
+/** A lock file's text; null when absent, special, unreadable or too large. Out of resources: throws. */
+async function readLock(file) {
   try {
-    const text = (await readRegular(file, MAX_LOCK_BYTES)).toString("utf8");
-    const pid = json ? JSON.parse(text)?.pid : /^\s*\d+\s*$/.test(text) ? Number(text) : null;
-    // 0 (and anything past an i32) would address a process group or nothing at all.
-    return Number.isSafeInteger(pid) && pid > 0 && pid <= 0x7fffffff ? pid : null;
+    const bytes = await readRegular(file, MAX_LOCK_BYTES + 1);
+    return bytes.length > MAX_LOCK_BYTES ? null : bytes.toString("utf8");
+  } catch (err) {
+    const problem = exhausted("reading CodeGraph's lock file", err);
+    if (problem) throw problem; // "no writer" could mean a half-built answer
+    return null;
+  }
+}
+
+/** A pid `kill` reads as one process (1 to 2^31-1), else null. */
+const processId = (pid) => (Number.isSafeInteger(pid) && pid > 0 && pid <= 0x7fffffff ? pid : null);
+
+/** The pid a lock file names, read as CodeGraph reads it. */
+function lockPid(text, json) {
+  if (!json) return processId(Number.parseInt(text.trim(), 10));
+  try {
+    const info = JSON.parse(text.trim());
+    return typeof info?.pid === "number" && typeof info.mode === "string" ? processId(info.pid) : null;
   } catch {
     return null;
   }
+}
+
+/** CodeGraph's liveness for each lock file (see the top comment). */
+async function alive(pid, rebuild) {
+  const seen = signal0(pid);
+  const exists = seen === "delivered" || (rebuild && seen === "not-permitted");
+  return exists && !(await zombie(pid));
 }
 
 /** The live writer of the index in `indexDir` — `{ lock, pid, rebuild }` — or null. */
@@ -881,10 +981,36 @@ async function activeWriter(indexDir) {
     ["codegraph.lock", false],
   ]) {
     const lock = path.join(indexDir, name);
-    const pid = await readPid(lock, rebuild);
-    if (pid !== null && (await pidRunning(pid))) return { lock, pid, rebuild };
+    const text = await readLock(lock);
+    const pid = text === null ? null : lockPid(text, rebuild);
+    if (pid !== null && (await alive(pid, rebuild))) return { lock, pid, rebuild };
   }
-  return null;
+  const db = path.join(indexDir, "codegraph.db");
+  return (await beingCreated(db)) ? { lock: db, pid: 0, rebuild: false } : null;
+}
+
+/**
+ * `codegraph init` creates `codegraph.db` (schema in its write-ahead log, the main file one page
+ * long) about 50–100 ms before it takes `codegraph.lock`; an index that ever finished has dozens
+ * of pages (the schema alone is 42). So a database no longer than its first page, with a valid
+ * SQLite header, is one still being created (crates/core/src/index_writer.rs `being_created`).
+ */
+async function beingCreated(db) {
+  let header;
+  let size;
+  try {
+    header = await readRegular(db, 18);
+    size = (await fsp.stat(db)).size;
+  } catch (err) {
+    const problem = exhausted("reading the index header", err);
+    if (problem) throw problem;
+    return false;
+  }
+  if (header.length < 18 || !header.subarray(0, 16).equals(SQLITE_MAGIC)) return false;
+  const raw = header.readUInt16BE(16);
+  // The page size: a power of two from 512 to 32768, or 1 for 65536.
+  const page = raw === 1 ? 65536 : raw >= 512 && (raw & (raw - 1)) === 0 ? raw : 0;
+  return page > 0 && size <= page;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1440,7 +1566,39 @@ function privateSpillDir({ workspace, tmpdir: tmpdirVar }) {
   throw new Error(last);
 }
 
-/** Once per process: deletes the files of hosts that are gone (their pid is in the name). */
+/** This process's pid namespace (Linux: the inode of /proc/self/ns/pid), or null. */
+let pidNamespace;
+function ownPidNamespace() {
+  if (pidNamespace === undefined) {
+    try {
+      pidNamespace = /^pid:\[(\d+)\]$/.exec(fs.readlinkSync("/proc/self/ns/pid"))?.[1] ?? null;
+    } catch {
+      pidNamespace = null;
+    }
+  }
+  return pidNamespace;
+}
+
+/** `explore-<pid>-ns<pid namespace>-` (Linux): a sweep judges a pid only where it means the same process. */
+function ownerPrefix() {
+  const ns = ownPidNamespace();
+  return `${SPILL_FILE_PREFIX}${process.pid}-${ns === null ? "" : `ns${ns}-`}`;
+}
+
+/**
+ * Whether the host that named a file is provably gone: its pid no longer exists in its own pid
+ * namespace, which must be ours (crates/core/src/full_output/dir.rs `owner_gone`). A file from
+ * another namespace (a container, a bwrap sandbox sharing /tmp) is never swept; names without a
+ * namespace (older versions) are judged by the pid alone.
+ */
+function ownerGone(name) {
+  const m = /^explore-(\d+)-(?:ns(\d+)-)?/.exec(name);
+  if (!m || Number(m[1]) === process.pid) return false;
+  if (m[2] !== undefined && m[2] !== ownPidNamespace()) return false;
+  return !pidExists(Number(m[1]));
+}
+
+/** Once per process: deletes the files of hosts that are gone (ownerGone). */
 function sweepSpillDir(dir) {
   if (sweptSpillDir || IS_WINDOWS) return;
   sweptSpillDir = true;
@@ -1449,8 +1607,7 @@ function sweepSpillDir(dir) {
     entries = fs.readdirSync(dir);
   } catch {}
   for (const name of entries) {
-    const m = /^explore-(\d+)-/.exec(name);
-    if (!m || Number(m[1]) === process.pid) continue;
+    if (!name.startsWith(SPILL_FILE_PREFIX)) continue;
     const file = path.join(dir, name);
     try {
       const st = fs.lstatSync(file);
@@ -1458,7 +1615,7 @@ function sweepSpillDir(dir) {
     } catch {
       continue;
     }
-    if (!pidExists(Number(m[1]))) fs.rmSync(file, { force: true });
+    if (ownerGone(name)) fs.rmSync(file, { force: true });
   }
 }
 
@@ -1488,7 +1645,7 @@ class Spill {
     }
     sweepSpillDir(dir);
     for (let attempt = 0; attempt < 8; attempt++) {
-      const name = `${SPILL_FILE_PREFIX}${process.pid}-${crypto.randomBytes(6).toString("hex")}.txt`;
+      const name = `${ownerPrefix()}${crypto.randomBytes(6).toString("hex")}.txt`;
       const file = path.join(dir, name);
       try {
         return new Spill(fs.openSync(file, "wx", 0o600), file); // wx: never an existing file
@@ -1730,6 +1887,133 @@ function fragmentStart(buf) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/backends/node/exec-format.js
+
+// Whether the kernel will execute a file itself. For a file it refuses (ENOEXEC: no `#!` line, a
+// corrupt binary, a binary for another CPU), libuv falls back to running it with /bin/sh, which
+// then reads the file as shell commands. The addon never does (CODEGRAPH_SPAWN), so the Node
+// runner refuses such a file before the spawn. Judged from the header as Linux's binfmt_elf and
+// binfmt_script judge it: an ELF must be for this machine (class, byte order, e_machine; unless
+// an enabled binfmt_misc handler, such as qemu-user, matches it), of an executable
+// type and with program headers inside the file; a `#!` script's interpreter is judged the same
+// way, as the kernel nests them (at most 4 deep).
+
+/** ELF e_machine and class (1: 32-bit, 2: 64-bit) this machine runs, by Node's process.arch. */
+const ELF_MACHINES = {
+  x64: [
+    [62, 2],
+    [3, 1], // IA-32 compatibility
+  ],
+  ia32: [[3, 1]],
+  arm64: [
+    [183, 2],
+    [40, 1], // AArch32 compatibility
+  ],
+  arm: [[40, 1]],
+  riscv64: [[243, 2]],
+  ppc64: [[21, 2]],
+  s390x: [[22, 2]],
+  loong64: [[258, 2]],
+};
+/** Mach-O (thin and fat) magic numbers, as the first four bytes read big-endian. */
+const MACHO = [0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe];
+/** The kernel reads the first 256 bytes (BINPRM_BUF_SIZE) and nests interpreters 4 deep. */
+const HEAD_BYTES = 256;
+const MAX_NESTING = 4;
+
+/**
+ * Whether an enabled binfmt_misc handler (qemu-user for a foreign CPU, say) matches `head` by
+ * magic: the kernel then runs the file through it.
+ */
+function binfmtRuns(head) {
+  const dir = "/proc/sys/fs/binfmt_misc";
+  let names;
+  try {
+    names = fs.readdirSync(dir).filter((n) => n !== "register" && n !== "status");
+  } catch {
+    return false;
+  }
+  return names.some((name) => {
+    let entry;
+    try {
+      entry = fs.readFileSync(path.join(dir, name), "latin1");
+    } catch {
+      return false;
+    }
+    const field = (key) => new RegExp(`^${key} (\\S+)$`, "m").exec(entry)?.[1];
+    const magic = Buffer.from(field("magic") ?? "", "hex");
+    const mask = Buffer.from(field("mask") ?? "", "hex");
+    const offset = Number(field("offset") ?? 0);
+    if (!entry.startsWith("enabled") || magic.length === 0) return false;
+    return [...magic].every((byte, i) => ((head[offset + i] ?? -1) & (mask[i] ?? 0xff)) === byte);
+  });
+}
+
+/** Why the kernel would refuse this ELF header (`head`, `size` bytes in all), or null. */
+function elfProblem(head, size) {
+  if (head.length < 52) return "a truncated ELF header";
+  const elfClass = head[4];
+  const little = head[5] === 1;
+  if ((elfClass !== 1 && elfClass !== 2) || (head[5] !== 1 && head[5] !== 2) || head[6] !== 1)
+    return "a corrupt ELF header";
+  const u16 = (at) => (little ? head.readUInt16LE(at) : head.readUInt16BE(at));
+  const type = u16(16);
+  const machine = u16(18);
+  const wide = elfClass === 2;
+  const phoff = wide
+    ? Number(little ? head.readBigUInt64LE(32) : head.readBigUInt64BE(32))
+    : little
+      ? head.readUInt32LE(28)
+      : head.readUInt32BE(28);
+  const phentsize = u16(wide ? 54 : 42);
+  const phnum = u16(wide ? 56 : 44);
+  if (type !== 2 && type !== 3) return "an ELF file that is not an executable";
+  const native = ELF_MACHINES[process.arch];
+  if (native && !native.some(([m, c]) => m === machine && c === elfClass) && !binfmtRuns(head))
+    return `an ELF binary for another machine (e_machine ${machine}, not ${process.arch})`;
+  if (phentsize !== (wide ? 56 : 32) || phnum === 0 || phoff + phnum * phentsize > size)
+    return "a corrupt ELF binary (its program headers are missing or outside the file)";
+  return null;
+}
+
+/**
+ * Why the kernel would refuse to execute `program` (so libuv would hand it to /bin/sh), or null
+ * when it would run it, or when the file cannot be read (the spawn then says why itself).
+ */
+function execFormatProblem(program, depth = 0) {
+  if (IS_WINDOWS) return null;
+  let head;
+  let size;
+  try {
+    fs.accessSync(program, fs.constants.X_OK);
+    const fd = fs.openSync(program, "r");
+    try {
+      size = fs.fstatSync(fd).size;
+      head = Buffer.alloc(Math.min(HEAD_BYTES, size));
+      head = head.subarray(0, fs.readSync(fd, head, 0, head.length, 0));
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return null; // not executable or unreadable: let the spawn itself report why
+  }
+  const magic = head.length >= 4 ? head.readUInt32BE(0) : 0;
+  const macos = process.platform === "darwin";
+  if (magic === 0x7f454c46) return macos ? "an ELF binary, which macOS does not run" : elfProblem(head, size);
+  if (MACHO.includes(magic)) return macos ? null : "a macOS (Mach-O) binary";
+  if (head[0] === 0x23 && head[1] === 0x21) {
+    // `#!interpreter [arg]`: the interpreter must be runnable too, or ENOEXEC comes back.
+    const line = head.subarray(2).toString("latin1").split("\n")[0].trim();
+    const interpreter = line.split(/[ \t]/)[0];
+    if (!interpreter) return "a #! line without an interpreter";
+    if (depth >= MAX_NESTING) return "#! interpreters nested too deep";
+    const inner = execFormatProblem(path.resolve(interpreter), depth + 1);
+    return inner && `its #! interpreter ${interpreter} is ${inner}`;
+  }
+  return "neither a #! script nor a native program";
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/backends/node/host-watch.js
 
 // The CLI's process group dies with its host, however the host ends (Unix), as the addon's
@@ -1745,13 +2029,14 @@ const REAPER_SCRIPT = [
   'while read -r op pg; do case "$op" in w) g="$g$pg " ;; u) case "$g" in *" $pg "*) g="${g%% $pg *} ${g#* $pg }" ;; esac ;; esac; done',
   'for pg in $g; do kill -9 -"$pg" 2>/dev/null; done',
 ].join("\n");
-/** The reaper's stdin, null until started, false if it could not be. */
+/**
+ * The reaper's stdin, null while none runs. One that could not be started (no descriptor or
+ * process left) or has gone is started again by the next run.
+ */
 let reaperInput = null;
 
 function reaper() {
-  if (reaperInput !== null) return reaperInput;
-  reaperInput = false;
-  if (IS_WINDOWS) return reaperInput;
+  if (reaperInput !== null || IS_WINDOWS) return reaperInput;
   try {
     const child = spawn("/bin/sh", ["-c", REAPER_SCRIPT], {
       detached: true, // its own group: a kill of a CLI group never reaches it
@@ -1759,16 +2044,17 @@ function reaper() {
       env: {},
     });
     child.on("error", () => {
-      reaperInput = false;
+      if (reaperInput === child.stdin) reaperInput = null;
     });
+    if (child.pid === undefined || !child.stdin) return null; // the 'error' event follows
     child.stdin.on("error", () => {
-      reaperInput = false;
+      if (reaperInput === child.stdin) reaperInput = null;
     });
     child.unref();
     child.stdin.unref?.();
     reaperInput = child.stdin;
   } catch {
-    reaperInput = false;
+    reaperInput = null;
   }
   return reaperInput;
 }
@@ -1911,6 +2197,9 @@ async function terminate(child) {
 }
 
 function spawnProblem(executable, err) {
+  // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
+  const resources = exhausted(`starting ${shownPath(executable)}`, err);
+  if (resources) return resources;
   if (err.code === "ENOENT")
     return notFound(`${shownPath(executable)} could not be executed (it, or its interpreter, does not exist)`);
   if (err.code === "EACCES") {
@@ -1924,30 +2213,6 @@ function spawnProblem(executable, err) {
   if (err.code === "EINVAL" && /\.(cmd|bat)$/i.test(executable))
     return spawnFailed(`${shownPath(executable)} is a batch launcher, which Node will not start without a shell`);
   return spawnFailed(`${shownPath(executable)}: ${err.message}`);
-}
-
-/**
- * Node differs: for a file the kernel refuses to execute (ENOEXEC: no `#!` line, not a binary),
- * libuv falls back to running it with /bin/sh. The addon never does, so neither may we: refuse
- * anything that is not a `#!` script or a native (ELF / Mach-O) program before spawning it.
- */
-function refusesShellFallback(program) {
-  if (IS_WINDOWS) return false;
-  const head = Buffer.alloc(4);
-  try {
-    fs.accessSync(program, fs.constants.X_OK);
-    const fd = fs.openSync(program, "r");
-    try {
-      fs.readSync(fd, head, 0, 4, 0);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return false; // not executable or unreadable: let the spawn itself report why
-  }
-  const magic = head.readUInt32BE(0);
-  const native = [0x7f454c46, 0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(magic);
-  return !native && !head.subarray(0, 2).equals(Buffer.from("#!"));
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1969,10 +2234,8 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     if (cancel.requested) return reject(cancelled()); // aborted during preflight: start nothing
     const started = performance.now();
     const elapsed = () => Math.floor(performance.now() - started);
-    if (refusesShellFallback(launch.program)) {
-      const exe = shownPath(launch.executable);
-      return reject(spawnFailed(`${exe}: Exec format error (neither a #! script nor a native program)`));
-    }
+    const badFormat = execFormatProblem(launch.program);
+    if (badFormat) return reject(spawnFailed(`${shownPath(launch.executable)}: Exec format error (${badFormat})`));
     const out = new StdoutCollector(spillTarget);
     const err = new StderrTail();
     let child;
@@ -1987,6 +2250,14 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
       });
     } catch (e) {
       return reject(spawnProblem(launch.executable, e));
+    }
+    if (child.pid === undefined) {
+      // The spawn failed (out of descriptors for the pipes, of processes, of memory; a missing
+      // program): Node reports it as an 'error' event, with no pipes to read. Listening at once
+      // keeps an unheard 'error' from ending the host.
+      child.once("error", (e) => reject(spawnProblem(launch.executable, e)));
+      for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe?.destroy();
+      return;
     }
     trackChild(child);
     if (background) {
@@ -2041,13 +2312,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     later(Math.max(0, (deadline ?? started + timeoutMs) - started), onDeadline);
     child.stdout.on("error", () => {}); // a broken pipe just ends the stream ('close' follows)
     child.stderr.on("error", () => {});
-    child.on("error", (e) => {
-      if (child.pid !== undefined || settled) return; // only a failed spawn matters here
-      settle();
-      untrackChild(child);
-      closePipes();
-      reject(spawnProblem(launch.executable, e));
-    });
+    child.on("error", () => {}); // after a successful spawn: a failed kill, nothing to report
     child.stdout.on("data", (chunk) => {
       if (!outOpen) return;
       out.push(chunk);
@@ -2897,11 +3162,15 @@ function createTool(state, { Type, Text }, api) {
                 details: { partial: true, seenBytes: p.seenBytes, seenLines: p.seenLines, elapsedMs: p.elapsedMs },
               })
           : undefined;
+      // The session this call belongs to: one that ended meanwhile released its files already,
+      // and a later session must not release this call's (it stays until the process exits).
+      const sessionFiles = state.fullOutputs;
       try {
         // The workspace is Pi's, never the model's: the tool has no path parameter.
         const result = await api.explore(params?.request, ctx?.cwd, signal, { onProgress });
         state.lastError = undefined;
-        if (result.details.fullOutputPath) state.fullOutputs.push(result.details.fullOutputPath);
+        const file = result.details.fullOutputPath;
+        if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
         return { content: [{ type: "text", text: result.text }], details: result.details };
       } catch (err) {
         state.lastError = { at: new Date().toISOString(), message: err.message };
@@ -2991,8 +3260,11 @@ function createExtension(glue, getPeers) {
 
     pi.on("session_shutdown", () => {
       if (!state.active) return;
-      // Only this session's files: another session in the same process keeps its own.
-      glue.releaseFullOutputs(state.fullOutputs.splice(0));
+      // Only this session's files: another session in the same process keeps its own. A call
+      // still running keeps its file until the process exits (it reports the path after this).
+      const ending = state.fullOutputs;
+      state.fullOutputs = [];
+      glue.releaseFullOutputs(ending);
     });
   };
 }
@@ -3059,6 +3331,9 @@ function wrapBackend(backend) {
       return await backend.explore(request, cwd, signal ?? null, plain);
     } catch (err) {
       if (err?.code?.startsWith?.("CODEGRAPH_")) throw err;
+      // Loading a backend can itself run out of descriptors or memory (require, dlopen).
+      const resources = exhausted("loading pi-codegraph's runner", err);
+      if (resources) throw publicError(resources, {});
       throw codedError(
         "CODEGRAPH_INVALID_OPTIONS",
         `the explore arguments could not be used (${firstLine(err)}).`,

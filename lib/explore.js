@@ -2,6 +2,7 @@
 // addon's module): argument-robust explore() and a diagnose() that never rejects. Whatever the
 // backend, explore() never throws synchronously and every failure is a CODEGRAPH_* rejection.
 
+const { exhausted, publicError } = require("./backends/node/errors.js");
 const { firstLine } = require("./text.js");
 
 /** The limits every backend exports, as the addon's napi consts. */
@@ -59,6 +60,9 @@ function wrapBackend(backend) {
       return await backend.explore(request, cwd, signal ?? null, plain);
     } catch (err) {
       if (err?.code?.startsWith?.("CODEGRAPH_")) throw err;
+      // Loading a backend can itself run out of descriptors or memory (require, dlopen).
+      const resources = exhausted("loading pi-codegraph's runner", err);
+      if (resources) throw publicError(resources, {});
       throw codedError(
         "CODEGRAPH_INVALID_OPTIONS",
         `the explore arguments could not be used (${firstLine(err)}).`,

@@ -71,8 +71,11 @@ function createExtension(glue, getPeers) {
 
     pi.on("session_shutdown", () => {
       if (!state.active) return;
-      // Only this session's files: another session in the same process keeps its own.
-      glue.releaseFullOutputs(state.fullOutputs.splice(0));
+      // Only this session's files: another session in the same process keeps its own. A call
+      // still running keeps its file until the process exits (it reports the path after this).
+      const ending = state.fullOutputs;
+      state.fullOutputs = [];
+      glue.releaseFullOutputs(ending);
     });
   };
 }

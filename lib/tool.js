@@ -34,11 +34,15 @@ function createTool(state, { Type, Text }, api) {
                 details: { partial: true, seenBytes: p.seenBytes, seenLines: p.seenLines, elapsedMs: p.elapsedMs },
               })
           : undefined;
+      // The session this call belongs to: one that ended meanwhile released its files already,
+      // and a later session must not release this call's (it stays until the process exits).
+      const sessionFiles = state.fullOutputs;
       try {
         // The workspace is Pi's, never the model's: the tool has no path parameter.
         const result = await api.explore(params?.request, ctx?.cwd, signal, { onProgress });
         state.lastError = undefined;
-        if (result.details.fullOutputPath) state.fullOutputs.push(result.details.fullOutputPath);
+        const file = result.details.fullOutputPath;
+        if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
         return { content: [{ type: "text", text: result.text }], details: result.details };
       } catch (err) {
         state.lastError = { at: new Date().toISOString(), message: err.message };

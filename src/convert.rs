@@ -30,6 +30,7 @@ impl From<errors::ErrorCode> for ErrorCode {
       Core::IndexReadOnly => Self::IndexReadOnly,
       Core::IndexBusy => Self::IndexBusy,
       Core::Spawn => Self::Spawn,
+      Core::Resources => Self::Resources,
       Core::Exit => Self::Exit,
       Core::Timeout => Self::Timeout,
       Core::Cancelled => Self::Cancelled,

@@ -12,11 +12,12 @@ mod abort;
 mod args;
 mod convert;
 mod env_capture;
+mod runtime;
 mod types;
 
 use std::path::PathBuf;
 
-use napi::bindgen_prelude::{PromiseRaw, Unknown};
+use napi::bindgen_prelude::{Object, Unknown};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi::{Env, Result};
 use napi_derive::napi;
@@ -66,7 +67,7 @@ pub fn explore<'env>(
   cwd: Unknown<'env>,
   signal: Option<Unknown<'env>>,
   options: Option<Unknown<'env>>,
-) -> Result<PromiseRaw<'env, ExploreResult>> {
+) -> Result<Object<'env>> {
   let cancel = Cancel::default();
   let (args, link) = args::explore_args(env, &request, &cwd, signal, options, &cancel);
   let timeout = args.as_ref().map_or(DEFAULT_TIMEOUT, |a| a.timeout);
@@ -75,7 +76,7 @@ pub fn explore<'env>(
   let work = async move {
     let args = match args {
       Ok(args) => args,
-      Err(e) => return Ok(Err(Box::new((e, Failure::default())))),
+      Err(e) => return Err(Box::new((e, Failure::default()))),
     };
     let report = args.on_progress.map(|tsfn| {
       move |p: Progress| {
@@ -90,29 +91,28 @@ pub fn explore<'env>(
       }
     });
     let report = report.as_ref().map(|f| f as &ProgressFn);
-    Ok(
-      explore::explore(
-        args.request,
-        args.cwd,
-        snapshot,
-        args.timeout,
-        cancel,
-        report,
-      )
-      .await,
+    explore::explore(
+      args.request,
+      args.cwd,
+      snapshot,
+      args.timeout,
+      cancel,
+      report,
     )
+    .await
   };
-  env.spawn_future_with_callback(work, move |env, outcome| {
+  runtime::promise(env, work, move |env, outcome| {
     if let Some(link) = link {
-      link.detach(env);
+      link.detach(&env);
     }
-    match outcome {
-      Ok(outcome) => Ok(convert::result(outcome)),
-      Err(failed) => {
-        let (err, failure): &(ExploreError, Failure) = &failed;
-        Err(convert::js_error(env, err, failure, timeout))
-      }
-    }
+    let failed = match outcome {
+      Ok(Ok(outcome)) => return Ok(convert::result(outcome)),
+      Ok(Err(failed)) => failed,
+      // No runtime to run the call on, or the call itself died: a coded error all the same.
+      Err(e) => Box::new((e, Failure::default())),
+    };
+    let (err, failure): &(ExploreError, Failure) = &failed;
+    Err(convert::js_error(&env, err, failure, timeout))
   })
 }
 
@@ -120,15 +120,21 @@ pub fn explore<'env>(
 /// which `codegraph` would run (and its version) and whether the workspace has its own index.
 /// Never rejects (a problem is part of the diagnosis); the `Result` is as for `explore`.
 #[napi(ts_args_type = "cwd: string", ts_return_type = "Promise<Diagnosis>")]
-pub fn diagnose<'env>(env: &'env Env, cwd: Unknown<'env>) -> Result<PromiseRaw<'env, Diagnosis>> {
+pub fn diagnose<'env>(env: &'env Env, cwd: Unknown<'env>) -> Result<Object<'env>> {
   let snapshot = env_capture::js_environment(env);
   // A non-string is reported like any unusable workspace (an empty path).
   let cwd = args::string_arg(&cwd).unwrap_or_default();
-  let work = async move {
-    let found = explore::diagnose(cwd.clone(), snapshot).await;
-    Ok(convert::diagnosis(&found, cwd))
-  };
-  env.spawn_future(work)
+  let for_settle = cwd.clone();
+  let work = async move { explore::diagnose(cwd, snapshot).await };
+  runtime::promise(env, work, move |env, found| match found {
+    Ok(found) => Ok(convert::diagnosis(&found, for_settle)),
+    Err(e) => Err(convert::js_error(
+      &env,
+      &e,
+      &Failure::default(),
+      DEFAULT_TIMEOUT,
+    )),
+  })
 }
 
 /// Deletes full-output temp files of truncated answers: the listed paths (one session's), or

@@ -26,6 +26,8 @@ pub enum ErrorCode {
   IndexBusy,
   #[napi(value = "CODEGRAPH_SPAWN")]
   Spawn,
+  #[napi(value = "CODEGRAPH_RESOURCES")]
+  Resources,
   #[napi(value = "CODEGRAPH_EXIT")]
   Exit,
   #[napi(value = "CODEGRAPH_TIMEOUT")]

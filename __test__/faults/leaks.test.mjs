@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
-import { expectError, expectResult, fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
+import { expectError, expectResult, fakeCli, makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
 import { hostWith } from "../helpers/pi-host.mjs";
 import { runNode } from "../helpers/processes.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
@@ -136,6 +136,28 @@ eachBackend("never leaks", ({ exploreWith, releaseFullOutputs, entry }, backend)
     assert.ok(fs.existsSync(b.file), "the other session's file is still there");
     await b.host.shutdown({ cwd: suite.ws });
     assert.equal(fs.existsSync(b.file), false);
+  });
+
+  test("a call still running at session_shutdown keeps its file until the process exits, even past a later session", async () => {
+    const gate = path.join(tempDir(), "go");
+    const fake = fakeCli([
+      ["stdout", "w\n".repeat(2500)],
+      ["waitFile", gate],
+    ]);
+    const host = await hostWith(backend.module, "s");
+    await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
+    const running = withEnv({ PI_CODEGRAPH_BIN: fake.file }, () =>
+      host.registry[0].execute("c", { request: "q" }, undefined, undefined, { cwd: suite.ws }),
+    );
+    await host.shutdown({ cwd: suite.ws }); // while the call runs
+    fs.writeFileSync(gate, "");
+    const result = await running;
+    const file = result.details.fullOutputPath;
+    assert.ok(file && fs.existsSync(file), "the late answer's file is there");
+    await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
+    await host.shutdown({ cwd: suite.ws }); // a later session's shutdown
+    assert.ok(fs.existsSync(file), "still there: only the process's exit removes it");
+    releaseFullOutputs([file]);
   });
 
   test("a workspace holding TMPDIR (as /tmp would): the full output still lands outside it", async () => {

@@ -27,7 +27,7 @@ const normalise = (s) =>
   String(s)
     .replace(/\d+ ms/g, "N ms")
     .replace(/\d+\.\d s of waiting/g, "N s of waiting")
-    .replace(/explore-\d+-[0-9A-Za-z]+\.txt/g, "FILE")
+    .replace(/explore-\d+-(?:ns\d+-)?[0-9A-Za-z]+\.txt/g, "FILE")
     .replace(/\(\d+ bytes\)/g, "(N bytes)");
 const RACY = new Set(["cliVersion", "cliVersionSource", "durationMs"]);
 

@@ -10,6 +10,7 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { LIMIT_NAMES, codedError } = require("../explore.js");
+const { exhausted, publicError } = require("./node/errors.js");
 
 const ROOT = path.join(__dirname, "..", "..");
 
@@ -89,6 +90,10 @@ function loadBinding() {
       binding = loadNative();
       return binding;
     } catch (cause) {
+      // Out of descriptors or memory for the dlopen: the addon is there, and the next call
+      // tries again (nothing is decided, no fallback is chosen).
+      const resources = exhausted("loading the native addon", cause);
+      if (resources) throw publicError(resources, {});
       bindingError = cause;
     }
   }

@@ -31,6 +31,7 @@ function choose() {
       loadBinding();
       chosen = { backend: nativeBackend, info: null };
     } catch (err) {
+      if (err.code === "CODEGRAPH_RESOURCES") throw err; // decided on a later call, when it loads
       // One line: what the addon loader found; the whole story is addonInfo().error.
       const why = err.details?.story?.split(" (tried ")[0] ?? firstLine(err);
       chosen = nodeRunner(`native addon not loaded: ${why}${ignored}`, true);

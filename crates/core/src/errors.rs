@@ -9,6 +9,8 @@ use std::path::{Path, PathBuf};
 
 use thiserror::Error;
 
+use crate::resources::Resource;
+
 /// The longest a path may be in a message; longer ones keep their start and end.
 const MAX_SHOWN_PATH_CHARS: usize = 240;
 
@@ -92,7 +94,7 @@ pub enum ExploreError {
     cause: Access,
   },
 
-  #[error("CodeGraph is writing this workspace's index right now (pid {pid} holds {}: {}){}", shown(lock), writer_kind(*rebuild), busy_note(*waited_ms))]
+  #[error("CodeGraph is writing this workspace's index right now ({}){}", writer_says(lock, *pid, *rebuild), busy_note(*waited_ms))]
   IndexBusy {
     /// The lock file that names the writer.
     lock: PathBuf,
@@ -104,6 +106,9 @@ pub enum ExploreError {
 
   #[error("codegraph could not be started: {reason}")]
   Spawn { reason: String },
+
+  #[error("pi-codegraph ran out of {resource}: {reason}")]
+  Resources { resource: Resource, reason: String },
 
   #[error("codegraph explore {how}")]
   Exit {
@@ -127,6 +132,16 @@ pub enum ExploreError {
     partial_bytes: u64,
     partial_text: String,
   },
+}
+
+fn writer_says(lock: &Path, pid: u32, rebuild: bool) -> String {
+  match pid {
+    0 => format!(
+      "{} holds only its first page: `codegraph init` is creating it",
+      shown(lock)
+    ),
+    _ => format!("pid {pid} holds {}: {}", shown(lock), writer_kind(rebuild)),
+  }
 }
 
 fn writer_kind(rebuild: bool) -> &'static str {
@@ -176,6 +191,7 @@ pub enum ErrorCode {
   IndexReadOnly,
   IndexBusy,
   Spawn,
+  Resources,
   Exit,
   Timeout,
   Cancelled,
@@ -193,6 +209,7 @@ impl ErrorCode {
       Self::IndexReadOnly => "CODEGRAPH_INDEX_READONLY",
       Self::IndexBusy => "CODEGRAPH_INDEX_BUSY",
       Self::Spawn => "CODEGRAPH_SPAWN",
+      Self::Resources => "CODEGRAPH_RESOURCES",
       Self::Exit => "CODEGRAPH_EXIT",
       Self::Timeout => "CODEGRAPH_TIMEOUT",
       Self::Cancelled => "CODEGRAPH_CANCELLED",
@@ -218,6 +235,7 @@ impl ExploreError {
       Self::IndexReadOnly { .. } => ErrorCode::IndexReadOnly,
       Self::IndexBusy { .. } => ErrorCode::IndexBusy,
       Self::Spawn { .. } => ErrorCode::Spawn,
+      Self::Resources { .. } => ErrorCode::Resources,
       Self::Exit { .. } => ErrorCode::Exit,
       Self::Timeout { .. } => ErrorCode::Timeout,
       Self::Cancelled { .. } => ErrorCode::Cancelled,
@@ -247,6 +265,10 @@ impl ExploreError {
       }
       Self::NoIndex { path, kind, .. } => no_index_remediation(path, kind),
       Self::IndexReadOnly { dir, cause, .. } => access_remediation(dir, cause),
+      Self::IndexBusy { lock, pid: 0, .. } => format!(
+        "Ask again once `codegraph init` has finished; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process is indexing, an init was interrupted: run `codegraph index` in the workspace (the database {} is only started).",
+        shown(lock)
+      ),
       Self::IndexBusy { lock, pid, .. } => format!(
         "Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid {pid}, the lock is stale: delete {}.",
         shown(lock)
@@ -254,6 +276,7 @@ impl ExploreError {
       Self::Spawn { .. } => {
         "Check that the codegraph executable is a runnable program and that the workspace is readable.".into()
       }
+      Self::Resources { resource, .. } => resource.remediation().into(),
       Self::Exit { .. } => {
         "Read the stderr tail below; run the same `codegraph explore` in the workspace to reproduce it.".into()
       }

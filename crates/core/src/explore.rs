@@ -113,7 +113,19 @@ async fn off_thread<T: Send + 'static>(
       partial_bytes: 0,
       partial_text: String::new(),
     }),
-    done = task => done.unwrap_or_else(|e| Err(ExploreError::Spawn { reason: format!("the workspace checks failed: {e}") })),
+    done = task => done.unwrap_or_else(|e| Err(checks_failed(e))),
+  }
+}
+
+/// The checks' thread died: a resource running out (tokio panics when it cannot start a thread)
+/// or a bug, each said as such.
+fn checks_failed(e: tokio::task::JoinError) -> ExploreError {
+  let reason = format!("the workspace checks failed: {e}");
+  match e.try_into_panic() {
+    Ok(payload) => {
+      crate::resources::from_panic(payload.as_ref()).unwrap_or(ExploreError::Spawn { reason })
+    }
+    Err(_) => ExploreError::Spawn { reason },
   }
 }
 
@@ -133,7 +145,7 @@ async fn preflight(
     let home = canonical(&workspace);
     let index = check_index(&workspace, &home, &env)?;
     let launch = discover(&env, &home)?;
-    let writer = active_writer(&index.dir);
+    let writer = active_writer(&index.dir)?;
     let child_env = env.for_child(&home);
     Ok(Ready {
       workspace,
@@ -175,7 +187,7 @@ async fn wait_for_writer(
       () = tokio::time::sleep_until((now + WRITER_POLL).min(give_up)) => {}
     }
     let dir = dir.to_path_buf();
-    writer = match off_thread(move || Ok(active_writer(&dir)), deadline, timeout, cancel).await {
+    writer = match off_thread(move || active_writer(&dir), deadline, timeout, cancel).await {
       // At the deadline (or a filesystem that stalls until it) the writer is still the reason.
       Err(ExploreError::Timeout { .. }) => return Err(busy(w)),
       other => other?,

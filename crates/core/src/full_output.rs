@@ -88,7 +88,7 @@ impl Spill {
     let dir = private_dir(target)?;
     sweep_once(&dir);
     let (file, path) = tempfile::Builder::new()
-      .prefix(&format!("{FILE_PREFIX}{}-", std::process::id()))
+      .prefix(&owner_prefix())
       .suffix(".txt")
       .tempfile_in(&dir)
       .map_err(|e| format!("the file could not be created in {} ({e})", dir.display()))?
@@ -207,7 +207,7 @@ pub fn release(paths: &[PathBuf]) -> usize {
 mod dir;
 #[cfg(test)]
 use dir::dir_name;
-use dir::{private_dir, sweep_once};
+use dir::{owner_prefix, private_dir, sweep_once};
 
 #[cfg(test)]
 mod tests;

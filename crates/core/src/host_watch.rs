@@ -18,9 +18,9 @@ const UNWATCH: u32 = 2;
 /// Live groups the reaper can hold; more concurrent explores than this are not expected.
 const SLOTS: usize = 4096;
 
-/// The write end of the reaper's pipe: `None` until started, `Some(None)` if it could not be.
-#[allow(clippy::option_option)] // "not tried yet" and "tried and failed" differ
-static REAPER: Mutex<Option<Option<RawFd>>> = Mutex::new(None);
+/// The write end of the reaper's pipe, `None` while no reaper runs. A reaper that could not be
+/// started (no descriptor or process left) or has gone is started again by the next run.
+static REAPER: Mutex<Option<RawFd>> = Mutex::new(None);
 
 /// Registers a live process group with the reaper (starting the reaper on first use).
 pub fn watch(pgid: u32) {
@@ -36,8 +36,13 @@ fn send(op: u32, pgid: u32) {
   let mut reaper = REAPER
     .lock()
     .unwrap_or_else(std::sync::PoisonError::into_inner);
-  let fd = *reaper.get_or_insert_with(start);
-  let Some(fd) = fd else { return };
+  if reaper.is_none() {
+    if op != WATCH {
+      return;
+    }
+    *reaper = start();
+  }
+  let Some(fd) = *reaper else { return };
   let mut record = [0u8; 8];
   record[..4].copy_from_slice(&op.to_ne_bytes());
   record[4..].copy_from_slice(&pgid.to_ne_bytes());
@@ -47,8 +52,8 @@ fn send(op: u32, pgid: u32) {
   // the buffer is a live local array of exactly `record.len()` bytes.
   let written = unsafe { libc::write(fd, record.as_ptr().cast(), record.len()) };
   if usize::try_from(written).ok() != Some(record.len()) {
-    *reaper = Some(None);
-    // SAFETY: the fd is ours and is forgotten (`Some(None)`) under the same lock, so it is
+    *reaper = None;
+    // SAFETY: the fd is ours and is forgotten (`None`) under the same lock, so it is
     // closed exactly once and never written again.
     unsafe { libc::close(fd) };
   }

@@ -1,4 +1,4 @@
-//! Whether CodeGraph is writing the index right now.
+//! Whether CodeGraph is writing the index right now, judged by CodeGraph's own rules.
 //!
 //! `codegraph init`, `index` and `sync` hold `.codegraph/codegraph.lock` (the writer's pid) while
 //! they write, and `codegraph index` also holds `.codegraph/rebuild.pid` (JSON with the pid)
@@ -6,67 +6,163 @@
 //! graph and says nothing (CodeGraph 1.6.1 during an `init`: 54 symbols in 2 files where the
 //! finished index gives 73 in 3), so `explore` waits for the writer, bounded, and otherwise says
 //! why it did not answer. Only these two files are read: regular files of a few bytes, opened
-//! non-blocking. A lock whose pid no longer runs is stale and ignored, as CodeGraph itself does.
-//! `writer.pid` is not a sign of writing: an MCP server holds it for as long as it runs.
+//! non-blocking. `writer.pid` is not a sign of writing: an MCP server holds it for as long as
+//! it runs.
+//!
+//! Liveness is CodeGraph 1.6.1's (`dist/utils.js` `FileLock`, `dist/mcp/writer-lock.js`):
+//! - `codegraph.lock`: the pid is `parseInt(text.trim(), 10)` (leading digits count); the
+//!   writer lives when `kill(pid, 0)` succeeds. EPERM (another user's process: pid 1, a pid
+//!   reused after a reboot) makes the lock stale, and CodeGraph itself writes over it.
+//! - `rebuild.pid`: `{"pid": number, "mode": string, …}`; the writer lives when `kill(pid, 0)`
+//!   succeeds or fails with EPERM.
+//!
+//! From the first moment of an `init`, before any lock: a database no longer than its first
+//! page (see [`being_created`]) is a writer too, with no pid.
+//!
+//! Two deliberate differences, both about values no CodeGraph writer produces: a pid of 0 or
+//! below (which `kill` reads as a process group) is no writer, and an exited but unreaped
+//! process (a zombie) is no writer either: it writes nothing more, so waiting cannot give a
+//! more finished index.
 
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::pid::running;
+use crate::errors::ExploreError;
 use crate::preflight::open_regular;
+use crate::resources::exhausted;
 
 /// Held by `codegraph index` for a whole rebuild (JSON: `{"pid": …, "mode": "rebuild", …}`).
 const REBUILD_FILE: &str = "rebuild.pid";
 /// Held by every write of the index (`init`, `index`, `sync`): the writer's pid as text.
 const LOCK_FILE: &str = "codegraph.lock";
+/// The index database, for a database still being created (see [`being_created`]).
+const DB_FILE: &str = "codegraph.db";
 /// CodeGraph's lock files are a few dozen bytes; anything larger is not one.
 const MAX_LOCK_BYTES: u64 = 4096;
 
 /// A live process writing the index.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Writer {
-  /// The lock file that names it.
+  /// The lock file that names it (for a database still being created: the database itself).
   pub lock: PathBuf,
+  /// 0 when no lock names it yet: `codegraph init` is creating the database.
   pub pid: u32,
   /// True for `rebuild.pid` (a full rebuild), false for `codegraph.lock` (any write).
   pub rebuild: bool,
 }
 
-/// The live writer of the index in `index_dir`, if any: a rebuild first (it says more).
-pub fn active_writer(index_dir: &Path) -> Option<Writer> {
-  [(REBUILD_FILE, true), (LOCK_FILE, false)]
-    .into_iter()
-    .find_map(|(name, rebuild)| {
-      let lock = index_dir.join(name);
-      let pid = read_pid(&lock, rebuild)?;
-      running(pid).then_some(Writer { lock, pid, rebuild })
-    })
+/// The live writer of the index in `index_dir`, if any: a rebuild first (it says more). A lock
+/// file that cannot be read for lack of resources (no file descriptor left) is an error, never
+/// "no writer": the answer could come from a half-built index.
+pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, ExploreError> {
+  for (name, rebuild) in [(REBUILD_FILE, true), (LOCK_FILE, false)] {
+    let lock = index_dir.join(name);
+    let Some(text) = read_lock(&lock)? else {
+      continue;
+    };
+    let pid = if rebuild {
+      rebuild_pid(&text)
+    } else {
+      lock_pid(&text)
+    };
+    if let Some(pid) = pid.filter(|p| alive(*p, rebuild)) {
+      return Ok(Some(Writer { lock, pid, rebuild }));
+    }
+  }
+  let db = index_dir.join(DB_FILE);
+  Ok(being_created(&db)?.then_some(Writer {
+    lock: db,
+    pid: 0,
+    rebuild: false,
+  }))
 }
 
-/// The pid a lock file names, when it is a small regular file in CodeGraph's format.
-fn read_pid(path: &Path, json: bool) -> Option<u32> {
-  let mut text = String::new();
-  open_regular(path)
-    .ok()?
-    .take(MAX_LOCK_BYTES)
-    .read_to_string(&mut text)
-    .ok()?;
-  let pid = if json {
-    serde_json::from_str::<serde_json::Value>(&text)
-      .ok()?
-      .get("pid")?
-      .as_u64()?
-  } else {
-    let digits = text.trim();
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-      return None;
-    }
-    digits.parse::<u64>().ok()?
+/// `codegraph init` creates `codegraph.db` (schema in its write-ahead log, the main file one
+/// page long) about 50–100 ms before it takes `codegraph.lock`; an index that ever finished has
+/// dozens of pages in the main file (the schema alone is 42). So a database no longer than its
+/// first page, with a valid SQLite header, is one still being created.
+fn being_created(db: &Path) -> Result<bool, ExploreError> {
+  let mut header = [0u8; 18];
+  let read = open_regular(db).and_then(|mut f| {
+    let len = f.metadata()?.len();
+    f.read_exact(&mut header).map(|()| len)
+  });
+  let len = match read {
+    Ok(len) => len,
+    Err(e) => return exhausted("reading the index header", &e).map_or(Ok(false), Err),
   };
-  // 0 (and anything past an i32) would address a process group or nothing at all.
-  u32::try_from(pid)
+  if &header[..16] != b"SQLite format 3\0" {
+    return Ok(false);
+  }
+  // The page size: a power of two from 512 to 32768, or 1 for 65536.
+  let page = match u16::from_be_bytes([header[16], header[17]]) {
+    1 => 65_536,
+    p if p >= 512 && p.is_power_of_two() => u64::from(p),
+    _ => return Ok(false),
+  };
+  Ok(len <= page)
+}
+
+/// A lock file's text, when it is a small regular file (absent, special or unreadable: none).
+fn read_lock(path: &Path) -> Result<Option<String>, ExploreError> {
+  let mut bytes = Vec::new();
+  let read = open_regular(path).and_then(|f| f.take(MAX_LOCK_BYTES + 1).read_to_end(&mut bytes));
+  match read {
+    Ok(_) if bytes.len() as u64 <= MAX_LOCK_BYTES => {
+      Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
+    }
+    Ok(_) => Ok(None),
+    Err(e) => exhausted("reading CodeGraph's lock file", &e).map_or(Ok(None), Err),
+  }
+}
+
+/// `parseInt(text.trim(), 10)`: optional sign, then the leading decimal digits.
+fn lock_pid(text: &str) -> Option<u32> {
+  let t = text.trim();
+  let (negative, digits) = match t.as_bytes().first() {
+    Some(b'-') => (true, &t[1..]),
+    Some(b'+') => (false, &t[1..]),
+    _ => (false, t),
+  };
+  let end = digits
+    .bytes()
+    .position(|b| !b.is_ascii_digit())
+    .unwrap_or(digits.len());
+  if negative || end == 0 {
+    return None;
+  }
+  // Past an i32 `kill` throws in Node (CodeGraph then calls the lock stale).
+  digits[..end]
+    .parse::<u32>()
     .ok()
     .filter(|p| *p > 0 && i32::try_from(*p).is_ok())
+}
+
+/// `rebuild.pid`'s pid, when the JSON has CodeGraph's shape (`pid` a number, `mode` a string).
+fn rebuild_pid(text: &str) -> Option<u32> {
+  let v: serde_json::Value = serde_json::from_str(text.trim()).ok()?;
+  v.get("mode")?.as_str()?;
+  // A fractional or out-of-range pid makes Node's `process.kill` throw: not alive.
+  u32::try_from(v.get("pid")?.as_u64()?)
+    .ok()
+    .filter(|p| *p > 0 && i32::try_from(*p).is_ok())
+}
+
+/// CodeGraph's liveness for each file (see the module comment).
+#[cfg(unix)]
+fn alive(pid: u32, rebuild: bool) -> bool {
+  use crate::pid::{signal0, zombie, Signal0};
+  let exists = match signal0(pid) {
+    Signal0::Delivered => true,
+    Signal0::NotPermitted => rebuild,
+    Signal0::NoSuchProcess => false,
+  };
+  exists && !zombie(pid)
+}
+
+#[cfg(not(unix))]
+fn alive(pid: u32, _rebuild: bool) -> bool {
+  crate::pid::running(pid)
 }
 
 #[cfg(test)]

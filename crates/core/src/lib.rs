@@ -17,6 +17,7 @@ pub mod index_writer;
 pub mod limits;
 mod pid;
 pub mod preflight;
+pub mod resources;
 pub mod runner;
 pub mod sanitize;
 pub mod version;

@@ -2,21 +2,43 @@
 //! the writer still at work?) and for full-output files named after their host (`full_output`:
 //! is that host gone?).
 
+/// What `kill(pid, 0)` says about a process id.
+#[cfg(unix)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Signal0 {
+  /// It succeeded: the process exists and we may signal it.
+  Delivered,
+  /// EPERM (or an id that is not a `pid_t`): it exists, and belongs to someone else.
+  NotPermitted,
+  /// ESRCH: no such process (in our pid namespace).
+  NoSuchProcess,
+}
+
+#[cfg(unix)]
+pub fn signal0(pid: u32) -> Signal0 {
+  let Ok(pid) = libc::pid_t::try_from(pid) else {
+    return Signal0::NotPermitted;
+  };
+  // SAFETY: signal 0 delivers nothing; it only asks whether the process exists.
+  if unsafe { libc::kill(pid, 0) } == 0 {
+    return Signal0::Delivered;
+  }
+  match std::io::Error::last_os_error().raw_os_error() {
+    Some(libc::ESRCH) => Signal0::NoSuchProcess,
+    _ => Signal0::NotPermitted,
+  }
+}
+
 /// Whether a process with id `pid` exists, as `kill(pid, 0)` says: only "no such process"
 /// (ESRCH) means it does not (one we may not signal exists); an id that is not a `pid_t` cannot
 /// be asked about and counts as existing.
 #[cfg(unix)]
 pub fn exists(pid: u32) -> bool {
-  let Ok(pid) = libc::pid_t::try_from(pid) else {
-    return true;
-  };
-  // SAFETY: signal 0 delivers nothing; it only asks whether the process exists.
-  let found = unsafe { libc::kill(pid, 0) } == 0;
-  found || std::io::Error::last_os_error().raw_os_error() != Some(libc::ESRCH)
+  signal0(pid) != Signal0::NoSuchProcess
 }
 
 /// Whether `pid` (a single process, 1 to `i32::MAX`) runs: it exists and is not a zombie.
-#[cfg(unix)]
+#[cfg(all(unix, test))]
 pub fn running(pid: u32) -> bool {
   // 0 and negative ids address process groups, not a process.
   i32::try_from(pid).is_ok_and(|p| p > 0) && exists(pid) && !zombie(pid)
@@ -25,7 +47,7 @@ pub fn running(pid: u32) -> bool {
 /// A process that has exited but is not reaped yet is done (Linux; elsewhere the question is
 /// not asked).
 #[cfg(unix)]
-fn zombie(pid: u32) -> bool {
+pub fn zombie(pid: u32) -> bool {
   std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
     stat
       .rfind(')')

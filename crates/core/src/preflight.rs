@@ -7,6 +7,7 @@ use crate::access::{denied, is_denied, is_gone, workspace_gone};
 use crate::environment::EnvSnapshot;
 use crate::errors::{shown, ExploreError, NoIndexKind};
 use crate::limits::MAX_REQUEST_CHARS;
+use crate::resources::exhausted;
 
 /// CodeGraph's own default index directory name, overridable with `CODEGRAPH_DIR`.
 const DEFAULT_INDEX_DIR: &str = ".codegraph";
@@ -85,12 +86,14 @@ pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
       denied: false,
     })
   };
-  let unreadable = |e: std::io::Error| {
-    Err(ExploreError::Workspace {
-      path: path.clone(),
-      reason: format!("it cannot be read ({e})"),
-      denied: is_denied(&e),
-    })
+  let unreadable = |what: &str, e: std::io::Error| {
+    Err(
+      exhausted(what, &e).unwrap_or_else(|| ExploreError::Workspace {
+        path: path.clone(),
+        reason: format!("it cannot be read ({e})"),
+        denied: is_denied(&e),
+      }),
+    )
   };
   if cwd.is_empty() {
     return fail("no workspace directory was given");
@@ -103,11 +106,11 @@ pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
     // A directory we cannot list would fail later in confusing ways (as "no index").
     Ok(m) if m.is_dir() => match std::fs::read_dir(&path) {
       Ok(_) => Ok(path),
-      Err(e) => unreadable(e),
+      Err(e) => unreadable("listing the workspace", e),
     },
     Ok(m) => fail(&format!("it is {}, not a directory", kind_of(&m))),
     Err(e) if e.kind() == std::io::ErrorKind::NotFound => fail("it does not exist"),
-    Err(e) => unreadable(e),
+    Err(e) => unreadable("reading the workspace", e),
   }
 }
 
@@ -127,6 +130,9 @@ pub const ALLOW_EXTERNAL_INDEX_VAR: &str = "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX";
 /// answers with paths relative to that ancestor. Only metadata is read, and the database header
 /// only from a regular file opened non-blocking, so no FIFO, device or `/dev/stdin` symlink is
 /// ever read (or waited on). `home` is the workspace with symlinks resolved ([`canonical`]).
+// One match per check, in the order the CLI would meet them; splitting them would scatter the
+// error mapping that each needs.
+#[allow(clippy::too_many_lines)]
 pub fn check_index(
   workspace: &Path,
   home: &Path,
@@ -151,11 +157,12 @@ pub fn check_index(
     }
     Err(e) if is_gone(&e) => return Err(missing(&dir)),
     Err(e) => {
-      return Err(ExploreError::Workspace {
+      let unreadable = || ExploreError::Workspace {
         path: workspace.to_path_buf(),
         reason: format!("{} cannot be read ({e})", shown(&dir)),
         denied: is_denied(&e),
-      })
+      };
+      return Err(exhausted("reading the index directory", &e).unwrap_or_else(unreadable));
     }
   }
   match std::fs::metadata(&db) {
@@ -174,10 +181,11 @@ pub fn check_index(
     // `.codegraph/` may not be entered: the index may be fine, only access fails.
     Err(e) if is_denied(&e) => return Err(denied(&dir, &dir, &e)),
     Err(e) => {
-      return Err(no_index(
-        format!("{} cannot be read ({e})", shown(&db)),
-        NoIndexKind::Unusable { db: db.clone() },
-      ))
+      let unreadable = || {
+        let kind = NoIndexKind::Unusable { db: db.clone() };
+        no_index(format!("{} cannot be read ({e})", shown(&db)), kind)
+      };
+      return Err(exhausted("reading the index", &e).unwrap_or_else(unreadable));
     }
   }
   // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
@@ -222,10 +230,14 @@ pub fn check_index(
     )),
     Err(e) if is_denied(&e) => Err(denied(&dir, &db, &e)),
     Err(e) if is_gone(&e) => Err(missing(&db)),
-    Err(e) => Err(no_index(
-      format!("{} cannot be read ({e})", shown(&db)),
-      NoIndexKind::Unusable { db },
-    )),
+    Err(e) => Err(
+      exhausted("reading the index header", &e).unwrap_or_else(|| {
+        no_index(
+          format!("{} cannot be read ({e})", shown(&db)),
+          NoIndexKind::Unusable { db },
+        )
+      }),
+    ),
   }
 }
 

@@ -19,6 +19,7 @@ use crate::discovery::Launch;
 use crate::errors::ExploreError;
 use crate::full_output::SpillTarget;
 use crate::limits::{Bounded, StderrTail, StdoutCollector};
+use crate::resources::exhausted;
 
 mod tree;
 use tree::{kill_strays, terminate, TreeGuard};
@@ -174,7 +175,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
         Ok(n) => err.push(&err_buf[..n]),
       },
       exited = guard.0.wait(), if status.is_none() => {
-        status = Some(exited.map_err(|e| ExploreError::Spawn { reason: format!("waiting for codegraph failed: {e}") })?);
+        status = Some(exited.map_err(|e| exhausted("waiting for codegraph", &e).unwrap_or_else(|| ExploreError::Spawn { reason: format!("waiting for codegraph failed: {e}") }))?);
         pipe_grace.as_mut().reset(tokio::time::Instant::now() + PIPE_GRACE);
       }
       () = &mut pipe_grace, if status.is_some() => {
@@ -237,6 +238,10 @@ impl Sink for StderrTail {
 
 fn spawn_error(launch: &Launch, e: &std::io::Error) -> ExploreError {
   let exe = launch.executable.display();
+  // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
+  if let Some(err) = exhausted(&format!("starting {exe}"), e) {
+    return err;
+  }
   match e.kind() {
     std::io::ErrorKind::NotFound => ExploreError::NotFound {
       reason: format!("{exe} could not be executed (it, or its interpreter, does not exist)"),

@@ -43,6 +43,36 @@ const REMEDIATION = {
   CODEGRAPH_CANCELLED: "Nothing to fix: the request was cancelled.",
 };
 
+/**
+ * Running out of a system resource (crates/core/src/resources.rs): errno → what ran out and the
+ * remediation naming it. The workspace, index and executable may all be fine.
+ */
+const RESOURCES = {
+  EMFILE: [
+    "file descriptors (this process's limit)",
+    "The host process has no file descriptors left (EMFILE): close files it holds open or raise its limit (`ulimit -n`), then ask again.",
+  ],
+  ENFILE: [
+    "file descriptors (the system's open-file table)",
+    "The system's open-file table is full (ENFILE): close files in other programs or raise the system limit (fs.file-max on Linux), then ask again.",
+  ],
+  EAGAIN: [
+    "processes or threads",
+    "No new process or thread could be created (EAGAIN): end processes or raise the user's process limit (`ulimit -u`), then ask again.",
+  ],
+  ENOMEM: ["memory", "There was not enough memory (ENOMEM): free memory (end other programs), then ask again."],
+};
+/** The resource an error reports running out of (its code, or the text of a dlopen failure). */
+function resourceOf(err) {
+  if (Object.hasOwn(RESOURCES, err?.code ?? "")) return err.code;
+  const text = String(err?.message ?? "");
+  if (/Too many open files in system|\bENFILE\b/.test(text)) return "ENFILE";
+  if (/Too many open files|\bEMFILE\b/.test(text)) return "EMFILE";
+  if (/Cannot allocate memory|\bENOMEM\b/.test(text)) return "ENOMEM";
+  if (/Resource temporarily unavailable|\bEAGAIN\b/.test(text)) return "EAGAIN";
+  return null;
+}
+
 /** A failure inside the backend; `explore()` turns it into the public Error at the edge. */
 class Problem extends Error {
   constructor(code, text, extra = {}, remediation = REMEDIATION[code]) {
@@ -124,11 +154,37 @@ function indexBusy(writer, waitedMs) {
   const note = waitedMs
     ? `, still after ${(waitedMs / 1000).toFixed(1)} s of waiting; an answer now could come from a partial index`
     : ", so an answer now could come from a partial index";
+  const lock = shownPath(writer.lock);
+  // pid 0: no lock yet, the database is only started (index-writer.js beingCreated).
+  const says =
+    writer.pid === 0
+      ? `${lock} holds only its first page: \`codegraph init\` is creating it`
+      : `pid ${writer.pid} holds ${lock}: ${kind}`;
+  const remediation =
+    writer.pid === 0
+      ? `Ask again once \`codegraph init\` has finished; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process is indexing, an init was interrupted: run \`codegraph index\` in the workspace (the database ${lock} is only started).`
+      : `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${writer.pid}, the lock is stale: delete ${lock}.`;
   return new Problem(
     "CODEGRAPH_INDEX_BUSY",
-    `CodeGraph is writing this workspace's index right now (pid ${writer.pid} holds ${shownPath(writer.lock)}: ${kind})${note}`,
+    `CodeGraph is writing this workspace's index right now (${says})${note}`,
     {},
-    `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${writer.pid}, the lock is stale: delete ${shownPath(writer.lock)}.`,
+    remediation,
+  );
+}
+
+/** CODEGRAPH_RESOURCES when `err`, met while doing `what`, is a resource running out; else null. */
+function exhausted(what, err) {
+  const code = resourceOf(err);
+  if (!code) return null;
+  const [resource, remediation] = RESOURCES[code];
+  const reason = String(err?.message ?? err)
+    .split("\n")[0]
+    .slice(0, 200);
+  return new Problem(
+    "CODEGRAPH_RESOURCES",
+    `pi-codegraph ran out of ${resource}: ${what} failed (${reason})`,
+    {},
+    remediation,
   );
 }
 
@@ -183,6 +239,8 @@ module.exports = {
   indexReadOnly,
   indexBusy,
   spawnFailed,
+  resourceOf,
+  exhausted,
   timedOut,
   cancelled,
   withoutUndefined,

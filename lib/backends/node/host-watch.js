@@ -14,13 +14,14 @@ const REAPER_SCRIPT = [
   'while read -r op pg; do case "$op" in w) g="$g$pg " ;; u) case "$g" in *" $pg "*) g="${g%% $pg *} ${g#* $pg }" ;; esac ;; esac; done',
   'for pg in $g; do kill -9 -"$pg" 2>/dev/null; done',
 ].join("\n");
-/** The reaper's stdin, null until started, false if it could not be. */
+/**
+ * The reaper's stdin, null while none runs. One that could not be started (no descriptor or
+ * process left) or has gone is started again by the next run.
+ */
 let reaperInput = null;
 
 function reaper() {
-  if (reaperInput !== null) return reaperInput;
-  reaperInput = false;
-  if (IS_WINDOWS) return reaperInput;
+  if (reaperInput !== null || IS_WINDOWS) return reaperInput;
   try {
     const child = spawn("/bin/sh", ["-c", REAPER_SCRIPT], {
       detached: true, // its own group: a kill of a CLI group never reaches it
@@ -28,16 +29,17 @@ function reaper() {
       env: {},
     });
     child.on("error", () => {
-      reaperInput = false;
+      if (reaperInput === child.stdin) reaperInput = null;
     });
+    if (child.pid === undefined || !child.stdin) return null; // the 'error' event follows
     child.stdin.on("error", () => {
-      reaperInput = false;
+      if (reaperInput === child.stdin) reaperInput = null;
     });
     child.unref();
     child.stdin.unref?.();
     reaperInput = child.stdin;
   } catch {
-    reaperInput = false;
+    reaperInput = null;
   }
   return reaperInput;
 }

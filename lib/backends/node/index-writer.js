@@ -1,15 +1,26 @@
-// Whether CodeGraph is writing the index right now (crates/core/src/index_writer.rs).
-// `codegraph init`, `index` and `sync` hold `.codegraph/codegraph.lock` (the writer's pid) while
-// they write; `codegraph index` also holds `.codegraph/rebuild.pid` (JSON with the pid) while it
-// rebuilds the database from scratch. An explore meanwhile answers from a half-built graph and
-// says nothing, so explore() waits for the writer, bounded, and otherwise says why it did not
-// answer. Only these two small regular files are read, opened non-blocking; a lock whose pid no
-// longer runs is stale and ignored. `writer.pid` is not a sign of writing: an MCP server holds it
-// for as long as it runs.
+// Whether CodeGraph is writing the index right now (crates/core/src/index_writer.rs), judged by
+// CodeGraph's own rules. `codegraph init`, `index` and `sync` hold `.codegraph/codegraph.lock`
+// (the writer's pid) while they write; `codegraph index` also holds `.codegraph/rebuild.pid`
+// (JSON with the pid) while it rebuilds the database from scratch. An explore meanwhile answers
+// from a half-built graph and says nothing, so explore() waits for the writer, bounded, and
+// otherwise says why it did not answer. Only these two small regular files are read, opened
+// non-blocking. `writer.pid` is not a sign of writing: an MCP server holds it for as long as it
+// runs.
+//
+// Liveness is CodeGraph 1.6.1's: `codegraph.lock` names `parseInt(text.trim(), 10)` and lives
+// when `kill(pid, 0)` succeeds (EPERM — another user's process, pid 1, a pid reused after a
+// reboot — is a stale lock, which CodeGraph writes over); `rebuild.pid` needs a numeric `pid`
+// and a string `mode` and lives when `kill(pid, 0)` succeeds or fails with EPERM. As in the
+// addon, a pid of 0 or below (a process group to `kill`) and an unreaped zombie are no writer.
+// From the first moment of an `init`, before any lock, a database no longer than its first page
+// is a writer too, with no pid (beingCreated).
 
+const fsp = require("node:fs/promises");
 const path = require("node:path");
-const { pidRunning } = require("./pid.js");
+const { exhausted } = require("./errors.js");
+const { signal0, zombie } = require("./pid.js");
 const { readRegular } = require("./preflight.js");
+const { SQLITE_MAGIC } = require("./limits.js");
 
 /** CodeGraph's lock files are a few dozen bytes; anything larger is not one. */
 const MAX_LOCK_BYTES = 4096;
@@ -18,16 +29,37 @@ const WRITER_WAIT_MS = 10000;
 /** How often the lock files are read again meanwhile. */
 const WRITER_POLL_MS = 100;
 
-/** The pid a lock file names, when it is a small regular file in CodeGraph's format; else null. */
-async function readPid(file, json) {
+/** A lock file's text; null when absent, special, unreadable or too large. Out of resources: throws. */
+async function readLock(file) {
   try {
-    const text = (await readRegular(file, MAX_LOCK_BYTES)).toString("utf8");
-    const pid = json ? JSON.parse(text)?.pid : /^\s*\d+\s*$/.test(text) ? Number(text) : null;
-    // 0 (and anything past an i32) would address a process group or nothing at all.
-    return Number.isSafeInteger(pid) && pid > 0 && pid <= 0x7fffffff ? pid : null;
+    const bytes = await readRegular(file, MAX_LOCK_BYTES + 1);
+    return bytes.length > MAX_LOCK_BYTES ? null : bytes.toString("utf8");
+  } catch (err) {
+    const problem = exhausted("reading CodeGraph's lock file", err);
+    if (problem) throw problem; // "no writer" could mean a half-built answer
+    return null;
+  }
+}
+
+/** A pid `kill` reads as one process (1 to 2^31-1), else null. */
+const processId = (pid) => (Number.isSafeInteger(pid) && pid > 0 && pid <= 0x7fffffff ? pid : null);
+
+/** The pid a lock file names, read as CodeGraph reads it. */
+function lockPid(text, json) {
+  if (!json) return processId(Number.parseInt(text.trim(), 10));
+  try {
+    const info = JSON.parse(text.trim());
+    return typeof info?.pid === "number" && typeof info.mode === "string" ? processId(info.pid) : null;
   } catch {
     return null;
   }
+}
+
+/** CodeGraph's liveness for each lock file (see the top comment). */
+async function alive(pid, rebuild) {
+  const seen = signal0(pid);
+  const exists = seen === "delivered" || (rebuild && seen === "not-permitted");
+  return exists && !(await zombie(pid));
 }
 
 /** The live writer of the index in `indexDir` — `{ lock, pid, rebuild }` — or null. */
@@ -37,10 +69,36 @@ async function activeWriter(indexDir) {
     ["codegraph.lock", false],
   ]) {
     const lock = path.join(indexDir, name);
-    const pid = await readPid(lock, rebuild);
-    if (pid !== null && (await pidRunning(pid))) return { lock, pid, rebuild };
+    const text = await readLock(lock);
+    const pid = text === null ? null : lockPid(text, rebuild);
+    if (pid !== null && (await alive(pid, rebuild))) return { lock, pid, rebuild };
   }
-  return null;
+  const db = path.join(indexDir, "codegraph.db");
+  return (await beingCreated(db)) ? { lock: db, pid: 0, rebuild: false } : null;
+}
+
+/**
+ * `codegraph init` creates `codegraph.db` (schema in its write-ahead log, the main file one page
+ * long) about 50–100 ms before it takes `codegraph.lock`; an index that ever finished has dozens
+ * of pages (the schema alone is 42). So a database no longer than its first page, with a valid
+ * SQLite header, is one still being created (crates/core/src/index_writer.rs `being_created`).
+ */
+async function beingCreated(db) {
+  let header;
+  let size;
+  try {
+    header = await readRegular(db, 18);
+    size = (await fsp.stat(db)).size;
+  } catch (err) {
+    const problem = exhausted("reading the index header", err);
+    if (problem) throw problem;
+    return false;
+  }
+  if (header.length < 18 || !header.subarray(0, 16).equals(SQLITE_MAGIC)) return false;
+  const raw = header.readUInt16BE(16);
+  // The page size: a power of two from 512 to 32768, or 1 for 65536.
+  const page = raw === 1 ? 65536 : raw >= 512 && (raw & (raw - 1)) === 0 ? raw : 0;
+  return page > 0 && size <= page;
 }
 
 module.exports = { WRITER_WAIT_MS, WRITER_POLL_MS, activeWriter };

@@ -5,26 +5,26 @@
 const fsp = require("node:fs/promises");
 
 /**
- * Whether a process with id `pid` exists, as `kill(pid, 0)` says: only "no such process"
- * (ESRCH) means it does not; one we may not signal, or an id that cannot be asked about, exists.
+ * What `kill(pid, 0)` says: "delivered", "not-permitted" (EPERM, or an id that cannot be asked
+ * about: it exists and is someone else's) or "no-such-process" (ESRCH).
  */
-function pidExists(pid) {
+function signal0(pid) {
   try {
     process.kill(pid, 0);
-    return true;
+    return "delivered";
   } catch (err) {
-    return err?.code !== "ESRCH";
+    return err?.code === "ESRCH" ? "no-such-process" : "not-permitted";
   }
 }
 
-/** Whether `pid` (a single process, 1 to 2^31-1) runs: it exists and is not an unreaped zombie. */
-async function pidRunning(pid) {
-  // 0 and negative ids address process groups, not a process.
-  if (!Number.isSafeInteger(pid) || pid <= 0 || pid > 0x7fffffff || !pidExists(pid)) return false;
-  // A process that has exited but is not reaped yet is done (Linux).
+/** Whether a process with id `pid` exists: only "no such process" (ESRCH) means it does not. */
+const pidExists = (pid) => signal0(pid) !== "no-such-process";
+
+/** A process that has exited but is not reaped yet (Linux; elsewhere never). */
+async function zombie(pid) {
   const stat = await fsp.readFile(`/proc/${pid}/stat`, "utf8").catch(() => "");
   const state = stat.slice(stat.lastIndexOf(")") + 1).trim()[0];
-  return state !== "Z" && state !== "X";
+  return state === "Z" || state === "X";
 }
 
-module.exports = { pidExists, pidRunning };
+module.exports = { signal0, pidExists, zombie };

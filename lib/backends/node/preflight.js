@@ -8,7 +8,7 @@ const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { denied, ioReason, isDenied, isGone, workspaceGone } = require("./access.js");
-const { badWorkspace, invalidRequest, noIndex, shownPath } = require("./errors.js");
+const { badWorkspace, exhausted, invalidRequest, noIndex, shownPath } = require("./errors.js");
 const { IS_WINDOWS, MAX_REQUEST_CHARS, SQLITE_MAGIC } = require("./limits.js");
 
 const DEFAULT_INDEX_DIR = ".codegraph";
@@ -70,13 +70,19 @@ async function checkWorkspace(cwd) {
     st = await fsp.stat(cwd); // follows symlinks and never opens the target
   } catch (err) {
     if (err.code === "ENOENT") throw badWorkspace(cwd, "it does not exist");
-    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err));
+    throw (
+      exhausted("reading the workspace", err) ??
+      badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err))
+    );
   }
   if (!st.isDirectory()) throw badWorkspace(cwd, `it is ${kindOfFile(st)}, not a directory`);
   try {
     await (await fsp.opendir(cwd)).close(); // a directory we cannot list would later look like "no index"
   } catch (err) {
-    throw badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err));
+    throw (
+      exhausted("listing the workspace", err) ??
+      badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err))
+    );
   }
   return cwd;
 }
@@ -166,7 +172,10 @@ async function checkIndex(workspace, home, env) {
     st = await fsp.stat(dir);
   } catch (err) {
     if (isGone(err)) throw await missing(dir);
-    throw badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`, isDenied(err));
+    throw (
+      exhausted("reading the index directory", err) ??
+      badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`, isDenied(err))
+    );
   }
   if (!st.isDirectory())
     throw noIndex(workspace, `${shownPath(dir)} is ${kindOfFile(st)}, not a directory`, { special: true });
@@ -176,7 +185,10 @@ async function checkIndex(workspace, home, env) {
     if (isGone(err)) throw await missing(db);
     // `.codegraph/` may not be entered: the index may be fine, only access fails.
     if (isDenied(err)) throw denied(dir, dir, err);
-    throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
+    throw (
+      exhausted("reading the index", err) ??
+      noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db })
+    );
   }
   if (!st.isFile())
     throw noIndex(workspace, `${shownPath(db)} is ${kindOfFile(st)}, not a regular file; it was not opened`, {
@@ -209,7 +221,10 @@ async function checkIndex(workspace, home, env) {
   } catch (err) {
     if (isDenied(err)) throw denied(dir, db, err);
     if (isGone(err)) throw await missing(db);
-    throw noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db });
+    throw (
+      exhausted("reading the index header", err) ??
+      noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db })
+    );
   }
   if (header.length < 16) throw noIndex(workspace, `${shownPath(db)} is empty or truncated`, { unusable: true, db });
   if (!header.equals(SQLITE_MAGIC))

@@ -3,7 +3,7 @@
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
-const { notFound, shownPath, spawnFailed } = require("./errors.js");
+const { exhausted, notFound, shownPath, spawnFailed } = require("./errors.js");
 const { onHostExit } = require("./host-exit.js");
 const { unwatchGroup, watchGroup } = require("./host-watch.js");
 const { IS_WINDOWS, TERM_GRACE_MS } = require("./limits.js");
@@ -130,6 +130,9 @@ async function terminate(child) {
 }
 
 function spawnProblem(executable, err) {
+  // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
+  const resources = exhausted(`starting ${shownPath(executable)}`, err);
+  if (resources) return resources;
   if (err.code === "ENOENT")
     return notFound(`${shownPath(executable)} could not be executed (it, or its interpreter, does not exist)`);
   if (err.code === "EACCES") {
@@ -145,30 +148,6 @@ function spawnProblem(executable, err) {
   return spawnFailed(`${shownPath(executable)}: ${err.message}`);
 }
 
-/**
- * Node differs: for a file the kernel refuses to execute (ENOEXEC: no `#!` line, not a binary),
- * libuv falls back to running it with /bin/sh. The addon never does, so neither may we: refuse
- * anything that is not a `#!` script or a native (ELF / Mach-O) program before spawning it.
- */
-function refusesShellFallback(program) {
-  if (IS_WINDOWS) return false;
-  const head = Buffer.alloc(4);
-  try {
-    fs.accessSync(program, fs.constants.X_OK);
-    const fd = fs.openSync(program, "r");
-    try {
-      fs.readSync(fd, head, 0, 4, 0);
-    } finally {
-      fs.closeSync(fd);
-    }
-  } catch {
-    return false; // not executable or unreadable: let the spawn itself report why
-  }
-  const magic = head.readUInt32BE(0);
-  const native = [0x7f454c46, 0xfeedface, 0xfeedfacf, 0xcefaedfe, 0xcffaedfe, 0xcafebabe].includes(magic);
-  return !native && !head.subarray(0, 2).equals(Buffer.from("#!"));
-}
-
 module.exports = {
   runningChildren,
   trackChild,
@@ -179,5 +158,4 @@ module.exports = {
   terminate,
   killStrays,
   spawnProblem,
-  refusesShellFallback,
 };

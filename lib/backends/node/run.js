@@ -5,7 +5,8 @@ const { spawn } = require("node:child_process");
 const { StderrTail, StdoutCollector } = require("./collect.js");
 const { cancelled, shownPath, spawnFailed, timedOut } = require("./errors.js");
 const { DRAIN_LIMIT_BYTES, IS_WINDOWS, PIPE_GRACE_MS, PROGRESS_INTERVAL_MS } = require("./limits.js");
-const { killStrays, refusesShellFallback, signalTree, spawnProblem, streamClosed } = require("./process.js");
+const { execFormatProblem } = require("./exec-format.js");
+const { killStrays, signalTree, spawnProblem, streamClosed } = require("./process.js");
 const { terminate, trackChild, untrackChild } = require("./process.js");
 
 /**
@@ -21,10 +22,8 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     if (cancel.requested) return reject(cancelled()); // aborted during preflight: start nothing
     const started = performance.now();
     const elapsed = () => Math.floor(performance.now() - started);
-    if (refusesShellFallback(launch.program)) {
-      const exe = shownPath(launch.executable);
-      return reject(spawnFailed(`${exe}: Exec format error (neither a #! script nor a native program)`));
-    }
+    const badFormat = execFormatProblem(launch.program);
+    if (badFormat) return reject(spawnFailed(`${shownPath(launch.executable)}: Exec format error (${badFormat})`));
     const out = new StdoutCollector(spillTarget);
     const err = new StderrTail();
     let child;
@@ -39,6 +38,14 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
       });
     } catch (e) {
       return reject(spawnProblem(launch.executable, e));
+    }
+    if (child.pid === undefined) {
+      // The spawn failed (out of descriptors for the pipes, of processes, of memory; a missing
+      // program): Node reports it as an 'error' event, with no pipes to read. Listening at once
+      // keeps an unheard 'error' from ending the host.
+      child.once("error", (e) => reject(spawnProblem(launch.executable, e)));
+      for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe?.destroy();
+      return;
     }
     trackChild(child);
     if (background) {
@@ -93,13 +100,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     later(Math.max(0, (deadline ?? started + timeoutMs) - started), onDeadline);
     child.stdout.on("error", () => {}); // a broken pipe just ends the stream ('close' follows)
     child.stderr.on("error", () => {});
-    child.on("error", (e) => {
-      if (child.pid !== undefined || settled) return; // only a failed spawn matters here
-      settle();
-      untrackChild(child);
-      closePipes();
-      reject(spawnProblem(launch.executable, e));
-    });
+    child.on("error", () => {}); // after a successful spawn: a failed kill, nothing to report
     child.stdout.on("data", (chunk) => {
       if (!outOpen) return;
       out.push(chunk);

@@ -68,7 +68,39 @@ function privateSpillDir({ workspace, tmpdir: tmpdirVar }) {
   throw new Error(last);
 }
 
-/** Once per process: deletes the files of hosts that are gone (their pid is in the name). */
+/** This process's pid namespace (Linux: the inode of /proc/self/ns/pid), or null. */
+let pidNamespace;
+function ownPidNamespace() {
+  if (pidNamespace === undefined) {
+    try {
+      pidNamespace = /^pid:\[(\d+)\]$/.exec(fs.readlinkSync("/proc/self/ns/pid"))?.[1] ?? null;
+    } catch {
+      pidNamespace = null;
+    }
+  }
+  return pidNamespace;
+}
+
+/** `explore-<pid>-ns<pid namespace>-` (Linux): a sweep judges a pid only where it means the same process. */
+function ownerPrefix() {
+  const ns = ownPidNamespace();
+  return `${SPILL_FILE_PREFIX}${process.pid}-${ns === null ? "" : `ns${ns}-`}`;
+}
+
+/**
+ * Whether the host that named a file is provably gone: its pid no longer exists in its own pid
+ * namespace, which must be ours (crates/core/src/full_output/dir.rs `owner_gone`). A file from
+ * another namespace (a container, a bwrap sandbox sharing /tmp) is never swept; names without a
+ * namespace (older versions) are judged by the pid alone.
+ */
+function ownerGone(name) {
+  const m = /^explore-(\d+)-(?:ns(\d+)-)?/.exec(name);
+  if (!m || Number(m[1]) === process.pid) return false;
+  if (m[2] !== undefined && m[2] !== ownPidNamespace()) return false;
+  return !pidExists(Number(m[1]));
+}
+
+/** Once per process: deletes the files of hosts that are gone (ownerGone). */
 function sweepSpillDir(dir) {
   if (sweptSpillDir || IS_WINDOWS) return;
   sweptSpillDir = true;
@@ -77,8 +109,7 @@ function sweepSpillDir(dir) {
     entries = fs.readdirSync(dir);
   } catch {}
   for (const name of entries) {
-    const m = /^explore-(\d+)-/.exec(name);
-    if (!m || Number(m[1]) === process.pid) continue;
+    if (!name.startsWith(SPILL_FILE_PREFIX)) continue;
     const file = path.join(dir, name);
     try {
       const st = fs.lstatSync(file);
@@ -86,7 +117,7 @@ function sweepSpillDir(dir) {
     } catch {
       continue;
     }
-    if (!pidExists(Number(m[1]))) fs.rmSync(file, { force: true });
+    if (ownerGone(name)) fs.rmSync(file, { force: true });
   }
 }
 
@@ -116,7 +147,7 @@ class Spill {
     }
     sweepSpillDir(dir);
     for (let attempt = 0; attempt < 8; attempt++) {
-      const name = `${SPILL_FILE_PREFIX}${process.pid}-${crypto.randomBytes(6).toString("hex")}.txt`;
+      const name = `${ownerPrefix()}${crypto.randomBytes(6).toString("hex")}.txt`;
       const file = path.join(dir, name);
       try {
         return new Spill(fs.openSync(file, "wx", 0o600), file); // wx: never an existing file

@@ -47,7 +47,10 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
     let workspace = check_workspace(&cwd)?;
     let home = canonical(&workspace);
     let index = check_index(&workspace, &home, &checks_env);
-    let writer = index.as_ref().ok().and_then(|i| active_writer(&i.dir));
+    let writer = index
+      .as_ref()
+      .ok()
+      .and_then(|i| active_writer(&i.dir).ok().flatten());
     let launch = discover(&checks_env, &home);
     let child_env = checks_env.for_child(&home);
     Ok::<_, ExploreError>((workspace, index, writer, launch, child_env))

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::SpillTarget;
+use super::{SpillTarget, FILE_PREFIX};
 
 /// The first usable private directory among `TMPDIR`, `/tmp` and `/var/tmp` (the OS temp dir
 /// on Windows) that is not inside the workspace.
@@ -77,7 +77,46 @@ fn ensure_private(dir: &Path) -> Result<PathBuf, String> {
   Ok(dir.to_path_buf())
 }
 
-/// Once per process: deletes the files of hosts that are gone (their pid is in the name).
+/// The pid namespace this process lives in (Linux: the inode of /proc/self/ns/pid), once.
+fn pid_namespace() -> Option<u64> {
+  static NS: OnceLock<Option<u64>> = OnceLock::new();
+  *NS.get_or_init(|| {
+    let link = std::fs::read_link("/proc/self/ns/pid").ok()?;
+    let text = link.to_str()?;
+    text.strip_prefix("pid:[")?.strip_suffix(']')?.parse().ok()
+  })
+}
+
+/// How this process's files are named: `explore-<pid>-ns<pid namespace>-` (Linux), so that a
+/// sweep judges a pid only where it means the same process.
+pub(super) fn owner_prefix() -> String {
+  let pid = std::process::id();
+  match pid_namespace() {
+    Some(ns) => format!("{FILE_PREFIX}{pid}-ns{ns}-"),
+    None => format!("{FILE_PREFIX}{pid}-"),
+  }
+}
+
+/// Whether the host that named a file `explore-<rest>` is provably gone: its pid no longer
+/// exists in its own pid namespace, which must be ours. A file from another namespace (a
+/// container or a bwrap sandbox sharing /tmp), whose pid says nothing here, is never swept.
+/// Names without a namespace (an older pi-codegraph, a system without namespaces) are judged by
+/// the pid alone, as before.
+#[cfg(unix)]
+fn owner_gone(rest: &str) -> bool {
+  let mut parts = rest.split('-');
+  let Some(pid) = parts.next().and_then(|p| p.parse::<u32>().ok()) else {
+    return false;
+  };
+  if let Some(ns) = parts.next().and_then(|p| p.strip_prefix("ns")) {
+    if ns.parse::<u64>().ok() != pid_namespace() {
+      return false;
+    }
+  }
+  pid != std::process::id() && !crate::pid::exists(pid)
+}
+
+/// Once per process: deletes the files of hosts that are gone (see [`owner_gone`]).
 pub(super) fn sweep_once(dir: &Path) {
   static SWEPT: OnceLock<()> = OnceLock::new();
   SWEPT.get_or_init(|| sweep(dir));
@@ -86,28 +125,20 @@ pub(super) fn sweep_once(dir: &Path) {
 fn sweep(dir: &Path) {
   #[cfg(unix)]
   {
-    use super::FILE_PREFIX;
     use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir(dir) else {
       return;
     };
-    let me = std::process::id();
     let uid = uid();
     for entry in entries.flatten() {
       let name = entry.file_name();
-      let Some(pid) = name
-        .to_str()
-        .and_then(|n| n.strip_prefix(FILE_PREFIX))
-        .and_then(|rest| rest.split('-').next())
-        .and_then(|pid| pid.parse::<u32>().ok())
-      else {
+      let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(FILE_PREFIX)) else {
         continue;
       };
       let ours = entry
         .metadata()
         .is_ok_and(|m| m.is_file() && m.uid() == uid);
-      let gone = pid != me && !crate::pid::exists(pid);
-      if ours && gone {
+      if ours && owner_gone(rest) {
         let _ = std::fs::remove_file(entry.path());
       }
     }

@@ -6,6 +6,11 @@ fn index_dir() -> tempfile::TempDir {
   tempfile::tempdir().expect("temp dir")
 }
 
+/// The live writer, the lock files being readable.
+fn writer(dir: &std::path::Path) -> Option<Writer> {
+  active_writer(dir).expect("the lock files are readable")
+}
+
 /// A pid that ran and has exited (reaped), so nothing runs under it now.
 fn dead_pid() -> u32 {
   #[cfg(unix)]
@@ -24,9 +29,9 @@ fn dead_pid() -> u32 {
 fn a_live_lock_names_its_writer_and_a_rebuild_comes_first() {
   let dir = index_dir();
   let me = std::process::id();
-  assert_eq!(active_writer(dir.path()), None);
+  assert_eq!(writer(dir.path()), None);
   std::fs::write(dir.path().join("codegraph.lock"), me.to_string()).unwrap();
-  let lock = active_writer(dir.path()).expect("a writer");
+  let lock = writer(dir.path()).expect("a writer");
   assert_eq!((lock.pid, lock.rebuild), (me, false));
   assert_eq!(lock.lock, dir.path().join("codegraph.lock"));
   std::fs::write(
@@ -34,7 +39,7 @@ fn a_live_lock_names_its_writer_and_a_rebuild_comes_first() {
     format!("{{\"pid\":{me},\"mode\":\"rebuild\",\"startedAt\":1,\"ready\":false}}\n"),
   )
   .unwrap();
-  let rebuild = active_writer(dir.path()).expect("a writer");
+  let rebuild = writer(dir.path()).expect("a writer");
   assert_eq!((rebuild.pid, rebuild.rebuild), (me, true));
 }
 
@@ -49,12 +54,12 @@ fn stale_malformed_and_foreign_files_are_not_writers() {
     "not a pid".into(),
     "0".into(),
     "-1".into(),
-    "+5".into(),
+    format!("-{}", std::process::id()),
     "4294967296".into(),
     format!("{}\n", "9".repeat(5000)),
   ] {
     std::fs::write(&lock, &content).unwrap();
-    assert_eq!(active_writer(dir.path()), None, "{content:?}");
+    assert_eq!(writer(dir.path()), None, "{content:?}");
   }
   // rebuild.pid is JSON; a bare pid there is not CodeGraph's format.
   std::fs::remove_file(&lock).unwrap();
@@ -63,7 +68,7 @@ fn stale_malformed_and_foreign_files_are_not_writers() {
     std::process::id().to_string(),
   )
   .unwrap();
-  assert_eq!(active_writer(dir.path()), None);
+  assert_eq!(writer(dir.path()), None);
   // An MCP server's writer.pid is held for its whole life: not a write in progress.
   std::fs::remove_file(dir.path().join("rebuild.pid")).unwrap();
   std::fs::write(
@@ -71,7 +76,32 @@ fn stale_malformed_and_foreign_files_are_not_writers() {
     format!("{{\"pid\":{},\"mode\":\"daemon\"}}", std::process::id()),
   )
   .unwrap();
-  assert_eq!(active_writer(dir.path()), None);
+  assert_eq!(writer(dir.path()), None);
+}
+
+#[test]
+fn the_lock_pid_is_read_as_codegraphs_parse_int_reads_it() {
+  let dir = index_dir();
+  let me = std::process::id();
+  for content in [
+    format!(" {me}\n"),
+    format!("{me}abc"),
+    format!("+{me}"),
+    format!("{me}.5"),
+  ] {
+    std::fs::write(dir.path().join("codegraph.lock"), &content).unwrap();
+    assert_eq!(writer(dir.path()).map(|w| w.pid), Some(me), "{content:?}");
+  }
+  // rebuild.pid needs CodeGraph's shape: a numeric pid and a mode.
+  std::fs::remove_file(dir.path().join("codegraph.lock")).unwrap();
+  for (content, live) in [
+    (format!("{{\"pid\":{me},\"mode\":\"rebuild\"}}"), true),
+    (format!("{{\"pid\":{me}}}"), false),
+    (format!("{{\"pid\":\"{me}\",\"mode\":\"rebuild\"}}"), false),
+  ] {
+    std::fs::write(dir.path().join("rebuild.pid"), &content).unwrap();
+    assert_eq!(writer(dir.path()).is_some(), live, "{content:?}");
+  }
 }
 
 #[cfg(unix)]
@@ -83,13 +113,13 @@ fn special_lock_files_are_never_opened_for_reading() {
   let c = std::ffi::CString::new(lock.to_str().unwrap()).unwrap();
   // SAFETY: `c` is a valid NUL-terminated path that outlives the call.
   assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
-  assert_eq!(active_writer(dir.path()), None);
+  assert_eq!(writer(dir.path()), None);
   std::fs::remove_file(&lock).unwrap();
   std::fs::create_dir(&lock).unwrap();
-  assert_eq!(active_writer(dir.path()), None);
+  assert_eq!(writer(dir.path()), None);
   std::fs::remove_dir(&lock).unwrap();
   std::os::unix::fs::symlink("/dev/zero", &lock).unwrap();
-  assert_eq!(active_writer(dir.path()), None);
+  assert_eq!(writer(dir.path()), None);
 }
 
 #[test]
@@ -99,4 +129,29 @@ fn liveness() {
   assert!(!running(dead_pid()));
   assert!(!running(0));
   assert!(!running(u32::MAX));
+}
+
+#[test]
+fn a_database_no_longer_than_its_first_page_is_being_created() {
+  let dir = index_dir();
+  let db = dir.path().join("codegraph.db");
+  let page = |pages: usize, size: u16| {
+    let mut bytes = vec![0u8; 4096 * pages];
+    bytes[..16].copy_from_slice(b"SQLite format 3\0");
+    bytes[16..18].copy_from_slice(&size.to_be_bytes());
+    bytes
+  };
+  std::fs::write(&db, page(1, 4096)).unwrap();
+  let w = writer(dir.path()).expect("init is creating it");
+  assert_eq!((w.pid, w.lock), (0, db.clone()));
+  // Finished (more pages), or not a database header CodeGraph writes: no writer.
+  for bytes in [
+    page(2, 4096),
+    page(1, 1799),
+    b"SQLite format 3\0".to_vec(),
+    Vec::new(),
+  ] {
+    std::fs::write(&db, bytes).unwrap();
+    assert_eq!(writer(dir.path()), None);
+  }
 }

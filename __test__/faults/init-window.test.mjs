@@ -1,0 +1,52 @@
+// From the first moment of a `codegraph init`: it creates codegraph.db (schema in the WAL, the
+// main file one page long) 50–100 ms before it takes codegraph.lock, and an explore in that
+// window would answer exit 0 from an empty index. A database no longer than its first page is
+// a writer at work (no pid yet): the call waits, and otherwise says CODEGRAPH_INDEX_BUSY.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { expectError, expectResult, fakeCli, makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
+import { eachBackend, useFaultsSuite } from "./suite.mjs";
+
+useFaultsSuite();
+
+/** A valid SQLite database file of `pages` pages of 4096 bytes (the header is what counts). */
+function sqliteDb(pages) {
+  const db = Buffer.alloc(4096 * pages);
+  db.write("SQLite format 3\0", 0, "latin1");
+  db.writeUInt16BE(4096, 16);
+  db.writeUInt32BE(pages, 28);
+  return db;
+}
+function workspaceWithDb(pages) {
+  const ws = makeWorkspace();
+  fs.writeFileSync(path.join(ws, ".codegraph", "codegraph.db"), sqliteDb(pages));
+  return ws;
+}
+
+eachBackend("the index while `codegraph init` creates it, before its lock", ({ exploreWith, diagnose }) => {
+  test("a database only started (its first page, no lock yet): CODEGRAPH_INDEX_BUSY, the CLI never ran", async () => {
+    const ws = workspaceWithDb(1);
+    const ran = path.join(tempDir(), "ran");
+    const fake = fakeCli([
+      ["appendArgv0", ran],
+      ["stdout", "an answer from an empty index\n"],
+    ]);
+    const outcome = await exploreWith(fake.file, "q", ws, null, { timeoutMs: 1200 });
+    const err = expectError(outcome, "CODEGRAPH_INDEX_BUSY");
+    assert.match(err.message, /codegraph\.db holds only its first page: `codegraph init` is creating it/);
+    assert.match(err.remediation, /an init was interrupted: run `codegraph index`/);
+    assert.equal(fs.existsSync(ran), false, "no answer from the empty index");
+    const d = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => diagnose(ws));
+    assert.equal(d.problemCode, "CODEGRAPH_INDEX_BUSY", "the status slot says indexing");
+  });
+
+  test("a finished database (more than one page) is answered at once", async () => {
+    const ws = workspaceWithDb(3);
+    const fake = fakeCli([["stdout", "an answer\n"]]);
+    const outcome = await exploreWith(fake.file, "q", ws);
+    assert.equal(expectResult(outcome).text, "an answer\n");
+    assert.ok(outcome.ms < 2000, `took ${outcome.ms} ms`);
+  });
+});

@@ -1,0 +1,94 @@
+//! The addon's tokio runtime, started on the first call that needs it, and never at the cost of
+//! the host. napi-rs's own runtime (its `tokio_rt` feature) is built while the module registers
+//! and `expect`s success: near the file-descriptor or thread limit that panic aborts Node
+//! (exit 134). Here a runtime that cannot be built is a CODEGRAPH_RESOURCES rejection, and the
+//! next call tries again. Each call settles a `JsDeferred` from the runtime: a call whose future
+//! panics (tokio panics when it cannot start a blocking thread) still settles, with a coded error.
+
+use std::future::Future;
+use std::panic::catch_unwind;
+use std::sync::{Mutex, PoisonError};
+
+use napi::bindgen_prelude::{Object, ToNapiValue};
+use napi::Env;
+use pi_codegraph_core::errors::ExploreError;
+use pi_codegraph_core::resources::{exhausted, from_panic};
+use tokio::runtime::{Builder, Handle, Runtime};
+
+/// The runtime once built; it lives as long as the process (never dropped, as napi-rs's too).
+static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
+
+/// The runtime, built now if it is not yet.
+fn handle() -> Result<Handle, ExploreError> {
+  let mut slot = RUNTIME.lock().unwrap_or_else(PoisonError::into_inner);
+  if let Some(rt) = slot.as_ref() {
+    return Ok(rt.handle().clone());
+  }
+  // tokio returns most failures (epoll, eventfd, threads) but panics when its signal pipe
+  // cannot be created; either way nothing is left half-built that a retry could trip on.
+  // That panic is expected and answered: the default hook would print it (and a backtrace)
+  // into the host's terminal, so it is silenced for the build (hooks are process-wide; this is
+  // the rare path, and the previous hook is put back).
+  let previous = std::panic::take_hook();
+  std::panic::set_hook(Box::new(|_| {}));
+  let built = catch_unwind(|| {
+    Builder::new_multi_thread()
+      .enable_all()
+      .thread_name("pi-codegraph")
+      .build()
+  });
+  std::panic::set_hook(previous);
+  let failed = |reason: String| ExploreError::Spawn { reason };
+  match built {
+    Ok(Ok(rt)) => {
+      let handle = rt.handle().clone();
+      *slot = Some(rt);
+      Ok(handle)
+    }
+    Ok(Err(e)) => Err(
+      exhausted("starting the addon's async runtime", &e)
+        .unwrap_or_else(|| failed(format!("the addon's async runtime could not start ({e})"))),
+    ),
+    Err(panic) => Err(
+      from_panic(panic.as_ref())
+        .unwrap_or_else(|| failed("the addon's async runtime could not start".into())),
+    ),
+  }
+}
+
+/// A promise settled on the JS thread with `settle(env, outcome)`, where `outcome` is what `work`
+/// returned, or why it could not run (no runtime) or did not finish (it panicked).
+pub fn promise<T, V, F, S>(env: &Env, work: F, settle: S) -> napi::Result<Object<'_>>
+where
+  T: Send + 'static,
+  V: ToNapiValue + 'static,
+  F: Future<Output = T> + Send + 'static,
+  S: FnOnce(Env, Result<T, ExploreError>) -> napi::Result<V> + Send + 'static,
+{
+  let (deferred, promise) = env.create_deferred()?;
+  match handle() {
+    Err(e) => deferred.resolve(with(settle, Err(e))),
+    Ok(rt) => {
+      let task = rt.spawn(work);
+      rt.spawn(async move {
+        let outcome = task.await.map_err(|e| {
+          let reason = format!("the call failed inside the addon: {e}");
+          match e.try_into_panic() {
+            Ok(payload) => from_panic(payload.as_ref()).unwrap_or(ExploreError::Spawn { reason }),
+            Err(_) => ExploreError::Spawn { reason },
+          }
+        });
+        deferred.resolve(with(settle, outcome));
+      });
+    }
+  }
+  Ok(promise)
+}
+
+/// One resolver type for both ways a call settles (`JsDeferred` is typed by its resolver).
+fn with<T, V, S>(settle: S, outcome: Result<T, ExploreError>) -> impl FnOnce(Env) -> napi::Result<V>
+where
+  S: FnOnce(Env, Result<T, ExploreError>) -> napi::Result<V>,
+{
+  move |env| settle(env, outcome)
+}
