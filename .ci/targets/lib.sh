@@ -44,7 +44,7 @@ step() {
   local label="$1" start=$SECONDS rc
   shift
   nstep=$((nstep + 1))
-  step_log="$logs/$t.$nstep.log"
+  step_log="$logs/$t.$nstep.log" step_label="$label"
   echo "== targets: $t: $label"
   "$@" 2>&1 | tee "$step_log"
   rc=${PIPESTATUS[0]}
@@ -98,17 +98,20 @@ musl_only() {
 }
 
 gnu_target() {
-  local bs=("${BS[@]}")
-  [ "$t" = x86_64-unknown-linux-gnu ] && bs=() # Debian's rustc ships the host's std
+  # The host's tests run in the rust-test step, and Debian's rustc ships the host's std.
+  local bs=() what=(-p pi-codegraph) tests=""
+  # One compile for the tests and the .node: `cargo test` then reuses it (a separate
+  # `build -p` would resolve other features and rebuild every dependency).
+  [ "$t" = aarch64-unknown-linux-gnu ] && bs=("${BS[@]}") what=(--workspace --all-targets) tests=" + tests"
+  step "build the .node$tests (zig, glibc 2.17 floor)" \
+    linted cargo-zigbuild build "${what[@]}" "${bs[@]}" --target "$t.2.17" || return 1
+  place
+  built="dev .node$tests, zig gnu.2.17 (${took}s)"
   if [ "$t" = aarch64-unknown-linux-gnu ]; then
     step "cargo test under qemu-user" linted env QEMU_LD_PREFIX=/usr/aarch64-linux-gnu \
       cargo-zigbuild test --workspace "${bs[@]}" --target "$t.2.17" || return 1
     ran+="cargo test $(cargo_passed) passed under qemu (${took}s); "
   fi
-  step "build the .node (zig, glibc 2.17 floor)" linted cargo-zigbuild build -p pi-codegraph \
-    "${bs[@]}" --target "$t.2.17" || return 1
-  place
-  built="dev .node, zig gnu.2.17 (${took}s)"
   checked="clippy -D warnings$([ "$t" = x86_64-unknown-linux-gnu ] && echo " (+ lint step)")"
   step "glibc floor" glibc_floor "$node_file" || return 1
   checked+=", glibc <= 2.17"
@@ -131,12 +134,13 @@ musl_target() {
   local qemu=() where="natively"
   [ "$t" = aarch64-unknown-linux-musl ] &&
     qemu=(env "QEMU_LD_PREFIX=$musl_arm64/root" qemu-aarch64-static) where="under qemu-user"
-  step "cargo test $where" linted env "QEMU_LD_PREFIX=$musl_arm64/root" cargo-zigbuild test --workspace "${BS[@]}" \
-    --target "$t" || return 1
-  ran="cargo test $(cargo_passed) passed $where (${took}s); "
-  step "build the .node (zig)" linted cargo-zigbuild build -p pi-codegraph "${BS[@]}" --target "$t" || return 1
+  step "build the .node and the tests (zig)" linted cargo-zigbuild build --workspace --all-targets \
+    "${BS[@]}" --target "$t" || return 1
   place
-  built="dev .node, zig (${took}s)"
+  built="dev .node + tests, zig (${took}s)"
+  step "cargo test $where" linted env "QEMU_LD_PREFIX=$musl_arm64/root" cargo-zigbuild test \
+    --workspace "${BS[@]}" --target "$t" || return 1
+  ran="cargo test $(cargo_passed) passed $where (${took}s); "
   checked="clippy -D warnings"
   step "links only musl's libc" musl_only "$node_file" || return 1
   checked+=", NEEDED only libc.so"
@@ -176,14 +180,14 @@ msvc_target() {
 
 declare -A S_BUILT S_CHECKED S_RAN S_UNPROVEN S_STATUS S_SECONDS
 run_target() {
-  t="$1" nstep=0 built="-" checked="-" ran="" unproven=""
+  t="$1" nstep=0 built="-" checked="-" ran="" unproven="" step_label="-"
   local start=$SECONDS fn
   case "$t" in
     *-linux-gnu) fn=gnu_target ;; *-linux-musl) fn=musl_target ;;
     *-apple-darwin) fn=darwin_target ;; *-windows-msvc) fn=msvc_target ;;
     *) fn=false; echo "== targets: unknown target $t" ;;
   esac
-  if "$fn"; then S_STATUS[$t]=ok; else S_STATUS[$t]=FAILED; fi
+  if "$fn"; then S_STATUS[$t]=ok; else S_STATUS[$t]="FAILED at: $step_label"; fi
   S_BUILT[$t]="$built" S_CHECKED[$t]="$checked" S_RAN[$t]="${ran:--}" S_UNPROVEN[$t]="${unproven:--}"
   S_SECONDS[$t]=$((SECONDS - start))
 }
