@@ -49,7 +49,8 @@ def main(path, arch, max_minos):
         problems.append(f"CPU type {cpu:#x}, expected {arch}")
     if ftype not in (6, 8):  # MH_DYLIB (what napi-rs ships) or MH_BUNDLE
         problems.append(f"file type {ftype}, not a dylib/bundle")
-    facts.append(f"Mach-O {arch} {'MH_DYLIB' if ftype == 6 else 'MH_BUNDLE'}")
+    actual = {v: k for k, v in CPU.items()}.get(cpu, hex(cpu))
+    facts.append(f"Mach-O {actual} {'MH_DYLIB' if ftype == 6 else 'MH_BUNDLE' if ftype == 8 else ftype}")
     off, dylibs, minos, symtab, signature = 32, [], None, None, None
     for _ in range(ncmds):
         cmd, size = struct.unpack_from("<II", data, off)
