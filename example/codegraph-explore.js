@@ -992,25 +992,26 @@ async function activeWriter(indexDir) {
 /**
  * `codegraph init` creates `codegraph.db` (schema in its write-ahead log, the main file one page
  * long) about 50–100 ms before it takes `codegraph.lock`; an index that ever finished has dozens
- * of pages (the schema alone is 42). So a database no longer than its first page, with a valid
- * SQLite header, is one still being created (crates/core/src/index_writer.rs `being_created`).
+ * of pages (the schema alone is 42). So a database exactly one page long whose valid SQLite header
+ * also counts one page (offset 28) is one still being created; a shorter file, or one page of a
+ * header that counts more, is a damaged index (crates/core/src/index_writer.rs `being_created`).
  */
 async function beingCreated(db) {
   let header;
   let size;
   try {
-    header = await readRegular(db, 18);
+    header = await readRegular(db, 32);
     size = (await fsp.stat(db)).size;
   } catch (err) {
     const problem = exhausted("reading the index header", err);
     if (problem) throw problem;
     return false;
   }
-  if (header.length < 18 || !header.subarray(0, 16).equals(SQLITE_MAGIC)) return false;
+  if (header.length < 32 || !header.subarray(0, 16).equals(SQLITE_MAGIC)) return false;
   const raw = header.readUInt16BE(16);
   // The page size: a power of two from 512 to 32768, or 1 for 65536.
   const page = raw === 1 ? 65536 : raw >= 512 && (raw & (raw - 1)) === 0 ? raw : 0;
-  return page > 0 && size <= page;
+  return page > 0 && size === page && header.readUInt32BE(28) <= 1;
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 // From the first moment of a `codegraph init`: it creates codegraph.db (schema in the WAL, the
 // main file one page long) 50–100 ms before it takes codegraph.lock, and an explore in that
-// window would answer exit 0 from an empty index. A database no longer than its first page is
-// a writer at work (no pid yet): the call waits, and otherwise says CODEGRAPH_INDEX_BUSY.
+// window would answer exit 0 from an empty index. A database exactly one page long whose header
+// counts one page is a writer at work (no pid yet): the call waits, and otherwise says
+// CODEGRAPH_INDEX_BUSY. A finished index cut short is damaged, not an init: the CLI answers.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
@@ -19,9 +20,9 @@ function sqliteDb(pages) {
   db.writeUInt32BE(pages, 28);
   return db;
 }
-function workspaceWithDb(pages) {
+function workspaceWithDb(pages, bytes = sqliteDb(pages)) {
   const ws = makeWorkspace();
-  fs.writeFileSync(path.join(ws, ".codegraph", "codegraph.db"), sqliteDb(pages));
+  fs.writeFileSync(path.join(ws, ".codegraph", "codegraph.db"), bytes);
   return ws;
 }
 
@@ -49,4 +50,20 @@ eachBackend("the index while `codegraph init` creates it, before its lock", ({ e
     assert.equal(expectResult(outcome).text, "an answer\n");
     assert.ok(outcome.ms < 2000, `took ${outcome.ms} ms`);
   });
+
+  // A finished index truncated (a copy cut short, a full disk): its header still counts every
+  // page, or the file is shorter than a page. No wait: the CLI runs and its verdict stands.
+  for (const [title, bytes] of [
+    ["one page of a header that counts 42", sqliteDb(42).subarray(0, 4096)],
+    ["the 100-byte header alone", sqliteDb(42).subarray(0, 100)],
+    ["less than one page, header counting one", sqliteDb(1).subarray(0, 2048)],
+  ]) {
+    test(`a truncated database (${title}) is no init: the CLI runs at once`, async () => {
+      const ws = workspaceWithDb(0, bytes);
+      const fake = fakeCli([["stdout", "the CLI ran\n"]]);
+      const outcome = await exploreWith(fake.file, "q", ws);
+      assert.equal(expectResult(outcome).text, "the CLI ran\n");
+      assert.ok(outcome.ms < 2000, `took ${outcome.ms} ms`);
+    });
+  }
 });

@@ -79,10 +79,11 @@ pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, ExploreError> {
 
 /// `codegraph init` creates `codegraph.db` (schema in its write-ahead log, the main file one
 /// page long) about 50–100 ms before it takes `codegraph.lock`; an index that ever finished has
-/// dozens of pages in the main file (the schema alone is 42). So a database no longer than its
-/// first page, with a valid SQLite header, is one still being created.
+/// dozens of pages in the main file (the schema alone is 42). So a database exactly one page
+/// long whose valid SQLite header also counts one page (offset 28) is one still being created; a
+/// shorter file, or one page of a header that counts more, is a damaged index, not an init.
 fn being_created(db: &Path) -> Result<bool, ExploreError> {
-  let mut header = [0u8; 18];
+  let mut header = [0u8; 32];
   let read = open_regular(db).and_then(|mut f| {
     let len = f.metadata()?.len();
     f.read_exact(&mut header).map(|()| len)
@@ -100,7 +101,8 @@ fn being_created(db: &Path) -> Result<bool, ExploreError> {
     p if p >= 512 && p.is_power_of_two() => u64::from(p),
     _ => return Ok(false),
   };
-  Ok(len <= page)
+  let pages = u32::from_be_bytes([header[28], header[29], header[30], header[31]]);
+  Ok(len == page && pages <= 1)
 }
 
 /// A lock file's text, when it is a small regular file (absent, special or unreadable: none).

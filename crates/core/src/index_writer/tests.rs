@@ -132,7 +132,7 @@ fn liveness() {
 }
 
 #[test]
-fn a_database_no_longer_than_its_first_page_is_being_created() {
+fn a_database_of_one_page_counting_one_is_being_created() {
   let dir = index_dir();
   let db = dir.path().join("codegraph.db");
   let page = |pages: usize, size: u16| {
@@ -141,13 +141,23 @@ fn a_database_no_longer_than_its_first_page_is_being_created() {
     bytes[16..18].copy_from_slice(&size.to_be_bytes());
     bytes
   };
-  std::fs::write(&db, page(1, 4096)).unwrap();
-  let w = writer(dir.path()).expect("init is creating it");
-  assert_eq!((w.pid, w.lock), (0, db.clone()));
+  let counting = |mut bytes: Vec<u8>, pages: u32| {
+    bytes[28..32].copy_from_slice(&pages.to_be_bytes());
+    bytes
+  };
+  for started in [page(1, 4096), counting(page(1, 4096), 1)] {
+    std::fs::write(&db, started).unwrap();
+    let w = writer(dir.path()).expect("init is creating it");
+    assert_eq!((w.pid, w.lock), (0, db.clone()));
+  }
   // Finished (more pages), or not a database header CodeGraph writes: no writer.
   for bytes in [
     page(2, 4096),
     page(1, 1799),
+    // A finished index cut short: one page whose header counts 42, or less than a page.
+    counting(page(1, 4096), 42),
+    page(1, 4096)[..2048].to_vec(),
+    counting(page(1, 4096), 42)[..100].to_vec(),
     b"SQLite format 3\0".to_vec(),
     Vec::new(),
   ] {
