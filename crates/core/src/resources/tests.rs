@@ -1,7 +1,6 @@
 //! Unit tests of `resources`: which OS errors and panics mean a resource ran out.
 
 use super::*;
-use crate::errors::ErrorCode;
 
 #[cfg(unix)]
 #[test]
@@ -14,7 +13,7 @@ fn os_errors_that_mean_a_resource_ran_out() {
   assert_eq!(of(libc::EACCES), None);
   assert_eq!(of(libc::ENOENT), None);
   let e = exhausted("listing", &std::io::Error::from_raw_os_error(libc::EMFILE)).unwrap();
-  assert_eq!(e.code(), ErrorCode::Resources);
+  assert_eq!(e.code(), crate::errors::ErrorCode::Resources);
   assert!(e.remediation().contains("ulimit -n"), "{}", e.remediation());
 }
 
