@@ -4,13 +4,15 @@ use super::*;
 
 #[test]
 fn quiet_defaults_are_added_when_unset() {
-  let env = EnvSnapshot::from_pairs(&[("PATH", "/bin")])
+  // An absolute PATH entry outside the workspace on each platform (`/bin` has no drive on Windows).
+  let bin = if cfg!(windows) { r"C:\bin" } else { "/bin" };
+  let env = EnvSnapshot::from_pairs(&[("PATH", bin)])
     .for_child(Path::new("/nonexistent-workspace"))
     .vars;
   let has = |k: &str, v: &str| env.iter().any(|(a, b)| a == k && b == v);
   assert!(has("CODEGRAPH_TELEMETRY", "0"));
   assert!(has("CODEGRAPH_NO_DOWNLOAD", "1"));
-  assert!(has("PATH", "/bin"));
+  assert!(has("PATH", bin));
 }
 
 #[test]
