@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
-import { makeWorkspace, processesDie, root, tempDir, useFakeCli, waitFor, withEnv } from "./helpers/index.mjs";
+import { killAndReap, makeWorkspace, root, tempDir, useFakeCli, waitFor, withEnv } from "./helpers/index.mjs";
 import { hostWith, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
@@ -104,9 +104,8 @@ for (const impl of implementations) {
             new RegExp(`problem: CodeGraph is writing this workspace's index right now \\(pid ${writer.pid}`),
           );
         } finally {
-          writer.kill("SIGKILL");
+          await killAndReap(writer);
         }
-        await processesDie([writer.pid]);
         await s.host.beforeAgentStart(s.ctx);
         assert.equal(s.status(), "⬡ codegraph");
         assert.match(s.tool().promptSnippet, /structural questions/);

@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { afterEach, test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
-import { assertNothingLeft, cleanup, processesDie } from "../helpers/processes.mjs";
+import { assertNothingLeft, cleanup, killAndReap, processesDie } from "../helpers/processes.mjs";
 import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
 
 useFaultsSuite();
@@ -54,10 +54,13 @@ eachBackend("the index while CodeGraph writes it", ({ exploreWith, diagnose }) =
     assert.equal(d.problemCode, "CODEGRAPH_INDEX_BUSY");
     assert.equal(d.indexPath, path.join(ws, ".codegraph"));
     assert.match(d.indexProblem, new RegExp(`pid ${writer.pid} holds`));
-    writer.kill("SIGKILL");
-    await processesDie([writer.pid]);
+    await killAndReap(writer);
     const ready = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => diagnose(ws));
-    assert.equal(ready.ready, true, "a lock whose writer is gone is stale: ready again");
+    assert.equal(
+      ready.ready,
+      true,
+      `a lock whose writer is gone is stale: ready again (got ${ready.problemCode}: ${ready.indexProblem})`,
+    );
   });
 
   test("rebuild.pid held (a `codegraph index` rebuild): CODEGRAPH_INDEX_BUSY naming the rebuild", async () => {
@@ -66,8 +69,7 @@ eachBackend("the index while CodeGraph writes it", ({ exploreWith, diagnose }) =
     const outcome = await exploreWith(fakeCli([["stdout", "must not run\n"]]).file, "q", ws, null, { timeoutMs: 300 });
     const err = expectError(outcome, "CODEGRAPH_INDEX_BUSY");
     assert.ok(err.message.includes(`pid ${writer.pid} holds ${lock}: a \`codegraph index\` rebuild`), err.message);
-    writer.kill("SIGKILL");
-    await processesDie([writer.pid]);
+    await killAndReap(writer);
   });
 
   test("the writer finishes during the wait: the CLI runs after it, and the answer is whole", async () => {
@@ -89,8 +91,7 @@ eachBackend("the index while CodeGraph writes it", ({ exploreWith, diagnose }) =
 
   test("stale, foreign and special lock files never delay an answer, and are never opened", async () => {
     const gone = holder();
-    gone.kill("SIGKILL");
-    await processesDie([gone.pid]);
+    await killAndReap(gone);
     const daemon = holder();
     const mkfifo = (p) => execFileSync("mkfifo", [p], { env: { PATH: saved.PATH } });
     const cases = {
@@ -118,8 +119,7 @@ eachBackend("the index while CodeGraph writes it", ({ exploreWith, diagnose }) =
       const d = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => diagnose(ws));
       assert.equal(d.ready, true, label);
     }
-    daemon.kill("SIGKILL");
-    await processesDie([daemon.pid]);
+    await killAndReap(daemon);
   });
 
   test("a cancel while waiting for the writer: CODEGRAPH_CANCELLED at once, the CLI never ran", async () => {
@@ -132,8 +132,7 @@ eachBackend("the index while CodeGraph writes it", ({ exploreWith, diagnose }) =
     expectError(outcome, "CODEGRAPH_CANCELLED");
     assert.ok(outcome.ms < 2000, `took ${outcome.ms} ms`);
     assert.equal(fs.existsSync(ran), false);
-    writer.kill("SIGKILL");
-    await processesDie([writer.pid]);
+    await killAndReap(writer);
     await assertNothingLeft();
   });
 });

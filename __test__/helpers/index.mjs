@@ -14,7 +14,7 @@ export const root = path.resolve(here, "..", "..");
 const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
 const FAKE_SCRIPT = path.join(here, "fake-codegraph.js");
 
-export { isAlive, processesDie, waitFor } from "./processes.mjs";
+export { isAlive, killAndReap, processesDie, waitFor } from "./processes.mjs";
 
 export function tempDir(prefix = "pi-codegraph-") {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));

@@ -77,6 +77,18 @@ export function processesDie(pids, what = "the tree to die") {
   return waitFor(() => pids.every((pid) => !isAlive(pid)), { timeoutMs: 2000, what });
 }
 
+/**
+ * Kills a child this process started and waits until Node has reaped it: its pid then names no
+ * process at all (not even a zombie), on every platform; the end of the wait is the child's own
+ * `exit` event, not a poll.
+ */
+export async function killAndReap(child) {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.kill("SIGKILL");
+  await exited;
+}
+
 export function killPids(list) {
   for (const pid of list) {
     try {
