@@ -3,7 +3,7 @@
 // runner (lib/backends/node/) when no addon loads or PI_CODEGRAPH_RUNNER=node. No process logic
 // lives in the glue. `forBackend(backend)` builds the same exports over any addon-shaped backend.
 
-const { forBackend: glueFor } = require("./lib/glue.js");
+const { glueOver } = require("./lib/glue.js");
 const { addonInfo } = require("./lib/backends/native.js");
 const { defaultBackend } = require("./lib/backends/select.js");
 const pkg = require("./package.json");
@@ -18,20 +18,9 @@ async function packagePeers() {
 /** This copy of pi-codegraph: with two installs, the one Pi loads first is the active one. */
 const extension = { name: pkg.name, version: pkg.version, path: __dirname };
 
-/** The node backend, when that is the one given: named as such in runnerInfo(). */
-function isNodeBackend(backend) {
-  return require.cache[require.resolve("./lib/backends/node/index.js")]?.exports === backend;
-}
-
 /** The package's glue over `backend` (an addon-shaped module; see lib/glue.js). */
 function forBackend(backend, options = {}) {
-  return glueFor(backend, {
-    extension,
-    getPeers: packagePeers,
-    addonInfo,
-    runner: isNodeBackend(backend) ? () => ({ name: "node", path: null, note: null, fallback: false }) : undefined,
-    ...options,
-  });
+  return glueOver(backend, { extension, getPeers: packagePeers, addonInfo, ...options });
 }
 
 /**

@@ -54,7 +54,7 @@ test("the tarball holds what ships and nothing else", (t) => {
     "binding.d.ts",
     "lib/backends/native.js",
     "lib/glue.js",
-    "lib/backends/node/index.js",
+    "lib/backends/node.js",
     "bin/pi-codegraph.js",
     "package.json",
     "README.md",

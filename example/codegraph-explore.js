@@ -889,7 +889,7 @@ const launchRuns = (launch) => launch.bundle?.launcher ?? launch.executable;
 
 // Whether a process id still names a process (crates/core/src/pid.rs): for CodeGraph's lock
 // files (index-writer.js: is the writer still at work?) and for full-output files named after
-// their host (spill.js: is that host gone?).
+// their host (full-output.js: is that host gone?).
 
 /**
  * What `kill(pid, 0)` says: "delivered", "not-permitted" (EPERM, or an id that cannot be asked
@@ -1480,12 +1480,74 @@ function redact(text) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/host-exit.js
+// lib/backends/node/limits/stderr-tail.js
 
-// One process 'exit' hook for the whole backend, registered lazily on first use: running CLI
-// groups are SIGKILLed and full-output files deleted when the host exits (process.exit()
-// included). Node differs: a host killed by SIGKILL runs no code at all, so its CLI group then
-// lives on until it ends by itself (the addon arms a watchdog, crates/core/src/host_watch.rs).
+// The end of one run's stderr, kept for a failure's diagnosis: clean, redacted, bounded
+// (crates/core/src/limits/stderr_tail.rs).
+
+/** Keeps the final STDERR_TAIL_BYTES of stderr, as clean, redacted text. */
+class StderrTail {
+  constructor() {
+    this.tail = Buffer.alloc(0);
+    this.seenBytes = 0;
+  }
+  push(chunk) {
+    this.seenBytes += chunk.length;
+    this.tail = Buffer.from(
+      Buffer.concat([this.tail, chunk.subarray(-STDERR_TAIL_BYTES)]).subarray(-STDERR_TAIL_BYTES),
+    );
+  }
+  finish() {
+    const cut = this.seenBytes > this.tail.length;
+    // When older bytes were dropped, the first line is a fragment: a secret's name may have
+    // fallen off while its value stayed. Start at the first whole line, unless nothing but blanks
+    // follows it: the tail is then one long line, shown cut (stderr_tail.rs).
+    const nl = this.tail.indexOf(10);
+    const wholeLine = nl !== -1 && /[^\t\n\f\r ]/.test(this.tail.subarray(nl + 1).toString("latin1"));
+    let start = 0;
+    const fragment = cut && !wholeLine;
+    if (cut && wholeLine) start = nl + 1;
+    else if (fragment) start = fragmentStart(this.tail);
+    const text = Buffer.from(redact(cleanText(this.tail.subarray(start))));
+    const room = STDERR_TAIL_BYTES - (fragment ? Buffer.byteLength(CUT_MARK) : 0);
+    let from = Math.max(0, text.length - room); // replacement characters can grow it
+    while (isContinuation(text[from])) from += 1;
+    return (fragment ? CUT_MARK : "") + text.subarray(from).toString();
+  }
+}
+
+/** Marks a tail that starts in the middle of a line longer than the tail itself. */
+const CUT_MARK = "[cut]…";
+
+/** A partial first word longer than this is text, not a secret's value, and is kept. */
+const MAX_PARTIAL_WORD = 512;
+
+/**
+ * Where a fragment of one long line starts: past its partial first word when that is short and
+ * more follows (a secret's value whose name was cut off), else on the first character boundary.
+ */
+function fragmentStart(buf) {
+  const ws = buf
+    .subarray(0, MAX_PARTIAL_WORD)
+    .findIndex((b) => b === 9 || b === 10 || b === 12 || b === 13 || b === 32);
+  if (ws !== -1 && /[^\t\n\f\r ]/.test(buf.subarray(ws).toString("latin1"))) return ws + 1;
+  let start = 0;
+  while (start < 3 && isContinuation(buf[start])) start += 1;
+  return start;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/backends/node/host-watch.js
+
+// The CLI's process group dies with its host, however the host ends (Unix), as the addon's
+// crates/core/src/host_watch.rs does it: once per host, a tiny reaper (/bin/sh) holds the read end of a pipe
+// whose write end only the host holds. The runner tells it which process groups are live
+// ("w <pgid>" / "u <pgid>" lines); when the host dies (SIGKILL included, which runs no code),
+// the kernel closes the write end, the reaper reads EOF and SIGKILLs every group still live.
+// One process per host and two short pipe writes per run. The reaper gets an empty environment
+// and does not keep the host alive. On a normal exit (process.exit() included) one 'exit' hook
+// also SIGKILLs the running groups and deletes full-output files at once (`onHostExit`); on
+// Windows, where no reaper runs, that hook is the only guard.
 
 const hostExitTasks = [];
 let hostExitHooked = false;
@@ -1504,8 +1566,54 @@ function onHostExit(task) {
   });
 }
 
+const REAPER_SCRIPT = [
+  'g=" "',
+  'while read -r op pg; do case "$op" in w) g="$g$pg " ;; u) case "$g" in *" $pg "*) g="${g%% $pg *} ${g#* $pg }" ;; esac ;; esac; done',
+  'for pg in $g; do kill -9 -"$pg" 2>/dev/null; done',
+].join("\n");
+/**
+ * The reaper's stdin, null while none runs. One that could not be started (no descriptor or
+ * process left) or has gone is started again by the next run.
+ */
+let reaperInput = null;
+
+function reaper() {
+  if (reaperInput !== null || IS_WINDOWS) return reaperInput;
+  try {
+    const child = spawn("/bin/sh", ["-c", REAPER_SCRIPT], {
+      detached: true, // its own group: a kill of a CLI group never reaches it
+      stdio: ["pipe", "ignore", "ignore"],
+      env: {},
+    });
+    child.on("error", () => {
+      if (reaperInput === child.stdin) reaperInput = null;
+    });
+    if (child.pid === undefined || !child.stdin) return null; // the 'error' event follows
+    child.stdin.on("error", () => {
+      if (reaperInput === child.stdin) reaperInput = null;
+    });
+    child.unref();
+    child.stdin.unref?.();
+    reaperInput = child.stdin;
+  } catch {
+    reaperInput = null;
+  }
+  return reaperInput;
+}
+
+/** Registers a live process group with the reaper (starting it on first use). */
+function watchGroup(pgid) {
+  const input = reaper();
+  if (input && pgid) input.write(`w ${pgid}\n`);
+}
+
+/** The group has been killed: the reaper forgets it. */
+function unwatchGroup(pgid) {
+  if (reaperInput && pgid) reaperInput.write(`u ${pgid}\n`);
+}
+
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/spill.js
+// lib/backends/node/full-output.js
 
 // Where a truncated answer's full stdout goes, so the model can `read` the rest
 // (crates/core/src/full_output.rs). A private per-user directory (`<temp>/pi-codegraph-<uid>`, mode 0700,
@@ -1724,11 +1832,11 @@ function releaseFullOutputs(paths) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/collect.js
+// lib/backends/node/limits/stdout-collector.js
 
-// The bounded collectors of one run's stdout and stderr (crates/core/src/limits.rs). Memory is bounded by
-// construction: stdout keeps at most MAX_OUTPUT_BYTES (+3 to finish a character) and stops
-// storing at line MAX_OUTPUT_LINES + 1; everything after is only counted. stderr keeps its end.
+// The bounded collector of one run's stdout (crates/core/src/limits.rs, `StdoutCollector`). Memory is
+// bounded by construction: it keeps at most MAX_OUTPUT_BYTES (+3 to finish a character) and stops
+// storing at line MAX_OUTPUT_LINES + 1; everything after is only counted (and spilled).
 
 /**
  * Collects stdout within the caps. Once a cap is passed, the whole stream (from its first byte)
@@ -1836,59 +1944,8 @@ class StdoutCollector {
   }
 }
 
-/** Keeps the final STDERR_TAIL_BYTES of stderr, as clean, redacted text. */
-class StderrTail {
-  constructor() {
-    this.tail = Buffer.alloc(0);
-    this.seenBytes = 0;
-  }
-  push(chunk) {
-    this.seenBytes += chunk.length;
-    this.tail = Buffer.from(
-      Buffer.concat([this.tail, chunk.subarray(-STDERR_TAIL_BYTES)]).subarray(-STDERR_TAIL_BYTES),
-    );
-  }
-  finish() {
-    const cut = this.seenBytes > this.tail.length;
-    // When older bytes were dropped, the first line is a fragment: a secret's name may have
-    // fallen off while its value stayed. Start at the first whole line, unless nothing but blanks
-    // follows it: the tail is then one long line, shown cut (stderr_tail.rs).
-    const nl = this.tail.indexOf(10);
-    const wholeLine = nl !== -1 && /[^\t\n\f\r ]/.test(this.tail.subarray(nl + 1).toString("latin1"));
-    let start = 0;
-    const fragment = cut && !wholeLine;
-    if (cut && wholeLine) start = nl + 1;
-    else if (fragment) start = fragmentStart(this.tail);
-    const text = Buffer.from(redact(cleanText(this.tail.subarray(start))));
-    const room = STDERR_TAIL_BYTES - (fragment ? Buffer.byteLength(CUT_MARK) : 0);
-    let from = Math.max(0, text.length - room); // replacement characters can grow it
-    while (isContinuation(text[from])) from += 1;
-    return (fragment ? CUT_MARK : "") + text.subarray(from).toString();
-  }
-}
-
-/** Marks a tail that starts in the middle of a line longer than the tail itself. */
-const CUT_MARK = "[cut]…";
-
-/** A partial first word longer than this is text, not a secret's value, and is kept. */
-const MAX_PARTIAL_WORD = 512;
-
-/**
- * Where a fragment of one long line starts: past its partial first word when that is short and
- * more follows (a secret's value whose name was cut off), else on the first character boundary.
- */
-function fragmentStart(buf) {
-  const ws = buf
-    .subarray(0, MAX_PARTIAL_WORD)
-    .findIndex((b) => b === 9 || b === 10 || b === 12 || b === 13 || b === 32);
-  if (ws !== -1 && /[^\t\n\f\r ]/.test(buf.subarray(ws).toString("latin1"))) return ws + 1;
-  let start = 0;
-  while (start < 3 && isContinuation(buf[start])) start += 1;
-  return start;
-}
-
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/exec-format.js
+// lib/backends/node/runner/exec-format.js
 
 // Whether the kernel will execute a file itself. For a file it refuses (ENOEXEC: no `#!` line, a
 // corrupt binary, a binary for another CPU), libuv falls back to running it with /bin/sh, which
@@ -2015,64 +2072,7 @@ function execFormatProblem(program, depth = 0) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/host-watch.js
-
-// The CLI's process group dies with its host, however the host ends (Unix), as the addon's
-// crates/core/src/host_watch.rs does it: once per host, a tiny reaper (/bin/sh) holds the read end of a pipe
-// whose write end only the host holds. The runner tells it which process groups are live
-// ("w <pgid>" / "u <pgid>" lines); when the host dies (SIGKILL included, which runs no code),
-// the kernel closes the write end, the reaper reads EOF and SIGKILLs every group still live.
-// One process per host and two short pipe writes per run. The reaper gets an empty environment
-// and does not keep the host alive.
-
-const REAPER_SCRIPT = [
-  'g=" "',
-  'while read -r op pg; do case "$op" in w) g="$g$pg " ;; u) case "$g" in *" $pg "*) g="${g%% $pg *} ${g#* $pg }" ;; esac ;; esac; done',
-  'for pg in $g; do kill -9 -"$pg" 2>/dev/null; done',
-].join("\n");
-/**
- * The reaper's stdin, null while none runs. One that could not be started (no descriptor or
- * process left) or has gone is started again by the next run.
- */
-let reaperInput = null;
-
-function reaper() {
-  if (reaperInput !== null || IS_WINDOWS) return reaperInput;
-  try {
-    const child = spawn("/bin/sh", ["-c", REAPER_SCRIPT], {
-      detached: true, // its own group: a kill of a CLI group never reaches it
-      stdio: ["pipe", "ignore", "ignore"],
-      env: {},
-    });
-    child.on("error", () => {
-      if (reaperInput === child.stdin) reaperInput = null;
-    });
-    if (child.pid === undefined || !child.stdin) return null; // the 'error' event follows
-    child.stdin.on("error", () => {
-      if (reaperInput === child.stdin) reaperInput = null;
-    });
-    child.unref();
-    child.stdin.unref?.();
-    reaperInput = child.stdin;
-  } catch {
-    reaperInput = null;
-  }
-  return reaperInput;
-}
-
-/** Registers a live process group with the reaper (starting it on first use). */
-function watchGroup(pgid) {
-  const input = reaper();
-  if (input && pgid) input.write(`w ${pgid}\n`);
-}
-
-/** The group has been killed: the reaper forgets it. */
-function unwatchGroup(pgid) {
-  if (reaperInput && pgid) reaperInput.write(`u ${pgid}\n`);
-}
-
-// ---------------------------------------------------------------------------------------------
-// lib/backends/node/process.js
+// lib/backends/node/runner/tree.js
 
 // Process control: the CLI leads its own process group, so "kill" means the whole tree.
 
@@ -2217,7 +2217,7 @@ function spawnProblem(executable, err) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/run.js
+// lib/backends/node/runner.js
 
 // The runner (crates/core/src/runner.rs): one CLI process within the caps, the deadline and the caller's
 // cancellation, and nothing left running behind it.
@@ -2454,7 +2454,7 @@ function probeEntry(key, launch, cwd, env, deadline) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/diagnose.js
+// lib/backends/node/explore/diagnose.js
 
 // diagnose(): read-only readiness of a workspace, as the addon's (crates/core/src/explore.rs): what an
 // explore would find, without running one and without writing anything.
@@ -2530,7 +2530,7 @@ async function diagnose(cwd) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/exit.js
+// lib/backends/node/explore/exit.js
 
 // What a failed run means (crates/core/src/explore/exit.rs): a vanished or locked workspace, an
 // index this user cannot access, one the CLI cannot use, or a failure with its stderr tail.
@@ -2842,7 +2842,7 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/index.js
+// lib/backends/node.js
 
 // The plain-Node backend of pi-codegraph: the same module shape and the same promises as the
 // native addon (lib/backends/native.js loads that one), so the glue can run over either; the
@@ -2864,6 +2864,11 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
 // - The child's environment is built from process.env, whose values are strings: bytes that are
 //   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
 //   process.env shows the same value.
+
+/** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */
+function runnerInfo() {
+  return { name: "node", path: null, note: null, fallback: false };
+}
 
 // ---------------------------------------------------------------------------------------------
 // lib/guidance.js
@@ -3190,7 +3195,7 @@ function createTool(state, { Type, Text }, api) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/extension.js
+// lib/session.js
 
 // The session lifecycle: registration at session_start, readiness refreshed before every agent
 // turn and after every call, the /codegraph command, and the full-output files released at
@@ -3271,7 +3276,7 @@ function createExtension(glue, getPeers) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/explore.js
+// lib/calls.js
 
 // The glue's calls into a backend (the native addon or the Node runner, both shaped like the
 // addon's module): argument-robust explore() and a diagnose() that never rejects. Whatever the
@@ -3375,7 +3380,7 @@ function wrapBackend(backend) {
 // ---------------------------------------------------------------------------------------------
 // lib/glue.js
 
-// The whole Pi glue over one runner backend: forBackend(backend) is what the package's index.js
+// The whole Pi glue over one runner backend: glueOver(backend) is what the package's index.js
 // exports (over the native addon, or the Node runner when no addon loads) and what the
 // single-file example exports (over the Node runner).
 //
@@ -3389,17 +3394,18 @@ function wrapBackend(backend) {
  * `default`, explore, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
  * runnerInfo, addonInfo, TOOL_NAME and FALLBACK_LINE on it.
  *
- * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() to use
- * when the backend has none), `addonInfo` (which native binary is loaded, for doctor), and
+ * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() that names
+ * this runner instead of the backend's own), `addonInfo` (which native binary is loaded, for doctor), and
  * `getPeers` (Pi's TypeBox and TUI for the default factory).
  */
-function forBackend(backend, options = {}) {
+function glueOver(backend, options = {}) {
   const calls = wrapBackend(backend);
   const extension = options.extension ?? { name: "pi-codegraph", version: "unknown", path: "unknown" };
   const extensionInfo = () => ({ ...extension });
   const runnerInfo = () => {
+    if (options.runner) return options.runner();
     if (typeof backend.runnerInfo === "function") return backend.runnerInfo();
-    return options.runner?.() ?? { name: "custom backend", path: null, note: null, fallback: false };
+    return { name: "custom backend", path: null, note: null, fallback: false };
   };
   const addonInfo =
     options.addonInfo ?? (() => ({ path: null, error: `no native addon is used: the ${runnerInfo().name} runner is` }));
@@ -3427,10 +3433,11 @@ function forBackend(backend, options = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The exports: the glue (lib/glue.js) over the Node runner (lib/backends/node/index.js's exports).
+// The exports: the glue (lib/glue.js) over the Node runner (lib/backends/node.js's exports).
 
 const nodeBackend = {
   explore,
+  runnerInfo,
   diagnose,
   releaseFullOutputs,
   MAX_REQUEST_CHARS,
@@ -3464,7 +3471,7 @@ async function loadPeers() {
   return peers;
 }
 
-module.exports = forBackend(nodeBackend, {
+module.exports = glueOver(nodeBackend, {
   extension: { name: "codegraph-explore.js (pi-codegraph single-file example)", version: "0.1.0", path: __filename },
   runner: () => ({ name: "node", path: null, note: "the single-file example", fallback: false }),
   getPeers: loadPeers,

@@ -1,4 +1,4 @@
-// The whole Pi glue over one runner backend: forBackend(backend) is what the package's index.js
+// The whole Pi glue over one runner backend: glueOver(backend) is what the package's index.js
 // exports (over the native addon, or the Node runner when no addon loads) and what the
 // single-file example exports (over the Node runner).
 //
@@ -7,8 +7,8 @@
 // releaseFullOutputs(paths?) → number, MAX_REQUEST_CHARS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES,
 // DRAIN_LIMIT_BYTES, STDERR_TAIL_BYTES, DEFAULT_TIMEOUT_MS }, optionally runnerInfo().
 
-const { createExtension } = require("./extension.js");
-const { wrapBackend } = require("./explore.js");
+const { createExtension } = require("./session.js");
+const { wrapBackend } = require("./calls.js");
 const { FALLBACK_LINE, TOOL_NAME } = require("./guidance.js");
 
 /**
@@ -16,17 +16,18 @@ const { FALLBACK_LINE, TOOL_NAME } = require("./guidance.js");
  * `default`, explore, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
  * runnerInfo, addonInfo, TOOL_NAME and FALLBACK_LINE on it.
  *
- * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() to use
- * when the backend has none), `addonInfo` (which native binary is loaded, for doctor), and
+ * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() that names
+ * this runner instead of the backend's own), `addonInfo` (which native binary is loaded, for doctor), and
  * `getPeers` (Pi's TypeBox and TUI for the default factory).
  */
-function forBackend(backend, options = {}) {
+function glueOver(backend, options = {}) {
   const calls = wrapBackend(backend);
   const extension = options.extension ?? { name: "pi-codegraph", version: "unknown", path: "unknown" };
   const extensionInfo = () => ({ ...extension });
   const runnerInfo = () => {
+    if (options.runner) return options.runner();
     if (typeof backend.runnerInfo === "function") return backend.runnerInfo();
-    return options.runner?.() ?? { name: "custom backend", path: null, note: null, fallback: false };
+    return { name: "custom backend", path: null, note: null, fallback: false };
   };
   const addonInfo =
     options.addonInfo ?? (() => ({ path: null, error: `no native addon is used: the ${runnerInfo().name} runner is` }));
@@ -53,4 +54,4 @@ function forBackend(backend, options = {}) {
   });
 }
 
-module.exports = { forBackend };
+module.exports = { glueOver };

@@ -29,7 +29,7 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const OUTPUT = "example/codegraph-explore.js";
 /** The modules the example starts from; everything they require follows. */
-const BACKEND_ENTRY = "lib/backends/node/index.js";
+const BACKEND_ENTRY = "lib/backends/node.js";
 const GLUE_ENTRY = "lib/glue.js";
 const RULE = `// ${"-".repeat(93)}`;
 
@@ -231,7 +231,7 @@ async function loadPeers() {
   return peers;
 }
 
-module.exports = forBackend(nodeBackend, {
+module.exports = glueOver(nodeBackend, {
   extension: { name: "codegraph-explore.js (pi-codegraph single-file example)", version: "${version}", path: __filename },
   runner: () => ({ name: "node", path: null, note: "the single-file example", fallback: false }),
   getPeers: loadPeers,

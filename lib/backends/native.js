@@ -9,7 +9,7 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { LIMIT_NAMES, codedError } = require("../explore.js");
+const { LIMIT_NAMES, codedError } = require("../calls.js");
 const { exhausted, publicError } = require("./node/errors.js");
 
 const ROOT = path.join(__dirname, "..", "..");

@@ -3,7 +3,7 @@
 // PI_CODEGRAPH_RUNNER=native|node forces one: `native` without an addon gives CODEGRAPH_ADDON
 // errors (nothing falls back); `node` never loads the addon. Decided once, on first use.
 
-const { LIMIT_NAMES } = require("../explore.js");
+const { LIMIT_NAMES } = require("../calls.js");
 const { firstLine } = require("../text.js");
 const { loadBinding, nativeBackend } = require("./native.js");
 
@@ -18,7 +18,7 @@ function choose() {
     .trim()
     .toLowerCase();
   const nodeRunner = (note, fallback) => ({
-    backend: require("./node/index.js"),
+    backend: require("./node.js"),
     info: { name: "node", path: null, note, fallback },
   });
   if (wanted === "native") {

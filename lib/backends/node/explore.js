@@ -5,12 +5,12 @@ const { setTimeout: delay } = require("node:timers/promises");
 const { discover, launchRuns } = require("./discovery.js");
 const { badWorkspace, cancelled, indexBusy, invalidOptions } = require("./errors.js");
 const { invalidRequest, publicError, timedOut, withoutUndefined } = require("./errors.js");
-const { blockedCause, classifyExit } = require("./exit.js");
+const { blockedCause, classifyExit } = require("./explore/exit.js");
 const { DEFAULT_TIMEOUT_MS, truncationMarker } = require("./limits.js");
 const { childEnv } = require("./environment.js");
 const { checkIndex, checkRequest, checkWorkspace, envSet, resolvedPath } = require("./preflight.js");
 const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter } = require("./index-writer.js");
-const { run } = require("./run.js");
+const { run } = require("./runner.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
 
 /**

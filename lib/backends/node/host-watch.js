@@ -4,10 +4,29 @@
 // ("w <pgid>" / "u <pgid>" lines); when the host dies (SIGKILL included, which runs no code),
 // the kernel closes the write end, the reaper reads EOF and SIGKILLs every group still live.
 // One process per host and two short pipe writes per run. The reaper gets an empty environment
-// and does not keep the host alive.
+// and does not keep the host alive. On a normal exit (process.exit() included) one 'exit' hook
+// also SIGKILLs the running groups and deletes full-output files at once (`onHostExit`); on
+// Windows, where no reaper runs, that hook is the only guard.
 
 const { spawn } = require("node:child_process");
 const { IS_WINDOWS } = require("./limits.js");
+
+const hostExitTasks = [];
+let hostExitHooked = false;
+
+/** Runs `task` (once per registration) when this process exits. */
+function onHostExit(task) {
+  if (!hostExitTasks.includes(task)) hostExitTasks.push(task);
+  if (hostExitHooked) return;
+  hostExitHooked = true;
+  process.once("exit", () => {
+    for (const t of hostExitTasks) {
+      try {
+        t();
+      } catch {} // one failing task must not stop the others
+    }
+  });
+}
 
 const REAPER_SCRIPT = [
   'g=" "',
@@ -55,4 +74,4 @@ function unwatchGroup(pgid) {
   if (reaperInput && pgid) reaperInput.write(`u ${pgid}\n`);
 }
 
-module.exports = { watchGroup, unwatchGroup };
+module.exports = { onHostExit, watchGroup, unwatchGroup };

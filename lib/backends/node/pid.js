@@ -1,6 +1,6 @@
 // Whether a process id still names a process (crates/core/src/pid.rs): for CodeGraph's lock
 // files (index-writer.js: is the writer still at work?) and for full-output files named after
-// their host (spill.js: is that host gone?).
+// their host (full-output.js: is that host gone?).
 
 const fsp = require("node:fs/promises");
 

@@ -8,7 +8,7 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { binPath, launchRuns, readManifest } = require("./discovery.js");
 const { VERSION_TIMEOUT_MS } = require("./limits.js");
-const { run } = require("./run.js");
+const { run } = require("./runner.js");
 
 const CODEGRAPH_PACKAGE_NAME = "@colbymchenry/codegraph";
 /** executable that runs → { known: true, value } or { known: false, pending, cancel } */

@@ -2,12 +2,13 @@
 // cancellation, and nothing left running behind it.
 
 const { spawn } = require("node:child_process");
-const { StderrTail, StdoutCollector } = require("./collect.js");
+const { StderrTail } = require("./limits/stderr-tail.js");
+const { StdoutCollector } = require("./limits/stdout-collector.js");
 const { cancelled, shownPath, spawnFailed, timedOut } = require("./errors.js");
 const { DRAIN_LIMIT_BYTES, IS_WINDOWS, PIPE_GRACE_MS, PROGRESS_INTERVAL_MS } = require("./limits.js");
-const { execFormatProblem } = require("./exec-format.js");
-const { killStrays, signalTree, spawnProblem, streamClosed } = require("./process.js");
-const { terminate, trackChild, untrackChild } = require("./process.js");
+const { execFormatProblem } = require("./runner/exec-format.js");
+const { killStrays, signalTree, spawnProblem, streamClosed } = require("./runner/tree.js");
+const { terminate, trackChild, untrackChild } = require("./runner/tree.js");
 
 /**
  * Runs `launch` with `args` (an argument array, no shell, stdin /dev/null). Resolves with the

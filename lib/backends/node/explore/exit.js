@@ -3,10 +3,10 @@
 
 const os = require("node:os");
 const path = require("node:path");
-const { indexBlocked, workspaceBlocked } = require("./access.js");
-const { Problem, indexReadOnly, noIndex, shownPath } = require("./errors.js");
-const { CLI_NO_INDEX_MARKER, COMMON_SIGNALS, STDOUT_EXCERPT_BYTES, isContinuation } = require("./limits.js");
-const { redact } = require("./sanitize.js");
+const { indexBlocked, workspaceBlocked } = require("../access.js");
+const { Problem, indexReadOnly, noIndex, shownPath } = require("../errors.js");
+const { CLI_NO_INDEX_MARKER, COMMON_SIGNALS, STDOUT_EXCERPT_BYTES, isContinuation } = require("../limits.js");
+const { redact } = require("../sanitize.js");
 
 /** What CodeGraph 1.6.1 prints when it cannot open its index read-write. */
 const CLI_READONLY_MARKERS = ["attempt to write a readonly database", "SQLITE_READONLY"];

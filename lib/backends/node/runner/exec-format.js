@@ -9,7 +9,7 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { IS_WINDOWS } = require("./limits.js");
+const { IS_WINDOWS } = require("../limits.js");
 
 /** ELF e_machine and class (1: 32-bit, 2: 64-bit) this machine runs, by Node's process.arch. */
 const ELF_MACHINES = {

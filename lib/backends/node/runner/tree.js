@@ -3,10 +3,9 @@
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
-const { exhausted, notFound, shownPath, spawnFailed } = require("./errors.js");
-const { onHostExit } = require("./host-exit.js");
-const { unwatchGroup, watchGroup } = require("./host-watch.js");
-const { IS_WINDOWS, TERM_GRACE_MS } = require("./limits.js");
+const { exhausted, notFound, shownPath, spawnFailed } = require("../errors.js");
+const { onHostExit, unwatchGroup, watchGroup } = require("../host-watch.js");
+const { IS_WINDOWS, TERM_GRACE_MS } = require("../limits.js");
 
 // CodeGraph's npm shim starts the real CLI as a child, and killing only the shim orphans it.
 // The tree also dies with the host: process.exit() through the 'exit' hook, anything else

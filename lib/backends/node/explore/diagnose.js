@@ -1,12 +1,12 @@
-// diagnose(): read-only readiness of a workspace, as the addon's (crates/core/src/explore.rs): what an
+// diagnose(): read-only readiness of a workspace, as the addon's (crates/core/src/explore/diagnose.rs): what an
 // explore would find, without running one and without writing anything.
 
-const { discover } = require("./discovery.js");
-const { Problem, badWorkspace, indexBusy, withoutUndefined } = require("./errors.js");
-const { activeWriter } = require("./index-writer.js");
-const { childEnv } = require("./environment.js");
-const { checkIndex, checkWorkspace, resolvedPath } = require("./preflight.js");
-const { packageVersion, startVersionProbe } = require("./version.js");
+const { discover } = require("../discovery.js");
+const { Problem, badWorkspace, indexBusy, withoutUndefined } = require("../errors.js");
+const { activeWriter } = require("../index-writer.js");
+const { childEnv } = require("../environment.js");
+const { checkIndex, checkWorkspace, resolvedPath } = require("../preflight.js");
+const { packageVersion, startVersionProbe } = require("../version.js");
 
 /** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
 const DIAGNOSE_VERSION_WAIT_MS = 1000;

@@ -19,14 +19,20 @@
 //   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
 //   process.env shows the same value.
 
-const { diagnose } = require("./diagnose.js");
-const { explore } = require("./explore.js");
-const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("./limits.js");
-const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("./limits.js");
-const { releaseFullOutputs } = require("./spill.js");
+const { diagnose } = require("./node/explore/diagnose.js");
+const { explore } = require("./node/explore.js");
+const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("./node/limits.js");
+const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("./node/limits.js");
+const { releaseFullOutputs } = require("./node/full-output.js");
+
+/** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */
+function runnerInfo() {
+  return { name: "node", path: null, note: null, fallback: false };
+}
 
 module.exports = {
   explore,
+  runnerInfo,
   diagnose,
   releaseFullOutputs,
   MAX_REQUEST_CHARS,
