@@ -18,7 +18,7 @@ const { FALLBACK_LINE, TOOL_NAME } = require("./guidance.js");
  *
  * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() to use
  * when the backend has none), `addonInfo` (which native binary is loaded, for doctor), and
- * `getPeers` (Pi's TypeBox and TUI for the default factory).
+ * `getPeers` (Pi's TypeBox, TUI and helpers for the default factory).
  */
 function forBackend(backend, options = {}) {
   const calls = wrapBackend(backend);
@@ -35,7 +35,7 @@ function forBackend(backend, options = {}) {
   const factory = makeExtension(
     options.getPeers ??
       (() => {
-        throw new Error("pi-codegraph: no peers (Pi's typebox and pi-tui) were given to this factory");
+        throw new Error("pi-codegraph: no peers (Pi's typebox, pi-tui and pi-coding-agent) were given to this factory");
       }),
   );
   return Object.assign(factory, {
