@@ -20,6 +20,8 @@ use crate::version::{Probe, Version};
 
 mod diagnose;
 mod exit;
+#[cfg(test)]
+mod exit_corpus;
 pub use diagnose::{diagnose, Diagnosis};
 use exit::classify_exit;
 
