@@ -9,6 +9,27 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
+/**
+ * What the addon's `diagnose` resolves with: a [`Diagnosis`] whose problems are still facts
+ * (lib/backends/native.js words them).
+ */
+export interface AddonDiagnosis {
+  cwd: string
+  ready: boolean
+  executable?: string
+  launcher?: string
+  executableInWorkspace: boolean
+  envDropped: Array<EnvDropped>
+  cliVersion?: string
+  cliVersionSource?: string
+  indexPath?: string
+  indexResolved?: string
+  ancestorIndex?: string
+  executableProblem?: Problem
+  indexProblem?: Problem
+  problem?: Problem
+}
+
 /** The default deadline of one explore. */
 export declare const DEFAULT_TIMEOUT_MS: number
 
@@ -17,8 +38,12 @@ export declare const DEFAULT_TIMEOUT_MS: number
  * which `codegraph` would run (and its version) and whether the workspace has its own index.
  * Never rejects (a problem is part of the diagnosis); the `Result` is as for `explore`.
  */
-export declare function diagnose(cwd: string): Promise<Diagnosis>
+export declare function diagnose(cwd: string): Promise<AddonDiagnosis>
 
+/**
+ * The public diagnosis (`diagnose()` in index.d.ts): the addon's, its problems worded by
+ * lib/words/. Declared here so that the TypeScript types have one source; never built in Rust.
+ */
 export interface Diagnosis {
   cwd: string
   /** True when an explore can run here: CodeGraph found and the workspace has its own index. */
@@ -93,7 +118,8 @@ export declare const enum ErrorCode {
 /**
  * Runs `codegraph explore -- <request>` in `cwd`, which must hold its own CodeGraph index.
  * Every failure, bad arguments included, rejects the promise with an Error whose `code` is a
- * stable CODEGRAPH_* code, with a `remediation` line and bounded `details`.
+ * stable CODEGRAPH_* code, with the failure's `facts` and bounded `details`; the glue
+ * (lib/backends/native.js) words it into the public Error through lib/words/.
  *
  * The `Result` is only napi-rs's own failure to create the promise (the environment shutting
  * down): then there is no promise to reject and napi-rs throws. The JS glue (`index.js`) awaits
@@ -160,7 +186,8 @@ export interface ExploreDetails {
 /**
  * The `details` of a rejection: bounded diagnostics. A field is present only when the failure
  * has it (absent, not null); `exitCode` and `signal` are null on CODEGRAPH_EXIT when the CLI
- * ended by the other.
+ * ended by the other. The addon fills the run's context; the words module (lib/words/) adds
+ * what the failure's facts say (the exit, the redacted stderr tail, the partial answer ...).
  */
 export interface ExploreErrorDetails {
   /** What ran (the platform bundle's launcher when the npm shim was skipped). */
@@ -222,6 +249,15 @@ export declare const MAX_OUTPUT_LINES: number
 
 /** The Explore request's bound in UTF-16 code units (what JS `length` counts). */
 export declare const MAX_REQUEST_CHARS: number
+
+/**
+ * A failure as the addon hands it to JS: the stable code and the facts of the case (paths raw,
+ * a tag per kind of reason). lib/words/ builds the message and remediation from them.
+ */
+export interface Problem {
+  code: ErrorCode
+  facts: Record<string, unknown>
+}
 
 /**
  * Deletes full-output temp files of truncated answers: the listed paths (one session's), or

@@ -141,7 +141,8 @@ pub struct ExploreResult {
 
 /// The `details` of a rejection: bounded diagnostics. A field is present only when the failure
 /// has it (absent, not null); `exitCode` and `signal` are null on CODEGRAPH_EXIT when the CLI
-/// ended by the other.
+/// ended by the other. The addon fills the run's context; the words module (lib/words/) adds
+/// what the failure's facts say (the exit, the redacted stderr tail, the partial answer ...).
 #[napi(object, object_from_js = false)]
 #[derive(Default)]
 pub struct ExploreErrorDetails {
@@ -170,7 +171,39 @@ pub struct ExploreErrorDetails {
   pub ancestor_index: Option<String>,
 }
 
+/// A failure as the addon hands it to JS: the stable code and the facts of the case (paths raw,
+/// a tag per kind of reason). lib/words/ builds the message and remediation from them.
 #[napi(object, object_from_js = false)]
+pub struct Problem {
+  pub code: ErrorCode,
+  #[napi(ts_type = "Record<string, unknown>")]
+  pub facts: serde_json::Value,
+}
+
+/// What the addon's `diagnose` resolves with: a [`Diagnosis`] whose problems are still facts
+/// (lib/backends/native.js words them).
+#[napi(object, object_from_js = false)]
+pub struct AddonDiagnosis {
+  pub cwd: String,
+  pub ready: bool,
+  pub executable: Option<String>,
+  pub launcher: Option<String>,
+  pub executable_in_workspace: bool,
+  pub env_dropped: Vec<EnvDropped>,
+  pub cli_version: Option<String>,
+  pub cli_version_source: Option<String>,
+  pub index_path: Option<String>,
+  pub index_resolved: Option<String>,
+  pub ancestor_index: Option<String>,
+  pub executable_problem: Option<Problem>,
+  pub index_problem: Option<Problem>,
+  pub problem: Option<Problem>,
+}
+
+/// The public diagnosis (`diagnose()` in index.d.ts): the addon's, its problems worded by
+/// lib/words/. Declared here so that the TypeScript types have one source; never built in Rust.
+#[napi(object, object_from_js = false)]
+#[allow(dead_code)]
 pub struct Diagnosis {
   pub cwd: String,
   /// True when an explore can run here: CodeGraph found and the workspace has its own index.
