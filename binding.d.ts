@@ -10,41 +10,10 @@
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
 /**
- * What the addon's `diagnose` resolves with: a [`Diagnosis`] whose problems are still facts
- * (lib/backends/native.js words them).
+ * What the addon's `diagnose` resolves with. The public `Diagnosis` (index.d.ts) is this with its
+ * problems worded by lib/words/ (lib/backends/native.js).
  */
 export interface AddonDiagnosis {
-  cwd: string
-  ready: boolean
-  executable?: string
-  launcher?: string
-  executableInWorkspace: boolean
-  envDropped: Array<EnvDropped>
-  cliVersion?: string
-  cliVersionSource?: string
-  indexPath?: string
-  indexResolved?: string
-  ancestorIndex?: string
-  executableProblem?: Problem
-  indexProblem?: Problem
-  problem?: Problem
-}
-
-/** The default deadline of one explore. */
-export declare const DEFAULT_TIMEOUT_MS: number
-
-/**
- * Reports, without running an explore and without writing anything, whether `cwd` is ready:
- * which `codegraph` would run (and its version) and whether the workspace has its own index.
- * Never rejects (a problem is part of the diagnosis); the `Result` is as for `explore`.
- */
-export declare function diagnose(cwd: string): Promise<AddonDiagnosis>
-
-/**
- * The public diagnosis (`diagnose()` in index.d.ts): the addon's, its problems worded by
- * lib/words/. Declared here so that the TypeScript types have one source; never built in Rust.
- */
-export interface Diagnosis {
   cwd: string
   /** True when an explore can run here: CodeGraph found and the workspace has its own index. */
   ready: boolean
@@ -67,13 +36,21 @@ export interface Diagnosis {
    * Each check's own result: why no executable, why no index (absent when that check passed
    * or could not run).
    */
-  executableProblem?: string
-  indexProblem?: string
-  /** What stops an explore here, as the same code, message and remediation `explore` would give. */
-  problemCode?: ErrorCode
-  problem?: string
-  remediation?: string
+  executableProblem?: Problem
+  indexProblem?: Problem
+  /** What stops an explore here, as `explore` would reject. */
+  problem?: Problem
 }
+
+/** The default deadline of one explore. */
+export declare const DEFAULT_TIMEOUT_MS: number
+
+/**
+ * Reports, without running an explore and without writing anything, whether `cwd` is ready:
+ * which `codegraph` would run (and its version) and whether the workspace has its own index.
+ * Never rejects (a problem is part of the diagnosis); the `Result` is as for `explore`.
+ */
+export declare function diagnose(cwd: string): Promise<AddonDiagnosis>
 
 /** stdout past the caps is drained, counted and kept in the full-output file up to this many bytes. */
 export declare const DRAIN_LIMIT_BYTES: number

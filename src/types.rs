@@ -180,31 +180,10 @@ pub struct Problem {
   pub facts: serde_json::Value,
 }
 
-/// What the addon's `diagnose` resolves with: a [`Diagnosis`] whose problems are still facts
-/// (lib/backends/native.js words them).
+/// What the addon's `diagnose` resolves with. The public `Diagnosis` (index.d.ts) is this with its
+/// problems worded by lib/words/ (lib/backends/native.js).
 #[napi(object, object_from_js = false)]
 pub struct AddonDiagnosis {
-  pub cwd: String,
-  pub ready: bool,
-  pub executable: Option<String>,
-  pub launcher: Option<String>,
-  pub executable_in_workspace: bool,
-  pub env_dropped: Vec<EnvDropped>,
-  pub cli_version: Option<String>,
-  pub cli_version_source: Option<String>,
-  pub index_path: Option<String>,
-  pub index_resolved: Option<String>,
-  pub ancestor_index: Option<String>,
-  pub executable_problem: Option<Problem>,
-  pub index_problem: Option<Problem>,
-  pub problem: Option<Problem>,
-}
-
-/// The public diagnosis (`diagnose()` in index.d.ts): the addon's, its problems worded by
-/// lib/words/. Declared here so that the TypeScript types have one source; never built in Rust.
-#[napi(object, object_from_js = false)]
-#[allow(dead_code)]
-pub struct Diagnosis {
   pub cwd: String,
   /// True when an explore can run here: CodeGraph found and the workspace has its own index.
   pub ready: bool,
@@ -225,10 +204,8 @@ pub struct Diagnosis {
   pub ancestor_index: Option<String>,
   /// Each check's own result: why no executable, why no index (absent when that check passed
   /// or could not run).
-  pub executable_problem: Option<String>,
-  pub index_problem: Option<String>,
-  /// What stops an explore here, as the same code, message and remediation `explore` would give.
-  pub problem_code: Option<ErrorCode>,
-  pub problem: Option<String>,
-  pub remediation: Option<String>,
+  pub executable_problem: Option<Problem>,
+  pub index_problem: Option<Problem>,
+  /// What stops an explore here, as `explore` would reject.
+  pub problem: Option<Problem>,
 }
