@@ -53,10 +53,10 @@ pub fn denied(dir: &Path, path: &Path, e: &std::io::Error) -> ExploreError {
     cause: Access::Denied {
       path: path.to_path_buf(),
     },
-    reason: ReadOnlyReason::Denied {
+    reason: Box::new(ReadOnlyReason::Denied {
       path: path.to_path_buf(),
       os: os_text(e),
-    },
+    }),
   }
 }
 
@@ -85,14 +85,14 @@ pub fn index_blocked(workspace: &Path, dir: &Path) -> Option<ExploreError> {
       return Some(ExploreError::NoIndex {
         path: workspace.to_path_buf(),
         kind: NoIndexKind::Missing { ancestor: None },
-        reason: NoIndexReason::Removed { path },
+        reason: Box::new(NoIndexReason::Removed { path }),
       });
     }
     if e.kind() == ErrorKind::ReadOnlyFilesystem {
       return Some(ExploreError::IndexReadOnly {
         dir: dir.to_path_buf(),
         cause: Access::ReadOnlyMount,
-        reason: ReadOnlyReason::ReadOnlyMount { path },
+        reason: Box::new(ReadOnlyReason::ReadOnlyMount { path }),
       });
     }
     if is_denied(&e) {

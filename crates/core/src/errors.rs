@@ -320,13 +320,16 @@ pub enum ExploreError {
     #[serde(serialize_with = "lossy")]
     path: PathBuf,
     kind: NoIndexKind,
-    reason: NoIndexReason,
+    /// Boxed: its paths would make every `Result<_, ExploreError>` large (Windows paths are 32
+    /// bytes).
+    reason: Box<NoIndexReason>,
   },
   IndexReadOnly {
     #[serde(serialize_with = "lossy")]
     dir: PathBuf,
     cause: Access,
-    reason: ReadOnlyReason,
+    /// Boxed, as `NoIndex`'s reason.
+    reason: Box<ReadOnlyReason>,
   },
   IndexBusy {
     /// The lock file that names the writer.

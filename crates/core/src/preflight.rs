@@ -143,7 +143,7 @@ pub fn check_index(
   let no_index = |reason: NoIndexReason, kind: NoIndexKind| ExploreError::NoIndex {
     path: workspace.to_path_buf(),
     kind,
-    reason,
+    reason: Box::new(reason),
   };
   let missing = |what: &Path| missing_index(workspace, &name, what);
   match std::fs::metadata(&dir) {
@@ -259,9 +259,9 @@ fn missing_index(workspace: &Path, name: &str, what: &Path) -> ExploreError {
     kind: NoIndexKind::Missing {
       ancestor: ancestor_index(workspace, name),
     },
-    reason: NoIndexReason::Missing {
+    reason: Box::new(NoIndexReason::Missing {
       path: what.to_path_buf(),
-    },
+    }),
   }
 }
 

@@ -10,10 +10,10 @@ fn facts_are_camel_case_with_tagged_reasons_and_raw_paths() {
     kind: NoIndexKind::Missing {
       ancestor: Some(long.clone()),
     },
-    reason: NoIndexReason::NotRegular {
+    reason: Box::new(NoIndexReason::NotRegular {
       path: long.clone(),
       file_kind: FileKind::Fifo,
-    },
+    }),
   };
   let f = e.facts();
   // Paths are raw: shortening and escaping them is the words module's job.

@@ -52,7 +52,7 @@ pub(super) fn classify_exit(
     let db = index.dir.join("codegraph.db");
     return ExploreError::NoIndex {
       path: workspace.to_path_buf(),
-      reason: NoIndexReason::CliCannotUse { path: db.clone() },
+      reason: Box::new(NoIndexReason::CliCannotUse { path: db.clone() }),
       kind: NoIndexKind::Unusable { db },
     };
   }
@@ -60,7 +60,7 @@ pub(super) fn classify_exit(
     return ExploreError::IndexReadOnly {
       dir: index.dir.clone(),
       cause: Access::NotWritable,
-      reason: ReadOnlyReason::CliSaid,
+      reason: Box::new(ReadOnlyReason::CliSaid),
     };
   }
   let code = out.status.code();
