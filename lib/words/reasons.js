@@ -118,6 +118,7 @@ const STEPS = {
   startRuntime: () => "starting the addon's async runtime",
   loadAddon: () => "loading the native addon",
   loadRunner: () => "loading pi-codegraph's runner",
+  addonThread: () => "a thread of the addon",
 };
 
 function said(table, reason) {
@@ -126,8 +127,8 @@ function said(table, reason) {
 }
 
 function resourceReason(f) {
-  if (f.step.is === "addonThread") return `a thread of the addon could not start (${f.os})`;
-  return `${said(STEPS, f.step)} failed (${f.os})`;
+  const failed = f.step?.is === "addonThread" ? "could not start" : "failed";
+  return `${said(STEPS, f.step)} ${failed} (${f.os})`;
 }
 
 /** "pid 12 holds …: a rebuild", or the pid-0 case: a database only being created. */
@@ -189,4 +190,18 @@ function headline(code, facts) {
   return words ? words(facts ?? {}) : `${code} (no words for this code)`;
 }
 
-module.exports = { RESOURCE_NAMES, headline };
+/** The words of each kind of fact, by the name of the Rust enum whose tags they word. */
+const WORDED_FACTS = {
+  FileKind: FILE_KINDS,
+  RequestReason: REQUEST_REASONS,
+  OptionsReason: OPTION_REASONS,
+  WorkspaceReason: WORKSPACE_REASONS,
+  NotFoundReason: NOT_FOUND_REASONS,
+  NoIndexReason: NO_INDEX_REASONS,
+  ReadOnlyReason: READONLY_REASONS,
+  SpawnReason: SPAWN_REASONS,
+  Step: STEPS,
+  Resource: RESOURCE_NAMES,
+};
+
+module.exports = { WORDED_FACTS, headline };
