@@ -165,4 +165,4 @@ function problemWords(code, facts) {
   return { problemCode: code, problem: headline(code, facts), remediation: remediation(code, facts) };
 }
 
-module.exports = { headline, remediation, publicError, problemWords, withoutUndefined, OPTIONS_SHAPE };
+module.exports = { headline, remediation, publicError, problemWords, withoutUndefined };

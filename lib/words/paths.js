@@ -25,4 +25,4 @@ function shownPath(p) {
   return `${chars.slice(0, half).join("")}…(${omitted} characters omitted)…${chars.slice(-half).join("")}`;
 }
 
-module.exports = { MAX_SHOWN_PATH_CHARS, shownPath };
+module.exports = { shownPath };
