@@ -121,6 +121,20 @@ const STEPS = {
   addonThread: () => "a thread of the addon",
 };
 
+/** The words of each kind of fact, by the name of the Rust enum whose tags they word. */
+const WORDED_FACTS = {
+  FileKind: FILE_KINDS,
+  RequestReason: REQUEST_REASONS,
+  OptionsReason: OPTION_REASONS,
+  WorkspaceReason: WORKSPACE_REASONS,
+  NotFoundReason: NOT_FOUND_REASONS,
+  NoIndexReason: NO_INDEX_REASONS,
+  ReadOnlyReason: READONLY_REASONS,
+  SpawnReason: SPAWN_REASONS,
+  Step: STEPS,
+  Resource: RESOURCE_NAMES,
+};
+
 function said(table, reason) {
   const words = table[reason?.is];
   return words ? words(reason) : `(unnamed reason ${JSON.stringify(reason?.is)})`;
@@ -128,7 +142,7 @@ function said(table, reason) {
 
 function resourceReason(f) {
   const failed = f.step?.is === "addonThread" ? "could not start" : "failed";
-  return `${said(STEPS, f.step)} ${failed} (${f.os})`;
+  return `${said(WORDED_FACTS.Step, f.step)} ${failed} (${f.os})`;
 }
 
 /** "pid 12 holds …: a rebuild", or the pid-0 case: a database only being created. */
@@ -155,20 +169,21 @@ const partialBytes = (f) => f.partialBytes ?? 0;
 
 /** The headline of each code (without the code itself and the final period). */
 const HEADLINES = {
-  CODEGRAPH_INVALID_REQUEST: (f) => `the Explore request is invalid: ${said(REQUEST_REASONS, f.reason)}`,
+  CODEGRAPH_INVALID_REQUEST: (f) => `the Explore request is invalid: ${said(WORDED_FACTS.RequestReason, f.reason)}`,
   CODEGRAPH_INVALID_OPTIONS: (f) =>
     f.reason?.is === "argumentsUnusable"
       ? `the explore arguments could not be used (${f.reason.text})`
-      : `the explore options are invalid: ${said(OPTION_REASONS, f.reason)}`,
+      : `the explore options are invalid: ${said(WORDED_FACTS.OptionsReason, f.reason)}`,
   CODEGRAPH_WORKSPACE: (f) =>
-    `the workspace ${shown(f.path ?? "")} is not usable: ${said(WORKSPACE_REASONS, f.reason)}`,
-  CODEGRAPH_NOT_FOUND: (f) => `the CodeGraph CLI was not found: ${said(NOT_FOUND_REASONS, f.reason)}`,
-  CODEGRAPH_NO_INDEX: (f) => `this workspace has no usable CodeGraph index: ${said(NO_INDEX_REASONS, f.reason)}`,
+    `the workspace ${shown(f.path ?? "")} is not usable: ${said(WORDED_FACTS.WorkspaceReason, f.reason)}`,
+  CODEGRAPH_NOT_FOUND: (f) => `the CodeGraph CLI was not found: ${said(WORDED_FACTS.NotFoundReason, f.reason)}`,
+  CODEGRAPH_NO_INDEX: (f) =>
+    `this workspace has no usable CodeGraph index: ${said(WORDED_FACTS.NoIndexReason, f.reason)}`,
   CODEGRAPH_INDEX_READONLY: (f) =>
-    `the CodeGraph index cannot be opened read-write: ${said(READONLY_REASONS, f.reason)}`,
+    `the CodeGraph index cannot be opened read-write: ${said(WORDED_FACTS.ReadOnlyReason, f.reason)}`,
   CODEGRAPH_INDEX_BUSY: (f) =>
     `CodeGraph is writing this workspace's index right now (${writerSays(f)})${busyNote(f.waitedMs)}`,
-  CODEGRAPH_SPAWN: (f) => `codegraph could not be started: ${said(SPAWN_REASONS, f.reason)}`,
+  CODEGRAPH_SPAWN: (f) => `codegraph could not be started: ${said(WORDED_FACTS.SpawnReason, f.reason)}`,
   CODEGRAPH_RESOURCES: (f) => `pi-codegraph ran out of ${RESOURCE_NAMES[f.resource]}: ${resourceReason(f)}`,
   CODEGRAPH_EXIT: (f) => `codegraph explore ${exitHow(f)}`,
   CODEGRAPH_TIMEOUT: (f) =>
@@ -189,19 +204,5 @@ function headline(code, facts) {
   const words = HEADLINES[code];
   return words ? words(facts ?? {}) : `${code} (no words for this code)`;
 }
-
-/** The words of each kind of fact, by the name of the Rust enum whose tags they word. */
-const WORDED_FACTS = {
-  FileKind: FILE_KINDS,
-  RequestReason: REQUEST_REASONS,
-  OptionsReason: OPTION_REASONS,
-  WorkspaceReason: WORKSPACE_REASONS,
-  NotFoundReason: NOT_FOUND_REASONS,
-  NoIndexReason: NO_INDEX_REASONS,
-  ReadOnlyReason: READONLY_REASONS,
-  SpawnReason: SPAWN_REASONS,
-  Step: STEPS,
-  Resource: RESOURCE_NAMES,
-};
 
 module.exports = { WORDED_FACTS, headline };
