@@ -9,17 +9,11 @@
  */
 export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-wasip1'
 
-/** The default deadline of one explore. */
-export declare const DEFAULT_TIMEOUT_MS: number
-
 /**
- * Reports, without running an explore and without writing anything, whether `cwd` is ready:
- * which `codegraph` would run (and its version) and whether the workspace has its own index.
- * Never rejects (a problem is part of the diagnosis); the `Result` is as for `explore`.
+ * What the addon's `diagnose` resolves with. The public `Diagnosis` (index.d.ts) is this with its
+ * problems worded by lib/words/ (lib/backends/native.js).
  */
-export declare function diagnose(cwd: string): Promise<Diagnosis>
-
-export interface Diagnosis {
+export interface AddonDiagnosis {
   cwd: string
   /** True when an explore can run here: CodeGraph found and the workspace has its own index. */
   ready: boolean
@@ -42,13 +36,21 @@ export interface Diagnosis {
    * Each check's own result: why no executable, why no index (absent when that check passed
    * or could not run).
    */
-  executableProblem?: string
-  indexProblem?: string
-  /** What stops an explore here, as the same code, message and remediation `explore` would give. */
-  problemCode?: ErrorCode
-  problem?: string
-  remediation?: string
+  executableProblem?: Problem
+  indexProblem?: Problem
+  /** What stops an explore here, as `explore` would reject. */
+  problem?: Problem
 }
+
+/** The default deadline of one explore. */
+export declare const DEFAULT_TIMEOUT_MS: number
+
+/**
+ * Reports, without running an explore and without writing anything, whether `cwd` is ready:
+ * which `codegraph` would run (and its version) and whether the workspace has its own index.
+ * Never rejects (a problem is part of the diagnosis); the `Result` is as for `explore`.
+ */
+export declare function diagnose(cwd: string): Promise<AddonDiagnosis>
 
 /** stdout past the caps is drained, counted and kept in the full-output file up to this many bytes. */
 export declare const DRAIN_LIMIT_BYTES: number
@@ -93,7 +95,8 @@ export declare const enum ErrorCode {
 /**
  * Runs `codegraph explore -- <request>` in `cwd`, which must hold its own CodeGraph index.
  * Every failure, bad arguments included, rejects the promise with an Error whose `code` is a
- * stable CODEGRAPH_* code, with a `remediation` line and bounded `details`.
+ * stable CODEGRAPH_* code, with the failure's `facts` and bounded `details`; the glue
+ * (lib/backends/native.js) words it into the public Error through lib/words/.
  *
  * The `Result` is only napi-rs's own failure to create the promise (the environment shutting
  * down): then there is no promise to reject and napi-rs throws. The JS glue (`index.js`) awaits
@@ -160,7 +163,8 @@ export interface ExploreDetails {
 /**
  * The `details` of a rejection: bounded diagnostics. A field is present only when the failure
  * has it (absent, not null); `exitCode` and `signal` are null on CODEGRAPH_EXIT when the CLI
- * ended by the other.
+ * ended by the other. The addon fills the run's context; the words module (lib/words/) adds
+ * what the failure's facts say (the exit, the redacted stderr tail, the partial answer ...).
  */
 export interface ExploreErrorDetails {
   /** What ran (the platform bundle's launcher when the npm shim was skipped). */
@@ -222,6 +226,15 @@ export declare const MAX_OUTPUT_LINES: number
 
 /** The Explore request's bound in UTF-16 code units (what JS `length` counts). */
 export declare const MAX_REQUEST_CHARS: number
+
+/**
+ * A failure as the addon hands it to JS: the stable code and the facts of the case (paths raw,
+ * a tag per kind of reason). lib/words/ builds the message and remediation from them.
+ */
+export interface Problem {
+  code: ErrorCode
+  facts: Record<string, unknown>
+}
 
 /**
  * Deletes full-output temp files of truncated answers: the listed paths (one session's), or

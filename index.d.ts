@@ -1,7 +1,6 @@
-import type { Diagnosis, ErrorCode, ExploreErrorDetails, ExploreOptions, ExploreResult } from "./binding";
+import type { AddonDiagnosis, ErrorCode, ExploreErrorDetails, ExploreOptions, ExploreResult } from "./binding";
 
 export type {
-  Diagnosis,
   EnvDropped,
   ErrorCode,
   ExploreDetails,
@@ -17,6 +16,17 @@ export type {
  * (binding.d.ts, generated from src/types.rs), as a union of string literals.
  */
 export type ExploreErrorCode = `${ErrorCode}`;
+
+/** Read-only readiness of a workspace: the addon's diagnosis with its problems in words (lib/words/). */
+export interface Diagnosis extends Omit<AddonDiagnosis, "executableProblem" | "indexProblem" | "problem"> {
+  /** Each check's own result: why no executable, why no index (absent when that check passed or could not run). */
+  executableProblem?: string;
+  indexProblem?: string;
+  /** What stops an explore here, as the same code, message and remediation `explore` would give. */
+  problemCode?: ErrorCode;
+  problem?: string;
+  remediation?: string;
+}
 
 /** What `explore()` rejects with. */
 export interface ExploreError extends Error {

@@ -22,7 +22,6 @@
 // - The preflight's filesystem checks run on libuv's thread pool and are bounded by the call's
 //   deadline and cancel, but a stat stuck on a hung mount holds its pool thread until it returns
 //   (the addon's blocking pool is its own); a stall of the shared pool delays other fs work too.
-// - Redaction's `\b` is ASCII-only in JS (Unicode-aware in Rust's regex).
 // - Windows (experimental): descendants are killed with taskkill, not a job object; a .cmd
 //   launcher outside npm's layout cannot start (Node will not spawn it without a shell).
 // - A file the kernel will not execute (no #!, not a native binary) is refused before the spawn,
@@ -40,21 +39,19 @@ const path = require("node:path");
 const { setTimeout: delay } = require("node:timers/promises");
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/errors.js
+// lib/words/paths.js
 
-// Errors: a stable CODEGRAPH_* code, a one-line remediation and a self-contained message, as
-// the addon's crates/core/src/errors.rs builds them (Pi hands only `error.message` to the model). Messages
-// stay short and bounded: every path goes through shownPath(), and the stderr tail is the only
-// CLI-provided text that reaches them, already capped.
+// Paths as words may show them: the one rule for every message, remediation and details entry
+// that names a path (both backends hand over raw paths; only the words module shortens them).
 
 /** The longest a path may be in a message; longer ones keep their start and end. */
 const MAX_SHOWN_PATH_CHARS = 240;
-const NEVER_WRITES_INDEX = "pi-codegraph never creates, syncs or repairs the index.";
 
 /**
  * A path as a message may show it: control characters escaped (a directory name with a newline
  * must not add lines to what the model reads), at most MAX_SHOWN_PATH_CHARS characters. The
- * escapes are Rust's `char::escape_default` (`\n`, `\t`, `\r`, `\u{1b}`), as the addon prints them.
+ * escapes are Rust's `char::escape_default` (`\n`, `\t`, `\r`, `\u{1b}`), as messages always
+ * printed them.
  */
 function shownPath(p) {
   let escaped = "";
@@ -71,204 +68,212 @@ function shownPath(p) {
   return `${chars.slice(0, half).join("")}…(${omitted} characters omitted)…${chars.slice(-half).join("")}`;
 }
 
-const REMEDIATION = {
-  CODEGRAPH_INVALID_REQUEST:
-    "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.",
-  CODEGRAPH_INVALID_OPTIONS:
-    "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.",
-  CODEGRAPH_WORKSPACE:
-    "Start Pi in an existing project directory; codegraph_explore only runs in Pi's active workspace.",
-  CODEGRAPH_NOT_FOUND:
-    "Install the CodeGraph CLI (npm install -g @colbymchenry/codegraph) and make sure `codegraph` is on PATH, or set PI_CODEGRAPH_BIN to its absolute path.",
-  CODEGRAPH_SPAWN: "Check that the codegraph executable is a runnable program and that the workspace is readable.",
-  CODEGRAPH_EXIT: "Read the stderr tail below; run the same `codegraph explore` in the workspace to reproduce it.",
-  CODEGRAPH_TIMEOUT:
-    "Ask a narrower question that names concrete symbols or files, or check the index with `codegraph status`.",
-  CODEGRAPH_CANCELLED: "Nothing to fix: the request was cancelled.",
+// ---------------------------------------------------------------------------------------------
+// lib/words/reasons.js
+
+// The first line of every failure: what went wrong, said from the facts a backend returns
+// (`{ code, facts }`). Both backends hand over the same facts, so both say the same words; the
+// OS's own text (`os`) is the one part each backend words itself.
+
+/** A path as a message shows it (lib/words/paths.js). */
+const shown = (path) => shownPath(path);
+
+/** What a file that is not what it should be is (preflight's `FileKind`). */
+const FILE_KINDS = {
+  directory: "a directory",
+  regularFile: "a regular file",
+  fifo: "a FIFO (named pipe)",
+  charDevice: "a character device",
+  blockDevice: "a block device",
+  socket: "a socket",
+  special: "a special file",
+};
+const fileKind = (kind) => FILE_KINDS[kind] ?? FILE_KINDS.special;
+
+/** `reason.is` → the reason's words, per code. A reason a table lacks is a bug, said as such. */
+const REQUEST_REASONS = {
+  notString: () => "it is not a string",
+  blank: () => "it is empty or only whitespace and invisible characters",
+  nul: () => "it contains a NUL byte, which no command-line argument can carry",
+  tooLong: (r) => `it is ${r.units} characters long as JavaScript counts them (UTF-16 units); the limit is ${r.limit}`,
+  batchUnsafe: (r) => `it cannot be passed safely to the batch launcher ${shown(r.executable)}`,
 };
 
-/**
- * Running out of a system resource (crates/core/src/resources.rs): errno → what ran out and the
- * remediation naming it. The workspace, index and executable may all be fine.
- */
-const RESOURCES = {
-  EMFILE: [
-    "file descriptors (this process's limit)",
-    "The host process has no file descriptors left (EMFILE): close files it holds open or raise its limit (`ulimit -n`), then ask again.",
-  ],
-  ENFILE: [
-    "file descriptors (the system's open-file table)",
-    "The system's open-file table is full (ENFILE): close files in other programs or raise the system limit (fs.file-max on Linux), then ask again.",
-  ],
-  EAGAIN: [
-    "processes or threads",
-    "No new process or thread could be created (EAGAIN): end processes or raise the user's process limit (`ulimit -u`), then ask again.",
-  ],
-  ENOMEM: ["memory", "There was not enough memory (ENOMEM): free memory (end other programs), then ask again."],
+const OPTION_REASONS = {
+  notObject: () => "options is not an object",
+  unreadable: (r) => `options.${r.field} cannot be read`,
+  timeoutMs: () => "options.timeoutMs must be a number of milliseconds from 1 to 2147483647",
+  onProgress: () => "options.onProgress must be a function",
+  progressUnusable: () => "options.onProgress cannot be used as a callback",
+  notSignal: () => "the signal is not an AbortSignal",
+  abortedUnreadable: () => "signal.aborted cannot be read",
+  optionsUnreadable: (r) => `they cannot be read (${r.text})`,
 };
-/** The resource an error reports running out of (its code, or the text of a dlopen failure). */
-function resourceOf(err) {
-  if (Object.hasOwn(RESOURCES, err?.code ?? "")) return err.code;
-  const text = String(err?.message ?? "");
-  if (/Too many open files in system|\bENFILE\b/.test(text)) return "ENFILE";
-  if (/Too many open files|\bEMFILE\b/.test(text)) return "EMFILE";
-  if (/Cannot allocate memory|\bENOMEM\b/.test(text)) return "ENOMEM";
-  if (/Resource temporarily unavailable|\bEAGAIN\b/.test(text)) return "EAGAIN";
-  return null;
+
+const WORKSPACE_REASONS = {
+  notString: () => "the workspace path is not a string",
+  none: () => "no workspace directory was given",
+  relative: () => "it is not an absolute path",
+  missing: () => "it does not exist",
+  notDirectory: (r) => `it is ${fileKind(r.fileKind)}, not a directory`,
+  unreadable: (r) => `it cannot be read (${r.os})`,
+  removed: () => "it was removed or renamed during the call",
+  blocked: (r) => `it cannot be read or entered (${r.os})`,
+  indexDirUnreadable: (r) => `${shown(r.dir)} cannot be read (${r.os})`,
+  unanswered: () => "the filesystem did not answer the workspace checks in time",
+  other: (r) => r.text,
+};
+
+const NOT_FOUND_REASONS = {
+  overrideRelative: (r) => `${r.variable}=${shown(r.value)} is not an absolute path`,
+  overrideMissing: (r) => `${r.variable}=${shown(r.value)} does not exist or is not a file`,
+  notOnPath: (r) =>
+    r.skipped === undefined || r.skipped === null
+      ? `no \`${r.names.join("` or `")}\` on PATH`
+      : `no \`${r.names.join("` or `")}\` on PATH outside the workspace; ${shown(r.skipped)} was skipped because it lives inside the workspace (set ${r.allowVariable}=1 to allow it)`,
+  cannotExecute: (r) => `${shown(r.executable)} could not be executed (it, or its interpreter, does not exist)`,
+};
+
+const NO_INDEX_REASONS = {
+  notDirectory: (r) => `${shown(r.path)} is ${fileKind(r.fileKind)}, not a directory`,
+  notRegular: (r) => `${shown(r.path)} is ${fileKind(r.fileKind)}, not a regular file; it was not opened`,
+  missing: (r) => `${shown(r.path)} does not exist`,
+  unreadable: (r) => `${shown(r.path)} cannot be read (${r.os})`,
+  outside: (r) => `${shown(r.path)} resolves to ${shown(r.target)}, outside the workspace`,
+  notSqlite: (r) => `${shown(r.path)} is not a SQLite database`,
+  truncated: (r) => `${shown(r.path)} is empty or truncated`,
+  removed: (r) => `${shown(r.path)} was removed during the call`,
+  cliCannotUse: (r) => `codegraph cannot use ${shown(r.path)} as an index`,
+};
+
+const READONLY_REASONS = {
+  denied: (r) => `${shown(r.path)} cannot be accessed (${r.os})`,
+  readOnlyMount: (r) => `${shown(r.path)} is on a read-only filesystem`,
+  cliSaid: () => 'codegraph explore failed with "attempt to write a readonly database"',
+};
+
+const SPAWN_REASONS = {
+  checksFailed: (r) => `the workspace checks failed: ${r.text}`,
+  runtimeFailed: (r) =>
+    r.text === undefined
+      ? "the addon's async runtime could not start"
+      : `the addon's async runtime could not start (${r.text})`,
+  callFailed: (r) => `the call failed inside the addon: ${r.text}`,
+  wait: (r) => `waiting for codegraph failed: ${r.os}`,
+  permission: (r) =>
+    `permission denied running ${shown(r.executable)} in the workspace (is it executable, and the workspace enterable?)`,
+  execFormat: (r) => `${shown(r.executable)}: Exec format error (${r.why})`,
+  batchLauncher: (r) => `${shown(r.executable)} is a batch launcher, which Node will not start without a shell`,
+  other: (r) => `${shown(r.executable)}: ${r.os}`,
+  bug: (r) => r.text,
+};
+
+/** What ran out, by the errno the OS named. */
+const RESOURCE_NAMES = {
+  EMFILE: "file descriptors (this process's limit)",
+  ENFILE: "file descriptors (the system's open-file table)",
+  EAGAIN: "processes or threads",
+  ENOMEM: "memory",
+};
+
+/** What was being done when a resource ran out. */
+const STEPS = {
+  listWorkspace: () => "listing the workspace",
+  readWorkspace: () => "reading the workspace",
+  readIndexDir: () => "reading the index directory",
+  readIndex: () => "reading the index",
+  readIndexHeader: () => "reading the index header",
+  readLock: () => "reading CodeGraph's lock file",
+  waitCli: () => "waiting for codegraph",
+  start: (s) => `starting ${shown(s.executable)}`,
+  startRuntime: () => "starting the addon's async runtime",
+  loadAddon: () => "loading the native addon",
+  loadRunner: () => "loading pi-codegraph's runner",
+  addonThread: () => "a thread of the addon",
+};
+
+/** The words of each kind of fact, by the name of the Rust enum whose tags they word. */
+const WORDED_FACTS = {
+  FileKind: FILE_KINDS,
+  RequestReason: REQUEST_REASONS,
+  OptionsReason: OPTION_REASONS,
+  WorkspaceReason: WORKSPACE_REASONS,
+  NotFoundReason: NOT_FOUND_REASONS,
+  NoIndexReason: NO_INDEX_REASONS,
+  ReadOnlyReason: READONLY_REASONS,
+  SpawnReason: SPAWN_REASONS,
+  Step: STEPS,
+  Resource: RESOURCE_NAMES,
+};
+
+function said(table, reason) {
+  const words = table[reason?.is];
+  return words ? words(reason) : `(unnamed reason ${JSON.stringify(reason?.is)})`;
 }
 
-/** A failure inside the backend; `explore()` turns it into the public Error at the edge. */
-class Problem extends Error {
-  constructor(code, text, extra = {}, remediation = REMEDIATION[code]) {
-    super(text);
-    Object.assign(this, { code, text, extra, remediation });
-  }
-}
-const invalidRequest = (reason) =>
-  new Problem("CODEGRAPH_INVALID_REQUEST", `the Explore request is invalid: ${reason}`);
-const invalidOptions = (reason) =>
-  new Problem("CODEGRAPH_INVALID_OPTIONS", `the explore options are invalid: ${reason}`);
-/** CODEGRAPH_WORKSPACE; `denied`: this user may not read or enter it (a permissions remediation). */
-const badWorkspace = (p, reason, denied = false) =>
-  new Problem(
-    "CODEGRAPH_WORKSPACE",
-    `the workspace ${shownPath(p)} is not usable: ${reason}`,
-    {},
-    denied
-      ? `Give this user read and execute access to ${shownPath(p)} (check its owner and mode with \`ls -ld\`), or start Pi as a user who can read it; codegraph_explore only runs in Pi's active workspace.`
-      : REMEDIATION.CODEGRAPH_WORKSPACE,
-  );
-const notFound = (reason) => new Problem("CODEGRAPH_NOT_FOUND", `the CodeGraph CLI was not found: ${reason}`);
-const spawnFailed = (reason) => new Problem("CODEGRAPH_SPAWN", `codegraph could not be started: ${reason}`);
-
-/**
- * CODEGRAPH_NO_INDEX. `kind` says why, each with its own remediation: { missing, ancestor? },
- * { unusable, db }, { special } (a FIFO, a device …, never opened) or { outside, resolved }.
- */
-function noIndex(workspace, reason, kind = { missing: true }) {
-  const ws = shownPath(workspace);
-  let remediation;
-  if (kind.missing && kind.ancestor) {
-    const a = shownPath(kind.ancestor);
-    remediation = `The enclosing project ${a} has a CodeGraph index: start Pi there (cd ${a} && pi) to use it; its answers name files relative to that directory. Only if you want a separate, partial index of this subdirectory, run \`codegraph init\` in ${ws} yourself. ${NEVER_WRITES_INDEX}`;
-  } else if (kind.unusable) {
-    remediation = `Move or delete ${shownPath(kind.db)} (CodeGraph cannot rebuild it in place), then run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
-  } else if (kind.special) {
-    remediation = `Replace it with a real index: remove it, then run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
-  } else if (kind.outside) {
-    remediation = `Start Pi in the project that owns that index, run \`codegraph init\` in ${ws} for an index of its own, or set PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 to accept an index outside the workspace. ${NEVER_WRITES_INDEX}`;
-  } else {
-    remediation = `Run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
-  }
-  const extra = kind.missing && kind.ancestor ? { ancestorIndex: kind.ancestor } : {};
-  const p = new Problem(
-    "CODEGRAPH_NO_INDEX",
-    `this workspace has no usable CodeGraph index: ${reason}`,
-    extra,
-    remediation,
-  );
-  p.kind = kind;
-  return p;
+function resourceReason(f) {
+  const failed = f.step?.is === "addonThread" ? "could not start" : "failed";
+  return `${said(WORDED_FACTS.Step, f.step)} ${failed} (${f.os})`;
 }
 
-/**
- * CODEGRAPH_INDEX_READONLY. `cause` (errors.rs `Access`): {} (SQLite said read-only),
- * { denied: path } (EACCES/EPERM) or { readOnlyMount: true } (EROFS). The index itself may be
- * fine in each case, so no remediation says to move or delete it.
- */
-function indexReadOnly(dir, reason, cause = {}) {
-  const rw = "CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm)";
-  const keep = "The index itself may be fine: do not move or delete it. pi-codegraph itself never writes the index.";
-  let remediation = `${rw}: make ${shownPath(dir)} and its files writable for this user. pi-codegraph itself never writes the index.`;
-  if (cause.denied)
-    remediation = `This user may not access ${shownPath(cause.denied)}: make ${shownPath(dir)} and its files readable and writable for this user (check owner and mode with \`ls -la\`), or start Pi as the user who owns the index; ${rw}. ${keep}`;
-  else if (cause.readOnlyMount)
-    remediation = `${shownPath(dir)} is on a read-only filesystem and ${rw}: remount it read-write, or start Pi in a writable copy of the project. ${keep}`;
-  return new Problem(
-    "CODEGRAPH_INDEX_READONLY",
-    `the CodeGraph index cannot be opened read-write: ${reason}`,
-    {},
-    remediation,
-  );
+/** "pid 12 holds …: a rebuild", or the pid-0 case: a database only being created. */
+function writerSays(f) {
+  const lock = shown(f.lock);
+  if (f.pid === 0) return `${lock} holds only its first page: \`codegraph init\` is creating it`;
+  const kind = f.rebuild ? "a `codegraph index` rebuild" : "`codegraph init`, `index` or `sync`";
+  return `pid ${f.pid} holds ${lock}: ${kind}`;
 }
 
-/** CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting. */
-function indexBusy(writer, waitedMs) {
-  const kind = writer.rebuild ? "a `codegraph index` rebuild" : "`codegraph init`, `index` or `sync`";
-  const note = waitedMs
-    ? `, still after ${(waitedMs / 1000).toFixed(1)} s of waiting; an answer now could come from a partial index`
-    : ", so an answer now could come from a partial index";
-  const lock = shownPath(writer.lock);
-  // pid 0: no lock yet, the database is only started (index-writer.js beingCreated).
-  const says =
-    writer.pid === 0
-      ? `${lock} holds only its first page: \`codegraph init\` is creating it`
-      : `pid ${writer.pid} holds ${lock}: ${kind}`;
-  const remediation =
-    writer.pid === 0
-      ? `Ask again once \`codegraph init\` has finished; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process is indexing, an init was interrupted: run \`codegraph index\` in the workspace (the database ${lock} is only started).`
-      : `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${writer.pid}, the lock is stale: delete ${lock}.`;
-  return new Problem(
-    "CODEGRAPH_INDEX_BUSY",
-    `CodeGraph is writing this workspace's index right now (${says})${note}`,
-    {},
-    remediation,
-  );
+function busyNote(waitedMs) {
+  if (!waitedMs) return ", so an answer now could come from a partial index";
+  return `, still after ${(waitedMs / 1000).toFixed(1)} s of waiting; an answer now could come from a partial index`;
 }
 
-/** CODEGRAPH_RESOURCES when `err`, met while doing `what`, is a resource running out; else null. */
-function exhausted(what, err) {
-  const code = resourceOf(err);
-  if (!code) return null;
-  const [resource, remediation] = RESOURCES[code];
-  const reason = String(err?.message ?? err)
-    .split("\n")[0]
-    .slice(0, 200);
-  return new Problem(
-    "CODEGRAPH_RESOURCES",
-    `pi-codegraph ran out of ${resource}: ${what} failed (${reason})`,
-    {},
-    remediation,
-  );
+function exitHow(f) {
+  if (f.exitCode !== null && f.exitCode !== undefined) return `exited with code ${f.exitCode}`;
+  if (f.signal === null || f.signal === undefined) return "ended abnormally";
+  if (f.signalName) return `was killed by ${f.signalName} (signal ${f.signal})`;
+  return `was killed by signal ${f.signal}`;
 }
 
-/** What the CLI had printed when it was stopped, for details.partialText/partialBytes. */
-const partialOf = (partial) => ({ partialBytes: partial?.bytes ?? 0, partialText: partial?.text ?? "" });
+const partialBytes = (f) => f.partialBytes ?? 0;
 
-function timedOut(ms, stderrTail = "", partial) {
-  const bytes = partial?.bytes ?? 0;
-  const note = bytes
-    ? ` after printing ${bytes} bytes of a partial answer (kept in details.partialText)`
-    : " before it printed anything";
-  return new Problem("CODEGRAPH_TIMEOUT", `codegraph explore did not finish within ${ms} ms and was stopped${note}`, {
-    timeoutMs: ms,
-    stderrTail,
-    ...partialOf(partial),
-  });
-}
+/** The headline of each code (without the code itself and the final period). */
+const HEADLINES = {
+  CODEGRAPH_INVALID_REQUEST: (f) => `the Explore request is invalid: ${said(WORDED_FACTS.RequestReason, f.reason)}`,
+  CODEGRAPH_INVALID_OPTIONS: (f) =>
+    f.reason?.is === "argumentsUnusable"
+      ? `the explore arguments could not be used (${f.reason.text})`
+      : `the explore options are invalid: ${said(WORDED_FACTS.OptionsReason, f.reason)}`,
+  CODEGRAPH_WORKSPACE: (f) =>
+    `the workspace ${shown(f.path ?? "")} is not usable: ${said(WORDED_FACTS.WorkspaceReason, f.reason)}`,
+  CODEGRAPH_NOT_FOUND: (f) => `the CodeGraph CLI was not found: ${said(WORDED_FACTS.NotFoundReason, f.reason)}`,
+  CODEGRAPH_NO_INDEX: (f) =>
+    `this workspace has no usable CodeGraph index: ${said(WORDED_FACTS.NoIndexReason, f.reason)}`,
+  CODEGRAPH_INDEX_READONLY: (f) =>
+    `the CodeGraph index cannot be opened read-write: ${said(WORDED_FACTS.ReadOnlyReason, f.reason)}`,
+  CODEGRAPH_INDEX_BUSY: (f) =>
+    `CodeGraph is writing this workspace's index right now (${writerSays(f)})${busyNote(f.waitedMs)}`,
+  CODEGRAPH_SPAWN: (f) => `codegraph could not be started: ${said(WORDED_FACTS.SpawnReason, f.reason)}`,
+  CODEGRAPH_RESOURCES: (f) => `pi-codegraph ran out of ${RESOURCE_NAMES[f.resource]}: ${resourceReason(f)}`,
+  CODEGRAPH_EXIT: (f) => `codegraph explore ${exitHow(f)}`,
+  CODEGRAPH_TIMEOUT: (f) =>
+    `codegraph explore did not finish within ${f.timeoutMs} ms and was stopped${
+      partialBytes(f)
+        ? ` after printing ${partialBytes(f)} bytes of a partial answer (kept in details.partialText)`
+        : " before it printed anything"
+    }`,
+  CODEGRAPH_ADDON: (f) => `the pi-codegraph native addon for ${f.target} is not installed`,
+  CODEGRAPH_CANCELLED: (f) =>
+    partialBytes(f)
+      ? `the explore was cancelled after codegraph had printed ${partialBytes(f)} bytes (the partial answer is in details.partialText), and codegraph was stopped`
+      : "the explore was cancelled before codegraph printed anything, and codegraph was stopped",
+};
 
-function cancelled(partial) {
-  const bytes = partial?.bytes ?? 0;
-  const text = bytes
-    ? `the explore was cancelled after codegraph had printed ${bytes} bytes (the partial answer is in details.partialText), and codegraph was stopped`
-    : "the explore was cancelled before codegraph printed anything, and codegraph was stopped";
-  return new Problem("CODEGRAPH_CANCELLED", text, partialOf(partial));
-}
-
-/** A copy without the undefined fields (the addon leaves absent values out). */
-const withoutUndefined = (obj) => Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
-
-/** The public Error: `CODE: message.\nRemediation: …`, plus `code`, `remediation`, `details`. */
-function publicError(p, failure) {
-  if (!(p instanceof Problem)) p = spawnFailed(String(p?.message ?? p)); // a bug here, still a contract error
-  let message = `${p.code}: ${p.text}.\nRemediation: ${p.remediation}`;
-  const tail = p.extra.stderrTail ?? "";
-  // A failed CLI always shows its stderr tail; a stuck one only when it said something.
-  if (tail.trim() && (p.code === "CODEGRAPH_EXIT" || p.code === "CODEGRAPH_TIMEOUT"))
-    message += `\nstderr (last 4 KB):\n${tail.trimEnd()}`;
-  else if (p.code === "CODEGRAPH_EXIT") message += "\nstderr: (empty)";
-  const details = withoutUndefined({ ...failure, ...p.extra });
-  return Object.assign(new Error(message), { code: p.code, remediation: p.remediation, details });
+/** What went wrong, in one line (a diagnosis's `problem`, `indexProblem`, `executableProblem`). */
+function headline(code, facts) {
+  const words = HEADLINES[code];
+  return words ? words(facts ?? {}) : `${code} (no words for this code)`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -347,6 +352,364 @@ function truncationMarker(b) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/words/redact.js
+
+// Redaction: what of a CLI's own text the model may read. Credentials a CLI echoes into its
+// stderr (or the start of its stdout on a failed run) are masked with `[REDACTED]`, key names and
+// token prefixes kept visible. Both backends hand over the clean, bounded but unredacted tail;
+// it is masked here, where it becomes a message or `details` (the one place for these rules:
+// __test__/corpora/redact.json holds a case for each).
+
+/** Marks a tail that starts in the middle of a line longer than the tail itself (stderr_tail.rs). */
+const CUT_MARK = "[cut]…";
+
+// A value after a key: double-quoted (backslash escapes; unterminated runs to the end of the
+// line), single-quoted (likewise), or unquoted up to whitespace.
+const SECRET_VALUE = String.raw`(?:"(?:[^"\\\n]|\\.)*"?|'[^'\n]*'?|\S+)`;
+// Key names that hold a secret when a value is assigned to them; the key must END with the word.
+const SECRET_KEY =
+  "(?:[A-Za-z0-9_.-]*(?:token|secret|passw(?:or)?d|passphrase|api[ _.-]?key|" +
+  "access[_.-]?key|account[_.-]?key|private[_.-]?key|secret[_.-]?key|credentials?|session[_.-]?id)" +
+  String.raw`|[A-Za-z0-9_.-]*[_.-](?:pwd|auth)|\bauth)`;
+
+/**
+ * The redaction rules, in order: [name, pattern, flags, replacement]. Known
+ * token formats by their prefix (kept visible), and values after key names that mean a secret.
+ */
+const REDACTION_RULES = [
+  [
+    "pem-private-key",
+    String.raw`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)`,
+    "g",
+    "$1[REDACTED]$2",
+  ],
+  ["url-credentials", String.raw`\b([A-Za-z][A-Za-z0-9+.-]*://)([^\s:/?#@]*):[^\s/?#]+@`, "g", "$1$2:[REDACTED]@"],
+  [
+    "authorization-header",
+    String.raw`\b((?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|bot|apikey)[ \t]+)?)[^\s"']+`,
+    "gi",
+    "$1[REDACTED]",
+  ],
+  ["cookie-header", String.raw`\b((?:set-)?cookie["']?[ \t]*:[ \t]*)[^\r\n]+`, "gi", "$1[REDACTED]"],
+  [
+    "cli-flag",
+    String.raw`(^|[\s'(=\[])(--?(?:[a-z0-9]+[-_])*(?:password|passwd|pass|token|secret|` +
+      String.raw`api[-_]?key|access[-_]?key|private[-_]?key|secret[-_]?key|credentials?|auth)(?:=|[ \t]+))` +
+      SECRET_VALUE,
+    "gim",
+    "$1$2[REDACTED]",
+  ],
+  [
+    "key-assignment",
+    `((?:^|[^/A-Za-z0-9_.-])${SECRET_KEY}["']?[ \t]*(?::=|=>|[=:])[ \t]*)${SECRET_VALUE}`,
+    "gim",
+    "$1[REDACTED]",
+  ],
+  [
+    "netrc-password",
+    String.raw`\b(machine[ \t]+\S+[ \t]+(?:login[ \t]+\S+[ \t]+)?password[ \t]+)\S+`,
+    "gi",
+    "$1[REDACTED]",
+  ],
+  ["password-line", String.raw`^([ \t]*password[ \t]+)\S+[ \t]*$`, "gim", "$1[REDACTED]"],
+  [
+    "webhook-url",
+    String.raw`\b(https://(?:hooks\.slack\.com/(?:services|workflows|triggers)/|(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/))[^\s"'<>]+`,
+    "g",
+    "$1[REDACTED]",
+  ],
+  ["bearer", String.raw`\b(bearer[ \t]+)[A-Za-z0-9._~+/=-]{8,}`, "gi", "$1[REDACTED]"],
+  ["github", String.raw`\b(gh[pousr]_)[A-Za-z0-9]{20,}`, "g", "$1[REDACTED]"],
+  ["github-fine-grained", String.raw`\b(github_pat_)[A-Za-z0-9_]{20,}`, "g", "$1[REDACTED]"],
+  ["sk-api-key", String.raw`\b(sk-(?:[a-z]+-)?)[A-Za-z0-9_-]{20,}`, "g", "$1[REDACTED]"],
+  ["aws-access-key-id", String.raw`\b(AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`, "g", "$1[REDACTED]"],
+  ["slack", String.raw`\b(xox[abposre]-|xapp-)[A-Za-z0-9-]{10,}`, "g", "$1[REDACTED]"],
+  ["google-api-key", String.raw`\b(AIza)[0-9A-Za-z_-]{35}`, "g", "$1[REDACTED]"],
+  ["stripe", String.raw`\b((?:sk|rk|pk)_(?:live|test)_)[0-9A-Za-z]{10,}`, "g", "$1[REDACTED]"],
+  ["npm", String.raw`\b(npm_)[A-Za-z0-9]{36}`, "g", "$1[REDACTED]"],
+  ["gitlab", String.raw`\b(gl(?:pat|dt|rt|ptt|cbt|soat)-)[0-9A-Za-z_-]{20,}`, "g", "$1[REDACTED]"],
+  ["huggingface", String.raw`\b(hf_)[A-Za-z0-9]{30,}`, "g", "$1[REDACTED]"],
+  ["pypi", String.raw`\b(pypi-)AgE[A-Za-z0-9_-]{20,}`, "g", "$1[REDACTED]"],
+  ["docker-hub", String.raw`\b(dckr_pat_)[A-Za-z0-9_-]{20,}`, "g", "$1[REDACTED]"],
+  ["sendgrid", String.raw`\b(SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`, "g", "$1[REDACTED]"],
+  ["google-oauth", String.raw`\b(ya29\.)[0-9A-Za-z_-]{20,}`, "g", "$1[REDACTED]"],
+  ["jwt", String.raw`\beyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`, "g", "[REDACTED]"],
+];
+let compiledRedaction = null;
+
+/**
+ * Masks credentials a CLI might echo into its stderr (or the start of its stdout on a failed
+ * run) with `[REDACTED]`, keeping key names and token prefixes visible.
+ */
+function redact(text) {
+  compiledRedaction ??= {
+    rules: REDACTION_RULES.map(([, pattern, flags, replacement]) => [new RegExp(pattern, flags), replacement]),
+    pemBegin: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/,
+    pemEnd: /-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/,
+  };
+  const { rules, pemBegin, pemEnd } = compiledRedaction;
+  let out = String(text);
+  // A tail that starts inside a key block (its BEGIN cut off): mask from the start to its END.
+  const end = pemEnd.exec(out);
+  if (end) {
+    const begin = pemBegin.exec(out);
+    if (!begin || begin.index > end.index) out = `[REDACTED]${out.slice(end.index)}`;
+  }
+  for (const [re, replacement] of rules) out = out.replace(re, replacement);
+  return out;
+}
+
+/**
+ * A stderr tail (or stdout excerpt) as the model may read it: redacted, then kept within
+ * STDERR_TAIL_BYTES (a mask can be longer than what it hides; the end is kept, as the tail's is).
+ * A tail the backend marked as cut keeps its mark in front.
+ */
+function redactTail(text) {
+  const cut = text.startsWith(CUT_MARK);
+  const buf = Buffer.from(redact(cut ? text.slice(CUT_MARK.length) : text));
+  const room = STDERR_TAIL_BYTES - (cut ? Buffer.byteLength(CUT_MARK) : 0);
+  let from = Math.max(0, buf.length - room);
+  while (isContinuation(buf[from])) from += 1;
+  return (cut ? CUT_MARK : "") + buf.subarray(from).toString();
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/words/messages.js
+
+// Every failure's words, built once from the facts a backend returns (`{ code, facts }`, the execa
+// pattern): the public Error's `message` ("CODE: headline.\nRemediation: …", plus the stderr
+// section), its `remediation` and the `details` the facts add. Both backends (the addon through
+// lib/backends/native.js, the Node runner through its errors.js) and the glue go through here, so
+// the two say the same thing by construction.
+
+const NEVER_WRITES_INDEX = "pi-codegraph never creates, syncs or repairs the index.";
+const OPTIONS_SHAPE =
+  "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.";
+
+/** The remediation each resource gets, by the errno the OS named. */
+const RESOURCE_REMEDIATIONS = {
+  EMFILE:
+    "The host process has no file descriptors left (EMFILE): close files it holds open or raise its limit (`ulimit -n`), then ask again.",
+  ENFILE:
+    "The system's open-file table is full (ENFILE): close files in other programs or raise the system limit (fs.file-max on Linux), then ask again.",
+  EAGAIN:
+    "No new process or thread could be created (EAGAIN): end processes or raise the user's process limit (`ulimit -u`), then ask again.",
+  ENOMEM: "There was not enough memory (ENOMEM): free memory (end other programs), then ask again.",
+};
+
+function workspaceRemediation(f) {
+  if (!f.denied)
+    return "Start Pi in an existing project directory; codegraph_explore only runs in Pi's active workspace.";
+  return `Give this user read and execute access to ${shownPath(f.path)} (check its owner and mode with \`ls -ld\`), or start Pi as a user who can read it; codegraph_explore only runs in Pi's active workspace.`;
+}
+
+/** CODEGRAPH_NO_INDEX: `kind.is` says why (missing, unusable, special, outside). */
+function noIndexRemediation(f) {
+  const ws = shownPath(f.path);
+  const kind = f.kind ?? { is: "missing" };
+  if (kind.is === "missing" && kind.ancestor) {
+    const a = shownPath(kind.ancestor);
+    return `The enclosing project ${a} has a CodeGraph index: start Pi there (cd ${a} && pi) to use it; its answers name files relative to that directory. Only if you want a separate, partial index of this subdirectory, run \`codegraph init\` in ${ws} yourself. ${NEVER_WRITES_INDEX}`;
+  }
+  if (kind.is === "unusable")
+    return `Move or delete ${shownPath(kind.db)} (CodeGraph cannot rebuild it in place), then run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
+  if (kind.is === "special")
+    return `Replace it with a real index: remove it, then run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
+  if (kind.is === "outside")
+    return `Start Pi in the project that owns that index, run \`codegraph init\` in ${ws} for an index of its own, or set PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 to accept an index outside the workspace. ${NEVER_WRITES_INDEX}`;
+  return `Run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
+}
+
+/** CODEGRAPH_INDEX_READONLY: the index itself may be fine, so nothing says to move or delete it. */
+function readOnlyRemediation(f) {
+  const rw = "CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm)";
+  const keep = "The index itself may be fine: do not move or delete it. pi-codegraph itself never writes the index.";
+  const dir = shownPath(f.dir);
+  const cause = f.cause ?? { is: "notWritable" };
+  if (cause.is === "denied")
+    return `This user may not access ${shownPath(cause.path)}: make ${dir} and its files readable and writable for this user (check owner and mode with \`ls -la\`), or start Pi as the user who owns the index; ${rw}. ${keep}`;
+  if (cause.is === "readOnlyMount")
+    return `${dir} is on a read-only filesystem and ${rw}: remount it read-write, or start Pi in a writable copy of the project. ${keep}`;
+  return `${rw}: make ${dir} and its files writable for this user. pi-codegraph itself never writes the index.`;
+}
+
+function busyRemediation(f) {
+  const lock = shownPath(f.lock);
+  // pid 0: no lock yet, the database is only started.
+  if (f.pid === 0)
+    return `Ask again once \`codegraph init\` has finished; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process is indexing, an init was interrupted: run \`codegraph index\` in the workspace (the database ${lock} is only started).`;
+  return `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${f.pid}, the lock is stale: delete ${lock}.`;
+}
+
+const REMEDIATIONS = {
+  CODEGRAPH_INVALID_REQUEST: () =>
+    "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.",
+  CODEGRAPH_INVALID_OPTIONS: (f) =>
+    f.reason?.is === "argumentsUnusable"
+      ? "Pass a request string, an absolute workspace path, an AbortSignal and { timeoutMs?, onProgress? }."
+      : OPTIONS_SHAPE,
+  CODEGRAPH_WORKSPACE: workspaceRemediation,
+  CODEGRAPH_NOT_FOUND: () =>
+    "Install the CodeGraph CLI (npm install -g @colbymchenry/codegraph) and make sure `codegraph` is on PATH, or set PI_CODEGRAPH_BIN to its absolute path.",
+  CODEGRAPH_NO_INDEX: noIndexRemediation,
+  CODEGRAPH_INDEX_READONLY: readOnlyRemediation,
+  CODEGRAPH_INDEX_BUSY: busyRemediation,
+  CODEGRAPH_SPAWN: () =>
+    "Check that the codegraph executable is a runnable program and that the workspace is readable.",
+  CODEGRAPH_RESOURCES: (f) => RESOURCE_REMEDIATIONS[f.resource],
+  CODEGRAPH_EXIT: () =>
+    "Read the stderr tail below; run the same `codegraph explore` in the workspace to reproduce it.",
+  CODEGRAPH_TIMEOUT: () =>
+    "Ask a narrower question that names concrete symbols or files, or check the index with `codegraph status`.",
+  CODEGRAPH_CANCELLED: () => "Nothing to fix: the request was cancelled.",
+  CODEGRAPH_ADDON: (f) =>
+    `Reinstall pi-codegraph with optional dependencies (package pi-codegraph-${f.target}), or run \`pi-codegraph doctor\`.`,
+};
+
+/** What the user (or the model on the user's behalf) can do about it, in one line. */
+function remediation(code, facts) {
+  const words = REMEDIATIONS[code];
+  return words ? words(facts ?? {}) : "Run `pi-codegraph doctor` in the workspace.";
+}
+
+/** What a stuck run's checks said (a tail of our own, not the CLI's). */
+const CHECKS_STALLED = "(stopped while checking the workspace: the filesystem did not answer)";
+
+/**
+ * The stderr tail the model may read: the CLI's own (redacted here), or when it said nothing on
+ * stderr, the start of its stdout (its validation errors go there), or our own note.
+ */
+function stderrTailOf(f) {
+  if (f.stalled) return CHECKS_STALLED;
+  const tail = redactTail(f.stderrTail ?? "");
+  if (!tail.trim() && typeof f.stdoutExcerpt === "string")
+    return `(stderr empty; stdout began:)\n${redactTail(f.stdoutExcerpt)}`;
+  return tail;
+}
+
+/** What the facts add to `details`, per code (paths raw, as every details field). */
+function factDetails(code, f) {
+  switch (code) {
+    case "CODEGRAPH_EXIT":
+      return { exitCode: f.exitCode ?? null, signal: f.signal ?? null, stderrTail: stderrTailOf(f) };
+    case "CODEGRAPH_TIMEOUT":
+      return {
+        timeoutMs: f.timeoutMs,
+        stderrTail: stderrTailOf(f),
+        partialBytes: f.partialBytes ?? 0,
+        partialText: f.partialText ?? "",
+      };
+    case "CODEGRAPH_CANCELLED":
+      return { partialBytes: f.partialBytes ?? 0, partialText: f.partialText ?? "" };
+    case "CODEGRAPH_NO_INDEX":
+      return f.kind?.is === "missing" && f.kind.ancestor ? { ancestorIndex: f.kind.ancestor } : {};
+    case "CODEGRAPH_ADDON":
+      return { story: f.story };
+    default:
+      return {};
+  }
+}
+
+/** A copy without the undefined fields (absent, never undefined). */
+const withoutUndefined = (obj) => Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
+
+/** The self-contained message: Pi hands only `error.message` to the model. */
+function message(code, facts, details) {
+  let text = `${code}: ${headline(code, facts)}.\nRemediation: ${remediation(code, facts)}`;
+  const tail = details.stderrTail ?? "";
+  // A failed CLI always shows its stderr tail; a stuck one only when it said something.
+  if (tail.trim() && (code === "CODEGRAPH_EXIT" || code === "CODEGRAPH_TIMEOUT"))
+    text += `\nstderr (last 4 KB):\n${tail.trimEnd()}`;
+  else if (code === "CODEGRAPH_EXIT") text += "\nstderr: (empty)";
+  return text;
+}
+
+/**
+ * The public Error for `code` + `facts`: `message`, `code`, `remediation`, and `details` (the
+ * run's `context`, then what the facts add).
+ */
+function publicError(code, facts = {}, context = {}) {
+  const details = withoutUndefined({ ...context, ...factDetails(code, facts) });
+  const err = new Error(message(code, facts, details));
+  return Object.assign(err, { code, remediation: remediation(code, facts), details });
+}
+
+/** A diagnosis's words for its problem: `problemCode`, `problem`, `remediation`. */
+function problemWords(code, facts) {
+  return { problemCode: code, problem: headline(code, facts), remediation: remediation(code, facts) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/backends/node/errors.js
+
+// Failures as the addon's crates/core/src/errors.rs has them: a stable CODEGRAPH_* code and the
+// facts (paths raw, a tag for each kind of reason, the OS's own text). No words here: the public
+// Error is built from code + facts by lib/words/messages.js, as the addon's rejections are.
+
+/** errno → the resource it reports running out of (crates/core/src/resources.rs). */
+const RESOURCE_CODES = new Set(["EMFILE", "ENFILE", "EAGAIN", "ENOMEM"]);
+
+/** The resource an error reports running out of (its code, or the text of a dlopen failure). */
+function resourceOf(err) {
+  if (RESOURCE_CODES.has(err?.code ?? "")) return err.code;
+  const text = String(err?.message ?? "");
+  if (/Too many open files in system|\bENFILE\b/.test(text)) return "ENFILE";
+  if (/Too many open files|\bEMFILE\b/.test(text)) return "EMFILE";
+  if (/Cannot allocate memory|\bENOMEM\b/.test(text)) return "ENOMEM";
+  if (/Resource temporarily unavailable|\bEAGAIN\b/.test(text)) return "EAGAIN";
+  return null;
+}
+
+/** A failure inside the backend: `{ code, facts }`; `explore()` turns it into the public Error. */
+class Problem extends Error {
+  constructor(code, facts = {}) {
+    super(code);
+    Object.assign(this, { code, facts });
+  }
+}
+/** `reason`: `{ is: "blank" | "nul" | "tooLong" | … }` (lib/words/reasons.js names them all). */
+const invalidRequest = (reason) => new Problem("CODEGRAPH_INVALID_REQUEST", { reason });
+const invalidOptions = (reason) => new Problem("CODEGRAPH_INVALID_OPTIONS", { reason });
+/** CODEGRAPH_WORKSPACE; `denied`: this user may not read or enter it (a permissions remediation). */
+const badWorkspace = (path, reason, denied = false) => new Problem("CODEGRAPH_WORKSPACE", { path, denied, reason });
+const notFound = (reason) => new Problem("CODEGRAPH_NOT_FOUND", { reason });
+const spawnFailed = (reason) => new Problem("CODEGRAPH_SPAWN", { reason });
+/** CODEGRAPH_NO_INDEX; `kind.is`: missing (+ ancestor), unusable (+ db), special, outside (+ resolved). */
+const noIndex = (path, reason, kind = { is: "missing" }) => new Problem("CODEGRAPH_NO_INDEX", { path, kind, reason });
+/** CODEGRAPH_INDEX_READONLY; `cause.is`: notWritable, denied (+ path) or readOnlyMount. */
+const indexReadOnly = (dir, reason, cause = { is: "notWritable" }) =>
+  new Problem("CODEGRAPH_INDEX_READONLY", { dir, cause, reason });
+/** CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting. */
+const indexBusy = (writer, waitedMs) =>
+  new Problem("CODEGRAPH_INDEX_BUSY", { lock: writer.lock, pid: writer.pid, rebuild: writer.rebuild, waitedMs });
+
+/** The OS's own words for `err`, as a message shows them: one bounded line. */
+const osText = (err) =>
+  String(err?.message ?? err)
+    .split("\n")[0]
+    .slice(0, 200);
+
+/** CODEGRAPH_RESOURCES when `err`, met during `step` (`{ is: "readIndex" | … }`), is a resource running out; else null. */
+function exhausted(step, err) {
+  const resource = resourceOf(err);
+  return resource ? new Problem("CODEGRAPH_RESOURCES", { resource, step, os: osText(err) }) : null;
+}
+
+/** What the CLI had printed when it was stopped, for details.partialText/partialBytes. */
+const partialOf = (partial) => ({ partialBytes: partial?.bytes ?? 0, partialText: partial?.text ?? "" });
+
+/** CODEGRAPH_TIMEOUT; `stalled`: the workspace checks, not the CLI, did not finish. */
+const timedOut = (timeoutMs, stderrTail = "", partial = undefined, stalled = false) =>
+  new Problem("CODEGRAPH_TIMEOUT", { timeoutMs, stderrTail, stalled, ...partialOf(partial) });
+const cancelled = (partial) => new Problem("CODEGRAPH_CANCELLED", partialOf(partial));
+
+/** The public Error for a Problem (anything else is a bug here, still a contract error). */
+function problemError(p, failure) {
+  if (!(p instanceof Problem)) return publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: osText(p) } }, {});
+  return publicError(p.code, p.facts, failure);
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/backends/node/access.js
 
 // Why a workspace or index that looked fine cannot be used (crates/core/src/access.rs): it vanished
@@ -361,7 +724,7 @@ const isDenied = (err) => err?.code === "EACCES" || err?.code === "EPERM";
 
 /**
  * An OS error as a short reason, e.g. "permission denied (EACCES)": without the path Node puts
- * in its message (paths reach messages only through shownPath()).
+ * in its message (paths reach messages only through lib/words).
  */
 function ioReason(err) {
   const m = /^([A-Z0-9]+): ([^,]*)/.exec(String(err?.message ?? err));
@@ -379,7 +742,7 @@ async function workspaceGone(workspace) {
   } catch (err) {
     if (!isGone(err)) return null;
   }
-  return badWorkspace(workspace, "it was removed or renamed during the call");
+  return badWorkspace(workspace, { is: "removed" });
 }
 
 /**
@@ -392,14 +755,14 @@ async function workspaceBlocked(workspace) {
   try {
     await fsp.access(workspace, fs.constants.R_OK | fs.constants.X_OK);
   } catch (err) {
-    if (isDenied(err)) return badWorkspace(workspace, `it cannot be read or entered (${ioReason(err)})`, true);
+    if (isDenied(err)) return badWorkspace(workspace, { is: "blocked", os: ioReason(err) }, true);
   }
   return null;
 }
 
 /** CODEGRAPH_INDEX_READONLY for a path of the index this user may not access. */
 const denied = (dir, p, err) =>
-  indexReadOnly(dir, `${shownPath(p)} cannot be accessed (${ioReason(err)})`, { denied: p });
+  indexReadOnly(dir, { is: "denied", path: p, os: ioReason(err) }, { is: "denied", path: p });
 
 /**
  * After the CLI failed to open its database: what in `<workspace>/.codegraph` this user cannot
@@ -423,10 +786,9 @@ async function indexBlocked(workspace, dir) {
     } catch (err) {
       if (isGone(err)) {
         if (!required) continue;
-        return noIndex(workspace, `${shownPath(p)} was removed during the call`, { missing: true });
+        return noIndex(workspace, { is: "removed", path: p }, { is: "missing" });
       }
-      if (err.code === "EROFS")
-        return indexReadOnly(dir, `${shownPath(p)} is on a read-only filesystem`, { readOnlyMount: true });
+      if (err.code === "EROFS") return indexReadOnly(dir, { is: "readOnlyMount", path: p }, { is: "readOnlyMount" });
       if (isDenied(err)) return denied(dir, p, err);
     }
   }
@@ -473,46 +835,44 @@ function envGet(env, key) {
 const BLANK = /^[\p{White_Space}\p{Cc}\p{Cf}]*$/u;
 
 function checkRequest(request) {
-  if (BLANK.test(request)) throw invalidRequest("it is empty or only whitespace and invisible characters");
-  if (request.includes("\0")) throw invalidRequest("it contains a NUL byte, which no command-line argument can carry");
+  if (BLANK.test(request)) throw invalidRequest({ is: "blank" });
+  if (request.includes("\0")) throw invalidRequest({ is: "nul" });
   // UTF-16 units, as the CLI's `query.length` counts them (an emoji counts 2): JS `length`.
   if (request.length > MAX_REQUEST_CHARS)
-    throw invalidRequest(
-      `it is ${request.length} characters long as JavaScript counts them (UTF-16 units); the limit is ${MAX_REQUEST_CHARS}`,
-    );
+    throw invalidRequest({ is: "tooLong", units: request.length, limit: MAX_REQUEST_CHARS });
 }
 
-/** Names what a non-regular file is, for messages. */
+/** What a file is (preflight.rs `FileKind`); lib/words names it. */
 function kindOfFile(st) {
-  if (st.isDirectory()) return "a directory";
-  if (st.isFile()) return "a regular file";
-  if (st.isFIFO()) return "a FIFO (named pipe)";
-  if (st.isCharacterDevice()) return "a character device";
-  if (st.isBlockDevice()) return "a block device";
-  if (st.isSocket()) return "a socket";
-  return "a special file";
+  if (st.isDirectory()) return "directory";
+  if (st.isFile()) return "regularFile";
+  if (st.isFIFO()) return "fifo";
+  if (st.isCharacterDevice()) return "charDevice";
+  if (st.isBlockDevice()) return "blockDevice";
+  if (st.isSocket()) return "socket";
+  return "special";
 }
 
 async function checkWorkspace(cwd) {
-  if (cwd === "") throw badWorkspace(cwd, "no workspace directory was given");
-  if (!path.isAbsolute(cwd)) throw badWorkspace(cwd, "it is not an absolute path");
+  if (cwd === "") throw badWorkspace(cwd, { is: "none" });
+  if (!path.isAbsolute(cwd)) throw badWorkspace(cwd, { is: "relative" });
   let st;
   try {
     st = await fsp.stat(cwd); // follows symlinks and never opens the target
   } catch (err) {
-    if (err.code === "ENOENT") throw badWorkspace(cwd, "it does not exist");
+    if (err.code === "ENOENT") throw badWorkspace(cwd, { is: "missing" });
     throw (
-      exhausted("reading the workspace", err) ??
-      badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err))
+      exhausted({ is: "readWorkspace" }, err) ??
+      badWorkspace(cwd, { is: "unreadable", os: ioReason(err) }, isDenied(err))
     );
   }
-  if (!st.isDirectory()) throw badWorkspace(cwd, `it is ${kindOfFile(st)}, not a directory`);
+  if (!st.isDirectory()) throw badWorkspace(cwd, { is: "notDirectory", fileKind: kindOfFile(st) });
   try {
     await (await fsp.opendir(cwd)).close(); // a directory we cannot list would later look like "no index"
   } catch (err) {
     throw (
-      exhausted("listing the workspace", err) ??
-      badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err))
+      exhausted({ is: "listWorkspace" }, err) ??
+      badWorkspace(cwd, { is: "unreadable", os: ioReason(err) }, isDenied(err))
     );
   }
   return cwd;
@@ -594,22 +954,23 @@ async function checkIndex(workspace, home, env) {
   // the call) is the workspace's problem, not a missing index.
   const missing = async (what) =>
     (await workspaceGone(workspace)) ??
-    noIndex(workspace, `${shownPath(what)} does not exist`, {
-      missing: true,
-      ancestor: await ancestorIndex(workspace, name),
-    });
+    noIndex(
+      workspace,
+      { is: "missing", path: what },
+      { is: "missing", ancestor: await ancestorIndex(workspace, name) },
+    );
   let st;
   try {
     st = await fsp.stat(dir);
   } catch (err) {
     if (isGone(err)) throw await missing(dir);
     throw (
-      exhausted("reading the index directory", err) ??
-      badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`, isDenied(err))
+      exhausted({ is: "readIndexDir" }, err) ??
+      badWorkspace(workspace, { is: "indexDirUnreadable", dir, os: ioReason(err) }, isDenied(err))
     );
   }
   if (!st.isDirectory())
-    throw noIndex(workspace, `${shownPath(dir)} is ${kindOfFile(st)}, not a directory`, { special: true });
+    throw noIndex(workspace, { is: "notDirectory", path: dir, fileKind: kindOfFile(st) }, { is: "special" });
   try {
     st = await fsp.stat(db);
   } catch (err) {
@@ -617,14 +978,12 @@ async function checkIndex(workspace, home, env) {
     // `.codegraph/` may not be entered: the index may be fine, only access fails.
     if (isDenied(err)) throw denied(dir, dir, err);
     throw (
-      exhausted("reading the index", err) ??
-      noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db })
+      exhausted({ is: "readIndex" }, err) ??
+      noIndex(workspace, { is: "unreadable", path: db, os: ioReason(err) }, { is: "unusable", db })
     );
   }
   if (!st.isFile())
-    throw noIndex(workspace, `${shownPath(db)} is ${kindOfFile(st)}, not a regular file; it was not opened`, {
-      special: true,
-    });
+    throw noIndex(workspace, { is: "notRegular", path: db, fileKind: kindOfFile(st) }, { is: "special" });
   // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
   // construction; only a link needs resolving.
   const isLink = (p) =>
@@ -640,10 +999,7 @@ async function checkIndex(workspace, home, env) {
       [db, await resolvedPath(db)],
     ]) {
       if (!isWithin(target, home))
-        throw noIndex(workspace, `${shownPath(what)} resolves to ${shownPath(target)}, outside the workspace`, {
-          outside: true,
-          resolved: target,
-        });
+        throw noIndex(workspace, { is: "outside", path: what, target }, { is: "outside", resolved: target });
     }
   }
   let header;
@@ -653,13 +1009,12 @@ async function checkIndex(workspace, home, env) {
     if (isDenied(err)) throw denied(dir, db, err);
     if (isGone(err)) throw await missing(db);
     throw (
-      exhausted("reading the index header", err) ??
-      noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db })
+      exhausted({ is: "readIndexHeader" }, err) ??
+      noIndex(workspace, { is: "unreadable", path: db, os: ioReason(err) }, { is: "unusable", db })
     );
   }
-  if (header.length < 16) throw noIndex(workspace, `${shownPath(db)} is empty or truncated`, { unusable: true, db });
-  if (!header.equals(SQLITE_MAGIC))
-    throw noIndex(workspace, `${shownPath(db)} is not a SQLite database`, { unusable: true, db });
+  if (header.length < 16) throw noIndex(workspace, { is: "truncated", path: db }, { is: "unusable", db });
+  if (!header.equals(SQLITE_MAGIC)) throw noIndex(workspace, { is: "notSqlite", path: db }, { is: "unusable", db });
   return { dir, resolved };
 }
 
@@ -778,9 +1133,9 @@ async function discover(home, env) {
   const override = envSet(env, BIN_OVERRIDE_VAR);
   if (override) {
     if (!path.isAbsolute(override))
-      throw notFound(`${BIN_OVERRIDE_VAR}=${shownPath(override)} is not an absolute path`);
+      throw notFound({ is: "overrideRelative", variable: BIN_OVERRIDE_VAR, value: override });
     if (!(await isRegularFile(override)))
-      throw notFound(`${BIN_OVERRIDE_VAR}=${shownPath(override)} does not exist or is not a file`);
+      throw notFound({ is: "overrideMissing", variable: BIN_OVERRIDE_VAR, value: override });
     return launchFor(override, await inside(override), env, nodeOk);
   }
   let skipped = null;
@@ -793,13 +1148,9 @@ async function discover(home, env) {
     }
     return true;
   });
-  const names = CODEGRAPH_NAMES.join("` or `");
   if (!found) {
-    throw notFound(
-      skipped
-        ? `no \`${names}\` on PATH outside the workspace; ${shownPath(skipped)} was skipped because it lives inside the workspace (set ${ALLOW_WORKSPACE_BIN_VAR}=1 to allow it)`
-        : `no \`${names}\` on PATH`,
-    );
+    const names = CODEGRAPH_NAMES;
+    throw notFound({ is: "notOnPath", names, skipped: skipped ?? undefined, allowVariable: ALLOW_WORKSPACE_BIN_VAR });
   }
   return launchFor(found, foundInside, env, nodeOk);
 }
@@ -947,7 +1298,7 @@ async function readLock(file) {
     const bytes = await readRegular(file, MAX_LOCK_BYTES + 1);
     return bytes.length > MAX_LOCK_BYTES ? null : bytes.toString("utf8");
   } catch (err) {
-    const problem = exhausted("reading CodeGraph's lock file", err);
+    const problem = exhausted({ is: "readLock" }, err);
     if (problem) throw problem; // "no writer" could mean a half-built answer
     return null;
   }
@@ -1003,7 +1354,7 @@ async function beingCreated(db) {
     header = await readRegular(db, 32);
     size = (await fsp.stat(db)).size;
   } catch (err) {
-    const problem = exhausted("reading the index header", err);
+    const problem = exhausted({ is: "readIndexHeader" }, err);
     if (problem) throw problem;
     return false;
   }
@@ -1205,9 +1556,10 @@ async function childEnv(userEnv, home) {
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/sanitize.js
 
-// Clean text for the model: CLI bytes decoded, terminal escapes removed, secrets masked. A port
-// of crates/core/src/sanitize/ (clean.rs, redact.rs): the same state machine (a sequence may
-// strip at most itself; text is never hidden) and the same table of redaction rules.
+// Clean text for the model: CLI bytes decoded, terminal escapes removed. A port of
+// crates/core/src/sanitize/clean.rs: the same state machine (a sequence may strip at most itself;
+// text is never hidden). Masking secrets is words (lib/words/redact.js), done where text reaches
+// a message.
 
 /** Payload bytes (UTF-8) a string sequence (OSC, DCS, SOS, PM, APC) may hide before it is given up on. */
 const STRING_PAYLOAD_MAX = 4096;
@@ -1381,111 +1733,13 @@ function cleanText(bytes) {
   return cleaner.push(bytes) + cleaner.finish();
 }
 
-// A value after a key: double-quoted (backslash escapes; unterminated runs to the end of the
-// line), single-quoted (likewise), or unquoted up to whitespace.
-const SECRET_VALUE = String.raw`(?:"(?:[^"\\\n]|\\.)*"?|'[^'\n]*'?|\S+)`;
-// Key names that hold a secret when a value is assigned to them; the key must END with the word.
-const SECRET_KEY =
-  "(?:[A-Za-z0-9_.-]*(?:token|secret|passw(?:or)?d|passphrase|api[ _.-]?key|" +
-  "access[_.-]?key|account[_.-]?key|private[_.-]?key|secret[_.-]?key|credentials?|session[_.-]?id)" +
-  String.raw`|[A-Za-z0-9_.-]*[_.-](?:pwd|auth)|\bauth)`;
-
-/**
- * The redaction rules of crates/core/src/sanitize/redact.rs, in order: [name, pattern, flags, replacement]. Known
- * token formats by their prefix (kept visible), and values after key names that mean a secret.
- * Node differs: JS `\b` is ASCII-only where Rust's is Unicode-aware (a token right after a
- * non-ASCII letter is matched here, not there); both mask every form the fault suites list.
- */
-const REDACTION_RULES = [
-  [
-    "pem-private-key",
-    String.raw`(-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----)[\s\S]*?(-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|$)`,
-    "g",
-    "$1[REDACTED]$2",
-  ],
-  ["url-credentials", String.raw`\b([A-Za-z][A-Za-z0-9+.-]*://)([^\s:/?#@]*):[^\s/?#]+@`, "g", "$1$2:[REDACTED]@"],
-  [
-    "authorization-header",
-    String.raw`\b((?:proxy-)?authorization["']?[ \t]*[:=][ \t]*["']?(?:(?:bearer|basic|token|digest|negotiate|ntlm|bot|apikey)[ \t]+)?)[^\s"']+`,
-    "gi",
-    "$1[REDACTED]",
-  ],
-  ["cookie-header", String.raw`\b((?:set-)?cookie["']?[ \t]*:[ \t]*)[^\r\n]+`, "gi", "$1[REDACTED]"],
-  [
-    "cli-flag",
-    String.raw`(^|[\s'(=\[])(--?(?:[a-z0-9]+[-_])*(?:password|passwd|pass|token|secret|` +
-      String.raw`api[-_]?key|access[-_]?key|private[-_]?key|secret[-_]?key|credentials?|auth)(?:=|[ \t]+))` +
-      SECRET_VALUE,
-    "gim",
-    "$1$2[REDACTED]",
-  ],
-  [
-    "key-assignment",
-    `((?:^|[^/A-Za-z0-9_.-])${SECRET_KEY}["']?[ \t]*(?::=|=>|[=:])[ \t]*)${SECRET_VALUE}`,
-    "gim",
-    "$1[REDACTED]",
-  ],
-  [
-    "netrc-password",
-    String.raw`\b(machine[ \t]+\S+[ \t]+(?:login[ \t]+\S+[ \t]+)?password[ \t]+)\S+`,
-    "gi",
-    "$1[REDACTED]",
-  ],
-  ["password-line", String.raw`^([ \t]*password[ \t]+)\S+[ \t]*$`, "gim", "$1[REDACTED]"],
-  [
-    "webhook-url",
-    String.raw`\b(https://(?:hooks\.slack\.com/(?:services|workflows|triggers)/|(?:ptb\.|canary\.)?discord(?:app)?\.com/api/webhooks/))[^\s"'<>]+`,
-    "g",
-    "$1[REDACTED]",
-  ],
-  ["bearer", String.raw`\b(bearer[ \t]+)[A-Za-z0-9._~+/=-]{8,}`, "gi", "$1[REDACTED]"],
-  ["github", String.raw`\b(gh[pousr]_)[A-Za-z0-9]{20,}`, "g", "$1[REDACTED]"],
-  ["github-fine-grained", String.raw`\b(github_pat_)[A-Za-z0-9_]{20,}`, "g", "$1[REDACTED]"],
-  ["sk-api-key", String.raw`\b(sk-(?:[a-z]+-)?)[A-Za-z0-9_-]{20,}`, "g", "$1[REDACTED]"],
-  ["aws-access-key-id", String.raw`\b(AKIA|ASIA|ABIA|ACCA)[A-Z0-9]{16}\b`, "g", "$1[REDACTED]"],
-  ["slack", String.raw`\b(xox[abposre]-|xapp-)[A-Za-z0-9-]{10,}`, "g", "$1[REDACTED]"],
-  ["google-api-key", String.raw`\b(AIza)[0-9A-Za-z_-]{35}`, "g", "$1[REDACTED]"],
-  ["stripe", String.raw`\b((?:sk|rk|pk)_(?:live|test)_)[0-9A-Za-z]{10,}`, "g", "$1[REDACTED]"],
-  ["npm", String.raw`\b(npm_)[A-Za-z0-9]{36}`, "g", "$1[REDACTED]"],
-  ["gitlab", String.raw`\b(gl(?:pat|dt|rt|ptt|cbt|soat)-)[0-9A-Za-z_-]{20,}`, "g", "$1[REDACTED]"],
-  ["huggingface", String.raw`\b(hf_)[A-Za-z0-9]{30,}`, "g", "$1[REDACTED]"],
-  ["pypi", String.raw`\b(pypi-)AgE[A-Za-z0-9_-]{20,}`, "g", "$1[REDACTED]"],
-  ["docker-hub", String.raw`\b(dckr_pat_)[A-Za-z0-9_-]{20,}`, "g", "$1[REDACTED]"],
-  ["sendgrid", String.raw`\b(SG\.)[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}`, "g", "$1[REDACTED]"],
-  ["google-oauth", String.raw`\b(ya29\.)[0-9A-Za-z_-]{20,}`, "g", "$1[REDACTED]"],
-  ["jwt", String.raw`\beyJ[A-Za-z0-9_-]+\.eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*`, "g", "[REDACTED]"],
-];
-let compiledRedaction = null;
-
-/**
- * Masks credentials a CLI might echo into its stderr (or the start of its stdout on a failed
- * run) with `[REDACTED]`, keeping key names and token prefixes visible.
- */
-function redact(text) {
-  compiledRedaction ??= {
-    rules: REDACTION_RULES.map(([, pattern, flags, replacement]) => [new RegExp(pattern, flags), replacement]),
-    pemBegin: /-----BEGIN [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/,
-    pemEnd: /-----END [A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----/,
-  };
-  const { rules, pemBegin, pemEnd } = compiledRedaction;
-  let out = String(text);
-  // A tail that starts inside a key block (its BEGIN cut off): mask from the start to its END.
-  const end = pemEnd.exec(out);
-  if (end) {
-    const begin = pemBegin.exec(out);
-    if (!begin || begin.index > end.index) out = `[REDACTED]${out.slice(end.index)}`;
-  }
-  for (const [re, replacement] of rules) out = out.replace(re, replacement);
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/limits/stderr-tail.js
 
-// The end of one run's stderr, kept for a failure's diagnosis: clean, redacted, bounded
+// The end of one run's stderr, kept for a failure's diagnosis: clean and bounded (lib/words redacts it)
 // (crates/core/src/limits/stderr_tail.rs).
 
-/** Keeps the final STDERR_TAIL_BYTES of stderr, as clean, redacted text. */
+/** Keeps the final STDERR_TAIL_BYTES of stderr, as clean text. */
 class StderrTail {
   constructor() {
     this.tail = Buffer.alloc(0);
@@ -1508,16 +1762,13 @@ class StderrTail {
     const fragment = cut && !wholeLine;
     if (cut && wholeLine) start = nl + 1;
     else if (fragment) start = fragmentStart(this.tail);
-    const text = Buffer.from(redact(cleanText(this.tail.subarray(start))));
+    const text = Buffer.from(cleanText(this.tail.subarray(start)));
     const room = STDERR_TAIL_BYTES - (fragment ? Buffer.byteLength(CUT_MARK) : 0);
     let from = Math.max(0, text.length - room); // replacement characters can grow it
     while (isContinuation(text[from])) from += 1;
     return (fragment ? CUT_MARK : "") + text.subarray(from).toString();
   }
 }
-
-/** Marks a tail that starts in the middle of a line longer than the tail itself. */
-const CUT_MARK = "[cut]…";
 
 /** A partial first word longer than this is text, not a secret's value, and is kept. */
 const MAX_PARTIAL_WORD = 512;
@@ -2199,21 +2450,18 @@ async function terminate(child) {
 
 function spawnProblem(executable, err) {
   // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
-  const resources = exhausted(`starting ${shownPath(executable)}`, err);
+  const resources = exhausted({ is: "start", executable }, err);
   if (resources) return resources;
-  if (err.code === "ENOENT")
-    return notFound(`${shownPath(executable)} could not be executed (it, or its interpreter, does not exist)`);
+  if (err.code === "ENOENT") return notFound({ is: "cannotExecute", executable });
   if (err.code === "EACCES") {
     // From exec (not executable) or from entering the workspace.
-    return spawnFailed(
-      `permission denied running ${shownPath(executable)} in the workspace (is it executable, and the workspace enterable?)`,
-    );
+    return spawnFailed({ is: "permission", executable });
   }
   // Node differs: Node refuses every .cmd/.bat without a shell (EINVAL); the addon escapes its
   // arguments for cmd.exe. npm's layout never gets here (launchFor runs Node on the shim).
   if (err.code === "EINVAL" && /\.(cmd|bat)$/i.test(executable))
-    return spawnFailed(`${shownPath(executable)} is a batch launcher, which Node will not start without a shell`);
-  return spawnFailed(`${shownPath(executable)}: ${err.message}`);
+    return spawnFailed({ is: "batchLauncher", executable });
+  return spawnFailed({ is: "other", executable, os: osText(err) });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2236,7 +2484,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     const started = performance.now();
     const elapsed = () => Math.floor(performance.now() - started);
     const badFormat = execFormatProblem(launch.program);
-    if (badFormat) return reject(spawnFailed(`${shownPath(launch.executable)}: Exec format error (${badFormat})`));
+    if (badFormat) return reject(spawnFailed({ is: "execFormat", executable: launch.executable, why: badFormat }));
     const out = new StdoutCollector(spillTarget);
     const err = new StderrTail();
     let child;
@@ -2485,10 +2733,7 @@ async function diagnose(cwd) {
   })();
   let timer;
   const late = new Promise((_, reject) => {
-    timer = setTimeout(
-      () => reject(badWorkspace("", "the filesystem did not answer the workspace checks in time")),
-      DIAGNOSE_CHECKS_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => reject(badWorkspace("", { is: "unanswered" })), DIAGNOSE_CHECKS_TIMEOUT_MS);
   });
   try {
     const { workspace, index, launch, writer, child } = await Promise.race([checks, late]);
@@ -2496,7 +2741,7 @@ async function diagnose(cwd) {
     d.envDropped = child.dropped;
     if (launch.problem) {
       problem = launch.problem;
-      d.executableProblem = launch.problem.text ?? String(launch.problem);
+      d.executableProblem = headline(launch.problem.code, launch.problem.facts);
     } else {
       const probe = startVersionProbe(launch, workspace, child.env, performance.now() + DIAGNOSE_VERSION_WAIT_MS);
       const v = await probe.within(DIAGNOSE_VERSION_WAIT_MS + 600);
@@ -2506,15 +2751,16 @@ async function diagnose(cwd) {
       d.executable = launch.executable;
     }
     if (index.problem) {
-      const p = index.problem instanceof Problem ? index.problem : badWorkspace(workspace, String(index.problem));
-      if (p.kind?.missing && p.kind.ancestor) d.ancestorIndex = p.kind.ancestor;
-      d.indexProblem = p.text;
+      const p = asProblem(index.problem, workspace);
+      const kind = p.facts.kind;
+      if (kind?.is === "missing" && kind.ancestor) d.ancestorIndex = kind.ancestor;
+      d.indexProblem = headline(p.code, p.facts);
       problem ??= p;
     } else Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved });
     // An explore now would wait for the writer and may give up: not ready, and why.
     if (writer) {
       const busy = indexBusy(writer, 0);
-      d.indexProblem = busy.text;
+      d.indexProblem = headline(busy.code, busy.facts);
       problem ??= busy;
     }
   } catch (p) {
@@ -2523,11 +2769,15 @@ async function diagnose(cwd) {
   }
   d.ready = !problem;
   if (problem) {
-    const p = problem instanceof Problem ? problem : badWorkspace("", String(problem?.message ?? problem));
-    Object.assign(d, { problemCode: p.code, problem: p.text, remediation: p.remediation });
+    const p = asProblem(problem, "");
+    Object.assign(d, problemWords(p.code, p.facts));
   }
   return withoutUndefined(d);
 }
+
+/** A Problem as it is; anything else (a bug) as the workspace's problem, in its own words. */
+const asProblem = (p, workspace) =>
+  p instanceof Problem ? p : badWorkspace(workspace, { is: "other", text: osText(p) });
 
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/explore/exit.js
@@ -2582,24 +2832,27 @@ async function classifyExit(out, workspace, index) {
   if (said([CLI_NO_INDEX_MARKER, ...CLI_CORRUPT_MARKERS])) {
     // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
     const db = path.join(index.dir, "codegraph.db");
-    return noIndex(workspace, `codegraph cannot use ${shownPath(db)} as an index`, { unusable: true, db });
+    return noIndex(workspace, { is: "cliCannotUse", path: db }, { is: "unusable", db });
   }
-  if (readonly) return indexReadOnly(index.dir, 'codegraph explore failed with "attempt to write a readonly database"');
+  if (readonly) return indexReadOnly(index.dir, { is: "cliSaid" });
   const { code, signal } = out.status;
   const signum = signal ? (os.constants.signals[signal] ?? null) : null;
-  let how = "ended abnormally";
-  if (code !== null) how = `exited with code ${code}`;
-  else if (COMMON_SIGNALS.includes(signal)) how = `was killed by ${signal} (signal ${signum})`;
-  else if (signum !== null) how = `was killed by signal ${signum}`;
-  let stderrTail = out.stderrTail;
-  if (!stderrTail.trim() && out.stdout.text.trim()) {
-    // The CLI prints its validation errors on stdout.
+  const signalName = COMMON_SIGNALS.includes(signal) ? signal : undefined;
+  // The start of stdout, for when stderr said nothing (the CLI prints its validation errors there).
+  let stdoutExcerpt;
+  if (out.stdout.text.trim()) {
     const buf = Buffer.from(out.stdout.text);
     let end = Math.min(buf.length, STDOUT_EXCERPT_BYTES);
     while (isContinuation(buf[end])) end -= 1;
-    stderrTail = `(stderr empty; stdout began:)\n${redact(buf.subarray(0, end).toString())}`;
+    stdoutExcerpt = buf.subarray(0, end).toString();
   }
-  return new Problem("CODEGRAPH_EXIT", `codegraph explore ${how}`, { exitCode: code, signal: signum, stderrTail });
+  return new Problem("CODEGRAPH_EXIT", {
+    exitCode: code,
+    signal: signum,
+    signalName,
+    stderrTail: out.stderrTail,
+    stdoutExcerpt,
+  });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2656,8 +2909,8 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
       cancel.onCancel = null;
       fn(value);
     };
-    const stuck = "(stopped while checking the workspace: the filesystem did not answer)";
-    const timer = setTimeout(() => done(reject, timedOut(timeoutMs, stuck)), Math.max(0, deadline - performance.now()));
+    const stalled = () => timedOut(timeoutMs, "", undefined, true);
+    const timer = setTimeout(() => done(reject, stalled()), Math.max(0, deadline - performance.now()));
     cancel.onCancel = () => done(reject, cancelled());
     if (cancel.requested) cancel.onCancel();
     work.then(
@@ -2671,24 +2924,24 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
 function parseExploreOptions(options) {
   const parsed = { timeoutMs: DEFAULT_TIMEOUT_MS, onProgress: undefined };
   if (options === undefined || options === null) return parsed;
-  if (typeof options !== "object") throw invalidOptions("options is not an object");
+  if (typeof options !== "object") throw invalidOptions({ is: "notObject" });
   const field = (name) => {
     try {
       return options[name];
     } catch {
-      throw invalidOptions(`options.${name} cannot be read`);
+      throw invalidOptions({ is: "unreadable", field: name });
     }
   };
   const timeoutMs = field("timeoutMs");
   if (timeoutMs !== undefined && timeoutMs !== null) {
     // Node's timers fire at once past 2^31-1 ms; the addon takes the same bound.
     if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
-      throw invalidOptions("options.timeoutMs must be a number of milliseconds from 1 to 2147483647");
+      throw invalidOptions({ is: "timeoutMs" });
     parsed.timeoutMs = Math.trunc(timeoutMs);
   }
   const onProgress = field("onProgress");
   if (onProgress !== undefined && onProgress !== null) {
-    if (typeof onProgress !== "function") throw invalidOptions("options.onProgress must be a function");
+    if (typeof onProgress !== "function") throw invalidOptions({ is: "onProgress" });
     parsed.onProgress = onProgress;
   }
   return parsed;
@@ -2697,13 +2950,12 @@ function parseExploreOptions(options) {
 /** Links the caller's signal to `cancel` with a listener (the caller's onabort stays theirs). */
 function linkSignal(signal, cancel) {
   if (signal === undefined || signal === null) return null;
-  if (typeof signal !== "object" && typeof signal !== "function")
-    throw invalidOptions("the signal is not an AbortSignal");
+  if (typeof signal !== "object" && typeof signal !== "function") throw invalidOptions({ is: "notSignal" });
   let aborted;
   try {
     aborted = Boolean(signal.aborted);
   } catch {
-    throw invalidOptions("signal.aborted cannot be read");
+    throw invalidOptions({ is: "abortedUnreadable" });
   }
   if (aborted) throw cancelled();
   const listener = () => {
@@ -2713,7 +2965,7 @@ function linkSignal(signal, cancel) {
   try {
     signal.addEventListener("abort", listener);
   } catch {
-    throw invalidOptions("the signal is not an AbortSignal");
+    throw invalidOptions({ is: "notSignal" });
   }
   return () => {
     try {
@@ -2735,8 +2987,8 @@ async function explore(request, cwd, signal, options) {
   const failure = {}; // diagnostics that travel with an error
   let unlink = null;
   try {
-    if (typeof request !== "string") throw invalidRequest("it is not a string");
-    if (typeof cwd !== "string") throw badWorkspace("", "the workspace path is not a string");
+    if (typeof request !== "string") throw invalidRequest({ is: "notString" });
+    if (typeof cwd !== "string") throw badWorkspace("", { is: "notString" });
     const { timeoutMs, onProgress } = parseExploreOptions(options);
     unlink = linkSignal(signal, cancel);
     return await runExplore(
@@ -2746,7 +2998,7 @@ async function explore(request, cwd, signal, options) {
       failure,
     );
   } catch (err) {
-    throw publicError(err, failure);
+    throw problemError(err, failure);
   } finally {
     unlink?.();
   }
@@ -2856,7 +3108,6 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
 // - The preflight's filesystem checks run on libuv's thread pool and are bounded by the call's
 //   deadline and cancel, but a stat stuck on a hung mount holds its pool thread until it returns
 //   (the addon's blocking pool is its own); a stall of the shared pool delays other fs work too.
-// - Redaction's `\b` is ASCII-only in JS (Unicode-aware in Rust's regex).
 // - Windows (experimental): descendants are killed with taskkill, not a job object; a .cmd
 //   launcher outside npm's layout cannot start (Node will not spawn it without a shell).
 // - A file the kernel will not execute (no #!, not a native binary) is refused before the spawn,
@@ -3293,12 +3544,6 @@ const LIMIT_NAMES = [
   "DEFAULT_TIMEOUT_MS",
 ];
 
-/** A coded Error, as the backends' own rejections are. */
-function codedError(code, text, remediation, details = {}) {
-  const err = new Error(`${code}: ${text}\nRemediation: ${remediation}`);
-  return Object.assign(err, { code, remediation, details });
-}
-
 /**
  * A progress listener that can fail in any way (throw anything, return a rejected promise or a
  * thenable whose `then` throws) without taking the host down.
@@ -3328,24 +3573,16 @@ function wrapBackend(backend) {
     try {
       plain = plainOptions(options);
     } catch (cause) {
-      throw codedError(
-        "CODEGRAPH_INVALID_OPTIONS",
-        `the explore options are invalid: they cannot be read (${firstLine(cause)}).`,
-        "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.",
-      );
+      throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
     }
     try {
       return await backend.explore(request, cwd, signal ?? null, plain);
     } catch (err) {
       if (err?.code?.startsWith?.("CODEGRAPH_")) throw err;
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
-      const resources = exhausted("loading pi-codegraph's runner", err);
-      if (resources) throw publicError(resources, {});
-      throw codedError(
-        "CODEGRAPH_INVALID_OPTIONS",
-        `the explore arguments could not be used (${firstLine(err)}).`,
-        "Pass a request string, an absolute workspace path, an AbortSignal and { timeoutMs?, onProgress? }.",
-      );
+      const resources = exhausted({ is: "loadRunner" }, err);
+      if (resources) throw publicError(resources.code, resources.facts);
+      throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "argumentsUnusable", text: firstLine(err) } });
     }
   }
 

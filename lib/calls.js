@@ -2,8 +2,9 @@
 // addon's module): argument-robust explore() and a diagnose() that never rejects. Whatever the
 // backend, explore() never throws synchronously and every failure is a CODEGRAPH_* rejection.
 
-const { exhausted, publicError } = require("./backends/node/errors.js");
+const { exhausted } = require("./backends/node/errors.js");
 const { firstLine } = require("./text.js");
+const { publicError } = require("./words/messages.js");
 
 /** The limits every backend exports, as the addon's napi consts. */
 const LIMIT_NAMES = [
@@ -14,12 +15,6 @@ const LIMIT_NAMES = [
   "STDERR_TAIL_BYTES",
   "DEFAULT_TIMEOUT_MS",
 ];
-
-/** A coded Error, as the backends' own rejections are. */
-function codedError(code, text, remediation, details = {}) {
-  const err = new Error(`${code}: ${text}\nRemediation: ${remediation}`);
-  return Object.assign(err, { code, remediation, details });
-}
 
 /**
  * A progress listener that can fail in any way (throw anything, return a rejected promise or a
@@ -50,24 +45,16 @@ function wrapBackend(backend) {
     try {
       plain = plainOptions(options);
     } catch (cause) {
-      throw codedError(
-        "CODEGRAPH_INVALID_OPTIONS",
-        `the explore options are invalid: they cannot be read (${firstLine(cause)}).`,
-        "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.",
-      );
+      throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
     }
     try {
       return await backend.explore(request, cwd, signal ?? null, plain);
     } catch (err) {
       if (err?.code?.startsWith?.("CODEGRAPH_")) throw err;
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
-      const resources = exhausted("loading pi-codegraph's runner", err);
-      if (resources) throw publicError(resources, {});
-      throw codedError(
-        "CODEGRAPH_INVALID_OPTIONS",
-        `the explore arguments could not be used (${firstLine(err)}).`,
-        "Pass a request string, an absolute workspace path, an AbortSignal and { timeoutMs?, onProgress? }.",
-      );
+      const resources = exhausted({ is: "loadRunner" }, err);
+      if (resources) throw publicError(resources.code, resources.facts);
+      throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "argumentsUnusable", text: firstLine(err) } });
     }
   }
 
@@ -100,4 +87,4 @@ function wrapBackend(backend) {
   return { explore, diagnose, releaseFullOutputs, limits };
 }
 
-module.exports = { LIMIT_NAMES, codedError, wrapBackend };
+module.exports = { LIMIT_NAMES, wrapBackend };

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unknown};
 use napi::{Env, ValueType};
-use pi_codegraph_core::errors::ExploreError;
+use pi_codegraph_core::errors::{ExploreError, OptionsReason, RequestReason, WorkspaceReason};
 use pi_codegraph_core::explore::DEFAULT_TIMEOUT;
 use pi_codegraph_core::runner::Cancel;
 
@@ -33,13 +33,13 @@ pub fn explore_args(
   cancel: &Cancel,
 ) -> (Result<ExploreArgs, ExploreError>, Option<AbortLink>) {
   let read = || {
-    let request = string_arg(request).ok_or_else(|| ExploreError::InvalidRequest {
-      reason: "it is not a string".into(),
+    let request = string_arg(request).ok_or(ExploreError::InvalidRequest {
+      reason: RequestReason::NotString,
     })?;
     let cwd = string_arg(cwd).ok_or_else(|| ExploreError::Workspace {
       path: std::path::PathBuf::new(),
-      reason: "the workspace path is not a string".into(),
       denied: false,
+      reason: WorkspaceReason::NotString,
     })?;
     let (timeout, on_progress) = parse_options(env, options)?;
     let link = link_signal(env, signal, cancel)?;
@@ -65,7 +65,7 @@ fn link_signal(
   signal: Option<Unknown>,
   cancel: &Cancel,
 ) -> Result<Option<AbortLink>, ExploreError> {
-  let not_a_signal = || invalid_options("the signal is not an AbortSignal");
+  let not_a_signal = || invalid_options(OptionsReason::NotSignal);
   let Some(signal) = signal else {
     return Ok(None);
   };
@@ -76,12 +76,9 @@ fn link_signal(
       let aborted = signal
         .get_named_property::<Unknown>("aborted")
         .and_then(|a| a.coerce_to_bool())
-        .map_err(|_| invalid_options("signal.aborted cannot be read"))?;
+        .map_err(|_| invalid_options(OptionsReason::AbortedUnreadable))?;
       if aborted {
-        return Err(ExploreError::Cancelled {
-          partial_bytes: 0,
-          partial_text: String::new(),
-        });
+        return Err(ExploreError::cancelled());
       }
       AbortLink::attach(env, &signal, cancel.clone())
         .map(Some)
@@ -106,10 +103,8 @@ pub fn clear_pending_exception(env: &Env) {
   }
 }
 
-fn invalid_options(reason: &str) -> ExploreError {
-  ExploreError::InvalidOptions {
-    reason: reason.to_owned(),
-  }
+fn invalid_options(reason: OptionsReason) -> ExploreError {
+  ExploreError::InvalidOptions { reason }
 }
 
 /// `{ timeoutMs?, onProgress? }` as a caller may really pass it.
@@ -124,14 +119,14 @@ fn parse_options(
   let options = match options.get_type() {
     Ok(ValueType::Undefined | ValueType::Null) => return Ok(defaults),
     Ok(ValueType::Object) => {
-      Object::from_unknown(options).map_err(|_| invalid_options("options is not an object"))?
+      Object::from_unknown(options).map_err(|_| invalid_options(OptionsReason::NotObject))?
     }
-    _ => return Err(invalid_options("options is not an object")),
+    _ => return Err(invalid_options(OptionsReason::NotObject)),
   };
-  let field = |name: &str| {
+  let field = |name: &'static str| {
     options
       .get_named_property::<Unknown>(name)
-      .map_err(|_| invalid_options(&format!("options.{name} cannot be read")))
+      .map_err(|_| invalid_options(OptionsReason::Unreadable { field: name }))
   };
   let timeout = timeout_ms(&field("timeoutMs")?)?;
   let progress_value = field("onProgress")?;
@@ -141,9 +136,9 @@ fn parse_options(
       // SAFETY: both handles belong to the current call's live environment, and the value was
       // just checked to be a function, which is what the threadsafe function wraps.
       unsafe { ProgressCallback::from_napi_value(env.raw(), progress_value.raw()) }
-        .map_err(|_| invalid_options("options.onProgress cannot be used as a callback"))?,
+        .map_err(|_| invalid_options(OptionsReason::ProgressUnusable))?,
     ),
-    _ => return Err(invalid_options("options.onProgress must be a function")),
+    _ => return Err(invalid_options(OptionsReason::OnProgress)),
   };
   Ok((timeout, on_progress))
 }
@@ -158,9 +153,7 @@ fn timeout_ms(value: &Unknown) -> Result<Duration, ExploreError> {
   };
   let ms = ms
     .filter(|ms| ms.is_finite() && *ms >= 1.0 && *ms <= f64::from(i32::MAX))
-    .ok_or_else(|| {
-      invalid_options("options.timeoutMs must be a number of milliseconds from 1 to 2147483647")
-    })?;
+    .ok_or_else(|| invalid_options(OptionsReason::TimeoutMs))?;
   // In range by the filter above: positive and at most i32::MAX.
   #[allow(clippy::cast_sign_loss)]
   Ok(Duration::from_millis(ms as u64))

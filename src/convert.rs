@@ -1,21 +1,22 @@
-//! The core's results as JS values: an outcome as `ExploreResult`, a diagnosis as `Diagnosis`,
-//! and a failure as a real JS `Error` with `code`, `remediation` and `details`.
+//! The core's results as JS values: an outcome as `ExploreResult`, a diagnosis as
+//! `AddonDiagnosis`, and a failure as a real JS `Error` with `code`, `facts` and `details`. No
+//! words: lib/words/ builds messages and remediations from the codes and facts.
 
 use std::path::Path;
 use std::time::Duration;
 
-use napi::bindgen_prelude::{Either, JsObjectValue, JsValue, Null};
+use napi::bindgen_prelude::{JsObjectValue, JsValue};
 use napi::{Env, Error, Result, Status};
 use pi_codegraph_core::environment::Dropped;
-use pi_codegraph_core::errors::{self, ExploreError, NoIndexKind};
+use pi_codegraph_core::errors::{self, ExploreError};
 use pi_codegraph_core::explore::{self, Failure, Outcome};
 use pi_codegraph_core::full_output::FullOutput;
 use pi_codegraph_core::limits::Cap;
 use pi_codegraph_core::runner::Progress;
 
 use crate::types::{
-  Diagnosis, EnvDropped, ErrorCode, ExploreDetails, ExploreErrorDetails, ExploreProgress,
-  ExploreResult, TruncatedBy,
+  AddonDiagnosis, EnvDropped, ErrorCode, ExploreDetails, ExploreErrorDetails, ExploreProgress,
+  ExploreResult, Problem, TruncatedBy,
 };
 
 impl From<errors::ErrorCode> for ErrorCode {
@@ -112,11 +113,10 @@ pub fn result(o: Outcome) -> ExploreResult {
   }
 }
 
-pub fn diagnosis(d: &explore::Diagnosis, cwd: String) -> Diagnosis {
-  let problem = d.problem.as_ref();
-  Diagnosis {
+pub fn diagnosis(d: &explore::Diagnosis, cwd: String) -> AddonDiagnosis {
+  AddonDiagnosis {
     cwd,
-    ready: problem.is_none(),
+    ready: d.problem.is_none(),
     executable: d.executable.as_deref().map(lossy),
     launcher: d.launcher.as_deref().map(lossy),
     executable_in_workspace: d.executable_in_workspace,
@@ -126,26 +126,23 @@ pub fn diagnosis(d: &explore::Diagnosis, cwd: String) -> Diagnosis {
     index_path: d.index.as_ref().map(|i| lossy(&i.dir)),
     index_resolved: d.index.as_ref().map(|i| lossy(&i.resolved)),
     ancestor_index: d.ancestor_index.as_deref().map(lossy),
-    executable_problem: d.executable_problem.as_ref().map(ToString::to_string),
-    index_problem: d.index_problem.as_ref().map(ToString::to_string),
-    problem_code: problem.map(|e| e.code().into()),
-    problem: problem.map(ToString::to_string),
-    remediation: problem.map(ExploreError::remediation),
+    executable_problem: d.executable_problem.as_ref().map(problem),
+    index_problem: d.index_problem.as_ref().map(problem),
+    problem: d.problem.as_ref().map(problem),
   }
 }
 
-/// `null` as an optional-but-present field: the JS side tells "no exit code" from "no field".
-fn nullable(value: Option<i32>) -> Either<i32, Null> {
-  value.map_or(Either::B(Null), Either::A)
+/// A failure as code + facts, for lib/words/.
+pub fn problem(err: &ExploreError) -> Problem {
+  Problem {
+    code: err.code().into(),
+    facts: err.facts(),
+  }
 }
 
-/// What a failure adds to `details`: the run's context, then the variant's own fields.
-pub fn error_details(
-  err: &ExploreError,
-  failure: &Failure,
-  timeout: Duration,
-) -> ExploreErrorDetails {
-  let mut d = ExploreErrorDetails {
+/// What a failure's run adds to `details` (the facts add the rest, in lib/words/).
+pub fn error_details(failure: &Failure) -> ExploreErrorDetails {
+  ExploreErrorDetails {
     executable: failure.executable.as_deref().map(lossy),
     executable_in_workspace: failure.executable_in_workspace,
     env_dropped: failure.env_dropped.as_deref().map(env_dropped),
@@ -155,55 +152,18 @@ pub fn error_details(
     cli_version_source: failure.cli_version.as_ref().map(|v| v.source.to_owned()),
     duration_ms: failure.duration.map(|d| d.as_millis() as f64),
     ..ExploreErrorDetails::default()
-  };
-  match err {
-    ExploreError::Exit {
-      code,
-      signal,
-      stderr_tail,
-      ..
-    } => {
-      d.exit_code = Some(nullable(*code));
-      d.signal = Some(nullable(*signal));
-      d.stderr_tail = Some(stderr_tail.clone());
-    }
-    ExploreError::Timeout {
-      stderr_tail,
-      partial_bytes,
-      partial_text,
-      ..
-    } => {
-      d.timeout_ms = Some(timeout.as_millis() as f64);
-      d.stderr_tail = Some(stderr_tail.clone());
-      d.partial_bytes = Some(*partial_bytes as f64);
-      d.partial_text = Some(partial_text.clone());
-    }
-    ExploreError::Cancelled {
-      partial_bytes,
-      partial_text,
-    } => {
-      d.partial_bytes = Some(*partial_bytes as f64);
-      d.partial_text = Some(partial_text.clone());
-    }
-    ExploreError::NoIndex {
-      kind: NoIndexKind::Missing {
-        ancestor: Some(ancestor),
-      },
-      ..
-    } => d.ancestor_index = Some(lossy(ancestor)),
-    _ => {}
   }
-  d
 }
 
-/// A real `Error` with `code`, `remediation` and `details`; its message is self-contained because
-/// Pi forwards only `message` to the model.
-pub fn js_error(env: &Env, err: &ExploreError, failure: &Failure, timeout: Duration) -> Error {
+/// A real `Error` with the stable `code`, the failure's `facts` and the run's `details`: the glue
+/// (lib/backends/native.js) words it through lib/words/ into the public Error.
+pub fn js_error(env: &Env, err: &ExploreError, failure: &Failure) -> Error {
   let build = || -> Result<Error> {
-    let mut obj = env.create_error(Error::new(Status::GenericFailure, err.message()))?;
-    obj.set_named_property("code", ErrorCode::from(err.code()))?;
-    obj.set_named_property("remediation", err.remediation())?;
-    obj.set_named_property("details", error_details(err, failure, timeout))?;
+    let code = err.code();
+    let mut obj = env.create_error(Error::new(Status::GenericFailure, code.as_str()))?;
+    obj.set_named_property("code", ErrorCode::from(code))?;
+    obj.set_named_property("facts", err.facts())?;
+    obj.set_named_property("details", error_details(failure))?;
     Ok(Error::from(obj.to_unknown()))
   };
   // Building the object failed (the environment is going away): napi's own error rejects.

@@ -52,7 +52,8 @@ pub const DEFAULT_TIMEOUT_MS: u32 = DEFAULT_TIMEOUT.as_millis() as u32;
 
 /// Runs `codegraph explore -- <request>` in `cwd`, which must hold its own CodeGraph index.
 /// Every failure, bad arguments included, rejects the promise with an Error whose `code` is a
-/// stable CODEGRAPH_* code, with a `remediation` line and bounded `details`.
+/// stable CODEGRAPH_* code, with the failure's `facts` and bounded `details`; the glue
+/// (lib/backends/native.js) words it into the public Error through lib/words/.
 ///
 /// The `Result` is only napi-rs's own failure to create the promise (the environment shutting
 /// down): then there is no promise to reject and napi-rs throws. The JS glue (`index.js`) awaits
@@ -70,7 +71,6 @@ pub fn explore<'env>(
 ) -> Result<Object<'env>> {
   let cancel = Cancel::default();
   let (args, link) = args::explore_args(env, &request, &cwd, signal, options, &cancel);
-  let timeout = args.as_ref().map_or(DEFAULT_TIMEOUT, |a| a.timeout);
   let snapshot = env_capture::js_environment(env);
 
   let work = async move {
@@ -112,14 +112,17 @@ pub fn explore<'env>(
       Err(e) => Box::new((e, Failure::default())),
     };
     let (err, failure): &(ExploreError, Failure) = &failed;
-    Err(convert::js_error(&env, err, failure, timeout))
+    Err(convert::js_error(&env, err, failure))
   })
 }
 
 /// Reports, without running an explore and without writing anything, whether `cwd` is ready:
 /// which `codegraph` would run (and its version) and whether the workspace has its own index.
 /// Never rejects (a problem is part of the diagnosis); the `Result` is as for `explore`.
-#[napi(ts_args_type = "cwd: string", ts_return_type = "Promise<Diagnosis>")]
+#[napi(
+  ts_args_type = "cwd: string",
+  ts_return_type = "Promise<AddonDiagnosis>"
+)]
 pub fn diagnose<'env>(env: &'env Env, cwd: Unknown<'env>) -> Result<Object<'env>> {
   let snapshot = env_capture::js_environment(env);
   // A non-string is reported like any unusable workspace (an empty path).
@@ -128,12 +131,7 @@ pub fn diagnose<'env>(env: &'env Env, cwd: Unknown<'env>) -> Result<Object<'env>
   let work = async move { explore::diagnose(cwd, snapshot).await };
   runtime::promise(env, work, move |env, found| match found {
     Ok(found) => Ok(convert::diagnosis(&found, for_settle)),
-    Err(e) => Err(convert::js_error(
-      &env,
-      &e,
-      &Failure::default(),
-      DEFAULT_TIMEOUT,
-    )),
+    Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),
   })
 }
 

@@ -11,7 +11,7 @@ use std::sync::{Mutex, PoisonError};
 
 use napi::bindgen_prelude::{Object, ToNapiValue};
 use napi::Env;
-use pi_codegraph_core::errors::ExploreError;
+use pi_codegraph_core::errors::{os_text, ExploreError, SpawnReason, Step};
 use pi_codegraph_core::resources::{exhausted, from_panic};
 use tokio::runtime::{Builder, Handle, Runtime};
 
@@ -38,21 +38,19 @@ fn handle() -> Result<Handle, ExploreError> {
       .build()
   });
   std::panic::set_hook(previous);
-  let failed = |reason: String| ExploreError::Spawn { reason };
+  let failed = |text: Option<String>| ExploreError::Spawn {
+    reason: SpawnReason::RuntimeFailed { text },
+  };
   match built {
     Ok(Ok(rt)) => {
       let handle = rt.handle().clone();
       *slot = Some(rt);
       Ok(handle)
     }
-    Ok(Err(e)) => Err(
-      exhausted("starting the addon's async runtime", &e)
-        .unwrap_or_else(|| failed(format!("the addon's async runtime could not start ({e})"))),
-    ),
-    Err(panic) => Err(
-      from_panic(panic.as_ref())
-        .unwrap_or_else(|| failed("the addon's async runtime could not start".into())),
-    ),
+    Ok(Err(e)) => {
+      Err(exhausted(Step::StartRuntime, &e).unwrap_or_else(|| failed(Some(os_text(&e)))))
+    }
+    Err(panic) => Err(from_panic(panic.as_ref()).unwrap_or_else(|| failed(None))),
   }
 }
 
@@ -72,7 +70,9 @@ where
       let task = rt.spawn(work);
       rt.spawn(async move {
         let outcome = task.await.map_err(|e| {
-          let reason = format!("the call failed inside the addon: {e}");
+          let reason = SpawnReason::CallFailed {
+            text: e.to_string(),
+          };
           match e.try_into_panic() {
             Ok(payload) => from_panic(payload.as_ref()).unwrap_or(ExploreError::Spawn { reason }),
             Err(_) => ExploreError::Spawn { reason },

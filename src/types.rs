@@ -141,7 +141,8 @@ pub struct ExploreResult {
 
 /// The `details` of a rejection: bounded diagnostics. A field is present only when the failure
 /// has it (absent, not null); `exitCode` and `signal` are null on CODEGRAPH_EXIT when the CLI
-/// ended by the other.
+/// ended by the other. The addon fills the run's context; the words module (lib/words/) adds
+/// what the failure's facts say (the exit, the redacted stderr tail, the partial answer ...).
 #[napi(object, object_from_js = false)]
 #[derive(Default)]
 pub struct ExploreErrorDetails {
@@ -170,8 +171,19 @@ pub struct ExploreErrorDetails {
   pub ancestor_index: Option<String>,
 }
 
+/// A failure as the addon hands it to JS: the stable code and the facts of the case (paths raw,
+/// a tag per kind of reason). lib/words/ builds the message and remediation from them.
 #[napi(object, object_from_js = false)]
-pub struct Diagnosis {
+pub struct Problem {
+  pub code: ErrorCode,
+  #[napi(ts_type = "Record<string, unknown>")]
+  pub facts: serde_json::Value,
+}
+
+/// What the addon's `diagnose` resolves with. The public `Diagnosis` (index.d.ts) is this with its
+/// problems worded by lib/words/ (lib/backends/native.js).
+#[napi(object, object_from_js = false)]
+pub struct AddonDiagnosis {
   pub cwd: String,
   /// True when an explore can run here: CodeGraph found and the workspace has its own index.
   pub ready: bool,
@@ -192,10 +204,8 @@ pub struct Diagnosis {
   pub ancestor_index: Option<String>,
   /// Each check's own result: why no executable, why no index (absent when that check passed
   /// or could not run).
-  pub executable_problem: Option<String>,
-  pub index_problem: Option<String>,
-  /// What stops an explore here, as the same code, message and remediation `explore` would give.
-  pub problem_code: Option<ErrorCode>,
-  pub problem: Option<String>,
-  pub remediation: Option<String>,
+  pub executable_problem: Option<Problem>,
+  pub index_problem: Option<Problem>,
+  /// What stops an explore here, as `explore` would reject.
+  pub problem: Option<Problem>,
 }

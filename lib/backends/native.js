@@ -9,8 +9,9 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { LIMIT_NAMES, codedError } = require("../calls.js");
-const { exhausted, publicError } = require("./node/errors.js");
+const { LIMIT_NAMES } = require("../calls.js");
+const { exhausted } = require("./node/errors.js");
+const { headline, problemWords, publicError, withoutUndefined } = require("../words/messages.js");
 
 const ROOT = path.join(__dirname, "..", "..");
 
@@ -92,19 +93,14 @@ function loadBinding() {
     } catch (cause) {
       // Out of descriptors or memory for the dlopen: the addon is there, and the next call
       // tries again (nothing is decided, no fallback is chosen).
-      const resources = exhausted("loading the native addon", cause);
-      if (resources) throw publicError(resources, {});
+      const resources = exhausted({ is: "loadAddon" }, cause);
+      if (resources) throw publicError(resources.code, resources.facts);
       bindingError = cause;
     }
   }
   // One short line for the model; the whole story (what was tried) is in `details.story`, which
   // `pi-codegraph doctor` and `/codegraph` print.
-  throw codedError(
-    "CODEGRAPH_ADDON",
-    `the pi-codegraph native addon for ${target()} is not installed.`,
-    `Reinstall pi-codegraph with optional dependencies (package pi-codegraph-${target()}), or run \`pi-codegraph doctor\`.`,
-    { story: String(bindingError?.message ?? bindingError) },
-  );
+  throw publicError("CODEGRAPH_ADDON", { target: target(), story: String(bindingError?.message ?? bindingError) });
 }
 
 /** Which native binary is loaded (for `pi-codegraph doctor`), or why none could be. */
@@ -120,10 +116,28 @@ function addonInfo() {
   return { path: loaded ?? null, error: null };
 }
 
+/** The addon's rejection (`code` + `facts` + the run's `details`) as the public Error. */
+function worded(err) {
+  if (!err?.facts) throw err; // napi's own failure (the environment going away), or CODEGRAPH_ADDON
+  throw publicError(err.code, err.facts, err.details ?? {});
+}
+
+/** The addon's diagnosis with its problems (code + facts) worded. */
+function wordedDiagnosis(d) {
+  const { executableProblem, indexProblem, problem, ...rest } = d;
+  const line = (p) => (p ? headline(p.code, p.facts) : undefined);
+  return withoutUndefined({
+    ...rest,
+    executableProblem: line(executableProblem),
+    indexProblem: line(indexProblem),
+    ...(problem ? problemWords(problem.code, problem.facts) : {}),
+  });
+}
+
 /** The addon as a backend: the same module shape, loaded when first used. */
 const nativeBackend = {
-  explore: async (request, cwd, signal, options) => loadBinding().explore(request, cwd, signal, options),
-  diagnose: async (cwd) => loadBinding().diagnose(cwd),
+  explore: async (request, cwd, signal, options) => loadBinding().explore(request, cwd, signal, options).catch(worded),
+  diagnose: async (cwd) => wordedDiagnosis(await loadBinding().diagnose(cwd)),
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),
   runnerInfo() {

@@ -10,7 +10,6 @@
 // - The preflight's filesystem checks run on libuv's thread pool and are bounded by the call's
 //   deadline and cancel, but a stat stuck on a hung mount holds its pool thread until it returns
 //   (the addon's blocking pool is its own); a stall of the shared pool delays other fs work too.
-// - Redaction's `\b` is ASCII-only in JS (Unicode-aware in Rust's regex).
 // - Windows (experimental): descendants are killed with taskkill, not a job object; a .cmd
 //   launcher outside npm's layout cannot start (Node will not spawn it without a shell).
 // - A file the kernel will not execute (no #!, not a native binary) is refused before the spawn,

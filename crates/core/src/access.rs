@@ -5,7 +5,9 @@
 use std::io::ErrorKind;
 use std::path::Path;
 
-use crate::errors::{shown, Access, ExploreError, NoIndexKind};
+use crate::errors::{
+  os_text, Access, ExploreError, NoIndexKind, NoIndexReason, ReadOnlyReason, WorkspaceReason,
+};
 
 /// CODEGRAPH_WORKSPACE when the workspace no longer exists as a directory (deleted, or renamed
 /// away, between the checks and now).
@@ -15,8 +17,8 @@ pub fn workspace_gone(workspace: &Path) -> Option<ExploreError> {
     Err(e) if !is_gone(&e) => None,
     _ => Some(ExploreError::Workspace {
       path: workspace.to_path_buf(),
-      reason: "it was removed or renamed during the call".into(),
       denied: false,
+      reason: WorkspaceReason::Removed,
     }),
   }
 }
@@ -27,8 +29,8 @@ pub fn workspace_blocked(workspace: &Path) -> Option<ExploreError> {
   workspace_gone(workspace).or_else(|| match access(workspace, false) {
     Err(e) if is_denied(&e) => Some(ExploreError::Workspace {
       path: workspace.to_path_buf(),
-      reason: format!("it cannot be read or entered ({e})"),
       denied: true,
+      reason: WorkspaceReason::Blocked { os: os_text(&e) },
     }),
     _ => None,
   })
@@ -48,10 +50,13 @@ pub fn is_denied(e: &std::io::Error) -> bool {
 pub fn denied(dir: &Path, path: &Path, e: &std::io::Error) -> ExploreError {
   ExploreError::IndexReadOnly {
     dir: dir.to_path_buf(),
-    reason: format!("{} cannot be accessed ({e})", shown(path)),
     cause: Access::Denied {
       path: path.to_path_buf(),
     },
+    reason: Box::new(ReadOnlyReason::Denied {
+      path: path.to_path_buf(),
+      os: os_text(e),
+    }),
   }
 }
 
@@ -79,15 +84,15 @@ pub fn index_blocked(workspace: &Path, dir: &Path) -> Option<ExploreError> {
       }
       return Some(ExploreError::NoIndex {
         path: workspace.to_path_buf(),
-        reason: format!("{} was removed during the call", shown(&path)),
         kind: NoIndexKind::Missing { ancestor: None },
+        reason: Box::new(NoIndexReason::Removed { path }),
       });
     }
     if e.kind() == ErrorKind::ReadOnlyFilesystem {
       return Some(ExploreError::IndexReadOnly {
         dir: dir.to_path_buf(),
-        reason: format!("{} is on a read-only filesystem", shown(&path)),
         cause: Access::ReadOnlyMount,
+        reason: Box::new(ReadOnlyReason::ReadOnlyMount { path }),
       });
     }
     if is_denied(&e) {

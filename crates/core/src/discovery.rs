@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::environment::EnvSnapshot;
-use crate::errors::{shown, ExploreError};
+use crate::errors::{ExploreError, NotFoundReason};
 
 /// Names an operator can use to point at a specific CodeGraph install. Never model-controlled.
 pub const BIN_OVERRIDE_VAR: &str = "PI_CODEGRAPH_BIN";
@@ -72,18 +72,18 @@ pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, ExploreError> 
     let path = PathBuf::from(value);
     if !path.is_absolute() {
       return Err(ExploreError::NotFound {
-        reason: format!(
-          "{BIN_OVERRIDE_VAR}={} is not an absolute path",
-          shown(&path)
-        ),
+        reason: NotFoundReason::OverrideRelative {
+          variable: BIN_OVERRIDE_VAR,
+          value: path,
+        },
       });
     }
     if !path.is_file() {
       return Err(ExploreError::NotFound {
-        reason: format!(
-          "{BIN_OVERRIDE_VAR}={} does not exist or is not a file",
-          shown(&path)
-        ),
+        reason: NotFoundReason::OverrideMissing {
+          variable: BIN_OVERRIDE_VAR,
+          value: path,
+        },
       });
     }
     let in_workspace = inside(&path);
@@ -102,13 +102,10 @@ pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, ExploreError> 
   match found {
     Some(found) => Ok(launch_for(found, env, found_inside, &node_ok)),
     None => Err(ExploreError::NotFound {
-      reason: match skipped {
-        Some(p) => format!(
-          "no `{}` on PATH outside the workspace; {} was skipped because it lives inside the workspace (set {ALLOW_WORKSPACE_BIN_VAR}=1 to allow it)",
-          NAMES.join("` or `"),
-          shown(&p)
-        ),
-        None => format!("no `{}` on PATH", NAMES.join("` or `")),
+      reason: NotFoundReason::NotOnPath {
+        names: NAMES,
+        skipped,
+        allow_variable: ALLOW_WORKSPACE_BIN_VAR,
       },
     }),
   }

@@ -1,181 +1,395 @@
-//! Every way an explore can fail, each with a stable code and a one-line remediation.
+//! Every way an explore can fail: a stable code and the facts of the case. No words here: the
+//! JS words module (lib/words/) builds every message and remediation from a code and its facts,
+//! for the addon and the Node runner alike. Facts are typed (paths, pids, a tag for each kind of
+//! reason, the OS's own text for an I/O error) and serialize, camelCase, into the `facts` object
+//! the addon hands to JS; paths are raw (lossy UTF-8), since shortening them for a message is
+//! words too.
 //!
 //! The codes are the public contract: JS callers and the model branch on them, so a variant's
-//! code never changes once released. Messages stay short and bounded: every path goes through
-//! [`shown`], and the stderr tail is the only CLI-provided text that reaches them, already capped
-//! by `limits`.
+//! code never changes once released.
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
-use thiserror::Error;
+use serde::{Serialize, Serializer};
 
 use crate::resources::Resource;
 
-/// The longest a path may be in a message; longer ones keep their start and end.
-const MAX_SHOWN_PATH_CHARS: usize = 240;
+/// A path as a fact: lossy UTF-8 (a non-UTF-8 name still reaches the message, as U+FFFD).
+#[allow(clippy::ptr_arg)] // serde hands over the field itself
+fn lossy<S: Serializer>(p: &PathBuf, s: S) -> Result<S::Ok, S::Error> {
+  s.serialize_str(&p.to_string_lossy())
+}
 
-/// A path as a message may show it: lossy UTF-8, control characters escaped (a directory name
-/// with a newline must not add lines to what the model reads), at most `MAX_SHOWN_PATH_CHARS`.
-pub fn shown(path: &Path) -> String {
-  let mut escaped = String::new();
-  for c in path.to_string_lossy().chars() {
-    if c.is_control() {
-      escaped.extend(c.escape_default());
-    } else {
-      escaped.push(c);
-    }
+#[allow(clippy::ref_option)] // serde hands over the field itself
+fn lossy_opt<S: Serializer>(p: &Option<PathBuf>, s: S) -> Result<S::Ok, S::Error> {
+  match p {
+    Some(p) => s.serialize_str(&p.to_string_lossy()),
+    None => s.serialize_none(),
   }
-  let count = escaped.chars().count();
-  if count <= MAX_SHOWN_PATH_CHARS {
-    return escaped;
-  }
-  let half = MAX_SHOWN_PATH_CHARS / 2;
-  let head: String = escaped.chars().take(half).collect();
-  let tail: String = escaped.chars().skip(count - half).collect();
-  format!("{head}…({} characters omitted)…{tail}", count - 2 * half)
+}
+
+/// The OS's own text for an I/O error, as a fact (one line, as `io::Error` displays it).
+pub fn os_text(e: &std::io::Error) -> String {
+  e.to_string()
+}
+
+/// What a file that is not what it should be is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum FileKind {
+  Directory,
+  RegularFile,
+  Fifo,
+  CharDevice,
+  BlockDevice,
+  Socket,
+  Special,
 }
 
 /// Why a workspace has no index that pi-codegraph may use; each has its own remediation.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "is", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum NoIndexKind {
   /// No `.codegraph/codegraph.db` here; `ancestor` is the nearest parent directory that has one.
-  Missing { ancestor: Option<PathBuf> },
+  Missing {
+    #[serde(serialize_with = "lossy_opt")]
+    ancestor: Option<PathBuf>,
+  },
   /// `codegraph.db` exists but is not a usable SQLite database (the CLI refuses to rebuild it).
-  Unusable { db: PathBuf },
+  Unusable {
+    #[serde(serialize_with = "lossy")]
+    db: PathBuf,
+  },
   /// `.codegraph` or `codegraph.db` is not a regular directory/file (a FIFO, a device, a socket…):
   /// refused without being opened.
   Special,
   /// The index resolves (through a symlink) outside the workspace.
-  Outside { resolved: PathBuf },
+  Outside {
+    #[serde(serialize_with = "lossy")]
+    resolved: PathBuf,
+  },
 }
 
 /// Why the index cannot be opened read-write. The index itself may be fine in each case, so no
 /// remediation ever says to move or delete it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "is", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum Access {
   /// SQLite said the database is read-only (no write permission on `.codegraph/` or its files).
   NotWritable,
   /// This user may not read, write or enter `path` (EACCES/EPERM).
-  Denied { path: PathBuf },
+  Denied {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+  },
   /// The filesystem holding the index is mounted read-only (EROFS).
   ReadOnlyMount,
 }
 
-#[derive(Debug, Error)]
-pub enum ExploreError {
-  #[error("the Explore request is invalid: {reason}")]
-  InvalidRequest { reason: String },
+/// Why the request was refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "is", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum RequestReason {
+  NotString,
+  /// Only whitespace and invisible characters.
+  Blank,
+  Nul,
+  /// Longer than `limit` UTF-16 units.
+  TooLong {
+    units: usize,
+    limit: usize,
+  },
+  /// Rust refuses batch-file arguments it cannot escape safely for cmd.exe.
+  BatchUnsafe {
+    #[serde(serialize_with = "lossy")]
+    executable: PathBuf,
+  },
+}
 
-  #[error("the explore options are invalid: {reason}")]
-  InvalidOptions { reason: String },
+/// Why the options (or the signal) were refused.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "is", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum OptionsReason {
+  NotObject,
+  /// Reading `options.<field>` threw.
+  Unreadable {
+    field: &'static str,
+  },
+  TimeoutMs,
+  OnProgress,
+  ProgressUnusable,
+  NotSignal,
+  AbortedUnreadable,
+}
 
-  #[error("the workspace {} is not usable: {reason}", shown(path))]
-  Workspace {
+/// Why the workspace cannot be used.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "is", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum WorkspaceReason {
+  NotString,
+  None,
+  Relative,
+  Missing,
+  NotDirectory {
+    file_kind: FileKind,
+  },
+  Unreadable {
+    os: String,
+  },
+  /// Removed or renamed during the call.
+  Removed,
+  /// It can no longer be read or entered (a chmod during the call).
+  Blocked {
+    os: String,
+  },
+  IndexDirUnreadable {
+    #[serde(serialize_with = "lossy")]
+    dir: PathBuf,
+    os: String,
+  },
+  /// The filesystem did not answer a diagnosis's checks in time.
+  Unanswered,
+}
+
+/// Why no CodeGraph CLI can run.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "is", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum NotFoundReason {
+  OverrideRelative {
+    variable: &'static str,
+    #[serde(serialize_with = "lossy")]
+    value: PathBuf,
+  },
+  OverrideMissing {
+    variable: &'static str,
+    #[serde(serialize_with = "lossy")]
+    value: PathBuf,
+  },
+  NotOnPath {
+    names: &'static [&'static str],
+    /// The first one found inside the workspace, skipped.
+    #[serde(serialize_with = "lossy_opt")]
+    skipped: Option<PathBuf>,
+    allow_variable: &'static str,
+  },
+  /// The spawn said ENOENT: it, or its interpreter, does not exist.
+  CannotExecute {
+    #[serde(serialize_with = "lossy")]
+    executable: PathBuf,
+  },
+}
+
+/// Why the workspace has no usable index; `path` is the file or directory in question.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "is", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum NoIndexReason {
+  NotDirectory {
+    #[serde(serialize_with = "lossy")]
     path: PathBuf,
-    reason: String,
+    file_kind: FileKind,
+  },
+  NotRegular {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+    file_kind: FileKind,
+  },
+  Missing {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+  },
+  Unreadable {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+    os: String,
+  },
+  Outside {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+    #[serde(serialize_with = "lossy")]
+    target: PathBuf,
+  },
+  NotSqlite {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+  },
+  Truncated {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+  },
+  Removed {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+  },
+  /// The CLI said it cannot use the database.
+  CliCannotUse {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+  },
+}
+
+/// Why the index cannot be opened read-write (what was seen; [`Access`] is what to do).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "is", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum ReadOnlyReason {
+  Denied {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+    os: String,
+  },
+  ReadOnlyMount {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+  },
+  /// The CLI said "attempt to write a readonly database".
+  CliSaid,
+}
+
+/// Why the CLI could not be started (or waited for).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "is", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum SpawnReason {
+  /// The checks' thread died; `text` is what the runtime said.
+  ChecksFailed {
+    text: String,
+  },
+  /// The addon's runtime could not start (`text`: the OS's words, when there were any).
+  RuntimeFailed {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<String>,
+  },
+  /// The call's task died inside the addon.
+  CallFailed {
+    text: String,
+  },
+  Wait {
+    os: String,
+  },
+  /// EACCES: from exec (not executable) or from entering the workspace.
+  Permission {
+    #[serde(serialize_with = "lossy")]
+    executable: PathBuf,
+  },
+  Other {
+    #[serde(serialize_with = "lossy")]
+    executable: PathBuf,
+    os: String,
+  },
+}
+
+/// What was being done when a resource ran out.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "is", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum Step {
+  ListWorkspace,
+  ReadWorkspace,
+  ReadIndexDir,
+  ReadIndex,
+  ReadIndexHeader,
+  ReadLock,
+  WaitCli,
+  Start {
+    #[serde(serialize_with = "lossy")]
+    executable: PathBuf,
+  },
+  StartRuntime,
+  /// A thread of the addon could not start (a panic's text is the `os` fact).
+  AddonThread,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(untagged, rename_all_fields = "camelCase")]
+pub enum ExploreError {
+  InvalidRequest {
+    reason: RequestReason,
+  },
+  InvalidOptions {
+    reason: OptionsReason,
+  },
+  Workspace {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
     /// This user may not read or enter it (EACCES/EPERM): a permissions remediation.
     denied: bool,
+    reason: WorkspaceReason,
   },
-
-  #[error("the CodeGraph CLI was not found: {reason}")]
-  NotFound { reason: String },
-
-  #[error("this workspace has no usable CodeGraph index: {reason}")]
+  NotFound {
+    reason: NotFoundReason,
+  },
   NoIndex {
+    /// The workspace.
+    #[serde(serialize_with = "lossy")]
     path: PathBuf,
-    reason: String,
     kind: NoIndexKind,
+    /// Boxed: its paths would make every `Result<_, ExploreError>` large (Windows paths are 32
+    /// bytes).
+    reason: Box<NoIndexReason>,
   },
-
-  #[error("the CodeGraph index cannot be opened read-write: {reason}")]
   IndexReadOnly {
+    #[serde(serialize_with = "lossy")]
     dir: PathBuf,
-    reason: String,
     cause: Access,
+    /// Boxed, as `NoIndex`'s reason.
+    reason: Box<ReadOnlyReason>,
   },
-
-  #[error("CodeGraph is writing this workspace's index right now ({}){}", writer_says(lock, *pid, *rebuild), busy_note(*waited_ms))]
   IndexBusy {
     /// The lock file that names the writer.
+    #[serde(serialize_with = "lossy")]
     lock: PathBuf,
+    /// 0: no lock yet, the database is only being created.
     pid: u32,
     rebuild: bool,
     /// How long this call waited for the writer to finish.
     waited_ms: u64,
   },
-
-  #[error("codegraph could not be started: {reason}")]
-  Spawn { reason: String },
-
-  #[error("pi-codegraph ran out of {resource}: {reason}")]
-  Resources { resource: Resource, reason: String },
-
-  #[error("codegraph explore {how}")]
+  Spawn {
+    reason: SpawnReason,
+  },
+  Resources {
+    resource: Resource,
+    step: Step,
+    /// The OS's (or the panic's) own text.
+    os: String,
+  },
   Exit {
-    how: String,
+    #[serde(rename = "exitCode")]
     code: Option<i32>,
     signal: Option<i32>,
+    /// The usual name of `signal`, when it has one.
+    signal_name: Option<&'static str>,
+    /// The end of stderr: clean and bounded, NOT redacted (the words module redacts it).
     stderr_tail: String,
+    /// The start of stdout when it is not blank (shown when stderr said nothing), unredacted.
+    stdout_excerpt: Option<String>,
   },
-
-  #[error("codegraph explore did not finish within {timeout_ms} ms and was stopped{}", partial_note(*partial_bytes))]
   Timeout {
     timeout_ms: u64,
+    /// Unredacted, as for `Exit`.
     stderr_tail: String,
+    /// The workspace checks, not the CLI, were still running.
+    stalled: bool,
     partial_bytes: u64,
     /// What the CLI had printed, within the output caps (for `details.partialText`).
     partial_text: String,
   },
-
-  #[error("{}", cancelled_note(*partial_bytes))]
   Cancelled {
     partial_bytes: u64,
     partial_text: String,
   },
 }
 
-fn writer_says(lock: &Path, pid: u32, rebuild: bool) -> String {
-  match pid {
-    0 => format!(
-      "{} holds only its first page: `codegraph init` is creating it",
-      shown(lock)
-    ),
-    _ => format!("pid {pid} holds {}: {}", shown(lock), writer_kind(rebuild)),
+impl ExploreError {
+  /// CODEGRAPH_CANCELLED before anything was printed.
+  pub fn cancelled() -> Self {
+    Self::Cancelled {
+      partial_bytes: 0,
+      partial_text: String::new(),
+    }
   }
-}
 
-fn writer_kind(rebuild: bool) -> &'static str {
-  if rebuild {
-    "a `codegraph index` rebuild"
-  } else {
-    "`codegraph init`, `index` or `sync`"
-  }
-}
-
-fn busy_note(waited_ms: u64) -> String {
-  match waited_ms {
-    0 => ", so an answer now could come from a partial index".into(),
-    ms => format!(
-      ", still after {:.1} s of waiting; an answer now could come from a partial index",
-      ms as f64 / 1000.0
-    ),
-  }
-}
-
-fn partial_note(bytes: u64) -> String {
-  match bytes {
-    0 => " before it printed anything".into(),
-    n => format!(" after printing {n} bytes of a partial answer (kept in details.partialText)"),
-  }
-}
-
-fn cancelled_note(bytes: u64) -> String {
-  match bytes {
-    0 => "the explore was cancelled before codegraph printed anything, and codegraph was stopped"
-      .into(),
-    n => format!(
-      "the explore was cancelled after codegraph had printed {n} bytes (the partial answer is in details.partialText), and codegraph was stopped"
-    ),
+  /// The facts as JSON, for the JS words module (`facts` on the addon's rejection).
+  pub fn facts(&self) -> serde_json::Value {
+    // Every field serializes (strings, numbers, tags); a failure would be a bug.
+    serde_json::to_value(self).unwrap_or_default()
   }
 }
 
@@ -240,124 +454,6 @@ impl ExploreError {
       Self::Timeout { .. } => ErrorCode::Timeout,
       Self::Cancelled { .. } => ErrorCode::Cancelled,
     }
-  }
-
-  /// What the user (or the model, on the user's behalf) can do about it, in one line.
-  pub fn remediation(&self) -> String {
-    match self {
-      Self::InvalidRequest { .. } => {
-        "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.".into()
-      }
-      Self::InvalidOptions { .. } => {
-        "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.".into()
-      }
-      Self::Workspace {
-        path, denied: true, ..
-      } => format!(
-        "Give this user read and execute access to {} (check its owner and mode with `ls -ld`), or start Pi as a user who can read it; codegraph_explore only runs in Pi's active workspace.",
-        shown(path)
-      ),
-      Self::Workspace { .. } => {
-        "Start Pi in an existing project directory; codegraph_explore only runs in Pi's active workspace.".into()
-      }
-      Self::NotFound { .. } => {
-        "Install the CodeGraph CLI (npm install -g @colbymchenry/codegraph) and make sure `codegraph` is on PATH, or set PI_CODEGRAPH_BIN to its absolute path.".into()
-      }
-      Self::NoIndex { path, kind, .. } => no_index_remediation(path, kind),
-      Self::IndexReadOnly { dir, cause, .. } => access_remediation(dir, cause),
-      Self::IndexBusy { lock, pid: 0, .. } => format!(
-        "Ask again once `codegraph init` has finished; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process is indexing, an init was interrupted: run `codegraph index` in the workspace (the database {} is only started).",
-        shown(lock)
-      ),
-      Self::IndexBusy { lock, pid, .. } => format!(
-        "Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid {pid}, the lock is stale: delete {}.",
-        shown(lock)
-      ),
-      Self::Spawn { .. } => {
-        "Check that the codegraph executable is a runnable program and that the workspace is readable.".into()
-      }
-      Self::Resources { resource, .. } => resource.remediation().into(),
-      Self::Exit { .. } => {
-        "Read the stderr tail below; run the same `codegraph explore` in the workspace to reproduce it.".into()
-      }
-      Self::Timeout { .. } => {
-        "Ask a narrower question that names concrete symbols or files, or check the index with `codegraph status`.".into()
-      }
-      Self::Cancelled { .. } => "Nothing to fix: the request was cancelled.".into(),
-    }
-  }
-
-  /// The full, self-contained message: Pi hands only `error.message` to the model, so the code and
-  /// the remediation have to be in it.
-  pub fn message(&self) -> String {
-    let mut msg = format!(
-      "{}: {}.\nRemediation: {}",
-      self.code(),
-      self,
-      self.remediation()
-    );
-    match self {
-      Self::Exit { stderr_tail, .. } if stderr_tail.trim().is_empty() => {
-        msg.push_str("\nstderr: (empty)");
-      }
-      // What a stuck CLI said before it was stopped is often the reason (a lock, a prompt).
-      Self::Exit { stderr_tail, .. } | Self::Timeout { stderr_tail, .. }
-        if !stderr_tail.trim().is_empty() =>
-      {
-        msg.push_str("\nstderr (last 4 KB):\n");
-        msg.push_str(stderr_tail.trim_end());
-      }
-      _ => {}
-    }
-    msg
-  }
-}
-
-fn access_remediation(dir: &Path, cause: &Access) -> String {
-  let rw =
-    "CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm)";
-  let keep = "The index itself may be fine: do not move or delete it. pi-codegraph itself never writes the index.";
-  match cause {
-    Access::NotWritable => format!(
-      "{rw}: make {} and its files writable for this user. pi-codegraph itself never writes the index.",
-      shown(dir)
-    ),
-    Access::Denied { path } => format!(
-      "This user may not access {}: make {} and its files readable and writable for this user (check owner and mode with `ls -la`), or start Pi as the user who owns the index; {rw}. {keep}",
-      shown(path),
-      shown(dir)
-    ),
-    Access::ReadOnlyMount => format!(
-      "{} is on a read-only filesystem and {rw}: remount it read-write, or start Pi in a writable copy of the project. {keep}",
-      shown(dir)
-    ),
-  }
-}
-
-fn no_index_remediation(workspace: &Path, kind: &NoIndexKind) -> String {
-  let ws = shown(workspace);
-  let never = "pi-codegraph never creates, syncs or repairs the index.";
-  match kind {
-    NoIndexKind::Missing {
-      ancestor: Some(ancestor),
-    } => format!(
-      "The enclosing project {} has a CodeGraph index: start Pi there (cd {} && pi) to use it; its answers name files relative to that directory. Only if you want a separate, partial index of this subdirectory, run `codegraph init` in {ws} yourself. {never}",
-      shown(ancestor),
-      shown(ancestor),
-    ),
-    NoIndexKind::Missing { ancestor: None } => {
-      format!("Run `codegraph init` in {ws} yourself; {never}")
-    }
-    NoIndexKind::Unusable { db } => format!(
-      "Move or delete {} (CodeGraph cannot rebuild it in place), then run `codegraph init` in {ws} yourself; {never}",
-      shown(db)
-    ),
-    NoIndexKind::Special => format!(
-      "Replace it with a real index: remove it, then run `codegraph init` in {ws} yourself; {never}"
-    ),
-    NoIndexKind::Outside { .. } => format!(
-      "Start Pi in the project that owns that index, run `codegraph init` in {ws} for an index of its own, or set PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 to accept an index outside the workspace. {never}"
-    ),
   }
 }
 

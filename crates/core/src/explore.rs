@@ -10,7 +10,7 @@ use tokio::time::Instant;
 use crate::access::{index_blocked, workspace_blocked};
 use crate::discovery::{discover, Launch};
 use crate::environment::{ChildEnv, Dropped, EnvSnapshot};
-use crate::errors::ExploreError;
+use crate::errors::{ExploreError, SpawnReason};
 use crate::full_output::SpillTarget;
 use crate::index_writer::{active_writer, Writer};
 use crate::limits::{truncation_marker, Bounded};
@@ -108,10 +108,11 @@ async fn off_thread<T: Send + 'static>(
   let task = tokio::task::spawn_blocking(check);
   tokio::select! {
     biased;
-    () = cancel.notified() => Err(ExploreError::Cancelled { partial_bytes: 0, partial_text: String::new() }),
+    () = cancel.notified() => Err(ExploreError::cancelled()),
     () = tokio::time::sleep_until(deadline) => Err(ExploreError::Timeout {
       timeout_ms: timeout.as_millis() as u64,
-      stderr_tail: "(stopped while checking the workspace: the filesystem did not answer)".into(),
+      stderr_tail: String::new(),
+      stalled: true,
       partial_bytes: 0,
       partial_text: String::new(),
     }),
@@ -122,7 +123,9 @@ async fn off_thread<T: Send + 'static>(
 /// The checks' thread died: a resource running out (tokio panics when it cannot start a thread)
 /// or a bug, each said as such.
 fn checks_failed(e: tokio::task::JoinError) -> ExploreError {
-  let reason = format!("the workspace checks failed: {e}");
+  let reason = SpawnReason::ChecksFailed {
+    text: e.to_string(),
+  };
   match e.try_into_panic() {
     Ok(payload) => {
       crate::resources::from_panic(payload.as_ref()).unwrap_or(ExploreError::Spawn { reason })
@@ -185,7 +188,7 @@ async fn wait_for_writer(
     }
     tokio::select! {
       biased;
-      () = cancel.notified() => return Err(ExploreError::Cancelled { partial_bytes: 0, partial_text: String::new() }),
+      () = cancel.notified() => return Err(ExploreError::cancelled()),
       () = tokio::time::sleep_until((now + WRITER_POLL).min(give_up)) => {}
     }
     let dir = dir.to_path_buf();

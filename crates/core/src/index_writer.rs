@@ -28,6 +28,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::errors::ExploreError;
+use crate::errors::Step;
 use crate::preflight::open_regular;
 use crate::resources::exhausted;
 
@@ -90,7 +91,7 @@ fn being_created(db: &Path) -> Result<bool, ExploreError> {
   });
   let len = match read {
     Ok(len) => len,
-    Err(e) => return exhausted("reading the index header", &e).map_or(Ok(false), Err),
+    Err(e) => return exhausted(Step::ReadIndexHeader, &e).map_or(Ok(false), Err),
   };
   if &header[..16] != b"SQLite format 3\0" {
     return Ok(false);
@@ -114,7 +115,7 @@ fn read_lock(path: &Path) -> Result<Option<String>, ExploreError> {
       Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))
     }
     Ok(_) => Ok(None),
-    Err(e) => exhausted("reading CodeGraph's lock file", &e).map_or(Ok(None), Err),
+    Err(e) => exhausted(Step::ReadLock, &e).map_or(Ok(None), Err),
   }
 }
 

@@ -4,8 +4,8 @@
 //! UTF-8 character) and stops storing at the `MAX_LINES`th newline; everything after is only
 //! counted. stderr is a ring of its last `STDERR_TAIL_BYTES`.
 
-use crate::errors::shown;
 use crate::full_output::{FullOutput, Spill, SpillTarget};
+use crate::sanitize::shown;
 use crate::sanitize::{clean_text, Cleaner};
 
 /// 50 KB, as Pi counts it (`DEFAULT_MAX_BYTES`).

@@ -5,7 +5,9 @@ use std::path::{Path, PathBuf};
 
 use crate::access::{denied, is_denied, is_gone, workspace_gone};
 use crate::environment::EnvSnapshot;
-use crate::errors::{shown, ExploreError, NoIndexKind};
+use crate::errors::{
+  os_text, ExploreError, FileKind, NoIndexKind, NoIndexReason, RequestReason, Step, WorkspaceReason,
+};
 use crate::limits::MAX_REQUEST_CHARS;
 use crate::resources::exhausted;
 
@@ -17,25 +19,20 @@ const DB_FILE: &str = "codegraph.db";
 const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
 pub fn check_request(request: &str) -> Result<(), ExploreError> {
-  let invalid = |reason: &str| {
-    Err(ExploreError::InvalidRequest {
-      reason: reason.to_owned(),
-    })
-  };
+  let invalid = |reason| Err(ExploreError::InvalidRequest { reason });
   if request.chars().all(is_blank_char) {
-    return invalid("it is empty or only whitespace and invisible characters");
+    return invalid(RequestReason::Blank);
   }
   if request.contains('\0') {
-    return invalid("it contains a NUL byte, which no command-line argument can carry");
+    return invalid(RequestReason::Nul);
   }
   // The CLI checks `query.length`, which counts UTF-16 code units (an emoji counts 2), and so
   // does the tool schema's maxLength in JS.
   let units = request.encode_utf16().count();
   if units > MAX_REQUEST_CHARS {
-    return Err(ExploreError::InvalidRequest {
-      reason: format!(
-        "it is {units} characters long as JavaScript counts them (UTF-16 units); the limit is {MAX_REQUEST_CHARS}"
-      ),
+    return invalid(RequestReason::TooLong {
+      units,
+      limit: MAX_REQUEST_CHARS,
     });
   }
   Ok(())
@@ -79,38 +76,40 @@ fn is_format(c: char) -> bool {
 
 pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
   let path = PathBuf::from(cwd);
-  let fail = |reason: &str| {
+  let fail = |reason| {
     Err(ExploreError::Workspace {
       path: path.clone(),
-      reason: reason.to_owned(),
       denied: false,
+      reason,
     })
   };
-  let unreadable = |what: &str, e: std::io::Error| {
+  let unreadable = |step, e: std::io::Error| {
     Err(
-      exhausted(what, &e).unwrap_or_else(|| ExploreError::Workspace {
+      exhausted(step, &e).unwrap_or_else(|| ExploreError::Workspace {
         path: path.clone(),
-        reason: format!("it cannot be read ({e})"),
         denied: is_denied(&e),
+        reason: WorkspaceReason::Unreadable { os: os_text(&e) },
       }),
     )
   };
   if cwd.is_empty() {
-    return fail("no workspace directory was given");
+    return fail(WorkspaceReason::None);
   }
   if !path.is_absolute() {
-    return fail("it is not an absolute path");
+    return fail(WorkspaceReason::Relative);
   }
   // metadata() follows symlinks and never opens the target: a FIFO or device is refused here.
   match std::fs::metadata(&path) {
     // A directory we cannot list would fail later in confusing ways (as "no index").
     Ok(m) if m.is_dir() => match std::fs::read_dir(&path) {
       Ok(_) => Ok(path),
-      Err(e) => unreadable("listing the workspace", e),
+      Err(e) => unreadable(Step::ListWorkspace, e),
     },
-    Ok(m) => fail(&format!("it is {}, not a directory", kind_of(&m))),
-    Err(e) if e.kind() == std::io::ErrorKind::NotFound => fail("it does not exist"),
-    Err(e) => unreadable("reading the workspace", e),
+    Ok(m) => fail(WorkspaceReason::NotDirectory {
+      file_kind: kind_of(&m),
+    }),
+    Err(e) if e.kind() == std::io::ErrorKind::NotFound => fail(WorkspaceReason::Missing),
+    Err(e) => unreadable(Step::ReadWorkspace, e),
   }
 }
 
@@ -141,17 +140,20 @@ pub fn check_index(
   let name = index_dir_name(env);
   let dir = workspace.join(&name);
   let db = dir.join(DB_FILE);
-  let no_index = |reason: String, kind: NoIndexKind| ExploreError::NoIndex {
+  let no_index = |reason: NoIndexReason, kind: NoIndexKind| ExploreError::NoIndex {
     path: workspace.to_path_buf(),
-    reason,
     kind,
+    reason: Box::new(reason),
   };
   let missing = |what: &Path| missing_index(workspace, &name, what);
   match std::fs::metadata(&dir) {
     Ok(m) if m.is_dir() => {}
     Ok(m) => {
       return Err(no_index(
-        format!("{} is {}, not a directory", shown(&dir), kind_of(&m)),
+        NoIndexReason::NotDirectory {
+          path: dir,
+          file_kind: kind_of(&m),
+        },
         NoIndexKind::Special,
       ))
     }
@@ -159,21 +161,23 @@ pub fn check_index(
     Err(e) => {
       let unreadable = || ExploreError::Workspace {
         path: workspace.to_path_buf(),
-        reason: format!("{} cannot be read ({e})", shown(&dir)),
         denied: is_denied(&e),
+        reason: WorkspaceReason::IndexDirUnreadable {
+          dir: dir.clone(),
+          os: os_text(&e),
+        },
       };
-      return Err(exhausted("reading the index directory", &e).unwrap_or_else(unreadable));
+      return Err(exhausted(Step::ReadIndexDir, &e).unwrap_or_else(unreadable));
     }
   }
   match std::fs::metadata(&db) {
     Ok(m) if m.is_file() => {}
     Ok(m) => {
       return Err(no_index(
-        format!(
-          "{} is {}, not a regular file; it was not opened",
-          shown(&db),
-          kind_of(&m)
-        ),
+        NoIndexReason::NotRegular {
+          path: db,
+          file_kind: kind_of(&m),
+        },
         NoIndexKind::Special,
       ))
     }
@@ -183,9 +187,13 @@ pub fn check_index(
     Err(e) => {
       let unreadable = || {
         let kind = NoIndexKind::Unusable { db: db.clone() };
-        no_index(format!("{} cannot be read ({e})", shown(&db)), kind)
+        let reason = NoIndexReason::Unreadable {
+          path: db.clone(),
+          os: os_text(&e),
+        };
+        no_index(reason, kind)
       };
-      return Err(exhausted("reading the index", &e).unwrap_or_else(unreadable));
+      return Err(exhausted(Step::ReadIndex, &e).unwrap_or_else(unreadable));
     }
   }
   // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
@@ -206,11 +214,10 @@ pub fn check_index(
     for (what, target) in [(&dir, &resolved), (&db, &db_resolved)] {
       if !target.starts_with(home) {
         return Err(no_index(
-          format!(
-            "{} resolves to {}, outside the workspace",
-            shown(what),
-            shown(target)
-          ),
+          NoIndexReason::Outside {
+            path: what.clone(),
+            target: target.clone(),
+          },
           NoIndexKind::Outside {
             resolved: target.clone(),
           },
@@ -221,23 +228,22 @@ pub fn check_index(
   match read_header(&db) {
     Ok(header) if &header == SQLITE_MAGIC => Ok(IndexFound { dir, resolved }),
     Ok(_) => Err(no_index(
-      format!("{} is not a SQLite database", shown(&db)),
+      NoIndexReason::NotSqlite { path: db.clone() },
       NoIndexKind::Unusable { db },
     )),
     Err(e) if e.kind() == std::io::ErrorKind::UnexpectedEof => Err(no_index(
-      format!("{} is empty or truncated", shown(&db)),
+      NoIndexReason::Truncated { path: db.clone() },
       NoIndexKind::Unusable { db },
     )),
     Err(e) if is_denied(&e) => Err(denied(&dir, &db, &e)),
     Err(e) if is_gone(&e) => Err(missing(&db)),
-    Err(e) => Err(
-      exhausted("reading the index header", &e).unwrap_or_else(|| {
-        no_index(
-          format!("{} cannot be read ({e})", shown(&db)),
-          NoIndexKind::Unusable { db },
-        )
-      }),
-    ),
+    Err(e) => Err(exhausted(Step::ReadIndexHeader, &e).unwrap_or_else(|| {
+      let reason = NoIndexReason::Unreadable {
+        path: db.clone(),
+        os: os_text(&e),
+      };
+      no_index(reason, NoIndexKind::Unusable { db })
+    })),
   }
 }
 
@@ -250,10 +256,12 @@ fn missing_index(workspace: &Path, name: &str, what: &Path) -> ExploreError {
   }
   ExploreError::NoIndex {
     path: workspace.to_path_buf(),
-    reason: format!("{} does not exist", shown(what)),
     kind: NoIndexKind::Missing {
       ancestor: ancestor_index(workspace, name),
     },
+    reason: Box::new(NoIndexReason::Missing {
+      path: what.to_path_buf(),
+    }),
   }
 }
 
@@ -312,32 +320,32 @@ pub fn ancestor_index(workspace: &Path, name: &str) -> Option<PathBuf> {
     .map(Path::to_path_buf)
 }
 
-/// Names what a non-regular file is, for messages.
-fn kind_of(m: &std::fs::Metadata) -> &'static str {
+/// What a file is, as a fact (the words module names it).
+fn kind_of(m: &std::fs::Metadata) -> FileKind {
   let t = m.file_type();
   if t.is_dir() {
-    return "a directory";
+    return FileKind::Directory;
   }
   if t.is_file() {
-    return "a regular file";
+    return FileKind::RegularFile;
   }
   #[cfg(unix)]
   {
     use std::os::unix::fs::FileTypeExt;
     if t.is_fifo() {
-      return "a FIFO (named pipe)";
+      return FileKind::Fifo;
     }
     if t.is_char_device() {
-      return "a character device";
+      return FileKind::CharDevice;
     }
     if t.is_block_device() {
-      return "a block device";
+      return FileKind::BlockDevice;
     }
     if t.is_socket() {
-      return "a socket";
+      return FileKind::Socket;
     }
   }
-  "a special file"
+  FileKind::Special
 }
 
 /// `CODEGRAPH_DIR` as the CLI accepts it: a plain directory name. Anything path-like is ignored

@@ -3,19 +3,26 @@
 //! again once the resource is back. Every check and spawn that can meet such an error asks
 //! [`exhausted`] first, so it is never reported as a missing workspace or a broken executable.
 
-use std::fmt;
+use serde::Serialize;
 
-/// A resource the host process (or the system) ran out of.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+use crate::errors::{ExploreError, Step};
+
+/// A resource the host process (or the system) ran out of, named (as a fact) by the errno that
+/// says so on Unix; the words module names it and says what to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
 pub enum Resource {
   /// EMFILE: this process's open-file limit (`ulimit -n`).
+  #[serde(rename = "EMFILE")]
   ProcessFiles,
   /// ENFILE: the system's open-file table.
+  #[serde(rename = "ENFILE")]
   SystemFiles,
   /// EAGAIN from fork/clone or thread creation: the user's process limit (`ulimit -u`) or the
   /// system's.
+  #[serde(rename = "EAGAIN")]
   Processes,
   /// ENOMEM.
+  #[serde(rename = "ENOMEM")]
   Memory,
 }
 
@@ -49,40 +56,20 @@ impl Resource {
       None
     }
   }
-
-  /// What to do about it, naming the resource.
-  pub fn remediation(self) -> &'static str {
-    match self {
-      Self::ProcessFiles => "The host process has no file descriptors left (EMFILE): close files it holds open or raise its limit (`ulimit -n`), then ask again.",
-      Self::SystemFiles => "The system's open-file table is full (ENFILE): close files in other programs or raise the system limit (fs.file-max on Linux), then ask again.",
-      Self::Processes => "No new process or thread could be created (EAGAIN): end processes or raise the user's process limit (`ulimit -u`), then ask again.",
-      Self::Memory => "There was not enough memory (ENOMEM): free memory (end other programs), then ask again.",
-    }
-  }
 }
 
-impl fmt::Display for Resource {
-  fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-    f.write_str(match self {
-      Self::ProcessFiles => "file descriptors (this process's limit)",
-      Self::SystemFiles => "file descriptors (the system's open-file table)",
-      Self::Processes => "processes or threads",
-      Self::Memory => "memory",
-    })
-  }
-}
-
-/// CODEGRAPH_RESOURCES for `e` met while doing `what`, when `e` is a resource running out.
-pub fn exhausted(what: &str, e: &std::io::Error) -> Option<crate::errors::ExploreError> {
-  Resource::of(e).map(|resource| crate::errors::ExploreError::Resources {
+/// CODEGRAPH_RESOURCES for `e` met during `step`, when `e` is a resource running out.
+pub fn exhausted(step: Step, e: &std::io::Error) -> Option<ExploreError> {
+  Resource::of(e).map(|resource| ExploreError::Resources {
     resource,
-    reason: format!("{what} failed ({e})"),
+    step,
+    os: crate::errors::os_text(e),
   })
 }
 
 /// A panic's message, when it says a resource ran out (tokio panics when it cannot start a
 /// thread or create its signal pipe): the OS error text it quotes.
-pub fn from_panic(payload: &(dyn std::any::Any + Send)) -> Option<crate::errors::ExploreError> {
+pub fn from_panic(payload: &(dyn std::any::Any + Send)) -> Option<ExploreError> {
   let text = payload
     .downcast_ref::<String>()
     .map(String::as_str)
@@ -101,12 +88,10 @@ pub fn from_panic(payload: &(dyn std::any::Any + Send)) -> Option<crate::errors:
   .into_iter()
   .find_map(|(needle, r)| text.contains(needle).then_some(r))?;
   let first_line = text.lines().next().unwrap_or_default();
-  Some(crate::errors::ExploreError::Resources {
+  Some(ExploreError::Resources {
     resource,
-    reason: format!(
-      "a thread of the addon could not start ({})",
-      first_line.chars().take(200).collect::<String>()
-    ),
+    step: Step::AddonThread,
+    os: first_line.chars().take(200).collect(),
   })
 }
 

@@ -16,7 +16,7 @@ use tokio::io::AsyncReadExt;
 use tokio::sync::Notify;
 
 use crate::discovery::Launch;
-use crate::errors::ExploreError;
+use crate::errors::{os_text, ExploreError, NotFoundReason, RequestReason, SpawnReason, Step};
 use crate::full_output::SpillTarget;
 use crate::limits::{Bounded, StderrTail, StdoutCollector};
 use crate::resources::exhausted;
@@ -147,6 +147,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
         return Err(ExploreError::Timeout {
           timeout_ms: spec.timeout.as_millis() as u64,
           stderr_tail: err.finish(),
+          stalled: false,
           partial_bytes,
           partial_text,
         });
@@ -175,7 +176,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
         Ok(n) => err.push(&err_buf[..n]),
       },
       exited = guard.0.wait(), if status.is_none() => {
-        status = Some(exited.map_err(|e| exhausted("waiting for codegraph", &e).unwrap_or_else(|| ExploreError::Spawn { reason: format!("waiting for codegraph failed: {e}") }))?);
+        status = Some(exited.map_err(|e| exhausted(Step::WaitCli, &e).unwrap_or_else(|| ExploreError::Spawn { reason: SpawnReason::Wait { os: os_text(&e) } }))?);
         pipe_grace.as_mut().reset(tokio::time::Instant::now() + PIPE_GRACE);
       }
       () = &mut pipe_grace, if status.is_some() => {
@@ -237,25 +238,33 @@ impl Sink for StderrTail {
 }
 
 fn spawn_error(launch: &Launch, e: &std::io::Error) -> ExploreError {
-  let exe = launch.executable.display();
+  let executable = launch.executable.clone();
   // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
-  if let Some(err) = exhausted(&format!("starting {exe}"), e) {
+  if let Some(err) = exhausted(
+    Step::Start {
+      executable: executable.clone(),
+    },
+    e,
+  ) {
     return err;
   }
   match e.kind() {
     std::io::ErrorKind::NotFound => ExploreError::NotFound {
-      reason: format!("{exe} could not be executed (it, or its interpreter, does not exist)"),
+      reason: NotFoundReason::CannotExecute { executable },
     },
     // EACCES comes from exec (not executable) or from entering the workspace.
     std::io::ErrorKind::PermissionDenied => ExploreError::Spawn {
-      reason: format!("permission denied running {exe} in the workspace (is it executable, and the workspace enterable?)"),
+      reason: SpawnReason::Permission { executable },
     },
     // Rust refuses batch-file arguments it cannot escape safely for cmd.exe.
     std::io::ErrorKind::InvalidInput => ExploreError::InvalidRequest {
-      reason: format!("it cannot be passed safely to the batch launcher {exe}"),
+      reason: RequestReason::BatchUnsafe { executable },
     },
     _ => ExploreError::Spawn {
-      reason: format!("{exe}: {e}"),
+      reason: SpawnReason::Other {
+        executable,
+        os: os_text(e),
+      },
     },
   }
 }

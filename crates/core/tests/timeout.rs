@@ -20,11 +20,13 @@ async fn a_stuck_cli_times_out_with_its_partial_output_and_stderr() {
     stderr_tail,
     partial_bytes,
     partial_text,
+    stalled,
   } = err
   else {
     panic!("not a timeout: {err:?}");
   };
   assert_eq!(timeout_ms, 400);
+  assert!(!stalled, "the CLI, not the checks, was stopped");
   assert_eq!(partial_text, "partial\n");
   assert_eq!(partial_bytes, 8);
   assert!(stderr_tail.contains("stuck-on-lock"), "{stderr_tail:?}");

@@ -6,7 +6,7 @@
 const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
-const { badWorkspace, indexReadOnly, noIndex, shownPath } = require("./errors.js");
+const { badWorkspace, indexReadOnly, noIndex } = require("./errors.js");
 
 /** `err` says a path (or one of its parents) is not there. */
 const isGone = (err) => err?.code === "ENOENT" || err?.code === "ENOTDIR";
@@ -15,7 +15,7 @@ const isDenied = (err) => err?.code === "EACCES" || err?.code === "EPERM";
 
 /**
  * An OS error as a short reason, e.g. "permission denied (EACCES)": without the path Node puts
- * in its message (paths reach messages only through shownPath()).
+ * in its message (paths reach messages only through lib/words).
  */
 function ioReason(err) {
   const m = /^([A-Z0-9]+): ([^,]*)/.exec(String(err?.message ?? err));
@@ -33,7 +33,7 @@ async function workspaceGone(workspace) {
   } catch (err) {
     if (!isGone(err)) return null;
   }
-  return badWorkspace(workspace, "it was removed or renamed during the call");
+  return badWorkspace(workspace, { is: "removed" });
 }
 
 /**
@@ -46,14 +46,14 @@ async function workspaceBlocked(workspace) {
   try {
     await fsp.access(workspace, fs.constants.R_OK | fs.constants.X_OK);
   } catch (err) {
-    if (isDenied(err)) return badWorkspace(workspace, `it cannot be read or entered (${ioReason(err)})`, true);
+    if (isDenied(err)) return badWorkspace(workspace, { is: "blocked", os: ioReason(err) }, true);
   }
   return null;
 }
 
 /** CODEGRAPH_INDEX_READONLY for a path of the index this user may not access. */
 const denied = (dir, p, err) =>
-  indexReadOnly(dir, `${shownPath(p)} cannot be accessed (${ioReason(err)})`, { denied: p });
+  indexReadOnly(dir, { is: "denied", path: p, os: ioReason(err) }, { is: "denied", path: p });
 
 /**
  * After the CLI failed to open its database: what in `<workspace>/.codegraph` this user cannot
@@ -77,10 +77,9 @@ async function indexBlocked(workspace, dir) {
     } catch (err) {
       if (isGone(err)) {
         if (!required) continue;
-        return noIndex(workspace, `${shownPath(p)} was removed during the call`, { missing: true });
+        return noIndex(workspace, { is: "removed", path: p }, { is: "missing" });
       }
-      if (err.code === "EROFS")
-        return indexReadOnly(dir, `${shownPath(p)} is on a read-only filesystem`, { readOnlyMount: true });
+      if (err.code === "EROFS") return indexReadOnly(dir, { is: "readOnlyMount", path: p }, { is: "readOnlyMount" });
       if (isDenied(err)) return denied(dir, p, err);
     }
   }

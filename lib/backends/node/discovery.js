@@ -6,7 +6,7 @@
 const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
-const { notFound, shownPath } = require("./errors.js");
+const { notFound } = require("./errors.js");
 const { IS_WINDOWS } = require("./limits.js");
 const { envGet, envSet, isWithin, readRegular } = require("./preflight.js");
 
@@ -117,9 +117,9 @@ async function discover(home, env) {
   const override = envSet(env, BIN_OVERRIDE_VAR);
   if (override) {
     if (!path.isAbsolute(override))
-      throw notFound(`${BIN_OVERRIDE_VAR}=${shownPath(override)} is not an absolute path`);
+      throw notFound({ is: "overrideRelative", variable: BIN_OVERRIDE_VAR, value: override });
     if (!(await isRegularFile(override)))
-      throw notFound(`${BIN_OVERRIDE_VAR}=${shownPath(override)} does not exist or is not a file`);
+      throw notFound({ is: "overrideMissing", variable: BIN_OVERRIDE_VAR, value: override });
     return launchFor(override, await inside(override), env, nodeOk);
   }
   let skipped = null;
@@ -132,13 +132,9 @@ async function discover(home, env) {
     }
     return true;
   });
-  const names = CODEGRAPH_NAMES.join("` or `");
   if (!found) {
-    throw notFound(
-      skipped
-        ? `no \`${names}\` on PATH outside the workspace; ${shownPath(skipped)} was skipped because it lives inside the workspace (set ${ALLOW_WORKSPACE_BIN_VAR}=1 to allow it)`
-        : `no \`${names}\` on PATH`,
-    );
+    const names = CODEGRAPH_NAMES;
+    throw notFound({ is: "notOnPath", names, skipped: skipped ?? undefined, allowVariable: ALLOW_WORKSPACE_BIN_VAR });
   }
   return launchFor(found, foundInside, env, nodeOk);
 }

@@ -13,7 +13,7 @@
 
 const path = require("node:path");
 const { allowsWorkspaceCode, resolvesInside } = require("./discovery.js");
-const { shownPath } = require("./errors.js");
+const { shownPath } = require("../../words/paths.js");
 const { IS_WINDOWS, QUIET_DEFAULTS } = require("./limits.js");
 const { envGet } = require("./preflight.js");
 

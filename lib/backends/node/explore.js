@@ -4,7 +4,8 @@
 const { setTimeout: delay } = require("node:timers/promises");
 const { discover, launchRuns } = require("./discovery.js");
 const { badWorkspace, cancelled, indexBusy, invalidOptions } = require("./errors.js");
-const { invalidRequest, publicError, timedOut, withoutUndefined } = require("./errors.js");
+const { invalidRequest, problemError, timedOut } = require("./errors.js");
+const { withoutUndefined } = require("../../words/messages.js");
 const { blockedCause, classifyExit } = require("./explore/exit.js");
 const { DEFAULT_TIMEOUT_MS, truncationMarker } = require("./limits.js");
 const { childEnv } = require("./environment.js");
@@ -61,8 +62,8 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
       cancel.onCancel = null;
       fn(value);
     };
-    const stuck = "(stopped while checking the workspace: the filesystem did not answer)";
-    const timer = setTimeout(() => done(reject, timedOut(timeoutMs, stuck)), Math.max(0, deadline - performance.now()));
+    const stalled = () => timedOut(timeoutMs, "", undefined, true);
+    const timer = setTimeout(() => done(reject, stalled()), Math.max(0, deadline - performance.now()));
     cancel.onCancel = () => done(reject, cancelled());
     if (cancel.requested) cancel.onCancel();
     work.then(
@@ -76,24 +77,24 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
 function parseExploreOptions(options) {
   const parsed = { timeoutMs: DEFAULT_TIMEOUT_MS, onProgress: undefined };
   if (options === undefined || options === null) return parsed;
-  if (typeof options !== "object") throw invalidOptions("options is not an object");
+  if (typeof options !== "object") throw invalidOptions({ is: "notObject" });
   const field = (name) => {
     try {
       return options[name];
     } catch {
-      throw invalidOptions(`options.${name} cannot be read`);
+      throw invalidOptions({ is: "unreadable", field: name });
     }
   };
   const timeoutMs = field("timeoutMs");
   if (timeoutMs !== undefined && timeoutMs !== null) {
     // Node's timers fire at once past 2^31-1 ms; the addon takes the same bound.
     if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
-      throw invalidOptions("options.timeoutMs must be a number of milliseconds from 1 to 2147483647");
+      throw invalidOptions({ is: "timeoutMs" });
     parsed.timeoutMs = Math.trunc(timeoutMs);
   }
   const onProgress = field("onProgress");
   if (onProgress !== undefined && onProgress !== null) {
-    if (typeof onProgress !== "function") throw invalidOptions("options.onProgress must be a function");
+    if (typeof onProgress !== "function") throw invalidOptions({ is: "onProgress" });
     parsed.onProgress = onProgress;
   }
   return parsed;
@@ -102,13 +103,12 @@ function parseExploreOptions(options) {
 /** Links the caller's signal to `cancel` with a listener (the caller's onabort stays theirs). */
 function linkSignal(signal, cancel) {
   if (signal === undefined || signal === null) return null;
-  if (typeof signal !== "object" && typeof signal !== "function")
-    throw invalidOptions("the signal is not an AbortSignal");
+  if (typeof signal !== "object" && typeof signal !== "function") throw invalidOptions({ is: "notSignal" });
   let aborted;
   try {
     aborted = Boolean(signal.aborted);
   } catch {
-    throw invalidOptions("signal.aborted cannot be read");
+    throw invalidOptions({ is: "abortedUnreadable" });
   }
   if (aborted) throw cancelled();
   const listener = () => {
@@ -118,7 +118,7 @@ function linkSignal(signal, cancel) {
   try {
     signal.addEventListener("abort", listener);
   } catch {
-    throw invalidOptions("the signal is not an AbortSignal");
+    throw invalidOptions({ is: "notSignal" });
   }
   return () => {
     try {
@@ -140,8 +140,8 @@ async function explore(request, cwd, signal, options) {
   const failure = {}; // diagnostics that travel with an error
   let unlink = null;
   try {
-    if (typeof request !== "string") throw invalidRequest("it is not a string");
-    if (typeof cwd !== "string") throw badWorkspace("", "the workspace path is not a string");
+    if (typeof request !== "string") throw invalidRequest({ is: "notString" });
+    if (typeof cwd !== "string") throw badWorkspace("", { is: "notString" });
     const { timeoutMs, onProgress } = parseExploreOptions(options);
     unlink = linkSignal(signal, cancel);
     return await runExplore(
@@ -151,7 +151,7 @@ async function explore(request, cwd, signal, options) {
       failure,
     );
   } catch (err) {
-    throw publicError(err, failure);
+    throw problemError(err, failure);
   } finally {
     unlink?.();
   }

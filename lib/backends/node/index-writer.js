@@ -35,7 +35,7 @@ async function readLock(file) {
     const bytes = await readRegular(file, MAX_LOCK_BYTES + 1);
     return bytes.length > MAX_LOCK_BYTES ? null : bytes.toString("utf8");
   } catch (err) {
-    const problem = exhausted("reading CodeGraph's lock file", err);
+    const problem = exhausted({ is: "readLock" }, err);
     if (problem) throw problem; // "no writer" could mean a half-built answer
     return null;
   }
@@ -91,7 +91,7 @@ async function beingCreated(db) {
     header = await readRegular(db, 32);
     size = (await fsp.stat(db)).size;
   } catch (err) {
-    const problem = exhausted("reading the index header", err);
+    const problem = exhausted({ is: "readIndexHeader" }, err);
     if (problem) throw problem;
     return false;
   }

@@ -1,7 +1,7 @@
 // The bounds of one explore, as the native addon has them (crates/core/src/limits.rs), and the text
 // arithmetic on them: the caps cut, line counts and the truncation marker.
 
-const { shownPath } = require("./errors.js");
+const { shownPath } = require("../../words/paths.js");
 
 const IS_WINDOWS = process.platform === "win32";
 

@@ -8,7 +8,7 @@ const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { denied, ioReason, isDenied, isGone, workspaceGone } = require("./access.js");
-const { badWorkspace, exhausted, invalidRequest, noIndex, shownPath } = require("./errors.js");
+const { badWorkspace, exhausted, invalidRequest, noIndex } = require("./errors.js");
 const { IS_WINDOWS, MAX_REQUEST_CHARS, SQLITE_MAGIC } = require("./limits.js");
 
 const DEFAULT_INDEX_DIR = ".codegraph";
@@ -42,46 +42,44 @@ function envGet(env, key) {
 const BLANK = /^[\p{White_Space}\p{Cc}\p{Cf}]*$/u;
 
 function checkRequest(request) {
-  if (BLANK.test(request)) throw invalidRequest("it is empty or only whitespace and invisible characters");
-  if (request.includes("\0")) throw invalidRequest("it contains a NUL byte, which no command-line argument can carry");
+  if (BLANK.test(request)) throw invalidRequest({ is: "blank" });
+  if (request.includes("\0")) throw invalidRequest({ is: "nul" });
   // UTF-16 units, as the CLI's `query.length` counts them (an emoji counts 2): JS `length`.
   if (request.length > MAX_REQUEST_CHARS)
-    throw invalidRequest(
-      `it is ${request.length} characters long as JavaScript counts them (UTF-16 units); the limit is ${MAX_REQUEST_CHARS}`,
-    );
+    throw invalidRequest({ is: "tooLong", units: request.length, limit: MAX_REQUEST_CHARS });
 }
 
-/** Names what a non-regular file is, for messages. */
+/** What a file is (preflight.rs `FileKind`); lib/words names it. */
 function kindOfFile(st) {
-  if (st.isDirectory()) return "a directory";
-  if (st.isFile()) return "a regular file";
-  if (st.isFIFO()) return "a FIFO (named pipe)";
-  if (st.isCharacterDevice()) return "a character device";
-  if (st.isBlockDevice()) return "a block device";
-  if (st.isSocket()) return "a socket";
-  return "a special file";
+  if (st.isDirectory()) return "directory";
+  if (st.isFile()) return "regularFile";
+  if (st.isFIFO()) return "fifo";
+  if (st.isCharacterDevice()) return "charDevice";
+  if (st.isBlockDevice()) return "blockDevice";
+  if (st.isSocket()) return "socket";
+  return "special";
 }
 
 async function checkWorkspace(cwd) {
-  if (cwd === "") throw badWorkspace(cwd, "no workspace directory was given");
-  if (!path.isAbsolute(cwd)) throw badWorkspace(cwd, "it is not an absolute path");
+  if (cwd === "") throw badWorkspace(cwd, { is: "none" });
+  if (!path.isAbsolute(cwd)) throw badWorkspace(cwd, { is: "relative" });
   let st;
   try {
     st = await fsp.stat(cwd); // follows symlinks and never opens the target
   } catch (err) {
-    if (err.code === "ENOENT") throw badWorkspace(cwd, "it does not exist");
+    if (err.code === "ENOENT") throw badWorkspace(cwd, { is: "missing" });
     throw (
-      exhausted("reading the workspace", err) ??
-      badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err))
+      exhausted({ is: "readWorkspace" }, err) ??
+      badWorkspace(cwd, { is: "unreadable", os: ioReason(err) }, isDenied(err))
     );
   }
-  if (!st.isDirectory()) throw badWorkspace(cwd, `it is ${kindOfFile(st)}, not a directory`);
+  if (!st.isDirectory()) throw badWorkspace(cwd, { is: "notDirectory", fileKind: kindOfFile(st) });
   try {
     await (await fsp.opendir(cwd)).close(); // a directory we cannot list would later look like "no index"
   } catch (err) {
     throw (
-      exhausted("listing the workspace", err) ??
-      badWorkspace(cwd, `it cannot be read (${ioReason(err)})`, isDenied(err))
+      exhausted({ is: "listWorkspace" }, err) ??
+      badWorkspace(cwd, { is: "unreadable", os: ioReason(err) }, isDenied(err))
     );
   }
   return cwd;
@@ -163,22 +161,23 @@ async function checkIndex(workspace, home, env) {
   // the call) is the workspace's problem, not a missing index.
   const missing = async (what) =>
     (await workspaceGone(workspace)) ??
-    noIndex(workspace, `${shownPath(what)} does not exist`, {
-      missing: true,
-      ancestor: await ancestorIndex(workspace, name),
-    });
+    noIndex(
+      workspace,
+      { is: "missing", path: what },
+      { is: "missing", ancestor: await ancestorIndex(workspace, name) },
+    );
   let st;
   try {
     st = await fsp.stat(dir);
   } catch (err) {
     if (isGone(err)) throw await missing(dir);
     throw (
-      exhausted("reading the index directory", err) ??
-      badWorkspace(workspace, `${shownPath(dir)} cannot be read (${ioReason(err)})`, isDenied(err))
+      exhausted({ is: "readIndexDir" }, err) ??
+      badWorkspace(workspace, { is: "indexDirUnreadable", dir, os: ioReason(err) }, isDenied(err))
     );
   }
   if (!st.isDirectory())
-    throw noIndex(workspace, `${shownPath(dir)} is ${kindOfFile(st)}, not a directory`, { special: true });
+    throw noIndex(workspace, { is: "notDirectory", path: dir, fileKind: kindOfFile(st) }, { is: "special" });
   try {
     st = await fsp.stat(db);
   } catch (err) {
@@ -186,14 +185,12 @@ async function checkIndex(workspace, home, env) {
     // `.codegraph/` may not be entered: the index may be fine, only access fails.
     if (isDenied(err)) throw denied(dir, dir, err);
     throw (
-      exhausted("reading the index", err) ??
-      noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db })
+      exhausted({ is: "readIndex" }, err) ??
+      noIndex(workspace, { is: "unreadable", path: db, os: ioReason(err) }, { is: "unusable", db })
     );
   }
   if (!st.isFile())
-    throw noIndex(workspace, `${shownPath(db)} is ${kindOfFile(st)}, not a regular file; it was not opened`, {
-      special: true,
-    });
+    throw noIndex(workspace, { is: "notRegular", path: db, fileKind: kindOfFile(st) }, { is: "special" });
   // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
   // construction; only a link needs resolving.
   const isLink = (p) =>
@@ -209,10 +206,7 @@ async function checkIndex(workspace, home, env) {
       [db, await resolvedPath(db)],
     ]) {
       if (!isWithin(target, home))
-        throw noIndex(workspace, `${shownPath(what)} resolves to ${shownPath(target)}, outside the workspace`, {
-          outside: true,
-          resolved: target,
-        });
+        throw noIndex(workspace, { is: "outside", path: what, target }, { is: "outside", resolved: target });
     }
   }
   let header;
@@ -222,13 +216,12 @@ async function checkIndex(workspace, home, env) {
     if (isDenied(err)) throw denied(dir, db, err);
     if (isGone(err)) throw await missing(db);
     throw (
-      exhausted("reading the index header", err) ??
-      noIndex(workspace, `${shownPath(db)} cannot be read (${ioReason(err)})`, { unusable: true, db })
+      exhausted({ is: "readIndexHeader" }, err) ??
+      noIndex(workspace, { is: "unreadable", path: db, os: ioReason(err) }, { is: "unusable", db })
     );
   }
-  if (header.length < 16) throw noIndex(workspace, `${shownPath(db)} is empty or truncated`, { unusable: true, db });
-  if (!header.equals(SQLITE_MAGIC))
-    throw noIndex(workspace, `${shownPath(db)} is not a SQLite database`, { unusable: true, db });
+  if (header.length < 16) throw noIndex(workspace, { is: "truncated", path: db }, { is: "unusable", db });
+  if (!header.equals(SQLITE_MAGIC)) throw noIndex(workspace, { is: "notSqlite", path: db }, { is: "unusable", db });
   return { dir, resolved };
 }
 

@@ -4,7 +4,7 @@
 const { spawn } = require("node:child_process");
 const { StderrTail } = require("./limits/stderr-tail.js");
 const { StdoutCollector } = require("./limits/stdout-collector.js");
-const { cancelled, shownPath, spawnFailed, timedOut } = require("./errors.js");
+const { cancelled, spawnFailed, timedOut } = require("./errors.js");
 const { DRAIN_LIMIT_BYTES, IS_WINDOWS, PIPE_GRACE_MS, PROGRESS_INTERVAL_MS } = require("./limits.js");
 const { execFormatProblem } = require("./runner/exec-format.js");
 const { killStrays, signalTree, spawnProblem, streamClosed } = require("./runner/tree.js");
@@ -24,7 +24,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     const started = performance.now();
     const elapsed = () => Math.floor(performance.now() - started);
     const badFormat = execFormatProblem(launch.program);
-    if (badFormat) return reject(spawnFailed(`${shownPath(launch.executable)}: Exec format error (${badFormat})`));
+    if (badFormat) return reject(spawnFailed({ is: "execFormat", executable: launch.executable, why: badFormat }));
     const out = new StdoutCollector(spillTarget);
     const err = new StderrTail();
     let child;

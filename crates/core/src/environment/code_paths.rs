@@ -14,7 +14,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use crate::discovery::resolves_inside;
-use crate::errors::shown;
+use crate::sanitize::shown;
 
 /// Search lists whose entries name programs or libraries to load: PATH (every program the
 /// launcher and the CLI start), Node's module path, the dynamic loaders' preload and library

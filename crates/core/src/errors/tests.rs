@@ -1,56 +1,59 @@
-//! Unit tests of `errors` (they reach its private items).
+//! Unit tests of `errors`: the facts the words module reads, as JSON.
 
 use super::*;
 
 #[test]
-fn shown_paths_are_escaped_and_bounded() {
-  let p = PathBuf::from("/tmp/evil\nRemediation: rm -rf /\u{1b}]0;x");
-  let s = shown(&p);
-  assert!(!s.contains('\n') && !s.contains('\u{1b}'), "{s}");
-  assert!(s.contains("\\n"));
-  let long = PathBuf::from(format!("/{}", "a".repeat(200_000)));
-  let s = shown(&long);
-  assert!(s.chars().count() < MAX_SHOWN_PATH_CHARS + 40, "{}", s.len());
-  assert!(s.contains("characters omitted"));
+fn facts_are_camel_case_with_tagged_reasons_and_raw_paths() {
+  let long = PathBuf::from(format!("/{}\n", "x".repeat(1_000)));
+  let e = ExploreError::NoIndex {
+    path: long.clone(),
+    kind: NoIndexKind::Missing {
+      ancestor: Some(long.clone()),
+    },
+    reason: Box::new(NoIndexReason::NotRegular {
+      path: long.clone(),
+      file_kind: FileKind::Fifo,
+    }),
+  };
+  let f = e.facts();
+  // Paths are raw: shortening and escaping them is the words module's job.
+  assert_eq!(f["path"], long.to_string_lossy().as_ref());
+  assert_eq!(f["kind"]["is"], "missing");
+  assert_eq!(f["kind"]["ancestor"], long.to_string_lossy().as_ref());
+  assert_eq!(f["reason"]["is"], "notRegular");
+  assert_eq!(f["reason"]["fileKind"], "fifo");
+  let busy = ExploreError::IndexBusy {
+    lock: PathBuf::from("/w/.codegraph/codegraph.lock"),
+    pid: 7,
+    rebuild: true,
+    waited_ms: 1500,
+  }
+  .facts();
+  assert_eq!(busy["waitedMs"], 1500);
+  assert_eq!(busy["rebuild"], true);
+  let exit = ExploreError::Exit {
+    code: None,
+    signal: Some(9),
+    signal_name: Some("SIGKILL"),
+    stderr_tail: String::new(),
+    stdout_excerpt: None,
+  }
+  .facts();
+  assert_eq!(exit["exitCode"], serde_json::Value::Null);
+  assert_eq!(exit["signalName"], "SIGKILL");
 }
 
+#[cfg(unix)]
 #[test]
-fn every_message_has_code_and_remediation_and_stays_bounded() {
-  let long = PathBuf::from(format!("/{}\n", "x".repeat(100_000)));
-  let errors = [
-    ExploreError::Workspace {
-      path: long.clone(),
-      reason: "it does not exist".into(),
-      denied: true,
-    },
-    ExploreError::NoIndex {
-      path: long.clone(),
-      reason: "none".into(),
-      kind: NoIndexKind::Missing {
-        ancestor: Some(long.clone()),
-      },
-    },
-    ExploreError::IndexReadOnly {
-      dir: long.clone(),
-      reason: "readonly".into(),
-      cause: crate::errors::Access::Denied { path: long.clone() },
-    },
-    ExploreError::Cancelled {
-      partial_bytes: 0,
-      partial_text: String::new(),
-    },
-    ExploreError::Timeout {
-      timeout_ms: 5,
-      stderr_tail: String::new(),
-      partial_bytes: 3,
-      partial_text: "abc".into(),
-    },
-  ];
-  for e in errors {
-    let m = e.message();
-    assert!(m.starts_with(e.code().as_str()), "{m}");
-    assert!(m.contains("\nRemediation: "), "{m}");
-    assert!(m.len() < 2_000, "{} bytes", m.len());
-    assert_eq!(m.lines().count(), 2, "{m}");
+fn a_non_utf8_path_is_still_a_fact() {
+  use std::os::unix::ffi::OsStrExt;
+  let p = PathBuf::from(std::ffi::OsStr::from_bytes(b"/tmp/a\xffb"));
+  let f = ExploreError::Workspace {
+    path: p,
+    denied: false,
+    reason: WorkspaceReason::Missing,
   }
+  .facts();
+  assert_eq!(f["path"], "/tmp/a\u{fffd}b");
+  assert_eq!(f["reason"]["is"], "missing");
 }

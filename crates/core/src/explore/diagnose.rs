@@ -7,7 +7,7 @@ use tokio::time::Instant;
 
 use crate::discovery::discover;
 use crate::environment::{Dropped, EnvSnapshot};
-use crate::errors::{ExploreError, NoIndexKind};
+use crate::errors::{ExploreError, NoIndexKind, WorkspaceReason};
 use crate::index_writer::{active_writer, Writer};
 use crate::preflight::{canonical, check_index, check_workspace, IndexFound};
 use crate::version::{Probe, Version};
@@ -66,8 +66,8 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
       _ => {
         d.problem = Some(ExploreError::Workspace {
           path: PathBuf::new(),
-          reason: "the filesystem did not answer the workspace checks in time".into(),
           denied: false,
+          reason: WorkspaceReason::Unanswered,
         });
         return d;
       }
@@ -86,20 +86,17 @@ pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
       d.executable = Some(launch.executable);
     }
     Err(e) => {
-      d.problem = Some(ExploreError::NotFound {
-        reason: e.to_string(),
-      });
+      d.problem = Some(e.clone());
       d.executable_problem = Some(e);
     }
   }
-  record_index(&mut d, &workspace, index, writer.as_ref());
+  record_index(&mut d, index, writer.as_ref());
   d
 }
 
 /// The index row: the index found, or why not (a writer at work first).
 fn record_index(
   d: &mut Diagnosis,
-  workspace: &std::path::Path,
   index: Result<IndexFound, ExploreError>,
   writer: Option<&Writer>,
 ) {
@@ -127,32 +124,7 @@ fn record_index(
       {
         d.ancestor_index.clone_from(ancestor);
       }
-      d.index_problem = Some(match &e {
-        ExploreError::NoIndex { path, reason, kind } => ExploreError::NoIndex {
-          path: path.clone(),
-          reason: reason.clone(),
-          kind: kind.clone(),
-        },
-        ExploreError::IndexReadOnly { dir, reason, cause } => ExploreError::IndexReadOnly {
-          dir: dir.clone(),
-          reason: reason.clone(),
-          cause: cause.clone(),
-        },
-        ExploreError::Workspace {
-          path,
-          reason,
-          denied,
-        } => ExploreError::Workspace {
-          path: path.clone(),
-          reason: reason.clone(),
-          denied: *denied,
-        },
-        other => ExploreError::Workspace {
-          path: workspace.to_path_buf(),
-          reason: other.to_string(),
-          denied: false,
-        },
-      });
+      d.index_problem = Some(e.clone());
       if d.problem.is_none() {
         d.problem = Some(e);
       }

@@ -1,10 +1,9 @@
 //! What a CLI that exited non-zero meant: a workspace that vanished or was locked, an index this
 //! user cannot access (`access.rs`, asked by the caller), an index it cannot use, a read-only
-//! index, or a failure reported with its (redacted) stderr tail.
+//! index, or a failure reported with its stderr tail (redacted by the words module).
 
-use crate::errors::{shown, Access, ExploreError, NoIndexKind};
+use crate::errors::{Access, ExploreError, NoIndexKind, NoIndexReason, ReadOnlyReason};
 use crate::preflight::IndexFound;
-use crate::sanitize::redact;
 
 /// What CodeGraph prints on stderr when the directory has no index (1.1 to 1.6.1).
 const CLI_NO_INDEX_MARKER: &str = "no .codegraph/ index exists";
@@ -53,15 +52,15 @@ pub(super) fn classify_exit(
     let db = index.dir.join("codegraph.db");
     return ExploreError::NoIndex {
       path: workspace.to_path_buf(),
-      reason: format!("codegraph cannot use {} as an index", shown(&db)),
+      reason: Box::new(NoIndexReason::CliCannotUse { path: db.clone() }),
       kind: NoIndexKind::Unusable { db },
     };
   }
   if readonly {
     return ExploreError::IndexReadOnly {
       dir: index.dir.clone(),
-      reason: "codegraph explore failed with \"attempt to write a readonly database\"".into(),
       cause: Access::NotWritable,
+      reason: Box::new(ReadOnlyReason::CliSaid),
     };
   }
   let code = out.status.code();
@@ -69,28 +68,22 @@ pub(super) fn classify_exit(
   let signal = std::os::unix::process::ExitStatusExt::signal(&out.status);
   #[cfg(not(unix))]
   let signal = None;
-  let how = match (code, signal) {
-    (Some(c), _) => format!("exited with code {c}"),
-    (None, Some(s)) => match signal_name(s) {
-      Some(name) => format!("was killed by {name} (signal {s})"),
-      None => format!("was killed by signal {s}"),
-    },
-    (None, None) => "ended abnormally".into(),
-  };
-  let mut stderr_tail = out.stderr_tail.clone();
-  if stderr_tail.trim().is_empty() && !out.stdout.text.trim().is_empty() {
-    let text = &out.stdout.text;
+  // The start of stdout, shown when stderr said nothing (the CLI prints its validation errors
+  // there).
+  let text = &out.stdout.text;
+  let stdout_excerpt = (!text.trim().is_empty()).then(|| {
     let mut end = text.len().min(STDOUT_EXCERPT_BYTES);
     while !text.is_char_boundary(end) {
       end -= 1;
     }
-    stderr_tail = format!("(stderr empty; stdout began:)\n{}", redact(&text[..end]));
-  }
+    text[..end].to_owned()
+  });
   ExploreError::Exit {
-    how,
     code,
     signal,
-    stderr_tail,
+    signal_name: signal.and_then(signal_name),
+    stderr_tail: out.stderr_tail.clone(),
+    stdout_excerpt,
   }
 }
 

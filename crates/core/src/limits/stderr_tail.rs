@@ -1,9 +1,10 @@
-//! The end of stderr, kept for a failure's diagnosis: clean, redacted, bounded.
+//! The end of stderr, kept for a failure's diagnosis: clean and bounded. The words module
+//! (lib/words/redact.js) redacts it where it reaches a message.
 
 use std::collections::VecDeque;
 
 use super::STDERR_TAIL_BYTES;
-use crate::sanitize::{clean_text, redact};
+use crate::sanitize::clean_text;
 
 /// Keeps the final `STDERR_TAIL_BYTES` of stderr.
 #[derive(Debug, Default)]
@@ -25,13 +26,13 @@ impl StderrTail {
     self.ring.extend(chunk);
   }
 
-  /// The tail as clean, redacted text, starting on a character boundary, at most
+  /// The tail as clean text, starting on a character boundary, at most
   /// `STDERR_TAIL_BYTES` long.
   pub fn finish(self) -> String {
     let bytes: Vec<u8> = self.ring.into_iter().collect();
     let cut = self.seen_bytes > bytes.len() as u64;
     // When the ring dropped older bytes, its first line is a fragment: a secret's name may have
-    // fallen off while its value stayed, and redaction could not recognise it. Start at the first
+    // fallen off while its value stayed, and redaction (in JS) could not recognise it. Start at the first
     // whole line, unless nothing but blanks follows it: the tail is then one long line, shown cut.
     let whole_line = bytes
       .iter()
@@ -42,7 +43,7 @@ impl StderrTail {
       Some(nl) => (nl + 1, false),
       None => (fragment_start(&bytes), true),
     };
-    let mut text = redact(&clean_text(&bytes[start..]));
+    let mut text = clean_text(&bytes[start..]);
     let room = STDERR_TAIL_BYTES - if fragment { CUT_MARK.len() } else { 0 };
     if text.len() > room {
       // Lossy replacement can grow invalid bytes; keep the end.

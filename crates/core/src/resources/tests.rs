@@ -12,9 +12,17 @@ fn os_errors_that_mean_a_resource_ran_out() {
   assert_eq!(of(libc::ENOMEM), Some(Resource::Memory));
   assert_eq!(of(libc::EACCES), None);
   assert_eq!(of(libc::ENOENT), None);
-  let e = exhausted("listing", &std::io::Error::from_raw_os_error(libc::EMFILE)).unwrap();
+  let e = exhausted(
+    Step::ListWorkspace,
+    &std::io::Error::from_raw_os_error(libc::EMFILE),
+  )
+  .unwrap();
   assert_eq!(e.code(), crate::errors::ErrorCode::Resources);
-  assert!(e.remediation().contains("ulimit -n"), "{}", e.remediation());
+  // The facts the words module names it by: the errno, the step and the OS's text.
+  let f = e.facts();
+  assert_eq!(f["resource"], "EMFILE");
+  assert_eq!(f["step"]["is"], "listWorkspace");
+  assert!(f["os"].as_str().unwrap().contains("os error"), "{f}");
 }
 
 #[test]

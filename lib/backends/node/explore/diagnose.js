@@ -2,7 +2,8 @@
 // explore would find, without running one and without writing anything.
 
 const { discover } = require("../discovery.js");
-const { Problem, badWorkspace, indexBusy, withoutUndefined } = require("../errors.js");
+const { Problem, badWorkspace, indexBusy, osText } = require("../errors.js");
+const { headline, problemWords, withoutUndefined } = require("../../../words/messages.js");
 const { activeWriter } = require("../index-writer.js");
 const { childEnv } = require("../environment.js");
 const { checkIndex, checkWorkspace, resolvedPath } = require("../preflight.js");
@@ -34,10 +35,7 @@ async function diagnose(cwd) {
   })();
   let timer;
   const late = new Promise((_, reject) => {
-    timer = setTimeout(
-      () => reject(badWorkspace("", "the filesystem did not answer the workspace checks in time")),
-      DIAGNOSE_CHECKS_TIMEOUT_MS,
-    );
+    timer = setTimeout(() => reject(badWorkspace("", { is: "unanswered" })), DIAGNOSE_CHECKS_TIMEOUT_MS);
   });
   try {
     const { workspace, index, launch, writer, child } = await Promise.race([checks, late]);
@@ -45,7 +43,7 @@ async function diagnose(cwd) {
     d.envDropped = child.dropped;
     if (launch.problem) {
       problem = launch.problem;
-      d.executableProblem = launch.problem.text ?? String(launch.problem);
+      d.executableProblem = headline(launch.problem.code, launch.problem.facts);
     } else {
       const probe = startVersionProbe(launch, workspace, child.env, performance.now() + DIAGNOSE_VERSION_WAIT_MS);
       const v = await probe.within(DIAGNOSE_VERSION_WAIT_MS + 600);
@@ -55,15 +53,16 @@ async function diagnose(cwd) {
       d.executable = launch.executable;
     }
     if (index.problem) {
-      const p = index.problem instanceof Problem ? index.problem : badWorkspace(workspace, String(index.problem));
-      if (p.kind?.missing && p.kind.ancestor) d.ancestorIndex = p.kind.ancestor;
-      d.indexProblem = p.text;
+      const p = asProblem(index.problem, workspace);
+      const kind = p.facts.kind;
+      if (kind?.is === "missing" && kind.ancestor) d.ancestorIndex = kind.ancestor;
+      d.indexProblem = headline(p.code, p.facts);
       problem ??= p;
     } else Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved });
     // An explore now would wait for the writer and may give up: not ready, and why.
     if (writer) {
       const busy = indexBusy(writer, 0);
-      d.indexProblem = busy.text;
+      d.indexProblem = headline(busy.code, busy.facts);
       problem ??= busy;
     }
   } catch (p) {
@@ -72,10 +71,14 @@ async function diagnose(cwd) {
   }
   d.ready = !problem;
   if (problem) {
-    const p = problem instanceof Problem ? problem : badWorkspace("", String(problem?.message ?? problem));
-    Object.assign(d, { problemCode: p.code, problem: p.text, remediation: p.remediation });
+    const p = asProblem(problem, "");
+    Object.assign(d, problemWords(p.code, p.facts));
   }
   return withoutUndefined(d);
 }
+
+/** A Problem as it is; anything else (a bug) as the workspace's problem, in its own words. */
+const asProblem = (p, workspace) =>
+  p instanceof Problem ? p : badWorkspace(workspace, { is: "other", text: osText(p) });
 
 module.exports = { diagnose };

@@ -4,9 +4,8 @@
 const os = require("node:os");
 const path = require("node:path");
 const { indexBlocked, workspaceBlocked } = require("../access.js");
-const { Problem, indexReadOnly, noIndex, shownPath } = require("../errors.js");
+const { Problem, indexReadOnly, noIndex } = require("../errors.js");
 const { CLI_NO_INDEX_MARKER, COMMON_SIGNALS, STDOUT_EXCERPT_BYTES, isContinuation } = require("../limits.js");
-const { redact } = require("../sanitize.js");
 
 /** What CodeGraph 1.6.1 prints when it cannot open its index read-write. */
 const CLI_READONLY_MARKERS = ["attempt to write a readonly database", "SQLITE_READONLY"];
@@ -55,24 +54,27 @@ async function classifyExit(out, workspace, index) {
   if (said([CLI_NO_INDEX_MARKER, ...CLI_CORRUPT_MARKERS])) {
     // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
     const db = path.join(index.dir, "codegraph.db");
-    return noIndex(workspace, `codegraph cannot use ${shownPath(db)} as an index`, { unusable: true, db });
+    return noIndex(workspace, { is: "cliCannotUse", path: db }, { is: "unusable", db });
   }
-  if (readonly) return indexReadOnly(index.dir, 'codegraph explore failed with "attempt to write a readonly database"');
+  if (readonly) return indexReadOnly(index.dir, { is: "cliSaid" });
   const { code, signal } = out.status;
   const signum = signal ? (os.constants.signals[signal] ?? null) : null;
-  let how = "ended abnormally";
-  if (code !== null) how = `exited with code ${code}`;
-  else if (COMMON_SIGNALS.includes(signal)) how = `was killed by ${signal} (signal ${signum})`;
-  else if (signum !== null) how = `was killed by signal ${signum}`;
-  let stderrTail = out.stderrTail;
-  if (!stderrTail.trim() && out.stdout.text.trim()) {
-    // The CLI prints its validation errors on stdout.
+  const signalName = COMMON_SIGNALS.includes(signal) ? signal : undefined;
+  // The start of stdout, for when stderr said nothing (the CLI prints its validation errors there).
+  let stdoutExcerpt;
+  if (out.stdout.text.trim()) {
     const buf = Buffer.from(out.stdout.text);
     let end = Math.min(buf.length, STDOUT_EXCERPT_BYTES);
     while (isContinuation(buf[end])) end -= 1;
-    stderrTail = `(stderr empty; stdout began:)\n${redact(buf.subarray(0, end).toString())}`;
+    stdoutExcerpt = buf.subarray(0, end).toString();
   }
-  return new Problem("CODEGRAPH_EXIT", `codegraph explore ${how}`, { exitCode: code, signal: signum, stderrTail });
+  return new Problem("CODEGRAPH_EXIT", {
+    exitCode: code,
+    signal: signum,
+    signalName,
+    stderrTail: out.stderrTail,
+    stdoutExcerpt,
+  });
 }
 
 module.exports = { blockedCause, classifyExit };

@@ -1,10 +1,11 @@
-// The end of one run's stderr, kept for a failure's diagnosis: clean, redacted, bounded
+// The end of one run's stderr, kept for a failure's diagnosis: clean and bounded (lib/words redacts it)
 // (crates/core/src/limits/stderr_tail.rs).
 
 const { STDERR_TAIL_BYTES, isContinuation } = require("../limits.js");
-const { cleanText, redact } = require("../sanitize.js");
+const { cleanText } = require("../sanitize.js");
+const { CUT_MARK } = require("../../../words/redact.js");
 
-/** Keeps the final STDERR_TAIL_BYTES of stderr, as clean, redacted text. */
+/** Keeps the final STDERR_TAIL_BYTES of stderr, as clean text. */
 class StderrTail {
   constructor() {
     this.tail = Buffer.alloc(0);
@@ -27,16 +28,13 @@ class StderrTail {
     const fragment = cut && !wholeLine;
     if (cut && wholeLine) start = nl + 1;
     else if (fragment) start = fragmentStart(this.tail);
-    const text = Buffer.from(redact(cleanText(this.tail.subarray(start))));
+    const text = Buffer.from(cleanText(this.tail.subarray(start)));
     const room = STDERR_TAIL_BYTES - (fragment ? Buffer.byteLength(CUT_MARK) : 0);
     let from = Math.max(0, text.length - room); // replacement characters can grow it
     while (isContinuation(text[from])) from += 1;
     return (fragment ? CUT_MARK : "") + text.subarray(from).toString();
   }
 }
-
-/** Marks a tail that starts in the middle of a line longer than the tail itself. */
-const CUT_MARK = "[cut]…";
 
 /** A partial first word longer than this is text, not a secret's value, and is kept. */
 const MAX_PARTIAL_WORD = 512;

@@ -3,7 +3,7 @@
 const { spawnSync } = require("node:child_process");
 const fs = require("node:fs");
 const path = require("node:path");
-const { exhausted, notFound, shownPath, spawnFailed } = require("../errors.js");
+const { exhausted, notFound, osText, spawnFailed } = require("../errors.js");
 const { onHostExit, unwatchGroup, watchGroup } = require("../host-watch.js");
 const { IS_WINDOWS, TERM_GRACE_MS } = require("../limits.js");
 
@@ -130,21 +130,18 @@ async function terminate(child) {
 
 function spawnProblem(executable, err) {
   // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
-  const resources = exhausted(`starting ${shownPath(executable)}`, err);
+  const resources = exhausted({ is: "start", executable }, err);
   if (resources) return resources;
-  if (err.code === "ENOENT")
-    return notFound(`${shownPath(executable)} could not be executed (it, or its interpreter, does not exist)`);
+  if (err.code === "ENOENT") return notFound({ is: "cannotExecute", executable });
   if (err.code === "EACCES") {
     // From exec (not executable) or from entering the workspace.
-    return spawnFailed(
-      `permission denied running ${shownPath(executable)} in the workspace (is it executable, and the workspace enterable?)`,
-    );
+    return spawnFailed({ is: "permission", executable });
   }
   // Node differs: Node refuses every .cmd/.bat without a shell (EINVAL); the addon escapes its
   // arguments for cmd.exe. npm's layout never gets here (launchFor runs Node on the shim).
   if (err.code === "EINVAL" && /\.(cmd|bat)$/i.test(executable))
-    return spawnFailed(`${shownPath(executable)} is a batch launcher, which Node will not start without a shell`);
-  return spawnFailed(`${shownPath(executable)}: ${err.message}`);
+    return spawnFailed({ is: "batchLauncher", executable });
+  return spawnFailed({ is: "other", executable, os: osText(err) });
 }
 
 module.exports = {

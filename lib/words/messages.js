@@ -1,0 +1,168 @@
+// Every failure's words, built once from the facts a backend returns (`{ code, facts }`, the execa
+// pattern): the public Error's `message` ("CODE: headline.\nRemediation: …", plus the stderr
+// section), its `remediation` and the `details` the facts add. Both backends (the addon through
+// lib/backends/native.js, the Node runner through its errors.js) and the glue go through here, so
+// the two say the same thing by construction.
+
+const { shownPath } = require("./paths.js");
+const { headline } = require("./reasons.js");
+const { redactTail } = require("./redact.js");
+
+const NEVER_WRITES_INDEX = "pi-codegraph never creates, syncs or repairs the index.";
+const OPTIONS_SHAPE =
+  "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.";
+
+/** The remediation each resource gets, by the errno the OS named. */
+const RESOURCE_REMEDIATIONS = {
+  EMFILE:
+    "The host process has no file descriptors left (EMFILE): close files it holds open or raise its limit (`ulimit -n`), then ask again.",
+  ENFILE:
+    "The system's open-file table is full (ENFILE): close files in other programs or raise the system limit (fs.file-max on Linux), then ask again.",
+  EAGAIN:
+    "No new process or thread could be created (EAGAIN): end processes or raise the user's process limit (`ulimit -u`), then ask again.",
+  ENOMEM: "There was not enough memory (ENOMEM): free memory (end other programs), then ask again.",
+};
+
+function workspaceRemediation(f) {
+  if (!f.denied)
+    return "Start Pi in an existing project directory; codegraph_explore only runs in Pi's active workspace.";
+  return `Give this user read and execute access to ${shownPath(f.path)} (check its owner and mode with \`ls -ld\`), or start Pi as a user who can read it; codegraph_explore only runs in Pi's active workspace.`;
+}
+
+/** CODEGRAPH_NO_INDEX: `kind.is` says why (missing, unusable, special, outside). */
+function noIndexRemediation(f) {
+  const ws = shownPath(f.path);
+  const kind = f.kind ?? { is: "missing" };
+  if (kind.is === "missing" && kind.ancestor) {
+    const a = shownPath(kind.ancestor);
+    return `The enclosing project ${a} has a CodeGraph index: start Pi there (cd ${a} && pi) to use it; its answers name files relative to that directory. Only if you want a separate, partial index of this subdirectory, run \`codegraph init\` in ${ws} yourself. ${NEVER_WRITES_INDEX}`;
+  }
+  if (kind.is === "unusable")
+    return `Move or delete ${shownPath(kind.db)} (CodeGraph cannot rebuild it in place), then run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
+  if (kind.is === "special")
+    return `Replace it with a real index: remove it, then run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
+  if (kind.is === "outside")
+    return `Start Pi in the project that owns that index, run \`codegraph init\` in ${ws} for an index of its own, or set PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 to accept an index outside the workspace. ${NEVER_WRITES_INDEX}`;
+  return `Run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
+}
+
+/** CODEGRAPH_INDEX_READONLY: the index itself may be fine, so nothing says to move or delete it. */
+function readOnlyRemediation(f) {
+  const rw = "CodeGraph opens its index read-write even to explore (it creates codegraph.db-wal and -shm)";
+  const keep = "The index itself may be fine: do not move or delete it. pi-codegraph itself never writes the index.";
+  const dir = shownPath(f.dir);
+  const cause = f.cause ?? { is: "notWritable" };
+  if (cause.is === "denied")
+    return `This user may not access ${shownPath(cause.path)}: make ${dir} and its files readable and writable for this user (check owner and mode with \`ls -la\`), or start Pi as the user who owns the index; ${rw}. ${keep}`;
+  if (cause.is === "readOnlyMount")
+    return `${dir} is on a read-only filesystem and ${rw}: remount it read-write, or start Pi in a writable copy of the project. ${keep}`;
+  return `${rw}: make ${dir} and its files writable for this user. pi-codegraph itself never writes the index.`;
+}
+
+function busyRemediation(f) {
+  const lock = shownPath(f.lock);
+  // pid 0: no lock yet, the database is only started.
+  if (f.pid === 0)
+    return `Ask again once \`codegraph init\` has finished; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process is indexing, an init was interrupted: run \`codegraph index\` in the workspace (the database ${lock} is only started).`;
+  return `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${f.pid}, the lock is stale: delete ${lock}.`;
+}
+
+const REMEDIATIONS = {
+  CODEGRAPH_INVALID_REQUEST: () =>
+    "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.",
+  CODEGRAPH_INVALID_OPTIONS: (f) =>
+    f.reason?.is === "argumentsUnusable"
+      ? "Pass a request string, an absolute workspace path, an AbortSignal and { timeoutMs?, onProgress? }."
+      : OPTIONS_SHAPE,
+  CODEGRAPH_WORKSPACE: workspaceRemediation,
+  CODEGRAPH_NOT_FOUND: () =>
+    "Install the CodeGraph CLI (npm install -g @colbymchenry/codegraph) and make sure `codegraph` is on PATH, or set PI_CODEGRAPH_BIN to its absolute path.",
+  CODEGRAPH_NO_INDEX: noIndexRemediation,
+  CODEGRAPH_INDEX_READONLY: readOnlyRemediation,
+  CODEGRAPH_INDEX_BUSY: busyRemediation,
+  CODEGRAPH_SPAWN: () =>
+    "Check that the codegraph executable is a runnable program and that the workspace is readable.",
+  CODEGRAPH_RESOURCES: (f) => RESOURCE_REMEDIATIONS[f.resource],
+  CODEGRAPH_EXIT: () =>
+    "Read the stderr tail below; run the same `codegraph explore` in the workspace to reproduce it.",
+  CODEGRAPH_TIMEOUT: () =>
+    "Ask a narrower question that names concrete symbols or files, or check the index with `codegraph status`.",
+  CODEGRAPH_CANCELLED: () => "Nothing to fix: the request was cancelled.",
+  CODEGRAPH_ADDON: (f) =>
+    `Reinstall pi-codegraph with optional dependencies (package pi-codegraph-${f.target}), or run \`pi-codegraph doctor\`.`,
+};
+
+/** What the user (or the model on the user's behalf) can do about it, in one line. */
+function remediation(code, facts) {
+  const words = REMEDIATIONS[code];
+  return words ? words(facts ?? {}) : "Run `pi-codegraph doctor` in the workspace.";
+}
+
+/** What a stuck run's checks said (a tail of our own, not the CLI's). */
+const CHECKS_STALLED = "(stopped while checking the workspace: the filesystem did not answer)";
+
+/**
+ * The stderr tail the model may read: the CLI's own (redacted here), or when it said nothing on
+ * stderr, the start of its stdout (its validation errors go there), or our own note.
+ */
+function stderrTailOf(f) {
+  if (f.stalled) return CHECKS_STALLED;
+  const tail = redactTail(f.stderrTail ?? "");
+  if (!tail.trim() && typeof f.stdoutExcerpt === "string")
+    return `(stderr empty; stdout began:)\n${redactTail(f.stdoutExcerpt)}`;
+  return tail;
+}
+
+/** What the facts add to `details`, per code (paths raw, as every details field). */
+function factDetails(code, f) {
+  switch (code) {
+    case "CODEGRAPH_EXIT":
+      return { exitCode: f.exitCode ?? null, signal: f.signal ?? null, stderrTail: stderrTailOf(f) };
+    case "CODEGRAPH_TIMEOUT":
+      return {
+        timeoutMs: f.timeoutMs,
+        stderrTail: stderrTailOf(f),
+        partialBytes: f.partialBytes ?? 0,
+        partialText: f.partialText ?? "",
+      };
+    case "CODEGRAPH_CANCELLED":
+      return { partialBytes: f.partialBytes ?? 0, partialText: f.partialText ?? "" };
+    case "CODEGRAPH_NO_INDEX":
+      return f.kind?.is === "missing" && f.kind.ancestor ? { ancestorIndex: f.kind.ancestor } : {};
+    case "CODEGRAPH_ADDON":
+      return { story: f.story };
+    default:
+      return {};
+  }
+}
+
+/** A copy without the undefined fields (absent, never undefined). */
+const withoutUndefined = (obj) => Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
+
+/** The self-contained message: Pi hands only `error.message` to the model. */
+function message(code, facts, details) {
+  let text = `${code}: ${headline(code, facts)}.\nRemediation: ${remediation(code, facts)}`;
+  const tail = details.stderrTail ?? "";
+  // A failed CLI always shows its stderr tail; a stuck one only when it said something.
+  if (tail.trim() && (code === "CODEGRAPH_EXIT" || code === "CODEGRAPH_TIMEOUT"))
+    text += `\nstderr (last 4 KB):\n${tail.trimEnd()}`;
+  else if (code === "CODEGRAPH_EXIT") text += "\nstderr: (empty)";
+  return text;
+}
+
+/**
+ * The public Error for `code` + `facts`: `message`, `code`, `remediation`, and `details` (the
+ * run's `context`, then what the facts add).
+ */
+function publicError(code, facts = {}, context = {}) {
+  const details = withoutUndefined({ ...context, ...factDetails(code, facts) });
+  const err = new Error(message(code, facts, details));
+  return Object.assign(err, { code, remediation: remediation(code, facts), details });
+}
+
+/** A diagnosis's words for its problem: `problemCode`, `problem`, `remediation`. */
+function problemWords(code, facts) {
+  return { problemCode: code, problem: headline(code, facts), remediation: remediation(code, facts) };
+}
+
+module.exports = { headline, remediation, publicError, problemWords, withoutUndefined };

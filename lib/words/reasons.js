@@ -1,0 +1,208 @@
+// The first line of every failure: what went wrong, said from the facts a backend returns
+// (`{ code, facts }`). Both backends hand over the same facts, so both say the same words; the
+// OS's own text (`os`) is the one part each backend words itself.
+
+const { shownPath } = require("./paths.js");
+
+/** A path as a message shows it (lib/words/paths.js). */
+const shown = (path) => shownPath(path);
+
+/** What a file that is not what it should be is (preflight's `FileKind`). */
+const FILE_KINDS = {
+  directory: "a directory",
+  regularFile: "a regular file",
+  fifo: "a FIFO (named pipe)",
+  charDevice: "a character device",
+  blockDevice: "a block device",
+  socket: "a socket",
+  special: "a special file",
+};
+const fileKind = (kind) => FILE_KINDS[kind] ?? FILE_KINDS.special;
+
+/** `reason.is` → the reason's words, per code. A reason a table lacks is a bug, said as such. */
+const REQUEST_REASONS = {
+  notString: () => "it is not a string",
+  blank: () => "it is empty or only whitespace and invisible characters",
+  nul: () => "it contains a NUL byte, which no command-line argument can carry",
+  tooLong: (r) => `it is ${r.units} characters long as JavaScript counts them (UTF-16 units); the limit is ${r.limit}`,
+  batchUnsafe: (r) => `it cannot be passed safely to the batch launcher ${shown(r.executable)}`,
+};
+
+const OPTION_REASONS = {
+  notObject: () => "options is not an object",
+  unreadable: (r) => `options.${r.field} cannot be read`,
+  timeoutMs: () => "options.timeoutMs must be a number of milliseconds from 1 to 2147483647",
+  onProgress: () => "options.onProgress must be a function",
+  progressUnusable: () => "options.onProgress cannot be used as a callback",
+  notSignal: () => "the signal is not an AbortSignal",
+  abortedUnreadable: () => "signal.aborted cannot be read",
+  optionsUnreadable: (r) => `they cannot be read (${r.text})`,
+};
+
+const WORKSPACE_REASONS = {
+  notString: () => "the workspace path is not a string",
+  none: () => "no workspace directory was given",
+  relative: () => "it is not an absolute path",
+  missing: () => "it does not exist",
+  notDirectory: (r) => `it is ${fileKind(r.fileKind)}, not a directory`,
+  unreadable: (r) => `it cannot be read (${r.os})`,
+  removed: () => "it was removed or renamed during the call",
+  blocked: (r) => `it cannot be read or entered (${r.os})`,
+  indexDirUnreadable: (r) => `${shown(r.dir)} cannot be read (${r.os})`,
+  unanswered: () => "the filesystem did not answer the workspace checks in time",
+  other: (r) => r.text,
+};
+
+const NOT_FOUND_REASONS = {
+  overrideRelative: (r) => `${r.variable}=${shown(r.value)} is not an absolute path`,
+  overrideMissing: (r) => `${r.variable}=${shown(r.value)} does not exist or is not a file`,
+  notOnPath: (r) =>
+    r.skipped === undefined || r.skipped === null
+      ? `no \`${r.names.join("` or `")}\` on PATH`
+      : `no \`${r.names.join("` or `")}\` on PATH outside the workspace; ${shown(r.skipped)} was skipped because it lives inside the workspace (set ${r.allowVariable}=1 to allow it)`,
+  cannotExecute: (r) => `${shown(r.executable)} could not be executed (it, or its interpreter, does not exist)`,
+};
+
+const NO_INDEX_REASONS = {
+  notDirectory: (r) => `${shown(r.path)} is ${fileKind(r.fileKind)}, not a directory`,
+  notRegular: (r) => `${shown(r.path)} is ${fileKind(r.fileKind)}, not a regular file; it was not opened`,
+  missing: (r) => `${shown(r.path)} does not exist`,
+  unreadable: (r) => `${shown(r.path)} cannot be read (${r.os})`,
+  outside: (r) => `${shown(r.path)} resolves to ${shown(r.target)}, outside the workspace`,
+  notSqlite: (r) => `${shown(r.path)} is not a SQLite database`,
+  truncated: (r) => `${shown(r.path)} is empty or truncated`,
+  removed: (r) => `${shown(r.path)} was removed during the call`,
+  cliCannotUse: (r) => `codegraph cannot use ${shown(r.path)} as an index`,
+};
+
+const READONLY_REASONS = {
+  denied: (r) => `${shown(r.path)} cannot be accessed (${r.os})`,
+  readOnlyMount: (r) => `${shown(r.path)} is on a read-only filesystem`,
+  cliSaid: () => 'codegraph explore failed with "attempt to write a readonly database"',
+};
+
+const SPAWN_REASONS = {
+  checksFailed: (r) => `the workspace checks failed: ${r.text}`,
+  runtimeFailed: (r) =>
+    r.text === undefined
+      ? "the addon's async runtime could not start"
+      : `the addon's async runtime could not start (${r.text})`,
+  callFailed: (r) => `the call failed inside the addon: ${r.text}`,
+  wait: (r) => `waiting for codegraph failed: ${r.os}`,
+  permission: (r) =>
+    `permission denied running ${shown(r.executable)} in the workspace (is it executable, and the workspace enterable?)`,
+  execFormat: (r) => `${shown(r.executable)}: Exec format error (${r.why})`,
+  batchLauncher: (r) => `${shown(r.executable)} is a batch launcher, which Node will not start without a shell`,
+  other: (r) => `${shown(r.executable)}: ${r.os}`,
+  bug: (r) => r.text,
+};
+
+/** What ran out, by the errno the OS named. */
+const RESOURCE_NAMES = {
+  EMFILE: "file descriptors (this process's limit)",
+  ENFILE: "file descriptors (the system's open-file table)",
+  EAGAIN: "processes or threads",
+  ENOMEM: "memory",
+};
+
+/** What was being done when a resource ran out. */
+const STEPS = {
+  listWorkspace: () => "listing the workspace",
+  readWorkspace: () => "reading the workspace",
+  readIndexDir: () => "reading the index directory",
+  readIndex: () => "reading the index",
+  readIndexHeader: () => "reading the index header",
+  readLock: () => "reading CodeGraph's lock file",
+  waitCli: () => "waiting for codegraph",
+  start: (s) => `starting ${shown(s.executable)}`,
+  startRuntime: () => "starting the addon's async runtime",
+  loadAddon: () => "loading the native addon",
+  loadRunner: () => "loading pi-codegraph's runner",
+  addonThread: () => "a thread of the addon",
+};
+
+/** The words of each kind of fact, by the name of the Rust enum whose tags they word. */
+const WORDED_FACTS = {
+  FileKind: FILE_KINDS,
+  RequestReason: REQUEST_REASONS,
+  OptionsReason: OPTION_REASONS,
+  WorkspaceReason: WORKSPACE_REASONS,
+  NotFoundReason: NOT_FOUND_REASONS,
+  NoIndexReason: NO_INDEX_REASONS,
+  ReadOnlyReason: READONLY_REASONS,
+  SpawnReason: SPAWN_REASONS,
+  Step: STEPS,
+  Resource: RESOURCE_NAMES,
+};
+
+function said(table, reason) {
+  const words = table[reason?.is];
+  return words ? words(reason) : `(unnamed reason ${JSON.stringify(reason?.is)})`;
+}
+
+function resourceReason(f) {
+  const failed = f.step?.is === "addonThread" ? "could not start" : "failed";
+  return `${said(WORDED_FACTS.Step, f.step)} ${failed} (${f.os})`;
+}
+
+/** "pid 12 holds …: a rebuild", or the pid-0 case: a database only being created. */
+function writerSays(f) {
+  const lock = shown(f.lock);
+  if (f.pid === 0) return `${lock} holds only its first page: \`codegraph init\` is creating it`;
+  const kind = f.rebuild ? "a `codegraph index` rebuild" : "`codegraph init`, `index` or `sync`";
+  return `pid ${f.pid} holds ${lock}: ${kind}`;
+}
+
+function busyNote(waitedMs) {
+  if (!waitedMs) return ", so an answer now could come from a partial index";
+  return `, still after ${(waitedMs / 1000).toFixed(1)} s of waiting; an answer now could come from a partial index`;
+}
+
+function exitHow(f) {
+  if (f.exitCode !== null && f.exitCode !== undefined) return `exited with code ${f.exitCode}`;
+  if (f.signal === null || f.signal === undefined) return "ended abnormally";
+  if (f.signalName) return `was killed by ${f.signalName} (signal ${f.signal})`;
+  return `was killed by signal ${f.signal}`;
+}
+
+const partialBytes = (f) => f.partialBytes ?? 0;
+
+/** The headline of each code (without the code itself and the final period). */
+const HEADLINES = {
+  CODEGRAPH_INVALID_REQUEST: (f) => `the Explore request is invalid: ${said(WORDED_FACTS.RequestReason, f.reason)}`,
+  CODEGRAPH_INVALID_OPTIONS: (f) =>
+    f.reason?.is === "argumentsUnusable"
+      ? `the explore arguments could not be used (${f.reason.text})`
+      : `the explore options are invalid: ${said(WORDED_FACTS.OptionsReason, f.reason)}`,
+  CODEGRAPH_WORKSPACE: (f) =>
+    `the workspace ${shown(f.path ?? "")} is not usable: ${said(WORDED_FACTS.WorkspaceReason, f.reason)}`,
+  CODEGRAPH_NOT_FOUND: (f) => `the CodeGraph CLI was not found: ${said(WORDED_FACTS.NotFoundReason, f.reason)}`,
+  CODEGRAPH_NO_INDEX: (f) =>
+    `this workspace has no usable CodeGraph index: ${said(WORDED_FACTS.NoIndexReason, f.reason)}`,
+  CODEGRAPH_INDEX_READONLY: (f) =>
+    `the CodeGraph index cannot be opened read-write: ${said(WORDED_FACTS.ReadOnlyReason, f.reason)}`,
+  CODEGRAPH_INDEX_BUSY: (f) =>
+    `CodeGraph is writing this workspace's index right now (${writerSays(f)})${busyNote(f.waitedMs)}`,
+  CODEGRAPH_SPAWN: (f) => `codegraph could not be started: ${said(WORDED_FACTS.SpawnReason, f.reason)}`,
+  CODEGRAPH_RESOURCES: (f) => `pi-codegraph ran out of ${RESOURCE_NAMES[f.resource]}: ${resourceReason(f)}`,
+  CODEGRAPH_EXIT: (f) => `codegraph explore ${exitHow(f)}`,
+  CODEGRAPH_TIMEOUT: (f) =>
+    `codegraph explore did not finish within ${f.timeoutMs} ms and was stopped${
+      partialBytes(f)
+        ? ` after printing ${partialBytes(f)} bytes of a partial answer (kept in details.partialText)`
+        : " before it printed anything"
+    }`,
+  CODEGRAPH_ADDON: (f) => `the pi-codegraph native addon for ${f.target} is not installed`,
+  CODEGRAPH_CANCELLED: (f) =>
+    partialBytes(f)
+      ? `the explore was cancelled after codegraph had printed ${partialBytes(f)} bytes (the partial answer is in details.partialText), and codegraph was stopped`
+      : "the explore was cancelled before codegraph printed anything, and codegraph was stopped",
+};
+
+/** What went wrong, in one line (a diagnosis's `problem`, `indexProblem`, `executableProblem`). */
+function headline(code, facts) {
+  const words = HEADLINES[code];
+  return words ? words(facts ?? {}) : `${code} (no words for this code)`;
+}
+
+module.exports = { WORDED_FACTS, headline };
