@@ -122,7 +122,7 @@ function addonInfo() {
 
 /** The addon as a backend: the same module shape, loaded when first used. */
 const nativeBackend = {
-  explore: async (request, cwd, signal, options) => loadBinding().explore(request, cwd, signal, options),
+  runCommand: async (command, cwd, signal, options) => loadBinding().runCommand(command, cwd, signal, options),
   diagnose: async (cwd) => loadBinding().diagnose(cwd),
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),

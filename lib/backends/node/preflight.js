@@ -244,5 +244,6 @@ module.exports = {
   resolvedPath,
   isWithin,
   checkIndex,
+  indexDirName,
   ancestorIndex,
 };
