@@ -167,7 +167,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
             flooded = true;
             out_open = false;
             err_open = false;
-            kill_strays(&*guard.0);
+            kill_strays(&**guard.0);
             let _ = guard.0.start_kill();
           }
         }
