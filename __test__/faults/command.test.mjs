@@ -180,6 +180,24 @@ eachBackend("a command is data", (_calls, backend) => {
           throw new Error("trap");
         },
       }),
+      {
+        ...good,
+        options: new Proxy(["--json"], {
+          get: () => {
+            throw new Error("trap");
+          },
+        }),
+      },
+      new Proxy(good, {
+        has: () => {
+          throw new Error("trap");
+        },
+      }),
+      new Proxy(good, {
+        get: () => {
+          throw new Error("trap");
+        },
+      }),
     ];
     for (const [i, command] of options.entries()) {
       const err = expectError(await runWith(fake.file, command, suite.ws), "CODEGRAPH_INVALID_OPTIONS");
