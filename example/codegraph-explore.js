@@ -2787,9 +2787,7 @@ function commandPositional(command) {
 function readCommand(command, positional) {
   const subcommand = commandField(command, "subcommand");
   if (typeof subcommand !== "string") throw invalidOptions("command.subcommand must be a string");
-  const options = commandField(command, "options");
-  if (!Array.isArray(options) || options.length > 1024 || !options.every((o) => typeof o === "string"))
-    throw invalidOptions("command.options must be an array of strings");
+  const options = stringList(commandField(command, "options"));
   const whole = (name) => {
     const n = commandField(command, name);
     if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2 ** 32 - 1)
@@ -2809,7 +2807,7 @@ function readCommand(command, positional) {
   if (progress !== "stdout" && progress !== "none") throw invalidOptions('command.progress must be "stdout" or "none"');
   const checked = {
     subcommand,
-    options: [...options],
+    options,
     positional,
     caps,
     timeoutMs: Math.trunc(timeoutMs),
@@ -2819,6 +2817,20 @@ function readCommand(command, positional) {
   };
   checkCommand(checked);
   return checked;
+}
+
+/** An array of strings (the options), copied element by element; a Proxy that throws is coded too. */
+function stringList(value) {
+  const notAList = () => invalidOptions("command.options must be an array of strings");
+  try {
+    // Bounded before reading: the description allows far fewer (checkCommand).
+    if (!Array.isArray(value) || value.length > 1024) throw notAList();
+    const list = Array.from({ length: value.length }, (_, i) => value[i]);
+    if (!list.every((o) => typeof o === "string")) throw notAList();
+    return list;
+  } catch {
+    throw notAList();
+  }
 }
 
 /** The description's own rules (the positional text is checked by the preflight, as a request). */
