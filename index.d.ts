@@ -101,9 +101,20 @@ export declare const TOOL_NAME: "codegraph_explore";
 /** The line every tool error ends with. */
 export declare const FALLBACK_LINE: string;
 
-/** The extension factory over given TypeBox/TUI modules (what extension.js uses). */
+/**
+ * Pi's modules the glue draws with: TypeBox's `Type`, pi-tui's `Text`, and Pi's own `formatSize`
+ * and `keyHint` (from `@mariozechner/pi-coding-agent`).
+ */
+export interface Peers {
+  Type: unknown;
+  Text: unknown;
+  formatSize: (bytes: number) => string;
+  keyHint: (keybinding: string, description: string) => string;
+}
+
+/** The extension factory over given peers (what extension.js uses). */
 export declare function createExtension(
-  getPeers: () => { Type: unknown; Text: unknown } | Promise<{ Type: unknown; Text: unknown }>,
+  getPeers: () => Peers | Promise<Peers>,
 ): (pi: import("@mariozechner/pi-coding-agent").ExtensionAPI) => void;
 
 /**

@@ -8,11 +8,18 @@ const { addonInfo } = require("./lib/backends/native.js");
 const { defaultBackend } = require("./lib/backends/select.js");
 const pkg = require("./package.json");
 
-/** Pi's TypeBox and TUI from this package's location (the SDK, tests); Pi itself loads extension.js. */
+/**
+ * Pi's TypeBox, TUI and display helpers from this package's location (the SDK, tests); Pi itself
+ * loads extension.js.
+ */
 async function packagePeers() {
-  // import(), not require(): both are ES modules, and require(esm) needs Node 22.12+.
-  const [{ Type }, { Text }] = await Promise.all([import("typebox"), import("@mariozechner/pi-tui")]);
-  return { Type, Text };
+  // import(), not require(): they are ES modules (pi-coding-agent exports no require entry).
+  const [{ Type }, { Text }, { formatSize, keyHint }] = await Promise.all([
+    import("typebox"),
+    import("@mariozechner/pi-tui"),
+    import("@mariozechner/pi-coding-agent"),
+  ]);
+  return { Type, Text, formatSize, keyHint };
 }
 
 /** This copy of pi-codegraph: with two installs, the one Pi loads first is the active one. */

@@ -66,7 +66,8 @@ test("interactive Pi shows the status, the call, the collapsed and expanded resu
   assert.match(collapsed, new RegExp(`codegraph_explore ${REQUEST}`));
   assert.match(collapsed, new RegExp(`\\$ codegraph explore -- '${REQUEST}'`));
   assert.match(collapsed, /\*\*Flow \(call path/);
-  assert.match(collapsed, /… \d+ more lines/);
+  // Pi's own expand hint, naming the key Pi binds (its keyHint, as its read and bash tools show it).
+  assert.match(collapsed, /… \d+ more lines, ctrl\+o to expand/);
   assert.match(collapsed, /\d+\.\dKB · \d+ lines · \d+\.\d\ds · codegraph 1\.6\.1/);
   assert.doesNotMatch(collapsed, /\*\*Source Code\*\*/, "collapsed: a preview only");
 

@@ -10,7 +10,7 @@ import path from "node:path";
 import { before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { killAndReap, makeWorkspace, root, tempDir, useFakeCli, waitFor, withEnv } from "./helpers/index.mjs";
-import { hostWith, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
+import { hostWith, piInteractive, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 let pkg;
@@ -39,6 +39,8 @@ function indexIn(dir) {
 
 const theme = plainTheme;
 const render = (component) => renderText(component, 160);
+// Rendering happens in interactive Pi, which has set up its theme and keybindings first.
+before(piInteractive);
 for (const impl of implementations) {
   describe(impl.name, () => {
     before(() => {

@@ -7,7 +7,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { withExample } from "./helpers/impl.mjs";
 import { fakeBinDir, makeWorkspace, root, tempDir, withEnv } from "./helpers/index.mjs";
-import { createPiHost, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
+import { createPiHost, piInteractive, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 
@@ -35,6 +35,8 @@ function copyOfPackage(impl) {
 
 const theme = plainTheme;
 const render = (component) => renderText(component, 120);
+// Rendering happens in interactive Pi, which has set up its theme and keybindings first.
+before(piInteractive);
 
 for (const impl of withExample) {
   describe(impl.name, () => {
@@ -203,7 +205,7 @@ for (const impl of withExample) {
         );
         assert.match(render(tool.renderResult(result, { expanded: false, isPartial: true }, theme, {})), /Exploring/);
         const collapsed = render(tool.renderResult(result, { expanded: false, isPartial: false }, theme, {}));
-        assert.match(collapsed, /line 8\n… 12 more lines/);
+        assert.match(collapsed, /line 8\n… 12 more lines, ctrl\+o to expand/);
         assert.doesNotMatch(collapsed, /line 9\b/);
         assert.match(collapsed, /20 lines/);
         const expanded = render(tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}));
@@ -217,12 +219,35 @@ for (const impl of withExample) {
         const errCollapsed = render(
           tool.renderResult(error, { expanded: false, isPartial: false }, theme, { isError: true }),
         );
-        assert.match(errCollapsed, /CODEGRAPH_EXIT: boom\.\nRemediation: read it/);
-        assert.doesNotMatch(errCollapsed, /stderr/);
+        assert.match(errCollapsed, /CODEGRAPH_EXIT: boom\.\nRemediation: read it\nctrl\+o for the rest$/);
+        assert.doesNotMatch(errCollapsed, /stderr|secret tail/);
         const errExpanded = render(
           tool.renderResult(error, { expanded: true, isPartial: false }, theme, { isError: true }),
         );
         assert.match(errExpanded, /secret tail/);
+      });
+
+      test("collapsed, the result names the user's expand key through Pi's own keyHint and sizes with Pi's formatSize", async () => {
+        const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "20" }, () =>
+          tool.execute("call-7", { request: "q" }, undefined, undefined, { cwd: ws }),
+        );
+        const { KeybindingsManager, TUI_KEYBINDINGS, setKeybindings } = await import("@mariozechner/pi-tui");
+        const { formatSize } = await import("@mariozechner/pi-coding-agent");
+        const collapsed = () => render(tool.renderResult(result, { expanded: false, isPartial: false }, theme, {}));
+        assert.match(collapsed(), /… 12 more lines, ctrl\+o to expand\n/);
+        assert.ok(collapsed().includes(`${formatSize(result.details.keptBytes)} · 20 lines`));
+        // The user's own binding, not a copy of Pi's default.
+        const expand = { defaultKeys: "ctrl+o", description: "Toggle tool output" };
+        setKeybindings(
+          new KeybindingsManager({ ...TUI_KEYBINDINGS, "app.tools.expand": expand }, { "app.tools.expand": "alt+e" }),
+        );
+        try {
+          assert.match(collapsed(), /… 12 more lines, alt\+e to expand\n/);
+          const expanded = render(tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}));
+          assert.doesNotMatch(expanded, /to expand/, "expanded: no hint");
+        } finally {
+          await piInteractive();
+        }
       });
 
       test("renderResult marks truncation and shows the full-output path", async () => {

@@ -4,7 +4,7 @@
 // do not edit; edit lib/ and rebuild. pi-codegraph 0.1.0.
 //
 // The same `codegraph_explore` tool as the pi-codegraph package (its README: the tool table, the
-// error codes, the data and security boundary), over the package's plain-Node runner instead of
+// error codes; its docs/security.md: the data and security boundary), over the package's plain-Node runner instead of
 // the Rust addon: no native binary, nothing to build. Each section below is one module of the
 // package (its path in the section line), in dependency order: first the Node runner
 // (lib/backends/node/), then the Pi glue (lib/). The contract suites run against this file too.
@@ -3169,7 +3169,7 @@ function guidance(diagnosis) {
 // lib/text.js
 
 // Text as people and terminals see it: control characters made visible, the equivalent command
-// line of a call, byte counts, and one short line out of any thrown value.
+// line of a call, and one short line out of any thrown value. (Sizes: Pi's own formatSize.)
 
 /**
  * Text from the model or the CLI as a terminal may show it: escape sequences and other control
@@ -3191,10 +3191,6 @@ function printable(text) {
 /** How the call looks as a command line, for people reading the transcript (display only). */
 function cliForm(request) {
   return `codegraph explore -- '${String(request).replace(/'/g, `'\\''`)}'`;
-}
-
-function formatBytes(n) {
-  return n < 1024 ? `${n}B` : `${(n / 1024).toFixed(1)}KB`;
 }
 
 /** The first line (at most 200 characters) of an error or any other thrown value. */
@@ -3306,13 +3302,17 @@ function statusText(diagnosis, runner) {
 // ---------------------------------------------------------------------------------------------
 // lib/render.js
 
-// How a call and its result look in Pi's transcript (Pi's TUI `Text` comes from the host). Every
-// string from the model or the CLI goes through printable() first.
+// How a call and its result look in Pi's transcript, drawn with Pi's own pieces from the host
+// (`peers`): pi-tui's `Text`, and Pi's `formatSize` and `keyHint` so sizes and the expand hint
+// read as in Pi's built-in tools (the hint names the user's own key). Every string from the model
+// or the CLI goes through printable() first.
 
 const PREVIEW_LINES = 8;
+/** Pi's keybinding id for expanding tool output (its built-in read and bash tools use it too). */
+const EXPAND_KEY = "app.tools.expand";
 
 /** The request on one line, and the equivalent CLI command under it. */
-function renderCall(Text, args, theme, context) {
+function renderCall({ Text }, args, theme, context) {
   const text = context?.lastComponent ?? new Text("", 0, 0);
   const request = printable(String(args?.request ?? "").replace(/\s+/g, " "));
   text.setText(
@@ -3322,26 +3322,25 @@ function renderCall(Text, args, theme, context) {
 }
 
 /** Partial progress, an error (code and remediation first), or the answer with its facts. */
-function renderResult(Text, result, options, theme, context) {
+function renderResult({ Text, formatSize, keyHint }, result, options, theme, context) {
   const body = printable(result.content?.find((c) => c.type === "text")?.text ?? "");
   if (options.isPartial) {
     const p = result.details ?? {};
     const soFar = p.partial
-      ? ` ${formatBytes(p.seenBytes)}, ${p.seenLines} lines, ${(p.elapsedMs / 1000).toFixed(1)}s`
+      ? ` ${formatSize(p.seenBytes)}, ${p.seenLines} lines, ${(p.elapsedMs / 1000).toFixed(1)}s`
       : "";
     const tail = body ? `\n${theme.fg("toolOutput", body.replace(/\n$/, "").split("\n").slice(-3).join("\n"))}` : "";
     return new Text(`${theme.fg("warning", `Exploring the CodeGraph index…${soFar}`)}${tail}`, 0, 0);
   }
   if (context?.isError) {
-    // Code and remediation lead the message; the stderr tail follows only when expanded.
+    // Code and remediation lead the message; the stderr tail (from its header on) and the lines
+    // after it show only when expanded, and the collapsed view says how to see them.
+    if (options.expanded) return new Text(theme.fg("error", body), 0, 0);
     const lines = body.split("\n");
-    const shown = options.expanded
-      ? body
-      : lines
-          .filter((l) => !l.startsWith("stderr"))
-          .slice(0, 3)
-          .join("\n");
-    return new Text(theme.fg("error", shown), 0, 0);
+    const stderrAt = lines.findIndex((l) => l.startsWith("stderr"));
+    const shown = (stderrAt < 0 ? lines : lines.slice(0, stderrAt)).slice(0, 3);
+    const hidden = lines.length > shown.length ? `\n${keyHint(EXPAND_KEY, "for the rest")}` : "";
+    return new Text(`${theme.fg("error", shown.join("\n"))}${hidden}`, 0, 0);
   }
   const d = result.details ?? {};
   // When cut, the kept output comes first and the marker after it. The collapsed view counts
@@ -3349,7 +3348,7 @@ function renderResult(Text, result, options, theme, context) {
   const all = body.replace(/\n$/, "").split("\n");
   const keptLines = d.truncated ? d.keptLines : all.length;
   const facts = [
-    formatBytes(d.keptBytes ?? Buffer.byteLength(body)),
+    formatSize(d.keptBytes ?? Buffer.byteLength(body)),
     d.truncated
       ? `${keptLines} of ${d.totalsExact === false ? "at least " : ""}${d.totalLines} lines`
       : `${d.keptLines ?? keptLines} lines`,
@@ -3363,7 +3362,7 @@ function renderResult(Text, result, options, theme, context) {
   if (options.expanded) return new Text(`${theme.fg("toolOutput", body)}\n${footer}`, 0, 0);
   const more = keptLines - PREVIEW_LINES;
   const preview = all.slice(0, Math.min(PREVIEW_LINES, keptLines)).join("\n");
-  const hint = more > 0 ? `\n${theme.fg("muted", `… ${more} more lines`)}` : "";
+  const hint = more > 0 ? `\n${theme.fg("muted", `… ${more} more lines,`)} ${keyHint(EXPAND_KEY, "to expand")}` : "";
   return new Text(`${theme.fg("toolOutput", preview)}${hint}\n${footer}`, 0, 0);
 }
 
@@ -3374,10 +3373,12 @@ function renderResult(Text, result, options, theme, context) {
 // MAX_REQUEST_CHARS), its execute() over the backend, and its renderers.
 
 /**
- * The tool for the session `state` (its diagnosis decides the guidance), built with Pi's TypeBox
- * (`Type`) and TUI (`Text`) over `api` (wrapBackend's explore and limits).
+ * The tool for the session `state` (its diagnosis decides the guidance), built with Pi's peers
+ * (TypeBox's `Type` for the schema; pi-tui's `Text` and Pi's `formatSize` and `keyHint` for the
+ * renderers) over `api` (wrapBackend's explore and limits).
  */
-function createTool(state, { Type, Text }, api) {
+function createTool(state, peers, api) {
+  const { Type } = peers;
   const limits = api.limits();
   return {
     name: TOOL_NAME,
@@ -3424,8 +3425,8 @@ function createTool(state, { Type, Text }, api) {
       }
     },
 
-    renderCall: (args, theme, context) => renderCall(Text, args, theme, context),
-    renderResult: (result, options, theme, context) => renderResult(Text, result, options, theme, context),
+    renderCall: (args, theme, context) => renderCall(peers, args, theme, context),
+    renderResult: (result, options, theme, context) => renderResult(peers, result, options, theme, context),
   };
 }
 
@@ -3438,8 +3439,8 @@ function createTool(state, { Type, Text }, api) {
 
 /**
  * Builds the Pi extension factory over `glue` (wrapBackend's calls plus extensionInfo() and
- * runnerInfo()) and Pi's own TypeBox (`Type`) and TUI (`Text`), which `getPeers()` returns (or
- * resolves to) when the tool is created.
+ * runnerInfo()) and Pi's own TypeBox (`Type`), TUI (`Text`) and helpers (`formatSize`, `keyHint`),
+ * which `getPeers()` returns (or resolves to) when the tool is created.
  *
  * Registration waits for `session_start`: Pi 0.73 exits at startup when two extensions register
  * one tool name while loading, and a user may have pi-codegraph installed both globally and in
@@ -3638,7 +3639,7 @@ function wrapBackend(backend) {
  *
  * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() that names
  * this runner instead of the backend's own), `addonInfo` (which native binary is loaded, for doctor), and
- * `getPeers` (Pi's TypeBox and TUI for the default factory).
+ * `getPeers` (Pi's TypeBox, TUI and helpers for the default factory).
  */
 function glueOver(backend, options = {}) {
   const calls = wrapBackend(backend);
@@ -3656,7 +3657,7 @@ function glueOver(backend, options = {}) {
   const factory = makeExtension(
     options.getPeers ??
       (() => {
-        throw new Error("pi-codegraph: no peers (Pi's typebox and pi-tui) were given to this factory");
+        throw new Error("pi-codegraph: no peers (Pi's typebox, pi-tui and pi-coding-agent) were given to this factory");
       }),
   );
   return Object.assign(factory, {
@@ -3692,25 +3693,39 @@ const nodeBackend = {
   DEFAULT_TIMEOUT_MS,
 };
 
-// Pi's own TypeBox and TUI, for the schema and the rendering. Pi's loader (jiti) first imports a
-// .js extension natively and, only if that throws, evaluates it itself with Pi's copies (aliases
-// under Node, virtual modules in Pi's Bun binary). From ~/.pi/agent/extensions a native require
-// finds neither package, so they are required here, at load time, and a failure is rethrown when
-// the file is being imported (no `module.parent`), as Pi's loader does. Required from plain Node
-// (a script, a test), a failure only postpones them to the tool's creation (loadPeers), so
-// explore() works without them.
+// Pi's own TypeBox, TUI and display helpers (formatSize, keyHint), for the schema and the
+// rendering. Pi's loader (jiti) first imports a .js extension natively and, only if that throws,
+// evaluates it itself with Pi's copies (aliases under Node, virtual modules in Pi's Bun binary).
+// From ~/.pi/agent/extensions a native require finds none of them, so they are required here, at
+// load time, and a failure is rethrown when the file is being imported (no `module.parent`), as
+// Pi's loader does. Required from plain Node (a script, a test), a failure only postpones them to
+// the tool's creation (loadPeers), so explore() works without them.
+// Pi's own instance of pi-coding-agent, not a copy: as extension.js does it (piOwn there).
+function piOwn(id) {
+  try {
+    return require("node:module").createRequire(__filename)(require.resolve(id));
+  } catch {
+    return require(id);
+  }
+}
+
 let peers = null;
 try {
-  peers = { Type: require("typebox").Type, Text: require("@mariozechner/pi-tui").Text };
+  const { formatSize, keyHint } = piOwn("@mariozechner/pi-coding-agent");
+  peers = { Type: require("typebox").Type, Text: require("@mariozechner/pi-tui").Text, formatSize, keyHint };
 } catch (err) {
   if (!module.parent) throw err;
 }
 
-/** Both are ES modules: require() of them needs Node 22.12+, import() works on every Node. */
+/** They are ES modules (pi-coding-agent has no require entry at all): import() works on every Node. */
 async function loadPeers() {
   if (!peers) {
-    const [{ Type }, { Text }] = await Promise.all([import("typebox"), import("@mariozechner/pi-tui")]);
-    peers = { Type, Text };
+    const [{ Type }, { Text }, { formatSize, keyHint }] = await Promise.all([
+      import("typebox"),
+      import("@mariozechner/pi-tui"),
+      import("@mariozechner/pi-coding-agent"),
+    ]);
+    peers = { Type, Text, formatSize, keyHint };
   }
   return peers;
 }

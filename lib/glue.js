@@ -19,7 +19,7 @@ const { FALLBACK_LINE, TOOL_NAME } = require("./guidance.js");
  *
  * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() that names
  * this runner instead of the backend's own), `addonInfo` (which native binary is loaded, for doctor), and
- * `getPeers` (Pi's TypeBox and TUI for the default factory).
+ * `getPeers` (Pi's TypeBox, TUI and helpers for the default factory).
  */
 function glueOver(backend, options = {}) {
   const calls = wrapBackend(backend);
@@ -37,7 +37,7 @@ function glueOver(backend, options = {}) {
   const factory = makeExtension(
     options.getPeers ??
       (() => {
-        throw new Error("pi-codegraph: no peers (Pi's typebox and pi-tui) were given to this factory");
+        throw new Error("pi-codegraph: no peers (Pi's typebox, pi-tui and pi-coding-agent) were given to this factory");
       }),
   );
   return Object.assign(factory, {

@@ -1,13 +1,17 @@
-// How a call and its result look in Pi's transcript (Pi's TUI `Text` comes from the host). Every
-// string from the model or the CLI goes through printable() first.
+// How a call and its result look in Pi's transcript, drawn with Pi's own pieces from the host
+// (`peers`): pi-tui's `Text`, and Pi's `formatSize` and `keyHint` so sizes and the expand hint
+// read as in Pi's built-in tools (the hint names the user's own key). Every string from the model
+// or the CLI goes through printable() first.
 
 const { TOOL_NAME } = require("./guidance.js");
-const { cliForm, formatBytes, printable } = require("./text.js");
+const { cliForm, printable } = require("./text.js");
 
 const PREVIEW_LINES = 8;
+/** Pi's keybinding id for expanding tool output (its built-in read and bash tools use it too). */
+const EXPAND_KEY = "app.tools.expand";
 
 /** The request on one line, and the equivalent CLI command under it. */
-function renderCall(Text, args, theme, context) {
+function renderCall({ Text }, args, theme, context) {
   const text = context?.lastComponent ?? new Text("", 0, 0);
   const request = printable(String(args?.request ?? "").replace(/\s+/g, " "));
   text.setText(
@@ -17,26 +21,25 @@ function renderCall(Text, args, theme, context) {
 }
 
 /** Partial progress, an error (code and remediation first), or the answer with its facts. */
-function renderResult(Text, result, options, theme, context) {
+function renderResult({ Text, formatSize, keyHint }, result, options, theme, context) {
   const body = printable(result.content?.find((c) => c.type === "text")?.text ?? "");
   if (options.isPartial) {
     const p = result.details ?? {};
     const soFar = p.partial
-      ? ` ${formatBytes(p.seenBytes)}, ${p.seenLines} lines, ${(p.elapsedMs / 1000).toFixed(1)}s`
+      ? ` ${formatSize(p.seenBytes)}, ${p.seenLines} lines, ${(p.elapsedMs / 1000).toFixed(1)}s`
       : "";
     const tail = body ? `\n${theme.fg("toolOutput", body.replace(/\n$/, "").split("\n").slice(-3).join("\n"))}` : "";
     return new Text(`${theme.fg("warning", `Exploring the CodeGraph index…${soFar}`)}${tail}`, 0, 0);
   }
   if (context?.isError) {
-    // Code and remediation lead the message; the stderr tail follows only when expanded.
+    // Code and remediation lead the message; the stderr tail (from its header on) and the lines
+    // after it show only when expanded, and the collapsed view says how to see them.
+    if (options.expanded) return new Text(theme.fg("error", body), 0, 0);
     const lines = body.split("\n");
-    const shown = options.expanded
-      ? body
-      : lines
-          .filter((l) => !l.startsWith("stderr"))
-          .slice(0, 3)
-          .join("\n");
-    return new Text(theme.fg("error", shown), 0, 0);
+    const stderrAt = lines.findIndex((l) => l.startsWith("stderr"));
+    const shown = (stderrAt < 0 ? lines : lines.slice(0, stderrAt)).slice(0, 3);
+    const hidden = lines.length > shown.length ? `\n${keyHint(EXPAND_KEY, "for the rest")}` : "";
+    return new Text(`${theme.fg("error", shown.join("\n"))}${hidden}`, 0, 0);
   }
   const d = result.details ?? {};
   // When cut, the kept output comes first and the marker after it. The collapsed view counts
@@ -44,7 +47,7 @@ function renderResult(Text, result, options, theme, context) {
   const all = body.replace(/\n$/, "").split("\n");
   const keptLines = d.truncated ? d.keptLines : all.length;
   const facts = [
-    formatBytes(d.keptBytes ?? Buffer.byteLength(body)),
+    formatSize(d.keptBytes ?? Buffer.byteLength(body)),
     d.truncated
       ? `${keptLines} of ${d.totalsExact === false ? "at least " : ""}${d.totalLines} lines`
       : `${d.keptLines ?? keptLines} lines`,
@@ -58,7 +61,7 @@ function renderResult(Text, result, options, theme, context) {
   if (options.expanded) return new Text(`${theme.fg("toolOutput", body)}\n${footer}`, 0, 0);
   const more = keptLines - PREVIEW_LINES;
   const preview = all.slice(0, Math.min(PREVIEW_LINES, keptLines)).join("\n");
-  const hint = more > 0 ? `\n${theme.fg("muted", `… ${more} more lines`)}` : "";
+  const hint = more > 0 ? `\n${theme.fg("muted", `… ${more} more lines,`)} ${keyHint(EXPAND_KEY, "to expand")}` : "";
   return new Text(`${theme.fg("toolOutput", preview)}${hint}\n${footer}`, 0, 0);
 }
 

@@ -8,8 +8,8 @@ const { createTool } = require("./tool.js");
 
 /**
  * Builds the Pi extension factory over `glue` (wrapBackend's calls plus extensionInfo() and
- * runnerInfo()) and Pi's own TypeBox (`Type`) and TUI (`Text`), which `getPeers()` returns (or
- * resolves to) when the tool is created.
+ * runnerInfo()) and Pi's own TypeBox (`Type`), TUI (`Text`) and helpers (`formatSize`, `keyHint`),
+ * which `getPeers()` returns (or resolves to) when the tool is created.
  *
  * Registration waits for `session_start`: Pi 0.73 exits at startup when two extensions register
  * one tool name while loading, and a user may have pi-codegraph installed both globally and in

@@ -1,5 +1,5 @@
 // Text as people and terminals see it: control characters made visible, the equivalent command
-// line of a call, byte counts, and one short line out of any thrown value.
+// line of a call, and one short line out of any thrown value. (Sizes: Pi's own formatSize.)
 
 /**
  * Text from the model or the CLI as a terminal may show it: escape sequences and other control
@@ -23,10 +23,6 @@ function cliForm(request) {
   return `codegraph explore -- '${String(request).replace(/'/g, `'\\''`)}'`;
 }
 
-function formatBytes(n) {
-  return n < 1024 ? `${n}B` : `${(n / 1024).toFixed(1)}KB`;
-}
-
 /** The first line (at most 200 characters) of an error or any other thrown value. */
 function firstLine(value) {
   try {
@@ -38,4 +34,4 @@ function firstLine(value) {
   }
 }
 
-module.exports = { printable, cliForm, formatBytes, firstLine };
+module.exports = { printable, cliForm, firstLine };

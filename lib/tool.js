@@ -5,10 +5,12 @@ const { FALLBACK_LINE, TOOL_NAME, guidance, toolDescription } = require("./guida
 const { renderCall, renderResult } = require("./render.js");
 
 /**
- * The tool for the session `state` (its diagnosis decides the guidance), built with Pi's TypeBox
- * (`Type`) and TUI (`Text`) over `api` (wrapBackend's explore and limits).
+ * The tool for the session `state` (its diagnosis decides the guidance), built with Pi's peers
+ * (TypeBox's `Type` for the schema; pi-tui's `Text` and Pi's `formatSize` and `keyHint` for the
+ * renderers) over `api` (wrapBackend's explore and limits).
  */
-function createTool(state, { Type, Text }, api) {
+function createTool(state, peers, api) {
+  const { Type } = peers;
   const limits = api.limits();
   return {
     name: TOOL_NAME,
@@ -55,8 +57,8 @@ function createTool(state, { Type, Text }, api) {
       }
     },
 
-    renderCall: (args, theme, context) => renderCall(Text, args, theme, context),
-    renderResult: (result, options, theme, context) => renderResult(Text, result, options, theme, context),
+    renderCall: (args, theme, context) => renderCall(peers, args, theme, context),
+    renderResult: (result, options, theme, context) => renderResult(peers, result, options, theme, context),
   };
 }
 

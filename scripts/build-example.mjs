@@ -14,7 +14,8 @@
 //   2. Node builtins are `const fs = require("node:fs");` or `const { spawn } = require(
 //      "node:child_process");` and are hoisted to the top of the example, once each (a builtin
 //      bound whole must bind the same name everywhere; destructured names are merged).
-//   3. No other require() (no peers: Pi's typebox and pi-tui reach the glue through getPeers),
+//   3. No other require() (no peers: Pi's typebox, pi-tui and pi-coding-agent reach the glue
+//      through getPeers),
 //      and no `module`, `exports`, `__dirname` or `__filename` outside the last statement.
 //   4. Each module ends with one `module.exports = { a, b, … };` (names only), which is dropped.
 //   5. Top-level names (const, let, var, function, class) are unique across all the modules.
@@ -180,7 +181,7 @@ function header(version) {
     `// do not edit; edit lib/ and rebuild. pi-codegraph ${version}.`,
     "//",
     "// The same `codegraph_explore` tool as the pi-codegraph package (its README: the tool table, the",
-    "// error codes, the data and security boundary), over the package's plain-Node runner instead of",
+    "// error codes; its docs/security.md: the data and security boundary), over the package's plain-Node runner instead of",
     "// the Rust addon: no native binary, nothing to build. Each section below is one module of the",
     "// package (its path in the section line), in dependency order: first the Node runner",
     "// (lib/backends/node/), then the Pi glue (lib/). The contract suites run against this file too.",
@@ -208,25 +209,39 @@ const nodeBackend = {
 ${backend.exports.map((n) => `  ${n},`).join("\n")}
 };
 
-// Pi's own TypeBox and TUI, for the schema and the rendering. Pi's loader (jiti) first imports a
-// .js extension natively and, only if that throws, evaluates it itself with Pi's copies (aliases
-// under Node, virtual modules in Pi's Bun binary). From ~/.pi/agent/extensions a native require
-// finds neither package, so they are required here, at load time, and a failure is rethrown when
-// the file is being imported (no \`module.parent\`), as Pi's loader does. Required from plain Node
-// (a script, a test), a failure only postpones them to the tool's creation (loadPeers), so
-// explore() works without them.
+// Pi's own TypeBox, TUI and display helpers (formatSize, keyHint), for the schema and the
+// rendering. Pi's loader (jiti) first imports a .js extension natively and, only if that throws,
+// evaluates it itself with Pi's copies (aliases under Node, virtual modules in Pi's Bun binary).
+// From ~/.pi/agent/extensions a native require finds none of them, so they are required here, at
+// load time, and a failure is rethrown when the file is being imported (no \`module.parent\`), as
+// Pi's loader does. Required from plain Node (a script, a test), a failure only postpones them to
+// the tool's creation (loadPeers), so explore() works without them.
+// Pi's own instance of pi-coding-agent, not a copy: as extension.js does it (piOwn there).
+function piOwn(id) {
+  try {
+    return require("node:module").createRequire(__filename)(require.resolve(id));
+  } catch {
+    return require(id);
+  }
+}
+
 let peers = null;
 try {
-  peers = { Type: require("typebox").Type, Text: require("@mariozechner/pi-tui").Text };
+  const { formatSize, keyHint } = piOwn("@mariozechner/pi-coding-agent");
+  peers = { Type: require("typebox").Type, Text: require("@mariozechner/pi-tui").Text, formatSize, keyHint };
 } catch (err) {
   if (!module.parent) throw err;
 }
 
-/** Both are ES modules: require() of them needs Node 22.12+, import() works on every Node. */
+/** They are ES modules (pi-coding-agent has no require entry at all): import() works on every Node. */
 async function loadPeers() {
   if (!peers) {
-    const [{ Type }, { Text }] = await Promise.all([import("typebox"), import("@mariozechner/pi-tui")]);
-    peers = { Type, Text };
+    const [{ Type }, { Text }, { formatSize, keyHint }] = await Promise.all([
+      import("typebox"),
+      import("@mariozechner/pi-tui"),
+      import("@mariozechner/pi-coding-agent"),
+    ]);
+    peers = { Type, Text, formatSize, keyHint };
   }
   return peers;
 }

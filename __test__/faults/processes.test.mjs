@@ -45,7 +45,7 @@ eachBackend("the CLI's descendants", ({ exploreWith }) => {
       assert.ok(outcome.ms < 5000, `took ${outcome.ms} ms`);
       p = fake.readPids();
       assert.ok(!isAlive(p.self), "the CLI itself is gone");
-      // The documented limit (README, "Nothing left running"): a daemon in its own session is
+      // The documented limit (docs/security.md, "Nothing left running"): a daemon in its own session is
       // outside the process group and the reaper's reach; only a cgroup could follow it.
       const st = procStat(p.daemon);
       t.diagnostic(

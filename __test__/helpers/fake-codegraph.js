@@ -117,7 +117,8 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
  *   daemon <stdio> (a new session, ignoring SIGTERM; waits until it runs); report (writes
  *   { self, grandchild?, daemon? } to `pids`); pidToRequest (writes its pid to the file the
  *   request names); record <log> (appends argv and /proc/self/cmdline); cwd (prints { cwd });
- *   appendArgv0 <file>; failIfExists <path> (exit 9 when it is there); runOnPath <name> (starts
+ *   appendArgv0 <file>; failIfExists <path> (exit 9 when it is there); removeCwd (deletes its
+ *   working directory, the workspace, as a user might mid-call); runOnPath <name> (starts
  *   it as a PATH lookup finds it, in its cwd, as CodeGraph runs `dirname` and `git`; a failure to
  *   start is ignored); env [names] (prints { name: value or null }); kill <signal>; exit <code>;
  *   hang (runs until killed).
@@ -239,6 +240,9 @@ async function runSpec(spec) {
         break;
       case "runOnPath":
         runOnPath(arg);
+        break;
+      case "removeCwd":
+        fs.rmSync(process.cwd(), { recursive: true, force: true });
         break;
       case "env":
         await write(

@@ -47,10 +47,33 @@ export function createPiHost() {
   };
 }
 
-/** Pi's own peers as extension.js hands them over: TypeBox's `Type` and pi-tui's `Text`. */
+/** Pi's own peers as extension.js hands them over: TypeBox's `Type`, pi-tui's `Text`, Pi's `formatSize` and `keyHint`. */
 export async function piPeers() {
-  const [{ Type }, { Text }] = await Promise.all([import("typebox"), import("@mariozechner/pi-tui")]);
-  return { Type, Text };
+  const [{ Type }, { Text }, { formatSize, keyHint }] = await Promise.all([
+    import("typebox"),
+    import("@mariozechner/pi-tui"),
+    import("@mariozechner/pi-coding-agent"),
+  ]);
+  return { Type, Text, formatSize, keyHint };
+}
+
+/**
+ * What interactive Pi sets up before any tool renders: its theme (Pi's `keyHint` draws with it)
+ * and its keybindings, here the one the expand hint names (`app.tools.expand`, ctrl+o by default
+ * in Pi 0.73.1).
+ */
+export async function piInteractive() {
+  const [{ initTheme }, { KeybindingsManager, TUI_KEYBINDINGS, setKeybindings }] = await Promise.all([
+    import("@mariozechner/pi-coding-agent"),
+    import("@mariozechner/pi-tui"),
+  ]);
+  initTheme("dark");
+  setKeybindings(
+    new KeybindingsManager({
+      ...TUI_KEYBINDINGS,
+      "app.tools.expand": { defaultKeys: "ctrl+o", description: "Toggle tool output" },
+    }),
+  );
 }
 
 /** A fresh host with `pkg`'s extension (over Pi's own peers) loaded as `source`. */
@@ -83,10 +106,14 @@ export async function loadTool(factory, ctx) {
 /** A theme that leaves text as it is, for asserting on rendered components. */
 export const plainTheme = { fg: (_c, t) => t, bold: (t) => t };
 
-/** A TUI component's lines at `width`, trailing blanks trimmed, as one string. */
+/** Colour (SGR) sequences: Pi's keyHint colours with Pi's own theme, not the plain one tests pass. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: removing SGR colour sequences is the point
+const SGR = /\x1b\[[0-9;]*m/g;
+
+/** A TUI component's lines at `width`, trailing blanks trimmed and colours removed, as one string. */
 export function renderText(component, width = 120) {
   return component
     .render(width)
-    .map((l) => l.trimEnd())
+    .map((l) => l.replace(SGR, "").trimEnd())
     .join("\n");
 }

@@ -20,6 +20,8 @@ use crate::version::{Probe, Version};
 mod checks;
 mod diagnose;
 mod exit;
+#[cfg(test)]
+mod exit_corpus;
 use checks::{blocked_cause, preflight, settle_writer, Ready};
 pub use diagnose::{diagnose, Diagnosis};
 use exit::classify_exit;
