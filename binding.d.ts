@@ -42,13 +42,46 @@ export interface AddonDiagnosis {
   problem?: Problem
 }
 
+/**
+ * A CodeGraph command as data, as `lib/commands.js` builds it: `codegraph <subcommand>
+ * <options> [-- <positional>]`. Declared for the generated TypeScript types; `args::command`
+ * reads it by hand, so a wrong field rejects with CODEGRAPH_INVALID_OPTIONS (the positional
+ * text with CODEGRAPH_INVALID_REQUEST) and nothing starts.
+ */
+export interface CodegraphCommand {
+  /** Lowercase letters and dashes (`explore`, `status`). */
+  subcommand: string
+  /** Each `--name` or `--name=value` (a name of lowercase letters, digits and dashes). */
+  options: Array<string>
+  /** The user's text, passed after `--`; a request's rules apply. Absent: no `--` and no text. */
+  positional?: string
+  /** What the model may see of stdout, the marker included (4096 to `MAX_OUTPUT_BYTES`) ... */
+  maxBytes: number
+  /** ... and lines (10 to `MAX_OUTPUT_LINES`). */
+  maxLines: number
+  /**
+   * The command's deadline unless `options.timeoutMs` says otherwise; an index-writing
+   * command's is at most `MAX_WRITE_TIMEOUT_MS`.
+   */
+  timeoutMs: number
+  /**
+   * Writes the index: refused at once with CODEGRAPH_INDEX_BUSY while another writer is
+   * active (a reading command waits for it).
+   */
+  writesIndex: boolean
+  /** Needs the workspace's own index (CODEGRAPH_NO_INDEX without it). */
+  needsIndex: boolean
+  /** `"stdout"`: partial stdout goes to `onProgress` as it arrives; `"none"`: no progress. */
+  progress: "stdout" | "none"
+}
+
 /** The default deadline of one explore. */
 export declare const DEFAULT_TIMEOUT_MS: number
 
 /**
  * Reports, without running an explore and without writing anything, whether `cwd` is ready:
  * which `codegraph` would run (and its version) and whether the workspace has its own index.
- * Never rejects (a problem is part of the diagnosis); the `Result` is as for `explore`.
+ * Never rejects (a problem is part of the diagnosis); the `Result` is as for `runCommand`.
  */
 export declare function diagnose(cwd: string): Promise<AddonDiagnosis>
 
@@ -91,18 +124,6 @@ export declare const enum ErrorCode {
    */
   Addon = 'CODEGRAPH_ADDON',
 }
-
-/**
- * Runs `codegraph explore -- <request>` in `cwd`, which must hold its own CodeGraph index.
- * Every failure, bad arguments included, rejects the promise with an Error whose `code` is a
- * stable CODEGRAPH_* code, with the failure's `facts` and bounded `details`; the glue
- * (lib/backends/native.js) words it into the public Error through lib/words/.
- *
- * The `Result` is only napi-rs's own failure to create the promise (the environment shutting
- * down): then there is no promise to reject and napi-rs throws. The JS glue (`index.js`) awaits
- * inside an `async` function, so even that reaches its caller as a rejection.
- */
-export declare function explore(request: string, cwd: string, signal?: AbortSignal | null, options?: ExploreOptions | null): Promise<ExploreResult>
 
 export interface ExploreDetails {
   request: string
@@ -242,6 +263,20 @@ export interface Problem {
  * with its own session's paths. Returns how many were deleted.
  */
 export declare function releaseFullOutputs(paths?: string[] | null): number
+
+/**
+ * Runs one CodeGraph command, described by `command` (`lib/commands.js` builds them: explore is
+ * `{ subcommand: "explore", positional: request, ... }`), in `cwd`, with every guarantee of the
+ * runner. Every failure, bad arguments and a malformed description included, rejects the
+ * promise with an Error whose `code` is a stable CODEGRAPH_* code, with the
+ * failure's `facts` and bounded `details` (the glue, lib/backends/native.js, words it into the
+ * public Error through lib/words/); nothing is started for a malformed description.
+ *
+ * The `Result` is only napi-rs's own failure to create the promise (the environment shutting
+ * down): then there is no promise to reject and napi-rs throws. The JS glue (`index.js`) awaits
+ * inside an `async` function, so even that reaches its caller as a rejection.
+ */
+export declare function runCommand(command: CodegraphCommand, cwd: string, signal?: AbortSignal | null, options?: ExploreOptions | null): Promise<ExploreResult>
 
 /** How much of the end of stderr an error carries. */
 export declare const STDERR_TAIL_BYTES: number

@@ -1,6 +1,14 @@
-import type { AddonDiagnosis, ErrorCode, ExploreErrorDetails, ExploreOptions, ExploreResult } from "./binding";
+import type {
+  AddonDiagnosis,
+  CodegraphCommand,
+  ErrorCode,
+  ExploreErrorDetails,
+  ExploreOptions,
+  ExploreResult,
+} from "./binding";
 
 export type {
+  CodegraphCommand,
   EnvDropped,
   ErrorCode,
   ExploreDetails,
@@ -42,6 +50,21 @@ export interface ExploreError extends Error {
  */
 export declare function explore(
   request: string,
+  cwd: string,
+  signal?: AbortSignal | null,
+  options?: ExploreOptions | null,
+): Promise<ExploreResult>;
+
+/**
+ * Runs one CodeGraph command, described as data (`lib/commands.js` builds descriptions; explore
+ * is `exploreCommand(request)`), in `cwd`, with every guarantee explore has: discovery,
+ * preflight, quiet environment, caps with marker and full-output file, timeout (`options.timeoutMs`,
+ * else the command's), cancel, tree kill, stderr tail, codes. A malformed description rejects with
+ * CODEGRAPH_INVALID_OPTIONS and nothing starts. Rejects with an {@link ExploreError}; never throws
+ * synchronously.
+ */
+export declare function run(
+  command: CodegraphCommand,
   cwd: string,
   signal?: AbortSignal | null,
   options?: ExploreOptions | null,
@@ -109,8 +132,8 @@ export declare function createExtension(
  * plain-Node runner `lib/backends/node`. `runnerInfo` is optional.
  */
 export interface Backend extends Limits {
-  explore(
-    request: string,
+  runCommand(
+    command: CodegraphCommand,
     cwd: string,
     signal: AbortSignal | null,
     options: ExploreOptions | null,

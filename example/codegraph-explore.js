@@ -69,6 +69,143 @@ function shownPath(p) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/backends/node/limits.js
+
+// The bounds of one explore, as the native addon has them (crates/core/src/limits.rs), and the text
+// arithmetic on them: the caps cut, line counts and the truncation marker.
+
+const IS_WINDOWS = process.platform === "win32";
+
+const MAX_REQUEST_CHARS = 10000;
+const MAX_OUTPUT_BYTES = 50 * 1024; // what the model may see of stdout: 51,200 bytes ...
+const MAX_OUTPUT_LINES = 2000; // ... or 2,000 lines, whichever comes first
+const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024; // stdout past the caps is counted (and spilled) up to this
+const STDERR_TAIL_BYTES = 4 * 1024;
+const STDOUT_EXCERPT_BYTES = 1024; // shown when a failing CLI left stderr empty
+const DEFAULT_TIMEOUT_MS = 30000;
+/** An index-writing command's longest deadline (crates/core/src/command.rs MAX_WRITE_TIMEOUT). */
+const MAX_WRITE_TIMEOUT_MS = 60 * 60 * 1000;
+/** The least caps a command may choose: room for the marker and some text. */
+const MIN_CAP_BYTES = 4 * 1024;
+const MIN_CAP_LINES = 10;
+const VERSION_TIMEOUT_MS = 5000;
+const TERM_GRACE_MS = 500; // SIGTERM, then SIGKILL this much later
+const PIPE_GRACE_MS = 250; // how long a descendant may hold the pipes after the CLI exited
+const PROGRESS_INTERVAL_MS = 250;
+const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
+/** What CodeGraph 1.1 to 1.6.1 print on stderr when a directory has no usable index. */
+const CLI_NO_INDEX_MARKER = "no .codegraph/ index exists";
+/** The signals a crashing or killed CLI usually dies by: named in the message. */
+const COMMON_SIGNALS = "SIGSEGV SIGKILL SIGABRT SIGBUS SIGILL SIGFPE SIGTERM SIGINT SIGHUP SIGPIPE".split(" ");
+/** Set for the child unless the user set them: no telemetry, update check, download or colour. */
+const QUIET_DEFAULTS = {
+  CODEGRAPH_TELEMETRY: "0",
+  CODEGRAPH_NO_UPDATE_CHECK: "1",
+  CODEGRAPH_NO_DOWNLOAD: "1",
+  NO_COLOR: "1",
+};
+
+const countLines = (text) => (text.match(/\n/g)?.length ?? 0) + (text && !text.endsWith("\n") ? 1 : 0);
+const isContinuation = (byte) => (byte & 0xc0) === 0x80;
+
+/** Both caps on decoded text, cut at a line end where one fits, else at a character boundary. */
+function cut(text, maxBytes = MAX_OUTPUT_BYTES, maxLines = MAX_OUTPUT_LINES) {
+  const buf = Buffer.from(text);
+  let end = buf.length;
+  let by;
+  let nl = -1; // the maxLines-th newline, if there is one
+  for (let i = 0; i < maxLines; i++) {
+    nl = buf.indexOf(10, nl + 1);
+    if (nl === -1) break;
+  }
+  if (nl !== -1 && nl + 1 < buf.length) [end, by] = [nl + 1, "lines"];
+  if (end > maxBytes) {
+    let limit = maxBytes;
+    while (isContinuation(buf[limit])) limit -= 1;
+    const lastNl = buf.subarray(0, limit).lastIndexOf(10);
+    [end, by] = [lastNl === -1 ? limit : lastNl + 1, "bytes"];
+  }
+  return [buf.subarray(0, end).toString(), by];
+}
+
+/** Lines the truncation marker adds (a blank line and itself); it counts against the caps. */
+const MARKER_LINES = 2;
+
+/**
+ * The visible marker appended to truncated output: what was kept, that more existed, and where
+ * the rest is (or why it is not kept). `b.fullOutput` is { path, bytes, complete } or { error }.
+ */
+function truncationMarker(b) {
+  const atLeast = b.totalsExact ? "" : "at least ";
+  const f = b.fullOutput;
+  let more = "More output existed and was omitted; ask a narrower question to see it";
+  if (f?.path) {
+    more = `More output existed: the full output${f.complete ? "" : ", itself cut at 16 MiB,"} (${f.bytes} bytes) is in ${shownPath(f.path)}; use the read tool with an offset to see the rest`;
+  } else if (f?.error) {
+    more = `More output existed; the full output was not kept (${f.error}); ask a narrower question to see it`;
+  }
+  const gap = b.text === "" || b.text.endsWith("\n") ? "\n" : "\n\n";
+  return `${gap}[Output truncated by ${b.truncatedBy ?? "bytes"}: showing ${b.keptLines} of ${atLeast}${b.totalLines} lines (${b.keptBytes} of ${atLeast}${b.totalBytes} bytes). ${more}]`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/commands.js
+
+// CodeGraph commands as data: every command the package runs is a description built here, and
+// both backends run any description with the same guarantees (discovery, preflight, quiet
+// environment, caps with marker and full-output file, timeout, cancel, tree kill, stderr tail,
+// codes). A new command is a new description, not a change in each backend.
+//
+// A description: { subcommand, options: ["--name=value" | "--flag", ...], positional?, maxBytes,
+// maxLines, timeoutMs, writesIndex, needsIndex, progress: "stdout" | "none" }. The CLI gets
+// `codegraph <subcommand> <options...> [-- <positional>]` as an argument array, never a shell.
+// The backends check every field when they run it (lib/backends/node/command.js,
+// crates/core/src/command.rs): a malformed description is CODEGRAPH_INVALID_OPTIONS and nothing
+// starts; the positional text follows explore's request rules (CODEGRAPH_INVALID_REQUEST).
+
+/**
+ * `{ name: value }` as CLI options: `true` is a bare `--name`, `false`, `undefined` and `null` are
+ * left out, a number or string is `--name=value`. Anything else is passed on as it is, so that the
+ * backend rejects it with a coded error.
+ */
+function optionList(options) {
+  const list = [];
+  for (const [name, value] of Object.entries(options)) {
+    if (value === false || value === undefined || value === null) continue;
+    if (value === true) list.push(`--${name}`);
+    else if (typeof value === "string" || typeof value === "number") list.push(`--${name}=${value}`);
+    else list.push(value);
+  }
+  return list;
+}
+
+/**
+ * A description of `codegraph <subcommand>`. `spec`: `options` ({ name: value }), `positional`
+ * (the user's text; leave it out for none), `maxBytes`/`maxLines` (default the contract's
+ * maxima), `timeoutMs` (default 30 s), `writesIndex` (default false), `needsIndex` (default
+ * true), `progress` ("stdout", the default, or "none").
+ */
+function codegraphCommand(subcommand, spec = {}) {
+  const command = {
+    subcommand,
+    options: optionList(spec.options ?? {}),
+    maxBytes: spec.maxBytes ?? MAX_OUTPUT_BYTES,
+    maxLines: spec.maxLines ?? MAX_OUTPUT_LINES,
+    timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    writesIndex: spec.writesIndex ?? false,
+    needsIndex: spec.needsIndex ?? true,
+    progress: spec.progress ?? "stdout",
+  };
+  if ("positional" in spec) command.positional = spec.positional;
+  return command;
+}
+
+/** `codegraph explore -- <request>`: the contract's caps, 30 s, reads the workspace's own index. */
+function exploreCommand(request) {
+  return codegraphCommand("explore", { positional: request });
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/words/reasons.js
 
 // The first line of every failure: what went wrong, said from the facts a backend returns
@@ -102,12 +239,32 @@ const REQUEST_REASONS = {
 const OPTION_REASONS = {
   notObject: () => "options is not an object",
   unreadable: (r) => `options.${r.field} cannot be read`,
-  timeoutMs: () => "options.timeoutMs must be a number of milliseconds from 1 to 2147483647",
+  timeoutMs: (r) => `${r.field} must be a number of milliseconds from 1 to 2147483647`,
   onProgress: () => "options.onProgress must be a function",
   progressUnusable: () => "options.onProgress cannot be used as a callback",
   notSignal: () => "the signal is not an AbortSignal",
   abortedUnreadable: () => "signal.aborted cannot be read",
   optionsUnreadable: (r) => `they cannot be read (${r.text})`,
+  notCommand: () => "the command is not a command description object",
+  commandUnreadable: (r) => `command.${r.field} cannot be read`,
+  commandField: (r) => `command.${r.field} must be ${EXPECTED[r.expected] ?? r.expected}`,
+  subcommand: (r) =>
+    `the command's subcommand must be 1 to ${r.maxBytes} lowercase letters and dashes, starting with a letter`,
+  tooManyOptions: (r) => `the command has more than ${r.max} options`,
+  badOption: (r) =>
+    `the command option ${JSON.stringify(r.shown)} is not --name or --name=value (a name of lowercase letters, digits and dashes; a value without NUL or line breaks; at most ${r.maxBytes} bytes)`,
+  caps: (r) =>
+    `the command's caps must be ${r.minBytes} to ${r.maxBytes} bytes and ${r.minLines} to ${r.maxLines} lines`,
+  writeTimeout: (r) => `${r.field} of an index-writing command is at most ${r.maxMs} ms`,
+};
+
+/** What a command description's field must be (OptionsReason::CommandField's `expected`). */
+const EXPECTED = {
+  string: "a string",
+  wholeNumber: "a whole number",
+  boolean: "true or false",
+  progress: '"stdout" or "none"',
+  stringList: "an array of strings",
 };
 
 const WORKSPACE_REASONS = {
@@ -274,81 +431,6 @@ const HEADLINES = {
 function headline(code, facts) {
   const words = HEADLINES[code];
   return words ? words(facts ?? {}) : `${code} (no words for this code)`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// lib/backends/node/limits.js
-
-// The bounds of one explore, as the native addon has them (crates/core/src/limits.rs), and the text
-// arithmetic on them: the caps cut, line counts and the truncation marker.
-
-const IS_WINDOWS = process.platform === "win32";
-
-const MAX_REQUEST_CHARS = 10000;
-const MAX_OUTPUT_BYTES = 50 * 1024; // what the model may see of stdout: 51,200 bytes ...
-const MAX_OUTPUT_LINES = 2000; // ... or 2,000 lines, whichever comes first
-const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024; // stdout past the caps is counted (and spilled) up to this
-const STDERR_TAIL_BYTES = 4 * 1024;
-const STDOUT_EXCERPT_BYTES = 1024; // shown when a failing CLI left stderr empty
-const DEFAULT_TIMEOUT_MS = 30000;
-const VERSION_TIMEOUT_MS = 5000;
-const TERM_GRACE_MS = 500; // SIGTERM, then SIGKILL this much later
-const PIPE_GRACE_MS = 250; // how long a descendant may hold the pipes after the CLI exited
-const PROGRESS_INTERVAL_MS = 250;
-const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
-/** What CodeGraph 1.1 to 1.6.1 print on stderr when a directory has no usable index. */
-const CLI_NO_INDEX_MARKER = "no .codegraph/ index exists";
-/** The signals a crashing or killed CLI usually dies by: named in the message. */
-const COMMON_SIGNALS = "SIGSEGV SIGKILL SIGABRT SIGBUS SIGILL SIGFPE SIGTERM SIGINT SIGHUP SIGPIPE".split(" ");
-/** Set for the child unless the user set them: no telemetry, update check, download or colour. */
-const QUIET_DEFAULTS = {
-  CODEGRAPH_TELEMETRY: "0",
-  CODEGRAPH_NO_UPDATE_CHECK: "1",
-  CODEGRAPH_NO_DOWNLOAD: "1",
-  NO_COLOR: "1",
-};
-
-const countLines = (text) => (text.match(/\n/g)?.length ?? 0) + (text && !text.endsWith("\n") ? 1 : 0);
-const isContinuation = (byte) => (byte & 0xc0) === 0x80;
-
-/** Both caps on decoded text, cut at a line end where one fits, else at a character boundary. */
-function cut(text, maxBytes = MAX_OUTPUT_BYTES, maxLines = MAX_OUTPUT_LINES) {
-  const buf = Buffer.from(text);
-  let end = buf.length;
-  let by;
-  let nl = -1; // the maxLines-th newline, if there is one
-  for (let i = 0; i < maxLines; i++) {
-    nl = buf.indexOf(10, nl + 1);
-    if (nl === -1) break;
-  }
-  if (nl !== -1 && nl + 1 < buf.length) [end, by] = [nl + 1, "lines"];
-  if (end > maxBytes) {
-    let limit = maxBytes;
-    while (isContinuation(buf[limit])) limit -= 1;
-    const lastNl = buf.subarray(0, limit).lastIndexOf(10);
-    [end, by] = [lastNl === -1 ? limit : lastNl + 1, "bytes"];
-  }
-  return [buf.subarray(0, end).toString(), by];
-}
-
-/** Lines the truncation marker adds (a blank line and itself); it counts against the caps. */
-const MARKER_LINES = 2;
-
-/**
- * The visible marker appended to truncated output: what was kept, that more existed, and where
- * the rest is (or why it is not kept). `b.fullOutput` is { path, bytes, complete } or { error }.
- */
-function truncationMarker(b) {
-  const atLeast = b.totalsExact ? "" : "at least ";
-  const f = b.fullOutput;
-  let more = "More output existed and was omitted; ask a narrower question to see it";
-  if (f?.path) {
-    more = `More output existed: the full output${f.complete ? "" : ", itself cut at 16 MiB,"} (${f.bytes} bytes) is in ${shownPath(f.path)}; use the read tool with an offset to see the rest`;
-  } else if (f?.error) {
-    more = `More output existed; the full output was not kept (${f.error}); ask a narrower question to see it`;
-  }
-  const gap = b.text === "" || b.text.endsWith("\n") ? "\n" : "\n\n";
-  return `${gap}[Output truncated by ${b.truncatedBy ?? "bytes"}: showing ${b.keptLines} of ${atLeast}${b.totalLines} lines (${b.keptBytes} of ${atLeast}${b.totalBytes} bytes). ${more}]`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2085,17 +2167,18 @@ function releaseFullOutputs(paths) {
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/limits/stdout-collector.js
 
-// The bounded collector of one run's stdout (crates/core/src/limits.rs, `StdoutCollector`). Memory is
-// bounded by construction: it keeps at most MAX_OUTPUT_BYTES (+3 to finish a character) and stops
-// storing at line MAX_OUTPUT_LINES + 1; everything after is only counted (and spilled).
+// The bounded collector of one run's stdout (crates/core/src/limits/stdout_collector.rs). Memory is
+// bounded by construction: it keeps at most the command's byte cap (MAX_OUTPUT_BYTES at most, +3 to
+// finish a character) and stops storing at its line cap + 1; everything after is only counted (and
+// spilled).
 
 /**
  * Collects stdout within the caps. Once a cap is passed, the whole stream (from its first byte)
  * also goes to a full-output file, when `spillTarget` ({ workspace it must stay out of, TMPDIR }) is given.
  */
 class StdoutCollector {
-  constructor(spillTarget) {
-    Object.assign(this, { spillTarget, spill: null, kept: Buffer.alloc(0), keptNewlines: 0, storing: true });
+  constructor(spillTarget, caps = { bytes: MAX_OUTPUT_BYTES, lines: MAX_OUTPUT_LINES }) {
+    Object.assign(this, { spillTarget, caps, spill: null, kept: Buffer.alloc(0), keptNewlines: 0, storing: true });
     // seenBytes: raw bytes read. The totals the model is told are counted on the cleaned text,
     // like the kept counts (a CR is a line end there, an invalid byte a 3-byte U+FFFD).
     Object.assign(this, { seenBytes: 0, counter: new TextCleaner(), cleanBytes: 0, cleanNewlines: 0, cleanLast: "" });
@@ -2117,15 +2200,15 @@ class StdoutCollector {
       this.spillWrite(chunk);
       return;
     }
-    let take = Math.min(chunk.length, Math.max(0, MAX_OUTPUT_BYTES + 3 - this.kept.length));
+    let take = Math.min(chunk.length, Math.max(0, this.caps.bytes + 3 - this.kept.length));
     for (let i = 0; i < take; i++) {
-      if (chunk[i] === 10 && ++this.keptNewlines > MAX_OUTPUT_LINES) {
+      if (chunk[i] === 10 && ++this.keptNewlines > this.caps.lines) {
         take = i + 1;
         break;
       }
     }
     this.kept = Buffer.concat([this.kept, chunk.subarray(0, take)]);
-    if (take < chunk.length || this.kept.length >= MAX_OUTPUT_BYTES + 3 || this.keptNewlines > MAX_OUTPUT_LINES) {
+    if (take < chunk.length || this.kept.length >= this.caps.bytes + 3 || this.keptNewlines > this.caps.lines) {
       this.storing = false;
       this.startSpill();
       this.spillWrite(chunk.subarray(take));
@@ -2151,7 +2234,11 @@ class StdoutCollector {
 
   /** What the model would see so far: `{ text, bytes, lines }` (bytes and lines seen). */
   preview() {
-    return { text: cut(cleanText(this.kept))[0], bytes: this.cleanBytes, lines: this.cleanNewlines };
+    return {
+      text: cut(cleanText(this.kept), this.caps.bytes, this.caps.lines)[0],
+      bytes: this.cleanBytes,
+      lines: this.cleanNewlines,
+    };
   }
 
   finish(totalsExact) {
@@ -2160,7 +2247,7 @@ class StdoutCollector {
     const totalBytes = this.cleanBytes;
     const totalLines = this.cleanNewlines + (this.cleanBytes > 0 && this.cleanLast !== "\n" ? 1 : 0);
     const whole = this.seenBytes === this.kept.length && totalsExact;
-    if (whole && Buffer.byteLength(decoded) <= MAX_OUTPUT_BYTES && countLines(decoded) <= MAX_OUTPUT_LINES) {
+    if (whole && Buffer.byteLength(decoded) <= this.caps.bytes && countLines(decoded) <= this.caps.lines) {
       this.discard();
       const keptBytes = Buffer.byteLength(decoded);
       const keptLines = countLines(decoded);
@@ -2173,11 +2260,15 @@ class StdoutCollector {
     const fullOutput = spill instanceof Spill ? spill.finish(totalsExact) : (spill ?? undefined);
     const b = { truncated: true, truncatedBy: "bytes", totalBytes, totalLines, totalsExact, fullOutput };
     // The marker counts against the caps: reserve its worst case (the longer gap, the largest
-    // kept counts), so text + marker never exceed MAX_OUTPUT_BYTES or MAX_OUTPUT_LINES.
+    // kept counts), so text + marker never exceed the caps.
     const reserve = Buffer.byteLength(
-      truncationMarker({ ...b, text: "x", keptBytes: MAX_OUTPUT_BYTES, keptLines: MAX_OUTPUT_LINES }),
+      truncationMarker({ ...b, text: "x", keptBytes: this.caps.bytes, keptLines: this.caps.lines }),
     );
-    const [text, cutBy] = cut(decoded, MAX_OUTPUT_BYTES - reserve, MAX_OUTPUT_LINES - MARKER_LINES);
+    const [text, cutBy] = cut(
+      decoded,
+      Math.max(0, this.caps.bytes - reserve),
+      Math.max(1, this.caps.lines - MARKER_LINES),
+    );
     return {
       ...b,
       text,
@@ -2472,20 +2563,20 @@ function spawnProblem(executable, err) {
 
 /**
  * Runs `launch` with `args` (an argument array, no shell, stdin /dev/null). Resolves with the
- * bounded stdout, the stderr tail, the exit status and the duration; rejects with a Problem on
+ * stdout bounded by `caps` (`{ bytes, lines }`; default the contract's maxima), the stderr tail, the exit status and the duration; rejects with a Problem on
  * spawn failure, timeout (at `deadline`, a performance.now() time; `timeoutMs` is what the
  * error reports) or cancellation, after the whole tree is stopped. `cancel` is
  * `{ requested, onCancel }`, raised by the caller. A `background` run (the version probe) does
  * not keep the host alive; the host's exit still kills it.
  */
-function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget, onProgress, background }) {
+function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget, caps, onProgress, background }) {
   return new Promise((resolve, reject) => {
     if (cancel.requested) return reject(cancelled()); // aborted during preflight: start nothing
     const started = performance.now();
     const elapsed = () => Math.floor(performance.now() - started);
     const badFormat = execFormatProblem(launch.program);
     if (badFormat) return reject(spawnFailed({ is: "execFormat", executable: launch.executable, why: badFormat }));
-    const out = new StdoutCollector(spillTarget);
+    const out = new StdoutCollector(spillTarget, caps);
     const err = new StderrTail();
     let child;
     try {
@@ -2856,24 +2947,227 @@ async function classifyExit(out, workspace, index) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/backends/node/args.js
+
+// run()'s arguments besides the command (src/args.rs): the options and the caller's signal, read
+// from whatever was passed, each problem a coded CODEGRAPH_INVALID_OPTIONS (an aborted signal
+// CODEGRAPH_CANCELLED).
+
+/**
+ * `{ timeoutMs?, onProgress? }` as a caller may really pass them (no timeoutMs: the command's
+ * own); a wrong type or a throwing getter is CODEGRAPH_INVALID_OPTIONS.
+ */
+function parseRunOptions(options) {
+  const parsed = { timeoutMs: undefined, onProgress: undefined };
+  if (options === undefined || options === null) return parsed;
+  if (typeof options !== "object") throw invalidOptions({ is: "notObject" });
+  const field = (name) => {
+    try {
+      return options[name];
+    } catch {
+      throw invalidOptions({ is: "unreadable", field: name });
+    }
+  };
+  const timeoutMs = field("timeoutMs");
+  if (timeoutMs !== undefined && timeoutMs !== null) {
+    // Node's timers fire at once past 2^31-1 ms; the addon takes the same bound.
+    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
+      throw invalidOptions({ is: "timeoutMs", field: "options.timeoutMs" });
+    parsed.timeoutMs = Math.trunc(timeoutMs);
+  }
+  const onProgress = field("onProgress");
+  if (onProgress !== undefined && onProgress !== null) {
+    if (typeof onProgress !== "function") throw invalidOptions({ is: "onProgress" });
+    parsed.onProgress = onProgress;
+  }
+  return parsed;
+}
+
+/** Links the caller's signal to `cancel` with a listener (the caller's onabort stays theirs). */
+function linkSignal(signal, cancel) {
+  if (signal === undefined || signal === null) return null;
+  if (typeof signal !== "object" && typeof signal !== "function") throw invalidOptions({ is: "notSignal" });
+  let aborted;
+  try {
+    aborted = Boolean(signal.aborted);
+  } catch {
+    throw invalidOptions({ is: "abortedUnreadable" });
+  }
+  if (aborted) throw cancelled();
+  const listener = () => {
+    cancel.requested = true;
+    cancel.onCancel?.();
+  };
+  try {
+    signal.addEventListener("abort", listener);
+  } catch {
+    throw invalidOptions({ is: "notSignal" });
+  }
+  return () => {
+    try {
+      signal.removeEventListener("abort", listener);
+    } catch {} // a removeEventListener that throws must not keep the promise from settling
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/backends/node/command.js
+
+// A command description as the Node runner reads it (crates/core/src/command.rs and
+// src/args/command.rs): read field by field from whatever was passed, each wrong field a coded
+// CODEGRAPH_INVALID_OPTIONS (the positional text CODEGRAPH_INVALID_REQUEST), so nothing starts
+// for a malformed description; and the argv it builds, always an array with `--` before the text.
+
+const MAX_OPTIONS = 32;
+const MAX_OPTION_BYTES = 1024;
+const MAX_SUBCOMMAND_LENGTH = 32;
+const SUBCOMMAND = /^[a-z][a-z-]*$/;
+/** `--name` or `--name=value`: a name of lowercase letters, digits and dashes; no NUL or line break. */
+const OPTION = /^--[a-z0-9][a-z0-9-]*(=[^\0\n\r]*)?$/;
+
+/** The description object itself. */
+function commandObject(command) {
+  if (command === null || typeof command !== "object") throw invalidOptions({ is: "notCommand" });
+  return command;
+}
+
+/** A field, read once (a getter or Proxy trap that throws is the caller's problem, coded). */
+function commandField(command, name) {
+  try {
+    return command[name];
+  } catch {
+    throw invalidOptions({ is: "commandUnreadable", field: name });
+  }
+}
+
+/** The user's text: absent without a `positional` key; present, a string (as explore's request). */
+function commandPositional(command) {
+  let present;
+  try {
+    present = "positional" in command;
+  } catch {
+    throw invalidOptions({ is: "commandUnreadable", field: "positional" });
+  }
+  if (!present) return undefined;
+  const text = commandField(command, "positional");
+  if (typeof text !== "string") throw invalidRequest({ is: "notString" });
+  return text;
+}
+
+/** The rest of the description, checked as the core checks it: `{ subcommand, options, positional, caps, ... }`. */
+function readCommand(command, positional) {
+  const subcommand = commandField(command, "subcommand");
+  if (typeof subcommand !== "string") throw expected("subcommand", "string");
+  const options = stringList(commandField(command, "options"));
+  const whole = (name) => {
+    const n = commandField(command, name);
+    if (typeof n !== "number" || !Number.isInteger(n) || n < 0 || n > 2 ** 32 - 1) throw expected(name, "wholeNumber");
+    return n;
+  };
+  const caps = { bytes: whole("maxBytes"), lines: whole("maxLines") };
+  const timeoutMs = commandField(command, "timeoutMs");
+  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
+    throw invalidOptions({ is: "timeoutMs", field: "command.timeoutMs" });
+  const flag = (name) => {
+    const b = commandField(command, name);
+    if (typeof b !== "boolean") throw expected(name, "boolean");
+    return b;
+  };
+  const progress = commandField(command, "progress");
+  if (progress !== "stdout" && progress !== "none") throw expected("progress", "progress");
+  const checked = {
+    subcommand,
+    options,
+    positional,
+    caps,
+    timeoutMs: Math.trunc(timeoutMs),
+    writesIndex: flag("writesIndex"),
+    needsIndex: flag("needsIndex"),
+    progress: progress === "stdout",
+  };
+  checkCommand(checked);
+  return checked;
+}
+
+/** An array of strings (the options), copied element by element; a Proxy that throws is coded too. */
+function stringList(value) {
+  const notAList = () => expected("options", "stringList");
+  try {
+    // Bounded before reading: the description allows far fewer (checkCommand).
+    if (!Array.isArray(value) || value.length > 1024) throw notAList();
+    const list = Array.from({ length: value.length }, (_, i) => value[i]);
+    if (!list.every((o) => typeof o === "string")) throw notAList();
+    return list;
+  } catch {
+    throw notAList();
+  }
+}
+
+/** The description's own rules (the positional text is checked by the preflight, as a request). */
+function checkCommand({ subcommand, options, caps, timeoutMs, writesIndex }) {
+  if (subcommand.length > MAX_SUBCOMMAND_LENGTH || !SUBCOMMAND.test(subcommand))
+    throw invalidOptions({ is: "subcommand", maxBytes: MAX_SUBCOMMAND_LENGTH });
+  if (options.length > MAX_OPTIONS) throw invalidOptions({ is: "tooManyOptions", max: MAX_OPTIONS });
+  const bad = options.find((o) => Buffer.byteLength(o) > MAX_OPTION_BYTES || !OPTION.test(o));
+  if (bad !== undefined)
+    throw invalidOptions({ is: "badOption", shown: [...bad].slice(0, 40).join(""), maxBytes: MAX_OPTION_BYTES });
+  const within = (n, lo, hi) => n >= lo && n <= hi;
+  if (!within(caps.bytes, MIN_CAP_BYTES, MAX_OUTPUT_BYTES) || !within(caps.lines, MIN_CAP_LINES, MAX_OUTPUT_LINES))
+    throw invalidOptions({
+      is: "caps",
+      minBytes: MIN_CAP_BYTES,
+      maxBytes: MAX_OUTPUT_BYTES,
+      minLines: MIN_CAP_LINES,
+      maxLines: MAX_OUTPUT_LINES,
+    });
+  if (writesIndex && timeoutMs > MAX_WRITE_TIMEOUT_MS)
+    throw invalidOptions({ is: "writeTimeout", field: "command.timeoutMs", maxMs: MAX_WRITE_TIMEOUT_MS });
+}
+
+/** `command.<field>` is not what it must be (`expected`: string, wholeNumber, boolean, progress, stringList). */
+const expected = (field, what) => invalidOptions({ is: "commandField", field, expected: what });
+
+/** The CLI's arguments: the subcommand, its options, and `--` before the user's text. */
+function commandArgv({ subcommand, options, positional }) {
+  return positional === undefined ? [subcommand, ...options] : [subcommand, ...options, "--", positional];
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/backends/node/explore.js
 
-// explore(): the backend's main call, the same as the native addon's (crates/core/src/explore.rs, src/lib.rs):
-// argument checks in the addon's order, preflight, discovery, the run, and what its exit means.
+// runCommand(): the backend's main call, the same as the native addon's (crates/core/src/explore.rs,
+// src/lib.rs): one CodeGraph command, described as data (./command.js), with argument checks in the
+// addon's order, preflight, discovery, the writer policy, the run, and what its exit means.
 
 /**
  * The filesystem checks before a run, in the addon's order: workspace, index, executable (and
- * its package metadata). `home` is the workspace with symlinks resolved, computed once.
+ * its package metadata). `home` is the workspace with symlinks resolved, computed once. A
+ * command that needs no index (init) gets the directory its index will have, so that an active
+ * writer there is still seen.
  */
-async function preflightChecks(cwd, env) {
+async function preflightChecks(cwd, env, needsIndex) {
   const workspace = await checkWorkspace(cwd);
   const home = await resolvedPath(workspace);
-  const index = await checkIndex(workspace, home, env);
+  let index;
+  if (needsIndex) index = await checkIndex(workspace, home, env);
+  else {
+    const dir = path.join(workspace, indexDirName(env));
+    index = { dir, resolved: await resolvedPath(dir) };
+  }
   const launch = await discover(home, env);
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);
   const child = await childEnv(env, home);
   return { workspace, index, launch, writer, child };
+}
+
+/**
+ * An active index writer: a command that writes is refused at once (two writers would corrupt the
+ * index or fight over its lock); one that reads waits for it (waitForWriter).
+ */
+function settleWriter(writer, writesIndex, indexDir, bounds) {
+  if (writesIndex) return writer ? Promise.reject(indexBusy(writer, 0)) : Promise.resolve();
+  return waitForWriter(writer, indexDir, bounds);
 }
 
 /**
@@ -2920,79 +3214,32 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
   });
 }
 
-/** Options as a caller may really pass them; a wrong type or a throwing getter is CODEGRAPH_INVALID_OPTIONS. */
-function parseExploreOptions(options) {
-  const parsed = { timeoutMs: DEFAULT_TIMEOUT_MS, onProgress: undefined };
-  if (options === undefined || options === null) return parsed;
-  if (typeof options !== "object") throw invalidOptions({ is: "notObject" });
-  const field = (name) => {
-    try {
-      return options[name];
-    } catch {
-      throw invalidOptions({ is: "unreadable", field: name });
-    }
-  };
-  const timeoutMs = field("timeoutMs");
-  if (timeoutMs !== undefined && timeoutMs !== null) {
-    // Node's timers fire at once past 2^31-1 ms; the addon takes the same bound.
-    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
-      throw invalidOptions({ is: "timeoutMs" });
-    parsed.timeoutMs = Math.trunc(timeoutMs);
-  }
-  const onProgress = field("onProgress");
-  if (onProgress !== undefined && onProgress !== null) {
-    if (typeof onProgress !== "function") throw invalidOptions({ is: "onProgress" });
-    parsed.onProgress = onProgress;
-  }
-  return parsed;
-}
-
-/** Links the caller's signal to `cancel` with a listener (the caller's onabort stays theirs). */
-function linkSignal(signal, cancel) {
-  if (signal === undefined || signal === null) return null;
-  if (typeof signal !== "object" && typeof signal !== "function") throw invalidOptions({ is: "notSignal" });
-  let aborted;
-  try {
-    aborted = Boolean(signal.aborted);
-  } catch {
-    throw invalidOptions({ is: "abortedUnreadable" });
-  }
-  if (aborted) throw cancelled();
-  const listener = () => {
-    cancel.requested = true;
-    cancel.onCancel?.();
-  };
-  try {
-    signal.addEventListener("abort", listener);
-  } catch {
-    throw invalidOptions({ is: "notSignal" });
-  }
-  return () => {
-    try {
-      signal.removeEventListener("abort", listener);
-    } catch {} // a removeEventListener that throws must not keep the promise from settling
-  };
-}
-
 /**
- * Runs `codegraph explore -- <request>` in `cwd`, which must hold its own CodeGraph index.
+ * Runs one CodeGraph command (a description, ./command.js; lib/commands.js builds them) in `cwd`.
  * Resolves with `{ text, details }`; rejects with an Error carrying `code`, `remediation` and
- * bounded `details`. Never throws synchronously. `options`: `timeoutMs` (default 30000) and
- * `onProgress({ text, seenBytes, seenLines, elapsedMs })`, at most every 250 ms.
+ * bounded `details`. Never throws synchronously. `options`: `timeoutMs` (default: the command's)
+ * and `onProgress({ text, seenBytes, seenLines, elapsedMs })`, at most every 250 ms.
  */
-async function explore(request, cwd, signal, options) {
+async function runCommand(command, cwd, signal, options) {
   const started = performance.now();
   const userEnv = { ...process.env }; // the call's environment, read once when it is made
   const cancel = { requested: false, onCancel: null };
   const failure = {}; // diagnostics that travel with an error
   let unlink = null;
   try {
-    if (typeof request !== "string") throw invalidRequest({ is: "notString" });
+    // In explore's order: the request (the positional text), the workspace, the rest.
+    const description = commandObject(command);
+    const positional = commandPositional(description);
     if (typeof cwd !== "string") throw badWorkspace("", { is: "notString" });
-    const { timeoutMs, onProgress } = parseExploreOptions(options);
+    const checked = readCommand(description, positional);
+    const parsed = parseRunOptions(options);
+    const timeoutMs = parsed.timeoutMs ?? checked.timeoutMs;
+    if (checked.writesIndex && timeoutMs > MAX_WRITE_TIMEOUT_MS)
+      throw invalidOptions({ is: "writeTimeout", field: "options.timeoutMs", maxMs: MAX_WRITE_TIMEOUT_MS });
+    const onProgress = checked.progress ? parsed.onProgress : undefined;
     unlink = linkSignal(signal, cancel);
-    return await runExplore(
-      request,
+    return await runChecked(
+      checked,
       cwd,
       { userEnv, timeoutMs, deadline: started + timeoutMs, cancel, onProgress },
       failure,
@@ -3004,9 +3251,10 @@ async function explore(request, cwd, signal, options) {
   }
 }
 
-async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, onProgress }, failure) {
-  checkRequest(request);
-  const checks = preflightChecks(cwd, userEnv);
+async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, onProgress }, failure) {
+  const request = command.positional;
+  if (request !== undefined) checkRequest(request);
+  const checks = preflightChecks(cwd, userEnv, command.needsIndex);
   const bounds = { timeoutMs, deadline, cancel };
   const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
@@ -3023,24 +3271,26 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
       durationMs,
     });
   };
-  await waitForWriter(writer, index.dir, bounds).catch((problem) => {
+  await settleWriter(writer, command.writesIndex, index.dir, bounds).catch((problem) => {
     fill(undefined);
     throw problem;
   });
   const { env } = child;
-  // `--` ends option parsing: a request such as "-p /etc" stays the query.
+  // Always an argument array, never a shell; `--` ends option parsing: a request such as "-p
+  // /etc" stays the query.
   version = startVersionProbe(launch, workspace, env, deadline);
   let out;
   try {
     out = await run({
       launch,
-      args: ["explore", "--", request],
+      args: commandArgv(command),
       cwd: workspace,
       env,
       timeoutMs,
       deadline,
       cancel,
       spillTarget: { workspace, tmpdir: envSet(userEnv, "TMPDIR") },
+      caps: command.caps,
       onProgress,
     });
   } catch (problem) {
@@ -3062,12 +3312,12 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   const v = version.now();
   const b = out.stdout;
   let text = b.text;
-  if (!text.trim() && !b.truncated) text = "(codegraph explore printed nothing)";
+  if (!text.trim() && !b.truncated) text = `(codegraph ${command.subcommand} printed nothing)`;
   if (b.truncated) text += truncationMarker(b);
   return {
     text,
     details: withoutUndefined({
-      request,
+      request: request ?? "",
       cwd: workspace,
       executable: launchRuns(launch),
       discoveredExecutable: launch.executable,
@@ -3100,7 +3350,8 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
 // native addon (lib/backends/native.js loads that one), so the glue can run over either; the
 // fault suites (__test__/faults/) run against both. One module per responsibility, as the core
 // crate (crates/core/src/) has them:
-// limits, errors, sanitize, preflight, pid, index-writer, discovery, environment, spill (full outputs), collect
+// command (a description read and checked), args, limits, errors, sanitize, preflight, pid, index-writer,
+// discovery, environment, spill (full outputs), collect
 // (the bounded stdout/stderr collectors), host-exit, host-watch, process, run, version, explore,
 // diagnose.
 //
@@ -3115,6 +3366,11 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
 // - The child's environment is built from process.env, whose values are strings: bytes that are
 //   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
 //   process.env shows the same value.
+
+/** `codegraph explore -- <request>`: one command description through runCommand (as the glue runs it). */
+function explore(request, cwd, signal, options) {
+  return runCommand(exploreCommand(request), cwd, signal, options);
+}
 
 /** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */
 function runnerInfo() {
@@ -3531,8 +3787,9 @@ function createExtension(glue, getPeers) {
 // lib/calls.js
 
 // The glue's calls into a backend (the native addon or the Node runner, both shaped like the
-// addon's module): argument-robust explore() and a diagnose() that never rejects. Whatever the
-// backend, explore() never throws synchronously and every failure is a CODEGRAPH_* rejection.
+// addon's module): argument-robust run() of any command description (lib/commands.js), explore()
+// as one such description, and a diagnose() that never rejects. Whatever the backend, run() and
+// explore() never throw synchronously and every failure is a CODEGRAPH_* rejection.
 
 /** The limits every backend exports, as the addon's napi consts. */
 const LIMIT_NAMES = [
@@ -3565,10 +3822,10 @@ function plainOptions(options) {
   return { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress };
 }
 
-/** `{ explore, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
+/** `{ run, explore, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
 function wrapBackend(backend) {
-  /** Runs `codegraph explore -- <request>` in `cwd`; every failure is a CODEGRAPH_* rejection. */
-  async function explore(request, cwd, signal, options) {
+  /** Runs the described command in `cwd`; every failure is a CODEGRAPH_* rejection. */
+  async function run(command, cwd, signal, options) {
     let plain;
     try {
       plain = plainOptions(options);
@@ -3576,7 +3833,7 @@ function wrapBackend(backend) {
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
     }
     try {
-      return await backend.explore(request, cwd, signal ?? null, plain);
+      return await backend.runCommand(command, cwd, signal ?? null, plain);
     } catch (err) {
       if (err?.code?.startsWith?.("CODEGRAPH_")) throw err;
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
@@ -3584,6 +3841,11 @@ function wrapBackend(backend) {
       if (resources) throw publicError(resources.code, resources.facts);
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "argumentsUnusable", text: firstLine(err) } });
     }
+  }
+
+  /** Runs `codegraph explore -- <request>` in `cwd`: one command description through run(). */
+  function explore(request, cwd, signal, options) {
+    return run(exploreCommand(request), cwd, signal, options);
   }
 
   /** Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too. */
@@ -3612,7 +3874,7 @@ function wrapBackend(backend) {
     return Object.fromEntries(LIMIT_NAMES.map((name) => [name, backend[name]]));
   }
 
-  return { explore, diagnose, releaseFullOutputs, limits };
+  return { run, explore, diagnose, releaseFullOutputs, limits };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -3622,14 +3884,15 @@ function wrapBackend(backend) {
 // exports (over the native addon, or the Node runner when no addon loads) and what the
 // single-file example exports (over the Node runner).
 //
-// A backend is shaped like the native addon's module: { explore(request, cwd, signal?, options?)
-// → Promise<{ text, details }> (rejecting with a coded Error), diagnose(cwd) → Promise<Diagnosis>,
+// A backend is shaped like the native addon's module: { runCommand(command, cwd, signal?, options?)
+// → Promise<{ text, details }> (rejecting with a coded Error; `command` is a description from
+// lib/commands.js), diagnose(cwd) → Promise<Diagnosis>,
 // releaseFullOutputs(paths?) → number, MAX_REQUEST_CHARS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES,
 // DRAIN_LIMIT_BYTES, STDERR_TAIL_BYTES, DEFAULT_TIMEOUT_MS }, optionally runnerInfo().
 
 /**
  * The module-shaped glue over `backend`: the default factory (callable, as Pi loads it) with
- * `default`, explore, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
+ * `default`, run, explore, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
  * runnerInfo, addonInfo, TOOL_NAME and FALLBACK_LINE on it.
  *
  * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() that names
@@ -3657,6 +3920,7 @@ function glueOver(backend, options = {}) {
   );
   return Object.assign(factory, {
     default: factory,
+    run: calls.run,
     explore: calls.explore,
     diagnose: calls.diagnose,
     releaseFullOutputs: calls.releaseFullOutputs,
@@ -3674,6 +3938,7 @@ function glueOver(backend, options = {}) {
 // The exports: the glue (lib/glue.js) over the Node runner (lib/backends/node.js's exports).
 
 const nodeBackend = {
+  runCommand,
   explore,
   runnerInfo,
   diagnose,

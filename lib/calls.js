@@ -1,8 +1,10 @@
 // The glue's calls into a backend (the native addon or the Node runner, both shaped like the
-// addon's module): argument-robust explore() and a diagnose() that never rejects. Whatever the
-// backend, explore() never throws synchronously and every failure is a CODEGRAPH_* rejection.
+// addon's module): argument-robust run() of any command description (lib/commands.js), explore()
+// as one such description, and a diagnose() that never rejects. Whatever the backend, run() and
+// explore() never throw synchronously and every failure is a CODEGRAPH_* rejection.
 
 const { exhausted } = require("./backends/node/errors.js");
+const { exploreCommand } = require("./commands.js");
 const { firstLine } = require("./text.js");
 const { publicError } = require("./words/messages.js");
 
@@ -37,10 +39,10 @@ function plainOptions(options) {
   return { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress };
 }
 
-/** `{ explore, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
+/** `{ run, explore, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
 function wrapBackend(backend) {
-  /** Runs `codegraph explore -- <request>` in `cwd`; every failure is a CODEGRAPH_* rejection. */
-  async function explore(request, cwd, signal, options) {
+  /** Runs the described command in `cwd`; every failure is a CODEGRAPH_* rejection. */
+  async function run(command, cwd, signal, options) {
     let plain;
     try {
       plain = plainOptions(options);
@@ -48,7 +50,7 @@ function wrapBackend(backend) {
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
     }
     try {
-      return await backend.explore(request, cwd, signal ?? null, plain);
+      return await backend.runCommand(command, cwd, signal ?? null, plain);
     } catch (err) {
       if (err?.code?.startsWith?.("CODEGRAPH_")) throw err;
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
@@ -56,6 +58,11 @@ function wrapBackend(backend) {
       if (resources) throw publicError(resources.code, resources.facts);
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "argumentsUnusable", text: firstLine(err) } });
     }
+  }
+
+  /** Runs `codegraph explore -- <request>` in `cwd`: one command description through run(). */
+  function explore(request, cwd, signal, options) {
+    return run(exploreCommand(request), cwd, signal, options);
   }
 
   /** Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too. */
@@ -84,7 +91,7 @@ function wrapBackend(backend) {
     return Object.fromEntries(LIMIT_NAMES.map((name) => [name, backend[name]]));
   }
 
-  return { explore, diagnose, releaseFullOutputs, limits };
+  return { run, explore, diagnose, releaseFullOutputs, limits };
 }
 
 module.exports = { LIMIT_NAMES, wrapBackend };

@@ -2,8 +2,9 @@
 // exports (over the native addon, or the Node runner when no addon loads) and what the
 // single-file example exports (over the Node runner).
 //
-// A backend is shaped like the native addon's module: { explore(request, cwd, signal?, options?)
-// → Promise<{ text, details }> (rejecting with a coded Error), diagnose(cwd) → Promise<Diagnosis>,
+// A backend is shaped like the native addon's module: { runCommand(command, cwd, signal?, options?)
+// → Promise<{ text, details }> (rejecting with a coded Error; `command` is a description from
+// lib/commands.js), diagnose(cwd) → Promise<Diagnosis>,
 // releaseFullOutputs(paths?) → number, MAX_REQUEST_CHARS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES,
 // DRAIN_LIMIT_BYTES, STDERR_TAIL_BYTES, DEFAULT_TIMEOUT_MS }, optionally runnerInfo().
 
@@ -13,7 +14,7 @@ const { FALLBACK_LINE, TOOL_NAME } = require("./guidance.js");
 
 /**
  * The module-shaped glue over `backend`: the default factory (callable, as Pi loads it) with
- * `default`, explore, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
+ * `default`, run, explore, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
  * runnerInfo, addonInfo, TOOL_NAME and FALLBACK_LINE on it.
  *
  * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() that names
@@ -41,6 +42,7 @@ function glueOver(backend, options = {}) {
   );
   return Object.assign(factory, {
     default: factory,
+    run: calls.run,
     explore: calls.explore,
     diagnose: calls.diagnose,
     releaseFullOutputs: calls.releaseFullOutputs,

@@ -1,22 +1,25 @@
-//! `explore`'s arguments read out of whatever JS passed. Nothing here trusts napi's typed
-//! conversion: a wrong type must reject with a stable CODEGRAPH_* code, not napi's untyped error
-//! (or a wrapped u32).
+//! `run`'s arguments (a command description, the workspace, a signal, options) read out of
+//! whatever JS passed. Nothing here trusts napi's typed conversion: a wrong type must reject with
+//! a stable CODEGRAPH_* code, not napi's untyped error (or a wrapped u32).
 
 use std::time::Duration;
 
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unknown};
 use napi::{Env, ValueType};
-use pi_codegraph_core::errors::{ExploreError, OptionsReason, RequestReason, WorkspaceReason};
-use pi_codegraph_core::explore::DEFAULT_TIMEOUT;
+use pi_codegraph_core::command::{Command, MAX_WRITE_TIMEOUT};
+use pi_codegraph_core::errors::{ExploreError, OptionsReason, WorkspaceReason};
 use pi_codegraph_core::runner::Cancel;
 
 use crate::abort::AbortLink;
 use crate::types::ProgressCallback;
 
-/// `explore`'s arguments, checked.
-pub struct ExploreArgs {
-  pub request: String,
+mod command;
+
+/// `run`'s arguments, checked.
+pub struct RunArgs {
+  pub command: Command,
   pub cwd: String,
+  /// The caller's `options.timeoutMs`, else the command's own.
   pub timeout: Duration,
   pub on_progress: Option<ProgressCallback>,
 }
@@ -24,27 +27,35 @@ pub struct ExploreArgs {
 /// Reads the arguments and links the signal to `cancel`. The first problem wins and every later
 /// check is skipped; a JS exception a getter or Proxy trap left pending is cleared, since the
 /// promise rejects instead.
-pub fn explore_args(
+pub fn run_args(
   env: &Env,
-  request: &Unknown,
+  command: &Unknown,
   cwd: &Unknown,
   signal: Option<Unknown>,
   options: Option<Unknown>,
   cancel: &Cancel,
-) -> (Result<ExploreArgs, ExploreError>, Option<AbortLink>) {
+) -> (Result<RunArgs, ExploreError>, Option<AbortLink>) {
   let read = || {
-    let request = string_arg(request).ok_or(ExploreError::InvalidRequest {
-      reason: RequestReason::NotString,
-    })?;
+    // In explore's order: the request (the positional text), the workspace, the rest.
+    let description = command::description(command)?;
+    let positional = command::positional(&description)?;
     let cwd = string_arg(cwd).ok_or_else(|| ExploreError::Workspace {
       path: std::path::PathBuf::new(),
-      denied: false,
       reason: WorkspaceReason::NotString,
+      denied: false,
     })?;
+    let command = command::rest(&description, positional)?;
     let (timeout, on_progress) = parse_options(env, options)?;
+    let timeout = timeout.unwrap_or(command.timeout);
+    if command.writes_index && timeout > MAX_WRITE_TIMEOUT {
+      return Err(invalid_options(OptionsReason::WriteTimeout {
+        field: "options.timeoutMs",
+        max_ms: MAX_WRITE_TIMEOUT.as_millis() as u64,
+      }));
+    }
     let link = link_signal(env, signal, cancel)?;
-    let args = ExploreArgs {
-      request,
+    let args = RunArgs {
+      command,
       cwd,
       timeout,
       on_progress,
@@ -107,12 +118,12 @@ fn invalid_options(reason: OptionsReason) -> ExploreError {
   ExploreError::InvalidOptions { reason }
 }
 
-/// `{ timeoutMs?, onProgress? }` as a caller may really pass it.
+/// `{ timeoutMs?, onProgress? }` as a caller may really pass it (no timeout: the command's).
 fn parse_options(
   env: &Env,
   options: Option<Unknown>,
-) -> Result<(Duration, Option<ProgressCallback>), ExploreError> {
-  let defaults = (DEFAULT_TIMEOUT, None);
+) -> Result<(Option<Duration>, Option<ProgressCallback>), ExploreError> {
+  let defaults = (None, None);
   let Some(options) = options else {
     return Ok(defaults);
   };
@@ -128,7 +139,7 @@ fn parse_options(
       .get_named_property::<Unknown>(name)
       .map_err(|_| invalid_options(OptionsReason::Unreadable { field: name }))
   };
-  let timeout = timeout_ms(&field("timeoutMs")?)?;
+  let timeout = timeout_ms(&field("timeoutMs")?, "options.timeoutMs")?;
   let progress_value = field("onProgress")?;
   let on_progress = match progress_value.get_type() {
     Ok(ValueType::Undefined | ValueType::Null) => None,
@@ -143,20 +154,20 @@ fn parse_options(
   Ok((timeout, on_progress))
 }
 
-/// `timeoutMs`: absent means the default; else a finite number of milliseconds in 1..=i32::MAX
-/// (what a JS timer accepts), fractions cut.
-fn timeout_ms(value: &Unknown) -> Result<Duration, ExploreError> {
+/// `timeoutMs` (named `label` in the error): absent is `None`; else a finite number of
+/// milliseconds in 1..=i32::MAX (what a JS timer accepts), fractions cut.
+fn timeout_ms(value: &Unknown, label: &'static str) -> Result<Option<Duration>, ExploreError> {
   let ms = match value.get_type() {
-    Ok(ValueType::Undefined | ValueType::Null) => return Ok(DEFAULT_TIMEOUT),
+    Ok(ValueType::Undefined | ValueType::Null) => return Ok(None),
     Ok(ValueType::Number) => value.coerce_to_number().and_then(|n| n.get_double()).ok(),
     _ => None,
   };
   let ms = ms
     .filter(|ms| ms.is_finite() && *ms >= 1.0 && *ms <= f64::from(i32::MAX))
-    .ok_or_else(|| invalid_options(OptionsReason::TimeoutMs))?;
+    .ok_or_else(|| invalid_options(OptionsReason::TimeoutMs { field: label }))?;
   // In range by the filter above: positive and at most i32::MAX.
   #[allow(clippy::cast_sign_loss)]
-  Ok(Duration::from_millis(ms as u64))
+  Ok(Some(Duration::from_millis(ms as u64)))
 }
 
 /// A JS string as UTF-8, or `None` for anything that is not a string.

@@ -1,4 +1,4 @@
-//! The napi surface of pi-codegraph: `explore()`, `diagnose()`, `releaseFullOutputs()` and the
+//! The napi surface of pi-codegraph: `runCommand()`, `diagnose()`, `releaseFullOutputs()` and the
 //! contract's limits. Only conversion lives in this crate: `args` reads the JS arguments,
 //! `abort` links an `AbortSignal`, `env_capture` reads the environment as JS sees it, `convert`
 //! turns the core's results into JS values, and `types` declares their shapes. Everything that
@@ -50,27 +50,29 @@ pub const STDERR_TAIL_BYTES: u32 = limits::STDERR_TAIL_BYTES as u32;
 #[napi]
 pub const DEFAULT_TIMEOUT_MS: u32 = DEFAULT_TIMEOUT.as_millis() as u32;
 
-/// Runs `codegraph explore -- <request>` in `cwd`, which must hold its own CodeGraph index.
-/// Every failure, bad arguments included, rejects the promise with an Error whose `code` is a
-/// stable CODEGRAPH_* code, with the failure's `facts` and bounded `details`; the glue
-/// (lib/backends/native.js) words it into the public Error through lib/words/.
+/// Runs one CodeGraph command, described by `command` (`lib/commands.js` builds them: explore is
+/// `{ subcommand: "explore", positional: request, ... }`), in `cwd`, with every guarantee of the
+/// runner. Every failure, bad arguments and a malformed description included, rejects the
+/// promise with an Error whose `code` is a stable CODEGRAPH_* code, with the
+/// failure's `facts` and bounded `details` (the glue, lib/backends/native.js, words it into the
+/// public Error through lib/words/); nothing is started for a malformed description.
 ///
 /// The `Result` is only napi-rs's own failure to create the promise (the environment shutting
 /// down): then there is no promise to reject and napi-rs throws. The JS glue (`index.js`) awaits
 /// inside an `async` function, so even that reaches its caller as a rejection.
 #[napi(
-  ts_args_type = "request: string, cwd: string, signal?: AbortSignal | null, options?: ExploreOptions | null",
+  ts_args_type = "command: CodegraphCommand, cwd: string, signal?: AbortSignal | null, options?: ExploreOptions | null",
   ts_return_type = "Promise<ExploreResult>"
 )]
-pub fn explore<'env>(
+pub fn run_command<'env>(
   env: &'env Env,
-  request: Unknown<'env>,
+  command: Unknown<'env>,
   cwd: Unknown<'env>,
   signal: Option<Unknown<'env>>,
   options: Option<Unknown<'env>>,
 ) -> Result<Object<'env>> {
   let cancel = Cancel::default();
-  let (args, link) = args::explore_args(env, &request, &cwd, signal, options, &cancel);
+  let (args, link) = args::run_args(env, &command, &cwd, signal, options, &cancel);
   let snapshot = env_capture::js_environment(env);
 
   let work = async move {
@@ -91,8 +93,8 @@ pub fn explore<'env>(
       }
     });
     let report = report.as_ref().map(|f| f as &ProgressFn);
-    explore::explore(
-      args.request,
+    explore::run_command(
+      args.command,
       args.cwd,
       snapshot,
       args.timeout,
@@ -118,7 +120,7 @@ pub fn explore<'env>(
 
 /// Reports, without running an explore and without writing anything, whether `cwd` is ready:
 /// which `codegraph` would run (and its version) and whether the workspace has its own index.
-/// Never rejects (a problem is part of the diagnosis); the `Result` is as for `explore`.
+/// Never rejects (a problem is part of the diagnosis); the `Result` is as for `runCommand`.
 #[napi(
   ts_args_type = "cwd: string",
   ts_return_type = "Promise<AddonDiagnosis>"

@@ -62,6 +62,35 @@ pub struct ExploreOptions {
   pub on_progress: Option<ProgressCallback>,
 }
 
+/// A CodeGraph command as data, as `lib/commands.js` builds it: `codegraph <subcommand>
+/// <options> [-- <positional>]`. Declared for the generated TypeScript types; `args::command`
+/// reads it by hand, so a wrong field rejects with CODEGRAPH_INVALID_OPTIONS (the positional
+/// text with CODEGRAPH_INVALID_REQUEST) and nothing starts.
+#[napi(object, object_to_js = false)]
+pub struct CodegraphCommand {
+  /// Lowercase letters and dashes (`explore`, `status`).
+  pub subcommand: String,
+  /// Each `--name` or `--name=value` (a name of lowercase letters, digits and dashes).
+  pub options: Vec<String>,
+  /// The user's text, passed after `--`; a request's rules apply. Absent: no `--` and no text.
+  pub positional: Option<String>,
+  /// What the model may see of stdout, the marker included (4096 to `MAX_OUTPUT_BYTES`) ...
+  pub max_bytes: u32,
+  /// ... and lines (10 to `MAX_OUTPUT_LINES`).
+  pub max_lines: u32,
+  /// The command's deadline unless `options.timeoutMs` says otherwise; an index-writing
+  /// command's is at most `MAX_WRITE_TIMEOUT_MS`.
+  pub timeout_ms: u32,
+  /// Writes the index: refused at once with CODEGRAPH_INDEX_BUSY while another writer is
+  /// active (a reading command waits for it).
+  pub writes_index: bool,
+  /// Needs the workspace's own index (CODEGRAPH_NO_INDEX without it).
+  pub needs_index: bool,
+  /// `"stdout"`: partial stdout goes to `onProgress` as it arrives; `"none"`: no progress.
+  #[napi(ts_type = "\"stdout\" | \"none\"")]
+  pub progress: String,
+}
+
 pub type ProgressCallback = ThreadsafeFunction<ExploreProgress, (), ExploreProgress, Status, false>;
 
 #[napi(object)]

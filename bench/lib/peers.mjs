@@ -1,6 +1,7 @@
 // The three ways to run the CLI that the figures compare:
-//   explore()  the addon's explore(), from the snapshot of the .node index.js loads (index.js's
-//              own explore() only adds a lazy-load check and `?? null` on two arguments)
+//   explore()  the addon's runCommand() of explore's description (lib/commands.js), from the
+//              snapshot of the .node index.js loads: what index.js's explore() does, minus a
+//              lazy-load check and `?? null` on two arguments
 //   execFile   node:child_process.execFile with the same caps (maxBuffer, timeout, signal): what a
 //              pure-JS extension would do
 //   pi.exec    Pi's own ExtensionAPI.exec (execCommand from @mariozechner/pi-coding-agent 0.73.1):
@@ -16,10 +17,13 @@ import { root } from "./setup.mjs";
 const require = createRequire(import.meta.url);
 export const indexJs = path.join(root, "index.js");
 
+const { exploreCommand } = require(path.join(root, "lib", "commands.js"));
+
 export let explore;
-/** Loads explore() from the addon snapshot (setup.mjs snapshotAddon). */
+/** Loads explore() from the addon snapshot (setup.mjs snapshotAddon): one command description. */
 export function useAddon(file) {
-  ({ explore } = require(file));
+  const { runCommand } = require(file);
+  explore = (request, cwd, signal, options) => runCommand(exploreCommand(request), cwd, signal, options);
 }
 
 // The addon's own limits (its napi consts), not copies of them.

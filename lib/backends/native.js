@@ -136,7 +136,8 @@ function wordedDiagnosis(d) {
 
 /** The addon as a backend: the same module shape, loaded when first used. */
 const nativeBackend = {
-  explore: async (request, cwd, signal, options) => loadBinding().explore(request, cwd, signal, options).catch(worded),
+  runCommand: async (command, cwd, signal, options) =>
+    loadBinding().runCommand(command, cwd, signal, options).catch(worded),
   diagnose: async (cwd) => wordedDiagnosis(await loadBinding().diagnose(cwd)),
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),

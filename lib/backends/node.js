@@ -2,7 +2,8 @@
 // native addon (lib/backends/native.js loads that one), so the glue can run over either; the
 // fault suites (__test__/faults/) run against both. One module per responsibility, as the core
 // crate (crates/core/src/) has them:
-// limits, errors, sanitize, preflight, pid, index-writer, discovery, environment, spill (full outputs), collect
+// command (a description read and checked), args, limits, errors, sanitize, preflight, pid, index-writer,
+// discovery, environment, spill (full outputs), collect
 // (the bounded stdout/stderr collectors), host-exit, host-watch, process, run, version, explore,
 // diagnose.
 //
@@ -18,11 +19,17 @@
 //   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
 //   process.env shows the same value.
 
+const { exploreCommand } = require("../commands.js");
 const { diagnose } = require("./node/explore/diagnose.js");
-const { explore } = require("./node/explore.js");
+const { runCommand } = require("./node/explore.js");
 const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("./node/limits.js");
 const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("./node/limits.js");
 const { releaseFullOutputs } = require("./node/full-output.js");
+
+/** `codegraph explore -- <request>`: one command description through runCommand (as the glue runs it). */
+function explore(request, cwd, signal, options) {
+  return runCommand(exploreCommand(request), cwd, signal, options);
+}
 
 /** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */
 function runnerInfo() {
@@ -30,6 +37,7 @@ function runnerInfo() {
 }
 
 module.exports = {
+  runCommand,
   explore,
   runnerInfo,
   diagnose,

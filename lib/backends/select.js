@@ -51,7 +51,7 @@ function runnerInfo() {
 }
 
 const defaultBackend = {
-  explore: (request, cwd, signal, options) => choose().backend.explore(request, cwd, signal, options),
+  runCommand: (command, cwd, signal, options) => choose().backend.runCommand(command, cwd, signal, options),
   diagnose: (cwd) => choose().backend.diagnose(cwd),
   releaseFullOutputs: (paths) => (chosen ? chosen.backend.releaseFullOutputs(paths) : 0),
   runnerInfo,

@@ -31,12 +31,32 @@ const REQUEST_REASONS = {
 const OPTION_REASONS = {
   notObject: () => "options is not an object",
   unreadable: (r) => `options.${r.field} cannot be read`,
-  timeoutMs: () => "options.timeoutMs must be a number of milliseconds from 1 to 2147483647",
+  timeoutMs: (r) => `${r.field} must be a number of milliseconds from 1 to 2147483647`,
   onProgress: () => "options.onProgress must be a function",
   progressUnusable: () => "options.onProgress cannot be used as a callback",
   notSignal: () => "the signal is not an AbortSignal",
   abortedUnreadable: () => "signal.aborted cannot be read",
   optionsUnreadable: (r) => `they cannot be read (${r.text})`,
+  notCommand: () => "the command is not a command description object",
+  commandUnreadable: (r) => `command.${r.field} cannot be read`,
+  commandField: (r) => `command.${r.field} must be ${EXPECTED[r.expected] ?? r.expected}`,
+  subcommand: (r) =>
+    `the command's subcommand must be 1 to ${r.maxBytes} lowercase letters and dashes, starting with a letter`,
+  tooManyOptions: (r) => `the command has more than ${r.max} options`,
+  badOption: (r) =>
+    `the command option ${JSON.stringify(r.shown)} is not --name or --name=value (a name of lowercase letters, digits and dashes; a value without NUL or line breaks; at most ${r.maxBytes} bytes)`,
+  caps: (r) =>
+    `the command's caps must be ${r.minBytes} to ${r.maxBytes} bytes and ${r.minLines} to ${r.maxLines} lines`,
+  writeTimeout: (r) => `${r.field} of an index-writing command is at most ${r.maxMs} ms`,
+};
+
+/** What a command description's field must be (OptionsReason::CommandField's `expected`). */
+const EXPECTED = {
+  string: "a string",
+  wholeNumber: "a whole number",
+  boolean: "true or false",
+  progress: '"stdout" or "none"',
+  stringList: "an array of strings",
 };
 
 const WORKSPACE_REASONS = {

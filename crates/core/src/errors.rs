@@ -115,11 +115,49 @@ pub enum OptionsReason {
   Unreadable {
     field: &'static str,
   },
-  TimeoutMs,
+  /// `field` (`options.timeoutMs`, `command.timeoutMs`) is not 1 to `i32::MAX` milliseconds.
+  TimeoutMs {
+    field: &'static str,
+  },
   OnProgress,
   ProgressUnusable,
   NotSignal,
   AbortedUnreadable,
+  /// The command description is not an object.
+  NotCommand,
+  /// Reading `command.<field>` threw.
+  CommandUnreadable {
+    field: &'static str,
+  },
+  /// `command.<field>` is not what it must be: `expected` is `string`, `wholeNumber`,
+  /// `boolean`, `progress` or `stringList`.
+  CommandField {
+    field: &'static str,
+    expected: &'static str,
+  },
+  /// The subcommand is not 1 to `max_bytes` lowercase letters and dashes.
+  Subcommand {
+    max_bytes: usize,
+  },
+  TooManyOptions {
+    max: usize,
+  },
+  /// An option that is not `--name` or `--name=value` (its first 40 characters).
+  BadOption {
+    shown: String,
+    max_bytes: usize,
+  },
+  Caps {
+    min_bytes: usize,
+    max_bytes: usize,
+    min_lines: usize,
+    max_lines: usize,
+  },
+  /// `field`'s timeout is above what an index-writing command may have.
+  WriteTimeout {
+    field: &'static str,
+    max_ms: u64,
+  },
 }
 
 /// Why the workspace cannot be used.

@@ -1,36 +1,35 @@
-//! One explore, start to finish: preflight, discovery, the run, and what its exit means.
-//! Plain Rust, no napi types: `lib.rs` converts at the edge.
+//! One CodeGraph command, start to finish: preflight, discovery, the run, and what its exit
+//! means. Every command (`command::Command`; explore is one) gets the same guarantees. Plain
+//! Rust, no napi types: `lib.rs` converts at the edge.
 
-use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::access::{index_blocked, workspace_blocked};
-use crate::discovery::{discover, Launch};
-use crate::environment::{ChildEnv, Dropped, EnvSnapshot};
-use crate::errors::{ExploreError, SpawnReason};
+use crate::command::Command;
+use crate::discovery::Launch;
+use crate::environment::{Dropped, EnvSnapshot};
+use crate::errors::ExploreError;
 use crate::full_output::SpillTarget;
-use crate::index_writer::{active_writer, Writer};
 use crate::limits::{truncation_marker, Bounded};
-use crate::preflight::{canonical, check_index, check_request, check_workspace, IndexFound};
+use crate::preflight::IndexFound;
 use crate::runner::{run, Cancel, ProgressFn, RunSpec};
 use crate::version::{Probe, Version};
 
+mod checks;
 mod diagnose;
 mod exit;
 #[cfg(test)]
 mod exit_corpus;
+use checks::{blocked_cause, preflight, settle_writer, Ready};
 pub use diagnose::{diagnose, Diagnosis};
 use exit::classify_exit;
 
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
-/// How long an explore waits for CodeGraph to finish writing the index (an `init` of a small
+pub use crate::command::DEFAULT_TIMEOUT;
+/// How long a reading command waits for CodeGraph to finish writing the index (an `init` of a small
 /// project or a `sync` takes a second or two) before it says the index is busy.
 pub const WRITER_WAIT: Duration = Duration::from_secs(10);
-/// How often the lock files are read again meanwhile.
-const WRITER_POLL: Duration = Duration::from_millis(100);
 
 #[derive(Debug)]
 pub struct Outcome {
@@ -86,148 +85,11 @@ fn bare(e: ExploreError) -> Box<(ExploreError, Failure)> {
   Box::new((e, Failure::default()))
 }
 
-/// What the checks before the run establish.
-struct Ready {
-  workspace: PathBuf,
-  index: IndexFound,
-  launch: Launch,
-  /// A CodeGraph process writing the index as the checks ran.
-  writer: Option<Writer>,
-  /// The environment of every process this call starts (the explore and a `--version` probe).
-  child_env: ChildEnv,
-}
-
-/// `check` on the blocking pool (a `stat` on a hung mount blocks an async worker), bounded by
-/// the call's deadline and cancel.
-async fn off_thread<T: Send + 'static>(
-  check: impl FnOnce() -> std::result::Result<T, ExploreError> + Send + 'static,
-  deadline: Instant,
-  timeout: Duration,
-  cancel: &Cancel,
-) -> std::result::Result<T, ExploreError> {
-  let task = tokio::task::spawn_blocking(check);
-  tokio::select! {
-    biased;
-    () = cancel.notified() => Err(ExploreError::cancelled()),
-    () = tokio::time::sleep_until(deadline) => Err(ExploreError::Timeout {
-      timeout_ms: timeout.as_millis() as u64,
-      stderr_tail: String::new(),
-      stalled: true,
-      partial_bytes: 0,
-      partial_text: String::new(),
-    }),
-    done = task => done.unwrap_or_else(|e| Err(checks_failed(e))),
-  }
-}
-
-/// The checks' thread died: a resource running out (tokio panics when it cannot start a thread)
-/// or a bug, each said as such.
-fn checks_failed(e: tokio::task::JoinError) -> ExploreError {
-  let reason = SpawnReason::ChecksFailed {
-    text: e.to_string(),
-  };
-  match e.try_into_panic() {
-    Ok(payload) => {
-      crate::resources::from_panic(payload.as_ref()).unwrap_or(ExploreError::Spawn { reason })
-    }
-    Err(_) => ExploreError::Spawn { reason },
-  }
-}
-
-/// The filesystem checks before anything runs.
-async fn preflight(
-  request: &str,
-  cwd: String,
-  env: &EnvSnapshot,
-  deadline: Instant,
-  timeout: Duration,
-  cancel: &Cancel,
-) -> std::result::Result<Ready, ExploreError> {
-  check_request(request)?;
-  let env = env.clone();
-  let checks = move || {
-    let workspace = check_workspace(&cwd)?;
-    let home = canonical(&workspace);
-    let index = check_index(&workspace, &home, &env)?;
-    let launch = discover(&env, &home)?;
-    let writer = active_writer(&index.dir)?;
-    let child_env = env.for_child(&home);
-    Ok(Ready {
-      workspace,
-      index,
-      launch,
-      writer,
-      child_env,
-    })
-  };
-  off_thread(checks, deadline, timeout, cancel).await
-}
-
-/// While CodeGraph writes the index, an answer would come from a partial graph: waits for the
-/// writer to finish, at most `WRITER_WAIT` and never past the deadline, and otherwise fails
-/// with CODEGRAPH_INDEX_BUSY.
-async fn wait_for_writer(
-  mut writer: Option<Writer>,
-  dir: &Path,
-  deadline: Instant,
-  timeout: Duration,
-  cancel: &Cancel,
-) -> std::result::Result<(), ExploreError> {
-  let started = Instant::now();
-  let give_up = deadline.min(started + WRITER_WAIT);
-  let busy = |w: Writer| ExploreError::IndexBusy {
-    lock: w.lock,
-    pid: w.pid,
-    rebuild: w.rebuild,
-    waited_ms: started.elapsed().as_millis() as u64,
-  };
-  while let Some(w) = writer {
-    let now = Instant::now();
-    if now >= give_up {
-      return Err(busy(w));
-    }
-    tokio::select! {
-      biased;
-      () = cancel.notified() => return Err(ExploreError::cancelled()),
-      () = tokio::time::sleep_until((now + WRITER_POLL).min(give_up)) => {}
-    }
-    let dir = dir.to_path_buf();
-    writer = match off_thread(move || active_writer(&dir), deadline, timeout, cancel).await {
-      // At the deadline (or a filesystem that stalls until it) the writer is still the reason.
-      Err(ExploreError::Timeout { .. }) => return Err(busy(w)),
-      other => other?,
-    };
-  }
-  Ok(())
-}
-
-/// How long the checks after a failure may take (a local stat and access(2) take microseconds; a
-/// hung mount must not hold the answer).
-const CAUSE_WAIT: Duration = Duration::from_secs(1);
-
-/// After a failed spawn or exit, whether the workspace vanished or was locked (and, with `dir`,
-/// whether the index paths are accessible), asked off the async workers; None when the
-/// filesystem does not answer within CAUSE_WAIT or the call is cancelled meanwhile.
-async fn blocked_cause(
-  workspace: &Path,
-  dir: Option<&Path>,
-  cancel: &Cancel,
-) -> Option<ExploreError> {
-  let (ws, dir) = (workspace.to_path_buf(), dir.map(Path::to_path_buf));
-  let check = move || {
-    Ok(match dir {
-      Some(dir) => index_blocked(&ws, &dir),
-      None => workspace_blocked(&ws),
-    })
-  };
-  off_thread(check, Instant::now() + CAUSE_WAIT, CAUSE_WAIT, cancel)
-    .await
-    .ok()
-    .flatten()
-}
-
-pub async fn explore(
-  request: String,
+/// Runs `command` in `cwd` with every guarantee: the checks, the writer policy, the quiet
+/// environment, the caps with marker and full-output file, the deadline (`timeout`: the
+/// caller's, or the command's own), cancel, tree kill and a classified exit.
+pub async fn run_command(
+  command: Command,
   cwd: String,
   env: EnvSnapshot,
   timeout: Duration,
@@ -235,11 +97,12 @@ pub async fn explore(
   progress: Option<&ProgressFn>,
 ) -> Result<Outcome> {
   let deadline = Instant::now() + timeout;
-  let mut ready = preflight(&request, cwd, &env, deadline, timeout, &cancel)
+  let mut ready = preflight(&command, cwd, &env, deadline, timeout, &cancel)
     .await
     .map_err(bare)?;
-  wait_for_writer(
+  settle_writer(
     ready.writer.take(),
+    command.writes_index,
     &ready.index.dir,
     deadline,
     timeout,
@@ -255,9 +118,9 @@ pub async fn explore(
   } = &ready;
   let child_env = &child_env.vars;
 
-  // `--` ends option parsing: a request such as "-p /etc" stays the query and never becomes the
-  // CLI's `--path`.
-  let args: Vec<OsString> = vec!["explore".into(), "--".into(), request.clone().into()];
+  // Always an argument array, never a shell; `--` ends option parsing, so a request such as
+  // "-p /etc" stays the query and never becomes the CLI's `--path`.
+  let args = command.argv();
   let version = Probe::start(launch, workspace, child_env, deadline);
   let cancel_probe = cancel.clone();
   let result = run(RunSpec {
@@ -272,7 +135,8 @@ pub async fn explore(
       tmpdir_var: env.get_set("TMPDIR").map(PathBuf::from),
       workspace: workspace.clone(),
     }),
-    progress,
+    caps: command.caps,
+    progress: progress.filter(|_| command.progress),
   })
   .await;
   // The version never delays the answer: what is known now is reported.
@@ -307,7 +171,7 @@ pub async fn explore(
 
   let mut text = out.stdout.text.clone();
   if text.trim().is_empty() && !out.stdout.truncated {
-    text = "(codegraph explore printed nothing)".into();
+    text = format!("(codegraph {} printed nothing)", command.subcommand);
   }
   if out.stdout.truncated {
     text.push_str(&truncation_marker(&out.stdout));
@@ -321,7 +185,7 @@ pub async fn explore(
   } = ready;
   Ok(Outcome {
     text,
-    request,
+    request: command.positional.unwrap_or_default(),
     cwd: workspace,
     launch,
     index,

@@ -18,9 +18,10 @@ const UNWATCH: u32 = 2;
 /// Live groups the reaper can hold; more concurrent explores than this are not expected.
 const SLOTS: usize = 4096;
 
-/// The write end of the reaper's pipe, `None` while no reaper runs. A reaper that could not be
-/// started (no descriptor or process left) or has gone is started again by the next run.
-static REAPER: Mutex<Option<RawFd>> = Mutex::new(None);
+/// The write end of the reaper's pipe and the reaper's pid, `None` while no reaper runs. A reaper
+/// that could not be started (no descriptor or process left) or has gone is started again by the
+/// next run.
+static REAPER: Mutex<Option<(RawFd, libc::pid_t)>> = Mutex::new(None);
 
 /// Registers a live process group with the reaper (starting the reaper on first use).
 pub fn watch(pgid: u32) {
@@ -36,30 +37,60 @@ fn send(op: u32, pgid: u32) {
   let mut reaper = REAPER
     .lock()
     .unwrap_or_else(std::sync::PoisonError::into_inner);
-  if reaper.is_none() {
-    if op != WATCH {
-      return;
-    }
-    *reaper = start();
-  }
-  let Some(fd) = *reaper else { return };
   let mut record = [0u8; 8];
   record[..4].copy_from_slice(&op.to_ne_bytes());
   record[4..].copy_from_slice(&pgid.to_ne_bytes());
-  // 8 bytes < PIPE_BUF: the write is atomic. If the reaper is gone (EPIPE; Node ignores
-  // SIGPIPE), runs simply lose the guarantee.
-  // SAFETY: `fd` is the pipe's write end, owned by `REAPER` and open while the lock is held;
-  // the buffer is a live local array of exactly `record.len()` bytes.
-  let written = unsafe { libc::write(fd, record.as_ptr().cast(), record.len()) };
-  if usize::try_from(written).ok() != Some(record.len()) {
+  // A reaper found gone (EPIPE; Node ignores SIGPIPE) is replaced once, so the run that finds
+  // it gone keeps the guarantee; if that fails too, the run simply loses it.
+  for _ in 0..2 {
+    if reaper.is_none() {
+      if op != WATCH {
+        return;
+      }
+      *reaper = start();
+    }
+    let Some((fd, reaper_pid)) = *reaper else {
+      return;
+    };
+    // 8 bytes < PIPE_BUF: the write is atomic.
+    // SAFETY: `fd` is the pipe's write end, owned by `REAPER` and open while the lock is held;
+    // the buffer is a live local array of exactly `record.len()` bytes.
+    let written = unsafe { libc::write(fd, record.as_ptr().cast(), record.len()) };
+    if usize::try_from(written).ok() == Some(record.len()) {
+      return;
+    }
     *reaper = None;
     // SAFETY: the fd is ours and is forgotten (`None`) under the same lock, so it is
     // closed exactly once and never written again.
     unsafe { libc::close(fd) };
+    reap(reaper_pid);
   }
 }
 
-fn start() -> Option<RawFd> {
+/// Waits for a reaper the host let go of (it ended, or it now reads EOF and ends): the reaper is
+/// the host's own child and no one else waits for it (libuv waits only for Node's children,
+/// tokio only for its own), so it would stay a zombie of the host. On a thread of its own, so a
+/// reaper slow to end never holds a run.
+fn reap(pid: libc::pid_t) {
+  let wait = move || {
+    let mut status = 0;
+    // SAFETY: waitpid(2) writes only the local `status`; `pid` is our own child, which nothing
+    // else reaps, so it cannot have been recycled before this wait.
+    unsafe { libc::waitpid(pid, &raw mut status, 0) };
+  };
+  if std::thread::Builder::new()
+    .name("pi-codegraph-reap".into())
+    .spawn(wait)
+    .is_err()
+  {
+    // No thread to be had (out of resources): reap it now if it has already ended.
+    let mut status = 0;
+    // SAFETY: as above; WNOHANG never blocks.
+    unsafe { libc::waitpid(pid, &raw mut status, libc::WNOHANG) };
+  }
+}
+
+fn start() -> Option<(RawFd, libc::pid_t)> {
   let mut fds = [0 as libc::c_int; 2];
   // SAFETY: `fds` is a writable array of the two ints pipe(2) fills.
   if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
@@ -83,10 +114,10 @@ fn start() -> Option<RawFd> {
       }
       None
     }
-    _ => {
+    pid => {
       // SAFETY: the read end belongs to the reaper now; the host closes its copy once.
       unsafe { libc::close(read_fd) };
-      Some(write_fd)
+      Some((write_fd, pid))
     }
   }
 }

@@ -1,11 +1,13 @@
-//! pi-codegraph's core: everything that runs `codegraph explore -- <request>` safely, in plain
-//! Rust with no napi types. The addon at the workspace root only converts between JS values and
-//! what this crate takes and returns.
+//! pi-codegraph's core: everything that runs a CodeGraph command (`codegraph explore --
+//! <request>` and any other [`command::Command`]) safely, in plain Rust with no napi types. The
+//! addon at the workspace root only converts between JS values and what this crate takes and
+//! returns.
 //!
-//! The entry points are [`explore::explore`] and [`explore::diagnose`]. [`runner::run`] is public
+//! The entry points are [`explore::run_command`] and [`explore::diagnose`]. [`runner::run`] is public
 //! for the integration tests (`tests/`), which drive the process runner directly with fake CLIs.
 
 pub mod access;
+pub mod command;
 pub mod discovery;
 pub mod environment;
 pub mod errors;

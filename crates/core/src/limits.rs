@@ -1,12 +1,12 @@
 //! Output bounds: what the model may see of stdout, and what is kept of stderr.
 //!
-//! Memory is bounded by construction: stdout keeps at most `MAX_BYTES` (+ a few bytes to finish a
-//! UTF-8 character) and stops storing at the `MAX_LINES`th newline; everything after is only
-//! counted. stderr is a ring of its last `STDERR_TAIL_BYTES`.
+//! Memory is bounded by construction: stdout keeps at most a command's byte cap (`MAX_BYTES` at
+//! most, + a few bytes to finish a UTF-8 character) and stops storing at its line cap;
+//! everything after is only counted (`stdout_collector`). stderr is a ring of its last
+//! `STDERR_TAIL_BYTES`.
 
-use crate::full_output::{FullOutput, Spill, SpillTarget};
+use crate::full_output::FullOutput;
 use crate::sanitize::shown;
-use crate::sanitize::{clean_text, Cleaner};
 
 /// 50 KB, as Pi counts it (`DEFAULT_MAX_BYTES`).
 pub const MAX_BYTES: usize = 50 * 1024;
@@ -19,6 +19,33 @@ pub const STDERR_TAIL_BYTES: usize = 4 * 1024;
 pub const DRAIN_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
 /// The Explore request's own bound, the same as the CLI's (`query exceeds maximum length of 10000`).
 pub const MAX_REQUEST_CHARS: usize = 10_000;
+
+/// The least byte cap a command may choose: room for the truncation marker (which names the
+/// full-output file) and some text.
+pub const MIN_CAP_BYTES: usize = 4 * 1024;
+/// The least line cap a command may choose: the marker's lines and some text.
+pub const MIN_CAP_LINES: usize = 10;
+
+/// What the model may see of one command's stdout, the marker included: bytes and lines,
+/// whichever is hit first. Explore's are the maxima.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Caps {
+  pub bytes: usize,
+  pub lines: usize,
+}
+
+impl Caps {
+  pub const MAX: Self = Self {
+    bytes: MAX_BYTES,
+    lines: MAX_LINES,
+  };
+}
+
+impl Default for Caps {
+  fn default() -> Self {
+    Self::MAX
+  }
+}
 
 /// Which cap cut a truncated answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -34,56 +61,6 @@ impl Cap {
       Self::Bytes => "bytes",
       Self::Lines => "lines",
     }
-  }
-}
-
-/// Collects stdout within the caps and counts what it does not keep. Once a cap is passed, the
-/// whole stream (from its first byte) also goes to a spill file, if a target was given.
-#[derive(Debug, Default)]
-pub struct StdoutCollector {
-  target: Option<SpillTarget>,
-  spill: Option<Result<Spill, String>>,
-  kept: Vec<u8>,
-  kept_newlines: usize,
-  storing: bool,
-  /// Raw bytes read (for the drain limit and "was everything kept?").
-  seen_bytes: u64,
-  /// The totals the model is told, counted on the cleaned text like the kept counts (a CR is a
-  /// line end there, an invalid byte a 3-byte U+FFFD, an escape nothing).
-  totals: CleanTotals,
-}
-
-/// Bytes and lines of the whole stream as cleaned, counted as it streams by.
-#[derive(Debug, Default)]
-struct CleanTotals {
-  cleaner: Cleaner,
-  scratch: String,
-  bytes: u64,
-  newlines: u64,
-  ends_with_newline: bool,
-}
-
-impl CleanTotals {
-  fn push(&mut self, chunk: &[u8]) {
-    self.cleaner.push(chunk, &mut self.scratch);
-    self.count();
-  }
-
-  fn count(&mut self) {
-    if !self.scratch.is_empty() {
-      self.bytes += self.scratch.len() as u64;
-      self.newlines += memchr_count(self.scratch.as_bytes()) as u64;
-      self.ends_with_newline = self.scratch.ends_with('\n');
-      self.scratch.clear();
-    }
-  }
-
-  /// (bytes, lines) of everything pushed, the pending end flushed.
-  fn finish(mut self) -> (u64, u64) {
-    std::mem::take(&mut self.cleaner).finish(&mut self.scratch);
-    self.count();
-    let partial = u64::from(self.bytes > 0 && !self.ends_with_newline);
-    (self.bytes, self.newlines + partial)
   }
 }
 
@@ -103,132 +80,6 @@ pub struct Bounded {
   pub totals_exact: bool,
   /// When truncated: the full stdout's file, or why there is none.
   pub full_output: Option<FullOutput>,
-}
-
-impl StdoutCollector {
-  pub fn new(target: Option<SpillTarget>) -> Self {
-    Self {
-      target,
-      storing: true,
-      ..Self::default()
-    }
-  }
-
-  pub fn push(&mut self, chunk: &[u8]) {
-    if chunk.is_empty() {
-      return;
-    }
-    self.seen_bytes += chunk.len() as u64;
-    self.totals.push(chunk);
-    if !self.storing {
-      self.spill_write(chunk);
-      return;
-    }
-    // Room for the byte cap plus up to 3 bytes to complete a character cut at the cap.
-    let room = (MAX_BYTES + 3).saturating_sub(self.kept.len());
-    let mut take = chunk.len().min(room);
-    // Never store past the newline that ends line MAX_LINES + 1 worth of content.
-    for (i, b) in chunk[..take].iter().enumerate() {
-      if *b == b'\n' {
-        self.kept_newlines += 1;
-        if self.kept_newlines > MAX_LINES {
-          take = i + 1;
-          break;
-        }
-      }
-    }
-    self.kept.extend_from_slice(&chunk[..take]);
-    if take < chunk.len() || self.kept.len() >= MAX_BYTES + 3 || self.kept_newlines > MAX_LINES {
-      self.storing = false;
-      self.start_spill();
-      self.spill_write(&chunk[take..]);
-    }
-  }
-
-  /// Opens the spill file and writes everything kept so far into it.
-  fn start_spill(&mut self) {
-    if self.spill.is_some() {
-      return;
-    }
-    let Some(target) = &self.target else { return };
-    let kept = std::mem::take(&mut self.kept);
-    self.spill = Some(Spill::create(target));
-    self.spill_write(&kept);
-    self.kept = kept;
-  }
-
-  fn spill_write(&mut self, chunk: &[u8]) {
-    if let Some(Ok(spill)) = &mut self.spill {
-      if let Err(reason) = spill.write(chunk) {
-        self.spill = Some(Err(reason));
-      }
-    }
-  }
-
-  /// What has been kept so far, as the model would see it (bounded: at most the caps).
-  pub fn preview(&self) -> (String, u64, u64) {
-    let (text, _) = cut(&clean_text(&self.kept), MAX_BYTES, MAX_LINES);
-    (text, self.totals.bytes, self.totals.newlines)
-  }
-
-  /// True once the CLI has printed more than we are willing to drain.
-  pub fn over_drain_limit(&self) -> bool {
-    self.seen_bytes > DRAIN_LIMIT_BYTES
-  }
-
-  pub fn finish(mut self, totals_exact: bool) -> Bounded {
-    let (total_bytes, total_lines) = std::mem::take(&mut self.totals).finish();
-    let decoded = clean_text(&self.kept);
-    let whole = self.seen_bytes == self.kept.len() as u64 && totals_exact;
-    let fits = whole && decoded.len() <= MAX_BYTES && count_lines(&decoded) <= MAX_LINES as u64;
-    if fits {
-      return Bounded {
-        kept_bytes: decoded.len() as u64,
-        kept_lines: count_lines(&decoded),
-        text: decoded,
-        truncated: false,
-        truncated_by: None,
-        total_bytes,
-        total_lines,
-        totals_exact,
-        full_output: None,
-      };
-    }
-    // Truncated: every cut answer names its file, even one that never passed the storing cap.
-    self.start_spill();
-    let full_output = match self.spill.take() {
-      Some(Ok(spill)) => Some(spill.finish(totals_exact)),
-      Some(Err(reason)) => Some(FullOutput::NotKept { reason }),
-      None => None,
-    };
-    // The marker counts against the caps: reserve its worst case (the same totals and file, the
-    // largest kept counts), so text + marker never exceed MAX_BYTES or MAX_LINES.
-    let mut b = Bounded {
-      // Not ending in a newline: the marker's longer gap.
-      text: "x".to_owned(),
-      truncated: true,
-      truncated_by: Some(Cap::Bytes),
-      total_bytes,
-      total_lines,
-      kept_bytes: MAX_BYTES as u64,
-      kept_lines: MAX_LINES as u64,
-      totals_exact,
-      full_output,
-    };
-    let reserve = truncation_marker(&b);
-    let (text, cut_by) = cut(
-      &decoded,
-      MAX_BYTES - reserve.len(),
-      MAX_LINES - MARKER_LINES,
-    );
-    // Storing only stops at a cap, so a cut is found when more was seen; "bytes" is the honest
-    // default for the drain-limit stop.
-    b.truncated_by = Some(cut_by.unwrap_or(Cap::Bytes));
-    b.kept_bytes = text.len() as u64;
-    b.kept_lines = count_lines(&text);
-    b.text = text;
-    b
-  }
 }
 
 /// Lines the marker adds: a blank line and the marker itself (when the kept text ends with a
@@ -304,7 +155,9 @@ pub fn truncation_marker(b: &Bounded) -> String {
 }
 
 mod stderr_tail;
+mod stdout_collector;
 pub use stderr_tail::StderrTail;
+pub use stdout_collector::StdoutCollector;
 
 #[cfg(test)]
 mod tests;

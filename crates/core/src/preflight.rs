@@ -350,7 +350,7 @@ fn kind_of(m: &std::fs::Metadata) -> FileKind {
 
 /// `CODEGRAPH_DIR` as the CLI accepts it: a plain directory name. Anything path-like is ignored
 /// (the CLI warns and ignores it too), so it can never point the check outside the workspace.
-fn index_dir_name(env: &EnvSnapshot) -> String {
+pub(crate) fn index_dir_name(env: &EnvSnapshot) -> String {
   env
     .get_set("CODEGRAPH_DIR")
     .and_then(|v| v.to_str())

@@ -18,7 +18,7 @@ use tokio::sync::Notify;
 use crate::discovery::Launch;
 use crate::errors::{os_text, ExploreError, NotFoundReason, RequestReason, SpawnReason, Step};
 use crate::full_output::SpillTarget;
-use crate::limits::{Bounded, StderrTail, StdoutCollector};
+use crate::limits::{Bounded, Caps, StderrTail, StdoutCollector};
 use crate::resources::exhausted;
 
 mod tree;
@@ -89,6 +89,8 @@ pub struct RunSpec<'a> {
   pub cancel: Option<Cancel>,
   /// Where the full stdout goes when it is truncated; `None` keeps only the bounded text.
   pub spill: Option<SpillTarget>,
+  /// What of stdout is kept (the command's caps).
+  pub caps: Caps,
   /// Called with partial output at most every `PROGRESS_INTERVAL` while stdout arrives.
   pub progress: Option<&'a ProgressFn>,
 }
@@ -117,7 +119,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   let mut stdout = guard.0.stdout().take().expect("stdout is piped");
   let mut stderr = guard.0.stderr().take().expect("stderr is piped");
 
-  let mut out = StdoutCollector::new(spec.spill.clone());
+  let mut out = StdoutCollector::with_caps(spec.spill.clone(), spec.caps);
   let mut err = StderrTail::new();
   let mut out_buf = vec![0u8; 64 * 1024];
   let mut err_buf = vec![0u8; 8 * 1024];
@@ -166,7 +168,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
             flooded = true;
             out_open = false;
             err_open = false;
-            kill_strays(&*guard.0);
+            kill_strays(&**guard.0);
             let _ = guard.0.start_kill();
           }
         }

@@ -154,6 +154,7 @@ async fn probe(
     deadline,
     cancel: Some(cancel),
     spill: None,
+    caps: crate::limits::Caps::MAX,
     progress: None,
   })
   .await

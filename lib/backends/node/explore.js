@@ -1,32 +1,52 @@
-// explore(): the backend's main call, the same as the native addon's (crates/core/src/explore.rs, src/lib.rs):
-// argument checks in the addon's order, preflight, discovery, the run, and what its exit means.
+// runCommand(): the backend's main call, the same as the native addon's (crates/core/src/explore.rs,
+// src/lib.rs): one CodeGraph command, described as data (./command.js), with argument checks in the
+// addon's order, preflight, discovery, the writer policy, the run, and what its exit means.
 
+const path = require("node:path");
 const { setTimeout: delay } = require("node:timers/promises");
 const { discover, launchRuns } = require("./discovery.js");
 const { badWorkspace, cancelled, indexBusy, invalidOptions } = require("./errors.js");
-const { invalidRequest, problemError, timedOut } = require("./errors.js");
+const { problemError, timedOut } = require("./errors.js");
 const { withoutUndefined } = require("../../words/messages.js");
 const { blockedCause, classifyExit } = require("./explore/exit.js");
-const { DEFAULT_TIMEOUT_MS, truncationMarker } = require("./limits.js");
+const { MAX_WRITE_TIMEOUT_MS, truncationMarker } = require("./limits.js");
 const { childEnv } = require("./environment.js");
-const { checkIndex, checkRequest, checkWorkspace, envSet, resolvedPath } = require("./preflight.js");
+const { linkSignal, parseRunOptions } = require("./args.js");
+const { commandArgv, commandObject, commandPositional, readCommand } = require("./command.js");
+const { checkIndex, checkRequest, checkWorkspace, envSet, indexDirName, resolvedPath } = require("./preflight.js");
 const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter } = require("./index-writer.js");
 const { run } = require("./runner.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
 
 /**
  * The filesystem checks before a run, in the addon's order: workspace, index, executable (and
- * its package metadata). `home` is the workspace with symlinks resolved, computed once.
+ * its package metadata). `home` is the workspace with symlinks resolved, computed once. A
+ * command that needs no index (init) gets the directory its index will have, so that an active
+ * writer there is still seen.
  */
-async function preflightChecks(cwd, env) {
+async function preflightChecks(cwd, env, needsIndex) {
   const workspace = await checkWorkspace(cwd);
   const home = await resolvedPath(workspace);
-  const index = await checkIndex(workspace, home, env);
+  let index;
+  if (needsIndex) index = await checkIndex(workspace, home, env);
+  else {
+    const dir = path.join(workspace, indexDirName(env));
+    index = { dir, resolved: await resolvedPath(dir) };
+  }
   const launch = await discover(home, env);
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);
   const child = await childEnv(env, home);
   return { workspace, index, launch, writer, child };
+}
+
+/**
+ * An active index writer: a command that writes is refused at once (two writers would corrupt the
+ * index or fight over its lock); one that reads waits for it (waitForWriter).
+ */
+function settleWriter(writer, writesIndex, indexDir, bounds) {
+  if (writesIndex) return writer ? Promise.reject(indexBusy(writer, 0)) : Promise.resolve();
+  return waitForWriter(writer, indexDir, bounds);
 }
 
 /**
@@ -73,79 +93,32 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
   });
 }
 
-/** Options as a caller may really pass them; a wrong type or a throwing getter is CODEGRAPH_INVALID_OPTIONS. */
-function parseExploreOptions(options) {
-  const parsed = { timeoutMs: DEFAULT_TIMEOUT_MS, onProgress: undefined };
-  if (options === undefined || options === null) return parsed;
-  if (typeof options !== "object") throw invalidOptions({ is: "notObject" });
-  const field = (name) => {
-    try {
-      return options[name];
-    } catch {
-      throw invalidOptions({ is: "unreadable", field: name });
-    }
-  };
-  const timeoutMs = field("timeoutMs");
-  if (timeoutMs !== undefined && timeoutMs !== null) {
-    // Node's timers fire at once past 2^31-1 ms; the addon takes the same bound.
-    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
-      throw invalidOptions({ is: "timeoutMs" });
-    parsed.timeoutMs = Math.trunc(timeoutMs);
-  }
-  const onProgress = field("onProgress");
-  if (onProgress !== undefined && onProgress !== null) {
-    if (typeof onProgress !== "function") throw invalidOptions({ is: "onProgress" });
-    parsed.onProgress = onProgress;
-  }
-  return parsed;
-}
-
-/** Links the caller's signal to `cancel` with a listener (the caller's onabort stays theirs). */
-function linkSignal(signal, cancel) {
-  if (signal === undefined || signal === null) return null;
-  if (typeof signal !== "object" && typeof signal !== "function") throw invalidOptions({ is: "notSignal" });
-  let aborted;
-  try {
-    aborted = Boolean(signal.aborted);
-  } catch {
-    throw invalidOptions({ is: "abortedUnreadable" });
-  }
-  if (aborted) throw cancelled();
-  const listener = () => {
-    cancel.requested = true;
-    cancel.onCancel?.();
-  };
-  try {
-    signal.addEventListener("abort", listener);
-  } catch {
-    throw invalidOptions({ is: "notSignal" });
-  }
-  return () => {
-    try {
-      signal.removeEventListener("abort", listener);
-    } catch {} // a removeEventListener that throws must not keep the promise from settling
-  };
-}
-
 /**
- * Runs `codegraph explore -- <request>` in `cwd`, which must hold its own CodeGraph index.
+ * Runs one CodeGraph command (a description, ./command.js; lib/commands.js builds them) in `cwd`.
  * Resolves with `{ text, details }`; rejects with an Error carrying `code`, `remediation` and
- * bounded `details`. Never throws synchronously. `options`: `timeoutMs` (default 30000) and
- * `onProgress({ text, seenBytes, seenLines, elapsedMs })`, at most every 250 ms.
+ * bounded `details`. Never throws synchronously. `options`: `timeoutMs` (default: the command's)
+ * and `onProgress({ text, seenBytes, seenLines, elapsedMs })`, at most every 250 ms.
  */
-async function explore(request, cwd, signal, options) {
+async function runCommand(command, cwd, signal, options) {
   const started = performance.now();
   const userEnv = { ...process.env }; // the call's environment, read once when it is made
   const cancel = { requested: false, onCancel: null };
   const failure = {}; // diagnostics that travel with an error
   let unlink = null;
   try {
-    if (typeof request !== "string") throw invalidRequest({ is: "notString" });
+    // In explore's order: the request (the positional text), the workspace, the rest.
+    const description = commandObject(command);
+    const positional = commandPositional(description);
     if (typeof cwd !== "string") throw badWorkspace("", { is: "notString" });
-    const { timeoutMs, onProgress } = parseExploreOptions(options);
+    const checked = readCommand(description, positional);
+    const parsed = parseRunOptions(options);
+    const timeoutMs = parsed.timeoutMs ?? checked.timeoutMs;
+    if (checked.writesIndex && timeoutMs > MAX_WRITE_TIMEOUT_MS)
+      throw invalidOptions({ is: "writeTimeout", field: "options.timeoutMs", maxMs: MAX_WRITE_TIMEOUT_MS });
+    const onProgress = checked.progress ? parsed.onProgress : undefined;
     unlink = linkSignal(signal, cancel);
-    return await runExplore(
-      request,
+    return await runChecked(
+      checked,
       cwd,
       { userEnv, timeoutMs, deadline: started + timeoutMs, cancel, onProgress },
       failure,
@@ -157,9 +130,10 @@ async function explore(request, cwd, signal, options) {
   }
 }
 
-async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, onProgress }, failure) {
-  checkRequest(request);
-  const checks = preflightChecks(cwd, userEnv);
+async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, onProgress }, failure) {
+  const request = command.positional;
+  if (request !== undefined) checkRequest(request);
+  const checks = preflightChecks(cwd, userEnv, command.needsIndex);
   const bounds = { timeoutMs, deadline, cancel };
   const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
@@ -176,24 +150,26 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
       durationMs,
     });
   };
-  await waitForWriter(writer, index.dir, bounds).catch((problem) => {
+  await settleWriter(writer, command.writesIndex, index.dir, bounds).catch((problem) => {
     fill(undefined);
     throw problem;
   });
   const { env } = child;
-  // `--` ends option parsing: a request such as "-p /etc" stays the query.
+  // Always an argument array, never a shell; `--` ends option parsing: a request such as "-p
+  // /etc" stays the query.
   version = startVersionProbe(launch, workspace, env, deadline);
   let out;
   try {
     out = await run({
       launch,
-      args: ["explore", "--", request],
+      args: commandArgv(command),
       cwd: workspace,
       env,
       timeoutMs,
       deadline,
       cancel,
       spillTarget: { workspace, tmpdir: envSet(userEnv, "TMPDIR") },
+      caps: command.caps,
       onProgress,
     });
   } catch (problem) {
@@ -215,12 +191,12 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   const v = version.now();
   const b = out.stdout;
   let text = b.text;
-  if (!text.trim() && !b.truncated) text = "(codegraph explore printed nothing)";
+  if (!text.trim() && !b.truncated) text = `(codegraph ${command.subcommand} printed nothing)`;
   if (b.truncated) text += truncationMarker(b);
   return {
     text,
     details: withoutUndefined({
-      request,
+      request: request ?? "",
       cwd: workspace,
       executable: launchRuns(launch),
       discoveredExecutable: launch.executable,
@@ -246,4 +222,4 @@ async function runExplore(request, cwd, { userEnv, timeoutMs, deadline, cancel, 
   };
 }
 
-module.exports = { explore };
+module.exports = { runCommand };

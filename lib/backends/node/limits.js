@@ -12,6 +12,11 @@ const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024; // stdout past the caps is counted (
 const STDERR_TAIL_BYTES = 4 * 1024;
 const STDOUT_EXCERPT_BYTES = 1024; // shown when a failing CLI left stderr empty
 const DEFAULT_TIMEOUT_MS = 30000;
+/** An index-writing command's longest deadline (crates/core/src/command.rs MAX_WRITE_TIMEOUT). */
+const MAX_WRITE_TIMEOUT_MS = 60 * 60 * 1000;
+/** The least caps a command may choose: room for the marker and some text. */
+const MIN_CAP_BYTES = 4 * 1024;
+const MIN_CAP_LINES = 10;
 const VERSION_TIMEOUT_MS = 5000;
 const TERM_GRACE_MS = 500; // SIGTERM, then SIGKILL this much later
 const PIPE_GRACE_MS = 250; // how long a descendant may hold the pipes after the CLI exited
@@ -77,6 +82,9 @@ module.exports = {
   MAX_REQUEST_CHARS,
   MAX_OUTPUT_BYTES,
   MAX_OUTPUT_LINES,
+  MAX_WRITE_TIMEOUT_MS,
+  MIN_CAP_BYTES,
+  MIN_CAP_LINES,
   DRAIN_LIMIT_BYTES,
   STDERR_TAIL_BYTES,
   STDOUT_EXCERPT_BYTES,

@@ -237,5 +237,6 @@ module.exports = {
   resolvedPath,
   isWithin,
   checkIndex,
+  indexDirName,
   ancestorIndex,
 };

@@ -12,20 +12,20 @@ const { terminate, trackChild, untrackChild } = require("./runner/tree.js");
 
 /**
  * Runs `launch` with `args` (an argument array, no shell, stdin /dev/null). Resolves with the
- * bounded stdout, the stderr tail, the exit status and the duration; rejects with a Problem on
+ * stdout bounded by `caps` (`{ bytes, lines }`; default the contract's maxima), the stderr tail, the exit status and the duration; rejects with a Problem on
  * spawn failure, timeout (at `deadline`, a performance.now() time; `timeoutMs` is what the
  * error reports) or cancellation, after the whole tree is stopped. `cancel` is
  * `{ requested, onCancel }`, raised by the caller. A `background` run (the version probe) does
  * not keep the host alive; the host's exit still kills it.
  */
-function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget, onProgress, background }) {
+function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget, caps, onProgress, background }) {
   return new Promise((resolve, reject) => {
     if (cancel.requested) return reject(cancelled()); // aborted during preflight: start nothing
     const started = performance.now();
     const elapsed = () => Math.floor(performance.now() - started);
     const badFormat = execFormatProblem(launch.program);
     if (badFormat) return reject(spawnFailed({ is: "execFormat", executable: launch.executable, why: badFormat }));
-    const out = new StdoutCollector(spillTarget);
+    const out = new StdoutCollector(spillTarget, caps);
     const err = new StderrTail();
     let child;
     try {

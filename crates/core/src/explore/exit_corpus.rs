@@ -116,6 +116,7 @@ fn check(case: &Value, status: ExitStatus) {
       code,
       signal,
       stderr_tail,
+      stdout_excerpt,
       ..
     } => {
       assert_eq!(code.map(i64::from), expect["exitCode"].as_i64(), "{name}");
@@ -126,7 +127,13 @@ fn check(case: &Value, status: ExitStatus) {
         "{name}"
       );
       let _ = signal;
-      assert_kept(name, expect, stderr_tail);
+      // What a message shows of the CLI: the stderr tail, or the start of stdout when stderr
+      // said nothing.
+      let shown = match stdout_excerpt {
+        Some(excerpt) if stderr_tail.trim().is_empty() => excerpt,
+        _ => stderr_tail,
+      };
+      assert_kept(name, expect, shown);
     }
     ExploreError::NoIndex { kind, .. } => {
       assert_eq!(expect["kind"], "unusable", "{name}");

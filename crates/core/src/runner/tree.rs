@@ -1,15 +1,17 @@
 //! The CLI's whole process tree: kept in a guard that kills it on drop, stopped gracefully on a
 //! timeout or cancel, and searched for descendants that left its process group.
 
+use std::mem::ManuallyDrop;
+
 use process_wrap::tokio::ChildWrapper;
 
 use super::TERM_GRACE;
 
 /// Kills the whole tree when dropped, whatever path the run leaves by (an early return, a
-/// panic, or the future itself being dropped). While it lives, the host watch knows the group,
-/// so the tree also dies if the host process does.
+/// panic, or the future itself being dropped), and reaps the CLI. While it lives, the host watch
+/// knows the group, so the tree also dies if the host process does.
 #[cfg_attr(not(unix), allow(dead_code))] // the pid is only used by the Unix host watch
-pub(super) struct TreeGuard(pub(super) Box<dyn ChildWrapper>, Option<u32>);
+pub(super) struct TreeGuard(pub(super) ManuallyDrop<Box<dyn ChildWrapper>>, Option<u32>);
 
 impl TreeGuard {
   pub(super) fn new(child: Box<dyn ChildWrapper>) -> Self {
@@ -18,7 +20,7 @@ impl TreeGuard {
     if let Some(pgid) = pgid {
       crate::host_watch::watch(pgid);
     }
-    Self(child, pgid)
+    Self(ManuallyDrop::new(child), pgid)
   }
 }
 
@@ -28,6 +30,17 @@ impl Drop for TreeGuard {
     #[cfg(unix)]
     if let Some(pgid) = self.1 {
       crate::host_watch::unwatch(pgid);
+    }
+    // SAFETY: taken once, here, and the field is never used again (the guard is being dropped).
+    let mut child = unsafe { ManuallyDrop::take(&mut self.0) };
+    // A CLI the run did not wait for (a tree not dead within `terminate`'s grace, an early
+    // return, a dropped run) would go to tokio's orphan queue, which reaps only best-effort, when
+    // its driver next sees a SIGCHLD: a zombie of the host meanwhile. A task of its own waits for
+    // it instead (the wait of one already reaped returns at once).
+    if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+      runtime.spawn(async move {
+        let _ = child.wait().await;
+      });
     }
   }
 }

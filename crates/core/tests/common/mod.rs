@@ -55,6 +55,7 @@ impl FakeCli {
       deadline: tokio::time::Instant::now() + timeout,
       cancel,
       spill: None,
+      caps: pi_codegraph_core::limits::Caps::MAX,
       progress: None,
     })
     .await

@@ -1,6 +1,7 @@
-// The bounded collector of one run's stdout (crates/core/src/limits.rs, `StdoutCollector`). Memory is
-// bounded by construction: it keeps at most MAX_OUTPUT_BYTES (+3 to finish a character) and stops
-// storing at line MAX_OUTPUT_LINES + 1; everything after is only counted (and spilled).
+// The bounded collector of one run's stdout (crates/core/src/limits/stdout_collector.rs). Memory is
+// bounded by construction: it keeps at most the command's byte cap (MAX_OUTPUT_BYTES at most, +3 to
+// finish a character) and stops storing at its line cap + 1; everything after is only counted (and
+// spilled).
 
 const { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, MARKER_LINES } = require("../limits.js");
 const { countLines, cut, truncationMarker } = require("../limits.js");
@@ -12,8 +13,8 @@ const { Spill } = require("../full-output.js");
  * also goes to a full-output file, when `spillTarget` ({ workspace it must stay out of, TMPDIR }) is given.
  */
 class StdoutCollector {
-  constructor(spillTarget) {
-    Object.assign(this, { spillTarget, spill: null, kept: Buffer.alloc(0), keptNewlines: 0, storing: true });
+  constructor(spillTarget, caps = { bytes: MAX_OUTPUT_BYTES, lines: MAX_OUTPUT_LINES }) {
+    Object.assign(this, { spillTarget, caps, spill: null, kept: Buffer.alloc(0), keptNewlines: 0, storing: true });
     // seenBytes: raw bytes read. The totals the model is told are counted on the cleaned text,
     // like the kept counts (a CR is a line end there, an invalid byte a 3-byte U+FFFD).
     Object.assign(this, { seenBytes: 0, counter: new TextCleaner(), cleanBytes: 0, cleanNewlines: 0, cleanLast: "" });
@@ -35,15 +36,15 @@ class StdoutCollector {
       this.spillWrite(chunk);
       return;
     }
-    let take = Math.min(chunk.length, Math.max(0, MAX_OUTPUT_BYTES + 3 - this.kept.length));
+    let take = Math.min(chunk.length, Math.max(0, this.caps.bytes + 3 - this.kept.length));
     for (let i = 0; i < take; i++) {
-      if (chunk[i] === 10 && ++this.keptNewlines > MAX_OUTPUT_LINES) {
+      if (chunk[i] === 10 && ++this.keptNewlines > this.caps.lines) {
         take = i + 1;
         break;
       }
     }
     this.kept = Buffer.concat([this.kept, chunk.subarray(0, take)]);
-    if (take < chunk.length || this.kept.length >= MAX_OUTPUT_BYTES + 3 || this.keptNewlines > MAX_OUTPUT_LINES) {
+    if (take < chunk.length || this.kept.length >= this.caps.bytes + 3 || this.keptNewlines > this.caps.lines) {
       this.storing = false;
       this.startSpill();
       this.spillWrite(chunk.subarray(take));
@@ -69,7 +70,11 @@ class StdoutCollector {
 
   /** What the model would see so far: `{ text, bytes, lines }` (bytes and lines seen). */
   preview() {
-    return { text: cut(cleanText(this.kept))[0], bytes: this.cleanBytes, lines: this.cleanNewlines };
+    return {
+      text: cut(cleanText(this.kept), this.caps.bytes, this.caps.lines)[0],
+      bytes: this.cleanBytes,
+      lines: this.cleanNewlines,
+    };
   }
 
   finish(totalsExact) {
@@ -78,7 +83,7 @@ class StdoutCollector {
     const totalBytes = this.cleanBytes;
     const totalLines = this.cleanNewlines + (this.cleanBytes > 0 && this.cleanLast !== "\n" ? 1 : 0);
     const whole = this.seenBytes === this.kept.length && totalsExact;
-    if (whole && Buffer.byteLength(decoded) <= MAX_OUTPUT_BYTES && countLines(decoded) <= MAX_OUTPUT_LINES) {
+    if (whole && Buffer.byteLength(decoded) <= this.caps.bytes && countLines(decoded) <= this.caps.lines) {
       this.discard();
       const keptBytes = Buffer.byteLength(decoded);
       const keptLines = countLines(decoded);
@@ -91,11 +96,15 @@ class StdoutCollector {
     const fullOutput = spill instanceof Spill ? spill.finish(totalsExact) : (spill ?? undefined);
     const b = { truncated: true, truncatedBy: "bytes", totalBytes, totalLines, totalsExact, fullOutput };
     // The marker counts against the caps: reserve its worst case (the longer gap, the largest
-    // kept counts), so text + marker never exceed MAX_OUTPUT_BYTES or MAX_OUTPUT_LINES.
+    // kept counts), so text + marker never exceed the caps.
     const reserve = Buffer.byteLength(
-      truncationMarker({ ...b, text: "x", keptBytes: MAX_OUTPUT_BYTES, keptLines: MAX_OUTPUT_LINES }),
+      truncationMarker({ ...b, text: "x", keptBytes: this.caps.bytes, keptLines: this.caps.lines }),
     );
-    const [text, cutBy] = cut(decoded, MAX_OUTPUT_BYTES - reserve, MAX_OUTPUT_LINES - MARKER_LINES);
+    const [text, cutBy] = cut(
+      decoded,
+      Math.max(0, this.caps.bytes - reserve),
+      Math.max(1, this.caps.lines - MARKER_LINES),
+    );
     return {
       ...b,
       text,

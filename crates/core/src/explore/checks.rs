@@ -1,0 +1,195 @@
+//! The checks before a command runs (workspace, index, executable, an active index writer), and
+//! the ones after a failure (did the workspace vanish or lock?), off the async workers and
+//! bounded by the call's deadline and cancel.
+
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use super::WRITER_WAIT;
+use crate::access::{index_blocked, workspace_blocked};
+use crate::command::Command;
+use crate::discovery::{discover, Launch};
+use crate::environment::{ChildEnv, EnvSnapshot};
+use crate::errors::{ExploreError, SpawnReason};
+use crate::index_writer::{active_writer, Writer};
+use crate::preflight::{
+  canonical, check_index, check_request, check_workspace, index_dir_name, IndexFound,
+};
+use crate::runner::Cancel;
+
+/// How often the lock files are read again while a writer is active.
+const WRITER_POLL: Duration = Duration::from_millis(100);
+
+/// What the checks before the run establish.
+pub(super) struct Ready {
+  pub(super) workspace: PathBuf,
+  pub(super) index: IndexFound,
+  pub(super) launch: Launch,
+  /// A CodeGraph process writing the index as the checks ran.
+  pub(super) writer: Option<Writer>,
+  /// The environment of every process this call starts (the explore and a `--version` probe).
+  pub(super) child_env: ChildEnv,
+}
+
+/// `check` on the blocking pool (a `stat` on a hung mount blocks an async worker), bounded by
+/// the call's deadline and cancel.
+pub(super) async fn off_thread<T: Send + 'static>(
+  check: impl FnOnce() -> std::result::Result<T, ExploreError> + Send + 'static,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: &Cancel,
+) -> std::result::Result<T, ExploreError> {
+  let task = tokio::task::spawn_blocking(check);
+  tokio::select! {
+    biased;
+    () = cancel.notified() => Err(ExploreError::cancelled()),
+    () = tokio::time::sleep_until(deadline) => Err(ExploreError::Timeout {
+      timeout_ms: timeout.as_millis() as u64,
+      stderr_tail: String::new(),
+      stalled: true,
+      partial_bytes: 0,
+      partial_text: String::new(),
+    }),
+    done = task => done.unwrap_or_else(|e| Err(checks_failed(e))),
+  }
+}
+
+/// The checks' thread died: a resource running out (tokio panics when it cannot start a thread)
+/// or a bug, each said as such.
+fn checks_failed(e: tokio::task::JoinError) -> ExploreError {
+  let reason = SpawnReason::ChecksFailed {
+    text: e.to_string(),
+  };
+  match e.try_into_panic() {
+    Ok(payload) => {
+      crate::resources::from_panic(payload.as_ref()).unwrap_or(ExploreError::Spawn { reason })
+    }
+    Err(_) => ExploreError::Spawn { reason },
+  }
+}
+
+/// The filesystem checks before anything runs. A command that needs no index (init) is given
+/// the directory its index will have, so that an active writer there is still seen.
+pub(super) async fn preflight(
+  command: &Command,
+  cwd: String,
+  env: &EnvSnapshot,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: &Cancel,
+) -> std::result::Result<Ready, ExploreError> {
+  if let Some(text) = &command.positional {
+    check_request(text)?;
+  }
+  let env = env.clone();
+  let needs_index = command.needs_index;
+  let checks = move || {
+    let workspace = check_workspace(&cwd)?;
+    let home = canonical(&workspace);
+    let index = if needs_index {
+      check_index(&workspace, &home, &env)?
+    } else {
+      let dir = workspace.join(index_dir_name(&env));
+      IndexFound {
+        resolved: canonical(&dir),
+        dir,
+      }
+    };
+    let launch = discover(&env, &home)?;
+    let writer = active_writer(&index.dir)?;
+    let child_env = env.for_child(&home);
+    Ok(Ready {
+      workspace,
+      index,
+      launch,
+      writer,
+      child_env,
+    })
+  };
+  off_thread(checks, deadline, timeout, cancel).await
+}
+
+/// An active index writer: a command that writes is refused at once (two writers would corrupt
+/// the index or fight over its lock); one that reads waits for it ([`wait_for_writer`]).
+pub(super) async fn settle_writer(
+  writer: Option<Writer>,
+  writes_index: bool,
+  dir: &Path,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: &Cancel,
+) -> std::result::Result<(), ExploreError> {
+  if writes_index {
+    return writer.map_or(Ok(()), |w| Err(busy(w, 0)));
+  }
+  wait_for_writer(writer, dir, deadline, timeout, cancel).await
+}
+
+fn busy(w: Writer, waited_ms: u64) -> ExploreError {
+  ExploreError::IndexBusy {
+    lock: w.lock,
+    pid: w.pid,
+    rebuild: w.rebuild,
+    waited_ms,
+  }
+}
+
+/// While CodeGraph writes the index, an answer would come from a partial graph: waits for the
+/// writer to finish, at most `WRITER_WAIT` and never past the deadline, and otherwise fails
+/// with CODEGRAPH_INDEX_BUSY.
+async fn wait_for_writer(
+  mut writer: Option<Writer>,
+  dir: &Path,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: &Cancel,
+) -> std::result::Result<(), ExploreError> {
+  let started = Instant::now();
+  let give_up = deadline.min(started + WRITER_WAIT);
+  let busy = |w: Writer| busy(w, started.elapsed().as_millis() as u64);
+  while let Some(w) = writer {
+    let now = Instant::now();
+    if now >= give_up {
+      return Err(busy(w));
+    }
+    tokio::select! {
+      biased;
+      () = cancel.notified() => return Err(ExploreError::cancelled()),
+      () = tokio::time::sleep_until((now + WRITER_POLL).min(give_up)) => {}
+    }
+    let dir = dir.to_path_buf();
+    writer = match off_thread(move || active_writer(&dir), deadline, timeout, cancel).await {
+      // At the deadline (or a filesystem that stalls until it) the writer is still the reason.
+      Err(ExploreError::Timeout { .. }) => return Err(busy(w)),
+      other => other?,
+    };
+  }
+  Ok(())
+}
+
+/// How long the checks after a failure may take (a local stat and access(2) take microseconds; a
+/// hung mount must not hold the answer).
+const CAUSE_WAIT: Duration = Duration::from_secs(1);
+
+/// After a failed spawn or exit, whether the workspace vanished or was locked (and, with `dir`,
+/// whether the index paths are accessible), asked off the async workers; None when the
+/// filesystem does not answer within CAUSE_WAIT or the call is cancelled meanwhile.
+pub(super) async fn blocked_cause(
+  workspace: &Path,
+  dir: Option<&Path>,
+  cancel: &Cancel,
+) -> Option<ExploreError> {
+  let (ws, dir) = (workspace.to_path_buf(), dir.map(Path::to_path_buf));
+  let check = move || {
+    Ok(match dir {
+      Some(dir) => index_blocked(&ws, &dir),
+      None => workspace_blocked(&ws),
+    })
+  };
+  off_thread(check, Instant::now() + CAUSE_WAIT, CAUSE_WAIT, cancel)
+    .await
+    .ok()
+    .flatten()
+}

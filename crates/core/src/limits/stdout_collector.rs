@@ -1,0 +1,196 @@
+//! The bounded collector of one run's stdout: it keeps at most the command's byte cap (+ a few
+//! bytes to finish a UTF-8 character), stops storing at the line cap, and only counts (and
+//! spills) what follows.
+
+use super::{count_lines, cut, memchr_count, Bounded, Cap, Caps, DRAIN_LIMIT_BYTES, MARKER_LINES};
+use crate::full_output::{FullOutput, Spill, SpillTarget};
+use crate::limits::truncation_marker;
+use crate::sanitize::{clean_text, Cleaner};
+
+/// Collects stdout within the caps and counts what it does not keep. Once a cap is passed, the
+/// whole stream (from its first byte) also goes to a spill file, if a target was given.
+#[derive(Debug, Default)]
+pub struct StdoutCollector {
+  target: Option<SpillTarget>,
+  caps: Caps,
+  spill: Option<Result<Spill, String>>,
+  kept: Vec<u8>,
+  kept_newlines: usize,
+  storing: bool,
+  /// Raw bytes read (for the drain limit and "was everything kept?").
+  seen_bytes: u64,
+  /// The totals the model is told, counted on the cleaned text like the kept counts (a CR is a
+  /// line end there, an invalid byte a 3-byte U+FFFD, an escape nothing).
+  totals: CleanTotals,
+}
+
+/// Bytes and lines of the whole stream as cleaned, counted as it streams by.
+#[derive(Debug, Default)]
+struct CleanTotals {
+  cleaner: Cleaner,
+  scratch: String,
+  bytes: u64,
+  newlines: u64,
+  ends_with_newline: bool,
+}
+
+impl CleanTotals {
+  fn push(&mut self, chunk: &[u8]) {
+    self.cleaner.push(chunk, &mut self.scratch);
+    self.count();
+  }
+
+  fn count(&mut self) {
+    if !self.scratch.is_empty() {
+      self.bytes += self.scratch.len() as u64;
+      self.newlines += memchr_count(self.scratch.as_bytes()) as u64;
+      self.ends_with_newline = self.scratch.ends_with('\n');
+      self.scratch.clear();
+    }
+  }
+
+  /// (bytes, lines) of everything pushed, the pending end flushed.
+  fn finish(mut self) -> (u64, u64) {
+    std::mem::take(&mut self.cleaner).finish(&mut self.scratch);
+    self.count();
+    let partial = u64::from(self.bytes > 0 && !self.ends_with_newline);
+    (self.bytes, self.newlines + partial)
+  }
+}
+
+impl StdoutCollector {
+  /// A collector within the contract's caps (`Caps::MAX`).
+  pub fn new(target: Option<SpillTarget>) -> Self {
+    Self::with_caps(target, Caps::MAX)
+  }
+
+  /// A collector within a command's own `caps` (at most `Caps::MAX`).
+  pub fn with_caps(target: Option<SpillTarget>, caps: Caps) -> Self {
+    Self {
+      target,
+      caps,
+      storing: true,
+      ..Self::default()
+    }
+  }
+
+  pub fn push(&mut self, chunk: &[u8]) {
+    if chunk.is_empty() {
+      return;
+    }
+    self.seen_bytes += chunk.len() as u64;
+    self.totals.push(chunk);
+    if !self.storing {
+      self.spill_write(chunk);
+      return;
+    }
+    // Room for the byte cap plus up to 3 bytes to complete a character cut at the cap.
+    let room = (self.caps.bytes + 3).saturating_sub(self.kept.len());
+    let mut take = chunk.len().min(room);
+    // Never store past the newline that ends line `caps.lines` + 1 worth of content.
+    for (i, b) in chunk[..take].iter().enumerate() {
+      if *b == b'\n' {
+        self.kept_newlines += 1;
+        if self.kept_newlines > self.caps.lines {
+          take = i + 1;
+          break;
+        }
+      }
+    }
+    self.kept.extend_from_slice(&chunk[..take]);
+    if take < chunk.len()
+      || self.kept.len() >= self.caps.bytes + 3
+      || self.kept_newlines > self.caps.lines
+    {
+      self.storing = false;
+      self.start_spill();
+      self.spill_write(&chunk[take..]);
+    }
+  }
+
+  /// Opens the spill file and writes everything kept so far into it.
+  fn start_spill(&mut self) {
+    if self.spill.is_some() {
+      return;
+    }
+    let Some(target) = &self.target else { return };
+    let kept = std::mem::take(&mut self.kept);
+    self.spill = Some(Spill::create(target));
+    self.spill_write(&kept);
+    self.kept = kept;
+  }
+
+  fn spill_write(&mut self, chunk: &[u8]) {
+    if let Some(Ok(spill)) = &mut self.spill {
+      if let Err(reason) = spill.write(chunk) {
+        self.spill = Some(Err(reason));
+      }
+    }
+  }
+
+  /// What has been kept so far, as the model would see it (bounded: at most the caps).
+  pub fn preview(&self) -> (String, u64, u64) {
+    let (text, _) = cut(&clean_text(&self.kept), self.caps.bytes, self.caps.lines);
+    (text, self.totals.bytes, self.totals.newlines)
+  }
+
+  /// True once the CLI has printed more than we are willing to drain.
+  pub fn over_drain_limit(&self) -> bool {
+    self.seen_bytes > DRAIN_LIMIT_BYTES
+  }
+
+  pub fn finish(mut self, totals_exact: bool) -> Bounded {
+    let (total_bytes, total_lines) = std::mem::take(&mut self.totals).finish();
+    let decoded = clean_text(&self.kept);
+    let whole = self.seen_bytes == self.kept.len() as u64 && totals_exact;
+    let fits =
+      whole && decoded.len() <= self.caps.bytes && count_lines(&decoded) <= self.caps.lines as u64;
+    if fits {
+      return Bounded {
+        kept_bytes: decoded.len() as u64,
+        kept_lines: count_lines(&decoded),
+        text: decoded,
+        truncated: false,
+        truncated_by: None,
+        total_bytes,
+        total_lines,
+        totals_exact,
+        full_output: None,
+      };
+    }
+    // Truncated: every cut answer names its file, even one that never passed the storing cap.
+    self.start_spill();
+    let full_output = match self.spill.take() {
+      Some(Ok(spill)) => Some(spill.finish(totals_exact)),
+      Some(Err(reason)) => Some(FullOutput::NotKept { reason }),
+      None => None,
+    };
+    // The marker counts against the caps: reserve its worst case (the same totals and file, the
+    // largest kept counts), so text + marker never exceed the caps.
+    let mut b = Bounded {
+      // Not ending in a newline: the marker's longer gap.
+      text: "x".to_owned(),
+      truncated: true,
+      truncated_by: Some(Cap::Bytes),
+      total_bytes,
+      total_lines,
+      kept_bytes: self.caps.bytes as u64,
+      kept_lines: self.caps.lines as u64,
+      totals_exact,
+      full_output,
+    };
+    let reserve = truncation_marker(&b);
+    let (text, cut_by) = cut(
+      &decoded,
+      self.caps.bytes.saturating_sub(reserve.len()),
+      self.caps.lines.saturating_sub(MARKER_LINES).max(1),
+    );
+    // Storing only stops at a cap, so a cut is found when more was seen; "bytes" is the honest
+    // default for the drain-limit stop.
+    b.truncated_by = Some(cut_by.unwrap_or(Cap::Bytes));
+    b.kept_bytes = text.len() as u64;
+    b.kept_lines = count_lines(&text);
+    b.text = text;
+    b
+  }
+}

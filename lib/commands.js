@@ -1,0 +1,57 @@
+// CodeGraph commands as data: every command the package runs is a description built here, and
+// both backends run any description with the same guarantees (discovery, preflight, quiet
+// environment, caps with marker and full-output file, timeout, cancel, tree kill, stderr tail,
+// codes). A new command is a new description, not a change in each backend.
+//
+// A description: { subcommand, options: ["--name=value" | "--flag", ...], positional?, maxBytes,
+// maxLines, timeoutMs, writesIndex, needsIndex, progress: "stdout" | "none" }. The CLI gets
+// `codegraph <subcommand> <options...> [-- <positional>]` as an argument array, never a shell.
+// The backends check every field when they run it (lib/backends/node/command.js,
+// crates/core/src/command.rs): a malformed description is CODEGRAPH_INVALID_OPTIONS and nothing
+// starts; the positional text follows explore's request rules (CODEGRAPH_INVALID_REQUEST).
+
+const { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("./backends/node/limits.js");
+
+/**
+ * `{ name: value }` as CLI options: `true` is a bare `--name`, `false`, `undefined` and `null` are
+ * left out, a number or string is `--name=value`. Anything else is passed on as it is, so that the
+ * backend rejects it with a coded error.
+ */
+function optionList(options) {
+  const list = [];
+  for (const [name, value] of Object.entries(options)) {
+    if (value === false || value === undefined || value === null) continue;
+    if (value === true) list.push(`--${name}`);
+    else if (typeof value === "string" || typeof value === "number") list.push(`--${name}=${value}`);
+    else list.push(value);
+  }
+  return list;
+}
+
+/**
+ * A description of `codegraph <subcommand>`. `spec`: `options` ({ name: value }), `positional`
+ * (the user's text; leave it out for none), `maxBytes`/`maxLines` (default the contract's
+ * maxima), `timeoutMs` (default 30 s), `writesIndex` (default false), `needsIndex` (default
+ * true), `progress` ("stdout", the default, or "none").
+ */
+function codegraphCommand(subcommand, spec = {}) {
+  const command = {
+    subcommand,
+    options: optionList(spec.options ?? {}),
+    maxBytes: spec.maxBytes ?? MAX_OUTPUT_BYTES,
+    maxLines: spec.maxLines ?? MAX_OUTPUT_LINES,
+    timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    writesIndex: spec.writesIndex ?? false,
+    needsIndex: spec.needsIndex ?? true,
+    progress: spec.progress ?? "stdout",
+  };
+  if ("positional" in spec) command.positional = spec.positional;
+  return command;
+}
+
+/** `codegraph explore -- <request>`: the contract's caps, 30 s, reads the workspace's own index. */
+function exploreCommand(request) {
+  return codegraphCommand("explore", { positional: request });
+}
+
+module.exports = { codegraphCommand, exploreCommand };

@@ -1,0 +1,128 @@
+//! A command description (`lib/commands.js` builds them) read out of whatever JS passed, field
+//! by field with a coded error for each wrong type, then checked by the core's own rules
+//! (`Command::check`). Nothing reads napi's typed conversion: a wrong type never reaches napi's
+//! untyped error.
+
+use std::time::Duration;
+
+use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unknown};
+use napi::ValueType;
+use pi_codegraph_core::command::Command;
+use pi_codegraph_core::errors::{ExploreError, OptionsReason, RequestReason};
+use pi_codegraph_core::limits::Caps;
+
+use super::{invalid_options, string_arg, timeout_ms};
+
+/// The description object itself, or CODEGRAPH_INVALID_OPTIONS.
+pub fn description<'env>(command: &Unknown<'env>) -> Result<Object<'env>, ExploreError> {
+  let not_one = || invalid_options(OptionsReason::NotCommand);
+  match command.get_type() {
+    Ok(ValueType::Object) => Object::from_unknown(*command).map_err(|_| not_one()),
+    _ => Err(not_one()),
+  }
+}
+
+fn field<'env>(d: &Object<'env>, name: &'static str) -> Result<Unknown<'env>, ExploreError> {
+  d.get_named_property::<Unknown>(name)
+    .map_err(|_| invalid_options(OptionsReason::CommandUnreadable { field: name }))
+}
+
+/// The user's text: absent when the description has no `positional` key; present, it must be a
+/// string (checked first, as explore's request is: CODEGRAPH_INVALID_REQUEST).
+pub fn positional(d: &Object) -> Result<Option<String>, ExploreError> {
+  let present = d.has_named_property("positional").map_err(|_| {
+    invalid_options(OptionsReason::CommandUnreadable {
+      field: "positional",
+    })
+  })?;
+  if !present {
+    return Ok(None);
+  }
+  string_arg(&field(d, "positional")?)
+    .map(Some)
+    .ok_or(ExploreError::InvalidRequest {
+      reason: RequestReason::NotString,
+    })
+}
+
+/// The rest of the description, checked by the core.
+pub fn rest(d: &Object, positional: Option<String>) -> Result<Command, ExploreError> {
+  let subcommand =
+    string_arg(&field(d, "subcommand")?).ok_or_else(|| expected("subcommand", "string"))?;
+  let options = string_list(&field(d, "options")?)?;
+  let number = |name: &'static str| -> Result<usize, ExploreError> {
+    let value = field(d, name)?;
+    let n = match value.get_type() {
+      Ok(ValueType::Number) => value.coerce_to_number().and_then(|n| n.get_double()).ok(),
+      _ => None,
+    };
+    // A whole number in u32's range, so the cast below neither loses a sign nor truncates.
+    #[allow(clippy::cast_sign_loss)]
+    n.filter(|n| n.is_finite() && *n >= 0.0 && n.fract() == 0.0 && *n <= f64::from(u32::MAX))
+      .map(|n| n as usize)
+      .ok_or_else(|| expected(name, "wholeNumber"))
+  };
+  let caps = Caps {
+    bytes: number("maxBytes")?,
+    lines: number("maxLines")?,
+  };
+  let timeout: Duration =
+    timeout_ms(&field(d, "timeoutMs")?, "command.timeoutMs")?.ok_or_else(|| {
+      invalid_options(OptionsReason::TimeoutMs {
+        field: "command.timeoutMs",
+      })
+    })?;
+  let flag = |name: &'static str| -> Result<bool, ExploreError> {
+    let value = field(d, name)?;
+    match value.get_type() {
+      Ok(ValueType::Boolean) => bool::from_unknown(value).ok(),
+      _ => None,
+    }
+    .ok_or_else(|| expected(name, "boolean"))
+  };
+  let progress = match string_arg(&field(d, "progress")?).as_deref() {
+    Some("stdout") => true,
+    Some("none") => false,
+    _ => return Err(expected("progress", "progress")),
+  };
+  let command = Command {
+    subcommand,
+    options,
+    positional,
+    caps,
+    timeout,
+    writes_index: flag("writesIndex")?,
+    needs_index: flag("needsIndex")?,
+    progress,
+  };
+  command.check()?;
+  Ok(command)
+}
+
+/// An array of strings (the options), each read by index.
+fn string_list(value: &Unknown) -> Result<Vec<String>, ExploreError> {
+  let not_a_list = || expected("options", "stringList");
+  if !matches!(value.get_type(), Ok(ValueType::Object)) {
+    return Err(not_a_list());
+  }
+  let list = Object::from_unknown(*value).map_err(|_| not_a_list())?;
+  let len = list.get_array_length().map_err(|_| not_a_list())?;
+  // Bounded before reading: the core allows far fewer (`Command::check`).
+  if len > 1024 {
+    return Err(not_a_list());
+  }
+  (0..len)
+    .map(|i| {
+      list
+        .get_element::<Unknown>(i)
+        .ok()
+        .and_then(|v| string_arg(&v))
+        .ok_or_else(not_a_list)
+    })
+    .collect()
+}
+
+/// `command.<field>` is not what it must be.
+fn expected(field: &'static str, expected: &'static str) -> ExploreError {
+  invalid_options(OptionsReason::CommandField { field, expected })
+}
