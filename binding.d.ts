@@ -43,6 +43,20 @@ export interface AddonDiagnosis {
 }
 
 /**
+ * What lib/answer.js and lib/words/ need to finish an answer: the empty answer's subcommand,
+ * the caps the marker counts against, whether the full-output file holds everything.
+ */
+export interface AnswerFacts {
+  subcommand: string
+  /** CodeGraph printed nothing but white space. */
+  printedNothing: boolean
+  maxBytes: number
+  maxLines: number
+  /** When a full-output file was kept: false when the CLI printed more than it holds. */
+  fullOutputComplete?: boolean
+}
+
+/**
  * A CodeGraph command as data, as `lib/commands.js` builds it: `codegraph <subcommand>
  * <options> [-- <positional>]`. Declared for the generated TypeScript types; `args::command`
  * reads it by hand, so a wrong field rejects with CODEGRAPH_INVALID_OPTIONS (the positional
@@ -233,6 +247,10 @@ export interface ExploreProgress {
   elapsedMs: number
 }
 
+/**
+ * What `explore()` and `run()` resolve with (the glue's `RunResult`, finished by lib/answer.js).
+ * Declared for binding.d.ts; the addon itself returns a `RunResult`.
+ */
 export interface ExploreResult {
   /** The bounded CodeGraph answer, with a truncation marker when it was cut. */
   text: string
@@ -276,7 +294,18 @@ export declare function releaseFullOutputs(paths?: string[] | null): number
  * down): then there is no promise to reject and napi-rs throws. The JS glue (`index.js`) awaits
  * inside an `async` function, so even that reaches its caller as a rejection.
  */
-export declare function runCommand(command: CodegraphCommand, cwd: string, signal?: AbortSignal | null, options?: ExploreOptions | null): Promise<ExploreResult>
+export declare function runCommand(command: CodegraphCommand, cwd: string, signal?: AbortSignal | null, options?: ExploreOptions | null): Promise<RunResult>
+
+export interface RunResult {
+  /**
+   * The CodeGraph answer as stored: within the caps when not truncated; when truncated, the
+   * glue (lib/answer.js) fits it and the worded truncation marker to `answer`'s caps.
+   */
+  text: string
+  details: ExploreDetails
+  /** Facts the glue needs to finish the answer. */
+  answer: AnswerFacts
+}
 
 /** How much of the end of stderr an error carries. */
 export declare const STDERR_TAIL_BYTES: number

@@ -39,40 +39,10 @@ const path = require("node:path");
 const { setTimeout: delay } = require("node:timers/promises");
 
 // ---------------------------------------------------------------------------------------------
-// lib/words/paths.js
-
-// Paths as words may show them: the one rule for every message, remediation and details entry
-// that names a path (both backends hand over raw paths; only the words module shortens them).
-
-/** The longest a path may be in a message; longer ones keep their start and end. */
-const MAX_SHOWN_PATH_CHARS = 240;
-
-/**
- * A path as a message may show it: control characters escaped (a directory name with a newline
- * must not add lines to what the model reads), at most MAX_SHOWN_PATH_CHARS characters. The
- * escapes are Rust's `char::escape_default` (`\n`, `\t`, `\r`, `\u{1b}`), as messages always
- * printed them.
- */
-function shownPath(p) {
-  let escaped = "";
-  for (const c of String(p)) {
-    const n = c.codePointAt(0);
-    if (n < 0x20 || (n >= 0x7f && n <= 0x9f)) {
-      escaped += { 9: "\\t", 10: "\\n", 13: "\\r" }[n] ?? `\\u{${n.toString(16)}}`;
-    } else escaped += c;
-  }
-  const chars = [...escaped];
-  if (chars.length <= MAX_SHOWN_PATH_CHARS) return escaped;
-  const half = MAX_SHOWN_PATH_CHARS / 2;
-  const omitted = chars.length - 2 * half;
-  return `${chars.slice(0, half).join("")}…(${omitted} characters omitted)…${chars.slice(-half).join("")}`;
-}
-
-// ---------------------------------------------------------------------------------------------
 // lib/backends/node/limits.js
 
 // The bounds of one explore, as the native addon has them (crates/core/src/limits.rs), and the text
-// arithmetic on them: the caps cut, line counts and the truncation marker.
+// arithmetic on them: the caps cut and line counts (the truncation marker is worded in lib/words/).
 
 const IS_WINDOWS = process.platform === "win32";
 
@@ -128,24 +98,98 @@ function cut(text, maxBytes = MAX_OUTPUT_BYTES, maxLines = MAX_OUTPUT_LINES) {
   return [buf.subarray(0, end).toString(), by];
 }
 
-/** Lines the truncation marker adds (a blank line and itself); it counts against the caps. */
+/** Lines the truncation marker adds (a blank line and itself); it counts against the caps (lib/answer.js). */
 const MARKER_LINES = 2;
 
+// ---------------------------------------------------------------------------------------------
+// lib/words/paths.js
+
+// Paths as words may show them: the one rule for every message, remediation and details entry
+// that names a path (both backends hand over raw paths; only the words module shortens them).
+
+/** The longest a path may be in a message; longer ones keep their start and end. */
+const MAX_SHOWN_PATH_CHARS = 240;
+
 /**
- * The visible marker appended to truncated output: what was kept, that more existed, and where
- * the rest is (or why it is not kept). `b.fullOutput` is { path, bytes, complete } or { error }.
+ * A path as a message may show it: control characters escaped (a directory name with a newline
+ * must not add lines to what the model reads), at most MAX_SHOWN_PATH_CHARS characters. The
+ * escapes are Rust's `char::escape_default` (`\n`, `\t`, `\r`, `\u{1b}`), as messages always
+ * printed them.
+ */
+function shownPath(p) {
+  let escaped = "";
+  for (const c of String(p)) {
+    const n = c.codePointAt(0);
+    if (n < 0x20 || (n >= 0x7f && n <= 0x9f)) {
+      escaped += { 9: "\\t", 10: "\\n", 13: "\\r" }[n] ?? `\\u{${n.toString(16)}}`;
+    } else escaped += c;
+  }
+  const chars = [...escaped];
+  if (chars.length <= MAX_SHOWN_PATH_CHARS) return escaped;
+  const half = MAX_SHOWN_PATH_CHARS / 2;
+  const omitted = chars.length - 2 * half;
+  return `${chars.slice(0, half).join("")}…(${omitted} characters omitted)…${chars.slice(-half).join("")}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/words/marker.js
+
+// The words an answer itself carries: the truncation marker appended to a cut answer (what was
+// kept, that more existed, where the rest is or why it was not kept) and the line that stands
+// for an empty answer. Both backends return the facts (lib/answer.js fits them to the caps).
+
+/**
+ * The visible marker appended to truncated output. `b`: the kept `text`, `truncatedBy`,
+ * `keptLines`/`keptBytes`, `totalLines`/`totalBytes`, `totalsExact`, and the full output's
+ * `fullOutputPath`/`fullOutputBytes`/`fullOutputComplete`, or `fullOutputMissing` (why none).
  */
 function truncationMarker(b) {
   const atLeast = b.totalsExact ? "" : "at least ";
-  const f = b.fullOutput;
   let more = "More output existed and was omitted; ask a narrower question to see it";
-  if (f?.path) {
-    more = `More output existed: the full output${f.complete ? "" : ", itself cut at 16 MiB,"} (${f.bytes} bytes) is in ${shownPath(f.path)}; use the read tool with an offset to see the rest`;
-  } else if (f?.error) {
-    more = `More output existed; the full output was not kept (${f.error}); ask a narrower question to see it`;
+  if (b.fullOutputPath !== undefined && b.fullOutputPath !== null) {
+    const cut = b.fullOutputComplete === false ? ", itself cut at 16 MiB," : "";
+    more = `More output existed: the full output${cut} (${b.fullOutputBytes} bytes) is in ${shownPath(b.fullOutputPath)}; use the read tool with an offset to see the rest`;
+  } else if (b.fullOutputMissing) {
+    more = `More output existed; the full output was not kept (${b.fullOutputMissing}); ask a narrower question to see it`;
   }
+  // One blank line between the kept text and the marker.
   const gap = b.text === "" || b.text.endsWith("\n") ? "\n" : "\n\n";
   return `${gap}[Output truncated by ${b.truncatedBy ?? "bytes"}: showing ${b.keptLines} of ${atLeast}${b.totalLines} lines (${b.keptBytes} of ${atLeast}${b.totalBytes} bytes). ${more}]`;
+}
+
+/** The answer when CodeGraph printed nothing but white space. */
+function printedNothing(subcommand) {
+  return `(codegraph ${subcommand} printed nothing)`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/answer.js
+
+// The answer as the model sees it, finished from what a backend returns: its stored text, its
+// `details` and the `answer` facts (subcommand, caps, empty, full output complete). A cut answer
+// gets the truncation marker (lib/words/marker.js), which counts against the caps: the text is
+// cut once more to leave room for the marker's worst case, so text + marker never exceed them.
+
+/** `{ text, details }` from a backend's `{ text, details, answer }`. */
+function finishAnswer({ text, details, answer }) {
+  if (!details.truncated) return { text: answer.printedNothing ? printedNothing(answer.subcommand) : text, details };
+  const facts = { ...details, fullOutputComplete: answer.fullOutputComplete };
+  // The worst case: the longer gap (kept text not ending in a newline), the largest kept counts.
+  const reserve = Buffer.byteLength(
+    truncationMarker({
+      ...facts,
+      text: "x",
+      truncatedBy: "bytes",
+      keptBytes: answer.maxBytes,
+      keptLines: answer.maxLines,
+    }),
+  );
+  const [kept, cutBy] = cut(text, Math.max(0, answer.maxBytes - reserve), Math.max(1, answer.maxLines - MARKER_LINES));
+  // Storing only stops at a cap, so a cut is found when more was seen; "bytes" is the honest
+  // default for the drain-limit stop.
+  const counts = { truncatedBy: cutBy ?? "bytes", keptBytes: Buffer.byteLength(kept), keptLines: countLines(kept) };
+  const finished = { ...details, ...counts };
+  return { text: kept + truncationMarker({ ...facts, ...counts, text: kept }), details: finished };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2258,23 +2302,18 @@ class StdoutCollector {
     const spill = this.spill;
     this.spill = null;
     const fullOutput = spill instanceof Spill ? spill.finish(totalsExact) : (spill ?? undefined);
-    const b = { truncated: true, truncatedBy: "bytes", totalBytes, totalLines, totalsExact, fullOutput };
-    // The marker counts against the caps: reserve its worst case (the longer gap, the largest
-    // kept counts), so text + marker never exceed the caps.
-    const reserve = Buffer.byteLength(
-      truncationMarker({ ...b, text: "x", keptBytes: this.caps.bytes, keptLines: this.caps.lines }),
-    );
-    const [text, cutBy] = cut(
-      decoded,
-      Math.max(0, this.caps.bytes - reserve),
-      Math.max(1, this.caps.lines - MARKER_LINES),
-    );
+    // The marker counts against the caps: the glue words it and fits the text to the caps with
+    // it (lib/answer.js); here the stored text goes out whole, with its own counts.
     return {
-      ...b,
-      text,
-      truncatedBy: cutBy ?? "bytes",
-      keptBytes: Buffer.byteLength(text),
-      keptLines: countLines(text),
+      text: decoded,
+      truncated: true,
+      truncatedBy: "bytes", // provisional: the glue's fit says which cap cut the text it shows
+      totalBytes,
+      totalLines,
+      keptBytes: Buffer.byteLength(decoded),
+      keptLines: countLines(decoded),
+      totalsExact,
+      fullOutput,
     };
   }
 
@@ -3311,11 +3350,16 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
   }
   const v = version.now();
   const b = out.stdout;
-  let text = b.text;
-  if (!text.trim() && !b.truncated) text = `(codegraph ${command.subcommand} printed nothing)`;
-  if (b.truncated) text += truncationMarker(b);
+  // The answer's words (an empty answer, the truncation marker) are the glue's (lib/answer.js).
   return {
-    text,
+    text: b.text,
+    answer: {
+      subcommand: command.subcommand,
+      printedNothing: !b.text.trim() && !b.truncated,
+      maxBytes: command.caps.bytes,
+      maxLines: command.caps.lines,
+      fullOutputComplete: b.fullOutput?.complete,
+    },
     details: withoutUndefined({
       request: request ?? "",
       cwd: workspace,
@@ -3367,9 +3411,9 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
 //   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
 //   process.env shows the same value.
 
-/** `codegraph explore -- <request>`: one command description through runCommand (as the glue runs it). */
-function explore(request, cwd, signal, options) {
-  return runCommand(exploreCommand(request), cwd, signal, options);
+/** `codegraph explore -- <request>`: one command description through runCommand, finished as the glue finishes it. */
+async function explore(request, cwd, signal, options) {
+  return finishAnswer(await runCommand(exploreCommand(request), cwd, signal, options));
 }
 
 /** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */
@@ -3832,8 +3876,9 @@ function wrapBackend(backend) {
     } catch (cause) {
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
     }
+    let result;
     try {
-      return await backend.runCommand(command, cwd, signal ?? null, plain);
+      result = await backend.runCommand(command, cwd, signal ?? null, plain);
     } catch (err) {
       if (err?.code?.startsWith?.("CODEGRAPH_")) throw err;
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
@@ -3841,6 +3886,7 @@ function wrapBackend(backend) {
       if (resources) throw publicError(resources.code, resources.facts);
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "argumentsUnusable", text: firstLine(err) } });
     }
+    return finishAnswer(result);
   }
 
   /** Runs `codegraph explore -- <request>` in `cwd`: one command description through run(). */

@@ -3,6 +3,7 @@
 // as one such description, and a diagnose() that never rejects. Whatever the backend, run() and
 // explore() never throw synchronously and every failure is a CODEGRAPH_* rejection.
 
+const { finishAnswer } = require("./answer.js");
 const { exhausted } = require("./backends/node/errors.js");
 const { exploreCommand } = require("./commands.js");
 const { firstLine } = require("./text.js");
@@ -49,8 +50,9 @@ function wrapBackend(backend) {
     } catch (cause) {
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
     }
+    let result;
     try {
-      return await backend.runCommand(command, cwd, signal ?? null, plain);
+      result = await backend.runCommand(command, cwd, signal ?? null, plain);
     } catch (err) {
       if (err?.code?.startsWith?.("CODEGRAPH_")) throw err;
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
@@ -58,6 +60,7 @@ function wrapBackend(backend) {
       if (resources) throw publicError(resources.code, resources.facts);
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "argumentsUnusable", text: firstLine(err) } });
     }
+    return finishAnswer(result);
   }
 
   /** Runs `codegraph explore -- <request>` in `cwd`: one command description through run(). */

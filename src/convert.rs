@@ -1,4 +1,4 @@
-//! The core's results as JS values: an outcome as `ExploreResult`, a diagnosis as
+//! The core's results as JS values: an outcome as `RunResult` (lib/answer.js finishes it), a diagnosis as
 //! `AddonDiagnosis`, and a failure as a real JS `Error` with `code`, `facts` and `details`. No
 //! words: lib/words/ builds messages and remediations from the codes and facts.
 
@@ -15,8 +15,8 @@ use pi_codegraph_core::limits::Cap;
 use pi_codegraph_core::runner::Progress;
 
 use crate::types::{
-  AddonDiagnosis, EnvDropped, ErrorCode, ExploreDetails, ExploreErrorDetails, ExploreProgress,
-  ExploreResult, Problem, TruncatedBy,
+  AddonDiagnosis, AnswerFacts, EnvDropped, ErrorCode, ExploreDetails, ExploreErrorDetails,
+  ExploreProgress, Problem, RunResult, TruncatedBy,
 };
 
 impl From<errors::ErrorCode> for ErrorCode {
@@ -77,14 +77,31 @@ pub fn progress(p: Progress) -> ExploreProgress {
   }
 }
 
-pub fn result(o: Outcome) -> ExploreResult {
-  let (full_output_path, full_output_bytes, full_output_missing) = match &o.stdout.full_output {
-    Some(FullOutput::Kept { path, bytes, .. }) => (Some(lossy(path)), Some(*bytes as f64), None),
-    Some(FullOutput::NotKept { reason }) => (None, None, Some(reason.clone())),
-    None => (None, None, None),
-  };
-  ExploreResult {
-    text: o.text,
+pub fn result(o: Outcome) -> RunResult {
+  let (full_output_path, full_output_bytes, full_output_missing, complete) =
+    match &o.stdout.full_output {
+      Some(FullOutput::Kept {
+        path,
+        bytes,
+        complete,
+      }) => (
+        Some(lossy(path)),
+        Some(*bytes as f64),
+        None,
+        Some(*complete),
+      ),
+      Some(FullOutput::NotKept { reason }) => (None, None, Some(reason.clone()), None),
+      None => (None, None, None, None),
+    };
+  RunResult {
+    text: o.stdout.text,
+    answer: AnswerFacts {
+      subcommand: o.subcommand,
+      printed_nothing: o.printed_nothing,
+      max_bytes: u32::try_from(o.caps.bytes).unwrap_or(u32::MAX),
+      max_lines: u32::try_from(o.caps.lines).unwrap_or(u32::MAX),
+      full_output_complete: complete,
+    },
     details: ExploreDetails {
       request: o.request,
       cwd: lossy(&o.cwd),

@@ -62,7 +62,7 @@ pub const DEFAULT_TIMEOUT_MS: u32 = DEFAULT_TIMEOUT.as_millis() as u32;
 /// inside an `async` function, so even that reaches its caller as a rejection.
 #[napi(
   ts_args_type = "command: CodegraphCommand, cwd: string, signal?: AbortSignal | null, options?: ExploreOptions | null",
-  ts_return_type = "Promise<ExploreResult>"
+  ts_return_type = "Promise<RunResult>"
 )]
 pub fn run_command<'env>(
   env: &'env Env,

@@ -162,10 +162,36 @@ pub struct ExploreDetails {
 }
 
 #[napi(object, object_from_js = false)]
+pub struct RunResult {
+  /// The CodeGraph answer as stored: within the caps when not truncated; when truncated, the
+  /// glue (lib/answer.js) fits it and the worded truncation marker to `answer`'s caps.
+  pub text: String,
+  pub details: ExploreDetails,
+  /// Facts the glue needs to finish the answer.
+  pub answer: AnswerFacts,
+}
+
+/// What `explore()` and `run()` resolve with: the addon's `RunResult` finished by lib/answer.js.
+/// Declared for binding.d.ts (index.d.ts names it).
+#[napi(object, object_from_js = false)]
+#[allow(dead_code)]
 pub struct ExploreResult {
   /// The bounded CodeGraph answer, with a truncation marker when it was cut.
   pub text: String,
   pub details: ExploreDetails,
+}
+
+/// What lib/answer.js and lib/words/ need to finish an answer: the empty answer's subcommand,
+/// the caps the marker counts against, whether the full-output file holds everything.
+#[napi(object, object_from_js = false)]
+pub struct AnswerFacts {
+  pub subcommand: String,
+  /// CodeGraph printed nothing but white space.
+  pub printed_nothing: bool,
+  pub max_bytes: u32,
+  pub max_lines: u32,
+  /// When a full-output file was kept: false when the CLI printed more than it holds.
+  pub full_output_complete: Option<bool>,
 }
 
 /// The `details` of a rejection: bounded diagnostics. A field is present only when the failure

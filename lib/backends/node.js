@@ -19,6 +19,7 @@
 //   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
 //   process.env shows the same value.
 
+const { finishAnswer } = require("../answer.js");
 const { exploreCommand } = require("../commands.js");
 const { diagnose } = require("./node/explore/diagnose.js");
 const { runCommand } = require("./node/explore.js");
@@ -26,9 +27,9 @@ const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINE
 const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("./node/limits.js");
 const { releaseFullOutputs } = require("./node/full-output.js");
 
-/** `codegraph explore -- <request>`: one command description through runCommand (as the glue runs it). */
-function explore(request, cwd, signal, options) {
-  return runCommand(exploreCommand(request), cwd, signal, options);
+/** `codegraph explore -- <request>`: one command description through runCommand, finished as the glue finishes it. */
+async function explore(request, cwd, signal, options) {
+  return finishAnswer(await runCommand(exploreCommand(request), cwd, signal, options));
 }
 
 /** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */

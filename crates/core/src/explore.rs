@@ -12,7 +12,7 @@ use crate::discovery::Launch;
 use crate::environment::{Dropped, EnvSnapshot};
 use crate::errors::ExploreError;
 use crate::full_output::SpillTarget;
-use crate::limits::{truncation_marker, Bounded};
+use crate::limits::{Bounded, Caps};
 use crate::preflight::IndexFound;
 use crate::runner::{run, Cancel, ProgressFn, RunSpec};
 use crate::version::{Probe, Version};
@@ -33,7 +33,11 @@ pub const WRITER_WAIT: Duration = Duration::from_secs(10);
 
 #[derive(Debug)]
 pub struct Outcome {
-  pub text: String,
+  /// CodeGraph printed nothing but white space (the answer is then worded by lib/words/).
+  pub printed_nothing: bool,
+  /// The command's subcommand and caps: the glue fits the text and its marker to them.
+  pub subcommand: String,
+  pub caps: Caps,
   pub request: String,
   pub cwd: PathBuf,
   pub launch: Launch,
@@ -169,13 +173,8 @@ pub async fn run_command(
     return Err(Box::new((err, failure(Some(out.duration)))));
   }
 
-  let mut text = out.stdout.text.clone();
-  if text.trim().is_empty() && !out.stdout.truncated {
-    text = format!("(codegraph {} printed nothing)", command.subcommand);
-  }
-  if out.stdout.truncated {
-    text.push_str(&truncation_marker(&out.stdout));
-  }
+  // An empty answer is a fact; lib/words/ words it, and the truncation marker too.
+  let printed_nothing = out.stdout.text.trim().is_empty() && !out.stdout.truncated;
   let Ready {
     workspace,
     index,
@@ -184,7 +183,9 @@ pub async fn run_command(
     ..
   } = ready;
   Ok(Outcome {
-    text,
+    printed_nothing,
+    subcommand: command.subcommand,
+    caps: command.caps,
     request: command.positional.unwrap_or_default(),
     cwd: workspace,
     launch,

@@ -6,7 +6,6 @@
 //! `STDERR_TAIL_BYTES`.
 
 use crate::full_output::FullOutput;
-use crate::sanitize::shown;
 
 /// 50 KB, as Pi counts it (`DEFAULT_MAX_BYTES`).
 pub const MAX_BYTES: usize = 50 * 1024;
@@ -21,7 +20,7 @@ pub const DRAIN_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
 pub const MAX_REQUEST_CHARS: usize = 10_000;
 
 /// The least byte cap a command may choose: room for the truncation marker (which names the
-/// full-output file) and some text.
+/// full-output file; lib/words/ words it) and some text.
 pub const MIN_CAP_BYTES: usize = 4 * 1024;
 /// The least line cap a command may choose: the marker's lines and some text.
 pub const MIN_CAP_LINES: usize = 10;
@@ -64,7 +63,9 @@ impl Cap {
   }
 }
 
-/// The bounded text and the counts that describe it.
+/// The bounded text and the counts that describe it. When truncated, `text` is what was stored
+/// (within the caps, + a few bytes to finish a character) and the counts are its own: the glue
+/// (lib/answer.js) fits it and lib/words/' marker to the caps, and counts what it kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bounded {
   /// The kept output, without the truncation marker.
@@ -81,10 +82,6 @@ pub struct Bounded {
   /// When truncated: the full stdout's file, or why there is none.
   pub full_output: Option<FullOutput>,
 }
-
-/// Lines the marker adds: a blank line and the marker itself (when the kept text ends with a
-/// newline; otherwise the newline that ends the last kept line and the marker).
-const MARKER_LINES: usize = 2;
 
 /// Applies both caps to decoded text: at most `max_lines` lines, at most `max_bytes` bytes, cut at
 /// a line end where one fits, else at a character boundary (a single huge line still shows).
@@ -119,39 +116,6 @@ fn count_lines(text: &str) -> u64 {
 #[allow(clippy::naive_bytecount)] // a dependency for a 64 KiB chunk is not worth it
 fn memchr_count(chunk: &[u8]) -> usize {
   chunk.iter().filter(|b| **b == b'\n').count()
-}
-
-/// The visible marker appended to truncated output: what was kept, that more existed, and
-/// where the rest is (or why it is not kept).
-pub fn truncation_marker(b: &Bounded) -> String {
-  let at_least = if b.totals_exact { "" } else { "at least " };
-  // One blank line between the kept text and the marker.
-  let gap = if b.text.ends_with('\n') || b.text.is_empty() {
-    "\n"
-  } else {
-    "\n\n"
-  };
-  format!(
-    "{gap}[Output truncated by {}: showing {} of {}{} lines ({} of {}{} bytes). {}]",
-    b.truncated_by.unwrap_or(Cap::Bytes).as_str(),
-    b.kept_lines,
-    at_least,
-    b.total_lines,
-    b.kept_bytes,
-    at_least,
-    b.total_bytes,
-    match &b.full_output {
-      Some(FullOutput::Kept { path, bytes, complete }) => format!(
-        "More output existed: the full output{} ({bytes} bytes) is in {}; use the read tool with an offset to see the rest",
-        if *complete { "" } else { ", itself cut at 16 MiB," },
-        shown(path)
-      ),
-      Some(FullOutput::NotKept { reason }) => format!(
-        "More output existed; the full output was not kept ({reason}); ask a narrower question to see it"
-      ),
-      None => "More output existed and was omitted; ask a narrower question to see it".to_owned(),
-    }
-  )
 }
 
 mod stderr_tail;

@@ -9,7 +9,7 @@ const { badWorkspace, cancelled, indexBusy, invalidOptions } = require("./errors
 const { problemError, timedOut } = require("./errors.js");
 const { withoutUndefined } = require("../../words/messages.js");
 const { blockedCause, classifyExit } = require("./explore/exit.js");
-const { MAX_WRITE_TIMEOUT_MS, truncationMarker } = require("./limits.js");
+const { MAX_WRITE_TIMEOUT_MS } = require("./limits.js");
 const { childEnv } = require("./environment.js");
 const { linkSignal, parseRunOptions } = require("./args.js");
 const { commandArgv, commandObject, commandPositional, readCommand } = require("./command.js");
@@ -190,11 +190,16 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
   }
   const v = version.now();
   const b = out.stdout;
-  let text = b.text;
-  if (!text.trim() && !b.truncated) text = `(codegraph ${command.subcommand} printed nothing)`;
-  if (b.truncated) text += truncationMarker(b);
+  // The answer's words (an empty answer, the truncation marker) are the glue's (lib/answer.js).
   return {
-    text,
+    text: b.text,
+    answer: {
+      subcommand: command.subcommand,
+      printedNothing: !b.text.trim() && !b.truncated,
+      maxBytes: command.caps.bytes,
+      maxLines: command.caps.lines,
+      fullOutputComplete: b.fullOutput?.complete,
+    },
     details: withoutUndefined({
       request: request ?? "",
       cwd: workspace,

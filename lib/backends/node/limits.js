@@ -1,7 +1,5 @@
 // The bounds of one explore, as the native addon has them (crates/core/src/limits.rs), and the text
-// arithmetic on them: the caps cut, line counts and the truncation marker.
-
-const { shownPath } = require("../../words/paths.js");
+// arithmetic on them: the caps cut and line counts (the truncation marker is worded in lib/words/).
 
 const IS_WINDOWS = process.platform === "win32";
 
@@ -57,25 +55,8 @@ function cut(text, maxBytes = MAX_OUTPUT_BYTES, maxLines = MAX_OUTPUT_LINES) {
   return [buf.subarray(0, end).toString(), by];
 }
 
-/** Lines the truncation marker adds (a blank line and itself); it counts against the caps. */
+/** Lines the truncation marker adds (a blank line and itself); it counts against the caps (lib/answer.js). */
 const MARKER_LINES = 2;
-
-/**
- * The visible marker appended to truncated output: what was kept, that more existed, and where
- * the rest is (or why it is not kept). `b.fullOutput` is { path, bytes, complete } or { error }.
- */
-function truncationMarker(b) {
-  const atLeast = b.totalsExact ? "" : "at least ";
-  const f = b.fullOutput;
-  let more = "More output existed and was omitted; ask a narrower question to see it";
-  if (f?.path) {
-    more = `More output existed: the full output${f.complete ? "" : ", itself cut at 16 MiB,"} (${f.bytes} bytes) is in ${shownPath(f.path)}; use the read tool with an offset to see the rest`;
-  } else if (f?.error) {
-    more = `More output existed; the full output was not kept (${f.error}); ask a narrower question to see it`;
-  }
-  const gap = b.text === "" || b.text.endsWith("\n") ? "\n" : "\n\n";
-  return `${gap}[Output truncated by ${b.truncatedBy ?? "bytes"}: showing ${b.keptLines} of ${atLeast}${b.totalLines} lines (${b.keptBytes} of ${atLeast}${b.totalBytes} bytes). ${more}]`;
-}
 
 module.exports = {
   IS_WINDOWS,
@@ -101,5 +82,4 @@ module.exports = {
   isContinuation,
   cut,
   MARKER_LINES,
-  truncationMarker,
 };

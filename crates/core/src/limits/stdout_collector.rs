@@ -2,9 +2,8 @@
 //! bytes to finish a UTF-8 character), stops storing at the line cap, and only counts (and
 //! spills) what follows.
 
-use super::{count_lines, cut, memchr_count, Bounded, Cap, Caps, DRAIN_LIMIT_BYTES, MARKER_LINES};
+use super::{count_lines, cut, memchr_count, Bounded, Cap, Caps, DRAIN_LIMIT_BYTES};
 use crate::full_output::{FullOutput, Spill, SpillTarget};
-use crate::limits::truncation_marker;
 use crate::sanitize::{clean_text, Cleaner};
 
 /// Collects stdout within the caps and counts what it does not keep. Once a cap is passed, the
@@ -165,32 +164,19 @@ impl StdoutCollector {
       Some(Err(reason)) => Some(FullOutput::NotKept { reason }),
       None => None,
     };
-    // The marker counts against the caps: reserve its worst case (the same totals and file, the
-    // largest kept counts), so text + marker never exceed the caps.
-    let mut b = Bounded {
-      // Not ending in a newline: the marker's longer gap.
-      text: "x".to_owned(),
+    // The marker counts against the caps: the glue words it and fits the text to the caps with
+    // it (lib/answer.js); here the stored text goes out whole, with its own counts.
+    Bounded {
+      kept_bytes: decoded.len() as u64,
+      kept_lines: count_lines(&decoded),
+      text: decoded,
       truncated: true,
+      // Provisional: the glue's fit says which cap cut the text it shows.
       truncated_by: Some(Cap::Bytes),
       total_bytes,
       total_lines,
-      kept_bytes: self.caps.bytes as u64,
-      kept_lines: self.caps.lines as u64,
       totals_exact,
       full_output,
-    };
-    let reserve = truncation_marker(&b);
-    let (text, cut_by) = cut(
-      &decoded,
-      self.caps.bytes.saturating_sub(reserve.len()),
-      self.caps.lines.saturating_sub(MARKER_LINES).max(1),
-    );
-    // Storing only stops at a cap, so a cut is found when more was seen; "bytes" is the honest
-    // default for the drain-limit stop.
-    b.truncated_by = Some(cut_by.unwrap_or(Cap::Bytes));
-    b.kept_bytes = text.len() as u64;
-    b.kept_lines = count_lines(&text);
-    b.text = text;
-    b
+    }
   }
 }

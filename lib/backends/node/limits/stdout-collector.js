@@ -3,8 +3,8 @@
 // finish a character) and stops storing at its line cap + 1; everything after is only counted (and
 // spilled).
 
-const { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, MARKER_LINES } = require("../limits.js");
-const { countLines, cut, truncationMarker } = require("../limits.js");
+const { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("../limits.js");
+const { countLines, cut } = require("../limits.js");
 const { TextCleaner, cleanText } = require("../sanitize.js");
 const { Spill } = require("../full-output.js");
 
@@ -94,23 +94,18 @@ class StdoutCollector {
     const spill = this.spill;
     this.spill = null;
     const fullOutput = spill instanceof Spill ? spill.finish(totalsExact) : (spill ?? undefined);
-    const b = { truncated: true, truncatedBy: "bytes", totalBytes, totalLines, totalsExact, fullOutput };
-    // The marker counts against the caps: reserve its worst case (the longer gap, the largest
-    // kept counts), so text + marker never exceed the caps.
-    const reserve = Buffer.byteLength(
-      truncationMarker({ ...b, text: "x", keptBytes: this.caps.bytes, keptLines: this.caps.lines }),
-    );
-    const [text, cutBy] = cut(
-      decoded,
-      Math.max(0, this.caps.bytes - reserve),
-      Math.max(1, this.caps.lines - MARKER_LINES),
-    );
+    // The marker counts against the caps: the glue words it and fits the text to the caps with
+    // it (lib/answer.js); here the stored text goes out whole, with its own counts.
     return {
-      ...b,
-      text,
-      truncatedBy: cutBy ?? "bytes",
-      keptBytes: Buffer.byteLength(text),
-      keptLines: countLines(text),
+      text: decoded,
+      truncated: true,
+      truncatedBy: "bytes", // provisional: the glue's fit says which cap cut the text it shows
+      totalBytes,
+      totalLines,
+      keptBytes: Buffer.byteLength(decoded),
+      keptLines: countLines(decoded),
+      totalsExact,
+      fullOutput,
     };
   }
 
