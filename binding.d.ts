@@ -54,6 +54,8 @@ export interface AnswerFacts {
   maxLines: number
   /** When a full-output file was kept: false when the CLI printed more than it holds. */
   fullOutputComplete?: boolean
+  /** When truncated and no file could be kept: why (`NotKeptReason`, a tag and its facts). */
+  fullOutputMissing?: any
 }
 
 /**
@@ -248,8 +250,8 @@ export interface ExploreProgress {
 }
 
 /**
- * What `explore()` and `run()` resolve with (the glue's `RunResult`, finished by lib/answer.js).
- * Declared for binding.d.ts; the addon itself returns a `RunResult`.
+ * What `explore()` and `run()` resolve with: the addon's `RunResult` finished by lib/answer.js.
+ * Declared for binding.d.ts (index.d.ts names it).
  */
 export interface ExploreResult {
   /** The bounded CodeGraph answer, with a truncation marker when it was cut. */

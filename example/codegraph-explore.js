@@ -138,6 +138,24 @@ function shownPath(p) {
 // kept, that more existed, where the rest is or why it was not kept) and the line that stands
 // for an empty answer. Both backends return the facts (lib/answer.js fits them to the caps).
 
+/** Why a truncated answer has no full-output file, by `NotKeptReason` tag (crates/core/src/full_output.rs). */
+const NOT_KEPT_REASONS = {
+  budget: (r) => `this process already holds ${r.mib} MiB of full outputs that open sessions may still read`,
+  allTempInWorkspace: () => "every temporary directory is inside the workspace",
+  dirCreate: (r) => `${r.dir} could not be created (${r.error})`,
+  dirUnusable: (r) => `${r.dir}: ${r.error}`,
+  dirNotOurs: (r) => `${r.dir} is not a directory of this user's`,
+  dirPrivate: (r) => `${r.dir} could not be made private (${r.error})`,
+  fileCreate: (r) => `the file could not be created in ${r.dir}${r.error ? ` (${r.error})` : ""}`,
+  write: (r) => `writing it failed (${r.error})`,
+};
+
+/** `details.fullOutputMissing`: a NotKeptReason worded. */
+function notKept(reason) {
+  const words = NOT_KEPT_REASONS[reason?.is];
+  return words ? words(reason) : `(unnamed reason ${JSON.stringify(reason?.is)})`;
+}
+
 /**
  * The visible marker appended to truncated output. `b`: the kept `text`, `truncatedBy`,
  * `keptLines`/`keptBytes`, `totalLines`/`totalBytes`, `totalsExact`, and the full output's
@@ -171,7 +189,8 @@ function printedNothing(subcommand) {
 // cut once more to leave room for the marker's worst case, so text + marker never exceed them.
 
 /** `{ text, details }` from a backend's `{ text, details, answer }`. */
-function finishAnswer({ text, details, answer }) {
+function finishAnswer({ text, details: raw, answer }) {
+  const details = answer.fullOutputMissing ? { ...raw, fullOutputMissing: notKept(answer.fullOutputMissing) } : raw;
   if (!details.truncated) return { text: answer.printedNothing ? printedNothing(answer.subcommand) : text, details };
   const facts = { ...details, fullOutputComplete: answer.fullOutputComplete };
   // The worst case: the longer gap (kept text not ending in a newline), the largest kept counts.
@@ -405,6 +424,7 @@ const WORDED_FACTS = {
   SpawnReason: SPAWN_REASONS,
   Step: STEPS,
   Resource: RESOURCE_NAMES,
+  NotKeptReason: NOT_KEPT_REASONS,
 };
 
 function said(table, reason) {
@@ -2010,24 +2030,42 @@ let sweptSpillDir = false;
 
 const currentUid = () => (typeof process.getuid === "function" ? process.getuid() : null);
 
+/** Why no full-output file was kept (crates/core/src/full_output.rs `NotKeptReason`), thrown. */
+class NotKept extends Error {
+  constructor(reason) {
+    super(reason.is);
+    this.reason = reason;
+  }
+}
+
 /** Creates `dir` 0700, or accepts it if it is a real directory (not a symlink) of ours, closed to others. */
 function ensurePrivateDir(dir) {
+  const unusable = (err) => new NotKept({ is: "dirUnusable", dir, error: ioReason(err) });
   if (IS_WINDOWS) {
-    fs.mkdirSync(dir, { recursive: true });
+    try {
+      fs.mkdirSync(dir, { recursive: true });
+    } catch (err) {
+      throw unusable(err);
+    }
     return dir;
   }
   try {
     fs.mkdirSync(dir, { mode: 0o700 });
   } catch (err) {
-    if (err.code !== "EEXIST") throw new Error(`${dir} could not be created (${ioReason(err)})`);
+    if (err.code !== "EEXIST") throw new NotKept({ is: "dirCreate", dir, error: ioReason(err) });
   }
-  const st = fs.lstatSync(dir);
-  if (!st.isDirectory() || st.uid !== currentUid()) throw new Error(`${dir} is not a directory of this user's`);
+  let st;
+  try {
+    st = fs.lstatSync(dir);
+  } catch (err) {
+    throw unusable(err);
+  }
+  if (!st.isDirectory() || st.uid !== currentUid()) throw new NotKept({ is: "dirNotOurs", dir });
   if ((st.mode & 0o077) !== 0) {
     try {
       fs.chmodSync(dir, 0o700);
     } catch (err) {
-      throw new Error(`${dir} could not be made private (${ioReason(err)})`);
+      throw new NotKept({ is: "dirPrivate", dir, error: ioReason(err) });
     }
   }
   return dir;
@@ -2040,16 +2078,17 @@ function privateSpillDir({ workspace, tmpdir: tmpdirVar }) {
   const candidates = tmpdir && path.isAbsolute(tmpdir) ? [tmpdir] : [];
   candidates.push(...(IS_WINDOWS ? [os.tmpdir()] : ["/tmp", "/var/tmp"]));
   const name = IS_WINDOWS ? "pi-codegraph" : `pi-codegraph-${currentUid()}`;
-  let last = "every temporary directory is inside the workspace";
+  let last = { is: "allTempInWorkspace" };
   for (const base of candidates) {
     if (isWithin(canonicalPath(base), home)) continue;
     try {
       return ensurePrivateDir(path.join(base, name));
     } catch (err) {
-      last = err.message;
+      if (!(err instanceof NotKept)) throw err;
+      last = err.reason;
     }
   }
-  throw new Error(last);
+  throw new NotKept(last);
 }
 
 /** This process's pid namespace (Linux: the inode of /proc/self/ns/pid), or null. */
@@ -2116,18 +2155,16 @@ function releaseAllFullOutputs() {
 
 /** The spill file while a run writes it; `discard()` deletes it and gives its bytes back. */
 class Spill {
-  /** A new spill file in `target` ({ workspace, tmpdir }), or `{ error }` saying why none can be made. */
+  /** A new spill file in `target` ({ workspace, tmpdir }), or `{ reason }` (a NotKeptReason) saying why none can be made. */
   static create(target) {
-    if (spillBudget.bytes >= SPILL_BUDGET_BYTES) {
-      return {
-        error: `this process already holds ${SPILL_BUDGET_BYTES / (1024 * 1024)} MiB of full outputs that open sessions may still read`,
-      };
-    }
+    if (spillBudget.bytes >= SPILL_BUDGET_BYTES)
+      return { reason: { is: "budget", mib: SPILL_BUDGET_BYTES / (1024 * 1024) } };
     let dir;
     try {
       dir = privateSpillDir(target);
     } catch (err) {
-      return { error: err.message };
+      if (!(err instanceof NotKept)) throw err;
+      return { reason: err.reason };
     }
     sweepSpillDir(dir);
     for (let attempt = 0; attempt < 8; attempt++) {
@@ -2136,10 +2173,10 @@ class Spill {
       try {
         return new Spill(fs.openSync(file, "wx", 0o600), file); // wx: never an existing file
       } catch (err) {
-        if (err.code !== "EEXIST") return { error: `the file could not be created in ${dir} (${ioReason(err)})` };
+        if (err.code !== "EEXIST") return { reason: { is: "fileCreate", dir, error: ioReason(err) } };
       }
     }
-    return { error: `the file could not be created in ${dir}` };
+    return { reason: { is: "fileCreate", dir } };
   }
 
   constructor(fd, file) {
@@ -2167,14 +2204,14 @@ class Spill {
     for (let off = 0; off < buf.length; ) off += fs.writeSync(this.fd, buf, off, buf.length - off);
   }
 
-  /** `{ path, bytes, complete }` once kept, or `{ error }` when the last write failed. */
+  /** `{ path, bytes, complete }` once kept, or `{ reason }` when the last write failed. */
   finish(complete) {
     try {
       this.append(this.cleaner.finish());
       fs.closeSync(this.fd);
     } catch (err) {
       this.discard();
-      return { error: `writing it failed (${ioReason(err)})` };
+      return { reason: { is: "write", error: ioReason(err) } };
     }
     keptFullOutputs.set(this.file, this.written);
     return { path: this.file, bytes: this.written, complete: complete && !this.cut };
@@ -2272,7 +2309,7 @@ class StdoutCollector {
       this.spill.write(chunk);
     } catch (err) {
       this.spill.discard();
-      this.spill = { error: `writing it failed (${err.code ?? err.message})` };
+      this.spill = { reason: { is: "write", error: err.code ?? err.message } };
     }
   }
 
@@ -3359,6 +3396,7 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
       maxBytes: command.caps.bytes,
       maxLines: command.caps.lines,
       fullOutputComplete: b.fullOutput?.complete,
+      fullOutputMissing: b.fullOutput?.reason,
     },
     details: withoutUndefined({
       request: request ?? "",
@@ -3382,7 +3420,6 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
       keptLines: b.keptLines,
       fullOutputPath: b.fullOutput?.path,
       fullOutputBytes: b.fullOutput?.bytes,
-      fullOutputMissing: b.fullOutput?.error,
     }),
   };
 }

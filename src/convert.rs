@@ -90,7 +90,7 @@ pub fn result(o: Outcome) -> RunResult {
         None,
         Some(*complete),
       ),
-      Some(FullOutput::NotKept { reason }) => (None, None, Some(reason.clone()), None),
+      Some(FullOutput::NotKept { reason }) => (None, None, serde_json::to_value(reason).ok(), None),
       None => (None, None, None, None),
     };
   RunResult {
@@ -101,6 +101,7 @@ pub fn result(o: Outcome) -> RunResult {
       max_bytes: u32::try_from(o.caps.bytes).unwrap_or(u32::MAX),
       max_lines: u32::try_from(o.caps.lines).unwrap_or(u32::MAX),
       full_output_complete: complete,
+      full_output_missing,
     },
     details: ExploreDetails {
       request: o.request,
@@ -125,7 +126,8 @@ pub fn result(o: Outcome) -> RunResult {
       kept_lines: u32::try_from(o.stdout.kept_lines).unwrap_or(u32::MAX),
       full_output_path,
       full_output_bytes,
-      full_output_missing,
+      // Worded by lib/answer.js from `answer.fullOutputMissing`.
+      full_output_missing: None,
     },
   }
 }

@@ -192,6 +192,8 @@ pub struct AnswerFacts {
   pub max_lines: u32,
   /// When a full-output file was kept: false when the CLI printed more than it holds.
   pub full_output_complete: Option<bool>,
+  /// When truncated and no file could be kept: why (`NotKeptReason`, a tag and its facts).
+  pub full_output_missing: Option<serde_json::Value>,
 }
 
 /// The `details` of a rejection: bounded diagnostics. A field is present only when the failure

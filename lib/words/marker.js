@@ -4,6 +4,24 @@
 
 const { shownPath } = require("./paths.js");
 
+/** Why a truncated answer has no full-output file, by `NotKeptReason` tag (crates/core/src/full_output.rs). */
+const NOT_KEPT_REASONS = {
+  budget: (r) => `this process already holds ${r.mib} MiB of full outputs that open sessions may still read`,
+  allTempInWorkspace: () => "every temporary directory is inside the workspace",
+  dirCreate: (r) => `${r.dir} could not be created (${r.error})`,
+  dirUnusable: (r) => `${r.dir}: ${r.error}`,
+  dirNotOurs: (r) => `${r.dir} is not a directory of this user's`,
+  dirPrivate: (r) => `${r.dir} could not be made private (${r.error})`,
+  fileCreate: (r) => `the file could not be created in ${r.dir}${r.error ? ` (${r.error})` : ""}`,
+  write: (r) => `writing it failed (${r.error})`,
+};
+
+/** `details.fullOutputMissing`: a NotKeptReason worded. */
+function notKept(reason) {
+  const words = NOT_KEPT_REASONS[reason?.is];
+  return words ? words(reason) : `(unnamed reason ${JSON.stringify(reason?.is)})`;
+}
+
 /**
  * The visible marker appended to truncated output. `b`: the kept `text`, `truncatedBy`,
  * `keptLines`/`keptBytes`, `totalLines`/`totalBytes`, `totalsExact`, and the full output's
@@ -28,4 +46,4 @@ function printedNothing(subcommand) {
   return `(codegraph ${subcommand} printed nothing)`;
 }
 
-module.exports = { printedNothing, truncationMarker };
+module.exports = { NOT_KEPT_REASONS, notKept, printedNothing, truncationMarker };

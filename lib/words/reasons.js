@@ -3,6 +3,7 @@
 // OS's own text (`os`) is the one part each backend words itself.
 
 const { shownPath } = require("./paths.js");
+const { NOT_KEPT_REASONS } = require("./marker.js");
 
 /** A path as a message shows it (lib/words/paths.js). */
 const shown = (path) => shownPath(path);
@@ -153,6 +154,7 @@ const WORDED_FACTS = {
   SpawnReason: SPAWN_REASONS,
   Step: STEPS,
   Resource: RESOURCE_NAMES,
+  NotKeptReason: NOT_KEPT_REASONS,
 };
 
 function said(table, reason) {

@@ -5,13 +5,14 @@
 //! handed to the model stays valid until its session releases it (`release(paths)` at
 //! `session_shutdown`), the process exits, or a later process sweeps the files of hosts that died
 //! without cleaning up. Nothing is rotated away early: when the process budget is spent, a new
-//! answer gets no file and its marker says why.
+//! answer gets no file and its marker says why (a `NotKeptReason`, worded in lib/words/).
 
 use std::fs::File;
 use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
+use serde::Serialize;
 use tempfile::TempPath;
 
 use crate::limits::DRAIN_LIMIT_BYTES;
@@ -50,8 +51,31 @@ pub enum FullOutput {
     complete: bool,
   },
   NotKept {
-    reason: String,
+    reason: NotKeptReason,
   },
+}
+
+/// Why a truncated answer has no full-output file: a tag and its facts (the directory as shown,
+/// the OS's own text); lib/words/marker.js words each.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[serde(tag = "is", rename_all = "camelCase", rename_all_fields = "camelCase")]
+pub enum NotKeptReason {
+  /// The process budget is spent by files open sessions may still read.
+  Budget { mib: u64 },
+  /// Every candidate temporary directory is inside the workspace.
+  AllTempInWorkspace,
+  /// The private directory could not be created.
+  DirCreate { dir: String, error: String },
+  /// The private directory could not be inspected.
+  DirUnusable { dir: String, error: String },
+  /// The private directory's name is taken by something not this user's directory.
+  DirNotOurs { dir: String },
+  /// The private directory could not be closed to others.
+  DirPrivate { dir: String, error: String },
+  /// No file could be created in the directory (`error` is absent when every name was taken).
+  FileCreate { dir: String, error: Option<String> },
+  /// Writing the file failed.
+  Write { error: String },
 }
 
 struct Registry {
@@ -78,12 +102,11 @@ fn lock() -> std::sync::MutexGuard<'static, Registry> {
 
 impl Spill {
   /// A new spill file, or why none can be made.
-  pub fn create(target: &SpillTarget) -> Result<Self, String> {
+  pub fn create(target: &SpillTarget) -> Result<Self, NotKeptReason> {
     if lock().bytes >= PROCESS_BUDGET_BYTES {
-      return Err(format!(
-        "this process already holds {} MiB of full outputs that open sessions may still read",
-        PROCESS_BUDGET_BYTES / (1024 * 1024)
-      ));
+      return Err(NotKeptReason::Budget {
+        mib: PROCESS_BUDGET_BYTES / (1024 * 1024),
+      });
     }
     let dir = private_dir(target)?;
     sweep_once(&dir);
@@ -91,7 +114,10 @@ impl Spill {
       .prefix(&owner_prefix())
       .suffix(".txt")
       .tempfile_in(&dir)
-      .map_err(|e| format!("the file could not be created in {} ({e})", dir.display()))?
+      .map_err(|e| NotKeptReason::FileCreate {
+        dir: dir.display().to_string(),
+        error: Some(e.to_string()),
+      })?
       .into_parts();
     Ok(Self {
       file,
@@ -105,13 +131,13 @@ impl Spill {
 
   /// Appends the cleaned chunk within the per-file and process bounds. An error means the file
   /// is abandoned (the answer stays bounded anyway).
-  pub fn write(&mut self, chunk: &[u8]) -> Result<(), String> {
+  pub fn write(&mut self, chunk: &[u8]) -> Result<(), NotKeptReason> {
     self.buf.clear();
     self.cleaner.push(chunk, &mut self.buf);
     self.append()
   }
 
-  fn append(&mut self) -> Result<(), String> {
+  fn append(&mut self) -> Result<(), NotKeptReason> {
     // Reserve the bytes in the process budget under one lock, cut on a character boundary.
     let take = {
       let mut reg = lock();
@@ -133,18 +159,16 @@ impl Spill {
     self
       .file
       .write_all(&self.buf.as_bytes()[..take])
-      .map_err(|e| format!("writing it failed ({e})"))
+      .map_err(write_failed)
   }
 
   pub fn finish(mut self, complete: bool) -> FullOutput {
     self.buf.clear();
     std::mem::take(&mut self.cleaner).finish(&mut self.buf);
-    if let Err(reason) = self.append().and_then(|()| {
-      self
-        .file
-        .flush()
-        .map_err(|e| format!("writing it failed ({e})"))
-    }) {
+    if let Err(reason) = self
+      .append()
+      .and_then(|()| self.file.flush().map_err(write_failed))
+    {
       return FullOutput::NotKept { reason };
     }
     let path = self.path.take().expect("an unfinished spill has its path");
@@ -161,6 +185,12 @@ impl Spill {
     });
     lock().files.push((path, self.written));
     out
+  }
+}
+
+fn write_failed(e: std::io::Error) -> NotKeptReason {
+  NotKeptReason::Write {
+    error: e.to_string(),
   }
 }
 

@@ -199,6 +199,7 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
       maxBytes: command.caps.bytes,
       maxLines: command.caps.lines,
       fullOutputComplete: b.fullOutput?.complete,
+      fullOutputMissing: b.fullOutput?.reason,
     },
     details: withoutUndefined({
       request: request ?? "",
@@ -222,7 +223,6 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
       keptLines: b.keptLines,
       fullOutputPath: b.fullOutput?.path,
       fullOutputBytes: b.fullOutput?.bytes,
-      fullOutputMissing: b.fullOutput?.error,
     }),
   };
 }

@@ -4,11 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::{SpillTarget, FILE_PREFIX};
+use super::{NotKeptReason, SpillTarget, FILE_PREFIX};
 
 /// The first usable private directory among `TMPDIR`, `/tmp` and `/var/tmp` (the OS temp dir
 /// on Windows) that is not inside the workspace.
-pub(super) fn private_dir(target: &SpillTarget) -> Result<PathBuf, String> {
+pub(super) fn private_dir(target: &SpillTarget) -> Result<PathBuf, NotKeptReason> {
   let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
   let home = canonical(&target.workspace);
   let mut candidates: Vec<PathBuf> = target
@@ -22,7 +22,7 @@ pub(super) fn private_dir(target: &SpillTarget) -> Result<PathBuf, String> {
   } else {
     candidates.extend([PathBuf::from("/tmp"), PathBuf::from("/var/tmp")]);
   }
-  let mut last = "every temporary directory is inside the workspace".to_owned();
+  let mut last = NotKeptReason::AllTempInWorkspace;
   for base in candidates {
     if canonical(&base).starts_with(&home) {
       continue;
@@ -51,29 +51,40 @@ pub(super) fn dir_name() -> String {
 
 /// Creates `dir` 0700, or accepts it if it is a real directory (not a symlink) owned by us and
 /// closed to others.
-fn ensure_private(dir: &Path) -> Result<PathBuf, String> {
+fn ensure_private(dir: &Path) -> Result<PathBuf, NotKeptReason> {
+  let shown = || dir.display().to_string();
+  let unusable = |e: std::io::Error| NotKeptReason::DirUnusable {
+    dir: shown(),
+    error: e.to_string(),
+  };
   #[cfg(unix)]
   {
     use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
     match std::fs::DirBuilder::new().mode(0o700).create(dir) {
       Ok(()) => {}
       Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-      Err(e) => return Err(format!("{} could not be created ({e})", dir.display())),
+      Err(e) => {
+        return Err(NotKeptReason::DirCreate {
+          dir: shown(),
+          error: e.to_string(),
+        })
+      }
     }
-    let m = std::fs::symlink_metadata(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+    let m = std::fs::symlink_metadata(dir).map_err(unusable)?;
     if !m.file_type().is_dir() || m.uid() != uid() {
-      return Err(format!(
-        "{} is not a directory of this user's",
-        dir.display()
-      ));
+      return Err(NotKeptReason::DirNotOurs { dir: shown() });
     }
     if m.permissions().mode() & 0o077 != 0 {
-      std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
-        .map_err(|e| format!("{} could not be made private ({e})", dir.display()))?;
+      std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(|e| {
+        NotKeptReason::DirPrivate {
+          dir: shown(),
+          error: e.to_string(),
+        }
+      })?;
     }
   }
   #[cfg(not(unix))]
-  std::fs::create_dir_all(dir).map_err(|e| format!("{}: {e}", dir.display()))?;
+  std::fs::create_dir_all(dir).map_err(unusable)?;
   Ok(dir.to_path_buf())
 }
 

@@ -3,7 +3,7 @@
 //! spills) what follows.
 
 use super::{count_lines, cut, memchr_count, Bounded, Cap, Caps, DRAIN_LIMIT_BYTES};
-use crate::full_output::{FullOutput, Spill, SpillTarget};
+use crate::full_output::{FullOutput, NotKeptReason, Spill, SpillTarget};
 use crate::sanitize::{clean_text, Cleaner};
 
 /// Collects stdout within the caps and counts what it does not keep. Once a cap is passed, the
@@ -12,7 +12,7 @@ use crate::sanitize::{clean_text, Cleaner};
 pub struct StdoutCollector {
   target: Option<SpillTarget>,
   caps: Caps,
-  spill: Option<Result<Spill, String>>,
+  spill: Option<Result<Spill, NotKeptReason>>,
   kept: Vec<u8>,
   kept_newlines: usize,
   storing: bool,

@@ -64,7 +64,7 @@ class StdoutCollector {
       this.spill.write(chunk);
     } catch (err) {
       this.spill.discard();
-      this.spill = { error: `writing it failed (${err.code ?? err.message})` };
+      this.spill = { reason: { is: "write", error: err.code ?? err.message } };
     }
   }
 
