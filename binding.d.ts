@@ -116,7 +116,10 @@ export interface EnvDropped {
    * option that decided it).
    */
   entry: string
-  /** Why: "inside the workspace", "relative: …", "empty: …", "loads …". */
+  /**
+   * Why: "inside the workspace", "relative: …", "empty: …", "loads …". (The addon hands over
+   * the raw entry and a `DropReason` tag; lib/words/environment.js shows and words them.)
+   */
   reason: string
 }
 

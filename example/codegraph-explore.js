@@ -132,6 +132,42 @@ function shownPath(p) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/words/environment.js
+
+// Why the child's environment did not get a variable's entry, worded from the tag a backend
+// returns (crates/core/src/environment/code_paths.rs `DropReason`, lib/backends/node/environment.js):
+// the `envDropped` rows of `details`, `diagnose()`, doctor and /codegraph.
+
+const DROP_REASONS = {
+  empty: () => "empty: it means the working directory, the workspace",
+  relative: () => "relative: it resolves against the workspace",
+  inside: () => "inside the workspace",
+  perProcess: () => "it names the reading process's own files (/proc/self/cwd is the workspace)",
+  nodeOptionsUnreadable: () => "not readable as Node reads NODE_OPTIONS",
+  readsWorkspaceFile: () => "reads a file from the workspace",
+  loadsInside: () => "loads a file inside the workspace",
+  loadsRelative: () => "loads a module by a relative path or bare name, found from the workspace",
+};
+
+/** `[{ variable, entry, reason: tag }]` as shown: the entry printable and bounded, the reason worded. */
+function wordedDropped(list) {
+  if (!Array.isArray(list)) return list;
+  return list.map(({ variable, entry, reason }) => {
+    const words = DROP_REASONS[reason];
+    return {
+      variable,
+      entry: shownPath(entry),
+      reason: words ? words() : `(unnamed reason ${JSON.stringify(reason)})`,
+    };
+  });
+}
+
+/** `obj` with its `envDropped` worded (the object itself when it has none). */
+function withWordedDropped(obj) {
+  return obj && Array.isArray(obj.envDropped) ? { ...obj, envDropped: wordedDropped(obj.envDropped) } : obj;
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/words/marker.js
 
 // The words an answer itself carries: the truncation marker appended to a cut answer (what was
@@ -190,7 +226,8 @@ function printedNothing(subcommand) {
 
 /** `{ text, details }` from a backend's `{ text, details, answer }`. */
 function finishAnswer({ text, details: raw, answer }) {
-  const details = answer.fullOutputMissing ? { ...raw, fullOutputMissing: notKept(answer.fullOutputMissing) } : raw;
+  const shown = withWordedDropped(raw);
+  const details = answer.fullOutputMissing ? { ...shown, fullOutputMissing: notKept(answer.fullOutputMissing) } : shown;
   if (!details.truncated) return { text: answer.printedNothing ? printedNothing(answer.subcommand) : text, details };
   const facts = { ...details, fullOutputComplete: answer.fullOutputComplete };
   // The worst case: the longer gap (kept text not ending in a newline), the largest kept counts.
@@ -425,6 +462,7 @@ const WORDED_FACTS = {
   Step: STEPS,
   Resource: RESOURCE_NAMES,
   NotKeptReason: NOT_KEPT_REASONS,
+  DropReason: DROP_REASONS,
 };
 
 function said(table, reason) {
@@ -775,7 +813,7 @@ function message(code, facts, details) {
  * run's `context`, then what the facts add).
  */
 function publicError(code, facts = {}, context = {}) {
-  const details = withoutUndefined({ ...context, ...factDetails(code, facts) });
+  const details = withoutUndefined({ ...withWordedDropped(context), ...factDetails(code, facts) });
   const err = new Error(message(code, facts, details));
   return Object.assign(err, { code, remediation: remediation(code, facts), details });
 }
@@ -1580,18 +1618,13 @@ const NODE_CWD_OPTIONS = ["--experimental-default-config-file"];
 /** Windows searches the working directory before PATH (cmd.exe, libuv's spawn) unless this is set. */
 const NO_CWD_SEARCH = "NoDefaultCurrentDirectoryInExePath";
 
-const EMPTY_ENTRY = "empty: it means the working directory, the workspace";
-const RELATIVE_ENTRY = "relative: it resolves against the workspace";
-const INSIDE_ENTRY = "inside the workspace";
-const PER_PROCESS_ENTRY = "it names the reading process's own files (/proc/self/cwd is the workspace)";
-
-/** Why `entry` may not reach the child, if it may not. */
+/** Why `entry` may not reach the child (a DropReason tag, worded in lib/words/environment.js), if it may not. */
 async function refusedEntry(entry, home) {
-  if (!entry) return EMPTY_ENTRY;
-  if (!path.isAbsolute(entry)) return RELATIVE_ENTRY;
+  if (!entry) return "empty";
+  if (!path.isAbsolute(entry)) return "relative";
   // Resolved here it would be the host's; read by the child, its own cwd: the workspace.
-  if (!IS_WINDOWS && /^\/+proc\/+(self|thread-self)(\/|$)/.test(entry)) return PER_PROCESS_ENTRY;
-  return (await resolvesInside(entry, home)) ? INSIDE_ENTRY : null;
+  if (!IS_WINDOWS && /^\/+proc\/+(self|thread-self)(\/|$)/.test(entry)) return "perProcess";
+  return (await resolvesInside(entry, home)) ? "inside" : null;
 }
 
 /** A list's entries, empty ones included; glibc also separates LD_PRELOAD entries with spaces. */
@@ -1632,23 +1665,22 @@ function nodeOptionsTokens(value) {
  * NODE_OPTIONS reaches the child unchanged, or not at all: dropped whole when an option loads a
  * module or file that is not an absolute path outside the workspace (a bare name such as
  * `-r dotenv/config` is looked up in the workspace's node_modules), when an option reads a file
- * from the working directory, or when Node could not read it either. `[option, reason]` or null.
+ * from the working directory, or when Node could not read it either. `[option, reason tag]` or null.
  */
 async function nodeOptionsRefused(value, home) {
   const tokens = nodeOptionsTokens(value);
-  if (!tokens) return [value, "not readable as Node reads NODE_OPTIONS"];
+  if (!tokens) return [value, "nodeOptionsUnreadable"];
   for (let i = 0; i < tokens.length; i++) {
     const token = tokens[i];
     const eq = token.indexOf("=");
     const rawName = eq === -1 ? token : token.slice(0, eq);
     const name = rawName.startsWith("--") ? `--${rawName.slice(2).replaceAll("_", "-")}` : rawName;
-    if (NODE_CWD_OPTIONS.includes(name)) return [token, "reads a file from the workspace"];
+    if (NODE_CWD_OPTIONS.includes(name)) return [token, "readsWorkspaceFile"];
     if (!NODE_LOADING_OPTIONS.includes(name)) continue;
     const file = eq === -1 ? (tokens[++i] ?? "") : token.slice(eq + 1);
     const option = `${name} ${file}`;
-    if (!path.isAbsolute(file))
-      return [option, "loads a module by a relative path or bare name, found from the workspace"];
-    if (await resolvesInside(file, home)) return [option, "loads a file inside the workspace"];
+    if (!path.isAbsolute(file)) return [option, "loadsRelative"];
+    if (await resolvesInside(file, home)) return [option, "loadsInside"];
   }
   return null;
 }
@@ -1657,7 +1689,7 @@ async function nodeOptionsRefused(value, home) {
  * The child's environment for the workspace `home` (symlinks resolved): `{ env, dropped }`, the
  * user's variables without what would let the workspace choose the child's code (kept whole with
  * PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1), plus the quiet defaults they did not set (DO_NOT_TRACK
- * counts as theirs). `dropped` lists `{ variable, entry, reason }`, entries printable. A list
+ * counts as theirs). `dropped` lists `{ variable, entry, reason }`: raw entries, reason tags. A list
  * left with no entries is removed (an empty PATH would mean the working directory again).
  */
 async function childEnv(userEnv, home) {
@@ -1666,7 +1698,7 @@ async function childEnv(userEnv, home) {
   const allow = allowsWorkspaceCode(userEnv);
   const is = (key, names) => names.some((n) => (IS_WINDOWS ? n.toUpperCase() === key.toUpperCase() : n === key));
   for (const [key, value] of Object.entries(userEnv)) {
-    const drop = (entry, reason) => dropped.push({ variable: key, entry: shownPath(entry), reason });
+    const drop = (entry, reason) => dropped.push({ variable: key, entry, reason });
     if (allow || typeof value !== "string") env[key] = value;
     else if (is(key, SEARCH_LISTS)) {
       const entries = splitList(value, is(key, ["LD_PRELOAD"]));
@@ -3934,7 +3966,7 @@ function wrapBackend(backend) {
   /** Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too. */
   async function diagnose(cwd) {
     try {
-      return await backend.diagnose(cwd);
+      return withWordedDropped(await backend.diagnose(cwd));
     } catch (err) {
       const story = err?.details?.story;
       return {

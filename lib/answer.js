@@ -4,11 +4,13 @@
 // cut once more to leave room for the marker's worst case, so text + marker never exceed them.
 
 const { cut, countLines, MARKER_LINES } = require("./backends/node/limits.js");
+const { withWordedDropped } = require("./words/environment.js");
 const { notKept, printedNothing, truncationMarker } = require("./words/marker.js");
 
 /** `{ text, details }` from a backend's `{ text, details, answer }`. */
 function finishAnswer({ text, details: raw, answer }) {
-  const details = answer.fullOutputMissing ? { ...raw, fullOutputMissing: notKept(answer.fullOutputMissing) } : raw;
+  const shown = withWordedDropped(raw);
+  const details = answer.fullOutputMissing ? { ...shown, fullOutputMissing: notKept(answer.fullOutputMissing) } : shown;
   if (!details.truncated) return { text: answer.printedNothing ? printedNothing(answer.subcommand) : text, details };
   const facts = { ...details, fullOutputComplete: answer.fullOutputComplete };
   // The worst case: the longer gap (kept text not ending in a newline), the largest kept counts.

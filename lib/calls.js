@@ -7,6 +7,7 @@ const { finishAnswer } = require("./answer.js");
 const { exhausted } = require("./backends/node/errors.js");
 const { exploreCommand } = require("./commands.js");
 const { firstLine } = require("./text.js");
+const { withWordedDropped } = require("./words/environment.js");
 const { publicError } = require("./words/messages.js");
 
 /** The limits every backend exports, as the addon's napi consts. */
@@ -71,7 +72,7 @@ function wrapBackend(backend) {
   /** Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too. */
   async function diagnose(cwd) {
     try {
-      return await backend.diagnose(cwd);
+      return withWordedDropped(await backend.diagnose(cwd));
     } catch (err) {
       const story = err?.details?.story;
       return {

@@ -63,7 +63,7 @@ fn env_dropped(dropped: &[Dropped]) -> Vec<EnvDropped> {
     .map(|d| EnvDropped {
       variable: d.variable.clone(),
       entry: d.entry.clone(),
-      reason: d.reason.to_owned(),
+      reason: d.reason.tag(),
     })
     .collect()
 }

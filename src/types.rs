@@ -112,7 +112,8 @@ pub struct EnvDropped {
   /// The entry that was left out, printable and bounded (the whole value for NODE_OPTIONS: the
   /// option that decided it).
   pub entry: String,
-  /// Why: "inside the workspace", "relative: …", "empty: …", "loads …".
+  /// Why: "inside the workspace", "relative: …", "empty: …", "loads …". (The addon hands over
+  /// the raw entry and a `DropReason` tag; lib/words/environment.js shows and words them.)
   pub reason: String,
 }
 

@@ -6,6 +6,7 @@
 
 const { shownPath } = require("./paths.js");
 const { headline } = require("./reasons.js");
+const { withWordedDropped } = require("./environment.js");
 const { redactTail } = require("./redact.js");
 
 const NEVER_WRITES_INDEX = "pi-codegraph never creates, syncs or repairs the index.";
@@ -155,7 +156,7 @@ function message(code, facts, details) {
  * run's `context`, then what the facts add).
  */
 function publicError(code, facts = {}, context = {}) {
-  const details = withoutUndefined({ ...context, ...factDetails(code, facts) });
+  const details = withoutUndefined({ ...withWordedDropped(context), ...factDetails(code, facts) });
   const err = new Error(message(code, facts, details));
   return Object.assign(err, { code, remediation: remediation(code, facts), details });
 }

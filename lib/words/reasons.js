@@ -3,6 +3,7 @@
 // OS's own text (`os`) is the one part each backend words itself.
 
 const { shownPath } = require("./paths.js");
+const { DROP_REASONS } = require("./environment.js");
 const { NOT_KEPT_REASONS } = require("./marker.js");
 
 /** A path as a message shows it (lib/words/paths.js). */
@@ -155,6 +156,7 @@ const WORDED_FACTS = {
   Step: STEPS,
   Resource: RESOURCE_NAMES,
   NotKeptReason: NOT_KEPT_REASONS,
+  DropReason: DROP_REASONS,
 };
 
 function said(table, reason) {

@@ -6,7 +6,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::Path;
 
 mod code_paths;
-pub use code_paths::Dropped;
+pub use code_paths::{DropReason, Dropped};
 
 /// Variables set for the child unless the user already set them: no telemetry queue, no update
 /// check, no bundle download from the network, no colour codes. Each one is read by the pinned

@@ -159,7 +159,7 @@ impl Spill {
     self
       .file
       .write_all(&self.buf.as_bytes()[..take])
-      .map_err(write_failed)
+      .map_err(|e| write_failed(&e))
   }
 
   pub fn finish(mut self, complete: bool) -> FullOutput {
@@ -167,7 +167,7 @@ impl Spill {
     std::mem::take(&mut self.cleaner).finish(&mut self.buf);
     if let Err(reason) = self
       .append()
-      .and_then(|()| self.file.flush().map_err(write_failed))
+      .and_then(|()| self.file.flush().map_err(|e| write_failed(&e)))
     {
       return FullOutput::NotKept { reason };
     }
@@ -188,7 +188,7 @@ impl Spill {
   }
 }
 
-fn write_failed(e: std::io::Error) -> NotKeptReason {
+fn write_failed(e: &std::io::Error) -> NotKeptReason {
   NotKeptReason::Write {
     error: e.to_string(),
   }

@@ -14,7 +14,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use crate::discovery::resolves_inside;
-use crate::sanitize::shown;
+use serde::Serialize;
 
 /// Search lists whose entries name programs or libraries to load: PATH (every program the
 /// launcher and the CLI start), Node's module path, the dynamic loaders' preload and library
@@ -71,29 +71,54 @@ const NODE_CWD_OPTIONS: &[&str] = &["--experimental-default-config-file"];
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Dropped {
   pub variable: String,
-  /// The entry as shown (printable, bounded).
+  /// The entry as it was (lossy UTF-8); lib/words/ shows it printable and bounded.
   pub entry: String,
-  pub reason: &'static str,
+  pub reason: DropReason,
 }
 
-const EMPTY: &str = "empty: it means the working directory, the workspace";
-const RELATIVE: &str = "relative: it resolves against the workspace";
-const INSIDE: &str = "inside the workspace";
-const PER_PROCESS: &str =
-  "it names the reading process's own files (/proc/self/cwd is the workspace)";
+/// Why an entry may not reach the child: a tag lib/words/environment.js words.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum DropReason {
+  /// An empty entry means the working directory: the workspace.
+  Empty,
+  /// A relative entry resolves against the workspace.
+  Relative,
+  Inside,
+  /// `/proc/self/...`: read by the child, its own files (its cwd is the workspace).
+  PerProcess,
+  /// NODE_OPTIONS Node itself could not read.
+  NodeOptionsUnreadable,
+  /// A NODE_OPTIONS option that reads a file from the working directory.
+  ReadsWorkspaceFile,
+  /// A NODE_OPTIONS loading option naming an absolute path inside the workspace.
+  LoadsInside,
+  /// A NODE_OPTIONS loading option naming a relative path or a bare module name.
+  LoadsRelative,
+}
+
+impl DropReason {
+  /// The tag as JS sees it (`"perProcess"`, …).
+  pub fn tag(self) -> String {
+    serde_json::to_value(self)
+      .ok()
+      .and_then(|v| v.as_str().map(str::to_owned))
+      .unwrap_or_default()
+  }
+}
 
 /// Why `entry` may not reach the child, if it may not.
-fn refused(entry: &OsStr, home: &Path) -> Option<&'static str> {
+fn refused(entry: &OsStr, home: &Path) -> Option<DropReason> {
   let path = Path::new(entry);
   if entry.is_empty() {
-    Some(EMPTY)
+    Some(DropReason::Empty)
   } else if !path.is_absolute() {
-    Some(RELATIVE)
+    Some(DropReason::Relative)
   } else if path.starts_with("/proc/self") || path.starts_with("/proc/thread-self") {
     // Resolved here it would be the host's; read by the child, its own cwd: the workspace.
-    Some(PER_PROCESS)
+    Some(DropReason::PerProcess)
   } else if resolves_inside(path, home) {
-    Some(INSIDE)
+    Some(DropReason::Inside)
   } else {
     None
   }
@@ -114,7 +139,7 @@ pub fn filter(
     let mut drop = |entry: &OsStr, reason| {
       dropped.push(Dropped {
         variable: name.clone(),
-        entry: shown(Path::new(entry)),
+        entry: entry.to_string_lossy().into_owned(),
         reason,
       });
     };
@@ -185,11 +210,11 @@ fn split_list(value: &OsStr, spaces_too: bool) -> Vec<OsString> {
 /// `-r dotenv/config` is looked up in the workspace's `node_modules`), when an option reads a
 /// file from the working directory, or when Node could not read it either. Returns the
 /// offending option and why.
-fn node_options_refused(value: &OsStr, home: &Path) -> Option<(String, &'static str)> {
+fn node_options_refused(value: &OsStr, home: &Path) -> Option<(String, DropReason)> {
   let Some(tokens) = value.to_str().and_then(node_options_tokens) else {
     return Some((
       value.to_string_lossy().into_owned(),
-      "not readable as Node reads NODE_OPTIONS",
+      DropReason::NodeOptionsUnreadable,
     ));
   };
   let mut tokens = tokens.into_iter();
@@ -203,7 +228,7 @@ fn node_options_refused(value: &OsStr, home: &Path) -> Option<(String, &'static 
       None => raw_name.to_owned(),
     };
     if NODE_CWD_OPTIONS.contains(&name.as_str()) {
-      return Some((token.clone(), "reads a file from the workspace"));
+      return Some((token.clone(), DropReason::ReadsWorkspaceFile));
     }
     if !NODE_LOADING_OPTIONS.contains(&name.as_str()) {
       continue;
@@ -211,9 +236,9 @@ fn node_options_refused(value: &OsStr, home: &Path) -> Option<(String, &'static 
     let file = inline.or_else(|| tokens.next()).unwrap_or_default();
     let shown_option = format!("{name} {file}");
     let reason = if Path::new(&file).is_absolute() {
-      resolves_inside(Path::new(&file), home).then_some("loads a file inside the workspace")
+      resolves_inside(Path::new(&file), home).then_some(DropReason::LoadsInside)
     } else {
-      Some("loads a module by a relative path or bare name, found from the workspace")
+      Some(DropReason::LoadsRelative)
     };
     if let Some(reason) = reason {
       return Some((shown_option, reason));
