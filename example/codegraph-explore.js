@@ -1011,7 +1011,7 @@ function envGet(env, key) {
 }
 
 /**
- * The one rule of a blank request, shared with the addon (preflight.rs `is_blank_char`): only
+ * The one rule of a blank request, shared with the addon (preflight/request.rs `is_blank_char`): only
  * Unicode White_Space (U+0085, U+00A0, U+3000 …), controls (Cc) and format characters (Cf: U+FEFF,
  * U+200B, the bidi controls, tag characters …). String.trim() is not it: it strips U+FEFF but
  * keeps U+0085.

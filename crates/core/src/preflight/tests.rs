@@ -1,6 +1,7 @@
 //! Unit tests of `preflight` (they reach its private items).
 
 use super::*;
+use crate::limits::MAX_REQUEST_CHARS;
 
 #[cfg(windows)]
 #[test]
