@@ -11,8 +11,8 @@ import { root } from "./helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
 const { WORDED_FACTS } = require(path.join(root, "lib", "words", "reasons.js"));
-const sources = ["errors.rs", "errors/reasons.rs", "resources.rs", "full_output.rs", "environment/code_paths.rs"].map((f) =>
-  fs.readFileSync(path.join(root, "crates", "core", "src", f), "utf8"),
+const sources = ["errors.rs", "errors/reasons.rs", "resources.rs", "full_output.rs", "environment/code_paths.rs"].map(
+  (f) => fs.readFileSync(path.join(root, "crates", "core", "src", f), "utf8"),
 );
 
 /** The serialized tags of `pub enum name`: camelCase variant names, or their `#[serde(rename)]`. */
