@@ -8,7 +8,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const pkg = require("../package.json");
 const { explore, diagnose, addonInfo, runnerInfo, limits } = require("../index.js");
-const { envDroppedLines, runnerLine } = require("../lib/status.js");
+const { envDroppedLines, indexSizeText, parallelText, runnerLine } = require("../lib/status.js");
 const { printable } = require("../lib/text.js");
 
 /** printable(), and a newline shown as `\n` too: a value (a directory name) that must stay on its row. */
@@ -135,6 +135,8 @@ async function doctor(dir) {
       d.indexProblem ??
       (code === "CODEGRAPH_NO_INDEX" ? d.problem : (skipped ?? "none usable (no reason reported)")),
   ]);
+  if (d.indexPath && indexSizeText(d)) rows.push(["index size", indexSizeText(d)]);
+  rows.push(["parallel", parallelText(d.parallel)]);
   if (d.indexPath && d.indexResolved && d.indexResolved !== d.indexPath) {
     rows.push(["resolved", `${d.indexResolved} (where the index really is, through symlinks)`]);
   }

@@ -5,7 +5,8 @@
 
 const { cut, countLines, MARKER_LINES } = require("./backends/node/limits.js");
 const { withWordedDropped } = require("./words/environment.js");
-const { notKept, printedNothing, truncationMarker } = require("./words/marker.js");
+const { incompleteMarkers, notKept, printedNothing, truncationMarker } = require("./words/marker.js");
+const { messageBeforePartial } = require("./words/messages.js");
 
 /** `{ text, details }` from a backend's `{ text, details, answer }`. */
 function finishAnswer({ text, details: raw, answer }) {
@@ -31,4 +32,28 @@ function finishAnswer({ text, details: raw, answer }) {
   return { text: kept + truncationMarker({ ...facts, ...counts, text: kept }), details: finished };
 }
 
-module.exports = { finishAnswer };
+/**
+ * The text the model gets for a failed call `err`: its message (code and remediation first) and,
+ * when a timeout or cancel stopped a CLI that had printed part of its answer, that part between
+ * two marker lines, all within the caps (`maxBytes`, `maxLines`), then `trailer` (if any).
+ */
+function failedAnswer(err, { maxBytes, maxLines }, trailer) {
+  const partial = err?.details?.partialText;
+  const after = trailer ? `\n${trailer}` : "";
+  if (typeof partial !== "string" || partial.trim() === "") return `${err?.message ?? err}${after}`;
+  const head = messageBeforePartial(err);
+  const facts = { code: err.code, timeoutMs: err.details.timeoutMs, partialBytes: err.details.partialBytes ?? 0 };
+  // The worst case of the end marker: every byte kept.
+  const widest = incompleteMarkers({ ...facts, keptBytes: facts.partialBytes });
+  const frame = `${head}\n\n${widest.start}\n\n${widest.end}${after}`;
+  const [kept] = cut(
+    partial.replace(/\n*$/, "\n"),
+    Math.max(0, maxBytes - Buffer.byteLength(frame)),
+    Math.max(1, maxLines - countLines(frame)),
+  );
+  const { start, end } = incompleteMarkers({ ...facts, keptBytes: Buffer.byteLength(kept) });
+  const body = kept.endsWith("\n") || kept === "" ? kept : `${kept}\n`;
+  return `${head}\n\n${start}\n${body}${end}${after}`;
+}
+
+module.exports = { failedAnswer, finishAnswer };

@@ -3,12 +3,15 @@
 // as one such description, and a diagnose() that never rejects. Whatever the backend, run() and
 // explore() never throw synchronously and every failure is a CODEGRAPH_* rejection.
 
+const os = require("node:os");
+const { admit, noteIndexBytes, parallelPolicy, QUEUE_BUDGETS } = require("./admission.js");
 const { finishAnswer } = require("./answer.js");
+const { DEFAULT_TIMEOUT_MS } = require("./backends/node/limits.js");
 const { exhausted } = require("./backends/node/errors.js");
 const { exploreCommand } = require("./commands.js");
 const { firstLine } = require("./text.js");
 const { withWordedDropped } = require("./words/environment.js");
-const { publicError } = require("./words/messages.js");
+const { publicError, reworded } = require("./words/messages.js");
 
 /** The limits every backend exports, as the addon's napi consts. */
 const LIMIT_NAMES = [
@@ -33,35 +36,88 @@ function safeListener(fn) {
   };
 }
 
-/** The options a backend reads, copied out of whatever the caller passed (getters, Proxies). */
+/**
+ * The options a backend reads, copied out of whatever the caller passed (getters, Proxies), and
+ * the glue's own `onQueue` listener, kept apart (a backend knows nothing of the queue).
+ */
 function plainOptions(options) {
-  if (options === undefined || options === null) return null;
-  if (typeof options !== "object") return options; // the backend rejects it with its own reason
-  const { timeoutMs, onProgress } = options;
-  return { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress };
+  if (options === undefined || options === null) return { plain: null, onQueue: undefined };
+  if (typeof options !== "object") return { plain: options, onQueue: undefined }; // the backend rejects it
+  const { timeoutMs, onProgress, onQueue } = options;
+  return {
+    plain: { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress },
+    onQueue: typeof onQueue === "function" ? safeListener(onQueue) : undefined,
+  };
+}
+
+/** The run's time budget: the caller's valid `timeoutMs`, else the command's, else 30 s. */
+function budgetOf(command, plain) {
+  const valid = (ms) => Number.isSafeInteger(ms) && ms > 0 && ms <= 2 ** 31 - 1;
+  if (valid(plain?.timeoutMs)) return plain.timeoutMs;
+  try {
+    if (valid(command?.timeoutMs)) return command.timeoutMs;
+  } catch {} // a throwing getter: the backend rejects the description
+  return DEFAULT_TIMEOUT_MS;
+}
+
+/** What a call observed while it ran, for the words of a timeout (lib/words/messages.js). */
+function observed(ticket, details) {
+  return {
+    siblings: ticket.siblings,
+    limit: ticket.policy.limit,
+    policy: ticket.policy,
+    load: os.loadavg()[0],
+    cores: ticket.policy.cores,
+    lockWaitMs: details?.lockWaitMs ?? 0,
+  };
 }
 
 /** `{ run, explore, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
 function wrapBackend(backend) {
   /** Runs the described command in `cwd`; every failure is a CODEGRAPH_* rejection. */
   async function run(command, cwd, signal, options) {
+    const entered = performance.now();
+    const total = () => Math.round(performance.now() - entered);
     let plain;
+    let onQueue;
     try {
-      plain = plainOptions(options);
+      ({ plain, onQueue } = plainOptions(options));
     } catch (cause) {
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
     }
+    // Wait for a turn on the index (lib/admission.js); the time budget starts once admitted.
+    const budgetMs = budgetOf(command, plain);
+    let ticket;
+    try {
+      ticket = await admit(cwd, { signal, budgetMs, onQueue });
+    } catch (err) {
+      const queue = err?.queue;
+      if (!queue) throw publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });
+      const code = queue.is === "cancelled" ? "CODEGRAPH_CANCELLED" : "CODEGRAPH_TIMEOUT";
+      const facts = queue.is === "cancelled" ? { queue } : { queue, timeoutMs: QUEUE_BUDGETS * budgetMs };
+      throw publicError(code, facts, {
+        queueMs: queue.waitedMs,
+        durationMs: total(),
+        parallelLimit: queue.policy.limit,
+      });
+    }
+    const waits = () => ({ queueMs: ticket.queueMs, durationMs: total(), parallelLimit: ticket.policy.limit });
     let result;
     try {
       result = await backend.runCommand(command, cwd, signal ?? null, plain);
     } catch (err) {
-      if (err?.code?.startsWith?.("CODEGRAPH_")) throw err;
+      ticket.leave();
+      if (err?.code === "CODEGRAPH_TIMEOUT") throw reworded(err, { observed: observed(ticket, err.details) }, waits());
+      if (err?.code?.startsWith?.("CODEGRAPH_")) throw reworded(err, {}, waits());
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
       const resources = exhausted({ is: "loadRunner" }, err);
       if (resources) throw publicError(resources.code, resources.facts);
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "argumentsUnusable", text: firstLine(err) } });
     }
-    return finishAnswer(result);
+    ticket.leave();
+    noteIndexBytes(cwd, result?.details?.indexBytes);
+    const answer = finishAnswer(result);
+    return { text: answer.text, details: { ...answer.details, ...waits() } };
   }
 
   /** Runs `codegraph explore -- <request>` in `cwd`: one command description through run(). */
@@ -72,11 +128,14 @@ function wrapBackend(backend) {
   /** Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too. */
   async function diagnose(cwd) {
     try {
-      return withWordedDropped(await backend.diagnose(cwd));
+      const diagnosis = withWordedDropped(await backend.diagnose(cwd));
+      noteIndexBytes(cwd, diagnosis.indexBytes);
+      return { ...diagnosis, parallel: parallelPolicy(cwd) };
     } catch (err) {
       const story = err?.details?.story;
       return {
         cwd,
+        parallel: parallelPolicy(cwd),
         ready: false,
         problemCode: err?.code ?? "CODEGRAPH_SPAWN",
         problem: story ? `${String(err.message).split("\n")[0]} ${story}` : String(err?.message ?? err),

@@ -10,6 +10,18 @@ const PREVIEW_LINES = 8;
 /** Pi's keybinding id for expanding tool output (its built-in read and bash tools use it too). */
 const EXPAND_KEY = "app.tools.expand";
 
+const seconds = (ms) => `${(ms / 1000).toFixed(2)}s`;
+
+/** Where the user's wait went, when part of it was not the run: " (queued 3.10s, index lock 4.77s, run 7.03s)". */
+function waitsOf(d) {
+  const parts = [];
+  if (d.queueMs > 0) parts.push(`queued ${seconds(d.queueMs)}`);
+  if (d.lockWaitMs > 0) parts.push(`index lock ${seconds(d.lockWaitMs)}`);
+  if (parts.length === 0) return "";
+  if (d.runMs !== undefined) parts.push(`run ${seconds(d.runMs)}`);
+  return ` (${parts.join(", ")})`;
+}
+
 /** The request on one line, and the equivalent CLI command under it. */
 function renderCall({ Text }, args, theme, context) {
   const text = context?.lastComponent ?? new Text("", 0, 0);
@@ -25,6 +37,17 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
   const body = printable(result.content?.find((c) => c.type === "text")?.text ?? "");
   if (options.isPartial) {
     const p = result.details ?? {};
+    if (p.queued) {
+      const ahead = `${p.ahead} CodeGraph ${p.ahead === 1 ? "query" : "queries"} ahead`;
+      return new Text(
+        theme.fg(
+          "warning",
+          `Waiting: ${ahead} (${p.limit} run at once on this index)… ${(p.waitedMs / 1000).toFixed(1)}s`,
+        ),
+        0,
+        0,
+      );
+    }
     const soFar = p.partial
       ? ` ${formatSize(p.seenBytes)}, ${p.seenLines} lines, ${(p.elapsedMs / 1000).toFixed(1)}s`
       : "";
@@ -51,7 +74,7 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
     d.truncated
       ? `${keptLines} of ${d.totalsExact === false ? "at least " : ""}${d.totalLines} lines`
       : `${d.keptLines ?? keptLines} lines`,
-    d.durationMs !== undefined ? `${(d.durationMs / 1000).toFixed(2)}s` : null,
+    d.durationMs !== undefined ? `${seconds(d.durationMs)}${waitsOf(d)}` : null,
     d.cliVersion ? `codegraph ${d.cliVersion}` : null,
   ].filter(Boolean);
   let footer = theme.fg("dim", facts.join(" · "));

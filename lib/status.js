@@ -19,6 +19,31 @@ function executableLine(d) {
   return `${d.executable}${version}${d.executableInWorkspace ? " [inside the workspace]" : ""}`;
 }
 
+const MIB = 1024 * 1024;
+const sizeOf = (bytes) =>
+  bytes >= 1024 * MIB ? `${(bytes / 1024 / MIB).toFixed(1)} GiB` : `${(bytes / MIB).toFixed(1)} MiB`;
+
+/** "446.2 MiB": the index database's size, or null when the backend did not report one. */
+function indexSizeText(d) {
+  return Number.isSafeInteger(d?.indexBytes) ? sizeOf(d.indexBytes) : null;
+}
+
+/**
+ * The parallel limit in force (`diagnosis.parallel`, lib/admission.js), with where it came from:
+ * "2 CodeGraph queries at once on this index (from the machine: 2 cores, 23.4 GiB memory, about
+ * 546.2 MiB per query)". A PI_CODEGRAPH_MAX_PARALLEL that was ignored says why.
+ */
+function parallelText(p) {
+  if (!p) return "unknown";
+  const at = `${p.limit} CodeGraph ${p.limit === 1 ? "query" : "queries"} at once on this index`;
+  if (p.source === "env") return `${at} (PI_CODEGRAPH_MAX_PARALLEL)`;
+  const per = p.indexBytes === null ? "index size not known yet" : `about ${sizeOf(p.perQueryBytes)} per query`;
+  const ignored = p.envProblem
+    ? `; PI_CODEGRAPH_MAX_PARALLEL=${JSON.stringify(p.envProblem.raw)} ignored: not a whole number from 1 to ${p.envProblem.max}`
+    : "";
+  return `${at} (from the machine: ${p.cores} ${p.cores === 1 ? "core" : "cores"}, ${sizeOf(p.memoryBytes)} memory, ${per}${ignored})`;
+}
+
 /** At most this many entries of `envDropped` are listed; the rest are counted. */
 const MAX_DROPPED_SHOWN = 8;
 
@@ -54,13 +79,15 @@ function statusReport(diagnosis, state, info) {
       diagnosis.indexResolved && diagnosis.indexResolved !== diagnosis.indexPath
         ? ` -> ${diagnosis.indexResolved}`
         : "";
-    lines.push(`index: ${diagnosis.indexPath}${resolved}`);
+    const size = indexSizeText(diagnosis);
+    lines.push(`index: ${diagnosis.indexPath}${resolved}${size ? ` (${size})` : ""}`);
   } else {
     lines.push(
       `index: ${diagnosis.indexProblem ?? (diagnosis.problemCode === "CODEGRAPH_NO_INDEX" ? diagnosis.problem : "not checked")}`,
     );
   }
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
+  lines.push(`parallel: ${parallelText(diagnosis.parallel)}`);
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!diagnosis.ready) {
     if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(diagnosis.problemCode))
@@ -92,4 +119,4 @@ function statusText(diagnosis, runner) {
   return `⬡ codegraph: ${problem}${fallback}`;
 }
 
-module.exports = { runnerLine, envDroppedLines, statusReport, statusText };
+module.exports = { runnerLine, envDroppedLines, indexSizeText, parallelText, statusReport, statusText };

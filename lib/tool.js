@@ -2,6 +2,7 @@
 // MAX_REQUEST_CHARS), its execute() over the backend, and its renderers.
 
 const { FALLBACK_LINE, TOOL_NAME, guidance, toolDescription } = require("./guidance.js");
+const { failedAnswer } = require("./answer.js");
 const { renderCall, renderResult } = require("./render.js");
 
 /**
@@ -27,28 +28,40 @@ function createTool(state, peers, api) {
     }),
 
     async execute(_toolCallId, params, signal, onUpdate, ctx) {
-      // Partial output while the CLI prints (bounded by the same caps, at most every 250 ms).
+      // Partial output while the CLI prints (bounded by the same caps, at most every 250 ms),
+      // and, before that, the call's place in the index's queue when it has to wait.
+      const update = typeof onUpdate === "function" ? onUpdate : undefined;
       const onProgress =
-        typeof onUpdate === "function"
-          ? (p) =>
-              onUpdate({
-                content: [{ type: "text", text: p.text }],
-                details: { partial: true, seenBytes: p.seenBytes, seenLines: p.seenLines, elapsedMs: p.elapsedMs },
-              })
-          : undefined;
+        update &&
+        ((p) =>
+          update({
+            content: [{ type: "text", text: p.text }],
+            details: { partial: true, seenBytes: p.seenBytes, seenLines: p.seenLines, elapsedMs: p.elapsedMs },
+          }));
+      const onQueue =
+        update &&
+        ((q) =>
+          update({
+            content: [{ type: "text", text: "" }],
+            details: { queued: true, ahead: q.ahead, limit: q.limit, waitedMs: q.waitedMs },
+          }));
       // The session this call belongs to: one that ended meanwhile released its files already,
       // and a later session must not release this call's (it stays until the process exits).
       const sessionFiles = state.fullOutputs;
       try {
         // The workspace is Pi's, never the model's: the tool has no path parameter.
-        const result = await api.explore(params?.request, ctx?.cwd, signal, { onProgress });
+        const result = await api.explore(params?.request, ctx?.cwd, signal, { onProgress, onQueue });
         state.lastError = undefined;
         const file = result.details.fullOutputPath;
         if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
         return { content: [{ type: "text", text: result.text }], details: result.details };
       } catch (err) {
         state.lastError = { at: new Date().toISOString(), message: err.message };
-        const toolError = new Error(`${err.message}\n${FALLBACK_LINE}`, { cause: err });
+        // Pi hands the model only the message: it carries what a stopped CLI had printed.
+        const caps = { maxBytes: limits.MAX_OUTPUT_BYTES, maxLines: limits.MAX_OUTPUT_LINES };
+        // A cancel is the user's (Esc): no advice to the model to use other tools instead.
+        const trailer = err.code === "CODEGRAPH_CANCELLED" ? "" : FALLBACK_LINE;
+        const toolError = new Error(failedAnswer(err, caps, trailer), { cause: err });
         Object.assign(toolError, { code: err.code, remediation: err.remediation, details: err.details });
         throw toolError;
       } finally {

@@ -193,6 +193,15 @@ async function runSpec(spec) {
       case "waitFile":
         await until(() => fs.existsSync(arg));
         break;
+      case "gate": {
+        // For the parallel-call tests: note this call's request in `<arg>/started`, wait until the
+        // test creates `<arg>/<request>.go` (or `<arg>/all.go`), then answer with the request.
+        const request = args[args.indexOf("--") + 1] ?? "";
+        fs.appendFileSync(`${arg}/started`, `${request}\n`);
+        await until(() => fs.existsSync(`${arg}/${request}.go`) || fs.existsSync(`${arg}/all.go`));
+        await write(process.stdout, `answer: ${request}\n`);
+        break;
+      }
       case "waitPids": // until something (the --version probe, say) has reported to `pids`
         await until(() => fs.existsSync(spec.pids));
         break;

@@ -46,4 +46,19 @@ function printedNothing(subcommand) {
   return `(codegraph ${subcommand} printed nothing)`;
 }
 
-module.exports = { NOT_KEPT_REASONS, notKept, printedNothing, truncationMarker };
+/**
+ * The lines around what CodeGraph had printed before a timeout or cancel stopped it, in the text
+ * the model gets: `f` has `code`, `timeoutMs`, `keptBytes` and `partialBytes`.
+ */
+function incompleteMarkers(f) {
+  const why =
+    f.code === "CODEGRAPH_TIMEOUT" ? `it was stopped at its ${f.timeoutMs} ms time limit` : "the call was cancelled";
+  const kept =
+    f.keptBytes < f.partialBytes ? `the first ${f.keptBytes} of ${f.partialBytes} bytes` : `${f.keptBytes} bytes`;
+  return {
+    start: `[Incomplete answer: ${why}. What codegraph had printed follows; sections after it are missing.]`,
+    end: `[End of the incomplete answer: ${kept}.]`,
+  };
+}
+
+module.exports = { NOT_KEPT_REASONS, incompleteMarkers, notKept, printedNothing, truncationMarker };

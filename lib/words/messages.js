@@ -5,10 +5,11 @@
 // the two say the same thing by construction.
 
 const { shownPath } = require("./paths.js");
-const { headline } = require("./reasons.js");
+const { headline, queries, seconds } = require("./reasons.js");
 const { withWordedDropped } = require("./environment.js");
 const { redactTail } = require("./redact.js");
 
+const WORDED_FROM = Symbol("pi-codegraph words' facts");
 const NEVER_WRITES_INDEX = "pi-codegraph never creates, syncs or repairs the index.";
 const OPTIONS_SHAPE =
   "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.";
@@ -68,6 +69,46 @@ function busyRemediation(f) {
   return `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${f.pid}, the lock is stale: delete ${lock}.`;
 }
 
+const TOO_BROAD =
+  "Ask a narrower question that names concrete symbols or files, or check the index with `codegraph status`.";
+
+/** How the parallel limit was set, for a remediation that suggests changing it. */
+const limitSource = (policy) =>
+  policy?.source === "env" ? "PI_CODEGRAPH_MAX_PARALLEL sets it" : "set PI_CODEGRAPH_MAX_PARALLEL to change it";
+
+/**
+ * CODEGRAPH_TIMEOUT's remedy names the cause the call observed (`observed`, added by the glue:
+ * siblings on the index, the machine's load, the index lock wait; `writerSeen` from the run):
+ * a question is "too broad" only when nothing else slowed it.
+ */
+function timeoutRemediation(f) {
+  if (f.queue)
+    return `Too many CodeGraph queries were asked at once for this machine: ask fewer questions in one message, or ask this one again once the others have answered (${f.queue.policy.limit} run at once on one index; ${limitSource(f.queue.policy)}).`;
+  const o = f.observed;
+  if (!o) return TOO_BROAD;
+  const causes = [];
+  if (f.writerSeen) {
+    const what = f.writerSeen.pid
+      ? `pid ${f.writerSeen.pid} holds ${shownPath(f.writerSeen.lock)}`
+      : "an init is creating it";
+    causes.push(`CodeGraph was writing the index while it ran (${what}): ask again once that write has finished`);
+  } else if (o.lockWaitMs > 0)
+    causes.push(
+      `it first waited ${seconds(o.lockWaitMs)} for CodeGraph to finish writing the index, which its time includes: ask again now that the write is over`,
+    );
+  if (o.siblings > 0)
+    causes.push(
+      `${queries(o.siblings)} on this index ran beside it (${o.limit} run at once; ${limitSource(o.policy)}): ask this one again on its own, with fewer questions in one message`,
+    );
+  if (o.cores > 0 && o.load > o.cores)
+    causes.push(
+      `the machine was busy (load average ${o.load.toFixed(1)} on ${o.cores} cores): ask again when it is less busy, or lower PI_CODEGRAPH_MAX_PARALLEL`,
+    );
+  if (causes.length === 0) return TOO_BROAD;
+  const [first, ...more] = causes;
+  return `This was not necessarily a question too broad: ${first}${more.map((c) => `; also, ${c}`).join("")}.`;
+}
+
 const REMEDIATIONS = {
   CODEGRAPH_INVALID_REQUEST: () =>
     "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.",
@@ -86,8 +127,7 @@ const REMEDIATIONS = {
   CODEGRAPH_RESOURCES: (f) => RESOURCE_REMEDIATIONS[f.resource],
   CODEGRAPH_EXIT: () =>
     "Read the stderr tail below; run the same `codegraph explore` in the workspace to reproduce it.",
-  CODEGRAPH_TIMEOUT: () =>
-    "Ask a narrower question that names concrete symbols or files, or check the index with `codegraph status`.",
+  CODEGRAPH_TIMEOUT: timeoutRemediation,
   CODEGRAPH_CANCELLED: () => "Nothing to fix: the request was cancelled.",
   CODEGRAPH_ADDON: (f) =>
     `Reinstall pi-codegraph with optional dependencies (package pi-codegraph-${f.target}), or run \`pi-codegraph doctor\`.`,
@@ -125,9 +165,16 @@ function factDetails(code, f) {
         stderrTail: stderrTailOf(f),
         partialBytes: f.partialBytes ?? 0,
         partialText: f.partialText ?? "",
+        writerSeen: f.writerSeen,
+        observed: f.observed && observedDetails(f.observed),
+        queue: f.queue && queueDetails(f.queue),
       };
     case "CODEGRAPH_CANCELLED":
-      return { partialBytes: f.partialBytes ?? 0, partialText: f.partialText ?? "" };
+      return {
+        partialBytes: f.partialBytes ?? 0,
+        partialText: f.partialText ?? "",
+        queue: f.queue && queueDetails(f.queue),
+      };
     case "CODEGRAPH_NO_INDEX":
       return f.kind?.is === "missing" && f.kind.ancestor ? { ancestorIndex: f.kind.ancestor } : {};
     case "CODEGRAPH_ADDON":
@@ -136,6 +183,17 @@ function factDetails(code, f) {
       return {};
   }
 }
+
+/** Where a queued call stood when it gave up: `{ is, ahead, waitedMs, limit }`. */
+const queueDetails = (q) => ({ is: q.is, ahead: q.ahead, waitedMs: q.waitedMs, limit: q.policy.limit });
+/** What a timed-out run observed: `{ siblings, limit, load, cores, lockWaitMs }`. */
+const observedDetails = (o) => ({
+  siblings: o.siblings,
+  limit: o.limit,
+  load: o.load,
+  cores: o.cores,
+  lockWaitMs: o.lockWaitMs,
+});
 
 /** A copy without the undefined fields (absent, never undefined). */
 const withoutUndefined = (obj) => Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
@@ -158,7 +216,30 @@ function message(code, facts, details) {
 function publicError(code, facts = {}, context = {}) {
   const details = withoutUndefined({ ...withWordedDropped(context), ...factDetails(code, facts) });
   const err = new Error(message(code, facts, details));
+  // The facts stay with the error (not enumerable) so that what the glue observed later can be
+  // added to them and the error worded again (reworded()).
+  Object.defineProperty(err, WORDED_FROM, { value: { facts, context } });
   return Object.assign(err, { code, remediation: remediation(code, facts), details });
+}
+
+/**
+ * `err` worded again with `moreFacts` and `moreContext` added to what it was built from; an
+ * error not built here keeps its words and gets only the context in its details.
+ */
+function reworded(err, moreFacts = {}, moreContext = {}) {
+  const from = err?.[WORDED_FROM];
+  if (!from) {
+    if (err && typeof err === "object") err.details = { ...(err.details ?? {}), ...moreContext };
+    return err;
+  }
+  return publicError(err.code, { ...from.facts, ...moreFacts }, { ...from.context, ...moreContext });
+}
+
+/** `err`'s message as the model reads it when the partial answer follows it (says "below"). */
+function messageBeforePartial(err) {
+  const from = err?.[WORDED_FROM];
+  if (!from) return String(err?.message ?? err);
+  return message(err.code, { ...from.facts, partialShown: true }, err.details ?? {});
 }
 
 /** A diagnosis's words for its problem: `problemCode`, `problem`, `remediation`. */
@@ -166,4 +247,12 @@ function problemWords(code, facts) {
   return { problemCode: code, problem: headline(code, facts), remediation: remediation(code, facts) };
 }
 
-module.exports = { headline, remediation, publicError, problemWords, withoutUndefined };
+module.exports = {
+  headline,
+  remediation,
+  publicError,
+  reworded,
+  messageBeforePartial,
+  problemWords,
+  withoutUndefined,
+};

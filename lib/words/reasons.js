@@ -190,6 +190,13 @@ function exitHow(f) {
 }
 
 const partialBytes = (f) => f.partialBytes ?? 0;
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const queries = (n) => `${n} CodeGraph ${n === 1 ? "query" : "queries"}`;
+
+/** "3 CodeGraph queries ahead of it on this index, 2 run at once": a queued call's place. */
+function queueSays(q) {
+  return `${queries(q.ahead)} ahead of it on this index, ${q.policy.limit} run at once`;
+}
 
 /** The headline of each code (without the code itself and the final period). */
 const HEADLINES = {
@@ -211,16 +218,20 @@ const HEADLINES = {
   CODEGRAPH_RESOURCES: (f) => `pi-codegraph ran out of ${RESOURCE_NAMES[f.resource]}: ${resourceReason(f)}`,
   CODEGRAPH_EXIT: (f) => `codegraph explore ${exitHow(f)}`,
   CODEGRAPH_TIMEOUT: (f) =>
-    `codegraph explore did not finish within ${f.timeoutMs} ms and was stopped${
-      partialBytes(f)
-        ? ` after printing ${partialBytes(f)} bytes of a partial answer (kept in details.partialText)`
-        : " before it printed anything"
-    }`,
+    f.queue
+      ? `codegraph explore waited ${seconds(f.queue.waitedMs)} for its turn (${queueSays(f.queue)}) and was not started`
+      : `codegraph explore did not finish within ${f.timeoutMs} ms and was stopped${
+          partialBytes(f)
+            ? ` after printing ${partialBytes(f)} bytes of a partial answer (${f.partialShown ? "below" : "kept in details.partialText"})`
+            : " before it printed anything"
+        }`,
   CODEGRAPH_ADDON: (f) => `the pi-codegraph native addon for ${f.target} is not installed`,
   CODEGRAPH_CANCELLED: (f) =>
-    partialBytes(f)
-      ? `the explore was cancelled after codegraph had printed ${partialBytes(f)} bytes (the partial answer is in details.partialText), and codegraph was stopped`
-      : "the explore was cancelled before codegraph printed anything, and codegraph was stopped",
+    f.queue
+      ? `the explore was cancelled while it waited for its turn (${queueSays(f.queue)}); nothing was started`
+      : partialBytes(f)
+        ? `the explore was cancelled after codegraph had printed ${partialBytes(f)} bytes (the partial answer is ${f.partialShown ? "below" : "in details.partialText"}), and codegraph was stopped`
+        : "the explore was cancelled before codegraph printed anything, and codegraph was stopped",
 };
 
 /** What went wrong, in one line (a diagnosis's `problem`, `indexProblem`, `executableProblem`). */
@@ -229,4 +240,4 @@ function headline(code, facts) {
   return words ? words(facts ?? {}) : `${code} (no words for this code)`;
 }
 
-module.exports = { WORDED_FACTS, headline };
+module.exports = { WORDED_FACTS, headline, queries, seconds };
