@@ -1,11 +1,14 @@
 // A tiny streaming OpenAI-compatible chat-completions server for driving the real Pi CLI offline.
-// Turn 1 (no `tool` message yet) answers with one streamed tool call; every later turn answers
-// with plain text. It records every request body so a test can assert on what Pi sent.
+// Turn 1 (no `tool` message yet) answers with one streamed tool call, or with `calls` several in
+// one assistant message (as a model asks for parallel calls); every later turn answers with plain
+// text. It records every request body so a test can assert on what Pi sent.
 import http from "node:http";
 
 /**
  * Starts the server on 127.0.0.1 with an OS-assigned port.
- * @param {{ toolName?: string, request?: string, callId?: string, finalText?: string }} [options]
+ * `calls` (`[{ id, request }]`) replaces the one call (`callId`, `request`) with several, streamed
+ * in order as indexes 0, 1, … of one message.
+ * @param {{ toolName?: string, request?: string, callId?: string, calls?: { id: string, request: string }[], finalText?: string }} [options]
  */
 export async function startFakeOpenAI(options = {}) {
   const {
@@ -14,6 +17,7 @@ export async function startFakeOpenAI(options = {}) {
     callId = "call_cg_1",
     finalText = "FAKE_MODEL_DONE",
   } = options;
+  const calls = options.calls ?? [{ id: callId, request }];
   /** @type {{ method: string, url: string, authorization?: string, body: any }[]} */
   const requests = [];
 
@@ -46,16 +50,18 @@ export async function startFakeOpenAI(options = {}) {
       const delta = (d, finish = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
 
       if (!messages.some((m) => m.role === "tool")) {
-        // The tool call, its JSON arguments split across several deltas as real models stream them.
-        const args = JSON.stringify({ request });
-        const cut = [0, 3, Math.floor(args.length / 2), args.length - 2, args.length];
+        // Each tool call, its JSON arguments split across several deltas as real models stream them.
         delta({ role: "assistant", content: "" });
-        delta({
-          tool_calls: [{ index: 0, id: callId, type: "function", function: { name: toolName, arguments: "" } }],
+        calls.forEach((call, index) => {
+          const args = JSON.stringify({ request: call.request });
+          const cut = [0, 3, Math.floor(args.length / 2), args.length - 2, args.length];
+          delta({
+            tool_calls: [{ index, id: call.id, type: "function", function: { name: toolName, arguments: "" } }],
+          });
+          for (let i = 0; i + 1 < cut.length; i++) {
+            delta({ tool_calls: [{ index, function: { arguments: args.slice(cut[i], cut[i + 1]) } }] });
+          }
         });
-        for (let i = 0; i + 1 < cut.length; i++) {
-          delta({ tool_calls: [{ index: 0, function: { arguments: args.slice(cut[i], cut[i + 1]) } }] });
-        }
         delta({}, "tool_calls");
       } else {
         delta({ role: "assistant", content: "" });

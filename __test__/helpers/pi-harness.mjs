@@ -37,15 +37,16 @@ export function piScratch(prefix) {
 
 /**
  * A real-Pi suite's scratch world: a temp dir with `tmp/` and `home/`, an indexed copy of the shop
- * fixture, the loopback model server answering with a call of `request`, and an agent dir whose
- * models.json lists `models`. `tearDownPiSuite` undoes it.
+ * fixture, the loopback model server answering with a call of `request` (or with all of `calls` in
+ * one message: see startFakeOpenAI), and an agent dir whose models.json lists `models`.
+ * `tearDownPiSuite` undoes it.
  */
-export async function startPiSuite(prefix, { request, models }) {
+export async function startPiSuite(prefix, { request, calls, models }) {
   const { scratch, home, agentDir } = piScratch(prefix);
   fs.mkdirSync(path.join(scratch, "tmp"));
   // The test's own explicit indexing step (the extension never indexes).
   const indexed = indexShop(path.join(scratch, "shop"));
-  const server = await startFakeOpenAI({ request });
+  const server = await startFakeOpenAI({ request, calls });
   writeModelsJson(agentDir, server.baseUrl, models);
   return { scratch, home, indexed, server, agentDir };
 }
@@ -177,9 +178,13 @@ export function parseJsonl(text) {
     });
 }
 
-/** Runs Pi to completion: `{ code, signal, stdout, stderr, events }` (`piCommand`: see spawnPi). */
-export async function runPi(args, { cwd, env, timeoutMs = 30000, piCommand }) {
+/**
+ * Runs Pi to completion: `{ code, signal, stdout, stderr, events }` (`piCommand`: see spawnPi;
+ * `onSpawn` gets the child process as soon as it is started).
+ */
+export async function runPi(args, { cwd, env, timeoutMs = 30000, piCommand, onSpawn }) {
   const run = spawnPi(args, { cwd, env, piCommand });
+  onSpawn?.(run.child);
   const { code, signal } = await bounded(run.exited, timeoutMs, `pi ${args.join(" ")}`, run.child);
   return { code, signal, stdout: run.stdout, stderr: run.stderr, events: parseJsonl(run.stdout) };
 }

@@ -47,6 +47,27 @@ export function cmdline(pid) {
   }
 }
 
+/**
+ * Running processes (not zombies) whose working directory is `dir` or inside it, other than the
+ * pids in `except`: what a tool started in a workspace leaves behind, whatever its name.
+ */
+export function processesIn(dir, { except = [] } = {}) {
+  if (!LINUX) return [];
+  const real = fs.realpathSync(dir);
+  const out = [];
+  for (const st of processTable()) {
+    if (st.state === "Z" || except.includes(st.pid)) continue;
+    let cwd;
+    try {
+      cwd = fs.readlinkSync(`/proc/${st.pid}/cwd`);
+    } catch {
+      continue;
+    }
+    if (cwd === real || cwd.startsWith(`${real}/`)) out.push({ pid: st.pid, ppid: st.ppid, cmd: cmdline(st.pid) });
+  }
+  return out;
+}
+
 /** Alive means running: a zombie (exited, not yet reaped) is gone for our purposes. */
 export function isAlive(pid) {
   if (LINUX) {
