@@ -23,6 +23,8 @@ import { cmdline, isAlive, LINUX, processesIn } from "./helpers/processes.mjs";
 
 const TOOL = "codegraph_explore";
 const MODEL = "fake-parallel";
+/** The parallel limit the test sets (PI_CODEGRAPH_MAX_PARALLEL): fewer than the calls. */
+const LIMIT = "3";
 const PROMPT = "Explore the shop: checkout, refunds, totals, validation, stock, restocking, payments, main.";
 // Eight questions, each naming a symbol; `names` is the blast-radius line CodeGraph 1.6.1 gives
 // that symbol (name and definition site) in the answer to that question.
@@ -69,7 +71,14 @@ describe("eight parallel codegraph_explore calls in the real Pi CLI", { skip: pi
       models: [MODEL],
     }));
     ws = indexed;
-    const env = (pathDirs) => piEnv({ agentDir, home, pathDirs, extra: { TMPDIR: path.join(scratch, "tmp") } });
+    // Three at once on this index, so that five of the eight calls wait in the queue.
+    const env = (pathDirs) =>
+      piEnv({
+        agentDir,
+        home,
+        pathDirs,
+        extra: { TMPDIR: path.join(scratch, "tmp"), PI_CODEGRAPH_MAX_PARALLEL: LIMIT },
+      });
     const install = await runPi(["install", root], { cwd: scratch, env: env([nodeDir]), timeoutMs: 20000 });
     assert.equal(install.code, 0, `pi install: ${explain(install)}`);
 
@@ -171,8 +180,12 @@ describe("eight parallel codegraph_explore calls in the real Pi CLI", { skip: pi
       assert.equal(d.exitCode, 0);
       assert.equal(d.cliVersion, "1.6.1");
       assert.equal(d.cwd, ws, "ran in Pi's workspace");
-      t.diagnostic(`${call.id} durationMs=${d.durationMs}`);
+      assert.equal(d.parallelLimit, Number(LIMIT));
+      assert.ok(d.durationMs >= d.queueMs, `${call.id}: the total includes the queue wait`);
+      t.diagnostic(`${call.id} durationMs=${d.durationMs} queueMs=${d.queueMs} runMs=${d.runMs}`);
     });
+    const waited = CALLS.filter((call) => ends.get(call.id).result.details.queueMs > 0).length;
+    assert.equal(waited, CALLS.length - Number(LIMIT), "all but the first three waited for a turn");
     assert.match(assistantText(run.events), /FAKE_MODEL_DONE/, "Pi ran the model's second turn");
   });
 
@@ -183,6 +196,7 @@ describe("eight parallel codegraph_explore calls in the real Pi CLI", { skip: pi
     );
     // The watcher saw the CLI run (so the checks below are not vacuous), and the runs overlapped.
     assert.ok(mostAtOnce >= 2, `the explores ran concurrently; seen:\n${list}`);
+    assert.ok(mostAtOnce <= Number(LIMIT), `at most ${LIMIT} ran at once on the index; seen:\n${list}`);
     try {
       await waitFor(() => processesIn(ws).length === 0, { timeoutMs: 3000, what: "the workspace's processes to end" });
     } catch {

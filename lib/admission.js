@@ -129,6 +129,7 @@ function admit(cwd, { signal, budgetMs, onQueue }) {
   return new Promise((resolve, reject) => {
     let timer;
     let lastAhead = -1;
+    let queued = false;
     const waited = () => Math.round(performance.now() - entered);
     const stopWaiting = () => {
       clearTimeout(timer);
@@ -151,7 +152,7 @@ function admit(cwd, { signal, budgetMs, onQueue }) {
       queueMs: 0,
       admit() {
         stopWaiting();
-        ticket.queueMs = waited();
+        ticket.queueMs = queued ? waited() : 0;
         let left = false;
         ticket.leave = () => {
           if (left) return;
@@ -178,6 +179,7 @@ function admit(cwd, { signal, budgetMs, onQueue }) {
     } catch {
       return start(gate, ticket);
     }
+    queued = true;
     gate.waiting.push(ticket);
     timer = setTimeout(() => giveUp("timedOut"), QUEUE_BUDGETS * budgetMs);
     pump(key, gate);
