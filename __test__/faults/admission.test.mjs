@@ -12,7 +12,7 @@ import { test } from "node:test";
 import { assertStableError, fakeCli, tempDir } from "../helpers/index.mjs";
 import { hostWith, plainTheme, renderText } from "../helpers/pi-host.mjs";
 import { waitFor } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { backends, eachBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
@@ -311,4 +311,32 @@ test("PI_CODEGRAPH_MAX_PARALLEL: a valid value is the limit; anything else is ig
     }
   }
   assert.ok(path.isAbsolute(ws));
+});
+
+test("through the registered tool, a CLI that prints part of an answer and then hangs is stopped at 30 s, and the model gets that part", async () => {
+  // The tool's own budget (it takes no timeout): both backends at once, so the file waits 30 s once.
+  const fake = fakeCli([["sleep", 300], ["stdout", "## Flow\n1. checkout (src/shop.ts:3)\n"], ["hang"]]);
+  await withLimit(fake, 4, () =>
+    Promise.all(
+      backends.map(async (backend) => {
+        const host = await hostWith(backend.module, `timeout-${backend.id}`);
+        await host.startSession({ cwd: suite.ws });
+        const tool = host.registry.find((t) => t.name === "codegraph_explore");
+        const { error } = await settled(tool.execute("t1", { request: "q" }, undefined, () => {}, { cwd: suite.ws }));
+        assert.ok(error, `${backend.id}: the call fails`);
+        assert.equal(error.code, "CODEGRAPH_TIMEOUT");
+        const [headline, remediation] = error.message.split("\n");
+        assert.match(
+          headline,
+          /^CODEGRAPH_TIMEOUT: codegraph explore did not finish within 30000 ms and was stopped after printing 36 bytes of a partial answer \(below\)\.$/,
+        );
+        assert.match(remediation, /^Remediation: /);
+        assert.match(
+          error.message,
+          /\n\[Incomplete answer: it was stopped at its 30000 ms time limit\. What codegraph had printed follows; sections after it are missing\.\]\n## Flow\n1\. checkout \(src\/shop\.ts:3\)\n\[End of the incomplete answer: 36 bytes\.\]\ncodegraph_explore is unavailable for this request/,
+        );
+        assert.ok(Buffer.byteLength(error.message) <= 51200);
+      }),
+    ),
+  );
 });
