@@ -125,6 +125,8 @@ function factDetails(code, f) {
         stderrTail: stderrTailOf(f),
         partialBytes: f.partialBytes ?? 0,
         partialText: f.partialText ?? "",
+        // The CodeGraph writer active on the index as the call timed out ({ lock, pid, rebuild }), or null.
+        writerSeen: f.writerSeen ?? null,
       };
     case "CODEGRAPH_CANCELLED":
       return { partialBytes: f.partialBytes ?? 0, partialText: f.partialText ?? "" };
