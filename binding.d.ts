@@ -179,7 +179,20 @@ export interface ExploreDetails {
   cliVersionSource?: string
   /** 0, or -1 when pi-codegraph stopped a CLI that printed more than 16 MiB (the text is kept). */
   exitCode: number
+  /**
+   * The whole backend call in milliseconds: from entering `runCommand` (argument checks, the
+   * workspace checks, the wait for a writer, the run) to the answer. At least
+   * `lockWaitMs + runMs`.
+   */
   durationMs: number
+  /**
+   * Milliseconds this call waited for CodeGraph to finish writing the index
+   * (`codegraph.lock`, `rebuild.pid`, a database being created) before the run; 0 when no
+   * writer was active.
+   */
+  lockWaitMs: number
+  /** Milliseconds of the CLI run itself: from its start to its exit. */
+  runMs: number
   truncated: boolean
   /** Which cap cut the text, when truncated. */
   truncatedBy?: TruncatedBy
@@ -216,7 +229,15 @@ export interface ExploreErrorDetails {
   indexResolved?: string
   cliVersion?: string
   cliVersionSource?: string
+  /** Always: the whole backend call in milliseconds, from entering `runCommand` to the failure. */
   durationMs?: number
+  /**
+   * Once the checks found the index: milliseconds waited for a CodeGraph writer before the
+   * run (0 when none was active; on CODEGRAPH_INDEX_BUSY the whole wait).
+   */
+  lockWaitMs?: number
+  /** Once the CLI was started: milliseconds of its run until it failed (was stopped, exited). */
+  runMs?: number
   /** CODEGRAPH_EXIT: the exit code, or null when a signal ended the CLI. */
   exitCode?: number | null
   /** CODEGRAPH_EXIT: the signal that ended the CLI, or null when it exited. */
@@ -230,6 +251,12 @@ export interface ExploreErrorDetails {
   partialText?: string
   /** CODEGRAPH_NO_INDEX: the nearest ancestor directory with its own index. */
   ancestorIndex?: string
+  /**
+   * CODEGRAPH_TIMEOUT: the CodeGraph writer active on the index as the call timed out (read
+   * again at that moment, by the rules the wait before the run uses), or null: none, or the
+   * checks never reached the index.
+   */
+  writerSeen?: WriterSeen | null
 }
 
 /**
@@ -319,4 +346,14 @@ export declare const STDERR_TAIL_BYTES: number
 export declare const enum TruncatedBy {
   Bytes = 'bytes',
   Lines = 'lines',
+}
+
+/** A CodeGraph process writing the index, as CODEGRAPH_TIMEOUT's `details.writerSeen` names it. */
+export interface WriterSeen {
+  /** Its pid; 0 when no lock names it yet (`codegraph init` is creating the database). */
+  pid: number
+  /** The file that names it: `codegraph.lock`, `rebuild.pid`, or the database being created. */
+  lock: string
+  /** True for `rebuild.pid` (a `codegraph index` rebuild). */
+  rebuild: boolean
 }

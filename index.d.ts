@@ -17,6 +17,7 @@ export type {
   ExploreProgress,
   ExploreResult,
   TruncatedBy,
+  WriterSeen,
 } from "./binding";
 
 /**
@@ -36,7 +37,14 @@ export interface Diagnosis extends Omit<AddonDiagnosis, "executableProblem" | "i
   remediation?: string;
 }
 
-/** What `explore()` rejects with. */
+/**
+ * What `explore()` rejects with. Where the call's time went is in `details`: `durationMs` (always:
+ * the whole backend call until the failure), `lockWaitMs` (once the checks found the index: the
+ * wait for a CodeGraph writer before the run, 0 when none; on CODEGRAPH_INDEX_BUSY the whole
+ * wait) and `runMs` (once the CLI was started: its run until the failure); on CODEGRAPH_TIMEOUT,
+ * `writerSeen` names the CodeGraph writer active on the index at the deadline (or null). An
+ * answer's `details` carry the same three times, `durationMs >= lockWaitMs + runMs`.
+ */
 export interface ExploreError extends Error {
   code: ExploreErrorCode;
   /** One line: what the user can do about it. Also part of `message`. */

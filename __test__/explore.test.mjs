@@ -96,6 +96,8 @@ for (const impl of implementations) {
         assert.equal(d.exitCode, 0);
         assert.equal(d.request, "where is main");
         assert.equal(typeof d.durationMs, "number");
+        assert.equal(d.lockWaitMs, 0, "no writer: no wait");
+        assert.ok(d.runMs <= d.durationMs, `runMs ${d.runMs} within durationMs ${d.durationMs}`);
         assert.equal(d.truncated, false);
         assert.equal(d.keptBytes, Buffer.byteLength(result.text));
         assert.equal(d.totalBytes, d.keptBytes);

@@ -782,6 +782,8 @@ function factDetails(code, f) {
         stderrTail: stderrTailOf(f),
         partialBytes: f.partialBytes ?? 0,
         partialText: f.partialText ?? "",
+        // The CodeGraph writer active on the index as the call timed out ({ lock, pid, rebuild }), or null.
+        writerSeen: f.writerSeen ?? null,
       };
     case "CODEGRAPH_CANCELLED":
       return { partialBytes: f.partialBytes ?? 0, partialText: f.partialText ?? "" };
@@ -882,9 +884,13 @@ function exhausted(step, err) {
 /** What the CLI had printed when it was stopped, for details.partialText/partialBytes. */
 const partialOf = (partial) => ({ partialBytes: partial?.bytes ?? 0, partialText: partial?.text ?? "" });
 
-/** CODEGRAPH_TIMEOUT; `stalled`: the workspace checks, not the CLI, did not finish. */
+/**
+ * CODEGRAPH_TIMEOUT; `stalled`: the workspace checks, not the CLI, did not finish. `writerSeen`:
+ * the CodeGraph writer active on the index at that moment (`{ lock, pid, rebuild }`), filled in by
+ * explore.js; null when none, or when the checks never reached the index.
+ */
 const timedOut = (timeoutMs, stderrTail = "", partial = undefined, stalled = false) =>
-  new Problem("CODEGRAPH_TIMEOUT", { timeoutMs, stderrTail, stalled, ...partialOf(partial) });
+  new Problem("CODEGRAPH_TIMEOUT", { timeoutMs, stderrTail, stalled, ...partialOf(partial), writerSeen: null });
 const cancelled = (partial) => new Problem("CODEGRAPH_CANCELLED", partialOf(partial));
 
 /** The public Error for a Problem (anything else is a bug here, still a contract error). */
@@ -2673,7 +2679,8 @@ function spawnProblem(executable, err) {
  * Runs `launch` with `args` (an argument array, no shell, stdin /dev/null). Resolves with the
  * stdout bounded by `caps` (`{ bytes, lines }`; default the contract's maxima), the stderr tail, the exit status and the duration; rejects with a Problem on
  * spawn failure, timeout (at `deadline`, a performance.now() time; `timeoutMs` is what the
- * error reports) or cancellation, after the whole tree is stopped. `cancel` is
+ * error reports) or cancellation, after the whole tree is stopped (such a Problem, of a CLI that
+ * was started, carries `runMs`). `cancel` is
  * `{ requested, onCancel }`, raised by the caller. A `background` run (the version probe) does
  * not keep the host alive; the host's exit still kills it.
  */
@@ -2743,6 +2750,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
       // What a stuck CLI said before it was stopped is often the reason (a lock, a prompt).
       if (drainStderr) await streamClosed(child.stderr, PIPE_GRACE_MS);
       const problem = makeProblem(out.preview());
+      problem.runMs = elapsed(); // the CLI was started: how long it ran, for the failure's details
       closePipes();
       untrackChild(child);
       reject(problem);
@@ -3008,7 +3016,11 @@ const CAUSE_WAIT_MS = 1000;
  * CAUSE_WAIT_MS (explore.rs `blocked_cause`).
  */
 function blockedCause(workspace, dir) {
-  const probe = dir ? indexBlocked(workspace, dir) : workspaceBlocked(workspace);
+  return withinCauseWait(dir ? indexBlocked(workspace, dir) : workspaceBlocked(workspace));
+}
+
+/** What `probe` finds, or null when it fails or takes longer than CAUSE_WAIT_MS. */
+function withinCauseWait(probe) {
   let timer;
   const late = new Promise((resolve) => {
     timer = setTimeout(resolve, CAUSE_WAIT_MS, null);
@@ -3286,7 +3298,8 @@ function settleWriter(writer, writesIndex, indexDir, bounds) {
 async function waitForWriter(writer, indexDir, bounds) {
   const started = performance.now();
   const giveUp = Math.min(bounds.deadline, started + WRITER_WAIT_MS);
-  const busy = (w) => indexBusy(w, Math.round(performance.now() - started));
+  // Whole milliseconds, as the addon counts them (and as lockWaitMs reports this wait).
+  const busy = (w) => indexBusy(w, Math.floor(performance.now() - started));
   while (writer) {
     const now = performance.now();
     if (now >= giveUp) throw busy(writer);
@@ -3299,6 +3312,15 @@ async function waitForWriter(writer, indexDir, bounds) {
     });
   }
 }
+
+/** Whole milliseconds since `t` (a performance.now() time), as the addon counts them. */
+const msSince = (t) => Math.floor(performance.now() - t);
+
+/**
+ * At a timeout: the CodeGraph writer active on the index in `indexDir` right now (activeWriter's
+ * rules), or null: none, or the filesystem did not answer within the cause wait.
+ */
+const writerNow = (indexDir) => withinCauseWait(activeWriter(indexDir));
 
 /**
  * `work`, bounded by the call's deadline and cancel. The checks themselves cannot be stopped (a
@@ -3329,7 +3351,7 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
  * and `onProgress({ text, seenBytes, seenLines, elapsedMs })`, at most every 250 ms.
  */
 async function runCommand(command, cwd, signal, options) {
-  const started = performance.now();
+  const started = performance.now(); // the call's clock: details.durationMs runs from here
   const userEnv = { ...process.env }; // the call's environment, read once when it is made
   const cancel = { requested: false, onCancel: null };
   const failure = {}; // diagnostics that travel with an error
@@ -3349,24 +3371,27 @@ async function runCommand(command, cwd, signal, options) {
     return await runChecked(
       checked,
       cwd,
-      { userEnv, timeoutMs, deadline: started + timeoutMs, cancel, onProgress },
+      { userEnv, timeoutMs, started, deadline: started + timeoutMs, cancel, onProgress },
       failure,
     );
   } catch (err) {
+    failure.durationMs = msSince(started);
     throw problemError(err, failure);
   } finally {
     unlink?.();
   }
 }
 
-async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, onProgress }, failure) {
+async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline, cancel, onProgress }, failure) {
   const request = command.positional;
   if (request !== undefined) checkRequest(request);
   const checks = preflightChecks(cwd, userEnv, command.needsIndex);
   const bounds = { timeoutMs, deadline, cancel };
   const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
-  const fill = (durationMs) => {
+  let lockWaitMs = 0;
+  /** What is known of a failure after the checks; `runMs` once the CLI was started. */
+  const fill = (runMs) => {
     const v = version?.now(); // the version never delays the answer: what is known now is reported
     Object.assign(failure, {
       executable: launchRuns(launch),
@@ -3376,13 +3401,18 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
       indexResolved: index.resolved,
       cliVersion: v?.text,
       cliVersionSource: v?.source,
-      durationMs,
+      lockWaitMs,
+      runMs,
     });
   };
+  const waitStarted = performance.now();
   await settleWriter(writer, command.writesIndex, index.dir, bounds).catch((problem) => {
+    // A busy index says how long this call waited: the same fact, the same number.
+    lockWaitMs = problem?.code === "CODEGRAPH_INDEX_BUSY" ? problem.facts.waitedMs : msSince(waitStarted);
     fill(undefined);
     throw problem;
   });
+  if (writer) lockWaitMs = msSince(waitStarted);
   const { env } = child;
   // Always an argument array, never a shell; `--` ends option parsing: a request such as "-p
   // /etc" stays the query.
@@ -3403,7 +3433,10 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
     });
   } catch (problem) {
     version.stop();
-    fill(undefined);
+    fill(problem?.runMs);
+    // Whether CodeGraph was writing the index as the deadline passed (a reason to ask again
+    // rather than narrower).
+    if (problem?.code === "CODEGRAPH_TIMEOUT") problem.facts.writerSeen = await writerNow(index.dir);
     // A spawn that could not enter its working directory (ENOENT, as if the CLI were missing, or
     // EACCES) ran after the workspace vanished or was locked.
     const spawnCodes = ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_SPAWN"];
@@ -3442,7 +3475,9 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
       cliVersion: v?.text,
       cliVersionSource: v?.source,
       exitCode: stoppedByUs ? -1 : 0,
-      durationMs: out.durationMs,
+      durationMs: msSince(started), // the whole call, from entering runCommand
+      lockWaitMs,
+      runMs: out.durationMs,
       truncated: b.truncated,
       truncatedBy: b.truncatedBy,
       totalBytes: b.totalBytes,

@@ -57,6 +57,11 @@ fn millis_u32(d: Duration) -> u32 {
   u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
 }
 
+/// Whole milliseconds as a JS number (exact below 2^53 ms).
+fn millis_f64(d: Duration) -> f64 {
+  d.as_millis() as f64
+}
+
 fn env_dropped(dropped: &[Dropped]) -> Vec<EnvDropped> {
   dropped
     .iter()
@@ -115,7 +120,9 @@ pub fn result(o: Outcome) -> RunResult {
       cli_version: o.cli_version.as_ref().map(|v| v.text.clone()),
       cli_version_source: o.cli_version.map(|v| v.source.to_owned()),
       exit_code: o.exit_code,
-      duration_ms: millis_u32(o.duration),
+      duration_ms: millis_u32(o.times.duration),
+      lock_wait_ms: millis_u32(o.times.lock_wait),
+      run_ms: millis_u32(o.times.run),
       truncated: o.stdout.truncated,
       truncated_by: o.stdout.truncated_by.map(TruncatedBy::from),
       total_bytes: o.stdout.total_bytes as f64,
@@ -169,7 +176,9 @@ pub fn error_details(failure: &Failure) -> ExploreErrorDetails {
     index_resolved: failure.index.as_ref().map(|i| lossy(&i.resolved)),
     cli_version: failure.cli_version.as_ref().map(|v| v.text.clone()),
     cli_version_source: failure.cli_version.as_ref().map(|v| v.source.to_owned()),
-    duration_ms: failure.duration.map(|d| d.as_millis() as f64),
+    duration_ms: failure.duration.map(millis_f64),
+    lock_wait_ms: failure.lock_wait.map(millis_f64),
+    run_ms: failure.run.map(millis_f64),
     ..ExploreErrorDetails::default()
   }
 }

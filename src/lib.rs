@@ -71,6 +71,8 @@ pub fn run_command<'env>(
   signal: Option<Unknown<'env>>,
   options: Option<Unknown<'env>>,
 ) -> Result<Object<'env>> {
+  // The call's own clock: its details' durationMs runs from here (argument reading included).
+  let started = tokio::time::Instant::now();
   let cancel = Cancel::default();
   let (args, link) = args::run_args(env, &command, &cwd, signal, options, &cancel);
   let snapshot = env_capture::js_environment(env);
@@ -78,7 +80,7 @@ pub fn run_command<'env>(
   let work = async move {
     let args = match args {
       Ok(args) => args,
-      Err(e) => return Err(Box::new((e, Failure::default()))),
+      Err(e) => return Err(Box::new((e, since(started)))),
     };
     let report = args.on_progress.map(|tsfn| {
       move |p: Progress| {
@@ -100,6 +102,7 @@ pub fn run_command<'env>(
       args.timeout,
       cancel,
       report,
+      started,
     )
     .await
   };
@@ -111,11 +114,19 @@ pub fn run_command<'env>(
       Ok(Ok(outcome)) => return Ok(convert::result(outcome)),
       Ok(Err(failed)) => failed,
       // No runtime to run the call on, or the call itself died: a coded error all the same.
-      Err(e) => Box::new((e, Failure::default())),
+      Err(e) => Box::new((e, since(started))),
     };
     let (err, failure): &(ExploreError, Failure) = &failed;
     Err(convert::js_error(&env, err, failure))
   })
+}
+
+/// What is known of a call that failed before the core ran it: how long it took.
+fn since(started: tokio::time::Instant) -> Failure {
+  Failure {
+    duration: Some(started.elapsed()),
+    ..Failure::default()
+  }
 }
 
 /// Reports, without running an explore and without writing anything, whether `cwd` is ready:

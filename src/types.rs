@@ -143,7 +143,16 @@ pub struct ExploreDetails {
   pub cli_version_source: Option<String>,
   /// 0, or -1 when pi-codegraph stopped a CLI that printed more than 16 MiB (the text is kept).
   pub exit_code: i32,
+  /// The whole backend call in milliseconds: from entering `runCommand` (argument checks, the
+  /// workspace checks, the wait for a writer, the run) to the answer. At least
+  /// `lockWaitMs + runMs`.
   pub duration_ms: u32,
+  /// Milliseconds this call waited for CodeGraph to finish writing the index
+  /// (`codegraph.lock`, `rebuild.pid`, a database being created) before the run; 0 when no
+  /// writer was active.
+  pub lock_wait_ms: u32,
+  /// Milliseconds of the CLI run itself: from its start to its exit.
+  pub run_ms: u32,
   pub truncated: bool,
   /// Which cap cut the text, when truncated.
   pub truncated_by: Option<TruncatedBy>,
@@ -213,7 +222,13 @@ pub struct ExploreErrorDetails {
   pub index_resolved: Option<String>,
   pub cli_version: Option<String>,
   pub cli_version_source: Option<String>,
+  /// Always: the whole backend call in milliseconds, from entering `runCommand` to the failure.
   pub duration_ms: Option<f64>,
+  /// Once the checks found the index: milliseconds waited for a CodeGraph writer before the
+  /// run (0 when none was active; on CODEGRAPH_INDEX_BUSY the whole wait).
+  pub lock_wait_ms: Option<f64>,
+  /// Once the CLI was started: milliseconds of its run until it failed (was stopped, exited).
+  pub run_ms: Option<f64>,
   /// CODEGRAPH_EXIT: the exit code, or null when a signal ended the CLI.
   pub exit_code: Option<Either<i32, Null>>,
   /// CODEGRAPH_EXIT: the signal that ended the CLI, or null when it exited.
@@ -227,6 +242,21 @@ pub struct ExploreErrorDetails {
   pub partial_text: Option<String>,
   /// CODEGRAPH_NO_INDEX: the nearest ancestor directory with its own index.
   pub ancestor_index: Option<String>,
+  /// CODEGRAPH_TIMEOUT: the CodeGraph writer active on the index as the call timed out (read
+  /// again at that moment, by the rules the wait before the run uses), or null: none, or the
+  /// checks never reached the index.
+  pub writer_seen: Option<Either<WriterSeen, Null>>,
+}
+
+/// A CodeGraph process writing the index, as CODEGRAPH_TIMEOUT's `details.writerSeen` names it.
+#[napi(object, object_from_js = false)]
+pub struct WriterSeen {
+  /// Its pid; 0 when no lock names it yet (`codegraph init` is creating the database).
+  pub pid: u32,
+  /// The file that names it: `codegraph.lock`, `rebuild.pid`, or the database being created.
+  pub lock: String,
+  /// True for `rebuild.pid` (a `codegraph index` rebuild).
+  pub rebuild: bool,
 }
 
 /// A failure as the addon hands it to JS: the stable code and the facts of the case (paths raw,

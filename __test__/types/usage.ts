@@ -13,6 +13,7 @@ import piCodegraph, {
   releaseFullOutputs,
   runnerInfo,
   TOOL_NAME,
+  type WriterSeen,
 } from "../../index";
 
 declare const nodeRunner: Backend;
@@ -28,15 +29,24 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
   const dropped: EnvDropped[] = [...result.details.envDropped, ...(await diagnose("/ws")).envDropped];
   const droppedText = dropped.map((d) => `${d.variable} ${d.entry} ${d.reason}`).join();
   const runner: string | null = runnerInfo().note;
+  const { durationMs, lockWaitMs, runMs } = result.details;
+  const queued: number = durationMs - lockWaitMs - runMs;
   let code: ExploreErrorCode | undefined;
+  let writer: WriterSeen | null | undefined;
   try {
     await explore("q", "/ws");
   } catch (e) {
+    const details = (e as ExploreError).details;
     code = (e as ExploreError).code;
+    writer = details?.writerSeen;
+    const spent: number | undefined = details?.lockWaitMs ?? details?.runMs ?? details?.durationMs;
+    void spent;
   }
   const factory: typeof piCodegraph = glue.default;
   return [
     String(kept),
+    String(queued),
+    `${writer?.pid} ${writer?.lock} ${writer?.rebuild}`,
     droppedText,
     String(ready),
     String(runner),

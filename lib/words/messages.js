@@ -165,7 +165,8 @@ function factDetails(code, f) {
         stderrTail: stderrTailOf(f),
         partialBytes: f.partialBytes ?? 0,
         partialText: f.partialText ?? "",
-        writerSeen: f.writerSeen,
+        // The CodeGraph writer active on the index as the call timed out ({ lock, pid, rebuild }), or null.
+        writerSeen: f.writerSeen ?? null,
         observed: f.observed && observedDetails(f.observed),
         queue: f.queue && queueDetails(f.queue),
       };

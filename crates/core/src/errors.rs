@@ -12,6 +12,7 @@ use std::path::PathBuf;
 
 use serde::{Serialize, Serializer};
 
+use crate::index_writer::Writer;
 use crate::resources::Resource;
 
 /// A path as a fact: lossy UTF-8 (a non-UTF-8 name still reaches the message, as U+FFFD).
@@ -110,6 +111,10 @@ pub enum ExploreError {
     partial_bytes: u64,
     /// What the CLI had printed, within the output caps (for `details.partialText`).
     partial_text: String,
+    /// The CodeGraph writer active on the index when the call timed out (read again at that
+    /// moment, by `index_writer`'s rules), or None: no writer, or the checks never found the
+    /// index. Boxed, as `NoIndex`'s reason.
+    writer_seen: Option<Box<Writer>>,
   },
   Cancelled {
     partial_bytes: u64,

@@ -10,7 +10,7 @@ use tokio::time::Instant;
 use crate::command::Command;
 use crate::discovery::Launch;
 use crate::environment::{Dropped, EnvSnapshot};
-use crate::errors::ExploreError;
+use crate::errors::{ExploreError, SpawnReason, Step};
 use crate::full_output::SpillTarget;
 use crate::limits::{Bounded, Caps};
 use crate::preflight::IndexFound;
@@ -22,7 +22,7 @@ mod diagnose;
 mod exit;
 #[cfg(test)]
 mod exit_corpus;
-use checks::{blocked_cause, preflight, settle_writer, Ready};
+use checks::{after_failed_run, blocked_cause, preflight, settle_writer, Ready};
 pub use diagnose::{diagnose, Diagnosis};
 use exit::classify_exit;
 
@@ -44,10 +44,22 @@ pub struct Outcome {
   pub index: IndexFound,
   pub cli_version: Option<Version>,
   pub exit_code: i32,
-  pub duration: Duration,
+  pub times: Times,
   pub stdout: Bounded,
   /// What of the user's environment the child did not get (`environment::code_paths`).
   pub env_dropped: Vec<Dropped>,
+}
+
+/// Where an answered call's time went. `lock_wait` and `run` are disjoint parts of `duration`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Times {
+  /// The whole call: from entering the backend (its `started`) to the answer.
+  pub duration: Duration,
+  /// Waiting for a CodeGraph writer (`codegraph.lock`, `rebuild.pid`, a database being
+  /// created) before the run; zero when none was active.
+  pub lock_wait: Duration,
+  /// The CLI run itself: spawn to exit.
+  pub run: Duration,
 }
 
 /// Diagnostics that travel with an error (bounded: no unbounded CLI text).
@@ -58,13 +70,24 @@ pub struct Failure {
   pub executable_in_workspace: Option<bool>,
   pub index: Option<IndexFound>,
   pub cli_version: Option<Version>,
+  /// The whole call until the failure (from entering the backend).
   pub duration: Option<Duration>,
+  /// Waiting for a CodeGraph writer, once the checks got that far (for CODEGRAPH_INDEX_BUSY the
+  /// time waited: its `waited_ms`).
+  pub lock_wait: Option<Duration>,
+  /// The CLI run until it failed, once it was started.
+  pub run: Option<Duration>,
   pub env_dropped: Option<Vec<Dropped>>,
 }
 
 impl Failure {
   /// What is known of a call that failed after the checks found its executable and index.
-  fn after_checks(ready: &Ready, cli_version: Option<Version>, duration: Option<Duration>) -> Self {
+  fn after_checks(
+    ready: &Ready,
+    cli_version: Option<Version>,
+    lock_wait: Duration,
+    run: Option<Duration>,
+  ) -> Self {
     let Ready {
       launch,
       index,
@@ -76,7 +99,9 @@ impl Failure {
       executable_in_workspace: Some(launch.in_workspace),
       index: Some(index.clone()),
       cli_version,
-      duration,
+      duration: None,
+      lock_wait: Some(lock_wait),
+      run,
       env_dropped: Some(child_env.dropped.clone()),
     }
   }
@@ -89,9 +114,27 @@ fn bare(e: ExploreError) -> Box<(ExploreError, Failure)> {
   Box::new((e, Failure::default()))
 }
 
+/// Whether an error of `runner::run` came after the CLI was started (a failed spawn did not).
+fn cli_started(e: &ExploreError) -> bool {
+  matches!(
+    e,
+    ExploreError::Timeout { .. }
+      | ExploreError::Cancelled { .. }
+      | ExploreError::Spawn {
+        reason: SpawnReason::Wait { .. }
+      }
+      | ExploreError::Resources {
+        step: Step::WaitCli,
+        ..
+      }
+  )
+}
+
 /// Runs `command` in `cwd` with every guarantee: the checks, the writer policy, the quiet
-/// environment, the caps with marker and full-output file, the deadline (`timeout`: the
-/// caller's, or the command's own), cancel, tree kill and a classified exit.
+/// environment, the caps with marker and full-output file, the deadline (`timeout`, the
+/// caller's or the command's own, counted from `started`), cancel, tree kill and a classified
+/// exit. `started` is when the caller's call entered the backend: the answer's `duration` and a
+/// failure's run from it.
 pub async fn run_command(
   command: Command,
   cwd: String,
@@ -99,21 +142,66 @@ pub async fn run_command(
   timeout: Duration,
   cancel: Cancel,
   progress: Option<&ProgressFn>,
+  started: Instant,
 ) -> Result<Outcome> {
-  let deadline = Instant::now() + timeout;
-  let mut ready = preflight(&command, cwd, &env, deadline, timeout, &cancel)
-    .await
-    .map_err(bare)?;
-  settle_writer(
-    ready.writer.take(),
+  let mut result = run_timed(command, cwd, env, timeout, cancel, progress, started).await;
+  match &mut result {
+    Ok(outcome) => outcome.times.duration = started.elapsed(),
+    Err(failed) => failed.1.duration = Some(started.elapsed()),
+  }
+  result
+}
+
+/// The writer policy ([`settle_writer`]), timed: how long this call waited for a CodeGraph
+/// writer before its run (zero when none was active).
+async fn wait_timed(
+  ready: &mut Ready,
+  command: &Command,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: &Cancel,
+) -> Result<Duration> {
+  let writer = ready.writer.take();
+  let waiting = writer.is_some();
+  let wait_started = Instant::now();
+  let settled = settle_writer(
+    writer,
     command.writes_index,
     &ready.index.dir,
     deadline,
     timeout,
-    &cancel,
+    cancel,
   )
-  .await
-  .map_err(|e| Box::new((e, Failure::after_checks(&ready, None, None))))?;
+  .await;
+  let lock_wait = if waiting {
+    wait_started.elapsed()
+  } else {
+    Duration::ZERO
+  };
+  settled.map(|()| lock_wait).map_err(|e| {
+    // A busy index says how long this call waited: the same fact, the same number.
+    let lock_wait = match &e {
+      ExploreError::IndexBusy { waited_ms, .. } => Duration::from_millis(*waited_ms),
+      _ => lock_wait,
+    };
+    Box::new((e, Failure::after_checks(ready, None, lock_wait, None)))
+  })
+}
+
+async fn run_timed(
+  command: Command,
+  cwd: String,
+  env: EnvSnapshot,
+  timeout: Duration,
+  cancel: Cancel,
+  progress: Option<&ProgressFn>,
+  started: Instant,
+) -> Result<Outcome> {
+  let deadline = started + timeout;
+  let mut ready = preflight(&command, cwd, &env, deadline, timeout, &cancel)
+    .await
+    .map_err(bare)?;
+  let lock_wait = wait_timed(&mut ready, &command, deadline, timeout, &cancel).await?;
   let Ready {
     workspace,
     launch,
@@ -127,6 +215,7 @@ pub async fn run_command(
   let args = command.argv();
   let version = Probe::start(launch, workspace, child_env, deadline);
   let cancel_probe = cancel.clone();
+  let run_started = Instant::now();
   let result = run(RunSpec {
     launch,
     args: &args,
@@ -146,22 +235,14 @@ pub async fn run_command(
   // The version never delays the answer: what is known now is reported.
   let cli_version = version.now();
   let failure =
-    |duration: Option<Duration>| Failure::after_checks(&ready, cli_version.clone(), duration);
+    |run: Option<Duration>| Failure::after_checks(&ready, cli_version.clone(), lock_wait, run);
   let out = match result {
     Ok(out) => out,
     Err(e) => {
+      let ran = cli_started(&e).then(|| run_started.elapsed());
       version.stop();
-      // A spawn that could not enter its working directory (ENOENT, as if the CLI were
-      // missing, or EACCES) ran after the workspace vanished or was locked.
-      let e = match e {
-        ExploreError::NotFound { .. } | ExploreError::Spawn { .. } => {
-          blocked_cause(workspace, None, &cancel_probe)
-            .await
-            .unwrap_or(e)
-        }
-        e => e,
-      };
-      return Err(Box::new((e, failure(None))));
+      let e = after_failed_run(e, workspace, &ready.index.dir, &cancel_probe).await;
+      return Err(Box::new((e, failure(ran))));
     }
   };
 
@@ -193,7 +274,12 @@ pub async fn run_command(
     cli_version,
     // Our own stop at the drain limit is not the CLI's verdict; -1 marks "stopped by us".
     exit_code: if out.stopped_at_drain_limit() { -1 } else { 0 },
-    duration: out.duration,
+    // `duration` is the whole call's, set by `run_command` as it answers.
+    times: Times {
+      duration: Duration::ZERO,
+      lock_wait,
+      run: out.duration,
+    },
     stdout: out.stdout,
     env_dropped: child_env.dropped,
   })

@@ -27,8 +27,10 @@
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use crate::errors::ExploreError;
+use serde::Serialize;
+
 use crate::errors::Step;
+use crate::errors::{lossy, ExploreError};
 use crate::preflight::open_regular;
 use crate::resources::exhausted;
 
@@ -41,10 +43,11 @@ const DB_FILE: &str = "codegraph.db";
 /// CodeGraph's lock files are a few dozen bytes; anything larger is not one.
 const MAX_LOCK_BYTES: u64 = 4096;
 
-/// A live process writing the index.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A live process writing the index (as a fact: `{ lock, pid, rebuild }`, the lock raw).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Writer {
   /// The lock file that names it (for a database still being created: the database itself).
+  #[serde(serialize_with = "lossy")]
   pub lock: PathBuf,
   /// 0 when no lock names it yet: `codegraph init` is creating the database.
   pub pid: u32,

@@ -152,6 +152,8 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
           stalled: false,
           partial_bytes,
           partial_text,
+          // Whether CodeGraph was writing the index meanwhile is the caller's to read.
+          writer_seen: None,
         });
       }
       read = stdout.read(&mut out_buf), if out_open => match read {

@@ -21,12 +21,17 @@ async fn a_stuck_cli_times_out_with_its_partial_output_and_stderr() {
     partial_bytes,
     partial_text,
     stalled,
+    writer_seen,
   } = err
   else {
     panic!("not a timeout: {err:?}");
   };
   assert_eq!(timeout_ms, 400);
   assert!(!stalled, "the CLI, not the checks, was stopped");
+  assert_eq!(
+    writer_seen, None,
+    "the runner leaves the writer to its caller"
+  );
   assert_eq!(partial_text, "partial\n");
   assert_eq!(partial_bytes, 8);
   assert!(stderr_tail.contains("stuck-on-lock"), "{stderr_tail:?}");

@@ -56,9 +56,13 @@ function exhausted(step, err) {
 /** What the CLI had printed when it was stopped, for details.partialText/partialBytes. */
 const partialOf = (partial) => ({ partialBytes: partial?.bytes ?? 0, partialText: partial?.text ?? "" });
 
-/** CODEGRAPH_TIMEOUT; `stalled`: the workspace checks, not the CLI, did not finish. */
+/**
+ * CODEGRAPH_TIMEOUT; `stalled`: the workspace checks, not the CLI, did not finish. `writerSeen`:
+ * the CodeGraph writer active on the index at that moment (`{ lock, pid, rebuild }`), filled in by
+ * explore.js; null when none, or when the checks never reached the index.
+ */
 const timedOut = (timeoutMs, stderrTail = "", partial = undefined, stalled = false) =>
-  new Problem("CODEGRAPH_TIMEOUT", { timeoutMs, stderrTail, stalled, ...partialOf(partial) });
+  new Problem("CODEGRAPH_TIMEOUT", { timeoutMs, stderrTail, stalled, ...partialOf(partial), writerSeen: null });
 const cancelled = (partial) => new Problem("CODEGRAPH_CANCELLED", partialOf(partial));
 
 /** The public Error for a Problem (anything else is a bug here, still a contract error). */

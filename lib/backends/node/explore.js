@@ -8,7 +8,7 @@ const { discover, launchRuns } = require("./discovery.js");
 const { badWorkspace, cancelled, indexBusy, invalidOptions } = require("./errors.js");
 const { problemError, timedOut } = require("./errors.js");
 const { withoutUndefined } = require("../../words/messages.js");
-const { blockedCause, classifyExit } = require("./explore/exit.js");
+const { blockedCause, classifyExit, withinCauseWait } = require("./explore/exit.js");
 const { MAX_WRITE_TIMEOUT_MS } = require("./limits.js");
 const { childEnv } = require("./environment.js");
 const { linkSignal, parseRunOptions } = require("./args.js");
@@ -57,7 +57,8 @@ function settleWriter(writer, writesIndex, indexDir, bounds) {
 async function waitForWriter(writer, indexDir, bounds) {
   const started = performance.now();
   const giveUp = Math.min(bounds.deadline, started + WRITER_WAIT_MS);
-  const busy = (w) => indexBusy(w, Math.round(performance.now() - started));
+  // Whole milliseconds, as the addon counts them (and as lockWaitMs reports this wait).
+  const busy = (w) => indexBusy(w, Math.floor(performance.now() - started));
   while (writer) {
     const now = performance.now();
     if (now >= giveUp) throw busy(writer);
@@ -70,6 +71,15 @@ async function waitForWriter(writer, indexDir, bounds) {
     });
   }
 }
+
+/** Whole milliseconds since `t` (a performance.now() time), as the addon counts them. */
+const msSince = (t) => Math.floor(performance.now() - t);
+
+/**
+ * At a timeout: the CodeGraph writer active on the index in `indexDir` right now (activeWriter's
+ * rules), or null: none, or the filesystem did not answer within the cause wait.
+ */
+const writerNow = (indexDir) => withinCauseWait(activeWriter(indexDir));
 
 /**
  * `work`, bounded by the call's deadline and cancel. The checks themselves cannot be stopped (a
@@ -100,7 +110,7 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
  * and `onProgress({ text, seenBytes, seenLines, elapsedMs })`, at most every 250 ms.
  */
 async function runCommand(command, cwd, signal, options) {
-  const started = performance.now();
+  const started = performance.now(); // the call's clock: details.durationMs runs from here
   const userEnv = { ...process.env }; // the call's environment, read once when it is made
   const cancel = { requested: false, onCancel: null };
   const failure = {}; // diagnostics that travel with an error
@@ -120,24 +130,27 @@ async function runCommand(command, cwd, signal, options) {
     return await runChecked(
       checked,
       cwd,
-      { userEnv, timeoutMs, deadline: started + timeoutMs, cancel, onProgress },
+      { userEnv, timeoutMs, started, deadline: started + timeoutMs, cancel, onProgress },
       failure,
     );
   } catch (err) {
+    failure.durationMs = msSince(started);
     throw problemError(err, failure);
   } finally {
     unlink?.();
   }
 }
 
-async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, onProgress }, failure) {
+async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline, cancel, onProgress }, failure) {
   const request = command.positional;
   if (request !== undefined) checkRequest(request);
   const checks = preflightChecks(cwd, userEnv, command.needsIndex);
   const bounds = { timeoutMs, deadline, cancel };
   const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
-  const fill = (durationMs) => {
+  let lockWaitMs = 0;
+  /** What is known of a failure after the checks; `runMs` once the CLI was started. */
+  const fill = (runMs) => {
     const v = version?.now(); // the version never delays the answer: what is known now is reported
     Object.assign(failure, {
       executable: launchRuns(launch),
@@ -147,13 +160,18 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
       indexResolved: index.resolved,
       cliVersion: v?.text,
       cliVersionSource: v?.source,
-      durationMs,
+      lockWaitMs,
+      runMs,
     });
   };
+  const waitStarted = performance.now();
   await settleWriter(writer, command.writesIndex, index.dir, bounds).catch((problem) => {
+    // A busy index says how long this call waited: the same fact, the same number.
+    lockWaitMs = problem?.code === "CODEGRAPH_INDEX_BUSY" ? problem.facts.waitedMs : msSince(waitStarted);
     fill(undefined);
     throw problem;
   });
+  if (writer) lockWaitMs = msSince(waitStarted);
   const { env } = child;
   // Always an argument array, never a shell; `--` ends option parsing: a request such as "-p
   // /etc" stays the query.
@@ -174,7 +192,10 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
     });
   } catch (problem) {
     version.stop();
-    fill(undefined);
+    fill(problem?.runMs);
+    // Whether CodeGraph was writing the index as the deadline passed (a reason to ask again
+    // rather than narrower).
+    if (problem?.code === "CODEGRAPH_TIMEOUT") problem.facts.writerSeen = await writerNow(index.dir);
     // A spawn that could not enter its working directory (ENOENT, as if the CLI were missing, or
     // EACCES) ran after the workspace vanished or was locked.
     const spawnCodes = ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_SPAWN"];
@@ -213,7 +234,9 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, deadline, cancel, 
       cliVersion: v?.text,
       cliVersionSource: v?.source,
       exitCode: stoppedByUs ? -1 : 0,
-      durationMs: out.durationMs,
+      durationMs: msSince(started), // the whole call, from entering runCommand
+      lockWaitMs,
+      runMs: out.durationMs,
       truncated: b.truncated,
       truncatedBy: b.truncatedBy,
       totalBytes: b.totalBytes,

@@ -14,7 +14,8 @@ const { terminate, trackChild, untrackChild } = require("./runner/tree.js");
  * Runs `launch` with `args` (an argument array, no shell, stdin /dev/null). Resolves with the
  * stdout bounded by `caps` (`{ bytes, lines }`; default the contract's maxima), the stderr tail, the exit status and the duration; rejects with a Problem on
  * spawn failure, timeout (at `deadline`, a performance.now() time; `timeoutMs` is what the
- * error reports) or cancellation, after the whole tree is stopped. `cancel` is
+ * error reports) or cancellation, after the whole tree is stopped (such a Problem, of a CLI that
+ * was started, carries `runMs`). `cancel` is
  * `{ requested, onCancel }`, raised by the caller. A `background` run (the version probe) does
  * not keep the host alive; the host's exit still kills it.
  */
@@ -84,6 +85,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
       // What a stuck CLI said before it was stopped is often the reason (a lock, a prompt).
       if (drainStderr) await streamClosed(child.stderr, PIPE_GRACE_MS);
       const problem = makeProblem(out.preview());
+      problem.runMs = elapsed(); // the CLI was started: how long it ran, for the failure's details
       closePipes();
       untrackChild(child);
       reject(problem);

@@ -31,6 +31,27 @@ fn facts_are_camel_case_with_tagged_reasons_and_raw_paths() {
   .facts();
   assert_eq!(busy["waitedMs"], 1500);
   assert_eq!(busy["rebuild"], true);
+  let timeout = |writer_seen| {
+    ExploreError::Timeout {
+      timeout_ms: 100,
+      stderr_tail: String::new(),
+      stalled: false,
+      partial_bytes: 0,
+      partial_text: String::new(),
+      writer_seen,
+    }
+    .facts()
+  };
+  let seen = timeout(Some(Box::new(crate::index_writer::Writer {
+    lock: PathBuf::from("/w/.codegraph/rebuild.pid"),
+    pid: 7,
+    rebuild: true,
+  })));
+  assert_eq!(
+    seen["writerSeen"],
+    serde_json::json!({ "lock": "/w/.codegraph/rebuild.pid", "pid": 7, "rebuild": true })
+  );
+  assert_eq!(timeout(None)["writerSeen"], serde_json::Value::Null);
   let exit = ExploreError::Exit {
     code: None,
     signal: Some(9),

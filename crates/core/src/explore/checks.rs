@@ -51,6 +51,7 @@ pub(super) async fn off_thread<T: Send + 'static>(
       stalled: true,
       partial_bytes: 0,
       partial_text: String::new(),
+      writer_seen: None,
     }),
     done = task => done.unwrap_or_else(|e| Err(checks_failed(e))),
   }
@@ -167,6 +168,46 @@ async fn wait_for_writer(
     };
   }
   Ok(())
+}
+
+/// What a failed run means once its aftermath is checked: a spawn that could not enter its
+/// working directory (ENOENT, as if the CLI were missing, or EACCES) ran after the workspace
+/// vanished or was locked; a timeout says whether CodeGraph was writing the index as the
+/// deadline passed (a reason to ask again rather than narrower).
+pub(super) async fn after_failed_run(
+  mut e: ExploreError,
+  workspace: &Path,
+  index_dir: &Path,
+  cancel: &Cancel,
+) -> ExploreError {
+  match &mut e {
+    ExploreError::NotFound { .. } | ExploreError::Spawn { .. } => {
+      if let Some(blocked) = blocked_cause(workspace, None, cancel).await {
+        return blocked;
+      }
+    }
+    ExploreError::Timeout { writer_seen, .. } => {
+      *writer_seen = writer_now(index_dir, cancel).await.map(Box::new);
+    }
+    _ => {}
+  }
+  e
+}
+
+/// At a timeout: the CodeGraph writer active on the index in `dir` right now, by the same rules
+/// as before the run ([`active_writer`]); None when there is none, or when the filesystem does not
+/// answer within CAUSE_WAIT or the call is cancelled meanwhile.
+async fn writer_now(dir: &Path, cancel: &Cancel) -> Option<Writer> {
+  let dir = dir.to_path_buf();
+  off_thread(
+    move || active_writer(&dir),
+    Instant::now() + CAUSE_WAIT,
+    CAUSE_WAIT,
+    cancel,
+  )
+  .await
+  .ok()
+  .flatten()
 }
 
 /// How long the checks after a failure may take (a local stat and access(2) take microseconds; a

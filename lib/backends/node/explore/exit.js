@@ -31,7 +31,11 @@ const CAUSE_WAIT_MS = 1000;
  * CAUSE_WAIT_MS (explore.rs `blocked_cause`).
  */
 function blockedCause(workspace, dir) {
-  const probe = dir ? indexBlocked(workspace, dir) : workspaceBlocked(workspace);
+  return withinCauseWait(dir ? indexBlocked(workspace, dir) : workspaceBlocked(workspace));
+}
+
+/** What `probe` finds, or null when it fails or takes longer than CAUSE_WAIT_MS. */
+function withinCauseWait(probe) {
   let timer;
   const late = new Promise((resolve) => {
     timer = setTimeout(resolve, CAUSE_WAIT_MS, null);
@@ -77,4 +81,4 @@ async function classifyExit(out, workspace, index) {
   });
 }
 
-module.exports = { blockedCause, classifyExit };
+module.exports = { blockedCause, classifyExit, withinCauseWait };
