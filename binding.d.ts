@@ -30,6 +30,8 @@ export interface AddonDiagnosis {
   indexPath?: string
   /** The index directory with symlinks resolved. */
   indexResolved?: string
+  /** The index database's size in bytes, when the workspace has a usable index. */
+  indexBytes?: number
   /** When the workspace has no index: the nearest ancestor directory that has its own. */
   ancestorIndex?: string
   /**
@@ -170,6 +172,8 @@ export interface ExploreDetails {
    */
   indexPath: string
   indexResolved: string
+  /** The index database's size in bytes (absent for a command that needs no index). */
+  indexBytes?: number
   /** The CLI's version, absent when not known yet. Never used to refuse. */
   cliVersion?: string
   /**

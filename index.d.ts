@@ -1,10 +1,11 @@
 import type {
   AddonDiagnosis,
+  ExploreOptions as BackendOptions,
+  ExploreResult as BackendResult,
   CodegraphCommand,
   ErrorCode,
+  ExploreDetails,
   ExploreErrorDetails,
-  ExploreOptions,
-  ExploreResult,
 } from "./binding";
 
 export type {
@@ -13,9 +14,7 @@ export type {
   ErrorCode,
   ExploreDetails,
   ExploreErrorDetails,
-  ExploreOptions,
   ExploreProgress,
-  ExploreResult,
   TruncatedBy,
   WriterSeen,
 } from "./binding";
@@ -26,8 +25,57 @@ export type {
  */
 export type ExploreErrorCode = `${ErrorCode}`;
 
+/** Where a call waiting for its turn on an index stands (README: Parallel calls). */
+export interface QueuePlace {
+  /** Calls running or waiting ahead of it on this index. */
+  ahead: number;
+  /** How many calls run at once on this index. */
+  limit: number;
+  waitedMs: number;
+}
+
+/**
+ * The options of explore() and run(): `timeoutMs` (the budget, from the moment the call is
+ * admitted; the queue wait is bounded at four times it), `onProgress` and `onQueue` (the call's
+ * place while it waits, whenever it changes).
+ */
+export interface ExploreOptions extends BackendOptions {
+  onQueue?: (place: QueuePlace) => void;
+}
+
+/** What the glue adds to every call's `details`: the user's whole wait. */
+export interface CallTimes {
+  /** From the call to its answer or failure, queue included (what the user waited). */
+  durationMs: number;
+  /** The wait for a turn on the index (0 when admitted at once). */
+  queueMs: number;
+  /** How many calls ran at once on this index when it was admitted. */
+  parallelLimit: number;
+}
+
+/** An answer: the text the model reads and the facts beside it. */
+export interface ExploreResult extends Omit<BackendResult, "details"> {
+  details: ExploreDetails & CallTimes;
+}
+
+/** The parallel limit in force for an index, and where it came from (lib/admission.js). */
+export interface ParallelPolicy {
+  limit: number;
+  /** "env": PI_CODEGRAPH_MAX_PARALLEL; "machine": cores and memory against the index size. */
+  source: "env" | "machine";
+  cores: number;
+  memoryBytes: number;
+  /** The index size a backend last reported for this workspace, or null before any. */
+  indexBytes: number | null;
+  perQueryBytes: number;
+  /** A PI_CODEGRAPH_MAX_PARALLEL that was ignored (not a whole number from 1 to `max`). */
+  envProblem?: { raw: string; max: number };
+}
+
 /** Read-only readiness of a workspace: the addon's diagnosis with its problems in words (lib/words/). */
 export interface Diagnosis extends Omit<AddonDiagnosis, "executableProblem" | "indexProblem" | "problem"> {
+  /** The parallel limit calls on this workspace's index run under. */
+  parallel: ParallelPolicy;
   /** Each check's own result: why no executable, why no index (absent when that check passed or could not run). */
   executableProblem?: string;
   indexProblem?: string;
@@ -43,13 +91,20 @@ export interface Diagnosis extends Omit<AddonDiagnosis, "executableProblem" | "i
  * wait for a CodeGraph writer before the run, 0 when none; on CODEGRAPH_INDEX_BUSY the whole
  * wait) and `runMs` (once the CLI was started: its run until the failure); on CODEGRAPH_TIMEOUT,
  * `writerSeen` names the CodeGraph writer active on the index at the deadline (or null). An
- * answer's `details` carry the same three times, `durationMs >= lockWaitMs + runMs`.
+ * answer's `details` carry the same three times, `durationMs >= lockWaitMs + runMs`. The glue
+ * then makes `durationMs` the user's whole wait and adds `queueMs` and `parallelLimit`
+ * ({@link CallTimes}); a timeout adds what the call observed (`observed`), and a call that gave up
+ * in the queue says where it stood (`queue`).
  */
 export interface ExploreError extends Error {
   code: ExploreErrorCode;
   /** One line: what the user can do about it. Also part of `message`. */
   remediation: string;
-  details?: ExploreErrorDetails;
+  details?: ExploreErrorDetails &
+    Partial<CallTimes> & {
+      observed?: { siblings: number; limit: number; load: number; cores: number; lockWaitMs: number };
+      queue?: { is: "cancelled" | "timedOut"; ahead: number; waitedMs: number; limit: number };
+    };
 }
 
 /**
@@ -144,9 +199,10 @@ export interface Backend extends Limits {
     command: CodegraphCommand,
     cwd: string,
     signal: AbortSignal | null,
-    options: ExploreOptions | null,
-  ): Promise<ExploreResult>;
-  diagnose(cwd: string): Promise<Diagnosis>;
+    options: BackendOptions | null,
+  ): Promise<BackendResult>;
+  /** The diagnosis without `parallel` (the glue adds it). */
+  diagnose(cwd: string): Promise<Omit<Diagnosis, "parallel">>;
   releaseFullOutputs(paths: string[] | null): number;
   runnerInfo?(): RunnerInfo;
 }

@@ -216,93 +216,19 @@ function printedNothing(subcommand) {
   return `(codegraph ${subcommand} printed nothing)`;
 }
 
-// ---------------------------------------------------------------------------------------------
-// lib/answer.js
-
-// The answer as the model sees it, finished from what a backend returns: its stored text, its
-// `details` and the `answer` facts (subcommand, caps, empty, full output complete). A cut answer
-// gets the truncation marker (lib/words/marker.js), which counts against the caps: the text is
-// cut once more to leave room for the marker's worst case, so text + marker never exceed them.
-
-/** `{ text, details }` from a backend's `{ text, details, answer }`. */
-function finishAnswer({ text, details: raw, answer }) {
-  const shown = withWordedDropped(raw);
-  const details = answer.fullOutputMissing ? { ...shown, fullOutputMissing: notKept(answer.fullOutputMissing) } : shown;
-  if (!details.truncated) return { text: answer.printedNothing ? printedNothing(answer.subcommand) : text, details };
-  const facts = { ...details, fullOutputComplete: answer.fullOutputComplete };
-  // The worst case: the longer gap (kept text not ending in a newline), the largest kept counts.
-  const reserve = Buffer.byteLength(
-    truncationMarker({
-      ...facts,
-      text: "x",
-      truncatedBy: "bytes",
-      keptBytes: answer.maxBytes,
-      keptLines: answer.maxLines,
-    }),
-  );
-  const [kept, cutBy] = cut(text, Math.max(0, answer.maxBytes - reserve), Math.max(1, answer.maxLines - MARKER_LINES));
-  // Storing only stops at a cap, so a cut is found when more was seen; "bytes" is the honest
-  // default for the drain-limit stop.
-  const counts = { truncatedBy: cutBy ?? "bytes", keptBytes: Buffer.byteLength(kept), keptLines: countLines(kept) };
-  const finished = { ...details, ...counts };
-  return { text: kept + truncationMarker({ ...facts, ...counts, text: kept }), details: finished };
-}
-
-// ---------------------------------------------------------------------------------------------
-// lib/commands.js
-
-// CodeGraph commands as data: every command the package runs is a description built here, and
-// both backends run any description with the same guarantees (discovery, preflight, quiet
-// environment, caps with marker and full-output file, timeout, cancel, tree kill, stderr tail,
-// codes). A new command is a new description, not a change in each backend.
-//
-// A description: { subcommand, options: ["--name=value" | "--flag", ...], positional?, maxBytes,
-// maxLines, timeoutMs, writesIndex, needsIndex, progress: "stdout" | "none" }. The CLI gets
-// `codegraph <subcommand> <options...> [-- <positional>]` as an argument array, never a shell.
-// The backends check every field when they run it (lib/backends/node/command.js,
-// crates/core/src/command.rs): a malformed description is CODEGRAPH_INVALID_OPTIONS and nothing
-// starts; the positional text follows explore's request rules (CODEGRAPH_INVALID_REQUEST).
-
 /**
- * `{ name: value }` as CLI options: `true` is a bare `--name`, `false`, `undefined` and `null` are
- * left out, a number or string is `--name=value`. Anything else is passed on as it is, so that the
- * backend rejects it with a coded error.
+ * The lines around what CodeGraph had printed before a timeout or cancel stopped it, in the text
+ * the model gets: `f` has `code`, `timeoutMs`, `keptBytes` and `partialBytes`.
  */
-function optionList(options) {
-  const list = [];
-  for (const [name, value] of Object.entries(options)) {
-    if (value === false || value === undefined || value === null) continue;
-    if (value === true) list.push(`--${name}`);
-    else if (typeof value === "string" || typeof value === "number") list.push(`--${name}=${value}`);
-    else list.push(value);
-  }
-  return list;
-}
-
-/**
- * A description of `codegraph <subcommand>`. `spec`: `options` ({ name: value }), `positional`
- * (the user's text; leave it out for none), `maxBytes`/`maxLines` (default the contract's
- * maxima), `timeoutMs` (default 30 s), `writesIndex` (default false), `needsIndex` (default
- * true), `progress` ("stdout", the default, or "none").
- */
-function codegraphCommand(subcommand, spec = {}) {
-  const command = {
-    subcommand,
-    options: optionList(spec.options ?? {}),
-    maxBytes: spec.maxBytes ?? MAX_OUTPUT_BYTES,
-    maxLines: spec.maxLines ?? MAX_OUTPUT_LINES,
-    timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    writesIndex: spec.writesIndex ?? false,
-    needsIndex: spec.needsIndex ?? true,
-    progress: spec.progress ?? "stdout",
+function incompleteMarkers(f) {
+  const why =
+    f.code === "CODEGRAPH_TIMEOUT" ? `it was stopped at its ${f.timeoutMs} ms time limit` : "the call was cancelled";
+  const kept =
+    f.keptBytes < f.partialBytes ? `the first ${f.keptBytes} of ${f.partialBytes} bytes` : `${f.keptBytes} bytes`;
+  return {
+    start: `[Incomplete answer: ${why}. What codegraph had printed follows; sections after it are missing.]`,
+    end: `[End of the incomplete answer: ${kept}.]`,
   };
-  if ("positional" in spec) command.positional = spec.positional;
-  return command;
-}
-
-/** `codegraph explore -- <request>`: the contract's caps, 30 s, reads the workspace's own index. */
-function exploreCommand(request) {
-  return codegraphCommand("explore", { positional: request });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -496,6 +422,13 @@ function exitHow(f) {
 }
 
 const partialBytes = (f) => f.partialBytes ?? 0;
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`;
+const queries = (n) => `${n} CodeGraph ${n === 1 ? "query" : "queries"}`;
+
+/** "3 CodeGraph queries ahead of it on this index, 2 run at once": a queued call's place. */
+function queueSays(q) {
+  return `${queries(q.ahead)} ahead of it on this index, ${q.policy.limit} run at once`;
+}
 
 /** The headline of each code (without the code itself and the final period). */
 const HEADLINES = {
@@ -517,16 +450,20 @@ const HEADLINES = {
   CODEGRAPH_RESOURCES: (f) => `pi-codegraph ran out of ${RESOURCE_NAMES[f.resource]}: ${resourceReason(f)}`,
   CODEGRAPH_EXIT: (f) => `codegraph explore ${exitHow(f)}`,
   CODEGRAPH_TIMEOUT: (f) =>
-    `codegraph explore did not finish within ${f.timeoutMs} ms and was stopped${
-      partialBytes(f)
-        ? ` after printing ${partialBytes(f)} bytes of a partial answer (kept in details.partialText)`
-        : " before it printed anything"
-    }`,
+    f.queue
+      ? `codegraph explore waited ${seconds(f.queue.waitedMs)} for its turn (${queueSays(f.queue)}) and was not started`
+      : `codegraph explore did not finish within ${f.timeoutMs} ms and was stopped${
+          partialBytes(f)
+            ? ` after printing ${partialBytes(f)} bytes of a partial answer (${f.partialShown ? "below" : "kept in details.partialText"})`
+            : " before it printed anything"
+        }`,
   CODEGRAPH_ADDON: (f) => `the pi-codegraph native addon for ${f.target} is not installed`,
   CODEGRAPH_CANCELLED: (f) =>
-    partialBytes(f)
-      ? `the explore was cancelled after codegraph had printed ${partialBytes(f)} bytes (the partial answer is in details.partialText), and codegraph was stopped`
-      : "the explore was cancelled before codegraph printed anything, and codegraph was stopped",
+    f.queue
+      ? `the explore was cancelled while it waited for its turn (${queueSays(f.queue)}); nothing was started`
+      : partialBytes(f)
+        ? `the explore was cancelled after codegraph had printed ${partialBytes(f)} bytes (the partial answer is ${f.partialShown ? "below" : "in details.partialText"}), and codegraph was stopped`
+        : "the explore was cancelled before codegraph printed anything, and codegraph was stopped",
 };
 
 /** What went wrong, in one line (a diagnosis's `problem`, `indexProblem`, `executableProblem`). */
@@ -666,6 +603,7 @@ function redactTail(text) {
 // lib/backends/native.js, the Node runner through its errors.js) and the glue go through here, so
 // the two say the same thing by construction.
 
+const WORDED_FROM = Symbol("pi-codegraph words' facts");
 const NEVER_WRITES_INDEX = "pi-codegraph never creates, syncs or repairs the index.";
 const OPTIONS_SHAPE =
   "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.";
@@ -725,6 +663,46 @@ function busyRemediation(f) {
   return `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${f.pid}, the lock is stale: delete ${lock}.`;
 }
 
+const TOO_BROAD =
+  "Ask a narrower question that names concrete symbols or files, or check the index with `codegraph status`.";
+
+/** How the parallel limit was set, for a remediation that suggests changing it. */
+const limitSource = (policy) =>
+  policy?.source === "env" ? "PI_CODEGRAPH_MAX_PARALLEL sets it" : "set PI_CODEGRAPH_MAX_PARALLEL to change it";
+
+/**
+ * CODEGRAPH_TIMEOUT's remedy names the cause the call observed (`observed`, added by the glue:
+ * siblings on the index, the machine's load, the index lock wait; `writerSeen` from the run):
+ * a question is "too broad" only when nothing else slowed it.
+ */
+function timeoutRemediation(f) {
+  if (f.queue)
+    return `Too many CodeGraph queries were asked at once for this machine: ask fewer questions in one message, or ask this one again once the others have answered (${f.queue.policy.limit} run at once on one index; ${limitSource(f.queue.policy)}).`;
+  const o = f.observed;
+  if (!o) return TOO_BROAD;
+  const causes = [];
+  if (f.writerSeen) {
+    const what = f.writerSeen.pid
+      ? `pid ${f.writerSeen.pid} holds ${shownPath(f.writerSeen.lock)}`
+      : "an init is creating it";
+    causes.push(`CodeGraph was writing the index while it ran (${what}): ask again once that write has finished`);
+  } else if (o.lockWaitMs > 0)
+    causes.push(
+      `it first waited ${seconds(o.lockWaitMs)} for CodeGraph to finish writing the index, which its time includes: ask again now that the write is over`,
+    );
+  if (o.siblings > 0)
+    causes.push(
+      `${queries(o.siblings)} on this index ran beside it (${o.limit} run at once; ${limitSource(o.policy)}): ask this one again on its own, with fewer questions in one message`,
+    );
+  if (o.cores > 0 && o.load > o.cores)
+    causes.push(
+      `the machine was busy (load average ${o.load.toFixed(1)} on ${o.cores} cores): ask again when it is less busy, or lower PI_CODEGRAPH_MAX_PARALLEL`,
+    );
+  if (causes.length === 0) return TOO_BROAD;
+  const [first, ...more] = causes;
+  return `This was not necessarily a question too broad: ${first}${more.map((c) => `; also, ${c}`).join("")}.`;
+}
+
 const REMEDIATIONS = {
   CODEGRAPH_INVALID_REQUEST: () =>
     "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.",
@@ -743,8 +721,7 @@ const REMEDIATIONS = {
   CODEGRAPH_RESOURCES: (f) => RESOURCE_REMEDIATIONS[f.resource],
   CODEGRAPH_EXIT: () =>
     "Read the stderr tail below; run the same `codegraph explore` in the workspace to reproduce it.",
-  CODEGRAPH_TIMEOUT: () =>
-    "Ask a narrower question that names concrete symbols or files, or check the index with `codegraph status`.",
+  CODEGRAPH_TIMEOUT: timeoutRemediation,
   CODEGRAPH_CANCELLED: () => "Nothing to fix: the request was cancelled.",
   CODEGRAPH_ADDON: (f) =>
     `Reinstall pi-codegraph with optional dependencies (package pi-codegraph-${f.target}), or run \`pi-codegraph doctor\`.`,
@@ -784,9 +761,15 @@ function factDetails(code, f) {
         partialText: f.partialText ?? "",
         // The CodeGraph writer active on the index as the call timed out ({ lock, pid, rebuild }), or null.
         writerSeen: f.writerSeen ?? null,
+        observed: f.observed && observedDetails(f.observed),
+        queue: f.queue && queueDetails(f.queue),
       };
     case "CODEGRAPH_CANCELLED":
-      return { partialBytes: f.partialBytes ?? 0, partialText: f.partialText ?? "" };
+      return {
+        partialBytes: f.partialBytes ?? 0,
+        partialText: f.partialText ?? "",
+        queue: f.queue && queueDetails(f.queue),
+      };
     case "CODEGRAPH_NO_INDEX":
       return f.kind?.is === "missing" && f.kind.ancestor ? { ancestorIndex: f.kind.ancestor } : {};
     case "CODEGRAPH_ADDON":
@@ -795,6 +778,17 @@ function factDetails(code, f) {
       return {};
   }
 }
+
+/** Where a queued call stood when it gave up: `{ is, ahead, waitedMs, limit }`. */
+const queueDetails = (q) => ({ is: q.is, ahead: q.ahead, waitedMs: q.waitedMs, limit: q.policy.limit });
+/** What a timed-out run observed: `{ siblings, limit, load, cores, lockWaitMs }`. */
+const observedDetails = (o) => ({
+  siblings: o.siblings,
+  limit: o.limit,
+  load: o.load,
+  cores: o.cores,
+  lockWaitMs: o.lockWaitMs,
+});
 
 /** A copy without the undefined fields (absent, never undefined). */
 const withoutUndefined = (obj) => Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
@@ -817,12 +811,148 @@ function message(code, facts, details) {
 function publicError(code, facts = {}, context = {}) {
   const details = withoutUndefined({ ...withWordedDropped(context), ...factDetails(code, facts) });
   const err = new Error(message(code, facts, details));
+  // The facts stay with the error (not enumerable) so that what the glue observed later can be
+  // added to them and the error worded again (reworded()).
+  Object.defineProperty(err, WORDED_FROM, { value: { facts, context } });
   return Object.assign(err, { code, remediation: remediation(code, facts), details });
+}
+
+/**
+ * `err` worded again with `moreFacts` and `moreContext` added to what it was built from; an
+ * error not built here keeps its words and gets only the context in its details.
+ */
+function reworded(err, moreFacts = {}, moreContext = {}) {
+  const from = err?.[WORDED_FROM];
+  if (!from) {
+    if (err && typeof err === "object") err.details = { ...(err.details ?? {}), ...moreContext };
+    return err;
+  }
+  return publicError(err.code, { ...from.facts, ...moreFacts }, { ...from.context, ...moreContext });
+}
+
+/** `err`'s message as the model reads it when the partial answer follows it (says "below"). */
+function messageBeforePartial(err) {
+  const from = err?.[WORDED_FROM];
+  if (!from) return String(err?.message ?? err);
+  return message(err.code, { ...from.facts, partialShown: true }, err.details ?? {});
 }
 
 /** A diagnosis's words for its problem: `problemCode`, `problem`, `remediation`. */
 function problemWords(code, facts) {
   return { problemCode: code, problem: headline(code, facts), remediation: remediation(code, facts) };
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/answer.js
+
+// The answer as the model sees it, finished from what a backend returns: its stored text, its
+// `details` and the `answer` facts (subcommand, caps, empty, full output complete). A cut answer
+// gets the truncation marker (lib/words/marker.js), which counts against the caps: the text is
+// cut once more to leave room for the marker's worst case, so text + marker never exceed them.
+
+/** `{ text, details }` from a backend's `{ text, details, answer }`. */
+function finishAnswer({ text, details: raw, answer }) {
+  const shown = withWordedDropped(raw);
+  const details = answer.fullOutputMissing ? { ...shown, fullOutputMissing: notKept(answer.fullOutputMissing) } : shown;
+  if (!details.truncated) return { text: answer.printedNothing ? printedNothing(answer.subcommand) : text, details };
+  const facts = { ...details, fullOutputComplete: answer.fullOutputComplete };
+  // The worst case: the longer gap (kept text not ending in a newline), the largest kept counts.
+  const reserve = Buffer.byteLength(
+    truncationMarker({
+      ...facts,
+      text: "x",
+      truncatedBy: "bytes",
+      keptBytes: answer.maxBytes,
+      keptLines: answer.maxLines,
+    }),
+  );
+  const [kept, cutBy] = cut(text, Math.max(0, answer.maxBytes - reserve), Math.max(1, answer.maxLines - MARKER_LINES));
+  // Storing only stops at a cap, so a cut is found when more was seen; "bytes" is the honest
+  // default for the drain-limit stop.
+  const counts = { truncatedBy: cutBy ?? "bytes", keptBytes: Buffer.byteLength(kept), keptLines: countLines(kept) };
+  const finished = { ...details, ...counts };
+  return { text: kept + truncationMarker({ ...facts, ...counts, text: kept }), details: finished };
+}
+
+/**
+ * The text the model gets for a failed call `err`: its message (code and remediation first) and,
+ * when a timeout or cancel stopped a CLI that had printed part of its answer, that part between
+ * two marker lines, all within the caps (`maxBytes`, `maxLines`), then `trailer` (if any).
+ */
+function failedAnswer(err, { maxBytes, maxLines }, trailer) {
+  const partial = err?.details?.partialText;
+  const after = trailer ? `\n${trailer}` : "";
+  if (typeof partial !== "string" || partial.trim() === "") return `${err?.message ?? err}${after}`;
+  const head = messageBeforePartial(err);
+  const facts = { code: err.code, timeoutMs: err.details.timeoutMs, partialBytes: err.details.partialBytes ?? 0 };
+  // The worst case of the end marker: every byte kept.
+  const widest = incompleteMarkers({ ...facts, keptBytes: facts.partialBytes });
+  const frame = `${head}\n\n${widest.start}\n\n${widest.end}${after}`;
+  const [kept] = cut(
+    partial.replace(/\n*$/, "\n"),
+    Math.max(0, maxBytes - Buffer.byteLength(frame)),
+    Math.max(1, maxLines - countLines(frame)),
+  );
+  const { start, end } = incompleteMarkers({ ...facts, keptBytes: Buffer.byteLength(kept) });
+  const body = kept.endsWith("\n") || kept === "" ? kept : `${kept}\n`;
+  return `${head}\n\n${start}\n${body}${end}${after}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/commands.js
+
+// CodeGraph commands as data: every command the package runs is a description built here, and
+// both backends run any description with the same guarantees (discovery, preflight, quiet
+// environment, caps with marker and full-output file, timeout, cancel, tree kill, stderr tail,
+// codes). A new command is a new description, not a change in each backend.
+//
+// A description: { subcommand, options: ["--name=value" | "--flag", ...], positional?, maxBytes,
+// maxLines, timeoutMs, writesIndex, needsIndex, progress: "stdout" | "none" }. The CLI gets
+// `codegraph <subcommand> <options...> [-- <positional>]` as an argument array, never a shell.
+// The backends check every field when they run it (lib/backends/node/command.js,
+// crates/core/src/command.rs): a malformed description is CODEGRAPH_INVALID_OPTIONS and nothing
+// starts; the positional text follows explore's request rules (CODEGRAPH_INVALID_REQUEST).
+
+/**
+ * `{ name: value }` as CLI options: `true` is a bare `--name`, `false`, `undefined` and `null` are
+ * left out, a number or string is `--name=value`. Anything else is passed on as it is, so that the
+ * backend rejects it with a coded error.
+ */
+function optionList(options) {
+  const list = [];
+  for (const [name, value] of Object.entries(options)) {
+    if (value === false || value === undefined || value === null) continue;
+    if (value === true) list.push(`--${name}`);
+    else if (typeof value === "string" || typeof value === "number") list.push(`--${name}=${value}`);
+    else list.push(value);
+  }
+  return list;
+}
+
+/**
+ * A description of `codegraph <subcommand>`. `spec`: `options` ({ name: value }), `positional`
+ * (the user's text; leave it out for none), `maxBytes`/`maxLines` (default the contract's
+ * maxima), `timeoutMs` (default 30 s), `writesIndex` (default false), `needsIndex` (default
+ * true), `progress` ("stdout", the default, or "none").
+ */
+function codegraphCommand(subcommand, spec = {}) {
+  const command = {
+    subcommand,
+    options: optionList(spec.options ?? {}),
+    maxBytes: spec.maxBytes ?? MAX_OUTPUT_BYTES,
+    maxLines: spec.maxLines ?? MAX_OUTPUT_LINES,
+    timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    writesIndex: spec.writesIndex ?? false,
+    needsIndex: spec.needsIndex ?? true,
+    progress: spec.progress ?? "stdout",
+  };
+  if ("positional" in spec) command.positional = spec.positional;
+  return command;
+}
+
+/** `codegraph explore -- <request>`: the contract's caps, 30 s, reads the workspace's own index. */
+function exploreCommand(request) {
+  return codegraphCommand("explore", { positional: request });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1134,7 +1264,8 @@ async function readRegular(file, maxBytes) {
  * The index must be the workspace's own: the CLI would walk up to an ancestor's index, which
  * answers with paths relative to that ancestor. `home` is the workspace with symlinks resolved;
  * `env` the call's environment snapshot.
- * Returns `{ dir, resolved }`: the index directory as the CLI opens it, and where it really is.
+ * Returns `{ dir, resolved, bytes }`: the index directory as the CLI opens it, where it really
+ * is, and the database's size (the parallel limit weighs it).
  */
 async function checkIndex(workspace, home, env) {
   const name = indexDirName(env);
@@ -1205,7 +1336,7 @@ async function checkIndex(workspace, home, env) {
   }
   if (header.length < 16) throw noIndex(workspace, { is: "truncated", path: db }, { is: "unusable", db });
   if (!header.equals(SQLITE_MAGIC)) throw noIndex(workspace, { is: "notSqlite", path: db }, { is: "unusable", db });
-  return { dir, resolved };
+  return { dir, resolved, bytes: st.size };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -2963,7 +3094,7 @@ async function diagnose(cwd) {
       if (kind?.is === "missing" && kind.ancestor) d.ancestorIndex = kind.ancestor;
       d.indexProblem = headline(p.code, p.facts);
       problem ??= p;
-    } else Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved });
+    } else Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved, indexBytes: index.bytes });
     // An explore now would wait for the writer and may give up: not ready, and why.
     if (writer) {
       const busy = indexBusy(writer, 0);
@@ -3472,6 +3603,7 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
       envDropped: child.dropped,
       indexPath: index.dir,
       indexResolved: index.resolved,
+      indexBytes: index.bytes,
       cliVersion: v?.text,
       cliVersionSource: v?.source,
       exitCode: stoppedByUs ? -1 : 0,
@@ -3646,6 +3778,31 @@ function executableLine(d) {
   return `${d.executable}${version}${d.executableInWorkspace ? " [inside the workspace]" : ""}`;
 }
 
+const MIB = 1024 * 1024;
+const sizeOf = (bytes) =>
+  bytes >= 1024 * MIB ? `${(bytes / 1024 / MIB).toFixed(1)} GiB` : `${(bytes / MIB).toFixed(1)} MiB`;
+
+/** "446.2 MiB": the index database's size, or null when the backend did not report one. */
+function indexSizeText(d) {
+  return Number.isSafeInteger(d?.indexBytes) ? sizeOf(d.indexBytes) : null;
+}
+
+/**
+ * The parallel limit in force (`diagnosis.parallel`, lib/admission.js), with where it came from:
+ * "2 CodeGraph queries at once on this index (from the machine: 2 cores, 23.4 GiB memory, about
+ * 546.2 MiB per query)". A PI_CODEGRAPH_MAX_PARALLEL that was ignored says why.
+ */
+function parallelText(p) {
+  if (!p) return "unknown";
+  const at = `${p.limit} CodeGraph ${p.limit === 1 ? "query" : "queries"} at once on this index`;
+  if (p.source === "env") return `${at} (PI_CODEGRAPH_MAX_PARALLEL)`;
+  const per = p.indexBytes === null ? "index size not known yet" : `about ${sizeOf(p.perQueryBytes)} per query`;
+  const ignored = p.envProblem
+    ? `; PI_CODEGRAPH_MAX_PARALLEL=${JSON.stringify(p.envProblem.raw)} ignored: not a whole number from 1 to ${p.envProblem.max}`
+    : "";
+  return `${at} (from the machine: ${p.cores} ${p.cores === 1 ? "core" : "cores"}, ${sizeOf(p.memoryBytes)} memory, ${per}${ignored})`;
+}
+
 /** At most this many entries of `envDropped` are listed; the rest are counted. */
 const MAX_DROPPED_SHOWN = 8;
 
@@ -3681,13 +3838,15 @@ function statusReport(diagnosis, state, info) {
       diagnosis.indexResolved && diagnosis.indexResolved !== diagnosis.indexPath
         ? ` -> ${diagnosis.indexResolved}`
         : "";
-    lines.push(`index: ${diagnosis.indexPath}${resolved}`);
+    const size = indexSizeText(diagnosis);
+    lines.push(`index: ${diagnosis.indexPath}${resolved}${size ? ` (${size})` : ""}`);
   } else {
     lines.push(
       `index: ${diagnosis.indexProblem ?? (diagnosis.problemCode === "CODEGRAPH_NO_INDEX" ? diagnosis.problem : "not checked")}`,
     );
   }
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
+  lines.push(`parallel: ${parallelText(diagnosis.parallel)}`);
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!diagnosis.ready) {
     if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(diagnosis.problemCode))
@@ -3731,6 +3890,18 @@ const PREVIEW_LINES = 8;
 /** Pi's keybinding id for expanding tool output (its built-in read and bash tools use it too). */
 const EXPAND_KEY = "app.tools.expand";
 
+const footerSeconds = (ms) => `${(ms / 1000).toFixed(2)}s`;
+
+/** Where the user's wait went, when part of it was not the run: " (queued 3.10s, index lock 4.77s, run 7.03s)". */
+function waitsOf(d) {
+  const parts = [];
+  if (d.queueMs > 0) parts.push(`queued ${footerSeconds(d.queueMs)}`);
+  if (d.lockWaitMs > 0) parts.push(`index lock ${footerSeconds(d.lockWaitMs)}`);
+  if (parts.length === 0) return "";
+  if (d.runMs !== undefined) parts.push(`run ${footerSeconds(d.runMs)}`);
+  return ` (${parts.join(", ")})`;
+}
+
 /** The request on one line, and the equivalent CLI command under it. */
 function renderCall({ Text }, args, theme, context) {
   const text = context?.lastComponent ?? new Text("", 0, 0);
@@ -3746,6 +3917,17 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
   const body = printable(result.content?.find((c) => c.type === "text")?.text ?? "");
   if (options.isPartial) {
     const p = result.details ?? {};
+    if (p.queued) {
+      const ahead = `${p.ahead} CodeGraph ${p.ahead === 1 ? "query" : "queries"} ahead`;
+      return new Text(
+        theme.fg(
+          "warning",
+          `Waiting: ${ahead} (${p.limit} run at once on this index)… ${(p.waitedMs / 1000).toFixed(1)}s`,
+        ),
+        0,
+        0,
+      );
+    }
     const soFar = p.partial
       ? ` ${formatSize(p.seenBytes)}, ${p.seenLines} lines, ${(p.elapsedMs / 1000).toFixed(1)}s`
       : "";
@@ -3772,7 +3954,7 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
     d.truncated
       ? `${keptLines} of ${d.totalsExact === false ? "at least " : ""}${d.totalLines} lines`
       : `${d.keptLines ?? keptLines} lines`,
-    d.durationMs !== undefined ? `${(d.durationMs / 1000).toFixed(2)}s` : null,
+    d.durationMs !== undefined ? `${footerSeconds(d.durationMs)}${waitsOf(d)}` : null,
     d.cliVersion ? `codegraph ${d.cliVersion}` : null,
   ].filter(Boolean);
   let footer = theme.fg("dim", facts.join(" · "));
@@ -3815,28 +3997,40 @@ function createTool(state, peers, api) {
     }),
 
     async execute(_toolCallId, params, signal, onUpdate, ctx) {
-      // Partial output while the CLI prints (bounded by the same caps, at most every 250 ms).
+      // Partial output while the CLI prints (bounded by the same caps, at most every 250 ms),
+      // and, before that, the call's place in the index's queue when it has to wait.
+      const update = typeof onUpdate === "function" ? onUpdate : undefined;
       const onProgress =
-        typeof onUpdate === "function"
-          ? (p) =>
-              onUpdate({
-                content: [{ type: "text", text: p.text }],
-                details: { partial: true, seenBytes: p.seenBytes, seenLines: p.seenLines, elapsedMs: p.elapsedMs },
-              })
-          : undefined;
+        update &&
+        ((p) =>
+          update({
+            content: [{ type: "text", text: p.text }],
+            details: { partial: true, seenBytes: p.seenBytes, seenLines: p.seenLines, elapsedMs: p.elapsedMs },
+          }));
+      const onQueue =
+        update &&
+        ((q) =>
+          update({
+            content: [{ type: "text", text: "" }],
+            details: { queued: true, ahead: q.ahead, limit: q.limit, waitedMs: q.waitedMs },
+          }));
       // The session this call belongs to: one that ended meanwhile released its files already,
       // and a later session must not release this call's (it stays until the process exits).
       const sessionFiles = state.fullOutputs;
       try {
         // The workspace is Pi's, never the model's: the tool has no path parameter.
-        const result = await api.explore(params?.request, ctx?.cwd, signal, { onProgress });
+        const result = await api.explore(params?.request, ctx?.cwd, signal, { onProgress, onQueue });
         state.lastError = undefined;
         const file = result.details.fullOutputPath;
         if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
         return { content: [{ type: "text", text: result.text }], details: result.details };
       } catch (err) {
         state.lastError = { at: new Date().toISOString(), message: err.message };
-        const toolError = new Error(`${err.message}\n${FALLBACK_LINE}`, { cause: err });
+        // Pi hands the model only the message: it carries what a stopped CLI had printed.
+        const caps = { maxBytes: limits.MAX_OUTPUT_BYTES, maxLines: limits.MAX_OUTPUT_LINES };
+        // A cancel is the user's (Esc): no advice to the model to use other tools instead.
+        const trailer = err.code === "CODEGRAPH_CANCELLED" ? "" : FALLBACK_LINE;
+        const toolError = new Error(failedAnswer(err, caps, trailer), { cause: err });
         Object.assign(toolError, { code: err.code, remediation: err.remediation, details: err.details });
         throw toolError;
       } finally {
@@ -3932,6 +4126,194 @@ function createExtension(glue, getPeers) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/admission.js
+
+// Admission per index: how many CodeGraph processes run at once on one index, and the queue the
+// rest wait in. Pi runs the tool calls of one assistant message in parallel, and every CodeGraph
+// query loads the whole index (≈0.5 GB RSS each on a 446 MB index) and takes a core: eight at
+// once on two cores all ran out of time where the same eight one after another all answered.
+//
+// The limit is chosen from the machine (its cores, and half its memory against one query's
+// estimated size) unless PI_CODEGRAPH_MAX_PARALLEL sets it. A call's time budget (30 s) starts
+// when it is admitted, so a sibling's run never eats it; the wait in the queue is bounded on its
+// own (four budgets), visible (onQueue) and cancellable (the call's signal). One queue per index
+// per process, first come first served: Pi's calls start in the order the model sent them.
+
+/** The variable that sets the limit, and the largest limit it may set. */
+const PARALLEL_ENV = "PI_CODEGRAPH_MAX_PARALLEL";
+const MAX_PARALLEL = 64;
+/** A queued call waits at most this many of its own time budgets before it gives up. */
+const QUEUE_BUDGETS = 4;
+/**
+ * One query's memory, estimated: a Node process (~100 MB) plus the index it maps and caches
+ * (measured: ≈0.5 GB RSS on a 446 MB index, 120 MB on Django's 60 MB one).
+ */
+const BASE_QUERY_BYTES = 100 * 1024 * 1024;
+
+/** The machine's memory for our purposes: a cgroup's limit where one applies. */
+function machineMemory() {
+  const total = os.totalmem();
+  const constrained = typeof process.constrainedMemory === "function" ? process.constrainedMemory() : 0;
+  return constrained > 0 && constrained < total ? constrained : total;
+}
+
+/** `PI_CODEGRAPH_MAX_PARALLEL` read: `{ value }`, `{ problem }` (ignored), or `{}` when unset. */
+function parallelSetting(env = process.env) {
+  const raw = env[PARALLEL_ENV];
+  if (raw === undefined || raw === "") return {};
+  const text = String(raw).trim();
+  const value = /^[0-9]+$/.test(text) ? Number(text) : Number.NaN;
+  if (Number.isSafeInteger(value) && value >= 1 && value <= MAX_PARALLEL) return { value };
+  return { problem: { raw: String(raw), max: MAX_PARALLEL } };
+}
+
+/**
+ * The index sizes the backends reported (a diagnosis's or an answer's `indexBytes`), by key.
+ * Admission itself touches no filesystem: on a hung mount a stat or realpath would stall the
+ * call (or the host) before the run's own checks, which are bounded, could say so.
+ */
+const knownSizes = new Map();
+const MAX_KNOWN_SIZES = 256;
+
+/** Remembers the index size a backend reported for the workspace `cwd`. */
+function noteIndexBytes(cwd, bytes) {
+  if (typeof cwd !== "string" || !Number.isSafeInteger(bytes) || bytes < 0) return;
+  const key = indexKey(cwd);
+  knownSizes.delete(key);
+  knownSizes.set(key, bytes);
+  if (knownSizes.size > MAX_KNOWN_SIZES) knownSizes.delete(knownSizes.keys().next().value);
+}
+
+/**
+ * The limit in force for the index of the workspace `cwd`, and why: `{ limit, source: "env" |
+ * "machine", cores, memoryBytes, indexBytes (null: not reported yet), perQueryBytes,
+ * envProblem? }`.
+ */
+function parallelPolicy(cwd, env = process.env) {
+  const cores = Math.max(1, os.availableParallelism?.() ?? os.cpus().length);
+  const memoryBytes = machineMemory();
+  const index = typeof cwd === "string" ? (knownSizes.get(indexKey(cwd)) ?? null) : null;
+  const perQueryBytes = BASE_QUERY_BYTES + (index ?? 0);
+  const byMemory = Math.max(1, Math.floor(memoryBytes / 2 / perQueryBytes));
+  const machine = { cores, memoryBytes, indexBytes: index, perQueryBytes };
+  const setting = parallelSetting(env);
+  if (setting.value) return { limit: setting.value, source: "env", ...machine };
+  return {
+    limit: Math.min(cores, byMemory, MAX_PARALLEL),
+    source: "machine",
+    ...machine,
+    ...(setting.problem ? { envProblem: setting.problem } : {}),
+  };
+}
+
+/** The queue key: the workspace as an absolute path (the index is the workspace's own). */
+function indexKey(cwd) {
+  return typeof cwd === "string" ? path.resolve(cwd) : cwd;
+}
+
+/** Each index's gate: `{ limit, running: Set<ticket>, waiting: ticket[] }`, dropped when idle. */
+const gates = new Map();
+
+function gateFor(key) {
+  let gate = gates.get(key);
+  if (!gate) {
+    gate = { limit: 1, running: new Set(), waiting: [] };
+    gates.set(key, gate);
+  }
+  return gate;
+}
+
+/** Starts `ticket`: it now runs beside the others, and each of them has seen one more sibling. */
+function start(gate, ticket) {
+  gate.running.add(ticket);
+  const others = gate.running.size - 1;
+  for (const t of gate.running) t.siblings = Math.max(t.siblings, others);
+  ticket.admit();
+}
+
+/** Admits waiting calls while there is room, then tells the rest how many are ahead of them. */
+function pump(key, gate) {
+  while (gate.waiting.length > 0 && gate.running.size < gate.limit) start(gate, gate.waiting.shift());
+  gate.waiting.forEach((t, i) => {
+    t.tell(gate.running.size + i);
+  });
+  if (gate.running.size === 0 && gate.waiting.length === 0) gates.delete(key);
+}
+
+/**
+ * Waits for a turn on the index in `cwd`. Resolves to a ticket: `{ queueMs, policy, siblings,
+ * leave() }` (call leave() exactly once when the run is over; `siblings` is the most calls that
+ * ran beside it). Rejects with `{ queue: { is: "cancelled" | "timedOut", ahead, waitedMs, policy } }`
+ * when the signal fires or `budgetMs × 4` pass while it waits. `onQueue({ ahead, limit, waitedMs })`
+ * hears each change of its place while it waits.
+ */
+function admit(cwd, { signal, budgetMs, onQueue }) {
+  const entered = performance.now();
+  const key = indexKey(cwd);
+  const policy = parallelPolicy(cwd);
+  const gate = gateFor(key);
+  gate.limit = policy.limit;
+  return new Promise((resolve, reject) => {
+    let timer;
+    let lastAhead = -1;
+    let queued = false;
+    const waited = () => Math.round(performance.now() - entered);
+    const stopWaiting = () => {
+      clearTimeout(timer);
+      try {
+        signal?.removeEventListener("abort", onAbort);
+      } catch {}
+    };
+    const giveUp = (is) => {
+      const at = gate.waiting.indexOf(ticket);
+      if (at < 0) return;
+      gate.waiting.splice(at, 1);
+      stopWaiting();
+      reject({ queue: { is, ahead: gate.running.size + at, waitedMs: waited(), policy } });
+      pump(key, gate);
+    };
+    const onAbort = () => giveUp("cancelled");
+    const ticket = {
+      siblings: 0,
+      policy,
+      queueMs: 0,
+      admit() {
+        stopWaiting();
+        ticket.queueMs = queued ? waited() : 0;
+        let left = false;
+        ticket.leave = () => {
+          if (left) return;
+          left = true;
+          gate.running.delete(ticket);
+          pump(key, gate);
+        };
+        resolve(ticket);
+      },
+      tell(ahead) {
+        if (ahead === lastAhead) return;
+        lastAhead = ahead;
+        try {
+          onQueue?.({ ahead, limit: gate.limit, waitedMs: waited() });
+        } catch {}
+      },
+    };
+    if (gate.running.size < gate.limit && gate.waiting.length === 0) return start(gate, ticket);
+    // An aborted call, or one whose signal is no AbortSignal, waits for nothing: the run rejects
+    // it at once, before anything starts.
+    try {
+      if (signal?.aborted) return start(gate, ticket);
+      signal?.addEventListener("abort", onAbort, { once: true });
+    } catch {
+      return start(gate, ticket);
+    }
+    queued = true;
+    gate.waiting.push(ticket);
+    timer = setTimeout(() => giveUp("timedOut"), QUEUE_BUDGETS * budgetMs);
+    pump(key, gate);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/calls.js
 
 // The glue's calls into a backend (the native addon or the Node runner, both shaped like the
@@ -3962,35 +4344,88 @@ function safeListener(fn) {
   };
 }
 
-/** The options a backend reads, copied out of whatever the caller passed (getters, Proxies). */
+/**
+ * The options a backend reads, copied out of whatever the caller passed (getters, Proxies), and
+ * the glue's own `onQueue` listener, kept apart (a backend knows nothing of the queue).
+ */
 function plainOptions(options) {
-  if (options === undefined || options === null) return null;
-  if (typeof options !== "object") return options; // the backend rejects it with its own reason
-  const { timeoutMs, onProgress } = options;
-  return { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress };
+  if (options === undefined || options === null) return { plain: null, onQueue: undefined };
+  if (typeof options !== "object") return { plain: options, onQueue: undefined }; // the backend rejects it
+  const { timeoutMs, onProgress, onQueue } = options;
+  return {
+    plain: { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress },
+    onQueue: typeof onQueue === "function" ? safeListener(onQueue) : undefined,
+  };
+}
+
+/** The run's time budget: the caller's valid `timeoutMs`, else the command's, else 30 s. */
+function budgetOf(command, plain) {
+  const valid = (ms) => Number.isSafeInteger(ms) && ms > 0 && ms <= 2 ** 31 - 1;
+  if (valid(plain?.timeoutMs)) return plain.timeoutMs;
+  try {
+    if (valid(command?.timeoutMs)) return command.timeoutMs;
+  } catch {} // a throwing getter: the backend rejects the description
+  return DEFAULT_TIMEOUT_MS;
+}
+
+/** What a call observed while it ran, for the words of a timeout (lib/words/messages.js). */
+function observed(ticket, details) {
+  return {
+    siblings: ticket.siblings,
+    limit: ticket.policy.limit,
+    policy: ticket.policy,
+    load: os.loadavg()[0],
+    cores: ticket.policy.cores,
+    lockWaitMs: details?.lockWaitMs ?? 0,
+  };
 }
 
 /** `{ run, explore, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
 function wrapBackend(backend) {
   /** Runs the described command in `cwd`; every failure is a CODEGRAPH_* rejection. */
   async function run(command, cwd, signal, options) {
+    const entered = performance.now();
+    const total = () => Math.round(performance.now() - entered);
     let plain;
+    let onQueue;
     try {
-      plain = plainOptions(options);
+      ({ plain, onQueue } = plainOptions(options));
     } catch (cause) {
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
     }
+    // Wait for a turn on the index (lib/admission.js); the time budget starts once admitted.
+    const budgetMs = budgetOf(command, plain);
+    let ticket;
+    try {
+      ticket = await admit(cwd, { signal, budgetMs, onQueue });
+    } catch (err) {
+      const queue = err?.queue;
+      if (!queue) throw publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });
+      const code = queue.is === "cancelled" ? "CODEGRAPH_CANCELLED" : "CODEGRAPH_TIMEOUT";
+      const facts = queue.is === "cancelled" ? { queue } : { queue, timeoutMs: QUEUE_BUDGETS * budgetMs };
+      throw publicError(code, facts, {
+        queueMs: queue.waitedMs,
+        durationMs: total(),
+        parallelLimit: queue.policy.limit,
+      });
+    }
+    const waits = () => ({ queueMs: ticket.queueMs, durationMs: total(), parallelLimit: ticket.policy.limit });
     let result;
     try {
       result = await backend.runCommand(command, cwd, signal ?? null, plain);
     } catch (err) {
-      if (err?.code?.startsWith?.("CODEGRAPH_")) throw err;
+      ticket.leave();
+      if (err?.code === "CODEGRAPH_TIMEOUT") throw reworded(err, { observed: observed(ticket, err.details) }, waits());
+      if (err?.code?.startsWith?.("CODEGRAPH_")) throw reworded(err, {}, waits());
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
       const resources = exhausted({ is: "loadRunner" }, err);
       if (resources) throw publicError(resources.code, resources.facts);
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "argumentsUnusable", text: firstLine(err) } });
     }
-    return finishAnswer(result);
+    ticket.leave();
+    noteIndexBytes(cwd, result?.details?.indexBytes);
+    const answer = finishAnswer(result);
+    return { text: answer.text, details: { ...answer.details, ...waits() } };
   }
 
   /** Runs `codegraph explore -- <request>` in `cwd`: one command description through run(). */
@@ -4001,11 +4436,14 @@ function wrapBackend(backend) {
   /** Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too. */
   async function diagnose(cwd) {
     try {
-      return withWordedDropped(await backend.diagnose(cwd));
+      const diagnosis = withWordedDropped(await backend.diagnose(cwd));
+      noteIndexBytes(cwd, diagnosis.indexBytes);
+      return { ...diagnosis, parallel: parallelPolicy(cwd) };
     } catch (err) {
       const story = err?.details?.story;
       return {
         cwd,
+        parallel: parallelPolicy(cwd),
         ready: false,
         problemCode: err?.code ?? "CODEGRAPH_SPAWN",
         problem: story ? `${String(err.message).split("\n")[0]} ${story}` : String(err?.message ?? err),

@@ -10,15 +10,15 @@ const PREVIEW_LINES = 8;
 /** Pi's keybinding id for expanding tool output (its built-in read and bash tools use it too). */
 const EXPAND_KEY = "app.tools.expand";
 
-const seconds = (ms) => `${(ms / 1000).toFixed(2)}s`;
+const footerSeconds = (ms) => `${(ms / 1000).toFixed(2)}s`;
 
 /** Where the user's wait went, when part of it was not the run: " (queued 3.10s, index lock 4.77s, run 7.03s)". */
 function waitsOf(d) {
   const parts = [];
-  if (d.queueMs > 0) parts.push(`queued ${seconds(d.queueMs)}`);
-  if (d.lockWaitMs > 0) parts.push(`index lock ${seconds(d.lockWaitMs)}`);
+  if (d.queueMs > 0) parts.push(`queued ${footerSeconds(d.queueMs)}`);
+  if (d.lockWaitMs > 0) parts.push(`index lock ${footerSeconds(d.lockWaitMs)}`);
   if (parts.length === 0) return "";
-  if (d.runMs !== undefined) parts.push(`run ${seconds(d.runMs)}`);
+  if (d.runMs !== undefined) parts.push(`run ${footerSeconds(d.runMs)}`);
   return ` (${parts.join(", ")})`;
 }
 
@@ -74,7 +74,7 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
     d.truncated
       ? `${keptLines} of ${d.totalsExact === false ? "at least " : ""}${d.totalLines} lines`
       : `${d.keptLines ?? keptLines} lines`,
-    d.durationMs !== undefined ? `${seconds(d.durationMs)}${waitsOf(d)}` : null,
+    d.durationMs !== undefined ? `${footerSeconds(d.durationMs)}${waitsOf(d)}` : null,
     d.cliVersion ? `codegraph ${d.cliVersion}` : null,
   ].filter(Boolean);
   let footer = theme.fg("dim", facts.join(" · "));

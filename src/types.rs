@@ -136,6 +136,8 @@ pub struct ExploreDetails {
   /// resolved.
   pub index_path: String,
   pub index_resolved: String,
+  /// The index database's size in bytes (absent for a command that needs no index).
+  pub index_bytes: Option<f64>,
   /// The CLI's version, absent when not known yet. Never used to refuse.
   pub cli_version: Option<String>,
   /// Where the version came from: "package.json" (the installed package's metadata) or
@@ -288,6 +290,8 @@ pub struct AddonDiagnosis {
   pub index_path: Option<String>,
   /// The index directory with symlinks resolved.
   pub index_resolved: Option<String>,
+  /// The index database's size in bytes, when the workspace has a usable index.
+  pub index_bytes: Option<f64>,
   /// When the workspace has no index: the nearest ancestor directory that has its own.
   pub ancestor_index: Option<String>,
   /// Each check's own result: why no executable, why no index (absent when that check passed

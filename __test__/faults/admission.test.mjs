@@ -9,7 +9,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
-import { assertStableError, fakeCli, tempDir } from "../helpers/index.mjs";
+import { assertStableError, fakeCli, makeWorkspace, tempDir } from "../helpers/index.mjs";
 import { hostWith, plainTheme, renderText } from "../helpers/pi-host.mjs";
 import { waitFor } from "../helpers/processes.mjs";
 import { backends, eachBackend, useFaultsSuite } from "./suite.mjs";
@@ -190,6 +190,27 @@ eachBackend("parallel calls on one index", ({ explore }, backend) => {
       assert.equal(error.details.parallelLimit, 2);
       cli.go("s1");
       assert.equal((await other).value?.text, "answer: s1\n");
+    });
+  });
+
+  test("a timeout's remediation names CodeGraph writing the index while the call ran", async () => {
+    const cli = gatedCli();
+    const ws = makeWorkspace();
+    const lock = path.join(ws, ".codegraph", "codegraph.lock");
+    await withLimit(cli, 2, async () => {
+      const call = settled(explore("w1", ws, undefined, { timeoutMs: 400 }));
+      await cli.waitStarted(1);
+      // A `codegraph sync` of another terminal takes the lock now (a live pid: this process).
+      fs.writeFileSync(lock, String(process.pid));
+      const { error } = await call;
+      assertStableError(error, "CODEGRAPH_TIMEOUT");
+      assert.deepEqual(error.details.writerSeen, { lock, pid: process.pid, rebuild: false });
+      assert.match(
+        error.remediation,
+        new RegExp(
+          `^This was not necessarily a question too broad: CodeGraph was writing the index while it ran \\(pid ${process.pid} holds .*codegraph\\.lock\\): ask again once that write has finished`,
+        ),
+      );
     });
   });
 

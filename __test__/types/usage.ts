@@ -23,6 +23,7 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
   const result = await glue.explore("how does a reach b", "/ws", signal, {
     timeoutMs: 5000,
     onProgress: (p) => void p.seenLines,
+    onQueue: (q) => void (q.ahead + q.limit + q.waitedMs),
   });
   const kept: number = result.details.keptBytes + limits().MAX_OUTPUT_BYTES + releaseFullOutputs([]);
   const ready: boolean = (await diagnose("/ws")).ready;
@@ -30,7 +31,8 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
   const droppedText = dropped.map((d) => `${d.variable} ${d.entry} ${d.reason}`).join();
   const runner: string | null = runnerInfo().note;
   const { durationMs, lockWaitMs, runMs } = result.details;
-  const queued: number = durationMs - lockWaitMs - runMs;
+  const queued: number = durationMs - lockWaitMs - runMs - result.details.queueMs + result.details.parallelLimit;
+  const limit: number = (await diagnose("/ws")).parallel.limit;
   let code: ExploreErrorCode | undefined;
   let writer: WriterSeen | null | undefined;
   try {
@@ -39,13 +41,15 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
     const details = (e as ExploreError).details;
     code = (e as ExploreError).code;
     writer = details?.writerSeen;
-    const spent: number | undefined = details?.lockWaitMs ?? details?.runMs ?? details?.durationMs;
+    const spent: number | undefined =
+      details?.lockWaitMs ?? details?.runMs ?? details?.queueMs ?? details?.observed?.siblings;
     void spent;
   }
   const factory: typeof piCodegraph = glue.default;
   return [
     String(kept),
     String(queued),
+    String(limit),
     `${writer?.pid} ${writer?.lock} ${writer?.rebuild}`,
     droppedText,
     String(ready),

@@ -66,6 +66,9 @@ pub struct IndexFound {
   pub dir: PathBuf,
   /// The same directory with every symlink resolved: where the data really is.
   pub resolved: PathBuf,
+  /// The database's size in bytes (what one query maps and caches: the parallel limit weighs
+  /// it); `None` for a command that needs no index.
+  pub bytes: Option<u64>,
 }
 
 /// Set to `1` to accept an index whose directory or database resolves outside the workspace.
@@ -116,8 +119,8 @@ pub fn check_index(
       return Err(exhausted(Step::ReadIndexDir, &e).unwrap_or_else(unreadable));
     }
   }
-  match std::fs::metadata(&db) {
-    Ok(m) if m.is_file() => {}
+  let bytes = match std::fs::metadata(&db) {
+    Ok(m) if m.is_file() => m.len(),
     Ok(m) => {
       return Err(no_index(
         NoIndexReason::NotRegular {
@@ -141,7 +144,7 @@ pub fn check_index(
       };
       return Err(exhausted(Step::ReadIndex, &e).unwrap_or_else(unreadable));
     }
-  }
+  };
   // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
   // construction; only a link needs resolving (two lstat calls instead of two realpath calls).
   let is_link =
@@ -172,7 +175,11 @@ pub fn check_index(
     }
   }
   match read_header(&db) {
-    Ok(header) if &header == SQLITE_MAGIC => Ok(IndexFound { dir, resolved }),
+    Ok(header) if &header == SQLITE_MAGIC => Ok(IndexFound {
+      dir,
+      resolved,
+      bytes: Some(bytes),
+    }),
     Ok(_) => Err(no_index(
       NoIndexReason::NotSqlite { path: db.clone() },
       NoIndexKind::Unusable { db },

@@ -151,7 +151,8 @@ async function readRegular(file, maxBytes) {
  * The index must be the workspace's own: the CLI would walk up to an ancestor's index, which
  * answers with paths relative to that ancestor. `home` is the workspace with symlinks resolved;
  * `env` the call's environment snapshot.
- * Returns `{ dir, resolved }`: the index directory as the CLI opens it, and where it really is.
+ * Returns `{ dir, resolved, bytes }`: the index directory as the CLI opens it, where it really
+ * is, and the database's size (the parallel limit weighs it).
  */
 async function checkIndex(workspace, home, env) {
   const name = indexDirName(env);
@@ -222,7 +223,7 @@ async function checkIndex(workspace, home, env) {
   }
   if (header.length < 16) throw noIndex(workspace, { is: "truncated", path: db }, { is: "unusable", db });
   if (!header.equals(SQLITE_MAGIC)) throw noIndex(workspace, { is: "notSqlite", path: db }, { is: "unusable", db });
-  return { dir, resolved };
+  return { dir, resolved, bytes: st.size };
 }
 
 module.exports = {

@@ -96,6 +96,7 @@ pub(super) async fn preflight(
       IndexFound {
         resolved: canonical(&dir),
         dir,
+        bytes: None,
       }
     };
     let launch = discover(&env, &home)?;

@@ -99,6 +99,7 @@ fn check(case: &Value, status: ExitStatus) {
   let index = IndexFound {
     resolved: dir.clone(),
     dir,
+    bytes: Some(16),
   };
   if case["workspace"] == "removed" {
     std::fs::remove_dir_all(ws.path()).unwrap();

@@ -58,7 +58,7 @@ async function diagnose(cwd) {
       if (kind?.is === "missing" && kind.ancestor) d.ancestorIndex = kind.ancestor;
       d.indexProblem = headline(p.code, p.facts);
       problem ??= p;
-    } else Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved });
+    } else Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved, indexBytes: index.bytes });
     // An explore now would wait for the writer and may give up: not ready, and why.
     if (writer) {
       const busy = indexBusy(writer, 0);
