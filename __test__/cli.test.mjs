@@ -79,6 +79,21 @@ test("doctor in an indexed workspace: ready, exit 0", () => {
   assert.doesNotMatch(r.stdout, /^fix/m);
 });
 
+test("doctor shows the index size and the parallel limit in force, and an ignored PI_CODEGRAPH_MAX_PARALLEL", () => {
+  const ws = makeWorkspace();
+  const bytes = fs.statSync(path.join(ws, ".codegraph", "codegraph.db")).size;
+  const machine = rows(run(["doctor"], ws, bin, { vars: { PI_CODEGRAPH_MAX_PARALLEL: undefined } }).stdout);
+  assert.equal(machine["index size"], `${(bytes / 1024 / 1024).toFixed(1)} MiB`);
+  assert.match(
+    machine.parallel,
+    /^\d+ CodeGraph quer(y|ies) at once on this index \(from the machine: \d+ cores?, [\d.]+ GiB memory, about 100\.0 MiB per query\)$/,
+  );
+  const set = rows(run(["doctor"], ws, bin, { vars: { PI_CODEGRAPH_MAX_PARALLEL: "3" } }).stdout);
+  assert.equal(set.parallel, "3 CodeGraph queries at once on this index (PI_CODEGRAPH_MAX_PARALLEL)");
+  const bad = rows(run(["doctor"], ws, bin, { vars: { PI_CODEGRAPH_MAX_PARALLEL: "lots" } }).stdout);
+  assert.match(bad.parallel, /PI_CODEGRAPH_MAX_PARALLEL="lots" ignored: not a whole number from 1 to 64\)$/);
+});
+
 test("doctor DIR reports on DIR, resolved against the current directory; two DIRs are a usage error", () => {
   const ws = makeWorkspace();
   const elsewhere = tempDir();

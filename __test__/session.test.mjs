@@ -222,6 +222,22 @@ for (const impl of implementations) {
         );
         assert.deepEqual(pkg.extensionInfo(), { name: "pi-codegraph", version, path: root });
       });
+
+      test("/codegraph shows the index size and the parallel limit in force", async () => {
+        const saved = process.env.PI_CODEGRAPH_MAX_PARALLEL;
+        process.env.PI_CODEGRAPH_MAX_PARALLEL = "2";
+        try {
+          const s = await session(fake.ws);
+          const report = await s.report();
+          const bytes = fs.statSync(path.join(fake.ws, ".codegraph", "codegraph.db")).size;
+          const mib = (bytes / 1024 / 1024).toFixed(1);
+          assert.match(report, new RegExp(`^index: ${fake.ws}/\\.codegraph \\(${mib} MiB\\)$`, "m"));
+          assert.match(report, /^parallel: 2 CodeGraph queries at once on this index \(PI_CODEGRAPH_MAX_PARALLEL\)$/m);
+        } finally {
+          if (saved === undefined) delete process.env.PI_CODEGRAPH_MAX_PARALLEL;
+          else process.env.PI_CODEGRAPH_MAX_PARALLEL = saved;
+        }
+      });
     });
 
     describe("counts the user sees add up", () => {

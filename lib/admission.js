@@ -84,6 +84,9 @@ function indexKey(cwd) {
   return typeof cwd === "string" ? path.resolve(cwd) : cwd;
 }
 
+/** How long a call with the time budget `budgetMs` may wait in the queue (Node's timers take at most 2^31−1 ms). */
+const queueBound = (budgetMs) => Math.min(QUEUE_BUDGETS * budgetMs, 2 ** 31 - 1);
+
 /** Each index's gate: `{ limit, running: Set<ticket>, waiting: ticket[] }`, dropped when idle. */
 const gates = new Map();
 
@@ -181,9 +184,9 @@ function admit(cwd, { signal, budgetMs, onQueue }) {
     }
     queued = true;
     gate.waiting.push(ticket);
-    timer = setTimeout(() => giveUp("timedOut"), QUEUE_BUDGETS * budgetMs);
+    timer = setTimeout(() => giveUp("timedOut"), queueBound(budgetMs));
     pump(key, gate);
   });
 }
 
-module.exports = { PARALLEL_ENV, MAX_PARALLEL, QUEUE_BUDGETS, admit, noteIndexBytes, parallelPolicy, parallelSetting };
+module.exports = { admit, noteIndexBytes, parallelPolicy, queueBound };

@@ -4,7 +4,7 @@
 // explore() never throw synchronously and every failure is a CODEGRAPH_* rejection.
 
 const os = require("node:os");
-const { admit, noteIndexBytes, parallelPolicy, QUEUE_BUDGETS } = require("./admission.js");
+const { admit, noteIndexBytes, parallelPolicy, queueBound } = require("./admission.js");
 const { finishAnswer } = require("./answer.js");
 const { DEFAULT_TIMEOUT_MS } = require("./backends/node/limits.js");
 const { exhausted } = require("./backends/node/errors.js");
@@ -94,7 +94,7 @@ function wrapBackend(backend) {
       const queue = err?.queue;
       if (!queue) throw publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });
       const code = queue.is === "cancelled" ? "CODEGRAPH_CANCELLED" : "CODEGRAPH_TIMEOUT";
-      const facts = queue.is === "cancelled" ? { queue } : { queue, timeoutMs: QUEUE_BUDGETS * budgetMs };
+      const facts = queue.is === "cancelled" ? { queue } : { queue, timeoutMs: queueBound(budgetMs) };
       throw publicError(code, facts, {
         queueMs: queue.waitedMs,
         durationMs: total(),
