@@ -128,7 +128,7 @@ function djangoTree(cli, cgVersion) {
   const made = fetchAndIndex(cli, cgVersion, home, download, dir);
   if (made.skip) {
     fs.rmSync(home, { recursive: true, force: true });
-    made.skip += ` It needs pip and the network once; the indexed tree is then cached in ${home} (BENCH_CACHE sets the cache directory).`;
+    made.skip += `. It needs pip and the network once; the indexed tree is then cached in ${home} (BENCH_CACHE sets the cache directory).`;
   } else fs.writeFileSync(stamp, JSON.stringify(made, null, 2));
   return { dir, ...made, cached: false };
 }
@@ -144,7 +144,7 @@ function pipCommand() {
 
 function fetchAndIndex(cli, cgVersion, home, download, dir) {
   const pip = pipCommand();
-  if (!pip) return { skip: "neither `python3 -m pip` nor `pip` runs here (pip fetches Django's sdist)." };
+  if (!pip) return { skip: "neither `python3 -m pip` nor `pip` runs here (pip fetches Django's sdist)" };
   log(`parallel: fetching Django ${DJANGO}'s sdist with ${pip.join(" ")}…`);
   const pipArgs = ["download", "--no-binary", ":all:", "--no-deps", `django==${DJANGO}`, "-d", download];
   let r = spawnSync(pip[0], [...pip.slice(1), ...pipArgs], { encoding: "utf8" });
@@ -225,6 +225,16 @@ function rssSampler(exclude) {
       return { peak, samples, selfPeak };
     },
   };
+}
+
+/** The pi-codegraph .node files this process has mapped (/proc/self/maps). */
+function mappedAddons() {
+  const files = fs
+    .readFileSync("/proc/self/maps", "utf8")
+    .split("\n")
+    .map((l) => l.slice(l.indexOf("/")))
+    .filter((f) => /pi[-_]codegraph[^/]*\.(node|so)$/.test(f));
+  return [...new Set(files)].map((f) => (path.relative(root, f).startsWith("..") ? f : path.relative(root, f)));
 }
 
 /** A CPU-bound Node process beside the bench (a busy loop), until stop(). */
@@ -419,7 +429,9 @@ export async function parallel(_ctx) {
       },
     ];
 
-    const notes = [];
+    const notes = [
+      `Addon files mapped in this process (index.js's explore() and binding.js load the one next to package.json; the bench's own snapshot copy is mapped too): ${mappedAddons().join(", ") || "none"}.`,
+    ];
     if (bareFailures.length)
       notes.push(
         `The bare launcher failed ${bareFailures.length} of 8 runs under the hog (${bareFailures.map((b) => b.err.code ?? b.err.signal).join(", ")}).`,
