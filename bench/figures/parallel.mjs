@@ -515,7 +515,7 @@ export async function parallel(_ctx) {
         target: "≤ 1.02×",
         measured: `${pairRatio.toFixed(3)}× (medians: ${ratio(eMed, rMed)})`,
         met: pairRatio <= 1.02,
-        why: `the glue (argument copy, answer finishing${limit !== null ? ", admission" : ""}) around the same addon call: here ${ms(eMed - rMed)} ms of a ${ms(rMed)} ms run, and the pairs' ratios spread from ${percentile(pairRatios, 25).toFixed(3)}× to ${percentile(pairRatios, 75).toFixed(3)}× (p25–p75): the CLI's own run varies by a few per cent between runs on this shared 2-core machine.`,
+        why: `the glue (argument copy, answer finishing${limit !== null ? ", admission" : ""}) around the same addon call: here ${ms(eMed - rMed)} ms of a ${ms(rMed)} ms run, and the pairs' ratios spread from ${percentile(pairRatios, 25).toFixed(3)}× to ${percentile(pairRatios, 75).toFixed(3)}× (p25–p75): the CLI's own run varies by a few per cent between runs on this shared 2-core machine (the time outside the CLI's run, the next target, separates what the glue adds).`,
       },
       {
         what: `parallel (Django ${DJANGO}): one call alone, explore() − raw runCommand, wall outside the CLI's run, share of a call`,
