@@ -5,22 +5,22 @@
 // RSS of the bench's process tree then and during one call alone; and one call alone through
 // explore() against the addon's raw runCommand without the glue.
 
-import { execFile, spawn, spawnSync } from "node:child_process";
+import { execFile } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { processTable } from "../../__test__/helpers/processes.mjs";
+import { codegraphVersion, dirBytes, djangoTree } from "../lib/django.mjs";
 import { DRAIN_BYTES } from "../lib/peers.mjs";
 import { loadAverage, root } from "../lib/setup.mjs";
 import { median, mib, ms, percentile, ratio } from "../lib/stats.mjs";
+import { cpuHog, mappedAddons, rssSampler, SAMPLE_EVERY_MS } from "../lib/tree.mjs";
 
 const require = createRequire(import.meta.url);
 
 const DJANGO = "5.1.4";
 /** Alternated runs of one call alone: explore() and the raw runCommand, this many each. */
 const RUNS = 10;
-const SAMPLE_EVERY_MS = 50;
 /** What explore() adds to the child's environment (as in real.mjs), for the bare launcher runs. */
 const QUIET = { DO_NOT_TRACK: "1", CODEGRAPH_NO_UPDATE_CHECK: "1", CODEGRAPH_NO_DOWNLOAD: "1", NO_COLOR: "1" };
 /** The bare launcher runs get far more time than explore()'s 30 s: they are the baseline. */
@@ -89,165 +89,6 @@ const skipped = (why) => ({
   targets: [],
 });
 
-function codegraphVersion() {
-  const manifest = require.resolve("@colbymchenry/codegraph/package.json", { paths: [root] });
-  return JSON.parse(fs.readFileSync(manifest, "utf8")).version;
-}
-
-function dirBytes(dir) {
-  let total = 0;
-  for (const f of fs.readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (f.isFile()) total += fs.statSync(path.join(f.parentPath, f.name)).size;
-  }
-  return total;
-}
-
-/** The first line of a failed command's output that says something, for a skip message. */
-function why(r) {
-  if (r.error) return r.error.message;
-  const text = `${r.stderr ?? ""}\n${r.stdout ?? ""}`.trim().split("\n").filter(Boolean);
-  return `exit ${r.status ?? r.signal}: ${(text.find((l) => /error/i.test(l)) ?? text.at(-1) ?? "").trim()}`;
-}
-
-/**
- * Django's sdist, unpacked and indexed, from the cache (BENCH_CACHE, default <repo>/.tmp/bench-cache)
- * keyed by the Django and CodeGraph versions; fetched with pip and indexed when missing.
- * Returns { dir, initMs, files, cached } or { skip }.
- */
-function djangoTree(cli, cgVersion) {
-  const cache = path.resolve(process.env.BENCH_CACHE ?? path.join(root, ".tmp", "bench-cache"));
-  const home = path.join(cache, `django-${DJANGO}-codegraph-${cgVersion}`);
-  const dir = path.join(home, `django-${DJANGO}`);
-  const stamp = path.join(home, "indexed.json");
-  if (fs.existsSync(stamp) && fs.existsSync(path.join(dir, ".codegraph", "codegraph.db"))) {
-    return { dir, ...JSON.parse(fs.readFileSync(stamp, "utf8")), cached: true };
-  }
-  fs.rmSync(home, { recursive: true, force: true });
-  const download = path.join(home, "sdist");
-  fs.mkdirSync(download, { recursive: true });
-  const made = fetchAndIndex(cli, cgVersion, home, download, dir);
-  if (made.skip) {
-    fs.rmSync(home, { recursive: true, force: true });
-    made.skip += `. It needs pip and the network once; the indexed tree is then cached in ${home} (BENCH_CACHE sets the cache directory).`;
-  } else fs.writeFileSync(stamp, JSON.stringify(made, null, 2));
-  return { dir, ...made, cached: false };
-}
-
-/** The first of `python3 -m pip` and `pip` that runs, as [command, ...args], or null. */
-function pipCommand() {
-  for (const cmd of [["python3", "-m", "pip"], ["pip"]]) {
-    const r = spawnSync(cmd[0], [...cmd.slice(1), "--version"], { encoding: "utf8" });
-    if (!r.error && r.status === 0) return cmd;
-  }
-  return null;
-}
-
-function fetchAndIndex(cli, cgVersion, home, download, dir) {
-  const pip = pipCommand();
-  if (!pip) return { skip: "neither `python3 -m pip` nor `pip` runs here (pip fetches Django's sdist)" };
-  log(`parallel: fetching Django ${DJANGO}'s sdist with ${pip.join(" ")}…`);
-  const pipArgs = ["download", "--no-binary", ":all:", "--no-deps", `django==${DJANGO}`, "-d", download];
-  let r = spawnSync(pip[0], [...pip.slice(1), ...pipArgs], { encoding: "utf8" });
-  if (r.error || r.status !== 0) return { skip: `pip could not fetch Django ${DJANGO}'s sdist (${why(r)})` };
-  const tarball = fs.readdirSync(download).find((f) => /^django-.*\.tar\.gz$/i.test(f));
-  if (!tarball) return { skip: `pip left no Django sdist in ${download}` };
-  const unpack = path.join(home, "unpack");
-  fs.mkdirSync(unpack);
-  r = spawnSync("tar", ["xzf", path.join(download, tarball), "-C", unpack], { encoding: "utf8" });
-  if (r.error || r.status !== 0) return { skip: `tar could not unpack ${tarball} (${why(r)})` };
-  const [top] = fs.readdirSync(unpack);
-  fs.renameSync(path.join(unpack, top), dir);
-  fs.rmSync(unpack, { recursive: true });
-  fs.rmSync(download, { recursive: true });
-  log(`parallel: indexing Django ${DJANGO} with CodeGraph ${cgVersion} (a minute or so, once)…`);
-  const started = performance.now();
-  // The npm shim runs on the Node that runs the bench (CodeGraph wants Node < 25 for it).
-  const env = {
-    ...process.env,
-    DO_NOT_TRACK: "1",
-    NO_COLOR: "1",
-    PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
-  };
-  r = spawnSync(cli, ["init", "-y", "."], { cwd: dir, encoding: "utf8", env });
-  const initMs = performance.now() - started;
-  if (r.error || r.status !== 0) return { skip: `\`codegraph init -y .\` failed on Django ${DJANGO} (${why(r)})` };
-  const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith(".py")).length;
-  const summary = r.stdout.split("\n").find((l) => /nodes.*edges/.test(l));
-  const graph = summary?.replace(/^[^0-9]*/, "").trim();
-  log(`parallel: indexed in ${(initMs / 1000).toFixed(1)} s (${graph ?? "no summary"})`);
-  return { initMs, files, indexedAt: new Date().toISOString(), graph };
-}
-
-/** VmRSS in bytes, or 0 once the process is gone. */
-function rssOf(pid) {
-  try {
-    const m = /^VmRSS:\s+(\d+) kB/m.exec(fs.readFileSync(`/proc/${pid}/status`, "latin1"));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
-}
-
-/**
- * Samples, every ~50 ms, the sum of VmRSS over every descendant of this process except `exclude`
- * (the CPU hog): the CLIs, their launchers and any helper the runner forks. stop() → { peak,
- * samples, selfPeak } (selfPeak: this Node process's own RSS, reported apart).
- */
-function rssSampler(exclude) {
-  let peak = 0;
-  let selfPeak = 0;
-  let samples = 0;
-  const sample = () => {
-    const children = new Map();
-    for (const p of processTable()) {
-      if (p.state === "Z") continue;
-      if (!children.has(p.ppid)) children.set(p.ppid, []);
-      children.get(p.ppid).push(p.pid);
-    }
-    let sum = 0;
-    const stack = [...(children.get(process.pid) ?? [])];
-    while (stack.length) {
-      const pid = stack.pop();
-      if (exclude.has(pid)) continue;
-      sum += rssOf(pid);
-      stack.push(...(children.get(pid) ?? []));
-    }
-    peak = Math.max(peak, sum);
-    selfPeak = Math.max(selfPeak, rssOf(process.pid));
-    samples++;
-  };
-  sample();
-  const timer = setInterval(sample, SAMPLE_EVERY_MS);
-  return {
-    stop() {
-      clearInterval(timer);
-      sample();
-      return { peak, samples, selfPeak };
-    },
-  };
-}
-
-/** The pi-codegraph .node files this process has mapped (/proc/self/maps). */
-function mappedAddons() {
-  const files = fs
-    .readFileSync("/proc/self/maps", "utf8")
-    .split("\n")
-    .map((l) => l.slice(l.indexOf("/")))
-    .filter((f) => /pi[-_]codegraph[^/]*\.(node|so)$/.test(f));
-  return [...new Set(files)].map((f) => (path.relative(root, f).startsWith("..") ? f : path.relative(root, f)));
-}
-
-/** A CPU-bound Node process beside the bench (a busy loop), until stop(). */
-function cpuHog() {
-  const child = spawn(process.execPath, ["-e", "for (;;) {}"], { stdio: "ignore" });
-  return {
-    pid: child.pid,
-    stop() {
-      child.kill("SIGKILL");
-    },
-  };
-}
-
 /** One question through CodeGraph's own launcher, bare (execFile, the quiet environment). */
 function viaLauncher(launcher, dir, q) {
   return new Promise((resolve) => {
@@ -280,7 +121,7 @@ export async function parallel(_ctx) {
   const cli = path.join(root, "node_modules", ".bin", "codegraph");
   if (!fs.existsSync(cli)) return skipped("the pinned CodeGraph CLI is not installed (node_modules/.bin/codegraph).");
   const cgVersion = codegraphVersion();
-  const tree = djangoTree(cli, cgVersion);
+  const tree = djangoTree(DJANGO, cli, cgVersion);
   if (tree.skip) return skipped(tree.skip);
   const { dir } = tree;
   const indexBytes = dirBytes(path.join(dir, ".codegraph"));
