@@ -114,6 +114,11 @@ function realAnswer(question, text) {
 
 /** The CLI's run as the addon timed it (spawn to exit): `runMs` when the details have it, else `durationMs`. */
 const cliRun = (details) => (typeof details?.runMs === "number" ? details.runMs : details?.durationMs);
+/** +1.23% / −0.45%, and 0.00% when it rounds to zero. */
+function signedPercent(share) {
+  const text = Math.abs(share * 100).toFixed(2);
+  return text === "0.00" ? "0.00%" : `${share > 0 ? "+" : "−"}${text}%`;
+}
 const field = (details, name) => (typeof details?.[name] === "number" ? ms(details[name]) : "—");
 
 export async function parallel(_ctx) {
@@ -296,7 +301,7 @@ export async function parallel(_ctx) {
           [
             "one call alone: wall outside the CLI's run, explore() / raw runCommand, median ms",
             `${ms(outsideE)} / ${ms(outsideR)}`,
-            `${outsideShare >= 0 ? "+" : ""}${(outsideShare * 100).toFixed(2)}% of a call`,
+            `${signedPercent(outsideShare)} of a call`,
           ],
           [
             "one call alone: explore() / raw runCommand, p90 ms",
@@ -361,7 +366,7 @@ export async function parallel(_ctx) {
       {
         what: `parallel (Django ${DJANGO}): one call alone, explore() − raw runCommand, wall outside the CLI's run, share of a call`,
         target: "≤ 2%",
-        measured: `${ms(outsideE - outsideR)} ms (${(outsideShare * 100).toFixed(2)}%)`,
+        measured: `${ms(outsideE - outsideR)} ms (${signedPercent(outsideShare)})`,
         met: outsideShare <= 0.02,
         why: `what the glue${limit !== null ? " and admission" : ""} add outside the CLI's run (wall − details.runMs or durationMs, which the addon times from the spawn to the exit), median per call, against a ${ms(rMed)} ms call.`,
       },
