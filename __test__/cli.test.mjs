@@ -83,10 +83,10 @@ test("doctor shows the index size and the parallel limit in force, and an ignore
   const ws = makeWorkspace();
   const bytes = fs.statSync(path.join(ws, ".codegraph", "codegraph.db")).size;
   const machine = rows(run(["doctor"], ws, bin, { vars: { PI_CODEGRAPH_MAX_PARALLEL: undefined } }).stdout);
-  assert.equal(machine["index size"], `${(bytes / 1024 / 1024).toFixed(1)} MiB`);
+  assert.equal(machine.size, `${(bytes / 1024 / 1024).toFixed(1)} MiB (the index database)`);
   assert.match(
     machine.parallel,
-    /^\d+ CodeGraph quer(y|ies) at once on this index \(from the machine: \d+ cores?, [\d.]+ GiB memory, about 100\.0 MiB per query\)$/,
+    /^\d+ CodeGraph quer(y|ies) at once on this index \(from the machine: \d+ cores?, [\d.]+ GiB memory, about 200\.0 MiB per query\)$/,
   );
   const set = rows(run(["doctor"], ws, bin, { vars: { PI_CODEGRAPH_MAX_PARALLEL: "3" } }).stdout);
   assert.equal(set.parallel, "3 CodeGraph queries at once on this index (PI_CODEGRAPH_MAX_PARALLEL)");

@@ -83,9 +83,15 @@ describe("eight parallel codegraph_explore calls in the real Pi CLI", { skip: pi
     assert.equal(install.code, 0, `pi install: ${explain(install)}`);
 
     // Watch the workspace's process table while Pi runs: what ran there, and how many at once.
+    // Reading /proc is not atomic: a CLI that ends while one is read and the next that starts
+    // would both be counted. A CLI in two consecutive looks was running between them, so those
+    // ran at once.
+    let before = new Set();
     const look = () => {
       const now = processesIn(ws, { except: [piPid] });
-      mostAtOnce = Math.max(mostAtOnce, now.filter((p) => p.cmd.includes(CLI_SCRIPT)).length);
+      const cli = new Set(now.filter((p) => p.cmd.includes(CLI_SCRIPT)).map((p) => p.pid));
+      mostAtOnce = Math.max(mostAtOnce, [...cli].filter((pid) => before.has(pid)).length);
+      before = cli;
       for (const p of now) if (!seen.has(p.pid)) seen.set(p.pid, p.cmd);
     };
     const watcher = LINUX ? setInterval(() => piPid && look(), 20) : undefined;

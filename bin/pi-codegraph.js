@@ -135,7 +135,7 @@ async function doctor(dir) {
       d.indexProblem ??
       (code === "CODEGRAPH_NO_INDEX" ? d.problem : (skipped ?? "none usable (no reason reported)")),
   ]);
-  if (d.indexPath && indexSizeText(d)) rows.push(["index size", indexSizeText(d)]);
+  if (d.indexPath && indexSizeText(d)) rows.push(["size", `${indexSizeText(d)} (the index database)`]);
   rows.push(["parallel", parallelText(d.parallel)]);
   if (d.indexPath && d.indexResolved && d.indexResolved !== d.indexPath) {
     rows.push(["resolved", `${d.indexResolved} (where the index really is, through symlinks)`]);

@@ -18,10 +18,10 @@ const MAX_PARALLEL = 64;
 /** A queued call waits at most this many of its own time budgets before it gives up. */
 const QUEUE_BUDGETS = 4;
 /**
- * One query's memory, estimated: a Node process (~100 MB) plus the index it maps and caches
- * (measured: ≈0.5 GB RSS on a 446 MB index, 120 MB on Django's 60 MB one).
+ * One query's memory, estimated: a Node process with CodeGraph loaded plus the index it maps and
+ * caches (measured RSS: ≈355 MiB on Django's 157 MiB index, ≈0.5 GB on a 446 MB one).
  */
-const BASE_QUERY_BYTES = 100 * 1024 * 1024;
+const BASE_QUERY_BYTES = 200 * 1024 * 1024;
 
 /** The machine's memory for our purposes: a cgroup's limit where one applies. */
 function machineMemory() {

@@ -89,7 +89,10 @@ eachBackend("parallel calls on one index", ({ explore }, backend) => {
       await cli.waitStarted(3);
       assert.deepEqual(cli.started().slice(2), ["q3"], "the first in line goes next, and only it");
       assert.equal(places.get("q5").at(-1).ahead, 3, "the others moved up one place");
-      for (const q of ["q1", "q3", "q4", "q5"]) cli.go(q);
+      cli.go("q1");
+      await cli.waitStarted(4);
+      assert.deepEqual(cli.started().slice(2), ["q3", "q4"]);
+      for (const q of ["q3", "q4", "q5"]) cli.go(q);
       const outcomes = await Promise.all(calls);
       assert.deepEqual(cli.started().slice(2), ["q3", "q4", "q5"]);
       outcomes.forEach((o, i) => {

@@ -85,8 +85,9 @@ eachBackend("never leaks", ({ exploreWith, releaseFullOutputs, entry }, backend)
 
   test("spill files: sessions own theirs, 60 concurrent cut answers all keep their files, a dead host's are swept", async () => {
     const fake = fakeCli([["stdout", "x\n".repeat(2500)]]);
-    const outcomes = await Promise.all(
-      Array.from({ length: 60 }, () => exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 20000 })),
+    // All sixty run at once (not the machine's parallel limit): the subject is the spill files.
+    const outcomes = await withEnv({ PI_CODEGRAPH_MAX_PARALLEL: "60" }, () =>
+      Promise.all(Array.from({ length: 60 }, () => exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 20000 }))),
     );
     const paths = outcomes.map((o) => expectResult(o).details.fullOutputPath);
     assert.equal(new Set(paths).size, 60);

@@ -159,7 +159,8 @@ eachBackend("the host", ({ explore, exploreWith, entry }) => {
     }
     assert.equal(getEventListeners(ac.signal, "abort").length, 1, "finished calls removed their listeners");
     const files = [pidFile(), pidFile(), pidFile()];
-    const pending = withEnv({ PI_CODEGRAPH_BIN: sleeper.file }, async () =>
+    // All three run at once (not the machine's parallel limit): the subject is the signal.
+    const pending = withEnv({ PI_CODEGRAPH_BIN: sleeper.file, PI_CODEGRAPH_MAX_PARALLEL: "3" }, async () =>
       files.map((f) =>
         explore(f, suite.ws, ac.signal, { timeoutMs: 15000 }).then(
           (value) => ({ value }),
