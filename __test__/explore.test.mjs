@@ -205,18 +205,20 @@ for (const impl of implementations) {
           [null, { timeoutMs: Number.NaN }],
           [null, { timeoutMs: 2 ** 40 }],
           [null, { onProgress: "not a function" }],
+          [null, { onQueue: "not a function" }],
+          [null, { onQueue: 1 }],
           [{ not: "a signal" }, null],
           ["signal", null],
         ];
         await fake({ FAKE_CG_LOG: f.log }, async () => {
           for (const [signal, options] of bad) {
             const err = await rejectsWith(explore("q", ws, signal, options), "CODEGRAPH_INVALID_OPTIONS");
-            assert.match(err.message, /timeoutMs|onProgress|options|AbortSignal/);
+            assert.match(err.message, /timeoutMs|onProgress|onQueue|options|AbortSignal/);
           }
         });
         assert.equal(readLog(f.log).length, 0);
         // Absent options are fine, in any spelling.
-        for (const options of [undefined, null, {}, { timeoutMs: undefined, onProgress: null }]) {
+        for (const options of [undefined, null, {}, { timeoutMs: undefined, onProgress: null, onQueue: null }]) {
           assert.equal((await explore("q", ws, undefined, options)).details.exitCode, 0);
         }
       });

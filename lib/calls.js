@@ -44,6 +44,8 @@ function plainOptions(options) {
   if (options === undefined || options === null) return { plain: null, onQueue: undefined };
   if (typeof options !== "object") return { plain: options, onQueue: undefined }; // the backend rejects it
   const { timeoutMs, onProgress, onQueue } = options;
+  if (onQueue !== undefined && onQueue !== null && typeof onQueue !== "function")
+    throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "onQueue" } });
   return {
     plain: { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress },
     onQueue: typeof onQueue === "function" ? safeListener(onQueue) : undefined,
@@ -83,6 +85,7 @@ function wrapBackend(backend) {
     try {
       ({ plain, onQueue } = plainOptions(options));
     } catch (cause) {
+      if (cause?.code === "CODEGRAPH_INVALID_OPTIONS") throw cause;
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
     }
     // Wait for a turn on the index (lib/admission.js); the time budget starts once admitted.

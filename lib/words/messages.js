@@ -12,7 +12,7 @@ const { redactTail } = require("./redact.js");
 const WORDED_FROM = Symbol("pi-codegraph words' facts");
 const NEVER_WRITES_INDEX = "pi-codegraph never creates, syncs or repairs the index.";
 const OPTIONS_SHAPE =
-  "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.";
+  "Pass options as { timeoutMs?: milliseconds, onProgress?: function, onQueue?: function } and the signal as an AbortSignal, or leave them out.";
 
 /** The remediation each resource gets, by the errno the OS named. */
 const RESOURCE_REMEDIATIONS = {
@@ -114,7 +114,7 @@ const REMEDIATIONS = {
     "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.",
   CODEGRAPH_INVALID_OPTIONS: (f) =>
     f.reason?.is === "argumentsUnusable"
-      ? "Pass a request string, an absolute workspace path, an AbortSignal and { timeoutMs?, onProgress? }."
+      ? "Pass a request string, an absolute workspace path, an AbortSignal and { timeoutMs?, onProgress?, onQueue? }."
       : OPTIONS_SHAPE,
   CODEGRAPH_WORKSPACE: workspaceRemediation,
   CODEGRAPH_NOT_FOUND: () =>

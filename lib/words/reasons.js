@@ -35,6 +35,7 @@ const OPTION_REASONS = {
   unreadable: (r) => `options.${r.field} cannot be read`,
   timeoutMs: (r) => `${r.field} must be a number of milliseconds from 1 to 2147483647`,
   onProgress: () => "options.onProgress must be a function",
+  onQueue: () => "options.onQueue must be a function",
   progressUnusable: () => "options.onProgress cannot be used as a callback",
   notSignal: () => "the signal is not an AbortSignal",
   abortedUnreadable: () => "signal.aborted cannot be read",
