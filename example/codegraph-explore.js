@@ -267,6 +267,7 @@ const OPTION_REASONS = {
   unreadable: (r) => `options.${r.field} cannot be read`,
   timeoutMs: (r) => `${r.field} must be a number of milliseconds from 1 to 2147483647`,
   onProgress: () => "options.onProgress must be a function",
+  onQueue: () => "options.onQueue must be a function",
   progressUnusable: () => "options.onProgress cannot be used as a callback",
   notSignal: () => "the signal is not an AbortSignal",
   abortedUnreadable: () => "signal.aborted cannot be read",
@@ -606,7 +607,7 @@ function redactTail(text) {
 const WORDED_FROM = Symbol("pi-codegraph words' facts");
 const NEVER_WRITES_INDEX = "pi-codegraph never creates, syncs or repairs the index.";
 const OPTIONS_SHAPE =
-  "Pass options as { timeoutMs?: milliseconds, onProgress?: function } and the signal as an AbortSignal, or leave them out.";
+  "Pass options as { timeoutMs?: milliseconds, onProgress?: function, onQueue?: function } and the signal as an AbortSignal, or leave them out.";
 
 /** The remediation each resource gets, by the errno the OS named. */
 const RESOURCE_REMEDIATIONS = {
@@ -708,7 +709,7 @@ const REMEDIATIONS = {
     "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.",
   CODEGRAPH_INVALID_OPTIONS: (f) =>
     f.reason?.is === "argumentsUnusable"
-      ? "Pass a request string, an absolute workspace path, an AbortSignal and { timeoutMs?, onProgress? }."
+      ? "Pass a request string, an absolute workspace path, an AbortSignal and { timeoutMs?, onProgress?, onQueue? }."
       : OPTIONS_SHAPE,
   CODEGRAPH_WORKSPACE: workspaceRemediation,
   CODEGRAPH_NOT_FOUND: () =>
@@ -3918,15 +3919,8 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
   if (options.isPartial) {
     const p = result.details ?? {};
     if (p.queued) {
-      const ahead = `${p.ahead} CodeGraph ${p.ahead === 1 ? "query" : "queries"} ahead`;
-      return new Text(
-        theme.fg(
-          "warning",
-          `Waiting: ${ahead} (${p.limit} run at once on this index)… ${(p.waitedMs / 1000).toFixed(1)}s`,
-        ),
-        0,
-        0,
-      );
+      const place = `${queries(p.ahead)} ahead (${p.limit} run at once on this index)`;
+      return new Text(theme.fg("warning", `Waiting: ${place}… ${(p.waitedMs / 1000).toFixed(1)}s`), 0, 0);
     }
     const soFar = p.partial
       ? ` ${formatSize(p.seenBytes)}, ${p.seenLines} lines, ${(p.elapsedMs / 1000).toFixed(1)}s`
@@ -4145,10 +4139,10 @@ const MAX_PARALLEL = 64;
 /** A queued call waits at most this many of its own time budgets before it gives up. */
 const QUEUE_BUDGETS = 4;
 /**
- * One query's memory, estimated: a Node process (~100 MB) plus the index it maps and caches
- * (measured: ≈0.5 GB RSS on a 446 MB index, 120 MB on Django's 60 MB one).
+ * One query's memory, estimated: a Node process with CodeGraph loaded plus the index it maps and
+ * caches (measured RSS: ≈355 MiB on Django's 157 MiB index, ≈0.5 GB on a 446 MB one).
  */
-const BASE_QUERY_BYTES = 100 * 1024 * 1024;
+const BASE_QUERY_BYTES = 200 * 1024 * 1024;
 
 /** The machine's memory for our purposes: a cgroup's limit where one applies. */
 function machineMemory() {
@@ -4210,6 +4204,9 @@ function parallelPolicy(cwd, env = process.env) {
 function indexKey(cwd) {
   return typeof cwd === "string" ? path.resolve(cwd) : cwd;
 }
+
+/** How long a call with the time budget `budgetMs` may wait in the queue (Node's timers take at most 2^31−1 ms). */
+const queueBound = (budgetMs) => Math.min(QUEUE_BUDGETS * budgetMs, 2 ** 31 - 1);
 
 /** Each index's gate: `{ limit, running: Set<ticket>, waiting: ticket[] }`, dropped when idle. */
 const gates = new Map();
@@ -4308,7 +4305,7 @@ function admit(cwd, { signal, budgetMs, onQueue }) {
     }
     queued = true;
     gate.waiting.push(ticket);
-    timer = setTimeout(() => giveUp("timedOut"), QUEUE_BUDGETS * budgetMs);
+    timer = setTimeout(() => giveUp("timedOut"), queueBound(budgetMs));
     pump(key, gate);
   });
 }
@@ -4352,6 +4349,8 @@ function plainOptions(options) {
   if (options === undefined || options === null) return { plain: null, onQueue: undefined };
   if (typeof options !== "object") return { plain: options, onQueue: undefined }; // the backend rejects it
   const { timeoutMs, onProgress, onQueue } = options;
+  if (onQueue !== undefined && onQueue !== null && typeof onQueue !== "function")
+    throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "onQueue" } });
   return {
     plain: { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress },
     onQueue: typeof onQueue === "function" ? safeListener(onQueue) : undefined,
@@ -4391,6 +4390,7 @@ function wrapBackend(backend) {
     try {
       ({ plain, onQueue } = plainOptions(options));
     } catch (cause) {
+      if (cause?.code === "CODEGRAPH_INVALID_OPTIONS") throw cause;
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
     }
     // Wait for a turn on the index (lib/admission.js); the time budget starts once admitted.
@@ -4402,7 +4402,7 @@ function wrapBackend(backend) {
       const queue = err?.queue;
       if (!queue) throw publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });
       const code = queue.is === "cancelled" ? "CODEGRAPH_CANCELLED" : "CODEGRAPH_TIMEOUT";
-      const facts = queue.is === "cancelled" ? { queue } : { queue, timeoutMs: QUEUE_BUDGETS * budgetMs };
+      const facts = queue.is === "cancelled" ? { queue } : { queue, timeoutMs: queueBound(budgetMs) };
       throw publicError(code, facts, {
         queueMs: queue.waitedMs,
         durationMs: total(),

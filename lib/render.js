@@ -4,6 +4,7 @@
 // or the CLI goes through printable() first.
 
 const { TOOL_NAME } = require("./guidance.js");
+const { queries } = require("./words/reasons.js");
 const { cliForm, printable } = require("./text.js");
 
 const PREVIEW_LINES = 8;
@@ -38,15 +39,8 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
   if (options.isPartial) {
     const p = result.details ?? {};
     if (p.queued) {
-      const ahead = `${p.ahead} CodeGraph ${p.ahead === 1 ? "query" : "queries"} ahead`;
-      return new Text(
-        theme.fg(
-          "warning",
-          `Waiting: ${ahead} (${p.limit} run at once on this index)… ${(p.waitedMs / 1000).toFixed(1)}s`,
-        ),
-        0,
-        0,
-      );
+      const place = `${queries(p.ahead)} ahead (${p.limit} run at once on this index)`;
+      return new Text(theme.fg("warning", `Waiting: ${place}… ${(p.waitedMs / 1000).toFixed(1)}s`), 0, 0);
     }
     const soFar = p.partial
       ? ` ${formatSize(p.seenBytes)}, ${p.seenLines} lines, ${(p.elapsedMs / 1000).toFixed(1)}s`
