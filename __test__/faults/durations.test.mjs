@@ -49,9 +49,9 @@ eachBackend("where a call's time went", ({ exploreWith }) => {
   test("a writer that finishes during the wait: lockWaitMs is the wait, then the run", async () => {
     const ws = makeWorkspace();
     const lock = lockOf(ws);
-    // As CodeGraph ends a write (after 600 ms of work): it removes its lock, says when, and exits.
+    // As CodeGraph ends a write (after 1 s of work): it removes its lock, says when, and exits.
     const writer = holder(
-      `setTimeout(() => { require("fs").unlinkSync(${JSON.stringify(lock)}); console.log(Date.now()); process.exit(0); }, 600)`,
+      `setTimeout(() => { require("fs").unlinkSync(${JSON.stringify(lock)}); console.log(Date.now()); process.exit(0); }, 1000)`,
       "pipe",
     );
     let said = "";
@@ -72,9 +72,13 @@ eachBackend("where a call's time went", ({ exploreWith }) => {
     assert.equal(r.text, "the whole answer\n");
     const d = r.details;
     assertTimes(d, outcome.ms);
-    // The wait began after the checks (a few ms) and ended at the first re-read of the lock after
-    // the release (every 100 ms).
-    assert.ok(d.lockWaitMs >= released - 250, `lockWaitMs ${d.lockWaitMs}, released after ${released} ms`);
+    // The wait began after the checks (their time varies with the machine's load) and ended at the
+    // first re-read of the lock after the release (every 100 ms); the run cannot start before it.
+    assert.ok(d.lockWaitMs > 0, "the call waited");
+    assert.ok(
+      d.durationMs - d.runMs >= released - 50,
+      `${d.durationMs - d.runMs} ms before the run, released after ${released} ms`,
+    );
     assert.ok(d.lockWaitMs <= released + 250, `lockWaitMs ${d.lockWaitMs}, released after ${released} ms`);
     assert.ok(d.durationMs - d.runMs >= d.lockWaitMs);
   });
@@ -86,7 +90,9 @@ eachBackend("where a call's time went", ({ exploreWith }) => {
     const outcome = await exploreWith(fakeCli([["stdout", "must not run\n"]]).file, "q", ws, null, { timeoutMs: 500 });
     const err = expectError(outcome, "CODEGRAPH_INDEX_BUSY");
     const d = err.details;
-    assert.ok(d.lockWaitMs >= 400 && d.lockWaitMs <= d.durationMs, `lockWaitMs ${d.lockWaitMs}`);
+    // It waited until its deadline (less the checks before the wait, which vary with the load).
+    assert.ok(d.lockWaitMs > 0 && d.lockWaitMs <= d.durationMs, `lockWaitMs ${d.lockWaitMs}`);
+    assert.ok(d.durationMs >= 500, `durationMs ${d.durationMs}`);
     assert.ok(err.message.includes(`still after ${(d.lockWaitMs / 1000).toFixed(1)} s of waiting`), err.message);
     assert.equal("runMs" in d, false);
     assert.ok(d.durationMs <= outcome.ms + 1);
@@ -108,7 +114,7 @@ eachBackend("where a call's time went", ({ exploreWith }) => {
     assert.deepEqual(d.writerSeen, { lock, pid: writer.pid, rebuild: false });
     assertTimes(d, outcome.ms);
     assert.equal(d.lockWaitMs, 0, "no writer before the run");
-    assert.ok(d.runMs >= 2000, `runMs ${d.runMs}`);
+    assert.ok(d.runMs > 0 && d.durationMs >= 3000, `runMs ${d.runMs}, durationMs ${d.durationMs}`);
     assert.equal(d.partialText, "partial");
     await killAndReap(writer);
   });
