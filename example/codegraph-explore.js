@@ -53,6 +53,10 @@ const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024; // stdout past the caps is counted (
 const STDERR_TAIL_BYTES = 4 * 1024;
 const STDOUT_EXCERPT_BYTES = 1024; // shown when a failing CLI left stderr empty
 const DEFAULT_TIMEOUT_MS = 30000;
+/** Node's timers fire at once past 2^31−1 ms; the addon takes the same bound. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** A timeout both backends accept: a finite number of milliseconds from 1 to MAX_TIMEOUT_MS (used truncated). */
+const isTimeout = (ms) => typeof ms === "number" && Number.isFinite(ms) && ms >= 1 && ms <= MAX_TIMEOUT_MS;
 /** An index-writing command's longest deadline (crates/core/src/command.rs MAX_WRITE_TIMEOUT). */
 const MAX_WRITE_TIMEOUT_MS = 60 * 60 * 1000;
 /** The least caps a command may choose: room for the marker and some text. */
@@ -693,11 +697,11 @@ function timeoutRemediation(f) {
     );
   if (o.siblings > 0)
     causes.push(
-      `${queries(o.siblings)} on this index ran beside it (${o.limit} run at once; ${limitSource(o.policy)}): ask this one again on its own, with fewer questions in one message`,
+      `${queries(o.siblings)} on this index ran beside it (${o.policy.limit} run at once; ${limitSource(o.policy)}): ask this one again on its own, with fewer questions in one message`,
     );
-  if (o.cores > 0 && o.load > o.cores)
+  if (o.policy.cores > 0 && o.load > o.policy.cores)
     causes.push(
-      `the machine was busy (load average ${o.load.toFixed(1)} on ${o.cores} cores): ask again when it is less busy, or lower PI_CODEGRAPH_MAX_PARALLEL`,
+      `the machine was busy (load average ${o.load.toFixed(1)} on ${o.policy.cores} cores): ask again when it is less busy, or lower PI_CODEGRAPH_MAX_PARALLEL`,
     );
   if (causes.length === 0) return TOO_BROAD;
   const [first, ...more] = causes;
@@ -785,9 +789,9 @@ const queueDetails = (q) => ({ is: q.is, ahead: q.ahead, waitedMs: q.waitedMs, l
 /** What a timed-out run observed: `{ siblings, limit, load, cores, lockWaitMs }`. */
 const observedDetails = (o) => ({
   siblings: o.siblings,
-  limit: o.limit,
+  limit: o.policy.limit,
   load: o.load,
-  cores: o.cores,
+  cores: o.policy.cores,
   lockWaitMs: o.lockWaitMs,
 });
 
@@ -3222,9 +3226,7 @@ function parseRunOptions(options) {
   };
   const timeoutMs = field("timeoutMs");
   if (timeoutMs !== undefined && timeoutMs !== null) {
-    // Node's timers fire at once past 2^31-1 ms; the addon takes the same bound.
-    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
-      throw invalidOptions({ is: "timeoutMs", field: "options.timeoutMs" });
+    if (!isTimeout(timeoutMs)) throw invalidOptions({ is: "timeoutMs", field: "options.timeoutMs" });
     parsed.timeoutMs = Math.trunc(timeoutMs);
   }
   const onProgress = field("onProgress");
@@ -3318,8 +3320,7 @@ function readCommand(command, positional) {
   };
   const caps = { bytes: whole("maxBytes"), lines: whole("maxLines") };
   const timeoutMs = commandField(command, "timeoutMs");
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
-    throw invalidOptions({ is: "timeoutMs", field: "command.timeoutMs" });
+  if (!isTimeout(timeoutMs)) throw invalidOptions({ is: "timeoutMs", field: "command.timeoutMs" });
   const flag = (name) => {
     const b = commandField(command, name);
     if (typeof b !== "boolean") throw expected(name, "boolean");
@@ -4206,7 +4207,7 @@ function indexKey(cwd) {
 }
 
 /** How long a call with the time budget `budgetMs` may wait in the queue (Node's timers take at most 2^31−1 ms). */
-const queueBound = (budgetMs) => Math.min(QUEUE_BUDGETS * budgetMs, 2 ** 31 - 1);
+const queueBound = (budgetMs) => Math.min(QUEUE_BUDGETS * budgetMs, MAX_TIMEOUT_MS);
 
 /** Each index's gate: `{ limit, running: Set<ticket>, waiting: ticket[] }`, dropped when idle. */
 const gates = new Map();
@@ -4357,12 +4358,11 @@ function plainOptions(options) {
   };
 }
 
-/** The run's time budget: the caller's valid `timeoutMs`, else the command's, else 30 s. */
+/** The run's time budget as the backends take it: the caller's `timeoutMs`, else the command's, else 30 s. */
 function budgetOf(command, plain) {
-  const valid = (ms) => Number.isSafeInteger(ms) && ms > 0 && ms <= 2 ** 31 - 1;
-  if (valid(plain?.timeoutMs)) return plain.timeoutMs;
+  if (isTimeout(plain?.timeoutMs)) return Math.trunc(plain.timeoutMs);
   try {
-    if (valid(command?.timeoutMs)) return command.timeoutMs;
+    if (isTimeout(command?.timeoutMs)) return Math.trunc(command.timeoutMs);
   } catch {} // a throwing getter: the backend rejects the description
   return DEFAULT_TIMEOUT_MS;
 }
@@ -4371,10 +4371,8 @@ function budgetOf(command, plain) {
 function observed(ticket, details) {
   return {
     siblings: ticket.siblings,
-    limit: ticket.policy.limit,
     policy: ticket.policy,
     load: os.loadavg()[0],
-    cores: ticket.policy.cores,
     lockWaitMs: details?.lockWaitMs ?? 0,
   };
 }

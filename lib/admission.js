@@ -11,6 +11,7 @@
 
 const os = require("node:os");
 const path = require("node:path");
+const { MAX_TIMEOUT_MS } = require("./backends/node/limits.js");
 
 /** The variable that sets the limit, and the largest limit it may set. */
 const PARALLEL_ENV = "PI_CODEGRAPH_MAX_PARALLEL";
@@ -85,7 +86,7 @@ function indexKey(cwd) {
 }
 
 /** How long a call with the time budget `budgetMs` may wait in the queue (Node's timers take at most 2^31−1 ms). */
-const queueBound = (budgetMs) => Math.min(QUEUE_BUDGETS * budgetMs, 2 ** 31 - 1);
+const queueBound = (budgetMs) => Math.min(QUEUE_BUDGETS * budgetMs, MAX_TIMEOUT_MS);
 
 /** Each index's gate: `{ limit, running: Set<ticket>, waiting: ticket[] }`, dropped when idle. */
 const gates = new Map();

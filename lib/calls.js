@@ -6,7 +6,7 @@
 const os = require("node:os");
 const { admit, noteIndexBytes, parallelPolicy, queueBound } = require("./admission.js");
 const { finishAnswer } = require("./answer.js");
-const { DEFAULT_TIMEOUT_MS } = require("./backends/node/limits.js");
+const { DEFAULT_TIMEOUT_MS, isTimeout } = require("./backends/node/limits.js");
 const { exhausted } = require("./backends/node/errors.js");
 const { exploreCommand } = require("./commands.js");
 const { firstLine } = require("./text.js");
@@ -52,12 +52,11 @@ function plainOptions(options) {
   };
 }
 
-/** The run's time budget: the caller's valid `timeoutMs`, else the command's, else 30 s. */
+/** The run's time budget as the backends take it: the caller's `timeoutMs`, else the command's, else 30 s. */
 function budgetOf(command, plain) {
-  const valid = (ms) => Number.isSafeInteger(ms) && ms > 0 && ms <= 2 ** 31 - 1;
-  if (valid(plain?.timeoutMs)) return plain.timeoutMs;
+  if (isTimeout(plain?.timeoutMs)) return Math.trunc(plain.timeoutMs);
   try {
-    if (valid(command?.timeoutMs)) return command.timeoutMs;
+    if (isTimeout(command?.timeoutMs)) return Math.trunc(command.timeoutMs);
   } catch {} // a throwing getter: the backend rejects the description
   return DEFAULT_TIMEOUT_MS;
 }
@@ -66,10 +65,8 @@ function budgetOf(command, plain) {
 function observed(ticket, details) {
   return {
     siblings: ticket.siblings,
-    limit: ticket.policy.limit,
     policy: ticket.policy,
     load: os.loadavg()[0],
-    cores: ticket.policy.cores,
     lockWaitMs: details?.lockWaitMs ?? 0,
   };
 }

@@ -98,11 +98,11 @@ function timeoutRemediation(f) {
     );
   if (o.siblings > 0)
     causes.push(
-      `${queries(o.siblings)} on this index ran beside it (${o.limit} run at once; ${limitSource(o.policy)}): ask this one again on its own, with fewer questions in one message`,
+      `${queries(o.siblings)} on this index ran beside it (${o.policy.limit} run at once; ${limitSource(o.policy)}): ask this one again on its own, with fewer questions in one message`,
     );
-  if (o.cores > 0 && o.load > o.cores)
+  if (o.policy.cores > 0 && o.load > o.policy.cores)
     causes.push(
-      `the machine was busy (load average ${o.load.toFixed(1)} on ${o.cores} cores): ask again when it is less busy, or lower PI_CODEGRAPH_MAX_PARALLEL`,
+      `the machine was busy (load average ${o.load.toFixed(1)} on ${o.policy.cores} cores): ask again when it is less busy, or lower PI_CODEGRAPH_MAX_PARALLEL`,
     );
   if (causes.length === 0) return TOO_BROAD;
   const [first, ...more] = causes;
@@ -190,9 +190,9 @@ const queueDetails = (q) => ({ is: q.is, ahead: q.ahead, waitedMs: q.waitedMs, l
 /** What a timed-out run observed: `{ siblings, limit, load, cores, lockWaitMs }`. */
 const observedDetails = (o) => ({
   siblings: o.siblings,
-  limit: o.limit,
+  limit: o.policy.limit,
   load: o.load,
-  cores: o.cores,
+  cores: o.policy.cores,
   lockWaitMs: o.lockWaitMs,
 });
 

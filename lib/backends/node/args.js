@@ -3,6 +3,7 @@
 // CODEGRAPH_CANCELLED).
 
 const { cancelled, invalidOptions } = require("./errors.js");
+const { isTimeout } = require("./limits.js");
 
 /**
  * `{ timeoutMs?, onProgress? }` as a caller may really pass them (no timeoutMs: the command's
@@ -21,9 +22,7 @@ function parseRunOptions(options) {
   };
   const timeoutMs = field("timeoutMs");
   if (timeoutMs !== undefined && timeoutMs !== null) {
-    // Node's timers fire at once past 2^31-1 ms; the addon takes the same bound.
-    if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
-      throw invalidOptions({ is: "timeoutMs", field: "options.timeoutMs" });
+    if (!isTimeout(timeoutMs)) throw invalidOptions({ is: "timeoutMs", field: "options.timeoutMs" });
     parsed.timeoutMs = Math.trunc(timeoutMs);
   }
   const onProgress = field("onProgress");

@@ -4,7 +4,7 @@
 // for a malformed description; and the argv it builds, always an array with `--` before the text.
 
 const { invalidOptions, invalidRequest } = require("./errors.js");
-const { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, MAX_WRITE_TIMEOUT_MS } = require("./limits.js");
+const { isTimeout, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, MAX_WRITE_TIMEOUT_MS } = require("./limits.js");
 const { MIN_CAP_BYTES, MIN_CAP_LINES } = require("./limits.js");
 
 const MAX_OPTIONS = 32;
@@ -55,8 +55,7 @@ function readCommand(command, positional) {
   };
   const caps = { bytes: whole("maxBytes"), lines: whole("maxLines") };
   const timeoutMs = commandField(command, "timeoutMs");
-  if (typeof timeoutMs !== "number" || !Number.isFinite(timeoutMs) || timeoutMs < 1 || timeoutMs > 2 ** 31 - 1)
-    throw invalidOptions({ is: "timeoutMs", field: "command.timeoutMs" });
+  if (!isTimeout(timeoutMs)) throw invalidOptions({ is: "timeoutMs", field: "command.timeoutMs" });
   const flag = (name) => {
     const b = commandField(command, name);
     if (typeof b !== "boolean") throw expected(name, "boolean");

@@ -10,6 +10,10 @@ const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024; // stdout past the caps is counted (
 const STDERR_TAIL_BYTES = 4 * 1024;
 const STDOUT_EXCERPT_BYTES = 1024; // shown when a failing CLI left stderr empty
 const DEFAULT_TIMEOUT_MS = 30000;
+/** Node's timers fire at once past 2^31−1 ms; the addon takes the same bound. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** A timeout both backends accept: a finite number of milliseconds from 1 to MAX_TIMEOUT_MS (used truncated). */
+const isTimeout = (ms) => typeof ms === "number" && Number.isFinite(ms) && ms >= 1 && ms <= MAX_TIMEOUT_MS;
 /** An index-writing command's longest deadline (crates/core/src/command.rs MAX_WRITE_TIMEOUT). */
 const MAX_WRITE_TIMEOUT_MS = 60 * 60 * 1000;
 /** The least caps a command may choose: room for the marker and some text. */
@@ -70,6 +74,8 @@ module.exports = {
   STDERR_TAIL_BYTES,
   STDOUT_EXCERPT_BYTES,
   DEFAULT_TIMEOUT_MS,
+  MAX_TIMEOUT_MS,
+  isTimeout,
   VERSION_TIMEOUT_MS,
   TERM_GRACE_MS,
   PIPE_GRACE_MS,
