@@ -3660,6 +3660,50 @@ function runnerInfo() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/words/staleness.js
+
+// The words of staleness: the line appended to an answer that cites files changed or deleted
+// after the CodeGraph index was last written (lib/staleness.js finds them), and what the status
+// slot, the /codegraph report and the prompt say about files Pi's own tools edited since.
+
+/** At most this many stale files are named in an answer's line; the rest are counted. */
+const MAX_STALE_NAMED = 8;
+
+const filesWord = (n) => `${n} ${n === 1 ? "file" : "files"}`;
+
+/**
+ * The line appended to an answer: `stale` is `[{ path, state: "changed" | "deleted" }]`, at
+ * least one. "⚠ 2 files named above changed after the CodeGraph index was last written
+ * (src/text.ts; src/index.ts — deleted). Results for them may be stale; the user can run
+ * /codegraph sync."
+ */
+function staleAnswerLine(stale) {
+  const named = stale
+    .slice(0, MAX_STALE_NAMED)
+    .map((f) => `${shownPath(f.path)}${f.state === "deleted" ? " — deleted" : ""}`);
+  if (stale.length > MAX_STALE_NAMED) named.push(`and ${stale.length - MAX_STALE_NAMED} more`);
+  return (
+    `⚠ ${filesWord(stale.length)} named above changed after the CodeGraph index was last written ` +
+    `(${named.join("; ")}). Results for them may be stale; the user can run /codegraph sync.`
+  );
+}
+
+/** The status slot's tail when Pi's tools edited files after the index: " · 3 files edited since the index". */
+function editedSlotText(count) {
+  return count > 0 ? ` · ${filesWord(count)} edited since the index` : "";
+}
+
+/** The /codegraph report's readiness when Pi's tools edited files after the index. */
+function editedReportText(count) {
+  return `ready, ${filesWord(count)} changed since the index (edited in this session)`;
+}
+
+/** The one prompt guideline while any file edited in this session is newer than the index (no count: the prompt stays put). */
+function editedGuideline(toolName) {
+  return `Files were edited in this session after the CodeGraph index was last written: ${toolName} answers about them may be stale (old line numbers, missing or deleted symbols); read those files instead. Only the user can update the index (/codegraph sync); you cannot.`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/guidance.js
 
 // What the model is told: the tool's name, its description (with the backend's own limits), the
@@ -3698,10 +3742,15 @@ const readyGuidelines = [
 
 /**
  * The prompt text for the current readiness: the tool is only advertised as ready when it can
- * serve; otherwise it says what the user must do.
+ * serve; otherwise it says what the user must do. `editedSinceIndex` (files Pi's own tools edited
+ * after the index was written) adds one line while above zero, without the number, so that the
+ * prompt does not change with every edit.
  */
-function guidance(diagnosis) {
-  if (diagnosis.ready) return { promptSnippet: readySnippet, promptGuidelines: readyGuidelines };
+function guidance(diagnosis, editedSinceIndex = 0) {
+  if (diagnosis.ready) {
+    const guidelines = editedSinceIndex > 0 ? [...readyGuidelines, editedGuideline(TOOL_NAME)] : readyGuidelines;
+    return { promptSnippet: readySnippet, promptGuidelines: guidelines };
+  }
   if (diagnosis.problemCode === "CODEGRAPH_INDEX_BUSY") {
     // Passing: readiness is checked again before every turn, and nothing is for the user to fix.
     return {
@@ -3716,6 +3765,238 @@ function guidance(diagnosis) {
     promptGuidelines: [
       `Do not call ${TOOL_NAME} until the user has fixed this: ${diagnosis.problemCode}. If structure matters, tell the user once: ${diagnosis.remediation}`,
     ],
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/staleness.js
+
+// Staleness, told without touching the index: which files an answer cites changed or vanished
+// after CodeGraph's index (`<workspace>/.codegraph/codegraph.db`, and its `-wal`) was last
+// written, and the session's ledger of files Pi's own edit and write tools changed since. The
+// index is never opened, only `stat`ed; every filesystem check of one answer races one short
+// deadline (a hung mount or a stalled libuv pool must not delay the answer: what is not known by
+// then is not said).
+
+/** All the checks of one answer (or one ledger re-check) settle by this deadline, or are not told. */
+const STALE_CHECK_MS = 300;
+/** At most this many unique cited paths are checked per answer. */
+const MAX_CITED_PATHS = 50;
+/** The index files whose mtime says when CodeGraph last wrote the index. */
+const INDEX_FILES = [path.join(".codegraph", "codegraph.db"), path.join(".codegraph", "codegraph.db-wal")];
+/** Never counted as edits of the code: CodeGraph's own directory and git's. */
+const NOT_CODE_DIRS = [".codegraph", ".git"];
+
+/** A cited path as CodeGraph prints it: relative, `/`-separated, ending in a file extension. */
+const PATH_SHAPE = /^(?:[\p{L}\p{N}_.+@-]+\/)*[\p{L}\p{N}_.+@-]*[\p{L}\p{N}_+@-]\.[A-Za-z][A-Za-z0-9]{0,9}$/u;
+/** Where a candidate ends: whitespace and the punctuation CodeGraph wraps paths in. */
+const TOKEN_SPLIT = /[\s`'"()[\]{}<>,;*|]+/u;
+
+/**
+ * The files `text` cites, as `{ cited: [{ path, strong }], flagged: Set<path> }`: `path`
+ * relative as printed (a `:line` suffix removed), `strong` when it has a directory or a line
+ * (only then can its absence mean "deleted": a bare `name.ext` may be code), `flagged` the ones
+ * named on a CodeGraph warning line (⚠), which CodeGraph already told about. Fenced code blocks
+ * (the answer's source) are skipped. Unique, in order, at most `max` (not counting flagged ones).
+ */
+function citedPaths(text, max = MAX_CITED_PATHS) {
+  const found = new Map();
+  const flagged = new Set();
+  let fenced = false;
+  for (const line of String(text).split("\n")) {
+    if (line.trimStart().startsWith("```")) {
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced) continue;
+    const warns = line.includes("⚠");
+    for (const raw of line.split(TOKEN_SPLIT)) {
+      const token = raw.replace(/^@+/, "").replace(/[.:]+$/, "");
+      const m = /^(.*?)((?::\d+)+(?:-\d+)?)?$/.exec(token);
+      const p = m[1];
+      if (!PATH_SHAPE.test(p)) continue;
+      if (warns) flagged.add(p);
+      const strong = p.includes("/") || m[2] !== undefined;
+      found.set(p, (found.get(p) ?? false) || strong);
+    }
+  }
+  const cited = [];
+  for (const [p, strong] of found) {
+    if (flagged.has(p)) continue;
+    if (cited.length >= max) break;
+    cited.push({ path: p, strong });
+  }
+  return { cited, flagged };
+}
+
+/** A relative path CodeGraph printed, as segments, or null when it may not be checked (absolute, `..`, NUL, ~, .codegraph/.git). */
+function safeSegments(p) {
+  if (typeof p !== "string" || p === "" || p.includes("\0") || p.includes("\\")) return null;
+  if (path.isAbsolute(p) || p.startsWith("~")) return null;
+  const segments = p.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.length === 0 || segments.includes("..") || NOT_CODE_DIRS.includes(segments[0])) return null;
+  return segments;
+}
+
+const isInside = (root, p) => {
+  const rel = path.relative(root, p);
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+};
+const missing = (err) => err?.code === "ENOENT" || err?.code === "ENOTDIR";
+
+/**
+ * What became of `segments` under `root` since the index: `"changed"` (a regular file written
+ * after `indexMs`), `"deleted"` (gone), or null (unchanged, not a file, unreadable, or outside
+ * the workspace). Each component is `lstat`ed; a symbolic link is followed only when its target
+ * (realpath) is inside the workspace's real path (`realRoot()`).
+ */
+async function fileState(root, realRoot, segments, indexMs) {
+  let current = root;
+  for (let i = 0; i < segments.length; i += 1) {
+    current = path.join(current, segments[i]);
+    let st;
+    try {
+      st = await fsp.lstat(current);
+    } catch (err) {
+      return missing(err) ? "deleted" : null;
+    }
+    if (st.isSymbolicLink()) {
+      let target;
+      try {
+        target = await fsp.realpath(current);
+      } catch (err) {
+        return missing(err) && i === segments.length - 1 ? "deleted" : null; // a dangling link inside is gone
+      }
+      if (!isInside(await realRoot(), target)) return null;
+      if (i < segments.length - 1) continue;
+      try {
+        st = await fsp.stat(target);
+      } catch {
+        return null;
+      }
+    }
+    if (i === segments.length - 1) return st.isFile() && st.mtimeMs > indexMs ? "changed" : null;
+    if (!st.isDirectory()) return "deleted"; // a file where a directory was: the cited path is gone
+  }
+  return null;
+}
+
+/** When the index in `cwd` was last written (ms): the newest of the db and its -wal; null when there is none. */
+async function indexWrittenAt(cwd) {
+  const times = await Promise.all(
+    INDEX_FILES.map((f) =>
+      fsp.stat(path.join(cwd, f)).then(
+        (st) => st.mtimeMs,
+        () => null,
+      ),
+    ),
+  );
+  return times[0] === null ? null : Math.max(...times.filter((t) => t !== null));
+}
+
+/**
+ * `work()`'s value if it settles within `ms`, else `fallback` (the work goes on unobserved: a
+ * stalled thread pool finishes it whenever it can).
+ */
+async function staleCheckBy(work, ms, fallback) {
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, ms, fallback);
+  });
+  try {
+    return await Promise.race([work().catch(() => fallback), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The files `text` cites (at most MAX_CITED_PATHS) that changed or were deleted after the index in
+ * `cwd` was last written and that CodeGraph's own text does not flag: `[{ path, state }]`, in the
+ * order cited. Empty when none, when nothing is cited, or when the checks miss `deadlineMs`
+ * (the files checked by then are told).
+ */
+async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS } = {}) {
+  const { cited } = citedPaths(text);
+  const checks = cited.map((c) => ({ ...c, segments: safeSegments(c.path) })).filter((c) => c.segments);
+  if (checks.length === 0 || typeof cwd !== "string") return [];
+  const states = new Array(checks.length).fill(null);
+  let real;
+  const realRoot = () => {
+    real ??= fsp.realpath(cwd);
+    return real;
+  };
+  const work = async () => {
+    const indexMs = await indexWrittenAt(cwd);
+    if (indexMs === null) return false;
+    await Promise.all(
+      checks.map(async (c, i) => {
+        const state = await fileState(cwd, realRoot, c.segments, indexMs).catch(() => null);
+        if (state === "changed" || (state === "deleted" && c.strong)) states[i] = state;
+      }),
+    );
+    return true;
+  };
+  await staleCheckBy(work, deadlineMs, false);
+  return checks.flatMap((c, i) => (states[i] ? [{ path: c.path, state: states[i] }] : []));
+}
+
+/**
+ * An answer `{ text, details }` from a command whose text cites files, with one line appended
+ * naming the cited files that changed or were deleted after the index in `cwd` was last written
+ * (lib/words/staleness.js), and `details.staleFiles`; unchanged when none are. For every query
+ * command whose answer names files (explore now).
+ */
+async function withStaleness(answer, cwd, options) {
+  const stale = await staleCitedFiles(answer.text, cwd, options);
+  if (stale.length === 0) return answer;
+  const text = answer.text === "" || answer.text.endsWith("\n") ? answer.text : `${answer.text}\n`;
+  return { text: `${text}${staleAnswerLine(stale)}\n`, details: { ...answer.details, staleFiles: stale } };
+}
+
+/** Pi's own path rule for its edit/write tools: a leading `@` dropped, `~` the home directory. */
+function piToolPath(p, cwd) {
+  let s = p.startsWith("@") ? p.slice(1) : p;
+  if (s === "~") s = os.homedir();
+  else if (s.startsWith("~/")) s = os.homedir() + s.slice(1);
+  return path.resolve(cwd, s);
+}
+
+/**
+ * A session's ledger of the files Pi's own `edit` and `write` tools changed after the index was
+ * last written. `note(event, cwd)` takes a `tool_result` event (an error result, another tool, a
+ * path outside `cwd` or under .codegraph/ or .git/ is not counted) and says whether it counted;
+ * `recheck(cwd)` stats the index (bounded) and drops the edits it is newer than; `count()` is how
+ * many unique files are counted now. Nothing is read but the index files' mtimes.
+ */
+function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
+  const edits = new Map(); // absolute path → when the tool reported it (ms)
+  let indexMs = null;
+  const drop = () => {
+    if (indexMs === null) return;
+    for (const [file, at] of edits) if (at <= indexMs) edits.delete(file);
+  };
+  return {
+    note(event, cwd) {
+      if (!event || event.isError || (event.toolName !== "edit" && event.toolName !== "write")) return false;
+      const p = event.input?.path;
+      if (typeof p !== "string" || p === "" || p.includes("\0") || typeof cwd !== "string") return false;
+      const file = piToolPath(p, cwd);
+      if (!isInside(path.resolve(cwd), file)) return false;
+      const first = path.relative(path.resolve(cwd), file).split(path.sep)[0];
+      if (NOT_CODE_DIRS.includes(first)) return false;
+      edits.set(file, Date.now());
+      return true;
+    },
+    async recheck(cwd) {
+      if (edits.size > 0 && typeof cwd === "string") {
+        const at = await staleCheckBy(() => indexWrittenAt(cwd), deadlineMs, undefined);
+        if (at !== undefined) indexMs = at; // a check that did not answer keeps what was known
+        drop();
+      }
+      return edits.size;
+    },
+    count: () => edits.size,
   };
 }
 
@@ -3822,13 +4103,17 @@ function envDroppedLines(dropped) {
 }
 
 /**
- * The `/codegraph` report: the same diagnosis the guidance comes from, plus the last error.
- * `info` is `{ extension, runner }` (extensionInfo() and runnerInfo()).
+ * The `/codegraph` report: the same diagnosis the guidance comes from, plus the last error and,
+ * when ready, how many files this session's edit/write tools changed after the index
+ * (`state.ledger`, lib/staleness.js). `info` is `{ extension, runner }` (extensionInfo() and
+ * runnerInfo()).
  */
 function statusReport(diagnosis, state, info) {
   const ext = info.extension;
+  const edited = state.ledger?.count() ?? 0;
+  const ready = edited > 0 ? editedReportText(edited) : "ready";
   const lines = [
-    `pi-codegraph: ${diagnosis.ready ? "ready" : `not ready (${diagnosis.problemCode})`}`,
+    `pi-codegraph: ${diagnosis.ready ? ready : `not ready (${diagnosis.problemCode})`}`,
     `extension: ${ext.name} ${ext.version} at ${ext.path} (the active copy)`,
     `runner: ${runnerLine(info.runner)}`,
     `workspace: ${diagnosis.cwd}`,
@@ -3861,10 +4146,13 @@ function statusReport(diagnosis, state, info) {
   return lines.map(printable).join("\n");
 }
 
-/** The status slot: the real state in a few words, and the runner when it is a fallback. */
-function statusText(diagnosis, runner) {
+/**
+ * The status slot: the real state in a few words, the runner when it is a fallback, and when
+ * ready how many files this session's edit/write tools changed after the index (`edited`).
+ */
+function statusText(diagnosis, runner, edited = 0) {
   const fallback = runner?.fallback ? ` (${runner.name} runner)` : "";
-  if (diagnosis.ready) return `⬡ codegraph${fallback}`;
+  if (diagnosis.ready) return `⬡ codegraph${fallback}${editedSlotText(edited)}`;
   const words = {
     CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
     CODEGRAPH_NOT_FOUND: "not installed",
@@ -3981,7 +4269,7 @@ function createTool(state, peers, api) {
     name: TOOL_NAME,
     label: "CodeGraph Explore",
     description: toolDescription(limits),
-    ...guidance(state.diagnosis),
+    ...guidance(state.diagnosis, state.ledger?.count() ?? 0),
     parameters: Type.Object({
       request: Type.String({
         description:
@@ -4060,16 +4348,28 @@ function createTool(state, peers, api) {
  * version) before every agent turn and after every call: when it changed, the tool is registered
  * again with the new guidance, which makes Pi rebuild the system prompt, and the status slot
  * follows.
+ *
+ * The files Pi's own edit and write tools change are noted from `tool_result` (never modifying
+ * it) in a ledger (lib/staleness.js): while any is newer than the index, the status slot counts
+ * them and the guidance gains one line; the index's mtime is re-checked with readiness, and an
+ * index written after an edit drops it.
  */
 function createExtension(glue, getPeers) {
   /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
   return function piCodegraph(pi) {
-    const state = { diagnosis: undefined, lastError: undefined, active: false, fullOutputs: [], peers: undefined };
-    const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}`;
+    const state = {
+      diagnosis: undefined,
+      lastError: undefined,
+      active: false,
+      fullOutputs: [],
+      peers: undefined,
+      ledger: createEditLedger(),
+    };
+    const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}|${state.ledger.count() > 0}`;
     // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
       if (!ctx.hasUI) return;
-      const text = statusText(state.diagnosis, glue.runnerInfo());
+      const text = statusText(state.diagnosis, glue.runnerInfo(), state.ledger.count());
       if (text === state.shownStatus) return;
       state.shownStatus = text;
       ctx.ui.setStatus("codegraph", text);
@@ -4077,10 +4377,10 @@ function createExtension(glue, getPeers) {
 
     async function refresh(ctx) {
       if (!state.active || !ctx?.cwd) return;
-      const next = await glue.diagnose(ctx.cwd);
-      const changed = key(next) !== key(state.diagnosis);
+      const before = key(state.diagnosis);
+      const [next] = await Promise.all([glue.diagnose(ctx.cwd), state.ledger.recheck(ctx.cwd)]);
       state.diagnosis = next;
-      if (changed) pi.registerTool(createTool(state, state.peers, glue));
+      if (key(next) !== before) pi.registerTool(createTool(state, state.peers, glue));
       slot(ctx);
     }
     state.refresh = (ctx) => refresh(ctx).catch(() => {});
@@ -4102,6 +4402,16 @@ function createExtension(glue, getPeers) {
           else process.stdout.write(`${report}\n`);
         },
       });
+      slot(ctx);
+    });
+
+    // An edit or write by Pi's own tools: counted at once (it is newer than the index as last
+    // seen); nothing is awaited, so the tool's result is never held up.
+    pi.on("tool_result", (event, ctx) => {
+      if (!state.active || state.diagnosis === undefined || state.peers === undefined) return;
+      const before = key(state.diagnosis);
+      if (!state.ledger.note(event, ctx?.cwd)) return;
+      if (key(state.diagnosis) !== before) pi.registerTool(createTool(state, state.peers, glue));
       slot(ctx);
     });
 
@@ -4367,6 +4677,18 @@ function budgetOf(command, plain) {
   return DEFAULT_TIMEOUT_MS;
 }
 
+/** The subcommands whose answers cite workspace files: each answer is checked for stale ones (lib/staleness.js). */
+const CITES_FILES = new Set(["explore"]);
+
+/** Whether `command` is one whose answer cites files (a description that cannot be read is not). */
+function citesFiles(command) {
+  try {
+    return CITES_FILES.has(command?.subcommand);
+  } catch {
+    return false;
+  }
+}
+
 /** What a call observed while it ran, for the words of a timeout (lib/words/messages.js). */
 function observed(ticket, details) {
   return {
@@ -4422,7 +4744,10 @@ function wrapBackend(backend) {
     }
     ticket.leave();
     noteIndexBytes(cwd, result?.details?.indexBytes);
-    const answer = finishAnswer(result);
+    // The files the answer cites that changed after the index was written: said within a short
+    // deadline, from `stat` alone (lib/staleness.js).
+    const finished = finishAnswer(result);
+    const answer = citesFiles(command) ? await withStaleness(finished, cwd) : finished;
     return { text: answer.text, details: { ...answer.details, ...waits() } };
   }
 

@@ -9,6 +9,7 @@ const { finishAnswer } = require("./answer.js");
 const { DEFAULT_TIMEOUT_MS, isTimeout } = require("./backends/node/limits.js");
 const { exhausted } = require("./backends/node/errors.js");
 const { exploreCommand } = require("./commands.js");
+const { withStaleness } = require("./staleness.js");
 const { firstLine } = require("./text.js");
 const { withWordedDropped } = require("./words/environment.js");
 const { publicError, reworded } = require("./words/messages.js");
@@ -59,6 +60,18 @@ function budgetOf(command, plain) {
     if (isTimeout(command?.timeoutMs)) return Math.trunc(command.timeoutMs);
   } catch {} // a throwing getter: the backend rejects the description
   return DEFAULT_TIMEOUT_MS;
+}
+
+/** The subcommands whose answers cite workspace files: each answer is checked for stale ones (lib/staleness.js). */
+const CITES_FILES = new Set(["explore"]);
+
+/** Whether `command` is one whose answer cites files (a description that cannot be read is not). */
+function citesFiles(command) {
+  try {
+    return CITES_FILES.has(command?.subcommand);
+  } catch {
+    return false;
+  }
 }
 
 /** What a call observed while it ran, for the words of a timeout (lib/words/messages.js). */
@@ -116,7 +129,10 @@ function wrapBackend(backend) {
     }
     ticket.leave();
     noteIndexBytes(cwd, result?.details?.indexBytes);
-    const answer = finishAnswer(result);
+    // The files the answer cites that changed after the index was written: said within a short
+    // deadline, from `stat` alone (lib/staleness.js).
+    const finished = finishAnswer(result);
+    const answer = citesFiles(command) ? await withStaleness(finished, cwd) : finished;
     return { text: answer.text, details: { ...answer.details, ...waits() } };
   }
 

@@ -1,6 +1,8 @@
 // What the model is told: the tool's name, its description (with the backend's own limits), the
 // prompt snippet and guidelines for the current readiness, and the line every tool error ends with.
 
+const { editedGuideline } = require("./words/staleness.js");
+
 const TOOL_NAME = "codegraph_explore";
 /**
  * Ends every tool error, so the model moves on instead of retrying an unavailable index. Pi's
@@ -34,10 +36,15 @@ const readyGuidelines = [
 
 /**
  * The prompt text for the current readiness: the tool is only advertised as ready when it can
- * serve; otherwise it says what the user must do.
+ * serve; otherwise it says what the user must do. `editedSinceIndex` (files Pi's own tools edited
+ * after the index was written) adds one line while above zero, without the number, so that the
+ * prompt does not change with every edit.
  */
-function guidance(diagnosis) {
-  if (diagnosis.ready) return { promptSnippet: readySnippet, promptGuidelines: readyGuidelines };
+function guidance(diagnosis, editedSinceIndex = 0) {
+  if (diagnosis.ready) {
+    const guidelines = editedSinceIndex > 0 ? [...readyGuidelines, editedGuideline(TOOL_NAME)] : readyGuidelines;
+    return { promptSnippet: readySnippet, promptGuidelines: guidelines };
+  }
   if (diagnosis.problemCode === "CODEGRAPH_INDEX_BUSY") {
     // Passing: readiness is checked again before every turn, and nothing is for the user to fix.
     return {

@@ -3,6 +3,7 @@
 // session_shutdown.
 
 const { TOOL_NAME } = require("./guidance.js");
+const { createEditLedger } = require("./staleness.js");
 const { statusReport, statusText } = require("./status.js");
 const { createTool } = require("./tool.js");
 
@@ -20,16 +21,28 @@ const { createTool } = require("./tool.js");
  * version) before every agent turn and after every call: when it changed, the tool is registered
  * again with the new guidance, which makes Pi rebuild the system prompt, and the status slot
  * follows.
+ *
+ * The files Pi's own edit and write tools change are noted from `tool_result` (never modifying
+ * it) in a ledger (lib/staleness.js): while any is newer than the index, the status slot counts
+ * them and the guidance gains one line; the index's mtime is re-checked with readiness, and an
+ * index written after an edit drops it.
  */
 function createExtension(glue, getPeers) {
   /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
   return function piCodegraph(pi) {
-    const state = { diagnosis: undefined, lastError: undefined, active: false, fullOutputs: [], peers: undefined };
-    const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}`;
+    const state = {
+      diagnosis: undefined,
+      lastError: undefined,
+      active: false,
+      fullOutputs: [],
+      peers: undefined,
+      ledger: createEditLedger(),
+    };
+    const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}|${state.ledger.count() > 0}`;
     // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
       if (!ctx.hasUI) return;
-      const text = statusText(state.diagnosis, glue.runnerInfo());
+      const text = statusText(state.diagnosis, glue.runnerInfo(), state.ledger.count());
       if (text === state.shownStatus) return;
       state.shownStatus = text;
       ctx.ui.setStatus("codegraph", text);
@@ -37,10 +50,10 @@ function createExtension(glue, getPeers) {
 
     async function refresh(ctx) {
       if (!state.active || !ctx?.cwd) return;
-      const next = await glue.diagnose(ctx.cwd);
-      const changed = key(next) !== key(state.diagnosis);
+      const before = key(state.diagnosis);
+      const [next] = await Promise.all([glue.diagnose(ctx.cwd), state.ledger.recheck(ctx.cwd)]);
       state.diagnosis = next;
-      if (changed) pi.registerTool(createTool(state, state.peers, glue));
+      if (key(next) !== before) pi.registerTool(createTool(state, state.peers, glue));
       slot(ctx);
     }
     state.refresh = (ctx) => refresh(ctx).catch(() => {});
@@ -62,6 +75,16 @@ function createExtension(glue, getPeers) {
           else process.stdout.write(`${report}\n`);
         },
       });
+      slot(ctx);
+    });
+
+    // An edit or write by Pi's own tools: counted at once (it is newer than the index as last
+    // seen); nothing is awaited, so the tool's result is never held up.
+    pi.on("tool_result", (event, ctx) => {
+      if (!state.active || state.diagnosis === undefined || state.peers === undefined) return;
+      const before = key(state.diagnosis);
+      if (!state.ledger.note(event, ctx?.cwd)) return;
+      if (key(state.diagnosis) !== before) pi.registerTool(createTool(state, state.peers, glue));
       slot(ctx);
     });
 

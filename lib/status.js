@@ -2,6 +2,7 @@
 // same diagnosis the guidance comes from, plus which runner serves the tool.
 
 const { printable } = require("./text.js");
+const { editedReportText, editedSlotText } = require("./words/staleness.js");
 
 /** "native addon /path/x.node", "node (native addon not loaded: …)": the runner in one line. */
 function runnerLine(runner) {
@@ -61,13 +62,17 @@ function envDroppedLines(dropped) {
 }
 
 /**
- * The `/codegraph` report: the same diagnosis the guidance comes from, plus the last error.
- * `info` is `{ extension, runner }` (extensionInfo() and runnerInfo()).
+ * The `/codegraph` report: the same diagnosis the guidance comes from, plus the last error and,
+ * when ready, how many files this session's edit/write tools changed after the index
+ * (`state.ledger`, lib/staleness.js). `info` is `{ extension, runner }` (extensionInfo() and
+ * runnerInfo()).
  */
 function statusReport(diagnosis, state, info) {
   const ext = info.extension;
+  const edited = state.ledger?.count() ?? 0;
+  const ready = edited > 0 ? editedReportText(edited) : "ready";
   const lines = [
-    `pi-codegraph: ${diagnosis.ready ? "ready" : `not ready (${diagnosis.problemCode})`}`,
+    `pi-codegraph: ${diagnosis.ready ? ready : `not ready (${diagnosis.problemCode})`}`,
     `extension: ${ext.name} ${ext.version} at ${ext.path} (the active copy)`,
     `runner: ${runnerLine(info.runner)}`,
     `workspace: ${diagnosis.cwd}`,
@@ -100,10 +105,13 @@ function statusReport(diagnosis, state, info) {
   return lines.map(printable).join("\n");
 }
 
-/** The status slot: the real state in a few words, and the runner when it is a fallback. */
-function statusText(diagnosis, runner) {
+/**
+ * The status slot: the real state in a few words, the runner when it is a fallback, and when
+ * ready how many files this session's edit/write tools changed after the index (`edited`).
+ */
+function statusText(diagnosis, runner, edited = 0) {
   const fallback = runner?.fallback ? ` (${runner.name} runner)` : "";
-  if (diagnosis.ready) return `⬡ codegraph${fallback}`;
+  if (diagnosis.ready) return `⬡ codegraph${fallback}${editedSlotText(edited)}`;
   const words = {
     CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
     CODEGRAPH_NOT_FOUND: "not installed",

@@ -17,7 +17,7 @@ function createTool(state, peers, api) {
     name: TOOL_NAME,
     label: "CodeGraph Explore",
     description: toolDescription(limits),
-    ...guidance(state.diagnosis),
+    ...guidance(state.diagnosis, state.ledger?.count() ?? 0),
     parameters: Type.Object({
       request: Type.String({
         description:

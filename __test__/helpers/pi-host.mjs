@@ -41,6 +41,21 @@ export function createPiHost() {
       for (const h of handlers.filter((h) => h.event === "before_agent_start"))
         await h.fn({ type: "before_agent_start", prompt, systemPrompt: "" }, ctx);
     },
+    /**
+     * What Pi does when a tool finishes: tool_result handlers in load order, each seeing the
+     * event as the previous one left it. Returns what the handlers returned (a patch each, or undefined).
+     */
+    async toolResult(event, ctx) {
+      const returned = [];
+      for (const h of handlers.filter((h) => h.event === "tool_result"))
+        returned.push(
+          await h.fn(
+            { type: "tool_result", toolCallId: "call-1", content: [], details: undefined, isError: false, ...event },
+            ctx,
+          ),
+        );
+      return returned;
+    },
     async shutdown(ctx) {
       for (const h of handlers.filter((h) => h.event === "session_shutdown")) await h.fn({}, ctx);
     },

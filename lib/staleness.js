@@ -1,0 +1,235 @@
+// Staleness, told without touching the index: which files an answer cites changed or vanished
+// after CodeGraph's index (`<workspace>/.codegraph/codegraph.db`, and its `-wal`) was last
+// written, and the session's ledger of files Pi's own edit and write tools changed since. The
+// index is never opened, only `stat`ed; every filesystem check of one answer races one short
+// deadline (a hung mount or a stalled libuv pool must not delay the answer: what is not known by
+// then is not said).
+
+const fsp = require("node:fs/promises");
+const os = require("node:os");
+const path = require("node:path");
+const { staleAnswerLine } = require("./words/staleness.js");
+
+/** All the checks of one answer (or one ledger re-check) settle by this deadline, or are not told. */
+const STALE_CHECK_MS = 300;
+/** At most this many unique cited paths are checked per answer. */
+const MAX_CITED_PATHS = 50;
+/** The index files whose mtime says when CodeGraph last wrote the index. */
+const INDEX_FILES = [path.join(".codegraph", "codegraph.db"), path.join(".codegraph", "codegraph.db-wal")];
+/** Never counted as edits of the code: CodeGraph's own directory and git's. */
+const NOT_CODE_DIRS = [".codegraph", ".git"];
+
+/** A cited path as CodeGraph prints it: relative, `/`-separated, ending in a file extension. */
+const PATH_SHAPE = /^(?:[\p{L}\p{N}_.+@-]+\/)*[\p{L}\p{N}_.+@-]*[\p{L}\p{N}_+@-]\.[A-Za-z][A-Za-z0-9]{0,9}$/u;
+/** Where a candidate ends: whitespace and the punctuation CodeGraph wraps paths in. */
+const TOKEN_SPLIT = /[\s`'"()[\]{}<>,;*|]+/u;
+
+/**
+ * The files `text` cites, as `{ cited: [{ path, strong }], flagged: Set<path> }`: `path`
+ * relative as printed (a `:line` suffix removed), `strong` when it has a directory or a line
+ * (only then can its absence mean "deleted": a bare `name.ext` may be code), `flagged` the ones
+ * named on a CodeGraph warning line (⚠), which CodeGraph already told about. Fenced code blocks
+ * (the answer's source) are skipped. Unique, in order, at most `max` (not counting flagged ones).
+ */
+function citedPaths(text, max = MAX_CITED_PATHS) {
+  const found = new Map();
+  const flagged = new Set();
+  let fenced = false;
+  for (const line of String(text).split("\n")) {
+    if (line.trimStart().startsWith("```")) {
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced) continue;
+    const warns = line.includes("⚠");
+    for (const raw of line.split(TOKEN_SPLIT)) {
+      const token = raw.replace(/^@+/, "").replace(/[.:]+$/, "");
+      const m = /^(.*?)((?::\d+)+(?:-\d+)?)?$/.exec(token);
+      const p = m[1];
+      if (!PATH_SHAPE.test(p)) continue;
+      if (warns) flagged.add(p);
+      const strong = p.includes("/") || m[2] !== undefined;
+      found.set(p, (found.get(p) ?? false) || strong);
+    }
+  }
+  const cited = [];
+  for (const [p, strong] of found) {
+    if (flagged.has(p)) continue;
+    if (cited.length >= max) break;
+    cited.push({ path: p, strong });
+  }
+  return { cited, flagged };
+}
+
+/** A relative path CodeGraph printed, as segments, or null when it may not be checked (absolute, `..`, NUL, ~, .codegraph/.git). */
+function safeSegments(p) {
+  if (typeof p !== "string" || p === "" || p.includes("\0") || p.includes("\\")) return null;
+  if (path.isAbsolute(p) || p.startsWith("~")) return null;
+  const segments = p.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.length === 0 || segments.includes("..") || NOT_CODE_DIRS.includes(segments[0])) return null;
+  return segments;
+}
+
+const isInside = (root, p) => {
+  const rel = path.relative(root, p);
+  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
+};
+const missing = (err) => err?.code === "ENOENT" || err?.code === "ENOTDIR";
+
+/**
+ * What became of `segments` under `root` since the index: `"changed"` (a regular file written
+ * after `indexMs`), `"deleted"` (gone), or null (unchanged, not a file, unreadable, or outside
+ * the workspace). Each component is `lstat`ed; a symbolic link is followed only when its target
+ * (realpath) is inside the workspace's real path (`realRoot()`).
+ */
+async function fileState(root, realRoot, segments, indexMs) {
+  let current = root;
+  for (let i = 0; i < segments.length; i += 1) {
+    current = path.join(current, segments[i]);
+    let st;
+    try {
+      st = await fsp.lstat(current);
+    } catch (err) {
+      return missing(err) ? "deleted" : null;
+    }
+    if (st.isSymbolicLink()) {
+      let target;
+      try {
+        target = await fsp.realpath(current);
+      } catch (err) {
+        return missing(err) && i === segments.length - 1 ? "deleted" : null; // a dangling link inside is gone
+      }
+      if (!isInside(await realRoot(), target)) return null;
+      if (i < segments.length - 1) continue;
+      try {
+        st = await fsp.stat(target);
+      } catch {
+        return null;
+      }
+    }
+    if (i === segments.length - 1) return st.isFile() && st.mtimeMs > indexMs ? "changed" : null;
+    if (!st.isDirectory()) return "deleted"; // a file where a directory was: the cited path is gone
+  }
+  return null;
+}
+
+/** When the index in `cwd` was last written (ms): the newest of the db and its -wal; null when there is none. */
+async function indexWrittenAt(cwd) {
+  const times = await Promise.all(
+    INDEX_FILES.map((f) =>
+      fsp.stat(path.join(cwd, f)).then(
+        (st) => st.mtimeMs,
+        () => null,
+      ),
+    ),
+  );
+  return times[0] === null ? null : Math.max(...times.filter((t) => t !== null));
+}
+
+/**
+ * `work()`'s value if it settles within `ms`, else `fallback` (the work goes on unobserved: a
+ * stalled thread pool finishes it whenever it can).
+ */
+async function staleCheckBy(work, ms, fallback) {
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, ms, fallback);
+  });
+  try {
+    return await Promise.race([work().catch(() => fallback), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The files `text` cites (at most MAX_CITED_PATHS) that changed or were deleted after the index in
+ * `cwd` was last written and that CodeGraph's own text does not flag: `[{ path, state }]`, in the
+ * order cited. Empty when none, when nothing is cited, or when the checks miss `deadlineMs`
+ * (the files checked by then are told).
+ */
+async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS } = {}) {
+  const { cited } = citedPaths(text);
+  const checks = cited.map((c) => ({ ...c, segments: safeSegments(c.path) })).filter((c) => c.segments);
+  if (checks.length === 0 || typeof cwd !== "string") return [];
+  const states = new Array(checks.length).fill(null);
+  let real;
+  const realRoot = () => {
+    real ??= fsp.realpath(cwd);
+    return real;
+  };
+  const work = async () => {
+    const indexMs = await indexWrittenAt(cwd);
+    if (indexMs === null) return false;
+    await Promise.all(
+      checks.map(async (c, i) => {
+        const state = await fileState(cwd, realRoot, c.segments, indexMs).catch(() => null);
+        if (state === "changed" || (state === "deleted" && c.strong)) states[i] = state;
+      }),
+    );
+    return true;
+  };
+  await staleCheckBy(work, deadlineMs, false);
+  return checks.flatMap((c, i) => (states[i] ? [{ path: c.path, state: states[i] }] : []));
+}
+
+/**
+ * An answer `{ text, details }` from a command whose text cites files, with one line appended
+ * naming the cited files that changed or were deleted after the index in `cwd` was last written
+ * (lib/words/staleness.js), and `details.staleFiles`; unchanged when none are. For every query
+ * command whose answer names files (explore now).
+ */
+async function withStaleness(answer, cwd, options) {
+  const stale = await staleCitedFiles(answer.text, cwd, options);
+  if (stale.length === 0) return answer;
+  const text = answer.text === "" || answer.text.endsWith("\n") ? answer.text : `${answer.text}\n`;
+  return { text: `${text}${staleAnswerLine(stale)}\n`, details: { ...answer.details, staleFiles: stale } };
+}
+
+/** Pi's own path rule for its edit/write tools: a leading `@` dropped, `~` the home directory. */
+function piToolPath(p, cwd) {
+  let s = p.startsWith("@") ? p.slice(1) : p;
+  if (s === "~") s = os.homedir();
+  else if (s.startsWith("~/")) s = os.homedir() + s.slice(1);
+  return path.resolve(cwd, s);
+}
+
+/**
+ * A session's ledger of the files Pi's own `edit` and `write` tools changed after the index was
+ * last written. `note(event, cwd)` takes a `tool_result` event (an error result, another tool, a
+ * path outside `cwd` or under .codegraph/ or .git/ is not counted) and says whether it counted;
+ * `recheck(cwd)` stats the index (bounded) and drops the edits it is newer than; `count()` is how
+ * many unique files are counted now. Nothing is read but the index files' mtimes.
+ */
+function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
+  const edits = new Map(); // absolute path → when the tool reported it (ms)
+  let indexMs = null;
+  const drop = () => {
+    if (indexMs === null) return;
+    for (const [file, at] of edits) if (at <= indexMs) edits.delete(file);
+  };
+  return {
+    note(event, cwd) {
+      if (!event || event.isError || (event.toolName !== "edit" && event.toolName !== "write")) return false;
+      const p = event.input?.path;
+      if (typeof p !== "string" || p === "" || p.includes("\0") || typeof cwd !== "string") return false;
+      const file = piToolPath(p, cwd);
+      if (!isInside(path.resolve(cwd), file)) return false;
+      const first = path.relative(path.resolve(cwd), file).split(path.sep)[0];
+      if (NOT_CODE_DIRS.includes(first)) return false;
+      edits.set(file, Date.now());
+      return true;
+    },
+    async recheck(cwd) {
+      if (edits.size > 0 && typeof cwd === "string") {
+        const at = await staleCheckBy(() => indexWrittenAt(cwd), deadlineMs, undefined);
+        if (at !== undefined) indexMs = at; // a check that did not answer keeps what was known
+        drop();
+      }
+      return edits.size;
+    },
+    count: () => edits.size,
+  };
+}
+
+module.exports = { STALE_CHECK_MS, MAX_CITED_PATHS, citedPaths, staleCitedFiles, withStaleness, createEditLedger };

@@ -1,0 +1,44 @@
+// The words of staleness: the line appended to an answer that cites files changed or deleted
+// after the CodeGraph index was last written (lib/staleness.js finds them), and what the status
+// slot, the /codegraph report and the prompt say about files Pi's own tools edited since.
+
+const { shownPath } = require("./paths.js");
+
+/** At most this many stale files are named in an answer's line; the rest are counted. */
+const MAX_STALE_NAMED = 8;
+
+const filesWord = (n) => `${n} ${n === 1 ? "file" : "files"}`;
+
+/**
+ * The line appended to an answer: `stale` is `[{ path, state: "changed" | "deleted" }]`, at
+ * least one. "⚠ 2 files named above changed after the CodeGraph index was last written
+ * (src/text.ts; src/index.ts — deleted). Results for them may be stale; the user can run
+ * /codegraph sync."
+ */
+function staleAnswerLine(stale) {
+  const named = stale
+    .slice(0, MAX_STALE_NAMED)
+    .map((f) => `${shownPath(f.path)}${f.state === "deleted" ? " — deleted" : ""}`);
+  if (stale.length > MAX_STALE_NAMED) named.push(`and ${stale.length - MAX_STALE_NAMED} more`);
+  return (
+    `⚠ ${filesWord(stale.length)} named above changed after the CodeGraph index was last written ` +
+    `(${named.join("; ")}). Results for them may be stale; the user can run /codegraph sync.`
+  );
+}
+
+/** The status slot's tail when Pi's tools edited files after the index: " · 3 files edited since the index". */
+function editedSlotText(count) {
+  return count > 0 ? ` · ${filesWord(count)} edited since the index` : "";
+}
+
+/** The /codegraph report's readiness when Pi's tools edited files after the index. */
+function editedReportText(count) {
+  return `ready, ${filesWord(count)} changed since the index (edited in this session)`;
+}
+
+/** The one prompt guideline while any file edited in this session is newer than the index (no count: the prompt stays put). */
+function editedGuideline(toolName) {
+  return `Files were edited in this session after the CodeGraph index was last written: ${toolName} answers about them may be stale (old line numbers, missing or deleted symbols); read those files instead. Only the user can update the index (/codegraph sync); you cannot.`;
+}
+
+module.exports = { MAX_STALE_NAMED, staleAnswerLine, editedSlotText, editedReportText, editedGuideline };
