@@ -53,9 +53,26 @@ export interface CallTimes {
   parallelLimit: number;
 }
 
+/**
+ * A file an answer cites that changed (`"changed"`: written after the CodeGraph index was last
+ * written) or is gone (`"deleted"`), by its path relative to the workspace as CodeGraph printed it.
+ * Told from `stat` alone, within a short deadline; files CodeGraph's own text already flags are
+ * left out.
+ */
+export interface StaleFile {
+  path: string;
+  state: "changed" | "deleted";
+}
+
+/** What the glue adds to an answer that cites stale files (explore): they are also named in one line ending the text. */
+export interface Staleness {
+  /** Present only when at least one cited file is stale (at most 50 are checked). */
+  staleFiles?: StaleFile[];
+}
+
 /** An answer: the text the model reads and the facts beside it. */
 export interface ExploreResult extends Omit<BackendResult, "details"> {
-  details: ExploreDetails & CallTimes;
+  details: ExploreDetails & CallTimes & Staleness;
 }
 
 /** The parallel limit in force for an index, and where it came from (lib/admission.js). */

@@ -360,6 +360,46 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
     assert.equal(text, whole, "the answer of the finished index, not an empty or half-built one");
   });
 
+  test("files changed or deleted after the index are named after the answer, until the user's sync", async () => {
+    const dir = indexedCopy();
+    const db = path.join(dir, ".codegraph", "codegraph.db");
+    const request = "how does checkout reach charge";
+    const fresh = await pkg.explore(request, dir);
+    assert.match(fresh.text, /1 caller in `src\/index\.ts`/);
+    assert.match(fresh.text, /charge \(src\/types\.ts:7\)/);
+    assert.doesNotMatch(fresh.text, /after the CodeGraph index was last written/);
+    assert.equal(fresh.details.staleFiles, undefined);
+
+    // A file's mtime comes from the kernel's coarse clock: edit once that clock is past the index's.
+    const written = fs.statSync(db).mtimeMs;
+    await waitFor(() => Date.now() > written + 50, { what: "the clock to pass the index's mtime" });
+    fs.appendFileSync(path.join(dir, "src", "index.ts"), "// edited after the index\n");
+    fs.rmSync(path.join(dir, "src", "types.ts"));
+    const stale = await pkg.explore(request, dir);
+    assert.deepEqual(stale.details.staleFiles, [
+      { path: "src/types.ts", state: "deleted" },
+      { path: "src/index.ts", state: "changed" },
+    ]);
+    assert.ok(
+      stale.text.endsWith(
+        "\n⚠ 2 files named above changed after the CodeGraph index was last written (src/types.ts — deleted; src/index.ts). Results for them may be stale; the user can run /codegraph sync.\n",
+      ),
+      stale.text.slice(-400),
+    );
+    assert.equal(fs.statSync(db).mtimeMs, written, "the index was not written");
+
+    // The user's sync, the test's own explicit step: the answer is fresh again.
+    execFileSync(path.join(cliBin, "codegraph"), ["sync"], {
+      cwd: dir,
+      env: { ...process.env, DO_NOT_TRACK: "1" },
+      stdio: "ignore",
+    });
+    assert.ok(fs.statSync(db).mtimeMs > written, "sync wrote the index");
+    const synced = await pkg.explore(request, dir);
+    assert.doesNotMatch(synced.text, /after the CodeGraph index was last written/);
+    assert.equal(synced.details.staleFiles, undefined);
+  });
+
   test("plain text, and nothing written to the user's home (telemetry stays off)", async () => {
     const { text } = await exploreUnchanged("what implements PaymentProcessor");
     assert.ok(!text.includes("\u001b"), "no terminal escapes");

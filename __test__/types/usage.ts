@@ -12,6 +12,7 @@ import piCodegraph, {
   limits,
   releaseFullOutputs,
   runnerInfo,
+  type StaleFile,
   TOOL_NAME,
   type WriterSeen,
 } from "../../index";
@@ -33,6 +34,8 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
   const { durationMs, lockWaitMs, runMs } = result.details;
   const queued: number = durationMs - lockWaitMs - runMs - result.details.queueMs + result.details.parallelLimit;
   const limit: number = (await diagnose("/ws")).parallel.limit;
+  const stale: StaleFile[] = result.details.staleFiles ?? [];
+  const staleText = stale.map((f) => `${f.path} ${f.state === "deleted" ? "deleted" : "changed"}`).join();
   let code: ExploreErrorCode | undefined;
   let writer: WriterSeen | null | undefined;
   try {
@@ -52,6 +55,7 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
     String(limit),
     `${writer?.pid} ${writer?.lock} ${writer?.rebuild}`,
     droppedText,
+    staleText,
     String(ready),
     String(runner),
     String(code),
