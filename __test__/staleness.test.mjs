@@ -6,6 +6,7 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
@@ -13,6 +14,7 @@ import { fakeCli, makeWorkspace, root, tempDir, useFakeCli, withEnv } from "./he
 import { hostWith } from "./helpers/pi-host.mjs";
 import { runNode } from "./helpers/processes.mjs";
 
+const { codegraphCommand } = createRequire(import.meta.url)("../lib/commands.js");
 const systemPath = process.env.PATH; // before useFakeCli narrows PATH to the fake
 useFakeCli(); // diagnose finds a codegraph on PATH; answers come from PI_CODEGRAPH_BIN
 
@@ -128,6 +130,22 @@ for (const impl of implementations) {
       assert.equal(
         line,
         `⚠ 50 files named above changed after the CodeGraph index was last written (${Array.from({ length: 8 }, (_, i) => `src/f${i}.ts`).join("; ")}; and 42 more). Results for them may be stale; the user can run /codegraph sync.\n`,
+      );
+    });
+
+    test("a line that would pass the command's caps is left out; details.staleFiles still names the files", async () => {
+      const { ws } = workspace({ "src/text.ts": "new" });
+      const answer = `1. render (src/text.ts:7)\n${Array.from({ length: 9 }, (_, i) => `${i + 2}. more`).join("\n")}\n`;
+      const cli = fakeCli([["stdout", answer]]);
+      const command = codegraphCommand("explore", { positional: "q", maxLines: 10 });
+      const r = await withEnv({ PI_CODEGRAPH_BIN: cli.file }, () => pkg.run(command, ws));
+      assert.equal(r.text, answer);
+      assert.deepEqual(r.details.staleFiles, [{ path: "src/text.ts", state: "changed" }]);
+      const roomy = codegraphCommand("explore", { positional: "q", maxLines: 11 });
+      const r4 = await withEnv({ PI_CODEGRAPH_BIN: cli.file }, () => pkg.run(roomy, ws));
+      assert.match(
+        r4.text,
+        /\n⚠ 1 file named above changed after the CodeGraph index was last written \(src\/text\.ts\)/,
       );
     });
 

@@ -3945,13 +3945,18 @@ async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS } = {}) 
  * An answer `{ text, details }` from a command whose text cites files, with one line appended
  * naming the cited files that changed or were deleted after the index in `cwd` was last written
  * (lib/words/staleness.js), and `details.staleFiles`; unchanged when none are. For every query
- * command whose answer names files (explore now).
+ * command whose answer names files (explore now). `options.caps` (`{ maxBytes, maxLines }`, the
+ * command's): a line that would take the text past them is left out (`details.staleFiles` stays).
  */
-async function withStaleness(answer, cwd, options) {
+async function withStaleness(answer, cwd, options = {}) {
   const stale = await staleCitedFiles(answer.text, cwd, options);
   if (stale.length === 0) return answer;
-  const text = answer.text === "" || answer.text.endsWith("\n") ? answer.text : `${answer.text}\n`;
-  return { text: `${text}${staleAnswerLine(stale)}\n`, details: { ...answer.details, staleFiles: stale } };
+  const details = { ...answer.details, staleFiles: stale };
+  const base = answer.text === "" || answer.text.endsWith("\n") ? answer.text : `${answer.text}\n`;
+  const text = `${base}${staleAnswerLine(stale)}\n`;
+  const { maxBytes, maxLines } = options.caps ?? {};
+  const fits = !(Buffer.byteLength(text) > maxBytes || countLines(text) > maxLines);
+  return { text: fits ? text : answer.text, details };
 }
 
 /** Pi's own path rule for its edit/write tools: a leading `@` dropped, `~` the home directory. */
@@ -4747,7 +4752,8 @@ function wrapBackend(backend) {
     // The files the answer cites that changed after the index was written: said within a short
     // deadline, from `stat` alone (lib/staleness.js).
     const finished = finishAnswer(result);
-    const answer = citesFiles(command) ? await withStaleness(finished, cwd) : finished;
+    const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };
+    const answer = citesFiles(command) ? await withStaleness(finished, cwd, { caps }) : finished;
     return { text: answer.text, details: { ...answer.details, ...waits() } };
   }
 

@@ -132,7 +132,8 @@ function wrapBackend(backend) {
     // The files the answer cites that changed after the index was written: said within a short
     // deadline, from `stat` alone (lib/staleness.js).
     const finished = finishAnswer(result);
-    const answer = citesFiles(command) ? await withStaleness(finished, cwd) : finished;
+    const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };
+    const answer = citesFiles(command) ? await withStaleness(finished, cwd, { caps }) : finished;
     return { text: answer.text, details: { ...answer.details, ...waits() } };
   }
 

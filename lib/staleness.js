@@ -8,6 +8,7 @@
 const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
+const { countLines } = require("./backends/node/limits.js");
 const { staleAnswerLine } = require("./words/staleness.js");
 
 /** All the checks of one answer (or one ledger re-check) settle by this deadline, or are not told. */
@@ -177,13 +178,18 @@ async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS } = {}) 
  * An answer `{ text, details }` from a command whose text cites files, with one line appended
  * naming the cited files that changed or were deleted after the index in `cwd` was last written
  * (lib/words/staleness.js), and `details.staleFiles`; unchanged when none are. For every query
- * command whose answer names files (explore now).
+ * command whose answer names files (explore now). `options.caps` (`{ maxBytes, maxLines }`, the
+ * command's): a line that would take the text past them is left out (`details.staleFiles` stays).
  */
-async function withStaleness(answer, cwd, options) {
+async function withStaleness(answer, cwd, options = {}) {
   const stale = await staleCitedFiles(answer.text, cwd, options);
   if (stale.length === 0) return answer;
-  const text = answer.text === "" || answer.text.endsWith("\n") ? answer.text : `${answer.text}\n`;
-  return { text: `${text}${staleAnswerLine(stale)}\n`, details: { ...answer.details, staleFiles: stale } };
+  const details = { ...answer.details, staleFiles: stale };
+  const base = answer.text === "" || answer.text.endsWith("\n") ? answer.text : `${answer.text}\n`;
+  const text = `${base}${staleAnswerLine(stale)}\n`;
+  const { maxBytes, maxLines } = options.caps ?? {};
+  const fits = !(Buffer.byteLength(text) > maxBytes || countLines(text) > maxLines);
+  return { text: fits ? text : answer.text, details };
 }
 
 /** Pi's own path rule for its edit/write tools: a leading `@` dropped, `~` the home directory. */
