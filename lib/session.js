@@ -38,7 +38,7 @@ function createExtension(glue, getPeers) {
       peers: undefined,
       ledger: createEditLedger(),
     };
-    const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}|${state.ledger.count() > 0}`;
+    const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}|${d.ready && state.ledger.count() > 0}`;
     // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
       if (!ctx.hasUI) return;
