@@ -59,7 +59,7 @@ pub struct ExploreOptions {
   pub timeout_ms: Option<u32>,
   /// Called with the bounded output so far (and the end of all of it), at most every 250 ms
   /// while the CLI prints; output that arrived within the 250 ms is reported once they have
-  /// passed. Never after the call has settled.
+  /// passed. None is made once the CLI run has ended.
   #[napi(ts_type = "(progress: ExploreProgress) => void")]
   pub on_progress: Option<ProgressCallback>,
 }
