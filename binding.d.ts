@@ -215,6 +215,12 @@ export interface ExploreDetails {
   fullOutputBytes?: number
   /** When truncated and no file could be kept: why. */
   fullOutputMissing?: string
+  /**
+   * Only when truncated: the end of the whole output (as a progress report's `tail`: its last
+   * 1024 bytes at most, cleaned, from its first whole line), e.g. a long write's final summary
+   * that `text` does not reach. Absent when not truncated: `text` already ends with it.
+   */
+  outputTail?: string
 }
 
 /**
@@ -271,13 +277,25 @@ export interface ExploreErrorDetails {
 export interface ExploreOptions {
   /** Milliseconds before the CLI is stopped with CODEGRAPH_TIMEOUT. Default 30000. */
   timeoutMs?: number
-  /** Called with the bounded output so far, at most every 250 ms while the CLI prints. */
+  /**
+   * Called with the bounded output so far (and the end of all of it), at most every 250 ms
+   * while the CLI prints; output that arrived within the 250 ms is reported once they have
+   * passed. None is made once the CLI run has ended.
+   */
   onProgress?: (progress: ExploreProgress) => void
 }
 
 export interface ExploreProgress {
   /** The output kept so far, within the same caps as the final text. */
   text: string
+  /**
+   * The end of all the output seen so far, whatever the caps kept (the latest line of a long
+   * run's progress): its last 1024 bytes at most, cleaned as `text` is, never a cut character;
+   * when the output is longer, from its first whole line where one starts within them. Empty
+   * before any output.
+   */
+  tail: string
+  /** Cleaned bytes and lines seen so far (counted as the final totals are). */
   seenBytes: number
   seenLines: number
   elapsedMs: number

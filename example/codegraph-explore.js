@@ -52,6 +52,7 @@ const MAX_OUTPUT_LINES = 2000; // ... or 2,000 lines, whichever comes first
 const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024; // stdout past the caps is counted (and spilled) up to this
 const STDERR_TAIL_BYTES = 4 * 1024;
 const STDOUT_EXCERPT_BYTES = 1024; // shown when a failing CLI left stderr empty
+const OUTPUT_TAIL_BYTES = 1024; // the end of stdout, whatever the caps kept: progress's tail, a cut answer's outputTail
 const DEFAULT_TIMEOUT_MS = 30000;
 /** Node's timers fire at once past 2^31−1 ms; the addon takes the same bound. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -2425,7 +2426,7 @@ function releaseFullOutputs(paths) {
 // The bounded collector of one run's stdout (crates/core/src/limits/stdout_collector.rs). Memory is
 // bounded by construction: it keeps at most the command's byte cap (MAX_OUTPUT_BYTES at most, +3 to
 // finish a character) and stops storing at its line cap + 1; everything after is only counted (and
-// spilled).
+// spilled); the end of the cleaned stream is kept apart (tail()).
 
 /**
  * Collects stdout within the caps. Once a cap is passed, the whole stream (from its first byte)
@@ -2437,14 +2438,35 @@ class StdoutCollector {
     // seenBytes: raw bytes read. The totals the model is told are counted on the cleaned text,
     // like the kept counts (a CR is a line end there, an invalid byte a 3-byte U+FFFD).
     Object.assign(this, { seenBytes: 0, counter: new TextCleaner(), cleanBytes: 0, cleanNewlines: 0, cleanLast: "" });
+    // The last OUTPUT_TAIL_BYTES (or fewer, from a character boundary) of the cleaned stream.
+    this.end = Buffer.alloc(0);
   }
 
-  /** Counts cleaned text towards the totals. */
+  /** Counts cleaned text towards the totals, and keeps its end. */
   countClean(text) {
     if (!text) return;
     this.cleanBytes += Buffer.byteLength(text);
     this.cleanNewlines += text.split("\n").length - 1;
     this.cleanLast = text.at(-1);
+    // A UTF-16 unit is at least one byte: the last OUTPUT_TAIL_BYTES units hold the last bytes
+    // (a surrogate half cut off at the front falls off below, as a partial character).
+    const end = Buffer.concat([this.end, Buffer.from(text.slice(-OUTPUT_TAIL_BYTES))]);
+    let from = Math.max(0, end.length - OUTPUT_TAIL_BYTES);
+    while (isContinuation(end[from])) from += 1;
+    this.end = end.subarray(from);
+  }
+
+  /**
+   * The end of everything printed so far, cleaned like the text, whatever the caps kept: at most
+   * OUTPUT_TAIL_BYTES, never a cut character; when the output is longer, from its first whole
+   * line where one starts within it (unless only blanks follow the first newline: the end is then
+   * part of one long line). A character or escape still pending in the cleaner shows once it completes.
+   */
+  tail() {
+    const nl = this.end.indexOf(10);
+    const wholeLine = nl !== -1 && /[^\t\n\f\r ]/.test(this.end.subarray(nl + 1).toString("latin1"));
+    const cut = this.cleanBytes > this.end.length;
+    return this.end.subarray(cut && wholeLine ? nl + 1 : 0).toString();
   }
 
   push(chunk) {
@@ -2525,6 +2547,7 @@ class StdoutCollector {
       keptLines: countLines(decoded),
       totalsExact,
       fullOutput,
+      outputTail: this.tail(), // the end the text may not reach (a whole text ends the same way)
     };
   }
 
@@ -2862,6 +2885,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     let totalsExact = true; // false once a flood was cut off
     let settled = false;
     let lastProgress = started;
+    let flush = null; // the trailing report's timer: output arrived since the last report
     const timers = [];
     const later = (ms, fn) => {
       const t = setTimeout(fn, ms);
@@ -2877,6 +2901,33 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
       settled = true;
       cancel.onCancel = null;
       for (const t of timers) clearTimeout(t);
+      clearTimeout(flush);
+    };
+    const report = () => {
+      clearTimeout(flush);
+      flush = null;
+      lastProgress = performance.now();
+      const p = out.preview();
+      try {
+        const ret = onProgress({
+          text: p.text,
+          tail: out.tail(),
+          seenBytes: p.bytes,
+          seenLines: p.lines,
+          elapsedMs: elapsed(),
+        });
+        if (ret && typeof ret.then === "function") Promise.resolve(ret).catch(() => {});
+      } catch {} // a listener's bug must not break the run
+    };
+    // At most one report per PROGRESS_INTERVAL_MS; output that arrives sooner is reported once it
+    // has passed (a line followed by silence still shows), never after the run settled.
+    const progress = () => {
+      const wait = lastProgress + PROGRESS_INTERVAL_MS - performance.now();
+      if (wait <= 0) report();
+      else if (!flush) {
+        flush = setTimeout(() => settled || report(), wait);
+        if (background) flush.unref();
+      }
     };
     const stop = async (makeProblem, { drainStderr }) => {
       if (settled) return;
@@ -2909,14 +2960,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
       if (!outOpen) return;
       out.push(chunk);
       if (settled) return;
-      if (onProgress && performance.now() - lastProgress >= PROGRESS_INTERVAL_MS) {
-        lastProgress = performance.now();
-        const p = out.preview();
-        try {
-          const ret = onProgress({ text: p.text, seenBytes: p.bytes, seenLines: p.lines, elapsedMs: elapsed() });
-          if (ret && typeof ret.then === "function") Promise.resolve(ret).catch(() => {});
-        } catch {} // a listener's bug must not break the run
-      }
+      if (onProgress) progress();
       if (out.seenBytes > DRAIN_LIMIT_BYTES) {
         // A flood: stop reading and stop the writer; the totals are now lower bounds.
         totalsExact = false;
@@ -3481,7 +3525,9 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
  * Runs one CodeGraph command (a description, ./command.js; lib/commands.js builds them) in `cwd`.
  * Resolves with `{ text, details }`; rejects with an Error carrying `code`, `remediation` and
  * bounded `details`. Never throws synchronously. `options`: `timeoutMs` (default: the command's)
- * and `onProgress({ text, seenBytes, seenLines, elapsedMs })`, at most every 250 ms.
+ * and `onProgress({ text, tail, seenBytes, seenLines, elapsedMs })`, at most every 250 ms (output
+ * that arrived in between is reported once they have passed). A truncated answer's details carry
+ * `outputTail`.
  */
 async function runCommand(command, cwd, signal, options) {
   const started = performance.now(); // the call's clock: details.durationMs runs from here
@@ -3621,6 +3667,7 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
       keptLines: b.keptLines,
       fullOutputPath: b.fullOutput?.path,
       fullOutputBytes: b.fullOutput?.bytes,
+      outputTail: b.outputTail, // only when truncated: the end the text may not reach
     }),
   };
 }

@@ -76,6 +76,7 @@ fn env_dropped(dropped: &[Dropped]) -> Vec<EnvDropped> {
 pub fn progress(p: Progress) -> ExploreProgress {
   ExploreProgress {
     text: p.text,
+    tail: p.tail,
     seen_bytes: p.seen_bytes as f64,
     seen_lines: p.seen_lines as f64,
     elapsed_ms: millis_u32(p.elapsed),
@@ -136,6 +137,7 @@ pub fn result(o: Outcome) -> RunResult {
       full_output_bytes,
       // Worded by lib/answer.js from `answer.fullOutputMissing`.
       full_output_missing: None,
+      output_tail: o.stdout.output_tail,
     },
   }
 }

@@ -57,7 +57,9 @@ pub enum TruncatedBy {
 pub struct ExploreOptions {
   /// Milliseconds before the CLI is stopped with CODEGRAPH_TIMEOUT. Default 30000.
   pub timeout_ms: Option<u32>,
-  /// Called with the bounded output so far, at most every 250 ms while the CLI prints.
+  /// Called with the bounded output so far (and the end of all of it), at most every 250 ms
+  /// while the CLI prints; output that arrived within the 250 ms is reported once they have
+  /// passed. None is made once the CLI run has ended.
   #[napi(ts_type = "(progress: ExploreProgress) => void")]
   pub on_progress: Option<ProgressCallback>,
 }
@@ -97,6 +99,12 @@ pub type ProgressCallback = ThreadsafeFunction<ExploreProgress, (), ExploreProgr
 pub struct ExploreProgress {
   /// The output kept so far, within the same caps as the final text.
   pub text: String,
+  /// The end of all the output seen so far, whatever the caps kept (the latest line of a long
+  /// run's progress): its last 1024 bytes at most, cleaned as `text` is, never a cut character;
+  /// when the output is longer, from its first whole line where one starts within them. Empty
+  /// before any output.
+  pub tail: String,
+  /// Cleaned bytes and lines seen so far (counted as the final totals are).
   pub seen_bytes: f64,
   pub seen_lines: f64,
   pub elapsed_ms: u32,
@@ -171,6 +179,10 @@ pub struct ExploreDetails {
   pub full_output_bytes: Option<f64>,
   /// When truncated and no file could be kept: why.
   pub full_output_missing: Option<String>,
+  /// Only when truncated: the end of the whole output (as a progress report's `tail`: its last
+  /// 1024 bytes at most, cleaned, from its first whole line), e.g. a long write's final summary
+  /// that `text` does not reach. Absent when not truncated: `text` already ends with it.
+  pub output_tail: Option<String>,
 }
 
 #[napi(object, object_from_js = false)]

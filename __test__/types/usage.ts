@@ -23,10 +23,11 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
   const glue = forBackend(nodeRunner);
   const result = await glue.explore("how does a reach b", "/ws", signal, {
     timeoutMs: 5000,
-    onProgress: (p) => void p.seenLines,
+    onProgress: (p) => void (p.seenLines + p.tail.length),
     onQueue: (q) => void (q.ahead + q.limit + q.waitedMs),
   });
   const kept: number = result.details.keptBytes + limits().MAX_OUTPUT_BYTES + releaseFullOutputs([]);
+  const summary: string | undefined = result.details.outputTail;
   const ready: boolean = (await diagnose("/ws")).ready;
   const dropped: EnvDropped[] = [...result.details.envDropped, ...(await diagnose("/ws")).envDropped];
   const droppedText = dropped.map((d) => `${d.variable} ${d.entry} ${d.reason}`).join();
@@ -51,6 +52,7 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
   const factory: typeof piCodegraph = glue.default;
   return [
     String(kept),
+    String(summary),
     String(queued),
     String(limit),
     `${writer?.pid} ${writer?.lock} ${writer?.rebuild}`,

@@ -13,6 +13,9 @@ pub const MAX_BYTES: usize = 50 * 1024;
 pub const MAX_LINES: usize = 2000;
 /// Only the end of stderr is useful for a diagnosis.
 pub const STDERR_TAIL_BYTES: usize = 4 * 1024;
+/// The end of stdout as cleaned, whatever the caps kept: every progress report's `tail` and a
+/// truncated answer's `output_tail` (a long write's latest line, its final summary).
+pub const OUTPUT_TAIL_BYTES: usize = 1024;
 /// After the cap, stdout is still drained and counted (so the model learns how much more existed)
 /// up to this many bytes; a CLI printing more is stopped rather than read forever.
 pub const DRAIN_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
@@ -81,6 +84,9 @@ pub struct Bounded {
   pub totals_exact: bool,
   /// When truncated: the full stdout's file, or why there is none.
   pub full_output: Option<FullOutput>,
+  /// When truncated: the end of the whole cleaned stdout ([`StdoutCollector::tail`]), which the
+  /// text may not reach. `None` when the text is whole (it ends the same way).
+  pub output_tail: Option<String>,
 }
 
 /// Applies both caps to decoded text: at most `max_lines` lines, at most `max_bytes` bytes, cut at

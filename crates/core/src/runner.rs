@@ -26,7 +26,9 @@ use tree::{kill_strays, terminate, TreeGuard};
 
 /// How long a process gets to exit after SIGTERM before the whole group is SIGKILLed.
 const TERM_GRACE: Duration = Duration::from_millis(500);
-/// The least time between two progress reports while output arrives.
+/// The least time between two progress reports while output arrives. Output that arrives sooner
+/// is reported once the interval has passed (a trailing report), so a line followed by silence
+/// still shows.
 const PROGRESS_INTERVAL: Duration = Duration::from_millis(250);
 /// After the CLI exits, how long a descendant may keep its stdio open before it is killed. Pipes
 /// normally close at the same instant; a straggler would otherwise hang the read forever.
@@ -65,10 +67,12 @@ impl Cancel {
   }
 }
 
-/// A progress report: the bounded text kept so far and what has been seen.
+/// A progress report: the bounded text kept so far, the end of all that was seen, and how much.
 #[derive(Debug, Clone)]
 pub struct Progress {
   pub text: String,
+  /// The end of the cleaned output so far, whatever the caps kept ([`StdoutCollector::tail`]).
+  pub tail: String,
   pub seen_bytes: u64,
   pub seen_lines: u64,
   pub elapsed: Duration,
@@ -91,7 +95,9 @@ pub struct RunSpec<'a> {
   pub spill: Option<SpillTarget>,
   /// What of stdout is kept (the command's caps).
   pub caps: Caps,
-  /// Called with partial output at most every `PROGRESS_INTERVAL` while stdout arrives.
+  /// Called with partial output at most every `PROGRESS_INTERVAL` while stdout arrives, and
+  /// once more when the interval has passed since output that arrived in between (never after
+  /// the run, never without new output).
   pub progress: Option<&'a ProgressFn>,
 }
 
@@ -132,7 +138,8 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
   let pipe_grace = tokio::time::sleep(Duration::MAX);
   tokio::pin!(pipe_grace);
   let cancel = spec.cancel.clone().unwrap_or_default();
-  let mut last_progress = Instant::now();
+  let mut progress = Throttle::new(spec.progress, started);
+  let mut flush = Box::pin(tokio::time::sleep(Duration::MAX)); // the trailing report's timer
 
   while out_open || err_open || status.is_none() {
     tokio::select! {
@@ -160,10 +167,8 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
         Ok(0) | Err(_) => out_open = false,
         Ok(n) => {
           out.push(&out_buf[..n]);
-          if let Some(report) = spec.progress.filter(|_| last_progress.elapsed() >= PROGRESS_INTERVAL) {
-            last_progress = Instant::now();
-            let (text, seen_bytes, seen_lines) = out.preview();
-            report(Progress { text, seen_bytes, seen_lines, elapsed: started.elapsed() });
+          if let Some(due) = progress.arrived(&out) {
+            flush.as_mut().reset(due.into());
           }
           if out.over_drain_limit() {
             // A flood: stop reading and stop the writer; what we kept is the answer.
@@ -183,6 +188,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
         status = Some(exited.map_err(|e| exhausted(Step::WaitCli, &e).unwrap_or_else(|| ExploreError::Spawn { reason: SpawnReason::Wait { os: os_text(&e) } }))?);
         pipe_grace.as_mut().reset(tokio::time::Instant::now() + PIPE_GRACE);
       }
+      () = &mut flush, if progress.unreported => progress.report(&out),
       () = &mut pipe_grace, if status.is_some() => {
         // A descendant still holds stdout/stderr open after the CLI exited: stop it, keep what
         // it already wrote (still buffered in the pipe), and finish.
@@ -204,6 +210,57 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
     status,
     duration: started.elapsed(),
   })
+}
+
+/// The progress reports of one run: at most one per `PROGRESS_INTERVAL`; output that arrives
+/// sooner is reported once the interval has passed (the caller's timer, at the instant
+/// `arrived` returns). Nothing is reported without new output, or once the run has ended.
+struct Throttle<'a> {
+  report: Option<&'a ProgressFn>,
+  started: Instant,
+  last: Instant,
+  /// Output arrived since the last report: the trailing report is due.
+  unreported: bool,
+}
+
+impl<'a> Throttle<'a> {
+  fn new(report: Option<&'a ProgressFn>, started: Instant) -> Self {
+    Self {
+      report,
+      started,
+      last: started,
+      unreported: false,
+    }
+  }
+
+  /// Output arrived: reports it now when the interval has passed; else, when no trailing report
+  /// is due yet, returns the instant it is.
+  fn arrived(&mut self, out: &StdoutCollector) -> Option<Instant> {
+    self.report?;
+    if self.last.elapsed() >= PROGRESS_INTERVAL {
+      self.report(out);
+      None
+    } else if self.unreported {
+      None
+    } else {
+      self.unreported = true;
+      Some(self.last + PROGRESS_INTERVAL)
+    }
+  }
+
+  fn report(&mut self, out: &StdoutCollector) {
+    let Some(report) = self.report else { return };
+    self.last = Instant::now();
+    self.unreported = false;
+    let (text, seen_bytes, seen_lines) = out.preview();
+    report(Progress {
+      text,
+      tail: out.tail(),
+      seen_bytes,
+      seen_lines,
+      elapsed: self.started.elapsed(),
+    });
+  }
 }
 
 /// Reads what is already in a pipe after its writers were killed, bounded in time.

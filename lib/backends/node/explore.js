@@ -107,7 +107,9 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
  * Runs one CodeGraph command (a description, ./command.js; lib/commands.js builds them) in `cwd`.
  * Resolves with `{ text, details }`; rejects with an Error carrying `code`, `remediation` and
  * bounded `details`. Never throws synchronously. `options`: `timeoutMs` (default: the command's)
- * and `onProgress({ text, seenBytes, seenLines, elapsedMs })`, at most every 250 ms.
+ * and `onProgress({ text, tail, seenBytes, seenLines, elapsedMs })`, at most every 250 ms (output
+ * that arrived in between is reported once they have passed). A truncated answer's details carry
+ * `outputTail`.
  */
 async function runCommand(command, cwd, signal, options) {
   const started = performance.now(); // the call's clock: details.durationMs runs from here
@@ -247,6 +249,7 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
       keptLines: b.keptLines,
       fullOutputPath: b.fullOutput?.path,
       fullOutputBytes: b.fullOutput?.bytes,
+      outputTail: b.outputTail, // only when truncated: the end the text may not reach
     }),
   };
 }

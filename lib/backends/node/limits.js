@@ -9,6 +9,7 @@ const MAX_OUTPUT_LINES = 2000; // ... or 2,000 lines, whichever comes first
 const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024; // stdout past the caps is counted (and spilled) up to this
 const STDERR_TAIL_BYTES = 4 * 1024;
 const STDOUT_EXCERPT_BYTES = 1024; // shown when a failing CLI left stderr empty
+const OUTPUT_TAIL_BYTES = 1024; // the end of stdout, whatever the caps kept: progress's tail, a cut answer's outputTail
 const DEFAULT_TIMEOUT_MS = 30000;
 /** Node's timers fire at once past 2^31−1 ms; the addon takes the same bound. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
@@ -73,6 +74,7 @@ module.exports = {
   DRAIN_LIMIT_BYTES,
   STDERR_TAIL_BYTES,
   STDOUT_EXCERPT_BYTES,
+  OUTPUT_TAIL_BYTES,
   DEFAULT_TIMEOUT_MS,
   MAX_TIMEOUT_MS,
   isTimeout,

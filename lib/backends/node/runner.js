@@ -61,6 +61,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     let totalsExact = true; // false once a flood was cut off
     let settled = false;
     let lastProgress = started;
+    let flush = null; // the trailing report's timer: output arrived since the last report
     const timers = [];
     const later = (ms, fn) => {
       const t = setTimeout(fn, ms);
@@ -76,6 +77,33 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
       settled = true;
       cancel.onCancel = null;
       for (const t of timers) clearTimeout(t);
+      clearTimeout(flush);
+    };
+    const report = () => {
+      clearTimeout(flush);
+      flush = null;
+      lastProgress = performance.now();
+      const p = out.preview();
+      try {
+        const ret = onProgress({
+          text: p.text,
+          tail: out.tail(),
+          seenBytes: p.bytes,
+          seenLines: p.lines,
+          elapsedMs: elapsed(),
+        });
+        if (ret && typeof ret.then === "function") Promise.resolve(ret).catch(() => {});
+      } catch {} // a listener's bug must not break the run
+    };
+    // At most one report per PROGRESS_INTERVAL_MS; output that arrives sooner is reported once it
+    // has passed (a line followed by silence still shows), never after the run settled.
+    const progress = () => {
+      const wait = lastProgress + PROGRESS_INTERVAL_MS - performance.now();
+      if (wait <= 0) report();
+      else if (!flush) {
+        flush = setTimeout(() => settled || report(), wait);
+        if (background) flush.unref();
+      }
     };
     const stop = async (makeProblem, { drainStderr }) => {
       if (settled) return;
@@ -108,14 +136,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
       if (!outOpen) return;
       out.push(chunk);
       if (settled) return;
-      if (onProgress && performance.now() - lastProgress >= PROGRESS_INTERVAL_MS) {
-        lastProgress = performance.now();
-        const p = out.preview();
-        try {
-          const ret = onProgress({ text: p.text, seenBytes: p.bytes, seenLines: p.lines, elapsedMs: elapsed() });
-          if (ret && typeof ret.then === "function") Promise.resolve(ret).catch(() => {});
-        } catch {} // a listener's bug must not break the run
-      }
+      if (onProgress) progress();
       if (out.seenBytes > DRAIN_LIMIT_BYTES) {
         // A flood: stop reading and stop the writer; the totals are now lower bounds.
         totalsExact = false;

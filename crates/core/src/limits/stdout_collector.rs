@@ -1,8 +1,10 @@
 //! The bounded collector of one run's stdout: it keeps at most the command's byte cap (+ a few
 //! bytes to finish a UTF-8 character), stops storing at the line cap, and only counts (and
-//! spills) what follows.
+//! spills) what follows; the end of the cleaned stream is kept apart (`tail`).
 
-use super::{count_lines, cut, memchr_count, Bounded, Cap, Caps, DRAIN_LIMIT_BYTES};
+use super::{
+  count_lines, cut, memchr_count, Bounded, Cap, Caps, DRAIN_LIMIT_BYTES, OUTPUT_TAIL_BYTES,
+};
 use crate::full_output::{FullOutput, NotKeptReason, Spill, SpillTarget};
 use crate::sanitize::{clean_text, Cleaner};
 
@@ -23,7 +25,7 @@ pub struct StdoutCollector {
   totals: CleanTotals,
 }
 
-/// Bytes and lines of the whole stream as cleaned, counted as it streams by.
+/// Bytes and lines of the whole stream as cleaned, counted as it streams by, and its end.
 #[derive(Debug, Default)]
 struct CleanTotals {
   cleaner: Cleaner,
@@ -31,6 +33,8 @@ struct CleanTotals {
   bytes: u64,
   newlines: u64,
   ends_with_newline: bool,
+  /// The last `OUTPUT_TAIL_BYTES` (or fewer, from a character boundary) of the cleaned stream.
+  end: String,
 }
 
 impl CleanTotals {
@@ -44,17 +48,50 @@ impl CleanTotals {
       self.bytes += self.scratch.len() as u64;
       self.newlines += memchr_count(self.scratch.as_bytes()) as u64;
       self.ends_with_newline = self.scratch.ends_with('\n');
+      keep_end(&mut self.end, &self.scratch);
       self.scratch.clear();
     }
   }
 
-  /// (bytes, lines) of everything pushed, the pending end flushed.
-  fn finish(mut self) -> (u64, u64) {
+  /// The end of the cleaned stream so far: at most `OUTPUT_TAIL_BYTES`, from a character
+  /// boundary; when older text fell off, from its first whole line (unless only blanks follow
+  /// the first newline: the end is then part of one long line).
+  fn tail(&self) -> String {
+    let cut = self.bytes > self.end.len() as u64;
+    let whole_line = self
+      .end
+      .find('\n')
+      .filter(|nl| self.end[nl + 1..].bytes().any(|b| !b.is_ascii_whitespace()));
+    match whole_line {
+      Some(nl) if cut => self.end[nl + 1..].to_owned(),
+      _ => self.end.clone(),
+    }
+  }
+
+  /// (bytes, lines, tail) of everything pushed, the pending end flushed.
+  fn finish(mut self) -> (u64, u64, String) {
     std::mem::take(&mut self.cleaner).finish(&mut self.scratch);
     self.count();
     let partial = u64::from(self.bytes > 0 && !self.ends_with_newline);
-    (self.bytes, self.newlines + partial)
+    (self.bytes, self.newlines + partial, self.tail())
   }
+}
+
+/// Appends `text` to `end` and keeps only its last `OUTPUT_TAIL_BYTES`, from a character boundary.
+fn keep_end(end: &mut String, text: &str) {
+  let from_text = text.len().saturating_sub(OUTPUT_TAIL_BYTES);
+  end.push_str(&text[ceil_char_boundary(text, from_text)..]);
+  let from_end = end.len().saturating_sub(OUTPUT_TAIL_BYTES);
+  let from_end = ceil_char_boundary(end, from_end);
+  end.drain(..from_end);
+}
+
+/// The first character boundary at or after `i`.
+fn ceil_char_boundary(text: &str, mut i: usize) -> usize {
+  while !text.is_char_boundary(i) {
+    i += 1;
+  }
+  i
 }
 
 impl StdoutCollector {
@@ -133,13 +170,21 @@ impl StdoutCollector {
     (text, self.totals.bytes, self.totals.newlines)
   }
 
+  /// The end of everything printed so far, cleaned like the text, whatever the caps kept: at most
+  /// `OUTPUT_TAIL_BYTES`, never a cut character; when the output is longer, from its first whole
+  /// line where one starts within it. (A character or escape still pending in the cleaner shows
+  /// once it completes.)
+  pub fn tail(&self) -> String {
+    self.totals.tail()
+  }
+
   /// True once the CLI has printed more than we are willing to drain.
   pub fn over_drain_limit(&self) -> bool {
     self.seen_bytes > DRAIN_LIMIT_BYTES
   }
 
   pub fn finish(mut self, totals_exact: bool) -> Bounded {
-    let (total_bytes, total_lines) = std::mem::take(&mut self.totals).finish();
+    let (total_bytes, total_lines, tail) = std::mem::take(&mut self.totals).finish();
     let decoded = clean_text(&self.kept);
     let whole = self.seen_bytes == self.kept.len() as u64 && totals_exact;
     let fits =
@@ -155,6 +200,7 @@ impl StdoutCollector {
         total_lines,
         totals_exact,
         full_output: None,
+        output_tail: None,
       };
     }
     // Truncated: every cut answer names its file, even one that never passed the storing cap.
@@ -177,6 +223,7 @@ impl StdoutCollector {
       total_lines,
       totals_exact,
       full_output,
+      output_tail: Some(tail),
     }
   }
 }

@@ -236,3 +236,128 @@ fn cr_and_invalid_utf8_at_the_cap_boundary_stay_consistent() {
     }
   }
 }
+
+/// The collector's tail after `chunks`, and its finished answer.
+fn tail_of(chunks: &[&[u8]]) -> (String, Bounded) {
+  let mut c = StdoutCollector::new(None);
+  for ch in chunks {
+    c.push(ch);
+  }
+  (c.tail(), c.finish(true))
+}
+
+#[test]
+fn the_tail_follows_the_output_past_the_caps() {
+  let mut c = StdoutCollector::new(None);
+  assert_eq!(c.tail(), "", "nothing printed yet");
+  for i in 1..=5000 {
+    c.push(format!("[0.{i}s] {i}/5000 ({}%) — src/file{i}.ts\n", i / 50).as_bytes());
+    if i == 2 {
+      assert_eq!(
+        c.tail(),
+        "[0.1s] 1/5000 (0%) — src/file1.ts\n[0.2s] 2/5000 (0%) — src/file2.ts\n"
+      );
+    }
+  }
+  let tail = c.tail();
+  assert!(
+    tail.ends_with("[0.5000s] 5000/5000 (100%) — src/file5000.ts\n"),
+    "{tail}"
+  );
+  assert!(tail.len() <= OUTPUT_TAIL_BYTES && tail.len() > OUTPUT_TAIL_BYTES - 60);
+  assert!(tail.starts_with("[0."), "from a whole line: {tail:.40}");
+  let (preview, seen_bytes, _) = c.preview();
+  assert!(!preview.contains("5000/5000"), "the caps did not keep it");
+  assert!(seen_bytes > MAX_BYTES as u64);
+}
+
+#[test]
+fn the_tail_is_cleaned_as_the_text_is() {
+  let (tail, b) = tail_of(&[
+    b"\x1b[32m\xe2\x97\x86\x1b[39m  Indexed 7 files\r\n",
+    b"50%\r100%\r",
+    b"\x1b]0;title\x07done\n",
+  ]);
+  assert_eq!(tail, "◆  Indexed 7 files\n50%\n100%\ndone\n");
+  assert!(!b.truncated);
+  assert_eq!(
+    b.output_tail, None,
+    "a whole answer ends the same way: no tail beside it"
+  );
+  assert_eq!(b.text, tail);
+}
+
+#[test]
+fn the_tail_never_cuts_a_character_in_any_split() {
+  for (unit, len) in [("é", 2), ("€", 3), ("😀", 4)] {
+    let raw = unit.repeat(30_000); // past the byte cap
+    for size in [1, 2, 5, 7, 1024, 4096, raw.len()] {
+      let chunks: Vec<&[u8]> = raw.as_bytes().chunks(size).collect();
+      let (tail, b) = tail_of(&chunks);
+      assert_eq!(
+        tail.len(),
+        OUTPUT_TAIL_BYTES / len * len,
+        "{unit} in chunks of {size}"
+      );
+      assert!(tail.chars().all(|ch| ch.to_string() == unit));
+      assert!(b.truncated);
+      assert_eq!(b.output_tail.as_deref(), Some(tail.as_str()));
+    }
+  }
+}
+
+#[test]
+fn the_tail_starts_at_a_whole_line_unless_only_blanks_follow_the_first_newline() {
+  let long = "x".repeat(3000);
+  let (tail, _) = tail_of(&[format!("{long}\nsummary line\n").as_bytes()]);
+  assert_eq!(tail, "summary line\n");
+  // One long line, ending in a newline: its end, cut at a character boundary.
+  let (tail, _) = tail_of(&[format!("first\n{long}\n\n").as_bytes()]);
+  assert_eq!(tail.len(), OUTPUT_TAIL_BYTES);
+  assert!(tail.starts_with('x') && tail.ends_with("x\n\n"));
+  // Exactly the bound: nothing fell off, so it starts where the output starts.
+  let exact = format!("{}\nend\n", "y".repeat(OUTPUT_TAIL_BYTES - 5));
+  let (tail, b) = tail_of(&[exact.as_bytes()]);
+  assert_eq!(tail, exact);
+  assert!(!b.truncated);
+}
+
+#[test]
+fn the_tail_is_the_same_whatever_the_split() {
+  let mut raw = Vec::new();
+  for i in 0..3000 {
+    raw.extend_from_slice(format!("\x1b[1mline {i}\x1b[0m é€\r\n").as_bytes());
+  }
+  raw.extend_from_slice(b"\xff\xe2\x82 last words \xf0\x9f\x98");
+  let whole = tail_of(&[&raw]);
+  for size in [1, 3, 64, 1000, 4096] {
+    let chunks: Vec<&[u8]> = raw.chunks(size).collect();
+    let split = tail_of(&chunks);
+    assert_eq!(split.0, whole.0, "chunks of {size}");
+    assert_eq!(split.1.output_tail, whole.1.output_tail, "chunks of {size}");
+  }
+  // While the run goes on, a character still incomplete is not shown; the finished answer ends
+  // with its replacement, as the full output does.
+  assert!(
+    whole.0.ends_with("\u{FFFD}\u{FFFD} last words "),
+    "{:?}",
+    &whole.0[whole.0.len() - 30..]
+  );
+  let output_tail = whole.1.output_tail.unwrap();
+  assert!(output_tail.ends_with(" last words \u{FFFD}"));
+  assert!(output_tail.starts_with("line "), "{output_tail:.20}");
+}
+
+#[test]
+fn a_truncated_answer_carries_the_output_tail() {
+  let mut raw = "x\n".repeat(MAX_LINES + 10);
+  raw.push_str("◆  Indexed 7 files\n●  43 nodes, 81 edges in 264ms\n└  Done\n");
+  let (_, b) = tail_of(&[raw.as_bytes()]);
+  assert!(b.truncated);
+  let tail = b.output_tail.unwrap();
+  assert!(
+    tail.ends_with("●  43 nodes, 81 edges in 264ms\n└  Done\n"),
+    "{tail}"
+  );
+  assert!(!b.text.contains("Done"));
+}

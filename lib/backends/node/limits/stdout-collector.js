@@ -1,9 +1,9 @@
 // The bounded collector of one run's stdout (crates/core/src/limits/stdout_collector.rs). Memory is
 // bounded by construction: it keeps at most the command's byte cap (MAX_OUTPUT_BYTES at most, +3 to
 // finish a character) and stops storing at its line cap + 1; everything after is only counted (and
-// spilled).
+// spilled); the end of the cleaned stream is kept apart (tail()).
 
-const { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("../limits.js");
+const { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, OUTPUT_TAIL_BYTES, isContinuation } = require("../limits.js");
 const { countLines, cut } = require("../limits.js");
 const { TextCleaner, cleanText } = require("../sanitize.js");
 const { Spill } = require("../full-output.js");
@@ -18,14 +18,35 @@ class StdoutCollector {
     // seenBytes: raw bytes read. The totals the model is told are counted on the cleaned text,
     // like the kept counts (a CR is a line end there, an invalid byte a 3-byte U+FFFD).
     Object.assign(this, { seenBytes: 0, counter: new TextCleaner(), cleanBytes: 0, cleanNewlines: 0, cleanLast: "" });
+    // The last OUTPUT_TAIL_BYTES (or fewer, from a character boundary) of the cleaned stream.
+    this.end = Buffer.alloc(0);
   }
 
-  /** Counts cleaned text towards the totals. */
+  /** Counts cleaned text towards the totals, and keeps its end. */
   countClean(text) {
     if (!text) return;
     this.cleanBytes += Buffer.byteLength(text);
     this.cleanNewlines += text.split("\n").length - 1;
     this.cleanLast = text.at(-1);
+    // A UTF-16 unit is at least one byte: the last OUTPUT_TAIL_BYTES units hold the last bytes
+    // (a surrogate half cut off at the front falls off below, as a partial character).
+    const end = Buffer.concat([this.end, Buffer.from(text.slice(-OUTPUT_TAIL_BYTES))]);
+    let from = Math.max(0, end.length - OUTPUT_TAIL_BYTES);
+    while (isContinuation(end[from])) from += 1;
+    this.end = end.subarray(from);
+  }
+
+  /**
+   * The end of everything printed so far, cleaned like the text, whatever the caps kept: at most
+   * OUTPUT_TAIL_BYTES, never a cut character; when the output is longer, from its first whole
+   * line where one starts within it (unless only blanks follow the first newline: the end is then
+   * part of one long line). A character or escape still pending in the cleaner shows once it completes.
+   */
+  tail() {
+    const nl = this.end.indexOf(10);
+    const wholeLine = nl !== -1 && /[^\t\n\f\r ]/.test(this.end.subarray(nl + 1).toString("latin1"));
+    const cut = this.cleanBytes > this.end.length;
+    return this.end.subarray(cut && wholeLine ? nl + 1 : 0).toString();
   }
 
   push(chunk) {
@@ -106,6 +127,7 @@ class StdoutCollector {
       keptLines: countLines(decoded),
       totalsExact,
       fullOutput,
+      outputTail: this.tail(), // the end the text may not reach (a whole text ends the same way)
     };
   }
 
