@@ -53,9 +53,19 @@ export interface CallTimes {
   parallelLimit: number;
 }
 
+/** What the glue adds to an answer's `details` about the CLI's version (lib/versions.js). */
+export interface VersionNotes {
+  /**
+   * One sentence when `cliVersion` is outside the tested range (older: the commands and options
+   * it lacks; newer: used as it is, untested). Absent inside the range or when the version is
+   * not known. Never a refusal.
+   */
+  cliVersionNotice?: string;
+}
+
 /** An answer: the text the model reads and the facts beside it. */
 export interface ExploreResult extends Omit<BackendResult, "details"> {
-  details: ExploreDetails & CallTimes;
+  details: ExploreDetails & CallTimes & VersionNotes;
 }
 
 /** The parallel limit in force for an index, and where it came from (lib/admission.js). */
@@ -83,6 +93,8 @@ export interface Diagnosis extends Omit<AddonDiagnosis, "executableProblem" | "i
   problemCode?: ErrorCode;
   problem?: string;
   remediation?: string;
+  /** One sentence when `cliVersion` is outside the tested range, as in an answer's `cliVersionNotice`. */
+  versionNotice?: string;
 }
 
 /**

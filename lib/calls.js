@@ -10,6 +10,7 @@ const { DEFAULT_TIMEOUT_MS, isTimeout } = require("./backends/node/limits.js");
 const { exhausted } = require("./backends/node/errors.js");
 const { exploreCommand } = require("./commands.js");
 const { firstLine } = require("./text.js");
+const { versionNotice } = require("./versions.js");
 const { withWordedDropped } = require("./words/environment.js");
 const { publicError, reworded } = require("./words/messages.js");
 
@@ -59,6 +60,12 @@ function budgetOf(command, plain) {
     if (isTimeout(command?.timeoutMs)) return Math.trunc(command.timeoutMs);
   } catch {} // a throwing getter: the backend rejects the description
   return DEFAULT_TIMEOUT_MS;
+}
+
+/** `{ [name]: notice }` when the CLI's version is outside the tested range (lib/versions.js), else `{}`. */
+function noticeOf(name, cliVersion) {
+  const notice = versionNotice(cliVersion);
+  return notice ? { [name]: notice } : {};
 }
 
 /** What a call observed while it ran, for the words of a timeout (lib/words/messages.js). */
@@ -117,7 +124,8 @@ function wrapBackend(backend) {
     ticket.leave();
     noteIndexBytes(cwd, result?.details?.indexBytes);
     const answer = finishAnswer(result);
-    return { text: answer.text, details: { ...answer.details, ...waits() } };
+    const notice = noticeOf("cliVersionNotice", answer.details.cliVersion);
+    return { text: answer.text, details: { ...answer.details, ...notice, ...waits() } };
   }
 
   /** Runs `codegraph explore -- <request>` in `cwd`: one command description through run(). */
@@ -125,12 +133,15 @@ function wrapBackend(backend) {
     return run(exploreCommand(request), cwd, signal, options);
   }
 
-  /** Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too. */
+  /**
+   * Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too.
+   * A version outside the tested range adds `versionNotice` (never a refusal).
+   */
   async function diagnose(cwd) {
     try {
       const diagnosis = withWordedDropped(await backend.diagnose(cwd));
       noteIndexBytes(cwd, diagnosis.indexBytes);
-      return { ...diagnosis, parallel: parallelPolicy(cwd) };
+      return { ...diagnosis, ...noticeOf("versionNotice", diagnosis.cliVersion), parallel: parallelPolicy(cwd) };
     } catch (err) {
       const story = err?.details?.story;
       return {

@@ -33,6 +33,7 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
   const { durationMs, lockWaitMs, runMs } = result.details;
   const queued: number = durationMs - lockWaitMs - runMs - result.details.queueMs + result.details.parallelLimit;
   const limit: number = (await diagnose("/ws")).parallel.limit;
+  const notices: (string | undefined)[] = [result.details.cliVersionNotice, (await diagnose("/ws")).versionNotice];
   let code: ExploreErrorCode | undefined;
   let writer: WriterSeen | null | undefined;
   try {
@@ -52,6 +53,7 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
     String(limit),
     `${writer?.pid} ${writer?.lock} ${writer?.rebuild}`,
     droppedText,
+    notices.join(),
     String(ready),
     String(runner),
     String(code),
