@@ -53,7 +53,7 @@ export interface CallTimes {
   parallelLimit: number;
 }
 
-/** What the glue adds to an answer's `details` about the CLI's version (lib/versions.js). */
+/** What the glue adds to a call's `details` (an answer's or an error's) about the CLI's version (lib/versions.js). */
 export interface VersionNotes {
   /**
    * One sentence when `cliVersion` is outside the tested range (older: the commands and options
@@ -113,7 +113,8 @@ export interface ExploreError extends Error {
   /** One line: what the user can do about it. Also part of `message`. */
   remediation: string;
   details?: ExploreErrorDetails &
-    Partial<CallTimes> & {
+    Partial<CallTimes> &
+    VersionNotes & {
       observed?: { siblings: number; limit: number; load: number; cores: number; lockWaitMs: number };
       queue?: { is: "cancelled" | "timedOut"; ahead: number; waitedMs: number; limit: number };
     };

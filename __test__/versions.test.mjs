@@ -203,6 +203,26 @@ describe("the notice where it is shown", () => {
         });
       }
 
+      test("CodeGraph 1.4.1 failing: the error's details carry the notice too (what an old CLI lacks may be why)", async () => {
+        const failing = fakeCli(
+          [
+            ["stderr", "error: unknown option\n"],
+            ["exit", 1],
+          ],
+          { version: "1.4.1" },
+        ).file;
+        await withEnv({ PI_CODEGRAPH_BIN: failing }, async () => {
+          assert.equal((await pkg.diagnose(ws)).cliVersion, "1.4.1");
+          const err = await pkg.explore("q", ws).then(
+            () => assert.fail("the fake fails"),
+            (e) => e,
+          );
+          assert.equal(err.code, "CODEGRAPH_EXIT");
+          assert.equal(err.details.cliVersion, "1.4.1");
+          assert.equal(err.details.cliVersionNotice, versionNotice("1.4.1"));
+        });
+      });
+
       test("CodeGraph 1.6.1 (tested): no notice anywhere", async () => {
         await withFake("1.6.1", async () => {
           const d = await pkg.diagnose(ws);

@@ -4550,8 +4550,10 @@ function wrapBackend(backend) {
       result = await backend.runCommand(command, cwd, signal ?? null, plain);
     } catch (err) {
       ticket.leave();
-      if (err?.code === "CODEGRAPH_TIMEOUT") throw reworded(err, { observed: observed(ticket, err.details) }, waits());
-      if (err?.code?.startsWith?.("CODEGRAPH_")) throw reworded(err, {}, waits());
+      const context = () => ({ ...noticeOf("cliVersionNotice", err.details?.cliVersion), ...waits() });
+      if (err?.code === "CODEGRAPH_TIMEOUT")
+        throw reworded(err, { observed: observed(ticket, err.details) }, context());
+      if (err?.code?.startsWith?.("CODEGRAPH_")) throw reworded(err, {}, context());
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
       const resources = exhausted({ is: "loadRunner" }, err);
       if (resources) throw publicError(resources.code, resources.facts);

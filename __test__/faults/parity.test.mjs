@@ -55,7 +55,10 @@ async function outcome(module, bin, args) {
         assertNoticeOf(v.details, `the answer's version notice: ${v.details.cliVersion}`);
         return { text: normalise(v.text).slice(-400), details: shape(v.details), truncated: v.details.truncated };
       },
-      (e) => ({ code: e.code, message: normalise(e.message), remediation: e.remediation, details: shape(e.details) }),
+      (e) => {
+        assertNoticeOf(e.details, `the error's version notice: ${e.details.cliVersion}`);
+        return { code: e.code, message: normalise(e.message), remediation: e.remediation, details: shape(e.details) };
+      },
     ),
   );
 }

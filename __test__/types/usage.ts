@@ -42,6 +42,7 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
     const details = (e as ExploreError).details;
     code = (e as ExploreError).code;
     writer = details?.writerSeen;
+    void details?.cliVersionNotice?.length;
     const spent: number | undefined =
       details?.lockWaitMs ?? details?.runMs ?? details?.queueMs ?? details?.observed?.siblings;
     void spent;
