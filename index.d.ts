@@ -70,9 +70,19 @@ export interface Staleness {
   staleFiles?: StaleFile[];
 }
 
+/** What the glue adds to a call's `details` (an answer's or an error's) about the CLI's version (lib/versions.js). */
+export interface VersionNotes {
+  /**
+   * One sentence when `cliVersion` is outside the tested range (older: the commands and options
+   * it lacks; newer: used as it is, untested). Absent inside the range or when the version is
+   * not known. Never a refusal.
+   */
+  cliVersionNotice?: string;
+}
+
 /** An answer: the text the model reads and the facts beside it. */
 export interface ExploreResult extends Omit<BackendResult, "details"> {
-  details: ExploreDetails & CallTimes & Staleness;
+  details: ExploreDetails & CallTimes & Staleness & VersionNotes;
 }
 
 /** The parallel limit in force for an index, and where it came from (lib/admission.js). */
@@ -100,6 +110,8 @@ export interface Diagnosis extends Omit<AddonDiagnosis, "executableProblem" | "i
   problemCode?: ErrorCode;
   problem?: string;
   remediation?: string;
+  /** One sentence when `cliVersion` is outside the tested range, as in an answer's `cliVersionNotice`. */
+  versionNotice?: string;
 }
 
 /**
@@ -118,7 +130,8 @@ export interface ExploreError extends Error {
   /** One line: what the user can do about it. Also part of `message`. */
   remediation: string;
   details?: ExploreErrorDetails &
-    Partial<CallTimes> & {
+    Partial<CallTimes> &
+    VersionNotes & {
       observed?: { siblings: number; limit: number; load: number; cores: number; lockWaitMs: number };
       queue?: { is: "cancelled" | "timedOut"; ahead: number; waitedMs: number; limit: number };
     };

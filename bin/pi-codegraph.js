@@ -128,6 +128,8 @@ async function doctor(dir) {
       "version",
       d.cliVersion ? `${d.cliVersion}${source}` : "unknown (`codegraph --version` gave no answer)",
     ]);
+    // Outside the tested range: one warning, never a refusal (lib/versions.js).
+    if (d.versionNotice) rows.push(["compat", d.versionNotice]);
   }
   rows.push([
     "index",

@@ -4171,6 +4171,7 @@ function statusReport(diagnosis, state, info) {
     `workspace: ${diagnosis.cwd}`,
     `codegraph: ${executableLine(diagnosis)}`,
   ];
+  if (diagnosis.versionNotice) lines.push(`version: ${diagnosis.versionNotice}`);
   if (diagnosis.launcher) lines.push(`runs: ${diagnosis.launcher} (the platform bundle its npm shim would start)`);
   if (diagnosis.indexPath) {
     const resolved =
@@ -4674,6 +4675,136 @@ function admit(cwd, { signal, budgetMs, onQueue }) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/words/versions.js
+
+// The words of version diagnostics (lib/versions.js holds the data): why a feature is missing
+// from the installed CodeGraph, and the one notice for a version outside the tested range.
+// Diagnostics only: nothing here refuses a call.
+
+/** "`callers --file`": a feature as the user would type it after `codegraph`. */
+const featureShown = (feature) => `\`${feature}\``;
+
+/** Why `feature` is not offered: "CodeGraph 1.6.0 has no `callers --file` (added in 1.6.1); update CodeGraph". */
+function featureMissingWords(version, feature, since) {
+  return `CodeGraph ${version} has no ${featureShown(feature)} (added in ${since}); update CodeGraph`;
+}
+
+/**
+ * A version older than the tested range, with the features it lacks (each shown once: a
+ * command's options are left out when the command itself is missing).
+ */
+function olderVersionWords(version, tested, missing) {
+  const lacks = missing.length ? ` and has no ${missing.map(featureShown).join(", ")}` : "";
+  const fix = missing.length ? "update CodeGraph to use them" : "it is used as it is, untested";
+  return `CodeGraph ${version} is older than the tested ${tested}${lacks}; ${fix}.`;
+}
+
+/** A version newer than the tested range: used as it is, never refused. */
+function newerVersionWords(version, tested) {
+  return `CodeGraph ${version}: pi-codegraph is tested with ${tested}; newer versions are used as they are, untested.`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/versions.js
+
+// Which CodeGraph versions have which commands and options: diagnostics, never gating on what we
+// cannot read. A feature below its floor is not offered (supports()); a version outside the
+// tested range gets one notice (versionNotice()) and is otherwise used as it is.
+//
+// How the floors were established: every version of `@colbymchenry/codegraph` the registry lists
+// (0.8.0, 0.9.2, 0.9.5, 0.9.9, 1.1.0, 1.1.6, 1.2.0, 1.3.0, 1.4.1, 1.6.0, 1.6.1) was packed and its
+// commander definitions read (`.command(…)` and each `.option(…)` up to the next command). Where
+// they live by era: 0.8.0 is a plain package (`dist/bin/codegraph.js`); from 0.9.2 the package is
+// an npm shim and the CLI sits in the platform package (`@colbymchenry/codegraph-linux-x64`,
+// `lib/dist/bin/codegraph.js`). "0.8.0" below means "in every published version" (0.8.0 is the
+// first). The features the pinned 1.6.1 has are checked against its `--help` by
+// __test__/versions.test.mjs, so the map cannot drift from the CLI the package is tested with.
+
+/** The versions the package is tested with (the pinned devDependency is 1.6.1): one minor line. */
+const TESTED_VERSIONS = "1.6.x";
+
+/** A feature, as `codegraph <command> [--option]`, → the first version that has it. */
+const CLI_FEATURES = {
+  // Present in every published version (0.8.0 on): the index verbs and `query`.
+  "status --json": "0.8.0",
+  "init --verbose": "0.8.0",
+  sync: "0.8.0",
+  index: "0.8.0",
+  "index --verbose": "0.8.0",
+  "uninit --force": "0.8.0",
+  unlock: "0.8.0",
+  query: "0.8.0",
+  "query --kind": "0.8.0",
+  "query --limit": "0.8.0",
+  // Absent from 0.9.2, defined (with these options) from 0.9.5.
+  callers: "0.9.5",
+  callees: "0.9.5",
+  "callers --limit": "0.9.5",
+  "callees --limit": "0.9.5",
+  impact: "0.9.5",
+  "impact --depth": "0.9.5",
+  // Absent from 0.9.9 (the version before), defined from 1.1.0.
+  explore: "1.1.0",
+  node: "1.1.0",
+  "node --offset": "1.1.0",
+  "node --limit": "1.1.0",
+  "node --symbols-only": "1.1.0",
+  // 1.1.0 defines `-f, --file` but as `node <name>`: the name is required, so `node --file <path>`
+  // alone is refused ("missing required argument"). 1.1.6 made it `node [name]`.
+  "node --file": "1.1.6",
+  // `init` had no `-y, --yes` through 1.4.1 ("unknown option '-y'"); defined from 1.6.0.
+  "init --yes": "1.6.0",
+  // `-f, --file <path>` on callers, callees and impact: absent from 1.6.0, defined in 1.6.1.
+  "callers --file": "1.6.1",
+  "callees --file": "1.6.1",
+  "impact --file": "1.6.1",
+};
+
+/** "1.6.1", "v1.6.1", "1.0.0-faults" → { major, minor, patch } (a prerelease counts as its release); else null. */
+function versionParts(text) {
+  if (typeof text !== "string") return null;
+  const m = /^v?(\d{1,9})\.(\d{1,9})\.(\d{1,9})(?:[-+][0-9A-Za-z.+-]*)?$/.exec(text.trim());
+  return m ? { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]) } : null;
+}
+
+/** <0, 0, >0 as `a` is older than, the same as or newer than `b` (parsed versions). */
+function compareParts(a, b) {
+  return a.major - b.major || a.minor - b.minor || a.patch - b.patch;
+}
+
+const TESTED_PARTS = versionParts(TESTED_VERSIONS.replace("x", "0"));
+
+/**
+ * Whether the installed CodeGraph (`cliVersion`, as diagnose() or an answer's details report it)
+ * has `feature` (a key of CLI_FEATURES). A version that cannot be read, or a feature the map does
+ * not know, is `{ ok: true }`: never refuse on what we cannot read.
+ */
+function supports(cliVersion, feature) {
+  const version = versionParts(cliVersion);
+  const since = Object.hasOwn(CLI_FEATURES, feature) ? CLI_FEATURES[feature] : undefined;
+  if (!version || since === undefined || compareParts(version, versionParts(since)) >= 0) return { ok: true };
+  return { ok: false, why: featureMissingWords(String(cliVersion).trim(), feature, since) };
+}
+
+/**
+ * One sentence when `cliVersion` is outside the tested range (older: the features it lacks;
+ * newer: used as it is, untested), else null (inside the range, or a version we cannot read).
+ */
+function versionNotice(cliVersion) {
+  const version = versionParts(cliVersion);
+  if (!version) return null;
+  const shown = String(cliVersion).trim();
+  if (version.major === TESTED_PARTS.major && version.minor === TESTED_PARTS.minor) return null;
+  if (compareParts(version, TESTED_PARTS) > 0) return newerVersionWords(shown, TESTED_VERSIONS);
+  const missing = Object.keys(CLI_FEATURES).filter((feature) => !supports(cliVersion, feature).ok);
+  const commandMissing = new Set(missing.filter((feature) => !feature.includes(" ")));
+  const shownMissing = missing.filter(
+    (feature) => !feature.includes(" ") || !commandMissing.has(feature.split(" ")[0]),
+  );
+  return olderVersionWords(shown, TESTED_VERSIONS, shownMissing);
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/calls.js
 
 // The glue's calls into a backend (the native addon or the Node runner, both shaped like the
@@ -4741,6 +4872,12 @@ function citesFiles(command) {
   }
 }
 
+/** `{ [name]: notice }` when the CLI's version is outside the tested range (lib/versions.js), else `{}`. */
+function noticeOf(name, cliVersion) {
+  const notice = versionNotice(cliVersion);
+  return notice ? { [name]: notice } : {};
+}
+
 /** What a call observed while it ran, for the words of a timeout (lib/words/messages.js). */
 function observed(ticket, details) {
   return {
@@ -4787,8 +4924,10 @@ function wrapBackend(backend) {
       result = await backend.runCommand(command, cwd, signal ?? null, plain);
     } catch (err) {
       ticket.leave();
-      if (err?.code === "CODEGRAPH_TIMEOUT") throw reworded(err, { observed: observed(ticket, err.details) }, waits());
-      if (err?.code?.startsWith?.("CODEGRAPH_")) throw reworded(err, {}, waits());
+      const context = () => ({ ...noticeOf("cliVersionNotice", err.details?.cliVersion), ...waits() });
+      if (err?.code === "CODEGRAPH_TIMEOUT")
+        throw reworded(err, { observed: observed(ticket, err.details) }, context());
+      if (err?.code?.startsWith?.("CODEGRAPH_")) throw reworded(err, {}, context());
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
       const resources = exhausted({ is: "loadRunner" }, err);
       if (resources) throw publicError(resources.code, resources.facts);
@@ -4801,7 +4940,8 @@ function wrapBackend(backend) {
     const finished = finishAnswer(result);
     const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };
     const answer = citesFiles(command) ? await withStaleness(finished, cwd, { caps }) : finished;
-    return { text: answer.text, details: { ...answer.details, ...waits() } };
+    const notice = noticeOf("cliVersionNotice", answer.details.cliVersion);
+    return { text: answer.text, details: { ...answer.details, ...notice, ...waits() } };
   }
 
   /** Runs `codegraph explore -- <request>` in `cwd`: one command description through run(). */
@@ -4809,12 +4949,15 @@ function wrapBackend(backend) {
     return run(exploreCommand(request), cwd, signal, options);
   }
 
-  /** Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too. */
+  /**
+   * Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too.
+   * A version outside the tested range adds `versionNotice` (never a refusal).
+   */
   async function diagnose(cwd) {
     try {
       const diagnosis = withWordedDropped(await backend.diagnose(cwd));
       noteIndexBytes(cwd, diagnosis.indexBytes);
-      return { ...diagnosis, parallel: parallelPolicy(cwd) };
+      return { ...diagnosis, ...noticeOf("versionNotice", diagnosis.cliVersion), parallel: parallelPolicy(cwd) };
     } catch (err) {
       const story = err?.details?.story;
       return {

@@ -11,6 +11,7 @@ const { exhausted } = require("./backends/node/errors.js");
 const { exploreCommand } = require("./commands.js");
 const { withStaleness } = require("./staleness.js");
 const { firstLine } = require("./text.js");
+const { versionNotice } = require("./versions.js");
 const { withWordedDropped } = require("./words/environment.js");
 const { publicError, reworded } = require("./words/messages.js");
 
@@ -74,6 +75,12 @@ function citesFiles(command) {
   }
 }
 
+/** `{ [name]: notice }` when the CLI's version is outside the tested range (lib/versions.js), else `{}`. */
+function noticeOf(name, cliVersion) {
+  const notice = versionNotice(cliVersion);
+  return notice ? { [name]: notice } : {};
+}
+
 /** What a call observed while it ran, for the words of a timeout (lib/words/messages.js). */
 function observed(ticket, details) {
   return {
@@ -120,8 +127,10 @@ function wrapBackend(backend) {
       result = await backend.runCommand(command, cwd, signal ?? null, plain);
     } catch (err) {
       ticket.leave();
-      if (err?.code === "CODEGRAPH_TIMEOUT") throw reworded(err, { observed: observed(ticket, err.details) }, waits());
-      if (err?.code?.startsWith?.("CODEGRAPH_")) throw reworded(err, {}, waits());
+      const context = () => ({ ...noticeOf("cliVersionNotice", err.details?.cliVersion), ...waits() });
+      if (err?.code === "CODEGRAPH_TIMEOUT")
+        throw reworded(err, { observed: observed(ticket, err.details) }, context());
+      if (err?.code?.startsWith?.("CODEGRAPH_")) throw reworded(err, {}, context());
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
       const resources = exhausted({ is: "loadRunner" }, err);
       if (resources) throw publicError(resources.code, resources.facts);
@@ -134,7 +143,8 @@ function wrapBackend(backend) {
     const finished = finishAnswer(result);
     const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };
     const answer = citesFiles(command) ? await withStaleness(finished, cwd, { caps }) : finished;
-    return { text: answer.text, details: { ...answer.details, ...waits() } };
+    const notice = noticeOf("cliVersionNotice", answer.details.cliVersion);
+    return { text: answer.text, details: { ...answer.details, ...notice, ...waits() } };
   }
 
   /** Runs `codegraph explore -- <request>` in `cwd`: one command description through run(). */
@@ -142,12 +152,15 @@ function wrapBackend(backend) {
     return run(exploreCommand(request), cwd, signal, options);
   }
 
-  /** Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too. */
+  /**
+   * Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too.
+   * A version outside the tested range adds `versionNotice` (never a refusal).
+   */
   async function diagnose(cwd) {
     try {
       const diagnosis = withWordedDropped(await backend.diagnose(cwd));
       noteIndexBytes(cwd, diagnosis.indexBytes);
-      return { ...diagnosis, parallel: parallelPolicy(cwd) };
+      return { ...diagnosis, ...noticeOf("versionNotice", diagnosis.cliVersion), parallel: parallelPolicy(cwd) };
     } catch (err) {
       const story = err?.details?.story;
       return {

@@ -78,6 +78,7 @@ function statusReport(diagnosis, state, info) {
     `workspace: ${diagnosis.cwd}`,
     `codegraph: ${executableLine(diagnosis)}`,
   ];
+  if (diagnosis.versionNotice) lines.push(`version: ${diagnosis.versionNotice}`);
   if (diagnosis.launcher) lines.push(`runs: ${diagnosis.launcher} (the platform bundle its npm shim would start)`);
   if (diagnosis.indexPath) {
     const resolved =

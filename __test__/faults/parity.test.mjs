@@ -4,11 +4,15 @@
 import assert from "node:assert/strict";
 import { execFileSync, spawn } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
 import { cleanup } from "../helpers/processes.mjs";
 import { backends, saved, useFaultsSuite } from "./suite.mjs";
+
+const require = createRequire(import.meta.url);
+const { versionNotice } = require("../../lib/versions.js");
 
 /** A workspace whose index a live process (standing in for CodeGraph) is writing. */
 let busy;
@@ -29,7 +33,15 @@ const normalise = (s) =>
     .replace(/\d+\.\d s of waiting/g, "N s of waiting")
     .replace(/explore-\d+-(?:ns\d+-)?[0-9A-Za-z]+\.txt/g, "FILE")
     .replace(/\(\d+ bytes\)/g, "(N bytes)");
-const RACY = new Set(["cliVersion", "cliVersionSource", "durationMs"]);
+// The version is read beside the run, so an answer may come before it; its notice goes with it.
+const RACY = new Set(["cliVersion", "cliVersionSource", "cliVersionNotice", "durationMs"]);
+
+/** A version notice goes with the version it is about, whichever backend read it (lib/versions.js). */
+function assertNoticeOf(d, label) {
+  const { cliVersion, cliVersionNotice, versionNotice: diagnosed } = d;
+  const notice = cliVersionNotice ?? diagnosed;
+  assert.equal(notice ?? null, cliVersion === undefined ? null : versionNotice(cliVersion), label);
+}
 
 /** What a call gave, in a form both backends must agree on. */
 async function outcome(module, bin, args) {
@@ -39,8 +51,14 @@ async function outcome(module, bin, args) {
       .sort();
   return withEnv({ PI_CODEGRAPH_BIN: bin }, () =>
     module.explore(...args).then(
-      (v) => ({ text: normalise(v.text).slice(-400), details: shape(v.details), truncated: v.details.truncated }),
-      (e) => ({ code: e.code, message: normalise(e.message), remediation: e.remediation, details: shape(e.details) }),
+      (v) => {
+        assertNoticeOf(v.details, `the answer's version notice: ${v.details.cliVersion}`);
+        return { text: normalise(v.text).slice(-400), details: shape(v.details), truncated: v.details.truncated };
+      },
+      (e) => {
+        assertNoticeOf(e.details, `the error's version notice: ${e.details.cliVersion}`);
+        return { code: e.code, message: normalise(e.message), remediation: e.remediation, details: shape(e.details) };
+      },
     ),
   );
 }
@@ -109,7 +127,8 @@ test("both backends: diagnose() reports the same fields", { skip: both }, async 
     const [left, right] = await Promise.all(
       backends.map(({ module }) =>
         withEnv({ PI_CODEGRAPH_BIN: fine }, () => module.diagnose(dir)).then((d) => {
-          const { cliVersion, cliVersionSource, ...rest } = d;
+          assertNoticeOf(d, `diagnose(${dir}): the version notice`);
+          const { cliVersion, cliVersionSource, versionNotice: notice, ...rest } = d;
           return rest;
         }),
       ),

@@ -37,6 +37,7 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
   const limit: number = (await diagnose("/ws")).parallel.limit;
   const stale: StaleFile[] = result.details.staleFiles ?? [];
   const staleText = stale.map((f) => `${f.path} ${f.state === "deleted" ? "deleted" : "changed"}`).join();
+  const notices: (string | undefined)[] = [result.details.cliVersionNotice, (await diagnose("/ws")).versionNotice];
   let code: ExploreErrorCode | undefined;
   let writer: WriterSeen | null | undefined;
   try {
@@ -45,6 +46,7 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
     const details = (e as ExploreError).details;
     code = (e as ExploreError).code;
     writer = details?.writerSeen;
+    void details?.cliVersionNotice?.length;
     const spent: number | undefined =
       details?.lockWaitMs ?? details?.runMs ?? details?.queueMs ?? details?.observed?.siblings;
     void spent;
@@ -58,6 +60,7 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
     `${writer?.pid} ${writer?.lock} ${writer?.rebuild}`,
     droppedText,
     staleText,
+    notices.join(),
     String(ready),
     String(runner),
     String(code),
