@@ -166,7 +166,7 @@ for (const impl of implementations) {
     ]) {
       test(`${verb}: asks first, then runs \`${argv.join(" ")}\`; declined, nothing runs and nothing changes`, async () => {
         const ws = makeWorkspace();
-        const s = await session(ws, { confirm: ({ title }) => s.answer ?? false });
+        const s = await session(ws, { confirm: () => s.answer ?? false });
         const untouched = hashTree(ws);
         await logged(async (log) => {
           const said = await s.cg(verb);

@@ -228,7 +228,13 @@ function piOwn(id) {
 let peers = null;
 try {
   const { BorderedLoader, formatSize, keyHint } = piOwn("@mariozechner/pi-coding-agent");
-  peers = { Type: require("typebox").Type, Text: require("@mariozechner/pi-tui").Text, BorderedLoader, formatSize, keyHint };
+  peers = {
+    Type: require("typebox").Type,
+    Text: require("@mariozechner/pi-tui").Text,
+    BorderedLoader,
+    formatSize,
+    keyHint,
+  };
 } catch (err) {
   if (!module.parent) throw err;
 }

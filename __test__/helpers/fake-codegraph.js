@@ -51,7 +51,7 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
 
   const mode = env.FAKE_CG_MODE ?? "echo";
   if (mode === "echo" && LIFECYCLE.includes(args[0])) {
-    lifecycle(args[0], grandchild, ready);
+    lifecycle(args[0], grandchild);
     return;
   }
   const count = Number(env.FAKE_CG_COUNT ?? 0);
@@ -121,7 +121,7 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
  * `<dir>/started.json` ({ self, grandchild }) and waits for `<dir>/go`. FAKE_CG_STATUS: JSON merged
  * into what `status --json` prints.
  */
-function lifecycle(sub, grandchild, ready) {
+function lifecycle(sub, grandchild) {
   const path = require("node:path");
   const header = Buffer.from("SQLite format 3\0", "latin1");
   const dbBytes = (fill) => Buffer.concat([header, Buffer.alloc(4080, fill)]);
