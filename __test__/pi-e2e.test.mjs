@@ -47,6 +47,7 @@ const MODELS = {
   notFound: "fake-not-found",
   abort: "fake-abort",
   midSession: "fake-mid-session",
+  verbInit: "fake-verb-init",
 };
 const nodeDir = path.dirname(process.execPath);
 const realBinDir = path.join(root, "node_modules", ".bin");
@@ -341,6 +342,61 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
       .filter((e) => e.type === "extension_ui_request" && e.method === "setStatus" && e.statusKey === "codegraph")
       .map((e) => e.statusText);
     assert.deepEqual(statuses, ["⬡ codegraph: no index", "⬡ codegraph"]);
+    const exit = await rpc.end();
+    assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
+  });
+
+  test("/codegraph init in rpc mode: Pi's confirm dialog, progress in the status slot, then the model's explore answers from the new index", async () => {
+    const ws = path.join(scratch, "ws-verb-init");
+    fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), ws, { recursive: true });
+    assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false, "an unindexed copy");
+    const rpc = startPiRpc(
+      ["--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model", MODELS.verbInit],
+      { cwd: ws, env: env(realPath) },
+    );
+    rpc.send({ id: "v1", type: "prompt", message: "/codegraph init" });
+    const confirm = await rpc.waitForEvent((e) => e.type === "extension_ui_request" && e.method === "confirm", {
+      timeoutMs: 30000,
+      what: "the confirm dialog",
+    });
+    assert.equal(confirm.title, "Create the CodeGraph index?");
+    assert.match(confirm.message, new RegExp(`Creates ${ws}/\\.codegraph/`));
+    rpc.send({ type: "extension_ui_response", id: confirm.id, confirmed: true });
+    // Pi answers an extension command's prompt once its handler has finished.
+    const done = await rpc.waitForEvent((e) => e.type === "response" && e.id === "v1", {
+      timeoutMs: 60000,
+      what: "/codegraph init to finish",
+    });
+    assert.equal(done.success, true, JSON.stringify(done));
+    const notes = rpc.events.filter((e) => e.type === "extension_ui_request" && e.method === "notify");
+    const result = notes.map((e) => e.message).find((m) => m.startsWith("/codegraph init: "));
+    assert.match(
+      result ?? "",
+      /^\/codegraph init: done in \d+\.\d s \(measured by pi-codegraph\)\./,
+      JSON.stringify(notes),
+    );
+    assert.match(result, /Indexed 7 files/);
+    assert.match(result, /codegraph_explore: ready\./);
+    assert.ok(fs.existsSync(path.join(ws, ".codegraph", "codegraph.db")));
+    const statuses = rpc.events
+      .filter((e) => e.type === "extension_ui_request" && e.method === "setStatus" && e.statusKey === "codegraph")
+      .map((e) => e.statusText);
+    assert.equal(statuses[0], "⬡ codegraph: no index");
+    assert.match(statuses[1], /^codegraph init: .* · \d+ s · \/codegraph cancel stops it$/);
+    assert.equal(statuses.at(-1), "⬡ codegraph", "ready right after the init");
+
+    // The next turn: the model calls codegraph_explore, which answers from the new index.
+    rpc.send({ id: "v2", type: "prompt", message: PROMPT });
+    const end = await rpc.waitForEvent((e) => e.type === "tool_execution_end" && e.toolName === TOOL, {
+      timeoutMs: 30000,
+      what: "the explore after init",
+    });
+    assert.equal(end.isError, false, contentText(end.result));
+    assert.match(contentText(end.result), /\*\*Exploration: how does CheckoutService\.checkout call charge/);
+    assert.match(contentText(end.result), /src\/checkout\.ts/);
+    const system = contentText(server.bodiesFor(MODELS.verbInit)[0].messages.find((m) => m.role === "system"));
+    assert.match(system, /codegraph_explore: Ask the workspace's CodeGraph index structural questions/);
+    await waitFor(() => rpc.events.some((e) => e.type === "agent_end"), { timeoutMs: 20000, what: "agent_end" });
     const exit = await rpc.end();
     assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
   });
