@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { stripVTControlCharacters } from "node:util";
-import { fakeBinDir, root, waitFor, withEnv } from "./helpers/index.mjs";
+import { fakeBinDir, hashTree, isAlive, readJsonFile, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
 import {
   abortMidTool,
   assistantText,
@@ -399,6 +399,64 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     await waitFor(() => rpc.events.some((e) => e.type === "agent_end"), { timeoutMs: 20000, what: "agent_end" });
     const exit = await rpc.end();
     assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
+  });
+
+  test("/codegraph cancel in rpc mode stops a running /codegraph rebuild and the CLI's whole tree", async () => {
+    const ws = workspace("verb-cancel");
+    const bin = fakeBinDir();
+    const gate = tempDir("pi-codegraph-e2e-gate-");
+    toRemove.push(bin, gate);
+    const rpc = startPiRpc(
+      ["--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model", MODELS.verbInit],
+      { cwd: ws, env: env([bin, nodeDir], { FAKE_CG_GATE: gate }) },
+    );
+    rpc.send({ id: "r1", type: "prompt", message: "/codegraph rebuild" });
+    const confirm = await rpc.waitForEvent((e) => e.type === "extension_ui_request" && e.method === "confirm", {
+      timeoutMs: 30000,
+      what: "the confirm dialog",
+    });
+    assert.match(confirm.message, /stops a running CodeGraph MCP daemon/);
+    rpc.send({ type: "extension_ui_response", id: confirm.id, confirmed: true });
+    const pids = await waitFor(() => readJsonFile(path.join(gate, "started.json")), { what: "the fake at its gate" });
+    strayPids.push(pids.self, pids.grandchild);
+    await rpc.waitForEvent(
+      (e) =>
+        e.type === "extension_ui_request" && e.method === "setStatus" && /3\/7 files \(42%\)/.test(e.statusText ?? ""),
+      { what: "progress in the status slot" },
+    );
+    // A second command while the first one's handler still runs: Pi runs it at once.
+    rpc.send({ id: "c1", type: "prompt", message: "/codegraph cancel" });
+    const stopped = await rpc.waitForEvent((e) => e.type === "response" && e.id === "r1", {
+      what: "the rebuild to end",
+    });
+    assert.equal(stopped.success, true);
+    const notes = rpc.events
+      .filter((e) => e.type === "extension_ui_request" && e.method === "notify")
+      .map((e) => e.message);
+    assert.ok(notes.includes("/codegraph cancel: stopping /codegraph rebuild…"), JSON.stringify(notes));
+    assert.ok(
+      notes.some((m) => /^\/codegraph rebuild: cancelled after /.test(m)),
+      JSON.stringify(notes),
+    );
+    await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
+      timeoutMs: 5000,
+      what: "the CLI and its grandchild to be gone",
+    });
+    const exit = await rpc.end();
+    assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
+  });
+
+  test("print mode: /codegraph rebuild without --yes refuses with the exact command and changes nothing", async () => {
+    const ws = workspace("verb-print");
+    const untouched = hashTree(ws);
+    const args = ["-p", "--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model"];
+    const run = await runPi([...args, MODELS.verbInit, "/codegraph rebuild"], { cwd: ws, env: env(realPath) });
+    assert.equal(run.code, 0, explain(run));
+    assert.match(
+      `${run.stdout}${run.stderr}`,
+      /\/codegraph rebuild: refused without confirmation .*type: \/codegraph rebuild --yes/,
+    );
+    assert.deepEqual(hashTree(ws), untouched);
   });
 
   test("rpc abort stops the tool and the whole codegraph process tree", async () => {

@@ -409,6 +409,20 @@ for (const impl of implementations) {
       });
     });
 
+    test("a write CodeGraph fails: its own subcommand, exit code and stderr, and the measured time", async () => {
+      const ws = makeWorkspace();
+      const s = await session(ws);
+      const said = await withEnv(
+        { FAKE_CG_MODE: "exit", FAKE_CG_EXIT: "1", FAKE_CG_STDERR: "✗ Sync failed: disk full\n" },
+        () => s.cg("sync --yes"),
+      );
+      assert.match(
+        said,
+        /^\/codegraph sync failed after \d+\.\d s: codegraph sync exited with code 1\.\nstderr:\n✗ Sync failed: disk full$/,
+      );
+      assert.equal(s.ui.notes.at(-1).type, "error");
+    });
+
     test("an unknown verb or argument runs nothing and lists the verbs", async () => {
       const s = await session(makeWorkspace());
       await logged(async (log) => {

@@ -274,7 +274,8 @@ async function runWrite(verb, ctx, env) {
   if (outcome.error) {
     const err = outcome.error;
     const type = err?.code === "CODEGRAPH_CANCELLED" ? "warning" : "error";
-    return env.say(ctx, failedText(verb, err, { durationMs, cwd, ancestorIndex: d.ancestorIndex }), type);
+    const facts = { durationMs, cwd, ancestorIndex: d.ancestorIndex, subcommand: verbCommand(verb).subcommand };
+    return env.say(ctx, failedText(verb, err, facts), type);
   }
   const end = outputEnd(outcome.value, env.glue);
   const summary = writeSummary(end).slice(-8);

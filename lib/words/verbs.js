@@ -140,11 +140,20 @@ function failedText(verb, err, f) {
     ].join("\n");
   }
   if (err?.code === "CODEGRAPH_NO_INDEX") return noOwnIndexText(verb, f);
-  const first = String(err?.message ?? err)
-    .split("\n")
-    .slice(0, 2)
-    .join("\n");
-  return `/codegraph ${verb} failed after ${durationText(f.durationMs)}:\n${first}${err?.details?.stderrTail ? `\nstderr:\n${err.details.stderrTail.trimEnd().split("\n").slice(-8).join("\n")}` : ""}`;
+  const took = `/codegraph ${verb} failed after ${durationText(f.durationMs)}`;
+  // The runner's headline only: its remediation speaks of explore (the model's tool).
+  const headline = String(err?.message ?? err).split("\n")[0];
+  if (err?.code === "CODEGRAPH_EXIT") {
+    const d = err.details ?? {};
+    const how = d.exitCode !== null && d.exitCode !== undefined ? `exited with code ${d.exitCode}` : "was killed";
+    const tail = String(d.stderrTail ?? "")
+      .trimEnd()
+      .split("\n")
+      .slice(-8)
+      .join("\n");
+    return `${took}: codegraph ${f.subcommand ?? verb} ${how}.${tail ? `\nstderr:\n${tail}` : ""}`;
+  }
+  return `${took}: ${headline}`;
 }
 
 /** A verb that needs the workspace's own index, where there is none. */
