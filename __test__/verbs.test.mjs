@@ -162,7 +162,7 @@ for (const impl of implementations) {
       ["sync", ["sync"], /Re-indexes the files changed/],
       ["rebuild", ["index", "--verbose"], /stops a running CodeGraph MCP daemon for this project/],
       ["uninit", ["uninit", "--force"], /Deletes .*\/\.codegraph\/ \(4 KiB\) and CodeGraph's git hooks/],
-      ["unlock", ["unlock"], /Removes the lock files/],
+      ["unlock", ["unlock"], /No lock file is in .*\/\.codegraph\/ now/],
     ]) {
       test(`${verb}: asks first, then runs \`${argv.join(" ")}\`; declined, nothing runs and nothing changes`, async () => {
         const ws = makeWorkspace();
@@ -207,7 +207,8 @@ for (const impl of implementations) {
       fs.writeFileSync(lock, "2147483646"); // no such process: stale
       const s = await session(ws);
       await logged(async (log) => {
-        const said = await s.cg("unlock --yes");
+        const said = await s.cg("unlock");
+        assert.match(s.ui.confirms[0].body, new RegExp(`^Removes ${lock}, left by an interrupted CodeGraph write`));
         assert.deepEqual(argvs(log), [["unlock"]]);
         assert.match(said, /Removed stale lock file/);
       });

@@ -123,18 +123,18 @@ function ownIndexPath(cwd, diagnosis) {
 /** The end of a finished write's output: the backend's tail, else the end of its full output. */
 function outputEnd(result, glue) {
   const d = result.details ?? {};
-  if (!d.truncated) return result.text;
-  if (typeof d.outputTail === "string") return d.outputTail;
+  let end = result.text;
+  if (d.truncated) end = typeof d.outputTail === "string" ? d.outputTail : lastLines(result.text);
   if (d.fullOutputPath) {
-    try {
-      const buf = fs.readFileSync(d.fullOutputPath);
-      return buf.subarray(Math.max(0, buf.length - 4096)).toString("utf8");
-    } catch {
-    } finally {
-      glue.releaseFullOutputs([d.fullOutputPath]);
+    if (d.truncated && typeof d.outputTail !== "string") {
+      try {
+        const buf = fs.readFileSync(d.fullOutputPath);
+        end = buf.subarray(Math.max(0, buf.length - 4096)).toString("utf8");
+      } catch {}
     }
+    glue.releaseFullOutputs([d.fullOutputPath]); // nobody else will read it
   }
-  return lastLines(result.text);
+  return end;
 }
 
 /**
@@ -236,6 +236,7 @@ async function handleVerb(args, ctx, env) {
         hooks: verb === "init" ? hooksWhy(watchOff(cwd)) : null,
         ancestorIndex: d.ancestorIndex,
         indexBytes: d.indexBytes,
+        locks: verb === "unlock" ? lockFilesIn(cwd) : [],
       });
       let ok = false;
       try {

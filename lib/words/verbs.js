@@ -40,7 +40,7 @@ function durationText(ms) {
 
 const indexDirOf = (cwd) => shownPath(`${cwd}/.codegraph`);
 
-/** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, hooks, ancestorIndex, indexBytes. */
+/** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, hooks, ancestorIndex, indexBytes, locks. */
 function confirmText(verb, f) {
   const dir = indexDirOf(f.cwd);
   switch (verb) {
@@ -79,7 +79,9 @@ function confirmText(verb, f) {
     case "unlock":
       return {
         title: "Remove CodeGraph's stale lock?",
-        body: `Removes the lock files in ${dir}/ that an interrupted CodeGraph write left (no CodeGraph writer holds them now).`,
+        body: f.locks?.length
+          ? `Removes ${f.locks.map(shownPath).join(" and ")}, left by an interrupted CodeGraph write (no CodeGraph writer holds it now), and CodeGraph's stale daemon files.`
+          : `No lock file is in ${dir}/ now: CodeGraph will only clear stale daemon files, or say there is nothing to do.`,
       };
     default:
       return { title: `codegraph ${verb}?`, body: "" };
