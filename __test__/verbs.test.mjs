@@ -81,7 +81,7 @@ for (const impl of implementations) {
       pkg = impl.module;
     });
 
-    test("completion: the verbs with a line each, matching the prefix; --yes after a writing verb", async () => {
+    test("completion: the verbs with a line each, matching the prefix; --yes after a writing verb and a dash", async () => {
       const s = await session(makeWorkspace());
       const all = s.command.getArgumentCompletions("");
       assert.deepEqual(
@@ -95,9 +95,12 @@ for (const impl of implementations) {
       );
       assert.equal(s.command.getArgumentCompletions("x"), null);
       assert.deepEqual(
-        s.command.getArgumentCompletions("rebuild ").map((i) => i.value),
+        s.command.getArgumentCompletions("rebuild -").map((i) => i.value),
         ["rebuild --yes"],
       );
+      // A verb typed in full, or followed by a space only: nothing shown, so Enter runs it as typed.
+      assert.equal(s.command.getArgumentCompletions("rebuild"), null);
+      assert.equal(s.command.getArgumentCompletions("rebuild "), null);
       assert.deepEqual(
         s.command.getArgumentCompletions("init --y").map((i) => i.value),
         ["init --yes"],

@@ -4238,7 +4238,7 @@ function durationText(ms) {
 
 const indexDirOf = (cwd) => shownPath(`${cwd}/.codegraph`);
 
-/** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, hooks, ancestorIndex, indexBytes. */
+/** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, hooks, ancestorIndex, indexBytes, locks. */
 function confirmText(verb, f) {
   const dir = indexDirOf(f.cwd);
   switch (verb) {
@@ -4277,7 +4277,9 @@ function confirmText(verb, f) {
     case "unlock":
       return {
         title: "Remove CodeGraph's stale lock?",
-        body: `Removes the lock files in ${dir}/ that an interrupted CodeGraph write left (no CodeGraph writer holds them now).`,
+        body: f.locks?.length
+          ? `Removes ${f.locks.map(shownPath).join(" and ")}, left by an interrupted CodeGraph write (no CodeGraph writer holds it now), and CodeGraph's stale daemon files.`
+          : `No lock file is in ${dir}/ now: CodeGraph will only clear stale daemon files, or say there is nothing to do.`,
       };
     default:
       return { title: `codegraph ${verb}?`, body: "" };
@@ -4502,12 +4504,15 @@ function verbSupport(verb, cliVersion) {
 
 /**
  * Pi's argument completion for `/codegraph `: the verbs matching `prefix` (minus those the
- * installed CLI lacks), and after a writing verb, `--yes`.
+ * installed CLI lacks), and after a writing verb and a dash, `--yes`.
  */
 function verbCompletions(prefix, cliVersion) {
   const text = String(prefix ?? "");
   const space = text.search(/\s/);
   if (space === -1) {
+    // A verb typed in full: nothing to complete, so Enter runs it (Pi's editor applies a shown
+    // argument completion on Enter instead of submitting).
+    if (Object.hasOwn(VERB_LINES, text)) return null;
     const items = Object.entries(VERB_LINES)
       .filter(([verb]) => verb.startsWith(text.toLowerCase()) && verbSupport(verb, cliVersion).ok)
       .map(([verb, line]) => ({ value: verb, label: verb, description: line }));
@@ -4515,7 +4520,8 @@ function verbCompletions(prefix, cliVersion) {
   }
   const verb = text.slice(0, space).toLowerCase();
   const rest = text.slice(space).trim();
-  if (!WRITE_VERBS.has(verb) || !verbSupport(verb, cliVersion).ok || !"--yes".startsWith(rest)) return null;
+  // Only once a dash is typed: Enter on a shown `--yes` would fill it in unasked.
+  if (!WRITE_VERBS.has(verb) || !verbSupport(verb, cliVersion).ok || !rest || !"--yes".startsWith(rest)) return null;
   return [{ value: `${verb} --yes`, label: "--yes", description: YES_LINE }];
 }
 
@@ -4562,18 +4568,18 @@ function ownIndexPath(cwd, diagnosis) {
 /** The end of a finished write's output: the backend's tail, else the end of its full output. */
 function outputEnd(result, glue) {
   const d = result.details ?? {};
-  if (!d.truncated) return result.text;
-  if (typeof d.outputTail === "string") return d.outputTail;
+  let end = result.text;
+  if (d.truncated) end = typeof d.outputTail === "string" ? d.outputTail : lastLines(result.text);
   if (d.fullOutputPath) {
-    try {
-      const buf = fs.readFileSync(d.fullOutputPath);
-      return buf.subarray(Math.max(0, buf.length - 4096)).toString("utf8");
-    } catch {
-    } finally {
-      glue.releaseFullOutputs([d.fullOutputPath]);
+    if (d.truncated && typeof d.outputTail !== "string") {
+      try {
+        const buf = fs.readFileSync(d.fullOutputPath);
+        end = buf.subarray(Math.max(0, buf.length - 4096)).toString("utf8");
+      } catch {}
     }
+    glue.releaseFullOutputs([d.fullOutputPath]); // nobody else will read it
   }
-  return lastLines(result.text);
+  return end;
 }
 
 /**
@@ -4675,6 +4681,7 @@ async function handleVerb(args, ctx, env) {
         hooks: verb === "init" ? hooksWhy(watchOff(cwd)) : null,
         ancestorIndex: d.ancestorIndex,
         indexBytes: d.indexBytes,
+        locks: verb === "unlock" ? lockFilesIn(cwd) : [],
       });
       let ok = false;
       try {

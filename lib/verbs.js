@@ -63,12 +63,15 @@ function verbSupport(verb, cliVersion) {
 
 /**
  * Pi's argument completion for `/codegraph `: the verbs matching `prefix` (minus those the
- * installed CLI lacks), and after a writing verb, `--yes`.
+ * installed CLI lacks), and after a writing verb and a dash, `--yes`.
  */
 function verbCompletions(prefix, cliVersion) {
   const text = String(prefix ?? "");
   const space = text.search(/\s/);
   if (space === -1) {
+    // A verb typed in full: nothing to complete, so Enter runs it (Pi's editor applies a shown
+    // argument completion on Enter instead of submitting).
+    if (Object.hasOwn(VERB_LINES, text)) return null;
     const items = Object.entries(VERB_LINES)
       .filter(([verb]) => verb.startsWith(text.toLowerCase()) && verbSupport(verb, cliVersion).ok)
       .map(([verb, line]) => ({ value: verb, label: verb, description: line }));
@@ -76,7 +79,8 @@ function verbCompletions(prefix, cliVersion) {
   }
   const verb = text.slice(0, space).toLowerCase();
   const rest = text.slice(space).trim();
-  if (!WRITE_VERBS.has(verb) || !verbSupport(verb, cliVersion).ok || !"--yes".startsWith(rest)) return null;
+  // Only once a dash is typed: Enter on a shown `--yes` would fill it in unasked.
+  if (!WRITE_VERBS.has(verb) || !verbSupport(verb, cliVersion).ok || !rest || !"--yes".startsWith(rest)) return null;
   return [{ value: `${verb} --yes`, label: "--yes", description: YES_LINE }];
 }
 
