@@ -3,12 +3,13 @@
 // (walking up to an ancestor's index where the real one does): what runs (argv from the fake's
 // log), what is asked first, what a decline leaves (the workspace byte-identical), progress and
 // cancel (Esc in the loader, /codegraph cancel) down to the CLI's whole process tree, refusal on
-// an enclosing project's index, print mode, and readiness after a write; for both backends.
+// an enclosing project's index, print mode, and readiness after a write; for both backends and the
+// single-file example.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { before, describe, test } from "node:test";
-import { implementations } from "./helpers/impl.mjs";
+import { withExample } from "./helpers/impl.mjs";
 import {
   hashTree,
   isAlive,
@@ -75,7 +76,7 @@ const argvs = (log) => log().map((r) => r.argv);
 
 const READY_SNIPPET = /structural questions/;
 
-for (const impl of implementations) {
+for (const impl of withExample) {
   describe(impl.name, () => {
     before(() => {
       pkg = impl.module;

@@ -4388,6 +4388,9 @@ const unknownVerbText = (word) =>
 const nothingToCancelText = () => "/codegraph cancel: no /codegraph write is running in this workspace.";
 const cancellingText = (verb) => `/codegraph cancel: stopping /codegraph ${verb}…`;
 
+const bugText = (verb, err) =>
+  `/codegraph ${verb}: failed inside pi-codegraph (a bug; please report it): ${String(err?.message ?? err).split("\n")[0]}`;
+
 const noCliText = (verb, problem) => `/codegraph ${verb}: the CodeGraph CLI is not usable here: ${problem}`;
 
 /** The lock line of the status report: `lock` is { live: problem } | { stale: [paths] } | null. */
@@ -4640,9 +4643,17 @@ async function withProgress(verb, ctx, peers, controller, work) {
 
 /**
  * `/codegraph <args>` with a verb: `env` is `{ glue, state, peers, refresh(ctx), say(ctx, text,
- * type) }` from lib/session.js. Never throws.
+ * type) }` from lib/session.js. Never throws: a bug of ours is said, not left to Pi.
  */
 async function handleVerb(args, ctx, env) {
+  try {
+    await verbOf(args, ctx, env);
+  } catch (err) {
+    env.say(ctx, bugText(parseVerbArgs(args).verb, err), "error");
+  }
+}
+
+async function verbOf(args, ctx, env) {
   const { verb, yes, extra } = parseVerbArgs(args);
   const say = (text, type = "info") => env.say(ctx, text, type);
   const cwd = ctx.cwd;

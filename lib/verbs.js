@@ -14,7 +14,7 @@ const { CANCELLED_NOTHING, VERB_LINES, YES_LINE, alreadyIndexedText, busyText } 
 const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport } = require("./words/verbs.js");
 const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("./words/verbs.js");
 const { nothingToCancelText, progressText, unknownVerbText, unreadableStatusText } = require("./words/verbs.js");
-const { unsupportedText } = require("./words/verbs.js");
+const { bugText, unsupportedText } = require("./words/verbs.js");
 
 /** The verbs that write the index (or its lock files): they ask first where a UI exists. */
 const WRITE_VERBS = new Set(["init", "sync", "rebuild", "uninit", "unlock"]);
@@ -199,9 +199,17 @@ async function withProgress(verb, ctx, peers, controller, work) {
 
 /**
  * `/codegraph <args>` with a verb: `env` is `{ glue, state, peers, refresh(ctx), say(ctx, text,
- * type) }` from lib/session.js. Never throws.
+ * type) }` from lib/session.js. Never throws: a bug of ours is said, not left to Pi.
  */
 async function handleVerb(args, ctx, env) {
+  try {
+    await verbOf(args, ctx, env);
+  } catch (err) {
+    env.say(ctx, bugText(parseVerbArgs(args).verb, err), "error");
+  }
+}
+
+async function verbOf(args, ctx, env) {
   const { verb, yes, extra } = parseVerbArgs(args);
   const say = (text, type = "info") => env.say(ctx, text, type);
   const cwd = ctx.cwd;

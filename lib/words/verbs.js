@@ -190,6 +190,9 @@ const unknownVerbText = (word) =>
 const nothingToCancelText = () => "/codegraph cancel: no /codegraph write is running in this workspace.";
 const cancellingText = (verb) => `/codegraph cancel: stopping /codegraph ${verb}…`;
 
+const bugText = (verb, err) =>
+  `/codegraph ${verb}: failed inside pi-codegraph (a bug; please report it): ${String(err?.message ?? err).split("\n")[0]}`;
+
 const noCliText = (verb, problem) => `/codegraph ${verb}: the CodeGraph CLI is not usable here: ${problem}`;
 
 /** The lock line of the status report: `lock` is { live: problem } | { stale: [paths] } | null. */
@@ -272,6 +275,7 @@ module.exports = {
   nothingToCancelText,
   cancellingText,
   noCliText,
+  bugText,
   indexReport,
   unreadableStatusText,
 };
