@@ -3,6 +3,7 @@
 // sync, rebuild, unlock, uninit), checking what each leaves on disk; and the runner's refusal of a
 // write from a subdirectory, where CodeGraph itself would walk up to the project's index.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -79,6 +80,26 @@ for (const impl of implementations) {
         for (const f of ["src/cart.ts", "src/checkout.ts", "py/inventory.py"])
           assert.ok(fs.existsSync(path.join(ws, f)), `${f} is still there`);
       });
+    });
+
+    test("with file watching off (CODEGRAPH_NO_WATCH=1) in a git repository, init installs CodeGraph's git hooks and uninit removes them", async (t) => {
+      const git = ["/usr/bin/git", "/bin/git"].find((g) => fs.existsSync(g));
+      if (!git) return t.skip("git is not installed");
+      execFileSync(git, ["init", "-q"], { cwd: ws, stdio: "ignore" });
+      const hooks = ["post-commit", "post-merge", "post-checkout"].map((h) => path.join(ws, ".git", "hooks", h));
+      await withEnv(
+        { PATH: realPath, DO_NOT_TRACK: "1", PI_CODEGRAPH_BIN: undefined, CODEGRAPH_NO_WATCH: "1" },
+        async () => {
+          const init = await run("init");
+          assert.match(init.text, /Installed git post-commit, post-merge, post-checkout hooks/);
+          for (const h of hooks) assert.match(fs.readFileSync(h, "utf8"), /codegraph/, h);
+          await run("uninit");
+        },
+      );
+      for (const h of hooks)
+        assert.ok(!fs.existsSync(h) || !/codegraph/.test(fs.readFileSync(h, "utf8")), `${h} removed`);
+      assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false);
+      fs.rmSync(path.join(ws, ".git"), { recursive: true, force: true });
     });
 
     test("from a subdirectory of an indexed project, every write is refused and the project's index is untouched", async () => {

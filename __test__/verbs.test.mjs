@@ -7,6 +7,7 @@
 // single-file example.
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { before, describe, test } from "node:test";
 import { withExample } from "./helpers/impl.mjs";
@@ -75,6 +76,16 @@ async function logged(fn, extraEnv = {}) {
 const argvs = (log) => log().map((r) => r.argv);
 
 const READY_SNIPPET = /structural questions/;
+
+test("file watching is off (init then installs git hooks) for a truthy CODEGRAPH_NO_WATCH, or WSL with the workspace under /mnt/", () => {
+  const { watchOff } = createRequire(import.meta.url)("../lib/verbs.js");
+  assert.deepEqual(watchOff("/home/u/p", { CODEGRAPH_NO_WATCH: "true" }), { is: "env", value: "true" });
+  for (const off of ["", "0", "false", "no", "OFF"])
+    assert.equal(watchOff("/home/u/p", { CODEGRAPH_NO_WATCH: off }), null);
+  const wsl = watchOff("/mnt/c/code/p", { WSL_DISTRO_NAME: "Ubuntu" });
+  if (process.platform === "linux") assert.deepEqual(wsl, { is: "wsl", mount: "/mnt/c" });
+  assert.equal(watchOff("/home/u/p", { WSL_DISTRO_NAME: "Ubuntu" }), null, "WSL, but on the Linux filesystem");
+});
 
 for (const impl of withExample) {
   describe(impl.name, () => {
