@@ -4,7 +4,8 @@
 // `@mariozechner/pi-coding-agent` (aliases under Node, virtual modules in Pi's Bun-compiled
 // binary). A global install has none of them next to it, so a lazy require would fail later,
 // inside session_start. From Pi itself come its display helpers, so the tool's result reads like
-// Pi's own tools': `formatSize` and `keyHint` (the user's expand key).
+// Pi's own tools': `formatSize` and `keyHint` (the user's expand key), and `BorderedLoader`, the
+// progress box (Esc cancels) of the /codegraph verbs.
 
 const { createRequire } = require("node:module");
 
@@ -25,7 +26,7 @@ function piOwn(id) {
 
 const { Type } = require("typebox");
 const { Text } = require("@mariozechner/pi-tui");
-const { formatSize, keyHint } = piOwn("@mariozechner/pi-coding-agent");
+const { BorderedLoader, formatSize, keyHint } = piOwn("@mariozechner/pi-coding-agent");
 
-const peers = { Type, Text, formatSize, keyHint };
+const peers = { Type, Text, BorderedLoader, formatSize, keyHint };
 module.exports = require("./index.js").createExtension(() => peers);

@@ -206,11 +206,14 @@ export declare const FALLBACK_LINE: string;
 
 /**
  * Pi's modules the glue draws with: TypeBox's `Type`, pi-tui's `Text`, and Pi's own `formatSize`
- * and `keyHint` (from `@mariozechner/pi-coding-agent`).
+ * and `keyHint` (from `@mariozechner/pi-coding-agent`); optionally Pi's `BorderedLoader`, the
+ * progress box of the `/codegraph` verbs in interactive Pi (without it, progress goes to the
+ * status slot).
  */
 export interface Peers {
   Type: unknown;
   Text: unknown;
+  BorderedLoader?: unknown;
   formatSize: (bytes: number) => string;
   keyHint: (keybinding: string, description: string) => string;
 }

@@ -9,17 +9,17 @@ const { defaultBackend } = require("./lib/backends/select.js");
 const pkg = require("./package.json");
 
 /**
- * Pi's TypeBox, TUI and display helpers from this package's location (the SDK, tests); Pi itself
+ * Pi's TypeBox, TUI, display helpers and BorderedLoader (the verbs' progress) from this package's location (the SDK, tests); Pi itself
  * loads extension.js.
  */
 async function packagePeers() {
   // import(), not require(): they are ES modules (pi-coding-agent exports no require entry).
-  const [{ Type }, { Text }, { formatSize, keyHint }] = await Promise.all([
+  const [{ Type }, { Text }, { BorderedLoader, formatSize, keyHint }] = await Promise.all([
     import("typebox"),
     import("@mariozechner/pi-tui"),
     import("@mariozechner/pi-coding-agent"),
   ]);
-  return { Type, Text, formatSize, keyHint };
+  return { Type, Text, BorderedLoader, formatSize, keyHint };
 }
 
 /** This copy of pi-codegraph: with two installs, the one Pi loads first is the active one. */

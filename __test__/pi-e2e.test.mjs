@@ -21,7 +21,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { stripVTControlCharacters } from "node:util";
-import { fakeBinDir, root, waitFor, withEnv } from "./helpers/index.mjs";
+import { fakeBinDir, hashTree, isAlive, readJsonFile, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
 import {
   abortMidTool,
   assistantText,
@@ -47,6 +47,7 @@ const MODELS = {
   notFound: "fake-not-found",
   abort: "fake-abort",
   midSession: "fake-mid-session",
+  verbInit: "fake-verb-init",
 };
 const nodeDir = path.dirname(process.execPath);
 const realBinDir = path.join(root, "node_modules", ".bin");
@@ -343,6 +344,119 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     assert.deepEqual(statuses, ["⬡ codegraph: no index", "⬡ codegraph"]);
     const exit = await rpc.end();
     assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
+  });
+
+  test("/codegraph init in rpc mode: Pi's confirm dialog, progress in the status slot, then the model's explore answers from the new index", async () => {
+    const ws = path.join(scratch, "ws-verb-init");
+    fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), ws, { recursive: true });
+    assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false, "an unindexed copy");
+    const rpc = startPiRpc(
+      ["--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model", MODELS.verbInit],
+      { cwd: ws, env: env(realPath) },
+    );
+    rpc.send({ id: "v1", type: "prompt", message: "/codegraph init" });
+    const confirm = await rpc.waitForEvent((e) => e.type === "extension_ui_request" && e.method === "confirm", {
+      timeoutMs: 30000,
+      what: "the confirm dialog",
+    });
+    assert.equal(confirm.title, "Create the CodeGraph index?");
+    assert.match(confirm.message, new RegExp(`Creates ${ws}/\\.codegraph/`));
+    rpc.send({ type: "extension_ui_response", id: confirm.id, confirmed: true });
+    // Pi answers an extension command's prompt once its handler has finished.
+    const done = await rpc.waitForEvent((e) => e.type === "response" && e.id === "v1", {
+      timeoutMs: 60000,
+      what: "/codegraph init to finish",
+    });
+    assert.equal(done.success, true, JSON.stringify(done));
+    const notes = rpc.events.filter((e) => e.type === "extension_ui_request" && e.method === "notify");
+    const result = notes.map((e) => e.message).find((m) => m.startsWith("/codegraph init: "));
+    assert.match(
+      result ?? "",
+      /^\/codegraph init: done in \d+\.\d s \(measured by pi-codegraph\)\./,
+      JSON.stringify(notes),
+    );
+    assert.match(result, /Indexed 7 files/);
+    assert.match(result, /codegraph_explore: ready\./);
+    assert.ok(fs.existsSync(path.join(ws, ".codegraph", "codegraph.db")));
+    const statuses = rpc.events
+      .filter((e) => e.type === "extension_ui_request" && e.method === "setStatus" && e.statusKey === "codegraph")
+      .map((e) => e.statusText);
+    assert.equal(statuses[0], "⬡ codegraph: no index");
+    assert.match(statuses[1], /^codegraph init: .* · \d+ s · \/codegraph cancel stops it$/);
+    assert.equal(statuses.at(-1), "⬡ codegraph", "ready right after the init");
+
+    // The next turn: the model calls codegraph_explore, which answers from the new index.
+    rpc.send({ id: "v2", type: "prompt", message: PROMPT });
+    const end = await rpc.waitForEvent((e) => e.type === "tool_execution_end" && e.toolName === TOOL, {
+      timeoutMs: 30000,
+      what: "the explore after init",
+    });
+    assert.equal(end.isError, false, contentText(end.result));
+    assert.match(contentText(end.result), /\*\*Exploration: how does CheckoutService\.checkout call charge/);
+    assert.match(contentText(end.result), /src\/checkout\.ts/);
+    const system = contentText(server.bodiesFor(MODELS.verbInit)[0].messages.find((m) => m.role === "system"));
+    assert.match(system, /codegraph_explore: Ask the workspace's CodeGraph index structural questions/);
+    await waitFor(() => rpc.events.some((e) => e.type === "agent_end"), { timeoutMs: 20000, what: "agent_end" });
+    const exit = await rpc.end();
+    assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
+  });
+
+  test("/codegraph cancel in rpc mode stops a running /codegraph rebuild and the CLI's whole tree", async () => {
+    const ws = workspace("verb-cancel");
+    const bin = fakeBinDir();
+    const gate = tempDir("pi-codegraph-e2e-gate-");
+    toRemove.push(bin, gate);
+    const rpc = startPiRpc(
+      ["--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model", MODELS.verbInit],
+      { cwd: ws, env: env([bin, nodeDir], { FAKE_CG_GATE: gate }) },
+    );
+    rpc.send({ id: "r1", type: "prompt", message: "/codegraph rebuild" });
+    const confirm = await rpc.waitForEvent((e) => e.type === "extension_ui_request" && e.method === "confirm", {
+      timeoutMs: 30000,
+      what: "the confirm dialog",
+    });
+    assert.match(confirm.message, /stops a running CodeGraph MCP daemon/);
+    rpc.send({ type: "extension_ui_response", id: confirm.id, confirmed: true });
+    const pids = await waitFor(() => readJsonFile(path.join(gate, "started.json")), { what: "the fake at its gate" });
+    strayPids.push(pids.self, pids.grandchild);
+    await rpc.waitForEvent(
+      (e) =>
+        e.type === "extension_ui_request" && e.method === "setStatus" && /3\/7 files \(42%\)/.test(e.statusText ?? ""),
+      { what: "progress in the status slot" },
+    );
+    // A second command while the first one's handler still runs: Pi runs it at once.
+    rpc.send({ id: "c1", type: "prompt", message: "/codegraph cancel" });
+    const stopped = await rpc.waitForEvent((e) => e.type === "response" && e.id === "r1", {
+      what: "the rebuild to end",
+    });
+    assert.equal(stopped.success, true);
+    const notes = rpc.events
+      .filter((e) => e.type === "extension_ui_request" && e.method === "notify")
+      .map((e) => e.message);
+    assert.ok(notes.includes("/codegraph cancel: stopping /codegraph rebuild…"), JSON.stringify(notes));
+    assert.ok(
+      notes.some((m) => /^\/codegraph rebuild: cancelled after /.test(m)),
+      JSON.stringify(notes),
+    );
+    await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
+      timeoutMs: 5000,
+      what: "the CLI and its grandchild to be gone",
+    });
+    const exit = await rpc.end();
+    assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
+  });
+
+  test("print mode: /codegraph rebuild without --yes refuses with the exact command and changes nothing", async () => {
+    const ws = workspace("verb-print");
+    const untouched = hashTree(ws);
+    const args = ["-p", "--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model"];
+    const run = await runPi([...args, MODELS.verbInit, "/codegraph rebuild"], { cwd: ws, env: env(realPath) });
+    assert.equal(run.code, 0, explain(run));
+    assert.match(
+      `${run.stdout}${run.stderr}`,
+      /\/codegraph rebuild: refused without confirmation .*type: \/codegraph rebuild --yes/,
+    );
+    assert.deepEqual(hashTree(ws), untouched);
   });
 
   test("rpc abort stops the tool and the whole codegraph process tree", async () => {

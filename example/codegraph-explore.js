@@ -961,6 +961,36 @@ function exploreCommand(request) {
   return codegraphCommand("explore", { positional: request });
 }
 
+/**
+ * The `/codegraph` verbs' commands (lib/verbs.js), by verb. None takes a path (`-p` or a
+ * positional): CodeGraph's `status`, `sync`, `uninit`, `unlock` and `index` walk up to an
+ * enclosing project's index, so each runs in the workspace and needs the workspace's own index
+ * (the runner's preflight refuses otherwise), except `init`, which creates it. Never `--force` to
+ * init or index (it overrides CodeGraph's refusal of $HOME and /). The writes refuse at once when
+ * a CodeGraph writer holds the index (CODEGRAPH_INDEX_BUSY) and may run up to the runner's
+ * longest write timeout; `-v` makes init and index print per-file progress ("3/7 (42%)").
+ */
+const VERB_COMMANDS = {
+  status: () => codegraphCommand("status", { options: { json: true }, progress: "none" }),
+  init: () =>
+    codegraphCommand("init", {
+      options: { yes: true, verbose: true },
+      needsIndex: false,
+      writesIndex: true,
+      timeoutMs: MAX_WRITE_TIMEOUT_MS,
+    }),
+  sync: () => codegraphCommand("sync", { writesIndex: true, timeoutMs: MAX_WRITE_TIMEOUT_MS }),
+  rebuild: () =>
+    codegraphCommand("index", { options: { verbose: true }, writesIndex: true, timeoutMs: MAX_WRITE_TIMEOUT_MS }),
+  uninit: () => codegraphCommand("uninit", { options: { force: true }, writesIndex: true }),
+  unlock: () => codegraphCommand("unlock", { writesIndex: true }),
+};
+
+/** The command description of `/codegraph <verb>`, or undefined for a verb that runs none. */
+function verbCommand(verb) {
+  return Object.hasOwn(VERB_COMMANDS, verb) ? VERB_COMMANDS[verb]() : undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // lib/backends/node/errors.js
 
@@ -4381,6 +4411,819 @@ function createTool(state, peers, api) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/index-status.js
+
+// Facts read out of CodeGraph's own output for the `/codegraph` verbs: the `status --json` line
+// (missing fields tolerated), the progress of a write (its phase and "3/7 (42%)" counts), and
+// the summary lines a write ends with. No words here (lib/words/verbs.js words them).
+
+/** Lines as CodeGraph prints them, without Clack's frame characters and blank lines. */
+function contentLines(text) {
+  return String(text ?? "")
+    .split("\n")
+    .map((l) => l.replace(/^[\s│┌└◆●◇▲■ℹ✓✗⚠]+/u, "").trimEnd())
+    .filter((l) => l.trim() !== "");
+}
+
+/**
+ * The facts of `codegraph status --json`: the first line that parses as a JSON object, flattened
+ * to what the report uses; null when there is none.
+ */
+function parseIndexStatus(text) {
+  for (const line of String(text ?? "").split("\n")) {
+    const t = line.trim();
+    if (!t.startsWith("{")) continue;
+    let raw;
+    try {
+      raw = JSON.parse(t);
+    } catch {
+      continue;
+    }
+    if (!raw || typeof raw !== "object") continue;
+    const index = raw.index && typeof raw.index === "object" ? raw.index : {};
+    const num = (v) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+    const str = (v) => (typeof v === "string" && v ? v : undefined);
+    const pending = raw.pendingChanges && typeof raw.pendingChanges === "object" ? raw.pendingChanges : undefined;
+    return {
+      initialized: raw.initialized !== false,
+      version: str(raw.version),
+      projectPath: str(raw.projectPath),
+      indexPath: str(raw.indexPath),
+      lastIndexed: str(raw.lastIndexed),
+      fileCount: num(raw.fileCount),
+      nodeCount: num(raw.nodeCount),
+      edgeCount: num(raw.edgeCount),
+      dbSizeBytes: num(raw.dbSizeBytes),
+      pendingChanges: pending && {
+        added: num(pending.added) ?? 0,
+        modified: num(pending.modified) ?? 0,
+        removed: num(pending.removed) ?? 0,
+      },
+      worktreeMismatch: raw.worktreeMismatch ?? null,
+      builtWithVersion: str(index.builtWithVersion),
+      reindexRecommended: index.reindexRecommended === true,
+      state: str(index.state),
+      pendingRefs: num(index.pendingRefs),
+    };
+  }
+  return null;
+}
+
+const PHASE_LINE = /Phase:\s*([a-z][a-z -]*)/i;
+const COUNT_LINE = /(\d+)\/(\d+)\s+\((\d+)%\)/;
+const STEP_LINE = /^(Scanning|Parsing|Resolving|Linking|Syncing|Indexing)\b/i;
+
+/**
+ * Where a write stands, from the last lines it printed: `{ phase?, done?, total?, percent? }`
+ * (`index -v`/`init -v` print "[0.1s] Phase: parsing" and "[0.5s]   3/7 (42%) — src/cart.ts";
+ * without -v, "Parsing code...").
+ */
+function writeProgress(text) {
+  const lines = String(text ?? "").split("\n");
+  const found = {};
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i];
+    if (found.done === undefined && found.phase === undefined) {
+      const c = COUNT_LINE.exec(line);
+      if (c) Object.assign(found, { done: Number(c[1]), total: Number(c[2]), percent: Number(c[3]) });
+    }
+    const p = PHASE_LINE.exec(line);
+    if (p) {
+      found.phase = p[1].trim().toLowerCase();
+      break;
+    }
+    const s = STEP_LINE.exec(line.replace(/^[\s│◆●]+/u, ""));
+    if (s) {
+      found.phase = s[1].toLowerCase();
+      break;
+    }
+  }
+  return found;
+}
+
+/** The last lines of `text` (at most `n`), for the progress of a run whose text hit the caps. */
+function lastLines(text, n = 20) {
+  return String(text ?? "")
+    .split("\n")
+    .slice(-n)
+    .join("\n");
+}
+
+/**
+ * CodeGraph's summary of a write: its result lines ("Indexed 7 files", "43 nodes, 81 edges in
+ * 264ms", "Already up to date", "Synced 1 changed files", hooks installed), without the progress.
+ */
+function writeSummary(text) {
+  return contentLines(text).filter(
+    (l) =>
+      !/^\[\d/.test(l) &&
+      !/^\[worker\]/.test(l) &&
+      !/^(Scanning|Parsing|Resolving|Linking)\b.*\.\.\.$/.test(l) &&
+      !/^(Initializing CodeGraph|Indexing project|Syncing CodeGraph|Done)$/.test(l),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/words/versions.js
+
+// The words of version diagnostics (lib/versions.js holds the data): why a feature is missing
+// from the installed CodeGraph, and the one notice for a version outside the tested range.
+// Diagnostics only: nothing here refuses a call.
+
+/** "`callers --file`": a feature as the user would type it after `codegraph`. */
+const featureShown = (feature) => `\`${feature}\``;
+
+/** Why `feature` is not offered: "CodeGraph 1.6.0 has no `callers --file` (added in 1.6.1); update CodeGraph". */
+function featureMissingWords(version, feature, since) {
+  return `CodeGraph ${version} has no ${featureShown(feature)} (added in ${since}); update CodeGraph`;
+}
+
+/**
+ * A version older than the tested range, with the features it lacks (each shown once: a
+ * command's options are left out when the command itself is missing).
+ */
+function olderVersionWords(version, tested, missing) {
+  const lacks = missing.length ? ` and has no ${missing.map(featureShown).join(", ")}` : "";
+  const fix = missing.length ? "update CodeGraph to use them" : "it is used as it is, untested";
+  return `CodeGraph ${version} is older than the tested ${tested}${lacks}; ${fix}.`;
+}
+
+/** A version newer than the tested range: used as it is, never refused. */
+function newerVersionWords(version, tested) {
+  return `CodeGraph ${version}: pi-codegraph is tested with ${tested}; newer versions are used as they are, untested.`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/versions.js
+
+// Which CodeGraph versions have which commands and options: diagnostics, never gating on what we
+// cannot read. A feature below its floor is not offered (supports()); a version outside the
+// tested range gets one notice (versionNotice()) and is otherwise used as it is.
+//
+// How the floors were established: every version of `@colbymchenry/codegraph` the registry lists
+// (0.8.0, 0.9.2, 0.9.5, 0.9.9, 1.1.0, 1.1.6, 1.2.0, 1.3.0, 1.4.1, 1.6.0, 1.6.1) was packed and its
+// commander definitions read (`.command(…)` and each `.option(…)` up to the next command). Where
+// they live by era: 0.8.0 is a plain package (`dist/bin/codegraph.js`); from 0.9.2 the package is
+// an npm shim and the CLI sits in the platform package (`@colbymchenry/codegraph-linux-x64`,
+// `lib/dist/bin/codegraph.js`). "0.8.0" below means "in every published version" (0.8.0 is the
+// first). The features the pinned 1.6.1 has are checked against its `--help` by
+// __test__/versions.test.mjs, so the map cannot drift from the CLI the package is tested with.
+
+/** The versions the package is tested with (the pinned devDependency is 1.6.1): one minor line. */
+const TESTED_VERSIONS = "1.6.x";
+
+/** A feature, as `codegraph <command> [--option]`, → the first version that has it. */
+const CLI_FEATURES = {
+  // Present in every published version (0.8.0 on): the index verbs and `query`.
+  "status --json": "0.8.0",
+  "init --verbose": "0.8.0",
+  sync: "0.8.0",
+  index: "0.8.0",
+  "index --verbose": "0.8.0",
+  "uninit --force": "0.8.0",
+  unlock: "0.8.0",
+  query: "0.8.0",
+  "query --kind": "0.8.0",
+  "query --limit": "0.8.0",
+  // Absent from 0.9.2, defined (with these options) from 0.9.5.
+  callers: "0.9.5",
+  callees: "0.9.5",
+  "callers --limit": "0.9.5",
+  "callees --limit": "0.9.5",
+  impact: "0.9.5",
+  "impact --depth": "0.9.5",
+  // Absent from 0.9.9 (the version before), defined from 1.1.0.
+  explore: "1.1.0",
+  node: "1.1.0",
+  "node --offset": "1.1.0",
+  "node --limit": "1.1.0",
+  "node --symbols-only": "1.1.0",
+  // 1.1.0 defines `-f, --file` but as `node <name>`: the name is required, so `node --file <path>`
+  // alone is refused ("missing required argument"). 1.1.6 made it `node [name]`.
+  "node --file": "1.1.6",
+  // `init` had no `-y, --yes` through 1.4.1 ("unknown option '-y'"); defined from 1.6.0.
+  "init --yes": "1.6.0",
+  // `-f, --file <path>` on callers, callees and impact: absent from 1.6.0, defined in 1.6.1.
+  "callers --file": "1.6.1",
+  "callees --file": "1.6.1",
+  "impact --file": "1.6.1",
+};
+
+/** "1.6.1", "v1.6.1", "1.0.0-faults" → { major, minor, patch } (a prerelease counts as its release); else null. */
+function versionParts(text) {
+  if (typeof text !== "string") return null;
+  const m = /^v?(\d{1,9})\.(\d{1,9})\.(\d{1,9})(?:[-+][0-9A-Za-z.+-]*)?$/.exec(text.trim());
+  return m ? { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]) } : null;
+}
+
+/** <0, 0, >0 as `a` is older than, the same as or newer than `b` (parsed versions). */
+function compareParts(a, b) {
+  return a.major - b.major || a.minor - b.minor || a.patch - b.patch;
+}
+
+const TESTED_PARTS = versionParts(TESTED_VERSIONS.replace("x", "0"));
+
+/**
+ * Whether the installed CodeGraph (`cliVersion`, as diagnose() or an answer's details report it)
+ * has `feature` (a key of CLI_FEATURES). A version that cannot be read, or a feature the map does
+ * not know, is `{ ok: true }`: never refuse on what we cannot read.
+ */
+function supports(cliVersion, feature) {
+  const version = versionParts(cliVersion);
+  const since = Object.hasOwn(CLI_FEATURES, feature) ? CLI_FEATURES[feature] : undefined;
+  if (!version || since === undefined || compareParts(version, versionParts(since)) >= 0) return { ok: true };
+  return { ok: false, why: featureMissingWords(String(cliVersion).trim(), feature, since) };
+}
+
+/**
+ * One sentence when `cliVersion` is outside the tested range (older: the features it lacks;
+ * newer: used as it is, untested), else null (inside the range, or a version we cannot read).
+ */
+function versionNotice(cliVersion) {
+  const version = versionParts(cliVersion);
+  if (!version) return null;
+  const shown = String(cliVersion).trim();
+  if (version.major === TESTED_PARTS.major && version.minor === TESTED_PARTS.minor) return null;
+  if (compareParts(version, TESTED_PARTS) > 0) return newerVersionWords(shown, TESTED_VERSIONS);
+  const missing = Object.keys(CLI_FEATURES).filter((feature) => !supports(cliVersion, feature).ok);
+  const commandMissing = new Set(missing.filter((feature) => !feature.includes(" ")));
+  const shownMissing = missing.filter(
+    (feature) => !feature.includes(" ") || !commandMissing.has(feature.split(" ")[0]),
+  );
+  return olderVersionWords(shown, TESTED_VERSIONS, shownMissing);
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/words/verbs.js
+
+// The words of the `/codegraph` verbs (lib/verbs.js): what each one does, its confirm dialog,
+// its progress line, its refusals and its result, and the index report of `/codegraph status`
+// (from the facts lib/index-status.js reads out of `codegraph status --json`).
+
+/** The verbs as the completion lists them: name → one line. */
+const VERB_LINES = {
+  status: "CodeGraph's own index report: pending changes, state, versions, lock (read-only)",
+  init: "Create this workspace's CodeGraph index (codegraph init)",
+  sync: "Bring the index up to date with the changed files (codegraph sync)",
+  rebuild: "Recreate the index from scratch (codegraph index)",
+  uninit: "Delete this workspace's index and CodeGraph's git hooks (codegraph uninit)",
+  unlock: "Remove a stale CodeGraph lock left by an interrupted write (codegraph unlock)",
+  cancel: "Stop the index write running in this workspace",
+};
+
+const YES_LINE = "Run without asking first";
+
+/** The command's description as Pi lists it. */
+const COMMAND_DESCRIPTION =
+  "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb)";
+
+const VERB_MIB = 1024 * 1024;
+/** "212 KiB", "1.4 MiB", "2.1 GiB". */
+function bytesText(n) {
+  if (!Number.isFinite(n)) return "unknown size";
+  if (n < VERB_MIB) return `${Math.max(1, Math.round(n / 1024))} KiB`;
+  if (n < 1024 * VERB_MIB) return `${(n / VERB_MIB).toFixed(1)} MiB`;
+  return `${(n / 1024 / VERB_MIB).toFixed(1)} GiB`;
+}
+
+/** "4.2 s", "1 min 3 s": a duration we measured. */
+function durationText(ms) {
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${Math.round(s - m * 60)} s`;
+}
+
+const indexDirOf = (cwd) => shownPath(`${cwd}/.codegraph`);
+
+/** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, hooks, ancestorIndex, indexBytes, locks. */
+function confirmText(verb, f) {
+  const dir = indexDirOf(f.cwd);
+  switch (verb) {
+    case "init": {
+      const lines = [`Creates ${dir}/ and indexes every source file under ${shownPath(f.cwd)}.`];
+      if (f.ancestorIndex)
+        lines.push(
+          `The enclosing project ${shownPath(f.ancestorIndex)} has an index of its own: this creates a separate index for this directory only, and leaves that one alone.`,
+        );
+      if (f.hooks)
+        lines.push(
+          `File watching is off here (${f.hooks}), so CodeGraph also installs git hooks (post-commit, post-merge, post-checkout) that run \`codegraph sync\` after each commit, merge and checkout.`,
+        );
+      lines.push("On a large repository this may take minutes and much memory.");
+      return { title: "Create the CodeGraph index?", body: lines.join("\n") };
+    }
+    case "sync":
+      return {
+        title: "Sync the CodeGraph index?",
+        body: `Re-indexes the files changed since the last index write, in ${dir} (CodeGraph rewrites the database even when nothing changed).`,
+      };
+    case "rebuild":
+      return {
+        title: "Rebuild the CodeGraph index?",
+        body: [
+          `Deletes and recreates ${dir}/codegraph.db from every source file (codegraph index).`,
+          "CodeGraph first stops a running CodeGraph MCP daemon for this project.",
+          "On a large repository this may take minutes and much memory.",
+        ].join("\n"),
+      };
+    case "uninit":
+      return {
+        title: "Delete the CodeGraph index?",
+        body: `Deletes ${dir}/ (${bytesText(f.indexBytes)}) and CodeGraph's git hooks in this repository. codegraph_explore stops working here until /codegraph init.`,
+      };
+    case "unlock":
+      return {
+        title: "Remove CodeGraph's stale lock?",
+        body: f.locks?.length
+          ? `Removes ${f.locks.map(shownPath).join(" and ")}, left by an interrupted CodeGraph write (no CodeGraph writer holds it now), and CodeGraph's stale daemon files.`
+          : `No lock file is in ${dir}/ now: CodeGraph will only clear stale daemon files, or say there is nothing to do.`,
+      };
+    default:
+      return { title: `codegraph ${verb}?`, body: "" };
+  }
+}
+
+/** Why file watching is off (CodeGraph then installs git hooks at init), or null. */
+function hooksWhy(reason) {
+  if (!reason) return null;
+  if (reason.is === "env") return `CODEGRAPH_NO_WATCH=${reason.value}`;
+  return `WSL, with the workspace under ${reason.mount}`;
+}
+
+const CANCELLED_NOTHING = (verb) => `/codegraph ${verb}: cancelled, nothing changed.`;
+
+/** The progress line: "init: parsing — 3/7 files (42%) · 4 s". */
+function progressText(verb, p, elapsedMs, withCancel) {
+  const parts = [];
+  if (p?.phase) parts.push(p.phase);
+  if (p?.done !== undefined) parts.push(`${p.done}/${p.total}${p.phase === "parsing" ? " files" : ""} (${p.percent}%)`);
+  const what = parts.length ? parts.join(" — ") : "starting";
+  const cancel = withCancel ? " · /codegraph cancel stops it" : "";
+  return `codegraph ${verb}: ${what} · ${Math.floor(elapsedMs / 1000)} s${cancel}`;
+}
+
+/** The loader's message in the TUI (Esc stops it: the loader says so itself). */
+function loaderText(verb, p, elapsedMs) {
+  return progressText(verb, p, elapsedMs, false);
+}
+
+/** The result of a finished write: measured duration, CodeGraph's summary lines, what follows. */
+function doneText(verb, f) {
+  const lines = [`/codegraph ${verb}: done in ${durationText(f.durationMs)} (measured by pi-codegraph).`];
+  if (f.summary.length) lines.push(...f.summary.map((l) => `  ${l}`));
+  if (verb === "unlock" && f.lockLeft)
+    lines.push(
+      `A lock file is still there (${shownPath(f.lockLeft)}): CodeGraph's message went to stderr, which pi-codegraph does not keep for a successful run; run \`codegraph unlock\` in the workspace to read it.`,
+    );
+  if (verb === "sync" && f.upToDate)
+    lines.push(
+      "If the index was built by an older CodeGraph, 'Already up to date' can be wrong: /codegraph status says whether a rebuild is recommended.",
+    );
+  lines.push(`codegraph_explore: ${f.ready ? "ready" : `not ready (${f.problemCode})`}.`);
+  return lines.join("\n");
+}
+
+/** A write that failed or was stopped. */
+function failedText(verb, err, f) {
+  if (err?.code === "CODEGRAPH_CANCELLED") {
+    const after = {
+      init: "The index may be partial: run /codegraph rebuild to finish it, or /codegraph uninit to remove it.",
+      rebuild: "The index may be partial: run /codegraph rebuild again.",
+      sync: "Run /codegraph sync again to finish the update.",
+    }[verb];
+    return [
+      `/codegraph ${verb}: cancelled after ${durationText(f.durationMs)}; CodeGraph and its processes were stopped.`,
+      ...(after ? [after] : []),
+    ].join("\n");
+  }
+  if (err?.code === "CODEGRAPH_NO_INDEX") return noOwnIndexText(verb, f);
+  const took = `/codegraph ${verb} failed after ${durationText(f.durationMs)}`;
+  // The runner's headline only: its remediation speaks of explore (the model's tool).
+  const headline = String(err?.message ?? err).split("\n")[0];
+  if (err?.code === "CODEGRAPH_EXIT") {
+    const d = err.details ?? {};
+    const how = d.exitCode !== null && d.exitCode !== undefined ? `exited with code ${d.exitCode}` : "was killed";
+    const tail = String(d.stderrTail ?? "")
+      .trimEnd()
+      .split("\n")
+      .slice(-8)
+      .join("\n");
+    return `${took}: codegraph ${f.subcommand ?? verb} ${how}.${tail ? `\nstderr:\n${tail}` : ""}`;
+  }
+  return `${took}: ${headline}`;
+}
+
+/** A verb that needs the workspace's own index, where there is none. */
+function noOwnIndexText(verb, f) {
+  const ws = shownPath(f.cwd);
+  if (f.ancestorIndex) {
+    const a = shownPath(f.ancestorIndex);
+    return `/codegraph ${verb}: refused. ${ws} has no index of its own; the enclosing project ${a} has one, and pi-codegraph never acts on an index that is not the workspace's own (CodeGraph's \`${verb}\` would walk up to it). To use that index, start Pi there (cd ${a} && pi); for a separate index of this directory, run /codegraph init here.`;
+  }
+  return `/codegraph ${verb}: refused. ${ws} has no CodeGraph index yet: run /codegraph init first.`;
+}
+
+/** init where the workspace already has an index of its own. */
+function alreadyIndexedText(f) {
+  return `/codegraph init: ${shownPath(f.indexPath)} already exists: this workspace has its own index. Nothing was run. Use /codegraph sync to update it, or /codegraph rebuild to recreate it.`;
+}
+
+const busyText = (verb, f) =>
+  `/codegraph ${verb}: refused. /codegraph ${f.running} is still running in this workspace (one index write at a time): wait for it, or stop it with /codegraph cancel.`;
+
+const liveWriterText = (verb, problem) =>
+  `/codegraph ${verb}: refused. A live CodeGraph process holds the index (${problem}); its lock is not stale. Wait for it to finish${verb === "unlock" ? "" : ", then try again"}.`;
+
+const needsYesText = (verb) =>
+  `/codegraph ${verb}: refused without confirmation (no UI to ask in this mode). To run it, type: /codegraph ${verb} --yes`;
+
+const unsupportedText = (verb, why) => `/codegraph ${verb}: not available with the installed CodeGraph CLI: ${why}`;
+
+const unknownVerbText = (word) =>
+  `/codegraph: unknown verb ${JSON.stringify(word)}. Verbs: ${Object.keys(VERB_LINES).join(", ")} (bare /codegraph shows readiness).`;
+
+const nothingToCancelText = () => "/codegraph cancel: no /codegraph write is running in this workspace.";
+const cancellingText = (verb) => `/codegraph cancel: stopping /codegraph ${verb}…`;
+
+const bugText = (verb, err) =>
+  `/codegraph ${verb}: failed inside pi-codegraph (a bug; please report it): ${String(err?.message ?? err).split("\n")[0]}`;
+
+const noCliText = (verb, problem) => `/codegraph ${verb}: the CodeGraph CLI is not usable here: ${problem}`;
+
+/** The lock line of the status report: `lock` is { live: problem } | { stale: [paths] } | null. */
+function lockLine(lock) {
+  if (!lock) return "lock: none";
+  if (lock.live) return `lock: held by a live CodeGraph writer (${lock.live})`;
+  return `lock: stale (${lock.stale.map(shownPath).join(", ")}): no CodeGraph writer runs; /codegraph unlock removes it`;
+}
+
+const STATES = {
+  complete: "complete",
+  partial: "partial (an index write did not finish: /codegraph rebuild)",
+  indexing: "indexing (a write is running, or one was interrupted: /codegraph rebuild if none runs)",
+  failed: "failed (the last index write failed: /codegraph rebuild)",
+};
+
+/** The `/codegraph status` report from the parsed `status --json` facts `s` plus what we know. */
+function indexReport(s, f) {
+  const lines = [`CodeGraph index of ${shownPath(s.projectPath ?? f.cwd)}`];
+  const cli = f.cliVersion ?? s.version ?? "unknown";
+  const built = s.builtWithVersion ?? "unknown";
+  const differ = s.builtWithVersion && cli !== "unknown" && s.builtWithVersion !== cli;
+  lines.push(`versions: CLI ${cli}; index built with ${built}${differ ? " (they differ)" : ""}`);
+  if (s.state) lines.push(`state: ${STATES[s.state] ?? s.state}`);
+  if (s.reindexRecommended)
+    lines.push(
+      "rebuild recommended: CodeGraph's extractor changed since this index was built; run /codegraph rebuild (sync will not fix this)",
+    );
+  const p = s.pendingChanges;
+  if (p) {
+    const total = (p.added ?? 0) + (p.modified ?? 0) + (p.removed ?? 0);
+    lines.push(
+      total
+        ? `pending changes: ${p.added ?? 0} added, ${p.modified ?? 0} modified, ${p.removed ?? 0} removed since the last write: /codegraph sync`
+        : "pending changes: none (the index matches the files)",
+    );
+  } else lines.push("pending changes: not reported");
+  if (Number.isFinite(s.pendingRefs) && s.pendingRefs > 0)
+    lines.push(`pending references: ${s.pendingRefs} not yet resolved`);
+  if (s.worktreeMismatch)
+    lines.push(
+      `worktree mismatch: ${typeof s.worktreeMismatch === "string" ? s.worktreeMismatch : JSON.stringify(s.worktreeMismatch)}`,
+    );
+  lines.push(lockLine(f.lock));
+  lines.push(`last indexed: ${s.lastIndexed ?? "unknown"}`);
+  const count = (n, what) => (Number.isFinite(n) ? `${n} ${what}` : `? ${what}`);
+  lines.push(
+    `size: ${count(s.fileCount, "files")}, ${count(s.nodeCount, "nodes")}, ${count(s.edgeCount, "edges")}; database ${bytesText(s.dbSizeBytes)}`,
+  );
+  lines.push(
+    "note: CodeGraph opens the index read-write even for status and explore, and migrates an index built by an older CodeGraph in place.",
+  );
+  return lines.join("\n");
+}
+
+/** `status --json` printed something that is not its JSON line. */
+const unreadableStatusText = (text) =>
+  `/codegraph status: CodeGraph's status output could not be read as JSON; it said:\n${String(text).slice(0, 2000)}`;
+
+// ---------------------------------------------------------------------------------------------
+// lib/verbs.js
+
+// The `/codegraph <verb>` commands the user types (the model never runs one: a tool result
+// cannot trigger a command): status, init, sync, rebuild, uninit, unlock and cancel. Each write
+// is one command description (lib/commands.js) run through the glue's run(), the same hardened
+// runner as explore; this module decides whether to run it (the workspace's own index, the
+// installed CLI, one write at a time, the user's consent), shows its progress and lets the user
+// stop it, and says what happened. Words: lib/words/verbs.js.
+
+/** The verbs that write the index (or its lock files): they ask first where a UI exists. */
+const WRITE_VERBS = new Set(["init", "sync", "rebuild", "uninit", "unlock"]);
+/** Without a UI these need `--yes`: they destroy what the index holds. */
+const NEED_YES = new Set(["rebuild", "uninit"]);
+/** The feature each verb needs of the CLI (lib/versions.js). */
+const VERB_FEATURES = {
+  status: "status --json",
+  init: "init --yes",
+  sync: "sync",
+  rebuild: "index",
+  uninit: "uninit --force",
+  unlock: "unlock",
+};
+/** CodeGraph's lock files (lib/backends/node/index-writer.js). */
+const LOCK_FILES = ["codegraph.lock", "rebuild.pid"];
+/** How often the progress line is redrawn (our own clock; the CLI may print nothing for long). */
+const PROGRESS_TICK_MS = 1000;
+
+/** The write running in each workspace (one at a time per workspace, across sessions): cwd → { verb, controller }. */
+const runningWrites = new Map();
+
+/** `"init --yes"` → `{ verb: "init", yes: true, extra: [] }`. */
+function parseVerbArgs(args) {
+  const parts = String(args ?? "")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const [verb = "", ...rest] = parts;
+  const yes = rest.some((w) => w === "--yes" || w === "-y");
+  const extra = rest.filter((w) => w !== "--yes" && w !== "-y");
+  return { verb: verb.toLowerCase(), yes, extra };
+}
+
+/** Whether the installed CLI (`cliVersion`) has what `verb` runs. */
+function verbSupport(verb, cliVersion) {
+  const feature = VERB_FEATURES[verb];
+  if (!feature) return { ok: true };
+  try {
+    const r = supports(cliVersion, feature);
+    return r && r.ok === false ? r : { ok: true };
+  } catch {
+    return { ok: true };
+  }
+}
+
+/**
+ * Pi's argument completion for `/codegraph `: the verbs matching `prefix` (minus those the
+ * installed CLI lacks), and after a writing verb and a dash, `--yes`.
+ */
+function verbCompletions(prefix, cliVersion) {
+  const text = String(prefix ?? "");
+  const space = text.search(/\s/);
+  if (space === -1) {
+    // A verb typed in full: nothing to complete, so Enter runs it (Pi's editor applies a shown
+    // argument completion on Enter instead of submitting).
+    if (Object.hasOwn(VERB_LINES, text)) return null;
+    const items = Object.entries(VERB_LINES)
+      .filter(([verb]) => verb.startsWith(text.toLowerCase()) && verbSupport(verb, cliVersion).ok)
+      .map(([verb, line]) => ({ value: verb, label: verb, description: line }));
+    return items.length ? items : null;
+  }
+  const verb = text.slice(0, space).toLowerCase();
+  const rest = text.slice(space).trim();
+  // Only once a dash is typed: Enter on a shown `--yes` would fill it in unasked.
+  if (!WRITE_VERBS.has(verb) || !verbSupport(verb, cliVersion).ok || !rest || !"--yes".startsWith(rest)) return null;
+  return [{ value: `${verb} --yes`, label: "--yes", description: YES_LINE }];
+}
+
+/** Why file watching is off here (then CodeGraph's init installs git hooks), or null. */
+function watchOff(cwd, env = process.env) {
+  const v = env.CODEGRAPH_NO_WATCH;
+  if (v !== undefined && v !== "" && !/^(0|false|no|off)$/i.test(v)) return { is: "env", value: v };
+  const underMnt = /^\/mnt\/[^/]+/.exec(cwd);
+  if (!underMnt || process.platform !== "linux") return null;
+  let wsl = Boolean(env.WSL_DISTRO_NAME);
+  if (!wsl) {
+    try {
+      wsl = /microsoft/i.test(fs.readFileSync("/proc/version", "utf8"));
+    } catch {}
+  }
+  return wsl ? { is: "wsl", mount: underMnt[0] } : null;
+}
+
+/** CodeGraph's lock files present in `cwd`'s index directory (stat only). */
+function lockFilesIn(cwd) {
+  return LOCK_FILES.map((name) => path.join(cwd, ".codegraph", name)).filter((file) => {
+    try {
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The lock as the status report shows it: a live writer, stale files, or none. */
+function lockState(cwd, diagnosis) {
+  if (diagnosis?.problemCode === "CODEGRAPH_INDEX_BUSY") return { live: diagnosis.indexProblem ?? diagnosis.problem };
+  const stale = lockFilesIn(cwd);
+  return stale.length ? { stale } : null;
+}
+
+/** Whether `cwd` has an index of its own (a usable one, or any codegraph.db in its .codegraph/). */
+function ownIndexPath(cwd, diagnosis) {
+  if (diagnosis?.indexPath) return diagnosis.indexPath;
+  const db = path.join(cwd, ".codegraph", "codegraph.db");
+  return fs.existsSync(db) ? path.dirname(db) : null;
+}
+
+/** The end of a finished write's output: the backend's tail, else the end of its full output. */
+function outputEnd(result, glue) {
+  const d = result.details ?? {};
+  let end = result.text;
+  if (d.truncated) end = typeof d.outputTail === "string" ? d.outputTail : lastLines(result.text);
+  if (d.fullOutputPath) {
+    if (d.truncated && typeof d.outputTail !== "string") {
+      try {
+        const buf = fs.readFileSync(d.fullOutputPath);
+        end = buf.subarray(Math.max(0, buf.length - 4096)).toString("utf8");
+      } catch {}
+    }
+    glue.releaseFullOutputs([d.fullOutputPath]); // nobody else will read it
+  }
+  return end;
+}
+
+/**
+ * Runs `work(onProgress)` while showing its progress: in the TUI a BorderedLoader (Esc aborts
+ * `controller`), elsewhere with a UI the status slot at most once a second. Resolves with the
+ * outcome `{ value } | { error }`.
+ */
+async function withProgress(verb, ctx, peers, controller, work) {
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  let latest = {};
+  let redraw = () => {};
+  const onProgress = (p) => {
+    latest = writeProgress(typeof p?.tail === "string" ? p.tail : lastLines(p?.text));
+    redraw();
+  };
+  const outcome = work(onProgress).then(
+    (value) => ({ value }),
+    (error) => ({ error }),
+  );
+  if (!ctx.hasUI) return outcome;
+  const ui = ctx.ui;
+  let inTui = false;
+  if (typeof ui.custom === "function" && typeof peers?.BorderedLoader === "function") {
+    try {
+      await ui.custom((tui, theme, _keybindings, done) => {
+        inTui = true;
+        const loader = new peers.BorderedLoader(tui, theme, loaderText(verb, latest, 0));
+        loader.onAbort = () => controller.abort();
+        redraw = () => loader.loader?.setMessage?.(loaderText(verb, latest, elapsed()));
+        const tick = setInterval(redraw, PROGRESS_TICK_MS);
+        outcome.then(() => {
+          clearInterval(tick);
+          loader.dispose();
+          done(undefined);
+        });
+        return loader;
+      });
+    } catch {}
+  }
+  if (inTui) return outcome;
+  // No custom UI (rpc: custom() returns undefined): the status slot, which `/codegraph cancel` names.
+  let shown;
+  redraw = () => {};
+  const post = () => {
+    const text = progressText(verb, latest, elapsed(), true);
+    if (text !== shown) ui.setStatus("codegraph", text);
+    shown = text;
+  };
+  post();
+  const tick = setInterval(post, PROGRESS_TICK_MS);
+  try {
+    return await outcome;
+  } finally {
+    clearInterval(tick);
+  }
+}
+
+/**
+ * `/codegraph <args>` with a verb: `env` is `{ glue, state, peers, refresh(ctx), say(ctx, text,
+ * type) }` from lib/session.js. Never throws: a bug of ours is said, not left to Pi.
+ */
+async function handleVerb(args, ctx, env) {
+  try {
+    await verbOf(args, ctx, env);
+  } catch (err) {
+    env.say(ctx, bugText(parseVerbArgs(args).verb, err), "error");
+  }
+}
+
+async function verbOf(args, ctx, env) {
+  const { verb, yes, extra } = parseVerbArgs(args);
+  const say = (text, type = "info") => env.say(ctx, text, type);
+  const cwd = ctx.cwd;
+  if (verb === "cancel") {
+    const running = runningWrites.get(cwd);
+    if (!running) return say(nothingToCancelText());
+    say(cancellingText(running.verb));
+    running.controller.abort();
+    return;
+  }
+  if (!Object.hasOwn(VERB_FEATURES, verb) || extra.length) return say(unknownVerbText(args.trim()), "warning");
+  await env.refresh(ctx);
+  const d = env.state.diagnosis ?? {};
+  const support = verbSupport(verb, d.cliVersion);
+  if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
+  if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
+    return say(noCliText(verb, d.problem), "error");
+
+  if (verb === "status") return indexStatus(ctx, env, d);
+
+  const running = runningWrites.get(cwd);
+  if (running) return say(busyText(verb, { running: running.verb }), "warning");
+  const own = ownIndexPath(cwd, d);
+  if (verb === "init") {
+    if (own) return say(alreadyIndexedText({ indexPath: own }), "warning");
+  } else if (!own) {
+    return say(noOwnIndexText(verb, { cwd, ancestorIndex: d.ancestorIndex }), "warning");
+  }
+  if (d.problemCode === "CODEGRAPH_INDEX_BUSY")
+    return say(liveWriterText(verb, d.indexProblem ?? d.problem), "warning");
+
+  if (!yes) {
+    if (ctx.hasUI) {
+      const { title, body } = confirmText(verb, {
+        cwd,
+        hooks: verb === "init" ? hooksWhy(watchOff(cwd)) : null,
+        ancestorIndex: d.ancestorIndex,
+        indexBytes: d.indexBytes,
+        locks: verb === "unlock" ? lockFilesIn(cwd) : [],
+      });
+      let ok = false;
+      try {
+        ok = await ctx.ui.confirm(title, body);
+      } catch {}
+      if (!ok) return say(CANCELLED_NOTHING(verb));
+      // Another write may have started while the dialog was open.
+      const meanwhile = runningWrites.get(cwd);
+      if (meanwhile) return say(busyText(verb, { running: meanwhile.verb }), "warning");
+    } else if (NEED_YES.has(verb)) {
+      return say(needsYesText(verb), "warning");
+    }
+  }
+  return runWrite(verb, ctx, env);
+}
+
+/** Runs the write `verb` (consent given), shows its progress and result, and refreshes readiness. */
+async function runWrite(verb, ctx, env) {
+  const cwd = ctx.cwd;
+  const controller = new AbortController();
+  runningWrites.set(cwd, { verb, controller });
+  const started = performance.now();
+  let outcome;
+  try {
+    outcome = await withProgress(verb, ctx, env.peers, controller, (onProgress) =>
+      env.glue.run(verbCommand(verb), cwd, controller.signal, { onProgress }),
+    );
+  } finally {
+    runningWrites.delete(cwd);
+  }
+  const durationMs = performance.now() - started;
+  // Readiness at once: the tool is registered again with the new guidance, the slot follows.
+  if (env.state) env.state.shownStatus = undefined;
+  await env.refresh(ctx);
+  const d = env.state.diagnosis ?? {};
+  if (outcome.error) {
+    const err = outcome.error;
+    const type = err?.code === "CODEGRAPH_CANCELLED" ? "warning" : "error";
+    const facts = { durationMs, cwd, ancestorIndex: d.ancestorIndex, subcommand: verbCommand(verb).subcommand };
+    return env.say(ctx, failedText(verb, err, facts), type);
+  }
+  const end = outputEnd(outcome.value, env.glue);
+  const summary = writeSummary(end).slice(-8);
+  const left = verb === "unlock" ? lockFilesIn(cwd).find((f) => f.endsWith("codegraph.lock")) : undefined;
+  const text = doneText(verb, {
+    durationMs,
+    summary,
+    lockLeft: left,
+    upToDate: /Already up to date/.test(end),
+    ready: d.ready,
+    problemCode: d.problemCode,
+  });
+  return env.say(ctx, text, d.ready || verb === "uninit" ? "info" : "warning");
+}
+
+/** `/codegraph status`: CodeGraph's own report of the workspace's index (read-only). */
+async function indexStatus(ctx, env, d) {
+  const cwd = ctx.cwd;
+  let result;
+  try {
+    result = await env.glue.run(verbCommand("status"), cwd);
+  } catch (err) {
+    if (err?.code === "CODEGRAPH_NO_INDEX")
+      return env.say(ctx, noOwnIndexText("status", { cwd, ancestorIndex: d.ancestorIndex }), "warning");
+    return env.say(ctx, failedText("status", err, { durationMs: err?.details?.durationMs ?? 0, cwd }), "error");
+  }
+  const facts = parseIndexStatus(result.text);
+  if (!facts) return env.say(ctx, unreadableStatusText(result.text), "warning");
+  const report = indexReport(facts, { cwd, cliVersion: d.cliVersion, lock: lockState(cwd, d) });
+  return env.say(ctx, report, "info");
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/session.js
 
 // The session lifecycle: registration at session_start, readiness refreshed before every agent
@@ -4437,6 +5280,11 @@ function createExtension(glue, getPeers) {
       slot(ctx);
     }
     state.refresh = (ctx) => refresh(ctx).catch(() => {});
+    /** What /codegraph says: a notification where a UI exists, else where print mode's output goes. */
+    const say = (ctx, text, type) => {
+      if (ctx.hasUI) ctx.ui.notify(text, type);
+      else process.stdout.write(`${text}\n`);
+    };
 
     pi.on("session_start", async (_event, ctx) => {
       if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
@@ -4446,13 +5294,18 @@ function createExtension(glue, getPeers) {
       state.peers = await getPeers();
       pi.registerTool(createTool(state, state.peers, glue));
       pi.registerCommand("codegraph", {
-        description: "Show CodeGraph readiness for this workspace (read-only; never indexes)",
-        handler: async (_args, cmdCtx) => {
+        description: COMMAND_DESCRIPTION,
+        // Everything after "/codegraph ": the verbs the installed CLI has, then `--yes`.
+        getArgumentCompletions: (prefix) => verbCompletions(prefix, state.diagnosis?.cliVersion),
+        handler: async (args, cmdCtx) => {
+          if (String(args ?? "").trim()) {
+            await handleVerb(args, cmdCtx, { glue, state, peers: state.peers, refresh, say });
+            return;
+          }
           await refresh(cmdCtx);
           const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
           const report = statusReport(state.diagnosis, state, info);
-          if (cmdCtx.hasUI) cmdCtx.ui.notify(report, state.diagnosis.ready ? "info" : "warning");
-          else process.stdout.write(`${report}\n`);
+          say(cmdCtx, report, state.diagnosis.ready ? "info" : "warning");
         },
       });
       slot(ctx);
@@ -4672,136 +5525,6 @@ function admit(cwd, { signal, budgetMs, onQueue }) {
     timer = setTimeout(() => giveUp("timedOut"), queueBound(budgetMs));
     pump(key, gate);
   });
-}
-
-// ---------------------------------------------------------------------------------------------
-// lib/words/versions.js
-
-// The words of version diagnostics (lib/versions.js holds the data): why a feature is missing
-// from the installed CodeGraph, and the one notice for a version outside the tested range.
-// Diagnostics only: nothing here refuses a call.
-
-/** "`callers --file`": a feature as the user would type it after `codegraph`. */
-const featureShown = (feature) => `\`${feature}\``;
-
-/** Why `feature` is not offered: "CodeGraph 1.6.0 has no `callers --file` (added in 1.6.1); update CodeGraph". */
-function featureMissingWords(version, feature, since) {
-  return `CodeGraph ${version} has no ${featureShown(feature)} (added in ${since}); update CodeGraph`;
-}
-
-/**
- * A version older than the tested range, with the features it lacks (each shown once: a
- * command's options are left out when the command itself is missing).
- */
-function olderVersionWords(version, tested, missing) {
-  const lacks = missing.length ? ` and has no ${missing.map(featureShown).join(", ")}` : "";
-  const fix = missing.length ? "update CodeGraph to use them" : "it is used as it is, untested";
-  return `CodeGraph ${version} is older than the tested ${tested}${lacks}; ${fix}.`;
-}
-
-/** A version newer than the tested range: used as it is, never refused. */
-function newerVersionWords(version, tested) {
-  return `CodeGraph ${version}: pi-codegraph is tested with ${tested}; newer versions are used as they are, untested.`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// lib/versions.js
-
-// Which CodeGraph versions have which commands and options: diagnostics, never gating on what we
-// cannot read. A feature below its floor is not offered (supports()); a version outside the
-// tested range gets one notice (versionNotice()) and is otherwise used as it is.
-//
-// How the floors were established: every version of `@colbymchenry/codegraph` the registry lists
-// (0.8.0, 0.9.2, 0.9.5, 0.9.9, 1.1.0, 1.1.6, 1.2.0, 1.3.0, 1.4.1, 1.6.0, 1.6.1) was packed and its
-// commander definitions read (`.command(…)` and each `.option(…)` up to the next command). Where
-// they live by era: 0.8.0 is a plain package (`dist/bin/codegraph.js`); from 0.9.2 the package is
-// an npm shim and the CLI sits in the platform package (`@colbymchenry/codegraph-linux-x64`,
-// `lib/dist/bin/codegraph.js`). "0.8.0" below means "in every published version" (0.8.0 is the
-// first). The features the pinned 1.6.1 has are checked against its `--help` by
-// __test__/versions.test.mjs, so the map cannot drift from the CLI the package is tested with.
-
-/** The versions the package is tested with (the pinned devDependency is 1.6.1): one minor line. */
-const TESTED_VERSIONS = "1.6.x";
-
-/** A feature, as `codegraph <command> [--option]`, → the first version that has it. */
-const CLI_FEATURES = {
-  // Present in every published version (0.8.0 on): the index verbs and `query`.
-  "status --json": "0.8.0",
-  "init --verbose": "0.8.0",
-  sync: "0.8.0",
-  index: "0.8.0",
-  "index --verbose": "0.8.0",
-  "uninit --force": "0.8.0",
-  unlock: "0.8.0",
-  query: "0.8.0",
-  "query --kind": "0.8.0",
-  "query --limit": "0.8.0",
-  // Absent from 0.9.2, defined (with these options) from 0.9.5.
-  callers: "0.9.5",
-  callees: "0.9.5",
-  "callers --limit": "0.9.5",
-  "callees --limit": "0.9.5",
-  impact: "0.9.5",
-  "impact --depth": "0.9.5",
-  // Absent from 0.9.9 (the version before), defined from 1.1.0.
-  explore: "1.1.0",
-  node: "1.1.0",
-  "node --offset": "1.1.0",
-  "node --limit": "1.1.0",
-  "node --symbols-only": "1.1.0",
-  // 1.1.0 defines `-f, --file` but as `node <name>`: the name is required, so `node --file <path>`
-  // alone is refused ("missing required argument"). 1.1.6 made it `node [name]`.
-  "node --file": "1.1.6",
-  // `init` had no `-y, --yes` through 1.4.1 ("unknown option '-y'"); defined from 1.6.0.
-  "init --yes": "1.6.0",
-  // `-f, --file <path>` on callers, callees and impact: absent from 1.6.0, defined in 1.6.1.
-  "callers --file": "1.6.1",
-  "callees --file": "1.6.1",
-  "impact --file": "1.6.1",
-};
-
-/** "1.6.1", "v1.6.1", "1.0.0-faults" → { major, minor, patch } (a prerelease counts as its release); else null. */
-function versionParts(text) {
-  if (typeof text !== "string") return null;
-  const m = /^v?(\d{1,9})\.(\d{1,9})\.(\d{1,9})(?:[-+][0-9A-Za-z.+-]*)?$/.exec(text.trim());
-  return m ? { major: Number(m[1]), minor: Number(m[2]), patch: Number(m[3]) } : null;
-}
-
-/** <0, 0, >0 as `a` is older than, the same as or newer than `b` (parsed versions). */
-function compareParts(a, b) {
-  return a.major - b.major || a.minor - b.minor || a.patch - b.patch;
-}
-
-const TESTED_PARTS = versionParts(TESTED_VERSIONS.replace("x", "0"));
-
-/**
- * Whether the installed CodeGraph (`cliVersion`, as diagnose() or an answer's details report it)
- * has `feature` (a key of CLI_FEATURES). A version that cannot be read, or a feature the map does
- * not know, is `{ ok: true }`: never refuse on what we cannot read.
- */
-function supports(cliVersion, feature) {
-  const version = versionParts(cliVersion);
-  const since = Object.hasOwn(CLI_FEATURES, feature) ? CLI_FEATURES[feature] : undefined;
-  if (!version || since === undefined || compareParts(version, versionParts(since)) >= 0) return { ok: true };
-  return { ok: false, why: featureMissingWords(String(cliVersion).trim(), feature, since) };
-}
-
-/**
- * One sentence when `cliVersion` is outside the tested range (older: the features it lacks;
- * newer: used as it is, untested), else null (inside the range, or a version we cannot read).
- */
-function versionNotice(cliVersion) {
-  const version = versionParts(cliVersion);
-  if (!version) return null;
-  const shown = String(cliVersion).trim();
-  if (version.major === TESTED_PARTS.major && version.minor === TESTED_PARTS.minor) return null;
-  if (compareParts(version, TESTED_PARTS) > 0) return newerVersionWords(shown, TESTED_VERSIONS);
-  const missing = Object.keys(CLI_FEATURES).filter((feature) => !supports(cliVersion, feature).ok);
-  const commandMissing = new Set(missing.filter((feature) => !feature.includes(" ")));
-  const shownMissing = missing.filter(
-    (feature) => !feature.includes(" ") || !commandMissing.has(feature.split(" ")[0]),
-  );
-  return olderVersionWords(shown, TESTED_VERSIONS, shownMissing);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -5076,8 +5799,14 @@ function piOwn(id) {
 
 let peers = null;
 try {
-  const { formatSize, keyHint } = piOwn("@mariozechner/pi-coding-agent");
-  peers = { Type: require("typebox").Type, Text: require("@mariozechner/pi-tui").Text, formatSize, keyHint };
+  const { BorderedLoader, formatSize, keyHint } = piOwn("@mariozechner/pi-coding-agent");
+  peers = {
+    Type: require("typebox").Type,
+    Text: require("@mariozechner/pi-tui").Text,
+    BorderedLoader,
+    formatSize,
+    keyHint,
+  };
 } catch (err) {
   if (!module.parent) throw err;
 }
@@ -5085,12 +5814,12 @@ try {
 /** They are ES modules (pi-coding-agent has no require entry at all): import() works on every Node. */
 async function loadPeers() {
   if (!peers) {
-    const [{ Type }, { Text }, { formatSize, keyHint }] = await Promise.all([
+    const [{ Type }, { Text }, { BorderedLoader, formatSize, keyHint }] = await Promise.all([
       import("typebox"),
       import("@mariozechner/pi-tui"),
       import("@mariozechner/pi-coding-agent"),
     ]);
-    peers = { Type, Text, formatSize, keyHint };
+    peers = { Type, Text, BorderedLoader, formatSize, keyHint };
   }
   return peers;
 }

@@ -11,6 +11,7 @@
 // starts; the positional text follows explore's request rules (CODEGRAPH_INVALID_REQUEST).
 
 const { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("./backends/node/limits.js");
+const { MAX_WRITE_TIMEOUT_MS } = require("./backends/node/limits.js");
 
 /**
  * `{ name: value }` as CLI options: `true` is a bare `--name`, `false`, `undefined` and `null` are
@@ -54,4 +55,34 @@ function exploreCommand(request) {
   return codegraphCommand("explore", { positional: request });
 }
 
-module.exports = { codegraphCommand, exploreCommand };
+/**
+ * The `/codegraph` verbs' commands (lib/verbs.js), by verb. None takes a path (`-p` or a
+ * positional): CodeGraph's `status`, `sync`, `uninit`, `unlock` and `index` walk up to an
+ * enclosing project's index, so each runs in the workspace and needs the workspace's own index
+ * (the runner's preflight refuses otherwise), except `init`, which creates it. Never `--force` to
+ * init or index (it overrides CodeGraph's refusal of $HOME and /). The writes refuse at once when
+ * a CodeGraph writer holds the index (CODEGRAPH_INDEX_BUSY) and may run up to the runner's
+ * longest write timeout; `-v` makes init and index print per-file progress ("3/7 (42%)").
+ */
+const VERB_COMMANDS = {
+  status: () => codegraphCommand("status", { options: { json: true }, progress: "none" }),
+  init: () =>
+    codegraphCommand("init", {
+      options: { yes: true, verbose: true },
+      needsIndex: false,
+      writesIndex: true,
+      timeoutMs: MAX_WRITE_TIMEOUT_MS,
+    }),
+  sync: () => codegraphCommand("sync", { writesIndex: true, timeoutMs: MAX_WRITE_TIMEOUT_MS }),
+  rebuild: () =>
+    codegraphCommand("index", { options: { verbose: true }, writesIndex: true, timeoutMs: MAX_WRITE_TIMEOUT_MS }),
+  uninit: () => codegraphCommand("uninit", { options: { force: true }, writesIndex: true }),
+  unlock: () => codegraphCommand("unlock", { writesIndex: true }),
+};
+
+/** The command description of `/codegraph <verb>`, or undefined for a verb that runs none. */
+function verbCommand(verb) {
+  return Object.hasOwn(VERB_COMMANDS, verb) ? VERB_COMMANDS[verb]() : undefined;
+}
+
+module.exports = { codegraphCommand, exploreCommand, verbCommand };

@@ -6,6 +6,8 @@ const { TOOL_NAME } = require("./guidance.js");
 const { createEditLedger } = require("./staleness.js");
 const { statusReport, statusText } = require("./status.js");
 const { createTool } = require("./tool.js");
+const { handleVerb, verbCompletions } = require("./verbs.js");
+const { COMMAND_DESCRIPTION } = require("./words/verbs.js");
 
 /**
  * Builds the Pi extension factory over `glue` (wrapBackend's calls plus extensionInfo() and
@@ -57,6 +59,11 @@ function createExtension(glue, getPeers) {
       slot(ctx);
     }
     state.refresh = (ctx) => refresh(ctx).catch(() => {});
+    /** What /codegraph says: a notification where a UI exists, else where print mode's output goes. */
+    const say = (ctx, text, type) => {
+      if (ctx.hasUI) ctx.ui.notify(text, type);
+      else process.stdout.write(`${text}\n`);
+    };
 
     pi.on("session_start", async (_event, ctx) => {
       if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
@@ -66,13 +73,18 @@ function createExtension(glue, getPeers) {
       state.peers = await getPeers();
       pi.registerTool(createTool(state, state.peers, glue));
       pi.registerCommand("codegraph", {
-        description: "Show CodeGraph readiness for this workspace (read-only; never indexes)",
-        handler: async (_args, cmdCtx) => {
+        description: COMMAND_DESCRIPTION,
+        // Everything after "/codegraph ": the verbs the installed CLI has, then `--yes`.
+        getArgumentCompletions: (prefix) => verbCompletions(prefix, state.diagnosis?.cliVersion),
+        handler: async (args, cmdCtx) => {
+          if (String(args ?? "").trim()) {
+            await handleVerb(args, cmdCtx, { glue, state, peers: state.peers, refresh, say });
+            return;
+          }
           await refresh(cmdCtx);
           const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
           const report = statusReport(state.diagnosis, state, info);
-          if (cmdCtx.hasUI) cmdCtx.ui.notify(report, state.diagnosis.ready ? "info" : "warning");
-          else process.stdout.write(`${report}\n`);
+          say(cmdCtx, report, state.diagnosis.ready ? "info" : "warning");
         },
       });
       slot(ctx);

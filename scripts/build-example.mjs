@@ -227,8 +227,14 @@ function piOwn(id) {
 
 let peers = null;
 try {
-  const { formatSize, keyHint } = piOwn("@mariozechner/pi-coding-agent");
-  peers = { Type: require("typebox").Type, Text: require("@mariozechner/pi-tui").Text, formatSize, keyHint };
+  const { BorderedLoader, formatSize, keyHint } = piOwn("@mariozechner/pi-coding-agent");
+  peers = {
+    Type: require("typebox").Type,
+    Text: require("@mariozechner/pi-tui").Text,
+    BorderedLoader,
+    formatSize,
+    keyHint,
+  };
 } catch (err) {
   if (!module.parent) throw err;
 }
@@ -236,12 +242,12 @@ try {
 /** They are ES modules (pi-coding-agent has no require entry at all): import() works on every Node. */
 async function loadPeers() {
   if (!peers) {
-    const [{ Type }, { Text }, { formatSize, keyHint }] = await Promise.all([
+    const [{ Type }, { Text }, { BorderedLoader, formatSize, keyHint }] = await Promise.all([
       import("typebox"),
       import("@mariozechner/pi-tui"),
       import("@mariozechner/pi-coding-agent"),
     ]);
-    peers = { Type, Text, formatSize, keyHint };
+    peers = { Type, Text, BorderedLoader, formatSize, keyHint };
   }
   return peers;
 }

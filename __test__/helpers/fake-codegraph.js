@@ -9,6 +9,8 @@ const { spawn, spawnSync } = require("node:child_process");
 
 const env = process.env;
 const args = process.argv.slice(2);
+/** The index-lifecycle subcommands the fake acts out in its default mode (see lifecycle()). */
+const LIFECYCLE = ["init", "index", "sync", "status", "uninit", "unlock"];
 const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `${JSON.stringify(record)}\n`);
 
 (() => {
@@ -48,6 +50,10 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
   }
 
   const mode = env.FAKE_CG_MODE ?? "echo";
+  if (mode === "echo" && LIFECYCLE.includes(args[0])) {
+    lifecycle(args[0], grandchild);
+    return;
+  }
   const count = Number(env.FAKE_CG_COUNT ?? 0);
   switch (mode) {
     case "echo":
@@ -104,6 +110,151 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
       process.exitCode = 2;
   }
 })();
+
+/**
+ * The index-lifecycle subcommands as CodeGraph 1.6.1 acts them out, on `.codegraph/codegraph.db`:
+ * `init` creates it (in its cwd), `index` recreates it, `sync` rewrites it, `uninit` deletes
+ * `.codegraph/`, `unlock` removes `codegraph.lock`, `status` prints one JSON line; all but `init`
+ * walk UP to the nearest directory with an index, as the real CLI does. Writes hold
+ * `codegraph.lock` (this pid) while they run and print Clack-like lines (`init`/`index` with "3/7
+ * (42%)" progress). FAKE_CG_GATE=<dir>: mid-write, once a grandchild runs, it writes
+ * `<dir>/started.json` ({ self, grandchild }) and waits for `<dir>/go`. FAKE_CG_STATUS: JSON merged
+ * into what `status --json` prints.
+ */
+function lifecycle(sub, grandchild) {
+  const path = require("node:path");
+  const header = Buffer.from("SQLite format 3\0", "latin1");
+  const dbBytes = (fill) => Buffer.concat([header, Buffer.alloc(4080, fill)]);
+  const cwd = process.cwd();
+  let root = cwd;
+  if (sub !== "init") {
+    for (let d = cwd; ; d = path.dirname(d)) {
+      if (fs.existsSync(path.join(d, ".codegraph", "codegraph.db"))) {
+        root = d;
+        break;
+      }
+      if (path.dirname(d) === d) {
+        if (sub === "unlock" || sub === "uninit") process.stderr.write(`✗ CodeGraph not initialized in ${cwd}\n`);
+        else if (sub === "status") process.stdout.write(`${JSON.stringify({ initialized: false })}\n`);
+        else {
+          process.stderr.write(`✗ CodeGraph not initialized in ${cwd}\n`);
+          process.exitCode = 1;
+        }
+        return;
+      }
+    }
+  }
+  const dir = path.join(root, ".codegraph");
+  const db = path.join(dir, "codegraph.db");
+  const lock = path.join(dir, "codegraph.lock");
+  const out = (lines) => process.stdout.write(lines.map((l) => `${l}\n`).join(""));
+  // While it waits, the last line again every 300 ms, as CodeGraph repeats a count: the runner
+  // reports stdout at most every 250 ms, on arriving output.
+  const gate = (last, then) => {
+    const at = env.FAKE_CG_GATE;
+    if (!at) return then();
+    const pids = { self: process.pid, grandchild: grandchild() };
+    fs.writeFileSync(path.join(at, "started.json.tmp"), JSON.stringify(pids));
+    fs.renameSync(path.join(at, "started.json.tmp"), path.join(at, "started.json"));
+    const beat = setInterval(() => out([last]), 300);
+    const t = setInterval(() => {
+      if (fs.existsSync(path.join(at, "go"))) {
+        clearInterval(t);
+        clearInterval(beat);
+        then();
+      }
+    }, 5);
+  };
+  const files = (from, to) =>
+    [
+      "py/inventory.py",
+      "py/restock.py",
+      "src/cart.ts",
+      "src/checkout.ts",
+      "src/index.ts",
+      "src/stripe.ts",
+      "src/types.ts",
+    ]
+      .slice(from, to)
+      .map((f, i) => `[0.${from + i}s]   ${from + i + 1}/7 (${Math.floor(((from + i + 1) * 100) / 7)}%) — ${f}`);
+  const written = (fill, summary) => {
+    fs.writeFileSync(db, dbBytes(fill));
+    out([...files(3, 7), "│", ...summary, "│", "└  Done"]);
+    fs.rmSync(lock, { force: true });
+  };
+  switch (sub) {
+    case "init":
+      if (fs.existsSync(db)) {
+        out(["┌  Initializing CodeGraph", "│", `●  Already initialized in ${cwd}`, "└  Done"]);
+        return;
+      }
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(path.join(dir, ".gitignore"), "*\n!.gitignore\n");
+      fs.writeFileSync(db, dbBytes(1));
+      fs.writeFileSync(lock, String(process.pid));
+      out([
+        "┌  Initializing CodeGraph",
+        "│",
+        `◆  Initialized in ${cwd}`,
+        "[0.0s] Phase: scanning",
+        "[0.0s] Phase: parsing",
+      ]);
+      out(files(0, 3));
+      gate(files(2, 3)[0], () =>
+        written(2, [
+          ...(env.CODEGRAPH_NO_WATCH ? ["◆  Installed git post-commit, post-merge, post-checkout hooks"] : []),
+          "◆  Indexed 7 files",
+          "│",
+          "●  43 nodes, 81 edges in 264ms",
+        ]),
+      );
+      return;
+    case "index":
+      fs.writeFileSync(lock, String(process.pid));
+      out(["┌  Indexing project", "[0.0s] Phase: scanning", "[0.0s] Phase: parsing"]);
+      out(files(0, 3));
+      gate(files(2, 3)[0], () => written(3, ["◆  Indexed 7 files", "│", "●  43 nodes, 81 edges in 301ms"]));
+      return;
+    case "sync":
+      fs.writeFileSync(lock, String(process.pid));
+      out(["┌  Syncing CodeGraph", "│", "Scanning files..."]);
+      gate("Scanning files...", () => {
+        fs.writeFileSync(db, dbBytes(4));
+        fs.rmSync(lock, { force: true });
+        out(["│", "●  Already up to date", "│", "└  Done"]);
+      });
+      return;
+    case "status": {
+      const facts = {
+        initialized: true,
+        version: env.FAKE_CG_VERSION ?? "9.9.9-fake",
+        projectPath: root,
+        indexPath: dir,
+        lastIndexed: "2026-01-02T03:04:05.000Z",
+        fileCount: 7,
+        nodeCount: 43,
+        edgeCount: 81,
+        dbSizeBytes: fs.statSync(db).size,
+        pendingChanges: { added: 0, modified: 0, removed: 0 },
+        worktreeMismatch: null,
+        index: { builtWithVersion: "9.9.9-fake", reindexRecommended: false, state: "complete", pendingRefs: 0 },
+        ...JSON.parse(env.FAKE_CG_STATUS ?? "{}"),
+      };
+      out([JSON.stringify(facts)]);
+      return;
+    }
+    case "uninit":
+      fs.rmSync(dir, { recursive: true, force: true });
+      out([`✔ Removed CodeGraph from ${root}`]);
+      return;
+    case "unlock":
+      if (fs.existsSync(lock)) {
+        fs.rmSync(lock);
+        out(["ℹ Removed stale lock file: codegraph.lock"]);
+      } else out(["ℹ No stale lock files found — nothing to do"]);
+      return;
+  }
+}
 
 /**
  * Runs a spec: `{ version, pids, versionRunsOnPath, steps: [[op, arg], ...] }`. `version` is what

@@ -62,14 +62,14 @@ export function createPiHost() {
   };
 }
 
-/** Pi's own peers as extension.js hands them over: TypeBox's `Type`, pi-tui's `Text`, Pi's `formatSize` and `keyHint`. */
+/** Pi's own peers as extension.js hands them over: TypeBox's `Type`, pi-tui's `Text`, Pi's `BorderedLoader`, `formatSize` and `keyHint`. */
 export async function piPeers() {
-  const [{ Type }, { Text }, { formatSize, keyHint }] = await Promise.all([
+  const [{ Type }, { Text }, { BorderedLoader, formatSize, keyHint }] = await Promise.all([
     import("typebox"),
     import("@mariozechner/pi-tui"),
     import("@mariozechner/pi-coding-agent"),
   ]);
-  return { Type, Text, formatSize, keyHint };
+  return { Type, Text, BorderedLoader, formatSize, keyHint };
 }
 
 /**
@@ -102,12 +102,48 @@ export async function hostWith(pkg, source = "test") {
   return host;
 }
 
-/** A UI context that records what the extension shows. */
-export function recordingUi() {
-  const ui = { statuses: new Map(), notes: [] };
-  ui.setStatus = (key, text) => ui.statuses.set(key, text);
+/**
+ * A UI context that records what the extension shows: the status slot (`statuses`, and every
+ * call in `statusLog`), notifications (`notes`), confirm dialogs (`confirms`, answered with
+ * `confirm`: a boolean or a function of { title, body }) and custom components (`customs`).
+ * `custom`: "none" resolves `ui.custom()` with undefined without calling its factory, as Pi's rpc
+ * mode does; "tui" builds the component as interactive Pi does (a TUI whose requestRender is
+ * counted, Pi's theme), keeps it in `customs` and resolves with what it passes to `done`.
+ */
+export function recordingUi({ confirm = true, custom = "none" } = {}) {
+  const ui = { statuses: new Map(), statusLog: [], notes: [], confirms: [], customs: [], renders: 0 };
+  ui.setStatus = (key, text) => {
+    ui.statuses.set(key, text);
+    ui.statusLog.push({ key, text });
+  };
   ui.notify = (message, type) => ui.notes.push({ message, type });
+  ui.confirm = async (title, body) => {
+    ui.confirms.push({ title, body });
+    return typeof confirm === "function" ? confirm({ title, body }) : confirm;
+  };
+  ui.custom = async (factory) => {
+    if (custom !== "tui") return undefined;
+    const tui = {
+      requestRender: () => {
+        ui.renders += 1;
+      },
+    };
+    return new Promise((resolve) => {
+      const component = factory(tui, piTheme, undefined, resolve);
+      ui.customs.push(component);
+    });
+  };
   return ui;
+}
+
+/** Pi's theme as interactive Pi passes it to ui.custom() factories (colours dropped by renderText). */
+const piTheme = { fg: (_c, t) => t, bg: (_c, t) => t, bold: (t) => t, italic: (t) => t };
+
+/** Runs `/name args` as Pi does for an extension command: the handler with a command context. */
+export async function runCommand(host, ctx, name, args = "") {
+  const command = host.commands.get(name);
+  if (!command) throw new Error(`no /${name} registered`);
+  await command.handler(args, ctx);
 }
 
 /** Loads the package into a fresh host and returns its registered tool. */

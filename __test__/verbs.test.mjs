@@ -1,0 +1,451 @@
+// The `/codegraph` verbs through a Pi host (helpers/pi-host.mjs) over the fake CLI, which acts out
+// init/index/sync/status/uninit/unlock on `.codegraph/codegraph.db` as CodeGraph 1.6.1 does
+// (walking up to an ancestor's index where the real one does): what runs (argv from the fake's
+// log), what is asked first, what a decline leaves (the workspace byte-identical), progress and
+// cancel (Esc in the loader, /codegraph cancel) down to the CLI's whole process tree, refusal on
+// an enclosing project's index, print mode, and readiness after a write; for both backends and the
+// single-file example.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { before, describe, test } from "node:test";
+import { withExample } from "./helpers/impl.mjs";
+import {
+  hashTree,
+  isAlive,
+  makeWorkspace,
+  readJsonFile,
+  readLog,
+  tempDir,
+  useFakeCli,
+  waitFor,
+  withEnv,
+} from "./helpers/index.mjs";
+import { hostWith, piInteractive, recordingUi, renderText, runCommand } from "./helpers/pi-host.mjs";
+
+let pkg;
+useFakeCli();
+before(piInteractive); // the loader draws Pi's key hint with Pi's keybindings
+
+/** A Pi session in `cwd` (`ui`: recordingUi's options; `hasUI: false` is print/json mode). */
+async function session(cwd, { hasUI = true, ...uiOptions } = {}) {
+  const host = await hostWith(pkg, "verbs");
+  const ui = recordingUi(uiOptions);
+  const ctx = { cwd, hasUI, ui };
+  await host.startSession(ctx);
+  const tool = () => host.registry.find((t) => t.name === "codegraph_explore");
+  /** Runs `/codegraph <args>`; what it said (notifications, or stdout without a UI). */
+  const cg = async (args) => {
+    const from = ui.notes.length;
+    if (hasUI) {
+      await runCommand(host, ctx, "codegraph", args);
+      return ui.notes
+        .slice(from)
+        .map((n) => n.message)
+        .join("\n");
+    }
+    return captureStdout(() => runCommand(host, ctx, "codegraph", args));
+  };
+  return { host, ui, ctx, tool, cg, command: host.commands.get("codegraph") };
+}
+
+/** What `fn` writes to process.stdout (print mode's /codegraph output). */
+async function captureStdout(fn) {
+  const write = process.stdout.write;
+  let out = "";
+  process.stdout.write = (chunk, ...rest) => {
+    out += String(chunk);
+    const cb = rest.find((r) => typeof r === "function");
+    cb?.();
+    return true;
+  };
+  try {
+    await fn();
+  } finally {
+    process.stdout.write = write;
+  }
+  return out;
+}
+
+/** Runs `fn(log)` with the fake logging its calls to a fresh file; `log()` reads them. */
+async function logged(fn, extraEnv = {}) {
+  const file = path.join(tempDir("pi-codegraph-verbs-log-"), "log.jsonl");
+  return withEnv({ FAKE_CG_LOG: file, ...extraEnv }, () => fn(() => readLog(file)));
+}
+const argvs = (log) => log().map((r) => r.argv);
+
+const READY_SNIPPET = /structural questions/;
+
+test("file watching is off (init then installs git hooks) for a truthy CODEGRAPH_NO_WATCH, or WSL with the workspace under /mnt/", () => {
+  const { watchOff } = createRequire(import.meta.url)("../lib/verbs.js");
+  assert.deepEqual(watchOff("/home/u/p", { CODEGRAPH_NO_WATCH: "true" }), { is: "env", value: "true" });
+  for (const off of ["", "0", "false", "no", "OFF"])
+    assert.equal(watchOff("/home/u/p", { CODEGRAPH_NO_WATCH: off }), null);
+  const wsl = watchOff("/mnt/c/code/p", { WSL_DISTRO_NAME: "Ubuntu" });
+  if (process.platform === "linux") assert.deepEqual(wsl, { is: "wsl", mount: "/mnt/c" });
+  assert.equal(watchOff("/home/u/p", { WSL_DISTRO_NAME: "Ubuntu" }), null, "WSL, but on the Linux filesystem");
+});
+
+for (const impl of withExample) {
+  describe(impl.name, () => {
+    before(() => {
+      pkg = impl.module;
+    });
+
+    test("completion: the verbs with a line each, matching the prefix; --yes after a writing verb and a dash", async () => {
+      const s = await session(makeWorkspace());
+      const all = s.command.getArgumentCompletions("");
+      assert.deepEqual(
+        all.map((i) => i.value),
+        ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel"],
+      );
+      for (const item of all) assert.ok(item.description.length > 10, item.value);
+      assert.deepEqual(
+        s.command.getArgumentCompletions("u").map((i) => i.value),
+        ["uninit", "unlock"],
+      );
+      assert.equal(s.command.getArgumentCompletions("x"), null);
+      assert.deepEqual(
+        s.command.getArgumentCompletions("rebuild -").map((i) => i.value),
+        ["rebuild --yes"],
+      );
+      // A verb typed in full, or followed by a space only: nothing shown, so Enter runs it as typed.
+      assert.equal(s.command.getArgumentCompletions("rebuild"), null);
+      assert.equal(s.command.getArgumentCompletions("rebuild "), null);
+      assert.deepEqual(
+        s.command.getArgumentCompletions("init --y").map((i) => i.value),
+        ["init --yes"],
+      );
+      assert.equal(s.command.getArgumentCompletions("status "), null, "status reads only: nothing to confirm");
+      assert.match(s.command.description, /init, sync, rebuild/);
+    });
+
+    test("init, confirmed: runs `init --yes --verbose`, says the measured time and CodeGraph's summary; the tool is ready at once", async () => {
+      const ws = makeWorkspace({ index: false });
+      const s = await session(ws);
+      assert.match(s.tool().promptGuidelines[0], /^Do not call codegraph_explore/);
+      assert.equal(s.ui.statuses.get("codegraph"), "⬡ codegraph: no index");
+      await logged(async (log) => {
+        const said = await s.cg("init");
+        assert.deepEqual(argvs(log), [["init", "--yes", "--verbose"]]);
+        assert.equal(log()[0].cwd, ws);
+        assert.equal(s.ui.confirms.length, 1);
+        const { title, body } = s.ui.confirms[0];
+        assert.equal(title, "Create the CodeGraph index?");
+        assert.match(body, new RegExp(`Creates ${ws}/\\.codegraph/`));
+        assert.match(body, /may take minutes and much memory/);
+        assert.doesNotMatch(body, /git hooks/, "file watching is on here: no hooks");
+        assert.match(said, /^\/codegraph init: done in \d+\.\d s \(measured by pi-codegraph\)\./);
+        assert.match(said, /Indexed 7 files/);
+        assert.match(said, /43 nodes, 81 edges in 264ms/);
+        assert.match(said, /codegraph_explore: ready\./);
+      });
+      assert.ok(fs.existsSync(path.join(ws, ".codegraph", "codegraph.db")));
+      // Readiness refreshed at once: no turn in between.
+      assert.match(s.tool().promptSnippet, READY_SNIPPET);
+      assert.equal(s.ui.statuses.get("codegraph"), "⬡ codegraph");
+    });
+
+    test("init where file watching is off: the dialog says CodeGraph installs git hooks", async () => {
+      const ws = makeWorkspace({ index: false });
+      const s = await session(ws, { confirm: false });
+      await logged(async (log) => {
+        await withEnv({ CODEGRAPH_NO_WATCH: "1" }, () => s.cg("init"));
+        assert.deepEqual(log(), []);
+      });
+      assert.match(s.ui.confirms[0].body, /CODEGRAPH_NO_WATCH=1/);
+      assert.match(s.ui.confirms[0].body, /git hooks \(post-commit, post-merge, post-checkout\)/);
+    });
+
+    test("init where the workspace has its own index: says so, points at sync/rebuild, runs nothing", async () => {
+      const ws = makeWorkspace();
+      const s = await session(ws);
+      const before_ = hashTree(ws);
+      await logged(async (log) => {
+        const said = await s.cg("init --yes");
+        assert.deepEqual(log(), []);
+        assert.match(said, /already exists: this workspace has its own index\. Nothing was run\./);
+        assert.match(said, /\/codegraph sync/);
+        assert.match(said, /\/codegraph rebuild/);
+      });
+      assert.equal(s.ui.confirms.length, 0);
+      assert.deepEqual(hashTree(ws), before_);
+    });
+
+    for (const [verb, argv, body] of [
+      ["sync", ["sync"], /Re-indexes the files changed/],
+      ["rebuild", ["index", "--verbose"], /stops a running CodeGraph MCP daemon for this project/],
+      ["uninit", ["uninit", "--force"], /Deletes .*\/\.codegraph\/ \(4 KiB\) and CodeGraph's git hooks/],
+      ["unlock", ["unlock"], /No lock file is in .*\/\.codegraph\/ now/],
+    ]) {
+      test(`${verb}: asks first, then runs \`${argv.join(" ")}\`; declined, nothing runs and nothing changes`, async () => {
+        const ws = makeWorkspace();
+        const s = await session(ws, { confirm: () => s.answer ?? false });
+        const untouched = hashTree(ws);
+        await logged(async (log) => {
+          const said = await s.cg(verb);
+          assert.deepEqual(log(), []);
+          assert.equal(said, `/codegraph ${verb}: cancelled, nothing changed.`);
+          assert.deepEqual(hashTree(ws), untouched);
+          assert.match(s.ui.confirms[0].body, body);
+
+          s.answer = true;
+          const done = await s.cg(verb);
+          assert.deepEqual(argvs(log), [argv]);
+          assert.match(done, new RegExp(`^/codegraph ${verb}: done in `));
+        });
+        assert.equal(s.ui.confirms.length, 2);
+        if (verb === "uninit") {
+          assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false);
+          assert.match(s.tool().promptGuidelines[0], /^Do not call codegraph_explore/, "readiness followed");
+          assert.equal(s.ui.statuses.get("codegraph"), "⬡ codegraph: no index");
+        } else assert.ok(fs.existsSync(path.join(ws, ".codegraph", "codegraph.db")));
+        if (verb === "sync" || verb === "rebuild")
+          assert.notDeepEqual(hashTree(ws), untouched, `${verb} rewrote the database`);
+      });
+    }
+
+    test("--yes skips the dialog", async () => {
+      const ws = makeWorkspace();
+      const s = await session(ws, { confirm: false });
+      await logged(async (log) => {
+        await s.cg("rebuild --yes");
+        assert.deepEqual(argvs(log), [["index", "--verbose"]]);
+      });
+      assert.equal(s.ui.confirms.length, 0);
+    });
+
+    test("unlock: a stale lock is removed; a live CodeGraph writer's lock is refused", async () => {
+      const ws = makeWorkspace();
+      const lock = path.join(ws, ".codegraph", "codegraph.lock");
+      fs.writeFileSync(lock, "2147483646"); // no such process: stale
+      const s = await session(ws);
+      await logged(async (log) => {
+        const said = await s.cg("unlock");
+        assert.match(s.ui.confirms[0].body, new RegExp(`^Removes ${lock}, left by an interrupted CodeGraph write`));
+        assert.deepEqual(argvs(log), [["unlock"]]);
+        assert.match(said, /Removed stale lock file/);
+      });
+      assert.equal(fs.existsSync(lock), false);
+
+      fs.writeFileSync(lock, String(process.pid)); // a live writer (this process stands in for it)
+      try {
+        await logged(async (log) => {
+          const said = await s.cg("unlock --yes");
+          assert.deepEqual(log(), []);
+          assert.match(said, new RegExp(`refused\\. A live CodeGraph process holds the index \\(.*pid ${process.pid}`));
+        });
+        assert.ok(fs.existsSync(lock));
+      } finally {
+        fs.rmSync(lock, { force: true });
+      }
+    });
+
+    describe("Pi started in a subdirectory of an indexed project", () => {
+      for (const verb of ["status", "sync", "rebuild", "uninit", "unlock"]) {
+        test(`${verb}: refused, naming the enclosing index and what to do; the ancestor's index is byte-identical`, async () => {
+          const project = makeWorkspace();
+          const sub = path.join(project, "packages", "core");
+          fs.mkdirSync(sub, { recursive: true });
+          const s = await session(sub);
+          const untouched = hashTree(project);
+          await logged(async (log) => {
+            const said = await s.cg(`${verb} --yes`);
+            assert.deepEqual(log(), [], "no CodeGraph process started");
+            assert.match(said, new RegExp(`enclosing project ${project} has one`));
+            assert.match(said, new RegExp(`start Pi there \\(cd ${project} && pi\\)`));
+            assert.match(said, /run \/codegraph init here/);
+          });
+          assert.deepEqual(hashTree(project), untouched);
+        });
+      }
+
+      test("init: the dialog says it creates a separate index; the ancestor's index is byte-identical", async () => {
+        const project = makeWorkspace();
+        const sub = path.join(project, "packages", "core");
+        fs.mkdirSync(sub, { recursive: true });
+        const s = await session(sub);
+        const ancestorDb = path.join(project, ".codegraph", "codegraph.db");
+        const untouched = fs.readFileSync(ancestorDb);
+        await logged(async (log) => {
+          await s.cg("init");
+          assert.deepEqual(argvs(log), [["init", "--yes", "--verbose"]]);
+        });
+        assert.match(s.ui.confirms[0].body, new RegExp(`enclosing project ${project} has an index of its own`));
+        assert.match(s.ui.confirms[0].body, /separate index for this directory only/);
+        assert.ok(fs.existsSync(path.join(sub, ".codegraph", "codegraph.db")));
+        assert.deepEqual(fs.readFileSync(ancestorDb), untouched);
+        assert.match(s.tool().promptSnippet, READY_SNIPPET);
+      });
+    });
+
+    describe("without a UI (print and json modes)", () => {
+      for (const verb of ["rebuild", "uninit"]) {
+        test(`${verb} without --yes refuses with the exact command; with --yes it runs`, async () => {
+          const ws = makeWorkspace();
+          const s = await session(ws, { hasUI: false });
+          const untouched = hashTree(ws);
+          await logged(async (log) => {
+            const out = await s.cg(verb);
+            assert.deepEqual(log(), []);
+            assert.match(out, new RegExp(`To run it, type: /codegraph ${verb} --yes\\n$`));
+            assert.deepEqual(hashTree(ws), untouched);
+            const done = await s.cg(`${verb} --yes`);
+            assert.equal(log().length, 1);
+            assert.match(done, new RegExp(`^/codegraph ${verb}: done in `));
+          });
+        });
+      }
+
+      test("init, sync and status run without --yes (the typed command is the consent)", async () => {
+        const ws = makeWorkspace({ index: false });
+        const s = await session(ws, { hasUI: false });
+        await logged(async (log) => {
+          assert.match(await s.cg("init"), /^\/codegraph init: done in /);
+          assert.match(await s.cg("sync"), /Already up to date/);
+          assert.match(await s.cg("status"), /^CodeGraph index of /);
+          assert.deepEqual(
+            argvs(log).map((a) => a[0]),
+            ["init", "sync", "status"],
+          );
+        });
+        assert.deepEqual(s.ui.confirms, []);
+      });
+    });
+
+    test("status: CodeGraph's report read from `status --json`, with the lock, versions and what to do", async () => {
+      const ws = makeWorkspace();
+      fs.writeFileSync(path.join(ws, ".codegraph", "codegraph.lock"), "2147483646");
+      const s = await session(ws);
+      const facts = {
+        pendingChanges: { added: 1, modified: 2, removed: 3 },
+        index: { builtWithVersion: "1.5.0", reindexRecommended: true, state: "partial", pendingRefs: 4 },
+        worktreeMismatch: null,
+      };
+      const said = await logged(
+        async (log) => {
+          const out = await s.cg("status");
+          assert.deepEqual(argvs(log), [["status", "--json"]]);
+          return out;
+        },
+        { FAKE_CG_STATUS: JSON.stringify(facts) },
+      );
+      assert.match(said, new RegExp(`^CodeGraph index of ${ws}`));
+      assert.match(said, /versions: CLI 9\.9\.9-fake; index built with 1\.5\.0 \(they differ\)/);
+      assert.match(said, /state: partial/);
+      assert.match(said, /run \/codegraph rebuild \(sync will not fix this\)/);
+      assert.match(said, /pending changes: 1 added, 2 modified, 3 removed since the last write: \/codegraph sync/);
+      assert.match(said, /pending references: 4 not yet resolved/);
+      assert.match(said, /lock: stale \(.*codegraph\.lock\): no CodeGraph writer runs; \/codegraph unlock removes it/);
+      assert.match(said, /last indexed: 2026-01-02T03:04:05\.000Z/);
+      assert.match(said, /size: 7 files, 43 nodes, 81 edges; database 4 KiB/);
+      assert.match(said, /migrates an index built by an older CodeGraph in place/);
+      assert.equal(s.ui.confirms.length, 0, "status reads only: no dialog");
+    });
+
+    describe("progress and cancel", () => {
+      test("interactive: a BorderedLoader shows the phase, file counts and elapsed time; Esc stops the CLI's whole tree", async () => {
+        const ws = makeWorkspace();
+        const gate = tempDir("pi-codegraph-gate-");
+        const s = await session(ws, { custom: "tui" });
+        await logged(
+          async () => {
+            const running = s.cg("rebuild --yes");
+            const pids = await waitFor(() => readJsonFile(path.join(gate, "started.json")), {
+              what: "the fake to reach its gate",
+            });
+            const loader = await waitFor(() => s.ui.customs[0], { what: "the loader" });
+            await waitFor(() => /parsing — 3\/7 files \(42%\) · [1-9]\d* s/.test(renderText(loader)), {
+              timeoutMs: 10000,
+              what: `progress with file counts and a second elapsed, got: ${renderText(loader)}`,
+            });
+            assert.match(renderText(loader), /codegraph rebuild: parsing — 3\/7 files \(42%\)/);
+            assert.ok(isAlive(pids.self) && isAlive(pids.grandchild));
+            loader.handleInput("\x1b"); // Esc
+            const said = await running;
+            assert.match(
+              said,
+              /^\/codegraph rebuild: cancelled after \d+\.\d s; CodeGraph and its processes were stopped\./,
+            );
+            assert.match(said, /The index may be partial: run \/codegraph rebuild again\./);
+            await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
+              timeoutMs: 5000,
+              what: "the CLI and its grandchild to be gone",
+            });
+          },
+          { FAKE_CG_GATE: gate },
+        );
+        assert.deepEqual(
+          s.ui.statusLog.filter((e) => /rebuild/.test(e.text)),
+          [],
+          "the TUI used the loader",
+        );
+      });
+
+      test("rpc-like (custom() unavailable): the status slot shows progress naming /codegraph cancel; a second write is refused; /codegraph cancel stops the tree", async () => {
+        const ws = makeWorkspace({ index: false });
+        const gate = tempDir("pi-codegraph-gate-");
+        const s = await session(ws, { custom: "none" });
+        await logged(
+          async (log) => {
+            const running = s.cg("init --yes");
+            const pids = await waitFor(() => readJsonFile(path.join(gate, "started.json")), {
+              what: "the fake to reach its gate",
+            });
+            const progress = () => s.ui.statusLog.filter((e) => e.key === "codegraph").map((e) => e.text);
+            await waitFor(() => progress().some((t) => /init: parsing — 3\/7 files \(42%\) · [1-9]\d* s/.test(t)), {
+              timeoutMs: 10000,
+              what: `status progress, got: ${progress().join(" | ")}`,
+            });
+            assert.ok(progress().every((t) => t.startsWith("⬡") || /\/codegraph cancel stops it$/.test(t)));
+
+            const refused = await s.cg("sync --yes");
+            assert.match(refused, /\/codegraph init is still running in this workspace .*\/codegraph cancel/);
+            assert.equal(log().length, 1, "the second write started nothing");
+
+            const cancelled = await s.cg("cancel");
+            assert.equal(cancelled, "/codegraph cancel: stopping /codegraph init…");
+            const said = await running;
+            assert.match(
+              said,
+              /^\/codegraph init: cancelled after \d+\.\d s; CodeGraph and its processes were stopped\.$/m,
+            );
+            assert.match(said, /\/codegraph rebuild to finish it, or \/codegraph uninit to remove it/);
+            await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
+              timeoutMs: 5000,
+              what: "the CLI and its grandchild to be gone",
+            });
+            assert.equal(await s.cg("cancel"), "/codegraph cancel: no /codegraph write is running in this workspace.");
+          },
+          { FAKE_CG_GATE: gate },
+        );
+        // The slot is readiness again afterwards.
+        assert.match(s.ui.statuses.get("codegraph"), /^⬡ codegraph/);
+      });
+    });
+
+    test("a write CodeGraph fails: its own subcommand, exit code and stderr, and the measured time", async () => {
+      const ws = makeWorkspace();
+      const s = await session(ws);
+      const said = await withEnv(
+        { FAKE_CG_MODE: "exit", FAKE_CG_EXIT: "1", FAKE_CG_STDERR: "✗ Sync failed: disk full\n" },
+        () => s.cg("sync --yes"),
+      );
+      assert.match(
+        said,
+        /^\/codegraph sync failed after \d+\.\d s: codegraph sync exited with code 1\.\nstderr:\n✗ Sync failed: disk full$/,
+      );
+      assert.equal(s.ui.notes.at(-1).type, "error");
+    });
+
+    test("an unknown verb or argument runs nothing and lists the verbs", async () => {
+      const s = await session(makeWorkspace());
+      await logged(async (log) => {
+        assert.match(await s.cg("frobnicate"), /unknown verb "frobnicate"\. Verbs: status, init, sync/);
+        assert.match(await s.cg("sync --force"), /unknown verb "sync --force"/);
+        assert.deepEqual(log(), []);
+      });
+    });
+  });
+}

@@ -1,0 +1,324 @@
+// The `/codegraph <verb>` commands the user types (the model never runs one: a tool result
+// cannot trigger a command): status, init, sync, rebuild, uninit, unlock and cancel. Each write
+// is one command description (lib/commands.js) run through the glue's run(), the same hardened
+// runner as explore; this module decides whether to run it (the workspace's own index, the
+// installed CLI, one write at a time, the user's consent), shows its progress and lets the user
+// stop it, and says what happened. Words: lib/words/verbs.js.
+
+const fs = require("node:fs");
+const path = require("node:path");
+const { verbCommand } = require("./commands.js");
+const { lastLines, parseIndexStatus, writeProgress, writeSummary } = require("./index-status.js");
+const { supports } = require("./versions.js");
+const { CANCELLED_NOTHING, VERB_LINES, YES_LINE, alreadyIndexedText, busyText } = require("./words/verbs.js");
+const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport } = require("./words/verbs.js");
+const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("./words/verbs.js");
+const { nothingToCancelText, progressText, unknownVerbText, unreadableStatusText } = require("./words/verbs.js");
+const { bugText, unsupportedText } = require("./words/verbs.js");
+
+/** The verbs that write the index (or its lock files): they ask first where a UI exists. */
+const WRITE_VERBS = new Set(["init", "sync", "rebuild", "uninit", "unlock"]);
+/** Without a UI these need `--yes`: they destroy what the index holds. */
+const NEED_YES = new Set(["rebuild", "uninit"]);
+/** The feature each verb needs of the CLI (lib/versions.js). */
+const VERB_FEATURES = {
+  status: "status --json",
+  init: "init --yes",
+  sync: "sync",
+  rebuild: "index",
+  uninit: "uninit --force",
+  unlock: "unlock",
+};
+/** CodeGraph's lock files (lib/backends/node/index-writer.js). */
+const LOCK_FILES = ["codegraph.lock", "rebuild.pid"];
+/** How often the progress line is redrawn (our own clock; the CLI may print nothing for long). */
+const PROGRESS_TICK_MS = 1000;
+
+/** The write running in each workspace (one at a time per workspace, across sessions): cwd → { verb, controller }. */
+const runningWrites = new Map();
+
+/** `"init --yes"` → `{ verb: "init", yes: true, extra: [] }`. */
+function parseVerbArgs(args) {
+  const parts = String(args ?? "")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const [verb = "", ...rest] = parts;
+  const yes = rest.some((w) => w === "--yes" || w === "-y");
+  const extra = rest.filter((w) => w !== "--yes" && w !== "-y");
+  return { verb: verb.toLowerCase(), yes, extra };
+}
+
+/** Whether the installed CLI (`cliVersion`) has what `verb` runs. */
+function verbSupport(verb, cliVersion) {
+  const feature = VERB_FEATURES[verb];
+  if (!feature) return { ok: true };
+  try {
+    const r = supports(cliVersion, feature);
+    return r && r.ok === false ? r : { ok: true };
+  } catch {
+    return { ok: true };
+  }
+}
+
+/**
+ * Pi's argument completion for `/codegraph `: the verbs matching `prefix` (minus those the
+ * installed CLI lacks), and after a writing verb and a dash, `--yes`.
+ */
+function verbCompletions(prefix, cliVersion) {
+  const text = String(prefix ?? "");
+  const space = text.search(/\s/);
+  if (space === -1) {
+    // A verb typed in full: nothing to complete, so Enter runs it (Pi's editor applies a shown
+    // argument completion on Enter instead of submitting).
+    if (Object.hasOwn(VERB_LINES, text)) return null;
+    const items = Object.entries(VERB_LINES)
+      .filter(([verb]) => verb.startsWith(text.toLowerCase()) && verbSupport(verb, cliVersion).ok)
+      .map(([verb, line]) => ({ value: verb, label: verb, description: line }));
+    return items.length ? items : null;
+  }
+  const verb = text.slice(0, space).toLowerCase();
+  const rest = text.slice(space).trim();
+  // Only once a dash is typed: Enter on a shown `--yes` would fill it in unasked.
+  if (!WRITE_VERBS.has(verb) || !verbSupport(verb, cliVersion).ok || !rest || !"--yes".startsWith(rest)) return null;
+  return [{ value: `${verb} --yes`, label: "--yes", description: YES_LINE }];
+}
+
+/** Why file watching is off here (then CodeGraph's init installs git hooks), or null. */
+function watchOff(cwd, env = process.env) {
+  const v = env.CODEGRAPH_NO_WATCH;
+  if (v !== undefined && v !== "" && !/^(0|false|no|off)$/i.test(v)) return { is: "env", value: v };
+  const underMnt = /^\/mnt\/[^/]+/.exec(cwd);
+  if (!underMnt || process.platform !== "linux") return null;
+  let wsl = Boolean(env.WSL_DISTRO_NAME);
+  if (!wsl) {
+    try {
+      wsl = /microsoft/i.test(fs.readFileSync("/proc/version", "utf8"));
+    } catch {}
+  }
+  return wsl ? { is: "wsl", mount: underMnt[0] } : null;
+}
+
+/** CodeGraph's lock files present in `cwd`'s index directory (stat only). */
+function lockFilesIn(cwd) {
+  return LOCK_FILES.map((name) => path.join(cwd, ".codegraph", name)).filter((file) => {
+    try {
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The lock as the status report shows it: a live writer, stale files, or none. */
+function lockState(cwd, diagnosis) {
+  if (diagnosis?.problemCode === "CODEGRAPH_INDEX_BUSY") return { live: diagnosis.indexProblem ?? diagnosis.problem };
+  const stale = lockFilesIn(cwd);
+  return stale.length ? { stale } : null;
+}
+
+/** Whether `cwd` has an index of its own (a usable one, or any codegraph.db in its .codegraph/). */
+function ownIndexPath(cwd, diagnosis) {
+  if (diagnosis?.indexPath) return diagnosis.indexPath;
+  const db = path.join(cwd, ".codegraph", "codegraph.db");
+  return fs.existsSync(db) ? path.dirname(db) : null;
+}
+
+/** The end of a finished write's output: the backend's tail, else the end of its full output. */
+function outputEnd(result, glue) {
+  const d = result.details ?? {};
+  let end = result.text;
+  if (d.truncated) end = typeof d.outputTail === "string" ? d.outputTail : lastLines(result.text);
+  if (d.fullOutputPath) {
+    if (d.truncated && typeof d.outputTail !== "string") {
+      try {
+        const buf = fs.readFileSync(d.fullOutputPath);
+        end = buf.subarray(Math.max(0, buf.length - 4096)).toString("utf8");
+      } catch {}
+    }
+    glue.releaseFullOutputs([d.fullOutputPath]); // nobody else will read it
+  }
+  return end;
+}
+
+/**
+ * Runs `work(onProgress)` while showing its progress: in the TUI a BorderedLoader (Esc aborts
+ * `controller`), elsewhere with a UI the status slot at most once a second. Resolves with the
+ * outcome `{ value } | { error }`.
+ */
+async function withProgress(verb, ctx, peers, controller, work) {
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  let latest = {};
+  let redraw = () => {};
+  const onProgress = (p) => {
+    latest = writeProgress(typeof p?.tail === "string" ? p.tail : lastLines(p?.text));
+    redraw();
+  };
+  const outcome = work(onProgress).then(
+    (value) => ({ value }),
+    (error) => ({ error }),
+  );
+  if (!ctx.hasUI) return outcome;
+  const ui = ctx.ui;
+  let inTui = false;
+  if (typeof ui.custom === "function" && typeof peers?.BorderedLoader === "function") {
+    try {
+      await ui.custom((tui, theme, _keybindings, done) => {
+        inTui = true;
+        const loader = new peers.BorderedLoader(tui, theme, loaderText(verb, latest, 0));
+        loader.onAbort = () => controller.abort();
+        redraw = () => loader.loader?.setMessage?.(loaderText(verb, latest, elapsed()));
+        const tick = setInterval(redraw, PROGRESS_TICK_MS);
+        outcome.then(() => {
+          clearInterval(tick);
+          loader.dispose();
+          done(undefined);
+        });
+        return loader;
+      });
+    } catch {}
+  }
+  if (inTui) return outcome;
+  // No custom UI (rpc: custom() returns undefined): the status slot, which `/codegraph cancel` names.
+  let shown;
+  redraw = () => {};
+  const post = () => {
+    const text = progressText(verb, latest, elapsed(), true);
+    if (text !== shown) ui.setStatus("codegraph", text);
+    shown = text;
+  };
+  post();
+  const tick = setInterval(post, PROGRESS_TICK_MS);
+  try {
+    return await outcome;
+  } finally {
+    clearInterval(tick);
+  }
+}
+
+/**
+ * `/codegraph <args>` with a verb: `env` is `{ glue, state, peers, refresh(ctx), say(ctx, text,
+ * type) }` from lib/session.js. Never throws: a bug of ours is said, not left to Pi.
+ */
+async function handleVerb(args, ctx, env) {
+  try {
+    await verbOf(args, ctx, env);
+  } catch (err) {
+    env.say(ctx, bugText(parseVerbArgs(args).verb, err), "error");
+  }
+}
+
+async function verbOf(args, ctx, env) {
+  const { verb, yes, extra } = parseVerbArgs(args);
+  const say = (text, type = "info") => env.say(ctx, text, type);
+  const cwd = ctx.cwd;
+  if (verb === "cancel") {
+    const running = runningWrites.get(cwd);
+    if (!running) return say(nothingToCancelText());
+    say(cancellingText(running.verb));
+    running.controller.abort();
+    return;
+  }
+  if (!Object.hasOwn(VERB_FEATURES, verb) || extra.length) return say(unknownVerbText(args.trim()), "warning");
+  await env.refresh(ctx);
+  const d = env.state.diagnosis ?? {};
+  const support = verbSupport(verb, d.cliVersion);
+  if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
+  if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
+    return say(noCliText(verb, d.problem), "error");
+
+  if (verb === "status") return indexStatus(ctx, env, d);
+
+  const running = runningWrites.get(cwd);
+  if (running) return say(busyText(verb, { running: running.verb }), "warning");
+  const own = ownIndexPath(cwd, d);
+  if (verb === "init") {
+    if (own) return say(alreadyIndexedText({ indexPath: own }), "warning");
+  } else if (!own) {
+    return say(noOwnIndexText(verb, { cwd, ancestorIndex: d.ancestorIndex }), "warning");
+  }
+  if (d.problemCode === "CODEGRAPH_INDEX_BUSY")
+    return say(liveWriterText(verb, d.indexProblem ?? d.problem), "warning");
+
+  if (!yes) {
+    if (ctx.hasUI) {
+      const { title, body } = confirmText(verb, {
+        cwd,
+        hooks: verb === "init" ? hooksWhy(watchOff(cwd)) : null,
+        ancestorIndex: d.ancestorIndex,
+        indexBytes: d.indexBytes,
+        locks: verb === "unlock" ? lockFilesIn(cwd) : [],
+      });
+      let ok = false;
+      try {
+        ok = await ctx.ui.confirm(title, body);
+      } catch {}
+      if (!ok) return say(CANCELLED_NOTHING(verb));
+      // Another write may have started while the dialog was open.
+      const meanwhile = runningWrites.get(cwd);
+      if (meanwhile) return say(busyText(verb, { running: meanwhile.verb }), "warning");
+    } else if (NEED_YES.has(verb)) {
+      return say(needsYesText(verb), "warning");
+    }
+  }
+  return runWrite(verb, ctx, env);
+}
+
+/** Runs the write `verb` (consent given), shows its progress and result, and refreshes readiness. */
+async function runWrite(verb, ctx, env) {
+  const cwd = ctx.cwd;
+  const controller = new AbortController();
+  runningWrites.set(cwd, { verb, controller });
+  const started = performance.now();
+  let outcome;
+  try {
+    outcome = await withProgress(verb, ctx, env.peers, controller, (onProgress) =>
+      env.glue.run(verbCommand(verb), cwd, controller.signal, { onProgress }),
+    );
+  } finally {
+    runningWrites.delete(cwd);
+  }
+  const durationMs = performance.now() - started;
+  // Readiness at once: the tool is registered again with the new guidance, the slot follows.
+  if (env.state) env.state.shownStatus = undefined;
+  await env.refresh(ctx);
+  const d = env.state.diagnosis ?? {};
+  if (outcome.error) {
+    const err = outcome.error;
+    const type = err?.code === "CODEGRAPH_CANCELLED" ? "warning" : "error";
+    const facts = { durationMs, cwd, ancestorIndex: d.ancestorIndex, subcommand: verbCommand(verb).subcommand };
+    return env.say(ctx, failedText(verb, err, facts), type);
+  }
+  const end = outputEnd(outcome.value, env.glue);
+  const summary = writeSummary(end).slice(-8);
+  const left = verb === "unlock" ? lockFilesIn(cwd).find((f) => f.endsWith("codegraph.lock")) : undefined;
+  const text = doneText(verb, {
+    durationMs,
+    summary,
+    lockLeft: left,
+    upToDate: /Already up to date/.test(end),
+    ready: d.ready,
+    problemCode: d.problemCode,
+  });
+  return env.say(ctx, text, d.ready || verb === "uninit" ? "info" : "warning");
+}
+
+/** `/codegraph status`: CodeGraph's own report of the workspace's index (read-only). */
+async function indexStatus(ctx, env, d) {
+  const cwd = ctx.cwd;
+  let result;
+  try {
+    result = await env.glue.run(verbCommand("status"), cwd);
+  } catch (err) {
+    if (err?.code === "CODEGRAPH_NO_INDEX")
+      return env.say(ctx, noOwnIndexText("status", { cwd, ancestorIndex: d.ancestorIndex }), "warning");
+    return env.say(ctx, failedText("status", err, { durationMs: err?.details?.durationMs ?? 0, cwd }), "error");
+  }
+  const facts = parseIndexStatus(result.text);
+  if (!facts) return env.say(ctx, unreadableStatusText(result.text), "warning");
+  const report = indexReport(facts, { cwd, cliVersion: d.cliVersion, lock: lockState(cwd, d) });
+  return env.say(ctx, report, "info");
+}
+
+module.exports = { handleVerb, verbCompletions, parseVerbArgs, watchOff };

@@ -1,0 +1,281 @@
+// The words of the `/codegraph` verbs (lib/verbs.js): what each one does, its confirm dialog,
+// its progress line, its refusals and its result, and the index report of `/codegraph status`
+// (from the facts lib/index-status.js reads out of `codegraph status --json`).
+
+const { shownPath } = require("./paths.js");
+
+/** The verbs as the completion lists them: name → one line. */
+const VERB_LINES = {
+  status: "CodeGraph's own index report: pending changes, state, versions, lock (read-only)",
+  init: "Create this workspace's CodeGraph index (codegraph init)",
+  sync: "Bring the index up to date with the changed files (codegraph sync)",
+  rebuild: "Recreate the index from scratch (codegraph index)",
+  uninit: "Delete this workspace's index and CodeGraph's git hooks (codegraph uninit)",
+  unlock: "Remove a stale CodeGraph lock left by an interrupted write (codegraph unlock)",
+  cancel: "Stop the index write running in this workspace",
+};
+
+const YES_LINE = "Run without asking first";
+
+/** The command's description as Pi lists it. */
+const COMMAND_DESCRIPTION =
+  "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb)";
+
+const VERB_MIB = 1024 * 1024;
+/** "212 KiB", "1.4 MiB", "2.1 GiB". */
+function bytesText(n) {
+  if (!Number.isFinite(n)) return "unknown size";
+  if (n < VERB_MIB) return `${Math.max(1, Math.round(n / 1024))} KiB`;
+  if (n < 1024 * VERB_MIB) return `${(n / VERB_MIB).toFixed(1)} MiB`;
+  return `${(n / 1024 / VERB_MIB).toFixed(1)} GiB`;
+}
+
+/** "4.2 s", "1 min 3 s": a duration we measured. */
+function durationText(ms) {
+  const s = ms / 1000;
+  if (s < 60) return `${s.toFixed(1)} s`;
+  const m = Math.floor(s / 60);
+  return `${m} min ${Math.round(s - m * 60)} s`;
+}
+
+const indexDirOf = (cwd) => shownPath(`${cwd}/.codegraph`);
+
+/** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, hooks, ancestorIndex, indexBytes, locks. */
+function confirmText(verb, f) {
+  const dir = indexDirOf(f.cwd);
+  switch (verb) {
+    case "init": {
+      const lines = [`Creates ${dir}/ and indexes every source file under ${shownPath(f.cwd)}.`];
+      if (f.ancestorIndex)
+        lines.push(
+          `The enclosing project ${shownPath(f.ancestorIndex)} has an index of its own: this creates a separate index for this directory only, and leaves that one alone.`,
+        );
+      if (f.hooks)
+        lines.push(
+          `File watching is off here (${f.hooks}), so CodeGraph also installs git hooks (post-commit, post-merge, post-checkout) that run \`codegraph sync\` after each commit, merge and checkout.`,
+        );
+      lines.push("On a large repository this may take minutes and much memory.");
+      return { title: "Create the CodeGraph index?", body: lines.join("\n") };
+    }
+    case "sync":
+      return {
+        title: "Sync the CodeGraph index?",
+        body: `Re-indexes the files changed since the last index write, in ${dir} (CodeGraph rewrites the database even when nothing changed).`,
+      };
+    case "rebuild":
+      return {
+        title: "Rebuild the CodeGraph index?",
+        body: [
+          `Deletes and recreates ${dir}/codegraph.db from every source file (codegraph index).`,
+          "CodeGraph first stops a running CodeGraph MCP daemon for this project.",
+          "On a large repository this may take minutes and much memory.",
+        ].join("\n"),
+      };
+    case "uninit":
+      return {
+        title: "Delete the CodeGraph index?",
+        body: `Deletes ${dir}/ (${bytesText(f.indexBytes)}) and CodeGraph's git hooks in this repository. codegraph_explore stops working here until /codegraph init.`,
+      };
+    case "unlock":
+      return {
+        title: "Remove CodeGraph's stale lock?",
+        body: f.locks?.length
+          ? `Removes ${f.locks.map(shownPath).join(" and ")}, left by an interrupted CodeGraph write (no CodeGraph writer holds it now), and CodeGraph's stale daemon files.`
+          : `No lock file is in ${dir}/ now: CodeGraph will only clear stale daemon files, or say there is nothing to do.`,
+      };
+    default:
+      return { title: `codegraph ${verb}?`, body: "" };
+  }
+}
+
+/** Why file watching is off (CodeGraph then installs git hooks at init), or null. */
+function hooksWhy(reason) {
+  if (!reason) return null;
+  if (reason.is === "env") return `CODEGRAPH_NO_WATCH=${reason.value}`;
+  return `WSL, with the workspace under ${reason.mount}`;
+}
+
+const CANCELLED_NOTHING = (verb) => `/codegraph ${verb}: cancelled, nothing changed.`;
+
+/** The progress line: "init: parsing — 3/7 files (42%) · 4 s". */
+function progressText(verb, p, elapsedMs, withCancel) {
+  const parts = [];
+  if (p?.phase) parts.push(p.phase);
+  if (p?.done !== undefined) parts.push(`${p.done}/${p.total}${p.phase === "parsing" ? " files" : ""} (${p.percent}%)`);
+  const what = parts.length ? parts.join(" — ") : "starting";
+  const cancel = withCancel ? " · /codegraph cancel stops it" : "";
+  return `codegraph ${verb}: ${what} · ${Math.floor(elapsedMs / 1000)} s${cancel}`;
+}
+
+/** The loader's message in the TUI (Esc stops it: the loader says so itself). */
+function loaderText(verb, p, elapsedMs) {
+  return progressText(verb, p, elapsedMs, false);
+}
+
+/** The result of a finished write: measured duration, CodeGraph's summary lines, what follows. */
+function doneText(verb, f) {
+  const lines = [`/codegraph ${verb}: done in ${durationText(f.durationMs)} (measured by pi-codegraph).`];
+  if (f.summary.length) lines.push(...f.summary.map((l) => `  ${l}`));
+  if (verb === "unlock" && f.lockLeft)
+    lines.push(
+      `A lock file is still there (${shownPath(f.lockLeft)}): CodeGraph's message went to stderr, which pi-codegraph does not keep for a successful run; run \`codegraph unlock\` in the workspace to read it.`,
+    );
+  if (verb === "sync" && f.upToDate)
+    lines.push(
+      "If the index was built by an older CodeGraph, 'Already up to date' can be wrong: /codegraph status says whether a rebuild is recommended.",
+    );
+  lines.push(`codegraph_explore: ${f.ready ? "ready" : `not ready (${f.problemCode})`}.`);
+  return lines.join("\n");
+}
+
+/** A write that failed or was stopped. */
+function failedText(verb, err, f) {
+  if (err?.code === "CODEGRAPH_CANCELLED") {
+    const after = {
+      init: "The index may be partial: run /codegraph rebuild to finish it, or /codegraph uninit to remove it.",
+      rebuild: "The index may be partial: run /codegraph rebuild again.",
+      sync: "Run /codegraph sync again to finish the update.",
+    }[verb];
+    return [
+      `/codegraph ${verb}: cancelled after ${durationText(f.durationMs)}; CodeGraph and its processes were stopped.`,
+      ...(after ? [after] : []),
+    ].join("\n");
+  }
+  if (err?.code === "CODEGRAPH_NO_INDEX") return noOwnIndexText(verb, f);
+  const took = `/codegraph ${verb} failed after ${durationText(f.durationMs)}`;
+  // The runner's headline only: its remediation speaks of explore (the model's tool).
+  const headline = String(err?.message ?? err).split("\n")[0];
+  if (err?.code === "CODEGRAPH_EXIT") {
+    const d = err.details ?? {};
+    const how = d.exitCode !== null && d.exitCode !== undefined ? `exited with code ${d.exitCode}` : "was killed";
+    const tail = String(d.stderrTail ?? "")
+      .trimEnd()
+      .split("\n")
+      .slice(-8)
+      .join("\n");
+    return `${took}: codegraph ${f.subcommand ?? verb} ${how}.${tail ? `\nstderr:\n${tail}` : ""}`;
+  }
+  return `${took}: ${headline}`;
+}
+
+/** A verb that needs the workspace's own index, where there is none. */
+function noOwnIndexText(verb, f) {
+  const ws = shownPath(f.cwd);
+  if (f.ancestorIndex) {
+    const a = shownPath(f.ancestorIndex);
+    return `/codegraph ${verb}: refused. ${ws} has no index of its own; the enclosing project ${a} has one, and pi-codegraph never acts on an index that is not the workspace's own (CodeGraph's \`${verb}\` would walk up to it). To use that index, start Pi there (cd ${a} && pi); for a separate index of this directory, run /codegraph init here.`;
+  }
+  return `/codegraph ${verb}: refused. ${ws} has no CodeGraph index yet: run /codegraph init first.`;
+}
+
+/** init where the workspace already has an index of its own. */
+function alreadyIndexedText(f) {
+  return `/codegraph init: ${shownPath(f.indexPath)} already exists: this workspace has its own index. Nothing was run. Use /codegraph sync to update it, or /codegraph rebuild to recreate it.`;
+}
+
+const busyText = (verb, f) =>
+  `/codegraph ${verb}: refused. /codegraph ${f.running} is still running in this workspace (one index write at a time): wait for it, or stop it with /codegraph cancel.`;
+
+const liveWriterText = (verb, problem) =>
+  `/codegraph ${verb}: refused. A live CodeGraph process holds the index (${problem}); its lock is not stale. Wait for it to finish${verb === "unlock" ? "" : ", then try again"}.`;
+
+const needsYesText = (verb) =>
+  `/codegraph ${verb}: refused without confirmation (no UI to ask in this mode). To run it, type: /codegraph ${verb} --yes`;
+
+const unsupportedText = (verb, why) => `/codegraph ${verb}: not available with the installed CodeGraph CLI: ${why}`;
+
+const unknownVerbText = (word) =>
+  `/codegraph: unknown verb ${JSON.stringify(word)}. Verbs: ${Object.keys(VERB_LINES).join(", ")} (bare /codegraph shows readiness).`;
+
+const nothingToCancelText = () => "/codegraph cancel: no /codegraph write is running in this workspace.";
+const cancellingText = (verb) => `/codegraph cancel: stopping /codegraph ${verb}…`;
+
+const bugText = (verb, err) =>
+  `/codegraph ${verb}: failed inside pi-codegraph (a bug; please report it): ${String(err?.message ?? err).split("\n")[0]}`;
+
+const noCliText = (verb, problem) => `/codegraph ${verb}: the CodeGraph CLI is not usable here: ${problem}`;
+
+/** The lock line of the status report: `lock` is { live: problem } | { stale: [paths] } | null. */
+function lockLine(lock) {
+  if (!lock) return "lock: none";
+  if (lock.live) return `lock: held by a live CodeGraph writer (${lock.live})`;
+  return `lock: stale (${lock.stale.map(shownPath).join(", ")}): no CodeGraph writer runs; /codegraph unlock removes it`;
+}
+
+const STATES = {
+  complete: "complete",
+  partial: "partial (an index write did not finish: /codegraph rebuild)",
+  indexing: "indexing (a write is running, or one was interrupted: /codegraph rebuild if none runs)",
+  failed: "failed (the last index write failed: /codegraph rebuild)",
+};
+
+/** The `/codegraph status` report from the parsed `status --json` facts `s` plus what we know. */
+function indexReport(s, f) {
+  const lines = [`CodeGraph index of ${shownPath(s.projectPath ?? f.cwd)}`];
+  const cli = f.cliVersion ?? s.version ?? "unknown";
+  const built = s.builtWithVersion ?? "unknown";
+  const differ = s.builtWithVersion && cli !== "unknown" && s.builtWithVersion !== cli;
+  lines.push(`versions: CLI ${cli}; index built with ${built}${differ ? " (they differ)" : ""}`);
+  if (s.state) lines.push(`state: ${STATES[s.state] ?? s.state}`);
+  if (s.reindexRecommended)
+    lines.push(
+      "rebuild recommended: CodeGraph's extractor changed since this index was built; run /codegraph rebuild (sync will not fix this)",
+    );
+  const p = s.pendingChanges;
+  if (p) {
+    const total = (p.added ?? 0) + (p.modified ?? 0) + (p.removed ?? 0);
+    lines.push(
+      total
+        ? `pending changes: ${p.added ?? 0} added, ${p.modified ?? 0} modified, ${p.removed ?? 0} removed since the last write: /codegraph sync`
+        : "pending changes: none (the index matches the files)",
+    );
+  } else lines.push("pending changes: not reported");
+  if (Number.isFinite(s.pendingRefs) && s.pendingRefs > 0)
+    lines.push(`pending references: ${s.pendingRefs} not yet resolved`);
+  if (s.worktreeMismatch)
+    lines.push(
+      `worktree mismatch: ${typeof s.worktreeMismatch === "string" ? s.worktreeMismatch : JSON.stringify(s.worktreeMismatch)}`,
+    );
+  lines.push(lockLine(f.lock));
+  lines.push(`last indexed: ${s.lastIndexed ?? "unknown"}`);
+  const count = (n, what) => (Number.isFinite(n) ? `${n} ${what}` : `? ${what}`);
+  lines.push(
+    `size: ${count(s.fileCount, "files")}, ${count(s.nodeCount, "nodes")}, ${count(s.edgeCount, "edges")}; database ${bytesText(s.dbSizeBytes)}`,
+  );
+  lines.push(
+    "note: CodeGraph opens the index read-write even for status and explore, and migrates an index built by an older CodeGraph in place.",
+  );
+  return lines.join("\n");
+}
+
+/** `status --json` printed something that is not its JSON line. */
+const unreadableStatusText = (text) =>
+  `/codegraph status: CodeGraph's status output could not be read as JSON; it said:\n${String(text).slice(0, 2000)}`;
+
+module.exports = {
+  VERB_LINES,
+  YES_LINE,
+  COMMAND_DESCRIPTION,
+  CANCELLED_NOTHING,
+  bytesText,
+  durationText,
+  confirmText,
+  hooksWhy,
+  progressText,
+  loaderText,
+  doneText,
+  failedText,
+  noOwnIndexText,
+  alreadyIndexedText,
+  busyText,
+  liveWriterText,
+  needsYesText,
+  unsupportedText,
+  unknownVerbText,
+  nothingToCancelText,
+  cancellingText,
+  noCliText,
+  bugText,
+  indexReport,
+  unreadableStatusText,
+};
