@@ -113,7 +113,7 @@ test("doctor without an index: not ready, the index check's own reason, the fix,
   const r = run(["doctor"], ws);
   assert.equal(r.code, 1);
   assert.match(r.stdout, /^status\s+not ready \(CODEGRAPH_NO_INDEX\)$/m);
-  assert.match(r.stdout, /^fix\s+Run `codegraph init` in /m);
+  assert.match(r.stdout, /^fix\s+Run `\/codegraph init` in Pi \(or `codegraph init` in /m);
   const { index, codegraph } = rows(r.stdout);
   assert.match(index, /index/);
   assert.ok(index.includes(path.join(ws, ".codegraph")), index);

@@ -59,7 +59,9 @@ for (const impl of implementations) {
         assert.equal(err.details.ancestorIndex, project);
         // The ancestor comes first; a separate index is only the second option.
         const start = err.remediation.indexOf(`start Pi there (cd ${project} && pi)`);
-        const separate = err.remediation.indexOf(`run \`codegraph init\` in ${sub}`);
+        const separate = err.remediation.indexOf(
+          `run \`/codegraph init\` in Pi here (or \`codegraph init\` in ${sub})`,
+        );
         assert.ok(start >= 0 && separate > start, err.remediation);
 
         assert.match(s.tool().promptSnippet, new RegExp(`enclosing project ${project} has a CodeGraph index`));
@@ -200,7 +202,7 @@ for (const impl of implementations) {
         assert.equal(err.code, "CODEGRAPH_NO_INDEX");
         assert.match(
           err.remediation,
-          /^Move or delete .*codegraph\.db \(CodeGraph cannot rebuild it in place\), then run `codegraph init`/,
+          /^Move or delete .*codegraph\.db \(CodeGraph cannot rebuild it in place\), then run `\/codegraph init` in Pi \(or `codegraph init` in /,
         );
         // The same when the CLI itself says it cannot use the file (a SQLite header, garbage after).
         const cliSays = await withEnv({ FAKE_CG_MODE: "noindex" }, () => pkg.explore("q", fake.ws)).catch((e) => e);

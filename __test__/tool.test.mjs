@@ -118,7 +118,12 @@ for (const impl of withExample) {
         const { FALLBACK_LINE } = impl.module;
         await assert.rejects(tool.execute("call-3", { request: "q" }, undefined, undefined, { cwd: bare }), (err) => {
           assert.ok(err.message.startsWith("CODEGRAPH_NO_INDEX:"), err.message);
-          assert.ok(err.message.includes(`Remediation: Run \`codegraph init\` in ${bare} yourself`), err.message);
+          assert.ok(
+            err.message.includes(
+              `Remediation: Run \`/codegraph init\` in Pi (or \`codegraph init\` in ${bare}) yourself`,
+            ),
+            err.message,
+          );
           assert.equal(err.message.split("\n").at(-1), FALLBACK_LINE);
           assert.match(FALLBACK_LINE, /use read, and grep\/find \(as tools or through bash\)/);
           assert.equal(err.code, "CODEGRAPH_NO_INDEX");

@@ -610,7 +610,7 @@ function redactTail(text) {
 // the two say the same thing by construction.
 
 const WORDED_FROM = Symbol("pi-codegraph words' facts");
-const NEVER_WRITES_INDEX = "pi-codegraph never creates, syncs or repairs the index.";
+const NEVER_WRITES_INDEX = "pi-codegraph writes the index only when you type a /codegraph verb; the model never does.";
 const OPTIONS_SHAPE =
   "Pass options as { timeoutMs?: milliseconds, onProgress?: function, onQueue?: function } and the signal as an AbortSignal, or leave them out.";
 
@@ -637,15 +637,15 @@ function noIndexRemediation(f) {
   const kind = f.kind ?? { is: "missing" };
   if (kind.is === "missing" && kind.ancestor) {
     const a = shownPath(kind.ancestor);
-    return `The enclosing project ${a} has a CodeGraph index: start Pi there (cd ${a} && pi) to use it; its answers name files relative to that directory. Only if you want a separate, partial index of this subdirectory, run \`codegraph init\` in ${ws} yourself. ${NEVER_WRITES_INDEX}`;
+    return `The enclosing project ${a} has a CodeGraph index: start Pi there (cd ${a} && pi) to use it; its answers name files relative to that directory. Only if you want a separate, partial index of this subdirectory, run \`/codegraph init\` in Pi here (or \`codegraph init\` in ${ws}) yourself. ${NEVER_WRITES_INDEX}`;
   }
   if (kind.is === "unusable")
-    return `Move or delete ${shownPath(kind.db)} (CodeGraph cannot rebuild it in place), then run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
+    return `Move or delete ${shownPath(kind.db)} (CodeGraph cannot rebuild it in place), then run \`/codegraph init\` in Pi (or \`codegraph init\` in ${ws}) yourself; ${NEVER_WRITES_INDEX}`;
   if (kind.is === "special")
-    return `Replace it with a real index: remove it, then run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
+    return `Replace it with a real index: remove it, then run \`/codegraph init\` in Pi (or \`codegraph init\` in ${ws}) yourself; ${NEVER_WRITES_INDEX}`;
   if (kind.is === "outside")
     return `Start Pi in the project that owns that index, run \`codegraph init\` in ${ws} for an index of its own, or set PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 to accept an index outside the workspace. ${NEVER_WRITES_INDEX}`;
-  return `Run \`codegraph init\` in ${ws} yourself; ${NEVER_WRITES_INDEX}`;
+  return `Run \`/codegraph init\` in Pi (or \`codegraph init\` in ${ws}) yourself; ${NEVER_WRITES_INDEX}`;
 }
 
 /** CODEGRAPH_INDEX_READONLY: the index itself may be fine, so nothing says to move or delete it. */
@@ -665,7 +665,7 @@ function busyRemediation(f) {
   const lock = shownPath(f.lock);
   // pid 0: no lock yet, the database is only started.
   if (f.pid === 0)
-    return `Ask again once \`codegraph init\` has finished; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process is indexing, an init was interrupted: run \`codegraph index\` in the workspace (the database ${lock} is only started).`;
+    return `Ask again once \`codegraph init\` has finished; pi-codegraph never starts, stops or repeats indexing on its own. If no CodeGraph process is indexing, an init was interrupted: run \`/codegraph rebuild\` in Pi (or \`codegraph index\` in the workspace; the database ${lock} is only started).`;
   return `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${f.pid}, the lock is stale: delete ${lock}.`;
 }
 
