@@ -69,7 +69,7 @@ test("doctor in an indexed workspace: ready, exit 0", () => {
   const ws = makeWorkspace();
   const r = run(["doctor"], ws);
   assert.equal(r.code, 0, r.stderr);
-  assert.match(r.stdout, /^status\s+ready$/m);
+  assert.match(r.stdout, /^status\s+ready, the index is up to date$/m);
   assert.match(r.stdout, new RegExp(`^codegraph\\s+${path.join(bin, "codegraph")}$`, "m"));
   assert.match(r.stdout, /^version\s+9\.9\.9-fake \(from --version\)$/m);
   assert.match(r.stdout, new RegExp(`^index\\s+${ws}/\\.codegraph$`, "m"));
@@ -106,6 +106,25 @@ test("doctor DIR reports on DIR, resolved against the current directory; two DIR
   assert.equal(two.code, 2);
   assert.match(two.stderr, /doctor \[DIR\]/);
   assert.equal(two.stdout, "");
+});
+
+test("doctor counts the files changed since the index from CodeGraph's own status, and says when it cannot", () => {
+  const ws = makeWorkspace();
+  const pending = JSON.stringify({
+    pendingChanges: { added: 1, modified: 2, removed: 0 },
+    index: { reindexRecommended: true },
+  });
+  const r = run(["doctor"], ws, bin, { vars: { FAKE_CG_STATUS: pending } });
+  assert.equal(r.code, 0, r.stderr);
+  assert.equal(
+    rows(r.stdout).status,
+    "ready, 3 files changed since the index (2 modified, 1 added; codegraph status); CodeGraph recommends a rebuild (/codegraph rebuild)",
+  );
+  const broken = run(["doctor"], ws, bin, { vars: { FAKE_CG_STATUS: JSON.stringify({ pendingChanges: null }) } });
+  assert.equal(
+    rows(broken.stdout).status,
+    "ready (changes since the index not known: codegraph status gave no counts)",
+  );
 });
 
 test("doctor without an index: not ready, the index check's own reason, the fix, exit 1, nothing created", () => {
@@ -168,7 +187,7 @@ test("doctor without the native addon: the Node runner stands in, and the runner
   const r = run(["doctor"], ws, bin, { vars, script: path.join(copy, "bin", "pi-codegraph.js") });
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const row = rows(r.stdout);
-  assert.equal(row.status, "ready");
+  assert.equal(row.status, "ready, the index is up to date");
   assert.match(row.runner, /^node \(native addon not loaded: no pi-codegraph native addon for \S+/);
   assert.match(row.addon, /^not loaded: .*no pi-codegraph native addon.*binding\.js/);
   assert.equal(row.fix, undefined);
@@ -300,7 +319,7 @@ test("doctor | head -1 prints the first row and nothing on stderr", () => {
     env: env({}, `${bin}:/usr/bin:/bin`),
     encoding: "utf8",
   });
-  assert.match(r.stdout, /^status\s+ready\n$/);
+  assert.match(r.stdout, /^status\s+ready, the index is up to date\n$/);
   assert.equal(r.stderr, "");
 });
 

@@ -7,7 +7,10 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const pkg = require("../package.json");
-const { explore, diagnose, addonInfo, runnerInfo, limits } = require("../index.js");
+const { explore, diagnose, run, addonInfo, runnerInfo, limits } = require("../index.js");
+const { verbCommand } = require("../lib/commands.js");
+const { parseIndexStatus } = require("../lib/index-status.js");
+const { pendingStatusText } = require("../lib/words/staleness.js");
 const { envDroppedLines, indexSizeText, parallelText, runnerLine } = require("../lib/status.js");
 const { printable } = require("../lib/text.js");
 
@@ -93,6 +96,20 @@ function platformTarget() {
   }
 }
 
+/**
+ * "ready, N files changed since the index": CodeGraph's own count (`codegraph status --json`,
+ * read-only on a current index, 0.6 s to a minute on a large one, so only here and in
+ * `/codegraph status`, never per call).
+ */
+async function pendingStatus(dir) {
+  try {
+    const { text } = await run(verbCommand("status"), dir);
+    return pendingStatusText(parseIndexStatus(text));
+  } catch (err) {
+    return pendingStatusText(null, `${err.code ?? "error"}`);
+  }
+}
+
 async function doctor(dir) {
   const d = await diagnose(dir);
   const addon = addonInfo();
@@ -107,7 +124,7 @@ async function doctor(dir) {
       ? "not checked (the workspace is not usable)"
       : null;
   const rows = [
-    ["status", d.ready ? "ready" : `not ready (${code})`],
+    ["status", d.ready ? await pendingStatus(dir) : `not ready (${code})`],
     ["workspace", d.cwd ?? dir],
   ];
   if (code && !["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX", "CODEGRAPH_ADDON"].includes(code)) {
