@@ -439,6 +439,25 @@ for (const impl of withExample) {
       assert.equal(s.ui.notes.at(-1).type, "error");
     });
 
+    test("a verb the installed CodeGraph lacks is not offered and runs nothing (init --yes came in 1.6.0)", async () => {
+      await logged(
+        async (log) => {
+          const ws = makeWorkspace({ index: false });
+          const s = await session(ws);
+          const offered = s.command.getArgumentCompletions("").map((i) => i.value);
+          assert.ok(!offered.includes("init") && offered.includes("sync"), offered.join());
+          const said = await s.cg("init --yes");
+          assert.match(said, /CodeGraph 1\.4\.1 has no `init --yes` \(added in 1\.6\.0\)/);
+          assert.deepEqual(
+            argvs(log).filter((a) => a[0] !== "--version"),
+            [],
+          );
+          assert.ok(!fs.existsSync(path.join(ws, ".codegraph", "codegraph.db")));
+        },
+        { FAKE_CG_VERSION: "1.4.1" },
+      );
+    });
+
     test("an unknown verb or argument runs nothing and lists the verbs", async () => {
       const s = await session(makeWorkspace());
       await logged(async (log) => {
