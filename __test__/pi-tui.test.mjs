@@ -3,22 +3,21 @@
 // indexed example fixture. Asserts on the screen: the status slot, the call row with its CLI
 // form, the collapsed result with its footer, the expanded result, and /codegraph.
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
 import { root, tempDir, waitFor } from "./helpers/index.mjs";
-import { PI_CLI, piMissing, runPi, writeModelsJson } from "./helpers/pi-harness.mjs";
+import { piMissing } from "./helpers/pi-harness.mjs";
+import { startTuiPi, tmuxMissing } from "./helpers/tmux-pi.mjs";
 
-const tmuxMissing = spawnSync("tmux", ["-V"]).status === 0 ? false : "tmux is not installed";
 const REQUEST = "how does CheckoutService.checkout call charge";
-const session = `pi-codegraph-tui-${process.pid}`;
-const tmux = (...args) => execFileSync("tmux", ["-L", session, ...args], { encoding: "utf8" });
-const screen = () => tmux("capture-pane", "-p", "-J", "-S", "-400", "-t", session);
 
 let scratch;
 let server;
+let pi;
+const screen = () => pi.screen();
 
 before(async () => {
   if (piMissing || tmuxMissing) return;
@@ -33,22 +32,12 @@ before(async () => {
     stdio: "ignore",
   });
   server = await startFakeOpenAI({ request: REQUEST });
-  const agentDir = path.join(scratch, "agent");
-  const home = path.join(scratch, "home");
-  fs.mkdirSync(home);
-  writeModelsJson(agentDir, server.baseUrl, ["tui-model"]);
-  const env = { PATH: pathDirs, HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", TERM: "xterm-256color" };
-  const install = await runPi(["install", root], { cwd: scratch, env, timeoutMs: 20000 });
-  assert.equal(install.code, 0, install.stderr);
-  const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-  const pi = [process.execPath, PI_CLI, "--offline", "--no-session", "--provider", "fake", "--model", "tui-model"];
-  tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "50", "-c", ws, "env", ...envArgs, ...pi);
+  const name = `pi-codegraph-tui-${process.pid}`;
+  pi = await startTuiPi({ name, scratch, cwd: ws, baseUrl: server.baseUrl, pathDirs });
 });
 
 after(async () => {
-  try {
-    tmux("kill-server");
-  } catch {}
+  pi?.stop();
   await server?.close();
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
@@ -58,7 +47,7 @@ test("interactive Pi shows the status, the call, the collapsed and expanded resu
   timeout: 60000,
 }, async () => {
   await waitFor(() => screen().includes("⬡ codegraph"), { timeoutMs: 20000, what: "Pi's status bar" });
-  tmux("send-keys", "-t", session, "How does checkout reach charge?", "Enter");
+  pi.keys("How does checkout reach charge?", "Enter");
   const collapsed = await waitFor(() => (/codegraph 1\.6\.1/.test(screen()) ? screen() : null), {
     timeoutMs: 30000,
     what: "the tool result",
@@ -71,10 +60,10 @@ test("interactive Pi shows the status, the call, the collapsed and expanded resu
   assert.match(collapsed, /\d+\.\dKB · \d+ lines · \d+\.\d\ds · codegraph 1\.6\.1/);
   assert.doesNotMatch(collapsed, /\*\*Source Code\*\*/, "collapsed: a preview only");
 
-  tmux("send-keys", "-t", session, "C-o");
+  pi.keys("C-o");
   await waitFor(() => screen().includes("**Source Code**"), { timeoutMs: 10000, what: "the expanded result" });
 
-  tmux("send-keys", "-t", session, "/codegraph", "Enter");
+  pi.keys("/codegraph", "Enter");
   const report = await waitFor(() => (screen().includes("pi-codegraph: ready") ? screen() : null), {
     timeoutMs: 10000,
     what: "the /codegraph report",

@@ -3,23 +3,21 @@
 // The status bar says "no index"; the user types `/codegraph init`, confirms in Pi's dialog, and
 // the very next question is answered by codegraph_explore from the new index.
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
 import { root, tempDir, waitFor } from "./helpers/index.mjs";
-import { PI_CLI, piMissing, runPi, writeModelsJson } from "./helpers/pi-harness.mjs";
+import { piMissing } from "./helpers/pi-harness.mjs";
+import { startTuiPi, tmuxMissing } from "./helpers/tmux-pi.mjs";
 
-const tmuxMissing = spawnSync("tmux", ["-V"]).status === 0 ? false : "tmux is not installed";
 const REQUEST = "how does CheckoutService.checkout call charge";
-const session = `pi-codegraph-tui-init-${process.pid}`;
-const tmux = (...args) => execFileSync("tmux", ["-L", session, ...args], { encoding: "utf8" });
-const screen = () => tmux("capture-pane", "-p", "-J", "-S", "-400", "-t", session);
 
 let scratch;
 let server;
 let ws;
+let pi;
+const screen = () => pi.screen();
 
 before(async () => {
   if (piMissing || tmuxMissing) return;
@@ -30,22 +28,12 @@ before(async () => {
   const nodeDir = path.dirname(process.execPath);
   const pathDirs = [path.join(root, "node_modules", ".bin"), nodeDir, "/usr/bin", "/bin"].join(path.delimiter);
   server = await startFakeOpenAI({ request: REQUEST });
-  const agentDir = path.join(scratch, "agent");
-  const home = path.join(scratch, "home");
-  fs.mkdirSync(home);
-  writeModelsJson(agentDir, server.baseUrl, ["tui-model"]);
-  const env = { PATH: pathDirs, HOME: home, PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: "1", TERM: "xterm-256color" };
-  const install = await runPi(["install", root], { cwd: scratch, env, timeoutMs: 20000 });
-  assert.equal(install.code, 0, install.stderr);
-  const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-  const pi = [process.execPath, PI_CLI, "--offline", "--no-session", "--provider", "fake", "--model", "tui-model"];
-  tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "50", "-c", ws, "env", ...envArgs, ...pi);
+  const name = `pi-codegraph-tui-init-${process.pid}`;
+  pi = await startTuiPi({ name, scratch, cwd: ws, baseUrl: server.baseUrl, pathDirs });
 });
 
 after(async () => {
-  try {
-    tmux("kill-server");
-  } catch {}
+  pi?.stop();
   await server?.close();
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });
 });
@@ -56,14 +44,14 @@ test("interactive Pi: /codegraph init in an unindexed workspace, confirmed, and 
 }, async () => {
   await waitFor(() => screen().includes("⬡ codegraph: no index"), { timeoutMs: 20000, what: "the no-index status" });
   assert.ok(!fs.existsSync(path.join(ws, ".codegraph")), "nothing indexed before the user asks");
-  tmux("send-keys", "-t", session, "-l", "/codegraph init");
+  pi.type("/codegraph init");
   await waitFor(() => screen().includes("/codegraph init") && !screen().includes("Create this workspace's"), {
     what: "the typed command without a completion list",
   });
-  tmux("send-keys", "-t", session, "Enter");
+  pi.keys("Enter");
   await waitFor(() => screen().includes("Create the CodeGraph index?"), { what: "Pi's confirm dialog" });
   assert.match(screen(), /Creates .*\/ws\/\.codegraph\//);
-  tmux("send-keys", "-t", session, "Enter"); // "Yes" is the first choice
+  pi.keys("Enter"); // "Yes" is the first choice
   const done = await waitFor(() => (/\/codegraph init: done in \d+\.\d s/.test(screen()) ? screen() : null), {
     timeoutMs: 60000,
     what: "init to finish",
@@ -74,7 +62,7 @@ test("interactive Pi: /codegraph init in an unindexed workspace, confirmed, and 
   assert.ok(fs.existsSync(path.join(ws, ".codegraph", "codegraph.db")), "the user's init made the index");
   await waitFor(() => !screen().includes("⬡ codegraph: no index"), { what: "the status bar to follow" });
 
-  tmux("send-keys", "-t", session, "How does checkout reach charge?", "Enter");
+  pi.keys("How does checkout reach charge?", "Enter");
   const answered = await waitFor(() => (/codegraph 1\.6\.1/.test(screen()) ? screen() : null), {
     timeoutMs: 30000,
     what: "the explore result",

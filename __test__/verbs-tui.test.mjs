@@ -4,17 +4,15 @@
 // dialog, the BorderedLoader with the phase, the file counts and the elapsed time, and that Esc
 // stops the CLI's whole process tree and says so.
 import assert from "node:assert/strict";
-import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
-import { fakeBinDir, isAlive, makeWorkspace, readJsonFile, root, tempDir, waitFor } from "./helpers/index.mjs";
-import { PI_CLI, piMissing, runPi, writeModelsJson } from "./helpers/pi-harness.mjs";
+import { fakeBinDir, isAlive, makeWorkspace, readJsonFile, tempDir, waitFor } from "./helpers/index.mjs";
+import { piMissing } from "./helpers/pi-harness.mjs";
+import { startTuiPi, tmuxMissing } from "./helpers/tmux-pi.mjs";
 
-const tmuxMissing = spawnSync("tmux", ["-V"]).status === 0 ? false : "tmux is not installed";
-const session = `pi-codegraph-verbs-tui-${process.pid}`;
-const tmux = (...args) => execFileSync("tmux", ["-L", session, ...args], { encoding: "utf8" });
-const screen = () => tmux("capture-pane", "-p", "-J", "-S", "-400", "-t", session);
+let pi;
+const screen = () => pi.screen();
 
 let scratch;
 let gate;
@@ -29,29 +27,14 @@ before(async () => {
   ws = makeWorkspace();
   const bin = fakeBinDir();
   const pathDirs = [bin, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter);
-  const agentDir = path.join(scratch, "agent");
-  const home = path.join(scratch, "home");
-  fs.mkdirSync(home);
-  writeModelsJson(agentDir, "http://127.0.0.1:9", ["tui-model"]); // never called: commands only
-  const env = {
-    PATH: pathDirs,
-    HOME: home,
-    PI_CODING_AGENT_DIR: agentDir,
-    PI_OFFLINE: "1",
-    TERM: "xterm-256color",
-    FAKE_CG_GATE: gate,
-  };
-  const install = await runPi(["install", root], { cwd: scratch, env, timeoutMs: 20000 });
-  assert.equal(install.code, 0, install.stderr);
-  const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-  const pi = [process.execPath, PI_CLI, "--offline", "--no-session", "--provider", "fake", "--model", "tui-model"];
-  tmux("new-session", "-d", "-s", session, "-x", "160", "-y", "50", "-c", ws, "env", ...envArgs, ...pi);
+  const name = `pi-codegraph-verbs-tui-${process.pid}`;
+  // The model is never called: commands only.
+  const baseUrl = "http://127.0.0.1:9";
+  pi = await startTuiPi({ name, scratch, cwd: ws, baseUrl, pathDirs, env: { FAKE_CG_GATE: gate } });
 });
 
 after(() => {
-  try {
-    tmux("kill-server");
-  } catch {}
+  pi?.stop();
   for (const pid of strays) {
     try {
       process.kill(pid, "SIGKILL");
@@ -66,7 +49,7 @@ test("interactive Pi: /codegraph rebuild asks, shows a loader with file counts a
   timeout: 60000,
 }, async (t) => {
   await waitFor(() => screen().includes("⬡ codegraph"), { timeoutMs: 20000, what: "Pi's status bar" });
-  tmux("send-keys", "-t", session, "-l", "/codegraph rebuild");
+  pi.type("/codegraph rebuild");
   // Typed in full, the verb has no completion left: wait for the list to close, then Enter runs it.
   await waitFor(
     () => screen().includes("/codegraph rebuild") && !screen().includes("Recreate the index from scratch"),
@@ -74,12 +57,12 @@ test("interactive Pi: /codegraph rebuild asks, shows a loader with file counts a
       what: "the typed command without a completion list",
     },
   );
-  tmux("send-keys", "-t", session, "Enter");
+  pi.keys("Enter");
   await waitFor(() => screen().includes("Rebuild the CodeGraph index?"), { what: "Pi's confirm dialog" }).catch((e) => {
     throw new Error(`${e.message}; screen:\n${screen()}`);
   });
   assert.match(screen(), /stops a running CodeGraph MCP daemon for this project/);
-  tmux("send-keys", "-t", session, "Enter"); // "Yes" is the first choice
+  pi.keys("Enter"); // "Yes" is the first choice
   const pids = await waitFor(() => readJsonFile(path.join(gate, "started.json")), { what: "the fake at its gate" });
   strays.push(pids.self, pids.grandchild);
   const shown = await waitFor(
@@ -89,7 +72,7 @@ test("interactive Pi: /codegraph rebuild asks, shows a loader with file counts a
   assert.match(shown, /cancel/, "the loader names its cancel key");
   const loaderLines = shown.split("\n").filter((l) => /codegraph rebuild:|cancel/.test(l));
   t.diagnostic(`loader: ${loaderLines.map((l) => l.trim()).join(" / ")}`);
-  tmux("send-keys", "-t", session, "Escape");
+  pi.keys("Escape");
   await waitFor(() => /\/codegraph rebuild: cancelled after \d+\.\d s/.test(screen()), {
     timeoutMs: 15000,
     what: "the cancel to be reported",
