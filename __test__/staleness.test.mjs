@@ -83,6 +83,16 @@ for (const impl of implementations) {
       assert.equal(r.details.staleFiles, undefined);
     });
 
+    test("a file's own symbol in CodeGraph's per-file list (`compiler.py:1` after its path) is not a root-level file", async () => {
+      const { ws } = workspace({ "django/db/models/sql/compiler.py": "old" });
+      // As CodeGraph 1.6.1 lists a file's symbols on Django: the file node is `<name>:1`.
+      const answer =
+        "- django/db/models/sql/compiler.py: _get_field_choices:1173, compiler.py:1, as_sql:1906, setup.py:3\n";
+      const r = await answerWith(pkg, ws, answer);
+      assert.equal(r.text, answer);
+      assert.equal(r.details.staleFiles, undefined);
+    });
+
     test("a file CodeGraph already flags (⚠) is not repeated; another changed file still is", async () => {
       const { ws } = workspace({ "src/cart.ts": "new", "src/other.ts": "new" });
       const flaggedOnly = [

@@ -10,7 +10,7 @@ const pkg = require("../package.json");
 const { explore, diagnose, run, addonInfo, runnerInfo, limits } = require("../index.js");
 const { verbCommand } = require("../lib/commands.js");
 const { parseIndexStatus } = require("../lib/index-status.js");
-const { pendingStatusText } = require("../lib/words/staleness.js");
+const { pendingStatusText } = require("../lib/words/doctor.js");
 const { envDroppedLines, indexSizeText, parallelText, runnerLine } = require("../lib/status.js");
 const { printable } = require("../lib/text.js");
 

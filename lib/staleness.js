@@ -27,8 +27,9 @@ const TOKEN_SPLIT = /[\s`'"()[\]{}<>,;*|]+/u;
 
 /**
  * The files `text` cites, as `{ cited: [{ path, strong }], flagged: Set<path> }`: `path`
- * relative as printed (a `:line` suffix removed), `strong` when it has a directory or a line
- * (only then can its absence mean "deleted": a bare `name.ext` may be code), `flagged` the ones
+ * relative as printed (a `:line` suffix removed), `strong` when it has a directory (only then
+ * can its absence mean "deleted": a bare `name.ext`, even with a line, may be code or a symbol:
+ * CodeGraph lists a file's own node as `compiler.py:1` after its path), `flagged` the ones
  * named on a CodeGraph warning line (⚠), which CodeGraph already told about. Fenced code blocks
  * (the answer's source) are skipped. Unique, in order, at most `max` (not counting flagged ones).
  */
@@ -49,7 +50,7 @@ function citedPaths(text, max = MAX_CITED_PATHS) {
       const p = m[1];
       if (!PATH_SHAPE.test(p)) continue;
       if (warns) flagged.add(p);
-      const strong = p.includes("/") || m[2] !== undefined;
+      const strong = p.includes("/");
       found.set(p, (found.get(p) ?? false) || strong);
     }
   }

@@ -36,28 +36,6 @@ function editedReportText(count) {
   return `ready, ${filesWord(count)} changed since the index (edited in this session)`;
 }
 
-/**
- * doctor's status row from `codegraph status --json` (lib/index-status.js): "ready, 3 files
- * changed since the index (2 modified, 1 added; codegraph status)", "ready, the index is up to
- * date", or why the changes are not known.
- */
-function pendingStatusText(status, problem) {
-  if (!status?.pendingChanges)
-    return `ready (changes since the index not known: ${problem ?? "codegraph status gave no counts"})`;
-  const { added, modified, removed } = status.pendingChanges;
-  const total = added + modified + removed;
-  const rebuild = status.reindexRecommended ? "; CodeGraph recommends a rebuild (/codegraph rebuild)" : "";
-  if (total === 0) return `ready, the index is up to date${rebuild}`;
-  const parts = [
-    [modified, "modified"],
-    [added, "added"],
-    [removed, "removed"],
-  ]
-    .filter(([n]) => n > 0)
-    .map(([n, w]) => `${n} ${w}`);
-  return `ready, ${filesWord(total)} changed since the index (${parts.join(", ")}; codegraph status)${rebuild}`;
-}
-
 /** The one prompt guideline while any file edited in this session is newer than the index (no count: the prompt stays put). */
 function editedGuideline(toolName) {
   return `Files were edited in this session after the CodeGraph index was last written: ${toolName} answers about them may be stale (old line numbers, missing or deleted symbols); read those files instead. Only the user can update the index (/codegraph sync); you cannot.`;
@@ -69,5 +47,4 @@ module.exports = {
   editedSlotText,
   editedReportText,
   editedGuideline,
-  pendingStatusText,
 };
