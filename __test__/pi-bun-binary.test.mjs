@@ -156,7 +156,7 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
     const { sent } = oneToolCall(run, bodies, { isError: true });
     assert.match(sent, /^CODEGRAPH_NO_INDEX:/);
     assert.ok(sent.includes(path.join(ws, ".codegraph")), `names the missing index: ${sent}`);
-    assert.match(sent, /Remediation: Run `codegraph init`/);
+    assert.match(sent, /Remediation: Run `\/codegraph init` in Pi \(or `codegraph init` in /);
     assert.match(sent, /use read, and grep\/find/);
   });
 

@@ -12,6 +12,7 @@ import path from "node:path";
 import { before, describe, test } from "node:test";
 import { withExample } from "./helpers/impl.mjs";
 import {
+  fakeBinDir,
   hashTree,
   isAlive,
   makeWorkspace,
@@ -454,7 +455,8 @@ for (const impl of withExample) {
           );
           assert.ok(!fs.existsSync(path.join(ws, ".codegraph", "codegraph.db")));
         },
-        { FAKE_CG_VERSION: "1.4.1" },
+        // A fresh executable: a version is read once per executable, and this file's shared fake said 9.9.9-fake.
+        { FAKE_CG_VERSION: "1.4.1", PATH: fakeBinDir() },
       );
     });
 

@@ -37,7 +37,10 @@ eachBackend("the index while `codegraph init` creates it, before its lock", ({ e
     const outcome = await exploreWith(fake.file, "q", ws, null, { timeoutMs: 1200 });
     const err = expectError(outcome, "CODEGRAPH_INDEX_BUSY");
     assert.match(err.message, /codegraph\.db holds only its first page: `codegraph init` is creating it/);
-    assert.match(err.remediation, /an init was interrupted: run `codegraph index`/);
+    assert.match(
+      err.remediation,
+      /an init was interrupted: run `\/codegraph rebuild` in Pi \(or `codegraph index` in the workspace/,
+    );
     assert.equal(fs.existsSync(ran), false, "no answer from the empty index");
     const d = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => diagnose(ws));
     assert.equal(d.problemCode, "CODEGRAPH_INDEX_BUSY", "the status slot says indexing");
