@@ -1,5 +1,7 @@
 // The words of `pi-codegraph doctor` that only it says (bin/pi-codegraph.js).
 
+const { filesWord } = require("./staleness.js");
+
 /**
  * doctor's status row from `codegraph status --json` (lib/index-status.js): "ready, 3 files
  * changed since the index (2 modified, 1 added; codegraph status)", "ready, the index is up to
@@ -19,7 +21,7 @@ function pendingStatusText(status, problem) {
   ]
     .filter(([n]) => n > 0)
     .map(([n, w]) => `${n} ${w}`);
-  return `ready, ${total} ${total === 1 ? "file" : "files"} changed since the index (${parts.join(", ")}; codegraph status)${rebuild}`;
+  return `ready, ${filesWord(total)} changed since the index (${parts.join(", ")}; codegraph status)${rebuild}`;
 }
 
 module.exports = { pendingStatusText };

@@ -47,4 +47,5 @@ module.exports = {
   editedSlotText,
   editedReportText,
   editedGuideline,
+  filesWord,
 };
