@@ -26,7 +26,8 @@ function piOwn(id) {
 
 const { Type } = require("typebox");
 const { Text } = require("@mariozechner/pi-tui");
-const { BorderedLoader, formatSize, keyHint } = piOwn("@mariozechner/pi-coding-agent");
+const { StringEnum } = require("@mariozechner/pi-ai");
+const { BorderedLoader, formatSize, getAgentDir, keyHint } = piOwn("@mariozechner/pi-coding-agent");
 
-const peers = { Type, Text, BorderedLoader, formatSize, keyHint };
+const peers = { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
 module.exports = require("./index.js").createExtension(() => peers);

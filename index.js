@@ -14,12 +14,13 @@ const pkg = require("./package.json");
  */
 async function packagePeers() {
   // import(), not require(): they are ES modules (pi-coding-agent exports no require entry).
-  const [{ Type }, { Text }, { BorderedLoader, formatSize, keyHint }] = await Promise.all([
+  const [{ Type }, { Text }, { StringEnum }, { BorderedLoader, formatSize, getAgentDir, keyHint }] = await Promise.all([
     import("typebox"),
     import("@mariozechner/pi-tui"),
+    import("@mariozechner/pi-ai"),
     import("@mariozechner/pi-coding-agent"),
   ]);
-  return { Type, Text, BorderedLoader, formatSize, keyHint };
+  return { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
 }
 
 /** This copy of pi-codegraph: with two installs, the one Pi loads first is the active one. */

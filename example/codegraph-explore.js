@@ -265,7 +265,37 @@ const REQUEST_REASONS = {
   nul: () => "it contains a NUL byte, which no command-line argument can carry",
   tooLong: (r) => `it is ${r.units} characters long as JavaScript counts them (UTF-16 units); the limit is ${r.limit}`,
   batchUnsafe: (r) => `it cannot be passed safely to the batch launcher ${shown(r.executable)}`,
+  argument: (r) => argumentSays(r),
 };
+
+/** One focused tool's argument and the rule it broke (lib/arguments.js). */
+const ARGUMENT_RULES = {
+  notObject: () => "the arguments are not an object",
+  unreadable: () => "it cannot be read",
+  required: (r) => (r.values ? `it is required: one of ${r.values.join(", ")}` : "it is required"),
+  notString: () => "it is not a string",
+  nul: () => "it contains a NUL byte",
+  blank: () => "it is empty or only whitespace",
+  tooLong: (r) => `it is longer than ${r.limit} characters`,
+  absolute: () =>
+    "it is an absolute path; `file` is a path relative to the project root as CodeGraph indexed it (e.g. src/cart.ts), or a suffix of one",
+  parent: () => "it has a `..` segment; `file` names an indexed file of this project, never one outside it",
+  dash: () => "it starts with `-`",
+  control: () => "it contains a line break or control character",
+  range: (r) => `it must be a whole number from ${r.min} to ${r.max}`,
+  notBoolean: () => "it must be true or false",
+  enum: (r) => `it must be one of ${r.values.join(", ")}`,
+  unknown: (r) => `the tool has no such argument (its arguments: ${r.names.join(", ")})`,
+  symbolOrFile: () => "give `symbol` (one symbol's source and trail) or `file` (an indexed file), or both",
+  fileModeOnly: () => "it applies to file mode only (`file` without `symbol`)",
+  notFor: (r) => `it does not apply to relation=${r.relation} (callers and callees take limit, impact takes depth)`,
+};
+
+function argumentSays(r) {
+  const rule = ARGUMENT_RULES[r.rule];
+  const says = rule ? rule(r) : `(unnamed rule ${JSON.stringify(r.rule)})`;
+  return r.name ? `\`${r.name}\`: ${says}` : says;
+}
 
 const OPTION_REASONS = {
   notObject: () => "options is not an object",
@@ -438,7 +468,10 @@ function queueSays(q) {
 
 /** The headline of each code (without the code itself and the final period). */
 const HEADLINES = {
-  CODEGRAPH_INVALID_REQUEST: (f) => `the Explore request is invalid: ${said(WORDED_FACTS.RequestReason, f.reason)}`,
+  CODEGRAPH_INVALID_REQUEST: (f) =>
+    f.reason?.is === "argument"
+      ? `the ${f.reason.tool} arguments are invalid: ${said(WORDED_FACTS.RequestReason, f.reason)}`
+      : `the Explore request is invalid: ${said(WORDED_FACTS.RequestReason, f.reason)}`,
   CODEGRAPH_INVALID_OPTIONS: (f) =>
     f.reason?.is === "argumentsUnusable"
       ? `the explore arguments could not be used (${f.reason.text})`
@@ -710,8 +743,10 @@ function timeoutRemediation(f) {
 }
 
 const REMEDIATIONS = {
-  CODEGRAPH_INVALID_REQUEST: () =>
-    "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.",
+  CODEGRAPH_INVALID_REQUEST: (f) =>
+    f.reason?.is === "argument"
+      ? `Call ${f.reason.tool} again with the argument fixed, as the tool's parameters describe.`
+      : "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.",
   CODEGRAPH_INVALID_OPTIONS: (f) =>
     f.reason?.is === "argumentsUnusable"
       ? "Pass a request string, an absolute workspace path, an AbortSignal and { timeoutMs?, onProgress?, onQueue? }."
@@ -780,6 +815,8 @@ function factDetails(code, f) {
       return f.kind?.is === "missing" && f.kind.ancestor ? { ancestorIndex: f.kind.ancestor } : {};
     case "CODEGRAPH_ADDON":
       return { story: f.story };
+    case "CODEGRAPH_INVALID_REQUEST":
+      return f.reason?.is === "argument" ? { tool: f.reason.tool, argument: f.reason.name, rule: f.reason.rule } : {};
     default:
       return {};
   }
@@ -905,6 +942,203 @@ function failedAnswer(err, { maxBytes, maxLines }, trailer) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/arguments.js
+
+// The focused tools' arguments, checked before anything runs. They are the model's, and the CLI
+// does not check them for us: `callers -l abc` prints "(0 of 2)" callers with exit code 0, and
+// `impact -d abc` falls back to depth 2. Pi validates a call against the tool's schema first;
+// this is the same rule for a caller that reaches execute() or run() without Pi (the SDK, tests),
+// and the one place that rejects what a schema cannot say (a `..` segment, a file-mode option
+// beside a symbol). A failure is CODEGRAPH_INVALID_REQUEST naming the tool, the argument and the
+// rule (lib/words/reasons.js).
+
+/** A symbol or search text: CodeGraph matches names, so 300 characters is plenty; never empty. */
+const MAX_NAME_CHARS = 300;
+/** An index lookup key: a path relative to the project, or a suffix of one. */
+const MAX_FILE_CHARS = 512;
+
+/** The bounds of every number argument (inclusive), by name; the schemas say the same. */
+const RANGES = {
+  offset: [1, 1_000_000], // node file mode: the 1-based first line
+  lines: [1, 2000], // node file mode: at most as many lines as an answer may hold
+  depth: [1, 10], // impact: CodeGraph clamps to 1–10
+  limit: [1, 50], // callers/callees per definition, search results
+};
+
+/** The relations and what each takes besides `symbol` and `file`. */
+const RELATIONS = { callers: "limit", callees: "limit", impact: "depth" };
+
+/**
+ * The kinds `codegraph query --kind` filters by: CodeGraph 1.6.1's node kinds (NODE_KINDS in its
+ * types), without `file`, `parameter`, `import` and `export`, which are not symbols one looks up.
+ */
+const SEARCH_KINDS = [
+  "function",
+  "method",
+  "class",
+  "interface",
+  "type_alias",
+  "struct",
+  "enum",
+  "enum_member",
+  "trait",
+  "protocol",
+  "variable",
+  "constant",
+  "property",
+  "field",
+  "namespace",
+  "module",
+  "route",
+  "component",
+  "union",
+];
+
+const invalid = (tool, name, rule, more = {}) =>
+  publicError("CODEGRAPH_INVALID_REQUEST", { reason: { is: "argument", tool, name, rule, ...more } });
+
+/** Reads `params[name]` (a getter may throw: that is an unreadable argument, not a crash). */
+function read(tool, params, name) {
+  try {
+    return params[name];
+  } catch {
+    throw invalid(tool, name, "unreadable");
+  }
+}
+
+/** A name-like text: a string of 1 to MAX_NAME_CHARS characters, not blank, without NUL. */
+function text(tool, name, value, { optional = false } = {}) {
+  if (value === undefined || value === null) {
+    if (optional) return undefined;
+    throw invalid(tool, name, "required");
+  }
+  if (typeof value !== "string") throw invalid(tool, name, "notString");
+  if (value.includes("\0")) throw invalid(tool, name, "nul");
+  if (value.trim() === "") throw invalid(tool, name, "blank");
+  if (value.length > MAX_NAME_CHARS) throw invalid(tool, name, "tooLong", { limit: MAX_NAME_CHARS });
+  return value;
+}
+
+/**
+ * An index lookup key (node's `file`, relations' `file`, a node symbol written as a path): never
+ * a path to open. CodeGraph confines `node --file` to indexed files itself; this keeps the model
+ * from even asking for one outside the project: no absolute path (POSIX, a drive, UNC), no `..`
+ * segment (either separator), no NUL, no leading `-` (it goes as `--file=<value>` anyway).
+ */
+function fileKey(tool, name, value, { optional = true } = {}) {
+  if (value === undefined || value === null) {
+    if (optional) return undefined;
+    throw invalid(tool, name, "required");
+  }
+  if (typeof value !== "string") throw invalid(tool, name, "notString");
+  if (value.includes("\0")) throw invalid(tool, name, "nul");
+  if (value.trim() === "") throw invalid(tool, name, "blank");
+  if (value.length > MAX_FILE_CHARS) throw invalid(tool, name, "tooLong", { limit: MAX_FILE_CHARS });
+  if (/^[/\\]/.test(value) || /^[A-Za-z]:/.test(value) || value.startsWith("~")) throw invalid(tool, name, "absolute");
+  if (value.split(/[/\\]/).some((segment) => segment.trim() === "..")) throw invalid(tool, name, "parent");
+  if (value.startsWith("-")) throw invalid(tool, name, "dash");
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a line break or control character in a path is the point
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw invalid(tool, name, "control");
+  return value;
+}
+
+/** A whole number within its range (RANGES[range]), or undefined when left out. */
+function whole(tool, name, value, range = name) {
+  if (value === undefined || value === null) return undefined;
+  const [min, max] = RANGES[range];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max)
+    throw invalid(tool, name, "range", { min, max });
+  return value;
+}
+
+/** A boolean flag, or undefined when left out. */
+function flag(tool, name, value) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") throw invalid(tool, name, "notBoolean");
+  return value;
+}
+
+/** One of `values`, or undefined when left out (and optional). */
+function oneOf(tool, name, value, values, { optional = true } = {}) {
+  if (value === undefined || value === null) {
+    if (optional) return undefined;
+    throw invalid(tool, name, "required", { values });
+  }
+  if (typeof value !== "string" || !values.includes(value)) throw invalid(tool, name, "enum", { values });
+  return value;
+}
+
+/** The arguments object itself: a plain object (Pi always passes one). */
+function argumentsOf(tool, params) {
+  if (params === null || typeof params !== "object" || Array.isArray(params)) throw invalid(tool, "", "notObject");
+  return params;
+}
+
+/** Rejects any argument the tool does not have (a misspelt `limt` would otherwise be dropped silently). */
+function known(tool, params, names) {
+  let keys;
+  try {
+    keys = Object.keys(params);
+  } catch {
+    throw invalid(tool, "", "notObject");
+  }
+  for (const key of keys) if (!names.includes(key)) throw invalid(tool, key, "unknown", { names });
+}
+
+/**
+ * codegraph_node: `symbol` (one name; a name with a path separator is file mode to CodeGraph, so
+ * it is checked as a lookup key too), `file` (file mode alone; with `symbol`, which definition),
+ * and the file-mode options `offset`, `limit`, `outline`, which need `file` without `symbol`.
+ */
+function nodeArguments(params) {
+  const tool = "codegraph_node";
+  const p = argumentsOf(tool, params);
+  known(tool, p, ["symbol", "file", "offset", "limit", "outline"]);
+  let symbol = text(tool, "symbol", read(tool, p, "symbol"), { optional: true });
+  if (symbol !== undefined && /[/\\]/.test(symbol)) symbol = fileKey(tool, "symbol", symbol);
+  const file = fileKey(tool, "file", read(tool, p, "file"));
+  const offset = whole(tool, "offset", read(tool, p, "offset"));
+  const limit = whole(tool, "limit", read(tool, p, "limit"), "lines");
+  const outline = flag(tool, "outline", read(tool, p, "outline"));
+  if (symbol === undefined && file === undefined) throw invalid(tool, "symbol", "symbolOrFile");
+  if (symbol !== undefined) {
+    for (const [name, value] of [
+      ["offset", offset],
+      ["limit", limit],
+      ["outline", outline],
+    ])
+      if (value !== undefined) throw invalid(tool, name, "fileModeOnly");
+  }
+  return { symbol, file, offset, limit, outline };
+}
+
+/** codegraph_relations: `relation` (callers | callees | impact), `symbol`, `file`, `limit` or `depth`. */
+function relationsArguments(params) {
+  const tool = "codegraph_relations";
+  const p = argumentsOf(tool, params);
+  known(tool, p, ["relation", "symbol", "file", "limit", "depth"]);
+  const relation = oneOf(tool, "relation", read(tool, p, "relation"), Object.keys(RELATIONS), { optional: false });
+  const symbol = text(tool, "symbol", read(tool, p, "symbol"));
+  const file = fileKey(tool, "file", read(tool, p, "file"));
+  const limit = whole(tool, "limit", read(tool, p, "limit"));
+  const depth = whole(tool, "depth", read(tool, p, "depth"));
+  if (limit !== undefined && RELATIONS[relation] !== "limit") throw invalid(tool, "limit", "notFor", { relation });
+  if (depth !== undefined && RELATIONS[relation] !== "depth") throw invalid(tool, "depth", "notFor", { relation });
+  return { relation, symbol, file, limit, depth };
+}
+
+/** codegraph_search: `name` (a symbol name or part of one), `kind`, `limit`. */
+function searchArguments(params) {
+  const tool = "codegraph_search";
+  const p = argumentsOf(tool, params);
+  known(tool, p, ["name", "kind", "limit"]);
+  const name = text(tool, "name", read(tool, p, "name"));
+  const kind = oneOf(tool, "kind", read(tool, p, "kind"), SEARCH_KINDS);
+  const limit = whole(tool, "limit", read(tool, p, "limit"));
+  return { name, kind, limit };
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/commands.js
 
 // CodeGraph commands as data: every command the package runs is a description built here, and
@@ -989,6 +1223,44 @@ const VERB_COMMANDS = {
 /** The command description of `/codegraph <verb>`, or undefined for a verb that runs none. */
 function verbCommand(verb) {
   return Object.hasOwn(VERB_COMMANDS, verb) ? VERB_COMMANDS[verb]() : undefined;
+}
+
+/**
+ * The focused tools' caps. `node` gets explore's (Pi's read tool's too): a file read with line
+ * numbers is what it replaces, and CodeGraph's own budget printed up to 38 KB. `callers`,
+ * `callees` and `impact` have no cap in the CLI (one `impact` printed 64 KB, 2,164 lines on Home
+ * Assistant) and a list past a few hundred symbols is not read, it is narrowed: 16 KiB and 500
+ * lines, about upstream's own 15,000-character cap on these tools over MCP; a cut answer keeps the
+ * full list in its file and the marker says so. `query` prints four lines a result: 50 results
+ * (the most `limit` allows) fit in 16 KiB and 400 lines with room for long signatures.
+ */
+const FOCUSED_CAPS = {
+  node: { maxBytes: 50 * 1024, maxLines: 2000 },
+  relations: { maxBytes: 16 * 1024, maxLines: 500 },
+  search: { maxBytes: 16 * 1024, maxLines: 400 },
+};
+
+/**
+ * `codegraph node [--file=] [--offset=] [--limit=] [--symbols-only] [-- <symbol>]` from
+ * codegraph_node's arguments (lib/arguments.js checks them first; a bad one throws
+ * CODEGRAPH_INVALID_REQUEST). Without a symbol it is file mode and passes no `--`.
+ */
+function nodeCommand(params) {
+  const { symbol, file, offset, limit, outline } = nodeArguments(params);
+  const spec = { options: { file, offset, limit, "symbols-only": outline }, ...FOCUSED_CAPS.node };
+  return codegraphCommand("node", symbol === undefined ? spec : { ...spec, positional: symbol });
+}
+
+/** `codegraph callers|callees [--file=] [--limit=] -- <symbol>` or `codegraph impact [--file=] [--depth=] -- <symbol>`. */
+function relationsCommand(params) {
+  const { relation, symbol, file, limit, depth } = relationsArguments(params);
+  return codegraphCommand(relation, { options: { file, limit, depth }, positional: symbol, ...FOCUSED_CAPS.relations });
+}
+
+/** `codegraph query [--kind=] [--limit=] -- <name>`: text, never `--json` (4–10× larger for the model). */
+function searchCommand(params) {
+  const { name, kind, limit } = searchArguments(params);
+  return codegraphCommand("query", { options: { kind, limit }, positional: name, ...FOCUSED_CAPS.search });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -3816,16 +4088,94 @@ const readyGuidelines = [
   `Do not use ${TOOL_NAME} to read a file you already know or to search for exact text; use read, or grep (as a tool or through bash), for those.`,
   `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool" or codegraph_node, use read with the file:line it gives (codegraph_node does not exist here), or ask ${TOOL_NAME} about that symbol.`,
 ];
+/** The third line when codegraph_node is on: CodeGraph's pointers to it are followed, not steered away from. */
+const withNodeGuideline = `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool", use read with the file:line it gives; where it says codegraph_node, call codegraph_node.`;
+
+/**
+ * The focused tools' words (lib/tools.js has the rest): the description (the caps appended), one
+ * prompt snippet and one guideline each, and the schema's argument descriptions. Kept short: every
+ * active tool costs its words on every request.
+ */
+const FOCUSED_WORDS = {
+  codegraph_node: {
+    description:
+      "Read one symbol from the workspace's CodeGraph index (its location, signature, source, callers and callees), or an indexed file: its numbered lines, or its symbol outline, with the files that use it. Runs `codegraph node`; read-only.",
+    snippet:
+      "One named symbol's source with its callers and callees, or an indexed file's lines or outline, from the CodeGraph index",
+    guideline:
+      "Use codegraph_node to read one symbol you can name, or an indexed file's outline (file with outline: true), instead of reading whole files; where CodeGraph's answers say codegraph_node, call it.",
+    args: {
+      symbol: "Symbol name, e.g. 'checkout' or 'CheckoutService.checkout'",
+      file: "Indexed file, relative to the project root (e.g. 'src/cart.ts'); alone: file mode; with symbol: which definition",
+      offset: "File mode: first line (1-based)",
+      limit: "File mode: number of lines",
+      outline: "File mode: only the file's symbols and its dependents",
+    },
+  },
+  codegraph_relations: {
+    description:
+      "List what calls a symbol (callers), what it calls (callees), or what changing it affects (impact, up to depth hops), from the workspace's CodeGraph index, per definition of the name. Runs `codegraph callers|callees|impact`; read-only.",
+    snippet: "Callers, callees or the impact of changing one symbol, from the CodeGraph index",
+    guideline:
+      "Use codegraph_relations with relation=impact before renaming a symbol or changing its signature, and callers/callees to follow one hop exactly; pass file to pick one definition when several share the name.",
+    args: {
+      relation: "callers, callees, or impact",
+      symbol: "Symbol name",
+      file: "Indexed file path or suffix that picks the definition",
+      limit: "callers/callees: most results per definition (default 20)",
+      depth: "impact: hops to follow (default 2)",
+    },
+  },
+  codegraph_search: {
+    description:
+      "Find symbols by name or part of a name in the workspace's CodeGraph index: kind, name, file:line and signature, no source. Runs `codegraph query`; read-only.",
+    snippet: "Find symbols by (part of) their name: kind, file:line and signature, from the CodeGraph index",
+    guideline:
+      "Use codegraph_search to find where a symbol is defined when you know its name or part of it; it returns locations only, so read or codegraph_node the one you need.",
+    args: {
+      name: "Symbol name or part of one",
+      kind: "Only symbols of this kind",
+      limit: "Most results (default 10)",
+    },
+  },
+};
+
+/** A focused tool's description: its words and the caps of its command. */
+function focusedDescription(name, caps) {
+  const { maxLines: lines, maxBytes: bytes } = caps;
+  return `${FOCUSED_WORDS[name].description} Output is truncated to ${lines} lines or ${Math.round(bytes / 1024)}KB; a truncated result names a file with the full output.`;
+}
+
+/**
+ * A focused tool's snippet and guideline for the current readiness. When the index cannot serve,
+ * a short snippet only: explore's words already tell the model what the user must do.
+ */
+function focusedGuidance(name, diagnosis) {
+  if (diagnosis.ready)
+    return { promptSnippet: FOCUSED_WORDS[name].snippet, promptGuidelines: [FOCUSED_WORDS[name].guideline] };
+  return {
+    promptSnippet: `Unavailable in this workspace (${diagnosis.problemCode}), as ${TOOL_NAME} is`,
+    promptGuidelines: [],
+  };
+}
+
+/** The line a focused tool's failures end with (not after a bad argument: the model fixes that). */
+const fallbackLineOf = (name) =>
+  `${name} is unavailable for this request; use read, and grep/find (as tools or through bash), instead.`;
 
 /**
  * The prompt text for the current readiness: the tool is only advertised as ready when it can
  * serve; otherwise it says what the user must do. `editedSinceIndex` (files Pi's own tools edited
  * after the index was written) adds one line while above zero, without the number, so that the
- * prompt does not change with every edit.
+ * prompt does not change with every edit. `active`: the focused tools on (lib/tools.js); with
+ * codegraph_node among them, CodeGraph's pointers to it are followed instead of steered away from.
  */
-function guidance(diagnosis, editedSinceIndex = 0) {
+function guidance(diagnosis, editedSinceIndex = 0, active = []) {
   if (diagnosis.ready) {
-    const guidelines = editedSinceIndex > 0 ? [...readyGuidelines, editedGuideline(TOOL_NAME)] : readyGuidelines;
+    const base = active.includes("codegraph_node")
+      ? [...readyGuidelines.slice(0, 2), withNodeGuideline]
+      : readyGuidelines;
+    const guidelines = editedSinceIndex > 0 ? [...base, editedGuideline(TOOL_NAME)] : base;
     return { promptSnippet: readySnippet, promptGuidelines: guidelines };
   }
   if (diagnosis.problemCode === "CODEGRAPH_INDEX_BUSY") {
@@ -4106,9 +4456,19 @@ function printable(text) {
   );
 }
 
+/** A word as a POSIX shell would need it quoted, for display only. */
+const quoted = (word) => `'${String(word).replace(/'/g, `'\\''`)}'`;
+
 /** How the call looks as a command line, for people reading the transcript (display only). */
 function cliForm(request) {
-  return `codegraph explore -- '${String(request).replace(/'/g, `'\\''`)}'`;
+  return `codegraph explore -- ${quoted(request)}`;
+}
+
+/** A command description (lib/commands.js) as a command line, for the transcript (display only). */
+function commandLine(command) {
+  const options = command.options.map((o) => (/^--[a-z0-9-]+(=[\w./:@+-]*)?$/.test(o) ? o : quoted(o)));
+  const positional = "positional" in command ? ["--", quoted(command.positional)] : [];
+  return ["codegraph", command.subcommand, ...options, ...positional].join(" ");
 }
 
 /** The first line (at most 200 characters) of an error or any other thrown value. */
@@ -4286,8 +4646,30 @@ function renderCall({ Text }, args, theme, context) {
   return text;
 }
 
-/** Partial progress, an error (code and remediation first), or the answer with its facts. */
-function renderResult({ Text, formatSize, keyHint }, result, options, theme, context) {
+/**
+ * A focused tool's call (`spec` from lib/tools.js): what it asks about on one line, and the CLI
+ * command it runs under it (arguments it would refuse: shown as given, the error follows).
+ */
+function renderFocusedCall({ Text }, spec, args, theme, context) {
+  const text = context?.lastComponent ?? new Text("", 0, 0);
+  const subject = printable(spec.subject(args).filter(Boolean).join(" ").replace(/\s+/g, " "));
+  let line;
+  try {
+    line = `$ ${commandLine(spec.command(args))}`;
+  } catch {
+    line = `arguments: ${JSON.stringify(args ?? null)}`;
+  }
+  text.setText(
+    `${theme.fg("toolTitle", theme.bold(`${spec.name} `))}${theme.fg("accent", subject)}\n${theme.fg("dim", printable(line))}`,
+  );
+  return text;
+}
+
+/**
+ * Partial progress, an error (code and remediation first), or the answer with its facts. `doing`
+ * names the running command in the progress row (a focused tool's; explore's by default).
+ */
+function renderResult({ Text, formatSize, keyHint }, result, options, theme, context, doing) {
   const body = printable(result.content?.find((c) => c.type === "text")?.text ?? "");
   if (options.isPartial) {
     const p = result.details ?? {};
@@ -4299,7 +4681,8 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
       ? ` ${formatSize(p.seenBytes)}, ${p.seenLines} lines, ${(p.elapsedMs / 1000).toFixed(1)}s`
       : "";
     const tail = body ? `\n${theme.fg("toolOutput", body.replace(/\n$/, "").split("\n").slice(-3).join("\n"))}` : "";
-    return new Text(`${theme.fg("warning", `Exploring the CodeGraph index…${soFar}`)}${tail}`, 0, 0);
+    const running = doing ? `Running ${doing}…` : "Exploring the CodeGraph index…";
+    return new Text(`${theme.fg("warning", `${running}${soFar}`)}${tail}`, 0, 0);
   }
   if (context?.isError) {
     // Code and remediation lead the message; the stderr tail (from its header on) and the lines
@@ -4336,24 +4719,111 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/tool.js
+// lib/tools.js
 
-// The registered Pi tool: its schema (one `request` field, bounded by the backend's
-// MAX_REQUEST_CHARS), its execute() over the backend, and its renderers.
+// The focused tools beside codegraph_explore: each is one CodeGraph command with a schema, over
+// the same runner (caps with marker and full-output file, timeout, cancel, tree kill, codes,
+// progress, the stale-files line). They are registered inactive: absent from the request's tools
+// and from the system prompt until the user turns them on (lib/toolset.js), because every active
+// tool costs its words on every request.
+
+/** The words of a schema field: its description from lib/guidance.js. */
+const described = (name, arg) => ({ description: FOCUSED_WORDS[name].args[arg] });
+const nameField = (Type, name, arg) =>
+  Type.String({ ...described(name, arg), minLength: 1, maxLength: MAX_NAME_CHARS });
+const fileField = (Type, name) =>
+  Type.Optional(Type.String({ ...described(name, "file"), minLength: 1, maxLength: MAX_FILE_CHARS }));
+const wholeField = (Type, name, arg, range) => {
+  const [minimum, maximum] = RANGES[range];
+  return Type.Optional(Type.Integer({ ...described(name, arg), minimum, maximum }));
+};
 
 /**
- * The tool for the session `state` (its diagnosis decides the guidance), built with Pi's peers
- * (TypeBox's `Type` for the schema; pi-tui's `Text` and Pi's `formatSize` and `keyHint` for the
- * renderers) over `api` (wrapBackend's explore and limits).
+ * The focused tools, in the order `/codegraph tools` lists them: `name`, the `short` name the user
+ * types, the glue call that runs it (`call`), its command builder (`command`, for the caps and the
+ * CLI form shown in the transcript), the CLI feature it needs (lib/versions.js), the schema over
+ * Pi's peers (TypeBox `Type`, pi-ai's `StringEnum`), and `subject`: what the transcript shows of a call.
  */
-function createTool(state, peers, api) {
+const FOCUSED_TOOLS = [
+  {
+    name: "codegraph_node",
+    short: "node",
+    label: "CodeGraph Node",
+    call: "node",
+    command: nodeCommand,
+    caps: FOCUSED_CAPS.node,
+    feature: "node",
+    parameters: ({ Type }) =>
+      Type.Object({
+        symbol: Type.Optional(nameField(Type, "codegraph_node", "symbol")),
+        file: fileField(Type, "codegraph_node"),
+        offset: wholeField(Type, "codegraph_node", "offset", "offset"),
+        limit: wholeField(Type, "codegraph_node", "limit", "lines"),
+        outline: Type.Optional(Type.Boolean(described("codegraph_node", "outline"))),
+      }),
+    subject: (args) => [args?.symbol, args?.file && `file ${args.file}`],
+  },
+  {
+    name: "codegraph_relations",
+    short: "relations",
+    label: "CodeGraph Relations",
+    call: "relations",
+    command: relationsCommand,
+    caps: FOCUSED_CAPS.relations,
+    feature: "callers",
+    parameters: ({ Type, StringEnum }) =>
+      Type.Object({
+        relation: StringEnum(Object.keys(RELATIONS), described("codegraph_relations", "relation")),
+        symbol: nameField(Type, "codegraph_relations", "symbol"),
+        file: fileField(Type, "codegraph_relations"),
+        limit: wholeField(Type, "codegraph_relations", "limit", "limit"),
+        depth: wholeField(Type, "codegraph_relations", "depth", "depth"),
+      }),
+    subject: (args) => [args?.relation && `${args.relation} of`, args?.symbol, args?.file && `in ${args.file}`],
+  },
+  {
+    name: "codegraph_search",
+    short: "search",
+    label: "CodeGraph Search",
+    call: "search",
+    command: searchCommand,
+    caps: FOCUSED_CAPS.search,
+    feature: "query",
+    parameters: ({ Type, StringEnum }) =>
+      Type.Object({
+        name: nameField(Type, "codegraph_search", "name"),
+        kind: Type.Optional(StringEnum(SEARCH_KINDS, described("codegraph_search", "kind"))),
+        limit: wholeField(Type, "codegraph_search", "limit", "limit"),
+      }),
+    subject: (args) => [args?.name, args?.kind && `(${args.kind})`],
+  },
+];
+
+const FOCUSED_NAMES = FOCUSED_TOOLS.map((t) => t.name);
+const focusedTool = (name) => FOCUSED_TOOLS.find((t) => t.name === name);
+
+// ---------------------------------------------------------------------------------------------
+// lib/tool.js
+
+// The registered Pi tools: codegraph_explore (one `request` field, bounded by the backend's
+// MAX_REQUEST_CHARS) and the focused tools (lib/tools.js), each with its schema, its execute()
+// over the backend, and its renderers.
+
+/**
+ * The tool `name` (codegraph_explore by default, or a focused tool) for the session `state` (its
+ * diagnosis and the focused tools on decide the guidance), built with Pi's peers (TypeBox's `Type`
+ * and pi-ai's `StringEnum` for the schema; pi-tui's `Text` and Pi's `formatSize` and `keyHint` for
+ * the renderers) over `api` (wrapBackend's calls and limits).
+ */
+function createTool(state, peers, api, name = TOOL_NAME) {
+  if (name !== TOOL_NAME) return createFocusedTool(state, peers, api, focusedTool(name));
   const { Type } = peers;
   const limits = api.limits();
   return {
     name: TOOL_NAME,
     label: "CodeGraph Explore",
     description: toolDescription(limits),
-    ...guidance(state.diagnosis, state.ledger?.count() ?? 0),
+    ...guidance(state.diagnosis, state.ledger?.count() ?? 0, state.activeFocused?.() ?? []),
     parameters: Type.Object({
       request: Type.String({
         description:
@@ -4363,165 +4833,217 @@ function createTool(state, peers, api) {
       }),
     }),
 
-    async execute(_toolCallId, params, signal, onUpdate, ctx) {
-      // Partial output while the CLI prints (bounded by the same caps, at most every 250 ms),
-      // and, before that, the call's place in the index's queue when it has to wait.
-      const update = typeof onUpdate === "function" ? onUpdate : undefined;
-      const onProgress =
-        update &&
-        ((p) =>
-          update({
-            content: [{ type: "text", text: p.text }],
-            details: { partial: true, seenBytes: p.seenBytes, seenLines: p.seenLines, elapsedMs: p.elapsedMs },
-          }));
-      const onQueue =
-        update &&
-        ((q) =>
-          update({
-            content: [{ type: "text", text: "" }],
-            details: { queued: true, ahead: q.ahead, limit: q.limit, waitedMs: q.waitedMs },
-          }));
-      // The session this call belongs to: one that ended meanwhile released its files already,
-      // and a later session must not release this call's (it stays until the process exits).
-      const sessionFiles = state.fullOutputs;
-      try {
-        // The workspace is Pi's, never the model's: the tool has no path parameter.
-        const result = await api.explore(params?.request, ctx?.cwd, signal, { onProgress, onQueue });
-        state.lastError = undefined;
-        const file = result.details.fullOutputPath;
-        if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
-        return { content: [{ type: "text", text: result.text }], details: result.details };
-      } catch (err) {
-        state.lastError = { at: new Date().toISOString(), message: err.message };
-        // Pi hands the model only the message: it carries what a stopped CLI had printed.
-        const caps = { maxBytes: limits.MAX_OUTPUT_BYTES, maxLines: limits.MAX_OUTPUT_LINES };
-        // A cancel is the user's (Esc): no advice to the model to use other tools instead.
-        const trailer = err.code === "CODEGRAPH_CANCELLED" ? "" : FALLBACK_LINE;
-        const toolError = new Error(failedAnswer(err, caps, trailer), { cause: err });
-        Object.assign(toolError, { code: err.code, remediation: err.remediation, details: err.details });
-        throw toolError;
-      } finally {
-        // What the call showed may have changed readiness (an index made or removed meanwhile).
-        state.refresh?.(ctx);
-      }
-    },
+    execute: (_toolCallId, params, signal, onUpdate, ctx) =>
+      // A cancel is the user's (Esc): no advice to the model to use other tools instead.
+      executeCall(state, ctx, onUpdate, {
+        run: (options) => api.explore(params?.request, ctx?.cwd, signal, options),
+        caps: { maxBytes: limits.MAX_OUTPUT_BYTES, maxLines: limits.MAX_OUTPUT_LINES },
+        trailer: (err) => (err.code === "CODEGRAPH_CANCELLED" ? "" : FALLBACK_LINE),
+      }),
 
     renderCall: (args, theme, context) => renderCall(peers, args, theme, context),
     renderResult: (result, options, theme, context) => renderResult(peers, result, options, theme, context),
   };
 }
 
+/** A focused tool (lib/tools.js `spec`): its schema, words and caps, over the same execute(). */
+function createFocusedTool(state, peers, api, spec) {
+  return {
+    name: spec.name,
+    label: spec.label,
+    description: focusedDescription(spec.name, spec.caps),
+    ...focusedGuidance(spec.name, state.diagnosis),
+    parameters: spec.parameters(peers),
+    execute: (_toolCallId, params, signal, onUpdate, ctx) =>
+      executeCall(state, ctx, onUpdate, {
+        // The workspace is Pi's, never the model's: `file` is an index lookup key (lib/arguments.js).
+        run: (options) => api[spec.call](params, ctx?.cwd, signal, options),
+        caps: spec.caps,
+        // After a bad argument the model fixes the call; after a cancel, nothing to advise.
+        trailer: (err) =>
+          err.code === "CODEGRAPH_CANCELLED" || err.code === "CODEGRAPH_INVALID_REQUEST"
+            ? ""
+            : fallbackLineOf(spec.name),
+      }),
+    renderCall: (args, theme, context) => renderFocusedCall(peers, spec, args, theme, context),
+    renderResult: (result, options, theme, context) =>
+      renderResult(peers, result, options, theme, context, `codegraph ${spec.short}`),
+  };
+}
+
+/**
+ * One call of any of the tools: `run(options)` with the progress and queue listeners Pi's
+ * `onUpdate` gets, the answer as Pi's tool result, a failure as a thrown Error whose message is
+ * what the model reads (within `caps`, then `trailer(err)`).
+ */
+async function executeCall(state, ctx, onUpdate, { run, caps, trailer }) {
+  // Partial output while the CLI prints (bounded by the same caps, at most every 250 ms),
+  // and, before that, the call's place in the index's queue when it has to wait.
+  const update = typeof onUpdate === "function" ? onUpdate : undefined;
+  const onProgress =
+    update &&
+    ((p) =>
+      update({
+        content: [{ type: "text", text: p.text }],
+        details: { partial: true, seenBytes: p.seenBytes, seenLines: p.seenLines, elapsedMs: p.elapsedMs },
+      }));
+  const onQueue =
+    update &&
+    ((q) =>
+      update({
+        content: [{ type: "text", text: "" }],
+        details: { queued: true, ahead: q.ahead, limit: q.limit, waitedMs: q.waitedMs },
+      }));
+  // The session this call belongs to: one that ended meanwhile released its files already,
+  // and a later session must not release this call's (it stays until the process exits).
+  const sessionFiles = state.fullOutputs;
+  try {
+    // The workspace is Pi's, never the model's: no tool has a path parameter.
+    const result = await run({ onProgress, onQueue });
+    state.lastError = undefined;
+    const file = result.details.fullOutputPath;
+    if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
+    return { content: [{ type: "text", text: result.text }], details: result.details };
+  } catch (err) {
+    state.lastError = { at: new Date().toISOString(), message: err.message };
+    // Pi hands the model only the message: it carries what a stopped CLI had printed.
+    const toolError = new Error(failedAnswer(err, caps, trailer(err)), { cause: err });
+    Object.assign(toolError, { code: err.code, remediation: err.remediation, details: err.details });
+    throw toolError;
+  } finally {
+    // What the call showed may have changed readiness (an index made or removed meanwhile).
+    state.refresh?.(ctx);
+  }
+}
+
 // ---------------------------------------------------------------------------------------------
-// lib/index-status.js
+// lib/toolset.js
 
-// Facts read out of CodeGraph's own output for the `/codegraph` verbs: the `status --json` line
-// (missing fields tolerated), the progress of a write (its phase and "3/7 (42%)" counts), and
-// the summary lines a write ends with. No words here (lib/words/verbs.js words them).
+// Which focused tools are on (lib/tools.js): the user's choice, never the model's. It comes from
+// PI_CODEGRAPH_TOOLS when that is set and valid, else from what `/codegraph tools` saved for this
+// project, else none (codegraph_explore alone, as upstream lists only explore by default). The
+// choice is saved outside the project, in Pi's agent directory (one small file per project), so
+// it lasts across sessions and the workspace is never written.
 
-/** Lines as CodeGraph prints them, without Clack's frame characters and blank lines. */
-function contentLines(text) {
-  return String(text ?? "")
-    .split("\n")
-    .map((l) => l.replace(/^[\s│┌└◆●◇▲■ℹ✓✗⚠]+/u, "").trimEnd())
-    .filter((l) => l.trim() !== "");
+/** `node`, `codegraph_node` → `codegraph_node`; anything else → undefined. */
+function toolNameOf(word) {
+  const w = String(word).trim().toLowerCase();
+  return FOCUSED_TOOLS.find((t) => t.short === w || t.name === w)?.name;
 }
 
 /**
- * The facts of `codegraph status --json`: the first line that parses as a JSON object, flattened
- * to what the report uses; null when there is none.
+ * A list as the user writes it (`all`, `none`, or names, short or full, separated by commas or
+ * spaces; `explore` is always on and may be named) → `{ names }` in catalogue order, or
+ * `{ unknown: [words] }`.
  */
-function parseIndexStatus(text) {
-  for (const line of String(text ?? "").split("\n")) {
-    const t = line.trim();
-    if (!t.startsWith("{")) continue;
-    let raw;
-    try {
-      raw = JSON.parse(t);
-    } catch {
-      continue;
-    }
-    if (!raw || typeof raw !== "object") continue;
-    const index = raw.index && typeof raw.index === "object" ? raw.index : {};
-    const num = (v) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
-    const str = (v) => (typeof v === "string" && v ? v : undefined);
-    const pending = raw.pendingChanges && typeof raw.pendingChanges === "object" ? raw.pendingChanges : undefined;
-    return {
-      initialized: raw.initialized !== false,
-      version: str(raw.version),
-      projectPath: str(raw.projectPath),
-      indexPath: str(raw.indexPath),
-      lastIndexed: str(raw.lastIndexed),
-      fileCount: num(raw.fileCount),
-      nodeCount: num(raw.nodeCount),
-      edgeCount: num(raw.edgeCount),
-      dbSizeBytes: num(raw.dbSizeBytes),
-      pendingChanges: pending && {
-        added: num(pending.added) ?? 0,
-        modified: num(pending.modified) ?? 0,
-        removed: num(pending.removed) ?? 0,
-      },
-      worktreeMismatch: raw.worktreeMismatch ?? null,
-      builtWithVersion: str(index.builtWithVersion),
-      reindexRecommended: index.reindexRecommended === true,
-      state: str(index.state),
-      pendingRefs: num(index.pendingRefs),
-    };
+function parseToolList(text) {
+  const words = String(text)
+    .split(/[\s,]+/)
+    .map((w) => w.trim().toLowerCase())
+    .filter(Boolean);
+  if (words.length === 1 && words[0] === "all") return { names: [...FOCUSED_NAMES] };
+  if (words.length === 1 && words[0] === "none") return { names: [] };
+  const unknown = words.filter((w) => !toolNameOf(w) && w !== "explore" && w !== "codegraph_explore");
+  if (unknown.length) return { unknown };
+  const chosen = new Set(words.map(toolNameOf).filter(Boolean));
+  return { names: FOCUSED_NAMES.filter((n) => chosen.has(n)) };
+}
+
+/** PI_CODEGRAPH_TOOLS: `{ names }`, `{ ignored: value }` (not a list we read), or undefined (unset). */
+function envChoice(env = process.env) {
+  const value = env.PI_CODEGRAPH_TOOLS;
+  if (value === undefined) return undefined;
+  const parsed = value.trim() === "" ? { unknown: [""] } : parseToolList(value);
+  return parsed.names ? { names: parsed.names } : { ignored: value };
+}
+
+/** Pi's agent directory (Pi's own getAgentDir() when the host gives it; PI_CODING_AGENT_DIR, else ~/.pi/agent). */
+function agentDirOf(getAgentDir, env = process.env) {
+  try {
+    if (typeof getAgentDir === "function") return getAgentDir();
+  } catch {}
+  return env.PI_CODING_AGENT_DIR || path.join(os.homedir(), ".pi", "agent");
+}
+
+/** Where the choice for the project `cwd` is saved: a file named by a hash of its absolute path. */
+function savedFile(agentDir, cwd) {
+  const key = crypto.createHash("sha256").update(path.resolve(cwd)).digest("hex").slice(0, 16);
+  return path.join(agentDir, "pi-codegraph", "tools", `${key}.json`);
+}
+
+/** The saved choice: `{ names }`, `{ problem }` (a file we cannot read or use), or undefined (none saved). */
+function loadSaved(agentDir, cwd) {
+  const file = savedFile(agentDir, cwd);
+  let raw;
+  try {
+    raw = fs.readFileSync(file, "utf8");
+  } catch (err) {
+    if (err?.code === "ENOENT") return undefined;
+    return { problem: `${file}: ${err?.code ?? err?.message}` };
   }
-  return null;
-}
-
-const PHASE_LINE = /Phase:\s*([a-z][a-z -]*)/i;
-const COUNT_LINE = /(\d+)\/(\d+)\s+\((\d+)%\)/;
-const STEP_LINE = /^(Scanning|Parsing|Resolving|Linking|Syncing|Indexing)\b/i;
-
-/**
- * Where a write stands, from the last lines it printed: `{ phase?, done?, total?, percent? }`
- * (`index -v`/`init -v` print "[0.1s] Phase: parsing" and "[0.5s]   3/7 (42%) — src/cart.ts";
- * without -v, "Parsing code...").
- */
-function writeProgress(text) {
-  const lines = String(text ?? "").split("\n");
-  const found = {};
-  for (let i = lines.length - 1; i >= 0; i--) {
-    const line = lines[i];
-    if (found.done === undefined && found.phase === undefined) {
-      const c = COUNT_LINE.exec(line);
-      if (c) Object.assign(found, { done: Number(c[1]), total: Number(c[2]), percent: Number(c[3]) });
-    }
-    const p = PHASE_LINE.exec(line);
-    if (p) {
-      found.phase = p[1].trim().toLowerCase();
-      break;
-    }
-    const s = STEP_LINE.exec(line.replace(/^[\s│◆●]+/u, ""));
-    if (s) {
-      found.phase = s[1].toLowerCase();
-      break;
-    }
+  try {
+    const data = JSON.parse(raw);
+    if (!Array.isArray(data?.tools) || data.tools.some((n) => typeof n !== "string"))
+      return { problem: `${file}: no tools list` };
+    // Names this version does not know (a newer version's) are left out, not refused.
+    return { names: FOCUSED_NAMES.filter((n) => data.tools.includes(n)) };
+  } catch {
+    return { problem: `${file}: not JSON` };
   }
-  return found;
 }
 
-/** The last lines of `text` (at most `n`), for the progress of a run whose text hit the caps. */
-function lastLines(text, n = 20) {
-  return String(text ?? "")
-    .split("\n")
-    .slice(-n)
-    .join("\n");
+/** Saves `names` for `cwd` (write to a temp file, then rename: never half a file). Returns the file or throws. */
+function saveChoice(agentDir, cwd, names) {
+  const file = savedFile(agentDir, cwd);
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  const data = { project: path.resolve(cwd), tools: names, savedAt: new Date().toISOString() };
+  fs.writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
+  fs.renameSync(temp, file);
+  return file;
 }
 
 /**
- * CodeGraph's summary of a write: its result lines ("Indexed 7 files", "43 nodes, 81 edges in
- * 264ms", "Already up to date", "Synced 1 changed files", hooks installed), without the progress.
+ * The choice in force for `cwd`: `{ names, source: "env" | "saved" | "default", ignoredEnv?,
+ * savedProblem? }`. A PI_CODEGRAPH_TOOLS we cannot read is ignored (and said); a saved file we
+ * cannot read is the default (and said).
  */
-function writeSummary(text) {
-  return contentLines(text).filter(
-    (l) =>
-      !/^\[\d/.test(l) &&
-      !/^\[worker\]/.test(l) &&
-      !/^(Scanning|Parsing|Resolving|Linking)\b.*\.\.\.$/.test(l) &&
-      !/^(Initializing CodeGraph|Indexing project|Syncing CodeGraph|Done)$/.test(l),
-  );
+function choiceFor(cwd, { agentDir, env = process.env }) {
+  const fromEnv = envChoice(env);
+  const notes = fromEnv?.ignored !== undefined ? { ignoredEnv: fromEnv.ignored } : {};
+  if (fromEnv?.names) return { names: fromEnv.names, source: "env" };
+  const saved = loadSaved(agentDir, cwd);
+  if (saved?.names) return { names: saved.names, source: "saved", ...notes };
+  return { names: [], source: "default", ...notes, ...(saved?.problem ? { savedProblem: saved.problem } : {}) };
+}
+
+/**
+ * `/codegraph tools …` (the words after `tools`): `{ action: "list" }`, `{ action: "set", names }`
+ * (all, none, or a list: exactly those on), `{ action: "on" | "off", names }`, or `{ unknown }`.
+ */
+function parseToolsArgs(rest) {
+  const words = String(rest ?? "")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  if (words.length === 0) return { action: "list" };
+  const first = words[0].toLowerCase();
+  if (first === "on" || first === "off") {
+    const parsed = parseToolList(words.slice(1).join(" "));
+    if (parsed.unknown) return { unknown: parsed.unknown };
+    if (words.length === 1) return { action: first, names: [...FOCUSED_NAMES] };
+    return { action: first, names: parsed.names };
+  }
+  const parsed = parseToolList(words.join(" "));
+  return parsed.unknown ? { unknown: parsed.unknown } : { action: "set", names: parsed.names };
+}
+
+/** The names on after `parsed` (parseToolsArgs) is applied to `current`. */
+function applyChoice(current, parsed) {
+  if (parsed.action === "set") return parsed.names;
+  if (parsed.action === "on") return FOCUSED_NAMES.filter((n) => current.includes(n) || parsed.names.includes(n));
+  if (parsed.action === "off") return FOCUSED_NAMES.filter((n) => current.includes(n) && !parsed.names.includes(n));
+  return current;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -4655,6 +5177,287 @@ function versionNotice(cliVersion) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/words/tools.js
+
+// The words of `/codegraph tools` (lib/toolset.js): the list, a change, its completion lines, and
+// what the choice's sources say (PI_CODEGRAPH_TOOLS, the saved file).
+
+/** What each word after `/codegraph tools` does, for the completion. */
+const TOOLS_WORDS = {
+  all: "Turn on every focused tool",
+  none: "Only codegraph_explore (the default)",
+  on: "Turn on the tools named after it (all when none is named)",
+  off: "Turn off the tools named after it (all when none is named)",
+};
+
+/** "≈ 210 tokens": a size in characters as tokens, roughly (4 characters a token). */
+const tokensText = (chars) => `≈ ${Math.round(chars / 4)} tokens`;
+
+/** Where the choice came from, as `/codegraph tools` and doctor say it. */
+function sourceText(choice) {
+  if (choice.source === "env") return "set by PI_CODEGRAPH_TOOLS";
+  if (choice.source === "saved") return "saved for this project by /codegraph tools";
+  return "the default: codegraph_explore only";
+}
+
+/** Notes about the sources that were not used: a PI_CODEGRAPH_TOOLS we could not read, a saved file we could not use. */
+function choiceNotes(choice) {
+  const notes = [];
+  if (choice.ignoredEnv !== undefined)
+    notes.push(
+      `PI_CODEGRAPH_TOOLS=${JSON.stringify(choice.ignoredEnv)} ignored: not all, none, or tool names (node, relations, search) separated by commas.`,
+    );
+  if (choice.savedProblem)
+    notes.push(`The saved choice could not be read (${choice.savedProblem}); the default applies.`);
+  return notes;
+}
+
+/**
+ * The list: every tool with on/off, its one line and its prompt cost; where the choice came from,
+ * and how to change it. `tools`: `[{ name, on, line, chars, taken?, lacking? }]`.
+ */
+function toolsListText(tools, choice) {
+  const width = Math.max(...tools.map((t) => t.name.length));
+  const rows = tools.map((t) => {
+    const state = t.always ? "on (always)" : t.on ? "on" : "off";
+    const notes = [t.taken && `registered by another extension (${t.taken}): not ours`, t.lacking].filter(Boolean);
+    const cost = t.always ? "" : ` · ${tokensText(t.chars)} a request when on`;
+    return `  ${t.name.padEnd(width)}  ${state.padEnd(11)} ${t.line}${cost}${notes.length ? ` (${notes.join("; ")})` : ""}`;
+  });
+  return [
+    `CodeGraph tools (${sourceText(choice)}):`,
+    ...rows,
+    ...choiceNotes(choice),
+    "Change: /codegraph tools all | none | on <names> | off <names> | <names> (exactly those). Names: node, relations, search.",
+  ].join("\n");
+}
+
+/** After a change: what is on now, from when, and where it was saved (or why not). */
+function toolsChangedText({ on, saved, saveError, envSet }) {
+  const now = on.length ? `codegraph_explore, ${on.join(", ")}` : "codegraph_explore only";
+  const lines = [`CodeGraph tools on from the next request: ${now}.`];
+  if (saved) lines.push(`Saved for this project (${shownPath(saved)}).`);
+  if (saveError) lines.push(`Not saved (${saveError}): the choice lasts for this session only.`);
+  if (envSet) lines.push("PI_CODEGRAPH_TOOLS is set: it decides again when Pi next starts.");
+  return lines.join("\n");
+}
+
+/** `/codegraph tools` with a word that is not a tool or a choice. */
+const unknownToolsText = (unknown) =>
+  `/codegraph tools: unknown ${unknown.length === 1 ? "name" : "names"} ${unknown.map((w) => JSON.stringify(w)).join(", ")}. Use all, none, on <names>, off <names>, or names: node, relations, search.`;
+
+/** A tool the installed CLI cannot run: why, for the list. */
+const lackingText = (why) => `${why}: its calls would fail`;
+
+// ---------------------------------------------------------------------------------------------
+// lib/tools-command.js
+
+// `/codegraph tools`: the user turns the focused tools (lib/tools.js) on and off. Only the user:
+// a command is typed, never called by the model. The change reaches the next request's tools
+// array and system prompt (Pi's setActiveTools) and is saved for the project (lib/toolset.js).
+
+/**
+ * What one focused tool adds to every request while on, in characters: its description, schema,
+ * snippet and guideline as Pi sends them (the bench prints the same figure).
+ */
+function promptChars(spec, peers) {
+  const w = FOCUSED_WORDS[spec.name];
+  const schema = JSON.stringify(spec.parameters(peers));
+  return (
+    spec.name.length +
+    focusedDescription(spec.name, spec.caps).length +
+    schema.length +
+    w.snippet.length +
+    w.guideline.length
+  );
+}
+
+/** The rows of the list: explore, then each focused tool with its state and notes. */
+function toolRows(state, peers) {
+  const cliVersion = state.diagnosis?.cliVersion;
+  const rows = [{ name: TOOL_NAME, always: true, line: "Structural questions in natural language" }];
+  for (const spec of FOCUSED_TOOLS) {
+    let lacking;
+    try {
+      const r = supports(cliVersion, spec.feature);
+      if (r && r.ok === false) lacking = lackingText(r.why);
+    } catch {}
+    rows.push({
+      name: spec.name,
+      on: state.activeFocused().includes(spec.name),
+      line: FOCUSED_WORDS[spec.name].snippet,
+      chars: promptChars(spec, peers),
+      taken: state.taken?.get(spec.name),
+      lacking,
+    });
+  }
+  return rows;
+}
+
+/**
+ * `/codegraph tools <rest>`: list, or change and save. `env`: `{ state, peers, say }` from
+ * lib/session.js (state.applyChoice() re-registers and sets Pi's active tools).
+ */
+async function handleTools(rest, ctx, { state, peers, say }) {
+  const parsed = parseToolsArgs(rest);
+  if (parsed.unknown) return say(ctx, unknownToolsText(parsed.unknown), "warning");
+  if (parsed.action === "list") return say(ctx, toolsListText(toolRows(state, peers), state.choice), "info");
+  const names = applyChoice(state.choice.names, parsed);
+  state.choice = { names, source: "saved" };
+  state.applyChoice();
+  let saved;
+  let saveError;
+  try {
+    saved = saveChoice(state.agentDir, ctx.cwd, names);
+  } catch (err) {
+    saveError = err?.code ?? err?.message ?? String(err);
+  }
+  const on = state.activeFocused();
+  const envSet = process.env.PI_CODEGRAPH_TOOLS !== undefined;
+  say(ctx, toolsChangedText({ on, saved, saveError, envSet }), saveError ? "warning" : "info");
+}
+
+/**
+ * Pi's completion after `/codegraph tools `: the choices and the names, as whole arguments (Pi
+ * replaces everything after `/codegraph ` with the value). A word typed in full completes to
+ * nothing, so Enter runs it.
+ */
+function toolsCompletions(prefix) {
+  const text = String(prefix ?? "");
+  const words = text.split(/\s+/);
+  const typed = text.endsWith(" ") ? "" : words.pop().toLowerCase();
+  const before = text.endsWith(" ") ? text.trimEnd() : words.join(" ");
+  const after = before
+    .split(/\s+/)
+    .slice(1)
+    .map((w) => w.toLowerCase()); // the words after "tools"
+  const candidates = [];
+  if (after.length === 0) for (const [word, line] of Object.entries(TOOLS_WORDS)) candidates.push([word, line]);
+  if (after.length === 0 || after[0] === "on" || after[0] === "off" || !(after[0] in TOOLS_WORDS)) {
+    for (const spec of FOCUSED_TOOLS)
+      if (!after.includes(spec.short)) candidates.push([spec.short, FOCUSED_WORDS[spec.name].snippet]);
+  }
+  if (candidates.some(([word]) => word === typed)) return null;
+  const items = candidates
+    .filter(([word]) => word.startsWith(typed))
+    .map(([word, line]) => ({ value: `${before} ${word}`, label: word, description: line }));
+  return items.length ? items : null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/index-status.js
+
+// Facts read out of CodeGraph's own output for the `/codegraph` verbs: the `status --json` line
+// (missing fields tolerated), the progress of a write (its phase and "3/7 (42%)" counts), and
+// the summary lines a write ends with. No words here (lib/words/verbs.js words them).
+
+/** Lines as CodeGraph prints them, without Clack's frame characters and blank lines. */
+function contentLines(text) {
+  return String(text ?? "")
+    .split("\n")
+    .map((l) => l.replace(/^[\s│┌└◆●◇▲■ℹ✓✗⚠]+/u, "").trimEnd())
+    .filter((l) => l.trim() !== "");
+}
+
+/**
+ * The facts of `codegraph status --json`: the first line that parses as a JSON object, flattened
+ * to what the report uses; null when there is none.
+ */
+function parseIndexStatus(text) {
+  for (const line of String(text ?? "").split("\n")) {
+    const t = line.trim();
+    if (!t.startsWith("{")) continue;
+    let raw;
+    try {
+      raw = JSON.parse(t);
+    } catch {
+      continue;
+    }
+    if (!raw || typeof raw !== "object") continue;
+    const index = raw.index && typeof raw.index === "object" ? raw.index : {};
+    const num = (v) => (typeof v === "number" && Number.isFinite(v) ? v : undefined);
+    const str = (v) => (typeof v === "string" && v ? v : undefined);
+    const pending = raw.pendingChanges && typeof raw.pendingChanges === "object" ? raw.pendingChanges : undefined;
+    return {
+      initialized: raw.initialized !== false,
+      version: str(raw.version),
+      projectPath: str(raw.projectPath),
+      indexPath: str(raw.indexPath),
+      lastIndexed: str(raw.lastIndexed),
+      fileCount: num(raw.fileCount),
+      nodeCount: num(raw.nodeCount),
+      edgeCount: num(raw.edgeCount),
+      dbSizeBytes: num(raw.dbSizeBytes),
+      pendingChanges: pending && {
+        added: num(pending.added) ?? 0,
+        modified: num(pending.modified) ?? 0,
+        removed: num(pending.removed) ?? 0,
+      },
+      worktreeMismatch: raw.worktreeMismatch ?? null,
+      builtWithVersion: str(index.builtWithVersion),
+      reindexRecommended: index.reindexRecommended === true,
+      state: str(index.state),
+      pendingRefs: num(index.pendingRefs),
+    };
+  }
+  return null;
+}
+
+const PHASE_LINE = /Phase:\s*([a-z][a-z -]*)/i;
+const COUNT_LINE = /(\d+)\/(\d+)\s+\((\d+)%\)/;
+const STEP_LINE = /^(Scanning|Parsing|Resolving|Linking|Syncing|Indexing)\b/i;
+
+/**
+ * Where a write stands, from the last lines it printed: `{ phase?, done?, total?, percent? }`
+ * (`index -v`/`init -v` print "[0.1s] Phase: parsing" and "[0.5s]   3/7 (42%) — src/cart.ts";
+ * without -v, "Parsing code...").
+ */
+function writeProgress(text) {
+  const lines = String(text ?? "").split("\n");
+  const found = {};
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i];
+    if (found.done === undefined && found.phase === undefined) {
+      const c = COUNT_LINE.exec(line);
+      if (c) Object.assign(found, { done: Number(c[1]), total: Number(c[2]), percent: Number(c[3]) });
+    }
+    const p = PHASE_LINE.exec(line);
+    if (p) {
+      found.phase = p[1].trim().toLowerCase();
+      break;
+    }
+    const s = STEP_LINE.exec(line.replace(/^[\s│◆●]+/u, ""));
+    if (s) {
+      found.phase = s[1].toLowerCase();
+      break;
+    }
+  }
+  return found;
+}
+
+/** The last lines of `text` (at most `n`), for the progress of a run whose text hit the caps. */
+function lastLines(text, n = 20) {
+  return String(text ?? "")
+    .split("\n")
+    .slice(-n)
+    .join("\n");
+}
+
+/**
+ * CodeGraph's summary of a write: its result lines ("Indexed 7 files", "43 nodes, 81 edges in
+ * 264ms", "Already up to date", "Synced 1 changed files", hooks installed), without the progress.
+ */
+function writeSummary(text) {
+  return contentLines(text).filter(
+    (l) =>
+      !/^\[\d/.test(l) &&
+      !/^\[worker\]/.test(l) &&
+      !/^(Scanning|Parsing|Resolving|Linking)\b.*\.\.\.$/.test(l) &&
+      !/^(Initializing CodeGraph|Indexing project|Syncing CodeGraph|Done)$/.test(l),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/words/verbs.js
 
 // The words of the `/codegraph` verbs (lib/verbs.js): what each one does, its confirm dialog,
@@ -4670,13 +5473,14 @@ const VERB_LINES = {
   uninit: "Delete this workspace's index and CodeGraph's git hooks (codegraph uninit)",
   unlock: "Remove a stale CodeGraph lock left by an interrupted write (codegraph unlock)",
   cancel: "Stop the index write running in this workspace",
+  tools: "Focused CodeGraph tools for the model: list, or all | none | on/off <names> (saved for this project)",
 };
 
 const YES_LINE = "Run without asking first";
 
 /** The command's description as Pi lists it. */
 const COMMAND_DESCRIPTION =
-  "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb)";
+  "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb); tools";
 
 const VERB_MIB = 1024 * 1024;
 /** "212 KiB", "1.4 MiB", "2.1 GiB". */
@@ -5246,6 +6050,12 @@ async function indexStatus(ctx, env, d) {
  * again with the new guidance, which makes Pi rebuild the system prompt, and the status slot
  * follows.
  *
+ * The focused tools (lib/tools.js) are registered beside explore and then made inactive unless
+ * the user's choice (lib/toolset.js: PI_CODEGRAPH_TOOLS, or what `/codegraph tools` saved for the
+ * project) has them on: Pi activates a tool when it is first registered, and activates every
+ * extension tool again on `/reload`, so the choice is applied at every session_start. Registering
+ * a tool again (readiness changed) keeps it as active or inactive as it was.
+ *
  * The files Pi's own edit and write tools change are noted from `tool_result` (never modifying
  * it) in a ledger (lib/staleness.js): while any is newer than the index, the status slot counts
  * them and the guidance gains one line; the index's mtime is re-checked with readiness, and an
@@ -5261,8 +6071,27 @@ function createExtension(glue, getPeers) {
       fullOutputs: [],
       peers: undefined,
       ledger: createEditLedger(),
+      // The focused tools this copy registered, and the user's choice of them ({ names, source }).
+      focused: [],
+      choice: { names: [], source: "default" },
     };
+    /** The focused tools on: chosen and registered by this copy. */
+    state.activeFocused = () => state.focused.filter((n) => state.choice.names.includes(n));
     const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}|${d.ready && state.ledger.count() > 0}`;
+    /** Registers explore and the focused tools again (their words follow readiness and the choice). */
+    const registerAll = () => {
+      pi.registerTool(createTool(state, state.peers, glue));
+      for (const name of state.focused) pi.registerTool(createTool(state, state.peers, glue, name));
+    };
+    /** Makes Pi's active tools match the choice: ours on or off, every other tool as it was. */
+    const applyChoice = () => {
+      const others = pi.getActiveTools().filter((n) => !state.focused.includes(n));
+      pi.setActiveTools([...others, ...state.activeFocused()]);
+    };
+    state.applyChoice = () => {
+      registerAll();
+      applyChoice();
+    };
     // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
       if (!ctx.hasUI) return;
@@ -5277,7 +6106,7 @@ function createExtension(glue, getPeers) {
       const before = key(state.diagnosis);
       const [next] = await Promise.all([glue.diagnose(ctx.cwd), state.ledger.recheck(ctx.cwd)]);
       state.diagnosis = next;
-      if (key(next) !== before) pi.registerTool(createTool(state, state.peers, glue));
+      if (key(next) !== before) registerAll();
       slot(ctx);
     }
     state.refresh = (ctx) => refresh(ctx).catch(() => {});
@@ -5293,12 +6122,27 @@ function createExtension(glue, getPeers) {
       state.shownStatus = undefined; // a new session's UI has not been told yet
       state.diagnosis = await glue.diagnose(ctx.cwd);
       state.peers = await getPeers();
-      pi.registerTool(createTool(state, state.peers, glue));
+      state.agentDir = agentDirOf(state.peers.getAgentDir);
+      state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
+      // A focused tool's name another extension registered first stays theirs.
+      const taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
+      state.focused = FOCUSED_NAMES.filter((n) => !taken.has(n));
+      state.taken = new Map(FOCUSED_NAMES.filter((n) => taken.has(n)).map((n) => [n, taken.get(n)]));
+      registerAll();
+      applyChoice();
       pi.registerCommand("codegraph", {
         description: COMMAND_DESCRIPTION,
-        // Everything after "/codegraph ": the verbs the installed CLI has, then `--yes`.
-        getArgumentCompletions: (prefix) => verbCompletions(prefix, state.diagnosis?.cliVersion),
+        // Everything after "/codegraph ": the verbs the installed CLI has, then `--yes`; after
+        // `tools`, the choices and the tools' names.
+        getArgumentCompletions: (prefix) =>
+          /^tools\s/i.test(String(prefix ?? ""))
+            ? toolsCompletions(prefix)
+            : verbCompletions(prefix, state.diagnosis?.cliVersion),
         handler: async (args, cmdCtx) => {
+          if (/^\s*tools(\s|$)/i.test(String(args ?? ""))) {
+            await handleTools(String(args).trim().slice(5), cmdCtx, { state, peers: state.peers, glue, say });
+            return;
+          }
           if (String(args ?? "").trim()) {
             await handleVerb(args, cmdCtx, { glue, state, peers: state.peers, refresh, say });
             return;
@@ -5318,7 +6162,7 @@ function createExtension(glue, getPeers) {
       if (!state.active || state.diagnosis === undefined || state.peers === undefined) return;
       const before = key(state.diagnosis);
       if (!state.ledger.note(event, ctx?.cwd)) return;
-      if (key(state.diagnosis) !== before) pi.registerTool(createTool(state, state.peers, glue));
+      if (key(state.diagnosis) !== before) registerAll();
       slot(ctx);
     });
 
@@ -5585,7 +6429,7 @@ function budgetOf(command, plain) {
 }
 
 /** The subcommands whose answers cite workspace files: each answer is checked for stale ones (lib/staleness.js). */
-const CITES_FILES = new Set(["explore"]);
+const CITES_FILES = new Set(["explore", "node", "callers", "callees", "impact", "query"]);
 
 /** Whether `command` is one whose answer cites files (a description that cannot be read is not). */
 function citesFiles(command) {
@@ -5612,7 +6456,7 @@ function observed(ticket, details) {
   };
 }
 
-/** `{ run, explore, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
+/** `{ run, explore, node, relations, search, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
 function wrapBackend(backend) {
   /** Runs the described command in `cwd`; every failure is a CODEGRAPH_* rejection. */
   async function run(command, cwd, signal, options) {
@@ -5674,6 +6518,18 @@ function wrapBackend(backend) {
   }
 
   /**
+   * A focused tool's call: its arguments checked and made a command description (lib/commands.js),
+   * then run(). A bad argument is a CODEGRAPH_INVALID_REQUEST rejection, never a throw.
+   */
+  const focused = (build) => async (params, cwd, signal, options) => run(build(params), cwd, signal, options);
+  /** `codegraph node …` from codegraph_node's arguments ({ symbol?, file?, offset?, limit?, outline? }). */
+  const node = focused(nodeCommand);
+  /** `codegraph callers|callees|impact …` from codegraph_relations' arguments ({ relation, symbol, file?, limit?, depth? }). */
+  const relations = focused(relationsCommand);
+  /** `codegraph query …` from codegraph_search's arguments ({ name, kind?, limit? }). */
+  const search = focused(searchCommand);
+
+  /**
    * Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too.
    * A version outside the tested range adds `versionNotice` (never a refusal).
    */
@@ -5705,7 +6561,7 @@ function wrapBackend(backend) {
     return Object.fromEntries(LIMIT_NAMES.map((name) => [name, backend[name]]));
   }
 
-  return { run, explore, diagnose, releaseFullOutputs, limits };
+  return { run, explore, node, relations, search, diagnose, releaseFullOutputs, limits };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -5723,7 +6579,7 @@ function wrapBackend(backend) {
 
 /**
  * The module-shaped glue over `backend`: the default factory (callable, as Pi loads it) with
- * `default`, run, explore, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
+ * `default`, run, explore, node, relations, search, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
  * runnerInfo, addonInfo, TOOL_NAME and FALLBACK_LINE on it.
  *
  * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() that names
@@ -5753,6 +6609,9 @@ function glueOver(backend, options = {}) {
     default: factory,
     run: calls.run,
     explore: calls.explore,
+    node: calls.node,
+    relations: calls.relations,
+    search: calls.search,
     diagnose: calls.diagnose,
     releaseFullOutputs: calls.releaseFullOutputs,
     limits: calls.limits,
@@ -5800,12 +6659,14 @@ function piOwn(id) {
 
 let peers = null;
 try {
-  const { BorderedLoader, formatSize, keyHint } = piOwn("@mariozechner/pi-coding-agent");
+  const { BorderedLoader, formatSize, getAgentDir, keyHint } = piOwn("@mariozechner/pi-coding-agent");
   peers = {
     Type: require("typebox").Type,
     Text: require("@mariozechner/pi-tui").Text,
+    StringEnum: require("@mariozechner/pi-ai").StringEnum,
     BorderedLoader,
     formatSize,
+    getAgentDir,
     keyHint,
   };
 } catch (err) {
@@ -5815,12 +6676,14 @@ try {
 /** They are ES modules (pi-coding-agent has no require entry at all): import() works on every Node. */
 async function loadPeers() {
   if (!peers) {
-    const [{ Type }, { Text }, { BorderedLoader, formatSize, keyHint }] = await Promise.all([
-      import("typebox"),
-      import("@mariozechner/pi-tui"),
-      import("@mariozechner/pi-coding-agent"),
-    ]);
-    peers = { Type, Text, BorderedLoader, formatSize, keyHint };
+    const [{ Type }, { Text }, { StringEnum }, { BorderedLoader, formatSize, getAgentDir, keyHint }] =
+      await Promise.all([
+        import("typebox"),
+        import("@mariozechner/pi-tui"),
+        import("@mariozechner/pi-ai"),
+        import("@mariozechner/pi-coding-agent"),
+      ]);
+    peers = { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
   }
   return peers;
 }

@@ -8,7 +8,7 @@ const { admit, noteIndexBytes, parallelPolicy, queueBound } = require("./admissi
 const { finishAnswer } = require("./answer.js");
 const { DEFAULT_TIMEOUT_MS, isTimeout } = require("./backends/node/limits.js");
 const { exhausted } = require("./backends/node/errors.js");
-const { exploreCommand } = require("./commands.js");
+const { exploreCommand, nodeCommand, relationsCommand, searchCommand } = require("./commands.js");
 const { withStaleness } = require("./staleness.js");
 const { firstLine } = require("./text.js");
 const { versionNotice } = require("./versions.js");
@@ -64,7 +64,7 @@ function budgetOf(command, plain) {
 }
 
 /** The subcommands whose answers cite workspace files: each answer is checked for stale ones (lib/staleness.js). */
-const CITES_FILES = new Set(["explore"]);
+const CITES_FILES = new Set(["explore", "node", "callers", "callees", "impact", "query"]);
 
 /** Whether `command` is one whose answer cites files (a description that cannot be read is not). */
 function citesFiles(command) {
@@ -91,7 +91,7 @@ function observed(ticket, details) {
   };
 }
 
-/** `{ run, explore, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
+/** `{ run, explore, node, relations, search, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
 function wrapBackend(backend) {
   /** Runs the described command in `cwd`; every failure is a CODEGRAPH_* rejection. */
   async function run(command, cwd, signal, options) {
@@ -153,6 +153,18 @@ function wrapBackend(backend) {
   }
 
   /**
+   * A focused tool's call: its arguments checked and made a command description (lib/commands.js),
+   * then run(). A bad argument is a CODEGRAPH_INVALID_REQUEST rejection, never a throw.
+   */
+  const focused = (build) => async (params, cwd, signal, options) => run(build(params), cwd, signal, options);
+  /** `codegraph node …` from codegraph_node's arguments ({ symbol?, file?, offset?, limit?, outline? }). */
+  const node = focused(nodeCommand);
+  /** `codegraph callers|callees|impact …` from codegraph_relations' arguments ({ relation, symbol, file?, limit?, depth? }). */
+  const relations = focused(relationsCommand);
+  /** `codegraph query …` from codegraph_search's arguments ({ name, kind?, limit? }). */
+  const search = focused(searchCommand);
+
+  /**
    * Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too.
    * A version outside the tested range adds `versionNotice` (never a refusal).
    */
@@ -184,7 +196,7 @@ function wrapBackend(backend) {
     return Object.fromEntries(LIMIT_NAMES.map((name) => [name, backend[name]]));
   }
 
-  return { run, explore, diagnose, releaseFullOutputs, limits };
+  return { run, explore, node, relations, search, diagnose, releaseFullOutputs, limits };
 }
 
 module.exports = { LIMIT_NAMES, wrapBackend };

@@ -12,6 +12,7 @@
 
 const { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("./backends/node/limits.js");
 const { MAX_WRITE_TIMEOUT_MS } = require("./backends/node/limits.js");
+const { nodeArguments, relationsArguments, searchArguments } = require("./arguments.js");
 
 /**
  * `{ name: value }` as CLI options: `true` is a bare `--name`, `false`, `undefined` and `null` are
@@ -85,4 +86,50 @@ function verbCommand(verb) {
   return Object.hasOwn(VERB_COMMANDS, verb) ? VERB_COMMANDS[verb]() : undefined;
 }
 
-module.exports = { codegraphCommand, exploreCommand, verbCommand };
+/**
+ * The focused tools' caps. `node` gets explore's (Pi's read tool's too): a file read with line
+ * numbers is what it replaces, and CodeGraph's own budget printed up to 38 KB. `callers`,
+ * `callees` and `impact` have no cap in the CLI (one `impact` printed 64 KB, 2,164 lines on Home
+ * Assistant) and a list past a few hundred symbols is not read, it is narrowed: 16 KiB and 500
+ * lines, about upstream's own 15,000-character cap on these tools over MCP; a cut answer keeps the
+ * full list in its file and the marker says so. `query` prints four lines a result: 50 results
+ * (the most `limit` allows) fit in 16 KiB and 400 lines with room for long signatures.
+ */
+const FOCUSED_CAPS = {
+  node: { maxBytes: 50 * 1024, maxLines: 2000 },
+  relations: { maxBytes: 16 * 1024, maxLines: 500 },
+  search: { maxBytes: 16 * 1024, maxLines: 400 },
+};
+
+/**
+ * `codegraph node [--file=] [--offset=] [--limit=] [--symbols-only] [-- <symbol>]` from
+ * codegraph_node's arguments (lib/arguments.js checks them first; a bad one throws
+ * CODEGRAPH_INVALID_REQUEST). Without a symbol it is file mode and passes no `--`.
+ */
+function nodeCommand(params) {
+  const { symbol, file, offset, limit, outline } = nodeArguments(params);
+  const spec = { options: { file, offset, limit, "symbols-only": outline }, ...FOCUSED_CAPS.node };
+  return codegraphCommand("node", symbol === undefined ? spec : { ...spec, positional: symbol });
+}
+
+/** `codegraph callers|callees [--file=] [--limit=] -- <symbol>` or `codegraph impact [--file=] [--depth=] -- <symbol>`. */
+function relationsCommand(params) {
+  const { relation, symbol, file, limit, depth } = relationsArguments(params);
+  return codegraphCommand(relation, { options: { file, limit, depth }, positional: symbol, ...FOCUSED_CAPS.relations });
+}
+
+/** `codegraph query [--kind=] [--limit=] -- <name>`: text, never `--json` (4–10× larger for the model). */
+function searchCommand(params) {
+  const { name, kind, limit } = searchArguments(params);
+  return codegraphCommand("query", { options: { kind, limit }, positional: name, ...FOCUSED_CAPS.search });
+}
+
+module.exports = {
+  FOCUSED_CAPS,
+  codegraphCommand,
+  exploreCommand,
+  nodeCommand,
+  relationsCommand,
+  searchCommand,
+  verbCommand,
+};

@@ -14,7 +14,7 @@ const { FALLBACK_LINE, TOOL_NAME } = require("./guidance.js");
 
 /**
  * The module-shaped glue over `backend`: the default factory (callable, as Pi loads it) with
- * `default`, run, explore, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
+ * `default`, run, explore, node, relations, search, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
  * runnerInfo, addonInfo, TOOL_NAME and FALLBACK_LINE on it.
  *
  * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() that names
@@ -44,6 +44,9 @@ function glueOver(backend, options = {}) {
     default: factory,
     run: calls.run,
     explore: calls.explore,
+    node: calls.node,
+    relations: calls.relations,
+    search: calls.search,
     diagnose: calls.diagnose,
     releaseFullOutputs: calls.releaseFullOutputs,
     limits: calls.limits,

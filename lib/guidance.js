@@ -33,16 +33,94 @@ const readyGuidelines = [
   `Do not use ${TOOL_NAME} to read a file you already know or to search for exact text; use read, or grep (as a tool or through bash), for those.`,
   `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool" or codegraph_node, use read with the file:line it gives (codegraph_node does not exist here), or ask ${TOOL_NAME} about that symbol.`,
 ];
+/** The third line when codegraph_node is on: CodeGraph's pointers to it are followed, not steered away from. */
+const withNodeGuideline = `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool", use read with the file:line it gives; where it says codegraph_node, call codegraph_node.`;
+
+/**
+ * The focused tools' words (lib/tools.js has the rest): the description (the caps appended), one
+ * prompt snippet and one guideline each, and the schema's argument descriptions. Kept short: every
+ * active tool costs its words on every request.
+ */
+const FOCUSED_WORDS = {
+  codegraph_node: {
+    description:
+      "Read one symbol from the workspace's CodeGraph index (its location, signature, source, callers and callees), or an indexed file: its numbered lines, or its symbol outline, with the files that use it. Runs `codegraph node`; read-only.",
+    snippet:
+      "One named symbol's source with its callers and callees, or an indexed file's lines or outline, from the CodeGraph index",
+    guideline:
+      "Use codegraph_node to read one symbol you can name, or an indexed file's outline (file with outline: true), instead of reading whole files; where CodeGraph's answers say codegraph_node, call it.",
+    args: {
+      symbol: "Symbol name, e.g. 'checkout' or 'CheckoutService.checkout'",
+      file: "Indexed file, relative to the project root (e.g. 'src/cart.ts'); alone: file mode; with symbol: which definition",
+      offset: "File mode: first line (1-based)",
+      limit: "File mode: number of lines",
+      outline: "File mode: only the file's symbols and its dependents",
+    },
+  },
+  codegraph_relations: {
+    description:
+      "List what calls a symbol (callers), what it calls (callees), or what changing it affects (impact, up to depth hops), from the workspace's CodeGraph index, per definition of the name. Runs `codegraph callers|callees|impact`; read-only.",
+    snippet: "Callers, callees or the impact of changing one symbol, from the CodeGraph index",
+    guideline:
+      "Use codegraph_relations with relation=impact before renaming a symbol or changing its signature, and callers/callees to follow one hop exactly; pass file to pick one definition when several share the name.",
+    args: {
+      relation: "callers, callees, or impact",
+      symbol: "Symbol name",
+      file: "Indexed file path or suffix that picks the definition",
+      limit: "callers/callees: most results per definition (default 20)",
+      depth: "impact: hops to follow (default 2)",
+    },
+  },
+  codegraph_search: {
+    description:
+      "Find symbols by name or part of a name in the workspace's CodeGraph index: kind, name, file:line and signature, no source. Runs `codegraph query`; read-only.",
+    snippet: "Find symbols by (part of) their name: kind, file:line and signature, from the CodeGraph index",
+    guideline:
+      "Use codegraph_search to find where a symbol is defined when you know its name or part of it; it returns locations only, so read or codegraph_node the one you need.",
+    args: {
+      name: "Symbol name or part of one",
+      kind: "Only symbols of this kind",
+      limit: "Most results (default 10)",
+    },
+  },
+};
+
+/** A focused tool's description: its words and the caps of its command. */
+function focusedDescription(name, caps) {
+  const { maxLines: lines, maxBytes: bytes } = caps;
+  return `${FOCUSED_WORDS[name].description} Output is truncated to ${lines} lines or ${Math.round(bytes / 1024)}KB; a truncated result names a file with the full output.`;
+}
+
+/**
+ * A focused tool's snippet and guideline for the current readiness. When the index cannot serve,
+ * a short snippet only: explore's words already tell the model what the user must do.
+ */
+function focusedGuidance(name, diagnosis) {
+  if (diagnosis.ready)
+    return { promptSnippet: FOCUSED_WORDS[name].snippet, promptGuidelines: [FOCUSED_WORDS[name].guideline] };
+  return {
+    promptSnippet: `Unavailable in this workspace (${diagnosis.problemCode}), as ${TOOL_NAME} is`,
+    promptGuidelines: [],
+  };
+}
+
+/** The line a focused tool's failures end with (not after a bad argument: the model fixes that). */
+const fallbackLineOf = (name) =>
+  `${name} is unavailable for this request; use read, and grep/find (as tools or through bash), instead.`;
 
 /**
  * The prompt text for the current readiness: the tool is only advertised as ready when it can
  * serve; otherwise it says what the user must do. `editedSinceIndex` (files Pi's own tools edited
  * after the index was written) adds one line while above zero, without the number, so that the
- * prompt does not change with every edit.
+ * prompt does not change with every edit. `active`: the focused tools on (lib/tools.js); with
+ * codegraph_node among them, CodeGraph's pointers to it are followed instead of steered away from.
  */
-function guidance(diagnosis, editedSinceIndex = 0) {
+function guidance(diagnosis, editedSinceIndex = 0, active = []) {
   if (diagnosis.ready) {
-    const guidelines = editedSinceIndex > 0 ? [...readyGuidelines, editedGuideline(TOOL_NAME)] : readyGuidelines;
+    const base = active.includes("codegraph_node")
+      ? [...readyGuidelines.slice(0, 2), withNodeGuideline]
+      : readyGuidelines;
+    const guidelines = editedSinceIndex > 0 ? [...base, editedGuideline(TOOL_NAME)] : base;
     return { promptSnippet: readySnippet, promptGuidelines: guidelines };
   }
   if (diagnosis.problemCode === "CODEGRAPH_INDEX_BUSY") {
@@ -62,4 +140,13 @@ function guidance(diagnosis, editedSinceIndex = 0) {
   };
 }
 
-module.exports = { TOOL_NAME, FALLBACK_LINE, toolDescription, guidance };
+module.exports = {
+  TOOL_NAME,
+  FALLBACK_LINE,
+  FOCUSED_WORDS,
+  fallbackLineOf,
+  focusedDescription,
+  focusedGuidance,
+  toolDescription,
+  guidance,
+};

@@ -5,7 +5,7 @@
 
 const { TOOL_NAME } = require("./guidance.js");
 const { queries } = require("./words/reasons.js");
-const { cliForm, printable } = require("./text.js");
+const { cliForm, commandLine, printable } = require("./text.js");
 
 const PREVIEW_LINES = 8;
 /** Pi's keybinding id for expanding tool output (its built-in read and bash tools use it too). */
@@ -33,8 +33,30 @@ function renderCall({ Text }, args, theme, context) {
   return text;
 }
 
-/** Partial progress, an error (code and remediation first), or the answer with its facts. */
-function renderResult({ Text, formatSize, keyHint }, result, options, theme, context) {
+/**
+ * A focused tool's call (`spec` from lib/tools.js): what it asks about on one line, and the CLI
+ * command it runs under it (arguments it would refuse: shown as given, the error follows).
+ */
+function renderFocusedCall({ Text }, spec, args, theme, context) {
+  const text = context?.lastComponent ?? new Text("", 0, 0);
+  const subject = printable(spec.subject(args).filter(Boolean).join(" ").replace(/\s+/g, " "));
+  let line;
+  try {
+    line = `$ ${commandLine(spec.command(args))}`;
+  } catch {
+    line = `arguments: ${JSON.stringify(args ?? null)}`;
+  }
+  text.setText(
+    `${theme.fg("toolTitle", theme.bold(`${spec.name} `))}${theme.fg("accent", subject)}\n${theme.fg("dim", printable(line))}`,
+  );
+  return text;
+}
+
+/**
+ * Partial progress, an error (code and remediation first), or the answer with its facts. `doing`
+ * names the running command in the progress row (a focused tool's; explore's by default).
+ */
+function renderResult({ Text, formatSize, keyHint }, result, options, theme, context, doing) {
   const body = printable(result.content?.find((c) => c.type === "text")?.text ?? "");
   if (options.isPartial) {
     const p = result.details ?? {};
@@ -46,7 +68,8 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
       ? ` ${formatSize(p.seenBytes)}, ${p.seenLines} lines, ${(p.elapsedMs / 1000).toFixed(1)}s`
       : "";
     const tail = body ? `\n${theme.fg("toolOutput", body.replace(/\n$/, "").split("\n").slice(-3).join("\n"))}` : "";
-    return new Text(`${theme.fg("warning", `Exploring the CodeGraph index…${soFar}`)}${tail}`, 0, 0);
+    const running = doing ? `Running ${doing}…` : "Exploring the CodeGraph index…";
+    return new Text(`${theme.fg("warning", `${running}${soFar}`)}${tail}`, 0, 0);
   }
   if (context?.isError) {
     // Code and remediation lead the message; the stderr tail (from its header on) and the lines
@@ -82,4 +105,4 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
   return new Text(`${theme.fg("toolOutput", preview)}${hint}\n${footer}`, 0, 0);
 }
 
-module.exports = { renderCall, renderResult };
+module.exports = { renderCall, renderFocusedCall, renderResult };

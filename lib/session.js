@@ -6,6 +6,9 @@ const { TOOL_NAME } = require("./guidance.js");
 const { createEditLedger } = require("./staleness.js");
 const { statusReport, statusText } = require("./status.js");
 const { createTool } = require("./tool.js");
+const { FOCUSED_NAMES } = require("./tools.js");
+const { agentDirOf, choiceFor } = require("./toolset.js");
+const { handleTools, toolsCompletions } = require("./tools-command.js");
 const { handleVerb, verbCompletions } = require("./verbs.js");
 const { COMMAND_DESCRIPTION } = require("./words/verbs.js");
 
@@ -24,6 +27,12 @@ const { COMMAND_DESCRIPTION } = require("./words/verbs.js");
  * again with the new guidance, which makes Pi rebuild the system prompt, and the status slot
  * follows.
  *
+ * The focused tools (lib/tools.js) are registered beside explore and then made inactive unless
+ * the user's choice (lib/toolset.js: PI_CODEGRAPH_TOOLS, or what `/codegraph tools` saved for the
+ * project) has them on: Pi activates a tool when it is first registered, and activates every
+ * extension tool again on `/reload`, so the choice is applied at every session_start. Registering
+ * a tool again (readiness changed) keeps it as active or inactive as it was.
+ *
  * The files Pi's own edit and write tools change are noted from `tool_result` (never modifying
  * it) in a ledger (lib/staleness.js): while any is newer than the index, the status slot counts
  * them and the guidance gains one line; the index's mtime is re-checked with readiness, and an
@@ -39,8 +48,27 @@ function createExtension(glue, getPeers) {
       fullOutputs: [],
       peers: undefined,
       ledger: createEditLedger(),
+      // The focused tools this copy registered, and the user's choice of them ({ names, source }).
+      focused: [],
+      choice: { names: [], source: "default" },
     };
+    /** The focused tools on: chosen and registered by this copy. */
+    state.activeFocused = () => state.focused.filter((n) => state.choice.names.includes(n));
     const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}|${d.ready && state.ledger.count() > 0}`;
+    /** Registers explore and the focused tools again (their words follow readiness and the choice). */
+    const registerAll = () => {
+      pi.registerTool(createTool(state, state.peers, glue));
+      for (const name of state.focused) pi.registerTool(createTool(state, state.peers, glue, name));
+    };
+    /** Makes Pi's active tools match the choice: ours on or off, every other tool as it was. */
+    const applyChoice = () => {
+      const others = pi.getActiveTools().filter((n) => !state.focused.includes(n));
+      pi.setActiveTools([...others, ...state.activeFocused()]);
+    };
+    state.applyChoice = () => {
+      registerAll();
+      applyChoice();
+    };
     // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
       if (!ctx.hasUI) return;
@@ -55,7 +83,7 @@ function createExtension(glue, getPeers) {
       const before = key(state.diagnosis);
       const [next] = await Promise.all([glue.diagnose(ctx.cwd), state.ledger.recheck(ctx.cwd)]);
       state.diagnosis = next;
-      if (key(next) !== before) pi.registerTool(createTool(state, state.peers, glue));
+      if (key(next) !== before) registerAll();
       slot(ctx);
     }
     state.refresh = (ctx) => refresh(ctx).catch(() => {});
@@ -71,12 +99,27 @@ function createExtension(glue, getPeers) {
       state.shownStatus = undefined; // a new session's UI has not been told yet
       state.diagnosis = await glue.diagnose(ctx.cwd);
       state.peers = await getPeers();
-      pi.registerTool(createTool(state, state.peers, glue));
+      state.agentDir = agentDirOf(state.peers.getAgentDir);
+      state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
+      // A focused tool's name another extension registered first stays theirs.
+      const taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
+      state.focused = FOCUSED_NAMES.filter((n) => !taken.has(n));
+      state.taken = new Map(FOCUSED_NAMES.filter((n) => taken.has(n)).map((n) => [n, taken.get(n)]));
+      registerAll();
+      applyChoice();
       pi.registerCommand("codegraph", {
         description: COMMAND_DESCRIPTION,
-        // Everything after "/codegraph ": the verbs the installed CLI has, then `--yes`.
-        getArgumentCompletions: (prefix) => verbCompletions(prefix, state.diagnosis?.cliVersion),
+        // Everything after "/codegraph ": the verbs the installed CLI has, then `--yes`; after
+        // `tools`, the choices and the tools' names.
+        getArgumentCompletions: (prefix) =>
+          /^tools\s/i.test(String(prefix ?? ""))
+            ? toolsCompletions(prefix)
+            : verbCompletions(prefix, state.diagnosis?.cliVersion),
         handler: async (args, cmdCtx) => {
+          if (/^\s*tools(\s|$)/i.test(String(args ?? ""))) {
+            await handleTools(String(args).trim().slice(5), cmdCtx, { state, peers: state.peers, glue, say });
+            return;
+          }
           if (String(args ?? "").trim()) {
             await handleVerb(args, cmdCtx, { glue, state, peers: state.peers, refresh, say });
             return;
@@ -96,7 +139,7 @@ function createExtension(glue, getPeers) {
       if (!state.active || state.diagnosis === undefined || state.peers === undefined) return;
       const before = key(state.diagnosis);
       if (!state.ledger.note(event, ctx?.cwd)) return;
-      if (key(state.diagnosis) !== before) pi.registerTool(createTool(state, state.peers, glue));
+      if (key(state.diagnosis) !== before) registerAll();
       slot(ctx);
     });
 

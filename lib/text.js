@@ -18,9 +18,19 @@ function printable(text) {
   );
 }
 
+/** A word as a POSIX shell would need it quoted, for display only. */
+const quoted = (word) => `'${String(word).replace(/'/g, `'\\''`)}'`;
+
 /** How the call looks as a command line, for people reading the transcript (display only). */
 function cliForm(request) {
-  return `codegraph explore -- '${String(request).replace(/'/g, `'\\''`)}'`;
+  return `codegraph explore -- ${quoted(request)}`;
+}
+
+/** A command description (lib/commands.js) as a command line, for the transcript (display only). */
+function commandLine(command) {
+  const options = command.options.map((o) => (/^--[a-z0-9-]+(=[\w./:@+-]*)?$/.test(o) ? o : quoted(o)));
+  const positional = "positional" in command ? ["--", quoted(command.positional)] : [];
+  return ["codegraph", command.subcommand, ...options, ...positional].join(" ");
 }
 
 /** The first line (at most 200 characters) of an error or any other thrown value. */
@@ -34,4 +44,4 @@ function firstLine(value) {
   }
 }
 
-module.exports = { printable, cliForm, firstLine };
+module.exports = { printable, cliForm, commandLine, firstLine };

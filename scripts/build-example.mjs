@@ -227,12 +227,14 @@ function piOwn(id) {
 
 let peers = null;
 try {
-  const { BorderedLoader, formatSize, keyHint } = piOwn("@mariozechner/pi-coding-agent");
+  const { BorderedLoader, formatSize, getAgentDir, keyHint } = piOwn("@mariozechner/pi-coding-agent");
   peers = {
     Type: require("typebox").Type,
     Text: require("@mariozechner/pi-tui").Text,
+    StringEnum: require("@mariozechner/pi-ai").StringEnum,
     BorderedLoader,
     formatSize,
+    getAgentDir,
     keyHint,
   };
 } catch (err) {
@@ -242,12 +244,14 @@ try {
 /** They are ES modules (pi-coding-agent has no require entry at all): import() works on every Node. */
 async function loadPeers() {
   if (!peers) {
-    const [{ Type }, { Text }, { BorderedLoader, formatSize, keyHint }] = await Promise.all([
-      import("typebox"),
-      import("@mariozechner/pi-tui"),
-      import("@mariozechner/pi-coding-agent"),
-    ]);
-    peers = { Type, Text, BorderedLoader, formatSize, keyHint };
+    const [{ Type }, { Text }, { StringEnum }, { BorderedLoader, formatSize, getAgentDir, keyHint }] =
+      await Promise.all([
+        import("typebox"),
+        import("@mariozechner/pi-tui"),
+        import("@mariozechner/pi-ai"),
+        import("@mariozechner/pi-coding-agent"),
+      ]);
+    peers = { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
   }
   return peers;
 }

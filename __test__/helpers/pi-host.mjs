@@ -4,9 +4,15 @@ export function createPiHost() {
   const registry = [];
   const commands = new Map();
   const handlers = [];
+  // Pi's active tools: a name is activated when first registered, kept as it was when registered
+  // again, and set by setActiveTools (names not registered are ignored).
+  const active = new Set();
   return {
     registry,
     commands,
+    active,
+    /** The tools a request would carry now: the active ones, in registration order. */
+    activeTools: () => registry.filter((t) => active.has(t.name)),
     load(factory, source) {
       const api = {
         on(event, fn) {
@@ -16,8 +22,17 @@ export function createPiHost() {
           // Across extensions the first registration of a name stays; the same extension
           // registering again replaces its tool (Pi then rebuilds the system prompt).
           const i = registry.findIndex((t) => t.name === tool.name);
-          if (i === -1) registry.push({ ...tool, source });
-          else if (registry[i].source === source) registry[i] = { ...tool, source };
+          if (i === -1) {
+            registry.push({ ...tool, source });
+            active.add(tool.name);
+          } else if (registry[i].source === source) registry[i] = { ...tool, source };
+        },
+        getActiveTools() {
+          return registry.filter((t) => active.has(t.name)).map((t) => t.name);
+        },
+        setActiveTools(names) {
+          active.clear();
+          for (const name of names) if (registry.some((t) => t.name === name)) active.add(name);
         },
         registerCommand(name, options) {
           if (!commands.has(name)) commands.set(name, { ...options, source });
@@ -64,12 +79,13 @@ export function createPiHost() {
 
 /** Pi's own peers as extension.js hands them over: TypeBox's `Type`, pi-tui's `Text`, Pi's `BorderedLoader`, `formatSize` and `keyHint`. */
 export async function piPeers() {
-  const [{ Type }, { Text }, { BorderedLoader, formatSize, keyHint }] = await Promise.all([
+  const [{ Type }, { Text }, { StringEnum }, { BorderedLoader, formatSize, getAgentDir, keyHint }] = await Promise.all([
     import("typebox"),
     import("@mariozechner/pi-tui"),
+    import("@mariozechner/pi-ai"),
     import("@mariozechner/pi-coding-agent"),
   ]);
-  return { Type, Text, BorderedLoader, formatSize, keyHint };
+  return { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
 }
 
 /**

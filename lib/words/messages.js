@@ -110,8 +110,10 @@ function timeoutRemediation(f) {
 }
 
 const REMEDIATIONS = {
-  CODEGRAPH_INVALID_REQUEST: () =>
-    "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.",
+  CODEGRAPH_INVALID_REQUEST: (f) =>
+    f.reason?.is === "argument"
+      ? `Call ${f.reason.tool} again with the argument fixed, as the tool's parameters describe.`
+      : "Send one non-empty natural-language question of at most 10,000 characters (as JavaScript counts them), without NUL bytes.",
   CODEGRAPH_INVALID_OPTIONS: (f) =>
     f.reason?.is === "argumentsUnusable"
       ? "Pass a request string, an absolute workspace path, an AbortSignal and { timeoutMs?, onProgress?, onQueue? }."
@@ -180,6 +182,8 @@ function factDetails(code, f) {
       return f.kind?.is === "missing" && f.kind.ancestor ? { ancestorIndex: f.kind.ancestor } : {};
     case "CODEGRAPH_ADDON":
       return { story: f.story };
+    case "CODEGRAPH_INVALID_REQUEST":
+      return f.reason?.is === "argument" ? { tool: f.reason.tool, argument: f.reason.name, rule: f.reason.rule } : {};
     default:
       return {};
   }

@@ -28,7 +28,37 @@ const REQUEST_REASONS = {
   nul: () => "it contains a NUL byte, which no command-line argument can carry",
   tooLong: (r) => `it is ${r.units} characters long as JavaScript counts them (UTF-16 units); the limit is ${r.limit}`,
   batchUnsafe: (r) => `it cannot be passed safely to the batch launcher ${shown(r.executable)}`,
+  argument: (r) => argumentSays(r),
 };
+
+/** One focused tool's argument and the rule it broke (lib/arguments.js). */
+const ARGUMENT_RULES = {
+  notObject: () => "the arguments are not an object",
+  unreadable: () => "it cannot be read",
+  required: (r) => (r.values ? `it is required: one of ${r.values.join(", ")}` : "it is required"),
+  notString: () => "it is not a string",
+  nul: () => "it contains a NUL byte",
+  blank: () => "it is empty or only whitespace",
+  tooLong: (r) => `it is longer than ${r.limit} characters`,
+  absolute: () =>
+    "it is an absolute path; `file` is a path relative to the project root as CodeGraph indexed it (e.g. src/cart.ts), or a suffix of one",
+  parent: () => "it has a `..` segment; `file` names an indexed file of this project, never one outside it",
+  dash: () => "it starts with `-`",
+  control: () => "it contains a line break or control character",
+  range: (r) => `it must be a whole number from ${r.min} to ${r.max}`,
+  notBoolean: () => "it must be true or false",
+  enum: (r) => `it must be one of ${r.values.join(", ")}`,
+  unknown: (r) => `the tool has no such argument (its arguments: ${r.names.join(", ")})`,
+  symbolOrFile: () => "give `symbol` (one symbol's source and trail) or `file` (an indexed file), or both",
+  fileModeOnly: () => "it applies to file mode only (`file` without `symbol`)",
+  notFor: (r) => `it does not apply to relation=${r.relation} (callers and callees take limit, impact takes depth)`,
+};
+
+function argumentSays(r) {
+  const rule = ARGUMENT_RULES[r.rule];
+  const says = rule ? rule(r) : `(unnamed rule ${JSON.stringify(r.rule)})`;
+  return r.name ? `\`${r.name}\`: ${says}` : says;
+}
 
 const OPTION_REASONS = {
   notObject: () => "options is not an object",
@@ -201,7 +231,10 @@ function queueSays(q) {
 
 /** The headline of each code (without the code itself and the final period). */
 const HEADLINES = {
-  CODEGRAPH_INVALID_REQUEST: (f) => `the Explore request is invalid: ${said(WORDED_FACTS.RequestReason, f.reason)}`,
+  CODEGRAPH_INVALID_REQUEST: (f) =>
+    f.reason?.is === "argument"
+      ? `the ${f.reason.tool} arguments are invalid: ${said(WORDED_FACTS.RequestReason, f.reason)}`
+      : `the Explore request is invalid: ${said(WORDED_FACTS.RequestReason, f.reason)}`,
   CODEGRAPH_INVALID_OPTIONS: (f) =>
     f.reason?.is === "argumentsUnusable"
       ? `the explore arguments could not be used (${f.reason.text})`

@@ -13,13 +13,14 @@ const VERB_LINES = {
   uninit: "Delete this workspace's index and CodeGraph's git hooks (codegraph uninit)",
   unlock: "Remove a stale CodeGraph lock left by an interrupted write (codegraph unlock)",
   cancel: "Stop the index write running in this workspace",
+  tools: "Focused CodeGraph tools for the model: list, or all | none | on/off <names> (saved for this project)",
 };
 
 const YES_LINE = "Run without asking first";
 
 /** The command's description as Pi lists it. */
 const COMMAND_DESCRIPTION =
-  "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb)";
+  "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb); tools";
 
 const VERB_MIB = 1024 * 1024;
 /** "212 KiB", "1.4 MiB", "2.1 GiB". */

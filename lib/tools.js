@@ -1,0 +1,86 @@
+// The focused tools beside codegraph_explore: each is one CodeGraph command with a schema, over
+// the same runner (caps with marker and full-output file, timeout, cancel, tree kill, codes,
+// progress, the stale-files line). They are registered inactive: absent from the request's tools
+// and from the system prompt until the user turns them on (lib/toolset.js), because every active
+// tool costs its words on every request.
+
+const { FOCUSED_CAPS, nodeCommand, relationsCommand, searchCommand } = require("./commands.js");
+const { RANGES, RELATIONS, SEARCH_KINDS, MAX_FILE_CHARS, MAX_NAME_CHARS } = require("./arguments.js");
+const { FOCUSED_WORDS } = require("./guidance.js");
+
+/** The words of a schema field: its description from lib/guidance.js. */
+const described = (name, arg) => ({ description: FOCUSED_WORDS[name].args[arg] });
+const nameField = (Type, name, arg) =>
+  Type.String({ ...described(name, arg), minLength: 1, maxLength: MAX_NAME_CHARS });
+const fileField = (Type, name) =>
+  Type.Optional(Type.String({ ...described(name, "file"), minLength: 1, maxLength: MAX_FILE_CHARS }));
+const wholeField = (Type, name, arg, range) => {
+  const [minimum, maximum] = RANGES[range];
+  return Type.Optional(Type.Integer({ ...described(name, arg), minimum, maximum }));
+};
+
+/**
+ * The focused tools, in the order `/codegraph tools` lists them: `name`, the `short` name the user
+ * types, the glue call that runs it (`call`), its command builder (`command`, for the caps and the
+ * CLI form shown in the transcript), the CLI feature it needs (lib/versions.js), the schema over
+ * Pi's peers (TypeBox `Type`, pi-ai's `StringEnum`), and `subject`: what the transcript shows of a call.
+ */
+const FOCUSED_TOOLS = [
+  {
+    name: "codegraph_node",
+    short: "node",
+    label: "CodeGraph Node",
+    call: "node",
+    command: nodeCommand,
+    caps: FOCUSED_CAPS.node,
+    feature: "node",
+    parameters: ({ Type }) =>
+      Type.Object({
+        symbol: Type.Optional(nameField(Type, "codegraph_node", "symbol")),
+        file: fileField(Type, "codegraph_node"),
+        offset: wholeField(Type, "codegraph_node", "offset", "offset"),
+        limit: wholeField(Type, "codegraph_node", "limit", "lines"),
+        outline: Type.Optional(Type.Boolean(described("codegraph_node", "outline"))),
+      }),
+    subject: (args) => [args?.symbol, args?.file && `file ${args.file}`],
+  },
+  {
+    name: "codegraph_relations",
+    short: "relations",
+    label: "CodeGraph Relations",
+    call: "relations",
+    command: relationsCommand,
+    caps: FOCUSED_CAPS.relations,
+    feature: "callers",
+    parameters: ({ Type, StringEnum }) =>
+      Type.Object({
+        relation: StringEnum(Object.keys(RELATIONS), described("codegraph_relations", "relation")),
+        symbol: nameField(Type, "codegraph_relations", "symbol"),
+        file: fileField(Type, "codegraph_relations"),
+        limit: wholeField(Type, "codegraph_relations", "limit", "limit"),
+        depth: wholeField(Type, "codegraph_relations", "depth", "depth"),
+      }),
+    subject: (args) => [args?.relation && `${args.relation} of`, args?.symbol, args?.file && `in ${args.file}`],
+  },
+  {
+    name: "codegraph_search",
+    short: "search",
+    label: "CodeGraph Search",
+    call: "search",
+    command: searchCommand,
+    caps: FOCUSED_CAPS.search,
+    feature: "query",
+    parameters: ({ Type, StringEnum }) =>
+      Type.Object({
+        name: nameField(Type, "codegraph_search", "name"),
+        kind: Type.Optional(StringEnum(SEARCH_KINDS, described("codegraph_search", "kind"))),
+        limit: wholeField(Type, "codegraph_search", "limit", "limit"),
+      }),
+    subject: (args) => [args?.name, args?.kind && `(${args.kind})`],
+  },
+];
+
+const FOCUSED_NAMES = FOCUSED_TOOLS.map((t) => t.name);
+const focusedTool = (name) => FOCUSED_TOOLS.find((t) => t.name === name);
+
+module.exports = { FOCUSED_NAMES, FOCUSED_TOOLS, focusedTool };
