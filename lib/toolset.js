@@ -111,7 +111,7 @@ function parseToolsArgs(rest) {
     .trim()
     .split(/\s+/)
     .filter(Boolean);
-  if (words.length === 0) return { action: "list" };
+  if (words.length === 0 || (words.length === 1 && words[0].toLowerCase() === "list")) return { action: "list" };
   const first = words[0].toLowerCase();
   if (first === "on" || first === "off") {
     const parsed = parseToolList(words.slice(1).join(" "));
