@@ -403,6 +403,27 @@ for (const impl of withExample) {
         );
       });
 
+      test("the /codegraph report names the tools on in one line, and is unchanged when none is", async () => {
+        const s = await session(makeWorkspace());
+        const report = async () => (await s.command("")).message;
+        const plain = await report();
+        assert.doesNotMatch(plain, /^tools:/m);
+        await s.command("tools search node");
+        const withTools = await report();
+        assert.match(
+          withTools,
+          /\nparallel: .*\ntools: codegraph_explore, codegraph_node, codegraph_search \(saved for this project by \/codegraph tools\)\n/,
+        );
+        assert.equal(withTools.replace(/\ntools: .*/, ""), plain, "one line more, nothing else");
+        await s.command("tools none");
+        assert.equal(await report(), plain);
+        const env = await session(makeWorkspace(), { env: { PI_CODEGRAPH_TOOLS: "relations" } });
+        assert.match(
+          (await env.command("")).message,
+          /\ntools: codegraph_explore, codegraph_relations \(set by PI_CODEGRAPH_TOOLS\)\n/,
+        );
+      });
+
       test("unknown words are refused and change nothing", async () => {
         const s = await session(makeWorkspace(), { env: { PI_CODEGRAPH_TOOLS: "node" } });
         for (const args of ["tools lots", "tools on nodes", "tools off node banana", "tools all node"]) {

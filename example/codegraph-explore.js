@@ -4483,6 +4483,92 @@ function firstLine(value) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/words/tools.js
+
+// The words of `/codegraph tools` (lib/toolset.js): the list, a change, its completion lines, and
+// what the choice's sources say (PI_CODEGRAPH_TOOLS, the saved file).
+
+/** What each word after `/codegraph tools` does, for the completion. */
+const TOOLS_WORDS = {
+  all: "Turn on every focused tool",
+  none: "Only codegraph_explore (the default)",
+  on: "Turn on the tools named after it (all when none is named)",
+  off: "Turn off the tools named after it (all when none is named)",
+};
+
+/** "≈ 210 tokens": a size in characters as tokens, roughly (4 characters a token). */
+const tokensText = (chars) => `≈ ${Math.round(chars / 4)} tokens`;
+
+/** Where the choice came from, as `/codegraph tools` and doctor say it. */
+function sourceText(choice) {
+  if (choice.source === "env") return "set by PI_CODEGRAPH_TOOLS";
+  if (choice.source === "saved") return "saved for this project by /codegraph tools";
+  return "the default: codegraph_explore only";
+}
+
+/**
+ * The tools on and where the choice came from, in one line: doctor's `tools` row and the line of
+ * the `/codegraph` report. `on`: the focused tools on (lib/tools.js names); `file`: where a saved
+ * choice is (doctor names it).
+ */
+function toolsOnText(on, choice, file) {
+  const tools = on.length ? `codegraph_explore, ${on.join(", ")}` : "codegraph_explore only";
+  if (choice.source === "default")
+    return `${tools} (the default; /codegraph tools in Pi turns on node, relations, search)`;
+  const where = choice.source === "saved" && file ? `: ${shownPath(file)}` : "";
+  return `${tools} (${sourceText(choice)}${where})`;
+}
+
+/** Notes about the sources that were not used: a PI_CODEGRAPH_TOOLS we could not read, a saved file we could not use. */
+function choiceNotes(choice) {
+  const notes = [];
+  if (choice.ignoredEnv !== undefined)
+    notes.push(
+      `PI_CODEGRAPH_TOOLS=${JSON.stringify(choice.ignoredEnv)} ignored: not all, none, or tool names (node, relations, search) separated by commas.`,
+    );
+  if (choice.savedProblem)
+    notes.push(`The saved choice could not be read (${choice.savedProblem}); the default applies.`);
+  return notes;
+}
+
+/**
+ * The list: every tool with on/off, its one line and its prompt cost; where the choice came from,
+ * and how to change it. `tools`: `[{ name, on, line, chars, taken?, lacking? }]`.
+ */
+function toolsListText(tools, choice) {
+  const width = Math.max(...tools.map((t) => t.name.length));
+  const rows = tools.map((t) => {
+    const state = t.always ? "on (always)" : t.on ? "on" : "off";
+    const notes = [t.taken && `registered by another extension (${t.taken}): not ours`, t.lacking].filter(Boolean);
+    const cost = t.always ? "" : ` · ${tokensText(t.chars)} a request when on`;
+    return `  ${t.name.padEnd(width)}  ${state.padEnd(11)} ${t.line}${cost}${notes.length ? ` (${notes.join("; ")})` : ""}`;
+  });
+  return [
+    `CodeGraph tools (${sourceText(choice)}):`,
+    ...rows,
+    ...choiceNotes(choice),
+    "Change: /codegraph tools all | none | on <names> | off <names> | <names> (exactly those). Names: node, relations, search.",
+  ].join("\n");
+}
+
+/** After a change: what is on now, from when, and where it was saved (or why not). */
+function toolsChangedText({ on, saved, saveError, envSet }) {
+  const now = on.length ? `codegraph_explore, ${on.join(", ")}` : "codegraph_explore only";
+  const lines = [`CodeGraph tools on from the next request: ${now}.`];
+  if (saved) lines.push(`Saved for this project (${shownPath(saved)}).`);
+  if (saveError) lines.push(`Not saved (${saveError}): the choice lasts for this session only.`);
+  if (envSet) lines.push("PI_CODEGRAPH_TOOLS is set: it decides again when Pi next starts.");
+  return lines.join("\n");
+}
+
+/** `/codegraph tools` with a word that is not a tool or a choice. */
+const unknownToolsText = (unknown) =>
+  `/codegraph tools: unknown ${unknown.length === 1 ? "name" : "names"} ${unknown.map((w) => JSON.stringify(w)).join(", ")}. Use all, none, on <names>, off <names>, or names: node, relations, search.`;
+
+/** A tool the installed CLI cannot run: why, for the list. */
+const lackingText = (why) => `${why}: its calls would fail`;
+
+// ---------------------------------------------------------------------------------------------
 // lib/status.js
 
 // What the user is shown about readiness: the `/codegraph` report and the status slot, from the
@@ -4578,6 +4664,9 @@ function statusReport(diagnosis, state, info) {
   }
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
   lines.push(`parallel: ${parallelText(diagnosis.parallel)}`);
+  // The focused tools on (lib/toolset.js), only when any is: with none, the report is as it was.
+  const on = state.activeFocused?.() ?? [];
+  if (on.length > 0 && state.choice) lines.push(`tools: ${toolsOnText(on, state.choice)}`);
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!diagnosis.ready) {
     if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(diagnosis.problemCode))
@@ -4967,12 +5056,18 @@ function envChoice(env = process.env) {
   return parsed.names ? { names: parsed.names } : { ignored: value };
 }
 
-/** Pi's agent directory (Pi's own getAgentDir() when the host gives it; PI_CODING_AGENT_DIR, else ~/.pi/agent). */
+/**
+ * Pi's agent directory (Pi's own getAgentDir() when the host gives it; else as Pi computes it:
+ * PI_CODING_AGENT_DIR with a leading `~` or `~/` for the home directory, else ~/.pi/agent).
+ */
 function agentDirOf(getAgentDir, env = process.env) {
   try {
     if (typeof getAgentDir === "function") return getAgentDir();
   } catch {}
-  return env.PI_CODING_AGENT_DIR || path.join(os.homedir(), ".pi", "agent");
+  const dir = env.PI_CODING_AGENT_DIR;
+  if (!dir) return path.join(os.homedir(), ".pi", "agent");
+  if (dir === "~") return os.homedir();
+  return dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir;
 }
 
 /** Where the choice for the project `cwd` is saved: a file named by a hash of its absolute path. */
@@ -5185,79 +5280,6 @@ function versionNotice(cliVersion) {
   );
   return olderVersionWords(shown, TESTED_VERSIONS, shownMissing);
 }
-
-// ---------------------------------------------------------------------------------------------
-// lib/words/tools.js
-
-// The words of `/codegraph tools` (lib/toolset.js): the list, a change, its completion lines, and
-// what the choice's sources say (PI_CODEGRAPH_TOOLS, the saved file).
-
-/** What each word after `/codegraph tools` does, for the completion. */
-const TOOLS_WORDS = {
-  all: "Turn on every focused tool",
-  none: "Only codegraph_explore (the default)",
-  on: "Turn on the tools named after it (all when none is named)",
-  off: "Turn off the tools named after it (all when none is named)",
-};
-
-/** "≈ 210 tokens": a size in characters as tokens, roughly (4 characters a token). */
-const tokensText = (chars) => `≈ ${Math.round(chars / 4)} tokens`;
-
-/** Where the choice came from, as `/codegraph tools` and doctor say it. */
-function sourceText(choice) {
-  if (choice.source === "env") return "set by PI_CODEGRAPH_TOOLS";
-  if (choice.source === "saved") return "saved for this project by /codegraph tools";
-  return "the default: codegraph_explore only";
-}
-
-/** Notes about the sources that were not used: a PI_CODEGRAPH_TOOLS we could not read, a saved file we could not use. */
-function choiceNotes(choice) {
-  const notes = [];
-  if (choice.ignoredEnv !== undefined)
-    notes.push(
-      `PI_CODEGRAPH_TOOLS=${JSON.stringify(choice.ignoredEnv)} ignored: not all, none, or tool names (node, relations, search) separated by commas.`,
-    );
-  if (choice.savedProblem)
-    notes.push(`The saved choice could not be read (${choice.savedProblem}); the default applies.`);
-  return notes;
-}
-
-/**
- * The list: every tool with on/off, its one line and its prompt cost; where the choice came from,
- * and how to change it. `tools`: `[{ name, on, line, chars, taken?, lacking? }]`.
- */
-function toolsListText(tools, choice) {
-  const width = Math.max(...tools.map((t) => t.name.length));
-  const rows = tools.map((t) => {
-    const state = t.always ? "on (always)" : t.on ? "on" : "off";
-    const notes = [t.taken && `registered by another extension (${t.taken}): not ours`, t.lacking].filter(Boolean);
-    const cost = t.always ? "" : ` · ${tokensText(t.chars)} a request when on`;
-    return `  ${t.name.padEnd(width)}  ${state.padEnd(11)} ${t.line}${cost}${notes.length ? ` (${notes.join("; ")})` : ""}`;
-  });
-  return [
-    `CodeGraph tools (${sourceText(choice)}):`,
-    ...rows,
-    ...choiceNotes(choice),
-    "Change: /codegraph tools all | none | on <names> | off <names> | <names> (exactly those). Names: node, relations, search.",
-  ].join("\n");
-}
-
-/** After a change: what is on now, from when, and where it was saved (or why not). */
-function toolsChangedText({ on, saved, saveError, envSet }) {
-  const now = on.length ? `codegraph_explore, ${on.join(", ")}` : "codegraph_explore only";
-  const lines = [`CodeGraph tools on from the next request: ${now}.`];
-  if (saved) lines.push(`Saved for this project (${shownPath(saved)}).`);
-  if (saveError) lines.push(`Not saved (${saveError}): the choice lasts for this session only.`);
-  if (envSet) lines.push("PI_CODEGRAPH_TOOLS is set: it decides again when Pi next starts.");
-  return lines.join("\n");
-}
-
-/** `/codegraph tools` with a word that is not a tool or a choice. */
-const unknownToolsText = (unknown) =>
-  `/codegraph tools: unknown ${unknown.length === 1 ? "name" : "names"} ${unknown.map((w) => JSON.stringify(w)).join(", ")}. Use all, none, on <names>, off <names>, or names: node, relations, search.`;
-
-/** A tool the installed CLI cannot run: why, for the list. */
-const lackingText = (why) => `${why}: its calls would fail`;
 
 // ---------------------------------------------------------------------------------------------
 // lib/tools-command.js

@@ -42,12 +42,18 @@ function envChoice(env = process.env) {
   return parsed.names ? { names: parsed.names } : { ignored: value };
 }
 
-/** Pi's agent directory (Pi's own getAgentDir() when the host gives it; PI_CODING_AGENT_DIR, else ~/.pi/agent). */
+/**
+ * Pi's agent directory (Pi's own getAgentDir() when the host gives it; else as Pi computes it:
+ * PI_CODING_AGENT_DIR with a leading `~` or `~/` for the home directory, else ~/.pi/agent).
+ */
 function agentDirOf(getAgentDir, env = process.env) {
   try {
     if (typeof getAgentDir === "function") return getAgentDir();
   } catch {}
-  return env.PI_CODING_AGENT_DIR || path.join(os.homedir(), ".pi", "agent");
+  const dir = env.PI_CODING_AGENT_DIR;
+  if (!dir) return path.join(os.homedir(), ".pi", "agent");
+  if (dir === "~") return os.homedir();
+  return dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir;
 }
 
 /** Where the choice for the project `cwd` is saved: a file named by a hash of its absolute path. */
