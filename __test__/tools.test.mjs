@@ -507,6 +507,16 @@ for (const impl of withExample) {
           assert.match(note.message, /\nNot saved \(\w+\): the choice lasts for this session only\./);
           assert.doesNotMatch(note.message, /Saved for this project/);
           assert.deepEqual(s.active(), ["codegraph_explore", "codegraph_search"]);
+          const listed = (await s.command("tools")).message;
+          assert.match(
+            listed,
+            /^CodeGraph tools \(chosen by \/codegraph tools for this session only: it could not be saved\):/,
+          );
+          assert.match(listed, / {2}codegraph_search +on /);
+          assert.match(
+            (await s.command("")).message,
+            /\ntools: codegraph_explore, codegraph_search \(chosen by \/codegraph tools for this session only/,
+          );
         });
       });
 

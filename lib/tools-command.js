@@ -55,8 +55,6 @@ async function handleTools(rest, ctx, { state, peers, say }) {
   if (parsed.unknown) return say(ctx, unknownToolsText(parsed.unknown), "warning");
   if (parsed.action === "list") return say(ctx, toolsListText(toolRows(state, peers), state.choice), "info");
   const names = applyChoice(state.choice.names, parsed);
-  state.choice = { names, source: "saved" };
-  state.applyChoice();
   let saved;
   let saveError;
   try {
@@ -64,6 +62,9 @@ async function handleTools(rest, ctx, { state, peers, say }) {
   } catch (err) {
     saveError = err?.code ?? err?.message ?? String(err);
   }
+  // Applied either way; "session" when it could not be saved (the list then says so).
+  state.choice = { names, source: saved ? "saved" : "session" };
+  state.applyChoice();
   const on = state.activeFocused();
   const envSet = process.env.PI_CODEGRAPH_TOOLS !== undefined;
   say(ctx, toolsChangedText({ on, saved, saveError, envSet }), saveError ? "warning" : "info");

@@ -18,6 +18,7 @@ const tokensText = (chars) => `≈ ${Math.round(chars / 4)} tokens`;
 function sourceText(choice) {
   if (choice.source === "env") return "set by PI_CODEGRAPH_TOOLS";
   if (choice.source === "saved") return "saved for this project by /codegraph tools";
+  if (choice.source === "session") return "chosen by /codegraph tools for this session only: it could not be saved";
   return "the default: codegraph_explore only";
 }
 
