@@ -18,6 +18,8 @@ const require = createRequire(import.meta.url);
 const { savedFile } = require("../lib/toolset.js");
 const FOCUSED = ["codegraph_node", "codegraph_relations", "codegraph_search"];
 const CALL = { codegraph_node: "node", codegraph_relations: "relations", codegraph_search: "search" };
+// Explore's words as commit 0d259b6 (before the focused tools) had them, captured from that
+// commit's own lib by fixtures/capture-explore-words.mjs.
 const golden = JSON.parse(fs.readFileSync(path.join(root, "__test__", "fixtures", "explore-words-0d259b6.json")));
 
 const fake = useFakeCli();
@@ -50,6 +52,100 @@ const settle = (p) =>
     (value) => ({ value }),
     (error) => ({ error }),
   );
+
+const longName = "x".repeat(301);
+const longFile = `${"d/".repeat(256)}f`; // 513 characters
+const throwing = (base, name) =>
+  Object.defineProperty({ ...base }, name, {
+    enumerable: true,
+    get() {
+      throw new Error("getter");
+    },
+  });
+/**
+ * Every argument rule, with variants the issue does not list: [tool, params, argument, rule].
+ * `ws`: the indexed workspace (one case names a file in it by its absolute path).
+ */
+function argumentRules(ws) {
+  return [
+    ["codegraph_node", null, "", "notObject"],
+    ["codegraph_node", [], "", "notObject"],
+    ["codegraph_search", "Cart", "", "notObject"],
+    ["codegraph_node", {}, "symbol", "symbolOrFile"],
+    ["codegraph_node", { symbol: null, file: undefined }, "symbol", "symbolOrFile"],
+    ["codegraph_node", { symbol: 5 }, "symbol", "notString"],
+    ["codegraph_node", { symbol: "a\0b" }, "symbol", "nul"],
+    ["codegraph_node", { symbol: "  \t" }, "symbol", "blank"],
+    ["codegraph_node", { symbol: longName }, "symbol", "tooLong"],
+    ["codegraph_node", { symbol: "../../etc/passwd" }, "symbol", "parent"],
+    ["codegraph_node", { symbol: "/etc/passwd" }, "symbol", "absolute"],
+    ["codegraph_node", { file: "/etc/passwd" }, "file", "absolute"],
+    ["codegraph_node", { file: "../../etc/passwd" }, "file", "parent"],
+    ["codegraph_node", { file: path.join(ws, "main.ts") }, "file", "absolute"], // an indexed file, absolute
+    ["codegraph_node", { file: "C:\\Windows\\win.ini" }, "file", "absolute"],
+    ["codegraph_node", { file: "c:relative" }, "file", "absolute"],
+    ["codegraph_node", { file: "\\\\server\\share\\x.ts" }, "file", "absolute"],
+    ["codegraph_node", { file: "//server/share/x.ts" }, "file", "absolute"],
+    ["codegraph_node", { file: "src\\..\\..\\secret" }, "file", "parent"],
+    ["codegraph_node", { file: "src/ .. /x" }, "file", "parent"],
+    ["codegraph_node", { file: "src/.." }, "file", "parent"],
+    ["codegraph_node", { file: "~/.ssh/id_rsa" }, "file", "absolute"],
+    ["codegraph_node", { file: "~root/x" }, "file", "absolute"],
+    ["codegraph_node", { file: "-rf" }, "file", "dash"],
+    ["codegraph_node", { file: "src/a\nb.ts" }, "file", "control"],
+    ["codegraph_node", { file: "src/a\u001bb.ts" }, "file", "control"],
+    ["codegraph_node", { file: "src/a\u007f.ts" }, "file", "control"],
+    ["codegraph_node", { file: "a\0.ts" }, "file", "nul"],
+    ["codegraph_node", { file: "" }, "file", "blank"],
+    ["codegraph_node", { file: longFile }, "file", "tooLong"],
+    ["codegraph_node", { file: ["src/a.ts"] }, "file", "notString"],
+    ["codegraph_node", { file: "a.ts", offset: 2.5 }, "offset", "range"],
+    ["codegraph_node", { file: "a.ts", offset: 0 }, "offset", "range"],
+    ["codegraph_node", { file: "a.ts", offset: 1_000_001 }, "offset", "range"],
+    ["codegraph_node", { file: "a.ts", limit: Number.NaN }, "limit", "range"],
+    ["codegraph_node", { file: "a.ts", limit: "5" }, "limit", "range"],
+    ["codegraph_node", { file: "a.ts", limit: Number.POSITIVE_INFINITY }, "limit", "range"],
+    ["codegraph_node", { file: "a.ts", limit: 2001 }, "limit", "range"],
+    ["codegraph_node", { file: "a.ts", outline: "yes" }, "outline", "notBoolean"],
+    ["codegraph_node", { symbol: "x", offset: 3 }, "offset", "fileModeOnly"],
+    ["codegraph_node", { symbol: "x", file: "a.ts", limit: 3 }, "limit", "fileModeOnly"],
+    ["codegraph_node", { symbol: "x", outline: true }, "outline", "fileModeOnly"],
+    ["codegraph_node", { symbol: "x", limt: 3 }, "limt", "unknown"],
+    ["codegraph_node", throwing({}, "symbol"), "symbol", "unreadable"],
+    ["codegraph_relations", { symbol: "x" }, "relation", "required"],
+    ["codegraph_relations", { relation: "Callers", symbol: "x" }, "relation", "enum"],
+    ["codegraph_relations", { relation: "nope", symbol: "x" }, "relation", "enum"],
+    ["codegraph_relations", { relation: "callers" }, "symbol", "required"],
+    ["codegraph_relations", { relation: "callers", symbol: "x", file: "../x" }, "file", "parent"],
+    ["codegraph_relations", { relation: "callers", symbol: "x", file: "D:/x.ts" }, "file", "absolute"],
+    ["codegraph_relations", { relation: "impact", symbol: "x", limit: 5 }, "limit", "notFor"],
+    ["codegraph_relations", { relation: "callers", symbol: "x", depth: 2 }, "depth", "notFor"],
+    ["codegraph_relations", { relation: "callees", symbol: "x", depth: 2 }, "depth", "notFor"],
+    ["codegraph_relations", { relation: "impact", symbol: "x", depth: 11 }, "depth", "range"],
+    ["codegraph_relations", { relation: "impact", symbol: "x", depth: 0 }, "depth", "range"],
+    ["codegraph_relations", { relation: "callers", symbol: "x", limit: 51 }, "limit", "range"],
+    ["codegraph_relations", { relation: "callers", symbol: "x", limit: "abc" }, "limit", "range"],
+    ["codegraph_relations", { relation: "callers", symbol: "x", extra: 1 }, "extra", "unknown"],
+    ["codegraph_relations", throwing({ symbol: "x" }, "relation"), "relation", "unreadable"],
+    ["codegraph_search", {}, "name", "required"],
+    ["codegraph_search", { name: "" }, "name", "blank"],
+    ["codegraph_search", { name: "Cart", kind: "banana" }, "kind", "enum"],
+    ["codegraph_search", { name: "Cart", kind: "Class" }, "kind", "enum"],
+    ["codegraph_search", { name: "Cart", kind: "file" }, "kind", "enum"],
+    ["codegraph_search", { name: "Cart", limit: 0 }, "limit", "range"],
+    ["codegraph_search", { name: "Cart", limit: 2.5 }, "limit", "range"],
+    ["codegraph_search", { name: "Cart", query: "x" }, "query", "unknown"],
+    ["codegraph_search", throwing({ name: "Cart" }, "limit"), "limit", "unreadable"],
+  ];
+}
+
+test("every rule lib/arguments.js can break is among the cases the suites below run", () => {
+  const source = fs.readFileSync(path.join(root, "lib", "arguments.js"), "utf8");
+  const named = new Set([...source.matchAll(/invalid\(tool, [^,]+, "(\w+)"/g)].map((m) => m[1]));
+  assert.ok(named.size >= 15, [...named].join());
+  const exercised = new Set(argumentRules("/ws").map(([, , , rule]) => rule));
+  assert.deepEqual([...exercised].sort(), [...named].sort());
+});
 
 for (const impl of withExample) {
   describe(impl.name, () => {
@@ -166,89 +262,8 @@ for (const impl of withExample) {
     });
 
     describe("argument rules", () => {
-      const longName = "x".repeat(301);
-      const longFile = `${"d/".repeat(256)}f`; // 513 characters
-      const throwing = (base, name) =>
-        Object.defineProperty({ ...base }, name, {
-          enumerable: true,
-          get() {
-            throw new Error("getter");
-          },
-        });
-      // [tool, params, argument, rule] (built once the workspace exists: one rule names a file in it)
-      const rules = () => [
-        ["codegraph_node", null, "", "notObject"],
-        ["codegraph_node", [], "", "notObject"],
-        ["codegraph_search", "Cart", "", "notObject"],
-        ["codegraph_node", {}, "symbol", "symbolOrFile"],
-        ["codegraph_node", { symbol: null, file: undefined }, "symbol", "symbolOrFile"],
-        ["codegraph_node", { symbol: 5 }, "symbol", "notString"],
-        ["codegraph_node", { symbol: "a\0b" }, "symbol", "nul"],
-        ["codegraph_node", { symbol: "  \t" }, "symbol", "blank"],
-        ["codegraph_node", { symbol: longName }, "symbol", "tooLong"],
-        ["codegraph_node", { symbol: "../../etc/passwd" }, "symbol", "parent"],
-        ["codegraph_node", { symbol: "/etc/passwd" }, "symbol", "absolute"],
-        ["codegraph_node", { file: "/etc/passwd" }, "file", "absolute"],
-        ["codegraph_node", { file: "../../etc/passwd" }, "file", "parent"],
-        ["codegraph_node", { file: path.join(fake.ws, "main.ts") }, "file", "absolute"], // an indexed file, absolute
-        ["codegraph_node", { file: "C:\\Windows\\win.ini" }, "file", "absolute"],
-        ["codegraph_node", { file: "c:relative" }, "file", "absolute"],
-        ["codegraph_node", { file: "\\\\server\\share\\x.ts" }, "file", "absolute"],
-        ["codegraph_node", { file: "//server/share/x.ts" }, "file", "absolute"],
-        ["codegraph_node", { file: "src\\..\\..\\secret" }, "file", "parent"],
-        ["codegraph_node", { file: "src/ .. /x" }, "file", "parent"],
-        ["codegraph_node", { file: "src/.." }, "file", "parent"],
-        ["codegraph_node", { file: "~/.ssh/id_rsa" }, "file", "absolute"],
-        ["codegraph_node", { file: "~root/x" }, "file", "absolute"],
-        ["codegraph_node", { file: "-rf" }, "file", "dash"],
-        ["codegraph_node", { file: "src/a\nb.ts" }, "file", "control"],
-        ["codegraph_node", { file: "src/a\u001bb.ts" }, "file", "control"],
-        ["codegraph_node", { file: "src/a\u007f.ts" }, "file", "control"],
-        ["codegraph_node", { file: "a\0.ts" }, "file", "nul"],
-        ["codegraph_node", { file: "" }, "file", "blank"],
-        ["codegraph_node", { file: longFile }, "file", "tooLong"],
-        ["codegraph_node", { file: ["src/a.ts"] }, "file", "notString"],
-        ["codegraph_node", { file: "a.ts", offset: 2.5 }, "offset", "range"],
-        ["codegraph_node", { file: "a.ts", offset: 0 }, "offset", "range"],
-        ["codegraph_node", { file: "a.ts", offset: 1_000_001 }, "offset", "range"],
-        ["codegraph_node", { file: "a.ts", limit: Number.NaN }, "limit", "range"],
-        ["codegraph_node", { file: "a.ts", limit: "5" }, "limit", "range"],
-        ["codegraph_node", { file: "a.ts", limit: Number.POSITIVE_INFINITY }, "limit", "range"],
-        ["codegraph_node", { file: "a.ts", limit: 2001 }, "limit", "range"],
-        ["codegraph_node", { file: "a.ts", outline: "yes" }, "outline", "notBoolean"],
-        ["codegraph_node", { symbol: "x", offset: 3 }, "offset", "fileModeOnly"],
-        ["codegraph_node", { symbol: "x", file: "a.ts", limit: 3 }, "limit", "fileModeOnly"],
-        ["codegraph_node", { symbol: "x", outline: true }, "outline", "fileModeOnly"],
-        ["codegraph_node", { symbol: "x", limt: 3 }, "limt", "unknown"],
-        ["codegraph_node", throwing({}, "symbol"), "symbol", "unreadable"],
-        ["codegraph_relations", { symbol: "x" }, "relation", "required"],
-        ["codegraph_relations", { relation: "Callers", symbol: "x" }, "relation", "enum"],
-        ["codegraph_relations", { relation: "nope", symbol: "x" }, "relation", "enum"],
-        ["codegraph_relations", { relation: "callers" }, "symbol", "required"],
-        ["codegraph_relations", { relation: "callers", symbol: "x", file: "../x" }, "file", "parent"],
-        ["codegraph_relations", { relation: "callers", symbol: "x", file: "D:/x.ts" }, "file", "absolute"],
-        ["codegraph_relations", { relation: "impact", symbol: "x", limit: 5 }, "limit", "notFor"],
-        ["codegraph_relations", { relation: "callers", symbol: "x", depth: 2 }, "depth", "notFor"],
-        ["codegraph_relations", { relation: "callees", symbol: "x", depth: 2 }, "depth", "notFor"],
-        ["codegraph_relations", { relation: "impact", symbol: "x", depth: 11 }, "depth", "range"],
-        ["codegraph_relations", { relation: "impact", symbol: "x", depth: 0 }, "depth", "range"],
-        ["codegraph_relations", { relation: "callers", symbol: "x", limit: 51 }, "limit", "range"],
-        ["codegraph_relations", { relation: "callers", symbol: "x", limit: "abc" }, "limit", "range"],
-        ["codegraph_relations", { relation: "callers", symbol: "x", extra: 1 }, "extra", "unknown"],
-        ["codegraph_relations", throwing({ symbol: "x" }, "relation"), "relation", "unreadable"],
-        ["codegraph_search", {}, "name", "required"],
-        ["codegraph_search", { name: "" }, "name", "blank"],
-        ["codegraph_search", { name: "Cart", kind: "banana" }, "kind", "enum"],
-        ["codegraph_search", { name: "Cart", kind: "Class" }, "kind", "enum"],
-        ["codegraph_search", { name: "Cart", kind: "file" }, "kind", "enum"],
-        ["codegraph_search", { name: "Cart", limit: 0 }, "limit", "range"],
-        ["codegraph_search", { name: "Cart", limit: 2.5 }, "limit", "range"],
-        ["codegraph_search", { name: "Cart", query: "x" }, "query", "unknown"],
-        ["codegraph_search", throwing({ name: "Cart" }, "limit"), "limit", "unreadable"],
-      ];
-
       test("each rule rejects through the exported call, with tool, argument and rule, and nothing starts", async () => {
-        for (const [name, params, argument, rule] of rules()) {
+        for (const [name, params, argument, rule] of argumentRules(fake.ws)) {
           const what = `${name} ${rule} ${argument}`;
           const { value: err, argvs } = await logged(() =>
             rejectsWith(pkg[CALL[name]](params, fake.ws), "CODEGRAPH_INVALID_REQUEST"),
@@ -256,6 +271,7 @@ for (const impl of withExample) {
           assert.deepEqual(err.details, { tool: name, argument, rule }, what);
           assert.match(err.message, new RegExp(`the ${name} arguments are invalid`), what);
           if (argument) assert.ok(err.message.includes(`\`${argument}\``), `${what}: ${err.message}`);
+          assert.doesNotMatch(err.message, /unnamed rule/, `${what}: the rule has its words`);
           assert.match(err.remediation, new RegExp(`Call ${name} again with the argument fixed`));
           assert.deepEqual(argvs, [], `${what}: no CLI started`);
         }
@@ -263,7 +279,7 @@ for (const impl of withExample) {
 
       test("each rule rejects through the registered tool's execute(): the words without a fallback line", async () => {
         const s = await allOn();
-        for (const [name, params, argument, rule] of rules()) {
+        for (const [name, params, argument, rule] of argumentRules(fake.ws)) {
           const what = `${name} ${rule} ${argument}`;
           const { value: outcome, argvs } = await logged(() => settle(execute(s.tool(name), params, s.ctx)));
           assert.ok(outcome.error, `${what}: rejected`);
