@@ -564,13 +564,22 @@ for (const impl of withExample) {
         );
       });
 
-      test("a change while PI_CODEGRAPH_TOOLS is set applies and saves, and says the variable decides at the next start", async () => {
+      test("a change while PI_CODEGRAPH_TOOLS is set applies and saves, and says the variable decides at the next start (unless it is ignored)", async () => {
         const ws = makeWorkspace();
         await withEnv({ PI_CODEGRAPH_TOOLS: "all" }, async () => {
           const s = await session(ws);
           const note = await s.command("tools off node");
           assert.deepEqual(s.active(), ["codegraph_explore", "codegraph_relations", "codegraph_search"]);
           assert.match(note.message, /PI_CODEGRAPH_TOOLS is set: it decides again when Pi next starts\./);
+        });
+        // An ignored value decides nothing: the saved choice does at the next start.
+        await withEnv({ PI_CODEGRAPH_TOOLS: "lots" }, async () => {
+          const s = await session(ws);
+          const note = await s.command("tools node");
+          assert.deepEqual(s.active(), ["codegraph_explore", "codegraph_node"]);
+          assert.doesNotMatch(note.message, /PI_CODEGRAPH_TOOLS/);
+          const next = await session(ws);
+          assert.deepEqual(next.active(), ["codegraph_explore", "codegraph_node"]);
         });
       });
 

@@ -5347,7 +5347,8 @@ async function handleTools(rest, ctx, { state, peers, say }) {
   state.choice = { names, source: saved ? "saved" : "session" };
   state.applyChoice();
   const on = state.activeFocused();
-  const envSet = process.env.PI_CODEGRAPH_TOOLS !== undefined;
+  // Only a value it reads decides at the next start (an ignored one leaves that to the saved file).
+  const envSet = envChoice(process.env)?.names !== undefined;
   say(ctx, toolsChangedText({ on, saved, saveError, envSet }), saveError ? "warning" : "info");
 }
 

@@ -4,7 +4,7 @@
 
 const { FOCUSED_WORDS, TOOL_NAME, focusedDescription } = require("./guidance.js");
 const { FOCUSED_TOOLS } = require("./tools.js");
-const { applyChoice, parseToolsArgs, saveChoice } = require("./toolset.js");
+const { applyChoice, envChoice, parseToolsArgs, saveChoice } = require("./toolset.js");
 const { supports } = require("./versions.js");
 const { TOOLS_WORDS, lackingText, toolsChangedText, toolsListText, unknownToolsText } = require("./words/tools.js");
 
@@ -66,7 +66,8 @@ async function handleTools(rest, ctx, { state, peers, say }) {
   state.choice = { names, source: saved ? "saved" : "session" };
   state.applyChoice();
   const on = state.activeFocused();
-  const envSet = process.env.PI_CODEGRAPH_TOOLS !== undefined;
+  // Only a value it reads decides at the next start (an ignored one leaves that to the saved file).
+  const envSet = envChoice(process.env)?.names !== undefined;
   say(ctx, toolsChangedText({ on, saved, saveError, envSet }), saveError ? "warning" : "info");
 }
 
