@@ -511,6 +511,17 @@ for (const impl of withExample) {
           assert.match(listed, /^CodeGraph tools \(the default/);
           assert.match(listed, /\nThe saved choice could not be read \(.+\); the default applies\.\n/);
         }
+        // Saving over the directory fails: said, and no temp file is left beside it.
+        const ws = makeWorkspace();
+        const file = savedFile(process.env.PI_CODING_AGENT_DIR, ws);
+        fs.mkdirSync(file, { recursive: true });
+        const s = await session(ws);
+        const note = await s.command("tools all");
+        assert.match(note.message, /\nNot saved \(E\w+\): the choice lasts for this session only\./);
+        assert.deepEqual(
+          fs.readdirSync(path.dirname(file)).filter((f) => f.endsWith(".tmp")),
+          [],
+        );
       });
 
       test("the choice cannot be saved (the agent directory is a file): said, and still applied for the session", async () => {
