@@ -163,6 +163,90 @@ export declare function run(
   options?: ExploreOptions | null,
 ): Promise<ExploreResult>;
 
+/** The kinds `codegraph_search` filters by (`codegraph query --kind`; lib/arguments.js SEARCH_KINDS). */
+export type SearchKind =
+  | "function"
+  | "method"
+  | "class"
+  | "interface"
+  | "type_alias"
+  | "struct"
+  | "enum"
+  | "enum_member"
+  | "trait"
+  | "protocol"
+  | "variable"
+  | "constant"
+  | "property"
+  | "field"
+  | "namespace"
+  | "module"
+  | "route"
+  | "component"
+  | "union";
+
+/**
+ * codegraph_node's arguments: `symbol` (one name), or `file` alone (file mode: an indexed file's
+ * lines from `offset` (1-1,000,000), at most `limit` (1-2000), or its `outline`); `file` with
+ * `symbol` picks the definition. `file` is an index lookup key, never a path to open: no absolute
+ * path, no `..`, no leading `-`.
+ */
+export interface NodeParams {
+  symbol?: string;
+  file?: string;
+  offset?: number;
+  limit?: number;
+  outline?: boolean;
+}
+
+/** codegraph_relations' arguments: `limit` (1-50) for callers/callees, `depth` (1-10) for impact only. */
+export interface RelationsParams {
+  relation: "callers" | "callees" | "impact";
+  symbol: string;
+  file?: string;
+  limit?: number;
+  depth?: number;
+}
+
+/** codegraph_search's arguments: a symbol `name` (or part of one), its `kind`, at most `limit` (1-50) results. */
+export interface SearchParams {
+  name: string;
+  kind?: SearchKind;
+  limit?: number;
+}
+
+/**
+ * Runs `codegraph node [--file=] [--offset=] [--limit=] [--symbols-only] [-- <symbol>]` in `cwd`,
+ * with every promise explore has (caps 50 KB / 2,000 lines). Arguments are checked first: a bad
+ * one rejects with CODEGRAPH_INVALID_REQUEST (`details.reason`: the tool, the argument and the
+ * rule) and nothing starts. Rejects with an {@link ExploreError}; never throws synchronously.
+ */
+export declare function node(
+  params: NodeParams,
+  cwd: string,
+  signal?: AbortSignal | null,
+  options?: ExploreOptions | null,
+): Promise<ExploreResult>;
+
+/**
+ * Runs `codegraph callers|callees|impact [--file=] [--limit=|--depth=] -- <symbol>` in `cwd`
+ * (caps 16 KB / 500 lines), as {@link node} does.
+ */
+export declare function relations(
+  params: RelationsParams,
+  cwd: string,
+  signal?: AbortSignal | null,
+  options?: ExploreOptions | null,
+): Promise<ExploreResult>;
+
+/** Runs `codegraph query [--kind=] [--limit=] -- <name>` in `cwd` (caps 16 KB / 400 lines), as {@link node} does. */
+export declare function search(
+  params: SearchParams,
+  cwd: string,
+  signal?: AbortSignal | null,
+  options?: ExploreOptions | null,
+): Promise<ExploreResult>;
+
 /** Read-only readiness of `cwd`: which codegraph would run, its version, the workspace's own index. */
 export declare function diagnose(cwd: string): Promise<Diagnosis>;
 
@@ -213,6 +297,10 @@ export declare const FALLBACK_LINE: string;
 export interface Peers {
   Type: unknown;
   Text: unknown;
+  /** pi-ai's `StringEnum`, for the focused tools' enum fields (relation, kind). */
+  StringEnum?: unknown;
+  /** Pi's `getAgentDir`: where `/codegraph tools` saves the choice per project (else PI_CODING_AGENT_DIR, ~/.pi/agent). */
+  getAgentDir?: () => string;
   BorderedLoader?: unknown;
   formatSize: (bytes: number) => string;
   keyHint: (keybinding: string, description: string) => string;

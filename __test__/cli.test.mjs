@@ -5,17 +5,21 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { before, test } from "node:test";
-import { fakeBinDir, makeWorkspace, processesDie, readLog, root, tempDir, waitFor } from "./helpers/index.mjs";
+import { fakeBinDir, makeWorkspace, processesDie, readLog, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
+import { hostWith, recordingUi } from "./helpers/pi-host.mjs";
 
 const cli = path.join(root, "bin", "pi-codegraph.js");
 const pkg = createRequire(import.meta.url)("../package.json");
 let bin;
+// Pi's agent directory, where /codegraph tools saves its choice: never the user's own in a test.
+let agentDir;
 before(() => {
   bin = fakeBinDir();
+  agentDir = tempDir("pi-codegraph-agent-");
 });
 
 function env(vars = {}, PATH = bin) {
-  const e = { ...process.env, PATH, ...vars };
+  const e = { ...process.env, PI_CODING_AGENT_DIR: agentDir, PI_CODEGRAPH_TOOLS: undefined, PATH, ...vars };
   for (const [k, v] of Object.entries(e)) if (v === undefined) delete e[k];
   return e;
 }
@@ -92,6 +96,61 @@ test("doctor shows the index size and the parallel limit in force, and an ignore
   assert.equal(set.parallel, "3 CodeGraph queries at once on this index (PI_CODEGRAPH_MAX_PARALLEL)");
   const bad = rows(run(["doctor"], ws, bin, { vars: { PI_CODEGRAPH_MAX_PARALLEL: "lots" } }).stdout);
   assert.match(bad.parallel, /PI_CODEGRAPH_MAX_PARALLEL="lots" ignored: not a whole number from 1 to 64\)$/);
+});
+
+/** `/codegraph tools <args>` typed in a Pi session in `cwd` (the package over its default runner), with Pi's agent directory `dir`. */
+async function chooseInPi(cwd, args, dir = agentDir) {
+  const pkgModule = createRequire(import.meta.url)("../index.js");
+  await withEnv({ PI_CODING_AGENT_DIR: dir, PI_CODEGRAPH_TOOLS: undefined, PATH: bin }, async () => {
+    const host = await hostWith(pkgModule);
+    const ctx = { cwd, hasUI: true, ui: recordingUi() };
+    await host.startSession(ctx);
+    await host.commands.get("codegraph").handler(`tools ${args}`, ctx);
+    assert.match(ctx.ui.notes.at(-1).message, /^CodeGraph tools on from the next request: .*\nSaved for this project/);
+  });
+}
+
+test("doctor's tools row: the focused tools on for this project in Pi, and where that choice comes from", async () => {
+  const ws = makeWorkspace();
+  const tools = (vars, dir = ws) => rows(run(["doctor"], dir, bin, { vars }).stdout).tools;
+  assert.equal(
+    tools({}),
+    "codegraph_explore only (the default; /codegraph tools in Pi turns on node, relations, search)",
+  );
+  await chooseInPi(ws, "node search");
+  const saved = tools({});
+  const file = /: (\/\S+\.json)\)$/.exec(saved)?.[1];
+  assert.match(
+    saved,
+    /^codegraph_explore, codegraph_node, codegraph_search \(saved for this project by \/codegraph tools: /,
+  );
+  assert.ok(file && fs.existsSync(file) && file.startsWith(agentDir), saved);
+  // Another project has its own choice (none saved).
+  assert.match(tools({}, makeWorkspace()), /^codegraph_explore only \(the default/);
+  // PI_CODEGRAPH_TOOLS wins over the saved file; a value it cannot read is ignored and said.
+  assert.equal(
+    tools({ PI_CODEGRAPH_TOOLS: "all" }),
+    "codegraph_explore, codegraph_node, codegraph_relations, codegraph_search (set by PI_CODEGRAPH_TOOLS)",
+  );
+  assert.equal(tools({ PI_CODEGRAPH_TOOLS: "none" }), "codegraph_explore only (set by PI_CODEGRAPH_TOOLS)");
+  const ignored = tools({ PI_CODEGRAPH_TOOLS: "lots" });
+  assert.ok(ignored.startsWith(saved), ignored);
+  assert.match(ignored, /PI_CODEGRAPH_TOOLS="lots" ignored: not all, none, or tool names/);
+  // A saved file that cannot be used: the default, and why.
+  fs.writeFileSync(file, "{not json");
+  const corrupt = tools({});
+  assert.match(corrupt, /^codegraph_explore only \(the default/);
+  assert.match(corrupt, /The saved choice could not be read \(.*not JSON\); the default applies\./);
+});
+
+test("doctor reads Pi's agent directory as Pi does: PI_CODING_AGENT_DIR with ~ for the home directory", async () => {
+  const ws = makeWorkspace();
+  const home = tempDir("pi-codegraph-home-");
+  await chooseInPi(ws, "relations", path.join(home, "agent"));
+  const tools = rows(run(["doctor"], ws, bin, { vars: { HOME: home, PI_CODING_AGENT_DIR: "~/agent" } }).stdout).tools;
+  assert.match(tools, /^codegraph_explore, codegraph_relations \(saved for this project/);
+  const unset = rows(run(["doctor"], ws, bin, { vars: { HOME: home, PI_CODING_AGENT_DIR: undefined } }).stdout).tools;
+  assert.match(unset, /^codegraph_explore only \(the default/, "~/.pi/agent under that home holds nothing");
 });
 
 test("doctor DIR reports on DIR, resolved against the current directory; two DIRs are a usage error", () => {

@@ -58,14 +58,21 @@ for (const impl of withExample) {
     });
 
     describe("registration", () => {
-      test("registers nothing while loading, then exactly one codegraph_explore at session_start", async () => {
+      test("registers nothing while loading, then codegraph_explore active and the focused tools inactive at session_start", async () => {
         const h = createPiHost();
         h.load(impl.module, "solo");
         assert.equal(h.registry.length, 0, "factory-time registration is what makes Pi 0.73 exit on duplicates");
-        await h.startSession({ cwd: ws });
+        await withEnv({ PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-"), PI_CODEGRAPH_TOOLS: undefined }, () =>
+          h.startSession({ cwd: ws }),
+        );
         assert.deepEqual(
           h.registry.map((t) => t.name),
+          ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"],
+        );
+        assert.deepEqual(
+          h.activeTools().map((t) => t.name),
           ["codegraph_explore"],
+          "only explore reaches a request by default",
         );
       });
 
@@ -75,9 +82,15 @@ for (const impl of withExample) {
         assert.notEqual(second, impl.module, "a distinct module instance");
         h.load(impl.module, "project");
         h.load(second, "global");
-        await h.startSession({ cwd: ws });
-        assert.equal(h.registry.length, 1);
-        assert.equal(h.registry[0].source, "project");
+        await withEnv({ PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-"), PI_CODEGRAPH_TOOLS: undefined }, () =>
+          h.startSession({ cwd: ws }),
+        );
+        assert.equal(h.registry.length, 4, "explore and the three focused tools, once");
+        for (const t of h.registry) assert.equal(t.source, "project", t.name);
+        assert.deepEqual(
+          h.activeTools().map((t) => t.name),
+          ["codegraph_explore"],
+        );
       });
 
       test("the schema has exactly one field, the request", () => {

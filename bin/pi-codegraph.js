@@ -13,6 +13,8 @@ const { parseIndexStatus } = require("../lib/index-status.js");
 const { pendingStatusText } = require("../lib/words/doctor.js");
 const { envDroppedLines, indexSizeText, parallelText, runnerLine } = require("../lib/status.js");
 const { printable } = require("../lib/text.js");
+const { agentDirOf, choiceFor, savedFile } = require("../lib/toolset.js");
+const { choiceNotes, toolsOnText } = require("../lib/words/tools.js");
 
 /** printable(), and a newline shown as `\n` too: a value (a directory name) that must stay on its row. */
 const printableLine = (text) => printable(text).replace(/\n/g, "\\n");
@@ -110,6 +112,17 @@ async function pendingStatus(dir) {
   }
 }
 
+/**
+ * The focused tools on for the project at `dir` in Pi, and where that choice comes from
+ * (PI_CODEGRAPH_TOOLS, the file /codegraph tools saved in Pi's agent directory, or the default),
+ * with a value that was not used and why. Read only.
+ */
+function toolsRow(dir) {
+  const agentDir = agentDirOf(undefined);
+  const choice = choiceFor(dir, { agentDir });
+  return [toolsOnText(choice.names, choice, savedFile(agentDir, dir)), ...choiceNotes(choice)];
+}
+
 async function doctor(dir) {
   const d = await diagnose(dir);
   const addon = addonInfo();
@@ -156,6 +169,7 @@ async function doctor(dir) {
   ]);
   if (d.indexPath && indexSizeText(d)) rows.push(["size", `${indexSizeText(d)} (the index database)`]);
   rows.push(["parallel", parallelText(d.parallel)]);
+  rows.push(["tools", toolsRow(d.cwd ?? dir)]);
   if (d.indexPath && d.indexResolved && d.indexResolved !== d.indexPath) {
     rows.push(["resolved", `${d.indexResolved} (where the index really is, through symlinks)`]);
   }

@@ -4483,6 +4483,93 @@ function firstLine(value) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/words/tools.js
+
+// The words of `/codegraph tools` (lib/toolset.js): the list, a change, its completion lines, and
+// what the choice's sources say (PI_CODEGRAPH_TOOLS, the saved file).
+
+/** What each word after `/codegraph tools` does, for the completion. */
+const TOOLS_WORDS = {
+  all: "Turn on every focused tool",
+  none: "Only codegraph_explore (the default)",
+  on: "Turn on the tools named after it (all when none is named)",
+  off: "Turn off the tools named after it (all when none is named)",
+};
+
+/** "≈ 210 tokens": a size in characters as tokens, roughly (4 characters a token). */
+const tokensText = (chars) => `≈ ${Math.round(chars / 4)} tokens`;
+
+/** Where the choice came from, as `/codegraph tools` and doctor say it. */
+function sourceText(choice) {
+  if (choice.source === "env") return "set by PI_CODEGRAPH_TOOLS";
+  if (choice.source === "saved") return "saved for this project by /codegraph tools";
+  if (choice.source === "session") return "chosen by /codegraph tools for this session only: it could not be saved";
+  return "the default: codegraph_explore only";
+}
+
+/**
+ * The tools on and where the choice came from, in one line: doctor's `tools` row and the line of
+ * the `/codegraph` report. `on`: the focused tools on (lib/tools.js names); `file`: where a saved
+ * choice is (doctor names it).
+ */
+function toolsOnText(on, choice, file) {
+  const tools = on.length ? `codegraph_explore, ${on.join(", ")}` : "codegraph_explore only";
+  if (choice.source === "default")
+    return `${tools} (the default; /codegraph tools in Pi turns on node, relations, search)`;
+  const where = choice.source === "saved" && file ? `: ${shownPath(file)}` : "";
+  return `${tools} (${sourceText(choice)}${where})`;
+}
+
+/** Notes about the sources that were not used: a PI_CODEGRAPH_TOOLS we could not read, a saved file we could not use. */
+function choiceNotes(choice) {
+  const notes = [];
+  if (choice.ignoredEnv !== undefined)
+    notes.push(
+      `PI_CODEGRAPH_TOOLS=${JSON.stringify(choice.ignoredEnv)} ignored: not all, none, or tool names (node, relations, search) separated by commas.`,
+    );
+  if (choice.savedProblem)
+    notes.push(`The saved choice could not be read (${choice.savedProblem}); the default applies.`);
+  return notes;
+}
+
+/**
+ * The list: every tool with on/off, its one line and its prompt cost; where the choice came from,
+ * and how to change it. `tools`: `[{ name, on, line, chars, taken?, lacking? }]`.
+ */
+function toolsListText(tools, choice) {
+  const width = Math.max(...tools.map((t) => t.name.length));
+  const rows = tools.map((t) => {
+    const state = t.always ? "on (always)" : t.on ? "on" : "off";
+    const notes = [t.taken && `registered by another extension (${t.taken}): not ours`, t.lacking].filter(Boolean);
+    const cost = t.always ? "" : ` · ${tokensText(t.chars)} a request when on`;
+    return `  ${t.name.padEnd(width)}  ${state.padEnd(11)} ${t.line}${cost}${notes.length ? ` (${notes.join("; ")})` : ""}`;
+  });
+  return [
+    `CodeGraph tools (${sourceText(choice)}):`,
+    ...rows,
+    ...choiceNotes(choice),
+    "Change: /codegraph tools all | none | on <names> | off <names> | <names> (exactly those). Names: node, relations, search.",
+  ].join("\n");
+}
+
+/** After a change: what is on now, from when, and where it was saved (or why not). */
+function toolsChangedText({ on, saved, saveError, envSet }) {
+  const now = on.length ? `codegraph_explore, ${on.join(", ")}` : "codegraph_explore only";
+  const lines = [`CodeGraph tools on from the next request: ${now}.`];
+  if (saved) lines.push(`Saved for this project (${shownPath(saved)}).`);
+  if (saveError) lines.push(`Not saved (${saveError}): the choice lasts for this session only.`);
+  if (envSet) lines.push("PI_CODEGRAPH_TOOLS is set: it decides again when Pi next starts.");
+  return lines.join("\n");
+}
+
+/** `/codegraph tools` with a word that is not a tool or a choice. */
+const unknownToolsText = (unknown) =>
+  `/codegraph tools: unknown ${unknown.length === 1 ? "name" : "names"} ${unknown.map((w) => JSON.stringify(w)).join(", ")}. Use all, none, on <names>, off <names>, or names: node, relations, search.`;
+
+/** A tool the installed CLI cannot run: why, for the list. */
+const lackingText = (why) => `${why}: its calls would fail`;
+
+// ---------------------------------------------------------------------------------------------
 // lib/status.js
 
 // What the user is shown about readiness: the `/codegraph` report and the status slot, from the
@@ -4578,6 +4665,9 @@ function statusReport(diagnosis, state, info) {
   }
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
   lines.push(`parallel: ${parallelText(diagnosis.parallel)}`);
+  // The focused tools on (lib/toolset.js), only when any is: with none, the report is as it was.
+  const on = state.activeFocused?.() ?? [];
+  if (on.length > 0 && state.choice) lines.push(`tools: ${toolsOnText(on, state.choice)}`);
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!diagnosis.ready) {
     if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(diagnosis.problemCode))
@@ -4739,10 +4829,20 @@ const wholeField = (Type, name, arg, range) => {
 };
 
 /**
+ * A string enum as pi-ai's `StringEnum` makes it (`{ type: "string", enum }`: providers that take
+ * no anyOf/const take it); built the same way from TypeBox alone when the peers lack StringEnum
+ * (a caller of createExtension with the peers of an earlier version).
+ */
+const enumField = ({ Type, StringEnum }, values, options) =>
+  typeof StringEnum === "function"
+    ? StringEnum(values, options)
+    : Type.Unsafe({ type: "string", enum: values, ...(options?.description && { description: options.description }) });
+
+/**
  * The focused tools, in the order `/codegraph tools` lists them: `name`, the `short` name the user
  * types, the glue call that runs it (`call`), its command builder (`command`, for the caps and the
  * CLI form shown in the transcript), the CLI feature it needs (lib/versions.js), the schema over
- * Pi's peers (TypeBox `Type`, pi-ai's `StringEnum`), and `subject`: what the transcript shows of a call.
+ * Pi's peers (TypeBox `Type`, pi-ai's `StringEnum` when given), and `subject`: what the transcript shows of a call.
  */
 const FOCUSED_TOOLS = [
   {
@@ -4771,13 +4871,13 @@ const FOCUSED_TOOLS = [
     command: relationsCommand,
     caps: FOCUSED_CAPS.relations,
     feature: "callers",
-    parameters: ({ Type, StringEnum }) =>
-      Type.Object({
-        relation: StringEnum(Object.keys(RELATIONS), described("codegraph_relations", "relation")),
-        symbol: nameField(Type, "codegraph_relations", "symbol"),
-        file: fileField(Type, "codegraph_relations"),
-        limit: wholeField(Type, "codegraph_relations", "limit", "limit"),
-        depth: wholeField(Type, "codegraph_relations", "depth", "depth"),
+    parameters: (peers) =>
+      peers.Type.Object({
+        relation: enumField(peers, Object.keys(RELATIONS), described("codegraph_relations", "relation")),
+        symbol: nameField(peers.Type, "codegraph_relations", "symbol"),
+        file: fileField(peers.Type, "codegraph_relations"),
+        limit: wholeField(peers.Type, "codegraph_relations", "limit", "limit"),
+        depth: wholeField(peers.Type, "codegraph_relations", "depth", "depth"),
       }),
     subject: (args) => [args?.relation && `${args.relation} of`, args?.symbol, args?.file && `in ${args.file}`],
   },
@@ -4789,11 +4889,11 @@ const FOCUSED_TOOLS = [
     command: searchCommand,
     caps: FOCUSED_CAPS.search,
     feature: "query",
-    parameters: ({ Type, StringEnum }) =>
-      Type.Object({
-        name: nameField(Type, "codegraph_search", "name"),
-        kind: Type.Optional(StringEnum(SEARCH_KINDS, described("codegraph_search", "kind"))),
-        limit: wholeField(Type, "codegraph_search", "limit", "limit"),
+    parameters: (peers) =>
+      peers.Type.Object({
+        name: nameField(peers.Type, "codegraph_search", "name"),
+        kind: peers.Type.Optional(enumField(peers, SEARCH_KINDS, described("codegraph_search", "kind"))),
+        limit: wholeField(peers.Type, "codegraph_search", "limit", "limit"),
       }),
     subject: (args) => [args?.name, args?.kind && `(${args.kind})`],
   },
@@ -4957,12 +5057,18 @@ function envChoice(env = process.env) {
   return parsed.names ? { names: parsed.names } : { ignored: value };
 }
 
-/** Pi's agent directory (Pi's own getAgentDir() when the host gives it; PI_CODING_AGENT_DIR, else ~/.pi/agent). */
+/**
+ * Pi's agent directory (Pi's own getAgentDir() when the host gives it; else as Pi computes it:
+ * PI_CODING_AGENT_DIR with a leading `~` or `~/` for the home directory, else ~/.pi/agent).
+ */
 function agentDirOf(getAgentDir, env = process.env) {
   try {
     if (typeof getAgentDir === "function") return getAgentDir();
   } catch {}
-  return env.PI_CODING_AGENT_DIR || path.join(os.homedir(), ".pi", "agent");
+  const dir = env.PI_CODING_AGENT_DIR;
+  if (!dir) return path.join(os.homedir(), ".pi", "agent");
+  if (dir === "~") return os.homedir();
+  return dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir;
 }
 
 /** Where the choice for the project `cwd` is saved: a file named by a hash of its absolute path. */
@@ -4998,8 +5104,13 @@ function saveChoice(agentDir, cwd, names) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
   const data = { project: path.resolve(cwd), tools: names, savedAt: new Date().toISOString() };
-  fs.writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
-  fs.renameSync(temp, file);
+  try {
+    fs.writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
+    fs.renameSync(temp, file);
+  } catch (err) {
+    fs.rmSync(temp, { force: true }); // a failed save leaves nothing behind
+    throw err;
+  }
   return file;
 }
 
@@ -5026,7 +5137,7 @@ function parseToolsArgs(rest) {
     .trim()
     .split(/\s+/)
     .filter(Boolean);
-  if (words.length === 0) return { action: "list" };
+  if (words.length === 0 || (words.length === 1 && words[0].toLowerCase() === "list")) return { action: "list" };
   const first = words[0].toLowerCase();
   if (first === "on" || first === "off") {
     const parsed = parseToolList(words.slice(1).join(" "));
@@ -5177,79 +5288,6 @@ function versionNotice(cliVersion) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/words/tools.js
-
-// The words of `/codegraph tools` (lib/toolset.js): the list, a change, its completion lines, and
-// what the choice's sources say (PI_CODEGRAPH_TOOLS, the saved file).
-
-/** What each word after `/codegraph tools` does, for the completion. */
-const TOOLS_WORDS = {
-  all: "Turn on every focused tool",
-  none: "Only codegraph_explore (the default)",
-  on: "Turn on the tools named after it (all when none is named)",
-  off: "Turn off the tools named after it (all when none is named)",
-};
-
-/** "≈ 210 tokens": a size in characters as tokens, roughly (4 characters a token). */
-const tokensText = (chars) => `≈ ${Math.round(chars / 4)} tokens`;
-
-/** Where the choice came from, as `/codegraph tools` and doctor say it. */
-function sourceText(choice) {
-  if (choice.source === "env") return "set by PI_CODEGRAPH_TOOLS";
-  if (choice.source === "saved") return "saved for this project by /codegraph tools";
-  return "the default: codegraph_explore only";
-}
-
-/** Notes about the sources that were not used: a PI_CODEGRAPH_TOOLS we could not read, a saved file we could not use. */
-function choiceNotes(choice) {
-  const notes = [];
-  if (choice.ignoredEnv !== undefined)
-    notes.push(
-      `PI_CODEGRAPH_TOOLS=${JSON.stringify(choice.ignoredEnv)} ignored: not all, none, or tool names (node, relations, search) separated by commas.`,
-    );
-  if (choice.savedProblem)
-    notes.push(`The saved choice could not be read (${choice.savedProblem}); the default applies.`);
-  return notes;
-}
-
-/**
- * The list: every tool with on/off, its one line and its prompt cost; where the choice came from,
- * and how to change it. `tools`: `[{ name, on, line, chars, taken?, lacking? }]`.
- */
-function toolsListText(tools, choice) {
-  const width = Math.max(...tools.map((t) => t.name.length));
-  const rows = tools.map((t) => {
-    const state = t.always ? "on (always)" : t.on ? "on" : "off";
-    const notes = [t.taken && `registered by another extension (${t.taken}): not ours`, t.lacking].filter(Boolean);
-    const cost = t.always ? "" : ` · ${tokensText(t.chars)} a request when on`;
-    return `  ${t.name.padEnd(width)}  ${state.padEnd(11)} ${t.line}${cost}${notes.length ? ` (${notes.join("; ")})` : ""}`;
-  });
-  return [
-    `CodeGraph tools (${sourceText(choice)}):`,
-    ...rows,
-    ...choiceNotes(choice),
-    "Change: /codegraph tools all | none | on <names> | off <names> | <names> (exactly those). Names: node, relations, search.",
-  ].join("\n");
-}
-
-/** After a change: what is on now, from when, and where it was saved (or why not). */
-function toolsChangedText({ on, saved, saveError, envSet }) {
-  const now = on.length ? `codegraph_explore, ${on.join(", ")}` : "codegraph_explore only";
-  const lines = [`CodeGraph tools on from the next request: ${now}.`];
-  if (saved) lines.push(`Saved for this project (${shownPath(saved)}).`);
-  if (saveError) lines.push(`Not saved (${saveError}): the choice lasts for this session only.`);
-  if (envSet) lines.push("PI_CODEGRAPH_TOOLS is set: it decides again when Pi next starts.");
-  return lines.join("\n");
-}
-
-/** `/codegraph tools` with a word that is not a tool or a choice. */
-const unknownToolsText = (unknown) =>
-  `/codegraph tools: unknown ${unknown.length === 1 ? "name" : "names"} ${unknown.map((w) => JSON.stringify(w)).join(", ")}. Use all, none, on <names>, off <names>, or names: node, relations, search.`;
-
-/** A tool the installed CLI cannot run: why, for the list. */
-const lackingText = (why) => `${why}: its calls would fail`;
-
-// ---------------------------------------------------------------------------------------------
 // lib/tools-command.js
 
 // `/codegraph tools`: the user turns the focused tools (lib/tools.js) on and off. Only the user:
@@ -5303,8 +5341,6 @@ async function handleTools(rest, ctx, { state, peers, say }) {
   if (parsed.unknown) return say(ctx, unknownToolsText(parsed.unknown), "warning");
   if (parsed.action === "list") return say(ctx, toolsListText(toolRows(state, peers), state.choice), "info");
   const names = applyChoice(state.choice.names, parsed);
-  state.choice = { names, source: "saved" };
-  state.applyChoice();
   let saved;
   let saveError;
   try {
@@ -5312,8 +5348,12 @@ async function handleTools(rest, ctx, { state, peers, say }) {
   } catch (err) {
     saveError = err?.code ?? err?.message ?? String(err);
   }
+  // Applied either way; "session" when it could not be saved (the list then says so).
+  state.choice = { names, source: saved ? "saved" : "session" };
+  state.applyChoice();
   const on = state.activeFocused();
-  const envSet = process.env.PI_CODEGRAPH_TOOLS !== undefined;
+  // Only a value it reads decides at the next start (an ignored one leaves that to the saved file).
+  const envSet = envChoice(process.env)?.names !== undefined;
   say(ctx, toolsChangedText({ on, saved, saveError, envSet }), saveError ? "warning" : "info");
 }
 

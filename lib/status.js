@@ -3,6 +3,7 @@
 
 const { printable } = require("./text.js");
 const { editedReportText, editedSlotText } = require("./words/staleness.js");
+const { toolsOnText } = require("./words/tools.js");
 
 /** "native addon /path/x.node", "node (native addon not loaded: …)": the runner in one line. */
 function runnerLine(runner) {
@@ -94,6 +95,9 @@ function statusReport(diagnosis, state, info) {
   }
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
   lines.push(`parallel: ${parallelText(diagnosis.parallel)}`);
+  // The focused tools on (lib/toolset.js), only when any is: with none, the report is as it was.
+  const on = state.activeFocused?.() ?? [];
+  if (on.length > 0 && state.choice) lines.push(`tools: ${toolsOnText(on, state.choice)}`);
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!diagnosis.ready) {
     if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(diagnosis.problemCode))

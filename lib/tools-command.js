@@ -4,7 +4,7 @@
 
 const { FOCUSED_WORDS, TOOL_NAME, focusedDescription } = require("./guidance.js");
 const { FOCUSED_TOOLS } = require("./tools.js");
-const { applyChoice, parseToolsArgs, saveChoice } = require("./toolset.js");
+const { applyChoice, envChoice, parseToolsArgs, saveChoice } = require("./toolset.js");
 const { supports } = require("./versions.js");
 const { TOOLS_WORDS, lackingText, toolsChangedText, toolsListText, unknownToolsText } = require("./words/tools.js");
 
@@ -55,8 +55,6 @@ async function handleTools(rest, ctx, { state, peers, say }) {
   if (parsed.unknown) return say(ctx, unknownToolsText(parsed.unknown), "warning");
   if (parsed.action === "list") return say(ctx, toolsListText(toolRows(state, peers), state.choice), "info");
   const names = applyChoice(state.choice.names, parsed);
-  state.choice = { names, source: "saved" };
-  state.applyChoice();
   let saved;
   let saveError;
   try {
@@ -64,8 +62,12 @@ async function handleTools(rest, ctx, { state, peers, say }) {
   } catch (err) {
     saveError = err?.code ?? err?.message ?? String(err);
   }
+  // Applied either way; "session" when it could not be saved (the list then says so).
+  state.choice = { names, source: saved ? "saved" : "session" };
+  state.applyChoice();
   const on = state.activeFocused();
-  const envSet = process.env.PI_CODEGRAPH_TOOLS !== undefined;
+  // Only a value it reads decides at the next start (an ignored one leaves that to the saved file).
+  const envSet = envChoice(process.env)?.names !== undefined;
   say(ctx, toolsChangedText({ on, saved, saveError, envSet }), saveError ? "warning" : "info");
 }
 

@@ -20,10 +20,20 @@ const wholeField = (Type, name, arg, range) => {
 };
 
 /**
+ * A string enum as pi-ai's `StringEnum` makes it (`{ type: "string", enum }`: providers that take
+ * no anyOf/const take it); built the same way from TypeBox alone when the peers lack StringEnum
+ * (a caller of createExtension with the peers of an earlier version).
+ */
+const enumField = ({ Type, StringEnum }, values, options) =>
+  typeof StringEnum === "function"
+    ? StringEnum(values, options)
+    : Type.Unsafe({ type: "string", enum: values, ...(options?.description && { description: options.description }) });
+
+/**
  * The focused tools, in the order `/codegraph tools` lists them: `name`, the `short` name the user
  * types, the glue call that runs it (`call`), its command builder (`command`, for the caps and the
  * CLI form shown in the transcript), the CLI feature it needs (lib/versions.js), the schema over
- * Pi's peers (TypeBox `Type`, pi-ai's `StringEnum`), and `subject`: what the transcript shows of a call.
+ * Pi's peers (TypeBox `Type`, pi-ai's `StringEnum` when given), and `subject`: what the transcript shows of a call.
  */
 const FOCUSED_TOOLS = [
   {
@@ -52,13 +62,13 @@ const FOCUSED_TOOLS = [
     command: relationsCommand,
     caps: FOCUSED_CAPS.relations,
     feature: "callers",
-    parameters: ({ Type, StringEnum }) =>
-      Type.Object({
-        relation: StringEnum(Object.keys(RELATIONS), described("codegraph_relations", "relation")),
-        symbol: nameField(Type, "codegraph_relations", "symbol"),
-        file: fileField(Type, "codegraph_relations"),
-        limit: wholeField(Type, "codegraph_relations", "limit", "limit"),
-        depth: wholeField(Type, "codegraph_relations", "depth", "depth"),
+    parameters: (peers) =>
+      peers.Type.Object({
+        relation: enumField(peers, Object.keys(RELATIONS), described("codegraph_relations", "relation")),
+        symbol: nameField(peers.Type, "codegraph_relations", "symbol"),
+        file: fileField(peers.Type, "codegraph_relations"),
+        limit: wholeField(peers.Type, "codegraph_relations", "limit", "limit"),
+        depth: wholeField(peers.Type, "codegraph_relations", "depth", "depth"),
       }),
     subject: (args) => [args?.relation && `${args.relation} of`, args?.symbol, args?.file && `in ${args.file}`],
   },
@@ -70,11 +80,11 @@ const FOCUSED_TOOLS = [
     command: searchCommand,
     caps: FOCUSED_CAPS.search,
     feature: "query",
-    parameters: ({ Type, StringEnum }) =>
-      Type.Object({
-        name: nameField(Type, "codegraph_search", "name"),
-        kind: Type.Optional(StringEnum(SEARCH_KINDS, described("codegraph_search", "kind"))),
-        limit: wholeField(Type, "codegraph_search", "limit", "limit"),
+    parameters: (peers) =>
+      peers.Type.Object({
+        name: nameField(peers.Type, "codegraph_search", "name"),
+        kind: peers.Type.Optional(enumField(peers, SEARCH_KINDS, described("codegraph_search", "kind"))),
+        limit: wholeField(peers.Type, "codegraph_search", "limit", "limit"),
       }),
     subject: (args) => [args?.name, args?.kind && `(${args.kind})`],
   },

@@ -42,12 +42,18 @@ function envChoice(env = process.env) {
   return parsed.names ? { names: parsed.names } : { ignored: value };
 }
 
-/** Pi's agent directory (Pi's own getAgentDir() when the host gives it; PI_CODING_AGENT_DIR, else ~/.pi/agent). */
+/**
+ * Pi's agent directory (Pi's own getAgentDir() when the host gives it; else as Pi computes it:
+ * PI_CODING_AGENT_DIR with a leading `~` or `~/` for the home directory, else ~/.pi/agent).
+ */
 function agentDirOf(getAgentDir, env = process.env) {
   try {
     if (typeof getAgentDir === "function") return getAgentDir();
   } catch {}
-  return env.PI_CODING_AGENT_DIR || path.join(os.homedir(), ".pi", "agent");
+  const dir = env.PI_CODING_AGENT_DIR;
+  if (!dir) return path.join(os.homedir(), ".pi", "agent");
+  if (dir === "~") return os.homedir();
+  return dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir;
 }
 
 /** Where the choice for the project `cwd` is saved: a file named by a hash of its absolute path. */
@@ -83,8 +89,13 @@ function saveChoice(agentDir, cwd, names) {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   const temp = `${file}.${process.pid}.tmp`;
   const data = { project: path.resolve(cwd), tools: names, savedAt: new Date().toISOString() };
-  fs.writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
-  fs.renameSync(temp, file);
+  try {
+    fs.writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
+    fs.renameSync(temp, file);
+  } catch (err) {
+    fs.rmSync(temp, { force: true }); // a failed save leaves nothing behind
+    throw err;
+  }
   return file;
 }
 
@@ -111,7 +122,7 @@ function parseToolsArgs(rest) {
     .trim()
     .split(/\s+/)
     .filter(Boolean);
-  if (words.length === 0) return { action: "list" };
+  if (words.length === 0 || (words.length === 1 && words[0].toLowerCase() === "list")) return { action: "list" };
   const first = words[0].toLowerCase();
   if (first === "on" || first === "off") {
     const parsed = parseToolList(words.slice(1).join(" "));

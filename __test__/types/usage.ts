@@ -10,9 +10,16 @@ import piCodegraph, {
   FALLBACK_LINE,
   forBackend,
   limits,
+  type NodeParams,
+  node,
+  type RelationsParams,
+  relations,
   releaseFullOutputs,
   runnerInfo,
+  type SearchKind,
+  type SearchParams,
   type StaleFile,
+  search,
   TOOL_NAME,
   type WriterSeen,
 } from "../../index";
@@ -52,6 +59,25 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
     void spent;
   }
   const factory: typeof piCodegraph = glue.default;
+  // The focused tools' calls: the same options, result and error types as explore.
+  const nodeParams: NodeParams = { file: "src/cart.ts", offset: 1, limit: 40, outline: false };
+  const relationsParams: RelationsParams = { relation: "impact", symbol: "charge", depth: 2 };
+  const kind: SearchKind = "class";
+  const searchParams: SearchParams = { name: "Cart", kind, limit: 5 };
+  const focused = await Promise.all([
+    node(nodeParams, "/ws", signal, { timeoutMs: 5000, onQueue: (q) => void q.ahead }),
+    glue.node({ symbol: "checkout" }, "/ws"),
+    relations(relationsParams, "/ws", null, null),
+    glue.relations({ relation: "callers", symbol: "charge", file: "src/pay.ts", limit: 5 }, "/ws"),
+    search(searchParams, "/ws"),
+    glue.search({ name: "Cart" }, "/ws", signal, { onProgress: (p) => void p.seenBytes }),
+  ]);
+  const focusedBytes: number = focused.reduce((n, r) => n + r.details.keptBytes + r.details.queueMs, 0);
+  try {
+    await search({ name: "" }, "/ws");
+  } catch (e) {
+    void (e as ExploreError).code;
+  }
   return [
     String(kept),
     String(summary),
@@ -68,5 +94,6 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
     TOOL_NAME,
     FALLBACK_LINE,
     typeof factory,
+    String(focusedBytes),
   ];
 }

@@ -18,7 +18,21 @@ const tokensText = (chars) => `≈ ${Math.round(chars / 4)} tokens`;
 function sourceText(choice) {
   if (choice.source === "env") return "set by PI_CODEGRAPH_TOOLS";
   if (choice.source === "saved") return "saved for this project by /codegraph tools";
+  if (choice.source === "session") return "chosen by /codegraph tools for this session only: it could not be saved";
   return "the default: codegraph_explore only";
+}
+
+/**
+ * The tools on and where the choice came from, in one line: doctor's `tools` row and the line of
+ * the `/codegraph` report. `on`: the focused tools on (lib/tools.js names); `file`: where a saved
+ * choice is (doctor names it).
+ */
+function toolsOnText(on, choice, file) {
+  const tools = on.length ? `codegraph_explore, ${on.join(", ")}` : "codegraph_explore only";
+  if (choice.source === "default")
+    return `${tools} (the default; /codegraph tools in Pi turns on node, relations, search)`;
+  const where = choice.source === "saved" && file ? `: ${shownPath(file)}` : "";
+  return `${tools} (${sourceText(choice)}${where})`;
 }
 
 /** Notes about the sources that were not used: a PI_CODEGRAPH_TOOLS we could not read, a saved file we could not use. */
@@ -77,6 +91,7 @@ module.exports = {
   sourceText,
   tokensText,
   toolsChangedText,
+  toolsOnText,
   toolsListText,
   unknownToolsText,
 };
