@@ -261,7 +261,7 @@ export async function prompt(ctx) {
           caption: "Each focused tool on its own, bytes: where its words go",
           head: [
             "tool",
-            "tools entry (JSON)",
+            "its tools entry (JSON)",
             "of which description",
             "of which schema",
             "its line in Available tools",
@@ -274,7 +274,7 @@ export async function prompt(ctx) {
         },
       ],
       notes: [
-        "¹ the rest: the comma between tools entries and, for codegraph_node, the change of explore's third guideline (it then says to call codegraph_node where CodeGraph's answers name it, instead of saying that codegraph_node does not exist here).",
+        "¹ what is left once the tool's entry (with the comma before it), its line among the tools and its guideline are counted: for codegraph_node, explore's third guideline changes (it then says to call codegraph_node where CodeGraph's answers name it, instead of saying that codegraph_node does not exist here); for the others, nothing.",
         "/codegraph tools says: the size the list shows the user per tool (lib/tools-command.js promptChars: name, description, schema JSON, snippet, guideline).",
       ],
       targets,
