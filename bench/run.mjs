@@ -12,7 +12,9 @@ import { flood } from "./figures/flood.mjs";
 import { load } from "./figures/load.mjs";
 import { overhead } from "./figures/overhead.mjs";
 import { parallel } from "./figures/parallel.mjs";
+import { prompt } from "./figures/prompt.mjs";
 import { real } from "./figures/real.mjs";
+import { tools } from "./figures/tools.mjs";
 import { loadPiExec, useAddon } from "./lib/peers.mjs";
 import { renderFigure, renderMisses, renderResults, renderTargets } from "./lib/report.mjs";
 import {
@@ -28,7 +30,7 @@ import {
   tempDir,
 } from "./lib/setup.mjs";
 
-const FIGURES = { overhead, flood, abort, concurrency, load, real, parallel };
+const FIGURES = { overhead, flood, abort, concurrency, load, real, tools, prompt, parallel };
 const DEBUG_WHY =
   "The addon measured is a debug build (opt-level 0): clean_text's VT parser, StdoutCollector::push's byte loops and cut() run unoptimised (with the debug build a 50 KB answer cost ≈ 1.8 ms more than a 200 B one; with the release build ≈ 0.1 ms).";
 
