@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
-import { root, waitFor } from "./helpers/index.mjs";
+import { root, tempDir, waitFor } from "./helpers/index.mjs";
 import {
   contentText,
   indexShop,
@@ -23,6 +23,7 @@ import {
   toolNames,
   writeModelsJson,
 } from "./helpers/pi-harness.mjs";
+import { startTuiPi, tmuxMissing } from "./helpers/tmux-pi.mjs";
 
 const require = createRequire(import.meta.url);
 const { FOCUSED_WORDS } = require("../lib/guidance.js");
@@ -34,6 +35,7 @@ const relationsCall = (id, args) => [{ id, name: "codegraph_relations", argument
 const BY_MODEL = {
   "fake-toggle": [],
   "fake-saved": [],
+  "tui-model": [],
   "fake-bad-limit": relationsCall("call_rel_1", { relation: "callers", symbol: "charge", limit: "abc" }),
   "fake-bad-relation": relationsCall("call_rel_2", { relation: "nope", symbol: "charge" }),
   "fake-good-relation": relationsCall("call_rel_3", { relation: "callers", symbol: "charge", file: "src/types.ts" }),
@@ -239,5 +241,53 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
       assert.match(sent, /src\/checkout\.ts:7/);
       assert.deepEqual(cliStarts().slice(before), ["callers --file=src/types.ts -- charge"]);
     });
+  });
+
+  test("/reload in interactive Pi keeps the choice (Pi turns every extension tool on again; we re-apply it)", {
+    skip: tmuxMissing,
+  }, async () => {
+    const tuiScratch = tempDir("pi-codegraph-tools-tui-");
+    const pi = await startTuiPi({
+      name: `pcg-tools-${process.pid}`,
+      scratch: tuiScratch,
+      cwd: workspace("reload"),
+      baseUrl: server.baseUrl,
+      pathDirs: [wrapperDir, nodeDir, ...systemDirs].join(path.delimiter),
+    });
+    const screen = () => pi.screen();
+    const fail = (e) => {
+      throw new Error(`${e.message}; screen:\n${screen()}`);
+    };
+    try {
+      await waitFor(() => screen().includes("⬡ codegraph"), { timeoutMs: 20000, what: "Pi's status bar" }).catch(fail);
+      pi.type("/codegraph tools on node");
+      await waitFor(() => screen().includes("/codegraph tools on node"), { what: "the typed command" }).catch(fail);
+      pi.keys("Enter");
+      await waitFor(
+        () => screen().includes("CodeGraph tools on from the next request: codegraph_explore, codegraph_node."),
+        {
+          what: "the command's notice",
+        },
+      ).catch(fail);
+      pi.type("/reload");
+      await waitFor(() => screen().includes("/reload"), { what: "the typed /reload" }).catch(fail);
+      pi.keys("Enter");
+      await waitFor(() => screen().includes("Reloading keybindings"), { what: "the reload" }).catch(fail);
+      await waitFor(() => !screen().includes("Reloading keybindings"), {
+        timeoutMs: 20000,
+        what: "the reload to end",
+      }).catch(fail);
+      pi.type("hello");
+      pi.keys("Enter");
+      const body = await waitFor(() => server.bodiesFor("tui-model")[0], {
+        timeoutMs: 20000,
+        what: "the request",
+      }).catch(fail);
+      assert.deepEqual(focusedIn(body), ["codegraph_node"]);
+      assert.ok(advertises(systemOf(body), "codegraph_node"));
+    } finally {
+      pi.stop();
+      fs.rmSync(tuiScratch, { recursive: true, force: true });
+    }
   });
 });
