@@ -172,6 +172,19 @@ for (const impl of implementations) {
           assert.match(text, /"zzqxNothingLikeThis" not found/);
         });
 
+        test("a name that looks like an option is still a name (it goes after --)", async () => {
+          const node = await env(() => call.node({ symbol: "--help" }));
+          assert.match(node.text, /Symbol "--help" not found/);
+          const rel = await env(() => call.relations({ relation: "callers", symbol: "--json" }));
+          assert.match(rel.text, /Symbol "--json" not found/);
+        });
+
+        test("node: a symbol written as an indexed path is CodeGraph's file mode", async () => {
+          const { text } = await env(() => call.node({ symbol: "src/cart.ts" }));
+          assert.match(text, /\*\*src\/cart\.ts\*\* — 19 lines/);
+          assert.match(text, /^1\texport interface CartItem \{$/m);
+        });
+
         test("node file mode: numbered lines from offset, limit of them", async () => {
           const { text } = await env(() => call.node({ file: "src/cart.ts", offset: 2, limit: 3 }));
           assert.match(text, /^2\t {2}sku: string;$/m);
@@ -275,6 +288,15 @@ for (const impl of implementations) {
         });
       });
     }
+
+    test("no focused command was ever started with --json", () => {
+      const focused = starts().filter((l) => /^(node|callers|callees|impact|query)\b/.test(l));
+      assert.ok(focused.length > 20, `the suite ran the focused commands (${focused.length})`);
+      assert.deepEqual(
+        focused.filter((l) => /(^| )--json\b/.test(l.split(" -- ")[0])),
+        [],
+      );
+    });
 
     test("the stale-files line on a focused answer citing a file edited after the index", async () => {
       const dir = await env(() => indexedCopy(`stale-${impl.id}`));
