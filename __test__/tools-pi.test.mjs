@@ -38,6 +38,7 @@ const BY_MODEL = {
   "tui-model": [],
   "fake-bad-limit": relationsCall("call_rel_1", { relation: "callers", symbol: "charge", limit: "abc" }),
   "fake-bad-relation": relationsCall("call_rel_2", { relation: "nope", symbol: "charge" }),
+  "fake-parent-file": relationsCall("call_rel_4", { relation: "callers", symbol: "charge", file: "../../etc/passwd" }),
   "fake-good-relation": relationsCall("call_rel_3", { relation: "callers", symbol: "charge", file: "src/types.ts" }),
 };
 const nodeDir = path.dirname(process.execPath);
@@ -231,6 +232,16 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
         assert.deepEqual(cliStarts().slice(before), [], "no CodeGraph command started");
       });
     }
+
+    test("a `file` the schema allows but our rule refuses (../../etc/passwd): a coded error, no CodeGraph process", async () => {
+      const before = cliStarts().length;
+      const { isError, sent } = await relationsRun("fake-parent-file");
+      assert.equal(isError, true, sent);
+      assert.match(sent, /^CODEGRAPH_INVALID_REQUEST:/);
+      assert.match(sent, /file/);
+      assert.doesNotMatch(sent, /root:/, "nothing of /etc/passwd");
+      assert.deepEqual(cliStarts().slice(before), [], "no CodeGraph command started");
+    });
 
     test("a valid call returns CodeGraph's answer", async () => {
       const before = cliStarts().length;
