@@ -45,10 +45,11 @@ const env = (fn) =>
     fn,
   );
 
-/** A copy of the fixture indexed by the test itself with the pinned CLI. */
-function indexedCopy(name) {
+/** A copy of the fixture (plus `extra` files, by relative path) indexed by the test itself with the pinned CLI. */
+function indexedCopy(name, extra = {}) {
   const dir = path.join(scratch, name);
   fs.cpSync(fixture, dir, { recursive: true });
+  for (const [file, text] of Object.entries(extra)) fs.writeFileSync(path.join(dir, file), text);
   fs.rmSync(path.join(dir, ".codegraph"), { recursive: true, force: true });
   execFileSync(realCli, ["init", "-y", "."], { cwd: dir, env: { ...process.env, DO_NOT_TRACK: "1" }, stdio: "ignore" });
   return dir;
@@ -299,9 +300,15 @@ for (const impl of implementations) {
     });
 
     test("the stale-files line on a focused answer citing a file edited after the index", async () => {
-      const dir = await env(() => indexedCopy(`stale-${impl.id}`));
+      // An ES module's imports name files relative to it ("./cart.js"): code, never a citation.
+      const esm = 'import { validateCart } from "./cart.js";\nexport function esm() { return validateCart([]); }\n';
+      const dir = await env(() => indexedCopy(`stale-${impl.id}`, { "src/esm.ts": esm }));
       const fresh = await env(() => impl.module.relations({ relation: "callers", symbol: "validateCart" }, dir));
       assert.doesNotMatch(fresh.text, /changed after the CodeGraph index/);
+      const lines = await env(() => impl.module.node({ file: "src/esm.ts" }, dir));
+      assert.match(lines.text, /^1\timport \{ validateCart \} from "\.\/cart\.js";$/m);
+      assert.doesNotMatch(lines.text, /changed after the CodeGraph index/, "a fresh index: no stale line");
+      assert.equal(lines.details.staleFiles, undefined);
       const file = path.join(dir, "src", "checkout.ts");
       fs.appendFileSync(file, "\n// edited later\n");
       const later = new Date(Date.now() + 5000);
@@ -312,8 +319,10 @@ for (const impl of implementations) {
         stale.text,
         /⚠ 1 file named above changed after the CodeGraph index was last written \(src\/checkout\.ts\)/,
       );
-      const node = await env(() => impl.module.node({ file: "src/checkout.ts", outline: true }, dir));
-      assert.match(node.text, /changed after the CodeGraph index was last written \(src\/checkout\.ts\)/);
+      for (const params of [{ file: "src/checkout.ts", outline: true }, { file: "src/checkout.ts" }]) {
+        const node = await env(() => impl.module.node(params, dir));
+        assert.match(node.text, /changed after the CodeGraph index was last written \(src\/checkout\.ts\)/);
+      }
     });
   });
 }
