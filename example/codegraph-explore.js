@@ -4225,7 +4225,7 @@ const TOKEN_SPLIT = /[\s`'"()[\]{}<>,;*|]+/u;
  * can its absence mean "deleted": a bare `name.ext`, even with a line, may be code or a symbol:
  * CodeGraph lists a file's own node as `compiler.py:1` after its path), `flagged` the ones
  * named on a CodeGraph warning line (⚠), which CodeGraph already told about. Fenced code blocks
- * (the answer's source) are skipped. Unique, in order, at most `max` (not counting flagged ones).
+ * and numbered source lines (the answer's source) are skipped. Unique, in order, at most `max` (not counting flagged ones).
  */
 function citedPaths(text, max = MAX_CITED_PATHS) {
   const found = new Map();
@@ -4237,6 +4237,9 @@ function citedPaths(text, max = MAX_CITED_PATHS) {
       continue;
     }
     if (fenced) continue;
+    // A numbered source line (node's file mode prints the file as `<n>\t<text>`, unfenced) is
+    // code: its `"./cart.js"` is an import, not a citation (relative to the workspace it would be "deleted").
+    if (/^\d+\t/.test(line)) continue;
     const warns = line.includes("⚠");
     for (const raw of line.split(TOKEN_SPLIT)) {
       const token = raw.replace(/^@+/, "").replace(/[.:]+$/, "");

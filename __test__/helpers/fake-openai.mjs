@@ -7,8 +7,10 @@ import http from "node:http";
 /**
  * Starts the server on 127.0.0.1 with an OS-assigned port.
  * `calls` (`[{ id, request }]`) replaces the one call (`callId`, `request`) with several, streamed
- * in order as indexes 0, 1, … of one message.
- * @param {{ toolName?: string, request?: string, callId?: string, calls?: { id: string, request: string }[], finalText?: string }} [options]
+ * in order as indexes 0, 1, … of one message. `byModel` (`{ [modelId]: calls }`) gives a model its
+ * own calls, each with its tool `name` and its `arguments` (an object, sent as the model wrote
+ * it); an empty list answers the first turn with plain text too.
+ * @param {{ toolName?: string, request?: string, callId?: string, calls?: { id: string, request: string }[], byModel?: Record<string, { id: string, name?: string, request?: string, arguments?: object }[]>, finalText?: string }} [options]
  */
 export async function startFakeOpenAI(options = {}) {
   const {
@@ -49,14 +51,17 @@ export async function startFakeOpenAI(options = {}) {
         );
       const delta = (d, finish = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
 
-      if (!messages.some((m) => m.role === "tool")) {
+      const turnCalls = options.byModel?.[model] ?? calls;
+      if (!messages.some((m) => m.role === "tool") && turnCalls.length > 0) {
         // Each tool call, its JSON arguments split across several deltas as real models stream them.
         delta({ role: "assistant", content: "" });
-        calls.forEach((call, index) => {
-          const args = JSON.stringify({ request: call.request });
+        turnCalls.forEach((call, index) => {
+          const args = JSON.stringify(call.arguments ?? { request: call.request });
           const cut = [0, 3, Math.floor(args.length / 2), args.length - 2, args.length];
           delta({
-            tool_calls: [{ index, id: call.id, type: "function", function: { name: toolName, arguments: "" } }],
+            tool_calls: [
+              { index, id: call.id, type: "function", function: { name: call.name ?? toolName, arguments: "" } },
+            ],
           });
           for (let i = 0; i + 1 < cut.length; i++) {
             delta({ tool_calls: [{ index, function: { arguments: args.slice(cut[i], cut[i + 1]) } }] });
