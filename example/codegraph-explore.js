@@ -1006,8 +1006,8 @@ function read(tool, params, name) {
   }
 }
 
-/** A name-like text: a string of 1 to MAX_NAME_CHARS characters, not blank, without NUL. */
-function text(tool, name, value, { optional = false } = {}) {
+/** A name-like text: a string of 1 to `limit` characters (MAX_NAME_CHARS), not blank, without NUL. */
+function text(tool, name, value, { optional = false, limit = MAX_NAME_CHARS } = {}) {
   if (value === undefined || value === null) {
     if (optional) return undefined;
     throw invalid(tool, name, "required");
@@ -1015,7 +1015,7 @@ function text(tool, name, value, { optional = false } = {}) {
   if (typeof value !== "string") throw invalid(tool, name, "notString");
   if (value.includes("\0")) throw invalid(tool, name, "nul");
   if (value.trim() === "") throw invalid(tool, name, "blank");
-  if (value.length > MAX_NAME_CHARS) throw invalid(tool, name, "tooLong", { limit: MAX_NAME_CHARS });
+  if (value.length > limit) throw invalid(tool, name, "tooLong", { limit });
   return value;
 }
 
@@ -1026,14 +1026,7 @@ function text(tool, name, value, { optional = false } = {}) {
  * segment (either separator), no NUL, no leading `-` (it goes as `--file=<value>` anyway).
  */
 function fileKey(tool, name, value, { optional = true } = {}) {
-  if (value === undefined || value === null) {
-    if (optional) return undefined;
-    throw invalid(tool, name, "required");
-  }
-  if (typeof value !== "string") throw invalid(tool, name, "notString");
-  if (value.includes("\0")) throw invalid(tool, name, "nul");
-  if (value.trim() === "") throw invalid(tool, name, "blank");
-  if (value.length > MAX_FILE_CHARS) throw invalid(tool, name, "tooLong", { limit: MAX_FILE_CHARS });
+  if (text(tool, name, value, { optional, limit: MAX_FILE_CHARS }) === undefined) return undefined;
   if (/^[/\\]/.test(value) || /^[A-Za-z]:/.test(value) || value.startsWith("~")) throw invalid(tool, name, "absolute");
   if (value.split(/[/\\]/).some((segment) => segment.trim() === "..")) throw invalid(tool, name, "parent");
   if (value.startsWith("-")) throw invalid(tool, name, "dash");
