@@ -10,7 +10,7 @@ import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
-eachBackend("hangs", ({ exploreWith, diagnose, entry }) => {
+eachBackend("hangs", ({ exploreWith, diagnose, callee }) => {
   test("prints stderr forever: bounded by the timeout (CODEGRAPH_TIMEOUT), writer stopped", async () => {
     const fake = fakeCli([["stderrForever", "endless-stderr\n"]]);
     const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 1000 });
@@ -136,7 +136,7 @@ eachBackend("hangs", ({ exploreWith, diagnose, entry }) => {
     const script = `const fs = require("node:fs");
 fs.promises.open(${JSON.stringify(fifo)}, "r").catch(() => {});
 const started = Date.now();
-setImmediate(() => require(${entry}).explore("q", ${JSON.stringify(suite.ws)}, null, { timeoutMs: 500 }).then(
+setImmediate(() => ${callee}("q", ${JSON.stringify(suite.ws)}, null, { timeoutMs: 500 }).then(
 (r) => ({ text: r.text }), (e) => ({ code: e.code, message: e.message })).then((out) => {
 process.stdout.write(JSON.stringify({ ...out, ms: Date.now() - started }));
 fs.closeSync(fs.openSync(${JSON.stringify(fifo)}, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)); // release the pool

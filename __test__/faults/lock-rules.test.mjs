@@ -26,9 +26,9 @@ function lockedWorkspace(name, content) {
 }
 
 /** explore() in a child host running as another user than pid 1's owner (nobody when we are root). */
-async function exploreAsOtherUser(entry, ws, bin) {
+async function exploreAsOtherUser(callee, ws, bin) {
   const script = `process.env.PI_CODEGRAPH_BIN = ${JSON.stringify(bin)};
-    require(${JSON.stringify(entry)}).explore("q", ${JSON.stringify(ws)}, null, { timeoutMs: 3000 }).then(
+    (${callee})("q", ${JSON.stringify(ws)}, null, { timeoutMs: 3000 }).then(
       (r) => console.log(JSON.stringify({ text: r.text })),
       (e) => console.log(JSON.stringify({ code: e.code, message: e.message })));`;
   const run = await runNode(["-e", script], isRoot ? { uid: NOBODY, gid: NOBODY } : {});
@@ -52,8 +52,7 @@ function holder() {
   return child;
 }
 
-eachBackend("lock files judged as CodeGraph judges them", ({ exploreWith, entry }) => {
-  const backendEntry = JSON.parse(entry);
+eachBackend("lock files judged as CodeGraph judges them", ({ exploreWith, callee }) => {
   const answering = () => {
     const fake = fakeCli([["stdout", "an answer\n"]]);
     for (const p of [fake.dir, fake.file]) fs.chmodSync(p, 0o755);
@@ -64,7 +63,7 @@ eachBackend("lock files judged as CodeGraph judges them", ({ exploreWith, entry 
   test("codegraph.lock naming another user's live process (pid 1, EPERM) is stale: answered at once", async () => {
     const ws = lockedWorkspace("codegraph.lock", "1\n");
     const started = Date.now();
-    const out = await exploreAsOtherUser(backendEntry, ws, answering().file);
+    const out = await exploreAsOtherUser(callee, ws, answering().file);
     assert.equal(out.code, undefined, out.message);
     assert.equal(out.text, "an answer\n");
     assert.ok(Date.now() - started < 2500, "no wait for a writer that is not one");
@@ -72,7 +71,7 @@ eachBackend("lock files judged as CodeGraph judges them", ({ exploreWith, entry 
 
   test("rebuild.pid naming another user's live process (EPERM) is a live rebuild, as CodeGraph says", async () => {
     const ws = lockedWorkspace("rebuild.pid", JSON.stringify({ pid: 1, mode: "rebuild", startedAt: 1 }));
-    const out = await exploreAsOtherUser(backendEntry, ws, answering().file);
+    const out = await exploreAsOtherUser(callee, ws, answering().file);
     assert.equal(out.code, "CODEGRAPH_INDEX_BUSY", out.message);
   });
 

@@ -94,7 +94,7 @@ eachBackend("the CLI's descendants", ({ exploreWith }) => {
   });
 });
 
-eachBackend("the host", ({ explore, exploreWith, entry }) => {
+eachBackend("the host", ({ explore, exploreWith, callee }) => {
   /** Writes its pid to the file named by the request (so calls are told apart), then hangs. */
   let sleeper;
   before(() => {
@@ -186,7 +186,7 @@ eachBackend("the host", ({ explore, exploreWith, entry }) => {
       ["sleep", 500],
       ["stdout", "late answer\n"],
     ]);
-    const script = `require(${entry}).explore("q", ${JSON.stringify(suite.ws)}).then(
+    const script = `${callee}("q", ${JSON.stringify(suite.ws)}).then(
       (r) => process.stdout.write("RESULT " + r.text), (e) => process.stdout.write("ERROR " + e.code));`;
     const r = await runNode(["-e", script], { env: { ...process.env, PI_CODEGRAPH_BIN: slow.file } });
     assert.equal(r.stdout, "RESULT late answer\n", r.stderr);
@@ -198,7 +198,7 @@ eachBackend("the host", ({ explore, exploreWith, entry }) => {
     const fake = fakeCli([["grandchild", "ignore"], ["report"], ["hang"]]);
     const script = `
 const fs = require("node:fs");
-require(${entry}).explore("q", ${JSON.stringify(suite.ws)}).then(
+${callee}("q", ${JSON.stringify(suite.ws)}).then(
 () => process.stdout.write("SETTLED\\n"), (e) => process.stdout.write("SETTLED " + e.code + "\\n"));
 const t = setInterval(() => {
 if (!fs.existsSync(${JSON.stringify(fake.pids)})) return;

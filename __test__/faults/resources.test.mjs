@@ -38,12 +38,15 @@ function verdict(run) {
   return calls;
 }
 
-eachBackend("out of resources", ({ entry }) => {
+eachBackend("out of resources", ({ entry, toolEnv }) => {
   const backendEntry = JSON.parse(entry);
   const answer = () => fakeCli([["stdout", "an answer\n"]]);
   for (const phase of ["before-load", "after-load", "warm"]) {
     test(`no file descriptors left (${phase}): CODEGRAPH_RESOURCES, the host lives, the next call answers`, async () => {
-      const run = await runNode([HOST, backendEntry, suite.ws, answer().file, phase, FREES], { timeoutMs: 60000 });
+      const run = await runNode([HOST, backendEntry, suite.ws, answer().file, phase, FREES], {
+        env: { ...process.env, ...toolEnv },
+        timeoutMs: 60000,
+      });
       const calls = verdict(run);
       assert.ok(
         calls.some((c) => !c.ok),
@@ -54,12 +57,18 @@ eachBackend("out of resources", ({ entry }) => {
 
   test("no file descriptors left while a truncated answer's full output is kept: answered or coded", async () => {
     const fake = fakeCli([["stdout", `${Array.from({ length: 3000 }, (_, i) => `line ${i}`).join("\n")}\n`]]);
-    const run = await runNode([HOST, backendEntry, suite.ws, fake.file, "warm", FREES], { timeoutMs: 60000 });
+    const run = await runNode([HOST, backendEntry, suite.ws, fake.file, "warm", FREES], {
+      env: { ...process.env, ...toolEnv },
+      timeoutMs: 60000,
+    });
     verdict(run);
   });
 
   test("the remediation names the resource", async () => {
-    const run = await runNode([HOST, backendEntry, suite.ws, answer().file, "warm", "0"], { timeoutMs: 60000 });
+    const run = await runNode([HOST, backendEntry, suite.ws, answer().file, "warm", "0"], {
+      env: { ...process.env, ...toolEnv },
+      timeoutMs: 60000,
+    });
     const [call] = verdict(run);
     assert.equal(call.code, "CODEGRAPH_RESOURCES");
     assert.match(call.message, /file descriptors \(this process's limit\)/);
@@ -78,7 +87,7 @@ eachBackend("out of resources", ({ entry }) => {
       // Node itself may not start under a tight limit (its own threads): then nothing of ours ran.
       const run = await runNode(
         [`--nproc=${n}`, process.execPath, HOST, backendEntry, ws, fake.file, "after-load", "64"],
-        { command: PRLIMIT, uid: 65534, gid: 65534, timeoutMs: 15000 },
+        { command: PRLIMIT, env: { ...process.env, ...toolEnv }, uid: 65534, gid: 65534, timeoutMs: 15000 },
       );
       if (!run.stdout.trim()) {
         t.diagnostic(`nproc=${n}: Node did not start (${run.signal ?? run.code})`);
@@ -103,7 +112,7 @@ eachBackend("out of resources", ({ entry }) => {
     for (const n of [22, 24, 26, 28, 30, 34]) {
       const run = await runNode(
         [`--nofile=${n}`, process.execPath, HOST, backendEntry, suite.ws, answer().file, "after-load", "64"],
-        { command: PRLIMIT, timeoutMs: 60000 },
+        { command: PRLIMIT, env: { ...process.env, ...toolEnv }, timeoutMs: 60000 },
       );
       assert.equal(run.signal, null, `nofile=${n}: the host died of ${run.signal}\n${run.stderr}`);
       assert.equal(run.code, 0, `nofile=${n}: the host exited ${run.code}\n${run.stderr.slice(-2000)}`);

@@ -18,7 +18,7 @@ const drip = (n) =>
     ]).flat(),
   );
 
-eachBackend("every path settles with a code: odd arguments and failing listeners", ({ explore, entry }, backend) => {
+eachBackend("every path settles with a code: odd arguments and failing listeners", ({ explore, callee }, backend) => {
   /** Calls explore and asserts it did not throw synchronously; returns the outcome. */
   async function settle(bin, ...args) {
     let promise;
@@ -103,7 +103,7 @@ eachBackend("every path settles with a code: odd arguments and failing listeners
       "returns a rejected promise": "async () => { throw new Error('async listener bug'); }",
       "returns a thenable whose then throws": "() => ({ then() { throw new Error('then bug'); } })",
     };
-    const script = `const { explore } = require(${entry});
+    const script = `const explore = ${callee};
 const listeners = { ${Object.entries(listeners)
       .map(([k, v]) => `${JSON.stringify(k)}: ${v}`)
       .join(", ")} };

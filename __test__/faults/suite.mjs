@@ -1,9 +1,13 @@
-// The fault catalogue's harness: the backends every suite runs against, a clean environment per
-// test file (an empty PATH, an indexed workspace, the process mark) with the final verdict on the
-// process table, and explore()/diagnose() of one backend with a given executable.
+// The fault catalogue's harness: the backends and the calls every suite runs against, a clean
+// environment per test file (an empty PATH, an indexed workspace, the process mark) with the final
+// verdict on the process table, and the call under test/diagnose() of one backend with a given
+// executable. The calls: explore(), and each focused tool (node, relations, search: the same runner
+// and the same promises) adapted to take the test's request as its one text argument.
+import { createRequire } from "node:module";
+import path from "node:path";
 import { after, before, describe } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
-import { makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
+import { makeWorkspace, root, tempDir, withEnv } from "../helpers/index.mjs";
 import { assertCleanProcessTable, restoreMark, setMark } from "../helpers/processes.mjs";
 
 /**
@@ -17,9 +21,85 @@ export const backends = implementations;
 
 export const saved = { PATH: process.env.PATH, BIN: process.env.PI_CODEGRAPH_BIN };
 
-/** explore/diagnose/releaseFullOutputs of `backend`, and exploreWith(bin, …) that times the call. */
-export function forBackend(backend) {
-  const { explore, diagnose, releaseFullOutputs } = backend.module;
+const { FOCUSED_CAPS } = createRequire(import.meta.url)("../../lib/commands.js");
+
+/** The relations codegraph_relations runs, taken in turn by the topics (one per describe). */
+const RELATIONS = ["callers", "callees", "impact"];
+let relationTurn = 0;
+
+/** The focused tools by glue name: the tool's name, its subcommand, and the argument the request goes to. */
+const FOCUSED = {
+  node: { id: "codegraph_node", subcommand: () => "node", key: "symbol" },
+  relations: { id: "codegraph_relations", subcommand: (relation) => relation, key: "symbol" },
+  search: { id: "codegraph_search", subcommand: () => "query", key: "name" },
+};
+
+/** The names `eachBackend`'s `tools` option takes: explore and the glue names of the focused tools. */
+export const ALL_TOOLS = ["explore", "node", "relations", "search"];
+
+/**
+ * The call under test: `{ id, glue, subcommand, focused, label, caps, params(request), adapt(module),
+ * script(module), env }`. `caps`: the tool's own `{ maxBytes, maxLines }` (lib/commands.js), null
+ * for explore (the contract's). `adapt(module)` is `(request, cwd, signal, options) => Promise` over
+ * a glue module; `script(expr)` is the same as a JS expression for a child script (`expr`: the glue
+ * module); `env` tells a host script (helpers/tool-call.cjs) which call to make.
+ */
+export function toolCall(glue) {
+  if (glue === "explore") {
+    return {
+      id: "explore",
+      glue,
+      subcommand: "explore",
+      focused: false,
+      label: "explore",
+      caps: null,
+      params: (request) => request,
+      adapt: (module) => module.explore,
+      script: (module) => `${module}.explore`,
+      env: {},
+    };
+  }
+  const tool = FOCUSED[glue];
+  const extra = glue === "relations" ? { relation: RELATIONS[relationTurn++ % RELATIONS.length] } : {};
+  const params = (request) => ({ ...extra, [tool.key]: request });
+  const shape = `{ ...${JSON.stringify(extra)}, ${tool.key}: r }`;
+  return {
+    id: tool.id,
+    glue,
+    subcommand: tool.subcommand(extra.relation),
+    focused: true,
+    caps: FOCUSED_CAPS[glue],
+    label: extra.relation ? `${tool.id} (${extra.relation})` : tool.id,
+    params,
+    adapt:
+      (module) =>
+      (request, ...rest) =>
+        module[glue](params(request), ...rest),
+    script: (module) => `((m) => (r, ...a) => m.${glue}(${shape}, ...a))(${module})`,
+    env: { PI_CODEGRAPH_TEST_TOOL: JSON.stringify({ glue, key: tool.key, extra }) },
+  };
+}
+
+/** The package's glue over the Node runner, for a child script of the node backend (its `entry` is the bare runner). */
+const INDEX_JS = JSON.stringify(path.join(root, "index.js"));
+
+/**
+ * The calls of `backend` for one tool (toolCall; explore by default): `explore(request, cwd,
+ * signal, options)` is the call under test (explore itself, or the focused tool with the request
+ * as its text), `exploreWith(bin, …)` times it, `diagnose`, `releaseFullOutputs`, `entry` (what a
+ * child script requires, JSON), `callee`: the call under test as a JS expression for a child
+ * script (`require(entry).explore` for explore, so explore's scripts are unchanged), `tool`
+ * (toolCall) and `toolEnv` (what a host script of helpers/ needs to make the same call).
+ */
+export function forBackend(backend, tool = toolCall("explore")) {
+  const { diagnose, releaseFullOutputs } = backend.module;
+  const explore = tool.adapt(backend.module);
+  const entry = JSON.stringify(backend.entry);
+  const glueModule =
+    !tool.focused || backend.id === "native"
+      ? `require(${entry})`
+      : `require(${INDEX_JS}).forBackend(require(${entry}))`;
+  const callee = tool.script(glueModule);
   async function exploreWith(bin, request, cwd, signal, options, extraEnv = {}) {
     const started = Date.now();
     const result = await withEnv({ PI_CODEGRAPH_BIN: bin, ...extraEnv }, () =>
@@ -30,7 +110,7 @@ export function forBackend(backend) {
     );
     return { ...result, ms: Date.now() - started };
   }
-  return { explore, diagnose, releaseFullOutputs, exploreWith, entry: JSON.stringify(backend.entry) };
+  return { explore, diagnose, releaseFullOutputs, exploreWith, entry, callee, tool, toolEnv: tool.env };
 }
 
 /**
@@ -61,11 +141,16 @@ export function useFaultsSuite() {
 }
 
 /**
- * One topic of the catalogue for every backend: `describe("<id> backend: <title>")` whose body
- * gets that backend's calls (forBackend) and the backend itself.
+ * One topic of the catalogue for every backend and every call: `describe("<id> backend, <tool>:
+ * <title>")` whose body gets that backend's calls for that tool (forBackend) and the backend
+ * itself. `tools` (glue names, default ALL_TOOLS) narrows the calls: a topic that is explore's
+ * alone says why where it calls this.
  */
-export function eachBackend(title, body) {
+export function eachBackend(title, body, { tools = ALL_TOOLS } = {}) {
   for (const backend of backends) {
-    describe(`${backend.id} backend: ${title}`, () => body(forBackend(backend), backend));
+    for (const glue of tools) {
+      const tool = toolCall(glue);
+      describe(`${backend.id} backend, ${tool.label}: ${title}`, () => body(forBackend(backend, tool), backend));
+    }
   }
 }
