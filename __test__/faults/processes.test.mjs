@@ -5,7 +5,7 @@ import { getEventListeners } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
 import { before, test } from "node:test";
-import { expectError, expectResult, fakeCli, shellFake, withEnv } from "../helpers/index.mjs";
+import { expectError, expectResult, fakeCli, shellFake, tempDir, withEnv } from "../helpers/index.mjs";
 import {
   assertNothingLeft,
   cleanup,
@@ -95,17 +95,23 @@ eachBackend("the CLI's descendants", ({ exploreWith }) => {
 });
 
 eachBackend("the host", ({ explore, exploreWith, callee }) => {
-  /** Writes its pid to the file named by the request (so calls are told apart), then hangs. */
+  /**
+   * Writes its pid to the file the request names in `pids` (so calls are told apart; a bare name,
+   * which every tool passes as it is), then hangs.
+   */
   let sleeper;
+  let pids;
   before(() => {
-    sleeper = fakeCli([["pidToRequest"], ["hang"]]);
+    pids = tempDir("pi-codegraph-faults-pids-");
+    sleeper = fakeCli([["pidToRequest", pids], ["hang"]]);
   });
   let k = 0;
   const pidFile = () => {
     k += 1;
-    return path.join(sleeper.dir, `call-${k}.pid`);
+    return `call-${k}.pid`;
   };
-  const readPid = (f) => (fs.existsSync(f) ? Number(fs.readFileSync(f, "utf8")) : null);
+  const readPid = (f) =>
+    fs.existsSync(path.join(pids, f)) ? Number(fs.readFileSync(path.join(pids, f), "utf8")) : null;
 
   test("50 aborts in a row, at every stage: all CODEGRAPH_CANCELLED, nothing left", async (t) => {
     const started = [0, 0, 0]; // per stage: calls whose CLI had written its pid
