@@ -10,8 +10,8 @@ import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
-// Timeouts dominate this topic: explore and one focused tool (node; the catalogue gives each focused tool one
-// such topic, to keep its time), both backends.
+// Timeouts dominate this topic: explore and one focused tool (node; the catalogue gives each focused tool a share
+// of its expensive topics, to keep its time), both backends.
 eachBackend(
   "hangs",
   ({ exploreWith, diagnose, callee }) => {

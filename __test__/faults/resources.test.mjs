@@ -38,8 +38,8 @@ function verdict(run) {
   return calls;
 }
 
-// Each test starts Node hosts under resource limits: explore and one focused tool (relations; the catalogue gives each focused tool one
-// such topic, to keep its time), both backends.
+// Each test starts Node hosts under resource limits: explore and one focused tool (relations; the catalogue gives each focused tool a share
+// of its expensive topics, to keep its time), both backends.
 eachBackend(
   "out of resources",
   ({ entry, toolEnv }) => {

@@ -3,12 +3,12 @@
 // verdict on the process table, and the call under test/diagnose() of one backend with a given
 // executable. The calls: explore(), and each focused tool (node, relations, search: the same runner
 // and the same promises) adapted to take the test's request as its one text argument.
-import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
 import { makeWorkspace, root, tempDir, withEnv } from "../helpers/index.mjs";
 import { assertCleanProcessTable, restoreMark, setMark } from "../helpers/processes.mjs";
+import { ALL_TOOLS, toolCall } from "../helpers/tools.mjs";
 
 /**
  * Each backend under test, from helpers/impl.mjs (PI_CODEGRAPH_IMPL=native|node picks one):
@@ -18,67 +18,9 @@ import { assertCleanProcessTable, restoreMark, setMark } from "../helpers/proces
  * requires for explore/diagnose (index.js for native, lib/backends/node for node).
  */
 export const backends = implementations;
+export { ALL_TOOLS, toolCall };
 
 export const saved = { PATH: process.env.PATH, BIN: process.env.PI_CODEGRAPH_BIN };
-
-const { FOCUSED_CAPS } = createRequire(import.meta.url)("../../lib/commands.js");
-
-/** The relations codegraph_relations runs, taken in turn by the topics (one per describe). */
-const RELATIONS = ["callers", "callees", "impact"];
-let relationTurn = 0;
-
-/** The focused tools by glue name: the tool's name, its subcommand, and the argument the request goes to. */
-const FOCUSED = {
-  node: { id: "codegraph_node", subcommand: () => "node", key: "symbol" },
-  relations: { id: "codegraph_relations", subcommand: (relation) => relation, key: "symbol" },
-  search: { id: "codegraph_search", subcommand: () => "query", key: "name" },
-};
-
-/** The names `eachBackend`'s `tools` option takes: explore and the glue names of the focused tools. */
-export const ALL_TOOLS = ["explore", "node", "relations", "search"];
-
-/**
- * The call under test: `{ id, glue, subcommand, focused, label, caps, params(request), adapt(module),
- * script(module), env }`. `caps`: the tool's own `{ maxBytes, maxLines }` (lib/commands.js), null
- * for explore (the contract's). `adapt(module)` is `(request, cwd, signal, options) => Promise` over
- * a glue module; `script(expr)` is the same as a JS expression for a child script (`expr`: the glue
- * module); `env` tells a host script (helpers/tool-call.cjs) which call to make.
- */
-export function toolCall(glue) {
-  if (glue === "explore") {
-    return {
-      id: "explore",
-      glue,
-      subcommand: "explore",
-      focused: false,
-      label: "explore",
-      caps: null,
-      params: (request) => request,
-      adapt: (module) => module.explore,
-      script: (module) => `${module}.explore`,
-      env: {},
-    };
-  }
-  const tool = FOCUSED[glue];
-  const extra = glue === "relations" ? { relation: RELATIONS[relationTurn++ % RELATIONS.length] } : {};
-  const params = (request) => ({ ...extra, [tool.key]: request });
-  const shape = `{ ...${JSON.stringify(extra)}, ${tool.key}: r }`;
-  return {
-    id: tool.id,
-    glue,
-    subcommand: tool.subcommand(extra.relation),
-    focused: true,
-    caps: FOCUSED_CAPS[glue],
-    label: extra.relation ? `${tool.id} (${extra.relation})` : tool.id,
-    params,
-    adapt:
-      (module) =>
-      (request, ...rest) =>
-        module[glue](params(request), ...rest),
-    script: (module) => `((m) => (r, ...a) => m.${glue}(${shape}, ...a))(${module})`,
-    env: { PI_CODEGRAPH_TEST_TOOL: JSON.stringify({ glue, key: tool.key, extra }) },
-  };
-}
 
 /** The package's glue over the Node runner, for a child script of the node backend (its `entry` is the bare runner). */
 const INDEX_JS = JSON.stringify(path.join(root, "index.js"));
