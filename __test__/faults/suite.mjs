@@ -3,12 +3,11 @@
 // verdict on the process table, and the call under test/diagnose() of one backend with a given
 // executable. The calls: explore(), and each focused tool (node, relations, search: the same runner
 // and the same promises) adapted to take the test's request as its one text argument.
-import path from "node:path";
 import { after, before, describe } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
-import { makeWorkspace, root, tempDir, withEnv } from "../helpers/index.mjs";
+import { makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
 import { assertCleanProcessTable, restoreMark, setMark } from "../helpers/processes.mjs";
-import { ALL_TOOLS, toolCall } from "../helpers/tools.mjs";
+import { ALL_TOOLS, calleeOf, toolCall } from "../helpers/tools.mjs";
 
 /**
  * Each backend under test, from helpers/impl.mjs (PI_CODEGRAPH_IMPL=native|node picks one):
@@ -22,9 +21,6 @@ export { ALL_TOOLS, toolCall };
 
 export const saved = { PATH: process.env.PATH, BIN: process.env.PI_CODEGRAPH_BIN };
 
-/** The package's glue over the Node runner, for a child script of the node backend (its `entry` is the bare runner). */
-const INDEX_JS = JSON.stringify(path.join(root, "index.js"));
-
 /**
  * The calls of `backend` for one tool (toolCall; explore by default): `explore(request, cwd,
  * signal, options)` is the call under test (explore itself, or the focused tool with the request
@@ -37,11 +33,7 @@ export function forBackend(backend, tool = toolCall("explore")) {
   const { diagnose, releaseFullOutputs } = backend.module;
   const explore = tool.adapt(backend.module);
   const entry = JSON.stringify(backend.entry);
-  const glueModule =
-    !tool.focused || backend.id === "native"
-      ? `require(${entry})`
-      : `require(${INDEX_JS}).forBackend(require(${entry}))`;
-  const callee = tool.script(glueModule);
+  const callee = calleeOf(tool, backend);
   async function exploreWith(bin, request, cwd, signal, options, extraEnv = {}) {
     const started = Date.now();
     const result = await withEnv({ PI_CODEGRAPH_BIN: bin, ...extraEnv }, () =>

@@ -3,6 +3,8 @@
 // take the test's request as its one text argument (node's symbol, relations' symbol with a
 // relation taken in turn, search's name).
 import { createRequire } from "node:module";
+import path from "node:path";
+import { root } from "./index.mjs";
 
 const { FOCUSED_CAPS } = createRequire(import.meta.url)("../../lib/commands.js");
 
@@ -61,4 +63,19 @@ export function toolCall(glue) {
     script: (module) => `((m) => (r, ...a) => m.${glue}(${shape}, ...a))(${module})`,
     env: { PI_CODEGRAPH_TEST_TOOL: JSON.stringify({ glue, key: tool.key, extra }) },
   };
+}
+
+/** The package's glue over the Node runner, for a child script of the node runner (its `entry` is the bare runner). */
+const INDEX_JS = JSON.stringify(path.join(root, "index.js"));
+
+/**
+ * `tool`'s call for a child script of `impl` (helpers/impl.mjs), as a JS expression:
+ * `require(entry).explore` for explore (explore's scripts unchanged), else the focused tool over
+ * the glue (`entry` itself, or index.js's forBackend over the bare Node runner).
+ */
+export function calleeOf(tool, impl) {
+  const entry = JSON.stringify(impl.entry);
+  const glue =
+    !tool.focused || impl.id !== "node" ? `require(${entry})` : `require(${INDEX_JS}).forBackend(require(${entry}))`;
+  return tool.script(glue);
 }
