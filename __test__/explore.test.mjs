@@ -255,6 +255,9 @@ for (const [impl, tool] of implementations.flatMap((i) => ALL_TOOLS.map((glue) =
         assert.ok(err.message.includes("TAIL-END"));
         assert.ok(Buffer.byteLength(err.message) < 4096 + 600, "the message stays bounded");
         assert.match(err.message, /exited with code 3/);
+        // The words name the command that ran, and the one to run again.
+        assert.ok(err.message.startsWith(`CODEGRAPH_EXIT: codegraph ${tool.subcommand} exited`), err.message);
+        assert.ok(err.remediation.includes(`\`codegraph ${tool.subcommand}\``), err.remediation);
       });
 
       test("CODEGRAPH_EXIT shows stdout's start when stderr is empty", async () => {
@@ -290,8 +293,12 @@ for (const [impl, tool] of implementations.flatMap((i) => ALL_TOOLS.map((glue) =
         const f = files();
         const ac = new AbortController();
         ac.abort();
-        await fake({ FAKE_CG_LOG: f.log }, () => rejectsWith(explore("q", ws, ac.signal), "CODEGRAPH_CANCELLED"));
+        const err = await fake({ FAKE_CG_LOG: f.log }, () =>
+          rejectsWith(explore("q", ws, ac.signal), "CODEGRAPH_CANCELLED"),
+        );
         assert.equal(readLog(f.log).length, 0);
+        const what = tool.focused ? `the codegraph ${tool.subcommand} call` : "the explore";
+        assert.ok(err.message.startsWith(`CODEGRAPH_CANCELLED: ${what} was cancelled`), err.message);
       });
 
       test("one signal can serve several calls, and its own listeners keep working", async () => {
@@ -316,6 +323,10 @@ for (const [impl, tool] of implementations.flatMap((i) => ALL_TOOLS.map((glue) =
           const err = await rejectsWith(explore("q", ws, null, { timeoutMs: 400 }), "CODEGRAPH_TIMEOUT");
           assert.ok(Date.now() - started >= 400);
           assert.equal(err.details.timeoutMs, 400);
+          assert.ok(
+            err.message.startsWith(`CODEGRAPH_TIMEOUT: codegraph ${tool.subcommand} did not finish`),
+            err.message,
+          );
           const pids = readJsonFile(f.pids);
           assert.ok(pids, "the fake had started");
           await processesDie([pids.self, pids.grandchild]);
