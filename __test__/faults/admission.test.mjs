@@ -71,7 +71,10 @@ const settled = (promise) => {
 // of its expensive topics, to keep its time), both backends.
 eachBackend(
   "parallel calls on one index",
-  ({ explore }, backend) => {
+  ({ explore, tool: call }, backend) => {
+    // The registered tool of this row (explore's, or the focused tool) and its arguments for `q`.
+    const toolName = call.focused ? call.id : "codegraph_explore";
+    const paramsOf = (q) => (call.focused ? call.params(q) : { request: q });
     test("at most the limit run at once; the rest start in call order, each told its place", async () => {
       const cli = gatedCli();
       await withLimit(cli, 2, async () => {
@@ -244,13 +247,13 @@ eachBackend(
       const host = await hostWith(backend.module, "partial");
       await withLimit(partial, 2, async () => {
         await host.startSession({ cwd: suite.ws });
-        const tool = host.registry.find((t) => t.name === "codegraph_explore");
+        const tool = host.registry.find((t) => t.name === toolName);
         const ac = new AbortController();
         const updates = [];
         const run = settled(
           tool.execute(
             "c1",
-            { request: "q" },
+            paramsOf("q"),
             ac.signal,
             (u) => {
               updates.push(u);
@@ -264,7 +267,9 @@ eachBackend(
         const lines = error.message.split("\n");
         assert.match(
           lines[0],
-          /^CODEGRAPH_CANCELLED: the explore was cancelled after codegraph had printed 33 bytes \(the partial answer is below\)/,
+          new RegExp(
+            `^CODEGRAPH_CANCELLED: ${call.focused ? `the codegraph ${call.subcommand} call` : "the explore"} was cancelled after codegraph had printed 33 bytes \\(the partial answer is below\\)`,
+          ),
         );
         assert.match(lines[1], /^Remediation: /);
         assert.match(
@@ -285,12 +290,12 @@ eachBackend(
       const host = await hostWith(backend.module, "queue-row");
       await withLimit(cli, 1, async () => {
         await host.startSession({ cwd: suite.ws });
-        const tool = host.registry.find((t) => t.name === "codegraph_explore");
-        const first = settled(tool.execute("c1", { request: "r1" }, undefined, () => {}, { cwd: suite.ws }));
+        const tool = host.registry.find((t) => t.name === toolName);
+        const first = settled(tool.execute("c1", paramsOf("r1"), undefined, () => {}, { cwd: suite.ws }));
         await cli.waitStarted(1);
         const updates = [];
         const second = settled(
-          tool.execute("c2", { request: "r2" }, undefined, (u) => updates.push(u), { cwd: suite.ws }),
+          tool.execute("c2", paramsOf("r2"), undefined, (u) => updates.push(u), { cwd: suite.ws }),
         );
         await waitFor(() => updates.length > 0, { what: "a queue update" });
         const row = renderText(tool.renderResult(updates[0], { isPartial: true, expanded: false }, plainTheme, {}));
