@@ -18,10 +18,14 @@ import {
   waitFor,
   withEnv,
 } from "./helpers/index.mjs";
+import { ALL_TOOLS, toolCall } from "./helpers/tools.mjs";
 
-for (const impl of implementations) {
-  describe(impl.name, () => {
-    const { explore } = impl.module;
+// Against explore() and each focused tool (helpers/tools.mjs: the request as its text argument),
+// each with its own caps; explore's request rules are its own (a focused tool's text: 300 characters).
+for (const [impl, tool] of implementations.flatMap((i) => ALL_TOOLS.map((glue) => [i, toolCall(glue)]))) {
+  describe(`${impl.name}, ${tool.label}`, () => {
+    const explore = tool.adapt(impl.module);
+    const caps = tool.caps ?? { maxBytes: 51200, maxLines: 2000 };
 
     let bin;
     let ws;
@@ -73,9 +77,18 @@ for (const impl of implementations) {
       for (const request of awkward) {
         test(`passes ${JSON.stringify(request).slice(0, 40)} as one argv element after --`, async () => {
           const f = files();
+          if (tool.glue === "node" && /[/\\]/.test(request) && request.startsWith("-")) {
+            // node's symbol with a path separator is a file key (lib/arguments.js): no leading dash.
+            const err = await fake({ FAKE_CG_LOG: f.log }, () =>
+              rejectsWith(explore(request, ws), "CODEGRAPH_INVALID_REQUEST"),
+            );
+            assert.deepEqual(err.details, { tool: tool.id, argument: "symbol", rule: "dash" });
+            assert.equal(readLog(f.log).length, 0);
+            return;
+          }
           const result = await fake({ FAKE_CG_LOG: f.log }, () => explore(request, ws));
           const echoed = parseEcho(result.text);
-          assert.deepEqual(echoed.argv, ["explore", "--", request]);
+          assert.deepEqual(echoed.argv, [tool.subcommand, "--", request]);
           assert.equal(echoed.cwd, ws);
           assert.equal(readLog(f.log).length, 1);
         });
@@ -185,7 +198,7 @@ for (const impl of implementations) {
         ["empty", ""],
         ["whitespace", " \n\t "],
         ["a NUL byte", "a\u0000b"],
-        ["over 10,000 characters", "x".repeat(10001)],
+        tool.focused ? ["over 300 characters", "x".repeat(301)] : ["over 10,000 characters", "x".repeat(10001)],
         ["not a string", 42],
       ]) {
         test(`CODEGRAPH_INVALID_REQUEST for ${label}, and the CLI never runs`, async () => {
@@ -242,6 +255,9 @@ for (const impl of implementations) {
         assert.ok(err.message.includes("TAIL-END"));
         assert.ok(Buffer.byteLength(err.message) < 4096 + 600, "the message stays bounded");
         assert.match(err.message, /exited with code 3/);
+        // The words name the command that ran, and the one to run again.
+        assert.ok(err.message.startsWith(`CODEGRAPH_EXIT: codegraph ${tool.subcommand} exited`), err.message);
+        assert.ok(err.remediation.includes(`\`codegraph ${tool.subcommand}\``), err.remediation);
       });
 
       test("CODEGRAPH_EXIT shows stdout's start when stderr is empty", async () => {
@@ -277,8 +293,12 @@ for (const impl of implementations) {
         const f = files();
         const ac = new AbortController();
         ac.abort();
-        await fake({ FAKE_CG_LOG: f.log }, () => rejectsWith(explore("q", ws, ac.signal), "CODEGRAPH_CANCELLED"));
+        const err = await fake({ FAKE_CG_LOG: f.log }, () =>
+          rejectsWith(explore("q", ws, ac.signal), "CODEGRAPH_CANCELLED"),
+        );
         assert.equal(readLog(f.log).length, 0);
+        const what = tool.focused ? `the codegraph ${tool.subcommand} call` : "the explore";
+        assert.ok(err.message.startsWith(`CODEGRAPH_CANCELLED: ${what} was cancelled`), err.message);
       });
 
       test("one signal can serve several calls, and its own listeners keep working", async () => {
@@ -303,6 +323,10 @@ for (const impl of implementations) {
           const err = await rejectsWith(explore("q", ws, null, { timeoutMs: 400 }), "CODEGRAPH_TIMEOUT");
           assert.ok(Date.now() - started >= 400);
           assert.equal(err.details.timeoutMs, 400);
+          assert.ok(
+            err.message.startsWith(`CODEGRAPH_TIMEOUT: codegraph ${tool.subcommand} did not finish`),
+            err.message,
+          );
           const pids = readJsonFile(f.pids);
           assert.ok(pids, "the fake had started");
           await processesDie([pids.self, pids.grandchild]);
@@ -324,30 +348,34 @@ for (const impl of implementations) {
     });
 
     describe("output limits", () => {
-      test("truncates at 2,000 lines with a visible marker, the marker within the caps", async () => {
+      test(`truncates at ${caps.maxLines} lines with a visible marker, the marker within the caps`, async () => {
         const result = await fake({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "3000" }, () => explore("q", ws));
         const d = result.details;
+        const kept = caps.maxLines - 2;
         assert.equal(d.truncated, true);
         assert.equal(d.truncatedBy, "lines");
-        // The marker's blank line and its own line count against the 2,000.
-        assert.equal(d.keptLines, 1998);
+        // The marker's blank line and its own line count against the cap.
+        assert.equal(d.keptLines, kept);
         assert.equal(d.totalLines, 3000);
-        assert.equal(result.text.split("\n").length, 2000, "the whole text, marker included, is 2,000 lines");
+        assert.equal(result.text.split("\n").length, caps.maxLines, "the whole text, marker included, is the cap");
         const [body, marker] = splitKept(result);
-        assert.equal(body, `${Array.from({ length: 1998 }, (_, i) => `line ${i + 1}`).join("\n")}\n`);
-        assert.match(marker, /^\n\[Output truncated by lines: showing 1998 of 3000 lines/);
+        assert.equal(body, `${Array.from({ length: kept }, (_, i) => `line ${i + 1}`).join("\n")}\n`);
+        assert.match(marker, new RegExp(`^\\n\\[Output truncated by lines: showing ${kept} of 3000 lines`));
         assert.match(marker, /More output existed/);
       });
 
-      test("truncates at 50 KB on a UTF-8 character boundary, the marker within the caps", async () => {
+      test(`truncates at ${caps.maxBytes / 1024} KB on a UTF-8 character boundary, the marker within the caps`, async () => {
         const result = await fake({ FAKE_CG_MODE: "chars", FAKE_CG_CHAR: "€", FAKE_CG_COUNT: "30000" }, () =>
           explore("q", ws),
         );
         const d = result.details;
         assert.equal(d.truncated, true);
         assert.equal(d.truncatedBy, "bytes");
-        assert.ok(Buffer.byteLength(result.text) <= 51200, `the whole text is ${Buffer.byteLength(result.text)} bytes`);
-        assert.ok(d.keptBytes > 51200 - 1024, `kept ${d.keptBytes} bytes`);
+        assert.ok(
+          Buffer.byteLength(result.text) <= caps.maxBytes,
+          `the whole text is ${Buffer.byteLength(result.text)} bytes`,
+        );
+        assert.ok(d.keptBytes > caps.maxBytes - 1024, `kept ${d.keptBytes} bytes`);
         assert.equal(d.totalBytes, 90000);
         const [body, marker] = splitKept(result);
         assert.equal(Buffer.byteLength(body), d.keptBytes);
@@ -355,13 +383,13 @@ for (const impl of implementations) {
         assert.match(marker, /^\n\n\[Output truncated by bytes: showing 1 of 1 lines \(\d+ of 90000 bytes\)/);
       });
 
-      for (const bytes of [51201, 51202, 51203]) {
+      for (const bytes of [caps.maxBytes + 1, caps.maxBytes + 2, caps.maxBytes + 3]) {
         test(`${bytes} bytes: truncated, and the answer names its full-output file`, async () => {
           const result = await fake({ FAKE_CG_MODE: "chars", FAKE_CG_CHAR: "z", FAKE_CG_COUNT: String(bytes) }, () =>
             explore("q", ws),
           );
           assert.equal(result.details.truncated, true);
-          assert.ok(Buffer.byteLength(result.text) <= 51200);
+          assert.ok(Buffer.byteLength(result.text) <= caps.maxBytes);
           const file = result.details.fullOutputPath;
           assert.ok(file, "a full-output file");
           assert.ok(result.text.includes(file), "the marker names it");
@@ -370,7 +398,9 @@ for (const impl of implementations) {
       }
 
       test("output under both limits is returned whole", async () => {
-        const result = await fake({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "1999" }, () => explore("q", ws));
+        const result = await fake({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: String(caps.maxLines - 1) }, () =>
+          explore("q", ws),
+        );
         assert.equal(result.details.truncated, false);
         assert.doesNotMatch(result.text, /Output truncated/);
       });

@@ -8,17 +8,20 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { withExample } from "./helpers/impl.mjs";
 import { useFakeCli, withEnv } from "./helpers/index.mjs";
+import { ALL_TOOLS, calleeOf, toolCall } from "./helpers/tools.mjs";
 
 const lines = (n) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
-for (const impl of withExample) {
-  describe(impl.name, () => {
-    const { explore, releaseFullOutputs } = impl.module;
+// Against explore() and each focused tool (helpers/tools.mjs), each cut at its own caps.
+for (const [impl, tool] of withExample.flatMap((i) => ALL_TOOLS.map((glue) => [i, toolCall(glue)]))) {
+  describe(`${impl.name}, ${tool.label}`, () => {
+    const { releaseFullOutputs } = impl.module;
+    const explore = tool.adapt(impl.module);
 
     const fake = useFakeCli();
 
     test("full-output files do not outlive the process, even through process.exit()", () => {
-      const script = `require(${JSON.stringify(impl.entry)}).explore("q", ${JSON.stringify(fake.ws)}).then((r) => { console.log(r.details.fullOutputPath); process.exit(0); })`;
+      const script = `${calleeOf(tool, impl)}("q", ${JSON.stringify(fake.ws)}).then((r) => { console.log(r.details.fullOutputPath); process.exit(0); })`;
       const r = spawnSync(process.execPath, ["-e", script], {
         env: { ...process.env, FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "2500" },
         encoding: "utf8",

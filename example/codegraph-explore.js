@@ -466,6 +466,11 @@ function queueSays(q) {
   return `${queries(q.ahead)} ahead of it on this index, ${q.policy.limit} run at once`;
 }
 
+/** The call a cancellation ended: explore's, or a focused tool's command (`subcommand`, lib/calls.js). */
+function cancelledCall(f) {
+  return f.subcommand ? `the codegraph ${f.subcommand} call` : "the explore";
+}
+
 /** The headline of each code (without the code itself and the final period). */
 const HEADLINES = {
   CODEGRAPH_INVALID_REQUEST: (f) =>
@@ -487,11 +492,11 @@ const HEADLINES = {
     `CodeGraph is writing this workspace's index right now (${writerSays(f)})${busyNote(f.waitedMs)}`,
   CODEGRAPH_SPAWN: (f) => `codegraph could not be started: ${said(WORDED_FACTS.SpawnReason, f.reason)}`,
   CODEGRAPH_RESOURCES: (f) => `pi-codegraph ran out of ${RESOURCE_NAMES[f.resource]}: ${resourceReason(f)}`,
-  CODEGRAPH_EXIT: (f) => `codegraph explore ${exitHow(f)}`,
+  CODEGRAPH_EXIT: (f) => `codegraph ${f.subcommand ?? "explore"} ${exitHow(f)}`,
   CODEGRAPH_TIMEOUT: (f) =>
     f.queue
-      ? `codegraph explore waited ${seconds(f.queue.waitedMs)} for its turn (${queueSays(f.queue)}) and was not started`
-      : `codegraph explore did not finish within ${f.timeoutMs} ms and was stopped${
+      ? `codegraph ${f.subcommand ?? "explore"} waited ${seconds(f.queue.waitedMs)} for its turn (${queueSays(f.queue)}) and was not started`
+      : `codegraph ${f.subcommand ?? "explore"} did not finish within ${f.timeoutMs} ms and was stopped${
           partialBytes(f)
             ? ` after printing ${partialBytes(f)} bytes of a partial answer (${f.partialShown ? "below" : "kept in details.partialText"})`
             : " before it printed anything"
@@ -499,10 +504,10 @@ const HEADLINES = {
   CODEGRAPH_ADDON: (f) => `the pi-codegraph native addon for ${f.target} is not installed`,
   CODEGRAPH_CANCELLED: (f) =>
     f.queue
-      ? `the explore was cancelled while it waited for its turn (${queueSays(f.queue)}); nothing was started`
+      ? `${cancelledCall(f)} was cancelled while it waited for its turn (${queueSays(f.queue)}); nothing was started`
       : partialBytes(f)
-        ? `the explore was cancelled after codegraph had printed ${partialBytes(f)} bytes (the partial answer is ${f.partialShown ? "below" : "in details.partialText"}), and codegraph was stopped`
-        : "the explore was cancelled before codegraph printed anything, and codegraph was stopped",
+        ? `${cancelledCall(f)} was cancelled after codegraph had printed ${partialBytes(f)} bytes (the partial answer is ${f.partialShown ? "below" : "in details.partialText"}), and codegraph was stopped`
+        : `${cancelledCall(f)} was cancelled before codegraph printed anything, and codegraph was stopped`,
 };
 
 /** What went wrong, in one line (a diagnosis's `problem`, `indexProblem`, `executableProblem`). */
@@ -760,8 +765,8 @@ const REMEDIATIONS = {
   CODEGRAPH_SPAWN: () =>
     "Check that the codegraph executable is a runnable program and that the workspace is readable.",
   CODEGRAPH_RESOURCES: (f) => RESOURCE_REMEDIATIONS[f.resource],
-  CODEGRAPH_EXIT: () =>
-    "Read the stderr tail below; run the same `codegraph explore` in the workspace to reproduce it.",
+  CODEGRAPH_EXIT: (f) =>
+    `Read the stderr tail below; run the same \`codegraph ${f.subcommand ?? "explore"}\` in the workspace to reproduce it.`,
   CODEGRAPH_TIMEOUT: timeoutRemediation,
   CODEGRAPH_CANCELLED: () => "Nothing to fix: the request was cancelled.",
   CODEGRAPH_ADDON: (f) =>
@@ -939,321 +944,6 @@ function failedAnswer(err, { maxBytes, maxLines }, trailer) {
   const { start, end } = incompleteMarkers({ ...facts, keptBytes: Buffer.byteLength(kept) });
   const body = kept.endsWith("\n") || kept === "" ? kept : `${kept}\n`;
   return `${head}\n\n${start}\n${body}${end}${after}`;
-}
-
-// ---------------------------------------------------------------------------------------------
-// lib/arguments.js
-
-// The focused tools' arguments, checked before anything runs. They are the model's, and the CLI
-// does not check them for us: `callers -l abc` prints "(0 of 2)" callers with exit code 0, and
-// `impact -d abc` falls back to depth 2. Pi validates a call against the tool's schema first;
-// this is the same rule for a caller that reaches execute() or run() without Pi (the SDK, tests),
-// and the one place that rejects what a schema cannot say (a `..` segment, a file-mode option
-// beside a symbol). A failure is CODEGRAPH_INVALID_REQUEST naming the tool, the argument and the
-// rule (lib/words/reasons.js).
-
-/** A symbol or search text: CodeGraph matches names, so 300 characters is plenty; never empty. */
-const MAX_NAME_CHARS = 300;
-/** An index lookup key: a path relative to the project, or a suffix of one. */
-const MAX_FILE_CHARS = 512;
-
-/** The bounds of every number argument (inclusive), by name; the schemas say the same. */
-const RANGES = {
-  offset: [1, 1_000_000], // node file mode: the 1-based first line
-  lines: [1, 2000], // node file mode: at most as many lines as an answer may hold
-  depth: [1, 10], // impact: CodeGraph clamps to 1–10
-  limit: [1, 50], // callers/callees per definition, search results
-};
-
-/** The relations and what each takes besides `symbol` and `file`. */
-const RELATIONS = { callers: "limit", callees: "limit", impact: "depth" };
-
-/**
- * The kinds `codegraph query --kind` filters by: CodeGraph 1.6.1's node kinds (NODE_KINDS in its
- * types), without `file`, `parameter`, `import` and `export`, which are not symbols one looks up.
- */
-const SEARCH_KINDS = [
-  "function",
-  "method",
-  "class",
-  "interface",
-  "type_alias",
-  "struct",
-  "enum",
-  "enum_member",
-  "trait",
-  "protocol",
-  "variable",
-  "constant",
-  "property",
-  "field",
-  "namespace",
-  "module",
-  "route",
-  "component",
-  "union",
-];
-
-const invalid = (tool, name, rule, more = {}) =>
-  publicError("CODEGRAPH_INVALID_REQUEST", { reason: { is: "argument", tool, name, rule, ...more } });
-
-/** Reads `params[name]` (a getter may throw: that is an unreadable argument, not a crash). */
-function read(tool, params, name) {
-  try {
-    return params[name];
-  } catch {
-    throw invalid(tool, name, "unreadable");
-  }
-}
-
-/** A name-like text: a string of 1 to `limit` characters (MAX_NAME_CHARS), not blank, without NUL. */
-function text(tool, name, value, { optional = false, limit = MAX_NAME_CHARS } = {}) {
-  if (value === undefined || value === null) {
-    if (optional) return undefined;
-    throw invalid(tool, name, "required");
-  }
-  if (typeof value !== "string") throw invalid(tool, name, "notString");
-  if (value.includes("\0")) throw invalid(tool, name, "nul");
-  if (value.trim() === "") throw invalid(tool, name, "blank");
-  if (value.length > limit) throw invalid(tool, name, "tooLong", { limit });
-  return value;
-}
-
-/**
- * An index lookup key (node's `file`, relations' `file`, a node symbol written as a path): never
- * a path to open. CodeGraph confines `node --file` to indexed files itself; this keeps the model
- * from even asking for one outside the project: no absolute path (POSIX, a drive, UNC), no `..`
- * segment (either separator), no NUL, no leading `-` (it goes as `--file=<value>` anyway).
- */
-function fileKey(tool, name, value, { optional = true } = {}) {
-  if (text(tool, name, value, { optional, limit: MAX_FILE_CHARS }) === undefined) return undefined;
-  if (/^[/\\]/.test(value) || /^[A-Za-z]:/.test(value) || value.startsWith("~")) throw invalid(tool, name, "absolute");
-  if (value.split(/[/\\]/).some((segment) => segment.trim() === "..")) throw invalid(tool, name, "parent");
-  if (value.startsWith("-")) throw invalid(tool, name, "dash");
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: a line break or control character in a path is the point
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw invalid(tool, name, "control");
-  return value;
-}
-
-/** A whole number within its range (RANGES[range]), or undefined when left out. */
-function whole(tool, name, value, range = name) {
-  if (value === undefined || value === null) return undefined;
-  const [min, max] = RANGES[range];
-  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max)
-    throw invalid(tool, name, "range", { min, max });
-  return value;
-}
-
-/** A boolean flag, or undefined when left out. */
-function flag(tool, name, value) {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value !== "boolean") throw invalid(tool, name, "notBoolean");
-  return value;
-}
-
-/** One of `values`, or undefined when left out (and optional). */
-function oneOf(tool, name, value, values, { optional = true } = {}) {
-  if (value === undefined || value === null) {
-    if (optional) return undefined;
-    throw invalid(tool, name, "required", { values });
-  }
-  if (typeof value !== "string" || !values.includes(value)) throw invalid(tool, name, "enum", { values });
-  return value;
-}
-
-/** The arguments object itself: a plain object (Pi always passes one). */
-function argumentsOf(tool, params) {
-  if (params === null || typeof params !== "object" || Array.isArray(params)) throw invalid(tool, "", "notObject");
-  return params;
-}
-
-/** Rejects any argument the tool does not have (a misspelt `limt` would otherwise be dropped silently). */
-function known(tool, params, names) {
-  let keys;
-  try {
-    keys = Object.keys(params);
-  } catch {
-    throw invalid(tool, "", "notObject");
-  }
-  for (const key of keys) if (!names.includes(key)) throw invalid(tool, key, "unknown", { names });
-}
-
-/**
- * codegraph_node: `symbol` (one name; a name with a path separator is file mode to CodeGraph, so
- * it is checked as a lookup key too), `file` (file mode alone; with `symbol`, which definition),
- * and the file-mode options `offset`, `limit`, `outline`, which need `file` without `symbol`.
- */
-function nodeArguments(params) {
-  const tool = "codegraph_node";
-  const p = argumentsOf(tool, params);
-  known(tool, p, ["symbol", "file", "offset", "limit", "outline"]);
-  let symbol = text(tool, "symbol", read(tool, p, "symbol"), { optional: true });
-  if (symbol !== undefined && /[/\\]/.test(symbol)) symbol = fileKey(tool, "symbol", symbol);
-  const file = fileKey(tool, "file", read(tool, p, "file"));
-  const offset = whole(tool, "offset", read(tool, p, "offset"));
-  const limit = whole(tool, "limit", read(tool, p, "limit"), "lines");
-  const outline = flag(tool, "outline", read(tool, p, "outline"));
-  if (symbol === undefined && file === undefined) throw invalid(tool, "symbol", "symbolOrFile");
-  if (symbol !== undefined) {
-    for (const [name, value] of [
-      ["offset", offset],
-      ["limit", limit],
-      ["outline", outline],
-    ])
-      if (value !== undefined) throw invalid(tool, name, "fileModeOnly");
-  }
-  return { symbol, file, offset, limit, outline };
-}
-
-/** codegraph_relations: `relation` (callers | callees | impact), `symbol`, `file`, `limit` or `depth`. */
-function relationsArguments(params) {
-  const tool = "codegraph_relations";
-  const p = argumentsOf(tool, params);
-  known(tool, p, ["relation", "symbol", "file", "limit", "depth"]);
-  const relation = oneOf(tool, "relation", read(tool, p, "relation"), Object.keys(RELATIONS), { optional: false });
-  const symbol = text(tool, "symbol", read(tool, p, "symbol"));
-  const file = fileKey(tool, "file", read(tool, p, "file"));
-  const limit = whole(tool, "limit", read(tool, p, "limit"));
-  const depth = whole(tool, "depth", read(tool, p, "depth"));
-  if (limit !== undefined && RELATIONS[relation] !== "limit") throw invalid(tool, "limit", "notFor", { relation });
-  if (depth !== undefined && RELATIONS[relation] !== "depth") throw invalid(tool, "depth", "notFor", { relation });
-  return { relation, symbol, file, limit, depth };
-}
-
-/** codegraph_search: `name` (a symbol name or part of one), `kind`, `limit`. */
-function searchArguments(params) {
-  const tool = "codegraph_search";
-  const p = argumentsOf(tool, params);
-  known(tool, p, ["name", "kind", "limit"]);
-  const name = text(tool, "name", read(tool, p, "name"));
-  const kind = oneOf(tool, "kind", read(tool, p, "kind"), SEARCH_KINDS);
-  const limit = whole(tool, "limit", read(tool, p, "limit"));
-  return { name, kind, limit };
-}
-
-// ---------------------------------------------------------------------------------------------
-// lib/commands.js
-
-// CodeGraph commands as data: every command the package runs is a description built here, and
-// both backends run any description with the same guarantees (discovery, preflight, quiet
-// environment, caps with marker and full-output file, timeout, cancel, tree kill, stderr tail,
-// codes). A new command is a new description, not a change in each backend.
-//
-// A description: { subcommand, options: ["--name=value" | "--flag", ...], positional?, maxBytes,
-// maxLines, timeoutMs, writesIndex, needsIndex, progress: "stdout" | "none" }. The CLI gets
-// `codegraph <subcommand> <options...> [-- <positional>]` as an argument array, never a shell.
-// The backends check every field when they run it (lib/backends/node/command.js,
-// crates/core/src/command.rs): a malformed description is CODEGRAPH_INVALID_OPTIONS and nothing
-// starts; the positional text follows explore's request rules (CODEGRAPH_INVALID_REQUEST).
-
-/**
- * `{ name: value }` as CLI options: `true` is a bare `--name`, `false`, `undefined` and `null` are
- * left out, a number or string is `--name=value`. Anything else is passed on as it is, so that the
- * backend rejects it with a coded error.
- */
-function optionList(options) {
-  const list = [];
-  for (const [name, value] of Object.entries(options)) {
-    if (value === false || value === undefined || value === null) continue;
-    if (value === true) list.push(`--${name}`);
-    else if (typeof value === "string" || typeof value === "number") list.push(`--${name}=${value}`);
-    else list.push(value);
-  }
-  return list;
-}
-
-/**
- * A description of `codegraph <subcommand>`. `spec`: `options` ({ name: value }), `positional`
- * (the user's text; leave it out for none), `maxBytes`/`maxLines` (default the contract's
- * maxima), `timeoutMs` (default 30 s), `writesIndex` (default false), `needsIndex` (default
- * true), `progress` ("stdout", the default, or "none").
- */
-function codegraphCommand(subcommand, spec = {}) {
-  const command = {
-    subcommand,
-    options: optionList(spec.options ?? {}),
-    maxBytes: spec.maxBytes ?? MAX_OUTPUT_BYTES,
-    maxLines: spec.maxLines ?? MAX_OUTPUT_LINES,
-    timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
-    writesIndex: spec.writesIndex ?? false,
-    needsIndex: spec.needsIndex ?? true,
-    progress: spec.progress ?? "stdout",
-  };
-  if ("positional" in spec) command.positional = spec.positional;
-  return command;
-}
-
-/** `codegraph explore -- <request>`: the contract's caps, 30 s, reads the workspace's own index. */
-function exploreCommand(request) {
-  return codegraphCommand("explore", { positional: request });
-}
-
-/**
- * The `/codegraph` verbs' commands (lib/verbs.js), by verb. None takes a path (`-p` or a
- * positional): CodeGraph's `status`, `sync`, `uninit`, `unlock` and `index` walk up to an
- * enclosing project's index, so each runs in the workspace and needs the workspace's own index
- * (the runner's preflight refuses otherwise), except `init`, which creates it. Never `--force` to
- * init or index (it overrides CodeGraph's refusal of $HOME and /). The writes refuse at once when
- * a CodeGraph writer holds the index (CODEGRAPH_INDEX_BUSY) and may run up to the runner's
- * longest write timeout; `-v` makes init and index print per-file progress ("3/7 (42%)").
- */
-const VERB_COMMANDS = {
-  status: () => codegraphCommand("status", { options: { json: true }, progress: "none" }),
-  init: () =>
-    codegraphCommand("init", {
-      options: { yes: true, verbose: true },
-      needsIndex: false,
-      writesIndex: true,
-      timeoutMs: MAX_WRITE_TIMEOUT_MS,
-    }),
-  sync: () => codegraphCommand("sync", { writesIndex: true, timeoutMs: MAX_WRITE_TIMEOUT_MS }),
-  rebuild: () =>
-    codegraphCommand("index", { options: { verbose: true }, writesIndex: true, timeoutMs: MAX_WRITE_TIMEOUT_MS }),
-  uninit: () => codegraphCommand("uninit", { options: { force: true }, writesIndex: true }),
-  unlock: () => codegraphCommand("unlock", { writesIndex: true }),
-};
-
-/** The command description of `/codegraph <verb>`, or undefined for a verb that runs none. */
-function verbCommand(verb) {
-  return Object.hasOwn(VERB_COMMANDS, verb) ? VERB_COMMANDS[verb]() : undefined;
-}
-
-/**
- * The focused tools' caps. `node` gets explore's (Pi's read tool's too): a file read with line
- * numbers is what it replaces, and CodeGraph's own budget printed up to 38 KB. `callers`,
- * `callees` and `impact` have no cap in the CLI (one `impact` printed 64 KB, 2,164 lines on Home
- * Assistant) and a list past a few hundred symbols is not read, it is narrowed: 16 KiB and 500
- * lines, about upstream's own 15,000-character cap on these tools over MCP; a cut answer keeps the
- * full list in its file and the marker says so. `query` prints four lines a result: 50 results
- * (the most `limit` allows) fit in 16 KiB and 400 lines with room for long signatures.
- */
-const FOCUSED_CAPS = {
-  node: { maxBytes: 50 * 1024, maxLines: 2000 },
-  relations: { maxBytes: 16 * 1024, maxLines: 500 },
-  search: { maxBytes: 16 * 1024, maxLines: 400 },
-};
-
-/**
- * `codegraph node [--file=] [--offset=] [--limit=] [--symbols-only] [-- <symbol>]` from
- * codegraph_node's arguments (lib/arguments.js checks them first; a bad one throws
- * CODEGRAPH_INVALID_REQUEST). Without a symbol it is file mode and passes no `--`.
- */
-function nodeCommand(params) {
-  const { symbol, file, offset, limit, outline } = nodeArguments(params);
-  const spec = { options: { file, offset, limit, "symbols-only": outline }, ...FOCUSED_CAPS.node };
-  return codegraphCommand("node", symbol === undefined ? spec : { ...spec, positional: symbol });
-}
-
-/** `codegraph callers|callees [--file=] [--limit=] -- <symbol>` or `codegraph impact [--file=] [--depth=] -- <symbol>`. */
-function relationsCommand(params) {
-  const { relation, symbol, file, limit, depth } = relationsArguments(params);
-  return codegraphCommand(relation, { options: { file, limit, depth }, positional: symbol, ...FOCUSED_CAPS.relations });
-}
-
-/** `codegraph query [--kind=] [--limit=] -- <name>`: text, never `--json` (4–10× larger for the model). */
-function searchCommand(params) {
-  const { name, kind, limit } = searchArguments(params);
-  return codegraphCommand("query", { options: { kind, limit }, positional: name, ...FOCUSED_CAPS.search });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1638,6 +1328,324 @@ async function checkIndex(workspace, home, env) {
   if (header.length < 16) throw noIndex(workspace, { is: "truncated", path: db }, { is: "unusable", db });
   if (!header.equals(SQLITE_MAGIC)) throw noIndex(workspace, { is: "notSqlite", path: db }, { is: "unusable", db });
   return { dir, resolved, bytes: st.size };
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/arguments.js
+
+// The focused tools' arguments, checked before anything runs. They are the model's, and the CLI
+// does not check them for us: `callers -l abc` prints "(0 of 2)" callers with exit code 0, and
+// `impact -d abc` falls back to depth 2. Pi validates a call against the tool's schema first;
+// this is the same rule for a caller that reaches execute() or run() without Pi (the SDK, tests),
+// and the one place that rejects what a schema cannot say (a `..` segment, a file-mode option
+// beside a symbol). A failure is CODEGRAPH_INVALID_REQUEST naming the tool, the argument and the
+// rule (lib/words/reasons.js).
+
+/** A symbol or search text: CodeGraph matches names, so 300 characters is plenty; never empty. */
+const MAX_NAME_CHARS = 300;
+/** An index lookup key: a path relative to the project, or a suffix of one. */
+const MAX_FILE_CHARS = 512;
+
+/** The bounds of every number argument (inclusive), by name; the schemas say the same. */
+const RANGES = {
+  offset: [1, 1_000_000], // node file mode: the 1-based first line
+  lines: [1, 2000], // node file mode: at most as many lines as an answer may hold
+  depth: [1, 10], // impact: CodeGraph clamps to 1–10
+  limit: [1, 50], // callers/callees per definition, search results
+};
+
+/** The relations and what each takes besides `symbol` and `file`. */
+const RELATIONS = { callers: "limit", callees: "limit", impact: "depth" };
+
+/**
+ * The kinds `codegraph query --kind` filters by: CodeGraph 1.6.1's node kinds (NODE_KINDS in its
+ * types), without `file`, `parameter`, `import` and `export`, which are not symbols one looks up.
+ */
+const SEARCH_KINDS = [
+  "function",
+  "method",
+  "class",
+  "interface",
+  "type_alias",
+  "struct",
+  "enum",
+  "enum_member",
+  "trait",
+  "protocol",
+  "variable",
+  "constant",
+  "property",
+  "field",
+  "namespace",
+  "module",
+  "route",
+  "component",
+  "union",
+];
+
+const invalid = (tool, name, rule, more = {}) =>
+  publicError("CODEGRAPH_INVALID_REQUEST", { reason: { is: "argument", tool, name, rule, ...more } });
+
+/** Reads `params[name]` (a getter may throw: that is an unreadable argument, not a crash). */
+function read(tool, params, name) {
+  try {
+    return params[name];
+  } catch {
+    throw invalid(tool, name, "unreadable");
+  }
+}
+
+/**
+ * A name-like text: a string of 1 to `limit` characters (MAX_NAME_CHARS), not blank (explore's one
+ * rule, BLANK: White_Space, Cc and Cf, not trim(), which keeps U+0085 and U+200B), without NUL.
+ */
+function text(tool, name, value, { optional = false, limit = MAX_NAME_CHARS } = {}) {
+  if (value === undefined || value === null) {
+    if (optional) return undefined;
+    throw invalid(tool, name, "required");
+  }
+  if (typeof value !== "string") throw invalid(tool, name, "notString");
+  if (value.includes("\0")) throw invalid(tool, name, "nul");
+  if (BLANK.test(value)) throw invalid(tool, name, "blank");
+  if (value.length > limit) throw invalid(tool, name, "tooLong", { limit });
+  return value;
+}
+
+/**
+ * An index lookup key (node's `file`, relations' `file`, a node symbol written as a path): never
+ * a path to open. CodeGraph confines `node --file` to indexed files itself; this keeps the model
+ * from even asking for one outside the project: no absolute path (POSIX, a drive, UNC), no `..`
+ * segment (either separator), no NUL, no leading `-` (it goes as `--file=<value>` anyway).
+ */
+function fileKey(tool, name, value, { optional = true } = {}) {
+  if (text(tool, name, value, { optional, limit: MAX_FILE_CHARS }) === undefined) return undefined;
+  if (/^[/\\]/.test(value) || /^[A-Za-z]:/.test(value) || value.startsWith("~")) throw invalid(tool, name, "absolute");
+  if (value.split(/[/\\]/).some((segment) => segment.trim() === "..")) throw invalid(tool, name, "parent");
+  if (value.startsWith("-")) throw invalid(tool, name, "dash");
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: a line break or control character in a path is the point
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw invalid(tool, name, "control");
+  return value;
+}
+
+/** A whole number within its range (RANGES[range]), or undefined when left out. */
+function whole(tool, name, value, range = name) {
+  if (value === undefined || value === null) return undefined;
+  const [min, max] = RANGES[range];
+  if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max)
+    throw invalid(tool, name, "range", { min, max });
+  return value;
+}
+
+/** A boolean flag, or undefined when left out. */
+function flag(tool, name, value) {
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "boolean") throw invalid(tool, name, "notBoolean");
+  return value;
+}
+
+/** One of `values`, or undefined when left out (and optional). */
+function oneOf(tool, name, value, values, { optional = true } = {}) {
+  if (value === undefined || value === null) {
+    if (optional) return undefined;
+    throw invalid(tool, name, "required", { values });
+  }
+  if (typeof value !== "string" || !values.includes(value)) throw invalid(tool, name, "enum", { values });
+  return value;
+}
+
+/** The arguments object itself: a plain object (Pi always passes one). */
+function argumentsOf(tool, params) {
+  if (params === null || typeof params !== "object" || Array.isArray(params)) throw invalid(tool, "", "notObject");
+  return params;
+}
+
+/** Rejects any argument the tool does not have (a misspelt `limt` would otherwise be dropped silently). */
+function known(tool, params, names) {
+  let keys;
+  try {
+    keys = Object.keys(params);
+  } catch {
+    throw invalid(tool, "", "notObject");
+  }
+  for (const key of keys) if (!names.includes(key)) throw invalid(tool, key, "unknown", { names });
+}
+
+/**
+ * codegraph_node: `symbol` (one name; a name with a path separator is file mode to CodeGraph, so
+ * it is checked as a lookup key too), `file` (file mode alone; with `symbol`, which definition),
+ * and the file-mode options `offset`, `limit`, `outline`, which need `file` without `symbol`.
+ */
+function nodeArguments(params) {
+  const tool = "codegraph_node";
+  const p = argumentsOf(tool, params);
+  known(tool, p, ["symbol", "file", "offset", "limit", "outline"]);
+  let symbol = text(tool, "symbol", read(tool, p, "symbol"), { optional: true });
+  if (symbol !== undefined && /[/\\]/.test(symbol)) symbol = fileKey(tool, "symbol", symbol);
+  const file = fileKey(tool, "file", read(tool, p, "file"));
+  const offset = whole(tool, "offset", read(tool, p, "offset"));
+  const limit = whole(tool, "limit", read(tool, p, "limit"), "lines");
+  const outline = flag(tool, "outline", read(tool, p, "outline"));
+  if (symbol === undefined && file === undefined) throw invalid(tool, "symbol", "symbolOrFile");
+  if (symbol !== undefined) {
+    for (const [name, value] of [
+      ["offset", offset],
+      ["limit", limit],
+      ["outline", outline],
+    ])
+      if (value !== undefined) throw invalid(tool, name, "fileModeOnly");
+  }
+  return { symbol, file, offset, limit, outline };
+}
+
+/** codegraph_relations: `relation` (callers | callees | impact), `symbol`, `file`, `limit` or `depth`. */
+function relationsArguments(params) {
+  const tool = "codegraph_relations";
+  const p = argumentsOf(tool, params);
+  known(tool, p, ["relation", "symbol", "file", "limit", "depth"]);
+  const relation = oneOf(tool, "relation", read(tool, p, "relation"), Object.keys(RELATIONS), { optional: false });
+  const symbol = text(tool, "symbol", read(tool, p, "symbol"));
+  const file = fileKey(tool, "file", read(tool, p, "file"));
+  const limit = whole(tool, "limit", read(tool, p, "limit"));
+  const depth = whole(tool, "depth", read(tool, p, "depth"));
+  if (limit !== undefined && RELATIONS[relation] !== "limit") throw invalid(tool, "limit", "notFor", { relation });
+  if (depth !== undefined && RELATIONS[relation] !== "depth") throw invalid(tool, "depth", "notFor", { relation });
+  return { relation, symbol, file, limit, depth };
+}
+
+/** codegraph_search: `name` (a symbol name or part of one), `kind`, `limit`. */
+function searchArguments(params) {
+  const tool = "codegraph_search";
+  const p = argumentsOf(tool, params);
+  known(tool, p, ["name", "kind", "limit"]);
+  const name = text(tool, "name", read(tool, p, "name"));
+  const kind = oneOf(tool, "kind", read(tool, p, "kind"), SEARCH_KINDS);
+  const limit = whole(tool, "limit", read(tool, p, "limit"));
+  return { name, kind, limit };
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/commands.js
+
+// CodeGraph commands as data: every command the package runs is a description built here, and
+// both backends run any description with the same guarantees (discovery, preflight, quiet
+// environment, caps with marker and full-output file, timeout, cancel, tree kill, stderr tail,
+// codes). A new command is a new description, not a change in each backend.
+//
+// A description: { subcommand, options: ["--name=value" | "--flag", ...], positional?, maxBytes,
+// maxLines, timeoutMs, writesIndex, needsIndex, progress: "stdout" | "none" }. The CLI gets
+// `codegraph <subcommand> <options...> [-- <positional>]` as an argument array, never a shell.
+// The backends check every field when they run it (lib/backends/node/command.js,
+// crates/core/src/command.rs): a malformed description is CODEGRAPH_INVALID_OPTIONS and nothing
+// starts; the positional text follows explore's request rules (CODEGRAPH_INVALID_REQUEST).
+
+/**
+ * `{ name: value }` as CLI options: `true` is a bare `--name`, `false`, `undefined` and `null` are
+ * left out, a number or string is `--name=value`. Anything else is passed on as it is, so that the
+ * backend rejects it with a coded error.
+ */
+function optionList(options) {
+  const list = [];
+  for (const [name, value] of Object.entries(options)) {
+    if (value === false || value === undefined || value === null) continue;
+    if (value === true) list.push(`--${name}`);
+    else if (typeof value === "string" || typeof value === "number") list.push(`--${name}=${value}`);
+    else list.push(value);
+  }
+  return list;
+}
+
+/**
+ * A description of `codegraph <subcommand>`. `spec`: `options` ({ name: value }), `positional`
+ * (the user's text; leave it out for none), `maxBytes`/`maxLines` (default the contract's
+ * maxima), `timeoutMs` (default 30 s), `writesIndex` (default false), `needsIndex` (default
+ * true), `progress` ("stdout", the default, or "none").
+ */
+function codegraphCommand(subcommand, spec = {}) {
+  const command = {
+    subcommand,
+    options: optionList(spec.options ?? {}),
+    maxBytes: spec.maxBytes ?? MAX_OUTPUT_BYTES,
+    maxLines: spec.maxLines ?? MAX_OUTPUT_LINES,
+    timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    writesIndex: spec.writesIndex ?? false,
+    needsIndex: spec.needsIndex ?? true,
+    progress: spec.progress ?? "stdout",
+  };
+  if ("positional" in spec) command.positional = spec.positional;
+  return command;
+}
+
+/** `codegraph explore -- <request>`: the contract's caps, 30 s, reads the workspace's own index. */
+function exploreCommand(request) {
+  return codegraphCommand("explore", { positional: request });
+}
+
+/**
+ * The `/codegraph` verbs' commands (lib/verbs.js), by verb. None takes a path (`-p` or a
+ * positional): CodeGraph's `status`, `sync`, `uninit`, `unlock` and `index` walk up to an
+ * enclosing project's index, so each runs in the workspace and needs the workspace's own index
+ * (the runner's preflight refuses otherwise), except `init`, which creates it. Never `--force` to
+ * init or index (it overrides CodeGraph's refusal of $HOME and /). The writes refuse at once when
+ * a CodeGraph writer holds the index (CODEGRAPH_INDEX_BUSY) and may run up to the runner's
+ * longest write timeout; `-v` makes init and index print per-file progress ("3/7 (42%)").
+ */
+const VERB_COMMANDS = {
+  status: () => codegraphCommand("status", { options: { json: true }, progress: "none" }),
+  init: () =>
+    codegraphCommand("init", {
+      options: { yes: true, verbose: true },
+      needsIndex: false,
+      writesIndex: true,
+      timeoutMs: MAX_WRITE_TIMEOUT_MS,
+    }),
+  sync: () => codegraphCommand("sync", { writesIndex: true, timeoutMs: MAX_WRITE_TIMEOUT_MS }),
+  rebuild: () =>
+    codegraphCommand("index", { options: { verbose: true }, writesIndex: true, timeoutMs: MAX_WRITE_TIMEOUT_MS }),
+  uninit: () => codegraphCommand("uninit", { options: { force: true }, writesIndex: true }),
+  unlock: () => codegraphCommand("unlock", { writesIndex: true }),
+};
+
+/** The command description of `/codegraph <verb>`, or undefined for a verb that runs none. */
+function verbCommand(verb) {
+  return Object.hasOwn(VERB_COMMANDS, verb) ? VERB_COMMANDS[verb]() : undefined;
+}
+
+/**
+ * The focused tools' caps. `node` gets explore's (Pi's read tool's too): a file read with line
+ * numbers is what it replaces, and CodeGraph's own budget printed up to 38 KB. `callers`,
+ * `callees` and `impact` have no cap in the CLI (one `impact` printed 64 KB, 2,164 lines on Home
+ * Assistant) and a list past a few hundred symbols is not read, it is narrowed: 16 KiB and 500
+ * lines, about upstream's own 15,000-character cap on these tools over MCP; a cut answer keeps the
+ * full list in its file and the marker says so. `query` prints four lines a result: 50 results
+ * (the most `limit` allows) fit in 16 KiB and 400 lines with room for long signatures.
+ */
+const FOCUSED_CAPS = {
+  node: { maxBytes: 50 * 1024, maxLines: 2000 },
+  relations: { maxBytes: 16 * 1024, maxLines: 500 },
+  search: { maxBytes: 16 * 1024, maxLines: 400 },
+};
+
+/**
+ * `codegraph node [--file=] [--offset=] [--limit=] [--symbols-only] [-- <symbol>]` from
+ * codegraph_node's arguments (lib/arguments.js checks them first; a bad one throws
+ * CODEGRAPH_INVALID_REQUEST). Without a symbol it is file mode and passes no `--`.
+ */
+function nodeCommand(params) {
+  const { symbol, file, offset, limit, outline } = nodeArguments(params);
+  const spec = { options: { file, offset, limit, "symbols-only": outline }, ...FOCUSED_CAPS.node };
+  return codegraphCommand("node", symbol === undefined ? spec : { ...spec, positional: symbol });
+}
+
+/** `codegraph callers|callees [--file=] [--limit=] -- <symbol>` or `codegraph impact [--file=] [--depth=] -- <symbol>`. */
+function relationsCommand(params) {
+  const { relation, symbol, file, limit, depth } = relationsArguments(params);
+  return codegraphCommand(relation, { options: { file, limit, depth }, positional: symbol, ...FOCUSED_CAPS.relations });
+}
+
+/** `codegraph query [--kind=] [--limit=] -- <name>`: text, never `--json` (4–10× larger for the model). */
+function searchCommand(params) {
+  const { name, kind, limit } = searchArguments(params);
+  return codegraphCommand("query", { options: { kind, limit }, positional: name, ...FOCUSED_CAPS.search });
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -3201,16 +3209,13 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     const report = () => {
       clearTimeout(flush);
       flush = null;
+      // One clock reading for both: a report's elapsedMs is when it was decided, not after the
+      // preview was built (which takes longer under load), so reports stay an interval apart.
       lastProgress = performance.now();
+      const elapsedMs = Math.floor(lastProgress - started);
       const p = out.preview();
       try {
-        const ret = onProgress({
-          text: p.text,
-          tail: out.tail(),
-          seenBytes: p.bytes,
-          seenLines: p.lines,
-          elapsedMs: elapsed(),
-        });
+        const ret = onProgress({ text: p.text, tail: out.tail(), seenBytes: p.bytes, seenLines: p.lines, elapsedMs });
         if (ret && typeof ret.then === "function") Promise.resolve(ret).catch(() => {});
       } catch {} // a listener's bug must not break the run
     };
@@ -6555,9 +6560,15 @@ function wrapBackend(backend) {
 
   /**
    * A focused tool's call: its arguments checked and made a command description (lib/commands.js),
-   * then run(). A bad argument is a CODEGRAPH_INVALID_REQUEST rejection, never a throw.
+   * then run(). A bad argument is a CODEGRAPH_INVALID_REQUEST rejection, never a throw. A failure's
+   * words name the command that ran (`subcommand`), not explore.
    */
-  const focused = (build) => async (params, cwd, signal, options) => run(build(params), cwd, signal, options);
+  const focused = (build) => async (params, cwd, signal, options) => {
+    const command = build(params);
+    return run(command, cwd, signal, options).catch((err) => {
+      throw reworded(err, { subcommand: command.subcommand });
+    });
+  };
   /** `codegraph node …` from codegraph_node's arguments ({ symbol?, file?, offset?, limit?, outline? }). */
   const node = focused(nodeCommand);
   /** `codegraph callers|callees|impact …` from codegraph_relations' arguments ({ relation, symbol, file?, limit?, depth? }). */

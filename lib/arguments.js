@@ -6,6 +6,7 @@
 // beside a symbol). A failure is CODEGRAPH_INVALID_REQUEST naming the tool, the argument and the
 // rule (lib/words/reasons.js).
 
+const { BLANK } = require("./backends/node/preflight.js");
 const { publicError } = require("./words/messages.js");
 
 /** A symbol or search text: CodeGraph matches names, so 300 characters is plenty; never empty. */
@@ -62,7 +63,10 @@ function read(tool, params, name) {
   }
 }
 
-/** A name-like text: a string of 1 to `limit` characters (MAX_NAME_CHARS), not blank, without NUL. */
+/**
+ * A name-like text: a string of 1 to `limit` characters (MAX_NAME_CHARS), not blank (explore's one
+ * rule, BLANK: White_Space, Cc and Cf, not trim(), which keeps U+0085 and U+200B), without NUL.
+ */
 function text(tool, name, value, { optional = false, limit = MAX_NAME_CHARS } = {}) {
   if (value === undefined || value === null) {
     if (optional) return undefined;
@@ -70,7 +74,7 @@ function text(tool, name, value, { optional = false, limit = MAX_NAME_CHARS } = 
   }
   if (typeof value !== "string") throw invalid(tool, name, "notString");
   if (value.includes("\0")) throw invalid(tool, name, "nul");
-  if (value.trim() === "") throw invalid(tool, name, "blank");
+  if (BLANK.test(value)) throw invalid(tool, name, "blank");
   if (value.length > limit) throw invalid(tool, name, "tooLong", { limit });
   return value;
 }

@@ -154,9 +154,15 @@ function wrapBackend(backend) {
 
   /**
    * A focused tool's call: its arguments checked and made a command description (lib/commands.js),
-   * then run(). A bad argument is a CODEGRAPH_INVALID_REQUEST rejection, never a throw.
+   * then run(). A bad argument is a CODEGRAPH_INVALID_REQUEST rejection, never a throw. A failure's
+   * words name the command that ran (`subcommand`), not explore.
    */
-  const focused = (build) => async (params, cwd, signal, options) => run(build(params), cwd, signal, options);
+  const focused = (build) => async (params, cwd, signal, options) => {
+    const command = build(params);
+    return run(command, cwd, signal, options).catch((err) => {
+      throw reworded(err, { subcommand: command.subcommand });
+    });
+  };
   /** `codegraph node …` from codegraph_node's arguments ({ symbol?, file?, offset?, limit?, outline? }). */
   const node = focused(nodeCommand);
   /** `codegraph callers|callees|impact …` from codegraph_relations' arguments ({ relation, symbol, file?, limit?, depth? }). */

@@ -32,7 +32,7 @@ function sharedWorkspace() {
   return { parent, ws };
 }
 
-eachBackend("the workspace vanishes, or only access fails", ({ exploreWith, entry }) => {
+eachBackend("the workspace vanishes, or only access fails", ({ exploreWith, callee }) => {
   for (const how of ["deleted", "renamed"]) {
     test(`${how} while the CLI runs, which then fails: CODEGRAPH_WORKSPACE, not the CLI's exit`, async () => {
       const ws = makeWorkspace();
@@ -104,7 +104,7 @@ eachBackend("the workspace vanishes, or only access fails", ({ exploreWith, entr
   const asUser = ROOT_USER ? { uid: 65534, gid: 65534 } : {};
   async function exploreAsUser(ws, fake) {
     fs.chmodSync(fake.dir, 0o755);
-    const script = `require(${entry}).explore("q", ${JSON.stringify(ws)}).then(
+    const script = `${callee}("q", ${JSON.stringify(ws)}).then(
       (r) => console.log(JSON.stringify({ text: r.text })),
       (e) => console.log(JSON.stringify({ code: e.code, message: e.message, remediation: e.remediation })));`;
     const r = await runNode(["-e", script], {
@@ -167,7 +167,7 @@ eachBackend("the workspace vanishes, or only access fails", ({ exploreWith, entr
   /** explore() as `nobody` in a child that first runs `prelude` (the same as exploreAsUser, async). */
   function exploreAsUserAsync(ws, fake, prelude = "") {
     fs.chmodSync(fake.dir, 0o777);
-    const script = `${prelude};require(${entry}).explore("q", ${JSON.stringify(ws)}).then(
+    const script = `${prelude};${callee}("q", ${JSON.stringify(ws)}).then(
       (r) => console.log(JSON.stringify({ text: r.text })),
       (e) => console.log(JSON.stringify({ code: e.code, message: e.message, remediation: e.remediation })));`;
     return runNode(["-e", script], {

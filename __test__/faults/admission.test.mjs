@@ -67,244 +67,255 @@ const settled = (promise) => {
   return outcome;
 };
 
-eachBackend("parallel calls on one index", ({ explore }, backend) => {
-  test("at most the limit run at once; the rest start in call order, each told its place", async () => {
-    const cli = gatedCli();
-    await withLimit(cli, 2, async () => {
-      const places = new Map();
-      const calls = ["q1", "q2", "q3", "q4", "q5"].map((q) => {
-        places.set(q, []);
-        return settled(explore(q, suite.ws, undefined, { onQueue: (p) => places.get(q).push(p) }));
+// Parallel calls that wait on one another: explore and one focused tool (search; the catalogue gives each focused tool a share
+// of its expensive topics, to keep its time), both backends.
+eachBackend(
+  "parallel calls on one index",
+  ({ explore, tool: call }, backend) => {
+    // The registered tool of this row (explore's, or the focused tool) and its arguments for `q`.
+    const toolName = call.focused ? call.id : "codegraph_explore";
+    const paramsOf = (q) => (call.focused ? call.params(q) : { request: q });
+    test("at most the limit run at once; the rest start in call order, each told its place", async () => {
+      const cli = gatedCli();
+      await withLimit(cli, 2, async () => {
+        const places = new Map();
+        const calls = ["q1", "q2", "q3", "q4", "q5"].map((q) => {
+          places.set(q, []);
+          return settled(explore(q, suite.ws, undefined, { onQueue: (p) => places.get(q).push(p) }));
+        });
+        await cli.waitStarted(2);
+        assert.deepEqual(cli.started().sort(), ["q1", "q2"], "the first two run (in whichever order they start)");
+        assert.deepEqual(
+          ["q3", "q4", "q5"].map((q) => places.get(q)[0]?.ahead),
+          [2, 3, 4],
+          "each waiting call hears how many are ahead of it",
+        );
+        assert.ok(places.get("q3").every((p) => p.limit === 2));
+        assert.deepEqual(places.get("q1"), [], "a call admitted at once never hears of a queue");
+        cli.go("q2");
+        await cli.waitStarted(3);
+        assert.deepEqual(cli.started().slice(2), ["q3"], "the first in line goes next, and only it");
+        assert.equal(places.get("q5").at(-1).ahead, 3, "the others moved up one place");
+        cli.go("q1");
+        await cli.waitStarted(4);
+        assert.deepEqual(cli.started().slice(2), ["q3", "q4"]);
+        for (const q of ["q3", "q4", "q5"]) cli.go(q);
+        const outcomes = await Promise.all(calls);
+        assert.deepEqual(cli.started().slice(2), ["q3", "q4", "q5"]);
+        outcomes.forEach((o, i) => {
+          assert.ok(o.value, o.error?.message);
+          assert.equal(o.value.text, `answer: q${i + 1}\n`, "every call gets its own answer");
+          const d = o.value.details;
+          assert.equal(d.parallelLimit, 2);
+          assert.ok(d.durationMs >= d.queueMs, `total ${d.durationMs} >= queue ${d.queueMs}`);
+        });
+        const [q1, , q3] = outcomes.map((o) => o.value.details);
+        assert.ok(q3.queueMs > q1.queueMs, "the queued call's wait is its own");
       });
-      await cli.waitStarted(2);
-      assert.deepEqual(cli.started().sort(), ["q1", "q2"], "the first two run (in whichever order they start)");
-      assert.deepEqual(
-        ["q3", "q4", "q5"].map((q) => places.get(q)[0]?.ahead),
-        [2, 3, 4],
-        "each waiting call hears how many are ahead of it",
-      );
-      assert.ok(places.get("q3").every((p) => p.limit === 2));
-      assert.deepEqual(places.get("q1"), [], "a call admitted at once never hears of a queue");
-      cli.go("q2");
-      await cli.waitStarted(3);
-      assert.deepEqual(cli.started().slice(2), ["q3"], "the first in line goes next, and only it");
-      assert.equal(places.get("q5").at(-1).ahead, 3, "the others moved up one place");
-      cli.go("q1");
-      await cli.waitStarted(4);
-      assert.deepEqual(cli.started().slice(2), ["q3", "q4"]);
-      for (const q of ["q3", "q4", "q5"]) cli.go(q);
-      const outcomes = await Promise.all(calls);
-      assert.deepEqual(cli.started().slice(2), ["q3", "q4", "q5"]);
-      outcomes.forEach((o, i) => {
-        assert.ok(o.value, o.error?.message);
-        assert.equal(o.value.text, `answer: q${i + 1}\n`, "every call gets its own answer");
-        const d = o.value.details;
-        assert.equal(d.parallelLimit, 2);
-        assert.ok(d.durationMs >= d.queueMs, `total ${d.durationMs} >= queue ${d.queueMs}`);
+    });
+
+    test("a call cancelled while queued starts nothing and the calls behind it move up", async () => {
+      const cli = gatedCli();
+      await withLimit(cli, 1, async () => {
+        const first = settled(explore("a1", suite.ws));
+        await cli.waitStarted(1);
+        const ac = new AbortController();
+        const heard = [];
+        const second = settled(explore("a2", suite.ws, ac.signal, { onQueue: (p) => heard.push(p) }));
+        const third = [];
+        const last = settled(explore("a3", suite.ws, undefined, { onQueue: (p) => third.push(p) }));
+        await waitFor(() => heard.length > 0 && third.length > 0, { what: "both queued" });
+        assert.equal(third.at(-1).ahead, 2);
+        ac.abort();
+        const { error } = await second;
+        assertStableError(error, "CODEGRAPH_CANCELLED");
+        assert.match(
+          error.message,
+          /while it waited for its turn \(1 CodeGraph query ahead of it on this index, 1 run at once\); nothing was started/,
+        );
+        assert.equal(error.details.queue.is, "cancelled");
+        assert.equal(error.details.partialText, "");
+        assert.ok(error.details.queueMs >= 0 && error.details.durationMs >= error.details.queueMs);
+        await waitFor(() => third.at(-1).ahead === 1, { what: "a3 to move up" });
+        cli.go("a1");
+        cli.go("a3");
+        assert.equal((await first).value?.text, "answer: a1\n");
+        assert.equal((await last).value?.text, "answer: a3\n");
+        assert.deepEqual(cli.started(), ["a1", "a3"], "the cancelled call never ran");
       });
-      const [q1, , q3] = outcomes.map((o) => o.value.details);
-      assert.ok(q3.queueMs > q1.queueMs, "the queued call's wait is its own");
     });
-  });
 
-  test("a call cancelled while queued starts nothing and the calls behind it move up", async () => {
-    const cli = gatedCli();
-    await withLimit(cli, 1, async () => {
-      const first = settled(explore("a1", suite.ws));
-      await cli.waitStarted(1);
-      const ac = new AbortController();
-      const heard = [];
-      const second = settled(explore("a2", suite.ws, ac.signal, { onQueue: (p) => heard.push(p) }));
-      const third = [];
-      const last = settled(explore("a3", suite.ws, undefined, { onQueue: (p) => third.push(p) }));
-      await waitFor(() => heard.length > 0 && third.length > 0, { what: "both queued" });
-      assert.equal(third.at(-1).ahead, 2);
-      ac.abort();
-      const { error } = await second;
-      assertStableError(error, "CODEGRAPH_CANCELLED");
-      assert.match(
-        error.message,
-        /while it waited for its turn \(1 CodeGraph query ahead of it on this index, 1 run at once\); nothing was started/,
-      );
-      assert.equal(error.details.queue.is, "cancelled");
-      assert.equal(error.details.partialText, "");
-      assert.ok(error.details.queueMs >= 0 && error.details.durationMs >= error.details.queueMs);
-      await waitFor(() => third.at(-1).ahead === 1, { what: "a3 to move up" });
-      cli.go("a1");
-      cli.go("a3");
-      assert.equal((await first).value?.text, "answer: a1\n");
-      assert.equal((await last).value?.text, "answer: a3\n");
-      assert.deepEqual(cli.started(), ["a1", "a3"], "the cancelled call never ran");
+    test("the queue wait is bounded on its own: four budgets, then CODEGRAPH_TIMEOUT that says why", async () => {
+      const cli = gatedCli();
+      await withLimit(cli, 1, async () => {
+        const first = settled(explore("b1", suite.ws));
+        await cli.waitStarted(1);
+        const { error } = await settled(explore("b2", suite.ws, undefined, { timeoutMs: 150 }));
+        assertStableError(error, "CODEGRAPH_TIMEOUT");
+        assert.match(
+          error.message,
+          /waited \d+\.\d s for its turn \(1 CodeGraph query ahead of it on this index, 1 run at once\) and was not started/,
+        );
+        assert.match(error.remediation, /fewer questions in one message/);
+        assert.match(error.remediation, /PI_CODEGRAPH_MAX_PARALLEL sets it/);
+        assert.equal(error.details.queue.is, "timedOut");
+        assert.equal(error.details.timeoutMs, 600);
+        assert.ok(error.details.queueMs >= 600, `waited ${error.details.queueMs} ms`);
+        cli.go("b1");
+        assert.equal((await first).value?.text, "answer: b1\n", "the running call is not disturbed");
+        assert.deepEqual(cli.started(), ["b1"]);
+      });
     });
-  });
 
-  test("the queue wait is bounded on its own: four budgets, then CODEGRAPH_TIMEOUT that says why", async () => {
-    const cli = gatedCli();
-    await withLimit(cli, 1, async () => {
-      const first = settled(explore("b1", suite.ws));
-      await cli.waitStarted(1);
-      const { error } = await settled(explore("b2", suite.ws, undefined, { timeoutMs: 150 }));
-      assertStableError(error, "CODEGRAPH_TIMEOUT");
-      assert.match(
-        error.message,
-        /waited \d+\.\d s for its turn \(1 CodeGraph query ahead of it on this index, 1 run at once\) and was not started/,
-      );
-      assert.match(error.remediation, /fewer questions in one message/);
-      assert.match(error.remediation, /PI_CODEGRAPH_MAX_PARALLEL sets it/);
-      assert.equal(error.details.queue.is, "timedOut");
-      assert.equal(error.details.timeoutMs, 600);
-      assert.ok(error.details.queueMs >= 600, `waited ${error.details.queueMs} ms`);
-      cli.go("b1");
-      assert.equal((await first).value?.text, "answer: b1\n", "the running call is not disturbed");
-      assert.deepEqual(cli.started(), ["b1"]);
+    test("the time budget starts when a call is admitted: a wait behind a sibling does not use it", async () => {
+      // The sibling takes longer than the waiting call's whole budget.
+      const slow = fakeCli([
+        ["sleep", 700],
+        ["stdout", "done\n"],
+      ]);
+      await withLimit(slow, 1, async () => {
+        const calls = [
+          settled(explore("slow", suite.ws)),
+          settled(explore("quick", suite.ws, undefined, { timeoutMs: 2000 })),
+        ];
+        const [a, b] = await Promise.all(calls);
+        assert.ok(a.value && b.value, (a.error ?? b.error)?.message);
+        assert.ok(b.value.details.queueMs >= 600, `queued ${b.value.details.queueMs} ms`);
+        assert.ok(b.value.details.durationMs >= b.value.details.queueMs + 600);
+      });
     });
-  });
 
-  test("the time budget starts when a call is admitted: a wait behind a sibling does not use it", async () => {
-    // The sibling takes longer than the waiting call's whole budget.
-    const slow = fakeCli([
-      ["sleep", 700],
-      ["stdout", "done\n"],
-    ]);
-    await withLimit(slow, 1, async () => {
-      const calls = [
-        settled(explore("slow", suite.ws)),
-        settled(explore("quick", suite.ws, undefined, { timeoutMs: 2000 })),
-      ];
-      const [a, b] = await Promise.all(calls);
-      assert.ok(a.value && b.value, (a.error ?? b.error)?.message);
-      assert.ok(b.value.details.queueMs >= 600, `queued ${b.value.details.queueMs} ms`);
-      assert.ok(b.value.details.durationMs >= b.value.details.queueMs + 600);
+    test("a timeout's remediation names the siblings that ran beside it", async () => {
+      const cli = gatedCli();
+      await withLimit(cli, 2, async () => {
+        const other = settled(explore("s1", suite.ws));
+        await cli.waitStarted(1);
+        const { error } = await settled(explore("s2", suite.ws, undefined, { timeoutMs: 300 }));
+        assertStableError(error, "CODEGRAPH_TIMEOUT");
+        assert.match(
+          error.remediation,
+          /^This was not necessarily a question too broad: 1 CodeGraph query on this index ran beside it \(2 run at once; PI_CODEGRAPH_MAX_PARALLEL sets it\)/,
+        );
+        assert.equal(error.details.observed.siblings, 1);
+        assert.equal(error.details.parallelLimit, 2);
+        cli.go("s1");
+        assert.equal((await other).value?.text, "answer: s1\n");
+      });
     });
-  });
 
-  test("a timeout's remediation names the siblings that ran beside it", async () => {
-    const cli = gatedCli();
-    await withLimit(cli, 2, async () => {
-      const other = settled(explore("s1", suite.ws));
-      await cli.waitStarted(1);
-      const { error } = await settled(explore("s2", suite.ws, undefined, { timeoutMs: 300 }));
-      assertStableError(error, "CODEGRAPH_TIMEOUT");
-      assert.match(
-        error.remediation,
-        /^This was not necessarily a question too broad: 1 CodeGraph query on this index ran beside it \(2 run at once; PI_CODEGRAPH_MAX_PARALLEL sets it\)/,
-      );
-      assert.equal(error.details.observed.siblings, 1);
-      assert.equal(error.details.parallelLimit, 2);
-      cli.go("s1");
-      assert.equal((await other).value?.text, "answer: s1\n");
+    test("a timeout's remediation names CodeGraph writing the index while the call ran", async () => {
+      const cli = gatedCli();
+      const ws = makeWorkspace();
+      const lock = path.join(ws, ".codegraph", "codegraph.lock");
+      await withLimit(cli, 2, async () => {
+        const call = settled(explore("w1", ws, undefined, { timeoutMs: 400 }));
+        await cli.waitStarted(1);
+        // A `codegraph sync` of another terminal takes the lock now (a live pid: this process).
+        fs.writeFileSync(lock, String(process.pid));
+        const { error } = await call;
+        assertStableError(error, "CODEGRAPH_TIMEOUT");
+        assert.deepEqual(error.details.writerSeen, { lock, pid: process.pid, rebuild: false });
+        assert.match(
+          error.remediation,
+          new RegExp(
+            `^This was not necessarily a question too broad: CodeGraph was writing the index while it ran \\(pid ${process.pid} holds .*codegraph\\.lock\\): ask again once that write has finished`,
+          ),
+        );
+      });
     });
-  });
 
-  test("a timeout's remediation names CodeGraph writing the index while the call ran", async () => {
-    const cli = gatedCli();
-    const ws = makeWorkspace();
-    const lock = path.join(ws, ".codegraph", "codegraph.lock");
-    await withLimit(cli, 2, async () => {
-      const call = settled(explore("w1", ws, undefined, { timeoutMs: 400 }));
-      await cli.waitStarted(1);
-      // A `codegraph sync` of another terminal takes the lock now (a live pid: this process).
-      fs.writeFileSync(lock, String(process.pid));
-      const { error } = await call;
-      assertStableError(error, "CODEGRAPH_TIMEOUT");
-      assert.deepEqual(error.details.writerSeen, { lock, pid: process.pid, rebuild: false });
-      assert.match(
-        error.remediation,
-        new RegExp(
-          `^This was not necessarily a question too broad: CodeGraph was writing the index while it ran \\(pid ${process.pid} holds .*codegraph\\.lock\\): ask again once that write has finished`,
-        ),
-      );
+    test("alone on a quiet machine, a timeout still says: ask a narrower question", async () => {
+      const cli = gatedCli();
+      await withLimit(cli, 2, async () => {
+        const loadBefore = os.loadavg()[0];
+        const { error } = await settled(explore("alone", suite.ws, undefined, { timeoutMs: 200 }));
+        const loadAfter = os.loadavg()[0];
+        assertStableError(error, "CODEGRAPH_TIMEOUT");
+        assert.equal(error.details.observed.siblings, 0);
+        const cores = error.details.observed.cores;
+        // The load average moves slowly; where it crossed the core count during the call, either
+        // wording is right.
+        if (loadBefore <= cores && loadAfter <= cores) assert.match(error.remediation, /^Ask a narrower question/);
+        else if (loadBefore > cores && loadAfter > cores)
+          assert.match(error.remediation, /the machine was busy \(load average/);
+      });
     });
-  });
 
-  test("alone on a quiet machine, a timeout still says: ask a narrower question", async () => {
-    const cli = gatedCli();
-    await withLimit(cli, 2, async () => {
-      const loadBefore = os.loadavg()[0];
-      const { error } = await settled(explore("alone", suite.ws, undefined, { timeoutMs: 200 }));
-      const loadAfter = os.loadavg()[0];
-      assertStableError(error, "CODEGRAPH_TIMEOUT");
-      assert.equal(error.details.observed.siblings, 0);
-      const cores = error.details.observed.cores;
-      // The load average moves slowly; where it crossed the core count during the call, either
-      // wording is right.
-      if (loadBefore <= cores && loadAfter <= cores) assert.match(error.remediation, /^Ask a narrower question/);
-      else if (loadBefore > cores && loadAfter > cores)
-        assert.match(error.remediation, /the machine was busy \(load average/);
+    test("the model gets what a cancelled CLI had printed, marked incomplete, code and remediation first", async () => {
+      // Printed after the first progress interval (250 ms), so that a progress update carries it.
+      const partial = fakeCli([["sleep", 300], ["stdout", "## Partial section\nFirst finding\n"], ["hang"]]);
+      const host = await hostWith(backend.module, "partial");
+      await withLimit(partial, 2, async () => {
+        await host.startSession({ cwd: suite.ws });
+        const tool = host.registry.find((t) => t.name === toolName);
+        const ac = new AbortController();
+        const updates = [];
+        const run = settled(
+          tool.execute(
+            "c1",
+            paramsOf("q"),
+            ac.signal,
+            (u) => {
+              updates.push(u);
+              if (u.content[0].text.includes("First finding")) ac.abort();
+            },
+            { cwd: suite.ws },
+          ),
+        );
+        const { error } = await run;
+        assert.ok(error, "the cancelled call fails");
+        const lines = error.message.split("\n");
+        assert.match(
+          lines[0],
+          new RegExp(
+            `^CODEGRAPH_CANCELLED: ${call.focused ? `the codegraph ${call.subcommand} call` : "the explore"} was cancelled after codegraph had printed 33 bytes \\(the partial answer is below\\)`,
+          ),
+        );
+        assert.match(lines[1], /^Remediation: /);
+        assert.match(
+          error.message,
+          /\[Incomplete answer: the call was cancelled\. What codegraph had printed follows; sections after it are missing\.\]\n## Partial section\nFirst finding\n\[End of the incomplete answer: 33 bytes\.\]$/,
+        );
+        assert.equal(
+          lines.at(-1),
+          "[End of the incomplete answer: 33 bytes.]",
+          "a user's cancel sends the model to no other tool",
+        );
+        assert.equal(error.code, "CODEGRAPH_CANCELLED");
+      });
     });
-  });
 
-  test("the model gets what a cancelled CLI had printed, marked incomplete, code and remediation first", async () => {
-    // Printed after the first progress interval (250 ms), so that a progress update carries it.
-    const partial = fakeCli([["sleep", 300], ["stdout", "## Partial section\nFirst finding\n"], ["hang"]]);
-    const host = await hostWith(backend.module, "partial");
-    await withLimit(partial, 2, async () => {
-      await host.startSession({ cwd: suite.ws });
-      const tool = host.registry.find((t) => t.name === "codegraph_explore");
-      const ac = new AbortController();
-      const updates = [];
-      const run = settled(
-        tool.execute(
-          "c1",
-          { request: "q" },
-          ac.signal,
-          (u) => {
-            updates.push(u);
-            if (u.content[0].text.includes("First finding")) ac.abort();
-          },
-          { cwd: suite.ws },
-        ),
-      );
-      const { error } = await run;
-      assert.ok(error, "the cancelled call fails");
-      const lines = error.message.split("\n");
-      assert.match(
-        lines[0],
-        /^CODEGRAPH_CANCELLED: the explore was cancelled after codegraph had printed 33 bytes \(the partial answer is below\)/,
-      );
-      assert.match(lines[1], /^Remediation: /);
-      assert.match(
-        error.message,
-        /\[Incomplete answer: the call was cancelled\. What codegraph had printed follows; sections after it are missing\.\]\n## Partial section\nFirst finding\n\[End of the incomplete answer: 33 bytes\.\]$/,
-      );
-      assert.equal(
-        lines.at(-1),
-        "[End of the incomplete answer: 33 bytes.]",
-        "a user's cancel sends the model to no other tool",
-      );
-      assert.equal(error.code, "CODEGRAPH_CANCELLED");
+    test("Pi's progress row shows a waiting call's place in the queue", async () => {
+      const cli = gatedCli();
+      const host = await hostWith(backend.module, "queue-row");
+      await withLimit(cli, 1, async () => {
+        await host.startSession({ cwd: suite.ws });
+        const tool = host.registry.find((t) => t.name === toolName);
+        const first = settled(tool.execute("c1", paramsOf("r1"), undefined, () => {}, { cwd: suite.ws }));
+        await cli.waitStarted(1);
+        const updates = [];
+        const second = settled(
+          tool.execute("c2", paramsOf("r2"), undefined, (u) => updates.push(u), { cwd: suite.ws }),
+        );
+        await waitFor(() => updates.length > 0, { what: "a queue update" });
+        const row = renderText(tool.renderResult(updates[0], { isPartial: true, expanded: false }, plainTheme, {}));
+        assert.match(row, /^Waiting: 1 CodeGraph query ahead \(1 run at once on this index\)… \d+\.\ds$/);
+        cli.go("r1");
+        cli.go("r2");
+        const results = [await first, await second];
+        assert.deepEqual(
+          results.map((r) => r.value?.content[0].text),
+          ["answer: r1\n", "answer: r2\n"],
+        );
+        const footer = renderText(
+          tool.renderResult(results[1].value, { isPartial: false, expanded: true }, plainTheme, {}),
+        );
+        assert.match(footer, /\d+\.\d\ds \(queued \d+\.\d\ds, run \d+\.\d\ds\)/, "the footer splits the wait");
+      });
     });
-  });
-
-  test("Pi's progress row shows a waiting call's place in the queue", async () => {
-    const cli = gatedCli();
-    const host = await hostWith(backend.module, "queue-row");
-    await withLimit(cli, 1, async () => {
-      await host.startSession({ cwd: suite.ws });
-      const tool = host.registry.find((t) => t.name === "codegraph_explore");
-      const first = settled(tool.execute("c1", { request: "r1" }, undefined, () => {}, { cwd: suite.ws }));
-      await cli.waitStarted(1);
-      const updates = [];
-      const second = settled(
-        tool.execute("c2", { request: "r2" }, undefined, (u) => updates.push(u), { cwd: suite.ws }),
-      );
-      await waitFor(() => updates.length > 0, { what: "a queue update" });
-      const row = renderText(tool.renderResult(updates[0], { isPartial: true, expanded: false }, plainTheme, {}));
-      assert.match(row, /^Waiting: 1 CodeGraph query ahead \(1 run at once on this index\)… \d+\.\ds$/);
-      cli.go("r1");
-      cli.go("r2");
-      const results = [await first, await second];
-      assert.deepEqual(
-        results.map((r) => r.value?.content[0].text),
-        ["answer: r1\n", "answer: r2\n"],
-      );
-      const footer = renderText(
-        tool.renderResult(results[1].value, { isPartial: false, expanded: true }, plainTheme, {}),
-      );
-      assert.match(footer, /\d+\.\d\ds \(queued \d+\.\d\ds, run \d+\.\d\ds\)/, "the footer splits the wait");
-    });
-  });
-});
+  },
+  { tools: ["explore", "search"] },
+);
 
 test("PI_CODEGRAPH_MAX_PARALLEL: a valid value is the limit; anything else is ignored and said so", async () => {
   const { diagnose } = (await import("../../index.js")).default;

@@ -2,6 +2,7 @@
 // within the caps, and what the caps keep is the part that matters.
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
 import { expectError, expectResult, fakeCli, tempDir } from "../helpers/index.mjs";
@@ -9,6 +10,7 @@ import { assertNothingLeft } from "../helpers/processes.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
+const { MAX_NAME_CHARS } = createRequire(import.meta.url)("../../lib/arguments.js");
 const HUNDRED_MB = 100 * 1024 * 1024;
 /** Control characters other than tab and newline (what a terminal would act on). */
 const hasControl = (text) =>
@@ -17,7 +19,9 @@ const hasControl = (text) =>
     return (n < 0x20 && n !== 9 && n !== 10) || (n >= 0x7f && n <= 0x9f);
   });
 
-eachBackend("the caps", ({ exploreWith, releaseFullOutputs }) => {
+eachBackend("the caps", ({ exploreWith, releaseFullOutputs, tool }) => {
+  // Each call's own caps: explore's are the contract's, a focused tool's its own (lib/commands.js).
+  const caps = tool.caps ?? { maxBytes: 51200, maxLines: 2000 };
   test("prints 100 MB of stderr then fails: a tail of at most 4 KB ending with the last bytes, promptly", async () => {
     const fake = fakeCli([
       ["stderrFill", [HUNDRED_MB, "x"]],
@@ -59,9 +63,9 @@ eachBackend("the caps", ({ exploreWith, releaseFullOutputs }) => {
     assert.equal(d.totalsExact, false, "the CLI was stopped: totals are lower bounds");
     assert.equal(d.exitCode, -1, "stopped by pi-codegraph, not the CLI's own exit");
     assert.ok(d.totalBytes > 16 * 1024 * 1024);
-    assert.ok(d.keptBytes <= 51200 && d.keptLines <= 2000);
-    assert.ok(Buffer.byteLength(result.text) <= 51200, "text and marker within 51,200 bytes");
-    assert.ok(result.text.split("\n").length <= 2000, "text and marker within 2,000 lines");
+    assert.ok(d.keptBytes <= caps.maxBytes && d.keptLines <= caps.maxLines);
+    assert.ok(Buffer.byteLength(result.text) <= caps.maxBytes, `text and marker within ${caps.maxBytes} bytes`);
+    assert.ok(result.text.split("\n").length <= caps.maxLines, `text and marker within ${caps.maxLines} lines`);
     assert.match(result.text, /showing \d+ of at least \d+ lines/);
     assert.match(result.text, /itself cut at 16 MiB/);
     assert.equal(fs.statSync(d.fullOutputPath).size, 16 * 1024 * 1024);
@@ -83,7 +87,7 @@ eachBackend("the caps", ({ exploreWith, releaseFullOutputs }) => {
         [
           "stdoutBase64",
           Buffer.concat([
-            Buffer.alloc(51199, 0x61),
+            Buffer.alloc(caps.maxBytes - 1, 0x61),
             Buffer.from("\r\xe2\x82\r\xff\x1b[31m\r\n".repeat(300), "latin1"),
           ]).toString("base64"),
         ],
@@ -111,13 +115,25 @@ eachBackend("the caps", ({ exploreWith, releaseFullOutputs }) => {
     });
   }
 
-  test("request length counts UTF-16 units as the CLI does: 5,001 emoji are refused, the CLI never runs", async () => {
+  // explore's request: 10,000 UTF-16 units; a focused tool's text argument: its own 300 (lib/arguments.js).
+  const limit = tool.focused ? MAX_NAME_CHARS : 10000;
+  test(`request length counts UTF-16 units as the CLI does: ${limit / 2 + 1} emoji are refused, the CLI never runs`, async () => {
     const log = path.join(tempDir(), "ran");
     const fake = fakeCli([["appendArgv0", log]]);
-    const err = expectError(await exploreWith(fake.file, "😀".repeat(5001), suite.ws), "CODEGRAPH_INVALID_REQUEST");
-    assert.match(err.message, /10002 characters/);
+    const err = expectError(
+      await exploreWith(fake.file, "😀".repeat(limit / 2 + 1), suite.ws),
+      "CODEGRAPH_INVALID_REQUEST",
+    );
+    if (tool.focused) {
+      assert.deepEqual(err.details, {
+        tool: tool.id,
+        argument: tool.glue === "search" ? "name" : "symbol",
+        rule: "tooLong",
+      });
+      assert.match(err.message, new RegExp(`longer than ${limit} characters`));
+    } else assert.match(err.message, /10002 characters/);
     assert.equal(fs.existsSync(log), false);
-    expectResult(await exploreWith(fake.file, "😀".repeat(5000), suite.ws));
+    expectResult(await exploreWith(fake.file, "😀".repeat(limit / 2), suite.ws));
   });
 
   test("paths in messages are escaped and bounded: newlines cannot inject lines, 200,000 characters stay short", async () => {

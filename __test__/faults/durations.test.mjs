@@ -33,126 +33,134 @@ function assertTimes(d, outcomeMs) {
   assert.ok(d.durationMs <= outcomeMs + 1, `durationMs ${d.durationMs} > the ${outcomeMs} ms the test saw`);
 }
 
-eachBackend("where a call's time went", ({ exploreWith }) => {
-  test("no writer: lockWaitMs 0, the run is part of the call", async () => {
-    const fake = fakeCli([
-      ["sleep", 300],
-      ["stdout", "an answer\n"],
-    ]);
-    const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 20000 });
-    const d = expectResult(outcome).details;
-    assertTimes(d, outcome.ms);
-    assert.equal(d.lockWaitMs, 0);
-    assert.ok(d.runMs >= 300, `runMs ${d.runMs}`);
-  });
-
-  test("a writer that finishes during the wait: lockWaitMs is the wait, then the run", async () => {
-    const ws = makeWorkspace();
-    const lock = lockOf(ws);
-    // As CodeGraph ends a write (after 1 s of work): it removes its lock, says when, and exits.
-    const writer = holder(
-      `setTimeout(() => { require("fs").unlinkSync(${JSON.stringify(lock)}); console.log(Date.now()); process.exit(0); }, 1000)`,
-      "pipe",
-    );
-    let said = "";
-    writer.stdout.on("data", (b) => {
-      said += b;
+// Each test waits out timeouts and sleeps: explore and one focused tool (search; the catalogue gives each focused tool a share
+// of its expensive topics, to keep its time), both backends.
+eachBackend(
+  "where a call's time went",
+  ({ exploreWith }) => {
+    test("no writer: lockWaitMs 0, the run is part of the call", async () => {
+      const fake = fakeCli([
+        ["sleep", 300],
+        ["stdout", "an answer\n"],
+      ]);
+      const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 20000 });
+      const d = expectResult(outcome).details;
+      assertTimes(d, outcome.ms);
+      assert.equal(d.lockWaitMs, 0);
+      assert.ok(d.runMs >= 300, `runMs ${d.runMs}`);
     });
-    const exited = once(writer, "exit");
-    fs.writeFileSync(lock, String(writer.pid));
-    const fake = fakeCli([
-      ["failIfExists", lock],
-      ["stdout", "the whole answer\n"],
-    ]);
-    const t0 = Date.now();
-    const outcome = await exploreWith(fake.file, "q", ws, null, { timeoutMs: 20000 });
-    await exited;
-    const released = Number(said.trim()) - t0;
-    const r = expectResult(outcome);
-    assert.equal(r.text, "the whole answer\n");
-    const d = r.details;
-    assertTimes(d, outcome.ms);
-    // The wait began after the checks (their time varies with the machine's load) and ended at the
-    // first re-read of the lock after the release (every 100 ms); the run cannot start before it.
-    assert.ok(d.lockWaitMs > 0, "the call waited");
-    assert.ok(
-      d.durationMs - d.runMs >= released - 50,
-      `${d.durationMs - d.runMs} ms before the run, released after ${released} ms`,
-    );
-    assert.ok(d.lockWaitMs <= released + 250, `lockWaitMs ${d.lockWaitMs}, released after ${released} ms`);
-    assert.ok(d.durationMs - d.runMs >= d.lockWaitMs);
-  });
 
-  test("a busy index: lockWaitMs is the time waited, no runMs (the CLI never ran)", async () => {
-    const writer = holder();
-    const ws = makeWorkspace();
-    fs.writeFileSync(lockOf(ws), String(writer.pid));
-    const outcome = await exploreWith(fakeCli([["stdout", "must not run\n"]]).file, "q", ws, null, { timeoutMs: 500 });
-    const err = expectError(outcome, "CODEGRAPH_INDEX_BUSY");
-    const d = err.details;
-    // It waited until its deadline (less the checks before the wait, which vary with the load).
-    assert.ok(d.lockWaitMs > 0 && d.lockWaitMs <= d.durationMs, `lockWaitMs ${d.lockWaitMs}`);
-    assert.ok(d.durationMs >= 500, `durationMs ${d.durationMs}`);
-    assert.ok(err.message.includes(`still after ${(d.lockWaitMs / 1000).toFixed(1)} s of waiting`), err.message);
-    assert.equal("runMs" in d, false);
-    assert.ok(d.durationMs <= outcome.ms + 1);
-    await killAndReap(writer);
-  });
+    test("a writer that finishes during the wait: lockWaitMs is the wait, then the run", async () => {
+      const ws = makeWorkspace();
+      const lock = lockOf(ws);
+      // As CodeGraph ends a write (after 1 s of work): it removes its lock, says when, and exits.
+      const writer = holder(
+        `setTimeout(() => { require("fs").unlinkSync(${JSON.stringify(lock)}); console.log(Date.now()); process.exit(0); }, 1000)`,
+        "pipe",
+      );
+      let said = "";
+      writer.stdout.on("data", (b) => {
+        said += b;
+      });
+      const exited = once(writer, "exit");
+      fs.writeFileSync(lock, String(writer.pid));
+      const fake = fakeCli([
+        ["failIfExists", lock],
+        ["stdout", "the whole answer\n"],
+      ]);
+      const t0 = Date.now();
+      const outcome = await exploreWith(fake.file, "q", ws, null, { timeoutMs: 20000 });
+      await exited;
+      const released = Number(said.trim()) - t0;
+      const r = expectResult(outcome);
+      assert.equal(r.text, "the whole answer\n");
+      const d = r.details;
+      assertTimes(d, outcome.ms);
+      // The wait began after the checks (their time varies with the machine's load) and ended at the
+      // first re-read of the lock after the release (every 100 ms); the run cannot start before it.
+      assert.ok(d.lockWaitMs > 0, "the call waited");
+      assert.ok(
+        d.durationMs - d.runMs >= released - 50,
+        `${d.durationMs - d.runMs} ms before the run, released after ${released} ms`,
+      );
+      assert.ok(d.lockWaitMs <= released + 250, `lockWaitMs ${d.lockWaitMs}, released after ${released} ms`);
+      assert.ok(d.durationMs - d.runMs >= d.lockWaitMs);
+    });
 
-  test("a timeout while CodeGraph writes the index: writerSeen names the writer", async () => {
-    const writer = holder();
-    const ws = makeWorkspace();
-    const lock = lockOf(ws);
-    const fake = fakeCli([["stdout", "partial"], ["report"], ["hang"]]);
-    const pending = exploreWith(fake.file, "q", ws, null, { timeoutMs: 3000 });
-    // Once the CLI runs, a writer takes the lock (a `codegraph sync` started beside it).
-    await waitFor(() => fs.existsSync(fake.pids), { what: "the CLI to run" });
-    fs.writeFileSync(lock, String(writer.pid));
-    const outcome = await pending;
-    const err = expectError(outcome, "CODEGRAPH_TIMEOUT");
-    const d = err.details;
-    assert.deepEqual(d.writerSeen, { lock, pid: writer.pid, rebuild: false });
-    assertTimes(d, outcome.ms);
-    assert.equal(d.lockWaitMs, 0, "no writer before the run");
-    assert.ok(d.runMs > 0 && d.durationMs >= 3000, `runMs ${d.runMs}, durationMs ${d.durationMs}`);
-    assert.equal(d.partialText, "partial");
-    await killAndReap(writer);
-  });
+    test("a busy index: lockWaitMs is the time waited, no runMs (the CLI never ran)", async () => {
+      const writer = holder();
+      const ws = makeWorkspace();
+      fs.writeFileSync(lockOf(ws), String(writer.pid));
+      const outcome = await exploreWith(fakeCli([["stdout", "must not run\n"]]).file, "q", ws, null, {
+        timeoutMs: 500,
+      });
+      const err = expectError(outcome, "CODEGRAPH_INDEX_BUSY");
+      const d = err.details;
+      // It waited until its deadline (less the checks before the wait, which vary with the load).
+      assert.ok(d.lockWaitMs > 0 && d.lockWaitMs <= d.durationMs, `lockWaitMs ${d.lockWaitMs}`);
+      assert.ok(d.durationMs >= 500, `durationMs ${d.durationMs}`);
+      assert.ok(err.message.includes(`still after ${(d.lockWaitMs / 1000).toFixed(1)} s of waiting`), err.message);
+      assert.equal("runMs" in d, false);
+      assert.ok(d.durationMs <= outcome.ms + 1);
+      await killAndReap(writer);
+    });
 
-  test("a timeout without a writer: writerSeen null", async () => {
-    const fake = fakeCli([["stdout", "partial"], ["hang"]]);
-    const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 500 });
-    const d = expectError(outcome, "CODEGRAPH_TIMEOUT").details;
-    assert.equal(d.writerSeen, null);
-    assertTimes(d, outcome.ms);
-    assert.equal(d.lockWaitMs, 0);
-  });
+    test("a timeout while CodeGraph writes the index: writerSeen names the writer", async () => {
+      const writer = holder();
+      const ws = makeWorkspace();
+      const lock = lockOf(ws);
+      const fake = fakeCli([["stdout", "partial"], ["report"], ["hang"]]);
+      const pending = exploreWith(fake.file, "q", ws, null, { timeoutMs: 3000 });
+      // Once the CLI runs, a writer takes the lock (a `codegraph sync` started beside it).
+      await waitFor(() => fs.existsSync(fake.pids), { what: "the CLI to run" });
+      fs.writeFileSync(lock, String(writer.pid));
+      const outcome = await pending;
+      const err = expectError(outcome, "CODEGRAPH_TIMEOUT");
+      const d = err.details;
+      assert.deepEqual(d.writerSeen, { lock, pid: writer.pid, rebuild: false });
+      assertTimes(d, outcome.ms);
+      assert.equal(d.lockWaitMs, 0, "no writer before the run");
+      assert.ok(d.runMs > 0 && d.durationMs >= 3000, `runMs ${d.runMs}, durationMs ${d.durationMs}`);
+      assert.equal(d.partialText, "partial");
+      await killAndReap(writer);
+    });
 
-  test("failures carry the times the call reached: checks only, the wait, the run", async () => {
-    const noIndex = await exploreWith(fakeCli([]).file, "q", makeWorkspace({ index: false }));
-    const early = expectError(noIndex, "CODEGRAPH_NO_INDEX").details;
-    assert.ok(Number.isInteger(early.durationMs) && early.durationMs <= noIndex.ms + 1, `${early.durationMs}`);
-    assert.equal("lockWaitMs" in early, false);
-    assert.equal("runMs" in early, false);
+    test("a timeout without a writer: writerSeen null", async () => {
+      const fake = fakeCli([["stdout", "partial"], ["hang"]]);
+      const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 500 });
+      const d = expectError(outcome, "CODEGRAPH_TIMEOUT").details;
+      assert.equal(d.writerSeen, null);
+      assertTimes(d, outcome.ms);
+      assert.equal(d.lockWaitMs, 0);
+    });
 
-    const badArgs = await exploreWith(fakeCli([]).file, "q", suite.ws, null, { timeoutMs: -1 });
-    const refused = expectError(badArgs, "CODEGRAPH_INVALID_OPTIONS").details;
-    assert.ok(Number.isInteger(refused.durationMs), `${refused.durationMs}`);
+    test("failures carry the times the call reached: checks only, the wait, the run", async () => {
+      const noIndex = await exploreWith(fakeCli([]).file, "q", makeWorkspace({ index: false }));
+      const early = expectError(noIndex, "CODEGRAPH_NO_INDEX").details;
+      assert.ok(Number.isInteger(early.durationMs) && early.durationMs <= noIndex.ms + 1, `${early.durationMs}`);
+      assert.equal("lockWaitMs" in early, false);
+      assert.equal("runMs" in early, false);
 
-    const failed = await exploreWith(
-      fakeCli([
-        ["sleep", 200],
-        ["exit", 3],
-      ]).file,
-      "q",
-      suite.ws,
-    );
-    const d = expectError(failed, "CODEGRAPH_EXIT").details;
-    assertTimes(d, failed.ms);
-    assert.equal(d.lockWaitMs, 0);
-    assert.ok(d.runMs >= 200, `runMs ${d.runMs}`);
-  });
-});
+      const badArgs = await exploreWith(fakeCli([]).file, "q", suite.ws, null, { timeoutMs: -1 });
+      const refused = expectError(badArgs, "CODEGRAPH_INVALID_OPTIONS").details;
+      assert.ok(Number.isInteger(refused.durationMs), `${refused.durationMs}`);
+
+      const failed = await exploreWith(
+        fakeCli([
+          ["sleep", 200],
+          ["exit", 3],
+        ]).file,
+        "q",
+        suite.ws,
+      );
+      const d = expectError(failed, "CODEGRAPH_EXIT").details;
+      assertTimes(d, failed.ms);
+      assert.equal(d.lockWaitMs, 0);
+      assert.ok(d.runMs >= 200, `runMs ${d.runMs}`);
+    });
+  },
+  { tools: ["explore", "search"] },
+);
 
 test("both backends report the same times and writers", {
   skip: backends.length !== 2 && "needs both backends",

@@ -10,148 +10,157 @@ import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
-eachBackend("hangs", ({ exploreWith, diagnose, entry }) => {
-  test("prints stderr forever: bounded by the timeout (CODEGRAPH_TIMEOUT), writer stopped", async () => {
-    const fake = fakeCli([["stderrForever", "endless-stderr\n"]]);
-    const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 1000 });
-    expectError(outcome, "CODEGRAPH_TIMEOUT");
-    assert.ok(outcome.ms >= 1000 && outcome.ms < 5000, `took ${outcome.ms} ms`);
-    await assertNothingLeft();
-  });
+// Timeouts dominate this topic: explore and one focused tool (node; the catalogue gives each focused tool a share
+// of its expensive topics, to keep its time), both backends.
+eachBackend(
+  "hangs",
+  ({ exploreWith, diagnose, callee }) => {
+    test("prints stderr forever: bounded by the timeout (CODEGRAPH_TIMEOUT), writer stopped", async () => {
+      const fake = fakeCli([["stderrForever", "endless-stderr\n"]]);
+      const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 1000 });
+      expectError(outcome, "CODEGRAPH_TIMEOUT");
+      assert.ok(outcome.ms >= 1000 && outcome.ms < 5000, `took ${outcome.ms} ms`);
+      await assertNothingLeft();
+    });
 
-  test("closes stdout but keeps running: CODEGRAPH_TIMEOUT with a short timeoutMs, process stopped", async () => {
-    const fake = fakeCli([["closeStdout"], ["report"], ["hang"]]);
-    const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 800 });
-    const err = expectError(outcome, "CODEGRAPH_TIMEOUT");
-    assert.equal(err.details.timeoutMs, 800);
-    assert.ok(outcome.ms >= 800 && outcome.ms < 5000, `took ${outcome.ms} ms`);
-    const p = fake.readPids();
-    assert.ok(p, "the fake had started");
-    await waitFor(() => !isAlive(p.self), { timeoutMs: 2000, what: "the CLI to die" });
-    await assertNothingLeft();
-  });
+    test("closes stdout but keeps running: CODEGRAPH_TIMEOUT with a short timeoutMs, process stopped", async () => {
+      const fake = fakeCli([["closeStdout"], ["report"], ["hang"]]);
+      const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 800 });
+      const err = expectError(outcome, "CODEGRAPH_TIMEOUT");
+      assert.equal(err.details.timeoutMs, 800);
+      assert.ok(outcome.ms >= 800 && outcome.ms < 5000, `took ${outcome.ms} ms`);
+      const p = fake.readPids();
+      assert.ok(p, "the fake had started");
+      await waitFor(() => !isAlive(p.self), { timeoutMs: 2000, what: "the CLI to die" });
+      await assertNothingLeft();
+    });
 
-  test("closes stdout and stderr but keeps running: CODEGRAPH_TIMEOUT, process stopped", async () => {
-    const fake = fakeCli([["report"], ["closeStdout"], ["closeStderr"], ["hang"]]);
-    const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 800 });
-    expectError(outcome, "CODEGRAPH_TIMEOUT");
-    assert.ok(outcome.ms < 5000, `took ${outcome.ms} ms`);
-    const p = fake.readPids();
-    await waitFor(() => !isAlive(p.self), { timeoutMs: 2000, what: "the CLI to die" });
-    await assertNothingLeft();
-  });
+    test("closes stdout and stderr but keeps running: CODEGRAPH_TIMEOUT, process stopped", async () => {
+      const fake = fakeCli([["report"], ["closeStdout"], ["closeStderr"], ["hang"]]);
+      const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 800 });
+      expectError(outcome, "CODEGRAPH_TIMEOUT");
+      assert.ok(outcome.ms < 5000, `took ${outcome.ms} ms`);
+      const p = fake.readPids();
+      await waitFor(() => !isAlive(p.self), { timeoutMs: 2000, what: "the CLI to die" });
+      await assertNothingLeft();
+    });
 
-  test("a run stopped by the timeout keeps what the CLI said on stderr", async () => {
-    // Nothing reported is lost: a CLI stuck after explaining why (a lock, a prompt) should leave
-    // that explanation in the error, as CODEGRAPH_EXIT does.
-    const fake = fakeCli([
-      ["stderr", "stuck: waiting for the index lock\n"],
-      ["stdout", "partial answer\n"],
-      ["report"],
-      ["hang"],
-    ]);
-    const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 800 });
-    const err = expectError(outcome, "CODEGRAPH_TIMEOUT");
-    await assertNothingLeft();
-    assert.match(String(err.details.stderrTail ?? ""), /stuck: waiting for the index lock/, "details.stderrTail");
-    assert.match(err.message, /stuck: waiting for the index lock/, "the message carries the stderr tail");
-  });
+    test("a run stopped by the timeout keeps what the CLI said on stderr", async () => {
+      // Nothing reported is lost: a CLI stuck after explaining why (a lock, a prompt) should leave
+      // that explanation in the error, as CODEGRAPH_EXIT does.
+      const fake = fakeCli([
+        ["stderr", "stuck: waiting for the index lock\n"],
+        ["stdout", "partial answer\n"],
+        ["report"],
+        ["hang"],
+      ]);
+      const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 800 });
+      const err = expectError(outcome, "CODEGRAPH_TIMEOUT");
+      await assertNothingLeft();
+      assert.match(String(err.details.stderrTail ?? ""), /stuck: waiting for the index lock/, "details.stderrTail");
+      assert.match(err.message, /stuck: waiting for the index lock/, "the message carries the stderr tail");
+    });
 
-  test("a run stopped by the timeout or a cancel keeps the partial answer in details.partialText", async () => {
-    const fake = fakeCli([["stdout", "partial answer\n"], ["report"], ["hang"]]);
-    const timedOut = expectError(
-      await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 800 }),
-      "CODEGRAPH_TIMEOUT",
-    );
-    assert.equal(timedOut.details.partialText, "partial answer\n");
-    assert.equal(timedOut.details.partialBytes, 15);
-    assert.match(timedOut.message, /after printing 15 bytes of a partial answer/);
-    const ac = new AbortController();
-    const pending = exploreWith(fake.file, "q", suite.ws, ac.signal, { timeoutMs: 15000 });
-    await waitFor(() => fake.readPids() && isAlive(fake.readPids().self), { what: "the fake to start" });
-    ac.abort();
-    const err = expectError(await pending, "CODEGRAPH_CANCELLED");
-    assert.ok(["", "partial answer\n"].includes(err.details.partialText), err.details.partialText);
-    assert.equal(err.details.partialBytes, Buffer.byteLength(err.details.partialText));
-    await assertNothingLeft();
-  });
+    test("a run stopped by the timeout or a cancel keeps the partial answer in details.partialText", async () => {
+      const fake = fakeCli([["stdout", "partial answer\n"], ["report"], ["hang"]]);
+      const timedOut = expectError(
+        await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 800 }),
+        "CODEGRAPH_TIMEOUT",
+      );
+      assert.equal(timedOut.details.partialText, "partial answer\n");
+      assert.equal(timedOut.details.partialBytes, 15);
+      assert.match(timedOut.message, /after printing 15 bytes of a partial answer/);
+      const ac = new AbortController();
+      const pending = exploreWith(fake.file, "q", suite.ws, ac.signal, { timeoutMs: 15000 });
+      await waitFor(() => fake.readPids() && isAlive(fake.readPids().self), { what: "the fake to start" });
+      ac.abort();
+      const err = expectError(await pending, "CODEGRAPH_CANCELLED");
+      assert.ok(["", "partial answer\n"].includes(err.details.partialText), err.details.partialText);
+      assert.equal(err.details.partialBytes, Buffer.byteLength(err.details.partialText));
+      await assertNothingLeft();
+    });
 
-  test("starts slowly (1 s), then answers: a normal result", async () => {
-    const fake = fakeCli([
-      ["sleep", 1000],
-      ["stdout", "slow but sure\n"],
-    ]);
-    const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 20000 });
-    const result = expectResult(outcome);
-    assert.equal(result.text, "slow but sure\n");
-    const { durationMs, lockWaitMs, runMs } = result.details;
-    assert.ok(runMs >= 1000, `runMs ${runMs}`);
-    assert.ok(durationMs >= lockWaitMs + runMs, `durationMs ${durationMs}`);
-    assert.equal(result.details.cliVersion, FAKE_VERSION);
-    await assertNothingLeft();
-  });
+    test("starts slowly (1 s), then answers: a normal result", async () => {
+      const fake = fakeCli([
+        ["sleep", 1000],
+        ["stdout", "slow but sure\n"],
+      ]);
+      const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 20000 });
+      const result = expectResult(outcome);
+      assert.equal(result.text, "slow but sure\n");
+      const { durationMs, lockWaitMs, runMs } = result.details;
+      assert.ok(runMs >= 1000, `runMs ${runMs}`);
+      assert.ok(durationMs >= lockWaitMs + runMs, `durationMs ${durationMs}`);
+      assert.equal(result.details.cliVersion, FAKE_VERSION);
+      await assertNothingLeft();
+    });
 
-  test("a --version that never answers: the answer is not delayed, the probe dies by the deadline", async () => {
-    const fake = fakeCli([["stdout", "answer without waiting\n"]], { version: "hang" });
-    const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 1500 });
-    const result = expectResult(outcome);
-    assert.equal(result.text, "answer without waiting\n");
-    assert.ok(outcome.ms < 1000, `the answer waited ${outcome.ms} ms for the version`);
-    assert.equal(result.details.cliVersion ?? null, null);
-    const probe = await waitFor(() => fake.readPids(), { what: "the probe to start" });
-    // Bounded by the call's 1.5 s deadline (not the probe's own 5 s).
-    await waitFor(() => !isAlive(probe.probe), { timeoutMs: 3000, what: "the probe to be stopped at the deadline" });
+    test("a --version that never answers: the answer is not delayed, the probe dies by the deadline", async () => {
+      const fake = fakeCli([["stdout", "answer without waiting\n"]], { version: "hang" });
+      const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 1500 });
+      const result = expectResult(outcome);
+      assert.equal(result.text, "answer without waiting\n");
+      assert.ok(outcome.ms < 1000, `the answer waited ${outcome.ms} ms for the version`);
+      assert.equal(result.details.cliVersion ?? null, null);
+      const probe = await waitFor(() => fake.readPids(), { what: "the probe to start" });
+      // Bounded by the call's 1.5 s deadline (not the probe's own 5 s).
+      await waitFor(() => !isAlive(probe.probe), { timeoutMs: 3000, what: "the probe to be stopped at the deadline" });
 
-    // An abort while only the version is pending: the call has already answered.
-    const ac = new AbortController();
-    const again = exploreWith(fake.file, "q", suite.ws, ac.signal, { timeoutMs: 1500 });
-    const r2 = expectResult(await again);
-    ac.abort();
-    assert.equal(r2.text, "answer without waiting\n");
+      // An abort while only the version is pending: the call has already answered.
+      const ac = new AbortController();
+      const again = exploreWith(fake.file, "q", suite.ws, ac.signal, { timeoutMs: 1500 });
+      const r2 = expectResult(await again);
+      ac.abort();
+      assert.equal(r2.text, "answer without waiting\n");
 
-    // session_start's diagnosis waits at most about a second for it.
-    const started = Date.now();
-    const d = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => diagnose(suite.ws));
-    assert.equal(d.ready, true);
-    assert.ok(Date.now() - started < 2500, `diagnose took ${Date.now() - started} ms`);
-    await assertNothingLeft("after the probes' deadlines");
-  });
+      // session_start's diagnosis waits at most about a second for it.
+      const started = Date.now();
+      const d = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => diagnose(suite.ws));
+      assert.equal(d.ready, true);
+      assert.ok(Date.now() - started < 2500, `diagnose took ${Date.now() - started} ms`);
+      await assertNothingLeft("after the probes' deadlines");
+    });
 
-  test("a call that fails while its --version probe hangs: the probe is stopped with it", async () => {
-    const fake = fakeCli([["waitPids"], ["stderr", "boom\n"], ["exit", 3]], { version: "hang" });
-    const err = expectError(await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 15000 }), "CODEGRAPH_EXIT");
-    assert.equal(err.details.cliVersion ?? null, null);
-    const probe = await waitFor(() => fake.readPids(), { what: "the probe to start" });
-    // Stopped at once with the call (not at the 15 s deadline, nor the probe's own 5 s).
-    await processesDie([probe.probe], "the probe to be stopped with the failed call");
-    await assertNothingLeft();
-  });
+    test("a call that fails while its --version probe hangs: the probe is stopped with it", async () => {
+      const fake = fakeCli([["waitPids"], ["stderr", "boom\n"], ["exit", 3]], { version: "hang" });
+      const err = expectError(
+        await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 15000 }),
+        "CODEGRAPH_EXIT",
+      );
+      assert.equal(err.details.cliVersion ?? null, null);
+      const probe = await waitFor(() => fake.readPids(), { what: "the probe to start" });
+      // Stopped at once with the call (not at the 15 s deadline, nor the probe's own 5 s).
+      await processesDie([probe.probe], "the probe to be stopped with the failed call");
+      await assertNothingLeft();
+    });
 
-  test("filesystem checks that do not answer (a stalled thread pool): the call still settles by its deadline", async () => {
-    // One libuv pool thread, held by a blocking open of a FIFO with no writer: any fs call
-    // queued behind it stalls, as on a hung mount. The addon checks on a pool of its own.
-    const fifo = path.join(tempDir(), "stall");
-    execFileSync("mkfifo", [fifo], { env: { PATH: saved.PATH } });
-    const fake = fakeCli([["stdout", "answered\n"]]);
-    const script = `const fs = require("node:fs");
+    test("filesystem checks that do not answer (a stalled thread pool): the call still settles by its deadline", async () => {
+      // One libuv pool thread, held by a blocking open of a FIFO with no writer: any fs call
+      // queued behind it stalls, as on a hung mount. The addon checks on a pool of its own.
+      const fifo = path.join(tempDir(), "stall");
+      execFileSync("mkfifo", [fifo], { env: { PATH: saved.PATH } });
+      const fake = fakeCli([["stdout", "answered\n"]]);
+      const script = `const fs = require("node:fs");
 fs.promises.open(${JSON.stringify(fifo)}, "r").catch(() => {});
 const started = Date.now();
-setImmediate(() => require(${entry}).explore("q", ${JSON.stringify(suite.ws)}, null, { timeoutMs: 500 }).then(
+setImmediate(() => ${callee}("q", ${JSON.stringify(suite.ws)}, null, { timeoutMs: 500 }).then(
 (r) => ({ text: r.text }), (e) => ({ code: e.code, message: e.message })).then((out) => {
 process.stdout.write(JSON.stringify({ ...out, ms: Date.now() - started }));
 fs.closeSync(fs.openSync(${JSON.stringify(fifo)}, fs.constants.O_WRONLY | fs.constants.O_NONBLOCK)); // release the pool
 }));`;
-    const r = await runNode(["-e", script], {
-      env: { ...process.env, PI_CODEGRAPH_BIN: fake.file, UV_THREADPOOL_SIZE: "1" },
-      timeoutMs: 15000,
+      const r = await runNode(["-e", script], {
+        env: { ...process.env, PI_CODEGRAPH_BIN: fake.file, UV_THREADPOOL_SIZE: "1" },
+        timeoutMs: 15000,
+      });
+      assert.equal(r.code, 0, r.stderr);
+      const out = JSON.parse(r.stdout);
+      assert.ok(out.ms < 2500, `settled after ${out.ms} ms`);
+      if (out.code) {
+        assert.equal(out.code, "CODEGRAPH_TIMEOUT", out.message);
+        assert.match(out.message, /the filesystem did not answer/);
+      } else assert.equal(out.text, "answered\n");
+      await assertNothingLeft();
     });
-    assert.equal(r.code, 0, r.stderr);
-    const out = JSON.parse(r.stdout);
-    assert.ok(out.ms < 2500, `settled after ${out.ms} ms`);
-    if (out.code) {
-      assert.equal(out.code, "CODEGRAPH_TIMEOUT", out.message);
-      assert.match(out.message, /the filesystem did not answer/);
-    } else assert.equal(out.text, "answered\n");
-    await assertNothingLeft();
-  });
-});
+  },
+  { tools: ["explore", "node"] },
+);

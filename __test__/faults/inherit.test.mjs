@@ -27,7 +27,7 @@ function plantedWorkspace(name, dirs) {
 /** The JSON line the fake's `env` step printed. */
 const printedEnv = (text) => JSON.parse(text.split("\n").find((l) => l.startsWith("{")));
 
-eachBackend("what the child inherits", ({ explore, diagnose, entry }, backend) => {
+eachBackend("what the child inherits", ({ explore, diagnose, callee }, backend) => {
   test("a program planted in <workspace>/node_modules/.bin never runs (PATH as `npm run` sets it)", async () => {
     const { ws, ran } = plantedWorkspace("dirname", ["node_modules/.bin"]);
     const fake = fakeCli([
@@ -243,12 +243,12 @@ eachBackend("what the child inherits", ({ explore, diagnose, entry }, backend) =
         const worker = new Worker(\`
           const { parentPort, workerData } = require("node:worker_threads");
           Object.assign(process.env, workerData.vars);
-          require(workerData.entry).explore("q", workerData.ws).then(
+          (${callee})("q", workerData.ws).then(
             (r) => parentPort.postMessage({ text: r.text }),
             (e) => parentPort.postMessage({ code: e.code, message: e.message }),
           );\`, { eval: true, workerData: JSON.parse(process.argv[1]) });
         worker.once("message", (m) => { console.log(JSON.stringify(m)); process.exit(0); });`;
-      const data = JSON.stringify({ vars, ws, entry: JSON.parse(entry) });
+      const data = JSON.stringify({ vars, ws });
       const out = execFileSync(process.execPath, ["-e", code, data], { encoding: "utf8", timeout: 20000 });
       return JSON.parse(out);
     };
@@ -268,7 +268,7 @@ eachBackend("what the child inherits", ({ explore, diagnose, entry }, backend) =
   test("a value that is not UTF-8 reaches the CLI byte for byte (process.env read as JS sees it, bytes kept from environ); the Node runner: U+FFFD", () => {
     const ws = makeWorkspace();
     const fake = shellFake(`printf '%s' "$PI_CG_BYTES" | od -An -tx1`, "prints a variable's bytes, which Node cannot");
-    const script = `require(${entry}).explore("q", ${JSON.stringify(ws)}).then((r) => console.log(r.text), (e) => console.log(e.message))`;
+    const script = `${callee}("q", ${JSON.stringify(ws)}).then((r) => console.log(r.text), (e) => console.log(e.message))`;
     const r = spawnSync(
       "/bin/sh",
       ["-c", 'PI_CG_BYTES="$(printf "a\\377b")" exec "$0" -e "$1"', process.execPath, script],

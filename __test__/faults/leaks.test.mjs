@@ -42,7 +42,7 @@ const secrets = {
   ],
 };
 
-eachBackend("never leaks", ({ exploreWith, releaseFullOutputs, entry }, backend) => {
+eachBackend("never leaks", ({ exploreWith, releaseFullOutputs, callee }, backend) => {
   test("secrets in the stderr tail: every form masked, the rest of the line kept", async () => {
     const lines = Object.values(secrets).map(([line]) => line);
     const stderr = `${lines.join("\n")}\nplain diagnostic line\n`;
@@ -104,7 +104,7 @@ eachBackend("never leaks", ({ exploreWith, releaseFullOutputs, entry }, backend)
     }
 
     // A host killed by SIGTERM leaves its file; the next process's first spill sweeps it.
-    const host = `require(${entry}).explore("q", ${JSON.stringify(suite.ws)}).then((r) => {
+    const host = `${callee}("q", ${JSON.stringify(suite.ws)}).then((r) => {
       process.stdout.write(r.details.fullOutputPath + "\\n"); setInterval(() => {}, 1000); });`;
     const r = await runNode(["-e", host], {
       env: { ...process.env, PI_CODEGRAPH_BIN: fake.file },
@@ -113,7 +113,7 @@ eachBackend("never leaks", ({ exploreWith, releaseFullOutputs, entry }, backend)
     const leftover = r.stdout.trim();
     assert.equal(r.signal, "SIGTERM");
     assert.ok(fs.existsSync(leftover), "SIGTERM runs no exit handlers: the file is left");
-    const next = `require(${entry}).explore("q", ${JSON.stringify(suite.ws)}).then((r) => process.stdout.write(r.details.fullOutputPath));`;
+    const next = `${callee}("q", ${JSON.stringify(suite.ws)}).then((r) => process.stdout.write(r.details.fullOutputPath));`;
     const r2 = await runNode(["-e", next], { env: { ...process.env, PI_CODEGRAPH_BIN: fake.file } });
     assert.equal(r2.code, 0, r2.stderr);
     assert.equal(fs.existsSync(leftover), false, "swept by the next process");

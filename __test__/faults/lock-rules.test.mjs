@@ -26,9 +26,9 @@ function lockedWorkspace(name, content) {
 }
 
 /** explore() in a child host running as another user than pid 1's owner (nobody when we are root). */
-async function exploreAsOtherUser(entry, ws, bin) {
+async function exploreAsOtherUser(callee, ws, bin) {
   const script = `process.env.PI_CODEGRAPH_BIN = ${JSON.stringify(bin)};
-    require(${JSON.stringify(entry)}).explore("q", ${JSON.stringify(ws)}, null, { timeoutMs: 3000 }).then(
+    (${callee})("q", ${JSON.stringify(ws)}, null, { timeoutMs: 3000 }).then(
       (r) => console.log(JSON.stringify({ text: r.text })),
       (e) => console.log(JSON.stringify({ code: e.code, message: e.message })));`;
   const run = await runNode(["-e", script], isRoot ? { uid: NOBODY, gid: NOBODY } : {});
@@ -52,77 +52,82 @@ function holder() {
   return child;
 }
 
-eachBackend("lock files judged as CodeGraph judges them", ({ exploreWith, entry }) => {
-  const backendEntry = JSON.parse(entry);
-  const answering = () => {
-    const fake = fakeCli([["stdout", "an answer\n"]]);
-    for (const p of [fake.dir, fake.file]) fs.chmodSync(p, 0o755);
-    fs.chmodSync(`${fake.file}.spec.json`, 0o644);
-    return fake;
-  };
+// Each test starts a host as another user: explore and one focused tool (node; the catalogue gives each focused tool a share
+// of its expensive topics, to keep its time), both backends.
+eachBackend(
+  "lock files judged as CodeGraph judges them",
+  ({ exploreWith, callee }) => {
+    const answering = () => {
+      const fake = fakeCli([["stdout", "an answer\n"]]);
+      for (const p of [fake.dir, fake.file]) fs.chmodSync(p, 0o755);
+      fs.chmodSync(`${fake.file}.spec.json`, 0o644);
+      return fake;
+    };
 
-  test("codegraph.lock naming another user's live process (pid 1, EPERM) is stale: answered at once", async () => {
-    const ws = lockedWorkspace("codegraph.lock", "1\n");
-    const started = Date.now();
-    const out = await exploreAsOtherUser(backendEntry, ws, answering().file);
-    assert.equal(out.code, undefined, out.message);
-    assert.equal(out.text, "an answer\n");
-    assert.ok(Date.now() - started < 2500, "no wait for a writer that is not one");
-  });
-
-  test("rebuild.pid naming another user's live process (EPERM) is a live rebuild, as CodeGraph says", async () => {
-    const ws = lockedWorkspace("rebuild.pid", JSON.stringify({ pid: 1, mode: "rebuild", startedAt: 1 }));
-    const out = await exploreAsOtherUser(backendEntry, ws, answering().file);
-    assert.equal(out.code, "CODEGRAPH_INDEX_BUSY", out.message);
-  });
-
-  test("codegraph.lock read as parseInt reads it: `<pid>abc` and ` <pid>\\n` name a live writer", async () => {
-    for (const content of [`${process.pid}abc`, ` ${process.pid}\n`]) {
-      const ws = lockedWorkspace("codegraph.lock", content);
-      const outcome = await exploreWith(answering().file, "q", ws, null, { timeoutMs: 400 });
-      expectError(outcome, "CODEGRAPH_INDEX_BUSY");
-    }
-  });
-
-  test("rebuild.pid without CodeGraph's `mode` is not CodeGraph's: answered", async () => {
-    const ws = lockedWorkspace("rebuild.pid", JSON.stringify({ pid: process.pid }));
-    expectResult(await exploreWith(answering().file, "q", ws));
-  });
-
-  test("a lock naming a zombie (exited, not reaped) is no writer: answered at once", async (t) => {
-    if (process.platform !== "linux") return t.skip("zombie state from /proc");
-    // The child exits once its parent has exec'd into sleep (which never reaps it; the shell
-    // itself might, before its exec): it stays a zombie.
-    const parent = spawn("/bin/sh", ["-c", "/bin/sleep 1 & echo $!; exec /bin/sleep 30"], {
-      stdio: ["ignore", "pipe", "ignore"],
+    test("codegraph.lock naming another user's live process (pid 1, EPERM) is stale: answered at once", async () => {
+      const ws = lockedWorkspace("codegraph.lock", "1\n");
+      const started = Date.now();
+      const out = await exploreAsOtherUser(callee, ws, answering().file);
+      assert.equal(out.code, undefined, out.message);
+      assert.equal(out.text, "an answer\n");
+      assert.ok(Date.now() - started < 2500, "no wait for a writer that is not one");
     });
-    holders.push(parent);
-    let out = "";
-    parent.stdout.on("data", (d) => {
-      out += d;
-    });
-    await waitFor(() => out.includes("\n"), { what: "the zombie's pid" });
-    const zombie = Number(out.trim());
-    await waitFor(() => procStat(zombie)?.state === "Z", {
-      what: `the zombie ${zombie} (${JSON.stringify(procStat(zombie))})`,
-    });
-    const ws = lockedWorkspace("codegraph.lock", String(zombie));
-    const outcome = await exploreWith(answering().file, "q", ws, null, { timeoutMs: 5000 });
-    assert.equal(expectResult(outcome).text, "an answer\n");
-    assert.ok(outcome.ms < 2500, `took ${outcome.ms} ms`);
-  });
 
-  test("the lock replaced during the wait: the busy error names the writer holding it at the end", async () => {
-    const first = holder();
-    const second = holder();
-    const ws = lockedWorkspace("codegraph.lock", String(first.pid));
-    const lock = path.join(ws, ".codegraph", "codegraph.lock");
-    const pending = exploreWith(answering().file, "q", ws, null, { timeoutMs: 1200 });
-    // Another writer takes over (atomically, as a new lock file) and the first one ends.
-    fs.writeFileSync(`${lock}.tmp`, String(second.pid));
-    fs.renameSync(`${lock}.tmp`, lock);
-    first.kill("SIGKILL");
-    const err = expectError(await pending, "CODEGRAPH_INDEX_BUSY");
-    assert.ok(err.message.includes(`pid ${second.pid} holds`), err.message);
-  });
-});
+    test("rebuild.pid naming another user's live process (EPERM) is a live rebuild, as CodeGraph says", async () => {
+      const ws = lockedWorkspace("rebuild.pid", JSON.stringify({ pid: 1, mode: "rebuild", startedAt: 1 }));
+      const out = await exploreAsOtherUser(callee, ws, answering().file);
+      assert.equal(out.code, "CODEGRAPH_INDEX_BUSY", out.message);
+    });
+
+    test("codegraph.lock read as parseInt reads it: `<pid>abc` and ` <pid>\\n` name a live writer", async () => {
+      for (const content of [`${process.pid}abc`, ` ${process.pid}\n`]) {
+        const ws = lockedWorkspace("codegraph.lock", content);
+        const outcome = await exploreWith(answering().file, "q", ws, null, { timeoutMs: 400 });
+        expectError(outcome, "CODEGRAPH_INDEX_BUSY");
+      }
+    });
+
+    test("rebuild.pid without CodeGraph's `mode` is not CodeGraph's: answered", async () => {
+      const ws = lockedWorkspace("rebuild.pid", JSON.stringify({ pid: process.pid }));
+      expectResult(await exploreWith(answering().file, "q", ws));
+    });
+
+    test("a lock naming a zombie (exited, not reaped) is no writer: answered at once", async (t) => {
+      if (process.platform !== "linux") return t.skip("zombie state from /proc");
+      // The child exits once its parent has exec'd into sleep (which never reaps it; the shell
+      // itself might, before its exec): it stays a zombie.
+      const parent = spawn("/bin/sh", ["-c", "/bin/sleep 1 & echo $!; exec /bin/sleep 30"], {
+        stdio: ["ignore", "pipe", "ignore"],
+      });
+      holders.push(parent);
+      let out = "";
+      parent.stdout.on("data", (d) => {
+        out += d;
+      });
+      await waitFor(() => out.includes("\n"), { what: "the zombie's pid" });
+      const zombie = Number(out.trim());
+      await waitFor(() => procStat(zombie)?.state === "Z", {
+        what: `the zombie ${zombie} (${JSON.stringify(procStat(zombie))})`,
+      });
+      const ws = lockedWorkspace("codegraph.lock", String(zombie));
+      const outcome = await exploreWith(answering().file, "q", ws, null, { timeoutMs: 5000 });
+      assert.equal(expectResult(outcome).text, "an answer\n");
+      assert.ok(outcome.ms < 2500, `took ${outcome.ms} ms`);
+    });
+
+    test("the lock replaced during the wait: the busy error names the writer holding it at the end", async () => {
+      const first = holder();
+      const second = holder();
+      const ws = lockedWorkspace("codegraph.lock", String(first.pid));
+      const lock = path.join(ws, ".codegraph", "codegraph.lock");
+      const pending = exploreWith(answering().file, "q", ws, null, { timeoutMs: 1200 });
+      // Another writer takes over (atomically, as a new lock file) and the first one ends.
+      fs.writeFileSync(`${lock}.tmp`, String(second.pid));
+      fs.renameSync(`${lock}.tmp`, lock);
+      first.kill("SIGKILL");
+      const err = expectError(await pending, "CODEGRAPH_INDEX_BUSY");
+      assert.ok(err.message.includes(`pid ${second.pid} holds`), err.message);
+    });
+  },
+  { tools: ["explore", "node"] },
+);

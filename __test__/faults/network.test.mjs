@@ -14,11 +14,11 @@ const strace = spawnSync("strace", ["-V"], { encoding: "utf8", env: systemEnv })
 const straceMissing =
   strace.error || strace.status !== 0 ? "strace is not installed (apt-get install -y strace)" : false;
 
-eachBackend("the network", ({ entry }) => {
+eachBackend("the network", ({ callee }) => {
   test("one explore opens no AF_INET/AF_INET6 socket (strace -f)", { skip: straceMissing }, async (t) => {
     const fake = fakeCli([["stdout", "offline answer\n"]]);
     const trace = path.join(tempDir("pi-codegraph-faults-strace-"), "trace.txt");
-    const script = `require(${entry}).explore("q", ${JSON.stringify(suite.ws)}).then(
+    const script = `${callee}("q", ${JSON.stringify(suite.ws)}).then(
       (r) => process.stdout.write("RESULT " + r.text), (e) => process.stdout.write("ERROR " + e.code + " " + e.message));`;
     const r = await runNode(["-f", "-qq", "-e", "trace=network,execve", "-o", trace, process.execPath, "-e", script], {
       command: "strace",

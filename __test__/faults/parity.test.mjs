@@ -9,7 +9,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
 import { cleanup } from "../helpers/processes.mjs";
-import { backends, saved, useFaultsSuite } from "./suite.mjs";
+import { ALL_TOOLS, backends, saved, toolCall, useFaultsSuite } from "./suite.mjs";
 
 const require = createRequire(import.meta.url);
 const { versionNotice } = require("../../lib/versions.js");
@@ -30,6 +30,7 @@ const both = backends.length === 2 ? false : "needs both backends (PI_CODEGRAPH_
 const normalise = (s) =>
   String(s)
     .replace(/\d+ ms/g, "N ms")
+    .replace(/load average [\d.]+/g, "load average N") // read by each call, a moment apart
     .replace(/\d+\.\d s of waiting/g, "N s of waiting")
     .replace(/explore-\d+-(?:ns\d+-)?[0-9A-Za-z]+\.txt/g, "FILE")
     .replace(/\(\d+ bytes\)/g, "(N bytes)");
@@ -44,13 +45,13 @@ function assertNoticeOf(d, label) {
 }
 
 /** What a call gave, in a form both backends must agree on. */
-async function outcome(module, bin, args) {
+async function outcome(call, bin, args) {
   const shape = (details) =>
     Object.keys(details)
       .filter((k) => !RACY.has(k))
       .sort();
   return withEnv({ PI_CODEGRAPH_BIN: bin }, () =>
-    module.explore(...args).then(
+    call(...args).then(
       (v) => {
         assertNoticeOf(v.details, `the answer's version notice: ${v.details.cliVersion}`);
         return { text: normalise(v.text).slice(-400), details: shape(v.details), truncated: v.details.truncated };
@@ -107,17 +108,21 @@ before(() => {
   };
 });
 
-test("both backends: the same code, message, remediation and details fields, case by case", {
-  skip: both,
-}, async () => {
-  const [a, b] = backends;
-  for (const [label, [bin, ...args]] of Object.entries(cases)) {
-    const left = await outcome(a.module, bin, args);
-    const right = await outcome(b.module, bin, args);
-    assert.deepEqual(right, left, `${label}: ${b.id} differs from ${a.id}`);
-  }
-  for (const { module } of backends) module.releaseFullOutputs();
-});
+// Every call: explore and each focused tool with the case's request as its text (helpers/tools.mjs).
+for (const glue of ALL_TOOLS) {
+  const tool = toolCall(glue);
+  test(`both backends, ${tool.label}: the same code, message, remediation and details fields, case by case`, {
+    skip: both,
+  }, async () => {
+    const [a, b] = backends;
+    for (const [label, [bin, ...args]] of Object.entries(cases)) {
+      const left = await outcome(tool.adapt(a.module), bin, args);
+      const right = await outcome(tool.adapt(b.module), bin, args);
+      assert.deepEqual(right, left, `${label}: ${b.id} differs from ${a.id}`);
+    }
+    for (const { module } of backends) module.releaseFullOutputs();
+  });
+}
 
 test("both backends: diagnose() reports the same fields", { skip: both }, async () => {
   const fine = fakeCli([["stdout", "fine\n"]]).file;

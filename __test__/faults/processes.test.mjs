@@ -5,7 +5,7 @@ import { getEventListeners } from "node:events";
 import fs from "node:fs";
 import path from "node:path";
 import { before, test } from "node:test";
-import { expectError, expectResult, fakeCli, shellFake, withEnv } from "../helpers/index.mjs";
+import { expectError, expectResult, fakeCli, shellFake, tempDir, withEnv } from "../helpers/index.mjs";
 import {
   assertNothingLeft,
   cleanup,
@@ -94,18 +94,24 @@ eachBackend("the CLI's descendants", ({ exploreWith }) => {
   });
 });
 
-eachBackend("the host", ({ explore, exploreWith, entry }) => {
-  /** Writes its pid to the file named by the request (so calls are told apart), then hangs. */
+eachBackend("the host", ({ explore, exploreWith, callee }) => {
+  /**
+   * Writes its pid to the file the request names in `pids` (so calls are told apart; a bare name,
+   * which every tool passes as it is), then hangs.
+   */
   let sleeper;
+  let pids;
   before(() => {
-    sleeper = fakeCli([["pidToRequest"], ["hang"]]);
+    pids = tempDir("pi-codegraph-faults-pids-");
+    sleeper = fakeCli([["pidToRequest", pids], ["hang"]]);
   });
   let k = 0;
   const pidFile = () => {
     k += 1;
-    return path.join(sleeper.dir, `call-${k}.pid`);
+    return `call-${k}.pid`;
   };
-  const readPid = (f) => (fs.existsSync(f) ? Number(fs.readFileSync(f, "utf8")) : null);
+  const readPid = (f) =>
+    fs.existsSync(path.join(pids, f)) ? Number(fs.readFileSync(path.join(pids, f), "utf8")) : null;
 
   test("50 aborts in a row, at every stage: all CODEGRAPH_CANCELLED, nothing left", async (t) => {
     const started = [0, 0, 0]; // per stage: calls whose CLI had written its pid
@@ -186,7 +192,7 @@ eachBackend("the host", ({ explore, exploreWith, entry }) => {
       ["sleep", 500],
       ["stdout", "late answer\n"],
     ]);
-    const script = `require(${entry}).explore("q", ${JSON.stringify(suite.ws)}).then(
+    const script = `${callee}("q", ${JSON.stringify(suite.ws)}).then(
       (r) => process.stdout.write("RESULT " + r.text), (e) => process.stdout.write("ERROR " + e.code));`;
     const r = await runNode(["-e", script], { env: { ...process.env, PI_CODEGRAPH_BIN: slow.file } });
     assert.equal(r.stdout, "RESULT late answer\n", r.stderr);
@@ -198,7 +204,7 @@ eachBackend("the host", ({ explore, exploreWith, entry }) => {
     const fake = fakeCli([["grandchild", "ignore"], ["report"], ["hang"]]);
     const script = `
 const fs = require("node:fs");
-require(${entry}).explore("q", ${JSON.stringify(suite.ws)}).then(
+${callee}("q", ${JSON.stringify(suite.ws)}).then(
 () => process.stdout.write("SETTLED\\n"), (e) => process.stdout.write("SETTLED " + e.code + "\\n"));
 const t = setInterval(() => {
 if (!fs.existsSync(${JSON.stringify(fake.pids)})) return;

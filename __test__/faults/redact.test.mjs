@@ -27,45 +27,57 @@ test("redaction corpus: every rule is matched by at least one input, and negativ
   assert.ok(cases.filter((c) => c.input === c.expected).length >= 5, "negatives that must stay untouched");
 });
 
-eachBackend("redaction corpus", ({ exploreWith }) => {
-  test("each input on a failing CLI's stderr reaches the message as its expected text", async () => {
-    for (const { name, input, expected } of cases) {
+// One CLI run per corpus case: explore and one focused tool (search; the catalogue gives each focused tool a share
+// of its expensive topics, to keep its time), both backends.
+eachBackend(
+  "redaction corpus",
+  ({ exploreWith }) => {
+    test("each input on a failing CLI's stderr reaches the message as its expected text", async () => {
+      for (const { name, input, expected } of cases) {
+        const fake = fakeCli([
+          ["stderrBase64", Buffer.from(input).toString("base64")],
+          ["exit", 1],
+        ]);
+        const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
+        const section = err.message.split("\nstderr (last 4 KB):\n")[1];
+        assert.equal(section, expected.trimEnd(), name);
+        assert.equal(err.details.stderrTail.trimEnd(), expected.trimEnd(), name);
+      }
+    });
+  },
+  { tools: ["explore", "search"] },
+);
+
+// One CLI run per case: explore and one focused tool (search; the catalogue gives each focused tool a share
+// of its expensive topics, to keep its time), both backends.
+eachBackend(
+  "redaction keeps the tail's bounds",
+  ({ exploreWith }) => {
+    test("masks longer than what they hide still leave at most 4 KB, ending with the CLI's last words", async () => {
+      // Each `token=a` grows to `token=[REDACTED]`: redacted after the cut, the tail would outgrow 4 KB.
+      const stderr = `${"token=a\n".repeat(700)}last words\n`;
       const fake = fakeCli([
-        ["stderrBase64", Buffer.from(input).toString("base64")],
+        ["stderr", stderr],
         ["exit", 1],
       ]);
       const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
-      const section = err.message.split("\nstderr (last 4 KB):\n")[1];
-      assert.equal(section, expected.trimEnd(), name);
-      assert.equal(err.details.stderrTail.trimEnd(), expected.trimEnd(), name);
-    }
-  });
-});
+      const tail = err.details.stderrTail;
+      assert.ok(Buffer.byteLength(tail) <= 4096, `${Buffer.byteLength(tail)} bytes`);
+      assert.match(tail, /token=\[REDACTED\]\nlast words\n?$/);
+      assert.ok(!/token=a\b/.test(tail), "an unmasked value");
+    });
 
-eachBackend("redaction keeps the tail's bounds", ({ exploreWith }) => {
-  test("masks longer than what they hide still leave at most 4 KB, ending with the CLI's last words", async () => {
-    // Each `token=a` grows to `token=[REDACTED]`: redacted after the cut, the tail would outgrow 4 KB.
-    const stderr = `${"token=a\n".repeat(700)}last words\n`;
-    const fake = fakeCli([
-      ["stderr", stderr],
-      ["exit", 1],
-    ]);
-    const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
-    const tail = err.details.stderrTail;
-    assert.ok(Buffer.byteLength(tail) <= 4096, `${Buffer.byteLength(tail)} bytes`);
-    assert.match(tail, /token=\[REDACTED\]\nlast words\n?$/);
-    assert.ok(!/token=a\b/.test(tail), "an unmasked value");
-  });
-
-  test("a one-line tail cut mid-value keeps its [cut] mark and masks what follows", async () => {
-    const stderr = `${"x".repeat(6000)} token=one-line-secret-value end`;
-    const fake = fakeCli([
-      ["stderr", stderr],
-      ["exit", 1],
-    ]);
-    const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
-    assert.ok(err.details.stderrTail.startsWith("[cut]…"), err.details.stderrTail.slice(0, 40));
-    assert.ok(!err.message.includes("one-line-secret-value"));
-    assert.match(err.message, /token=\[REDACTED\] end$/);
-  });
-});
+    test("a one-line tail cut mid-value keeps its [cut] mark and masks what follows", async () => {
+      const stderr = `${"x".repeat(6000)} token=one-line-secret-value end`;
+      const fake = fakeCli([
+        ["stderr", stderr],
+        ["exit", 1],
+      ]);
+      const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");
+      assert.ok(err.details.stderrTail.startsWith("[cut]…"), err.details.stderrTail.slice(0, 40));
+      assert.ok(!err.message.includes("one-line-secret-value"));
+      assert.match(err.message, /token=\[REDACTED\] end$/);
+    });
+  },
+  { tools: ["explore", "search"] },
+);

@@ -38,82 +38,97 @@ function verdict(run) {
   return calls;
 }
 
-eachBackend("out of resources", ({ entry }) => {
-  const backendEntry = JSON.parse(entry);
-  const answer = () => fakeCli([["stdout", "an answer\n"]]);
-  for (const phase of ["before-load", "after-load", "warm"]) {
-    test(`no file descriptors left (${phase}): CODEGRAPH_RESOURCES, the host lives, the next call answers`, async () => {
-      const run = await runNode([HOST, backendEntry, suite.ws, answer().file, phase, FREES], { timeoutMs: 60000 });
-      const calls = verdict(run);
-      assert.ok(
-        calls.some((c) => !c.ok),
-        `some call met the limit: ${run.stdout}`,
-      );
+// Each test starts Node hosts under resource limits: explore and one focused tool (relations; the catalogue gives each focused tool a share
+// of its expensive topics, to keep its time), both backends.
+eachBackend(
+  "out of resources",
+  ({ entry, toolEnv }) => {
+    const backendEntry = JSON.parse(entry);
+    const answer = () => fakeCli([["stdout", "an answer\n"]]);
+    for (const phase of ["before-load", "after-load", "warm"]) {
+      test(`no file descriptors left (${phase}): CODEGRAPH_RESOURCES, the host lives, the next call answers`, async () => {
+        const run = await runNode([HOST, backendEntry, suite.ws, answer().file, phase, FREES], {
+          env: { ...process.env, ...toolEnv },
+          timeoutMs: 60000,
+        });
+        const calls = verdict(run);
+        assert.ok(
+          calls.some((c) => !c.ok),
+          `some call met the limit: ${run.stdout}`,
+        );
+      });
+    }
+
+    test("no file descriptors left while a truncated answer's full output is kept: answered or coded", async () => {
+      const fake = fakeCli([["stdout", `${Array.from({ length: 3000 }, (_, i) => `line ${i}`).join("\n")}\n`]]);
+      const run = await runNode([HOST, backendEntry, suite.ws, fake.file, "warm", FREES], {
+        env: { ...process.env, ...toolEnv },
+        timeoutMs: 60000,
+      });
+      verdict(run);
     });
-  }
 
-  test("no file descriptors left while a truncated answer's full output is kept: answered or coded", async () => {
-    const fake = fakeCli([["stdout", `${Array.from({ length: 3000 }, (_, i) => `line ${i}`).join("\n")}\n`]]);
-    const run = await runNode([HOST, backendEntry, suite.ws, fake.file, "warm", FREES], { timeoutMs: 60000 });
-    verdict(run);
-  });
+    test("the remediation names the resource", async () => {
+      const run = await runNode([HOST, backendEntry, suite.ws, answer().file, "warm", "0"], {
+        env: { ...process.env, ...toolEnv },
+        timeoutMs: 60000,
+      });
+      const [call] = verdict(run);
+      assert.equal(call.code, "CODEGRAPH_RESOURCES");
+      assert.match(call.message, /file descriptors \(this process's limit\)/);
+    });
 
-  test("the remediation names the resource", async () => {
-    const run = await runNode([HOST, backendEntry, suite.ws, answer().file, "warm", "0"], { timeoutMs: 60000 });
-    const [call] = verdict(run);
-    assert.equal(call.code, "CODEGRAPH_RESOURCES");
-    assert.match(call.message, /file descriptors \(this process's limit\)/);
-  });
-
-  test("under a process limit (`prlimit --nproc=N` as another user): coded, and the host lives", {
-    skip: (!PRLIMIT || process.getuid?.() !== 0) && "needs root (to run as nobody) and prlimit",
-  }, async (t) => {
-    const ws = makeWorkspace();
-    fs.chmodSync(ws, 0o755);
-    // A shell CLI: under a process limit a Node CLI cannot start its own threads (it aborts).
-    const fake = shellFake('echo "an answer"', "a CLI that needs no threads of its own");
-    for (const p of [fake.dir, fake.file]) fs.chmodSync(p, 0o755);
-    let started = 0;
-    for (const n of [13, 14, 16]) {
-      // Node itself may not start under a tight limit (its own threads): then nothing of ours ran.
-      const run = await runNode(
-        [`--nproc=${n}`, process.execPath, HOST, backendEntry, ws, fake.file, "after-load", "64"],
-        { command: PRLIMIT, uid: 65534, gid: 65534, timeoutMs: 15000 },
-      );
-      if (!run.stdout.trim()) {
-        t.diagnostic(`nproc=${n}: Node did not start (${run.signal ?? run.code})`);
-        continue;
+    test("under a process limit (`prlimit --nproc=N` as another user): coded, and the host lives", {
+      skip: (!PRLIMIT || process.getuid?.() !== 0) && "needs root (to run as nobody) and prlimit",
+    }, async (t) => {
+      const ws = makeWorkspace();
+      fs.chmodSync(ws, 0o755);
+      // A shell CLI: under a process limit a Node CLI cannot start its own threads (it aborts).
+      const fake = shellFake('echo "an answer"', "a CLI that needs no threads of its own");
+      for (const p of [fake.dir, fake.file]) fs.chmodSync(p, 0o755);
+      let started = 0;
+      for (const n of [13, 14, 16]) {
+        // Node itself may not start under a tight limit (its own threads): then nothing of ours ran.
+        const run = await runNode(
+          [`--nproc=${n}`, process.execPath, HOST, backendEntry, ws, fake.file, "after-load", "64"],
+          { command: PRLIMIT, env: { ...process.env, ...toolEnv }, uid: 65534, gid: 65534, timeoutMs: 15000 },
+        );
+        if (!run.stdout.trim()) {
+          t.diagnostic(`nproc=${n}: Node did not start (${run.signal ?? run.code})`);
+          continue;
+        }
+        started += 1;
+        assert.equal(run.signal, null, `nproc=${n}: the host died of ${run.signal}\n${run.stderr}`);
+        const records = run.stdout
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l));
+        assert.deepEqual(records.at(-1), { survived: true }, `nproc=${n}: ${run.stdout}`);
+        for (const c of records.filter((r) => "free" in r || r.after).map((r) => r.after ?? r))
+          if (!c.ok) assert.equal(c.code, "CODEGRAPH_RESOURCES", `nproc=${n}: ${JSON.stringify(c)}`);
       }
-      started += 1;
-      assert.equal(run.signal, null, `nproc=${n}: the host died of ${run.signal}\n${run.stderr}`);
-      const records = run.stdout
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l));
-      assert.deepEqual(records.at(-1), { survived: true }, `nproc=${n}: ${run.stdout}`);
-      for (const c of records.filter((r) => "free" in r || r.after).map((r) => r.after ?? r))
-        if (!c.ok) assert.equal(c.code, "CODEGRAPH_RESOURCES", `nproc=${n}: ${JSON.stringify(c)}`);
-    }
-    t.diagnostic(`Node started under ${started} of 3 limits`);
-  });
+      t.diagnostic(`Node started under ${started} of 3 limits`);
+    });
 
-  test("under `prlimit --nofile=N` from the start the host never dies", {
-    skip: !PRLIMIT && "no prlimit",
-  }, async () => {
-    for (const n of [22, 24, 26, 28, 30, 34]) {
-      const run = await runNode(
-        [`--nofile=${n}`, process.execPath, HOST, backendEntry, suite.ws, answer().file, "after-load", "64"],
-        { command: PRLIMIT, timeoutMs: 60000 },
-      );
-      assert.equal(run.signal, null, `nofile=${n}: the host died of ${run.signal}\n${run.stderr}`);
-      assert.equal(run.code, 0, `nofile=${n}: the host exited ${run.code}\n${run.stderr.slice(-2000)}`);
-      const records = run.stdout
-        .trim()
-        .split("\n")
-        .map((l) => JSON.parse(l));
-      for (const c of records.filter((r) => "free" in r))
-        if (!c.ok) assert.equal(c.code, "CODEGRAPH_RESOURCES", `nofile=${n}: ${JSON.stringify(c)}`);
-      assert.doesNotMatch(run.stderr, /panicked|backtrace/, `nofile=${n}: nothing printed into the host's terminal`);
-    }
-  });
-});
+    test("under `prlimit --nofile=N` from the start the host never dies", {
+      skip: !PRLIMIT && "no prlimit",
+    }, async () => {
+      for (const n of [22, 24, 26, 28, 30, 34]) {
+        const run = await runNode(
+          [`--nofile=${n}`, process.execPath, HOST, backendEntry, suite.ws, answer().file, "after-load", "64"],
+          { command: PRLIMIT, env: { ...process.env, ...toolEnv }, timeoutMs: 60000 },
+        );
+        assert.equal(run.signal, null, `nofile=${n}: the host died of ${run.signal}\n${run.stderr}`);
+        assert.equal(run.code, 0, `nofile=${n}: the host exited ${run.code}\n${run.stderr.slice(-2000)}`);
+        const records = run.stdout
+          .trim()
+          .split("\n")
+          .map((l) => JSON.parse(l));
+        for (const c of records.filter((r) => "free" in r))
+          if (!c.ok) assert.equal(c.code, "CODEGRAPH_RESOURCES", `nofile=${n}: ${JSON.stringify(c)}`);
+        assert.doesNotMatch(run.stderr, /panicked|backtrace/, `nofile=${n}: nothing printed into the host's terminal`);
+      }
+    });
+  },
+  { tools: ["explore", "relations"] },
+);

@@ -37,11 +37,11 @@ function liveHost(args, env) {
   });
 }
 
-eachBackend("full-output files of other hosts", ({ entry }) => {
+eachBackend("full-output files of other hosts", ({ entry, toolEnv }) => {
   const backendEntry = JSON.parse(entry);
   const setup = () => {
     const fake = fakeCli([["stdout", "x\n".repeat(2500)]]);
-    const env = { ...process.env, TMPDIR: tempDir("pi-codegraph-shared-tmp-") };
+    const env = { ...process.env, ...toolEnv, TMPDIR: tempDir("pi-codegraph-shared-tmp-") };
     return { args: [backendEntry, suite.ws, fake.file], env };
   };
 

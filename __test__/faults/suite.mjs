@@ -1,10 +1,13 @@
-// The fault catalogue's harness: the backends every suite runs against, a clean environment per
-// test file (an empty PATH, an indexed workspace, the process mark) with the final verdict on the
-// process table, and explore()/diagnose() of one backend with a given executable.
+// The fault catalogue's harness: the backends and the calls every suite runs against, a clean
+// environment per test file (an empty PATH, an indexed workspace, the process mark) with the final
+// verdict on the process table, and the call under test/diagnose() of one backend with a given
+// executable. The calls: explore(), and each focused tool (node, relations, search: the same runner
+// and the same promises) adapted to take the test's request as its one text argument.
 import { after, before, describe } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
 import { makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
 import { assertCleanProcessTable, restoreMark, setMark } from "../helpers/processes.mjs";
+import { ALL_TOOLS, calleeOf, toolCall } from "../helpers/tools.mjs";
 
 /**
  * Each backend under test, from helpers/impl.mjs (PI_CODEGRAPH_IMPL=native|node picks one):
@@ -14,12 +17,23 @@ import { assertCleanProcessTable, restoreMark, setMark } from "../helpers/proces
  * requires for explore/diagnose (index.js for native, lib/backends/node for node).
  */
 export const backends = implementations;
+export { ALL_TOOLS, toolCall };
 
 export const saved = { PATH: process.env.PATH, BIN: process.env.PI_CODEGRAPH_BIN };
 
-/** explore/diagnose/releaseFullOutputs of `backend`, and exploreWith(bin, …) that times the call. */
-export function forBackend(backend) {
-  const { explore, diagnose, releaseFullOutputs } = backend.module;
+/**
+ * The calls of `backend` for one tool (toolCall; explore by default): `explore(request, cwd,
+ * signal, options)` is the call under test (explore itself, or the focused tool with the request
+ * as its text), `exploreWith(bin, …)` times it, `diagnose`, `releaseFullOutputs`, `entry` (what a
+ * child script requires, JSON), `callee`: the call under test as a JS expression for a child
+ * script (`require(entry).explore` for explore, so explore's scripts are unchanged), `tool`
+ * (toolCall) and `toolEnv` (what a host script of helpers/ needs to make the same call).
+ */
+export function forBackend(backend, tool = toolCall("explore")) {
+  const { diagnose, releaseFullOutputs } = backend.module;
+  const explore = tool.adapt(backend.module);
+  const entry = JSON.stringify(backend.entry);
+  const callee = calleeOf(tool, backend);
   async function exploreWith(bin, request, cwd, signal, options, extraEnv = {}) {
     const started = Date.now();
     const result = await withEnv({ PI_CODEGRAPH_BIN: bin, ...extraEnv }, () =>
@@ -30,7 +44,7 @@ export function forBackend(backend) {
     );
     return { ...result, ms: Date.now() - started };
   }
-  return { explore, diagnose, releaseFullOutputs, exploreWith, entry: JSON.stringify(backend.entry) };
+  return { explore, diagnose, releaseFullOutputs, exploreWith, entry, callee, tool, toolEnv: tool.env };
 }
 
 /**
@@ -61,11 +75,16 @@ export function useFaultsSuite() {
 }
 
 /**
- * One topic of the catalogue for every backend: `describe("<id> backend: <title>")` whose body
- * gets that backend's calls (forBackend) and the backend itself.
+ * One topic of the catalogue for every backend and every call: `describe("<id> backend, <tool>:
+ * <title>")` whose body gets that backend's calls for that tool (forBackend) and the backend
+ * itself. `tools` (glue names, default ALL_TOOLS) narrows the calls: a topic that is explore's
+ * alone says why where it calls this.
  */
-export function eachBackend(title, body) {
+export function eachBackend(title, body, { tools = ALL_TOOLS } = {}) {
   for (const backend of backends) {
-    describe(`${backend.id} backend: ${title}`, () => body(forBackend(backend), backend));
+    for (const glue of tools) {
+      const tool = toolCall(glue);
+      describe(`${backend.id} backend, ${tool.label}: ${title}`, () => body(forBackend(backend, tool), backend));
+    }
   }
 }

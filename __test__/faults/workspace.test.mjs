@@ -10,7 +10,7 @@ import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
-eachBackend("the workspace", ({ exploreWith, entry }) => {
+eachBackend("the workspace", ({ exploreWith, callee }) => {
   test("deleted while the CLI runs: the call settles with the answer, no hang", async (t) => {
     const doomed = makeWorkspace();
     const fake = fakeCli([
@@ -84,7 +84,7 @@ eachBackend("the workspace", ({ exploreWith, entry }) => {
     fs.chmodSync(locked, 0o000);
     const fake = fakeCli([["stdout", "should not be reached\n"]]);
     fs.chmodSync(fake.dir, 0o755);
-    const script = `require(${entry}).explore("q", ${JSON.stringify(locked)}).then(
+    const script = `${callee}("q", ${JSON.stringify(locked)}).then(
       (r) => console.log(JSON.stringify({ text: r.text })),
       (e) => console.log(JSON.stringify({ code: e.code, message: e.message })));`;
     try {

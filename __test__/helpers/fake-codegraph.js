@@ -267,7 +267,7 @@ function lifecycle(sub, grandchild) {
  *   closeStdout; closeStderr; grandchild <"ignore"|"inherit"> (a child that sleeps until killed);
  *   daemon <stdio> (a new session, ignoring SIGTERM; waits until it runs); report (writes
  *   { self, grandchild?, daemon? } to `pids`); pidToRequest (writes its pid to the file the
- *   request names); record <log> (appends argv and /proc/self/cmdline); cwd (prints { cwd });
+ *   request names, inside the directory `arg` when given); record <log> (appends argv and /proc/self/cmdline); cwd (prints { cwd });
  *   appendArgv0 <file>; failIfExists <path> (exit 9 when it is there); removeCwd (deletes its
  *   working directory, the workspace, as a user might mid-call); runOnPath <name> (starts
  *   it as a PATH lookup finds it, in its cwd, as CodeGraph runs `dirname` and `git`; a failure to
@@ -376,10 +376,14 @@ async function runSpec(spec) {
       case "report":
         report();
         break;
-      case "pidToRequest":
-        fs.writeFileSync(`${args[2]}.tmp`, String(process.pid));
-        fs.renameSync(`${args[2]}.tmp`, args[2]);
+      case "pidToRequest": {
+        // The request (the text after `--`) names the file, inside the directory `arg` when given.
+        const request = args[args.indexOf("--") + 1];
+        const file = arg ? `${arg}/${request}` : request;
+        fs.writeFileSync(`${file}.tmp`, String(process.pid));
+        fs.renameSync(`${file}.tmp`, file);
         break;
+      }
       case "record": {
         const cmdline = fs.readFileSync("/proc/self/cmdline").toString("base64");
         fs.appendFileSync(arg, `${JSON.stringify({ argv: args, cmdline })}\n`);

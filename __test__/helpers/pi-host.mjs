@@ -163,11 +163,11 @@ export async function runCommand(host, ctx, name, args = "") {
 }
 
 /** Loads the package into a fresh host and returns its registered tool. */
-export async function loadTool(factory, ctx) {
+export async function loadTool(factory, ctx, name = "codegraph_explore") {
   const host = createPiHost();
   host.load(factory, "test");
   await host.startSession(ctx);
-  return host.registry.find((t) => t.name === "codegraph_explore");
+  return host.registry.find((t) => t.name === name);
 }
 
 /** A theme that leaves text as it is, for asserting on rendered components. */

@@ -127,8 +127,8 @@ const REMEDIATIONS = {
   CODEGRAPH_SPAWN: () =>
     "Check that the codegraph executable is a runnable program and that the workspace is readable.",
   CODEGRAPH_RESOURCES: (f) => RESOURCE_REMEDIATIONS[f.resource],
-  CODEGRAPH_EXIT: () =>
-    "Read the stderr tail below; run the same `codegraph explore` in the workspace to reproduce it.",
+  CODEGRAPH_EXIT: (f) =>
+    `Read the stderr tail below; run the same \`codegraph ${f.subcommand ?? "explore"}\` in the workspace to reproduce it.`,
   CODEGRAPH_TIMEOUT: timeoutRemediation,
   CODEGRAPH_CANCELLED: () => "Nothing to fix: the request was cancelled.",
   CODEGRAPH_ADDON: (f) =>

@@ -229,6 +229,11 @@ function queueSays(q) {
   return `${queries(q.ahead)} ahead of it on this index, ${q.policy.limit} run at once`;
 }
 
+/** The call a cancellation ended: explore's, or a focused tool's command (`subcommand`, lib/calls.js). */
+function cancelledCall(f) {
+  return f.subcommand ? `the codegraph ${f.subcommand} call` : "the explore";
+}
+
 /** The headline of each code (without the code itself and the final period). */
 const HEADLINES = {
   CODEGRAPH_INVALID_REQUEST: (f) =>
@@ -250,11 +255,11 @@ const HEADLINES = {
     `CodeGraph is writing this workspace's index right now (${writerSays(f)})${busyNote(f.waitedMs)}`,
   CODEGRAPH_SPAWN: (f) => `codegraph could not be started: ${said(WORDED_FACTS.SpawnReason, f.reason)}`,
   CODEGRAPH_RESOURCES: (f) => `pi-codegraph ran out of ${RESOURCE_NAMES[f.resource]}: ${resourceReason(f)}`,
-  CODEGRAPH_EXIT: (f) => `codegraph explore ${exitHow(f)}`,
+  CODEGRAPH_EXIT: (f) => `codegraph ${f.subcommand ?? "explore"} ${exitHow(f)}`,
   CODEGRAPH_TIMEOUT: (f) =>
     f.queue
-      ? `codegraph explore waited ${seconds(f.queue.waitedMs)} for its turn (${queueSays(f.queue)}) and was not started`
-      : `codegraph explore did not finish within ${f.timeoutMs} ms and was stopped${
+      ? `codegraph ${f.subcommand ?? "explore"} waited ${seconds(f.queue.waitedMs)} for its turn (${queueSays(f.queue)}) and was not started`
+      : `codegraph ${f.subcommand ?? "explore"} did not finish within ${f.timeoutMs} ms and was stopped${
           partialBytes(f)
             ? ` after printing ${partialBytes(f)} bytes of a partial answer (${f.partialShown ? "below" : "kept in details.partialText"})`
             : " before it printed anything"
@@ -262,10 +267,10 @@ const HEADLINES = {
   CODEGRAPH_ADDON: (f) => `the pi-codegraph native addon for ${f.target} is not installed`,
   CODEGRAPH_CANCELLED: (f) =>
     f.queue
-      ? `the explore was cancelled while it waited for its turn (${queueSays(f.queue)}); nothing was started`
+      ? `${cancelledCall(f)} was cancelled while it waited for its turn (${queueSays(f.queue)}); nothing was started`
       : partialBytes(f)
-        ? `the explore was cancelled after codegraph had printed ${partialBytes(f)} bytes (the partial answer is ${f.partialShown ? "below" : "in details.partialText"}), and codegraph was stopped`
-        : "the explore was cancelled before codegraph printed anything, and codegraph was stopped",
+        ? `${cancelledCall(f)} was cancelled after codegraph had printed ${partialBytes(f)} bytes (the partial answer is ${f.partialShown ? "below" : "in details.partialText"}), and codegraph was stopped`
+        : `${cancelledCall(f)} was cancelled before codegraph printed anything, and codegraph was stopped`,
 };
 
 /** What went wrong, in one line (a diagnosis's `problem`, `indexProblem`, `executableProblem`). */

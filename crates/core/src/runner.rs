@@ -250,6 +250,8 @@ impl<'a> Throttle<'a> {
 
   fn report(&mut self, out: &StdoutCollector) {
     let Some(report) = self.report else { return };
+    // One clock reading for both: a report's `elapsed` is when it was decided, not after the
+    // preview was built (slower under load), so reports stay an interval apart.
     self.last = Instant::now();
     self.unreported = false;
     let (text, seen_bytes, seen_lines) = out.preview();
@@ -258,7 +260,7 @@ impl<'a> Throttle<'a> {
       tail: out.tail(),
       seen_bytes,
       seen_lines,
-      elapsed: self.started.elapsed(),
+      elapsed: self.last - self.started,
     });
   }
 }

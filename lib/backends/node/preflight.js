@@ -227,6 +227,7 @@ async function checkIndex(workspace, home, env) {
 }
 
 module.exports = {
+  BLANK,
   readRegular,
   envSet,
   envGet,

@@ -82,16 +82,13 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     const report = () => {
       clearTimeout(flush);
       flush = null;
+      // One clock reading for both: a report's elapsedMs is when it was decided, not after the
+      // preview was built (which takes longer under load), so reports stay an interval apart.
       lastProgress = performance.now();
+      const elapsedMs = Math.floor(lastProgress - started);
       const p = out.preview();
       try {
-        const ret = onProgress({
-          text: p.text,
-          tail: out.tail(),
-          seenBytes: p.bytes,
-          seenLines: p.lines,
-          elapsedMs: elapsed(),
-        });
+        const ret = onProgress({ text: p.text, tail: out.tail(), seenBytes: p.bytes, seenLines: p.lines, elapsedMs });
         if (ret && typeof ret.then === "function") Promise.resolve(ret).catch(() => {});
       } catch {} // a listener's bug must not break the run
     };
