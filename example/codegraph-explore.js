@@ -6481,6 +6481,19 @@ function citesFiles(command) {
   }
 }
 
+/**
+ * `{ subcommand }` of a command other than explore, for its failure's words; `{}` for explore and
+ * for a description that cannot be read (the backend rejects that one with its own words).
+ */
+function namedCommand(command) {
+  try {
+    const sub = command?.subcommand;
+    return typeof sub === "string" && sub !== "explore" && /^[a-z][a-z-]{0,31}$/.test(sub) ? { subcommand: sub } : {};
+  } catch {
+    return {};
+  }
+}
+
 /** `{ [name]: notice }` when the CLI's version is outside the tested range (lib/versions.js), else `{}`. */
 function noticeOf(name, cliVersion) {
   const notice = versionNotice(cliVersion);
@@ -6511,6 +6524,8 @@ function wrapBackend(backend) {
       if (cause?.code === "CODEGRAPH_INVALID_OPTIONS") throw cause;
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
     }
+    // A failure's words name the command that ran (`codegraph sync did not finish…`); explore's stay as they were.
+    const named = namedCommand(command);
     // Wait for a turn on the index (lib/admission.js); the time budget starts once admitted.
     const budgetMs = budgetOf(command, plain);
     let ticket;
@@ -6520,7 +6535,8 @@ function wrapBackend(backend) {
       const queue = err?.queue;
       if (!queue) throw publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });
       const code = queue.is === "cancelled" ? "CODEGRAPH_CANCELLED" : "CODEGRAPH_TIMEOUT";
-      const facts = queue.is === "cancelled" ? { queue } : { queue, timeoutMs: queueBound(budgetMs) };
+      const facts =
+        queue.is === "cancelled" ? { queue, ...named } : { queue, timeoutMs: queueBound(budgetMs), ...named };
       throw publicError(code, facts, {
         queueMs: queue.waitedMs,
         durationMs: total(),
@@ -6535,8 +6551,8 @@ function wrapBackend(backend) {
       ticket.leave();
       const context = () => ({ ...noticeOf("cliVersionNotice", err.details?.cliVersion), ...waits() });
       if (err?.code === "CODEGRAPH_TIMEOUT")
-        throw reworded(err, { observed: observed(ticket, err.details) }, context());
-      if (err?.code?.startsWith?.("CODEGRAPH_")) throw reworded(err, {}, context());
+        throw reworded(err, { observed: observed(ticket, err.details), ...named }, context());
+      if (err?.code?.startsWith?.("CODEGRAPH_")) throw reworded(err, named, context());
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
       const resources = exhausted({ is: "loadRunner" }, err);
       if (resources) throw publicError(resources.code, resources.facts);
@@ -6560,15 +6576,9 @@ function wrapBackend(backend) {
 
   /**
    * A focused tool's call: its arguments checked and made a command description (lib/commands.js),
-   * then run(). A bad argument is a CODEGRAPH_INVALID_REQUEST rejection, never a throw. A failure's
-   * words name the command that ran (`subcommand`), not explore.
+   * then run(). A bad argument is a CODEGRAPH_INVALID_REQUEST rejection, never a throw.
    */
-  const focused = (build) => async (params, cwd, signal, options) => {
-    const command = build(params);
-    return run(command, cwd, signal, options).catch((err) => {
-      throw reworded(err, { subcommand: command.subcommand });
-    });
-  };
+  const focused = (build) => async (params, cwd, signal, options) => run(build(params), cwd, signal, options);
   /** `codegraph node …` from codegraph_node's arguments ({ symbol?, file?, offset?, limit?, outline? }). */
   const node = focused(nodeCommand);
   /** `codegraph callers|callees|impact …` from codegraph_relations' arguments ({ relation, symbol, file?, limit?, depth? }). */

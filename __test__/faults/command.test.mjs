@@ -91,6 +91,9 @@ eachBackend(
       const fake = fakeCli([["grandchild", "ignore"], ["report"], ["hang"]]);
       const own = await runWith(fake.file, status({ timeoutMs: 700 }), suite.ws);
       assert.equal(expectError(own, "CODEGRAPH_TIMEOUT").details.timeoutMs, 700);
+      // Its words name the command that ran, not explore (a `/codegraph status` shows this headline).
+      assert.match(own.error.message, /^CODEGRAPH_TIMEOUT: codegraph status did not finish within 700 ms/);
+      assert.doesNotMatch(own.error.message, /explore/);
       assert.ok(own.ms >= 700 && own.ms < 5000, `took ${own.ms} ms`);
       const p = fake.readPids();
       await waitFor(() => !isAlive(p.self) && !isAlive(p.grandchild), { timeoutMs: 3000, what: "the tree to die" });
@@ -107,6 +110,7 @@ eachBackend(
       ac.abort();
       const err = expectError(await pending, "CODEGRAPH_CANCELLED");
       assert.equal(err.details.partialText, "partial\n");
+      assert.match(err.message, /^CODEGRAPH_CANCELLED: the codegraph status call was cancelled after codegraph had printed/);
       await assertNothingLeft();
     });
 
