@@ -110,7 +110,10 @@ eachBackend(
       ac.abort();
       const err = expectError(await pending, "CODEGRAPH_CANCELLED");
       assert.equal(err.details.partialText, "partial\n");
-      assert.match(err.message, /^CODEGRAPH_CANCELLED: the codegraph status call was cancelled after codegraph had printed/);
+      assert.match(
+        err.message,
+        /^CODEGRAPH_CANCELLED: the codegraph status call was cancelled after codegraph had printed/,
+      );
       await assertNothingLeft();
     });
 
