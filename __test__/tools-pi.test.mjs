@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
-import { root, tempDir, waitFor } from "./helpers/index.mjs";
+import { recordingCli, root, tempDir, waitFor } from "./helpers/index.mjs";
 import {
   contentText,
   indexShop,
@@ -97,13 +97,8 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
     fs.mkdirSync(path.join(scratch, "tmp"));
     indexed = indexShop(path.join(scratch, "shop"));
     wrapperDir = path.join(scratch, "bin");
-    fs.mkdirSync(wrapperDir);
     log = path.join(scratch, "starts.log");
-    fs.writeFileSync(
-      path.join(wrapperDir, "codegraph"),
-      `#!/bin/sh\nprintf '%s\\n' "$*" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(realCli)} "$@"\n`,
-      { mode: 0o755 },
-    );
+    recordingCli(wrapperDir, log, realCli);
     server = await startFakeOpenAI({ byModel: BY_MODEL });
     writeModelsJson(agentDir, server.baseUrl, Object.keys(BY_MODEL));
     const install = await runPi(["install", root], { cwd: scratch, env: env(), timeoutMs: 20000 });

@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
-import { rejectsWith, root, tempDir, withEnv } from "./helpers/index.mjs";
+import { recordingCli, rejectsWith, root, tempDir, withEnv } from "./helpers/index.mjs";
 import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
 
 const realBin = path.join(root, "node_modules", ".bin");
@@ -61,13 +61,8 @@ before(() => {
   fs.mkdirSync(path.join(scratch, "home"));
   ws = indexedCopy("shop");
   wrapperDir = path.join(scratch, "bin");
-  fs.mkdirSync(wrapperDir);
   log = path.join(scratch, "starts.log");
-  fs.writeFileSync(
-    path.join(wrapperDir, "codegraph"),
-    `#!/bin/sh\nprintf '%s\\n' "$*" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(realCli)} "$@"\n`,
-    { mode: 0o755 },
-  );
+  recordingCli(wrapperDir, log, realCli);
 });
 after(() => {
   if (scratch) fs.rmSync(scratch, { recursive: true, force: true });

@@ -4500,6 +4500,9 @@ const TOOLS_WORDS = {
 /** "≈ 210 tokens": a size in characters as tokens, roughly (4 characters a token). */
 const tokensText = (chars) => `≈ ${Math.round(chars / 4)} tokens`;
 
+/** "codegraph_explore, codegraph_node": the tools on, explore always first. */
+const toolsNow = (on) => (on.length ? `codegraph_explore, ${on.join(", ")}` : "codegraph_explore only");
+
 /** Where the choice came from, as `/codegraph tools` and doctor say it. */
 function sourceText(choice) {
   if (choice.source === "env") return "set by PI_CODEGRAPH_TOOLS";
@@ -4514,7 +4517,7 @@ function sourceText(choice) {
  * choice is (doctor names it).
  */
 function toolsOnText(on, choice, file) {
-  const tools = on.length ? `codegraph_explore, ${on.join(", ")}` : "codegraph_explore only";
+  const tools = toolsNow(on);
   if (choice.source === "default")
     return `${tools} (the default; /codegraph tools in Pi turns on node, relations, search)`;
   const where = choice.source === "saved" && file ? `: ${shownPath(file)}` : "";
@@ -4555,8 +4558,7 @@ function toolsListText(tools, choice) {
 
 /** After a change: what is on now, from when, and where it was saved (or why not). */
 function toolsChangedText({ on, saved, saveError, envSet }) {
-  const now = on.length ? `codegraph_explore, ${on.join(", ")}` : "codegraph_explore only";
-  const lines = [`CodeGraph tools on from the next request: ${now}.`];
+  const lines = [`CodeGraph tools on from the next request: ${toolsNow(on)}.`];
   if (saved) lines.push(`Saved for this project (${shownPath(saved)}).`);
   if (saveError) lines.push(`Not saved (${saveError}): the choice lasts for this session only.`);
   if (envSet) lines.push("PI_CODEGRAPH_TOOLS is set: it decides again when Pi next starts.");

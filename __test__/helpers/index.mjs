@@ -141,6 +141,19 @@ export function fakeCli(steps = [], spec = {}) {
 }
 
 /**
+ * `dir/codegraph`: a shell script that appends each start's arguments to `log`, then execs
+ * `realCli` with them (the real CLI behind a recorder: which commands ran, and that none did).
+ */
+export function recordingCli(dir, log, realCli) {
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, "codegraph"),
+    `#!/bin/sh\nprintf '%s\\n' "$*" >> ${JSON.stringify(log)}\nexec ${JSON.stringify(realCli)} "$@"\n`,
+    { mode: 0o755 },
+  );
+}
+
+/**
  * A `codegraph` shell script, for the few faults a Node fake cannot stage (`why` says which:
  * a crash with core dumps off, a perl setpgrp). `$PIDS` names the pids file; `--version` answers.
  */
