@@ -72,8 +72,10 @@ async function declaredTool(cwd, pathDirs) {
         if (event === "session_start") onStart.push(fn);
       },
       getAllTools: () => [],
+      // Pi's active tools at startup: the factory turns its inactive focused tools off with them.
+      getActiveTools: () => [],
       registerTool: (t) => {
-        tool = t;
+        if (t.name === TOOL) tool = t;
       },
     },
     { get: (target, key) => target[key] ?? noop },
