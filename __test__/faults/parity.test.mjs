@@ -58,7 +58,12 @@ async function outcome(call, bin, args) {
       },
       (e) => {
         assertNoticeOf(e.details, `the error's version notice: ${e.details.cliVersion}`);
-        return { code: e.code, message: normalise(e.message), remediation: e.remediation, details: shape(e.details) };
+        return {
+          code: e.code,
+          message: normalise(e.message),
+          remediation: normalise(e.remediation),
+          details: shape(e.details),
+        };
       },
     ),
   );
