@@ -4058,10 +4058,13 @@ function editedGuideline(toolName) {
 
 const TOOL_NAME = "codegraph_explore";
 /**
- * Ends every tool error, so the model moves on instead of retrying an unavailable index. Pi's
- * default tools are read, bash, edit and write: grep and find may only exist through bash.
+ * Ends a tool's errors (`name`'s), so the model moves on instead of retrying an unavailable index.
+ * Pi's default tools are read, bash, edit and write: grep and find may only exist through bash.
  */
-const FALLBACK_LINE = `${TOOL_NAME} is unavailable for this request; use read, and grep/find (as tools or through bash), instead.`;
+const fallbackLineOf = (name) =>
+  `${name} is unavailable for this request; use read, and grep/find (as tools or through bash), instead.`;
+/** Ends every codegraph_explore error. */
+const FALLBACK_LINE = fallbackLineOf(TOOL_NAME);
 
 /** The tool description; the caps are the backend's (`limits` as wrapBackend's limits() reads them). */
 function toolDescription(limits) {
@@ -4156,10 +4159,6 @@ function focusedGuidance(name, diagnosis) {
     promptGuidelines: [],
   };
 }
-
-/** The line a focused tool's failures end with (not after a bad argument: the model fixes that). */
-const fallbackLineOf = (name) =>
-  `${name} is unavailable for this request; use read, and grep/find (as tools or through bash), instead.`;
 
 /**
  * The prompt text for the current readiness: the tool is only advertised as ready when it can
@@ -6167,10 +6166,10 @@ function createExtension(glue, getPeers) {
       state.peers = await getPeers();
       state.agentDir = agentDirOf(state.peers.getAgentDir);
       state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
-      // A focused tool's name another extension registered first stays theirs.
-      const taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
-      state.focused = FOCUSED_NAMES.filter((n) => !taken.has(n));
-      state.taken = new Map(FOCUSED_NAMES.filter((n) => taken.has(n)).map((n) => [n, taken.get(n)]));
+      // The tools registered before ours (name → whose): a focused tool name another extension
+      // registered first stays theirs.
+      state.taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
+      state.focused = FOCUSED_NAMES.filter((n) => !state.taken.has(n));
       registerAll();
       applyChoice();
       pi.registerCommand("codegraph", {

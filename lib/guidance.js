@@ -5,10 +5,13 @@ const { editedGuideline } = require("./words/staleness.js");
 
 const TOOL_NAME = "codegraph_explore";
 /**
- * Ends every tool error, so the model moves on instead of retrying an unavailable index. Pi's
- * default tools are read, bash, edit and write: grep and find may only exist through bash.
+ * Ends a tool's errors (`name`'s), so the model moves on instead of retrying an unavailable index.
+ * Pi's default tools are read, bash, edit and write: grep and find may only exist through bash.
  */
-const FALLBACK_LINE = `${TOOL_NAME} is unavailable for this request; use read, and grep/find (as tools or through bash), instead.`;
+const fallbackLineOf = (name) =>
+  `${name} is unavailable for this request; use read, and grep/find (as tools or through bash), instead.`;
+/** Ends every codegraph_explore error. */
+const FALLBACK_LINE = fallbackLineOf(TOOL_NAME);
 
 /** The tool description; the caps are the backend's (`limits` as wrapBackend's limits() reads them). */
 function toolDescription(limits) {
@@ -103,10 +106,6 @@ function focusedGuidance(name, diagnosis) {
     promptGuidelines: [],
   };
 }
-
-/** The line a focused tool's failures end with (not after a bad argument: the model fixes that). */
-const fallbackLineOf = (name) =>
-  `${name} is unavailable for this request; use read, and grep/find (as tools or through bash), instead.`;
 
 /**
  * The prompt text for the current readiness: the tool is only advertised as ready when it can

@@ -101,10 +101,10 @@ function createExtension(glue, getPeers) {
       state.peers = await getPeers();
       state.agentDir = agentDirOf(state.peers.getAgentDir);
       state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
-      // A focused tool's name another extension registered first stays theirs.
-      const taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
-      state.focused = FOCUSED_NAMES.filter((n) => !taken.has(n));
-      state.taken = new Map(FOCUSED_NAMES.filter((n) => taken.has(n)).map((n) => [n, taken.get(n)]));
+      // The tools registered before ours (name → whose): a focused tool name another extension
+      // registered first stays theirs.
+      state.taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
+      state.focused = FOCUSED_NAMES.filter((n) => !state.taken.has(n));
       registerAll();
       applyChoice();
       pi.registerCommand("codegraph", {
