@@ -141,7 +141,7 @@ function argumentRules(ws) {
 
 test("every rule lib/arguments.js can break is among the cases the suites below run", () => {
   const source = fs.readFileSync(path.join(root, "lib", "arguments.js"), "utf8");
-  const named = new Set([...source.matchAll(/invalid\(tool, [^,]+, "(\w+)"/g)].map((m) => m[1]));
+  const named = new Set([...source.matchAll(/argumentError\(tool, [^,]+, "(\w+)"/g)].map((m) => m[1]));
   assert.ok(named.size >= 15, [...named].join());
   const exercised = new Set(argumentRules("/ws").map(([, , , rule]) => rule));
   assert.deepEqual([...exercised].sort(), [...named].sort());

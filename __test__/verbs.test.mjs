@@ -99,7 +99,7 @@ for (const impl of withExample) {
       const all = s.command.getArgumentCompletions("");
       assert.deepEqual(
         all.map((i) => i.value),
-        ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel", "tools"],
+        ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel", "tools", "roots"],
       );
       for (const item of all) assert.ok(item.description.length > 10, item.value);
       assert.deepEqual(

@@ -1383,7 +1383,7 @@ const SEARCH_KINDS = [
   "union",
 ];
 
-const invalid = (tool, name, rule, more = {}) =>
+const argumentError = (tool, name, rule, more = {}) =>
   publicError("CODEGRAPH_INVALID_REQUEST", { reason: { is: "argument", tool, name, rule, ...more } });
 
 /** Reads `params[name]` (a getter may throw: that is an unreadable argument, not a crash). */
@@ -1391,7 +1391,7 @@ function read(tool, params, name) {
   try {
     return params[name];
   } catch {
-    throw invalid(tool, name, "unreadable");
+    throw argumentError(tool, name, "unreadable");
   }
 }
 
@@ -1402,12 +1402,12 @@ function read(tool, params, name) {
 function text(tool, name, value, { optional = false, limit = MAX_NAME_CHARS } = {}) {
   if (value === undefined || value === null) {
     if (optional) return undefined;
-    throw invalid(tool, name, "required");
+    throw argumentError(tool, name, "required");
   }
-  if (typeof value !== "string") throw invalid(tool, name, "notString");
-  if (value.includes("\0")) throw invalid(tool, name, "nul");
-  if (BLANK.test(value)) throw invalid(tool, name, "blank");
-  if (value.length > limit) throw invalid(tool, name, "tooLong", { limit });
+  if (typeof value !== "string") throw argumentError(tool, name, "notString");
+  if (value.includes("\0")) throw argumentError(tool, name, "nul");
+  if (BLANK.test(value)) throw argumentError(tool, name, "blank");
+  if (value.length > limit) throw argumentError(tool, name, "tooLong", { limit });
   return value;
 }
 
@@ -1419,11 +1419,12 @@ function text(tool, name, value, { optional = false, limit = MAX_NAME_CHARS } = 
  */
 function fileKey(tool, name, value, { optional = true } = {}) {
   if (text(tool, name, value, { optional, limit: MAX_FILE_CHARS }) === undefined) return undefined;
-  if (/^[/\\]/.test(value) || /^[A-Za-z]:/.test(value) || value.startsWith("~")) throw invalid(tool, name, "absolute");
-  if (value.split(/[/\\]/).some((segment) => segment.trim() === "..")) throw invalid(tool, name, "parent");
-  if (value.startsWith("-")) throw invalid(tool, name, "dash");
+  if (/^[/\\]/.test(value) || /^[A-Za-z]:/.test(value) || value.startsWith("~"))
+    throw argumentError(tool, name, "absolute");
+  if (value.split(/[/\\]/).some((segment) => segment.trim() === "..")) throw argumentError(tool, name, "parent");
+  if (value.startsWith("-")) throw argumentError(tool, name, "dash");
   // biome-ignore lint/suspicious/noControlCharactersInRegex: a line break or control character in a path is the point
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw invalid(tool, name, "control");
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw argumentError(tool, name, "control");
   return value;
 }
 
@@ -1432,14 +1433,14 @@ function whole(tool, name, value, range = name) {
   if (value === undefined || value === null) return undefined;
   const [min, max] = RANGES[range];
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max)
-    throw invalid(tool, name, "range", { min, max });
+    throw argumentError(tool, name, "range", { min, max });
   return value;
 }
 
 /** A boolean flag, or undefined when left out. */
 function flag(tool, name, value) {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "boolean") throw invalid(tool, name, "notBoolean");
+  if (typeof value !== "boolean") throw argumentError(tool, name, "notBoolean");
   return value;
 }
 
@@ -1447,15 +1448,16 @@ function flag(tool, name, value) {
 function oneOf(tool, name, value, values, { optional = true } = {}) {
   if (value === undefined || value === null) {
     if (optional) return undefined;
-    throw invalid(tool, name, "required", { values });
+    throw argumentError(tool, name, "required", { values });
   }
-  if (typeof value !== "string" || !values.includes(value)) throw invalid(tool, name, "enum", { values });
+  if (typeof value !== "string" || !values.includes(value)) throw argumentError(tool, name, "enum", { values });
   return value;
 }
 
 /** The arguments object itself: a plain object (Pi always passes one). */
 function argumentsOf(tool, params) {
-  if (params === null || typeof params !== "object" || Array.isArray(params)) throw invalid(tool, "", "notObject");
+  if (params === null || typeof params !== "object" || Array.isArray(params))
+    throw argumentError(tool, "", "notObject");
   return params;
 }
 
@@ -1465,9 +1467,9 @@ function known(tool, params, names) {
   try {
     keys = Object.keys(params);
   } catch {
-    throw invalid(tool, "", "notObject");
+    throw argumentError(tool, "", "notObject");
   }
-  for (const key of keys) if (!names.includes(key)) throw invalid(tool, key, "unknown", { names });
+  for (const key of keys) if (!names.includes(key)) throw argumentError(tool, key, "unknown", { names });
 }
 
 /**
@@ -1485,14 +1487,14 @@ function nodeArguments(params) {
   const offset = whole(tool, "offset", read(tool, p, "offset"));
   const limit = whole(tool, "limit", read(tool, p, "limit"), "lines");
   const outline = flag(tool, "outline", read(tool, p, "outline"));
-  if (symbol === undefined && file === undefined) throw invalid(tool, "symbol", "symbolOrFile");
+  if (symbol === undefined && file === undefined) throw argumentError(tool, "symbol", "symbolOrFile");
   if (symbol !== undefined) {
     for (const [name, value] of [
       ["offset", offset],
       ["limit", limit],
       ["outline", outline],
     ])
-      if (value !== undefined) throw invalid(tool, name, "fileModeOnly");
+      if (value !== undefined) throw argumentError(tool, name, "fileModeOnly");
   }
   return { symbol, file, offset, limit, outline };
 }
@@ -1507,8 +1509,10 @@ function relationsArguments(params) {
   const file = fileKey(tool, "file", read(tool, p, "file"));
   const limit = whole(tool, "limit", read(tool, p, "limit"));
   const depth = whole(tool, "depth", read(tool, p, "depth"));
-  if (limit !== undefined && RELATIONS[relation] !== "limit") throw invalid(tool, "limit", "notFor", { relation });
-  if (depth !== undefined && RELATIONS[relation] !== "depth") throw invalid(tool, "depth", "notFor", { relation });
+  if (limit !== undefined && RELATIONS[relation] !== "limit")
+    throw argumentError(tool, "limit", "notFor", { relation });
+  if (depth !== undefined && RELATIONS[relation] !== "depth")
+    throw argumentError(tool, "depth", "notFor", { relation });
   return { relation, symbol, file, limit, depth };
 }
 
@@ -4007,6 +4011,117 @@ function runnerInfo() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/words/roots.js
+
+// The words of the roots (lib/roots.js): the line an answer from another root begins with, the
+// `project` argument and guideline the model reads, and what `/codegraph roots` says.
+
+/**
+ * The first line of an answer from a root other than the workspace (`facts`: lib/roots.js
+ * pathFacts): which root answered and how its paths become paths Pi's `read` accepts.
+ */
+function pathLineText(f) {
+  const absolute = f.absolute ? shownPath(f.absolute) : null;
+  const prefix = shownPath(f.prefix);
+  return absolute
+    ? `Project ${f.label} (${absolute}): its paths are relative to that directory; for read, prefix them with ${absolute} (or ${prefix} from the workspace).`
+    : `Project ${f.label} (${prefix}): its paths are relative to that directory; for read, prefix them with ${prefix}.`;
+}
+
+/** The `project` argument's description; `required` when the workspace has no index of its own. */
+function projectArgText(required) {
+  return required
+    ? "Which CodeGraph project to ask (its label); this workspace has no index of its own"
+    : "Which CodeGraph project to ask (its label); without it, the workspace's own (.)";
+}
+
+/** The guideline explore gains while several roots exist. */
+function projectsGuideline(required) {
+  return `Several CodeGraph projects are indexed here: pass project to pick one${required ? "" : " (the workspace's own, ., when omitted)"}; an answer from another project begins with a line saying how to prefix its paths for read.`;
+}
+
+/** What each word after `/codegraph roots` does, for the completion. */
+const ROOTS_WORDS = {
+  add: "Add a directory with a CodeGraph index (typed by you), kept for this project",
+  remove: "Remove a root you added",
+};
+
+const SOURCE_WORDS = {
+  workspace: "the workspace's own",
+  scan: "found below the workspace",
+  added: "added by you",
+};
+
+/**
+ * `/codegraph roots`: `rows` ({ label, dir, source, indexed, problem? }), what the scan saw
+ * (`scan`: lib/roots-scan.js result, or undefined while it runs) and the saved file's problem.
+ */
+function rootsListText(rows, { scan, savedProblem } = {}) {
+  const lines = [];
+  const usable = rows.filter((r) => r.indexed);
+  lines.push(
+    usable.length === 0
+      ? "CodeGraph roots: none (no index in the workspace, none found below it, none added)"
+      : `CodeGraph roots: ${usable.length}${usable.length > 1 ? " (the tools take `project`: one of the labels)" : ""}`,
+  );
+  for (const r of rows) {
+    const state = r.indexed ? (r.problem ? `not ready (${r.problem})` : "ready") : "no index now";
+    lines.push(`  ${r.label}  ${shownPath(r.dir)}  ${SOURCE_WORDS[r.source] ?? r.source}; ${state}`);
+  }
+  if (scan === undefined) lines.push("scan: still running");
+  else lines.push(`scan: ${scanText(scan)}`);
+  if (savedProblem) lines.push(`saved roots ignored: ${shownPath(savedProblem)}`);
+  lines.push("Add one with /codegraph roots add <dir>; remove one you added with /codegraph roots remove <label>.");
+  return lines.join("\n");
+}
+
+/** One line on what the scan did (lib/roots-scan.js scanRoots' result). */
+function scanText(s) {
+  if (s.gated === "home") return "not run: the workspace is your home directory";
+  if (s.gated === "filesystemRoot") return "not run: the workspace is a filesystem root";
+  if (s.gated === "notAProject")
+    return "not run: the workspace has no project manifest (package.json, Cargo.toml, go.work, …) or .git";
+  const cut = {
+    roots: `stopped at ${s.roots.length} roots`,
+    dirs: `stopped after ${s.dirsRead} directories`,
+    time: "stopped at its time limit",
+  }[s.truncated];
+  const unreadable = s.unreadable ? `, ${s.unreadable} unreadable skipped` : "";
+  return `${s.roots.length} found below the workspace, ${s.dirsRead} directories read in ${Math.round(s.ms)} ms (depth ≤ 4${unreadable})${cut ? `; ${cut}` : ""}`;
+}
+
+const addedText = (f) =>
+  `Added ${f.label} (${shownPath(f.dir)}): the codegraph tools can now ask it by that label${f.saved ? "; kept for this project" : `; for this session only: it could not be saved (${f.saveError})`}.`;
+const removedText = (f) =>
+  `Removed ${f.label} (${shownPath(f.dir)})${f.saved ? "" : `; for this session only: it could not be saved (${f.saveError})`}.`;
+
+/** Why `/codegraph roots add <dir>` added nothing (`f.is`). */
+function notAddedText(f) {
+  const dir = f.dir ? shownPath(f.dir) : "";
+  const why = {
+    missingDir: () => "give the directory: /codegraph roots add <dir>",
+    notDir: () => `${dir} is not a directory`,
+    noIndex: () =>
+      `${dir} has no CodeGraph index (.codegraph/codegraph.db): run \`codegraph init\` there first, or give the project's root`,
+    already: () => `${dir} is already a root (${f.label})`,
+    tooMany: () => `at most ${f.max} roots can be added to one project`,
+    unusable: () => `${dir} cannot be used (${f.why})`,
+  }[f.is];
+  return `/codegraph roots add: nothing added: ${why ? why() : f.is}.`;
+}
+
+/** Why `/codegraph roots remove <label>` removed nothing. */
+function notRemovedText(f) {
+  if (f.is === "missingLabel") return "/codegraph roots remove: give the label of a root you added.";
+  if (f.is === "notAdded")
+    return `/codegraph roots remove: ${f.label} was not added by you (${SOURCE_WORDS[f.source]}); only added roots can be removed.`;
+  return `/codegraph roots remove: no root is labelled ${JSON.stringify(f.label)}${f.labels.length ? ` (the roots you added: ${f.labels.join(", ")})` : " (you have added none)"}.`;
+}
+
+const unknownRootsText = (word) =>
+  `/codegraph roots: unknown word ${JSON.stringify(word)}; use /codegraph roots, /codegraph roots add <dir>, or /codegraph roots remove <label>.`;
+
+// ---------------------------------------------------------------------------------------------
 // lib/words/staleness.js
 
 // The words of staleness: the line appended to an answer that cites files changed or deleted
@@ -4166,13 +4281,15 @@ function focusedGuidance(name, diagnosis) {
  * after the index was written) adds one line while above zero, without the number, so that the
  * prompt does not change with every edit. `active`: the focused tools on (lib/tools.js); with
  * codegraph_node among them, CodeGraph's pointers to it are followed instead of steered away from.
+ * `roots` (lib/roots.js, those with an index): with several, one line on `project`.
  */
-function guidance(diagnosis, editedSinceIndex = 0, active = []) {
+function guidance(diagnosis, editedSinceIndex = 0, active = [], roots = []) {
   if (diagnosis.ready) {
     const base = active.includes("codegraph_node")
       ? [...readyGuidelines.slice(0, 2), withNodeGuideline]
       : readyGuidelines;
-    const guidelines = editedSinceIndex > 0 ? [...base, editedGuideline(TOOL_NAME)] : base;
+    const projects = roots.length > 1 ? [projectsGuideline(!roots.some((r) => r.source === "workspace"))] : [];
+    const guidelines = [...base, ...projects, ...(editedSinceIndex > 0 ? [editedGuideline(TOOL_NAME)] : [])];
     return { promptSnippet: readySnippet, promptGuidelines: guidelines };
   }
   if (diagnosis.problemCode === "CODEGRAPH_INDEX_BUSY") {
@@ -4190,6 +4307,585 @@ function guidance(diagnosis, editedSinceIndex = 0, active = []) {
       `Do not call ${TOOL_NAME} until the user has fixed this: ${diagnosis.problemCode}. If structure matters, tell the user once: ${diagnosis.remediation}`,
     ],
   };
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/tools.js
+
+// The focused tools beside codegraph_explore: each is one CodeGraph command with a schema, over
+// the same runner (caps with marker and full-output file, timeout, cancel, tree kill, codes,
+// progress, the stale-files line). They are registered inactive: absent from the request's tools
+// and from the system prompt until the user turns them on (lib/toolset.js), because every active
+// tool costs its words on every request.
+
+/** The words of a schema field: its description from lib/guidance.js. */
+const described = (name, arg) => ({ description: FOCUSED_WORDS[name].args[arg] });
+const nameField = (Type, name, arg) =>
+  Type.String({ ...described(name, arg), minLength: 1, maxLength: MAX_NAME_CHARS });
+const fileField = (Type, name) =>
+  Type.Optional(Type.String({ ...described(name, "file"), minLength: 1, maxLength: MAX_FILE_CHARS }));
+const wholeField = (Type, name, arg, range) => {
+  const [minimum, maximum] = RANGES[range];
+  return Type.Optional(Type.Integer({ ...described(name, arg), minimum, maximum }));
+};
+
+/**
+ * A string enum as pi-ai's `StringEnum` makes it (`{ type: "string", enum }`: providers that take
+ * no anyOf/const take it); built the same way from TypeBox alone when the peers lack StringEnum
+ * (a caller of createExtension with the peers of an earlier version).
+ */
+const enumField = ({ Type, StringEnum }, values, options) =>
+  typeof StringEnum === "function"
+    ? StringEnum(values, options)
+    : Type.Unsafe({ type: "string", enum: values, ...(options?.description && { description: options.description }) });
+
+/**
+ * The focused tools, in the order `/codegraph tools` lists them: `name`, the `short` name the user
+ * types, the glue call that runs it (`call`), its command builder (`command`, for the caps and the
+ * CLI form shown in the transcript), the CLI feature it needs (lib/versions.js), the schema over
+ * Pi's peers (TypeBox `Type`, pi-ai's `StringEnum` when given), and `subject`: what the transcript shows of a call.
+ */
+const FOCUSED_TOOLS = [
+  {
+    name: "codegraph_node",
+    short: "node",
+    label: "CodeGraph Node",
+    call: "node",
+    command: nodeCommand,
+    caps: FOCUSED_CAPS.node,
+    feature: "node",
+    parameters: ({ Type }) =>
+      Type.Object({
+        symbol: Type.Optional(nameField(Type, "codegraph_node", "symbol")),
+        file: fileField(Type, "codegraph_node"),
+        offset: wholeField(Type, "codegraph_node", "offset", "offset"),
+        limit: wholeField(Type, "codegraph_node", "limit", "lines"),
+        outline: Type.Optional(Type.Boolean(described("codegraph_node", "outline"))),
+      }),
+    subject: (args) => [args?.symbol, args?.file && `file ${args.file}`],
+  },
+  {
+    name: "codegraph_relations",
+    short: "relations",
+    label: "CodeGraph Relations",
+    call: "relations",
+    command: relationsCommand,
+    caps: FOCUSED_CAPS.relations,
+    feature: "callers",
+    parameters: (peers) =>
+      peers.Type.Object({
+        relation: enumField(peers, Object.keys(RELATIONS), described("codegraph_relations", "relation")),
+        symbol: nameField(peers.Type, "codegraph_relations", "symbol"),
+        file: fileField(peers.Type, "codegraph_relations"),
+        limit: wholeField(peers.Type, "codegraph_relations", "limit", "limit"),
+        depth: wholeField(peers.Type, "codegraph_relations", "depth", "depth"),
+      }),
+    subject: (args) => [args?.relation && `${args.relation} of`, args?.symbol, args?.file && `in ${args.file}`],
+  },
+  {
+    name: "codegraph_search",
+    short: "search",
+    label: "CodeGraph Search",
+    call: "search",
+    command: searchCommand,
+    caps: FOCUSED_CAPS.search,
+    feature: "query",
+    parameters: (peers) =>
+      peers.Type.Object({
+        name: nameField(peers.Type, "codegraph_search", "name"),
+        kind: peers.Type.Optional(enumField(peers, SEARCH_KINDS, described("codegraph_search", "kind"))),
+        limit: wholeField(peers.Type, "codegraph_search", "limit", "limit"),
+      }),
+    subject: (args) => [args?.name, args?.kind && `(${args.kind})`],
+  },
+];
+
+const FOCUSED_NAMES = FOCUSED_TOOLS.map((t) => t.name);
+const focusedTool = (name) => FOCUSED_TOOLS.find((t) => t.name === name);
+
+// ---------------------------------------------------------------------------------------------
+// lib/toolset.js
+
+// Which focused tools are on (lib/tools.js): the user's choice, never the model's. It comes from
+// PI_CODEGRAPH_TOOLS when that is set and valid, else from what `/codegraph tools` saved for this
+// project, else none (codegraph_explore alone, as upstream lists only explore by default). The
+// choice is saved outside the project, in Pi's agent directory (one small file per project), so
+// it lasts across sessions and the workspace is never written.
+
+/** `node`, `codegraph_node` → `codegraph_node`; anything else → undefined. */
+function toolNameOf(word) {
+  const w = String(word).trim().toLowerCase();
+  return FOCUSED_TOOLS.find((t) => t.short === w || t.name === w)?.name;
+}
+
+/**
+ * A list as the user writes it (`all`, `none`, or names, short or full, separated by commas or
+ * spaces; `explore` is always on and may be named) → `{ names }` in catalogue order, or
+ * `{ unknown: [words] }`.
+ */
+function parseToolList(text) {
+  const words = String(text)
+    .split(/[\s,]+/)
+    .map((w) => w.trim().toLowerCase())
+    .filter(Boolean);
+  if (words.length === 1 && words[0] === "all") return { names: [...FOCUSED_NAMES] };
+  if (words.length === 1 && words[0] === "none") return { names: [] };
+  const unknown = words.filter((w) => !toolNameOf(w) && w !== "explore" && w !== "codegraph_explore");
+  if (unknown.length) return { unknown };
+  const chosen = new Set(words.map(toolNameOf).filter(Boolean));
+  return { names: FOCUSED_NAMES.filter((n) => chosen.has(n)) };
+}
+
+/** PI_CODEGRAPH_TOOLS: `{ names }`, `{ ignored: value }` (not a list we read), or undefined (unset). */
+function envChoice(env = process.env) {
+  const value = env.PI_CODEGRAPH_TOOLS;
+  if (value === undefined) return undefined;
+  const parsed = value.trim() === "" ? { unknown: [""] } : parseToolList(value);
+  return parsed.names ? { names: parsed.names } : { ignored: value };
+}
+
+/**
+ * Pi's agent directory (Pi's own getAgentDir() when the host gives it; else as Pi computes it:
+ * PI_CODING_AGENT_DIR with a leading `~` or `~/` for the home directory, else ~/.pi/agent).
+ */
+function agentDirOf(getAgentDir, env = process.env) {
+  try {
+    if (typeof getAgentDir === "function") return getAgentDir();
+  } catch {}
+  const dir = env.PI_CODING_AGENT_DIR;
+  if (!dir) return path.join(os.homedir(), ".pi", "agent");
+  if (dir === "~") return os.homedir();
+  return dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir;
+}
+
+/**
+ * Where what the user chose for the project `cwd` is saved (`kind`: "tools", or "roots" for
+ * lib/roots.js): a file named by a hash of its absolute path, in Pi's agent directory, never in
+ * the workspace.
+ */
+function savedFile(agentDir, cwd, kind = "tools") {
+  const key = crypto.createHash("sha256").update(path.resolve(cwd)).digest("hex").slice(0, 16);
+  return path.join(agentDir, "pi-codegraph", kind, `${key}.json`);
+}
+
+/** Writes `data` as JSON to `file` (a temp file, then rename: never half a file). Throws on failure. */
+function saveJson(file, data) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
+    fs.renameSync(temp, file);
+  } catch (err) {
+    fs.rmSync(temp, { force: true }); // a failed save leaves nothing behind
+    throw err;
+  }
+  return file;
+}
+
+/** The saved choice: `{ names }`, `{ problem }` (a file we cannot read or use), or undefined (none saved). */
+function loadSaved(agentDir, cwd) {
+  const file = savedFile(agentDir, cwd);
+  let raw;
+  try {
+    raw = fs.readFileSync(file, "utf8");
+  } catch (err) {
+    if (err?.code === "ENOENT") return undefined;
+    return { problem: `${file}: ${err?.code ?? err?.message}` };
+  }
+  try {
+    const data = JSON.parse(raw);
+    if (!Array.isArray(data?.tools) || data.tools.some((n) => typeof n !== "string"))
+      return { problem: `${file}: no tools list` };
+    // Names this version does not know (a newer version's) are left out, not refused.
+    return { names: FOCUSED_NAMES.filter((n) => data.tools.includes(n)) };
+  } catch {
+    return { problem: `${file}: not JSON` };
+  }
+}
+
+/** Saves `names` for `cwd` (write to a temp file, then rename: never half a file). Returns the file or throws. */
+function saveChoice(agentDir, cwd, names) {
+  const data = { project: path.resolve(cwd), tools: names, savedAt: new Date().toISOString() };
+  return saveJson(savedFile(agentDir, cwd), data);
+}
+
+/**
+ * The choice in force for `cwd`: `{ names, source: "env" | "saved" | "default", ignoredEnv?,
+ * savedProblem? }`. A PI_CODEGRAPH_TOOLS we cannot read is ignored (and said); a saved file we
+ * cannot read is the default (and said).
+ */
+function choiceFor(cwd, { agentDir, env = process.env }) {
+  const fromEnv = envChoice(env);
+  const notes = fromEnv?.ignored !== undefined ? { ignoredEnv: fromEnv.ignored } : {};
+  if (fromEnv?.names) return { names: fromEnv.names, source: "env" };
+  const saved = loadSaved(agentDir, cwd);
+  if (saved?.names) return { names: saved.names, source: "saved", ...notes };
+  return { names: [], source: "default", ...notes, ...(saved?.problem ? { savedProblem: saved.problem } : {}) };
+}
+
+/**
+ * `/codegraph tools …` (the words after `tools`): `{ action: "list" }`, `{ action: "set", names }`
+ * (all, none, or a list: exactly those on), `{ action: "on" | "off", names }`, or `{ unknown }`.
+ */
+function parseToolsArgs(rest) {
+  const words = String(rest ?? "")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  if (words.length === 0 || (words.length === 1 && words[0].toLowerCase() === "list")) return { action: "list" };
+  const first = words[0].toLowerCase();
+  if (first === "on" || first === "off") {
+    const parsed = parseToolList(words.slice(1).join(" "));
+    if (parsed.unknown) return { unknown: parsed.unknown };
+    if (words.length === 1) return { action: first, names: [...FOCUSED_NAMES] };
+    return { action: first, names: parsed.names };
+  }
+  const parsed = parseToolList(words.join(" "));
+  return parsed.unknown ? { unknown: parsed.unknown } : { action: "set", names: parsed.names };
+}
+
+/** The names on after `parsed` (parseToolsArgs) is applied to `current`. */
+function applyChoice(current, parsed) {
+  if (parsed.action === "set") return parsed.names;
+  if (parsed.action === "on") return FOCUSED_NAMES.filter((n) => current.includes(n) || parsed.names.includes(n));
+  if (parsed.action === "off") return FOCUSED_NAMES.filter((n) => current.includes(n) && !parsed.names.includes(n));
+  return current;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/roots.js
+
+// The roots a session's tools answer from: the workspace's own index (label "."), the indexes
+// the bounded scan finds below it (lib/roots-scan.js), and the directories the user added with
+// `/codegraph roots add` (saved per project in Pi's agent directory, never in the workspace).
+// CodeGraph only walks up from its cwd, and its paths are relative to the root that answered: a
+// call runs with cwd = the root's directory, and an answer from any root but the workspace
+// begins with one line saying how its paths become paths Pi's `read` accepts. The model picks a
+// root by its label; it never names a path.
+
+/** The workspace's own index. */
+const WORKSPACE_LABEL = ".";
+/** At most this many roots the user can add to one project (each is diagnosed before every turn). */
+const MAX_ADDED_ROOTS = 16;
+/** What a label may hold (it is a schema enum value and a word of `/codegraph`): anything else becomes `_`. */
+const LABEL_OTHER = /[^\p{L}\p{N}._@+/-]/gu;
+const MAX_LABEL_CHARS = 64;
+
+const toPosix = (p) => p.split(path.sep).join("/");
+/** Whether `dir` is `workspace` or below it. */
+function within(workspace, dir) {
+  const rel = path.relative(workspace, dir);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** The label a root at `dir` would have: "." , its workspace-relative path, or (outside) its base name. */
+function baseLabel(workspace, dir) {
+  if (dir === workspace) return WORKSPACE_LABEL;
+  const raw = within(workspace, dir) ? toPosix(path.relative(workspace, dir)) : path.basename(dir);
+  const label = raw.replace(LABEL_OTHER, "_").slice(0, MAX_LABEL_CHARS);
+  return label === "" || label === WORKSPACE_LABEL || label === ".." ? "root" : label;
+}
+
+/**
+ * The roots of `workspace`: its own (when `own`), then the `scanned` directories, then the
+ * `added` ones (each absolute), each `{ label, dir, source: "workspace" | "scan" | "added", inside }`.
+ * A directory listed twice is one root (the first source); a label two roots would share gets
+ * `-2`, `-3`… in that order, so labels are stable while the lists are.
+ */
+function rootList(workspace, { own = false, scanned = [], added = [] } = {}) {
+  const ws = path.resolve(workspace);
+  const roots = [];
+  const dirs = new Set();
+  const labels = new Set();
+  const push = (dir, source) => {
+    const abs = path.resolve(dir);
+    if (dirs.has(abs)) return;
+    dirs.add(abs);
+    let label = baseLabel(ws, abs);
+    for (let n = 2; labels.has(label); n += 1) label = `${baseLabel(ws, abs)}-${n}`;
+    labels.add(label);
+    roots.push({ label, dir: abs, source, inside: within(ws, abs) });
+  };
+  if (own) push(ws, "workspace");
+  for (const dir of scanned) push(dir, "scan");
+  for (const dir of added) push(dir, "added");
+  return roots;
+}
+
+/**
+ * The root a tool call runs in: `project` (a label of `roots`, the indexed ones) or, without one,
+ * the only root, else the workspace's own. `null`: there are no roots (the workspace as it is:
+ * the runner says what is missing). A label that is not one of them, or none where the workspace
+ * has no index of its own and several roots exist, is CODEGRAPH_INVALID_REQUEST for `tool`.
+ */
+function rootFor(roots, project, tool) {
+  const values = roots.map((r) => r.label);
+  if (project === undefined || project === null) {
+    if (roots.length <= 1) return roots[0] ?? null;
+    const own = roots.find((r) => r.label === WORKSPACE_LABEL);
+    if (own) return own;
+    throw argumentError(tool, "project", "required", { values });
+  }
+  if (typeof project !== "string") throw argumentError(tool, "project", "notString");
+  const root = roots.find((r) => r.label === project);
+  if (!root) throw argumentError(tool, "project", "enum", { values });
+  return root;
+}
+
+/** What `/codegraph roots add` saved for `workspace`: `{ dirs }`, `{ dirs: [], problem }`, or `{ dirs: [] }`. */
+function loadAddedRoots(agentDir, workspace) {
+  const file = savedFile(agentDir, workspace, "roots");
+  let raw;
+  try {
+    raw = fs.readFileSync(file, "utf8");
+  } catch (err) {
+    return err?.code === "ENOENT" ? { dirs: [] } : { dirs: [], problem: `${file}: ${err?.code ?? err?.message}` };
+  }
+  try {
+    const data = JSON.parse(raw);
+    if (!Array.isArray(data?.roots)) return { dirs: [], problem: `${file}: no roots list` };
+    // Only absolute paths without NUL: a file edited by hand cannot add a relative or odd one.
+    const dirs = data.roots.filter((d) => typeof d === "string" && path.isAbsolute(d) && !d.includes("\0"));
+    return { dirs: [...new Set(dirs.map((d) => path.resolve(d)))].slice(0, MAX_ADDED_ROOTS) };
+  } catch {
+    return { dirs: [], problem: `${file}: not JSON` };
+  }
+}
+
+/** Saves the added roots of `workspace` (temp file, then rename). Returns the file or throws. */
+function saveAddedRoots(agentDir, workspace, dirs) {
+  const data = { project: path.resolve(workspace), roots: dirs, savedAt: new Date().toISOString() };
+  return saveJson(savedFile(agentDir, workspace, "roots"), data);
+}
+
+/**
+ * How a root's paths relate to the workspace: `null` for the workspace itself, else
+ * `{ label, prefix }` (the workspace-relative prefix, `packages/api/`) and, for a root outside
+ * the workspace, `absolute` (its absolute path with a trailing separator) — the facts of the line
+ * an answer from it begins with (lib/words/roots.js).
+ */
+function pathFacts(root, workspace) {
+  const ws = path.resolve(workspace);
+  if (!root || root.dir === ws) return null;
+  const prefix = `${toPosix(path.relative(ws, root.dir))}/`;
+  return root.inside ? { label: root.label, prefix } : { label: root.label, prefix, absolute: root.dir + path.sep };
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/roots-scan.js
+
+// TEMPORARY stub (helper A writes the real one)
+const HEADER = Buffer.from("SQLite format 3\0", "latin1");
+async function hasIndex(dir) {
+  try {
+    const f = path.join(dir, ".codegraph", "codegraph.db");
+    const st = await fsp.stat(f);
+    if (!st.isFile()) return false;
+    const h = await fsp.open(f, "r");
+    try {
+      const b = Buffer.alloc(16);
+      await h.read(b, 0, 16, 0);
+      return b.equals(HEADER);
+    } finally {
+      await h.close();
+    }
+  } catch {
+    return false;
+  }
+}
+async function scanRoots(workspace) {
+  const t = performance.now();
+  const own = await hasIndex(workspace);
+  const roots = [];
+  let dirsRead = 0;
+  const walk = async (dir, depth) => {
+    if (depth > 4) return;
+    let entries;
+    try {
+      entries = await fsp.readdir(dir, { withFileTypes: true });
+      dirsRead++;
+    } catch {
+      return;
+    }
+    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
+    for (const e of entries) {
+      if (
+        !e.isDirectory() ||
+        e.name.startsWith(".") ||
+        ["node_modules", "build", "vendor", "dist", "target"].includes(e.name)
+      )
+        continue;
+      const child = path.join(dir, e.name);
+      if (await hasIndex(child)) roots.push(child);
+      else await walk(child, depth + 1);
+    }
+  };
+  await walk(workspace, 1);
+  return { own, roots, gated: null, truncated: null, dirsRead, unreadable: 0, ms: performance.now() - t };
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/roots-command.js
+
+// `/codegraph roots`: the user lists the roots the tools answer from (scanning again), adds a
+// directory with a CodeGraph index (a path the user typed, completed from the filesystem), and
+// removes one they added. Only the user: a command is typed, never called by the model, and
+// nothing outside the workspace becomes a root unless added here. Kept per project in Pi's agent
+// directory (lib/roots.js).
+
+/** At most this many directories are offered by the completion of `roots add`. */
+const MAX_DIR_COMPLETIONS = 20;
+
+/** A directory the user typed: `~` is the home directory, a relative path is the workspace's, quotes around it dropped. */
+function typedDir(text, cwd) {
+  let s = text.trim();
+  if (/^(["']).*\1$/.test(s) && s.length >= 2) s = s.slice(1, -1);
+  if (s === "~") s = os.homedir();
+  else if (s.startsWith("~/")) s = os.homedir() + s.slice(1);
+  return path.resolve(cwd, s);
+}
+
+/** The rows `/codegraph roots` lists: every root, with its readiness. */
+function rootRows(state) {
+  return state.roots.map((r) => {
+    const d = r.indexed ? state.diagnosisOf(r) : undefined;
+    return { ...r, problem: d && !d.ready ? d.problemCode : undefined };
+  });
+}
+
+/** Saves `dirs` as the added roots and applies them; `{ saved, saveError }`. */
+async function applyAdded(dirs, ctx, env) {
+  const { state } = env;
+  let saved;
+  let saveError;
+  try {
+    saved = saveAddedRoots(state.agentDir, ctx.cwd, dirs);
+  } catch (err) {
+    saveError = err?.code ?? err?.message ?? String(err);
+  }
+  state.added = { dirs };
+  await env.refresh(ctx);
+  return { saved: Boolean(saved), saveError };
+}
+
+async function addRoot(text, ctx, env) {
+  const { state, say } = env;
+  if (!text.trim()) return say(ctx, notAddedText({ is: "missingDir" }), "warning");
+  const dir = typedDir(text, ctx.cwd);
+  let st;
+  try {
+    st = await fsp.stat(dir);
+  } catch (err) {
+    const is = err?.code === "ENOENT" || err?.code === "ENOTDIR" ? "notDir" : "unusable";
+    return say(ctx, notAddedText({ is, dir, why: err?.code }), "warning");
+  }
+  if (!st.isDirectory()) return say(ctx, notAddedText({ is: "notDir", dir }), "warning");
+  const known = state.roots.find((r) => r.dir === dir);
+  if (known && (known.indexed || known.source === "added"))
+    return say(ctx, notAddedText({ is: "already", dir, label: known.label }), "warning");
+  if (!(await hasIndex(dir))) return say(ctx, notAddedText({ is: "noIndex", dir }), "warning");
+  if (state.added.dirs.length >= MAX_ADDED_ROOTS)
+    return say(ctx, notAddedText({ is: "tooMany", max: MAX_ADDED_ROOTS }), "warning");
+  const result = await applyAdded([...state.added.dirs, dir], ctx, env);
+  const label = state.roots.find((r) => r.dir === dir)?.label ?? path.basename(dir);
+  say(ctx, addedText({ label, dir, ...result }), result.saveError ? "warning" : "info");
+}
+
+async function removeRoot(text, ctx, env) {
+  const { state, say } = env;
+  const label = text.trim();
+  const added = state.roots.filter((r) => r.source === "added");
+  if (!label) return say(ctx, notRemovedText({ is: "missingLabel" }), "warning");
+  const root = state.roots.find((r) => r.label === label);
+  if (root && !state.added.dirs.includes(root.dir))
+    return say(ctx, notRemovedText({ is: "notAdded", label, source: root.source }), "warning");
+  if (!root) return say(ctx, notRemovedText({ is: "unknown", label, labels: added.map((r) => r.label) }), "warning");
+  const result = await applyAdded(
+    state.added.dirs.filter((d) => d !== root.dir),
+    ctx,
+    env,
+  );
+  say(ctx, removedText({ label, dir: root.dir, ...result }), result.saveError ? "warning" : "info");
+}
+
+/**
+ * `/codegraph roots <rest>`: list (after scanning again), `add <dir>`, `remove <label>`. `env`:
+ * `{ state, refresh(ctx), say(ctx, text, type) }` from lib/session.js.
+ */
+async function handleRoots(rest, ctx, env) {
+  const text = String(rest ?? "");
+  const word = text.trim().split(/\s+/)[0].toLowerCase();
+  const after = text.trim().slice(word.length);
+  if (word === "add") return addRoot(after, ctx, env);
+  if (word === "remove" || word === "rm") return removeRoot(after, ctx, env);
+  if (word !== "" && word !== "list") return env.say(ctx, unknownRootsText(word), "warning");
+  await env.state.rescan(ctx);
+  const facts = { scan: env.state.scan, savedProblem: env.state.added.problem };
+  return env.say(ctx, rootsListText(rootRows(env.state), facts), "info");
+}
+
+/** The directories below the one `typed` points into whose names start as its last part does. */
+async function dirCompletions(typed, cwd) {
+  const slash = typed.lastIndexOf("/");
+  const dirPart = slash === -1 ? "" : typed.slice(0, slash + 1);
+  const start = typed.slice(slash + 1);
+  const base = typedDir(dirPart === "" ? "." : dirPart, cwd);
+  let entries;
+  try {
+    entries = await fsp.readdir(base, { withFileTypes: true });
+  } catch {
+    return [];
+  }
+  const names = [];
+  for (const e of entries) {
+    if (!e.name.startsWith(start) || (e.name.startsWith(".") && !start.startsWith("."))) continue;
+    let isDir = e.isDirectory();
+    if (!isDir && e.isSymbolicLink()) {
+      try {
+        isDir = fs.statSync(path.join(base, e.name)).isDirectory();
+      } catch {}
+    }
+    if (isDir) names.push(e.name);
+  }
+  names.sort();
+  const shown = names.slice(0, MAX_DIR_COMPLETIONS);
+  const indexed = await Promise.all(shown.map((n) => hasIndex(path.join(base, n))));
+  return shown.map((n, i) => ({ name: `${dirPart}${n}/`, indexed: indexed[i] }));
+}
+
+/**
+ * Pi's completion after `/codegraph roots `: `add` and `remove`; after `add `, directories (those
+ * with an index said so); after `remove `, the labels of the roots the user added.
+ */
+async function rootsCompletions(prefix, state, cwd) {
+  const text = String(prefix ?? "");
+  const m = /^roots\s+(\S*)(\s+(.*))?$/is.exec(text);
+  if (!m) return null;
+  const word = m[1].toLowerCase();
+  if (m[2] === undefined) {
+    if (Object.hasOwn(ROOTS_WORDS, word)) return null;
+    const items = Object.entries(ROOTS_WORDS)
+      .filter(([w]) => w.startsWith(word))
+      .map(([w, line]) => ({ value: `roots ${w}`, label: w, description: line }));
+    return items.length ? items : null;
+  }
+  const typed = m[3] ?? "";
+  if (word === "add") {
+    const dirs = await dirCompletions(typed, cwd);
+    const items = dirs.map((d) => ({
+      value: `roots add ${d.name}`,
+      label: d.name,
+      ...(d.indexed ? { description: "has a CodeGraph index" } : {}),
+    }));
+    return items.length ? items : null;
+  }
+  if (word === "remove") {
+    const items = state.roots
+      .filter((r) => r.source === "added" && r.label.startsWith(typed) && r.label !== typed)
+      .map((r) => ({ value: `roots remove ${r.label}`, label: r.label, description: r.dir }));
+    return items.length ? items : null;
+  }
+  return null;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -4395,36 +5091,55 @@ function piToolPath(p, cwd) {
   return path.resolve(cwd, s);
 }
 
+/** The deepest of `dirs` that holds `file` (each absolute), or undefined. */
+function coveringDir(dirs, file) {
+  let best;
+  for (const dir of dirs) if ((file === dir || isInside(dir, file)) && (!best || dir.length > best.length)) best = dir;
+  return best;
+}
+
 /**
- * A session's ledger of the files Pi's own `edit` and `write` tools changed after the index was
- * last written. `note(event, cwd)` takes a `tool_result` event (an error result, another tool, a
- * path outside `cwd` or under .codegraph/ or .git/ is not counted) and says whether it counted;
- * `recheck(cwd)` stats the index (bounded) and drops the edits it is newer than; `count()` is how
- * many unique files are counted now. Nothing is read but the index files' mtimes.
+ * A session's ledger of the files Pi's own `edit` and `write` tools changed after the index that
+ * covers them was last written. `note(event, cwd, roots)` takes a `tool_result` event (an error
+ * result, another tool, a path outside `cwd` and every root in `roots` (absolute directories the
+ * tools answer from), or under a .codegraph/ or .git/ there is not counted) and says whether it
+ * counted; `recheck(roots)` (a directory or a list: the roots with an index) stats each root's
+ * index (bounded) and drops the edits its index is newer than, and those no root covers;
+ * `count()` is how many unique files are counted now. Nothing is read but the index files' mtimes.
  */
 function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
   const edits = new Map(); // absolute path → when the tool reported it (ms)
-  let indexMs = null;
+  let indexed = new Map(); // root directory → when its index was last written (ms), or null
   const drop = () => {
-    if (indexMs === null) return;
-    for (const [file, at] of edits) if (at <= indexMs) edits.delete(file);
+    if (indexed.size === 0) return;
+    for (const [file, at] of edits) {
+      const root = coveringDir([...indexed.keys()], file);
+      if (root === undefined) edits.delete(file);
+      else if (indexed.get(root) !== null && at <= indexed.get(root)) edits.delete(file);
+    }
   };
   return {
-    note(event, cwd) {
+    note(event, cwd, roots = []) {
       if (!event || event.isError || (event.toolName !== "edit" && event.toolName !== "write")) return false;
       const p = event.input?.path;
       if (typeof p !== "string" || p === "" || p.includes("\0") || typeof cwd !== "string") return false;
       const file = piToolPath(p, cwd);
-      if (!isInside(path.resolve(cwd), file)) return false;
-      const first = path.relative(path.resolve(cwd), file).split(path.sep)[0];
+      const within = [path.resolve(cwd), ...roots.map((r) => path.resolve(r))];
+      const root = coveringDir(within, file);
+      if (root === undefined || root === file) return false;
+      const first = path.relative(root, file).split(path.sep)[0];
       if (NOT_CODE_DIRS.includes(first)) return false;
       edits.set(file, Date.now());
       return true;
     },
-    async recheck(cwd) {
-      if (edits.size > 0 && typeof cwd === "string") {
-        const at = await staleCheckBy(() => indexWrittenAt(cwd), deadlineMs, undefined);
-        if (at !== undefined) indexMs = at; // a check that did not answer keeps what was known
+    async recheck(roots) {
+      const dirs = (typeof roots === "string" ? [roots] : Array.isArray(roots) ? roots : []).map((d) =>
+        path.resolve(d),
+      );
+      if (edits.size > 0 && dirs.length > 0) {
+        const at = await staleCheckBy(() => Promise.all(dirs.map((d) => indexWrittenAt(d))), deadlineMs, undefined);
+        // A check that did not answer keeps what was known.
+        if (at !== undefined) indexed = new Map(dirs.map((d, i) => [d, at[i]]));
         drop();
       }
       return edits.size;
@@ -4644,8 +5359,10 @@ function statusReport(diagnosis, state, info) {
   const ext = info.extension;
   const edited = state.ledger?.count() ?? 0;
   const ready = edited > 0 ? editedReportText(edited) : "ready";
+  // Ready when the tools can answer: from the workspace's own index or from one of the roots.
+  const serving = state.serving?.() ?? diagnosis;
   const lines = [
-    `pi-codegraph: ${diagnosis.ready ? ready : `not ready (${diagnosis.problemCode})`}`,
+    `pi-codegraph: ${serving.ready ? ready : `not ready (${serving.problemCode})`}`,
     `extension: ${ext.name} ${ext.version} at ${ext.path} (the active copy)`,
     `runner: ${runnerLine(info.runner)}`,
     `workspace: ${diagnosis.cwd}`,
@@ -4666,15 +5383,23 @@ function statusReport(diagnosis, state, info) {
     );
   }
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
+  // The roots, when the tools answer from any but the workspace's own index (lib/roots.js).
+  const roots = state.toolRoots?.() ?? [];
+  if (roots.some((r) => r.source !== "workspace")) {
+    for (const r of roots) {
+      const d = state.diagnosisOf(r);
+      lines.push(`project ${r.label}: ${r.dir} (${d?.ready ? "ready" : `not ready: ${d?.problemCode}`})`);
+    }
+  }
   lines.push(`parallel: ${parallelText(diagnosis.parallel)}`);
   // The focused tools on (lib/toolset.js), only when any is: with none, the report is as it was.
   const on = state.activeFocused?.() ?? [];
   if (on.length > 0 && state.choice) lines.push(`tools: ${toolsOnText(on, state.choice)}`);
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
-  if (!diagnosis.ready) {
-    if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(diagnosis.problemCode))
-      lines.push(`problem: ${diagnosis.problem}`);
-    lines.push(`fix: ${diagnosis.remediation}`);
+  if (!serving.ready) {
+    if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(serving.problemCode))
+      lines.push(`problem: ${serving.problem}`);
+    lines.push(`fix: ${serving.remediation}`);
   }
   lines.push(
     `last error: ${state.lastError ? `${state.lastError.at} ${state.lastError.message.split("\n")[0]}` : "none"}`,
@@ -4686,9 +5411,16 @@ function statusReport(diagnosis, state, info) {
  * The status slot: the real state in a few words, the runner when it is a fallback, and when
  * ready how many files this session's edit/write tools changed after the index (`edited`).
  */
-function statusText(diagnosis, runner, edited = 0) {
+function statusText(diagnosis, runner, edited = 0, roots = []) {
   const fallback = runner?.fallback ? ` (${runner.name} runner)` : "";
-  if (diagnosis.ready) return `⬡ codegraph${fallback}${editedSlotText(edited)}`;
+  // Which roots the tools answer from, when it is not simply the workspace's own index.
+  const where =
+    roots.length > 1
+      ? ` · ${roots.length} projects`
+      : roots.length === 1 && roots[0].source !== "workspace"
+        ? ` · ${printable(roots[0].label)}`
+        : "";
+  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited)}`;
   const words = {
     CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
     CODEGRAPH_NOT_FOUND: "not installed",
@@ -4733,9 +5465,15 @@ function renderCall({ Text }, args, theme, context) {
   const text = context?.lastComponent ?? new Text("", 0, 0);
   const request = printable(String(args?.request ?? "").replace(/\s+/g, " "));
   text.setText(
-    `${theme.fg("toolTitle", theme.bold(`${TOOL_NAME} `))}${theme.fg("accent", request)}\n${theme.fg("dim", `$ ${cliForm(request)}`)}`,
+    `${theme.fg("toolTitle", theme.bold(`${TOOL_NAME} `))}${projectTag(args, theme)}${theme.fg("accent", request)}\n${theme.fg("dim", `$ ${cliForm(request)}`)}`,
   );
   return text;
+}
+
+/** "[packages/api] " before the subject when the call names a project (lib/roots.js), else "". */
+function projectTag(args, theme) {
+  const project = args?.project;
+  return typeof project === "string" ? theme.fg("muted", `[${printable(project)}] `) : "";
 }
 
 /**
@@ -4744,15 +5482,17 @@ function renderCall({ Text }, args, theme, context) {
  */
 function renderFocusedCall({ Text }, spec, args, theme, context) {
   const text = context?.lastComponent ?? new Text("", 0, 0);
-  const subject = printable(spec.subject(args).filter(Boolean).join(" ").replace(/\s+/g, " "));
+  // The command is built from the tool's own arguments: `project` picks where it runs.
+  const { project: _project, ...own } = args !== null && typeof args === "object" ? args : {};
+  const subject = printable(spec.subject(own).filter(Boolean).join(" ").replace(/\s+/g, " "));
   let line;
   try {
-    line = `$ ${commandLine(spec.command(args))}`;
+    line = `$ ${commandLine(spec.command(own))}`;
   } catch {
     line = `arguments: ${JSON.stringify(args ?? null)}`;
   }
   text.setText(
-    `${theme.fg("toolTitle", theme.bold(`${spec.name} `))}${theme.fg("accent", subject)}\n${theme.fg("dim", printable(line))}`,
+    `${theme.fg("toolTitle", theme.bold(`${spec.name} `))}${projectTag(args, theme)}${theme.fg("accent", subject)}\n${theme.fg("dim", printable(line))}`,
   );
   return text;
 }
@@ -4811,105 +5551,54 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/tools.js
-
-// The focused tools beside codegraph_explore: each is one CodeGraph command with a schema, over
-// the same runner (caps with marker and full-output file, timeout, cancel, tree kill, codes,
-// progress, the stale-files line). They are registered inactive: absent from the request's tools
-// and from the system prompt until the user turns them on (lib/toolset.js), because every active
-// tool costs its words on every request.
-
-/** The words of a schema field: its description from lib/guidance.js. */
-const described = (name, arg) => ({ description: FOCUSED_WORDS[name].args[arg] });
-const nameField = (Type, name, arg) =>
-  Type.String({ ...described(name, arg), minLength: 1, maxLength: MAX_NAME_CHARS });
-const fileField = (Type, name) =>
-  Type.Optional(Type.String({ ...described(name, "file"), minLength: 1, maxLength: MAX_FILE_CHARS }));
-const wholeField = (Type, name, arg, range) => {
-  const [minimum, maximum] = RANGES[range];
-  return Type.Optional(Type.Integer({ ...described(name, arg), minimum, maximum }));
-};
-
-/**
- * A string enum as pi-ai's `StringEnum` makes it (`{ type: "string", enum }`: providers that take
- * no anyOf/const take it); built the same way from TypeBox alone when the peers lack StringEnum
- * (a caller of createExtension with the peers of an earlier version).
- */
-const enumField = ({ Type, StringEnum }, values, options) =>
-  typeof StringEnum === "function"
-    ? StringEnum(values, options)
-    : Type.Unsafe({ type: "string", enum: values, ...(options?.description && { description: options.description }) });
-
-/**
- * The focused tools, in the order `/codegraph tools` lists them: `name`, the `short` name the user
- * types, the glue call that runs it (`call`), its command builder (`command`, for the caps and the
- * CLI form shown in the transcript), the CLI feature it needs (lib/versions.js), the schema over
- * Pi's peers (TypeBox `Type`, pi-ai's `StringEnum` when given), and `subject`: what the transcript shows of a call.
- */
-const FOCUSED_TOOLS = [
-  {
-    name: "codegraph_node",
-    short: "node",
-    label: "CodeGraph Node",
-    call: "node",
-    command: nodeCommand,
-    caps: FOCUSED_CAPS.node,
-    feature: "node",
-    parameters: ({ Type }) =>
-      Type.Object({
-        symbol: Type.Optional(nameField(Type, "codegraph_node", "symbol")),
-        file: fileField(Type, "codegraph_node"),
-        offset: wholeField(Type, "codegraph_node", "offset", "offset"),
-        limit: wholeField(Type, "codegraph_node", "limit", "lines"),
-        outline: Type.Optional(Type.Boolean(described("codegraph_node", "outline"))),
-      }),
-    subject: (args) => [args?.symbol, args?.file && `file ${args.file}`],
-  },
-  {
-    name: "codegraph_relations",
-    short: "relations",
-    label: "CodeGraph Relations",
-    call: "relations",
-    command: relationsCommand,
-    caps: FOCUSED_CAPS.relations,
-    feature: "callers",
-    parameters: (peers) =>
-      peers.Type.Object({
-        relation: enumField(peers, Object.keys(RELATIONS), described("codegraph_relations", "relation")),
-        symbol: nameField(peers.Type, "codegraph_relations", "symbol"),
-        file: fileField(peers.Type, "codegraph_relations"),
-        limit: wholeField(peers.Type, "codegraph_relations", "limit", "limit"),
-        depth: wholeField(peers.Type, "codegraph_relations", "depth", "depth"),
-      }),
-    subject: (args) => [args?.relation && `${args.relation} of`, args?.symbol, args?.file && `in ${args.file}`],
-  },
-  {
-    name: "codegraph_search",
-    short: "search",
-    label: "CodeGraph Search",
-    call: "search",
-    command: searchCommand,
-    caps: FOCUSED_CAPS.search,
-    feature: "query",
-    parameters: (peers) =>
-      peers.Type.Object({
-        name: nameField(peers.Type, "codegraph_search", "name"),
-        kind: peers.Type.Optional(enumField(peers, SEARCH_KINDS, described("codegraph_search", "kind"))),
-        limit: wholeField(peers.Type, "codegraph_search", "limit", "limit"),
-      }),
-    subject: (args) => [args?.name, args?.kind && `(${args.kind})`],
-  },
-];
-
-const FOCUSED_NAMES = FOCUSED_TOOLS.map((t) => t.name);
-const focusedTool = (name) => FOCUSED_TOOLS.find((t) => t.name === name);
-
-// ---------------------------------------------------------------------------------------------
 // lib/tool.js
 
 // The registered Pi tools: codegraph_explore (one `request` field, bounded by the backend's
 // MAX_REQUEST_CHARS) and the focused tools (lib/tools.js), each with its schema, its execute()
 // over the backend, and its renderers.
+
+/**
+ * The `project` property of every tool's schema while several roots exist: an enum of their
+ * labels (never a path), required when the workspace has no index of its own. `{}` with one root
+ * or none: the schema is as it was.
+ */
+function projectProperty(peers, roots) {
+  if (roots.length <= 1) return {};
+  const labels = roots.map((r) => r.label);
+  const required = !labels.includes(WORKSPACE_LABEL);
+  const schema = peers.StringEnum(labels, { description: projectArgText(required) });
+  return { project: required ? schema : peers.Type.Optional(schema) };
+}
+
+/**
+ * The call's root and its other arguments: `project` taken out of `params` (a lookup among the
+ * session's roots, lib/roots.js rootFor) and the rest left as given (getters kept, for the
+ * tool's own checks). A `project` where the schema has none (one root or none) must name that
+ * root; with none at all it is an unknown argument.
+ */
+function callRoot(state, params, tool, names) {
+  const roots = state.toolRoots?.() ?? [];
+  let project;
+  let rest = params;
+  try {
+    if (params !== null && typeof params === "object" && Object.hasOwn(params, "project")) {
+      project = params.project;
+      const descriptors = Object.getOwnPropertyDescriptors(params);
+      delete descriptors.project;
+      rest = Object.defineProperties({}, descriptors);
+    }
+  } catch {
+    throw argumentError(tool, "project", "unreadable");
+  }
+  if (project !== undefined && roots.length === 0) throw argumentError(tool, "project", "unknown", { names });
+  return { root: rootFor(roots, project, tool), rest };
+}
+
+/** The answer (or failure text) `text` from `root`, with the line saying where its paths start first. */
+function withPathLine(text, root, workspace) {
+  const facts = pathFacts(root, workspace);
+  return facts ? `${pathLineText(facts)}\n${text}` : text;
+}
 
 /**
  * The tool `name` (codegraph_explore by default, or a focused tool) for the session `state` (its
@@ -4921,11 +5610,12 @@ function createTool(state, peers, api, name = TOOL_NAME) {
   if (name !== TOOL_NAME) return createFocusedTool(state, peers, api, focusedTool(name));
   const { Type } = peers;
   const limits = api.limits();
+  const roots = state.toolRoots?.() ?? [];
   return {
     name: TOOL_NAME,
     label: "CodeGraph Explore",
     description: toolDescription(limits),
-    ...guidance(state.diagnosis, state.ledger?.count() ?? 0, state.activeFocused?.() ?? []),
+    ...guidance(state.serving?.() ?? state.diagnosis, state.ledger?.count() ?? 0, state.activeFocused?.() ?? [], roots),
     parameters: Type.Object({
       request: Type.String({
         description:
@@ -4933,14 +5623,18 @@ function createTool(state, peers, api, name = TOOL_NAME) {
         minLength: 1,
         ...(limits.MAX_REQUEST_CHARS ? { maxLength: limits.MAX_REQUEST_CHARS } : {}),
       }),
+      ...projectProperty(peers, roots),
     }),
 
     execute: (_toolCallId, params, signal, onUpdate, ctx) =>
       // A cancel is the user's (Esc): no advice to the model to use other tools instead.
       executeCall(state, ctx, onUpdate, {
-        run: (options) => api.explore(params?.request, ctx?.cwd, signal, options),
+        root: () => callRoot(state, params, TOOL_NAME, ["request"]).root,
+        run: (options, root) => api.explore(params?.request, root?.dir ?? ctx?.cwd, signal, options),
         caps: { maxBytes: limits.MAX_OUTPUT_BYTES, maxLines: limits.MAX_OUTPUT_LINES },
-        trailer: (err) => (err.code === "CODEGRAPH_CANCELLED" ? "" : FALLBACK_LINE),
+        // After a `project` the session does not have, the model picks one of the labels instead.
+        trailer: (err) =>
+          err.code === "CODEGRAPH_CANCELLED" || err.details?.argument === "project" ? "" : FALLBACK_LINE,
       }),
 
     renderCall: (args, theme, context) => renderCall(peers, args, theme, context),
@@ -4950,16 +5644,24 @@ function createTool(state, peers, api, name = TOOL_NAME) {
 
 /** A focused tool (lib/tools.js `spec`): its schema, words and caps, over the same execute(). */
 function createFocusedTool(state, peers, api, spec) {
+  const base = spec.parameters(peers);
+  const project = projectProperty(peers, state.toolRoots?.() ?? []);
+  let call;
   return {
     name: spec.name,
     label: spec.label,
     description: focusedDescription(spec.name, spec.caps),
-    ...focusedGuidance(spec.name, state.diagnosis),
-    parameters: spec.parameters(peers),
+    ...focusedGuidance(spec.name, state.serving?.() ?? state.diagnosis),
+    parameters: project.project ? peers.Type.Object({ ...base.properties, ...project }) : base,
     execute: (_toolCallId, params, signal, onUpdate, ctx) =>
       executeCall(state, ctx, onUpdate, {
-        // The workspace is Pi's, never the model's: `file` is an index lookup key (lib/arguments.js).
-        run: (options) => api[spec.call](params, ctx?.cwd, signal, options),
+        root: () => {
+          call = callRoot(state, params, spec.name, Object.keys(base.properties));
+          return call.root;
+        },
+        // The workspace is Pi's, never the model's: `file` is an index lookup key (lib/arguments.js),
+        // and a root is one of the session's, picked by its label.
+        run: (options, root) => api[spec.call](call.rest, root?.dir ?? ctx?.cwd, signal, options),
         caps: spec.caps,
         // After a bad argument the model fixes the call; after a cancel, nothing to advise.
         trailer: (err) =>
@@ -4978,7 +5680,7 @@ function createFocusedTool(state, peers, api, spec) {
  * `onUpdate` gets, the answer as Pi's tool result, a failure as a thrown Error whose message is
  * what the model reads (within `caps`, then `trailer(err)`).
  */
-async function executeCall(state, ctx, onUpdate, { run, caps, trailer }) {
+async function executeCall(state, ctx, onUpdate, { root: rootOf, run, caps, trailer }) {
   // Partial output while the CLI prints (bounded by the same caps, at most every 250 ms),
   // and, before that, the call's place in the index's queue when it has to wait.
   const update = typeof onUpdate === "function" ? onUpdate : undefined;
@@ -4999,164 +5701,31 @@ async function executeCall(state, ctx, onUpdate, { run, caps, trailer }) {
   // The session this call belongs to: one that ended meanwhile released its files already,
   // and a later session must not release this call's (it stays until the process exits).
   const sessionFiles = state.fullOutputs;
+  let root = null;
   try {
-    // The workspace is Pi's, never the model's: no tool has a path parameter.
-    const result = await run({ onProgress, onQueue });
+    // The workspace is Pi's, never the model's: no tool has a path parameter, and `project` is a
+    // label of one of the session's roots.
+    // The workspace's own index is Pi's workspace, as it always was: ctx.cwd.
+    root = rootOf();
+    if (root?.source === "workspace") root = null;
+    const result = await run({ onProgress, onQueue }, root);
     state.lastError = undefined;
     const file = result.details.fullOutputPath;
     if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
-    return { content: [{ type: "text", text: result.text }], details: result.details };
+    const project = root ? { project: { label: root.label, dir: root.dir } } : {};
+    const text = withPathLine(result.text, root, ctx?.cwd);
+    return { content: [{ type: "text", text }], details: { ...result.details, ...project } };
   } catch (err) {
     state.lastError = { at: new Date().toISOString(), message: err.message };
     // Pi hands the model only the message: it carries what a stopped CLI had printed.
-    const toolError = new Error(failedAnswer(err, caps, trailer(err)), { cause: err });
+    const text = withPathLine(failedAnswer(err, caps, trailer(err)), root, ctx?.cwd);
+    const toolError = new Error(text, { cause: err });
     Object.assign(toolError, { code: err.code, remediation: err.remediation, details: err.details });
     throw toolError;
   } finally {
     // What the call showed may have changed readiness (an index made or removed meanwhile).
     state.refresh?.(ctx);
   }
-}
-
-// ---------------------------------------------------------------------------------------------
-// lib/toolset.js
-
-// Which focused tools are on (lib/tools.js): the user's choice, never the model's. It comes from
-// PI_CODEGRAPH_TOOLS when that is set and valid, else from what `/codegraph tools` saved for this
-// project, else none (codegraph_explore alone, as upstream lists only explore by default). The
-// choice is saved outside the project, in Pi's agent directory (one small file per project), so
-// it lasts across sessions and the workspace is never written.
-
-/** `node`, `codegraph_node` → `codegraph_node`; anything else → undefined. */
-function toolNameOf(word) {
-  const w = String(word).trim().toLowerCase();
-  return FOCUSED_TOOLS.find((t) => t.short === w || t.name === w)?.name;
-}
-
-/**
- * A list as the user writes it (`all`, `none`, or names, short or full, separated by commas or
- * spaces; `explore` is always on and may be named) → `{ names }` in catalogue order, or
- * `{ unknown: [words] }`.
- */
-function parseToolList(text) {
-  const words = String(text)
-    .split(/[\s,]+/)
-    .map((w) => w.trim().toLowerCase())
-    .filter(Boolean);
-  if (words.length === 1 && words[0] === "all") return { names: [...FOCUSED_NAMES] };
-  if (words.length === 1 && words[0] === "none") return { names: [] };
-  const unknown = words.filter((w) => !toolNameOf(w) && w !== "explore" && w !== "codegraph_explore");
-  if (unknown.length) return { unknown };
-  const chosen = new Set(words.map(toolNameOf).filter(Boolean));
-  return { names: FOCUSED_NAMES.filter((n) => chosen.has(n)) };
-}
-
-/** PI_CODEGRAPH_TOOLS: `{ names }`, `{ ignored: value }` (not a list we read), or undefined (unset). */
-function envChoice(env = process.env) {
-  const value = env.PI_CODEGRAPH_TOOLS;
-  if (value === undefined) return undefined;
-  const parsed = value.trim() === "" ? { unknown: [""] } : parseToolList(value);
-  return parsed.names ? { names: parsed.names } : { ignored: value };
-}
-
-/**
- * Pi's agent directory (Pi's own getAgentDir() when the host gives it; else as Pi computes it:
- * PI_CODING_AGENT_DIR with a leading `~` or `~/` for the home directory, else ~/.pi/agent).
- */
-function agentDirOf(getAgentDir, env = process.env) {
-  try {
-    if (typeof getAgentDir === "function") return getAgentDir();
-  } catch {}
-  const dir = env.PI_CODING_AGENT_DIR;
-  if (!dir) return path.join(os.homedir(), ".pi", "agent");
-  if (dir === "~") return os.homedir();
-  return dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir;
-}
-
-/** Where the choice for the project `cwd` is saved: a file named by a hash of its absolute path. */
-function savedFile(agentDir, cwd) {
-  const key = crypto.createHash("sha256").update(path.resolve(cwd)).digest("hex").slice(0, 16);
-  return path.join(agentDir, "pi-codegraph", "tools", `${key}.json`);
-}
-
-/** The saved choice: `{ names }`, `{ problem }` (a file we cannot read or use), or undefined (none saved). */
-function loadSaved(agentDir, cwd) {
-  const file = savedFile(agentDir, cwd);
-  let raw;
-  try {
-    raw = fs.readFileSync(file, "utf8");
-  } catch (err) {
-    if (err?.code === "ENOENT") return undefined;
-    return { problem: `${file}: ${err?.code ?? err?.message}` };
-  }
-  try {
-    const data = JSON.parse(raw);
-    if (!Array.isArray(data?.tools) || data.tools.some((n) => typeof n !== "string"))
-      return { problem: `${file}: no tools list` };
-    // Names this version does not know (a newer version's) are left out, not refused.
-    return { names: FOCUSED_NAMES.filter((n) => data.tools.includes(n)) };
-  } catch {
-    return { problem: `${file}: not JSON` };
-  }
-}
-
-/** Saves `names` for `cwd` (write to a temp file, then rename: never half a file). Returns the file or throws. */
-function saveChoice(agentDir, cwd, names) {
-  const file = savedFile(agentDir, cwd);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  const data = { project: path.resolve(cwd), tools: names, savedAt: new Date().toISOString() };
-  try {
-    fs.writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
-    fs.renameSync(temp, file);
-  } catch (err) {
-    fs.rmSync(temp, { force: true }); // a failed save leaves nothing behind
-    throw err;
-  }
-  return file;
-}
-
-/**
- * The choice in force for `cwd`: `{ names, source: "env" | "saved" | "default", ignoredEnv?,
- * savedProblem? }`. A PI_CODEGRAPH_TOOLS we cannot read is ignored (and said); a saved file we
- * cannot read is the default (and said).
- */
-function choiceFor(cwd, { agentDir, env = process.env }) {
-  const fromEnv = envChoice(env);
-  const notes = fromEnv?.ignored !== undefined ? { ignoredEnv: fromEnv.ignored } : {};
-  if (fromEnv?.names) return { names: fromEnv.names, source: "env" };
-  const saved = loadSaved(agentDir, cwd);
-  if (saved?.names) return { names: saved.names, source: "saved", ...notes };
-  return { names: [], source: "default", ...notes, ...(saved?.problem ? { savedProblem: saved.problem } : {}) };
-}
-
-/**
- * `/codegraph tools …` (the words after `tools`): `{ action: "list" }`, `{ action: "set", names }`
- * (all, none, or a list: exactly those on), `{ action: "on" | "off", names }`, or `{ unknown }`.
- */
-function parseToolsArgs(rest) {
-  const words = String(rest ?? "")
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
-  if (words.length === 0 || (words.length === 1 && words[0].toLowerCase() === "list")) return { action: "list" };
-  const first = words[0].toLowerCase();
-  if (first === "on" || first === "off") {
-    const parsed = parseToolList(words.slice(1).join(" "));
-    if (parsed.unknown) return { unknown: parsed.unknown };
-    if (words.length === 1) return { action: first, names: [...FOCUSED_NAMES] };
-    return { action: first, names: parsed.names };
-  }
-  const parsed = parseToolList(words.join(" "));
-  return parsed.unknown ? { unknown: parsed.unknown } : { action: "set", names: parsed.names };
-}
-
-/** The names on after `parsed` (parseToolsArgs) is applied to `current`. */
-function applyChoice(current, parsed) {
-  if (parsed.action === "set") return parsed.names;
-  if (parsed.action === "on") return FOCUSED_NAMES.filter((n) => current.includes(n) || parsed.names.includes(n));
-  if (parsed.action === "off") return FOCUSED_NAMES.filter((n) => current.includes(n) && !parsed.names.includes(n));
-  return current;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -5516,13 +6085,14 @@ const VERB_LINES = {
   unlock: "Remove a stale CodeGraph lock left by an interrupted write (codegraph unlock)",
   cancel: "Stop the index write running in this workspace",
   tools: "Focused CodeGraph tools for the model: list, or all | none | on/off <names> (saved for this project)",
+  roots: "The CodeGraph projects the tools answer from: list, or add <dir> | remove <label> (saved for this project)",
 };
 
 const YES_LINE = "Run without asking first";
 
 /** The command's description as Pi lists it. */
 const COMMAND_DESCRIPTION =
-  "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb); tools";
+  "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb); tools; roots";
 
 const VERB_MIB = 1024 * 1024;
 /** "212 KiB", "1.4 MiB", "2.1 GiB". */
@@ -5755,6 +6325,17 @@ function indexReport(s, f) {
 const unreadableStatusText = (text) =>
   `/codegraph status: CodeGraph's status output could not be read as JSON; it said:\n${String(text).slice(0, 2000)}`;
 
+/** The first line of what a verb says about a root other than the workspace (lib/roots.js). */
+const projectHeadText = (root) => `Project ${root.label} (${shownPath(root.dir)}):`;
+
+/** A verb without a label where several roots could be meant. */
+const pickProjectText = (verb, labels) =>
+  `/codegraph ${verb}: name the project, one of: ${labels.join(", ")} (e.g. /codegraph ${verb} ${labels[0]}). Nothing was run.`;
+
+/** A verb with a label that names no root. */
+const unknownProjectText = (verb, label, labels) =>
+  `/codegraph ${verb}: no project is labelled ${JSON.stringify(label)}${labels.length ? `; the projects: ${labels.join(", ")}` : "; /codegraph roots lists them"}. Nothing was run.`;
+
 // ---------------------------------------------------------------------------------------------
 // lib/verbs.js
 
@@ -5812,9 +6393,10 @@ function verbSupport(verb, cliVersion) {
 
 /**
  * Pi's argument completion for `/codegraph `: the verbs matching `prefix` (minus those the
- * installed CLI lacks), and after a writing verb and a dash, `--yes`.
+ * installed CLI lacks); after a verb, the labels of the `roots` (lib/roots.js) when there are
+ * several or the only one is not the workspace's own; after a writing verb and a dash, `--yes`.
  */
-function verbCompletions(prefix, cliVersion) {
+function verbCompletions(prefix, cliVersion, roots = []) {
   const text = String(prefix ?? "");
   const space = text.search(/\s/);
   if (space === -1) {
@@ -5828,6 +6410,13 @@ function verbCompletions(prefix, cliVersion) {
   }
   const verb = text.slice(0, space).toLowerCase();
   const rest = text.slice(space).trim();
+  const labelled = roots.length > 1 || roots.some((r) => r.source !== "workspace");
+  if (labelled && !rest.startsWith("-") && verb !== "init" && Object.hasOwn(VERB_FEATURES, verb)) {
+    const items = roots
+      .filter((r) => r.label.startsWith(rest) && r.label !== rest)
+      .map((r) => ({ value: `${verb} ${r.label}`, label: r.label, description: r.dir }));
+    return items.length ? items : null;
+  }
   // Only once a dash is typed: Enter on a shown `--yes` would fill it in unasked.
   if (!WRITE_VERBS.has(verb) || !verbSupport(verb, cliVersion).ok || !rest || !"--yes".startsWith(rest)) return null;
   return [{ value: `${verb} --yes`, label: "--yes", description: YES_LINE }];
@@ -5958,26 +6547,45 @@ async function handleVerb(args, ctx, env) {
   }
 }
 
+/**
+ * The root a verb acts on (lib/roots.js): the one `label` names; without a label, the
+ * workspace's own (always for init), else the only root; `{ pick: labels }` when several could be
+ * meant, `{ unknown: labels }` when the label is none of them. `{ root: null }`: the workspace.
+ */
+function verbTarget(verb, label, state) {
+  const all = state?.roots ?? [];
+  const roots = state?.toolRoots?.() ?? [];
+  if (label !== undefined) {
+    const root = all.find((r) => r.label === label);
+    return root ? { root } : { unknown: all.map((r) => r.label) };
+  }
+  if (verb === "init" || roots.length === 0 || roots.some((r) => r.source === "workspace")) return { root: null };
+  if (roots.length === 1) return { root: roots[0] };
+  return { pick: roots.map((r) => r.label) };
+}
+
 async function verbOf(args, ctx, env) {
   const { verb, yes, extra } = parseVerbArgs(args);
-  const say = (text, type = "info") => env.say(ctx, text, type);
-  const cwd = ctx.cwd;
-  if (verb === "cancel") {
-    const running = runningWrites.get(cwd);
-    if (!running) return say(nothingToCancelText());
-    say(cancellingText(running.verb));
-    running.controller.abort();
-    return;
-  }
-  if (!Object.hasOwn(VERB_FEATURES, verb) || extra.length) return say(unknownVerbText(args.trim()), "warning");
+  const plainSay = (text, type = "info") => env.say(ctx, text, type);
+  if (verb === "cancel") return cancelWrite(extra, ctx, env);
+  // One word may follow a verb: a project's label (an option other than --yes is not ours to pass).
+  if (!Object.hasOwn(VERB_FEATURES, verb) || extra.length > 1 || extra[0]?.startsWith("-"))
+    return plainSay(unknownVerbText(args.trim()), "warning");
   await env.refresh(ctx);
-  const d = env.state.diagnosis ?? {};
+  const target = verbTarget(verb, extra[0], env.state);
+  if (target.unknown) return plainSay(unknownProjectText(verb, extra[0], target.unknown), "warning");
+  if (target.pick) return plainSay(pickProjectText(verb, target.pick), "warning");
+  const root = target.root && target.root.source !== "workspace" ? target.root : null;
+  const cwd = root ? root.dir : ctx.cwd;
+  // What is said about another root begins with the root it is about.
+  const say = (text, type = "info") => env.say(ctx, root ? `${projectHeadText(root)}\n${text}` : text, type);
+  const d = root ? await env.glue.diagnose(cwd) : (env.state.diagnosis ?? {});
   const support = verbSupport(verb, d.cliVersion);
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
   if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
     return say(noCliText(verb, d.problem), "error");
 
-  if (verb === "status") return indexStatus(ctx, env, d);
+  if (verb === "status") return indexStatus(ctx, { ...env, say: (_c, t, type) => say(t, type) }, d, cwd);
 
   const running = runningWrites.get(cwd);
   if (running) return say(busyText(verb, { running: running.verb }), "warning");
@@ -6011,12 +6619,43 @@ async function verbOf(args, ctx, env) {
       return say(needsYesText(verb), "warning");
     }
   }
-  return runWrite(verb, ctx, env);
+  return runWrite(verb, ctx, { ...env, say: (_c, t, type) => say(t, type) }, cwd);
 }
 
-/** Runs the write `verb` (consent given), shows its progress and result, and refreshes readiness. */
-async function runWrite(verb, ctx, env) {
-  const cwd = ctx.cwd;
+/**
+ * `/codegraph cancel [label]`: stops the write running in one of this session's roots (the
+ * workspace's, or the labelled root's; without a label, the only one running).
+ */
+function cancelWrite(extra, ctx, env) {
+  const roots = env.state?.roots ?? [];
+  const dirs = [ctx.cwd, ...roots.map((r) => r.dir)];
+  let running = dirs.filter((dir, i) => dirs.indexOf(dir) === i && runningWrites.has(dir));
+  if (extra.length > 0) {
+    const root = roots.find((r) => r.label === extra[0]);
+    if (!root)
+      return env.say(
+        ctx,
+        unknownProjectText(
+          "cancel",
+          extra[0],
+          roots.map((r) => r.label),
+        ),
+        "warning",
+      );
+    running = running.filter((dir) => dir === root.dir);
+  }
+  if (running.length === 0) return env.say(ctx, nothingToCancelText(), "info");
+  if (running.length > 1) {
+    const labels = roots.filter((r) => running.includes(r.dir)).map((r) => r.label);
+    return env.say(ctx, pickProjectText("cancel", labels), "warning");
+  }
+  const write = runningWrites.get(running[0]);
+  env.say(ctx, cancellingText(write.verb), "info");
+  write.controller.abort();
+}
+
+/** Runs the write `verb` in `cwd` (consent given), shows its progress and result, and refreshes readiness. */
+async function runWrite(verb, ctx, env, cwd) {
   const controller = new AbortController();
   runningWrites.set(cwd, { verb, controller });
   const started = performance.now();
@@ -6032,7 +6671,7 @@ async function runWrite(verb, ctx, env) {
   // Readiness at once: the tool is registered again with the new guidance, the slot follows.
   if (env.state) env.state.shownStatus = undefined;
   await env.refresh(ctx);
-  const d = env.state.diagnosis ?? {};
+  const d = cwd === ctx.cwd ? (env.state.diagnosis ?? {}) : await env.glue.diagnose(cwd);
   if (outcome.error) {
     const err = outcome.error;
     const type = err?.code === "CODEGRAPH_CANCELLED" ? "warning" : "error";
@@ -6053,9 +6692,8 @@ async function runWrite(verb, ctx, env) {
   return env.say(ctx, text, d.ready || verb === "uninit" ? "info" : "warning");
 }
 
-/** `/codegraph status`: CodeGraph's own report of the workspace's index (read-only). */
-async function indexStatus(ctx, env, d) {
-  const cwd = ctx.cwd;
+/** `/codegraph status`: CodeGraph's own report of the index in `cwd` (read-only). */
+async function indexStatus(ctx, env, d, cwd) {
   let result;
   try {
     result = await env.glue.run(verbCommand("status"), cwd);
@@ -6102,6 +6740,12 @@ async function indexStatus(ctx, env, d) {
  * it) in a ledger (lib/staleness.js): while any is newer than the index, the status slot counts
  * them and the guidance gains one line; the index's mtime is re-checked with readiness, and an
  * index written after an edit drops it.
+ *
+ * The roots (lib/roots.js): the workspace's own index, the indexes a bounded scan finds below it
+ * (started at session_start and on `/codegraph roots`; a turn waits only for a first scan still
+ * running, itself bounded), and the roots the user added. Each is re-checked (its index, its
+ * readiness) with the workspace; when the labels change, the tools are registered again with a
+ * `project` parameter of the new labels (lib/tool.js).
  */
 function createExtension(glue, getPeers) {
   /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
@@ -6116,10 +6760,36 @@ function createExtension(glue, getPeers) {
       // The focused tools this copy registered, and the user's choice of them ({ names, source }).
       focused: [],
       choice: { names: [], source: "default" },
+      // The roots: the last scan's result, the user's added directories, the roots now (each with
+      // `indexed`), and the diagnosis of each root other than the workspace (dir → diagnosis).
+      scan: undefined,
+      scanning: undefined,
+      added: { dirs: [] },
+      roots: [],
+      rootDiagnoses: new Map(),
+    };
+    /** The roots a tool can answer from (those with an index now). */
+    state.toolRoots = () => state.roots.filter((r) => r.indexed);
+    /** A root's readiness: the workspace's own diagnosis for ".", else its own. */
+    state.diagnosisOf = (root) =>
+      root.source === "workspace" ? state.diagnosis : (state.rootDiagnoses.get(root.dir) ?? state.diagnosis);
+    /**
+     * The readiness the tools' words follow: the workspace's (no roots, or only its own), the only
+     * root's, or with several the first ready one (each call says its own root's problem).
+     */
+    state.serving = () => {
+      const roots = state.toolRoots();
+      if (roots.length === 0) return state.diagnosis;
+      const all = roots.map(state.diagnosisOf);
+      return all.find((d) => d?.ready) ?? all[0];
     };
     /** The focused tools on: chosen and registered by this copy. */
     state.activeFocused = () => state.focused.filter((n) => state.choice.names.includes(n));
-    const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}|${d.ready && state.ledger.count() > 0}`;
+    const key = () => {
+      const d = state.serving();
+      const labels = state.toolRoots().map((r) => r.label);
+      return `${d.ready}|${d.problemCode}|${d.remediation}|${d.ready && state.ledger.count() > 0}|${labels.join("\0")}`;
+    };
     /** Registers explore and the focused tools again (their words follow readiness and the choice). */
     const registerAll = () => {
       pi.registerTool(createTool(state, state.peers, glue));
@@ -6137,21 +6807,58 @@ function createExtension(glue, getPeers) {
     // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
       if (!ctx.hasUI) return;
-      const text = statusText(state.diagnosis, glue.runnerInfo(), state.ledger.count());
+      const text = statusText(state.serving(), glue.runnerInfo(), state.ledger.count(), state.toolRoots());
       if (text === state.shownStatus) return;
       state.shownStatus = text;
       ctx.ui.setStatus("codegraph", text);
     };
 
+    /**
+     * The roots now: the workspace's own index, the last scan's, the added ones, each checked for
+     * an index (the header, no SQLite) and, when it has one, diagnosed.
+     */
+    async function rootsNow(cwd, workspaceDiagnosis) {
+      const ws = path.resolve(cwd);
+      const own = workspaceDiagnosis.ready || (await hasIndex(ws));
+      const roots = rootList(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
+      const diagnoses = new Map();
+      await Promise.all(
+        roots.map(async (r) => {
+          if (r.source === "workspace") {
+            r.indexed = true;
+            return;
+          }
+          r.indexed = await hasIndex(r.dir);
+          if (r.indexed) diagnoses.set(r.dir, await glue.diagnose(r.dir));
+        }),
+      );
+      return { roots, diagnoses };
+    }
+
     async function refresh(ctx) {
       if (!state.active || !ctx?.cwd) return;
-      const before = key(state.diagnosis);
-      const [next] = await Promise.all([glue.diagnose(ctx.cwd), state.ledger.recheck(ctx.cwd)]);
-      state.diagnosis = next;
-      if (key(next) !== before) registerAll();
+      const before = key();
+      const next = await glue.diagnose(ctx.cwd);
+      const { roots, diagnoses } = await rootsNow(ctx.cwd, next);
+      const indexed = roots.filter((r) => r.indexed).map((r) => r.dir);
+      await state.ledger.recheck(indexed.length > 0 ? indexed : ctx.cwd);
+      Object.assign(state, { diagnosis: next, roots, rootDiagnoses: diagnoses });
+      if (key() !== before) registerAll();
       slot(ctx);
     }
     state.refresh = (ctx) => refresh(ctx).catch(() => {});
+    /** Scans for the indexes below the workspace again; the roots follow once it is done. */
+    state.rescan = (ctx) => {
+      const scanning = scanRoots(ctx.cwd)
+        .then((scan) => {
+          state.scan = scan;
+        })
+        .finally(() => {
+          if (state.scanning === scanning) state.scanning = undefined;
+        });
+      state.scanning = scanning;
+      return scanning.then(() => refresh(ctx));
+    };
     /** What /codegraph says: a notification where a UI exists, else where print mode's output goes. */
     const say = (ctx, text, type) => {
       if (ctx.hasUI) ctx.ui.notify(text, type);
@@ -6162,10 +6869,15 @@ function createExtension(glue, getPeers) {
       if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
       state.active = true;
       state.shownStatus = undefined; // a new session's UI has not been told yet
-      state.diagnosis = await glue.diagnose(ctx.cwd);
       state.peers = await getPeers();
       state.agentDir = agentDirOf(state.peers.getAgentDir);
       state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
+      state.added = loadAddedRoots(state.agentDir, ctx.cwd);
+      state.diagnosis = await glue.diagnose(ctx.cwd);
+      Object.assign(
+        state,
+        await rootsNow(ctx.cwd, state.diagnosis).then((r) => ({ roots: r.roots, rootDiagnoses: r.diagnoses })),
+      );
       // The tools registered before ours (name → whose): a focused tool name another extension
       // registered first stays theirs.
       state.taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
@@ -6176,13 +6888,18 @@ function createExtension(glue, getPeers) {
         description: COMMAND_DESCRIPTION,
         // Everything after "/codegraph ": the verbs the installed CLI has, then `--yes`; after
         // `tools`, the choices and the tools' names.
-        getArgumentCompletions: (prefix) =>
-          /^tools\s/i.test(String(prefix ?? ""))
-            ? toolsCompletions(prefix)
-            : verbCompletions(prefix, state.diagnosis?.cliVersion),
+        getArgumentCompletions: (prefix) => {
+          if (/^tools\s/i.test(String(prefix ?? ""))) return toolsCompletions(prefix);
+          if (/^roots\s/i.test(String(prefix ?? ""))) return rootsCompletions(prefix, state, ctx.cwd);
+          return verbCompletions(prefix, state.diagnosis?.cliVersion, state.toolRoots());
+        },
         handler: async (args, cmdCtx) => {
           if (/^\s*tools(\s|$)/i.test(String(args ?? ""))) {
             await handleTools(String(args).trim().slice(5), cmdCtx, { state, peers: state.peers, glue, say });
+            return;
+          }
+          if (/^\s*roots(\s|$)/i.test(String(args ?? ""))) {
+            await handleRoots(String(args).trim().slice(5), cmdCtx, { state, refresh, say });
             return;
           }
           if (String(args ?? "").trim()) {
@@ -6192,23 +6909,33 @@ function createExtension(glue, getPeers) {
           await refresh(cmdCtx);
           const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
           const report = statusReport(state.diagnosis, state, info);
-          say(cmdCtx, report, state.diagnosis.ready ? "info" : "warning");
+          say(cmdCtx, report, state.serving().ready ? "info" : "warning");
         },
       });
       slot(ctx);
+      // The scan for indexes below the workspace: off this handler's path (the tools are
+      // registered again when it finds roots); a turn waits only for this first one.
+      state.rescan(ctx).catch(() => {});
     });
 
     // An edit or write by Pi's own tools: counted at once (it is newer than the index as last
     // seen); nothing is awaited, so the tool's result is never held up.
     pi.on("tool_result", (event, ctx) => {
       if (!state.active || state.diagnosis === undefined || state.peers === undefined) return;
-      const before = key(state.diagnosis);
-      if (!state.ledger.note(event, ctx?.cwd)) return;
-      if (key(state.diagnosis) !== before) registerAll();
+      const before = key();
+      const outside = state
+        .toolRoots()
+        .filter((r) => !r.inside)
+        .map((r) => r.dir);
+      if (!state.ledger.note(event, ctx?.cwd, outside)) return;
+      if (key() !== before) registerAll();
       slot(ctx);
     });
 
     pi.on("before_agent_start", async (_event, ctx) => {
+      // Only the first scan can still be running here (bounded by its own deadline); its roots
+      // decide the tools this turn is given.
+      if (state.scanning) await state.scanning.catch(() => {});
       await refresh(ctx);
     });
 

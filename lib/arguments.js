@@ -51,7 +51,7 @@ const SEARCH_KINDS = [
   "union",
 ];
 
-const invalid = (tool, name, rule, more = {}) =>
+const argumentError = (tool, name, rule, more = {}) =>
   publicError("CODEGRAPH_INVALID_REQUEST", { reason: { is: "argument", tool, name, rule, ...more } });
 
 /** Reads `params[name]` (a getter may throw: that is an unreadable argument, not a crash). */
@@ -59,7 +59,7 @@ function read(tool, params, name) {
   try {
     return params[name];
   } catch {
-    throw invalid(tool, name, "unreadable");
+    throw argumentError(tool, name, "unreadable");
   }
 }
 
@@ -70,12 +70,12 @@ function read(tool, params, name) {
 function text(tool, name, value, { optional = false, limit = MAX_NAME_CHARS } = {}) {
   if (value === undefined || value === null) {
     if (optional) return undefined;
-    throw invalid(tool, name, "required");
+    throw argumentError(tool, name, "required");
   }
-  if (typeof value !== "string") throw invalid(tool, name, "notString");
-  if (value.includes("\0")) throw invalid(tool, name, "nul");
-  if (BLANK.test(value)) throw invalid(tool, name, "blank");
-  if (value.length > limit) throw invalid(tool, name, "tooLong", { limit });
+  if (typeof value !== "string") throw argumentError(tool, name, "notString");
+  if (value.includes("\0")) throw argumentError(tool, name, "nul");
+  if (BLANK.test(value)) throw argumentError(tool, name, "blank");
+  if (value.length > limit) throw argumentError(tool, name, "tooLong", { limit });
   return value;
 }
 
@@ -87,11 +87,12 @@ function text(tool, name, value, { optional = false, limit = MAX_NAME_CHARS } = 
  */
 function fileKey(tool, name, value, { optional = true } = {}) {
   if (text(tool, name, value, { optional, limit: MAX_FILE_CHARS }) === undefined) return undefined;
-  if (/^[/\\]/.test(value) || /^[A-Za-z]:/.test(value) || value.startsWith("~")) throw invalid(tool, name, "absolute");
-  if (value.split(/[/\\]/).some((segment) => segment.trim() === "..")) throw invalid(tool, name, "parent");
-  if (value.startsWith("-")) throw invalid(tool, name, "dash");
+  if (/^[/\\]/.test(value) || /^[A-Za-z]:/.test(value) || value.startsWith("~"))
+    throw argumentError(tool, name, "absolute");
+  if (value.split(/[/\\]/).some((segment) => segment.trim() === "..")) throw argumentError(tool, name, "parent");
+  if (value.startsWith("-")) throw argumentError(tool, name, "dash");
   // biome-ignore lint/suspicious/noControlCharactersInRegex: a line break or control character in a path is the point
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw invalid(tool, name, "control");
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw argumentError(tool, name, "control");
   return value;
 }
 
@@ -100,14 +101,14 @@ function whole(tool, name, value, range = name) {
   if (value === undefined || value === null) return undefined;
   const [min, max] = RANGES[range];
   if (typeof value !== "number" || !Number.isInteger(value) || value < min || value > max)
-    throw invalid(tool, name, "range", { min, max });
+    throw argumentError(tool, name, "range", { min, max });
   return value;
 }
 
 /** A boolean flag, or undefined when left out. */
 function flag(tool, name, value) {
   if (value === undefined || value === null) return undefined;
-  if (typeof value !== "boolean") throw invalid(tool, name, "notBoolean");
+  if (typeof value !== "boolean") throw argumentError(tool, name, "notBoolean");
   return value;
 }
 
@@ -115,15 +116,16 @@ function flag(tool, name, value) {
 function oneOf(tool, name, value, values, { optional = true } = {}) {
   if (value === undefined || value === null) {
     if (optional) return undefined;
-    throw invalid(tool, name, "required", { values });
+    throw argumentError(tool, name, "required", { values });
   }
-  if (typeof value !== "string" || !values.includes(value)) throw invalid(tool, name, "enum", { values });
+  if (typeof value !== "string" || !values.includes(value)) throw argumentError(tool, name, "enum", { values });
   return value;
 }
 
 /** The arguments object itself: a plain object (Pi always passes one). */
 function argumentsOf(tool, params) {
-  if (params === null || typeof params !== "object" || Array.isArray(params)) throw invalid(tool, "", "notObject");
+  if (params === null || typeof params !== "object" || Array.isArray(params))
+    throw argumentError(tool, "", "notObject");
   return params;
 }
 
@@ -133,9 +135,9 @@ function known(tool, params, names) {
   try {
     keys = Object.keys(params);
   } catch {
-    throw invalid(tool, "", "notObject");
+    throw argumentError(tool, "", "notObject");
   }
-  for (const key of keys) if (!names.includes(key)) throw invalid(tool, key, "unknown", { names });
+  for (const key of keys) if (!names.includes(key)) throw argumentError(tool, key, "unknown", { names });
 }
 
 /**
@@ -153,14 +155,14 @@ function nodeArguments(params) {
   const offset = whole(tool, "offset", read(tool, p, "offset"));
   const limit = whole(tool, "limit", read(tool, p, "limit"), "lines");
   const outline = flag(tool, "outline", read(tool, p, "outline"));
-  if (symbol === undefined && file === undefined) throw invalid(tool, "symbol", "symbolOrFile");
+  if (symbol === undefined && file === undefined) throw argumentError(tool, "symbol", "symbolOrFile");
   if (symbol !== undefined) {
     for (const [name, value] of [
       ["offset", offset],
       ["limit", limit],
       ["outline", outline],
     ])
-      if (value !== undefined) throw invalid(tool, name, "fileModeOnly");
+      if (value !== undefined) throw argumentError(tool, name, "fileModeOnly");
   }
   return { symbol, file, offset, limit, outline };
 }
@@ -175,8 +177,10 @@ function relationsArguments(params) {
   const file = fileKey(tool, "file", read(tool, p, "file"));
   const limit = whole(tool, "limit", read(tool, p, "limit"));
   const depth = whole(tool, "depth", read(tool, p, "depth"));
-  if (limit !== undefined && RELATIONS[relation] !== "limit") throw invalid(tool, "limit", "notFor", { relation });
-  if (depth !== undefined && RELATIONS[relation] !== "depth") throw invalid(tool, "depth", "notFor", { relation });
+  if (limit !== undefined && RELATIONS[relation] !== "limit")
+    throw argumentError(tool, "limit", "notFor", { relation });
+  if (depth !== undefined && RELATIONS[relation] !== "depth")
+    throw argumentError(tool, "depth", "notFor", { relation });
   return { relation, symbol, file, limit, depth };
 }
 
@@ -192,6 +196,7 @@ function searchArguments(params) {
 }
 
 module.exports = {
+  argumentError,
   MAX_FILE_CHARS,
   MAX_NAME_CHARS,
   RANGES,

@@ -1,6 +1,7 @@
 // What the model is told: the tool's name, its description (with the backend's own limits), the
 // prompt snippet and guidelines for the current readiness, and the line every tool error ends with.
 
+const { projectsGuideline } = require("./words/roots.js");
 const { editedGuideline } = require("./words/staleness.js");
 
 const TOOL_NAME = "codegraph_explore";
@@ -113,13 +114,15 @@ function focusedGuidance(name, diagnosis) {
  * after the index was written) adds one line while above zero, without the number, so that the
  * prompt does not change with every edit. `active`: the focused tools on (lib/tools.js); with
  * codegraph_node among them, CodeGraph's pointers to it are followed instead of steered away from.
+ * `roots` (lib/roots.js, those with an index): with several, one line on `project`.
  */
-function guidance(diagnosis, editedSinceIndex = 0, active = []) {
+function guidance(diagnosis, editedSinceIndex = 0, active = [], roots = []) {
   if (diagnosis.ready) {
     const base = active.includes("codegraph_node")
       ? [...readyGuidelines.slice(0, 2), withNodeGuideline]
       : readyGuidelines;
-    const guidelines = editedSinceIndex > 0 ? [...base, editedGuideline(TOOL_NAME)] : base;
+    const projects = roots.length > 1 ? [projectsGuideline(!roots.some((r) => r.source === "workspace"))] : [];
+    const guidelines = [...base, ...projects, ...(editedSinceIndex > 0 ? [editedGuideline(TOOL_NAME)] : [])];
     return { promptSnippet: readySnippet, promptGuidelines: guidelines };
   }
   if (diagnosis.problemCode === "CODEGRAPH_INDEX_BUSY") {

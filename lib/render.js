@@ -28,9 +28,15 @@ function renderCall({ Text }, args, theme, context) {
   const text = context?.lastComponent ?? new Text("", 0, 0);
   const request = printable(String(args?.request ?? "").replace(/\s+/g, " "));
   text.setText(
-    `${theme.fg("toolTitle", theme.bold(`${TOOL_NAME} `))}${theme.fg("accent", request)}\n${theme.fg("dim", `$ ${cliForm(request)}`)}`,
+    `${theme.fg("toolTitle", theme.bold(`${TOOL_NAME} `))}${projectTag(args, theme)}${theme.fg("accent", request)}\n${theme.fg("dim", `$ ${cliForm(request)}`)}`,
   );
   return text;
+}
+
+/** "[packages/api] " before the subject when the call names a project (lib/roots.js), else "". */
+function projectTag(args, theme) {
+  const project = args?.project;
+  return typeof project === "string" ? theme.fg("muted", `[${printable(project)}] `) : "";
 }
 
 /**
@@ -39,15 +45,17 @@ function renderCall({ Text }, args, theme, context) {
  */
 function renderFocusedCall({ Text }, spec, args, theme, context) {
   const text = context?.lastComponent ?? new Text("", 0, 0);
-  const subject = printable(spec.subject(args).filter(Boolean).join(" ").replace(/\s+/g, " "));
+  // The command is built from the tool's own arguments: `project` picks where it runs.
+  const { project: _project, ...own } = args !== null && typeof args === "object" ? args : {};
+  const subject = printable(spec.subject(own).filter(Boolean).join(" ").replace(/\s+/g, " "));
   let line;
   try {
-    line = `$ ${commandLine(spec.command(args))}`;
+    line = `$ ${commandLine(spec.command(own))}`;
   } catch {
     line = `arguments: ${JSON.stringify(args ?? null)}`;
   }
   text.setText(
-    `${theme.fg("toolTitle", theme.bold(`${spec.name} `))}${theme.fg("accent", subject)}\n${theme.fg("dim", printable(line))}`,
+    `${theme.fg("toolTitle", theme.bold(`${spec.name} `))}${projectTag(args, theme)}${theme.fg("accent", subject)}\n${theme.fg("dim", printable(line))}`,
   );
   return text;
 }

@@ -2,7 +2,11 @@
 // turn and after every call, the /codegraph command, and the full-output files released at
 // session_shutdown.
 
+const path = require("node:path");
 const { TOOL_NAME } = require("./guidance.js");
+const { loadAddedRoots, rootList } = require("./roots.js");
+const { handleRoots, rootsCompletions } = require("./roots-command.js");
+const { hasIndex, scanRoots } = require("./roots-scan.js");
 const { createEditLedger } = require("./staleness.js");
 const { statusReport, statusText } = require("./status.js");
 const { createTool } = require("./tool.js");
@@ -37,6 +41,12 @@ const { COMMAND_DESCRIPTION } = require("./words/verbs.js");
  * it) in a ledger (lib/staleness.js): while any is newer than the index, the status slot counts
  * them and the guidance gains one line; the index's mtime is re-checked with readiness, and an
  * index written after an edit drops it.
+ *
+ * The roots (lib/roots.js): the workspace's own index, the indexes a bounded scan finds below it
+ * (started at session_start and on `/codegraph roots`; a turn waits only for a first scan still
+ * running, itself bounded), and the roots the user added. Each is re-checked (its index, its
+ * readiness) with the workspace; when the labels change, the tools are registered again with a
+ * `project` parameter of the new labels (lib/tool.js).
  */
 function createExtension(glue, getPeers) {
   /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
@@ -51,10 +61,36 @@ function createExtension(glue, getPeers) {
       // The focused tools this copy registered, and the user's choice of them ({ names, source }).
       focused: [],
       choice: { names: [], source: "default" },
+      // The roots: the last scan's result, the user's added directories, the roots now (each with
+      // `indexed`), and the diagnosis of each root other than the workspace (dir → diagnosis).
+      scan: undefined,
+      scanning: undefined,
+      added: { dirs: [] },
+      roots: [],
+      rootDiagnoses: new Map(),
+    };
+    /** The roots a tool can answer from (those with an index now). */
+    state.toolRoots = () => state.roots.filter((r) => r.indexed);
+    /** A root's readiness: the workspace's own diagnosis for ".", else its own. */
+    state.diagnosisOf = (root) =>
+      root.source === "workspace" ? state.diagnosis : (state.rootDiagnoses.get(root.dir) ?? state.diagnosis);
+    /**
+     * The readiness the tools' words follow: the workspace's (no roots, or only its own), the only
+     * root's, or with several the first ready one (each call says its own root's problem).
+     */
+    state.serving = () => {
+      const roots = state.toolRoots();
+      if (roots.length === 0) return state.diagnosis;
+      const all = roots.map(state.diagnosisOf);
+      return all.find((d) => d?.ready) ?? all[0];
     };
     /** The focused tools on: chosen and registered by this copy. */
     state.activeFocused = () => state.focused.filter((n) => state.choice.names.includes(n));
-    const key = (d) => `${d.ready}|${d.problemCode}|${d.remediation}|${d.ready && state.ledger.count() > 0}`;
+    const key = () => {
+      const d = state.serving();
+      const labels = state.toolRoots().map((r) => r.label);
+      return `${d.ready}|${d.problemCode}|${d.remediation}|${d.ready && state.ledger.count() > 0}|${labels.join("\0")}`;
+    };
     /** Registers explore and the focused tools again (their words follow readiness and the choice). */
     const registerAll = () => {
       pi.registerTool(createTool(state, state.peers, glue));
@@ -72,21 +108,58 @@ function createExtension(glue, getPeers) {
     // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
       if (!ctx.hasUI) return;
-      const text = statusText(state.diagnosis, glue.runnerInfo(), state.ledger.count());
+      const text = statusText(state.serving(), glue.runnerInfo(), state.ledger.count(), state.toolRoots());
       if (text === state.shownStatus) return;
       state.shownStatus = text;
       ctx.ui.setStatus("codegraph", text);
     };
 
+    /**
+     * The roots now: the workspace's own index, the last scan's, the added ones, each checked for
+     * an index (the header, no SQLite) and, when it has one, diagnosed.
+     */
+    async function rootsNow(cwd, workspaceDiagnosis) {
+      const ws = path.resolve(cwd);
+      const own = workspaceDiagnosis.ready || (await hasIndex(ws));
+      const roots = rootList(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
+      const diagnoses = new Map();
+      await Promise.all(
+        roots.map(async (r) => {
+          if (r.source === "workspace") {
+            r.indexed = true;
+            return;
+          }
+          r.indexed = await hasIndex(r.dir);
+          if (r.indexed) diagnoses.set(r.dir, await glue.diagnose(r.dir));
+        }),
+      );
+      return { roots, diagnoses };
+    }
+
     async function refresh(ctx) {
       if (!state.active || !ctx?.cwd) return;
-      const before = key(state.diagnosis);
-      const [next] = await Promise.all([glue.diagnose(ctx.cwd), state.ledger.recheck(ctx.cwd)]);
-      state.diagnosis = next;
-      if (key(next) !== before) registerAll();
+      const before = key();
+      const next = await glue.diagnose(ctx.cwd);
+      const { roots, diagnoses } = await rootsNow(ctx.cwd, next);
+      const indexed = roots.filter((r) => r.indexed).map((r) => r.dir);
+      await state.ledger.recheck(indexed.length > 0 ? indexed : ctx.cwd);
+      Object.assign(state, { diagnosis: next, roots, rootDiagnoses: diagnoses });
+      if (key() !== before) registerAll();
       slot(ctx);
     }
     state.refresh = (ctx) => refresh(ctx).catch(() => {});
+    /** Scans for the indexes below the workspace again; the roots follow once it is done. */
+    state.rescan = (ctx) => {
+      const scanning = scanRoots(ctx.cwd)
+        .then((scan) => {
+          state.scan = scan;
+        })
+        .finally(() => {
+          if (state.scanning === scanning) state.scanning = undefined;
+        });
+      state.scanning = scanning;
+      return scanning.then(() => refresh(ctx));
+    };
     /** What /codegraph says: a notification where a UI exists, else where print mode's output goes. */
     const say = (ctx, text, type) => {
       if (ctx.hasUI) ctx.ui.notify(text, type);
@@ -97,10 +170,15 @@ function createExtension(glue, getPeers) {
       if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
       state.active = true;
       state.shownStatus = undefined; // a new session's UI has not been told yet
-      state.diagnosis = await glue.diagnose(ctx.cwd);
       state.peers = await getPeers();
       state.agentDir = agentDirOf(state.peers.getAgentDir);
       state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
+      state.added = loadAddedRoots(state.agentDir, ctx.cwd);
+      state.diagnosis = await glue.diagnose(ctx.cwd);
+      Object.assign(
+        state,
+        await rootsNow(ctx.cwd, state.diagnosis).then((r) => ({ roots: r.roots, rootDiagnoses: r.diagnoses })),
+      );
       // The tools registered before ours (name → whose): a focused tool name another extension
       // registered first stays theirs.
       state.taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
@@ -111,13 +189,18 @@ function createExtension(glue, getPeers) {
         description: COMMAND_DESCRIPTION,
         // Everything after "/codegraph ": the verbs the installed CLI has, then `--yes`; after
         // `tools`, the choices and the tools' names.
-        getArgumentCompletions: (prefix) =>
-          /^tools\s/i.test(String(prefix ?? ""))
-            ? toolsCompletions(prefix)
-            : verbCompletions(prefix, state.diagnosis?.cliVersion),
+        getArgumentCompletions: (prefix) => {
+          if (/^tools\s/i.test(String(prefix ?? ""))) return toolsCompletions(prefix);
+          if (/^roots\s/i.test(String(prefix ?? ""))) return rootsCompletions(prefix, state, ctx.cwd);
+          return verbCompletions(prefix, state.diagnosis?.cliVersion, state.toolRoots());
+        },
         handler: async (args, cmdCtx) => {
           if (/^\s*tools(\s|$)/i.test(String(args ?? ""))) {
             await handleTools(String(args).trim().slice(5), cmdCtx, { state, peers: state.peers, glue, say });
+            return;
+          }
+          if (/^\s*roots(\s|$)/i.test(String(args ?? ""))) {
+            await handleRoots(String(args).trim().slice(5), cmdCtx, { state, refresh, say });
             return;
           }
           if (String(args ?? "").trim()) {
@@ -127,23 +210,33 @@ function createExtension(glue, getPeers) {
           await refresh(cmdCtx);
           const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
           const report = statusReport(state.diagnosis, state, info);
-          say(cmdCtx, report, state.diagnosis.ready ? "info" : "warning");
+          say(cmdCtx, report, state.serving().ready ? "info" : "warning");
         },
       });
       slot(ctx);
+      // The scan for indexes below the workspace: off this handler's path (the tools are
+      // registered again when it finds roots); a turn waits only for this first one.
+      state.rescan(ctx).catch(() => {});
     });
 
     // An edit or write by Pi's own tools: counted at once (it is newer than the index as last
     // seen); nothing is awaited, so the tool's result is never held up.
     pi.on("tool_result", (event, ctx) => {
       if (!state.active || state.diagnosis === undefined || state.peers === undefined) return;
-      const before = key(state.diagnosis);
-      if (!state.ledger.note(event, ctx?.cwd)) return;
-      if (key(state.diagnosis) !== before) registerAll();
+      const before = key();
+      const outside = state
+        .toolRoots()
+        .filter((r) => !r.inside)
+        .map((r) => r.dir);
+      if (!state.ledger.note(event, ctx?.cwd, outside)) return;
+      if (key() !== before) registerAll();
       slot(ctx);
     });
 
     pi.on("before_agent_start", async (_event, ctx) => {
+      // Only the first scan can still be running here (bounded by its own deadline); its roots
+      // decide the tools this turn is given.
+      if (state.scanning) await state.scanning.catch(() => {});
       await refresh(ctx);
     });
 

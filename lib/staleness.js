@@ -204,36 +204,55 @@ function piToolPath(p, cwd) {
   return path.resolve(cwd, s);
 }
 
+/** The deepest of `dirs` that holds `file` (each absolute), or undefined. */
+function coveringDir(dirs, file) {
+  let best;
+  for (const dir of dirs) if ((file === dir || isInside(dir, file)) && (!best || dir.length > best.length)) best = dir;
+  return best;
+}
+
 /**
- * A session's ledger of the files Pi's own `edit` and `write` tools changed after the index was
- * last written. `note(event, cwd)` takes a `tool_result` event (an error result, another tool, a
- * path outside `cwd` or under .codegraph/ or .git/ is not counted) and says whether it counted;
- * `recheck(cwd)` stats the index (bounded) and drops the edits it is newer than; `count()` is how
- * many unique files are counted now. Nothing is read but the index files' mtimes.
+ * A session's ledger of the files Pi's own `edit` and `write` tools changed after the index that
+ * covers them was last written. `note(event, cwd, roots)` takes a `tool_result` event (an error
+ * result, another tool, a path outside `cwd` and every root in `roots` (absolute directories the
+ * tools answer from), or under a .codegraph/ or .git/ there is not counted) and says whether it
+ * counted; `recheck(roots)` (a directory or a list: the roots with an index) stats each root's
+ * index (bounded) and drops the edits its index is newer than, and those no root covers;
+ * `count()` is how many unique files are counted now. Nothing is read but the index files' mtimes.
  */
 function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
   const edits = new Map(); // absolute path → when the tool reported it (ms)
-  let indexMs = null;
+  let indexed = new Map(); // root directory → when its index was last written (ms), or null
   const drop = () => {
-    if (indexMs === null) return;
-    for (const [file, at] of edits) if (at <= indexMs) edits.delete(file);
+    if (indexed.size === 0) return;
+    for (const [file, at] of edits) {
+      const root = coveringDir([...indexed.keys()], file);
+      if (root === undefined) edits.delete(file);
+      else if (indexed.get(root) !== null && at <= indexed.get(root)) edits.delete(file);
+    }
   };
   return {
-    note(event, cwd) {
+    note(event, cwd, roots = []) {
       if (!event || event.isError || (event.toolName !== "edit" && event.toolName !== "write")) return false;
       const p = event.input?.path;
       if (typeof p !== "string" || p === "" || p.includes("\0") || typeof cwd !== "string") return false;
       const file = piToolPath(p, cwd);
-      if (!isInside(path.resolve(cwd), file)) return false;
-      const first = path.relative(path.resolve(cwd), file).split(path.sep)[0];
+      const within = [path.resolve(cwd), ...roots.map((r) => path.resolve(r))];
+      const root = coveringDir(within, file);
+      if (root === undefined || root === file) return false;
+      const first = path.relative(root, file).split(path.sep)[0];
       if (NOT_CODE_DIRS.includes(first)) return false;
       edits.set(file, Date.now());
       return true;
     },
-    async recheck(cwd) {
-      if (edits.size > 0 && typeof cwd === "string") {
-        const at = await staleCheckBy(() => indexWrittenAt(cwd), deadlineMs, undefined);
-        if (at !== undefined) indexMs = at; // a check that did not answer keeps what was known
+    async recheck(roots) {
+      const dirs = (typeof roots === "string" ? [roots] : Array.isArray(roots) ? roots : []).map((d) =>
+        path.resolve(d),
+      );
+      if (edits.size > 0 && dirs.length > 0) {
+        const at = await staleCheckBy(() => Promise.all(dirs.map((d) => indexWrittenAt(d))), deadlineMs, undefined);
+        // A check that did not answer keeps what was known.
+        if (at !== undefined) indexed = new Map(dirs.map((d, i) => [d, at[i]]));
         drop();
       }
       return edits.size;

@@ -72,8 +72,10 @@ function statusReport(diagnosis, state, info) {
   const ext = info.extension;
   const edited = state.ledger?.count() ?? 0;
   const ready = edited > 0 ? editedReportText(edited) : "ready";
+  // Ready when the tools can answer: from the workspace's own index or from one of the roots.
+  const serving = state.serving?.() ?? diagnosis;
   const lines = [
-    `pi-codegraph: ${diagnosis.ready ? ready : `not ready (${diagnosis.problemCode})`}`,
+    `pi-codegraph: ${serving.ready ? ready : `not ready (${serving.problemCode})`}`,
     `extension: ${ext.name} ${ext.version} at ${ext.path} (the active copy)`,
     `runner: ${runnerLine(info.runner)}`,
     `workspace: ${diagnosis.cwd}`,
@@ -94,15 +96,23 @@ function statusReport(diagnosis, state, info) {
     );
   }
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
+  // The roots, when the tools answer from any but the workspace's own index (lib/roots.js).
+  const roots = state.toolRoots?.() ?? [];
+  if (roots.some((r) => r.source !== "workspace")) {
+    for (const r of roots) {
+      const d = state.diagnosisOf(r);
+      lines.push(`project ${r.label}: ${r.dir} (${d?.ready ? "ready" : `not ready: ${d?.problemCode}`})`);
+    }
+  }
   lines.push(`parallel: ${parallelText(diagnosis.parallel)}`);
   // The focused tools on (lib/toolset.js), only when any is: with none, the report is as it was.
   const on = state.activeFocused?.() ?? [];
   if (on.length > 0 && state.choice) lines.push(`tools: ${toolsOnText(on, state.choice)}`);
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
-  if (!diagnosis.ready) {
-    if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(diagnosis.problemCode))
-      lines.push(`problem: ${diagnosis.problem}`);
-    lines.push(`fix: ${diagnosis.remediation}`);
+  if (!serving.ready) {
+    if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(serving.problemCode))
+      lines.push(`problem: ${serving.problem}`);
+    lines.push(`fix: ${serving.remediation}`);
   }
   lines.push(
     `last error: ${state.lastError ? `${state.lastError.at} ${state.lastError.message.split("\n")[0]}` : "none"}`,
@@ -114,9 +124,16 @@ function statusReport(diagnosis, state, info) {
  * The status slot: the real state in a few words, the runner when it is a fallback, and when
  * ready how many files this session's edit/write tools changed after the index (`edited`).
  */
-function statusText(diagnosis, runner, edited = 0) {
+function statusText(diagnosis, runner, edited = 0, roots = []) {
   const fallback = runner?.fallback ? ` (${runner.name} runner)` : "";
-  if (diagnosis.ready) return `⬡ codegraph${fallback}${editedSlotText(edited)}`;
+  // Which roots the tools answer from, when it is not simply the workspace's own index.
+  const where =
+    roots.length > 1
+      ? ` · ${roots.length} projects`
+      : roots.length === 1 && roots[0].source !== "workspace"
+        ? ` · ${printable(roots[0].label)}`
+        : "";
+  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited)}`;
   const words = {
     CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
     CODEGRAPH_NOT_FOUND: "not installed",

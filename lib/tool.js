@@ -5,8 +5,54 @@
 const { FALLBACK_LINE, TOOL_NAME, guidance, toolDescription } = require("./guidance.js");
 const { fallbackLineOf, focusedDescription, focusedGuidance } = require("./guidance.js");
 const { failedAnswer } = require("./answer.js");
+const { argumentError } = require("./arguments.js");
 const { renderCall, renderFocusedCall, renderResult } = require("./render.js");
+const { WORKSPACE_LABEL, pathFacts, rootFor } = require("./roots.js");
 const { focusedTool } = require("./tools.js");
+const { pathLineText, projectArgText } = require("./words/roots.js");
+
+/**
+ * The `project` property of every tool's schema while several roots exist: an enum of their
+ * labels (never a path), required when the workspace has no index of its own. `{}` with one root
+ * or none: the schema is as it was.
+ */
+function projectProperty(peers, roots) {
+  if (roots.length <= 1) return {};
+  const labels = roots.map((r) => r.label);
+  const required = !labels.includes(WORKSPACE_LABEL);
+  const schema = peers.StringEnum(labels, { description: projectArgText(required) });
+  return { project: required ? schema : peers.Type.Optional(schema) };
+}
+
+/**
+ * The call's root and its other arguments: `project` taken out of `params` (a lookup among the
+ * session's roots, lib/roots.js rootFor) and the rest left as given (getters kept, for the
+ * tool's own checks). A `project` where the schema has none (one root or none) must name that
+ * root; with none at all it is an unknown argument.
+ */
+function callRoot(state, params, tool, names) {
+  const roots = state.toolRoots?.() ?? [];
+  let project;
+  let rest = params;
+  try {
+    if (params !== null && typeof params === "object" && Object.hasOwn(params, "project")) {
+      project = params.project;
+      const descriptors = Object.getOwnPropertyDescriptors(params);
+      delete descriptors.project;
+      rest = Object.defineProperties({}, descriptors);
+    }
+  } catch {
+    throw argumentError(tool, "project", "unreadable");
+  }
+  if (project !== undefined && roots.length === 0) throw argumentError(tool, "project", "unknown", { names });
+  return { root: rootFor(roots, project, tool), rest };
+}
+
+/** The answer (or failure text) `text` from `root`, with the line saying where its paths start first. */
+function withPathLine(text, root, workspace) {
+  const facts = pathFacts(root, workspace);
+  return facts ? `${pathLineText(facts)}\n${text}` : text;
+}
 
 /**
  * The tool `name` (codegraph_explore by default, or a focused tool) for the session `state` (its
@@ -18,11 +64,12 @@ function createTool(state, peers, api, name = TOOL_NAME) {
   if (name !== TOOL_NAME) return createFocusedTool(state, peers, api, focusedTool(name));
   const { Type } = peers;
   const limits = api.limits();
+  const roots = state.toolRoots?.() ?? [];
   return {
     name: TOOL_NAME,
     label: "CodeGraph Explore",
     description: toolDescription(limits),
-    ...guidance(state.diagnosis, state.ledger?.count() ?? 0, state.activeFocused?.() ?? []),
+    ...guidance(state.serving?.() ?? state.diagnosis, state.ledger?.count() ?? 0, state.activeFocused?.() ?? [], roots),
     parameters: Type.Object({
       request: Type.String({
         description:
@@ -30,14 +77,18 @@ function createTool(state, peers, api, name = TOOL_NAME) {
         minLength: 1,
         ...(limits.MAX_REQUEST_CHARS ? { maxLength: limits.MAX_REQUEST_CHARS } : {}),
       }),
+      ...projectProperty(peers, roots),
     }),
 
     execute: (_toolCallId, params, signal, onUpdate, ctx) =>
       // A cancel is the user's (Esc): no advice to the model to use other tools instead.
       executeCall(state, ctx, onUpdate, {
-        run: (options) => api.explore(params?.request, ctx?.cwd, signal, options),
+        root: () => callRoot(state, params, TOOL_NAME, ["request"]).root,
+        run: (options, root) => api.explore(params?.request, root?.dir ?? ctx?.cwd, signal, options),
         caps: { maxBytes: limits.MAX_OUTPUT_BYTES, maxLines: limits.MAX_OUTPUT_LINES },
-        trailer: (err) => (err.code === "CODEGRAPH_CANCELLED" ? "" : FALLBACK_LINE),
+        // After a `project` the session does not have, the model picks one of the labels instead.
+        trailer: (err) =>
+          err.code === "CODEGRAPH_CANCELLED" || err.details?.argument === "project" ? "" : FALLBACK_LINE,
       }),
 
     renderCall: (args, theme, context) => renderCall(peers, args, theme, context),
@@ -47,16 +98,24 @@ function createTool(state, peers, api, name = TOOL_NAME) {
 
 /** A focused tool (lib/tools.js `spec`): its schema, words and caps, over the same execute(). */
 function createFocusedTool(state, peers, api, spec) {
+  const base = spec.parameters(peers);
+  const project = projectProperty(peers, state.toolRoots?.() ?? []);
+  let call;
   return {
     name: spec.name,
     label: spec.label,
     description: focusedDescription(spec.name, spec.caps),
-    ...focusedGuidance(spec.name, state.diagnosis),
-    parameters: spec.parameters(peers),
+    ...focusedGuidance(spec.name, state.serving?.() ?? state.diagnosis),
+    parameters: project.project ? peers.Type.Object({ ...base.properties, ...project }) : base,
     execute: (_toolCallId, params, signal, onUpdate, ctx) =>
       executeCall(state, ctx, onUpdate, {
-        // The workspace is Pi's, never the model's: `file` is an index lookup key (lib/arguments.js).
-        run: (options) => api[spec.call](params, ctx?.cwd, signal, options),
+        root: () => {
+          call = callRoot(state, params, spec.name, Object.keys(base.properties));
+          return call.root;
+        },
+        // The workspace is Pi's, never the model's: `file` is an index lookup key (lib/arguments.js),
+        // and a root is one of the session's, picked by its label.
+        run: (options, root) => api[spec.call](call.rest, root?.dir ?? ctx?.cwd, signal, options),
         caps: spec.caps,
         // After a bad argument the model fixes the call; after a cancel, nothing to advise.
         trailer: (err) =>
@@ -75,7 +134,7 @@ function createFocusedTool(state, peers, api, spec) {
  * `onUpdate` gets, the answer as Pi's tool result, a failure as a thrown Error whose message is
  * what the model reads (within `caps`, then `trailer(err)`).
  */
-async function executeCall(state, ctx, onUpdate, { run, caps, trailer }) {
+async function executeCall(state, ctx, onUpdate, { root: rootOf, run, caps, trailer }) {
   // Partial output while the CLI prints (bounded by the same caps, at most every 250 ms),
   // and, before that, the call's place in the index's queue when it has to wait.
   const update = typeof onUpdate === "function" ? onUpdate : undefined;
@@ -96,17 +155,25 @@ async function executeCall(state, ctx, onUpdate, { run, caps, trailer }) {
   // The session this call belongs to: one that ended meanwhile released its files already,
   // and a later session must not release this call's (it stays until the process exits).
   const sessionFiles = state.fullOutputs;
+  let root = null;
   try {
-    // The workspace is Pi's, never the model's: no tool has a path parameter.
-    const result = await run({ onProgress, onQueue });
+    // The workspace is Pi's, never the model's: no tool has a path parameter, and `project` is a
+    // label of one of the session's roots.
+    // The workspace's own index is Pi's workspace, as it always was: ctx.cwd.
+    root = rootOf();
+    if (root?.source === "workspace") root = null;
+    const result = await run({ onProgress, onQueue }, root);
     state.lastError = undefined;
     const file = result.details.fullOutputPath;
     if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
-    return { content: [{ type: "text", text: result.text }], details: result.details };
+    const project = root ? { project: { label: root.label, dir: root.dir } } : {};
+    const text = withPathLine(result.text, root, ctx?.cwd);
+    return { content: [{ type: "text", text }], details: { ...result.details, ...project } };
   } catch (err) {
     state.lastError = { at: new Date().toISOString(), message: err.message };
     // Pi hands the model only the message: it carries what a stopped CLI had printed.
-    const toolError = new Error(failedAnswer(err, caps, trailer(err)), { cause: err });
+    const text = withPathLine(failedAnswer(err, caps, trailer(err)), root, ctx?.cwd);
+    const toolError = new Error(text, { cause: err });
     Object.assign(toolError, { code: err.code, remediation: err.remediation, details: err.details });
     throw toolError;
   } finally {

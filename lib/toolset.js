@@ -56,10 +56,28 @@ function agentDirOf(getAgentDir, env = process.env) {
   return dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir;
 }
 
-/** Where the choice for the project `cwd` is saved: a file named by a hash of its absolute path. */
-function savedFile(agentDir, cwd) {
+/**
+ * Where what the user chose for the project `cwd` is saved (`kind`: "tools", or "roots" for
+ * lib/roots.js): a file named by a hash of its absolute path, in Pi's agent directory, never in
+ * the workspace.
+ */
+function savedFile(agentDir, cwd, kind = "tools") {
   const key = crypto.createHash("sha256").update(path.resolve(cwd)).digest("hex").slice(0, 16);
-  return path.join(agentDir, "pi-codegraph", "tools", `${key}.json`);
+  return path.join(agentDir, "pi-codegraph", kind, `${key}.json`);
+}
+
+/** Writes `data` as JSON to `file` (a temp file, then rename: never half a file). Throws on failure. */
+function saveJson(file, data) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
+    fs.renameSync(temp, file);
+  } catch (err) {
+    fs.rmSync(temp, { force: true }); // a failed save leaves nothing behind
+    throw err;
+  }
+  return file;
 }
 
 /** The saved choice: `{ names }`, `{ problem }` (a file we cannot read or use), or undefined (none saved). */
@@ -85,18 +103,8 @@ function loadSaved(agentDir, cwd) {
 
 /** Saves `names` for `cwd` (write to a temp file, then rename: never half a file). Returns the file or throws. */
 function saveChoice(agentDir, cwd, names) {
-  const file = savedFile(agentDir, cwd);
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
   const data = { project: path.resolve(cwd), tools: names, savedAt: new Date().toISOString() };
-  try {
-    fs.writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
-    fs.renameSync(temp, file);
-  } catch (err) {
-    fs.rmSync(temp, { force: true }); // a failed save leaves nothing behind
-    throw err;
-  }
-  return file;
+  return saveJson(savedFile(agentDir, cwd), data);
 }
 
 /**
@@ -151,6 +159,7 @@ module.exports = {
   parseToolList,
   parseToolsArgs,
   saveChoice,
+  saveJson,
   savedFile,
   toolNameOf,
 };

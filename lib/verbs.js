@@ -15,6 +15,7 @@ const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport
 const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("./words/verbs.js");
 const { nothingToCancelText, progressText, unknownVerbText, unreadableStatusText } = require("./words/verbs.js");
 const { bugText, unsupportedText } = require("./words/verbs.js");
+const { pickProjectText, projectHeadText, unknownProjectText } = require("./words/verbs.js");
 
 /** The verbs that write the index (or its lock files): they ask first where a UI exists. */
 const WRITE_VERBS = new Set(["init", "sync", "rebuild", "uninit", "unlock"]);
@@ -63,9 +64,10 @@ function verbSupport(verb, cliVersion) {
 
 /**
  * Pi's argument completion for `/codegraph `: the verbs matching `prefix` (minus those the
- * installed CLI lacks), and after a writing verb and a dash, `--yes`.
+ * installed CLI lacks); after a verb, the labels of the `roots` (lib/roots.js) when there are
+ * several or the only one is not the workspace's own; after a writing verb and a dash, `--yes`.
  */
-function verbCompletions(prefix, cliVersion) {
+function verbCompletions(prefix, cliVersion, roots = []) {
   const text = String(prefix ?? "");
   const space = text.search(/\s/);
   if (space === -1) {
@@ -79,6 +81,13 @@ function verbCompletions(prefix, cliVersion) {
   }
   const verb = text.slice(0, space).toLowerCase();
   const rest = text.slice(space).trim();
+  const labelled = roots.length > 1 || roots.some((r) => r.source !== "workspace");
+  if (labelled && !rest.startsWith("-") && verb !== "init" && Object.hasOwn(VERB_FEATURES, verb)) {
+    const items = roots
+      .filter((r) => r.label.startsWith(rest) && r.label !== rest)
+      .map((r) => ({ value: `${verb} ${r.label}`, label: r.label, description: r.dir }));
+    return items.length ? items : null;
+  }
   // Only once a dash is typed: Enter on a shown `--yes` would fill it in unasked.
   if (!WRITE_VERBS.has(verb) || !verbSupport(verb, cliVersion).ok || !rest || !"--yes".startsWith(rest)) return null;
   return [{ value: `${verb} --yes`, label: "--yes", description: YES_LINE }];
@@ -209,26 +218,45 @@ async function handleVerb(args, ctx, env) {
   }
 }
 
+/**
+ * The root a verb acts on (lib/roots.js): the one `label` names; without a label, the
+ * workspace's own (always for init), else the only root; `{ pick: labels }` when several could be
+ * meant, `{ unknown: labels }` when the label is none of them. `{ root: null }`: the workspace.
+ */
+function verbTarget(verb, label, state) {
+  const all = state?.roots ?? [];
+  const roots = state?.toolRoots?.() ?? [];
+  if (label !== undefined) {
+    const root = all.find((r) => r.label === label);
+    return root ? { root } : { unknown: all.map((r) => r.label) };
+  }
+  if (verb === "init" || roots.length === 0 || roots.some((r) => r.source === "workspace")) return { root: null };
+  if (roots.length === 1) return { root: roots[0] };
+  return { pick: roots.map((r) => r.label) };
+}
+
 async function verbOf(args, ctx, env) {
   const { verb, yes, extra } = parseVerbArgs(args);
-  const say = (text, type = "info") => env.say(ctx, text, type);
-  const cwd = ctx.cwd;
-  if (verb === "cancel") {
-    const running = runningWrites.get(cwd);
-    if (!running) return say(nothingToCancelText());
-    say(cancellingText(running.verb));
-    running.controller.abort();
-    return;
-  }
-  if (!Object.hasOwn(VERB_FEATURES, verb) || extra.length) return say(unknownVerbText(args.trim()), "warning");
+  const plainSay = (text, type = "info") => env.say(ctx, text, type);
+  if (verb === "cancel") return cancelWrite(extra, ctx, env);
+  // One word may follow a verb: a project's label (an option other than --yes is not ours to pass).
+  if (!Object.hasOwn(VERB_FEATURES, verb) || extra.length > 1 || extra[0]?.startsWith("-"))
+    return plainSay(unknownVerbText(args.trim()), "warning");
   await env.refresh(ctx);
-  const d = env.state.diagnosis ?? {};
+  const target = verbTarget(verb, extra[0], env.state);
+  if (target.unknown) return plainSay(unknownProjectText(verb, extra[0], target.unknown), "warning");
+  if (target.pick) return plainSay(pickProjectText(verb, target.pick), "warning");
+  const root = target.root && target.root.source !== "workspace" ? target.root : null;
+  const cwd = root ? root.dir : ctx.cwd;
+  // What is said about another root begins with the root it is about.
+  const say = (text, type = "info") => env.say(ctx, root ? `${projectHeadText(root)}\n${text}` : text, type);
+  const d = root ? await env.glue.diagnose(cwd) : (env.state.diagnosis ?? {});
   const support = verbSupport(verb, d.cliVersion);
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
   if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
     return say(noCliText(verb, d.problem), "error");
 
-  if (verb === "status") return indexStatus(ctx, env, d);
+  if (verb === "status") return indexStatus(ctx, { ...env, say: (_c, t, type) => say(t, type) }, d, cwd);
 
   const running = runningWrites.get(cwd);
   if (running) return say(busyText(verb, { running: running.verb }), "warning");
@@ -262,12 +290,43 @@ async function verbOf(args, ctx, env) {
       return say(needsYesText(verb), "warning");
     }
   }
-  return runWrite(verb, ctx, env);
+  return runWrite(verb, ctx, { ...env, say: (_c, t, type) => say(t, type) }, cwd);
 }
 
-/** Runs the write `verb` (consent given), shows its progress and result, and refreshes readiness. */
-async function runWrite(verb, ctx, env) {
-  const cwd = ctx.cwd;
+/**
+ * `/codegraph cancel [label]`: stops the write running in one of this session's roots (the
+ * workspace's, or the labelled root's; without a label, the only one running).
+ */
+function cancelWrite(extra, ctx, env) {
+  const roots = env.state?.roots ?? [];
+  const dirs = [ctx.cwd, ...roots.map((r) => r.dir)];
+  let running = dirs.filter((dir, i) => dirs.indexOf(dir) === i && runningWrites.has(dir));
+  if (extra.length > 0) {
+    const root = roots.find((r) => r.label === extra[0]);
+    if (!root)
+      return env.say(
+        ctx,
+        unknownProjectText(
+          "cancel",
+          extra[0],
+          roots.map((r) => r.label),
+        ),
+        "warning",
+      );
+    running = running.filter((dir) => dir === root.dir);
+  }
+  if (running.length === 0) return env.say(ctx, nothingToCancelText(), "info");
+  if (running.length > 1) {
+    const labels = roots.filter((r) => running.includes(r.dir)).map((r) => r.label);
+    return env.say(ctx, pickProjectText("cancel", labels), "warning");
+  }
+  const write = runningWrites.get(running[0]);
+  env.say(ctx, cancellingText(write.verb), "info");
+  write.controller.abort();
+}
+
+/** Runs the write `verb` in `cwd` (consent given), shows its progress and result, and refreshes readiness. */
+async function runWrite(verb, ctx, env, cwd) {
   const controller = new AbortController();
   runningWrites.set(cwd, { verb, controller });
   const started = performance.now();
@@ -283,7 +342,7 @@ async function runWrite(verb, ctx, env) {
   // Readiness at once: the tool is registered again with the new guidance, the slot follows.
   if (env.state) env.state.shownStatus = undefined;
   await env.refresh(ctx);
-  const d = env.state.diagnosis ?? {};
+  const d = cwd === ctx.cwd ? (env.state.diagnosis ?? {}) : await env.glue.diagnose(cwd);
   if (outcome.error) {
     const err = outcome.error;
     const type = err?.code === "CODEGRAPH_CANCELLED" ? "warning" : "error";
@@ -304,9 +363,8 @@ async function runWrite(verb, ctx, env) {
   return env.say(ctx, text, d.ready || verb === "uninit" ? "info" : "warning");
 }
 
-/** `/codegraph status`: CodeGraph's own report of the workspace's index (read-only). */
-async function indexStatus(ctx, env, d) {
-  const cwd = ctx.cwd;
+/** `/codegraph status`: CodeGraph's own report of the index in `cwd` (read-only). */
+async function indexStatus(ctx, env, d, cwd) {
   let result;
   try {
     result = await env.glue.run(verbCommand("status"), cwd);

@@ -14,13 +14,14 @@ const VERB_LINES = {
   unlock: "Remove a stale CodeGraph lock left by an interrupted write (codegraph unlock)",
   cancel: "Stop the index write running in this workspace",
   tools: "Focused CodeGraph tools for the model: list, or all | none | on/off <names> (saved for this project)",
+  roots: "The CodeGraph projects the tools answer from: list, or add <dir> | remove <label> (saved for this project)",
 };
 
 const YES_LINE = "Run without asking first";
 
 /** The command's description as Pi lists it. */
 const COMMAND_DESCRIPTION =
-  "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb); tools";
+  "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb); tools; roots";
 
 const VERB_MIB = 1024 * 1024;
 /** "212 KiB", "1.4 MiB", "2.1 GiB". */
@@ -253,7 +254,21 @@ function indexReport(s, f) {
 const unreadableStatusText = (text) =>
   `/codegraph status: CodeGraph's status output could not be read as JSON; it said:\n${String(text).slice(0, 2000)}`;
 
+/** The first line of what a verb says about a root other than the workspace (lib/roots.js). */
+const projectHeadText = (root) => `Project ${root.label} (${shownPath(root.dir)}):`;
+
+/** A verb without a label where several roots could be meant. */
+const pickProjectText = (verb, labels) =>
+  `/codegraph ${verb}: name the project, one of: ${labels.join(", ")} (e.g. /codegraph ${verb} ${labels[0]}). Nothing was run.`;
+
+/** A verb with a label that names no root. */
+const unknownProjectText = (verb, label, labels) =>
+  `/codegraph ${verb}: no project is labelled ${JSON.stringify(label)}${labels.length ? `; the projects: ${labels.join(", ")}` : "; /codegraph roots lists them"}. Nothing was run.`;
+
 module.exports = {
+  pickProjectText,
+  projectHeadText,
+  unknownProjectText,
   VERB_LINES,
   YES_LINE,
   COMMAND_DESCRIPTION,

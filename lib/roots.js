@@ -1,0 +1,131 @@
+// The roots a session's tools answer from: the workspace's own index (label "."), the indexes
+// the bounded scan finds below it (lib/roots-scan.js), and the directories the user added with
+// `/codegraph roots add` (saved per project in Pi's agent directory, never in the workspace).
+// CodeGraph only walks up from its cwd, and its paths are relative to the root that answered: a
+// call runs with cwd = the root's directory, and an answer from any root but the workspace
+// begins with one line saying how its paths become paths Pi's `read` accepts. The model picks a
+// root by its label; it never names a path.
+
+const fs = require("node:fs");
+const path = require("node:path");
+const { argumentError } = require("./arguments.js");
+const { savedFile, saveJson } = require("./toolset.js");
+
+/** The workspace's own index. */
+const WORKSPACE_LABEL = ".";
+/** At most this many roots the user can add to one project (each is diagnosed before every turn). */
+const MAX_ADDED_ROOTS = 16;
+/** What a label may hold (it is a schema enum value and a word of `/codegraph`): anything else becomes `_`. */
+const LABEL_OTHER = /[^\p{L}\p{N}._@+/-]/gu;
+const MAX_LABEL_CHARS = 64;
+
+const toPosix = (p) => p.split(path.sep).join("/");
+/** Whether `dir` is `workspace` or below it. */
+function within(workspace, dir) {
+  const rel = path.relative(workspace, dir);
+  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
+}
+
+/** The label a root at `dir` would have: "." , its workspace-relative path, or (outside) its base name. */
+function baseLabel(workspace, dir) {
+  if (dir === workspace) return WORKSPACE_LABEL;
+  const raw = within(workspace, dir) ? toPosix(path.relative(workspace, dir)) : path.basename(dir);
+  const label = raw.replace(LABEL_OTHER, "_").slice(0, MAX_LABEL_CHARS);
+  return label === "" || label === WORKSPACE_LABEL || label === ".." ? "root" : label;
+}
+
+/**
+ * The roots of `workspace`: its own (when `own`), then the `scanned` directories, then the
+ * `added` ones (each absolute), each `{ label, dir, source: "workspace" | "scan" | "added", inside }`.
+ * A directory listed twice is one root (the first source); a label two roots would share gets
+ * `-2`, `-3`… in that order, so labels are stable while the lists are.
+ */
+function rootList(workspace, { own = false, scanned = [], added = [] } = {}) {
+  const ws = path.resolve(workspace);
+  const roots = [];
+  const dirs = new Set();
+  const labels = new Set();
+  const push = (dir, source) => {
+    const abs = path.resolve(dir);
+    if (dirs.has(abs)) return;
+    dirs.add(abs);
+    let label = baseLabel(ws, abs);
+    for (let n = 2; labels.has(label); n += 1) label = `${baseLabel(ws, abs)}-${n}`;
+    labels.add(label);
+    roots.push({ label, dir: abs, source, inside: within(ws, abs) });
+  };
+  if (own) push(ws, "workspace");
+  for (const dir of scanned) push(dir, "scan");
+  for (const dir of added) push(dir, "added");
+  return roots;
+}
+
+/**
+ * The root a tool call runs in: `project` (a label of `roots`, the indexed ones) or, without one,
+ * the only root, else the workspace's own. `null`: there are no roots (the workspace as it is:
+ * the runner says what is missing). A label that is not one of them, or none where the workspace
+ * has no index of its own and several roots exist, is CODEGRAPH_INVALID_REQUEST for `tool`.
+ */
+function rootFor(roots, project, tool) {
+  const values = roots.map((r) => r.label);
+  if (project === undefined || project === null) {
+    if (roots.length <= 1) return roots[0] ?? null;
+    const own = roots.find((r) => r.label === WORKSPACE_LABEL);
+    if (own) return own;
+    throw argumentError(tool, "project", "required", { values });
+  }
+  if (typeof project !== "string") throw argumentError(tool, "project", "notString");
+  const root = roots.find((r) => r.label === project);
+  if (!root) throw argumentError(tool, "project", "enum", { values });
+  return root;
+}
+
+/** What `/codegraph roots add` saved for `workspace`: `{ dirs }`, `{ dirs: [], problem }`, or `{ dirs: [] }`. */
+function loadAddedRoots(agentDir, workspace) {
+  const file = savedFile(agentDir, workspace, "roots");
+  let raw;
+  try {
+    raw = fs.readFileSync(file, "utf8");
+  } catch (err) {
+    return err?.code === "ENOENT" ? { dirs: [] } : { dirs: [], problem: `${file}: ${err?.code ?? err?.message}` };
+  }
+  try {
+    const data = JSON.parse(raw);
+    if (!Array.isArray(data?.roots)) return { dirs: [], problem: `${file}: no roots list` };
+    // Only absolute paths without NUL: a file edited by hand cannot add a relative or odd one.
+    const dirs = data.roots.filter((d) => typeof d === "string" && path.isAbsolute(d) && !d.includes("\0"));
+    return { dirs: [...new Set(dirs.map((d) => path.resolve(d)))].slice(0, MAX_ADDED_ROOTS) };
+  } catch {
+    return { dirs: [], problem: `${file}: not JSON` };
+  }
+}
+
+/** Saves the added roots of `workspace` (temp file, then rename). Returns the file or throws. */
+function saveAddedRoots(agentDir, workspace, dirs) {
+  const data = { project: path.resolve(workspace), roots: dirs, savedAt: new Date().toISOString() };
+  return saveJson(savedFile(agentDir, workspace, "roots"), data);
+}
+
+/**
+ * How a root's paths relate to the workspace: `null` for the workspace itself, else
+ * `{ label, prefix }` (the workspace-relative prefix, `packages/api/`) and, for a root outside
+ * the workspace, `absolute` (its absolute path with a trailing separator) — the facts of the line
+ * an answer from it begins with (lib/words/roots.js).
+ */
+function pathFacts(root, workspace) {
+  const ws = path.resolve(workspace);
+  if (!root || root.dir === ws) return null;
+  const prefix = `${toPosix(path.relative(ws, root.dir))}/`;
+  return root.inside ? { label: root.label, prefix } : { label: root.label, prefix, absolute: root.dir + path.sep };
+}
+
+module.exports = {
+  MAX_ADDED_ROOTS,
+  WORKSPACE_LABEL,
+  loadAddedRoots,
+  pathFacts,
+  rootFor,
+  rootList,
+  saveAddedRoots,
+  within,
+};

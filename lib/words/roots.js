@@ -1,0 +1,123 @@
+// The words of the roots (lib/roots.js): the line an answer from another root begins with, the
+// `project` argument and guideline the model reads, and what `/codegraph roots` says.
+
+const { shownPath } = require("./paths.js");
+
+/**
+ * The first line of an answer from a root other than the workspace (`facts`: lib/roots.js
+ * pathFacts): which root answered and how its paths become paths Pi's `read` accepts.
+ */
+function pathLineText(f) {
+  const absolute = f.absolute ? shownPath(f.absolute) : null;
+  const prefix = shownPath(f.prefix);
+  return absolute
+    ? `Project ${f.label} (${absolute}): its paths are relative to that directory; for read, prefix them with ${absolute} (or ${prefix} from the workspace).`
+    : `Project ${f.label} (${prefix}): its paths are relative to that directory; for read, prefix them with ${prefix}.`;
+}
+
+/** The `project` argument's description; `required` when the workspace has no index of its own. */
+function projectArgText(required) {
+  return required
+    ? "Which CodeGraph project to ask (its label); this workspace has no index of its own"
+    : "Which CodeGraph project to ask (its label); without it, the workspace's own (.)";
+}
+
+/** The guideline explore gains while several roots exist. */
+function projectsGuideline(required) {
+  return `Several CodeGraph projects are indexed here: pass project to pick one${required ? "" : " (the workspace's own, ., when omitted)"}; an answer from another project begins with a line saying how to prefix its paths for read.`;
+}
+
+/** What each word after `/codegraph roots` does, for the completion. */
+const ROOTS_WORDS = {
+  add: "Add a directory with a CodeGraph index (typed by you), kept for this project",
+  remove: "Remove a root you added",
+};
+
+const SOURCE_WORDS = {
+  workspace: "the workspace's own",
+  scan: "found below the workspace",
+  added: "added by you",
+};
+
+/**
+ * `/codegraph roots`: `rows` ({ label, dir, source, indexed, problem? }), what the scan saw
+ * (`scan`: lib/roots-scan.js result, or undefined while it runs) and the saved file's problem.
+ */
+function rootsListText(rows, { scan, savedProblem } = {}) {
+  const lines = [];
+  const usable = rows.filter((r) => r.indexed);
+  lines.push(
+    usable.length === 0
+      ? "CodeGraph roots: none (no index in the workspace, none found below it, none added)"
+      : `CodeGraph roots: ${usable.length}${usable.length > 1 ? " (the tools take `project`: one of the labels)" : ""}`,
+  );
+  for (const r of rows) {
+    const state = r.indexed ? (r.problem ? `not ready (${r.problem})` : "ready") : "no index now";
+    lines.push(`  ${r.label}  ${shownPath(r.dir)}  ${SOURCE_WORDS[r.source] ?? r.source}; ${state}`);
+  }
+  if (scan === undefined) lines.push("scan: still running");
+  else lines.push(`scan: ${scanText(scan)}`);
+  if (savedProblem) lines.push(`saved roots ignored: ${shownPath(savedProblem)}`);
+  lines.push("Add one with /codegraph roots add <dir>; remove one you added with /codegraph roots remove <label>.");
+  return lines.join("\n");
+}
+
+/** One line on what the scan did (lib/roots-scan.js scanRoots' result). */
+function scanText(s) {
+  if (s.gated === "home") return "not run: the workspace is your home directory";
+  if (s.gated === "filesystemRoot") return "not run: the workspace is a filesystem root";
+  if (s.gated === "notAProject")
+    return "not run: the workspace has no project manifest (package.json, Cargo.toml, go.work, …) or .git";
+  const cut = {
+    roots: `stopped at ${s.roots.length} roots`,
+    dirs: `stopped after ${s.dirsRead} directories`,
+    time: "stopped at its time limit",
+  }[s.truncated];
+  const unreadable = s.unreadable ? `, ${s.unreadable} unreadable skipped` : "";
+  return `${s.roots.length} found below the workspace, ${s.dirsRead} directories read in ${Math.round(s.ms)} ms (depth ≤ 4${unreadable})${cut ? `; ${cut}` : ""}`;
+}
+
+const addedText = (f) =>
+  `Added ${f.label} (${shownPath(f.dir)}): the codegraph tools can now ask it by that label${f.saved ? "; kept for this project" : `; for this session only: it could not be saved (${f.saveError})`}.`;
+const removedText = (f) =>
+  `Removed ${f.label} (${shownPath(f.dir)})${f.saved ? "" : `; for this session only: it could not be saved (${f.saveError})`}.`;
+
+/** Why `/codegraph roots add <dir>` added nothing (`f.is`). */
+function notAddedText(f) {
+  const dir = f.dir ? shownPath(f.dir) : "";
+  const why = {
+    missingDir: () => "give the directory: /codegraph roots add <dir>",
+    notDir: () => `${dir} is not a directory`,
+    noIndex: () =>
+      `${dir} has no CodeGraph index (.codegraph/codegraph.db): run \`codegraph init\` there first, or give the project's root`,
+    already: () => `${dir} is already a root (${f.label})`,
+    tooMany: () => `at most ${f.max} roots can be added to one project`,
+    unusable: () => `${dir} cannot be used (${f.why})`,
+  }[f.is];
+  return `/codegraph roots add: nothing added: ${why ? why() : f.is}.`;
+}
+
+/** Why `/codegraph roots remove <label>` removed nothing. */
+function notRemovedText(f) {
+  if (f.is === "missingLabel") return "/codegraph roots remove: give the label of a root you added.";
+  if (f.is === "notAdded")
+    return `/codegraph roots remove: ${f.label} was not added by you (${SOURCE_WORDS[f.source]}); only added roots can be removed.`;
+  return `/codegraph roots remove: no root is labelled ${JSON.stringify(f.label)}${f.labels.length ? ` (the roots you added: ${f.labels.join(", ")})` : " (you have added none)"}.`;
+}
+
+const unknownRootsText = (word) =>
+  `/codegraph roots: unknown word ${JSON.stringify(word)}; use /codegraph roots, /codegraph roots add <dir>, or /codegraph roots remove <label>.`;
+
+module.exports = {
+  ROOTS_WORDS,
+  addedText,
+  notAddedText,
+  notRemovedText,
+  pathLineText,
+  projectArgText,
+  projectsGuideline,
+  removedText,
+  rootsListText,
+  scanText,
+  unknownRootsText,
+};
