@@ -63,6 +63,9 @@ for (const impl of implementations) {
           `run \`/codegraph init\` in Pi here (or \`codegraph init\` in ${sub})`,
         );
         assert.ok(start >= 0 && separate > start, err.remediation);
+        // Adding it as a root comes before starting Pi there.
+        const add = err.remediation.indexOf(`\`/codegraph roots add ${project}\``);
+        assert.ok(add >= 0 && add < start, err.remediation);
 
         assert.match(s.tool().promptSnippet, new RegExp(`enclosing project ${project} has a CodeGraph index`));
         assert.match(s.tool().promptGuidelines.join(" "), /start Pi there/);

@@ -14,6 +14,9 @@ const { pendingStatusText } = require("../lib/words/doctor.js");
 const { envDroppedLines, indexSizeText, parallelText, runnerLine } = require("../lib/status.js");
 const { printable } = require("../lib/text.js");
 const { agentDirOf, choiceFor, savedFile } = require("../lib/toolset.js");
+const { loadAddedRoots, rootList } = require("../lib/roots.js");
+const { hasIndex, scanRoots } = require("../lib/roots-scan.js");
+const { doctorRootLines } = require("../lib/words/roots.js");
 const { choiceNotes, toolsOnText } = require("../lib/words/tools.js");
 
 /** printable(), and a newline shown as `\n` too: a value (a directory name) that must stay on its row. */
@@ -123,8 +126,26 @@ function toolsRow(dir) {
   return [toolsOnText(choice.names, choice, savedFile(agentDir, dir)), ...choiceNotes(choice)];
 }
 
+/**
+ * The roots the Pi tools would answer from in `dir` (lib/roots.js): the indexes the bounded scan
+ * finds below it and the ones added with `/codegraph roots add`, each checked for an index.
+ */
+async function rootsOf(dir, ownReady) {
+  const [scan, added] = [await scanRoots(dir), loadAddedRoots(agentDirOf(undefined), dir)];
+  const roots = rootList(dir, { own: ownReady || scan.own, scanned: scan.roots, added: added.dirs });
+  await Promise.all(
+    roots.map(async (r) => {
+      r.indexed = r.source === "workspace" || (await hasIndex(r.dir));
+    }),
+  );
+  return { roots, scan, savedProblem: added.problem };
+}
+
 async function doctor(dir) {
   const d = await diagnose(dir);
+  const roots = await rootsOf(dir, d.ready);
+  // No index of its own, but the tools answer from the roots below it or added to it.
+  const byRoots = !d.ready && d.problemCode === "CODEGRAPH_NO_INDEX" && roots.roots.some((r) => r.indexed);
   const addon = addonInfo();
   const runner = runnerInfo();
   const code = d.problemCode;
@@ -137,7 +158,14 @@ async function doctor(dir) {
       ? "not checked (the workspace is not usable)"
       : null;
   const rows = [
-    ["status", d.ready ? await pendingStatus(dir) : `not ready (${code})`],
+    [
+      "status",
+      d.ready
+        ? await pendingStatus(dir)
+        : byRoots
+          ? "ready through the roots listed below (no index of its own)"
+          : `not ready (${code})`,
+    ],
     ["workspace", d.cwd ?? dir],
   ];
   if (code && !["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX", "CODEGRAPH_ADDON"].includes(code)) {
@@ -170,11 +198,15 @@ async function doctor(dir) {
   if (d.indexPath && indexSizeText(d)) rows.push(["size", `${indexSizeText(d)} (the index database)`]);
   rows.push(["parallel", parallelText(d.parallel)]);
   rows.push(["tools", toolsRow(d.cwd ?? dir)]);
+  rows.push(["roots", doctorRootLines(roots)]);
   if (d.indexPath && d.indexResolved && d.indexResolved !== d.indexPath) {
     rows.push(["resolved", `${d.indexResolved} (where the index really is, through symlinks)`]);
   }
   if (d.ancestorIndex) {
-    rows.push(["ancestor", `${d.ancestorIndex} has its own index; to use it, start Pi there (cd ${d.ancestorIndex})`]);
+    rows.push([
+      "ancestor",
+      `${d.ancestorIndex} has its own index; to use it, add it in Pi (/codegraph roots add ${d.ancestorIndex}) or start Pi there (cd ${d.ancestorIndex})`,
+    ]);
   }
   // Through these the workspace could choose the code CodeGraph runs (PATH entries inside it, say).
   for (const line of envDroppedLines(d.envDropped)) rows.push(["dropped", line]);
@@ -190,7 +222,7 @@ async function doctor(dir) {
         "From npm: npm install pi-codegraph (without --omit=optional or --no-optional)",
       ],
     ]);
-  } else if (!d.ready) rows.push(["fix", d.remediation]);
+  } else if (!d.ready && !byRoots) rows.push(["fix", d.remediation]);
 
   const width = Math.max(...rows.map(([k]) => k.length));
   // Every value is shown through the printable filter, each line on its own row: a directory
@@ -203,7 +235,7 @@ async function doctor(dir) {
         .join("\n"),
     )
     .join("\n");
-  return { code: d.ready ? 0 : 1, stdout: `${stdout}\n` };
+  return { code: d.ready || byRoots ? 0 : 1, stdout: `${stdout}\n` };
 }
 
 /** The answer without its final model-worded `[Output truncated …]` marker (and its blank line). */

@@ -675,7 +675,7 @@ function noIndexRemediation(f) {
   const kind = f.kind ?? { is: "missing" };
   if (kind.is === "missing" && kind.ancestor) {
     const a = shownPath(kind.ancestor);
-    return `The enclosing project ${a} has a CodeGraph index: start Pi there (cd ${a} && pi) to use it; its answers name files relative to that directory. Only if you want a separate, partial index of this subdirectory, run \`/codegraph init\` in Pi here (or \`codegraph init\` in ${ws}) yourself. ${NEVER_WRITES_INDEX}`;
+    return `The enclosing project ${a} has a CodeGraph index: add it in Pi with \`/codegraph roots add ${a}\` (its answers then begin with the prefix that makes their paths readable here), or start Pi there (cd ${a} && pi) to use it; its answers name files relative to that directory. Only if you want a separate, partial index of this subdirectory, run \`/codegraph init\` in Pi here (or \`codegraph init\` in ${ws}) yourself. ${NEVER_WRITES_INDEX}`;
   }
   if (kind.is === "unusable")
     return `Move or delete ${shownPath(kind.db)} (CodeGraph cannot rebuild it in place), then run \`/codegraph init\` in Pi (or \`codegraph init\` in ${ws}) yourself; ${NEVER_WRITES_INDEX}`;
@@ -4087,7 +4087,21 @@ function scanText(s) {
     time: "stopped at its time limit",
   }[s.truncated];
   const unreadable = s.unreadable ? `, ${s.unreadable} unreadable skipped` : "";
-  return `${s.roots.length} found below the workspace, ${s.dirsRead} directories read in ${Math.round(s.ms)} ms (depth ≤ 4${unreadable})${cut ? `; ${cut}` : ""}`;
+  return `${s.roots.length} found below the workspace, ${s.dirsRead} ${s.dirsRead === 1 ? "directory" : "directories"} read in ${Math.round(s.ms)} ms (depth ≤ 4${unreadable})${cut ? `; ${cut}` : ""}`;
+}
+
+/**
+ * doctor's `roots` row: each root the Pi tools would answer from (the workspace's own, the ones
+ * below it, the added ones), then what the scan did and a saved file that was ignored.
+ */
+function doctorRootLines({ roots, scan, savedProblem }) {
+  const lines = roots.map(
+    (r) => `${r.label}  ${r.dir}  (${SOURCE_WORDS[r.source] ?? r.source}${r.indexed ? "" : "; no index now"})`,
+  );
+  if (lines.length === 0) lines.push("none (no index here, none found below, none added)");
+  lines.push(`scan: ${scanText(scan)}`);
+  if (savedProblem) lines.push(`saved roots ignored: ${savedProblem}`);
+  return lines;
 }
 
 const addedText = (f) =>
@@ -6236,7 +6250,7 @@ function noOwnIndexText(verb, f) {
   const ws = shownPath(f.cwd);
   if (f.ancestorIndex) {
     const a = shownPath(f.ancestorIndex);
-    return `/codegraph ${verb}: refused. ${ws} has no index of its own; the enclosing project ${a} has one, and pi-codegraph never acts on an index that is not the workspace's own (CodeGraph's \`${verb}\` would walk up to it). To use that index, start Pi there (cd ${a} && pi); for a separate index of this directory, run /codegraph init here.`;
+    return `/codegraph ${verb}: refused. ${ws} has no index of its own; the enclosing project ${a} has one, and pi-codegraph never acts on an index that is not the workspace's own (CodeGraph's \`${verb}\` would walk up to it). To use that index, add it with /codegraph roots add ${a} (then /codegraph ${verb} <its label> acts on it), or start Pi there (cd ${a} && pi); for a separate index of this directory, run /codegraph init here.`;
   }
   return `/codegraph ${verb}: refused. ${ws} has no CodeGraph index yet: run /codegraph init first.`;
 }

@@ -165,7 +165,7 @@ function noOwnIndexText(verb, f) {
   const ws = shownPath(f.cwd);
   if (f.ancestorIndex) {
     const a = shownPath(f.ancestorIndex);
-    return `/codegraph ${verb}: refused. ${ws} has no index of its own; the enclosing project ${a} has one, and pi-codegraph never acts on an index that is not the workspace's own (CodeGraph's \`${verb}\` would walk up to it). To use that index, start Pi there (cd ${a} && pi); for a separate index of this directory, run /codegraph init here.`;
+    return `/codegraph ${verb}: refused. ${ws} has no index of its own; the enclosing project ${a} has one, and pi-codegraph never acts on an index that is not the workspace's own (CodeGraph's \`${verb}\` would walk up to it). To use that index, add it with /codegraph roots add ${a} (then /codegraph ${verb} <its label> acts on it), or start Pi there (cd ${a} && pi); for a separate index of this directory, run /codegraph init here.`;
   }
   return `/codegraph ${verb}: refused. ${ws} has no CodeGraph index yet: run /codegraph init first.`;
 }
