@@ -10,13 +10,12 @@ const pkg = require("../package.json");
 const { explore, diagnose, run, addonInfo, runnerInfo, limits } = require("../index.js");
 const { verbCommand } = require("../lib/commands.js");
 const { parseIndexStatus } = require("../lib/index-status.js");
-const { pendingStatusText } = require("../lib/words/doctor.js");
+const { doctorRootLines, pendingStatusText } = require("../lib/words/doctor.js");
 const { envDroppedLines, indexSizeText, parallelText, runnerLine } = require("../lib/status.js");
 const { printable } = require("../lib/text.js");
 const { agentDirOf, choiceFor, savedFile } = require("../lib/toolset.js");
 const { loadAddedRoots, rootList } = require("../lib/roots.js");
 const { hasIndex, scanRoots } = require("../lib/roots-scan.js");
-const { doctorRootLines } = require("../lib/words/roots.js");
 const { choiceNotes, toolsOnText } = require("../lib/words/tools.js");
 
 /** printable(), and a newline shown as `\n` too: a value (a directory name) that must stay on its row. */

@@ -4090,20 +4090,6 @@ function scanText(s) {
   return `${s.roots.length} found below the workspace, ${s.dirsRead} ${s.dirsRead === 1 ? "directory" : "directories"} read in ${Math.round(s.ms)} ms (depth ≤ 4${unreadable})${cut ? `; ${cut}` : ""}`;
 }
 
-/**
- * doctor's `roots` row: each root the Pi tools would answer from (the workspace's own, the ones
- * below it, the added ones), then what the scan did and a saved file that was ignored.
- */
-function doctorRootLines({ roots, scan, savedProblem }) {
-  const lines = roots.map(
-    (r) => `${r.label}  ${r.dir}  (${SOURCE_WORDS[r.source] ?? r.source}${r.indexed ? "" : "; no index now"})`,
-  );
-  if (lines.length === 0) lines.push("none (no index here, none found below, none added)");
-  lines.push(`scan: ${scanText(scan)}`);
-  if (savedProblem) lines.push(`saved roots ignored: ${savedProblem}`);
-  return lines;
-}
-
 const addedText = (f) =>
   `Added ${f.label} (${shownPath(f.dir)}): the codegraph tools can now ask it by that label${f.saved ? "; kept for this project" : `; for this session only: it could not be saved (${f.saveError})`}.`;
 const removedText = (f) =>

@@ -1,5 +1,6 @@
 // The words of `pi-codegraph doctor` that only it says (bin/pi-codegraph.js).
 
+const { SOURCE_WORDS, scanText } = require("./roots.js");
 const { filesWord } = require("./staleness.js");
 
 /**
@@ -24,4 +25,18 @@ function pendingStatusText(status, problem) {
   return `ready, ${filesWord(total)} changed since the index (${parts.join(", ")}; codegraph status)${rebuild}`;
 }
 
-module.exports = { pendingStatusText };
+/**
+ * doctor's `roots` row: each root the Pi tools would answer from (the workspace's own, the ones
+ * below it, the added ones), then what the scan did and a saved file that was ignored.
+ */
+function doctorRootLines({ roots, scan, savedProblem }) {
+  const lines = roots.map(
+    (r) => `${r.label}  ${r.dir}  (${SOURCE_WORDS[r.source] ?? r.source}${r.indexed ? "" : "; no index now"})`,
+  );
+  if (lines.length === 0) lines.push("none (no index here, none found below, none added)");
+  lines.push(`scan: ${scanText(scan)}`);
+  if (savedProblem) lines.push(`saved roots ignored: ${savedProblem}`);
+  return lines;
+}
+
+module.exports = { doctorRootLines, pendingStatusText };
