@@ -62,6 +62,7 @@ test("depth: an index four levels below is found, five levels below is not", asy
   assert.equal(r.own, false);
   // maxDepth is honoured as given.
   assert.deepEqual(rel(ws, (await scanRoots(ws, { maxDepth: 3 })).roots), ["one"]);
+  assert.deepEqual((await scanRoots(ws, { maxDepth: 0 })).roots, []);
 });
 
 test("count: 70 indexed siblings give the first 64 by name, truncated; exactly 64 is not truncated", async () => {
@@ -301,6 +302,18 @@ test("deadline: an expired deadline stops the scan with what it has", async () =
   const r = await scanRoots(ws, { deadlineMs: 0 });
   assert.deepEqual(r.roots, []);
   assert.equal(r.truncated, "time");
+  // A listing that never returns (a hung mount) is abandoned at the deadline, not awaited.
+  fs.mkdirSync(path.join(ws, "hung"));
+  const readdir = fs.promises.readdir;
+  fs.promises.readdir = (dir, ...rest) =>
+    path.basename(String(dir)) === "hung" ? new Promise(() => {}) : readdir.call(fs.promises, dir, ...rest);
+  try {
+    const hung = await scanRoots(ws, { deadlineMs: 150 });
+    assert.deepEqual({ roots: hung.roots, truncated: hung.truncated }, { roots: [], truncated: "time" });
+    assert.ok(hung.ms >= 140 && hung.ms < 2000, `${hung.ms} ms`);
+  } finally {
+    fs.promises.readdir = readdir;
+  }
   const full = await scanRoots(ws, { deadlineMs: 10000 });
   assert.deepEqual(rel(ws, full.roots), ["p1", "p2"]);
   assert.equal(full.truncated, null);

@@ -133,7 +133,8 @@ async function visitDir(dir, indexDir) {
 }
 
 /**
- * The subdirectories to descend into, by name in code-unit order (the same on every machine):
+ * The subdirectories to descend into, by name in code-unit order (libuv already sorts a listing
+ * on Unix, not on Windows; sorted here, the order is the same on every machine):
  * real directories only (not symlinks: no loop can form), no dot-directory (`.codegraph`, `.git`
  * …) and nothing on the skip list.
  */
@@ -147,8 +148,8 @@ const scanChildren = (dir, entries) =>
 /**
  * Looks at one level's directories, SCAN_CONCURRENCY at a time. Each is claimed in order and
  * charged to maxDirs before it is read, so the directories read are always the first ones in
- * breadth-first order whatever order the reads finish in. A slot left empty was not read (budget
- * or deadline).
+ * breadth-first order whatever order the reads finish in. A slot left empty was not read (the
+ * budget was spent, or the deadline stopped the scan).
  */
 async function visitLevel(level, state) {
   const visits = new Array(level.length);
@@ -156,10 +157,6 @@ async function visitLevel(level, state) {
   const worker = async () => {
     while (next < level.length && !state.stopped) {
       if (state.dirsRead >= state.maxDirs) return;
-      if (performance.now() - state.started >= state.deadlineMs) {
-        state.timedOut = true;
-        return;
-      }
       const i = next++;
       state.dirsRead++;
       visits[i] = await visitDir(level[i], state.indexDir);
@@ -180,7 +177,7 @@ async function scanWalk(base, home, state) {
   }
   const [top] = await visitLevel([base], state);
   if (!top) {
-    state.truncated = state.timedOut ? "time" : "dirs";
+    state.truncated = "dirs";
     return;
   }
   if (top.unreadable) return;
@@ -189,15 +186,15 @@ async function scanWalk(base, home, state) {
     state.gated = "notAProject";
     return;
   }
-  let level = scanChildren(base, top.entries);
-  for (let depth = 1; level.length > 0 && depth <= state.maxDepth; depth++) {
+  let level = state.maxDepth >= 1 ? scanChildren(base, top.entries) : [];
+  for (let depth = 1; level.length > 0; depth++) {
     const visits = await visitLevel(level, state);
     if (state.stopped) return;
     const deeper = [];
     for (let i = 0; i < level.length; i++) {
       const visit = visits[i];
       if (!visit) {
-        state.truncated = state.timedOut ? "time" : "dirs";
+        state.truncated = "dirs";
         return;
       }
       if (visit.indexed) {
@@ -229,7 +226,6 @@ async function scanRoots(workspace, options = {}) {
   const started = performance.now();
   const opts = options ?? {};
   const state = {
-    started,
     maxDepth: scanLimit(opts, "maxDepth", SCAN_LIMITS.maxDepth),
     maxRoots: scanLimit(opts, "maxRoots", SCAN_LIMITS.maxRoots),
     maxDirs: scanLimit(opts, "maxDirs", SCAN_LIMITS.maxDirs),
@@ -242,7 +238,6 @@ async function scanRoots(workspace, options = {}) {
     truncated: null,
     dirsRead: 0,
     unreadable: 0,
-    timedOut: false,
     stopped: false,
   };
   let timer;
