@@ -10,13 +10,8 @@ const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
 const { IS_WINDOWS, SQLITE_MAGIC } = require("./backends/node/limits.js");
-const {
-  DEFAULT_INDEX_DIR,
-  INDEX_DB_FILE,
-  isWithin,
-  readRegular,
-  resolvedPath,
-} = require("./backends/node/preflight.js");
+const { DEFAULT_INDEX_DIR, INDEX_DB_FILE } = require("./backends/node/preflight.js");
+const { isWithin, readRegular, resolvedPath } = require("./backends/node/preflight.js");
 
 /**
  * Depth and count are upstream's (maxDepth 4: an index in a directory four levels below the
