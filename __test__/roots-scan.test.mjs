@@ -314,9 +314,11 @@ test("deadline: an expired deadline stops the scan with what it has", async () =
   } finally {
     fs.promises.readdir = readdir;
   }
-  const full = await scanRoots(ws, { deadlineMs: 10000 });
-  assert.deepEqual(rel(ws, full.roots), ["p1", "p2"]);
-  assert.equal(full.truncated, null);
+  for (const deadlineMs of [10000, 2 ** 32, Number.POSITIVE_INFINITY]) {
+    const full = await scanRoots(ws, { deadlineMs });
+    assert.deepEqual(rel(ws, full.roots), ["p1", "p2"], String(deadlineMs));
+    assert.equal(full.truncated, null);
+  }
 });
 
 test("own index: detected, and the scan below still runs", async () => {

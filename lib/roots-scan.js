@@ -9,7 +9,7 @@
 const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
-const { IS_WINDOWS, SQLITE_MAGIC } = require("./backends/node/limits.js");
+const { IS_WINDOWS, MAX_TIMEOUT_MS, SQLITE_MAGIC } = require("./backends/node/limits.js");
 const { DEFAULT_INDEX_DIR, INDEX_DB_FILE } = require("./backends/node/preflight.js");
 const { isWithin, readRegular, resolvedPath } = require("./backends/node/preflight.js");
 
@@ -248,7 +248,9 @@ async function scanRoots(workspace, options = {}) {
       }
       // The deadline is a hard one: a listing stuck on a hung mount is abandoned, not awaited.
       const expired = new Promise((resolve) => {
-        timer = setTimeout(() => resolve(true), Math.max(0, state.deadlineMs - (performance.now() - started)));
+        // Node fires a timer past 2^31−1 ms at once: a longer deadline is that long.
+        const left = Math.min(MAX_TIMEOUT_MS, state.deadlineMs - (performance.now() - started));
+        timer = setTimeout(() => resolve(true), Math.max(0, left));
       });
       const walk = scanWalk(path.resolve(workspace), home, state).then(
         () => false,
