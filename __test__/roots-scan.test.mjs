@@ -219,6 +219,9 @@ test("an unreadable directory is counted and skipped; its siblings are still fou
   indexed(ws, "locked/inner");
   indexed(ws, "open");
   indexed(ws, "zz/deeper");
+  // Entered but not listed (711): still probed, so its index is found.
+  const listless = indexed(ws, "listless");
+  fs.chmodSync(listless, 0o711);
   const locked = path.join(ws, "locked");
   fs.chmodSync(locked, 0o000);
   const script = `require(${JSON.stringify(SCAN)}).scanRoots(${JSON.stringify(ws)}).then((r) => console.log(JSON.stringify(r)));`;
@@ -226,11 +229,12 @@ test("an unreadable directory is counted and skipped; its siblings are still fou
     const run = await runNode(["-e", script], ROOT_USER ? { uid: NOBODY, gid: NOBODY } : {});
     assert.equal(run.code, 0, run.stderr);
     const r = JSON.parse(run.stdout);
-    assert.deepEqual(rel(ws, r.roots), ["open", "zz/deeper"]);
-    assert.equal(r.unreadable, 1);
+    assert.deepEqual(rel(ws, r.roots), ["listless", "open", "zz/deeper"]);
+    assert.equal(r.unreadable, 2);
     assert.equal(r.truncated, null);
   } finally {
     fs.chmodSync(locked, 0o755);
+    fs.chmodSync(listless, 0o755);
   }
 });
 

@@ -128,10 +128,9 @@ async function visitDir(dir, indexDir) {
 }
 
 /**
- * The subdirectories to descend into, by name in code-unit order (libuv already sorts a listing
- * on Unix, not on Windows; sorted here, the order is the same on every machine):
- * real directories only (not symlinks: no loop can form), no dot-directory (`.codegraph`, `.git`
- * …) and nothing on the skip list.
+ * The subdirectories to descend into: real directories only (not symlinks: no loop can form), no
+ * dot-directory (`.codegraph`, `.git` …) and nothing on the skip list, by name in code-unit order
+ * (libuv sorts a listing on Unix but not on Windows; sorted here, the order is the same anywhere).
  */
 const scanChildren = (dir, entries) =>
   entries
