@@ -228,6 +228,8 @@ async function checkIndex(workspace, home, env) {
 
 module.exports = {
   BLANK,
+  DEFAULT_INDEX_DIR,
+  INDEX_DB_FILE,
   readRegular,
   envSet,
   envGet,
