@@ -10,7 +10,7 @@ const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
 const { IS_WINDOWS, MAX_TIMEOUT_MS, SQLITE_MAGIC } = require("./backends/node/limits.js");
-const { DEFAULT_INDEX_DIR, INDEX_DB_FILE } = require("./backends/node/preflight.js");
+const { INDEX_DB_FILE, indexDirName } = require("./backends/node/preflight.js");
 const { isWithin, readRegular, resolvedPath } = require("./backends/node/preflight.js");
 
 /**
@@ -78,12 +78,13 @@ const PROJECT_MARKERS = Object.freeze([
 ]);
 
 /**
- * Whether `dir` has an index: `<dir>/<indexDir>/codegraph.db` is a regular file (stat follows a
+ * Whether `dir` has an index (indexDir: CODEGRAPH_DIR's name, else .codegraph):
+ * `<dir>/<indexDir>/codegraph.db` is a regular file (stat follows a
  * symlink but opens nothing, so a FIFO, socket, device or directory is refused before any open)
  * that begins with the SQLite header. readRegular opens non-blocking and re-checks the open file,
  * so a file swapped for a FIFO in between cannot block. Any error: no index.
  */
-async function hasIndex(dir, indexDir = DEFAULT_INDEX_DIR) {
+async function hasIndex(dir, indexDir = indexDirName(process.env)) {
   try {
     const db = path.join(dir, indexDir, INDEX_DB_FILE);
     if (!(await fsp.stat(db)).isFile()) return false;
@@ -214,7 +215,7 @@ async function scanWalk(base, home, state) {
  * bound stopped the scan early ("roots": a root past maxRoots was left out; "dirs"; "time"),
  * else null. `dirsRead`: directories listed (the workspace included); `unreadable`: how many of
  * them could not be. Options: SCAN_LIMITS' keys, `home` (default os.homedir()), `indexDir`
- * (default `.codegraph`, as CODEGRAPH_DIR would name it) and `concurrency`.
+ * (default: CODEGRAPH_DIR as the CLI reads it, else `.codegraph`) and `concurrency`.
  */
 async function scanRoots(workspace, options = {}) {
   const started = performance.now();
@@ -225,7 +226,7 @@ async function scanRoots(workspace, options = {}) {
     maxDirs: scanLimit(opts, "maxDirs", SCAN_LIMITS.maxDirs),
     deadlineMs: scanLimit(opts, "deadlineMs", SCAN_LIMITS.deadlineMs),
     concurrency: Math.max(1, scanLimit(opts, "concurrency", SCAN_CONCURRENCY)),
-    indexDir: typeof opts.indexDir === "string" && opts.indexDir !== "" ? opts.indexDir : DEFAULT_INDEX_DIR,
+    indexDir: typeof opts.indexDir === "string" && opts.indexDir !== "" ? opts.indexDir : indexDirName(process.env),
     own: false,
     roots: [],
     gated: null,
