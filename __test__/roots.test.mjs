@@ -325,25 +325,37 @@ for (const impl of withExample) {
     test("/codegraph cancel stops a write running in a root (its CLI's tree), named by label or alone", async () => {
       const ws = makeMonorepo();
       const s = await session(ws, { custom: "none" });
-      const gate = tempDir("pi-codegraph-gate-");
-      await withEnv({ FAKE_CG_GATE: gate }, async () => {
-        const running = s.cg("sync packages/web --yes");
-        const pids = await waitFor(() => readJsonFile(path.join(gate, "started.json")), { what: "the sync to start" });
-        assert.equal(
-          await s.cg("cancel packages/api"),
-          "/codegraph cancel: no /codegraph write is running in this workspace.",
-        );
-        assert.equal(await s.cg("cancel packages/web"), "/codegraph cancel: stopping /codegraph sync…");
-        await running;
-        const said = s.ui.notes.at(-1).message;
-        assert.equal(said.split("\n")[0], `Project packages/web (${path.join(ws, "packages/web")}):`);
-        assert.match(
-          said,
-          /^\/codegraph sync: cancelled after \d+\.\d s; CodeGraph and its processes were stopped\.$/m,
-        );
-        await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), { what: "the sync's tree to be gone" });
-        assert.equal(await s.cg("cancel"), "/codegraph cancel: no /codegraph write is running in this workspace.");
-      });
+      for (const [label, cancel] of [
+        ["packages/web", "cancel packages/web"],
+        ["packages/api", "cancel"],
+      ]) {
+        const gate = tempDir("pi-codegraph-gate-");
+        await withEnv({ FAKE_CG_GATE: gate }, async () => {
+          const running = s.cg(`sync ${label} --yes`);
+          const pids = await waitFor(() => readJsonFile(path.join(gate, "started.json")), {
+            what: "the sync to start",
+          });
+          const other = API.find((l) => l !== label);
+          assert.equal(
+            await s.cg(`cancel ${other}`),
+            "/codegraph cancel: no /codegraph write is running in this workspace.",
+            "another root's cancel stops nothing",
+          );
+          assert.equal(isAlive(pids.self), true);
+          assert.equal(await s.cg(cancel), "/codegraph cancel: stopping /codegraph sync…");
+          await running;
+          const said = s.ui.notes.at(-1).message;
+          assert.equal(said.split("\n")[0], `Project ${label} (${path.join(ws, label)}):`);
+          assert.match(
+            said,
+            /^\/codegraph sync: cancelled after \d+\.\d s; CodeGraph and its processes were stopped\.$/m,
+          );
+          await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
+            what: "the sync's tree to be gone",
+          });
+        });
+      }
+      assert.equal(await s.cg("cancel"), "/codegraph cancel: no /codegraph write is running in this workspace.");
     });
 
     describe("the workspace's own index beside sub-project indexes", () => {
@@ -390,6 +402,19 @@ for (const impl of withExample) {
     });
 
     describe("one root only", () => {
+      test("no root at all: project is an argument no tool has; nothing runs", async () => {
+        const s = await session(makeWorkspace({ index: false }));
+        await logged(async (log) => {
+          for (const name of TOOLS) {
+            assert.equal(s.project(name), undefined, name);
+            const e = refused(await s.call(name, { ...PARAMS[name], project: "." }));
+            assert.equal(e.details.argument, "project", name);
+            assert.equal(e.details.rule, "unknown", name);
+          }
+          assert.deepEqual(log(), []);
+        });
+      });
+
       test("a workspace indexed alone: no project, and the tools' words are those of a plain workspace", async () => {
         const mono = await session(makeMonorepo({ own: true, projects: [] }));
         const plain = await session(makeWorkspace());
@@ -493,9 +518,17 @@ for (const impl of withExample) {
       test("the tools' free strings and extra keys (cwd, path, root, projectPath) never change where CodeGraph runs", async () => {
         const web = path.join(ws, "packages", "web");
         const extras = { cwd: web, path: web, root: web, projectPath: web, dir: "packages/web" };
+        const { validateToolArguments } = await import("@mariozechner/pi-ai");
         await logged(async (log) => {
-          // explore takes its request only: the extras are ignored.
-          const a = answerFrom(await s.call(EXPLORE, { request: web, project: "packages/api", ...extras }));
+          // Pi's validator lets extra keys through; explore takes its request only: they are ignored.
+          const args = validateToolArguments(s.tool(), {
+            type: "toolCall",
+            id: "1",
+            name: EXPLORE,
+            arguments: { request: web, project: "packages/api", ...extras },
+          });
+          assert.deepEqual(args, { request: web, project: "packages/api", ...extras });
+          const a = answerFrom(await s.call(EXPLORE, args));
           assert.equal(a.echo.cwd, path.join(ws, "packages/api"));
           const b = await s.call(EXPLORE, { request: "packages/web", ...extras });
           assert.equal(parseEcho(b.value.content[0].text).cwd, ws);
@@ -628,7 +661,7 @@ for (const impl of withExample) {
         );
       });
 
-      test("at most 16 added roots; two added outside roots take project labels by base name", async () => {
+      test("at most 16 added roots (a saved list of 16 gives 16 labels); a root far from the workspace: its relative path in the line", async () => {
         const { ws } = makeNested("site");
         const agentDir = tempDir("pi-codegraph-agent-");
         const base = tempDir("pi-codegraph-many-");
@@ -650,6 +683,36 @@ for (const impl of withExample) {
         const a = answerFrom(await s.call(EXPLORE, { request: "Cart", project: "p03" }));
         assert.equal(a.first, outsideLine("p03", dirs[3], path.relative(ws, dirs[3])));
         assert.equal(a.echo.cwd, dirs[3]);
+      });
+
+      test("two added roots with one base name: the second is labelled <name>-2; a directory below the workspace the scan skips: its relative path", async () => {
+        const { project, ws } = makeNested("django");
+        const twin = makeProject(path.join(tempDir("pi-codegraph-twin-"), "django"));
+        const vendored = makeProject(path.join(ws, "vendor", "lib"));
+        const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
+        assert.equal(s.project(), undefined, "the scan skips vendor/");
+        await s.cg("roots add ..");
+        assert.equal(
+          await s.cg(`roots add ${twin}`),
+          `Added django-2 (${twin}): the codegraph tools can now ask it by that label; kept for this project.`,
+        );
+        assert.equal(
+          await s.cg("roots add vendor/lib"),
+          `Added vendor/lib (${vendored}): the codegraph tools can now ask it by that label; kept for this project.`,
+        );
+        assert.deepEqual(s.project().enum, ["django", "django-2", "vendor/lib"]);
+        assert.ok(s.tool().parameters.required.includes("project"));
+        const twinAnswer = answerFrom(await s.call(EXPLORE, { request: "Cart", project: "django-2" }));
+        assert.equal(twinAnswer.first, outsideLine("django-2", twin, path.relative(ws, twin)));
+        assert.equal(twinAnswer.echo.cwd, twin);
+        const inside = answerFrom(await s.call(EXPLORE, { request: "Cart", project: "vendor/lib" }));
+        assert.equal(inside.first, pathLine("vendor/lib"));
+        assert.equal(inside.echo.cwd, vendored);
+        assert.equal(answerFrom(await s.call(EXPLORE, { request: "Cart", project: "django" })).echo.cwd, project);
+        assert.deepEqual(
+          (await s.complete("roots remove d")).map((i) => i.value),
+          ["roots remove django", "roots remove django-2"],
+        );
       });
 
       test("kept per project across sessions; another workspace does not see it; a corrupt saved file is ignored and said", async () => {
