@@ -5323,9 +5323,9 @@ function coveringDir(dirs, file) {
 /**
  * A session's ledger of the files Pi's own `edit` and `write` tools changed after the index that
  * covers them was last written. `note(event, cwd, roots)` takes a `tool_result` event (an error
- * result, another tool, a path outside `cwd` and every root in `roots` (absolute directories the
- * tools answer from), or under a .codegraph/ or .git/ there is not counted) and says whether it
- * counted; `recheck(roots)` (a directory or a list: the roots with an index) stats each root's
+ * result, another tool, a path outside every root in `roots` (the directories the tools answer
+ * from; none: the workspace `cwd`, against which a relative path is resolved), or under a
+ * .codegraph/ or .git/ there is not counted) and says whether it counted; `recheck(roots)` (a directory or a list: the roots with an index) stats each root's
  * index (bounded) and drops the edits its index is newer than, and those no root covers;
  * `count()` is how many unique files are counted now. Nothing is read but the index files' mtimes.
  */
@@ -5346,7 +5346,8 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
       const p = event.input?.path;
       if (typeof p !== "string" || p === "" || p.includes("\0") || typeof cwd !== "string") return false;
       const file = piToolPath(p, cwd);
-      const within = [path.resolve(cwd), ...roots.map((r) => path.resolve(r))];
+      // As recheck() sees them: an edit no root covers (a monorepo's own files) is not counted.
+      const within = roots.length > 0 ? roots.map((r) => path.resolve(r)) : [path.resolve(cwd)];
       const root = coveringDir(within, file);
       if (root === undefined || root === file) return false;
       const first = path.relative(root, file).split(path.sep)[0];
@@ -7145,11 +7146,9 @@ function createExtension(glue, getPeers) {
     pi.on("tool_result", (event, ctx) => {
       if (!state.active || state.diagnosis === undefined || state.peers === undefined) return;
       const before = key();
-      const outside = state
-        .toolRoots()
-        .filter((r) => !r.inside)
-        .map((r) => r.dir);
-      if (!state.ledger.note(event, ctx?.cwd, outside)) return;
+      // The roots the tools answer from cover the edits (none: the workspace).
+      const roots = state.toolRoots().map((r) => r.dir);
+      if (!state.ledger.note(event, ctx?.cwd, roots)) return;
       if (key() !== before) registerAll();
       slot(ctx);
     });

@@ -224,11 +224,9 @@ function createExtension(glue, getPeers) {
     pi.on("tool_result", (event, ctx) => {
       if (!state.active || state.diagnosis === undefined || state.peers === undefined) return;
       const before = key();
-      const outside = state
-        .toolRoots()
-        .filter((r) => !r.inside)
-        .map((r) => r.dir);
-      if (!state.ledger.note(event, ctx?.cwd, outside)) return;
+      // The roots the tools answer from cover the edits (none: the workspace).
+      const roots = state.toolRoots().map((r) => r.dir);
+      if (!state.ledger.note(event, ctx?.cwd, roots)) return;
       if (key() !== before) registerAll();
       slot(ctx);
     });
