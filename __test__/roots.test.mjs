@@ -338,7 +338,7 @@ for (const impl of withExample) {
           const other = API.find((l) => l !== label);
           assert.equal(
             await s.cg(`cancel ${other}`),
-            "/codegraph cancel: no /codegraph write is running in this workspace.",
+            `/codegraph cancel: no /codegraph write is running in project ${other}.`,
             "another root's cancel stops nothing",
           );
           assert.equal(isAlive(pids.self), true);

@@ -6483,7 +6483,9 @@ const unsupportedText = (verb, why) => `/codegraph ${verb}: not available with t
 const unknownVerbText = (word) =>
   `/codegraph: unknown verb ${JSON.stringify(word)}. Verbs: ${Object.keys(VERB_LINES).join(", ")} (bare /codegraph shows readiness).`;
 
-const nothingToCancelText = () => "/codegraph cancel: no /codegraph write is running in this workspace.";
+/** `/codegraph cancel` with nothing running (in the workspace, or in the root labelled `label`). */
+const nothingToCancelText = (label) =>
+  `/codegraph cancel: no /codegraph write is running in ${label === undefined ? "this workspace" : `project ${label}`}.`;
 const cancellingText = (verb) => `/codegraph cancel: stopping /codegraph ${verb}…`;
 
 const bugText = (verb, err) =>
@@ -6867,7 +6869,7 @@ function cancelWrite(extra, ctx, env) {
       );
     running = running.filter((dir) => dir === root.dir);
   }
-  if (running.length === 0) return env.say(ctx, nothingToCancelText(), "info");
+  if (running.length === 0) return env.say(ctx, nothingToCancelText(extra[0]), "info");
   if (running.length > 1) {
     const labels = roots.filter((r) => running.includes(r.dir)).map((r) => r.label);
     return env.say(ctx, pickProjectText("cancel", labels), "warning");

@@ -315,7 +315,7 @@ function cancelWrite(extra, ctx, env) {
       );
     running = running.filter((dir) => dir === root.dir);
   }
-  if (running.length === 0) return env.say(ctx, nothingToCancelText(), "info");
+  if (running.length === 0) return env.say(ctx, nothingToCancelText(extra[0]), "info");
   if (running.length > 1) {
     const labels = roots.filter((r) => running.includes(r.dir)).map((r) => r.label);
     return env.say(ctx, pickProjectText("cancel", labels), "warning");

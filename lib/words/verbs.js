@@ -189,7 +189,9 @@ const unsupportedText = (verb, why) => `/codegraph ${verb}: not available with t
 const unknownVerbText = (word) =>
   `/codegraph: unknown verb ${JSON.stringify(word)}. Verbs: ${Object.keys(VERB_LINES).join(", ")} (bare /codegraph shows readiness).`;
 
-const nothingToCancelText = () => "/codegraph cancel: no /codegraph write is running in this workspace.";
+/** `/codegraph cancel` with nothing running (in the workspace, or in the root labelled `label`). */
+const nothingToCancelText = (label) =>
+  `/codegraph cancel: no /codegraph write is running in ${label === undefined ? "this workspace" : `project ${label}`}.`;
 const cancellingText = (verb) => `/codegraph cancel: stopping /codegraph ${verb}…`;
 
 const bugText = (verb, err) =>
