@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use pi_codegraph_core::discovery::{launch_for, Launch};
 use pi_codegraph_core::environment::EnvSnapshot;
-use pi_codegraph_core::errors::ExploreError;
+use pi_codegraph_core::errors::{ExploreError, SpawnReason};
 use pi_codegraph_core::runner::{run, Cancel, RunOutput, RunSpec};
 use tempfile::TempDir;
 
@@ -39,6 +39,11 @@ impl FakeCli {
   }
 
   /// Runs the script with `timeout` and an optional cancel; no spill, no progress.
+  ///
+  /// A start refused with ETXTBSY is tried again (bounded): the script was just written, and a
+  /// process another test forks at that moment holds its write descriptor until it execs, which
+  /// makes exec fail with "Text file busy" (where std forks rather than spawns: musl). Nothing
+  /// ran, so trying again changes no outcome a test looks at.
   pub async fn run(
     &self,
     timeout: Duration,
@@ -46,20 +51,35 @@ impl FakeCli {
   ) -> Result<RunOutput, ExploreError> {
     let args: Vec<OsString> = vec![self.dir.path().into()];
     let env: Vec<(OsString, OsString)> = vec![("PATH".into(), "/usr/bin:/bin".into())];
-    run(RunSpec {
-      launch: &self.launch,
-      args: &args,
-      cwd: self.dir.path(),
-      env: &env,
-      timeout,
-      deadline: tokio::time::Instant::now() + timeout,
-      cancel,
-      spill: None,
-      caps: pi_codegraph_core::limits::Caps::MAX,
-      progress: None,
-    })
-    .await
+    let start = Instant::now();
+    loop {
+      let result = run(RunSpec {
+        launch: &self.launch,
+        args: &args,
+        cwd: self.dir.path(),
+        env: &env,
+        timeout,
+        deadline: tokio::time::Instant::now() + timeout,
+        cancel: cancel.clone(),
+        spill: None,
+        caps: pi_codegraph_core::limits::Caps::MAX,
+        progress: None,
+      })
+      .await;
+      if !text_file_busy(&result) || start.elapsed() >= PATIENCE {
+        return result;
+      }
+      tokio::time::sleep(Duration::from_millis(10)).await;
+    }
   }
+}
+
+/// Whether a run failed to start because its executable was busy (ETXTBSY, errno 26).
+fn text_file_busy(result: &Result<RunOutput, ExploreError>) -> bool {
+  matches!(
+    result,
+    Err(ExploreError::Spawn { reason: SpawnReason::Other { os, .. } }) if os.contains("os error 26")
+  )
 }
 
 /// Polls `condition` every 10 ms until it holds; panics after [`PATIENCE`].
