@@ -1,11 +1,13 @@
-// An ancestor's index added by the user, in the real Pi CLI (the pinned devDependency) with the
-// real pinned CodeGraph CLI: Pi starts in `src/` of an indexed copy of the shop fixture (no index
-// of its own there). Before the user adds the ancestor the tool is unavailable, and the prompt
+// Roots in the real Pi CLI (the pinned devDependency) with the real pinned CodeGraph CLI. An
+// ancestor's index added by the user: Pi starts in `src/` of an indexed copy of the shop fixture
+// (no index of its own there). Before the user adds the ancestor the tool is unavailable, and the prompt
 // names the enclosing project; after `/codegraph roots add ..` (typed, over rpc) the model's
 // explore answers from it, its answer begins with the line saying how its paths become paths
 // `read` accepts, and Pi's `read` of a path built from that line and a `file:line` the answer
 // cites opens that line of the right file. The added root is kept: a new Pi process in the same
-// agent dir answers from it without adding it again. The model is the loopback fake
+// agent dir answers from it without adding it again. And a monorepo (helpers/monorepo.mjs): the
+// tool's `project` reaches the model as an enum of the labels, and a path where a label goes is
+// refused by Pi's schema before any process starts. The model is the loopback fake
 // (helpers/fake-openai.mjs), whose `plan` builds the reads from the explore result it was sent.
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -13,7 +15,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
 import { recordingCli, root, waitFor } from "./helpers/index.mjs";
-import { citations } from "./helpers/monorepo.mjs";
+import { buildMonorepo, citations } from "./helpers/monorepo.mjs";
 import {
   contentText,
   indexShop,
@@ -29,10 +31,20 @@ import {
 
 const MODEL = "fake-roots";
 const QUESTION = "how does checkout reach charge";
+const MONO_MODEL = "fake-mono";
+/** In the monorepo: one call with a label, one with a path where a label goes (Pi's schema refuses it). */
+const MONO_CALLS = [
+  {
+    id: "call_label",
+    name: "codegraph_explore",
+    arguments: { project: "packages/other", request: "how does reconcileAccounts reach balanceOf" },
+  },
+  { id: "call_path", name: "codegraph_explore", arguments: { project: "../shop", request: QUESTION } },
+];
 const nodeDir = path.dirname(process.execPath);
 const realCli = path.join(root, "node_modules", ".bin", "codegraph");
 const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
-const base = ["--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model", MODEL];
+const base = (model) => ["--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model", model];
 const systemOf = (body) => contentText(body.messages.find((m) => m.role === "system" || m.role === "developer"));
 /** The path line of an answer from a root outside the workspace: label, directory, absolute and relative prefixes. */
 const PATH_LINE =
@@ -52,6 +64,7 @@ function thisTurn(body) {
  * text. Any other prompt: text.
  */
 function plan(body) {
+  if (body?.model !== MODEL) return undefined;
   const { prompt, since } = thisTurn(body);
   if (prompt !== QUESTION) return [];
   const results = since.filter((m) => m.role === "tool");
@@ -70,7 +83,7 @@ function plan(body) {
   return [read("call_read_rel", relative), read("call_read_abs", absolute)];
 }
 
-describe("an ancestor's index added by the user, in the real Pi CLI", { skip: piMissing, timeout: 180000 }, () => {
+describe("roots in the real Pi CLI", { skip: piMissing, timeout: 180000 }, () => {
   let scratch;
   let home;
   let agentDir;
@@ -97,16 +110,20 @@ describe("an ancestor's index added by the user, in the real Pi CLI", { skip: pi
     wrapperDir = path.join(scratch, "bin");
     log = path.join(scratch, "starts.log");
     recordingCli(wrapperDir, log, realCli);
-    server = await startFakeOpenAI({ plan });
-    writeModelsJson(agentDir, server.baseUrl, [MODEL]);
+    server = await startFakeOpenAI({ plan, byModel: { [MONO_MODEL]: MONO_CALLS } });
+    writeModelsJson(agentDir, server.baseUrl, [MODEL, MONO_MODEL]);
     const install = await runPi(["install", root], { cwd: scratch, env: env(), timeoutMs: 20000 });
     assert.equal(install.code, 0, `pi install: exit ${install.code}; stderr:\n${install.stderr.slice(-3000)}`);
   });
   after(() => tearDownPiSuite({ strayPids: [], server, dirs: [scratch] }));
 
+  /** The explore commands the wrapper saw start (the request follows `--`). */
+  const explores = () =>
+    (fs.existsSync(log) ? fs.readFileSync(log, "utf8").split("\n") : []).filter((l) => l.startsWith("explore"));
+
   /** An rpc Pi in the workspace; `send` prompts it (a model turn waits for its agent_end). */
   function piSession() {
-    const rpc = startPiRpc(base, { cwd: ws, env: env() });
+    const rpc = startPiRpc(base(MODEL), { cwd: ws, env: env() });
     const send = async (id, message, { turn = true } = {}) => {
       const ended = rpc.events.filter((e) => e.type === "agent_end").length;
       const requests = server.bodiesFor(MODEL).length;
@@ -127,7 +144,12 @@ describe("an ancestor's index added by the user, in the real Pi CLI", { skip: pi
       const exit = await rpc.end();
       assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
     };
-    return { rpc, send, end };
+    /** What the status slot was set to, in order. */
+    const statuses = () =>
+      rpc.events
+        .filter((e) => e.type === "extension_ui_request" && e.method === "setStatus" && e.statusKey === "codegraph")
+        .map((e) => e.statusText);
+    return { rpc, send, end, statuses };
   }
 
   /**
@@ -172,9 +194,10 @@ describe("an ancestor's index added by the user, in the real Pi CLI", { skip: pi
 
   test("unavailable before the ancestor is added; `/codegraph roots add ..` adds it; the model's read of a path built from the answer opens the cited line", async (t) => {
     assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false, "no index of its own in src/");
-    const { rpc, send, end } = piSession();
+    const { rpc, send, end, statuses } = piSession();
     try {
       const [hello] = await send("p1", "hello");
+      assert.deepEqual(statuses(), ["⬡ codegraph: no index here (parent project has one)"]);
       const system = systemOf(hello);
       assert.ok(toolNames(hello).includes("codegraph_explore"));
       assert.ok(system.includes("codegraph_explore: Unavailable in this workspace (CODEGRAPH_NO_INDEX)"), system);
@@ -198,6 +221,7 @@ describe("an ancestor's index added by the user, in the real Pi CLI", { skip: pi
         [shop],
       );
       assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false, "nothing written in the workspace");
+      assert.equal(statuses().at(-1), "⬡ codegraph · shop", "the slot names the root the tools answer from");
 
       const bodies = await send("p2", QUESTION);
       const ready = systemOf(bodies[0]);
@@ -213,9 +237,10 @@ describe("an ancestor's index added by the user, in the real Pi CLI", { skip: pi
   });
 
   test("the added root is kept: a new Pi process in the same agent dir answers from it", async () => {
-    const { rpc, send, end } = piSession();
+    const { rpc, send, end, statuses } = piSession();
     try {
       const bodies = await send("p1", QUESTION);
+      assert.deepEqual(statuses(), ["⬡ codegraph · shop"], "the first the slot says");
       assert.doesNotMatch(systemOf(bodies[0]), /Unavailable in this workspace/);
       assertAnswerAndReads(bodies, rpc);
       assert.equal(
@@ -228,10 +253,44 @@ describe("an ancestor's index added by the user, in the real Pi CLI", { skip: pi
     } finally {
       await end();
     }
-    const explores = fs
-      .readFileSync(log, "utf8")
-      .split("\n")
-      .filter((l) => l.startsWith("explore"));
-    assert.equal(explores.length, 2, "one explore per question");
+    assert.equal(explores().length, 2, "one explore per question");
+  });
+
+  test("in a monorepo, the model picks a project by its label; Pi's schema refuses a path there", async () => {
+    const { ws: mono } = buildMonorepo(path.join(scratch, "mono"));
+    const before = explores().length;
+    const run = await runPi(["--mode", "json", ...base(MONO_MODEL), "which calls?"], {
+      cwd: mono,
+      env: env(),
+    });
+    assert.equal(run.code, 0, `exit ${run.code}; stderr:\n${run.stderr.slice(-3000)}`);
+    const bodies = server.bodiesFor(MONO_MODEL);
+    assert.equal(bodies.length, 2, "the calls' turn and the final turn");
+    const explore = bodies[0].tools.find((t) => t.function?.name === "codegraph_explore").function.parameters;
+    assert.equal(explore.properties.project.type, "string");
+    assert.deepEqual([...explore.properties.project.enum].sort(), ["packages/other", "packages/shop"]);
+    assert.ok(explore.required.includes("project"), "no index at the root: project is required");
+    assert.ok(systemOf(bodies[0]).includes("Several CodeGraph projects are indexed here: pass project to pick one;"));
+
+    const results = Object.fromEntries(
+      bodies[1].messages.filter((m) => m.role === "tool").map((m) => [m.tool_call_id, contentText(m)]),
+    );
+    const other = results.call_label;
+    assert.ok(
+      other.startsWith(
+        "Project packages/other (packages/other/): its paths are relative to that directory; for read, prefix them with packages/other/.\n",
+      ),
+      other.slice(0, 300),
+    );
+    assert.match(other, /`balanceOf` \(src\/ledger\.ts:13\)/);
+    assert.match(results.call_path, /^Validation failed for tool "codegraph_explore"/);
+    assert.match(results.call_path, /project/);
+    const ends = run.events.filter((e) => e.type === "tool_execution_end" && e.toolName === "codegraph_explore");
+    assert.deepEqual(ends.map((e) => e.isError).sort(), [false, true]);
+    assert.deepEqual(
+      explores().slice(before),
+      ["explore -- how does reconcileAccounts reach balanceOf"],
+      "only the labelled call ran",
+    );
   });
 });
