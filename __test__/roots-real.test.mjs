@@ -242,8 +242,8 @@ for (const impl of implementations) {
       assert.ok(starts().includes("status --json"), "CodeGraph's status ran");
     });
 
-    // Last: it edits the shop after its index was written.
-    test("the stale-files line follows each root's own index", async () => {
+    // Last: it edits the shop after its index was written, and syncs it.
+    test("the stale-files line and `/codegraph sync <label>` follow each root's own index", async () => {
       const params = (project) => ({ project, file: "src/checkout.ts", outline: true });
       const fresh = await call("codegraph_node", params("packages/shop"));
       assert.doesNotMatch(fresh.text, /changed after the CodeGraph index/);
@@ -275,6 +275,33 @@ for (const impl of implementations) {
       });
       assert.match(otherExplore.text, /src\/checkout\.ts/);
       assert.doesNotMatch(otherExplore.text, /⚠/);
+
+      // `/codegraph sync packages/shop` writes that index and leaves the other's alone.
+      const report = async (label) => {
+        const n = ctx.ui.notes.length;
+        await env(() => runCommand(host, ctx, "codegraph", `status ${label}`));
+        return ctx.ui.notes
+          .slice(n)
+          .map((x) => x.message)
+          .join("\n");
+      };
+      assert.match(await report("packages/shop"), /pending changes: 0 added, 1 modified, 0 removed/);
+      const otherDb = path.join(ws, "packages", "other", ".codegraph", "codegraph.db");
+      const otherBefore = fs.statSync(otherDb).mtimeMs;
+      const n = ctx.ui.notes.length;
+      await env(() => runCommand(host, ctx, "codegraph", "sync packages/shop"));
+      const said = ctx.ui.notes.slice(n);
+      const asked = ctx.ui.confirms.at(-1);
+      assert.equal(asked.title, "Sync the CodeGraph index?");
+      assert.ok(asked.body.includes(path.join(ws, "packages", "shop", ".codegraph")), asked.body);
+      assert.equal(said.length, 1, JSON.stringify(said));
+      assert.ok(
+        said[0].message.startsWith(`Project packages/shop (${path.join(ws, "packages", "shop")}):\n`),
+        said[0].message,
+      );
+      assert.ok(starts().includes("sync"), "CodeGraph's sync ran");
+      assert.match(await report("packages/shop"), /pending changes: none/);
+      assert.equal(fs.statSync(otherDb).mtimeMs, otherBefore, "the other's index is untouched");
     });
   });
 }
