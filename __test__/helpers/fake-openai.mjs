@@ -1,7 +1,8 @@
 // A tiny streaming OpenAI-compatible chat-completions server for driving the real Pi CLI offline.
 // Turn 1 (no `tool` message yet) answers with one streamed tool call, or with `calls` several in
 // one assistant message (as a model asks for parallel calls); every later turn answers with plain
-// text. It records every request body so a test can assert on what Pi sent.
+// text (or `plan` decides each turn's calls from the request). It records every request body so a
+// test can assert on what Pi sent.
 import http from "node:http";
 
 /**
@@ -9,8 +10,11 @@ import http from "node:http";
  * `calls` (`[{ id, request }]`) replaces the one call (`callId`, `request`) with several, streamed
  * in order as indexes 0, 1, … of one message. `byModel` (`{ [modelId]: calls }`) gives a model its
  * own calls, each with its tool `name` and its `arguments` (an object, sent as the model wrote
- * it); an empty list answers the first turn with plain text too.
- * @param {{ toolName?: string, request?: string, callId?: string, calls?: { id: string, request: string }[], byModel?: Record<string, { id: string, name?: string, request?: string, arguments?: object }[]>, finalText?: string }} [options]
+ * it); an empty list answers the first turn with plain text too. `plan(body)`, asked first on every
+ * request, returns the calls of that turn (as byModel's, built from what the request carries, e.g.
+ * an earlier tool result; an empty list answers with plain text), or undefined to leave the turn to
+ * the options above.
+ * @param {{ toolName?: string, request?: string, callId?: string, calls?: { id: string, request: string }[], byModel?: Record<string, { id: string, name?: string, request?: string, arguments?: object }[]>, plan?: (body: any) => { id: string, name?: string, request?: string, arguments?: object }[] | undefined, finalText?: string }} [options]
  */
 export async function startFakeOpenAI(options = {}) {
   const {
@@ -51,8 +55,9 @@ export async function startFakeOpenAI(options = {}) {
         );
       const delta = (d, finish = null) => chunk([{ index: 0, delta: d, finish_reason: finish }]);
 
-      const turnCalls = options.byModel?.[model] ?? calls;
-      if (!messages.some((m) => m.role === "tool") && turnCalls.length > 0) {
+      const planned = options.plan?.(body);
+      const turnCalls = planned ?? options.byModel?.[model] ?? calls;
+      if ((planned !== undefined || !messages.some((m) => m.role === "tool")) && turnCalls.length > 0) {
         // Each tool call, its JSON arguments split across several deltas as real models stream them.
         delta({ role: "assistant", content: "" });
         turnCalls.forEach((call, index) => {
