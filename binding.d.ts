@@ -91,6 +91,11 @@ export interface CodegraphCommand {
   needsIndex: boolean
   /** `"stdout"`: partial stdout goes to `onProgress` as it arrives; `"none"`: no progress. */
   progress: "stdout" | "none"
+  /**
+   * Pi's workspace (absolute), when `cwd` is another root the command runs in on its behalf:
+   * code inside it is kept from the child as code inside `cwd` is. Absent: `cwd` alone.
+   */
+  workspace?: string
 }
 
 /** The default deadline of one explore. */
@@ -100,8 +105,9 @@ export declare const DEFAULT_TIMEOUT_MS: number
  * Reports, without running an explore and without writing anything, whether `cwd` is ready:
  * which `codegraph` would run (and its version) and whether the workspace has its own index.
  * Never rejects (a problem is part of the diagnosis); the `Result` is as for `runCommand`.
+ * `workspace`: Pi's, when `cwd` is another root (its code is kept from the child too).
  */
-export declare function diagnose(cwd: string): Promise<AddonDiagnosis>
+export declare function diagnose(cwd: string, workspace?: string | null): Promise<AddonDiagnosis>
 
 /** stdout past the caps is drained, counted and kept in the full-output file up to this many bytes. */
 export declare const DRAIN_LIMIT_BYTES: number

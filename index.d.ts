@@ -41,6 +41,12 @@ export interface QueuePlace {
  */
 export interface ExploreOptions extends BackendOptions {
   onQueue?: (place: QueuePlace) => void;
+  /**
+   * Pi's workspace (absolute), when `cwd` is another root the call runs in on its behalf (a
+   * sub-project's or an added directory's index): code inside it is kept from the child as code
+   * inside `cwd` is (PATH entries, the executable, NODE_OPTIONS). Without it, `cwd` alone.
+   */
+  workspace?: string;
 }
 
 /** What the glue adds to every call's `details`: the user's whole wait. */
@@ -247,8 +253,8 @@ export declare function search(
   options?: ExploreOptions | null,
 ): Promise<ExploreResult>;
 
-/** Read-only readiness of `cwd`: which codegraph would run, its version, the workspace's own index. */
-export declare function diagnose(cwd: string): Promise<Diagnosis>;
+/** Read-only readiness of `cwd`: which codegraph would run, its version, the workspace's own index (`workspace`: Pi's, when `cwd` is another root, as in ExploreOptions). */
+export declare function diagnose(cwd: string, workspace?: string | null): Promise<Diagnosis>;
 
 /**
  * Deletes the temp files holding the full output of truncated answers: the listed ones (one
@@ -323,7 +329,7 @@ export interface Backend extends Limits {
     options: BackendOptions | null,
   ): Promise<BackendResult>;
   /** The diagnosis without `parallel` (the glue adds it). */
-  diagnose(cwd: string): Promise<Omit<Diagnosis, "parallel">>;
+  diagnose(cwd: string, workspace?: string | null): Promise<Omit<Diagnosis, "parallel">>;
   releaseFullOutputs(paths: string[] | null): number;
   runnerInfo?(): RunnerInfo;
 }

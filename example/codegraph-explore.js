@@ -327,6 +327,7 @@ const EXPECTED = {
   boolean: "true or false",
   progress: '"stdout" or "none"',
   stringList: "an array of strings",
+  absolutePath: "an absolute path (Pi's workspace)",
 };
 
 const WORKSPACE_REASONS = {
@@ -1201,6 +1202,14 @@ function canonicalPath(p) {
 /** canonicalPath(), asynchronously. */
 const resolvedPath = (p) => fsp.realpath(p).catch(() => p);
 
+/**
+ * The directories whose code the child must not run: the workspace it runs in (`home`) and, for
+ * a call in another root, Pi's workspace (`onBehalfOf`), resolved as `home` is.
+ */
+async function homesOf(home, onBehalfOf) {
+  return onBehalfOf === undefined ? [home] : [home, await resolvedPath(onBehalfOf)];
+}
+
 /** `p` is `base` or inside it (by path components). */
 function isWithin(p, base) {
   const rel = path.relative(base, p);
@@ -1722,7 +1731,9 @@ const allowsWorkspaceCode = (env) => envSet(env, ALLOW_WORKSPACE_BIN_VAR) === "1
  * `<workspace>/node_modules/.bin` counts as inside before `npm install` made it.
  */
 async function resolvesInside(p, home) {
-  return isWithin(await resolveLeniently(p, 0), home);
+  const resolved = await resolveLeniently(p, 0);
+  // A call in another root on behalf of Pi's workspace counts both as the workspace (`home` a list).
+  return (Array.isArray(home) ? home : [home]).some((h) => isWithin(resolved, h));
 }
 
 /** `p` with its longest existing prefix resolved (by the kernel: `..` after a link is physical) and the rest applied. */
@@ -3407,19 +3418,22 @@ const DIAGNOSE_CHECKS_TIMEOUT_MS = 5000;
  * Read-only readiness of a workspace, without running an explore: which `codegraph` would run
  * (and its version), the index, and the first problem (not installed before not indexed).
  */
-async function diagnose(cwd) {
+async function diagnose(cwd, workspace) {
   const userEnv = { ...process.env };
+  // Pi's workspace, when cwd is another root: only an absolute path counts, as in the addon.
+  const onBehalfOf = typeof workspace === "string" && path.isAbsolute(workspace) ? workspace : undefined;
   const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false, envDropped: [] };
   let problem;
   const checks = (async () => {
     const workspace = await checkWorkspace(d.cwd);
     const home = await resolvedPath(workspace);
+    const homes = await homesOf(home, onBehalfOf);
     const index = await checkIndex(workspace, home, userEnv).catch((p) => ({ problem: p }));
-    const launch = await discover(home, userEnv)
+    const launch = await discover(homes, userEnv)
       .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
       .catch((p) => ({ problem: p }));
     const writer = index.problem ? null : await activeWriter(index.dir);
-    const child = await childEnv(userEnv, home);
+    const child = await childEnv(userEnv, homes);
     return { workspace, index, launch, writer, child };
   })();
   let timer;
@@ -3685,9 +3699,22 @@ function readCommand(command, positional) {
     writesIndex: flag("writesIndex"),
     needsIndex: flag("needsIndex"),
     progress: progress === "stdout",
+    workspace: workspaceField(command),
   };
   checkCommand(checked);
   return checked;
+}
+
+/**
+ * `workspace` (Pi's, when cwd is another root the command runs in on its behalf): absent,
+ * undefined or null is none; otherwise an absolute path without NUL.
+ */
+function workspaceField(command) {
+  const value = commandField(command, "workspace");
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" || value.includes("\0") || !path.isAbsolute(value))
+    throw expected("workspace", "absolutePath");
+  return value;
 }
 
 /** An array of strings (the options), copied element by element; a Proxy that throws is coded too. */
@@ -3725,7 +3752,7 @@ function checkCommand({ subcommand, options, caps, timeoutMs, writesIndex }) {
     throw invalidOptions({ is: "writeTimeout", field: "command.timeoutMs", maxMs: MAX_WRITE_TIMEOUT_MS });
 }
 
-/** `command.<field>` is not what it must be (`expected`: string, wholeNumber, boolean, progress, stringList). */
+/** `command.<field>` is not what it must be (`expected`: string, wholeNumber, boolean, progress, stringList, absolutePath). */
 const expected = (field, what) => invalidOptions({ is: "commandField", field, expected: what });
 
 /** The CLI's arguments: the subcommand, its options, and `--` before the user's text. */
@@ -3746,19 +3773,20 @@ function commandArgv({ subcommand, options, positional }) {
  * command that needs no index (init) gets the directory its index will have, so that an active
  * writer there is still seen.
  */
-async function preflightChecks(cwd, env, needsIndex) {
+async function preflightChecks(cwd, env, needsIndex, onBehalfOf) {
   const workspace = await checkWorkspace(cwd);
   const home = await resolvedPath(workspace);
+  const homes = await homesOf(home, onBehalfOf);
   let index;
   if (needsIndex) index = await checkIndex(workspace, home, env);
   else {
     const dir = path.join(workspace, indexDirName(env));
     index = { dir, resolved: await resolvedPath(dir) };
   }
-  const launch = await discover(home, env);
+  const launch = await discover(homes, env);
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);
-  const child = await childEnv(env, home);
+  const child = await childEnv(env, homes);
   return { workspace, index, launch, writer, child };
 }
 
@@ -3868,7 +3896,7 @@ async function runCommand(command, cwd, signal, options) {
 async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline, cancel, onProgress }, failure) {
   const request = command.positional;
   if (request !== undefined) checkRequest(request);
-  const checks = preflightChecks(cwd, userEnv, command.needsIndex);
+  const checks = preflightChecks(cwd, userEnv, command.needsIndex, command.workspace);
   const bounds = { timeoutMs, deadline, cancel };
   const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
@@ -5931,7 +5959,9 @@ async function executeCall(state, ctx, onUpdate, { root: rootOf, run, caps, trai
     // The workspace's own index is Pi's workspace, as it always was: ctx.cwd.
     root = rootOf();
     if (root?.source === "workspace") root = null;
-    const result = await run({ onProgress, onQueue }, root);
+    // In another root, on behalf of Pi's workspace: code inside either is kept from the child.
+    const workspace = root ? { workspace: ctx?.cwd } : {};
+    const result = await run({ onProgress, onQueue, ...workspace }, root);
     state.lastError = undefined;
     const file = result.details.fullOutputPath;
     if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
@@ -6804,7 +6834,7 @@ async function verbOf(args, ctx, env) {
   const cwd = root ? root.dir : ctx.cwd;
   // What is said about another root begins with the root it is about.
   const say = (text, type = "info") => env.say(ctx, root ? `${projectHeadText(root)}\n${text}` : text, type);
-  const d = root ? await env.glue.diagnose(cwd) : (env.state.diagnosis ?? {});
+  const d = root ? await env.glue.diagnose(cwd, ctx.cwd) : (env.state.diagnosis ?? {});
   const support = verbSupport(verb, d.cliVersion);
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
   if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
@@ -6879,6 +6909,9 @@ function cancelWrite(extra, ctx, env) {
   write.controller.abort();
 }
 
+/** In a root other than Pi's workspace, the run is on its behalf: code inside either is kept from the child. */
+const onBehalf = (cwd, ctx) => (cwd === ctx.cwd ? {} : { workspace: ctx.cwd });
+
 /** Runs the write `verb` in `cwd` (consent given), shows its progress and result, and refreshes readiness. */
 async function runWrite(verb, ctx, env, cwd) {
   const controller = new AbortController();
@@ -6887,7 +6920,7 @@ async function runWrite(verb, ctx, env, cwd) {
   let outcome;
   try {
     outcome = await withProgress(verb, ctx, env.peers, controller, (onProgress) =>
-      env.glue.run(verbCommand(verb), cwd, controller.signal, { onProgress }),
+      env.glue.run(verbCommand(verb), cwd, controller.signal, { onProgress, ...onBehalf(cwd, ctx) }),
     );
   } finally {
     runningWrites.delete(cwd);
@@ -6896,7 +6929,7 @@ async function runWrite(verb, ctx, env, cwd) {
   // Readiness at once: the tool is registered again with the new guidance, the slot follows.
   if (env.state) env.state.shownStatus = undefined;
   await env.refresh(ctx);
-  const d = cwd === ctx.cwd ? (env.state.diagnosis ?? {}) : await env.glue.diagnose(cwd);
+  const d = cwd === ctx.cwd ? (env.state.diagnosis ?? {}) : await env.glue.diagnose(cwd, ctx.cwd);
   if (outcome.error) {
     const err = outcome.error;
     const type = err?.code === "CODEGRAPH_CANCELLED" ? "warning" : "error";
@@ -6921,7 +6954,7 @@ async function runWrite(verb, ctx, env, cwd) {
 async function indexStatus(ctx, env, d, cwd) {
   let result;
   try {
-    result = await env.glue.run(verbCommand("status"), cwd);
+    result = await env.glue.run(verbCommand("status"), cwd, undefined, onBehalf(cwd, ctx));
   } catch (err) {
     if (err?.code === "CODEGRAPH_NO_INDEX")
       return env.say(ctx, noOwnIndexText("status", { cwd, ancestorIndex: d.ancestorIndex }), "warning");
@@ -7054,13 +7087,22 @@ function createExtension(glue, getPeers) {
             return;
           }
           r.indexed = await hasIndex(r.dir);
-          if (r.indexed) diagnoses.set(r.dir, await glue.diagnose(r.dir));
+          if (r.indexed) diagnoses.set(r.dir, await glue.diagnose(r.dir, ws));
         }),
       );
       return { roots, diagnoses };
     }
 
-    async function refresh(ctx) {
+    // One refresh at a time, in the order asked: a slow one finishing after a later one would
+    // put older readiness back (a call's refresh and a turn's often overlap).
+    let refreshing = Promise.resolve();
+    function refresh(ctx) {
+      const next = refreshing.then(() => refreshNow(ctx));
+      refreshing = next.catch(() => {});
+      return next;
+    }
+
+    async function refreshNow(ctx) {
       if (!state.active || !ctx?.cwd) return;
       const before = key();
       const next = await glue.diagnose(ctx.cwd);
@@ -7402,13 +7444,28 @@ function safeListener(fn) {
 function plainOptions(options) {
   if (options === undefined || options === null) return { plain: null, onQueue: undefined };
   if (typeof options !== "object") return { plain: options, onQueue: undefined }; // the backend rejects it
-  const { timeoutMs, onProgress, onQueue } = options;
+  const { timeoutMs, onProgress, onQueue, workspace } = options;
   if (onQueue !== undefined && onQueue !== null && typeof onQueue !== "function")
     throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "onQueue" } });
   return {
     plain: { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress },
     onQueue: typeof onQueue === "function" ? safeListener(onQueue) : undefined,
+    workspace,
   };
+}
+
+/**
+ * The description with `workspace` (Pi's, when cwd is another root: its code is kept from the
+ * child too) among its fields; the description as it is when there is none, or when it cannot
+ * be copied (the backend then rejects it with its own words).
+ */
+function onBehalfOf(command, workspace) {
+  if (workspace === undefined || workspace === null) return command;
+  try {
+    return { ...command, workspace };
+  } catch {
+    return command;
+  }
 }
 
 /** The run's time budget as the backends take it: the caller's `timeoutMs`, else the command's, else 30 s. */
@@ -7469,8 +7526,9 @@ function wrapBackend(backend) {
     const total = () => Math.round(performance.now() - entered);
     let plain;
     let onQueue;
+    let workspace;
     try {
-      ({ plain, onQueue } = plainOptions(options));
+      ({ plain, onQueue, workspace } = plainOptions(options));
     } catch (cause) {
       if (cause?.code === "CODEGRAPH_INVALID_OPTIONS") throw cause;
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
@@ -7497,7 +7555,7 @@ function wrapBackend(backend) {
     const waits = () => ({ queueMs: ticket.queueMs, durationMs: total(), parallelLimit: ticket.policy.limit });
     let result;
     try {
-      result = await backend.runCommand(command, cwd, signal ?? null, plain);
+      result = await backend.runCommand(onBehalfOf(command, workspace), cwd, signal ?? null, plain);
     } catch (err) {
       ticket.leave();
       const context = () => ({ ...noticeOf("cliVersionNotice", err.details?.cliVersion), ...waits() });
@@ -7539,11 +7597,12 @@ function wrapBackend(backend) {
 
   /**
    * Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too.
-   * A version outside the tested range adds `versionNotice` (never a refusal).
+   * A version outside the tested range adds `versionNotice` (never a refusal). `workspace`: Pi's,
+   * when `cwd` is another root (what a call there on its behalf would find).
    */
-  async function diagnose(cwd) {
+  async function diagnose(cwd, workspace) {
     try {
-      const diagnosis = withWordedDropped(await backend.diagnose(cwd));
+      const diagnosis = withWordedDropped(await backend.diagnose(cwd, workspace));
       noteIndexBytes(cwd, diagnosis.indexBytes);
       return { ...diagnosis, ...noticeOf("versionNotice", diagnosis.cliVersion), parallel: parallelPolicy(cwd) };
     } catch (err) {

@@ -45,13 +45,28 @@ function safeListener(fn) {
 function plainOptions(options) {
   if (options === undefined || options === null) return { plain: null, onQueue: undefined };
   if (typeof options !== "object") return { plain: options, onQueue: undefined }; // the backend rejects it
-  const { timeoutMs, onProgress, onQueue } = options;
+  const { timeoutMs, onProgress, onQueue, workspace } = options;
   if (onQueue !== undefined && onQueue !== null && typeof onQueue !== "function")
     throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "onQueue" } });
   return {
     plain: { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress },
     onQueue: typeof onQueue === "function" ? safeListener(onQueue) : undefined,
+    workspace,
   };
+}
+
+/**
+ * The description with `workspace` (Pi's, when cwd is another root: its code is kept from the
+ * child too) among its fields; the description as it is when there is none, or when it cannot
+ * be copied (the backend then rejects it with its own words).
+ */
+function onBehalfOf(command, workspace) {
+  if (workspace === undefined || workspace === null) return command;
+  try {
+    return { ...command, workspace };
+  } catch {
+    return command;
+  }
 }
 
 /** The run's time budget as the backends take it: the caller's `timeoutMs`, else the command's, else 30 s. */
@@ -112,8 +127,9 @@ function wrapBackend(backend) {
     const total = () => Math.round(performance.now() - entered);
     let plain;
     let onQueue;
+    let workspace;
     try {
-      ({ plain, onQueue } = plainOptions(options));
+      ({ plain, onQueue, workspace } = plainOptions(options));
     } catch (cause) {
       if (cause?.code === "CODEGRAPH_INVALID_OPTIONS") throw cause;
       throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
@@ -140,7 +156,7 @@ function wrapBackend(backend) {
     const waits = () => ({ queueMs: ticket.queueMs, durationMs: total(), parallelLimit: ticket.policy.limit });
     let result;
     try {
-      result = await backend.runCommand(command, cwd, signal ?? null, plain);
+      result = await backend.runCommand(onBehalfOf(command, workspace), cwd, signal ?? null, plain);
     } catch (err) {
       ticket.leave();
       const context = () => ({ ...noticeOf("cliVersionNotice", err.details?.cliVersion), ...waits() });
@@ -182,11 +198,12 @@ function wrapBackend(backend) {
 
   /**
    * Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too.
-   * A version outside the tested range adds `versionNotice` (never a refusal).
+   * A version outside the tested range adds `versionNotice` (never a refusal). `workspace`: Pi's,
+   * when `cwd` is another root (what a call there on its behalf would find).
    */
-  async function diagnose(cwd) {
+  async function diagnose(cwd, workspace) {
     try {
-      const diagnosis = withWordedDropped(await backend.diagnose(cwd));
+      const diagnosis = withWordedDropped(await backend.diagnose(cwd, workspace));
       noteIndexBytes(cwd, diagnosis.indexBytes);
       return { ...diagnosis, ...noticeOf("versionNotice", diagnosis.cliVersion), parallel: parallelPolicy(cwd) };
     } catch (err) {

@@ -130,13 +130,22 @@ function createExtension(glue, getPeers) {
             return;
           }
           r.indexed = await hasIndex(r.dir);
-          if (r.indexed) diagnoses.set(r.dir, await glue.diagnose(r.dir));
+          if (r.indexed) diagnoses.set(r.dir, await glue.diagnose(r.dir, ws));
         }),
       );
       return { roots, diagnoses };
     }
 
-    async function refresh(ctx) {
+    // One refresh at a time, in the order asked: a slow one finishing after a later one would
+    // put older readiness back (a call's refresh and a turn's often overlap).
+    let refreshing = Promise.resolve();
+    function refresh(ctx) {
+      const next = refreshing.then(() => refreshNow(ctx));
+      refreshing = next.catch(() => {});
+      return next;
+    }
+
+    async function refreshNow(ctx) {
       if (!state.active || !ctx?.cwd) return;
       const before = key();
       const next = await glue.diagnose(ctx.cwd);

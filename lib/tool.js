@@ -162,7 +162,9 @@ async function executeCall(state, ctx, onUpdate, { root: rootOf, run, caps, trai
     // The workspace's own index is Pi's workspace, as it always was: ctx.cwd.
     root = rootOf();
     if (root?.source === "workspace") root = null;
-    const result = await run({ onProgress, onQueue }, root);
+    // In another root, on behalf of Pi's workspace: code inside either is kept from the child.
+    const workspace = root ? { workspace: ctx?.cwd } : {};
+    const result = await run({ onProgress, onQueue, ...workspace }, root);
     state.lastError = undefined;
     const file = result.details.fullOutputPath;
     if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);

@@ -250,7 +250,7 @@ async function verbOf(args, ctx, env) {
   const cwd = root ? root.dir : ctx.cwd;
   // What is said about another root begins with the root it is about.
   const say = (text, type = "info") => env.say(ctx, root ? `${projectHeadText(root)}\n${text}` : text, type);
-  const d = root ? await env.glue.diagnose(cwd) : (env.state.diagnosis ?? {});
+  const d = root ? await env.glue.diagnose(cwd, ctx.cwd) : (env.state.diagnosis ?? {});
   const support = verbSupport(verb, d.cliVersion);
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
   if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
@@ -325,6 +325,9 @@ function cancelWrite(extra, ctx, env) {
   write.controller.abort();
 }
 
+/** In a root other than Pi's workspace, the run is on its behalf: code inside either is kept from the child. */
+const onBehalf = (cwd, ctx) => (cwd === ctx.cwd ? {} : { workspace: ctx.cwd });
+
 /** Runs the write `verb` in `cwd` (consent given), shows its progress and result, and refreshes readiness. */
 async function runWrite(verb, ctx, env, cwd) {
   const controller = new AbortController();
@@ -333,7 +336,7 @@ async function runWrite(verb, ctx, env, cwd) {
   let outcome;
   try {
     outcome = await withProgress(verb, ctx, env.peers, controller, (onProgress) =>
-      env.glue.run(verbCommand(verb), cwd, controller.signal, { onProgress }),
+      env.glue.run(verbCommand(verb), cwd, controller.signal, { onProgress, ...onBehalf(cwd, ctx) }),
     );
   } finally {
     runningWrites.delete(cwd);
@@ -342,7 +345,7 @@ async function runWrite(verb, ctx, env, cwd) {
   // Readiness at once: the tool is registered again with the new guidance, the slot follows.
   if (env.state) env.state.shownStatus = undefined;
   await env.refresh(ctx);
-  const d = cwd === ctx.cwd ? (env.state.diagnosis ?? {}) : await env.glue.diagnose(cwd);
+  const d = cwd === ctx.cwd ? (env.state.diagnosis ?? {}) : await env.glue.diagnose(cwd, ctx.cwd);
   if (outcome.error) {
     const err = outcome.error;
     const type = err?.code === "CODEGRAPH_CANCELLED" ? "warning" : "error";
@@ -367,7 +370,7 @@ async function runWrite(verb, ctx, env, cwd) {
 async function indexStatus(ctx, env, d, cwd) {
   let result;
   try {
-    result = await env.glue.run(verbCommand("status"), cwd);
+    result = await env.glue.run(verbCommand("status"), cwd, undefined, onBehalf(cwd, ctx));
   } catch (err) {
     if (err?.code === "CODEGRAPH_NO_INDEX")
       return env.say(ctx, noOwnIndexText("status", { cwd, ancestorIndex: d.ancestorIndex }), "warning");

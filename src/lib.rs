@@ -132,16 +132,27 @@ fn since(started: tokio::time::Instant) -> Failure {
 /// Reports, without running an explore and without writing anything, whether `cwd` is ready:
 /// which `codegraph` would run (and its version) and whether the workspace has its own index.
 /// Never rejects (a problem is part of the diagnosis); the `Result` is as for `runCommand`.
+/// `workspace`: Pi's, when `cwd` is another root (its code is kept from the child too).
 #[napi(
-  ts_args_type = "cwd: string",
+  ts_args_type = "cwd: string, workspace?: string | null",
   ts_return_type = "Promise<AddonDiagnosis>"
 )]
-pub fn diagnose<'env>(env: &'env Env, cwd: Unknown<'env>) -> Result<Object<'env>> {
+pub fn diagnose<'env>(
+  env: &'env Env,
+  cwd: Unknown<'env>,
+  workspace: Option<Unknown<'env>>,
+) -> Result<Object<'env>> {
   let snapshot = env_capture::js_environment(env);
   // A non-string is reported like any unusable workspace (an empty path).
   let cwd = args::string_arg(&cwd).unwrap_or_default();
+  // Only an absolute path counts; anything else is no workspace besides cwd.
+  let on_behalf_of = workspace
+    .as_ref()
+    .and_then(args::string_arg)
+    .map(PathBuf::from)
+    .filter(|p| p.is_absolute());
   let for_settle = cwd.clone();
-  let work = async move { explore::diagnose(cwd, snapshot).await };
+  let work = async move { explore::diagnose_for(cwd, on_behalf_of, snapshot).await };
   runtime::promise(env, work, move |env, found| match found {
     Ok(found) => Ok(convert::diagnosis(&found, for_settle)),
     Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),

@@ -91,6 +91,9 @@ pub struct CodegraphCommand {
   /// `"stdout"`: partial stdout goes to `onProgress` as it arrives; `"none"`: no progress.
   #[napi(ts_type = "\"stdout\" | \"none\"")]
   pub progress: String,
+  /// Pi's workspace (absolute), when `cwd` is another root the command runs in on its behalf:
+  /// code inside it is kept from the child as code inside `cwd` is. Absent: `cwd` alone.
+  pub workspace: Option<String>,
 }
 
 pub type ProgressCallback = ThreadsafeFunction<ExploreProgress, (), ExploreProgress, Status, false>;

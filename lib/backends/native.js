@@ -138,7 +138,7 @@ function wordedDiagnosis(d) {
 const nativeBackend = {
   runCommand: async (command, cwd, signal, options) =>
     loadBinding().runCommand(command, cwd, signal, options).catch(worded),
-  diagnose: async (cwd) => wordedDiagnosis(await loadBinding().diagnose(cwd)),
+  diagnose: async (cwd, workspace) => wordedDiagnosis(await loadBinding().diagnose(cwd, workspace ?? null)),
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),
   runnerInfo() {

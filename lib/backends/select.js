@@ -52,7 +52,7 @@ function runnerInfo() {
 
 const defaultBackend = {
   runCommand: (command, cwd, signal, options) => choose().backend.runCommand(command, cwd, signal, options),
-  diagnose: (cwd) => choose().backend.diagnose(cwd),
+  diagnose: (cwd, workspace) => choose().backend.diagnose(cwd, workspace),
   releaseFullOutputs: (paths) => (chosen ? chosen.backend.releaseFullOutputs(paths) : 0),
   runnerInfo,
 };

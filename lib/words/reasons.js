@@ -90,6 +90,7 @@ const EXPECTED = {
   boolean: "true or false",
   progress: '"stdout" or "none"',
   stringList: "an array of strings",
+  absolutePath: "an absolute path (Pi's workspace)",
 };
 
 const WORKSPACE_REASONS = {

@@ -3,6 +3,7 @@
 //! (`Command::check`). Nothing reads napi's typed conversion: a wrong type never reaches napi's
 //! untyped error.
 
+use std::path::PathBuf;
 use std::time::Duration;
 
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unknown};
@@ -94,9 +95,22 @@ pub fn rest(d: &Object, positional: Option<String>) -> Result<Command, ExploreEr
     writes_index: flag("writesIndex")?,
     needs_index: flag("needsIndex")?,
     progress,
+    workspace: workspace(d)?,
   };
   command.check()?;
   Ok(command)
+}
+
+/// The optional `workspace` (Pi's, when cwd is another root): absent, undefined or null is none;
+/// anything else must be a string (the core checks that it is absolute).
+fn workspace(d: &Object) -> Result<Option<PathBuf>, ExploreError> {
+  let value = field(d, "workspace")?;
+  match value.get_type() {
+    Ok(ValueType::Undefined | ValueType::Null) => Ok(None),
+    _ => string_arg(&value)
+      .map(|s| Some(PathBuf::from(s)))
+      .ok_or_else(|| expected("workspace", "absolutePath")),
+  }
 }
 
 /// An array of strings (the options), each read by index.

@@ -4,6 +4,7 @@
 //! description (built in JS by `lib/commands.js`), not new runner code.
 
 use std::ffi::OsString;
+use std::path::PathBuf;
 use std::time::Duration;
 
 use crate::errors::{ExploreError, OptionsReason};
@@ -36,6 +37,9 @@ pub struct Command {
   pub needs_index: bool,
   /// Whether partial stdout is reported while it arrives.
   pub progress: bool,
+  /// Pi's workspace, when the command runs in another root (cwd) on its behalf: code inside it
+  /// is kept from the child as code inside cwd is (PATH entries, the executable, NODE_OPTIONS).
+  pub workspace: Option<PathBuf>,
 }
 
 impl Command {
@@ -50,6 +54,7 @@ impl Command {
       writes_index: false,
       needs_index: true,
       progress: true,
+      workspace: None,
     }
   }
 
@@ -85,6 +90,16 @@ impl Command {
         max_bytes: Caps::MAX.bytes,
         min_lines: MIN_CAP_LINES,
         max_lines: Caps::MAX.lines,
+      });
+    }
+    if self
+      .workspace
+      .as_ref()
+      .is_some_and(|w| !w.is_absolute() || w.as_os_str().to_string_lossy().contains('\0'))
+    {
+      return bad(OptionsReason::CommandField {
+        field: "workspace",
+        expected: "absolutePath",
       });
     }
     if self.writes_index && self.timeout > MAX_WRITE_TIMEOUT {

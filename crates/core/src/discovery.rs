@@ -64,7 +64,14 @@ pub const ALLOW_WORKSPACE_BIN_VAR: &str = "PI_CODEGRAPH_ALLOW_WORKSPACE_BIN";
 /// used wherever it is (marked in `Launch::in_workspace`); on PATH, only absolute entries count,
 /// and an executable that resolves inside the workspace is skipped unless the user opted in.
 pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, ExploreError> {
-  let inside = |p: &Path| resolves_inside(p, home);
+  discover_in(env, &[home.to_path_buf()])
+}
+
+/// [`discover`] for a call that runs in one root on behalf of another workspace: `homes` are
+/// every directory whose code the child must not run (the root it runs in and Pi's workspace,
+/// each as `preflight::canonical` gives it).
+pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, ExploreError> {
+  let inside = |p: &Path| resolves_inside_any(p, homes);
   let allow_inside = allows_workspace_code(env);
   // npm's `.cmd` layout on Windows looks `node` up on PATH: the same rule as for `codegraph`.
   let node_ok = |p: &Path| allow_inside || !inside(p);
@@ -126,6 +133,12 @@ pub fn allows_workspace_code(env: &EnvSnapshot) -> bool {
 /// entry such as `<workspace>/node_modules/.bin` counts as inside before `npm install` made it.
 pub fn resolves_inside(p: &Path, home: &Path) -> bool {
   within(&resolve_leniently(p, 0), home)
+}
+
+/// [`resolves_inside`] any of `homes` (the path resolved once).
+pub fn resolves_inside_any(p: &Path, homes: &[PathBuf]) -> bool {
+  let resolved = resolve_leniently(p, 0);
+  homes.iter().any(|home| within(&resolved, home))
 }
 
 /// `p` with its longest existing prefix resolved and the rest applied to it.

@@ -3,7 +3,7 @@
 //! only, never `environ` directly.
 
 use std::ffi::{OsStr, OsString};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 mod code_paths;
 pub use code_paths::{DropReason, Dropped};
@@ -63,10 +63,16 @@ impl EnvSnapshot {
   /// not override. `DO_NOT_TRACK` is the user's global opt-out and also counts as a telemetry
   /// setting. Reads the filesystem (PATH entries are resolved): call it off the async workers.
   pub fn for_child(&self, home: &Path) -> ChildEnv {
+    self.for_child_in(&[home.to_path_buf()])
+  }
+
+  /// [`Self::for_child`] for a call in one root on behalf of another workspace: nothing inside
+  /// any of `homes` (the root and Pi's workspace) may choose the child's code.
+  pub fn for_child_in(&self, homes: &[PathBuf]) -> ChildEnv {
     let (mut vars, dropped) = if crate::discovery::allows_workspace_code(self) {
       (self.vars.clone(), Vec::new())
     } else {
-      code_paths::filter(&self.vars, home, key_eq)
+      code_paths::filter(&self.vars, homes, key_eq)
     };
     for (key, value) in QUIET_DEFAULTS {
       let user_decided = self.get(key).is_some()

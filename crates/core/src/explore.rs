@@ -23,7 +23,7 @@ mod exit;
 #[cfg(test)]
 mod exit_corpus;
 use checks::{after_failed_run, blocked_cause, preflight, settle_writer, Ready};
-pub use diagnose::{diagnose, Diagnosis};
+pub use diagnose::{diagnose, diagnose_for, Diagnosis};
 use exit::classify_exit;
 
 pub use crate::command::DEFAULT_TIMEOUT;

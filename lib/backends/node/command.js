@@ -3,6 +3,7 @@
 // CODEGRAPH_INVALID_OPTIONS (the positional text CODEGRAPH_INVALID_REQUEST), so nothing starts
 // for a malformed description; and the argv it builds, always an array with `--` before the text.
 
+const path = require("node:path");
 const { invalidOptions, invalidRequest } = require("./errors.js");
 const { isTimeout, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, MAX_WRITE_TIMEOUT_MS } = require("./limits.js");
 const { MIN_CAP_BYTES, MIN_CAP_LINES } = require("./limits.js");
@@ -72,9 +73,22 @@ function readCommand(command, positional) {
     writesIndex: flag("writesIndex"),
     needsIndex: flag("needsIndex"),
     progress: progress === "stdout",
+    workspace: workspaceField(command),
   };
   checkCommand(checked);
   return checked;
+}
+
+/**
+ * `workspace` (Pi's, when cwd is another root the command runs in on its behalf): absent,
+ * undefined or null is none; otherwise an absolute path without NUL.
+ */
+function workspaceField(command) {
+  const value = commandField(command, "workspace");
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" || value.includes("\0") || !path.isAbsolute(value))
+    throw expected("workspace", "absolutePath");
+  return value;
 }
 
 /** An array of strings (the options), copied element by element; a Proxy that throws is coded too. */
@@ -112,7 +126,7 @@ function checkCommand({ subcommand, options, caps, timeoutMs, writesIndex }) {
     throw invalidOptions({ is: "writeTimeout", field: "command.timeoutMs", maxMs: MAX_WRITE_TIMEOUT_MS });
 }
 
-/** `command.<field>` is not what it must be (`expected`: string, wholeNumber, boolean, progress, stringList). */
+/** `command.<field>` is not what it must be (`expected`: string, wholeNumber, boolean, progress, stringList, absolutePath). */
 const expected = (field, what) => invalidOptions({ is: "commandField", field, expected: what });
 
 /** The CLI's arguments: the subcommand, its options, and `--` before the user's text. */

@@ -72,7 +72,9 @@ const allowsWorkspaceCode = (env) => envSet(env, ALLOW_WORKSPACE_BIN_VAR) === "1
  * `<workspace>/node_modules/.bin` counts as inside before `npm install` made it.
  */
 async function resolvesInside(p, home) {
-  return isWithin(await resolveLeniently(p, 0), home);
+  const resolved = await resolveLeniently(p, 0);
+  // A call in another root on behalf of Pi's workspace counts both as the workspace (`home` a list).
+  return (Array.isArray(home) ? home : [home]).some((h) => isWithin(resolved, h));
 }
 
 /** `p` with its longest existing prefix resolved (by the kernel: `..` after a link is physical) and the rest applied. */

@@ -13,7 +13,8 @@ const { MAX_WRITE_TIMEOUT_MS } = require("./limits.js");
 const { childEnv } = require("./environment.js");
 const { linkSignal, parseRunOptions } = require("./args.js");
 const { commandArgv, commandObject, commandPositional, readCommand } = require("./command.js");
-const { checkIndex, checkRequest, checkWorkspace, envSet, indexDirName, resolvedPath } = require("./preflight.js");
+const { checkIndex, checkRequest, checkWorkspace, envSet } = require("./preflight.js");
+const { homesOf, indexDirName, resolvedPath } = require("./preflight.js");
 const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter } = require("./index-writer.js");
 const { run } = require("./runner.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
@@ -24,19 +25,20 @@ const { packageVersion, startVersionProbe } = require("./version.js");
  * command that needs no index (init) gets the directory its index will have, so that an active
  * writer there is still seen.
  */
-async function preflightChecks(cwd, env, needsIndex) {
+async function preflightChecks(cwd, env, needsIndex, onBehalfOf) {
   const workspace = await checkWorkspace(cwd);
   const home = await resolvedPath(workspace);
+  const homes = await homesOf(home, onBehalfOf);
   let index;
   if (needsIndex) index = await checkIndex(workspace, home, env);
   else {
     const dir = path.join(workspace, indexDirName(env));
     index = { dir, resolved: await resolvedPath(dir) };
   }
-  const launch = await discover(home, env);
+  const launch = await discover(homes, env);
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);
-  const child = await childEnv(env, home);
+  const child = await childEnv(env, homes);
   return { workspace, index, launch, writer, child };
 }
 
@@ -146,7 +148,7 @@ async function runCommand(command, cwd, signal, options) {
 async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline, cancel, onProgress }, failure) {
   const request = command.positional;
   if (request !== undefined) checkRequest(request);
-  const checks = preflightChecks(cwd, userEnv, command.needsIndex);
+  const checks = preflightChecks(cwd, userEnv, command.needsIndex, command.workspace);
   const bounds = { timeoutMs, deadline, cancel };
   const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read

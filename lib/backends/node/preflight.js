@@ -97,6 +97,14 @@ function canonicalPath(p) {
 /** canonicalPath(), asynchronously. */
 const resolvedPath = (p) => fsp.realpath(p).catch(() => p);
 
+/**
+ * The directories whose code the child must not run: the workspace it runs in (`home`) and, for
+ * a call in another root, Pi's workspace (`onBehalfOf`), resolved as `home` is.
+ */
+async function homesOf(home, onBehalfOf) {
+  return onBehalfOf === undefined ? [home] : [home, await resolvedPath(onBehalfOf)];
+}
+
 /** `p` is `base` or inside it (by path components). */
 function isWithin(p, base) {
   const rel = path.relative(base, p);
@@ -227,6 +235,7 @@ async function checkIndex(workspace, home, env) {
 }
 
 module.exports = {
+  homesOf,
   BLANK,
   DEFAULT_INDEX_DIR,
   INDEX_DB_FILE,

@@ -13,7 +13,7 @@
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-use crate::discovery::resolves_inside;
+use crate::discovery::resolves_inside_any;
 use serde::Serialize;
 
 /// Search lists whose entries name programs or libraries to load: PATH (every program the
@@ -108,7 +108,7 @@ impl DropReason {
 }
 
 /// Why `entry` may not reach the child, if it may not.
-fn refused(entry: &OsStr, home: &Path) -> Option<DropReason> {
+fn refused(entry: &OsStr, homes: &[PathBuf]) -> Option<DropReason> {
   let path = Path::new(entry);
   if entry.is_empty() {
     Some(DropReason::Empty)
@@ -117,18 +117,19 @@ fn refused(entry: &OsStr, home: &Path) -> Option<DropReason> {
   } else if path.starts_with("/proc/self") || path.starts_with("/proc/thread-self") {
     // Resolved here it would be the host's; read by the child, its own cwd: the workspace.
     Some(DropReason::PerProcess)
-  } else if resolves_inside(path, home) {
+  } else if resolves_inside_any(path, homes) {
     Some(DropReason::Inside)
   } else {
     None
   }
 }
 
-/// `vars` without what would let the workspace choose the child's code. A list left with no
-/// entries is removed (an empty PATH would mean the working directory again).
+/// `vars` without what would let the workspace choose the child's code (`homes`: the directories
+/// counted as the workspace). A list left with no entries is removed (an empty PATH would mean
+/// the working directory again).
 pub fn filter(
   vars: &[(OsString, OsString)],
-  home: &Path,
+  homes: &[PathBuf],
   key_eq: fn(&OsStr, &str) -> bool,
 ) -> (Vec<(OsString, OsString)>, Vec<Dropped>) {
   let mut dropped = Vec::new();
@@ -147,7 +148,7 @@ pub fn filter(
       let entries = split_list(value, key_eq(key, "LD_PRELOAD"));
       let mut left = Vec::new();
       for entry in &entries {
-        match refused(entry, home) {
+        match refused(entry, homes) {
           Some(reason) => drop(entry, reason),
           None => left.push(PathBuf::from(entry)),
         }
@@ -159,12 +160,12 @@ pub fn filter(
         kept.push((key.clone(), joined));
       }
     } else if is(CODE_FILES) {
-      match refused(value, home) {
+      match refused(value, homes) {
         Some(reason) => drop(value, reason),
         None => kept.push((key.clone(), value.clone())),
       }
     } else if key_eq(key, "NODE_OPTIONS") {
-      match node_options_refused(value, home) {
+      match node_options_refused(value, homes) {
         Some((option, reason)) => drop(OsStr::new(&option), reason),
         None => kept.push((key.clone(), value.clone())),
       }
@@ -210,7 +211,7 @@ fn split_list(value: &OsStr, spaces_too: bool) -> Vec<OsString> {
 /// `-r dotenv/config` is looked up in the workspace's `node_modules`), when an option reads a
 /// file from the working directory, or when Node could not read it either. Returns the
 /// offending option and why.
-fn node_options_refused(value: &OsStr, home: &Path) -> Option<(String, DropReason)> {
+fn node_options_refused(value: &OsStr, homes: &[PathBuf]) -> Option<(String, DropReason)> {
   let Some(tokens) = value.to_str().and_then(node_options_tokens) else {
     return Some((
       value.to_string_lossy().into_owned(),
@@ -236,7 +237,7 @@ fn node_options_refused(value: &OsStr, home: &Path) -> Option<(String, DropReaso
     let file = inline.or_else(|| tokens.next()).unwrap_or_default();
     let shown_option = format!("{name} {file}");
     let reason = if Path::new(&file).is_absolute() {
-      resolves_inside(Path::new(&file), home).then_some(DropReason::LoadsInside)
+      resolves_inside_any(Path::new(&file), homes).then_some(DropReason::LoadsInside)
     } else {
       Some(DropReason::LoadsRelative)
     };

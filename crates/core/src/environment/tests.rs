@@ -129,6 +129,40 @@ mod workspace_code {
   }
 
   #[test]
+  fn a_call_in_another_root_keeps_code_inside_either_from_the_child() {
+    // `out` plays the root the CLI runs in (a sub-project or an added directory), `ws` Pi's
+    // workspace: an entry inside either is dropped, one outside both kept.
+    let s = setup();
+    let other = tempfile::tempdir().unwrap();
+    let other = crate::preflight::canonical(other.path());
+    let (ws, out, far) = (s.ws.display(), s.out.display(), other.display());
+    let path = format!("{ws}/node_modules/.bin:{out}/bin:{far}");
+    let vars = [
+      ("PATH", path.as_str()),
+      ("NODE_OPTIONS", &format!("--require {ws}/hook.cjs")),
+    ];
+    let alone = EnvSnapshot::from_pairs(&vars).for_child(&s.out);
+    assert_eq!(
+      value(&alone, "PATH").unwrap(),
+      format!("{ws}/node_modules/.bin:{far}")
+    );
+    let both = EnvSnapshot::from_pairs(&vars).for_child_in(&[s.out.clone(), s.ws.clone()]);
+    assert_eq!(value(&both, "PATH").unwrap(), far.to_string());
+    assert_eq!(value(&both, "NODE_OPTIONS"), None, "{:?}", dropped(&both));
+    assert_eq!(
+      dropped(&both),
+      vec![
+        ("PATH".to_string(), format!("{ws}/node_modules/.bin")),
+        ("PATH".to_string(), format!("{out}/bin")),
+        (
+          "NODE_OPTIONS".to_string(),
+          format!("--require {ws}/hook.cjs")
+        ),
+      ]
+    );
+  }
+
+  #[test]
   fn a_list_with_nothing_left_is_removed_and_an_untouched_one_is_kept_byte_for_byte() {
     let s = setup();
     let c = child(&s, &[("PATH", "")]);

@@ -10,7 +10,7 @@ use tokio::time::Instant;
 use super::WRITER_WAIT;
 use crate::access::{index_blocked, workspace_blocked};
 use crate::command::Command;
-use crate::discovery::{discover, Launch};
+use crate::discovery::{discover_in, Launch};
 use crate::environment::{ChildEnv, EnvSnapshot};
 use crate::errors::{ExploreError, SpawnReason};
 use crate::index_writer::{active_writer, Writer};
@@ -71,6 +71,16 @@ fn checks_failed(e: tokio::task::JoinError) -> ExploreError {
   }
 }
 
+/// The directories whose code the child must not run: the workspace it runs in (`home`) and, for
+/// a call in another root, Pi's workspace (`on_behalf_of`), resolved as `home` is.
+pub(super) fn homes(home: &Path, on_behalf_of: Option<&Path>) -> Vec<PathBuf> {
+  let mut homes = vec![home.to_path_buf()];
+  if let Some(ws) = on_behalf_of {
+    homes.push(canonical(ws));
+  }
+  homes
+}
+
 /// The filesystem checks before anything runs. A command that needs no index (init) is given
 /// the directory its index will have, so that an active writer there is still seen.
 pub(super) async fn preflight(
@@ -86,9 +96,11 @@ pub(super) async fn preflight(
   }
   let env = env.clone();
   let needs_index = command.needs_index;
+  let on_behalf_of = command.workspace.clone();
   let checks = move || {
     let workspace = check_workspace(&cwd)?;
     let home = canonical(&workspace);
+    let homes = homes(&home, on_behalf_of.as_deref());
     let index = if needs_index {
       check_index(&workspace, &home, &env)?
     } else {
@@ -99,9 +111,9 @@ pub(super) async fn preflight(
         bytes: None,
       }
     };
-    let launch = discover(&env, &home)?;
+    let launch = discover_in(&env, &homes)?;
     let writer = active_writer(&index.dir)?;
-    let child_env = env.for_child(&home);
+    let child_env = env.for_child_in(&homes);
     Ok(Ready {
       workspace,
       index,

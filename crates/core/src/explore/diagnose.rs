@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::discovery::discover;
+use crate::discovery::discover_in;
 use crate::environment::{Dropped, EnvSnapshot};
 use crate::errors::{ExploreError, NoIndexKind, WorkspaceReason};
 use crate::index_writer::{active_writer, Writer};
@@ -41,18 +41,29 @@ pub struct Diagnosis {
 }
 
 pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
+  diagnose_for(cwd, None, env).await
+}
+
+/// [`diagnose`] of a root other than Pi's workspace (`on_behalf_of`): what a call run there on
+/// its behalf would find (code inside either is kept from the child).
+pub async fn diagnose_for(
+  cwd: String,
+  on_behalf_of: Option<PathBuf>,
+  env: EnvSnapshot,
+) -> Diagnosis {
   let deadline = Instant::now() + DIAGNOSE_TIMEOUT;
   let checks_env = env.clone();
   let checks = tokio::task::spawn_blocking(move || {
     let workspace = check_workspace(&cwd)?;
     let home = canonical(&workspace);
+    let homes = super::checks::homes(&home, on_behalf_of.as_deref());
     let index = check_index(&workspace, &home, &checks_env);
     let writer = index
       .as_ref()
       .ok()
       .and_then(|i| active_writer(&i.dir).ok().flatten());
-    let launch = discover(&checks_env, &home);
-    let child_env = checks_env.for_child(&home);
+    let launch = discover_in(&checks_env, &homes);
+    let child_env = checks_env.for_child_in(&homes);
     Ok::<_, ExploreError>((workspace, index, writer, launch, child_env))
   });
   let mut d = Diagnosis::default();

@@ -1,12 +1,13 @@
 // diagnose(): read-only readiness of a workspace, as the addon's (crates/core/src/explore/diagnose.rs): what an
 // explore would find, without running one and without writing anything.
 
+const path = require("node:path");
 const { discover } = require("../discovery.js");
 const { Problem, badWorkspace, indexBusy, osText } = require("../errors.js");
 const { headline, problemWords, withoutUndefined } = require("../../../words/messages.js");
 const { activeWriter } = require("../index-writer.js");
 const { childEnv } = require("../environment.js");
-const { checkIndex, checkWorkspace, resolvedPath } = require("../preflight.js");
+const { checkIndex, checkWorkspace, homesOf, resolvedPath } = require("../preflight.js");
 const { packageVersion, startVersionProbe } = require("../version.js");
 
 /** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
@@ -18,19 +19,22 @@ const DIAGNOSE_CHECKS_TIMEOUT_MS = 5000;
  * Read-only readiness of a workspace, without running an explore: which `codegraph` would run
  * (and its version), the index, and the first problem (not installed before not indexed).
  */
-async function diagnose(cwd) {
+async function diagnose(cwd, workspace) {
   const userEnv = { ...process.env };
+  // Pi's workspace, when cwd is another root: only an absolute path counts, as in the addon.
+  const onBehalfOf = typeof workspace === "string" && path.isAbsolute(workspace) ? workspace : undefined;
   const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false, envDropped: [] };
   let problem;
   const checks = (async () => {
     const workspace = await checkWorkspace(d.cwd);
     const home = await resolvedPath(workspace);
+    const homes = await homesOf(home, onBehalfOf);
     const index = await checkIndex(workspace, home, userEnv).catch((p) => ({ problem: p }));
-    const launch = await discover(home, userEnv)
+    const launch = await discover(homes, userEnv)
       .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
       .catch((p) => ({ problem: p }));
     const writer = index.problem ? null : await activeWriter(index.dir);
-    const child = await childEnv(userEnv, home);
+    const child = await childEnv(userEnv, homes);
     return { workspace, index, launch, writer, child };
   })();
   let timer;
