@@ -5880,8 +5880,8 @@ function createTool(state, peers, api, name = TOOL_NAME) {
     execute: (_toolCallId, params, signal, onUpdate, ctx) =>
       // A cancel is the user's (Esc): no advice to the model to use other tools instead.
       executeCall(state, ctx, onUpdate, {
-        root: () => callRoot(state, params, TOOL_NAME, ["request"]).root,
-        run: (options, root) => api.explore(params?.request, root?.dir ?? ctx?.cwd, signal, options),
+        pick: () => callRoot(state, params, TOOL_NAME, ["request"]),
+        run: (options, { root }) => api.explore(params?.request, root?.dir ?? ctx?.cwd, signal, options),
         caps: { maxBytes: limits.MAX_OUTPUT_BYTES, maxLines: limits.MAX_OUTPUT_LINES },
         // After a `project` the session does not have, the model picks one of the labels instead.
         trailer: (err) =>
@@ -5897,7 +5897,6 @@ function createTool(state, peers, api, name = TOOL_NAME) {
 function createFocusedTool(state, peers, api, spec) {
   const base = spec.parameters(peers);
   const project = projectProperty(peers, state.toolRoots?.() ?? []);
-  let call;
   return {
     name: spec.name,
     label: spec.label,
@@ -5906,13 +5905,10 @@ function createFocusedTool(state, peers, api, spec) {
     parameters: project.project ? peers.Type.Object({ ...base.properties, ...project }) : base,
     execute: (_toolCallId, params, signal, onUpdate, ctx) =>
       executeCall(state, ctx, onUpdate, {
-        root: () => {
-          call = callRoot(state, params, spec.name, Object.keys(base.properties));
-          return call.root;
-        },
+        pick: () => callRoot(state, params, spec.name, Object.keys(base.properties)),
         // The workspace is Pi's, never the model's: `file` is an index lookup key (lib/arguments.js),
         // and a root is one of the session's, picked by its label.
-        run: (options, root) => api[spec.call](call.rest, root?.dir ?? ctx?.cwd, signal, options),
+        run: (options, { root, rest }) => api[spec.call](rest, root?.dir ?? ctx?.cwd, signal, options),
         caps: spec.caps,
         // After a bad argument the model fixes the call; after a cancel, nothing to advise.
         trailer: (err) =>
@@ -5927,11 +5923,12 @@ function createFocusedTool(state, peers, api, spec) {
 }
 
 /**
- * One call of any of the tools: `run(options)` with the progress and queue listeners Pi's
- * `onUpdate` gets, the answer as Pi's tool result, a failure as a thrown Error whose message is
- * what the model reads (within `caps`, then `trailer(err)`).
+ * One call of any of the tools: `pick()` its root and other arguments (callRoot), then
+ * `run(options, { root, rest })` with the progress and queue listeners Pi's `onUpdate` gets; the
+ * answer as Pi's tool result, a failure as a thrown Error whose message is what the model reads
+ * (within `caps`, then `trailer(err)`), each after the path line of a root other than the workspace.
  */
-async function executeCall(state, ctx, onUpdate, { root: rootOf, run, caps, trailer }) {
+async function executeCall(state, ctx, onUpdate, { pick, run, caps, trailer }) {
   // Partial output while the CLI prints (bounded by the same caps, at most every 250 ms),
   // and, before that, the call's place in the index's queue when it has to wait.
   const update = typeof onUpdate === "function" ? onUpdate : undefined;
@@ -5956,12 +5953,12 @@ async function executeCall(state, ctx, onUpdate, { root: rootOf, run, caps, trai
   try {
     // The workspace is Pi's, never the model's: no tool has a path parameter, and `project` is a
     // label of one of the session's roots.
+    const picked = pick();
     // The workspace's own index is Pi's workspace, as it always was: ctx.cwd.
-    root = rootOf();
-    if (root?.source === "workspace") root = null;
+    root = picked.root?.source === "workspace" ? null : picked.root;
     // In another root, on behalf of Pi's workspace: code inside either is kept from the child.
     const workspace = root ? { workspace: ctx?.cwd } : {};
-    const result = await run({ onProgress, onQueue, ...workspace }, root);
+    const result = await run({ onProgress, onQueue, ...workspace }, { root, rest: picked.rest });
     state.lastError = undefined;
     const file = result.details.fullOutputPath;
     if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
@@ -7079,7 +7076,7 @@ function createExtension(glue, getPeers) {
       const ws = path.resolve(cwd);
       const own = workspaceDiagnosis.ready || (await hasIndex(ws));
       const roots = rootList(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
-      const diagnoses = new Map();
+      const rootDiagnoses = new Map();
       await Promise.all(
         roots.map(async (r) => {
           if (r.source === "workspace") {
@@ -7087,10 +7084,10 @@ function createExtension(glue, getPeers) {
             return;
           }
           r.indexed = await hasIndex(r.dir);
-          if (r.indexed) diagnoses.set(r.dir, await glue.diagnose(r.dir, ws));
+          if (r.indexed) rootDiagnoses.set(r.dir, await glue.diagnose(r.dir, ws));
         }),
       );
-      return { roots, diagnoses };
+      return { roots, rootDiagnoses };
     }
 
     // One refresh at a time, in the order asked: a slow one finishing after a later one would
@@ -7106,10 +7103,10 @@ function createExtension(glue, getPeers) {
       if (!state.active || !ctx?.cwd) return;
       const before = key();
       const next = await glue.diagnose(ctx.cwd);
-      const { roots, diagnoses } = await rootsNow(ctx.cwd, next);
-      const indexed = roots.filter((r) => r.indexed).map((r) => r.dir);
+      const now = await rootsNow(ctx.cwd, next);
+      const indexed = now.roots.filter((r) => r.indexed).map((r) => r.dir);
       await state.ledger.recheck(indexed.length > 0 ? indexed : ctx.cwd);
-      Object.assign(state, { diagnosis: next, roots, rootDiagnoses: diagnoses });
+      Object.assign(state, { diagnosis: next, ...now });
       if (key() !== before) registerAll();
       slot(ctx);
     }
@@ -7141,10 +7138,7 @@ function createExtension(glue, getPeers) {
       state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
       state.added = loadAddedRoots(state.agentDir, ctx.cwd);
       state.diagnosis = await glue.diagnose(ctx.cwd);
-      Object.assign(
-        state,
-        await rootsNow(ctx.cwd, state.diagnosis).then((r) => ({ roots: r.roots, rootDiagnoses: r.diagnoses })),
-      );
+      Object.assign(state, await rootsNow(ctx.cwd, state.diagnosis));
       // The tools registered before ours (name → whose): a focused tool name another extension
       // registered first stays theirs.
       state.taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
@@ -7153,8 +7147,9 @@ function createExtension(glue, getPeers) {
       applyChoice();
       pi.registerCommand("codegraph", {
         description: COMMAND_DESCRIPTION,
-        // Everything after "/codegraph ": the verbs the installed CLI has, then `--yes`; after
-        // `tools`, the choices and the tools' names.
+        // Everything after "/codegraph ": the verbs the installed CLI has, then a root's label or
+        // `--yes`; after `tools`, the choices and the tools' names; after `roots`, add/remove,
+        // directories and the added labels.
         getArgumentCompletions: (prefix) => {
           if (/^tools\s/i.test(String(prefix ?? ""))) return toolsCompletions(prefix);
           if (/^roots\s/i.test(String(prefix ?? ""))) return rootsCompletions(prefix, state, ctx.cwd);
@@ -7198,8 +7193,8 @@ function createExtension(glue, getPeers) {
     });
 
     pi.on("before_agent_start", async (_event, ctx) => {
-      // Only the first scan can still be running here (bounded by its own deadline); its roots
-      // decide the tools this turn is given.
+      // A scan still running (session_start's, or /codegraph roots'; bounded by its own
+      // deadline) decides the tools this turn is given.
       if (state.scanning) await state.scanning.catch(() => {});
       await refresh(ctx);
     });

@@ -122,7 +122,7 @@ function createExtension(glue, getPeers) {
       const ws = path.resolve(cwd);
       const own = workspaceDiagnosis.ready || (await hasIndex(ws));
       const roots = rootList(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
-      const diagnoses = new Map();
+      const rootDiagnoses = new Map();
       await Promise.all(
         roots.map(async (r) => {
           if (r.source === "workspace") {
@@ -130,10 +130,10 @@ function createExtension(glue, getPeers) {
             return;
           }
           r.indexed = await hasIndex(r.dir);
-          if (r.indexed) diagnoses.set(r.dir, await glue.diagnose(r.dir, ws));
+          if (r.indexed) rootDiagnoses.set(r.dir, await glue.diagnose(r.dir, ws));
         }),
       );
-      return { roots, diagnoses };
+      return { roots, rootDiagnoses };
     }
 
     // One refresh at a time, in the order asked: a slow one finishing after a later one would
@@ -149,10 +149,10 @@ function createExtension(glue, getPeers) {
       if (!state.active || !ctx?.cwd) return;
       const before = key();
       const next = await glue.diagnose(ctx.cwd);
-      const { roots, diagnoses } = await rootsNow(ctx.cwd, next);
-      const indexed = roots.filter((r) => r.indexed).map((r) => r.dir);
+      const now = await rootsNow(ctx.cwd, next);
+      const indexed = now.roots.filter((r) => r.indexed).map((r) => r.dir);
       await state.ledger.recheck(indexed.length > 0 ? indexed : ctx.cwd);
-      Object.assign(state, { diagnosis: next, roots, rootDiagnoses: diagnoses });
+      Object.assign(state, { diagnosis: next, ...now });
       if (key() !== before) registerAll();
       slot(ctx);
     }
@@ -184,10 +184,7 @@ function createExtension(glue, getPeers) {
       state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
       state.added = loadAddedRoots(state.agentDir, ctx.cwd);
       state.diagnosis = await glue.diagnose(ctx.cwd);
-      Object.assign(
-        state,
-        await rootsNow(ctx.cwd, state.diagnosis).then((r) => ({ roots: r.roots, rootDiagnoses: r.diagnoses })),
-      );
+      Object.assign(state, await rootsNow(ctx.cwd, state.diagnosis));
       // The tools registered before ours (name → whose): a focused tool name another extension
       // registered first stays theirs.
       state.taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
@@ -196,8 +193,9 @@ function createExtension(glue, getPeers) {
       applyChoice();
       pi.registerCommand("codegraph", {
         description: COMMAND_DESCRIPTION,
-        // Everything after "/codegraph ": the verbs the installed CLI has, then `--yes`; after
-        // `tools`, the choices and the tools' names.
+        // Everything after "/codegraph ": the verbs the installed CLI has, then a root's label or
+        // `--yes`; after `tools`, the choices and the tools' names; after `roots`, add/remove,
+        // directories and the added labels.
         getArgumentCompletions: (prefix) => {
           if (/^tools\s/i.test(String(prefix ?? ""))) return toolsCompletions(prefix);
           if (/^roots\s/i.test(String(prefix ?? ""))) return rootsCompletions(prefix, state, ctx.cwd);
@@ -241,8 +239,8 @@ function createExtension(glue, getPeers) {
     });
 
     pi.on("before_agent_start", async (_event, ctx) => {
-      // Only the first scan can still be running here (bounded by its own deadline); its roots
-      // decide the tools this turn is given.
+      // A scan still running (session_start's, or /codegraph roots'; bounded by its own
+      // deadline) decides the tools this turn is given.
       if (state.scanning) await state.scanning.catch(() => {});
       await refresh(ctx);
     });

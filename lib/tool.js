@@ -83,8 +83,8 @@ function createTool(state, peers, api, name = TOOL_NAME) {
     execute: (_toolCallId, params, signal, onUpdate, ctx) =>
       // A cancel is the user's (Esc): no advice to the model to use other tools instead.
       executeCall(state, ctx, onUpdate, {
-        root: () => callRoot(state, params, TOOL_NAME, ["request"]).root,
-        run: (options, root) => api.explore(params?.request, root?.dir ?? ctx?.cwd, signal, options),
+        pick: () => callRoot(state, params, TOOL_NAME, ["request"]),
+        run: (options, { root }) => api.explore(params?.request, root?.dir ?? ctx?.cwd, signal, options),
         caps: { maxBytes: limits.MAX_OUTPUT_BYTES, maxLines: limits.MAX_OUTPUT_LINES },
         // After a `project` the session does not have, the model picks one of the labels instead.
         trailer: (err) =>
@@ -100,7 +100,6 @@ function createTool(state, peers, api, name = TOOL_NAME) {
 function createFocusedTool(state, peers, api, spec) {
   const base = spec.parameters(peers);
   const project = projectProperty(peers, state.toolRoots?.() ?? []);
-  let call;
   return {
     name: spec.name,
     label: spec.label,
@@ -109,13 +108,10 @@ function createFocusedTool(state, peers, api, spec) {
     parameters: project.project ? peers.Type.Object({ ...base.properties, ...project }) : base,
     execute: (_toolCallId, params, signal, onUpdate, ctx) =>
       executeCall(state, ctx, onUpdate, {
-        root: () => {
-          call = callRoot(state, params, spec.name, Object.keys(base.properties));
-          return call.root;
-        },
+        pick: () => callRoot(state, params, spec.name, Object.keys(base.properties)),
         // The workspace is Pi's, never the model's: `file` is an index lookup key (lib/arguments.js),
         // and a root is one of the session's, picked by its label.
-        run: (options, root) => api[spec.call](call.rest, root?.dir ?? ctx?.cwd, signal, options),
+        run: (options, { root, rest }) => api[spec.call](rest, root?.dir ?? ctx?.cwd, signal, options),
         caps: spec.caps,
         // After a bad argument the model fixes the call; after a cancel, nothing to advise.
         trailer: (err) =>
@@ -130,11 +126,12 @@ function createFocusedTool(state, peers, api, spec) {
 }
 
 /**
- * One call of any of the tools: `run(options)` with the progress and queue listeners Pi's
- * `onUpdate` gets, the answer as Pi's tool result, a failure as a thrown Error whose message is
- * what the model reads (within `caps`, then `trailer(err)`).
+ * One call of any of the tools: `pick()` its root and other arguments (callRoot), then
+ * `run(options, { root, rest })` with the progress and queue listeners Pi's `onUpdate` gets; the
+ * answer as Pi's tool result, a failure as a thrown Error whose message is what the model reads
+ * (within `caps`, then `trailer(err)`), each after the path line of a root other than the workspace.
  */
-async function executeCall(state, ctx, onUpdate, { root: rootOf, run, caps, trailer }) {
+async function executeCall(state, ctx, onUpdate, { pick, run, caps, trailer }) {
   // Partial output while the CLI prints (bounded by the same caps, at most every 250 ms),
   // and, before that, the call's place in the index's queue when it has to wait.
   const update = typeof onUpdate === "function" ? onUpdate : undefined;
@@ -159,12 +156,12 @@ async function executeCall(state, ctx, onUpdate, { root: rootOf, run, caps, trai
   try {
     // The workspace is Pi's, never the model's: no tool has a path parameter, and `project` is a
     // label of one of the session's roots.
+    const picked = pick();
     // The workspace's own index is Pi's workspace, as it always was: ctx.cwd.
-    root = rootOf();
-    if (root?.source === "workspace") root = null;
+    root = picked.root?.source === "workspace" ? null : picked.root;
     // In another root, on behalf of Pi's workspace: code inside either is kept from the child.
     const workspace = root ? { workspace: ctx?.cwd } : {};
-    const result = await run({ onProgress, onQueue, ...workspace }, root);
+    const result = await run({ onProgress, onQueue, ...workspace }, { root, rest: picked.rest });
     state.lastError = undefined;
     const file = result.details.fullOutputPath;
     if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
