@@ -135,7 +135,10 @@ eachBackend("whose index", ({ exploreWith, diagnose }) => {
     const fake = fakeCli([["appendArgv0", ran]]);
     const err = expectError(await exploreWith(fake.file, "q", sub), "CODEGRAPH_NO_INDEX");
     assert.equal(err.details.ancestorIndex, suite.ws);
-    assert.match(err.remediation, /The enclosing project .* has a CodeGraph index: start Pi there/);
+    assert.match(
+      err.remediation,
+      /The enclosing project (.*) has a CodeGraph index: add it in Pi with `\/codegraph roots add \1` .*, or start Pi there/,
+    );
     assert.match(err.remediation, /codegraph init/);
     assert.equal(fs.existsSync(ran), false, "the CLI never ran (it would answer from the ancestor's index)");
     const d = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => diagnose(sub));
