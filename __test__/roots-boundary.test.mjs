@@ -97,6 +97,24 @@ for (const impl of withExample) {
       });
     });
 
+    test("a root's call without Pi's workspace (no ctx, or no cwd in it) runs nowhere: CODEGRAPH_WORKSPACE", async () => {
+      const ws = makeMonorepo();
+      const marker = path.join(tempDir("pi-codegraph-marker-"), "ran");
+      await withEnv(plant(ws, marker), async () => {
+        const s = await session(pkg, ws);
+        for (const ctx of [undefined, {}, { cwd: 7 }]) {
+          const err = await s
+            .tool("codegraph_explore")
+            .execute("c", { request: "Cart", project: "packages/api" }, undefined, undefined, ctx)
+            .catch((e) => e);
+          assert.equal(err.code, "CODEGRAPH_WORKSPACE", err.message);
+          assert.doesNotMatch(err.message, /^Project /);
+        }
+        await s.quiet();
+        assert.equal(fs.existsSync(marker), false, "code inside the workspace ran");
+      });
+    });
+
     test("the verbs in a root: /codegraph status packages/api runs the CLI from outside the workspace", async () => {
       const ws = makeMonorepo();
       const marker = path.join(tempDir("pi-codegraph-marker-"), "ran");

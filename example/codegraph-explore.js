@@ -4693,8 +4693,9 @@ function saveAddedRoots(agentDir, workspace, dirs) {
  * an answer from it begins with (lib/words/roots.js).
  */
 function pathFacts(root, workspace) {
+  if (!root || typeof workspace !== "string") return null;
   const ws = path.resolve(workspace);
-  if (!root || root.dir === ws) return null;
+  if (root.dir === ws) return null;
   const prefix = `${toPosix(path.relative(ws, root.dir))}/`;
   return root.inside ? { label: root.label, prefix } : { label: root.label, prefix, absolute: root.dir + path.sep };
 }
@@ -5954,8 +5955,9 @@ async function executeCall(state, ctx, onUpdate, { pick, run, caps, trailer }) {
     // The workspace is Pi's, never the model's: no tool has a path parameter, and `project` is a
     // label of one of the session's roots.
     const picked = pick();
-    // The workspace's own index is Pi's workspace, as it always was: ctx.cwd.
-    root = picked.root?.source === "workspace" ? null : picked.root;
+    // The workspace's own index is Pi's workspace, as it always was: ctx.cwd. Without a
+    // workspace no root is used either (the runner refuses the missing cwd, as it always did).
+    root = picked.root?.source === "workspace" || typeof ctx?.cwd !== "string" ? null : picked.root;
     // In another root, on behalf of Pi's workspace: code inside either is kept from the child.
     const workspace = root ? { workspace: ctx?.cwd } : {};
     const result = await run({ onProgress, onQueue, ...workspace }, { root, rest: picked.rest });

@@ -113,8 +113,9 @@ function saveAddedRoots(agentDir, workspace, dirs) {
  * an answer from it begins with (lib/words/roots.js).
  */
 function pathFacts(root, workspace) {
+  if (!root || typeof workspace !== "string") return null;
   const ws = path.resolve(workspace);
-  if (!root || root.dir === ws) return null;
+  if (root.dir === ws) return null;
   const prefix = `${toPosix(path.relative(ws, root.dir))}/`;
   return root.inside ? { label: root.label, prefix } : { label: root.label, prefix, absolute: root.dir + path.sep };
 }
