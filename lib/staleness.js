@@ -216,9 +216,10 @@ function coveringDir(dirs, file) {
  * covers them was last written. `note(event, cwd, roots)` takes a `tool_result` event (an error
  * result, another tool, a path outside every root in `roots` (the directories the tools answer
  * from; none: the workspace `cwd`, against which a relative path is resolved), or under a
- * .codegraph/ or .git/ there is not counted) and says whether it counted; `recheck(roots)` (a directory or a list: the roots with an index) stats each root's
- * index (bounded) and drops the edits its index is newer than, and those no root covers;
- * `count()` is how many unique files are counted now. Nothing is read but the index files' mtimes.
+ * .codegraph/ or .git/ there is not counted) and says whether it counted; `recheck(roots)` (a
+ * directory or a list: the roots with an index) stats each root's index (bounded) and drops the
+ * edits its index is newer than, and those no root covers; `count()` is how many unique files
+ * are counted now. Nothing is read but the index files' mtimes.
  */
 function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
   const edits = new Map(); // absolute path → when the tool reported it (ms)
