@@ -715,6 +715,19 @@ for (const impl of withExample) {
         );
       });
 
+      test("a directory below the workspace whose name starts with two dots (..cache) is inside it: its relative path is its label and its prefix", async () => {
+        const { ws } = makeNested("django");
+        const cache = makeProject(path.join(ws, "..cache"));
+        const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
+        assert.equal(
+          await s.cg("roots add ..cache"),
+          `Added ..cache (${cache}): the codegraph tools can now ask it by that label; kept for this project.`,
+        );
+        const a = answerFrom(await s.call(EXPLORE, { request: "Cart" }));
+        assert.equal(a.first, pathLine("..cache"));
+        assert.equal(a.echo.cwd, cache);
+      });
+
       test("kept per project across sessions; another workspace does not see it; a corrupt saved file is ignored and said", async () => {
         const { project, ws } = makeNested("django");
         const agentDir = tempDir("pi-codegraph-agent-");

@@ -14,8 +14,8 @@ const { doctorRootLines, pendingStatusText } = require("../lib/words/doctor.js")
 const { envDroppedLines, indexSizeText, parallelText, runnerLine } = require("../lib/status.js");
 const { printable } = require("../lib/text.js");
 const { agentDirOf, choiceFor, savedFile } = require("../lib/toolset.js");
-const { loadAddedRoots, rootList } = require("../lib/roots.js");
-const { hasIndex, scanRoots } = require("../lib/roots-scan.js");
+const { indexedRoots, loadAddedRoots } = require("../lib/roots.js");
+const { scanRoots } = require("../lib/roots-scan.js");
 const { choiceNotes, toolsOnText } = require("../lib/words/tools.js");
 
 /** printable(), and a newline shown as `\n` too: a value (a directory name) that must stay on its row. */
@@ -131,12 +131,7 @@ function toolsRow(dir) {
  */
 async function rootsOf(dir, ownReady) {
   const [scan, added] = [await scanRoots(dir), loadAddedRoots(agentDirOf(undefined), dir)];
-  const roots = rootList(dir, { own: ownReady || scan.own, scanned: scan.roots, added: added.dirs });
-  await Promise.all(
-    roots.map(async (r) => {
-      r.indexed = r.source === "workspace" || (await hasIndex(r.dir));
-    }),
-  );
+  const roots = await indexedRoots(dir, { own: ownReady || scan.own, scanned: scan.roots, added: added.dirs });
   return { roots, scan, savedProblem: added.problem };
 }
 

@@ -4338,369 +4338,6 @@ function guidance(diagnosis, editedSinceIndex = 0, active = [], roots = []) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/tools.js
-
-// The focused tools beside codegraph_explore: each is one CodeGraph command with a schema, over
-// the same runner (caps with marker and full-output file, timeout, cancel, tree kill, codes,
-// progress, the stale-files line). They are registered inactive: absent from the request's tools
-// and from the system prompt until the user turns them on (lib/toolset.js), because every active
-// tool costs its words on every request.
-
-/** The words of a schema field: its description from lib/guidance.js. */
-const described = (name, arg) => ({ description: FOCUSED_WORDS[name].args[arg] });
-const nameField = (Type, name, arg) =>
-  Type.String({ ...described(name, arg), minLength: 1, maxLength: MAX_NAME_CHARS });
-const fileField = (Type, name) =>
-  Type.Optional(Type.String({ ...described(name, "file"), minLength: 1, maxLength: MAX_FILE_CHARS }));
-const wholeField = (Type, name, arg, range) => {
-  const [minimum, maximum] = RANGES[range];
-  return Type.Optional(Type.Integer({ ...described(name, arg), minimum, maximum }));
-};
-
-/**
- * A string enum as pi-ai's `StringEnum` makes it (`{ type: "string", enum }`: providers that take
- * no anyOf/const take it); built the same way from TypeBox alone when the peers lack StringEnum
- * (a caller of createExtension with the peers of an earlier version).
- */
-const enumField = ({ Type, StringEnum }, values, options) =>
-  typeof StringEnum === "function"
-    ? StringEnum(values, options)
-    : Type.Unsafe({ type: "string", enum: values, ...(options?.description && { description: options.description }) });
-
-/**
- * The focused tools, in the order `/codegraph tools` lists them: `name`, the `short` name the user
- * types, the glue call that runs it (`call`), its command builder (`command`, for the caps and the
- * CLI form shown in the transcript), the CLI feature it needs (lib/versions.js), the schema over
- * Pi's peers (TypeBox `Type`, pi-ai's `StringEnum` when given), and `subject`: what the transcript shows of a call.
- */
-const FOCUSED_TOOLS = [
-  {
-    name: "codegraph_node",
-    short: "node",
-    label: "CodeGraph Node",
-    call: "node",
-    command: nodeCommand,
-    caps: FOCUSED_CAPS.node,
-    feature: "node",
-    parameters: ({ Type }) =>
-      Type.Object({
-        symbol: Type.Optional(nameField(Type, "codegraph_node", "symbol")),
-        file: fileField(Type, "codegraph_node"),
-        offset: wholeField(Type, "codegraph_node", "offset", "offset"),
-        limit: wholeField(Type, "codegraph_node", "limit", "lines"),
-        outline: Type.Optional(Type.Boolean(described("codegraph_node", "outline"))),
-      }),
-    subject: (args) => [args?.symbol, args?.file && `file ${args.file}`],
-  },
-  {
-    name: "codegraph_relations",
-    short: "relations",
-    label: "CodeGraph Relations",
-    call: "relations",
-    command: relationsCommand,
-    caps: FOCUSED_CAPS.relations,
-    feature: "callers",
-    parameters: (peers) =>
-      peers.Type.Object({
-        relation: enumField(peers, Object.keys(RELATIONS), described("codegraph_relations", "relation")),
-        symbol: nameField(peers.Type, "codegraph_relations", "symbol"),
-        file: fileField(peers.Type, "codegraph_relations"),
-        limit: wholeField(peers.Type, "codegraph_relations", "limit", "limit"),
-        depth: wholeField(peers.Type, "codegraph_relations", "depth", "depth"),
-      }),
-    subject: (args) => [args?.relation && `${args.relation} of`, args?.symbol, args?.file && `in ${args.file}`],
-  },
-  {
-    name: "codegraph_search",
-    short: "search",
-    label: "CodeGraph Search",
-    call: "search",
-    command: searchCommand,
-    caps: FOCUSED_CAPS.search,
-    feature: "query",
-    parameters: (peers) =>
-      peers.Type.Object({
-        name: nameField(peers.Type, "codegraph_search", "name"),
-        kind: peers.Type.Optional(enumField(peers, SEARCH_KINDS, described("codegraph_search", "kind"))),
-        limit: wholeField(peers.Type, "codegraph_search", "limit", "limit"),
-      }),
-    subject: (args) => [args?.name, args?.kind && `(${args.kind})`],
-  },
-];
-
-const FOCUSED_NAMES = FOCUSED_TOOLS.map((t) => t.name);
-const focusedTool = (name) => FOCUSED_TOOLS.find((t) => t.name === name);
-
-// ---------------------------------------------------------------------------------------------
-// lib/toolset.js
-
-// Which focused tools are on (lib/tools.js): the user's choice, never the model's. It comes from
-// PI_CODEGRAPH_TOOLS when that is set and valid, else from what `/codegraph tools` saved for this
-// project, else none (codegraph_explore alone, as upstream lists only explore by default). The
-// choice is saved outside the project, in Pi's agent directory (one small file per project), so
-// it lasts across sessions and the workspace is never written.
-
-/** `node`, `codegraph_node` → `codegraph_node`; anything else → undefined. */
-function toolNameOf(word) {
-  const w = String(word).trim().toLowerCase();
-  return FOCUSED_TOOLS.find((t) => t.short === w || t.name === w)?.name;
-}
-
-/**
- * A list as the user writes it (`all`, `none`, or names, short or full, separated by commas or
- * spaces; `explore` is always on and may be named) → `{ names }` in catalogue order, or
- * `{ unknown: [words] }`.
- */
-function parseToolList(text) {
-  const words = String(text)
-    .split(/[\s,]+/)
-    .map((w) => w.trim().toLowerCase())
-    .filter(Boolean);
-  if (words.length === 1 && words[0] === "all") return { names: [...FOCUSED_NAMES] };
-  if (words.length === 1 && words[0] === "none") return { names: [] };
-  const unknown = words.filter((w) => !toolNameOf(w) && w !== "explore" && w !== "codegraph_explore");
-  if (unknown.length) return { unknown };
-  const chosen = new Set(words.map(toolNameOf).filter(Boolean));
-  return { names: FOCUSED_NAMES.filter((n) => chosen.has(n)) };
-}
-
-/** PI_CODEGRAPH_TOOLS: `{ names }`, `{ ignored: value }` (not a list we read), or undefined (unset). */
-function envChoice(env = process.env) {
-  const value = env.PI_CODEGRAPH_TOOLS;
-  if (value === undefined) return undefined;
-  const parsed = value.trim() === "" ? { unknown: [""] } : parseToolList(value);
-  return parsed.names ? { names: parsed.names } : { ignored: value };
-}
-
-/**
- * Pi's agent directory (Pi's own getAgentDir() when the host gives it; else as Pi computes it:
- * PI_CODING_AGENT_DIR with a leading `~` or `~/` for the home directory, else ~/.pi/agent).
- */
-function agentDirOf(getAgentDir, env = process.env) {
-  try {
-    if (typeof getAgentDir === "function") return getAgentDir();
-  } catch {}
-  const dir = env.PI_CODING_AGENT_DIR;
-  if (!dir) return path.join(os.homedir(), ".pi", "agent");
-  if (dir === "~") return os.homedir();
-  return dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir;
-}
-
-/**
- * Where what the user chose for the project `cwd` is saved (`kind`: "tools", or "roots" for
- * lib/roots.js): a file named by a hash of its absolute path, in Pi's agent directory, never in
- * the workspace.
- */
-function savedFile(agentDir, cwd, kind = "tools") {
-  const key = crypto.createHash("sha256").update(path.resolve(cwd)).digest("hex").slice(0, 16);
-  return path.join(agentDir, "pi-codegraph", kind, `${key}.json`);
-}
-
-/** Writes `data` as JSON to `file` (a temp file, then rename: never half a file). Throws on failure. */
-function saveJson(file, data) {
-  fs.mkdirSync(path.dirname(file), { recursive: true });
-  const temp = `${file}.${process.pid}.tmp`;
-  try {
-    fs.writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
-    fs.renameSync(temp, file);
-  } catch (err) {
-    fs.rmSync(temp, { force: true }); // a failed save leaves nothing behind
-    throw err;
-  }
-  return file;
-}
-
-/** The saved choice: `{ names }`, `{ problem }` (a file we cannot read or use), or undefined (none saved). */
-function loadSaved(agentDir, cwd) {
-  const file = savedFile(agentDir, cwd);
-  let raw;
-  try {
-    raw = fs.readFileSync(file, "utf8");
-  } catch (err) {
-    if (err?.code === "ENOENT") return undefined;
-    return { problem: `${file}: ${err?.code ?? err?.message}` };
-  }
-  try {
-    const data = JSON.parse(raw);
-    if (!Array.isArray(data?.tools) || data.tools.some((n) => typeof n !== "string"))
-      return { problem: `${file}: no tools list` };
-    // Names this version does not know (a newer version's) are left out, not refused.
-    return { names: FOCUSED_NAMES.filter((n) => data.tools.includes(n)) };
-  } catch {
-    return { problem: `${file}: not JSON` };
-  }
-}
-
-/** Saves `names` for `cwd` (write to a temp file, then rename: never half a file). Returns the file or throws. */
-function saveChoice(agentDir, cwd, names) {
-  const data = { project: path.resolve(cwd), tools: names, savedAt: new Date().toISOString() };
-  return saveJson(savedFile(agentDir, cwd), data);
-}
-
-/**
- * The choice in force for `cwd`: `{ names, source: "env" | "saved" | "default", ignoredEnv?,
- * savedProblem? }`. A PI_CODEGRAPH_TOOLS we cannot read is ignored (and said); a saved file we
- * cannot read is the default (and said).
- */
-function choiceFor(cwd, { agentDir, env = process.env }) {
-  const fromEnv = envChoice(env);
-  const notes = fromEnv?.ignored !== undefined ? { ignoredEnv: fromEnv.ignored } : {};
-  if (fromEnv?.names) return { names: fromEnv.names, source: "env" };
-  const saved = loadSaved(agentDir, cwd);
-  if (saved?.names) return { names: saved.names, source: "saved", ...notes };
-  return { names: [], source: "default", ...notes, ...(saved?.problem ? { savedProblem: saved.problem } : {}) };
-}
-
-/**
- * `/codegraph tools …` (the words after `tools`): `{ action: "list" }`, `{ action: "set", names }`
- * (all, none, or a list: exactly those on), `{ action: "on" | "off", names }`, or `{ unknown }`.
- */
-function parseToolsArgs(rest) {
-  const words = String(rest ?? "")
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
-  if (words.length === 0 || (words.length === 1 && words[0].toLowerCase() === "list")) return { action: "list" };
-  const first = words[0].toLowerCase();
-  if (first === "on" || first === "off") {
-    const parsed = parseToolList(words.slice(1).join(" "));
-    if (parsed.unknown) return { unknown: parsed.unknown };
-    if (words.length === 1) return { action: first, names: [...FOCUSED_NAMES] };
-    return { action: first, names: parsed.names };
-  }
-  const parsed = parseToolList(words.join(" "));
-  return parsed.unknown ? { unknown: parsed.unknown } : { action: "set", names: parsed.names };
-}
-
-/** The names on after `parsed` (parseToolsArgs) is applied to `current`. */
-function applyChoice(current, parsed) {
-  if (parsed.action === "set") return parsed.names;
-  if (parsed.action === "on") return FOCUSED_NAMES.filter((n) => current.includes(n) || parsed.names.includes(n));
-  if (parsed.action === "off") return FOCUSED_NAMES.filter((n) => current.includes(n) && !parsed.names.includes(n));
-  return current;
-}
-
-// ---------------------------------------------------------------------------------------------
-// lib/roots.js
-
-// The roots a session's tools answer from: the workspace's own index (label "."), the indexes
-// the bounded scan finds below it (lib/roots-scan.js), and the directories the user added with
-// `/codegraph roots add` (saved per project in Pi's agent directory, never in the workspace).
-// CodeGraph only walks up from its cwd, and its paths are relative to the root that answered: a
-// call runs with cwd = the root's directory, and an answer from any root but the workspace
-// begins with one line saying how its paths become paths Pi's `read` accepts. The model picks a
-// root by its label; it never names a path.
-
-/** The workspace's own index. */
-const WORKSPACE_LABEL = ".";
-/** At most this many roots the user can add to one project (each is diagnosed before every turn). */
-const MAX_ADDED_ROOTS = 16;
-/** What a label may hold (it is a schema enum value and a word of `/codegraph`): anything else becomes `_`. */
-const LABEL_OTHER = /[^\p{L}\p{N}._@+/-]/gu;
-const MAX_LABEL_CHARS = 64;
-
-const toPosix = (p) => p.split(path.sep).join("/");
-/** Whether `dir` is `workspace` or below it. */
-function within(workspace, dir) {
-  const rel = path.relative(workspace, dir);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
-
-/** The label a root at `dir` would have: "." , its workspace-relative path, or (outside) its base name. */
-function baseLabel(workspace, dir) {
-  if (dir === workspace) return WORKSPACE_LABEL;
-  const raw = within(workspace, dir) ? toPosix(path.relative(workspace, dir)) : path.basename(dir);
-  const label = raw.replace(LABEL_OTHER, "_").slice(0, MAX_LABEL_CHARS);
-  return label === "" || label === WORKSPACE_LABEL || label === ".." ? "root" : label;
-}
-
-/**
- * The roots of `workspace`: its own (when `own`), then the `scanned` directories, then the
- * `added` ones (each absolute), each `{ label, dir, source: "workspace" | "scan" | "added", inside }`.
- * A directory listed twice is one root (the first source); a label two roots would share gets
- * `-2`, `-3`… in that order, so labels are stable while the lists are.
- */
-function rootList(workspace, { own = false, scanned = [], added = [] } = {}) {
-  const ws = path.resolve(workspace);
-  const roots = [];
-  const dirs = new Set();
-  const labels = new Set();
-  const push = (dir, source) => {
-    const abs = path.resolve(dir);
-    if (dirs.has(abs)) return;
-    dirs.add(abs);
-    let label = baseLabel(ws, abs);
-    for (let n = 2; labels.has(label); n += 1) label = `${baseLabel(ws, abs)}-${n}`;
-    labels.add(label);
-    roots.push({ label, dir: abs, source, inside: within(ws, abs) });
-  };
-  if (own) push(ws, "workspace");
-  for (const dir of scanned) push(dir, "scan");
-  for (const dir of added) push(dir, "added");
-  return roots;
-}
-
-/**
- * The root a tool call runs in: `project` (a label of `roots`, the indexed ones) or, without one,
- * the only root, else the workspace's own. `null`: there are no roots (the workspace as it is:
- * the runner says what is missing). A label that is not one of them, or none where the workspace
- * has no index of its own and several roots exist, is CODEGRAPH_INVALID_REQUEST for `tool`.
- */
-function rootFor(roots, project, tool) {
-  const values = roots.map((r) => r.label);
-  if (project === undefined || project === null) {
-    if (roots.length <= 1) return roots[0] ?? null;
-    const own = roots.find((r) => r.label === WORKSPACE_LABEL);
-    if (own) return own;
-    throw argumentError(tool, "project", "required", { values });
-  }
-  if (typeof project !== "string") throw argumentError(tool, "project", "notString");
-  const root = roots.find((r) => r.label === project);
-  if (!root) throw argumentError(tool, "project", "enum", { values });
-  return root;
-}
-
-/** What `/codegraph roots add` saved for `workspace`: `{ dirs }`, `{ dirs: [], problem }`, or `{ dirs: [] }`. */
-function loadAddedRoots(agentDir, workspace) {
-  const file = savedFile(agentDir, workspace, "roots");
-  let raw;
-  try {
-    raw = fs.readFileSync(file, "utf8");
-  } catch (err) {
-    return err?.code === "ENOENT" ? { dirs: [] } : { dirs: [], problem: `${file}: ${err?.code ?? err?.message}` };
-  }
-  try {
-    const data = JSON.parse(raw);
-    if (!Array.isArray(data?.roots)) return { dirs: [], problem: `${file}: no roots list` };
-    // Only absolute paths without NUL: a file edited by hand cannot add a relative or odd one.
-    const dirs = data.roots.filter((d) => typeof d === "string" && path.isAbsolute(d) && !d.includes("\0"));
-    return { dirs: [...new Set(dirs.map((d) => path.resolve(d)))].slice(0, MAX_ADDED_ROOTS) };
-  } catch {
-    return { dirs: [], problem: `${file}: not JSON` };
-  }
-}
-
-/** Saves the added roots of `workspace` (temp file, then rename). Returns the file or throws. */
-function saveAddedRoots(agentDir, workspace, dirs) {
-  const data = { project: path.resolve(workspace), roots: dirs, savedAt: new Date().toISOString() };
-  return saveJson(savedFile(agentDir, workspace, "roots"), data);
-}
-
-/**
- * How a root's paths relate to the workspace: `null` for the workspace itself, else
- * `{ label, prefix }` (the workspace-relative prefix, `packages/api/`) and, for a root outside
- * the workspace, `absolute` (its absolute path with a trailing separator) — the facts of the line
- * an answer from it begins with (lib/words/roots.js).
- */
-function pathFacts(root, workspace) {
-  if (!root || typeof workspace !== "string") return null;
-  const ws = path.resolve(workspace);
-  if (root.dir === ws) return null;
-  const prefix = `${toPosix(path.relative(ws, root.dir))}/`;
-  return root.inside ? { label: root.label, prefix } : { label: root.label, prefix, absolute: root.dir + path.sep };
-}
-
-// ---------------------------------------------------------------------------------------------
 // lib/roots-scan.js
 
 // Discovery of the indexes below the workspace (issue 24): a bounded, breadth-first scan for
@@ -4976,6 +4613,381 @@ async function scanRoots(workspace, options = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/tools.js
+
+// The focused tools beside codegraph_explore: each is one CodeGraph command with a schema, over
+// the same runner (caps with marker and full-output file, timeout, cancel, tree kill, codes,
+// progress, the stale-files line). They are registered inactive: absent from the request's tools
+// and from the system prompt until the user turns them on (lib/toolset.js), because every active
+// tool costs its words on every request.
+
+/** The words of a schema field: its description from lib/guidance.js. */
+const described = (name, arg) => ({ description: FOCUSED_WORDS[name].args[arg] });
+const nameField = (Type, name, arg) =>
+  Type.String({ ...described(name, arg), minLength: 1, maxLength: MAX_NAME_CHARS });
+const fileField = (Type, name) =>
+  Type.Optional(Type.String({ ...described(name, "file"), minLength: 1, maxLength: MAX_FILE_CHARS }));
+const wholeField = (Type, name, arg, range) => {
+  const [minimum, maximum] = RANGES[range];
+  return Type.Optional(Type.Integer({ ...described(name, arg), minimum, maximum }));
+};
+
+/**
+ * A string enum as pi-ai's `StringEnum` makes it (`{ type: "string", enum }`: providers that take
+ * no anyOf/const take it); built the same way from TypeBox alone when the peers lack StringEnum
+ * (a caller of createExtension with the peers of an earlier version).
+ */
+const enumField = ({ Type, StringEnum }, values, options) =>
+  typeof StringEnum === "function"
+    ? StringEnum(values, options)
+    : Type.Unsafe({ type: "string", enum: values, ...(options?.description && { description: options.description }) });
+
+/**
+ * The focused tools, in the order `/codegraph tools` lists them: `name`, the `short` name the user
+ * types, the glue call that runs it (`call`), its command builder (`command`, for the caps and the
+ * CLI form shown in the transcript), the CLI feature it needs (lib/versions.js), the schema over
+ * Pi's peers (TypeBox `Type`, pi-ai's `StringEnum` when given), and `subject`: what the transcript shows of a call.
+ */
+const FOCUSED_TOOLS = [
+  {
+    name: "codegraph_node",
+    short: "node",
+    label: "CodeGraph Node",
+    call: "node",
+    command: nodeCommand,
+    caps: FOCUSED_CAPS.node,
+    feature: "node",
+    parameters: ({ Type }) =>
+      Type.Object({
+        symbol: Type.Optional(nameField(Type, "codegraph_node", "symbol")),
+        file: fileField(Type, "codegraph_node"),
+        offset: wholeField(Type, "codegraph_node", "offset", "offset"),
+        limit: wholeField(Type, "codegraph_node", "limit", "lines"),
+        outline: Type.Optional(Type.Boolean(described("codegraph_node", "outline"))),
+      }),
+    subject: (args) => [args?.symbol, args?.file && `file ${args.file}`],
+  },
+  {
+    name: "codegraph_relations",
+    short: "relations",
+    label: "CodeGraph Relations",
+    call: "relations",
+    command: relationsCommand,
+    caps: FOCUSED_CAPS.relations,
+    feature: "callers",
+    parameters: (peers) =>
+      peers.Type.Object({
+        relation: enumField(peers, Object.keys(RELATIONS), described("codegraph_relations", "relation")),
+        symbol: nameField(peers.Type, "codegraph_relations", "symbol"),
+        file: fileField(peers.Type, "codegraph_relations"),
+        limit: wholeField(peers.Type, "codegraph_relations", "limit", "limit"),
+        depth: wholeField(peers.Type, "codegraph_relations", "depth", "depth"),
+      }),
+    subject: (args) => [args?.relation && `${args.relation} of`, args?.symbol, args?.file && `in ${args.file}`],
+  },
+  {
+    name: "codegraph_search",
+    short: "search",
+    label: "CodeGraph Search",
+    call: "search",
+    command: searchCommand,
+    caps: FOCUSED_CAPS.search,
+    feature: "query",
+    parameters: (peers) =>
+      peers.Type.Object({
+        name: nameField(peers.Type, "codegraph_search", "name"),
+        kind: peers.Type.Optional(enumField(peers, SEARCH_KINDS, described("codegraph_search", "kind"))),
+        limit: wholeField(peers.Type, "codegraph_search", "limit", "limit"),
+      }),
+    subject: (args) => [args?.name, args?.kind && `(${args.kind})`],
+  },
+];
+
+const FOCUSED_NAMES = FOCUSED_TOOLS.map((t) => t.name);
+const focusedTool = (name) => FOCUSED_TOOLS.find((t) => t.name === name);
+
+// ---------------------------------------------------------------------------------------------
+// lib/toolset.js
+
+// Which focused tools are on (lib/tools.js): the user's choice, never the model's. It comes from
+// PI_CODEGRAPH_TOOLS when that is set and valid, else from what `/codegraph tools` saved for this
+// project, else none (codegraph_explore alone, as upstream lists only explore by default). The
+// choice is saved outside the project, in Pi's agent directory (one small file per project), so
+// it lasts across sessions and the workspace is never written.
+
+/** `node`, `codegraph_node` → `codegraph_node`; anything else → undefined. */
+function toolNameOf(word) {
+  const w = String(word).trim().toLowerCase();
+  return FOCUSED_TOOLS.find((t) => t.short === w || t.name === w)?.name;
+}
+
+/**
+ * A list as the user writes it (`all`, `none`, or names, short or full, separated by commas or
+ * spaces; `explore` is always on and may be named) → `{ names }` in catalogue order, or
+ * `{ unknown: [words] }`.
+ */
+function parseToolList(text) {
+  const words = String(text)
+    .split(/[\s,]+/)
+    .map((w) => w.trim().toLowerCase())
+    .filter(Boolean);
+  if (words.length === 1 && words[0] === "all") return { names: [...FOCUSED_NAMES] };
+  if (words.length === 1 && words[0] === "none") return { names: [] };
+  const unknown = words.filter((w) => !toolNameOf(w) && w !== "explore" && w !== "codegraph_explore");
+  if (unknown.length) return { unknown };
+  const chosen = new Set(words.map(toolNameOf).filter(Boolean));
+  return { names: FOCUSED_NAMES.filter((n) => chosen.has(n)) };
+}
+
+/** PI_CODEGRAPH_TOOLS: `{ names }`, `{ ignored: value }` (not a list we read), or undefined (unset). */
+function envChoice(env = process.env) {
+  const value = env.PI_CODEGRAPH_TOOLS;
+  if (value === undefined) return undefined;
+  const parsed = value.trim() === "" ? { unknown: [""] } : parseToolList(value);
+  return parsed.names ? { names: parsed.names } : { ignored: value };
+}
+
+/**
+ * Pi's agent directory (Pi's own getAgentDir() when the host gives it; else as Pi computes it:
+ * PI_CODING_AGENT_DIR with a leading `~` or `~/` for the home directory, else ~/.pi/agent).
+ */
+function agentDirOf(getAgentDir, env = process.env) {
+  try {
+    if (typeof getAgentDir === "function") return getAgentDir();
+  } catch {}
+  const dir = env.PI_CODING_AGENT_DIR;
+  if (!dir) return path.join(os.homedir(), ".pi", "agent");
+  if (dir === "~") return os.homedir();
+  return dir.startsWith("~/") ? os.homedir() + dir.slice(1) : dir;
+}
+
+/**
+ * Where what the user chose for the project `cwd` is saved (`kind`: "tools", or "roots" for
+ * lib/roots.js): a file named by a hash of its absolute path, in Pi's agent directory, never in
+ * the workspace.
+ */
+function savedFile(agentDir, cwd, kind = "tools") {
+  const key = crypto.createHash("sha256").update(path.resolve(cwd)).digest("hex").slice(0, 16);
+  return path.join(agentDir, "pi-codegraph", kind, `${key}.json`);
+}
+
+/** Writes `data` as JSON to `file` (a temp file, then rename: never half a file). Throws on failure. */
+function saveJson(file, data) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  const temp = `${file}.${process.pid}.tmp`;
+  try {
+    fs.writeFileSync(temp, `${JSON.stringify(data, null, 2)}\n`);
+    fs.renameSync(temp, file);
+  } catch (err) {
+    fs.rmSync(temp, { force: true }); // a failed save leaves nothing behind
+    throw err;
+  }
+  return file;
+}
+
+/** The saved choice: `{ names }`, `{ problem }` (a file we cannot read or use), or undefined (none saved). */
+function loadSaved(agentDir, cwd) {
+  const file = savedFile(agentDir, cwd);
+  let raw;
+  try {
+    raw = fs.readFileSync(file, "utf8");
+  } catch (err) {
+    if (err?.code === "ENOENT") return undefined;
+    return { problem: `${file}: ${err?.code ?? err?.message}` };
+  }
+  try {
+    const data = JSON.parse(raw);
+    if (!Array.isArray(data?.tools) || data.tools.some((n) => typeof n !== "string"))
+      return { problem: `${file}: no tools list` };
+    // Names this version does not know (a newer version's) are left out, not refused.
+    return { names: FOCUSED_NAMES.filter((n) => data.tools.includes(n)) };
+  } catch {
+    return { problem: `${file}: not JSON` };
+  }
+}
+
+/** Saves `names` for `cwd` (write to a temp file, then rename: never half a file). Returns the file or throws. */
+function saveChoice(agentDir, cwd, names) {
+  const data = { project: path.resolve(cwd), tools: names, savedAt: new Date().toISOString() };
+  return saveJson(savedFile(agentDir, cwd), data);
+}
+
+/**
+ * The choice in force for `cwd`: `{ names, source: "env" | "saved" | "default", ignoredEnv?,
+ * savedProblem? }`. A PI_CODEGRAPH_TOOLS we cannot read is ignored (and said); a saved file we
+ * cannot read is the default (and said).
+ */
+function choiceFor(cwd, { agentDir, env = process.env }) {
+  const fromEnv = envChoice(env);
+  const notes = fromEnv?.ignored !== undefined ? { ignoredEnv: fromEnv.ignored } : {};
+  if (fromEnv?.names) return { names: fromEnv.names, source: "env" };
+  const saved = loadSaved(agentDir, cwd);
+  if (saved?.names) return { names: saved.names, source: "saved", ...notes };
+  return { names: [], source: "default", ...notes, ...(saved?.problem ? { savedProblem: saved.problem } : {}) };
+}
+
+/**
+ * `/codegraph tools …` (the words after `tools`): `{ action: "list" }`, `{ action: "set", names }`
+ * (all, none, or a list: exactly those on), `{ action: "on" | "off", names }`, or `{ unknown }`.
+ */
+function parseToolsArgs(rest) {
+  const words = String(rest ?? "")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  if (words.length === 0 || (words.length === 1 && words[0].toLowerCase() === "list")) return { action: "list" };
+  const first = words[0].toLowerCase();
+  if (first === "on" || first === "off") {
+    const parsed = parseToolList(words.slice(1).join(" "));
+    if (parsed.unknown) return { unknown: parsed.unknown };
+    if (words.length === 1) return { action: first, names: [...FOCUSED_NAMES] };
+    return { action: first, names: parsed.names };
+  }
+  const parsed = parseToolList(words.join(" "));
+  return parsed.unknown ? { unknown: parsed.unknown } : { action: "set", names: parsed.names };
+}
+
+/** The names on after `parsed` (parseToolsArgs) is applied to `current`. */
+function applyChoice(current, parsed) {
+  if (parsed.action === "set") return parsed.names;
+  if (parsed.action === "on") return FOCUSED_NAMES.filter((n) => current.includes(n) || parsed.names.includes(n));
+  if (parsed.action === "off") return FOCUSED_NAMES.filter((n) => current.includes(n) && !parsed.names.includes(n));
+  return current;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/roots.js
+
+// The roots a session's tools answer from: the workspace's own index (label "."), the indexes
+// the bounded scan finds below it (lib/roots-scan.js), and the directories the user added with
+// `/codegraph roots add` (saved per project in Pi's agent directory, never in the workspace).
+// CodeGraph only walks up from its cwd, and its paths are relative to the root that answered: a
+// call runs with cwd = the root's directory, and an answer from any root but the workspace
+// begins with one line saying how its paths become paths Pi's `read` accepts. The model picks a
+// root by its label; it never names a path.
+
+/** The workspace's own index. */
+const WORKSPACE_LABEL = ".";
+/** At most this many roots the user can add to one project (each is diagnosed before every turn). */
+const MAX_ADDED_ROOTS = 16;
+/** What a label may hold (it is a schema enum value and a word of `/codegraph`): anything else becomes `_`. */
+const LABEL_OTHER = /[^\p{L}\p{N}._@+/-]/gu;
+const MAX_LABEL_CHARS = 64;
+
+const toPosix = (p) => p.split(path.sep).join("/");
+/** Whether `dir` is `workspace` or below it (the runner's rule: a `..cache` directory is inside). */
+const within = (workspace, dir) => isWithin(dir, workspace);
+
+/** The label a root at `dir` would have: "." , its workspace-relative path, or (outside) its base name. */
+function baseLabel(workspace, dir) {
+  if (dir === workspace) return WORKSPACE_LABEL;
+  const raw = within(workspace, dir) ? toPosix(path.relative(workspace, dir)) : path.basename(dir);
+  const label = raw.replace(LABEL_OTHER, "_").slice(0, MAX_LABEL_CHARS);
+  return label === "" || label === WORKSPACE_LABEL || label === ".." ? "root" : label;
+}
+
+/**
+ * The roots of `workspace`: its own (when `own`), then the `scanned` directories, then the
+ * `added` ones (each absolute), each `{ label, dir, source: "workspace" | "scan" | "added", inside }`.
+ * A directory listed twice is one root (the first source); a label two roots would share gets
+ * `-2`, `-3`… in that order, so labels are stable while the lists are.
+ */
+function rootList(workspace, { own = false, scanned = [], added = [] } = {}) {
+  const ws = path.resolve(workspace);
+  const roots = [];
+  const dirs = new Set();
+  const labels = new Set();
+  const push = (dir, source) => {
+    const abs = path.resolve(dir);
+    if (dirs.has(abs)) return;
+    dirs.add(abs);
+    let label = baseLabel(ws, abs);
+    for (let n = 2; labels.has(label); n += 1) label = `${baseLabel(ws, abs)}-${n}`;
+    labels.add(label);
+    roots.push({ label, dir: abs, source, inside: within(ws, abs) });
+  };
+  if (own) push(ws, "workspace");
+  for (const dir of scanned) push(dir, "scan");
+  for (const dir of added) push(dir, "added");
+  return roots;
+}
+
+/**
+ * rootList()'s roots, each with `indexed`: whether it has an index now (the workspace's own, as
+ * the caller found it; any other by its header, lib/roots-scan.js). What the session re-checks
+ * before every turn and doctor lists.
+ */
+async function indexedRoots(workspace, lists) {
+  const roots = rootList(workspace, lists);
+  await Promise.all(
+    roots.map(async (r) => {
+      r.indexed = r.source === "workspace" || (await hasIndex(r.dir));
+    }),
+  );
+  return roots;
+}
+
+/**
+ * The root a tool call runs in: `project` (a label of `roots`, the indexed ones) or, without one,
+ * the only root, else the workspace's own. `null`: there are no roots (the workspace as it is:
+ * the runner says what is missing). A label that is not one of them, or none where the workspace
+ * has no index of its own and several roots exist, is CODEGRAPH_INVALID_REQUEST for `tool`.
+ */
+function rootFor(roots, project, tool) {
+  const values = roots.map((r) => r.label);
+  if (project === undefined || project === null) {
+    if (roots.length <= 1) return roots[0] ?? null;
+    const own = roots.find((r) => r.label === WORKSPACE_LABEL);
+    if (own) return own;
+    throw argumentError(tool, "project", "required", { values });
+  }
+  if (typeof project !== "string") throw argumentError(tool, "project", "notString");
+  const root = roots.find((r) => r.label === project);
+  if (!root) throw argumentError(tool, "project", "enum", { values });
+  return root;
+}
+
+/** What `/codegraph roots add` saved for `workspace`: `{ dirs }`, `{ dirs: [], problem }`, or `{ dirs: [] }`. */
+function loadAddedRoots(agentDir, workspace) {
+  const file = savedFile(agentDir, workspace, "roots");
+  let raw;
+  try {
+    raw = fs.readFileSync(file, "utf8");
+  } catch (err) {
+    return err?.code === "ENOENT" ? { dirs: [] } : { dirs: [], problem: `${file}: ${err?.code ?? err?.message}` };
+  }
+  try {
+    const data = JSON.parse(raw);
+    if (!Array.isArray(data?.roots)) return { dirs: [], problem: `${file}: no roots list` };
+    // Only absolute paths without NUL: a file edited by hand cannot add a relative or odd one.
+    const dirs = data.roots.filter((d) => typeof d === "string" && path.isAbsolute(d) && !d.includes("\0"));
+    return { dirs: [...new Set(dirs.map((d) => path.resolve(d)))].slice(0, MAX_ADDED_ROOTS) };
+  } catch {
+    return { dirs: [], problem: `${file}: not JSON` };
+  }
+}
+
+/** Saves the added roots of `workspace` (temp file, then rename). Returns the file or throws. */
+function saveAddedRoots(agentDir, workspace, dirs) {
+  const data = { project: path.resolve(workspace), roots: dirs, savedAt: new Date().toISOString() };
+  return saveJson(savedFile(agentDir, workspace, "roots"), data);
+}
+
+/**
+ * How a root's paths relate to the workspace: `null` for the workspace itself, else
+ * `{ label, prefix }` (the workspace-relative prefix, `packages/api/`) and, for a root outside
+ * the workspace, `absolute` (its absolute path with a trailing separator) — the facts of the line
+ * an answer from it begins with (lib/words/roots.js).
+ */
+function pathFacts(root, workspace) {
+  if (!root || typeof workspace !== "string") return null;
+  const ws = path.resolve(workspace);
+  if (root.dir === ws) return null;
+  const prefix = `${toPosix(path.relative(ws, root.dir))}/`;
+  return root.inside ? { label: root.label, prefix } : { label: root.label, prefix, absolute: root.dir + path.sep };
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/roots-command.js
 
 // `/codegraph roots`: the user lists the roots the tools answer from (scanning again), adds a
@@ -5213,10 +5225,8 @@ function safeSegments(p) {
   return segments;
 }
 
-const isInside = (root, p) => {
-  const rel = path.relative(root, p);
-  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
-};
+/** `p` is strictly below `root` (the runner's rule, isWithin: a `..cache` directory is below it). */
+const isInside = (root, p) => path.relative(root, p) !== "" && isWithin(p, root);
 const missing = (err) => err?.code === "ENOENT" || err?.code === "ENOTDIR";
 
 /**
@@ -6834,13 +6844,14 @@ async function verbOf(args, ctx, env) {
   const cwd = root ? root.dir : ctx.cwd;
   // What is said about another root begins with the root it is about.
   const say = (text, type = "info") => env.say(ctx, root ? `${projectHeadText(root)}\n${text}` : text, type);
+  const rootEnv = { ...env, say: (_c, text, type) => say(text, type) };
   const d = root ? await env.glue.diagnose(cwd, ctx.cwd) : (env.state.diagnosis ?? {});
   const support = verbSupport(verb, d.cliVersion);
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
   if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
     return say(noCliText(verb, d.problem), "error");
 
-  if (verb === "status") return indexStatus(ctx, { ...env, say: (_c, t, type) => say(t, type) }, d, cwd);
+  if (verb === "status") return indexStatus(ctx, rootEnv, d, cwd);
 
   const running = runningWrites.get(cwd);
   if (running) return say(busyText(verb, { running: running.verb }), "warning");
@@ -6874,7 +6885,7 @@ async function verbOf(args, ctx, env) {
       return say(needsYesText(verb), "warning");
     }
   }
-  return runWrite(verb, ctx, { ...env, say: (_c, t, type) => say(t, type) }, cwd);
+  return runWrite(verb, ctx, rootEnv, cwd);
 }
 
 /**
@@ -7078,19 +7089,10 @@ function createExtension(glue, getPeers) {
     async function rootsNow(cwd, workspaceDiagnosis) {
       const ws = path.resolve(cwd);
       const own = workspaceDiagnosis.ready || (await hasIndex(ws));
-      const roots = rootList(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
-      const rootDiagnoses = new Map();
-      await Promise.all(
-        roots.map(async (r) => {
-          if (r.source === "workspace") {
-            r.indexed = true;
-            return;
-          }
-          r.indexed = await hasIndex(r.dir);
-          if (r.indexed) rootDiagnoses.set(r.dir, await glue.diagnose(r.dir, ws));
-        }),
-      );
-      return { roots, rootDiagnoses };
+      const roots = await indexedRoots(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
+      const others = roots.filter((r) => r.indexed && r.source !== "workspace");
+      const found = await Promise.all(others.map((r) => glue.diagnose(r.dir, ws)));
+      return { roots, rootDiagnoses: new Map(others.map((r, i) => [r.dir, found[i]])) };
     }
 
     // One refresh at a time, in the order asked: a slow one finishing after a later one would

@@ -9,6 +9,8 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { argumentError } = require("./arguments.js");
+const { isWithin } = require("./backends/node/preflight.js");
+const { hasIndex } = require("./roots-scan.js");
 const { savedFile, saveJson } = require("./toolset.js");
 
 /** The workspace's own index. */
@@ -20,11 +22,8 @@ const LABEL_OTHER = /[^\p{L}\p{N}._@+/-]/gu;
 const MAX_LABEL_CHARS = 64;
 
 const toPosix = (p) => p.split(path.sep).join("/");
-/** Whether `dir` is `workspace` or below it. */
-function within(workspace, dir) {
-  const rel = path.relative(workspace, dir);
-  return rel === "" || (!rel.startsWith("..") && !path.isAbsolute(rel));
-}
+/** Whether `dir` is `workspace` or below it (the runner's rule: a `..cache` directory is inside). */
+const within = (workspace, dir) => isWithin(dir, workspace);
 
 /** The label a root at `dir` would have: "." , its workspace-relative path, or (outside) its base name. */
 function baseLabel(workspace, dir) {
@@ -57,6 +56,21 @@ function rootList(workspace, { own = false, scanned = [], added = [] } = {}) {
   if (own) push(ws, "workspace");
   for (const dir of scanned) push(dir, "scan");
   for (const dir of added) push(dir, "added");
+  return roots;
+}
+
+/**
+ * rootList()'s roots, each with `indexed`: whether it has an index now (the workspace's own, as
+ * the caller found it; any other by its header, lib/roots-scan.js). What the session re-checks
+ * before every turn and doctor lists.
+ */
+async function indexedRoots(workspace, lists) {
+  const roots = rootList(workspace, lists);
+  await Promise.all(
+    roots.map(async (r) => {
+      r.indexed = r.source === "workspace" || (await hasIndex(r.dir));
+    }),
+  );
   return roots;
 }
 
@@ -123,10 +137,10 @@ function pathFacts(root, workspace) {
 module.exports = {
   MAX_ADDED_ROOTS,
   WORKSPACE_LABEL,
+  indexedRoots,
   loadAddedRoots,
   pathFacts,
   rootFor,
   rootList,
   saveAddedRoots,
-  within,
 };

@@ -4,7 +4,7 @@
 
 const path = require("node:path");
 const { TOOL_NAME } = require("./guidance.js");
-const { loadAddedRoots, rootList } = require("./roots.js");
+const { indexedRoots, loadAddedRoots } = require("./roots.js");
 const { handleRoots, rootsCompletions } = require("./roots-command.js");
 const { hasIndex, scanRoots } = require("./roots-scan.js");
 const { createEditLedger } = require("./staleness.js");
@@ -121,19 +121,10 @@ function createExtension(glue, getPeers) {
     async function rootsNow(cwd, workspaceDiagnosis) {
       const ws = path.resolve(cwd);
       const own = workspaceDiagnosis.ready || (await hasIndex(ws));
-      const roots = rootList(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
-      const rootDiagnoses = new Map();
-      await Promise.all(
-        roots.map(async (r) => {
-          if (r.source === "workspace") {
-            r.indexed = true;
-            return;
-          }
-          r.indexed = await hasIndex(r.dir);
-          if (r.indexed) rootDiagnoses.set(r.dir, await glue.diagnose(r.dir, ws));
-        }),
-      );
-      return { roots, rootDiagnoses };
+      const roots = await indexedRoots(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
+      const others = roots.filter((r) => r.indexed && r.source !== "workspace");
+      const found = await Promise.all(others.map((r) => glue.diagnose(r.dir, ws)));
+      return { roots, rootDiagnoses: new Map(others.map((r, i) => [r.dir, found[i]])) };
     }
 
     // One refresh at a time, in the order asked: a slow one finishing after a later one would

@@ -9,6 +9,7 @@ const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
 const { countLines } = require("./backends/node/limits.js");
+const { isWithin } = require("./backends/node/preflight.js");
 const { staleAnswerLine } = require("./words/staleness.js");
 
 /** All the checks of one answer (or one ledger re-check) settle by this deadline, or are not told. */
@@ -75,10 +76,8 @@ function safeSegments(p) {
   return segments;
 }
 
-const isInside = (root, p) => {
-  const rel = path.relative(root, p);
-  return rel !== "" && !rel.startsWith("..") && !path.isAbsolute(rel);
-};
+/** `p` is strictly below `root` (the runner's rule, isWithin: a `..cache` directory is below it). */
+const isInside = (root, p) => path.relative(root, p) !== "" && isWithin(p, root);
 const missing = (err) => err?.code === "ENOENT" || err?.code === "ENOTDIR";
 
 /**

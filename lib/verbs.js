@@ -250,13 +250,14 @@ async function verbOf(args, ctx, env) {
   const cwd = root ? root.dir : ctx.cwd;
   // What is said about another root begins with the root it is about.
   const say = (text, type = "info") => env.say(ctx, root ? `${projectHeadText(root)}\n${text}` : text, type);
+  const rootEnv = { ...env, say: (_c, text, type) => say(text, type) };
   const d = root ? await env.glue.diagnose(cwd, ctx.cwd) : (env.state.diagnosis ?? {});
   const support = verbSupport(verb, d.cliVersion);
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
   if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
     return say(noCliText(verb, d.problem), "error");
 
-  if (verb === "status") return indexStatus(ctx, { ...env, say: (_c, t, type) => say(t, type) }, d, cwd);
+  if (verb === "status") return indexStatus(ctx, rootEnv, d, cwd);
 
   const running = runningWrites.get(cwd);
   if (running) return say(busyText(verb, { running: running.verb }), "warning");
@@ -290,7 +291,7 @@ async function verbOf(args, ctx, env) {
       return say(needsYesText(verb), "warning");
     }
   }
-  return runWrite(verb, ctx, { ...env, say: (_c, t, type) => say(t, type) }, cwd);
+  return runWrite(verb, ctx, rootEnv, cwd);
 }
 
 /**
