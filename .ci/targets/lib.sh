@@ -178,6 +178,17 @@ msvc_target() {
   unproven="linking, loading, tests (ci.yml's windows job builds and tests x64 MSVC; release.yml builds both)"
 }
 
+# A triple's build (std built from source, the workspace's dev build and tests: about 1.2 GB)
+# is only needed until its checks ran; its .node is already in $artifacts. CI's machine is fresh
+# and its disk is not ours to fill, so there the lane keeps one triple's build at a time instead
+# of eight (TARGETS_KEEP_BUILDS=1 keeps them; outside CI they are kept for incremental rebuilds).
+prune_target() {
+  [ "${CI:-}" = true ] && [ "${TARGETS_KEEP_BUILDS:-0}" != 1 ] || return 0
+  rm -rf "${CARGO_TARGET_DIR:?}/$t" "$CARGO_TARGET_DIR/smoke-$t" "$CARGO_TARGET_DIR/dlopen-smoke-$t"
+  echo "-- targets: $t: build directory removed; $(disk_free "$CARGO_TARGET_DIR")"
+}
+disk_free() { df -Pk "$1" | awk 'NR == 2 {printf "%.1f GB free on %s", $4 / 1048576, $6}'; }
+
 declare -A S_BUILT S_CHECKED S_RAN S_UNPROVEN S_STATUS S_SECONDS
 run_target() {
   t="$1" nstep=0 built="-" checked="-" ran="" unproven="" step_label="-"
@@ -188,6 +199,7 @@ run_target() {
     *) fn=false; echo "== targets: unknown target $t" ;;
   esac
   if "$fn"; then S_STATUS[$t]=ok; else S_STATUS[$t]="FAILED at: $step_label"; fi
+  prune_target
   S_BUILT[$t]="$built" S_CHECKED[$t]="$checked" S_RAN[$t]="${ran:--}" S_UNPROVEN[$t]="${unproven:--}"
   S_SECONDS[$t]=$((SECONDS - start))
 }
