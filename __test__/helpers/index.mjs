@@ -16,8 +16,38 @@ const FAKE_SCRIPT = path.join(here, "fake-codegraph.js");
 
 export { isAlive, killAndReap, processesDie, waitFor } from "./processes.mjs";
 
+// Every temp directory a test file made goes when its process exits: the suite makes thousands
+// (real indexes and Pi sessions among them), run after run, on disks that are not only ours.
+const made = [];
+process.on("exit", () => {
+  for (const dir of made) removeTree(dir);
+});
+
+/** Removes a tree, giving its directories back their permissions first where a test took them. */
+function removeTree(dir) {
+  try {
+    fs.rmSync(dir, { recursive: true, force: true });
+  } catch {
+    openUp(dir);
+    try {
+      fs.rmSync(dir, { recursive: true, force: true });
+    } catch {}
+  }
+}
+
+function openUp(dir) {
+  try {
+    fs.chmodSync(dir, 0o700);
+    for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (entry.isDirectory()) openUp(path.join(dir, entry.name));
+    }
+  } catch {}
+}
+
 export function tempDir(prefix = "pi-codegraph-") {
-  return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  const dir = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
+  made.push(dir);
+  return dir;
 }
 
 /** A workspace with (by default) a minimal index: `.codegraph/codegraph.db` with a SQLite header. */
