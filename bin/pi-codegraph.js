@@ -10,7 +10,8 @@ const pkg = require("../package.json");
 const { explore, diagnose, run, addonInfo, runnerInfo, limits } = require("../index.js");
 const { verbCommand } = require("../lib/commands.js");
 const { parseIndexStatus } = require("../lib/index-status.js");
-const { doctorRootLines, pendingStatusText } = require("../lib/words/doctor.js");
+const { doctorRootLines, outsideFilesLines, pendingStatusText } = require("../lib/words/doctor.js");
+const { indexedOutside } = require("../lib/outside-files.js");
 const { envDroppedLines, indexSizeText, parallelText, runnerLine } = require("../lib/status.js");
 const { printable } = require("../lib/text.js");
 const { agentDirOf, choiceFor, savedFile } = require("../lib/toolset.js");
@@ -193,6 +194,8 @@ async function doctor(dir) {
   rows.push(["parallel", parallelText(d.parallel)]);
   rows.push(["tools", toolsRow(d.cwd ?? dir)]);
   rows.push(["roots", doctorRootLines(roots)]);
+  const outside = d.ready ? outsideFilesLines(await indexedOutside(d.cwd ?? dir, run)) : null;
+  if (outside) rows.push(["outside", outside]);
   if (d.indexPath && d.indexResolved && d.indexResolved !== d.indexPath) {
     rows.push(["resolved", `${d.indexResolved} (where the index really is, through symlinks)`]);
   }

@@ -39,4 +39,28 @@ function doctorRootLines({ roots, scan, savedProblem }) {
   return lines;
 }
 
-module.exports = { doctorRootLines, pendingStatusText };
+/** At most this many links are named on doctor's `outside` row. */
+const MAX_SHOWN_LINKS = 5;
+
+/**
+ * doctor's `outside` row (lib/outside-files.js outsideFiles' result), or null when every indexed
+ * file it resolved is inside the workspace: which links the indexer followed out, how many indexed
+ * files each brought in, and how to keep them out.
+ */
+function outsideFilesLines(found) {
+  if (!found || found.links.length === 0) return null;
+  const shown = found.links.slice(0, MAX_SHOWN_LINKS);
+  const lines = [
+    `${filesWord(found.files)} in the index come from outside the workspace through symbolic links (CodeGraph's indexer follows them, so their code reaches the model through search, node and explore):`,
+    ...shown.map((l) => `${l.link} -> ${l.target} (${filesWord(l.files)})`),
+  ];
+  if (found.links.length > shown.length) lines.push(`and ${found.links.length - shown.length} more links`);
+  if (found.cut)
+    lines.push(`(checked ${found.checked} of ${found.total} indexed files: stopped at the ${found.cut} bound)`);
+  lines.push(
+    'To keep them out: list the link in "exclude" in codegraph.json at the project root, then /codegraph rebuild; or remove the link.',
+  );
+  return lines;
+}
+
+module.exports = { doctorRootLines, outsideFilesLines, pendingStatusText };
