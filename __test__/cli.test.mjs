@@ -5,7 +5,17 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { before, test } from "node:test";
-import { fakeBinDir, makeWorkspace, processesDie, readLog, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
+import {
+  fakeBinDir,
+  makeWorkspace,
+  processesDie,
+  readLog,
+  root,
+  doctorRows as rows,
+  tempDir,
+  waitFor,
+  withEnv,
+} from "./helpers/index.mjs";
 import { hostWith, recordingUi } from "./helpers/pi-host.mjs";
 
 const cli = path.join(root, "bin", "pi-codegraph.js");
@@ -27,20 +37,6 @@ function env(vars = {}, PATH = bin) {
 function run(args, cwd, PATH = bin, { vars, script = cli } = {}) {
   const r = spawnSync(process.execPath, [script, ...args], { cwd, env: env(vars, PATH), encoding: "utf8" });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
-
-/** doctor's rows by name, continuation lines (long values are wrapped) joined back with a space. */
-function rows(stdout) {
-  const out = {};
-  let last;
-  for (const line of stdout.split("\n")) {
-    const m = /^(\S+)\s+(.*)$/.exec(line);
-    if (m) {
-      last = m[1];
-      out[last] = m[2];
-    } else if (line.trim() && last) out[last] += ` ${line.trim()}`;
-  }
-  return out;
 }
 
 /** A copy of the package's JS (no .node file, no node_modules, no binding.js): the addon cannot load. */

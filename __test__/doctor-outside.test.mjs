@@ -9,7 +9,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { before, describe, test } from "node:test";
-import { root, tempDir } from "./helpers/index.mjs";
+import { root, doctorRows as rows, tempDir } from "./helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
 const { outsideFiles } = require("../lib/outside-files.js");
@@ -19,20 +19,6 @@ const cliMissing = fs.existsSync(path.join(realBin, "codegraph")) ? false : "the
 // CodeGraph's launcher calls dirname/readlink through PATH.
 const PATH = [realBin, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter);
 const symlinks = process.platform === "win32" ? "symbolic links need privileges on Windows" : false;
-
-/** doctor's rows by name, continuation lines joined back with a space. */
-function rows(stdout) {
-  const out = {};
-  let last;
-  for (const line of stdout.split("\n")) {
-    const m = /^(\S+)\s+(.*)$/.exec(line);
-    if (m) {
-      last = m[1];
-      out[last] = m[2];
-    } else if (line.trim() && last) out[last] += ` ${line.trim()}`;
-  }
-  return out;
-}
 
 /**
  * A project whose `src/` holds its own file, a link to a file outside, a link to a directory

@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
-import { fakeCli, makeWorkspace, root, tempDir, withEnv } from "./helpers/index.mjs";
+import { doctorRows, fakeCli, makeWorkspace, root, tempDir, withEnv } from "./helpers/index.mjs";
 import { hostWith, recordingUi } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
@@ -263,15 +263,7 @@ describe("pi-codegraph doctor", () => {
       encoding: "utf8",
     });
     assert.equal(r.status, 0, r.stderr);
-    // doctor's rows by name, a wrapped value's continuation lines joined back with a space.
-    const rows = {};
-    let last;
-    for (const line of r.stdout.split("\n")) {
-      const m = /^(\S+)\s+(.*)$/.exec(line);
-      if (m) [last, rows[m[1]]] = [m[1], m[2]];
-      else if (line.trim() && last) rows[last] += ` ${line.trim()}`;
-    }
-    return rows.compat ?? null;
+    return doctorRows(r.stdout).compat ?? null;
   };
 
   test("one compat row outside the tested range (exit 0: ready all the same), none inside", () => {

@@ -230,3 +230,17 @@ export function expectResult(outcome) {
   if (outcome.error) assert.fail(`expected a result, got ${outcome.error.code}: ${outcome.error.message}`);
   return outcome.value;
 }
+
+/** `pi-codegraph doctor`'s rows by name, a wrapped value's continuation lines joined back with a space. */
+export function doctorRows(stdout) {
+  const out = {};
+  let last;
+  for (const line of stdout.split("\n")) {
+    const m = /^(\S+)\s+(.*)$/.exec(line);
+    if (m) {
+      last = m[1];
+      out[last] = m[2];
+    } else if (line.trim() && last) out[last] += ` ${line.trim()}`;
+  }
+  return out;
+}
