@@ -7406,6 +7406,20 @@ function admit(cwd, { signal, budgetMs, onQueue }) {
   });
 }
 
+/**
+ * The pass of a command that writes the index (`init`, `sync`, `index`, `uninit`, `unlock`): a
+ * write is not a reader, so it takes no reader's slot and waits for none. Readers meet it through
+ * the runner's writer rule (a short bounded wait on CodeGraph's lock, then CODEGRAPH_INDEX_BUSY),
+ * and it never waits for readers already running: a write from outside Pi (a terminal, a git
+ * hook, CodeGraph's watcher) never does either. Shaped as admit()'s ticket; `siblings` counts the
+ * readers running as it starts.
+ */
+function passWrite(cwd) {
+  const policy = parallelPolicy(cwd);
+  const siblings = gates.get(indexKey(cwd))?.running.size ?? 0;
+  return { siblings, policy, queueMs: 0, leave() {} };
+}
+
 // ---------------------------------------------------------------------------------------------
 // lib/calls.js
 
@@ -7489,6 +7503,15 @@ function citesFiles(command) {
   }
 }
 
+/** Whether `command` writes the index (a description that cannot be read does not: the backend rejects it). */
+function writesIndex(command) {
+  try {
+    return command?.writesIndex === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * `{ subcommand }` of a command other than explore, for its failure's words; `{}` for explore and
  * for a description that cannot be read (the backend rejects that one with its own words).
@@ -7535,11 +7558,12 @@ function wrapBackend(backend) {
     }
     // A failure's words name the command that ran (`codegraph sync did not finish…`); explore's stay as they were.
     const named = namedCommand(command);
-    // Wait for a turn on the index (lib/admission.js); the time budget starts once admitted.
+    // Wait for a turn on the index (lib/admission.js); the time budget starts once admitted. A
+    // write takes no reader's turn: readers meet it through the runner's writer rule.
     const budgetMs = budgetOf(command, plain);
     let ticket;
     try {
-      ticket = await admit(cwd, { signal, budgetMs, onQueue });
+      ticket = writesIndex(command) ? passWrite(cwd) : await admit(cwd, { signal, budgetMs, onQueue });
     } catch (err) {
       const queue = err?.queue;
       if (!queue) throw publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });
