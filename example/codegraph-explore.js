@@ -4613,6 +4613,83 @@ async function scanRoots(workspace, options = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/settings-file.js
+
+// Reading the small files the glue keeps in Pi's agent directory (the focused tools chosen, the
+// roots added, per project: lib/toolset.js, lib/roots.js). Such a file is the user's to edit, so
+// it may be anything: a FIFO (a plain read blocks the host's only thread for good, at session
+// start), a device (/dev/zero never ends), a socket, a directory, a huge file, or a regular file
+// swapped for a FIFO between the check and the open. Only a regular file is read: its metadata
+// first, then opened non-blocking (the open of a FIFO swapped in cannot block) and checked again
+// on the descriptor, and read up to a bound. Anything else is a reason (facts, worded by
+// lib/words/settings.js) and the caller's defaults apply.
+
+/** The largest settings file read: a tools list is ~100 bytes, 16 roots ~4 KiB. */
+const MAX_SETTINGS_BYTES = 64 * 1024;
+/** O_NONBLOCK: a FIFO swapped in after the metadata check cannot block the open (nor its read). */
+const SETTINGS_OPEN_FLAGS =
+  process.platform === "win32"
+    ? fs.constants.O_RDONLY
+    : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
+
+/** What a file that is not a regular one is: "fifo", "socket", "directory", "device" or "other". */
+function kindOf(st) {
+  if (st.isFIFO()) return "fifo";
+  if (st.isSocket()) return "socket";
+  if (st.isDirectory()) return "directory";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "device";
+  return "other";
+}
+
+/** `{ reason }` of a file that is not a regular file, or is larger than the bound; null when it may be read. */
+function refusal(st) {
+  if (!st.isFile()) return { reason: { is: "notRegular", kind: kindOf(st) } };
+  if (st.size > MAX_SETTINGS_BYTES) return { reason: { is: "tooLarge", maxBytes: MAX_SETTINGS_BYTES } };
+  return null;
+}
+
+/** The failure of a system call as a reason (ENXIO: a socket, which cannot be opened). */
+function failed(err) {
+  if (err?.code === "ENXIO") return { reason: { is: "notRegular", kind: "socket" } };
+  return { reason: { is: "unreadable", code: String(err?.code ?? err?.message ?? err) } };
+}
+
+/**
+ * The text of the settings file `file`: `{ text }`, `{ absent: true }` (no such file), or
+ * `{ reason }` (`{ is: "notRegular", kind } | { is: "tooLarge", maxBytes } | { is: "unreadable",
+ * code }`). Never blocks on a special file and never reads more than MAX_SETTINGS_BYTES + 1.
+ */
+function readSettingsFile(file) {
+  try {
+    const early = refusal(fs.statSync(file));
+    if (early) return early;
+  } catch (err) {
+    return err?.code === "ENOENT" ? { absent: true } : failed(err);
+  }
+  let fd;
+  try {
+    fd = fs.openSync(file, SETTINGS_OPEN_FLAGS);
+  } catch (err) {
+    return err?.code === "ENOENT" ? { absent: true } : failed(err);
+  }
+  try {
+    const late = refusal(fs.fstatSync(fd));
+    if (late) return late;
+    const buf = Buffer.alloc(MAX_SETTINGS_BYTES + 1);
+    let got = 0;
+    for (let n = -1; n !== 0 && got < buf.length; got += n) n = fs.readSync(fd, buf, got, buf.length - got, got);
+    if (got > MAX_SETTINGS_BYTES) return { reason: { is: "tooLarge", maxBytes: MAX_SETTINGS_BYTES } };
+    return { text: buf.subarray(0, got).toString("utf8") };
+  } catch (err) {
+    return failed(err);
+  } finally {
+    try {
+      fs.closeSync(fd);
+    } catch {}
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/tools.js
 
 // The focused tools beside codegraph_explore: each is one CodeGraph command with a schema, over
@@ -4707,6 +4784,38 @@ const FOCUSED_NAMES = FOCUSED_TOOLS.map((t) => t.name);
 const focusedTool = (name) => FOCUSED_TOOLS.find((t) => t.name === name);
 
 // ---------------------------------------------------------------------------------------------
+// lib/words/settings.js
+
+// The words of a settings file the glue could not use (lib/settings-file.js reasons): the part
+// after the file's path in "saved roots ignored: <file>: …" and "The saved choice could not be
+// read (<file>: …)".
+
+const KINDS = {
+  fifo: "a FIFO",
+  socket: "a socket",
+  directory: "a directory",
+  device: "a device",
+  other: "not a regular file",
+};
+
+/** `<file>: <why>` for a reason of readSettingsFile(). */
+function settingsProblemText(file, reason) {
+  if (reason?.is === "notRegular")
+    return `${file}: not a regular file (${KINDS[reason.kind] ?? KINDS.other}); nothing was read`;
+  if (reason?.is === "tooLarge")
+    return `${file}: larger than ${Math.round(reason.maxBytes / 1024)} KiB; nothing was used`;
+  return `${file}: ${reason?.code ?? "unreadable"}`;
+}
+
+/** The `/codegraph` report's lines for saved files that were ignored (`choice`: lib/toolset.js choiceFor, `added`: lib/roots.js loadAddedRoots). */
+function ignoredSettingsLines(choice, added) {
+  const lines = [];
+  if (choice?.savedProblem) lines.push(`saved tools choice ignored: ${choice.savedProblem}; the default applies`);
+  if (added?.problem) lines.push(`saved roots ignored: ${added.problem}`);
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/toolset.js
 
 // Which focused tools are on (lib/tools.js): the user's choice, never the model's. It comes from
@@ -4788,15 +4897,12 @@ function saveJson(file, data) {
 /** The saved choice: `{ names }`, `{ problem }` (a file we cannot read or use), or undefined (none saved). */
 function loadSaved(agentDir, cwd) {
   const file = savedFile(agentDir, cwd);
-  let raw;
+  // A regular file only, bounded: a FIFO planted there would block session start for good.
+  const read = readSettingsFile(file);
+  if (read.absent) return undefined;
+  if (read.reason) return { problem: settingsProblemText(file, read.reason) };
   try {
-    raw = fs.readFileSync(file, "utf8");
-  } catch (err) {
-    if (err?.code === "ENOENT") return undefined;
-    return { problem: `${file}: ${err?.code ?? err?.message}` };
-  }
-  try {
-    const data = JSON.parse(raw);
+    const data = JSON.parse(read.text);
     if (!Array.isArray(data?.tools) || data.tools.some((n) => typeof n !== "string"))
       return { problem: `${file}: no tools list` };
     // Names this version does not know (a newer version's) are left out, not refused.
@@ -4950,14 +5056,12 @@ function rootFor(roots, project, tool) {
 /** What `/codegraph roots add` saved for `workspace`: `{ dirs }`, `{ dirs: [], problem }`, or `{ dirs: [] }`. */
 function loadAddedRoots(agentDir, workspace) {
   const file = savedFile(agentDir, workspace, "roots");
-  let raw;
+  // A regular file only, bounded (lib/settings-file.js): anything else is ignored, and said.
+  const read = readSettingsFile(file);
+  if (read.absent) return { dirs: [] };
+  if (read.reason) return { dirs: [], problem: settingsProblemText(file, read.reason) };
   try {
-    raw = fs.readFileSync(file, "utf8");
-  } catch (err) {
-    return err?.code === "ENOENT" ? { dirs: [] } : { dirs: [], problem: `${file}: ${err?.code ?? err?.message}` };
-  }
-  try {
-    const data = JSON.parse(raw);
+    const data = JSON.parse(read.text);
     if (!Array.isArray(data?.roots)) return { dirs: [], problem: `${file}: no roots list` };
     // Only absolute paths without NUL: a file edited by hand cannot add a relative or odd one.
     const dirs = data.roots.filter((d) => typeof d === "string" && path.isAbsolute(d) && !d.includes("\0"));
@@ -5658,6 +5762,7 @@ function statusReport(diagnosis, state, info) {
   // The focused tools on (lib/toolset.js), only when any is: with none, the report is as it was.
   const on = state.activeFocused?.() ?? [];
   if (on.length > 0 && state.choice) lines.push(`tools: ${toolsOnText(on, state.choice)}`);
+  lines.push(...ignoredSettingsLines(state.choice, state.added));
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!serving.ready) {
     if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(serving.problemCode))

@@ -2,6 +2,7 @@
 // same diagnosis the guidance comes from, plus which runner serves the tool.
 
 const { printable } = require("./text.js");
+const { ignoredSettingsLines } = require("./words/settings.js");
 const { editedReportText, editedSlotText } = require("./words/staleness.js");
 const { toolsOnText } = require("./words/tools.js");
 
@@ -108,6 +109,7 @@ function statusReport(diagnosis, state, info) {
   // The focused tools on (lib/toolset.js), only when any is: with none, the report is as it was.
   const on = state.activeFocused?.() ?? [];
   if (on.length > 0 && state.choice) lines.push(`tools: ${toolsOnText(on, state.choice)}`);
+  lines.push(...ignoredSettingsLines(state.choice, state.added));
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!serving.ready) {
     if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(serving.problemCode))
