@@ -4178,14 +4178,17 @@ function staleAnswerLine(stale) {
   );
 }
 
-/** The status slot's tail when Pi's tools edited files after the index: " · 3 files edited since the index". */
-function editedSlotText(count) {
-  return count > 0 ? ` · ${filesWord(count)} edited since the index` : "";
+/** `3 files`, or with `more` (past the ledger's bound: at least that many) `1000+ files`. */
+const editedWord = (count, more) => (more ? `${count}+ files` : filesWord(count));
+
+/** The status slot's tail when Pi's tools edited files after the index: " · 3 files edited since the index" ("1000+ files" past the bound). */
+function editedSlotText(count, more = false) {
+  return count > 0 ? ` · ${editedWord(count, more)} edited since the index` : "";
 }
 
 /** The /codegraph report's readiness when Pi's tools edited files after the index. */
-function editedReportText(count) {
-  return `ready, ${filesWord(count)} changed since the index (edited in this session)`;
+function editedReportText(count, more = false) {
+  return `ready, ${editedWord(count, more)} changed since the index (edited in this session)`;
 }
 
 /** The one prompt guideline while any file edited in this session is newer than the index (no count: the prompt stays put). */
@@ -5464,6 +5467,15 @@ function coveringDir(dirs, file) {
 }
 
 /**
+ * At most this many edited files are tracked one by one. The count only says "the index is
+ * behind"; past a thousand files (a mass rename, generated code) the answer is the same
+ * (/codegraph sync), while every file kept costs memory and the turn's recheck a pass over it,
+ * and every new count a status update (a message to an rpc client). Past it the count shows as
+ * "1000+" and only the latest untracked edit per root is kept (as many as there are roots).
+ */
+const MAX_EDITS_TRACKED = 1000;
+
+/**
  * A session's ledger of the files Pi's own `edit` and `write` tools changed after the index that
  * covers them was last written. `note(event, cwd, roots)` takes a `tool_result` event (an error
  * result, another tool, a path outside every root in `roots` (the directories the tools answer
@@ -5471,18 +5483,21 @@ function coveringDir(dirs, file) {
  * .codegraph/ or .git/ there is not counted) and says whether it counted; `recheck(roots)` (a
  * directory or a list: the roots with an index) stats each root's index (bounded) and drops the
  * edits its index is newer than, and those no root covers; `count()` is how many unique files
- * are counted now. Nothing is read but the index files' mtimes.
+ * are counted now (the tracked ones, at most MAX_EDITS_TRACKED) and `more()` whether edits past
+ * that bound are still newer than their index (`count()` is then "at least", and at least 1).
+ * Nothing is read but the index files' mtimes.
  */
-function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
+function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_TRACKED } = {}) {
   const edits = new Map(); // absolute path → when the tool reported it (ms)
+  const untracked = new Map(); // root → the latest edit there past the bound (ms)
   let indexed = new Map(); // root directory → when its index was last written (ms), or null
+  /** Whether an edit at `at` in `root` (undefined: no root covers it) is not newer than that root's index. */
+  const behind = (root, at) => root === undefined || (indexed.get(root) !== null && at <= indexed.get(root));
   const drop = () => {
     if (indexed.size === 0) return;
-    for (const [file, at] of edits) {
-      const root = coveringDir([...indexed.keys()], file);
-      if (root === undefined) edits.delete(file);
-      else if (indexed.get(root) !== null && at <= indexed.get(root)) edits.delete(file);
-    }
+    const dirs = [...indexed.keys()];
+    for (const [file, at] of edits) if (behind(coveringDir(dirs, file), at)) edits.delete(file);
+    for (const [root, at] of untracked) if (behind(coveringDir(dirs, root), at)) untracked.delete(root);
   };
   return {
     note(event, cwd, roots = []) {
@@ -5496,14 +5511,15 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
       if (root === undefined || root === file) return false;
       const first = path.relative(root, file).split(path.sep)[0];
       if (NOT_CODE_DIRS.includes(first)) return false;
-      edits.set(file, Date.now());
+      if (edits.has(file) || edits.size < maxTracked) edits.set(file, Date.now());
+      else untracked.set(root, Date.now());
       return true;
     },
     async recheck(roots) {
       const dirs = (typeof roots === "string" ? [roots] : Array.isArray(roots) ? roots : []).map((d) =>
         path.resolve(d),
       );
-      if (edits.size > 0 && dirs.length > 0) {
+      if ((edits.size > 0 || untracked.size > 0) && dirs.length > 0) {
         const at = await staleCheckBy(() => Promise.all(dirs.map((d) => indexWrittenAt(d))), deadlineMs, undefined);
         // A check that did not answer keeps what was known.
         if (at !== undefined) indexed = new Map(dirs.map((d, i) => [d, at[i]]));
@@ -5511,7 +5527,8 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
       }
       return edits.size;
     },
-    count: () => edits.size,
+    count: () => (edits.size === 0 && untracked.size > 0 ? 1 : edits.size),
+    more: () => untracked.size > 0,
   };
 }
 
@@ -5725,7 +5742,7 @@ function envDroppedLines(dropped) {
 function statusReport(diagnosis, state, info) {
   const ext = info.extension;
   const edited = state.ledger?.count() ?? 0;
-  const ready = edited > 0 ? editedReportText(edited) : "ready";
+  const ready = edited > 0 ? editedReportText(edited, state.ledger?.more?.() ?? false) : "ready";
   // Ready when the tools can answer: from the workspace's own index or from one of the roots.
   const serving = state.serving?.() ?? diagnosis;
   const lines = [
@@ -5777,9 +5794,10 @@ function statusReport(diagnosis, state, info) {
 
 /**
  * The status slot: the real state in a few words, the runner when it is a fallback, and when
- * ready how many files this session's edit/write tools changed after the index (`edited`).
+ * ready how many files this session's edit/write tools changed after the index (`edited`; with
+ * `editedMore`, at least that many: the ledger's bound was passed).
  */
-function statusText(diagnosis, runner, edited = 0, roots = []) {
+function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = false) {
   const fallback = runner?.fallback ? ` (${runner.name} runner)` : "";
   // Which roots the tools answer from, when it is not simply the workspace's own index.
   const where =
@@ -5788,7 +5806,7 @@ function statusText(diagnosis, runner, edited = 0, roots = []) {
       : roots.length === 1 && roots[0].source !== "workspace"
         ? ` · ${printable(roots[0].label)}`
         : "";
-  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited)}`;
+  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited, editedMore)}`;
   const words = {
     CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
     CODEGRAPH_NOT_FOUND: "not installed",
@@ -7112,8 +7130,8 @@ async function indexStatus(ctx, env, d, cwd) {
  *
  * The files Pi's own edit and write tools change are noted from `tool_result` (never modifying
  * it) in a ledger (lib/staleness.js): while any is newer than the index, the status slot counts
- * them and the guidance gains one line; the index's mtime is re-checked with readiness, and an
- * index written after an edit drops it.
+ * them (up to 1000, then "1000+") and the guidance gains one line; the index's mtime is re-checked
+ * with readiness, and an index written after an edit drops it.
  *
  * The roots (lib/roots.js): the workspace's own index, the indexes a bounded scan finds below it
  * (started at session_start and on `/codegraph roots`; a turn waits only for a first scan still
@@ -7181,7 +7199,8 @@ function createExtension(glue, getPeers) {
     // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
       if (!ctx.hasUI) return;
-      const text = statusText(state.serving(), glue.runnerInfo(), state.ledger.count(), state.toolRoots());
+      const { ledger } = state;
+      const text = statusText(state.serving(), glue.runnerInfo(), ledger.count(), state.toolRoots(), ledger.more());
       if (text === state.shownStatus) return;
       state.shownStatus = text;
       ctx.ui.setStatus("codegraph", text);

@@ -72,7 +72,7 @@ function envDroppedLines(dropped) {
 function statusReport(diagnosis, state, info) {
   const ext = info.extension;
   const edited = state.ledger?.count() ?? 0;
-  const ready = edited > 0 ? editedReportText(edited) : "ready";
+  const ready = edited > 0 ? editedReportText(edited, state.ledger?.more?.() ?? false) : "ready";
   // Ready when the tools can answer: from the workspace's own index or from one of the roots.
   const serving = state.serving?.() ?? diagnosis;
   const lines = [
@@ -124,9 +124,10 @@ function statusReport(diagnosis, state, info) {
 
 /**
  * The status slot: the real state in a few words, the runner when it is a fallback, and when
- * ready how many files this session's edit/write tools changed after the index (`edited`).
+ * ready how many files this session's edit/write tools changed after the index (`edited`; with
+ * `editedMore`, at least that many: the ledger's bound was passed).
  */
-function statusText(diagnosis, runner, edited = 0, roots = []) {
+function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = false) {
   const fallback = runner?.fallback ? ` (${runner.name} runner)` : "";
   // Which roots the tools answer from, when it is not simply the workspace's own index.
   const where =
@@ -135,7 +136,7 @@ function statusText(diagnosis, runner, edited = 0, roots = []) {
       : roots.length === 1 && roots[0].source !== "workspace"
         ? ` · ${printable(roots[0].label)}`
         : "";
-  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited)}`;
+  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited, editedMore)}`;
   const words = {
     CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
     CODEGRAPH_NOT_FOUND: "not installed",
