@@ -48,8 +48,13 @@ const PLANTS = {
   },
   "swapped for a FIFO after the check": {
     plant: (f) => fs.writeFileSync(f, '{"tools":["codegraph_node"],"roots":[]}'),
-    swap: true,
+    swap: "fifo",
     why: /not a regular file \(a FIFO\)/,
+  },
+  "grown past the bound after the check": {
+    plant: (f) => fs.writeFileSync(f, '{"tools":["codegraph_node"],"roots":[]}'),
+    swap: "huge",
+    why: /larger than 64 KiB; nothing was used/,
   },
 };
 
@@ -81,7 +86,7 @@ test("a saved tools choice or roots file that is no regular file, or too large: 
     const files = [savedFile(agentDir, ws, "tools"), savedFile(agentDir, ws, "roots")];
     for (const f of files) fs.mkdirSync(path.dirname(f), { recursive: true });
     for (const f of files) await plant(f);
-    cases.push({ name, ws, files, ...(swap ? { swap: files } : {}) });
+    cases.push({ name, ws, files, ...(swap ? { swap: files, swapTo: swap } : {}) });
   }
   // A control: a good saved choice is still read.
   const good = makeWorkspace();

@@ -2,8 +2,8 @@
 // over the package, one per case, each in its own workspace whose saved settings files the test
 // planted (a FIFO, a device…). A session start that blocks on one blocks this whole process, so
 // the test runs it here under a hard timeout. argv[2]: JSON `{ cases: [{ name, ws, swap? }] }`;
-// `swap`: files replaced by a FIFO right after the glue's stat of them (the race a check-then-open
-// loses). Prints one JSON line per case, as soon as each is done: `{ name, status, tools,
+// `swap`: files replaced by a FIFO (or, with `swapTo: "huge"`, grown to 64 MiB) right after the
+// glue's stat of them (the race a check-then-open loses). Prints one JSON line per case, as soon as each is done: `{ name, status, tools,
 // roots, active }` (what `/codegraph`, `/codegraph tools`, `/codegraph roots` said; the tools on).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -14,14 +14,16 @@ const require = createRequire(import.meta.url);
 const pkg = require("../../index.js");
 const { cases } = JSON.parse(process.argv[2]);
 
-const swapped = new Set(cases.flatMap((c) => c.swap ?? []));
+const swapped = new Map(cases.flatMap((c) => (c.swap ?? []).map((f) => [f, c.swapTo ?? "fifo"])));
 const statSync = fs.statSync;
 fs.statSync = function patchedStat(file, ...rest) {
   const st = statSync.call(this, file, ...rest);
-  if (swapped.delete(String(file))) {
+  const to = swapped.get(String(file));
+  swapped.delete(String(file));
+  if (to === "fifo") {
     fs.rmSync(file);
     execFileSync("mkfifo", [file]);
-  }
+  } else if (to === "huge") fs.truncateSync(file, 64 * 1024 * 1024);
   return st;
 };
 
