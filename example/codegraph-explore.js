@@ -4178,14 +4178,17 @@ function staleAnswerLine(stale) {
   );
 }
 
-/** The status slot's tail when Pi's tools edited files after the index: " · 3 files edited since the index". */
-function editedSlotText(count) {
-  return count > 0 ? ` · ${filesWord(count)} edited since the index` : "";
+/** `3 files`, or with `more` (past the ledger's bound: at least that many) `1000+ files`. */
+const editedWord = (count, more) => (more ? `${count}+ files` : filesWord(count));
+
+/** The status slot's tail when Pi's tools edited files after the index: " · 3 files edited since the index" ("1000+ files" past the bound). */
+function editedSlotText(count, more = false) {
+  return count > 0 ? ` · ${editedWord(count, more)} edited since the index` : "";
 }
 
 /** The /codegraph report's readiness when Pi's tools edited files after the index. */
-function editedReportText(count) {
-  return `ready, ${filesWord(count)} changed since the index (edited in this session)`;
+function editedReportText(count, more = false) {
+  return `ready, ${editedWord(count, more)} changed since the index (edited in this session)`;
 }
 
 /** The one prompt guideline while any file edited in this session is newer than the index (no count: the prompt stays put). */
@@ -4613,6 +4616,83 @@ async function scanRoots(workspace, options = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/settings-file.js
+
+// Reading the small files the glue keeps in Pi's agent directory (the focused tools chosen, the
+// roots added, per project: lib/toolset.js, lib/roots.js). Such a file is the user's to edit, so
+// it may be anything: a FIFO (a plain read blocks the host's only thread for good, at session
+// start), a device (/dev/zero never ends), a socket, a directory, a huge file, or a regular file
+// swapped for a FIFO between the check and the open. Only a regular file is read: its metadata
+// first, then opened non-blocking (the open of a FIFO swapped in cannot block) and checked again
+// on the descriptor, and read up to a bound. Anything else is a reason (facts, worded by
+// lib/words/settings.js) and the caller's defaults apply.
+
+/** The largest settings file read: a tools list is ~100 bytes, 16 roots ~4 KiB. */
+const MAX_SETTINGS_BYTES = 64 * 1024;
+/** O_NONBLOCK: a FIFO swapped in after the metadata check cannot block the open (nor its read). */
+const SETTINGS_OPEN_FLAGS =
+  process.platform === "win32"
+    ? fs.constants.O_RDONLY
+    : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
+
+/** What a file that is not a regular one is: "fifo", "socket", "directory", "device" or "other". */
+function kindOf(st) {
+  if (st.isFIFO()) return "fifo";
+  if (st.isSocket()) return "socket";
+  if (st.isDirectory()) return "directory";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "device";
+  return "other";
+}
+
+/** `{ reason }` of a file that is not a regular file, or is larger than the bound; null when it may be read. */
+function refusal(st) {
+  if (!st.isFile()) return { reason: { is: "notRegular", kind: kindOf(st) } };
+  if (st.size > MAX_SETTINGS_BYTES) return { reason: { is: "tooLarge", maxBytes: MAX_SETTINGS_BYTES } };
+  return null;
+}
+
+/** The failure of a system call as a reason (ENXIO: a socket, which cannot be opened). */
+function failed(err) {
+  if (err?.code === "ENXIO") return { reason: { is: "notRegular", kind: "socket" } };
+  return { reason: { is: "unreadable", code: String(err?.code ?? err?.message ?? err) } };
+}
+
+/**
+ * The text of the settings file `file`: `{ text }`, `{ absent: true }` (no such file), or
+ * `{ reason }` (`{ is: "notRegular", kind } | { is: "tooLarge", maxBytes } | { is: "unreadable",
+ * code }`). Never blocks on a special file and never reads more than MAX_SETTINGS_BYTES + 1.
+ */
+function readSettingsFile(file) {
+  try {
+    const early = refusal(fs.statSync(file));
+    if (early) return early;
+  } catch (err) {
+    return err?.code === "ENOENT" ? { absent: true } : failed(err);
+  }
+  let fd;
+  try {
+    fd = fs.openSync(file, SETTINGS_OPEN_FLAGS);
+  } catch (err) {
+    return err?.code === "ENOENT" ? { absent: true } : failed(err);
+  }
+  try {
+    const late = refusal(fs.fstatSync(fd));
+    if (late) return late;
+    const buf = Buffer.alloc(MAX_SETTINGS_BYTES + 1);
+    let got = 0;
+    for (let n = -1; n !== 0 && got < buf.length; got += n) n = fs.readSync(fd, buf, got, buf.length - got, got);
+    if (got > MAX_SETTINGS_BYTES) return { reason: { is: "tooLarge", maxBytes: MAX_SETTINGS_BYTES } };
+    return { text: buf.subarray(0, got).toString("utf8") };
+  } catch (err) {
+    return failed(err);
+  } finally {
+    try {
+      fs.closeSync(fd);
+    } catch {}
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/tools.js
 
 // The focused tools beside codegraph_explore: each is one CodeGraph command with a schema, over
@@ -4707,6 +4787,38 @@ const FOCUSED_NAMES = FOCUSED_TOOLS.map((t) => t.name);
 const focusedTool = (name) => FOCUSED_TOOLS.find((t) => t.name === name);
 
 // ---------------------------------------------------------------------------------------------
+// lib/words/settings.js
+
+// The words of a settings file the glue could not use (lib/settings-file.js reasons): the part
+// after the file's path in "saved roots ignored: <file>: …" and "The saved choice could not be
+// read (<file>: …)".
+
+const KINDS = {
+  fifo: "a FIFO",
+  socket: "a socket",
+  directory: "a directory",
+  device: "a device",
+  other: "not a regular file",
+};
+
+/** `<file>: <why>` for a reason of readSettingsFile(). */
+function settingsProblemText(file, reason) {
+  if (reason?.is === "notRegular")
+    return `${file}: not a regular file (${KINDS[reason.kind] ?? KINDS.other}); nothing was read`;
+  if (reason?.is === "tooLarge")
+    return `${file}: larger than ${Math.round(reason.maxBytes / 1024)} KiB; nothing was used`;
+  return `${file}: ${reason?.code ?? "unreadable"}`;
+}
+
+/** The `/codegraph` report's lines for saved files that were ignored (`choice`: lib/toolset.js choiceFor, `added`: lib/roots.js loadAddedRoots). */
+function ignoredSettingsLines(choice, added) {
+  const lines = [];
+  if (choice?.savedProblem) lines.push(`saved tools choice ignored: ${choice.savedProblem}; the default applies`);
+  if (added?.problem) lines.push(`saved roots ignored: ${added.problem}`);
+  return lines;
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/toolset.js
 
 // Which focused tools are on (lib/tools.js): the user's choice, never the model's. It comes from
@@ -4788,15 +4900,12 @@ function saveJson(file, data) {
 /** The saved choice: `{ names }`, `{ problem }` (a file we cannot read or use), or undefined (none saved). */
 function loadSaved(agentDir, cwd) {
   const file = savedFile(agentDir, cwd);
-  let raw;
+  // A regular file only, bounded: a FIFO planted there would block session start for good.
+  const read = readSettingsFile(file);
+  if (read.absent) return undefined;
+  if (read.reason) return { problem: settingsProblemText(file, read.reason) };
   try {
-    raw = fs.readFileSync(file, "utf8");
-  } catch (err) {
-    if (err?.code === "ENOENT") return undefined;
-    return { problem: `${file}: ${err?.code ?? err?.message}` };
-  }
-  try {
-    const data = JSON.parse(raw);
+    const data = JSON.parse(read.text);
     if (!Array.isArray(data?.tools) || data.tools.some((n) => typeof n !== "string"))
       return { problem: `${file}: no tools list` };
     // Names this version does not know (a newer version's) are left out, not refused.
@@ -4950,14 +5059,12 @@ function rootFor(roots, project, tool) {
 /** What `/codegraph roots add` saved for `workspace`: `{ dirs }`, `{ dirs: [], problem }`, or `{ dirs: [] }`. */
 function loadAddedRoots(agentDir, workspace) {
   const file = savedFile(agentDir, workspace, "roots");
-  let raw;
+  // A regular file only, bounded (lib/settings-file.js): anything else is ignored, and said.
+  const read = readSettingsFile(file);
+  if (read.absent) return { dirs: [] };
+  if (read.reason) return { dirs: [], problem: settingsProblemText(file, read.reason) };
   try {
-    raw = fs.readFileSync(file, "utf8");
-  } catch (err) {
-    return err?.code === "ENOENT" ? { dirs: [] } : { dirs: [], problem: `${file}: ${err?.code ?? err?.message}` };
-  }
-  try {
-    const data = JSON.parse(raw);
+    const data = JSON.parse(read.text);
     if (!Array.isArray(data?.roots)) return { dirs: [], problem: `${file}: no roots list` };
     // Only absolute paths without NUL: a file edited by hand cannot add a relative or odd one.
     const dirs = data.roots.filter((d) => typeof d === "string" && path.isAbsolute(d) && !d.includes("\0"));
@@ -5360,6 +5467,15 @@ function coveringDir(dirs, file) {
 }
 
 /**
+ * At most this many edited files are tracked one by one. The count only says "the index is
+ * behind"; past a thousand files (a mass rename, generated code) the answer is the same
+ * (/codegraph sync), while every file kept costs memory and the turn's recheck a pass over it,
+ * and every new count a status update (a message to an rpc client). Past it the count shows as
+ * "1000+" and only the latest untracked edit per root is kept (as many as there are roots).
+ */
+const MAX_EDITS_TRACKED = 1000;
+
+/**
  * A session's ledger of the files Pi's own `edit` and `write` tools changed after the index that
  * covers them was last written. `note(event, cwd, roots)` takes a `tool_result` event (an error
  * result, another tool, a path outside every root in `roots` (the directories the tools answer
@@ -5367,18 +5483,21 @@ function coveringDir(dirs, file) {
  * .codegraph/ or .git/ there is not counted) and says whether it counted; `recheck(roots)` (a
  * directory or a list: the roots with an index) stats each root's index (bounded) and drops the
  * edits its index is newer than, and those no root covers; `count()` is how many unique files
- * are counted now. Nothing is read but the index files' mtimes.
+ * are counted now (the tracked ones, at most MAX_EDITS_TRACKED) and `more()` whether edits past
+ * that bound are still newer than their index (`count()` is then "at least", and at least 1).
+ * Nothing is read but the index files' mtimes.
  */
-function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
+function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_TRACKED } = {}) {
   const edits = new Map(); // absolute path → when the tool reported it (ms)
+  const untracked = new Map(); // root → the latest edit there past the bound (ms)
   let indexed = new Map(); // root directory → when its index was last written (ms), or null
+  /** Whether an edit at `at` in `root` (undefined: no root covers it) is not newer than that root's index. */
+  const behind = (root, at) => root === undefined || (indexed.get(root) !== null && at <= indexed.get(root));
   const drop = () => {
     if (indexed.size === 0) return;
-    for (const [file, at] of edits) {
-      const root = coveringDir([...indexed.keys()], file);
-      if (root === undefined) edits.delete(file);
-      else if (indexed.get(root) !== null && at <= indexed.get(root)) edits.delete(file);
-    }
+    const dirs = [...indexed.keys()];
+    for (const [file, at] of edits) if (behind(coveringDir(dirs, file), at)) edits.delete(file);
+    for (const [root, at] of untracked) if (behind(coveringDir(dirs, root), at)) untracked.delete(root);
   };
   return {
     note(event, cwd, roots = []) {
@@ -5392,14 +5511,15 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
       if (root === undefined || root === file) return false;
       const first = path.relative(root, file).split(path.sep)[0];
       if (NOT_CODE_DIRS.includes(first)) return false;
-      edits.set(file, Date.now());
+      if (edits.has(file) || edits.size < maxTracked) edits.set(file, Date.now());
+      else untracked.set(root, Date.now());
       return true;
     },
     async recheck(roots) {
       const dirs = (typeof roots === "string" ? [roots] : Array.isArray(roots) ? roots : []).map((d) =>
         path.resolve(d),
       );
-      if (edits.size > 0 && dirs.length > 0) {
+      if ((edits.size > 0 || untracked.size > 0) && dirs.length > 0) {
         const at = await staleCheckBy(() => Promise.all(dirs.map((d) => indexWrittenAt(d))), deadlineMs, undefined);
         // A check that did not answer keeps what was known.
         if (at !== undefined) indexed = new Map(dirs.map((d, i) => [d, at[i]]));
@@ -5407,7 +5527,8 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
       }
       return edits.size;
     },
-    count: () => edits.size,
+    count: () => (edits.size === 0 && untracked.size > 0 ? 1 : edits.size),
+    more: () => untracked.size > 0,
   };
 }
 
@@ -5621,7 +5742,7 @@ function envDroppedLines(dropped) {
 function statusReport(diagnosis, state, info) {
   const ext = info.extension;
   const edited = state.ledger?.count() ?? 0;
-  const ready = edited > 0 ? editedReportText(edited) : "ready";
+  const ready = edited > 0 ? editedReportText(edited, state.ledger?.more?.() ?? false) : "ready";
   // Ready when the tools can answer: from the workspace's own index or from one of the roots.
   const serving = state.serving?.() ?? diagnosis;
   const lines = [
@@ -5658,6 +5779,7 @@ function statusReport(diagnosis, state, info) {
   // The focused tools on (lib/toolset.js), only when any is: with none, the report is as it was.
   const on = state.activeFocused?.() ?? [];
   if (on.length > 0 && state.choice) lines.push(`tools: ${toolsOnText(on, state.choice)}`);
+  lines.push(...ignoredSettingsLines(state.choice, state.added));
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!serving.ready) {
     if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(serving.problemCode))
@@ -5672,9 +5794,10 @@ function statusReport(diagnosis, state, info) {
 
 /**
  * The status slot: the real state in a few words, the runner when it is a fallback, and when
- * ready how many files this session's edit/write tools changed after the index (`edited`).
+ * ready how many files this session's edit/write tools changed after the index (`edited`; with
+ * `editedMore`, at least that many: the ledger's bound was passed).
  */
-function statusText(diagnosis, runner, edited = 0, roots = []) {
+function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = false) {
   const fallback = runner?.fallback ? ` (${runner.name} runner)` : "";
   // Which roots the tools answer from, when it is not simply the workspace's own index.
   const where =
@@ -5683,7 +5806,7 @@ function statusText(diagnosis, runner, edited = 0, roots = []) {
       : roots.length === 1 && roots[0].source !== "workspace"
         ? ` · ${printable(roots[0].label)}`
         : "";
-  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited)}`;
+  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited, editedMore)}`;
   const words = {
     CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
     CODEGRAPH_NOT_FOUND: "not installed",
@@ -7007,8 +7130,8 @@ async function indexStatus(ctx, env, d, cwd) {
  *
  * The files Pi's own edit and write tools change are noted from `tool_result` (never modifying
  * it) in a ledger (lib/staleness.js): while any is newer than the index, the status slot counts
- * them and the guidance gains one line; the index's mtime is re-checked with readiness, and an
- * index written after an edit drops it.
+ * them (up to 1000, then "1000+") and the guidance gains one line; the index's mtime is re-checked
+ * with readiness, and an index written after an edit drops it.
  *
  * The roots (lib/roots.js): the workspace's own index, the indexes a bounded scan finds below it
  * (started at session_start and on `/codegraph roots`; a turn waits only for a first scan still
@@ -7076,7 +7199,8 @@ function createExtension(glue, getPeers) {
     // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
       if (!ctx.hasUI) return;
-      const text = statusText(state.serving(), glue.runnerInfo(), state.ledger.count(), state.toolRoots());
+      const { ledger } = state;
+      const text = statusText(state.serving(), glue.runnerInfo(), ledger.count(), state.toolRoots(), ledger.more());
       if (text === state.shownStatus) return;
       state.shownStatus = text;
       ctx.ui.setStatus("codegraph", text);
@@ -7406,6 +7530,20 @@ function admit(cwd, { signal, budgetMs, onQueue }) {
   });
 }
 
+/**
+ * The pass of a command that writes the index (`init`, `sync`, `index`, `uninit`, `unlock`): a
+ * write is not a reader, so it takes no reader's slot and waits for none. Readers meet it through
+ * the runner's writer rule (a short bounded wait on CodeGraph's lock, then CODEGRAPH_INDEX_BUSY),
+ * and it never waits for readers already running: a write from outside Pi (a terminal, a git
+ * hook, CodeGraph's watcher) never does either. Shaped as admit()'s ticket; `siblings` counts the
+ * readers running as it starts.
+ */
+function passWrite(cwd) {
+  const policy = parallelPolicy(cwd);
+  const siblings = gates.get(indexKey(cwd))?.running.size ?? 0;
+  return { siblings, policy, queueMs: 0, leave() {} };
+}
+
 // ---------------------------------------------------------------------------------------------
 // lib/calls.js
 
@@ -7489,6 +7627,15 @@ function citesFiles(command) {
   }
 }
 
+/** Whether `command` writes the index (a description that cannot be read does not: the backend rejects it). */
+function writesIndex(command) {
+  try {
+    return command?.writesIndex === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * `{ subcommand }` of a command other than explore, for its failure's words; `{}` for explore and
  * for a description that cannot be read (the backend rejects that one with its own words).
@@ -7535,11 +7682,12 @@ function wrapBackend(backend) {
     }
     // A failure's words name the command that ran (`codegraph sync did not finish…`); explore's stay as they were.
     const named = namedCommand(command);
-    // Wait for a turn on the index (lib/admission.js); the time budget starts once admitted.
+    // Wait for a turn on the index (lib/admission.js); the time budget starts once admitted. A
+    // write takes no reader's turn: readers meet it through the runner's writer rule.
     const budgetMs = budgetOf(command, plain);
     let ticket;
     try {
-      ticket = await admit(cwd, { signal, budgetMs, onQueue });
+      ticket = writesIndex(command) ? passWrite(cwd) : await admit(cwd, { signal, budgetMs, onQueue });
     } catch (err) {
       const queue = err?.queue;
       if (!queue) throw publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });

@@ -190,4 +190,18 @@ function admit(cwd, { signal, budgetMs, onQueue }) {
   });
 }
 
-module.exports = { admit, noteIndexBytes, parallelPolicy, queueBound };
+/**
+ * The pass of a command that writes the index (`init`, `sync`, `index`, `uninit`, `unlock`): a
+ * write is not a reader, so it takes no reader's slot and waits for none. Readers meet it through
+ * the runner's writer rule (a short bounded wait on CodeGraph's lock, then CODEGRAPH_INDEX_BUSY),
+ * and it never waits for readers already running: a write from outside Pi (a terminal, a git
+ * hook, CodeGraph's watcher) never does either. Shaped as admit()'s ticket; `siblings` counts the
+ * readers running as it starts.
+ */
+function passWrite(cwd) {
+  const policy = parallelPolicy(cwd);
+  const siblings = gates.get(indexKey(cwd))?.running.size ?? 0;
+  return { siblings, policy, queueMs: 0, leave() {} };
+}
+
+module.exports = { admit, noteIndexBytes, parallelPolicy, passWrite, queueBound };

@@ -4,7 +4,7 @@
 // explore() never throw synchronously and every failure is a CODEGRAPH_* rejection.
 
 const os = require("node:os");
-const { admit, noteIndexBytes, parallelPolicy, queueBound } = require("./admission.js");
+const { admit, noteIndexBytes, parallelPolicy, passWrite, queueBound } = require("./admission.js");
 const { finishAnswer } = require("./answer.js");
 const { DEFAULT_TIMEOUT_MS, isTimeout } = require("./backends/node/limits.js");
 const { exhausted } = require("./backends/node/errors.js");
@@ -90,6 +90,15 @@ function citesFiles(command) {
   }
 }
 
+/** Whether `command` writes the index (a description that cannot be read does not: the backend rejects it). */
+function writesIndex(command) {
+  try {
+    return command?.writesIndex === true;
+  } catch {
+    return false;
+  }
+}
+
 /**
  * `{ subcommand }` of a command other than explore, for its failure's words; `{}` for explore and
  * for a description that cannot be read (the backend rejects that one with its own words).
@@ -136,11 +145,12 @@ function wrapBackend(backend) {
     }
     // A failure's words name the command that ran (`codegraph sync did not finish…`); explore's stay as they were.
     const named = namedCommand(command);
-    // Wait for a turn on the index (lib/admission.js); the time budget starts once admitted.
+    // Wait for a turn on the index (lib/admission.js); the time budget starts once admitted. A
+    // write takes no reader's turn: readers meet it through the runner's writer rule.
     const budgetMs = budgetOf(command, plain);
     let ticket;
     try {
-      ticket = await admit(cwd, { signal, budgetMs, onQueue });
+      ticket = writesIndex(command) ? passWrite(cwd) : await admit(cwd, { signal, budgetMs, onQueue });
     } catch (err) {
       const queue = err?.queue;
       if (!queue) throw publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });

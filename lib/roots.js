@@ -6,12 +6,13 @@
 // begins with one line saying how its paths become paths Pi's `read` accepts. The model picks a
 // root by its label; it never names a path.
 
-const fs = require("node:fs");
 const path = require("node:path");
 const { argumentError } = require("./arguments.js");
 const { isWithin } = require("./backends/node/preflight.js");
 const { hasIndex } = require("./roots-scan.js");
+const { readSettingsFile } = require("./settings-file.js");
 const { savedFile, saveJson } = require("./toolset.js");
+const { settingsProblemText } = require("./words/settings.js");
 
 /** The workspace's own index. */
 const WORKSPACE_LABEL = ".";
@@ -97,14 +98,12 @@ function rootFor(roots, project, tool) {
 /** What `/codegraph roots add` saved for `workspace`: `{ dirs }`, `{ dirs: [], problem }`, or `{ dirs: [] }`. */
 function loadAddedRoots(agentDir, workspace) {
   const file = savedFile(agentDir, workspace, "roots");
-  let raw;
+  // A regular file only, bounded (lib/settings-file.js): anything else is ignored, and said.
+  const read = readSettingsFile(file);
+  if (read.absent) return { dirs: [] };
+  if (read.reason) return { dirs: [], problem: settingsProblemText(file, read.reason) };
   try {
-    raw = fs.readFileSync(file, "utf8");
-  } catch (err) {
-    return err?.code === "ENOENT" ? { dirs: [] } : { dirs: [], problem: `${file}: ${err?.code ?? err?.message}` };
-  }
-  try {
-    const data = JSON.parse(raw);
+    const data = JSON.parse(read.text);
     if (!Array.isArray(data?.roots)) return { dirs: [], problem: `${file}: no roots list` };
     // Only absolute paths without NUL: a file edited by hand cannot add a relative or odd one.
     const dirs = data.roots.filter((d) => typeof d === "string" && path.isAbsolute(d) && !d.includes("\0"));

@@ -39,8 +39,8 @@ const { COMMAND_DESCRIPTION } = require("./words/verbs.js");
  *
  * The files Pi's own edit and write tools change are noted from `tool_result` (never modifying
  * it) in a ledger (lib/staleness.js): while any is newer than the index, the status slot counts
- * them and the guidance gains one line; the index's mtime is re-checked with readiness, and an
- * index written after an edit drops it.
+ * them (up to 1000, then "1000+") and the guidance gains one line; the index's mtime is re-checked
+ * with readiness, and an index written after an edit drops it.
  *
  * The roots (lib/roots.js): the workspace's own index, the indexes a bounded scan finds below it
  * (started at session_start and on `/codegraph roots`; a turn waits only for a first scan still
@@ -108,7 +108,8 @@ function createExtension(glue, getPeers) {
     // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
     const slot = (ctx) => {
       if (!ctx.hasUI) return;
-      const text = statusText(state.serving(), glue.runnerInfo(), state.ledger.count(), state.toolRoots());
+      const { ledger } = state;
+      const text = statusText(state.serving(), glue.runnerInfo(), ledger.count(), state.toolRoots(), ledger.more());
       if (text === state.shownStatus) return;
       state.shownStatus = text;
       ctx.ui.setStatus("codegraph", text);

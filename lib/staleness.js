@@ -211,6 +211,15 @@ function coveringDir(dirs, file) {
 }
 
 /**
+ * At most this many edited files are tracked one by one. The count only says "the index is
+ * behind"; past a thousand files (a mass rename, generated code) the answer is the same
+ * (/codegraph sync), while every file kept costs memory and the turn's recheck a pass over it,
+ * and every new count a status update (a message to an rpc client). Past it the count shows as
+ * "1000+" and only the latest untracked edit per root is kept (as many as there are roots).
+ */
+const MAX_EDITS_TRACKED = 1000;
+
+/**
  * A session's ledger of the files Pi's own `edit` and `write` tools changed after the index that
  * covers them was last written. `note(event, cwd, roots)` takes a `tool_result` event (an error
  * result, another tool, a path outside every root in `roots` (the directories the tools answer
@@ -218,18 +227,21 @@ function coveringDir(dirs, file) {
  * .codegraph/ or .git/ there is not counted) and says whether it counted; `recheck(roots)` (a
  * directory or a list: the roots with an index) stats each root's index (bounded) and drops the
  * edits its index is newer than, and those no root covers; `count()` is how many unique files
- * are counted now. Nothing is read but the index files' mtimes.
+ * are counted now (the tracked ones, at most MAX_EDITS_TRACKED) and `more()` whether edits past
+ * that bound are still newer than their index (`count()` is then "at least", and at least 1).
+ * Nothing is read but the index files' mtimes.
  */
-function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
+function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_TRACKED } = {}) {
   const edits = new Map(); // absolute path → when the tool reported it (ms)
+  const untracked = new Map(); // root → the latest edit there past the bound (ms)
   let indexed = new Map(); // root directory → when its index was last written (ms), or null
+  /** Whether an edit at `at` in `root` (undefined: no root covers it) is not newer than that root's index. */
+  const behind = (root, at) => root === undefined || (indexed.get(root) !== null && at <= indexed.get(root));
   const drop = () => {
     if (indexed.size === 0) return;
-    for (const [file, at] of edits) {
-      const root = coveringDir([...indexed.keys()], file);
-      if (root === undefined) edits.delete(file);
-      else if (indexed.get(root) !== null && at <= indexed.get(root)) edits.delete(file);
-    }
+    const dirs = [...indexed.keys()];
+    for (const [file, at] of edits) if (behind(coveringDir(dirs, file), at)) edits.delete(file);
+    for (const [root, at] of untracked) if (behind(coveringDir(dirs, root), at)) untracked.delete(root);
   };
   return {
     note(event, cwd, roots = []) {
@@ -243,14 +255,15 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
       if (root === undefined || root === file) return false;
       const first = path.relative(root, file).split(path.sep)[0];
       if (NOT_CODE_DIRS.includes(first)) return false;
-      edits.set(file, Date.now());
+      if (edits.has(file) || edits.size < maxTracked) edits.set(file, Date.now());
+      else untracked.set(root, Date.now());
       return true;
     },
     async recheck(roots) {
       const dirs = (typeof roots === "string" ? [roots] : Array.isArray(roots) ? roots : []).map((d) =>
         path.resolve(d),
       );
-      if (edits.size > 0 && dirs.length > 0) {
+      if ((edits.size > 0 || untracked.size > 0) && dirs.length > 0) {
         const at = await staleCheckBy(() => Promise.all(dirs.map((d) => indexWrittenAt(d))), deadlineMs, undefined);
         // A check that did not answer keeps what was known.
         if (at !== undefined) indexed = new Map(dirs.map((d, i) => [d, at[i]]));
@@ -258,8 +271,17 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS } = {}) {
       }
       return edits.size;
     },
-    count: () => edits.size,
+    count: () => (edits.size === 0 && untracked.size > 0 ? 1 : edits.size),
+    more: () => untracked.size > 0,
   };
 }
 
-module.exports = { STALE_CHECK_MS, MAX_CITED_PATHS, citedPaths, staleCitedFiles, withStaleness, createEditLedger };
+module.exports = {
+  STALE_CHECK_MS,
+  MAX_CITED_PATHS,
+  MAX_EDITS_TRACKED,
+  citedPaths,
+  staleCitedFiles,
+  withStaleness,
+  createEditLedger,
+};

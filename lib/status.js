@@ -2,6 +2,7 @@
 // same diagnosis the guidance comes from, plus which runner serves the tool.
 
 const { printable } = require("./text.js");
+const { ignoredSettingsLines } = require("./words/settings.js");
 const { editedReportText, editedSlotText } = require("./words/staleness.js");
 const { toolsOnText } = require("./words/tools.js");
 
@@ -71,7 +72,7 @@ function envDroppedLines(dropped) {
 function statusReport(diagnosis, state, info) {
   const ext = info.extension;
   const edited = state.ledger?.count() ?? 0;
-  const ready = edited > 0 ? editedReportText(edited) : "ready";
+  const ready = edited > 0 ? editedReportText(edited, state.ledger?.more?.() ?? false) : "ready";
   // Ready when the tools can answer: from the workspace's own index or from one of the roots.
   const serving = state.serving?.() ?? diagnosis;
   const lines = [
@@ -108,6 +109,7 @@ function statusReport(diagnosis, state, info) {
   // The focused tools on (lib/toolset.js), only when any is: with none, the report is as it was.
   const on = state.activeFocused?.() ?? [];
   if (on.length > 0 && state.choice) lines.push(`tools: ${toolsOnText(on, state.choice)}`);
+  lines.push(...ignoredSettingsLines(state.choice, state.added));
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!serving.ready) {
     if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(serving.problemCode))
@@ -122,9 +124,10 @@ function statusReport(diagnosis, state, info) {
 
 /**
  * The status slot: the real state in a few words, the runner when it is a fallback, and when
- * ready how many files this session's edit/write tools changed after the index (`edited`).
+ * ready how many files this session's edit/write tools changed after the index (`edited`; with
+ * `editedMore`, at least that many: the ledger's bound was passed).
  */
-function statusText(diagnosis, runner, edited = 0, roots = []) {
+function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = false) {
   const fallback = runner?.fallback ? ` (${runner.name} runner)` : "";
   // Which roots the tools answer from, when it is not simply the workspace's own index.
   const where =
@@ -133,7 +136,7 @@ function statusText(diagnosis, runner, edited = 0, roots = []) {
       : roots.length === 1 && roots[0].source !== "workspace"
         ? ` · ${printable(roots[0].label)}`
         : "";
-  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited)}`;
+  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited, editedMore)}`;
   const words = {
     CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
     CODEGRAPH_NOT_FOUND: "not installed",

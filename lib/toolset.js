@@ -8,7 +8,9 @@ const crypto = require("node:crypto");
 const fs = require("node:fs");
 const os = require("node:os");
 const path = require("node:path");
+const { readSettingsFile } = require("./settings-file.js");
 const { FOCUSED_NAMES, FOCUSED_TOOLS } = require("./tools.js");
+const { settingsProblemText } = require("./words/settings.js");
 
 /** `node`, `codegraph_node` → `codegraph_node`; anything else → undefined. */
 function toolNameOf(word) {
@@ -83,15 +85,12 @@ function saveJson(file, data) {
 /** The saved choice: `{ names }`, `{ problem }` (a file we cannot read or use), or undefined (none saved). */
 function loadSaved(agentDir, cwd) {
   const file = savedFile(agentDir, cwd);
-  let raw;
+  // A regular file only, bounded: a FIFO planted there would block session start for good.
+  const read = readSettingsFile(file);
+  if (read.absent) return undefined;
+  if (read.reason) return { problem: settingsProblemText(file, read.reason) };
   try {
-    raw = fs.readFileSync(file, "utf8");
-  } catch (err) {
-    if (err?.code === "ENOENT") return undefined;
-    return { problem: `${file}: ${err?.code ?? err?.message}` };
-  }
-  try {
-    const data = JSON.parse(raw);
+    const data = JSON.parse(read.text);
     if (!Array.isArray(data?.tools) || data.tools.some((n) => typeof n !== "string"))
       return { problem: `${file}: no tools list` };
     // Names this version does not know (a newer version's) are left out, not refused.

@@ -57,6 +57,18 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
   const count = Number(env.FAKE_CG_COUNT ?? 0);
   switch (mode) {
     case "echo":
+      // FAKE_CG_READ_GATE=<dir>: a read notes its request in `<dir>/started` and answers once
+      // `<dir>/go` exists (a model's call holding its slot for as long as a test needs).
+      if (env.FAKE_CG_READ_GATE) {
+        const at = env.FAKE_CG_READ_GATE;
+        fs.appendFileSync(`${at}/started`, `${args[args.indexOf("--") + 1] ?? ""}\n`);
+        const t = setInterval(() => {
+          if (!fs.existsSync(`${at}/go`)) return;
+          clearInterval(t);
+          process.stdout.write(`FAKE EXPLORE\n${JSON.stringify({ argv: args, cwd: process.cwd() })}\n`);
+        }, 5);
+        break;
+      }
       process.stdout.write(`FAKE EXPLORE\n${JSON.stringify({ argv: args, cwd: process.cwd() })}\n`);
       break;
     case "lines":

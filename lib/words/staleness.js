@@ -26,14 +26,17 @@ function staleAnswerLine(stale) {
   );
 }
 
-/** The status slot's tail when Pi's tools edited files after the index: " · 3 files edited since the index". */
-function editedSlotText(count) {
-  return count > 0 ? ` · ${filesWord(count)} edited since the index` : "";
+/** `3 files`, or with `more` (past the ledger's bound: at least that many) `1000+ files`. */
+const editedWord = (count, more) => (more ? `${count}+ files` : filesWord(count));
+
+/** The status slot's tail when Pi's tools edited files after the index: " · 3 files edited since the index" ("1000+ files" past the bound). */
+function editedSlotText(count, more = false) {
+  return count > 0 ? ` · ${editedWord(count, more)} edited since the index` : "";
 }
 
 /** The /codegraph report's readiness when Pi's tools edited files after the index. */
-function editedReportText(count) {
-  return `ready, ${filesWord(count)} changed since the index (edited in this session)`;
+function editedReportText(count, more = false) {
+  return `ready, ${editedWord(count, more)} changed since the index (edited in this session)`;
 }
 
 /** The one prompt guideline while any file edited in this session is newer than the index (no count: the prompt stays put). */

@@ -1,0 +1,108 @@
+// The session's ledger of files Pi's own edit/write tools changed after the index
+// (lib/staleness.js createEditLedger, fed from tool_result in lib/session.js) is bounded: at most
+// MAX_EDITS_TRACKED (1000) files are tracked; past that the count shows as "1000+", the status
+// slot is not updated again (its text no longer changes), and a turn's recheck stats the index
+// files only, never an edited file. Counted, not timed: entries shown, setStatus calls, stats.
+// Through a Pi host over the fake CLI, on the native runner (the ledger is the glue's alone).
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import fsp from "node:fs/promises";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { test } from "node:test";
+import { makeWorkspace, useFakeCli } from "./helpers/index.mjs";
+import { hostWith, recordingUi } from "./helpers/pi-host.mjs";
+
+const require = createRequire(import.meta.url);
+const pkg = require("../index.js");
+const { createEditLedger } = require("../lib/staleness.js");
+/** The ledger's bound (lib/staleness.js MAX_EDITS_TRACKED), as the user sees it. */
+const BOUND = 1000;
+
+useFakeCli();
+
+async function session(ws) {
+  const host = await hostWith(pkg, "ledger");
+  const ui = recordingUi();
+  const ctx = { cwd: ws, hasUI: true, ui };
+  await host.startSession(ctx);
+  await host.beforeAgentStart(ctx);
+  const slotCalls = () => ui.statusLog.filter((e) => e.key === "codegraph").length;
+  const edit = (file) => host.toolResult({ toolName: "edit", input: { path: file } }, ctx);
+  const report = async () => {
+    const from = ui.notes.length;
+    await host.commands.get("codegraph").handler("", ctx);
+    return ui.notes[from].message.split("\n")[0];
+  };
+  return { host, ctx, ui, slotCalls, edit, report, slot: () => ui.statuses.get("codegraph") };
+}
+
+/** Runs `fn` counting fs.promises stat/lstat calls on paths under each of `dirs`: the counts, in order. */
+async function countingStats(dirs, fn) {
+  const saved = { stat: fsp.stat, lstat: fsp.lstat };
+  const counts = dirs.map(() => 0);
+  for (const name of ["stat", "lstat"])
+    fsp[name] = (p, ...rest) => {
+      dirs.forEach((d, i) => {
+        if (String(p).startsWith(d + path.sep)) counts[i] += 1;
+      });
+      return saved[name].call(fsp, p, ...rest);
+    };
+  try {
+    await fn();
+  } finally {
+    Object.assign(fsp, saved);
+  }
+  return counts;
+}
+
+test(`past ${BOUND} edited files: "1000+", no status update per edit, a turn stats no edited file; a newer index clears it`, async () => {
+  const ws = makeWorkspace();
+  const s = await session(ws);
+  assert.equal(s.slot(), "⬡ codegraph");
+  const before = s.slotCalls();
+  for (let i = 0; i < BOUND; i += 1) await s.edit(`src/f${i}.ts`);
+  assert.equal(s.slot(), "⬡ codegraph · 1000 files edited since the index");
+  assert.equal(s.slotCalls() - before, BOUND, "one update per new count up to the bound");
+
+  await s.edit("src/past-the-bound-0.ts");
+  assert.equal(s.slot(), "⬡ codegraph · 1000+ files edited since the index");
+  const atBound = s.slotCalls();
+  for (let i = 1; i < 2000; i += 1) await s.edit(`src/past-the-bound-${i}.ts`);
+  await s.edit("src/f7.ts"); // a tracked file again
+  assert.equal(s.slotCalls(), atBound, "past the bound the slot's text does not change: no update");
+  assert.equal(await s.report(), "pi-codegraph: ready, 1000+ files changed since the index (edited in this session)");
+
+  const dirs = [path.join(ws, "src"), path.join(ws, ".codegraph")];
+  const [edited, index] = await countingStats(dirs, () => s.host.beforeAgentStart(s.ctx));
+  assert.ok(index > 0 && index <= 4, `the recheck stats the index files (${index} stats)`);
+  assert.equal(edited, 0, "never an edited file");
+  assert.equal(s.slot(), "⬡ codegraph · 1000+ files edited since the index");
+
+  // The user's sync writes the index after every edit: all of it is dropped, the tracked and the rest.
+  const later = Date.now() / 1000 + 60;
+  fs.utimesSync(path.join(ws, ".codegraph", "codegraph.db"), later, later);
+  await s.host.beforeAgentStart(s.ctx);
+  assert.equal(s.slot(), "⬡ codegraph");
+  assert.equal(await s.report(), "pi-codegraph: ready");
+});
+
+test("the bound per root: a newer index in one root drops that root's edits past the bound, another root's keep the count at least 1+", async () => {
+  const ws = makeWorkspace();
+  const [a, b] = ["a", "b"].map((d) => path.join(ws, d));
+  const ledger = createEditLedger({ maxTracked: 3 });
+  const roots = [a, b];
+  const edit = (file) => ledger.note({ toolName: "write", input: { path: file } }, ws, roots);
+  for (const f of ["a/1.ts", "a/2.ts", "a/3.ts", "a/4.ts", "b/1.ts"]) assert.equal(edit(f), true);
+  assert.deepEqual([ledger.count(), ledger.more()], [3, true], "3 tracked, the rest past the bound");
+  // Root a's index is written after all of them; b has none (its edits stay).
+  for (const r of roots) fs.mkdirSync(path.join(r, ".codegraph"), { recursive: true });
+  fs.copyFileSync(path.join(ws, ".codegraph", "codegraph.db"), path.join(a, ".codegraph", "codegraph.db"));
+  const later = Date.now() / 1000 + 60;
+  fs.utimesSync(path.join(a, ".codegraph", "codegraph.db"), later, later);
+  await ledger.recheck(roots);
+  assert.deepEqual([ledger.count(), ledger.more()], [1, true], "b's edit past the bound is still counted");
+  // Room again: a new edit is tracked one by one.
+  edit("a/5.ts");
+  assert.deepEqual([ledger.count(), ledger.more()], [1, true]);
+});
