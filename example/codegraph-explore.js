@@ -254,16 +254,16 @@ function notOwnLead(f) {
     : `the index directory ${dir} is not this workspace's own to write`;
 }
 
-/** One remediation per reason; nothing was written or deleted in any case. */
+/** One remediation per reason. */
 function notOwnRemediation(f) {
   const r = f.reason ?? {};
   const p = shownPath(r.path ?? "");
   const dir = shownPath(f.kind?.dir ?? "");
   if (r.is === "mountPoint")
-    return `Nothing was deleted. ${p} is mounted from elsewhere: unmount it (or start without that volume), or delete CodeGraph's own files in it yourself (codegraph.db with its -wal and -shm, codegraph.lock, .gitignore).`;
+    return `${p} is mounted from elsewhere: unmount it (or start without that volume), or delete CodeGraph's own files in it yourself (codegraph.db with its -wal and -shm, codegraph.lock, .gitignore).`;
   if (r.is === "foreignEntry")
-    return `Nothing was deleted. Move ${p} out of ${dir} (uninit deletes the whole directory), then run \`/codegraph uninit\` again.`;
-  return `Nothing was written. Remove the link ${p} (\`rm\` on a link removes only the link), then run \`/codegraph init\` in Pi for an index of the workspace's own; or start Pi in the project that owns that index. If that index is yours, PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 lets pi-codegraph use an existing one outside the workspace (never to create one).`;
+    return `Move ${p} out of ${dir} (uninit deletes the whole directory), then run \`/codegraph uninit\` again.`;
+  return `Remove the link ${p} (\`rm\` on a link removes only the link), then run \`/codegraph init\` in Pi for an index of the workspace's own; or start Pi in the project that owns that index. If that index is yours, PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 lets pi-codegraph use an existing one outside the workspace (never to create one).`;
 }
 
 /**
@@ -272,6 +272,16 @@ function notOwnRemediation(f) {
  */
 function refusalFields(field, code, facts, { headline, remediation }) {
   return { [`${field}Problem`]: headline(code, facts), [`${field}Remediation`]: remediation(code, facts) };
+}
+
+/**
+ * What every `/codegraph <verb>` says, before it asks or runs anything, when the index directory
+ * is not the workspace's own: the diagnosis's one fact (`problem`, `remediation`), the same words
+ * for every verb.
+ */
+function notOwnVerbText(verb, problem, remediation) {
+  const said = String(problem);
+  return `/codegraph ${verb}: refused; nothing was run. ${said.charAt(0).toUpperCase()}${said.slice(1)}. ${remediation}`;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -6549,6 +6559,25 @@ function writeSummary(text) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/verb-refusal.js
+
+// The one fact every `/codegraph` verb words the same way, before any dialog and before anything
+// runs: the workspace's index directory is not its own to write (diagnose's `writeProblem`: the
+// directory, or a file CodeGraph writes in it, is a link), or, for uninit, not CodeGraph's alone
+// to delete (`removeProblem`: a mount point, files CodeGraph does not make). The runners refuse
+// the same commands (CODEGRAPH_NO_INDEX, kind notOwn); this decides it first, from the diagnosis.
+
+/** The verbs that delete the index directory (CodeGraph's `uninit`). */
+const DELETING_VERBS = new Set(["uninit"]);
+
+/** What `/codegraph <verb>` says instead of asking or running, from the diagnosis `d`; null: nothing stops it here. */
+function notOwnRefusal(verb, d) {
+  if (d?.writeProblem) return notOwnVerbText(verb, d.writeProblem, d.writeRemediation);
+  if (DELETING_VERBS.has(verb) && d?.removeProblem) return notOwnVerbText(verb, d.removeProblem, d.removeRemediation);
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/words/verbs.js
 
 // The words of the `/codegraph` verbs (lib/verbs.js): what each one does, its confirm dialog,
@@ -7067,6 +7096,8 @@ async function verbOf(args, ctx, env) {
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
   if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
     return say(noCliText(verb, d.problem), "error");
+  // The index not the workspace's own: every verb says so alike, before any dialog.
+  if (notOwnRefusal(verb, d)) return say(notOwnRefusal(verb, d), "warning");
 
   if (verb === "status") return indexStatus(ctx, rootEnv, d, cwd);
 
@@ -7158,6 +7189,8 @@ async function runWrite(verb, ctx, env, cwd) {
   if (env.state) env.state.shownStatus = undefined;
   await env.refresh(ctx);
   const d = cwd === ctx.cwd ? (env.state.diagnosis ?? {}) : await env.glue.diagnose(cwd, ctx.cwd);
+  if (outcome.error?.code === "CODEGRAPH_NO_INDEX" && notOwnRefusal(verb, d))
+    return env.say(ctx, notOwnRefusal(verb, d), "warning");
   if (outcome.error) {
     const err = outcome.error;
     const type = err?.code === "CODEGRAPH_CANCELLED" ? "warning" : "error";

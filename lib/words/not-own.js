@@ -15,16 +15,16 @@ function notOwnLead(f) {
     : `the index directory ${dir} is not this workspace's own to write`;
 }
 
-/** One remediation per reason; nothing was written or deleted in any case. */
+/** One remediation per reason. */
 function notOwnRemediation(f) {
   const r = f.reason ?? {};
   const p = shownPath(r.path ?? "");
   const dir = shownPath(f.kind?.dir ?? "");
   if (r.is === "mountPoint")
-    return `Nothing was deleted. ${p} is mounted from elsewhere: unmount it (or start without that volume), or delete CodeGraph's own files in it yourself (codegraph.db with its -wal and -shm, codegraph.lock, .gitignore).`;
+    return `${p} is mounted from elsewhere: unmount it (or start without that volume), or delete CodeGraph's own files in it yourself (codegraph.db with its -wal and -shm, codegraph.lock, .gitignore).`;
   if (r.is === "foreignEntry")
-    return `Nothing was deleted. Move ${p} out of ${dir} (uninit deletes the whole directory), then run \`/codegraph uninit\` again.`;
-  return `Nothing was written. Remove the link ${p} (\`rm\` on a link removes only the link), then run \`/codegraph init\` in Pi for an index of the workspace's own; or start Pi in the project that owns that index. If that index is yours, PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 lets pi-codegraph use an existing one outside the workspace (never to create one).`;
+    return `Move ${p} out of ${dir} (uninit deletes the whole directory), then run \`/codegraph uninit\` again.`;
+  return `Remove the link ${p} (\`rm\` on a link removes only the link), then run \`/codegraph init\` in Pi for an index of the workspace's own; or start Pi in the project that owns that index. If that index is yours, PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 lets pi-codegraph use an existing one outside the workspace (never to create one).`;
 }
 
 /**
@@ -35,4 +35,14 @@ function refusalFields(field, code, facts, { headline, remediation }) {
   return { [`${field}Problem`]: headline(code, facts), [`${field}Remediation`]: remediation(code, facts) };
 }
 
-module.exports = { notOwnLead, notOwnRemediation, refusalFields };
+/**
+ * What every `/codegraph <verb>` says, before it asks or runs anything, when the index directory
+ * is not the workspace's own: the diagnosis's one fact (`problem`, `remediation`), the same words
+ * for every verb.
+ */
+function notOwnVerbText(verb, problem, remediation) {
+  const said = String(problem);
+  return `/codegraph ${verb}: refused; nothing was run. ${said.charAt(0).toUpperCase()}${said.slice(1)}. ${remediation}`;
+}
+
+module.exports = { notOwnLead, notOwnRemediation, notOwnVerbText, refusalFields };
