@@ -145,6 +145,39 @@ for (const impl of implementations) {
       }
     }
 
+    for (const entry of ["codegraph.db-wal", "codegraph.db-shm", "codegraph.lock"]) {
+      test(`explore with .codegraph/${entry} -> ../../victim: refused too (CodeGraph writes its sidecars even to read)`, async () => {
+        const { outer, ws } = nest();
+        index(path.join(ws, ".codegraph"));
+        fs.symlinkSync("../../victim", path.join(ws, ".codegraph", entry));
+        const before = snapshot(outer);
+        const log = path.join(tempDir("pi-codegraph-wt-log-"), "log.jsonl");
+        const error = await withEnv({ FAKE_CG_LOG: log }, () => impl.module.explore("how does main work", ws)).then(
+          () => null,
+          (e) => e,
+        );
+        assert.equal(error?.code, "CODEGRAPH_NO_INDEX", String(error?.message));
+        assert.match(
+          error.message,
+          new RegExp(`${entry.replace(".", "\\.")} resolves to .*victim, outside the workspace`),
+        );
+        assert.equal(fs.existsSync(log) && readLog(log).some((r) => r.argv?.[0] === "explore"), false);
+        assert.equal((await impl.module.diagnose(ws)).ready, false);
+        assert.deepEqual(snapshot(outer), before);
+      });
+    }
+
+    test("CODEGRAPH_DIR names the index directory the check guards (.cg -> ..)", async () => {
+      const { outer, ws } = nest();
+      fs.symlinkSync("..", path.join(ws, ".cg"));
+      const before = snapshot(outer);
+      const { error, ran } = await runVerb(impl, "init", ws, { CODEGRAPH_DIR: ".cg" });
+      assert.equal(ran, false);
+      assert.equal(error?.code, "CODEGRAPH_NO_INDEX");
+      assert.match(error.message, /\.cg is not this workspace's own to write/);
+      assert.deepEqual(snapshot(outer), before);
+    });
+
     test("PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 accepts an existing external index for sync, never for init", async () => {
       const { outer, ws } = nest();
       index(path.join(outer, "sibling", "idx"));

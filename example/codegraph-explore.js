@@ -2283,6 +2283,9 @@ const REMOVES_INDEX_DIR = ["uninit"];
 /** A temp file CodeGraph writes before renaming it (`writer.pid.<pid>.tmp`, `….ready.tmp`). */
 const PID_TEMP = /^(writer|daemon|rebuild)\.pid\.\d+(\.ready)?\.tmp$/;
 
+/** `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index outside the workspace. */
+const allowExternal = (env) => envSet(env, "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX") === "1";
+
 const lstatOrNull = (p) => fsp.lstat(p, { bigint: true }).catch(() => null);
 /** Strictly inside `home` (the workspace itself is not a place for the index's files). */
 const strictlyInside = (p, home) => {
@@ -2318,6 +2321,23 @@ async function checkWriteTarget(workspace, home, name, acceptLinks) {
   if (!st?.isDirectory() || acceptLinks) return;
   const resolved = await resolvedPath(dir);
   if (!strictlyInside(resolved, home)) throw notOwn(workspace, dir, { is: "outside", path: dir, target: resolved });
+  await checkEntries(workspace, dir, home);
+}
+
+/**
+ * The index checkIndex() found, when none of CodeGraph's entries in it is a link (unless the user
+ * accepts an index outside the workspace): CodeGraph writes them even to read.
+ */
+async function ownEntries(workspace, home, env, index) {
+  if (!allowExternal(env)) await checkEntries(workspace, index.dir, home);
+  return index;
+}
+
+/**
+ * None of CodeGraph's entries in the index directory `dir` is a symlink: CodeGraph writes them even
+ * to read (SQLite's `-wal` and `-shm`, the lock), so a link there would be written through.
+ */
+async function checkEntries(workspace, dir, home) {
   for (const entry of CODEGRAPH_ENTRIES) {
     const p = path.join(dir, entry);
     if ((await lstatOrNull(p))?.isSymbolicLink()) throw notOwn(workspace, dir, await linkReason(p, home));
@@ -2388,9 +2408,6 @@ async function checkRemovable(workspace, name) {
     }
   }
 }
-
-/** `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index outside the workspace. */
-const allowExternal = (env) => envSet(env, "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX") === "1";
 
 /**
  * A command that writes the index writes only into the workspace's own index directory (a link is
@@ -3639,7 +3656,9 @@ async function diagnose(cwd, workspace) {
     const workspace = await checkWorkspace(d.cwd);
     const home = await resolvedPath(workspace);
     const homes = await homesOf(home, onBehalfOf);
-    const index = await checkIndex(workspace, home, userEnv).catch((p) => ({ problem: p }));
+    const index = await checkIndex(workspace, home, userEnv)
+      .then((found) => ownEntries(workspace, home, userEnv, found))
+      .catch((p) => ({ problem: p }));
     const name = indexDirName(userEnv);
     // As a write would be checked: a link is accepted only for an index the user accepts.
     const accept = !index.problem && allowExternal(userEnv);
@@ -4005,7 +4024,7 @@ async function preflightChecks(cwd, env, { needsIndex, writesIndex, subcommand, 
   const homes = await homesOf(home, onBehalfOf);
   if (writesIndex) await checkWrites(workspace, home, env, needsIndex, subcommand);
   let index;
-  if (needsIndex) index = await checkIndex(workspace, home, env);
+  if (needsIndex) index = await ownEntries(workspace, home, env, await checkIndex(workspace, home, env));
   else {
     const dir = path.join(workspace, indexDirName(env));
     index = { dir, resolved: await resolvedPath(dir) };

@@ -15,7 +15,7 @@ const { linkSignal, parseRunOptions } = require("./args.js");
 const { commandArgv, commandObject, commandPositional, readCommand } = require("./command.js");
 const { checkIndex, checkRequest, checkWorkspace, envSet } = require("./preflight.js");
 const { homesOf, indexDirName, resolvedPath } = require("./preflight.js");
-const { checkWrites } = require("./write-target.js");
+const { checkWrites, ownEntries } = require("./write-target.js");
 const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter } = require("./index-writer.js");
 const { run } = require("./runner.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
@@ -32,7 +32,7 @@ async function preflightChecks(cwd, env, { needsIndex, writesIndex, subcommand, 
   const homes = await homesOf(home, onBehalfOf);
   if (writesIndex) await checkWrites(workspace, home, env, needsIndex, subcommand);
   let index;
-  if (needsIndex) index = await checkIndex(workspace, home, env);
+  if (needsIndex) index = await ownEntries(workspace, home, env, await checkIndex(workspace, home, env));
   else {
     const dir = path.join(workspace, indexDirName(env));
     index = { dir, resolved: await resolvedPath(dir) };

@@ -40,6 +40,9 @@ const REMOVES_INDEX_DIR = ["uninit"];
 /** A temp file CodeGraph writes before renaming it (`writer.pid.<pid>.tmp`, `….ready.tmp`). */
 const PID_TEMP = /^(writer|daemon|rebuild)\.pid\.\d+(\.ready)?\.tmp$/;
 
+/** `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index outside the workspace. */
+const allowExternal = (env) => envSet(env, "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX") === "1";
+
 const lstatOrNull = (p) => fsp.lstat(p, { bigint: true }).catch(() => null);
 /** Strictly inside `home` (the workspace itself is not a place for the index's files). */
 const strictlyInside = (p, home) => {
@@ -75,6 +78,23 @@ async function checkWriteTarget(workspace, home, name, acceptLinks) {
   if (!st?.isDirectory() || acceptLinks) return;
   const resolved = await resolvedPath(dir);
   if (!strictlyInside(resolved, home)) throw notOwn(workspace, dir, { is: "outside", path: dir, target: resolved });
+  await checkEntries(workspace, dir, home);
+}
+
+/**
+ * The index checkIndex() found, when none of CodeGraph's entries in it is a link (unless the user
+ * accepts an index outside the workspace): CodeGraph writes them even to read.
+ */
+async function ownEntries(workspace, home, env, index) {
+  if (!allowExternal(env)) await checkEntries(workspace, index.dir, home);
+  return index;
+}
+
+/**
+ * None of CodeGraph's entries in the index directory `dir` is a symlink: CodeGraph writes them even
+ * to read (SQLite's `-wal` and `-shm`, the lock), so a link there would be written through.
+ */
+async function checkEntries(workspace, dir, home) {
   for (const entry of CODEGRAPH_ENTRIES) {
     const p = path.join(dir, entry);
     if ((await lstatOrNull(p))?.isSymbolicLink()) throw notOwn(workspace, dir, await linkReason(p, home));
@@ -146,9 +166,6 @@ async function checkRemovable(workspace, name) {
   }
 }
 
-/** `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index outside the workspace. */
-const allowExternal = (env) => envSet(env, "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX") === "1";
-
 /**
  * A command that writes the index writes only into the workspace's own index directory (a link is
  * accepted only for an existing index the user accepts outside the workspace), and one that
@@ -160,4 +177,4 @@ async function checkWrites(workspace, home, env, needsIndex, subcommand) {
   if (REMOVES_INDEX_DIR.includes(subcommand)) await checkRemovable(workspace, name);
 }
 
-module.exports = { allowExternal, checkRemovable, checkWriteTarget, checkWrites };
+module.exports = { allowExternal, checkRemovable, checkWriteTarget, checkWrites, ownEntries };

@@ -16,7 +16,7 @@ use crate::errors::{ExploreError, SpawnReason};
 use crate::index_writer::{active_writer, Writer};
 use crate::preflight::{
   allow_external, canonical, check_index, check_removable, check_request, check_workspace,
-  check_write_target, index_dir_name, IndexFound,
+  check_write_target, index_dir_name, own_entries, IndexFound,
 };
 use crate::runner::Cancel;
 
@@ -107,7 +107,12 @@ pub(super) async fn preflight(
       check_writes(&workspace, &home, &env, needs_index, subcommand)?;
     }
     let index = if needs_index {
-      check_index(&workspace, &home, &env)?
+      own_entries(
+        &workspace,
+        &home,
+        &env,
+        check_index(&workspace, &home, &env)?,
+      )?
     } else {
       let dir = workspace.join(index_dir_name(&env));
       IndexFound {

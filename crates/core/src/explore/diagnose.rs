@@ -11,7 +11,7 @@ use crate::errors::{ExploreError, NoIndexKind, WorkspaceReason};
 use crate::index_writer::{active_writer, Writer};
 use crate::preflight::{
   allow_external, canonical, check_index, check_removable, check_workspace, check_write_target,
-  index_dir_name, IndexFound,
+  index_dir_name, own_entries, IndexFound,
 };
 use crate::version::{Probe, Version};
 
@@ -65,7 +65,8 @@ pub async fn diagnose_for(
     let workspace = check_workspace(&cwd)?;
     let home = canonical(&workspace);
     let homes = super::checks::homes(&home, on_behalf_of.as_deref());
-    let index = check_index(&workspace, &home, &checks_env);
+    let index = check_index(&workspace, &home, &checks_env)
+      .and_then(|found| own_entries(&workspace, &home, &checks_env, found));
     let name = index_dir_name(&checks_env);
     // As a write would be checked: a link is accepted only for an index the user accepts.
     let accept = index.is_ok() && allow_external(&checks_env);

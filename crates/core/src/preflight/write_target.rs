@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{canonical, ALLOW_EXTERNAL_INDEX_VAR};
+use super::{canonical, IndexFound, ALLOW_EXTERNAL_INDEX_VAR};
 use crate::environment::EnvSnapshot;
 use crate::errors::{ExploreError, NoIndexKind, NoIndexReason};
 
@@ -89,10 +89,30 @@ pub fn check_write_target(
       target: resolved,
     });
   }
+  check_entries(workspace, &dir, home)
+}
+
+/// The index [`super::check_index`] found, when none of CodeGraph's entries in it is a link
+/// (unless the user accepts an index outside the workspace): CodeGraph writes them even to read.
+pub fn own_entries(
+  workspace: &Path,
+  home: &Path,
+  env: &EnvSnapshot,
+  found: IndexFound,
+) -> Result<IndexFound, ExploreError> {
+  if !allow_external(env) {
+    check_entries(workspace, &found.dir, home)?;
+  }
+  Ok(found)
+}
+
+/// None of CodeGraph's entries in the index directory `dir` is a symlink: CodeGraph writes them
+/// even to read (SQLite's `-wal` and `-shm`, the lock), so a link there would be written through.
+fn check_entries(workspace: &Path, dir: &Path, home: &Path) -> Result<(), ExploreError> {
   for entry in CODEGRAPH_ENTRIES {
     let path = dir.join(entry);
     if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
-      return refuse(link_reason(&path, home));
+      return Err(not_own(workspace, dir, link_reason(&path, home)));
     }
   }
   Ok(())

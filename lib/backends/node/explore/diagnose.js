@@ -9,7 +9,7 @@ const { refusalFields } = require("../../../words/not-own.js");
 const { activeWriter } = require("../index-writer.js");
 const { childEnv } = require("../environment.js");
 const { checkIndex, checkWorkspace, homesOf, indexDirName, resolvedPath } = require("../preflight.js");
-const { allowExternal, checkRemovable, checkWriteTarget } = require("../write-target.js");
+const { allowExternal, checkRemovable, checkWriteTarget, ownEntries } = require("../write-target.js");
 const { packageVersion, startVersionProbe } = require("../version.js");
 
 /** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
@@ -31,7 +31,9 @@ async function diagnose(cwd, workspace) {
     const workspace = await checkWorkspace(d.cwd);
     const home = await resolvedPath(workspace);
     const homes = await homesOf(home, onBehalfOf);
-    const index = await checkIndex(workspace, home, userEnv).catch((p) => ({ problem: p }));
+    const index = await checkIndex(workspace, home, userEnv)
+      .then((found) => ownEntries(workspace, home, userEnv, found))
+      .catch((p) => ({ problem: p }));
     const name = indexDirName(userEnv);
     // As a write would be checked: a link is accepted only for an index the user accepts.
     const accept = !index.problem && allowExternal(userEnv);
