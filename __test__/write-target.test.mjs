@@ -145,8 +145,8 @@ for (const impl of implementations) {
       }
     }
 
-    for (const entry of ["codegraph.db-wal", "codegraph.db-shm", "codegraph.lock"]) {
-      test(`explore with .codegraph/${entry} -> ../../victim: refused too (CodeGraph writes its sidecars even to read)`, async () => {
+    for (const entry of ["codegraph.db-wal", "codegraph.db-shm", "codegraph.db-journal"]) {
+      test(`explore with .codegraph/${entry} -> ../../victim: refused too (CodeGraph writes SQLite's sidecars even to read)`, async () => {
         const { outer, ws } = nest();
         index(path.join(ws, ".codegraph"));
         fs.symlinkSync("../../victim", path.join(ws, ".codegraph", entry));

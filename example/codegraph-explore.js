@@ -2274,6 +2274,8 @@ const CODEGRAPH_ENTRIES = [
   "errors.log",
   "ui",
 ];
+/** What SQLite writes beside the database even for a read (CodeGraph opens it read-write). */
+const SIDECARS = ["codegraph.db-wal", "codegraph.db-shm", "codegraph.db-journal"];
 const UI_DIR = "ui";
 const TRAILS_DIR = "trails";
 /** The most entries looked at for `uninit` (a directory that holds more is not only CodeGraph's). */
@@ -2321,24 +2323,21 @@ async function checkWriteTarget(workspace, home, name, acceptLinks) {
   if (!st?.isDirectory() || acceptLinks) return;
   const resolved = await resolvedPath(dir);
   if (!strictlyInside(resolved, home)) throw notOwn(workspace, dir, { is: "outside", path: dir, target: resolved });
-  await checkEntries(workspace, dir, home);
+  await checkEntries(workspace, dir, home, CODEGRAPH_ENTRIES);
 }
 
 /**
- * The index checkIndex() found, when none of CodeGraph's entries in it is a link (unless the user
+ * The index checkIndex() found, when none of SQLite's sidecars in it is a link (unless the user
  * accepts an index outside the workspace): CodeGraph writes them even to read.
  */
 async function ownEntries(workspace, home, env, index) {
-  if (!allowExternal(env)) await checkEntries(workspace, index.dir, home);
+  if (!allowExternal(env)) await checkEntries(workspace, index.dir, home, SIDECARS);
   return index;
 }
 
-/**
- * None of CodeGraph's entries in the index directory `dir` is a symlink: CodeGraph writes them even
- * to read (SQLite's `-wal` and `-shm`, the lock), so a link there would be written through.
- */
-async function checkEntries(workspace, dir, home) {
-  for (const entry of CODEGRAPH_ENTRIES) {
+/** None of `entries` in the index directory `dir` is a symlink, which CodeGraph would write through. */
+async function checkEntries(workspace, dir, home, entries) {
+  for (const entry of entries) {
     const p = path.join(dir, entry);
     if ((await lstatOrNull(p))?.isSymbolicLink()) throw notOwn(workspace, dir, await linkReason(p, home));
   }

@@ -29,6 +29,12 @@ pub const CODEGRAPH_ENTRIES: &[&str] = &[
   "errors.log",
   "ui",
 ];
+/// What SQLite writes beside the database even for a read (CodeGraph opens it read-write).
+const SIDECARS: &[&str] = &[
+  "codegraph.db-wal",
+  "codegraph.db-shm",
+  "codegraph.db-journal",
+];
 /// The directory of CodeGraph's entries, and the one directory inside it.
 const UI_DIR: &str = "ui";
 const TRAILS_DIR: &str = "trails";
@@ -89,11 +95,11 @@ pub fn check_write_target(
       target: resolved,
     });
   }
-  check_entries(workspace, &dir, home)
+  check_entries(workspace, &dir, home, CODEGRAPH_ENTRIES)
 }
 
-/// The index [`super::check_index`] found, when none of CodeGraph's entries in it is a link
-/// (unless the user accepts an index outside the workspace): CodeGraph writes them even to read.
+/// The index [`super::check_index`] found, when none of SQLite's sidecars in it is a link (unless
+/// the user accepts an index outside the workspace): CodeGraph writes them even to read.
 pub fn own_entries(
   workspace: &Path,
   home: &Path,
@@ -101,15 +107,19 @@ pub fn own_entries(
   found: IndexFound,
 ) -> Result<IndexFound, ExploreError> {
   if !allow_external(env) {
-    check_entries(workspace, &found.dir, home)?;
+    check_entries(workspace, &found.dir, home, SIDECARS)?;
   }
   Ok(found)
 }
 
-/// None of CodeGraph's entries in the index directory `dir` is a symlink: CodeGraph writes them
-/// even to read (SQLite's `-wal` and `-shm`, the lock), so a link there would be written through.
-fn check_entries(workspace: &Path, dir: &Path, home: &Path) -> Result<(), ExploreError> {
-  for entry in CODEGRAPH_ENTRIES {
+/// None of `entries` in the index directory `dir` is a symlink, which CodeGraph would write through.
+fn check_entries(
+  workspace: &Path,
+  dir: &Path,
+  home: &Path,
+  entries: &[&str],
+) -> Result<(), ExploreError> {
+  for entry in entries {
     let path = dir.join(entry);
     if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
       return Err(not_own(workspace, dir, link_reason(&path, home)));
