@@ -316,3 +316,6 @@ fn unescape_mount(field: &str) -> String {
   }
   String::from_utf8_lossy(&out).into_owned()
 }
+
+#[cfg(test)]
+mod tests;
