@@ -258,7 +258,7 @@ const canMount = (() => {
 })();
 
 for (const impl of implementations) {
-  test(`uninit refuses a bind-mounted .codegraph and its source stays byte-identical (${impl.name})`, {
+  test(`uninit refuses a bind-mounted .codegraph (diagnose says so first) and its source stays byte-identical (${impl.name})`, {
     skip: canMount ?? false,
   }, () => {
     const src = tempDir("pi-codegraph-volume-");
@@ -271,9 +271,11 @@ for (const impl of implementations) {
       const m = require(${JSON.stringify(path.join(root, "index.js"))});
       const api = ${impl.id === "native" ? "m" : `m.forBackend(require(${JSON.stringify(path.join(root, "lib", "backends", "node.js"))}))`};
       const { verbCommand } = require(${JSON.stringify(path.join(root, "lib", "commands.js"))});
-      api.run(verbCommand("uninit"), ${JSON.stringify(ws)}).then(
-        () => console.log(JSON.stringify({ ok: true })),
-        (e) => console.log(JSON.stringify({ code: e.code, message: e.message })),
+      api.diagnose(${JSON.stringify(ws)}).then((d) =>
+        api.run(verbCommand("uninit"), ${JSON.stringify(ws)}).then(
+          () => console.log(JSON.stringify({ ok: true })),
+          (e) => console.log(JSON.stringify({ code: e.code, message: e.message, removeProblem: d.removeProblem })),
+        ),
       );`;
     // mount from the system's PATH, then the runner with the fake CLI alone on PATH, as every test here.
     const script = `mount --bind "$1" "$2/.codegraph" && PATH="$5" exec "$3" -e "$4"`;
@@ -296,6 +298,11 @@ for (const impl of implementations) {
     const said = JSON.parse(r.stdout.trim().split("\n").at(-1));
     assert.equal(said.code, "CODEGRAPH_NO_INDEX", r.stdout);
     assert.match(said.message, /is a mount point/);
+    assert.match(
+      said.removeProblem ?? "",
+      /is a mount point/,
+      "diagnose says it too, so /codegraph uninit refuses before its dialog",
+    );
     assert.deepEqual(snapshot(src), before);
   });
 }
