@@ -1,8 +1,8 @@
 // `/codegraph init` never writes outside the workspace through a link the repository ships, with the
 // real pinned CodeGraph 1.6.1 (which follows `.codegraph -> ..` and would put codegraph.db and a
 // `.gitignore` of `*` into the parent): run() of init's description through both backends, and
-// real Pi in print mode (`pi -p -e <this package> "/codegraph init --yes"`). The parent directory
-// is byte-identical afterwards.
+// real Pi in print mode (`pi -p -e <this package> "/codegraph init --yes"`) and rpc mode (no
+// confirm dialog is requested before the refusal). The parent directory is byte-identical afterwards.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -10,7 +10,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { root, tempDir, withEnv } from "./helpers/index.mjs";
-import { piEnv, piMissing, piScratch, runPi, writeModelsJson } from "./helpers/pi-harness.mjs";
+import { piEnv, piMissing, piScratch, runPi, startPiRpc, writeModelsJson } from "./helpers/pi-harness.mjs";
 import { snapshot } from "./helpers/snapshot.mjs";
 
 const require = createRequire(import.meta.url);
@@ -81,5 +81,42 @@ test("real Pi, print mode: /codegraph init --yes with .codegraph -> .. says the 
     said,
     /\/codegraph init: refused; nothing was run\. The index directory .*shop\/\.codegraph .*outside the workspace/,
   );
+  assert.deepEqual(snapshot(outer), before);
+});
+
+test("real Pi, rpc mode: /codegraph init with .codegraph -> .. shows no confirm dialog, only the refusal", {
+  skip: piMissing || cliMissing,
+  timeout: 60000,
+}, async () => {
+  const { outer, ws } = shopWith(LINKS[".codegraph -> .."]);
+  const { home, agentDir } = piScratch("pi-codegraph-vb-rpc-");
+  writeModelsJson(agentDir, "http://127.0.0.1:9/v1", ["fake-unused"]);
+  const before = snapshot(outer);
+  const args = ["--offline", "--no-session", "--no-context-files", "--no-extensions", "-e", root];
+  const rpc = startPiRpc([...args, "--provider", "fake", "--model", "fake-unused"], {
+    cwd: ws,
+    env: piEnv({ agentDir, home, pathDirs: realPath }),
+  });
+  rpc.send({ id: "i1", type: "prompt", message: "/codegraph init" });
+  const isConfirm = (e) => e.type === "extension_ui_request" && e.method === "confirm";
+  const first = await rpc.waitForEvent((e) => (e.type === "response" && e.id === "i1") || isConfirm(e), {
+    timeoutMs: 30000,
+    what: "/codegraph init to finish or ask",
+  });
+  if (isConfirm(first)) {
+    rpc.send({ type: "extension_ui_response", id: first.id, confirmed: false }); // decline, so nothing runs
+    await rpc.end();
+    assert.fail(`a confirm dialog was shown before the refusal: ${first.title}`);
+  }
+  assert.equal(first.success, true, JSON.stringify(first));
+  const notes = rpc.events.filter((e) => e.type === "extension_ui_request" && e.method === "notify");
+  assert.ok(
+    notes.some((n) =>
+      /^\/codegraph init: refused; nothing was run\. The index directory .* outside the workspace/.test(n.message),
+    ),
+    JSON.stringify(notes),
+  );
+  const exit = await rpc.end();
+  assert.equal(exit.code, 0, rpc.stderr);
   assert.deepEqual(snapshot(outer), before);
 });
