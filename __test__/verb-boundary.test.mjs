@@ -111,6 +111,9 @@ for (const impl of withExample) {
           assert.match(text, /Remove the link/);
           assert.doesNotMatch(text, /run \/codegraph init first|already exists|use \/codegraph sync/i);
         }
+        // `/codegraph` alone (the report) names the same fact.
+        const report = (await said("")).map((n) => n.message).join("\n");
+        assert.match(report, /^verbs: refused: the index directory /m);
         // One fact, one remediation: the same words but for the verb's name.
         const bare = texts.map((t, i) => t.replace(`/codegraph ${VERBS[i]}:`, "/codegraph VERB:"));
         assert.equal(new Set(bare).size, 1, bare.join("\n"));
@@ -133,7 +136,7 @@ for (const impl of withExample) {
       assert.deepEqual(snapshot(outer), before);
     });
 
-    test("uninit with a file CodeGraph does not make: refused before its dialog, the file kept; sync still asks and runs", async () => {
+    test("uninit with a file CodeGraph does not make: refused before its dialog (the report says so), the file kept; sync still asks and runs", async () => {
       const ws = makeWorkspace();
       fs.writeFileSync(path.join(ws, ".codegraph", "notes.txt"), "mine\n");
       const before = snapshot(ws);
@@ -150,6 +153,7 @@ for (const impl of withExample) {
       assert.deepEqual(ui.confirms, []);
       assert.deepEqual(calls, []);
       assert.deepEqual(snapshot(ws), before);
+      assert.match((await said("")).map((n) => n.message).join("\n"), /^uninit: refused: .*notes\.txt is not a file/m);
       const syncCalls = await cliCalls(() => said("sync"));
       assert.equal(ui.confirms.length, 1, "sync is not stopped by it");
       assert.deepEqual(
