@@ -4012,8 +4012,8 @@ function commandArgv({ subcommand, options, positional }) {
 // addon's order, preflight, discovery, the writer policy, the run, and what its exit means.
 
 /**
- * The filesystem checks before a run, in the addon's order: workspace, index, executable (and
- * its package metadata). `home` is the workspace with symlinks resolved, computed once. A
+ * The filesystem checks before a run, in the addon's order: workspace, where a write may write
+ * (write-target.js), index, executable (and its package metadata). `home` is the workspace with symlinks resolved, computed once. A
  * command that needs no index (init) gets the directory its index will have, so that an active
  * writer there is still seen.
  */

@@ -21,8 +21,8 @@ const { run } = require("./runner.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
 
 /**
- * The filesystem checks before a run, in the addon's order: workspace, index, executable (and
- * its package metadata). `home` is the workspace with symlinks resolved, computed once. A
+ * The filesystem checks before a run, in the addon's order: workspace, where a write may write
+ * (write-target.js), index, executable (and its package metadata). `home` is the workspace with symlinks resolved, computed once. A
  * command that needs no index (init) gets the directory its index will have, so that an active
  * writer there is still seen.
  */

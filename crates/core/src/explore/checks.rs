@@ -82,8 +82,9 @@ pub(super) fn homes(home: &Path, on_behalf_of: Option<&Path>) -> Vec<PathBuf> {
   homes
 }
 
-/// The filesystem checks before anything runs. A command that needs no index (init) is given
-/// the directory its index will have, so that an active writer there is still seen.
+/// The filesystem checks before anything runs. A command that writes the index is first held to
+/// the workspace's own index directory ([`check_writes`]). A command that needs no index (init) is
+/// given the directory its index will have, so that an active writer there is still seen.
 pub(super) async fn preflight(
   command: &Command,
   cwd: String,
@@ -107,12 +108,8 @@ pub(super) async fn preflight(
       check_writes(&workspace, &home, &env, needs_index, subcommand)?;
     }
     let index = if needs_index {
-      own_entries(
-        &workspace,
-        &home,
-        &env,
-        check_index(&workspace, &home, &env)?,
-      )?
+      let found = check_index(&workspace, &home, &env)?;
+      own_entries(&workspace, &home, &env, found)?
     } else {
       let dir = workspace.join(index_dir_name(&env));
       IndexFound {
