@@ -40,6 +40,16 @@ export interface AddonDiagnosis {
    */
   executableProblem?: Problem
   indexProblem?: Problem
+  /**
+   * Why a command that writes the index would be refused here (the index directory, or a file
+   * CodeGraph writes in it, is not the workspace's own).
+   */
+  writeProblem?: Problem
+  /**
+   * Why `uninit` would be refused here (the index directory is a mount point, or holds files
+   * CodeGraph does not make).
+   */
+  removeProblem?: Problem
   /** What stops an explore here, as `explore` would reject. */
   problem?: Problem
 }

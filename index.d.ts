@@ -106,7 +106,8 @@ export interface ParallelPolicy {
 }
 
 /** Read-only readiness of a workspace: the addon's diagnosis with its problems in words (lib/words/). */
-export interface Diagnosis extends Omit<AddonDiagnosis, "executableProblem" | "indexProblem" | "problem"> {
+export interface Diagnosis
+  extends Omit<AddonDiagnosis, "executableProblem" | "indexProblem" | "problem" | "writeProblem" | "removeProblem"> {
   /** The parallel limit calls on this workspace's index run under. */
   parallel: ParallelPolicy;
   /** Each check's own result: why no executable, why no index (absent when that check passed or could not run). */
@@ -116,6 +117,15 @@ export interface Diagnosis extends Omit<AddonDiagnosis, "executableProblem" | "i
   problemCode?: ErrorCode;
   problem?: string;
   remediation?: string;
+  /**
+   * Why a command that writes the index would be refused here, and what to do (the index directory,
+   * or one of CodeGraph's files in it, is a link: not the workspace's own); absent when none would.
+   */
+  writeProblem?: string;
+  writeRemediation?: string;
+  /** Why `uninit` would be refused here (a mount point, files CodeGraph does not make), and what to do. */
+  removeProblem?: string;
+  removeRemediation?: string;
   /** One sentence when `cliVersion` is outside the tested range, as in an answer's `cliVersionNotice`. */
   versionNotice?: string;
 }

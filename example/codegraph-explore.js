@@ -237,6 +237,54 @@ function incompleteMarkers(f) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/words/not-own.js
+
+// The words of an index directory that is not the workspace's own to write or delete (CODEGRAPH_NO_INDEX
+// with `kind.is === "notOwn"`: crates/core/src/preflight/write_target.rs): a link where CodeGraph
+// would write, a mount point or someone else's file where `uninit` would delete.
+
+/** The reasons that stop a delete (the others stop any write). */
+const DELETE_REASONS = new Set(["mountPoint", "foreignEntry"]);
+
+/** The headline's lead for a notOwn refusal, before the reason's words. */
+function notOwnLead(f) {
+  const dir = shownPath(f.kind?.dir ?? "");
+  return DELETE_REASONS.has(f.reason?.is)
+    ? `the index directory ${dir} is not CodeGraph's alone to delete`
+    : `the index directory ${dir} is not this workspace's own to write`;
+}
+
+/** One remediation per reason. */
+function notOwnRemediation(f) {
+  const r = f.reason ?? {};
+  const p = shownPath(r.path ?? "");
+  const dir = shownPath(f.kind?.dir ?? "");
+  if (r.is === "mountPoint")
+    return `${p} is mounted from elsewhere: unmount it (or start without that volume), or delete CodeGraph's own files in it yourself (codegraph.db with its -wal and -shm, codegraph.lock, .gitignore).`;
+  if (r.is === "foreignEntry")
+    return `Move ${p} out of ${dir} (uninit deletes the whole directory), then run \`/codegraph uninit\` again.`;
+  return `Remove the link ${p} (\`rm\` on a link removes only the link), then run \`/codegraph init\` in Pi for an index of the workspace's own; or start Pi in the project that owns that index. If that index is yours, PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 lets pi-codegraph use an existing one outside the workspace (never to create one).`;
+}
+
+/**
+ * A refusal a write would meet, as a diagnosis's fields: `<field>Problem` (the headline) and
+ * `<field>Remediation`, from a backend's `{ code, facts }` and the words' own functions.
+ */
+function refusalFields(field, code, facts, { headline, remediation }) {
+  return { [`${field}Problem`]: headline(code, facts), [`${field}Remediation`]: remediation(code, facts) };
+}
+
+/**
+ * What every `/codegraph <verb>` says, before it asks or runs anything, when the index directory
+ * is not the workspace's own: the diagnosis's one fact (`problem`, `remediation`), the same words
+ * for every verb.
+ */
+function notOwnVerbText(verb, problem, remediation) {
+  const said = String(problem);
+  return `/codegraph ${verb}: refused; nothing was run. ${said.charAt(0).toUpperCase()}${said.slice(1)}. ${remediation}`;
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/words/reasons.js
 
 // The first line of every failure: what went wrong, said from the facts a backend returns
@@ -360,6 +408,9 @@ const NO_INDEX_REASONS = {
   missing: (r) => `${shown(r.path)} does not exist`,
   unreadable: (r) => `${shown(r.path)} cannot be read (${r.os})`,
   outside: (r) => `${shown(r.path)} resolves to ${shown(r.target)}, outside the workspace`,
+  linked: (r) => `${shown(r.path)} is a symbolic link (to ${shown(r.target)}), which CodeGraph would write through`,
+  mountPoint: (r) => `${shown(r.path)} is a mount point, whose source uninit would empty`,
+  foreignEntry: (r) => `${shown(r.path)} is not a file CodeGraph makes, and uninit would delete it`,
   notSqlite: (r) => `${shown(r.path)} is not a SQLite database`,
   truncated: (r) => `${shown(r.path)} is empty or truncated`,
   removed: (r) => `${shown(r.path)} was removed during the call`,
@@ -486,7 +537,7 @@ const HEADLINES = {
     `the workspace ${shown(f.path ?? "")} is not usable: ${said(WORDED_FACTS.WorkspaceReason, f.reason)}`,
   CODEGRAPH_NOT_FOUND: (f) => `the CodeGraph CLI was not found: ${said(WORDED_FACTS.NotFoundReason, f.reason)}`,
   CODEGRAPH_NO_INDEX: (f) =>
-    `this workspace has no usable CodeGraph index: ${said(WORDED_FACTS.NoIndexReason, f.reason)}`,
+    `${f.kind?.is === "notOwn" ? notOwnLead(f) : "this workspace has no usable CodeGraph index"}: ${said(WORDED_FACTS.NoIndexReason, f.reason)}`,
   CODEGRAPH_INDEX_READONLY: (f) =>
     `the CodeGraph index cannot be opened read-write: ${said(WORDED_FACTS.ReadOnlyReason, f.reason)}`,
   CODEGRAPH_INDEX_BUSY: (f) =>
@@ -682,6 +733,7 @@ function noIndexRemediation(f) {
     return `Move or delete ${shownPath(kind.db)} (CodeGraph cannot rebuild it in place), then run \`/codegraph init\` in Pi (or \`codegraph init\` in ${ws}) yourself; ${NEVER_WRITES_INDEX}`;
   if (kind.is === "special")
     return `Replace it with a real index: remove it, then run \`/codegraph init\` in Pi (or \`codegraph init\` in ${ws}) yourself; ${NEVER_WRITES_INDEX}`;
+  if (kind.is === "notOwn") return notOwnRemediation(f);
   if (kind.is === "outside")
     return `Start Pi in the project that owns that index, run \`codegraph init\` in ${ws} for an index of its own, or set PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 to accept an index outside the workspace. ${NEVER_WRITES_INDEX}`;
   return `Run \`/codegraph init\` in Pi (or \`codegraph init\` in ${ws}) yourself; ${NEVER_WRITES_INDEX}`;
@@ -2193,6 +2245,181 @@ async function childEnv(userEnv, home) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/backends/node/write-target.js
+
+// Where a command that writes the index would write (crates/core/src/preflight/write_target.rs):
+// CodeGraph follows links (its `mkdir -p`, its `.gitignore`, SQLite's database and sidecars), so a
+// link a repository ships as `.codegraph` (or as one of CodeGraph's files in it) would put the
+// index outside the workspace. And `uninit` deletes the whole directory, so it may only delete
+// what CodeGraph made: not a mounted directory, not a file of someone else's. Metadata only.
+
+/**
+ * The entries CodeGraph itself writes in its index directory (CodeGraph 1.6: directory.js's
+ * `.gitignore`, db/index.js's database and its sidecars, utils.js's lock, mcp/writer-lock.js,
+ * mcp/daemon-paths.js and mcp/index.js's pid, socket and log, bin/codegraph.js's errors.log,
+ * ui-server's trails under `ui/`).
+ */
+const CODEGRAPH_ENTRIES = [
+  "codegraph.db",
+  "codegraph.db-wal",
+  "codegraph.db-shm",
+  "codegraph.db-journal",
+  ".gitignore",
+  "codegraph.lock",
+  "rebuild.pid",
+  "writer.pid",
+  "daemon.pid",
+  "daemon.sock",
+  "daemon.log",
+  "errors.log",
+  "ui",
+];
+/** What SQLite writes beside the database even for a read (CodeGraph opens it read-write). */
+const SIDECARS = ["codegraph.db-wal", "codegraph.db-shm", "codegraph.db-journal"];
+const UI_DIR = "ui";
+const TRAILS_DIR = "trails";
+/** The most entries looked at for `uninit` (a directory that holds more is not only CodeGraph's). */
+const MAX_INDEX_ENTRIES = 10000;
+/** The subcommands that delete the index directory (CodeGraph's `removeDirectory`). */
+const REMOVES_INDEX_DIR = ["uninit"];
+/** A temp file CodeGraph writes before renaming it (`writer.pid.<pid>.tmp`, `….ready.tmp`). */
+const PID_TEMP = /^(writer|daemon|rebuild)\.pid\.\d+(\.ready)?\.tmp$/;
+
+/** `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index outside the workspace. */
+const allowExternal = (env) => envSet(env, "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX") === "1";
+
+const lstatOrNull = (p) => fsp.lstat(p, { bigint: true }).catch(() => null);
+/** Strictly inside `home` (the workspace itself is not a place for the index's files). */
+const strictlyInside = (p, home) => {
+  const rel = path.relative(home, p);
+  return rel !== "" && !path.isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${path.sep}`);
+};
+const notOwn = (workspace, dir, reason) => noIndex(workspace, reason, { is: "notOwn", dir });
+
+/** Why the link `p` is refused: it resolves outside the workspace, or (inside, or nowhere) it is a link all the same. */
+async function linkReason(p, home) {
+  try {
+    const target = await fsp.realpath(p);
+    return { is: strictlyInside(target, home) ? "linked" : "outside", path: p, target };
+  } catch {
+    const written = await fsp.readlink(p).catch(() => "");
+    return { is: "linked", path: p, target: path.resolve(path.dirname(p), written) };
+  }
+}
+
+/**
+ * A command that writes the index writes only into a real directory `<workspace>/<name>` (or
+ * creates it), never through a link: the directory and each of CodeGraph's entries in it must not
+ * be a symlink, and the directory must resolve inside the workspace (`home`). `acceptLinks`: the
+ * user accepted an existing index outside the workspace.
+ */
+async function checkWriteTarget(workspace, home, name, acceptLinks) {
+  const dir = path.join(workspace, name);
+  const st = await lstatOrNull(dir);
+  if (st?.isSymbolicLink()) {
+    if (acceptLinks) return;
+    throw notOwn(workspace, dir, await linkReason(dir, home));
+  }
+  if (!st?.isDirectory() || acceptLinks) return;
+  const resolved = await resolvedPath(dir);
+  if (!strictlyInside(resolved, home)) throw notOwn(workspace, dir, { is: "outside", path: dir, target: resolved });
+  await checkEntries(workspace, dir, home, CODEGRAPH_ENTRIES);
+}
+
+/**
+ * The index checkIndex() found, when none of SQLite's sidecars in it is a link (unless the user
+ * accepts an index outside the workspace): CodeGraph writes them even to read.
+ */
+async function ownEntries(workspace, home, env, index) {
+  if (!allowExternal(env)) await checkEntries(workspace, index.dir, home, SIDECARS);
+  return index;
+}
+
+/** None of `entries` in the index directory `dir` is a symlink, which CodeGraph would write through. */
+async function checkEntries(workspace, dir, home, entries) {
+  for (const entry of entries) {
+    const p = path.join(dir, entry);
+    if ((await lstatOrNull(p))?.isSymbolicLink()) throw notOwn(workspace, dir, await linkReason(p, home));
+  }
+}
+
+/** The mount points the OS lists (Linux: /proc/self/mountinfo, octal-escaped; elsewhere none). */
+async function mountPoints() {
+  if (process.platform !== "linux") return new Set();
+  const text = await fsp.readFile("/proc/self/mountinfo", "latin1").catch(() => "");
+  const unescaped = (f) => f.replace(/\\([0-7]{3})/g, (_, o) => String.fromCharCode(Number.parseInt(o, 8)));
+  return new Set(
+    text
+      .split("\n")
+      .map((line) => line.split(" ")[4])
+      .filter(Boolean)
+      .map((f) => Buffer.from(unescaped(f), "latin1").toString("utf8")),
+  );
+}
+
+/** `p` (lstat `st`) is a mount point: another device than its parent's, or listed. */
+async function isMountPoint(p, st, parent, mounts) {
+  if (!IS_WINDOWS && parent && parent.dev !== st.dev) return true;
+  return mounts.size > 0 && mounts.has(await resolvedPath(p));
+}
+
+/** In `ui/`: only `trails/`, and in it only CodeGraph's trail files. The first other entry: `{ path, mounted }`. */
+async function foreignInUi(ui, uiStat, mounts) {
+  for (const name of (await fsp.readdir(ui).catch(() => [])).slice(0, MAX_INDEX_ENTRIES)) {
+    const p = path.join(ui, name);
+    const st = await lstatOrNull(p);
+    if (!st) continue;
+    if (name !== TRAILS_DIR || !st.isDirectory()) return { path: p, mounted: false };
+    if (await isMountPoint(p, st, uiStat, mounts)) return { path: p, mounted: true };
+    for (const trail of (await fsp.readdir(p).catch(() => [])).slice(0, MAX_INDEX_ENTRIES)) {
+      const t = await lstatOrNull(path.join(p, trail));
+      if (t && !t.isFile() && !t.isSymbolicLink()) return { path: path.join(p, trail), mounted: false };
+    }
+  }
+  return null;
+}
+
+/**
+ * `uninit` deletes `<workspace>/<name>` recursively: refused when the directory is a mount point
+ * (a container volume: its source would be emptied) or holds anything CodeGraph does not make. A
+ * link there is CodeGraph's to unlink (it never follows one), so it passes.
+ */
+async function checkRemovable(workspace, name) {
+  const dir = path.join(workspace, name);
+  const st = await lstatOrNull(dir);
+  if (!st?.isDirectory()) return;
+  const mounts = await mountPoints();
+  const refuse = (is, p) => notOwn(workspace, dir, { is, path: p });
+  if (await isMountPoint(dir, st, await fsp.stat(workspace, { bigint: true }).catch(() => null), mounts))
+    throw refuse("mountPoint", dir);
+  const names = await fsp.readdir(dir).catch(() => []);
+  for (const [n, entry] of names.entries()) {
+    const p = path.join(dir, entry);
+    if (n >= MAX_INDEX_ENTRIES) throw refuse("foreignEntry", p);
+    const e = await lstatOrNull(p);
+    if (!e) continue;
+    if (entry === UI_DIR && e.isDirectory()) {
+      if (await isMountPoint(p, e, st, mounts)) throw refuse("mountPoint", p);
+      const bad = await foreignInUi(p, e, mounts);
+      if (bad) throw refuse(bad.mounted ? "mountPoint" : "foreignEntry", bad.path);
+    } else if (e.isDirectory() || !((entry !== UI_DIR && CODEGRAPH_ENTRIES.includes(entry)) || PID_TEMP.test(entry))) {
+      throw refuse("foreignEntry", p);
+    }
+  }
+}
+
+/**
+ * A command that writes the index writes only into the workspace's own index directory (a link is
+ * accepted only for an existing index the user accepts outside the workspace), and one that
+ * deletes it deletes only what CodeGraph made (crates/core/src/explore/checks.rs `check_writes`).
+ */
+async function checkWrites(workspace, home, env, needsIndex, subcommand) {
+  const name = indexDirName(env);
+  await checkWriteTarget(workspace, home, name, needsIndex && allowExternal(env));
+  if (REMOVES_INDEX_DIR.includes(subcommand)) await checkRemovable(workspace, name);
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/backends/node/sanitize.js
 
 // Clean text for the model: CLI bytes decoded, terminal escapes removed. A port of
@@ -3428,22 +3655,39 @@ async function diagnose(cwd, workspace) {
     const workspace = await checkWorkspace(d.cwd);
     const home = await resolvedPath(workspace);
     const homes = await homesOf(home, onBehalfOf);
-    const index = await checkIndex(workspace, home, userEnv).catch((p) => ({ problem: p }));
+    const index = await checkIndex(workspace, home, userEnv)
+      .then((found) => ownEntries(workspace, home, userEnv, found))
+      .catch((p) => ({ problem: p }));
+    const name = indexDirName(userEnv);
+    // As a write would be checked: a link is accepted only for an index the user accepts.
+    const accept = !index.problem && allowExternal(userEnv);
+    const refusals = {
+      write: await checkWriteTarget(workspace, home, name, accept).catch((p) => p),
+      remove: await checkRemovable(workspace, name).catch((p) => p),
+    };
     const launch = await discover(homes, userEnv)
       .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
       .catch((p) => ({ problem: p }));
     const writer = index.problem ? null : await activeWriter(index.dir);
     const child = await childEnv(userEnv, homes);
-    return { workspace, index, launch, writer, child };
+    return { workspace, index, launch, writer, child, refusals };
   })();
   let timer;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(badWorkspace("", { is: "unanswered" })), DIAGNOSE_CHECKS_TIMEOUT_MS);
   });
   try {
-    const { workspace, index, launch, writer, child } = await Promise.race([checks, late]);
+    const { workspace, index, launch, writer, child, refusals } = await Promise.race([checks, late]);
     clearTimeout(timer);
     d.envDropped = child.dropped;
+    for (const [field, p] of [
+      ["write", refusals.write],
+      ["remove", refusals.remove],
+    ])
+      if (p) {
+        const { code, facts } = asProblem(p, workspace);
+        Object.assign(d, refusalFields(field, code, facts, { headline, remediation }));
+      }
     if (launch.problem) {
       problem = launch.problem;
       d.executableProblem = headline(launch.problem.code, launch.problem.facts);
@@ -3768,17 +4012,18 @@ function commandArgv({ subcommand, options, positional }) {
 // addon's order, preflight, discovery, the writer policy, the run, and what its exit means.
 
 /**
- * The filesystem checks before a run, in the addon's order: workspace, index, executable (and
- * its package metadata). `home` is the workspace with symlinks resolved, computed once. A
+ * The filesystem checks before a run, in the addon's order: workspace, where a write may write
+ * (write-target.js), index, executable (and its package metadata). `home` is the workspace with symlinks resolved, computed once. A
  * command that needs no index (init) gets the directory its index will have, so that an active
  * writer there is still seen.
  */
-async function preflightChecks(cwd, env, needsIndex, onBehalfOf) {
+async function preflightChecks(cwd, env, { needsIndex, writesIndex, subcommand, workspace: onBehalfOf }) {
   const workspace = await checkWorkspace(cwd);
   const home = await resolvedPath(workspace);
   const homes = await homesOf(home, onBehalfOf);
+  if (writesIndex) await checkWrites(workspace, home, env, needsIndex, subcommand);
   let index;
-  if (needsIndex) index = await checkIndex(workspace, home, env);
+  if (needsIndex) index = await ownEntries(workspace, home, env, await checkIndex(workspace, home, env));
   else {
     const dir = path.join(workspace, indexDirName(env));
     index = { dir, resolved: await resolvedPath(dir) };
@@ -3896,7 +4141,7 @@ async function runCommand(command, cwd, signal, options) {
 async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline, cancel, onProgress }, failure) {
   const request = command.positional;
   if (request !== undefined) checkRequest(request);
-  const checks = preflightChecks(cwd, userEnv, command.needsIndex, command.workspace);
+  const checks = preflightChecks(cwd, userEnv, command);
   const bounds = { timeoutMs, deadline, cancel };
   const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
@@ -5767,6 +6012,9 @@ function statusReport(diagnosis, state, info) {
     );
   }
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
+  // What every /codegraph verb would refuse here, and why (lib/verb-refusal.js).
+  if (diagnosis.writeProblem) lines.push(`verbs: refused: ${diagnosis.writeProblem}`);
+  else if (diagnosis.removeProblem) lines.push(`uninit: refused: ${diagnosis.removeProblem}`);
   // The roots, when the tools answer from any but the workspace's own index (lib/roots.js).
   const roots = state.toolRoots?.() ?? [];
   if (roots.some((r) => r.source !== "workspace")) {
@@ -6455,6 +6703,25 @@ function writeSummary(text) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/verb-refusal.js
+
+// The one fact every `/codegraph` verb words the same way, before any dialog and before anything
+// runs: the workspace's index directory is not its own to write (diagnose's `writeProblem`: the
+// directory, or a file CodeGraph writes in it, is a link), or, for uninit, not CodeGraph's alone
+// to delete (`removeProblem`: a mount point, files CodeGraph does not make). The runners refuse
+// the same commands (CODEGRAPH_NO_INDEX, kind notOwn); this decides it first, from the diagnosis.
+
+/** The verbs that delete the index directory (CodeGraph's `uninit`). */
+const DELETING_VERBS = new Set(["uninit"]);
+
+/** What `/codegraph <verb>` says instead of asking or running, from the diagnosis `d`; null: nothing stops it here. */
+function notOwnRefusal(verb, d) {
+  if (d?.writeProblem) return notOwnVerbText(verb, d.writeProblem, d.writeRemediation);
+  if (DELETING_VERBS.has(verb) && d?.removeProblem) return notOwnVerbText(verb, d.removeProblem, d.removeRemediation);
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/words/verbs.js
 
 // The words of the `/codegraph` verbs (lib/verbs.js): what each one does, its confirm dialog,
@@ -6973,6 +7240,8 @@ async function verbOf(args, ctx, env) {
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
   if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
     return say(noCliText(verb, d.problem), "error");
+  // The index not the workspace's own: every verb says so alike, before any dialog.
+  if (notOwnRefusal(verb, d)) return say(notOwnRefusal(verb, d), "warning");
 
   if (verb === "status") return indexStatus(ctx, rootEnv, d, cwd);
 
@@ -7064,6 +7333,8 @@ async function runWrite(verb, ctx, env, cwd) {
   if (env.state) env.state.shownStatus = undefined;
   await env.refresh(ctx);
   const d = cwd === ctx.cwd ? (env.state.diagnosis ?? {}) : await env.glue.diagnose(cwd, ctx.cwd);
+  if (outcome.error?.code === "CODEGRAPH_NO_INDEX" && notOwnRefusal(verb, d))
+    return env.say(ctx, notOwnRefusal(verb, d), "warning");
   if (outcome.error) {
     const err = outcome.error;
     const type = err?.code === "CODEGRAPH_CANCELLED" ? "warning" : "error";

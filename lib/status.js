@@ -97,6 +97,9 @@ function statusReport(diagnosis, state, info) {
     );
   }
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
+  // What every /codegraph verb would refuse here, and why (lib/verb-refusal.js).
+  if (diagnosis.writeProblem) lines.push(`verbs: refused: ${diagnosis.writeProblem}`);
+  else if (diagnosis.removeProblem) lines.push(`uninit: refused: ${diagnosis.removeProblem}`);
   // The roots, when the tools answer from any but the workspace's own index (lib/roots.js).
   const roots = state.toolRoots?.() ?? [];
   if (roots.some((r) => r.source !== "workspace")) {

@@ -10,6 +10,7 @@ const path = require("node:path");
 const { verbCommand } = require("./commands.js");
 const { lastLines, parseIndexStatus, writeProgress, writeSummary } = require("./index-status.js");
 const { supports } = require("./versions.js");
+const { notOwnRefusal } = require("./verb-refusal.js");
 const { CANCELLED_NOTHING, VERB_LINES, YES_LINE, alreadyIndexedText, busyText } = require("./words/verbs.js");
 const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport } = require("./words/verbs.js");
 const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("./words/verbs.js");
@@ -256,6 +257,8 @@ async function verbOf(args, ctx, env) {
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
   if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
     return say(noCliText(verb, d.problem), "error");
+  // The index not the workspace's own: every verb says so alike, before any dialog.
+  if (notOwnRefusal(verb, d)) return say(notOwnRefusal(verb, d), "warning");
 
   if (verb === "status") return indexStatus(ctx, rootEnv, d, cwd);
 
@@ -347,6 +350,8 @@ async function runWrite(verb, ctx, env, cwd) {
   if (env.state) env.state.shownStatus = undefined;
   await env.refresh(ctx);
   const d = cwd === ctx.cwd ? (env.state.diagnosis ?? {}) : await env.glue.diagnose(cwd, ctx.cwd);
+  if (outcome.error?.code === "CODEGRAPH_NO_INDEX" && notOwnRefusal(verb, d))
+    return env.say(ctx, notOwnRefusal(verb, d), "warning");
   if (outcome.error) {
     const err = outcome.error;
     const type = err?.code === "CODEGRAPH_CANCELLED" ? "warning" : "error";

@@ -158,6 +158,8 @@ pub fn diagnosis(d: &explore::Diagnosis, cwd: String) -> AddonDiagnosis {
     ancestor_index: d.ancestor_index.as_deref().map(lossy),
     executable_problem: d.executable_problem.as_ref().map(problem),
     index_problem: d.index_problem.as_ref().map(problem),
+    write_problem: d.write_problem.as_ref().map(problem),
+    remove_problem: d.remove_problem.as_ref().map(problem),
     problem: d.problem.as_ref().map(problem),
   }
 }

@@ -313,6 +313,12 @@ pub struct AddonDiagnosis {
   /// or could not run).
   pub executable_problem: Option<Problem>,
   pub index_problem: Option<Problem>,
+  /// Why a command that writes the index would be refused here (the index directory, or a file
+  /// CodeGraph writes in it, is not the workspace's own).
+  pub write_problem: Option<Problem>,
+  /// Why `uninit` would be refused here (the index directory is a mount point, or holds files
+  /// CodeGraph does not make).
+  pub remove_problem: Option<Problem>,
   /// What stops an explore here, as `explore` would reject.
   pub problem: Option<Problem>,
 }

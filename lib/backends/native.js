@@ -11,7 +11,8 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { LIMIT_NAMES } = require("../calls.js");
 const { exhausted } = require("./node/errors.js");
-const { headline, problemWords, publicError, withoutUndefined } = require("../words/messages.js");
+const { headline, problemWords, publicError, remediation, withoutUndefined } = require("../words/messages.js");
+const { refusalFields } = require("../words/not-own.js");
 
 const ROOT = path.join(__dirname, "..", "..");
 
@@ -124,12 +125,15 @@ function worded(err) {
 
 /** The addon's diagnosis with its problems (code + facts) worded. */
 function wordedDiagnosis(d) {
-  const { executableProblem, indexProblem, problem, ...rest } = d;
+  const { executableProblem, indexProblem, problem, writeProblem, removeProblem, ...rest } = d;
   const line = (p) => (p ? headline(p.code, p.facts) : undefined);
+  const words = { headline, remediation };
   return withoutUndefined({
     ...rest,
     executableProblem: line(executableProblem),
     indexProblem: line(indexProblem),
+    ...(writeProblem ? refusalFields("write", writeProblem.code, writeProblem.facts, words) : {}),
+    ...(removeProblem ? refusalFields("remove", removeProblem.code, removeProblem.facts, words) : {}),
     ...(problem ? problemWords(problem.code, problem.facts) : {}),
   });
 }

@@ -8,6 +8,7 @@ const { shownPath } = require("./paths.js");
 const { headline, queries, seconds } = require("./reasons.js");
 const { withWordedDropped } = require("./environment.js");
 const { redactTail } = require("./redact.js");
+const { notOwnRemediation } = require("./not-own.js");
 
 const WORDED_FROM = Symbol("pi-codegraph words' facts");
 const NEVER_WRITES_INDEX = "pi-codegraph writes the index only when you type a /codegraph verb; the model never does.";
@@ -43,6 +44,7 @@ function noIndexRemediation(f) {
     return `Move or delete ${shownPath(kind.db)} (CodeGraph cannot rebuild it in place), then run \`/codegraph init\` in Pi (or \`codegraph init\` in ${ws}) yourself; ${NEVER_WRITES_INDEX}`;
   if (kind.is === "special")
     return `Replace it with a real index: remove it, then run \`/codegraph init\` in Pi (or \`codegraph init\` in ${ws}) yourself; ${NEVER_WRITES_INDEX}`;
+  if (kind.is === "notOwn") return notOwnRemediation(f);
   if (kind.is === "outside")
     return `Start Pi in the project that owns that index, run \`codegraph init\` in ${ws} for an index of its own, or set PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1 to accept an index outside the workspace. ${NEVER_WRITES_INDEX}`;
   return `Run \`/codegraph init\` in Pi (or \`codegraph init\` in ${ws}) yourself; ${NEVER_WRITES_INDEX}`;

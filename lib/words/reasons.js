@@ -5,6 +5,7 @@
 const { shownPath } = require("./paths.js");
 const { DROP_REASONS } = require("./environment.js");
 const { NOT_KEPT_REASONS } = require("./marker.js");
+const { notOwnLead } = require("./not-own.js");
 
 /** A path as a message shows it (lib/words/paths.js). */
 const shown = (path) => shownPath(path);
@@ -123,6 +124,9 @@ const NO_INDEX_REASONS = {
   missing: (r) => `${shown(r.path)} does not exist`,
   unreadable: (r) => `${shown(r.path)} cannot be read (${r.os})`,
   outside: (r) => `${shown(r.path)} resolves to ${shown(r.target)}, outside the workspace`,
+  linked: (r) => `${shown(r.path)} is a symbolic link (to ${shown(r.target)}), which CodeGraph would write through`,
+  mountPoint: (r) => `${shown(r.path)} is a mount point, whose source uninit would empty`,
+  foreignEntry: (r) => `${shown(r.path)} is not a file CodeGraph makes, and uninit would delete it`,
   notSqlite: (r) => `${shown(r.path)} is not a SQLite database`,
   truncated: (r) => `${shown(r.path)} is empty or truncated`,
   removed: (r) => `${shown(r.path)} was removed during the call`,
@@ -249,7 +253,7 @@ const HEADLINES = {
     `the workspace ${shown(f.path ?? "")} is not usable: ${said(WORDED_FACTS.WorkspaceReason, f.reason)}`,
   CODEGRAPH_NOT_FOUND: (f) => `the CodeGraph CLI was not found: ${said(WORDED_FACTS.NotFoundReason, f.reason)}`,
   CODEGRAPH_NO_INDEX: (f) =>
-    `this workspace has no usable CodeGraph index: ${said(WORDED_FACTS.NoIndexReason, f.reason)}`,
+    `${f.kind?.is === "notOwn" ? notOwnLead(f) : "this workspace has no usable CodeGraph index"}: ${said(WORDED_FACTS.NoIndexReason, f.reason)}`,
   CODEGRAPH_INDEX_READONLY: (f) =>
     `the CodeGraph index cannot be opened read-write: ${said(WORDED_FACTS.ReadOnlyReason, f.reason)}`,
   CODEGRAPH_INDEX_BUSY: (f) =>

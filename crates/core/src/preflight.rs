@@ -12,6 +12,8 @@ use crate::resources::exhausted;
 
 mod request;
 pub use request::{check_request, is_blank_char};
+mod write_target;
+pub use write_target::{allow_external, check_removable, check_write_target, own_entries};
 
 /// CodeGraph's own default index directory name, overridable with `CODEGRAPH_DIR`.
 const DEFAULT_INDEX_DIR: &str = ".codegraph";

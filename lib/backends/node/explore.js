@@ -15,22 +15,24 @@ const { linkSignal, parseRunOptions } = require("./args.js");
 const { commandArgv, commandObject, commandPositional, readCommand } = require("./command.js");
 const { checkIndex, checkRequest, checkWorkspace, envSet } = require("./preflight.js");
 const { homesOf, indexDirName, resolvedPath } = require("./preflight.js");
+const { checkWrites, ownEntries } = require("./write-target.js");
 const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter } = require("./index-writer.js");
 const { run } = require("./runner.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
 
 /**
- * The filesystem checks before a run, in the addon's order: workspace, index, executable (and
- * its package metadata). `home` is the workspace with symlinks resolved, computed once. A
+ * The filesystem checks before a run, in the addon's order: workspace, where a write may write
+ * (write-target.js), index, executable (and its package metadata). `home` is the workspace with symlinks resolved, computed once. A
  * command that needs no index (init) gets the directory its index will have, so that an active
  * writer there is still seen.
  */
-async function preflightChecks(cwd, env, needsIndex, onBehalfOf) {
+async function preflightChecks(cwd, env, { needsIndex, writesIndex, subcommand, workspace: onBehalfOf }) {
   const workspace = await checkWorkspace(cwd);
   const home = await resolvedPath(workspace);
   const homes = await homesOf(home, onBehalfOf);
+  if (writesIndex) await checkWrites(workspace, home, env, needsIndex, subcommand);
   let index;
-  if (needsIndex) index = await checkIndex(workspace, home, env);
+  if (needsIndex) index = await ownEntries(workspace, home, env, await checkIndex(workspace, home, env));
   else {
     const dir = path.join(workspace, indexDirName(env));
     index = { dir, resolved: await resolvedPath(dir) };
@@ -148,7 +150,7 @@ async function runCommand(command, cwd, signal, options) {
 async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline, cancel, onProgress }, failure) {
   const request = command.positional;
   if (request !== undefined) checkRequest(request);
-  const checks = preflightChecks(cwd, userEnv, command.needsIndex, command.workspace);
+  const checks = preflightChecks(cwd, userEnv, command);
   const bounds = { timeoutMs, deadline, cancel };
   const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read

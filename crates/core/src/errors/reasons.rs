@@ -43,6 +43,12 @@ pub enum NoIndexKind {
     #[serde(serialize_with = "lossy")]
     resolved: PathBuf,
   },
+  /// The index directory `dir` is not the workspace's own to write (a link where CodeGraph would
+  /// write) or to delete (a mount point, someone else's files): refused before anything runs.
+  NotOwn {
+    #[serde(serialize_with = "lossy")]
+    dir: PathBuf,
+  },
 }
 
 /// Why the index cannot be opened read-write. The index itself may be fine in each case, so no
@@ -220,6 +226,23 @@ pub enum NoIndexReason {
     path: PathBuf,
     #[serde(serialize_with = "lossy")]
     target: PathBuf,
+  },
+  /// A symbolic link where CodeGraph would write, resolving inside the workspace (or nowhere).
+  Linked {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+    #[serde(serialize_with = "lossy")]
+    target: PathBuf,
+  },
+  /// A mount point (another filesystem, or a bind mount) that `uninit` would empty.
+  MountPoint {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
+  },
+  /// An entry CodeGraph does not make, which `uninit` would delete.
+  ForeignEntry {
+    #[serde(serialize_with = "lossy")]
+    path: PathBuf,
   },
   NotSqlite {
     #[serde(serialize_with = "lossy")]

@@ -15,7 +15,8 @@ use crate::environment::{ChildEnv, EnvSnapshot};
 use crate::errors::{ExploreError, SpawnReason};
 use crate::index_writer::{active_writer, Writer};
 use crate::preflight::{
-  canonical, check_index, check_request, check_workspace, index_dir_name, IndexFound,
+  allow_external, canonical, check_index, check_removable, check_request, check_workspace,
+  check_write_target, index_dir_name, own_entries, IndexFound,
 };
 use crate::runner::Cancel;
 
@@ -81,8 +82,9 @@ pub(super) fn homes(home: &Path, on_behalf_of: Option<&Path>) -> Vec<PathBuf> {
   homes
 }
 
-/// The filesystem checks before anything runs. A command that needs no index (init) is given
-/// the directory its index will have, so that an active writer there is still seen.
+/// The filesystem checks before anything runs. A command that writes the index is first held to
+/// the workspace's own index directory ([`check_writes`]). A command that needs no index (init) is
+/// given the directory its index will have, so that an active writer there is still seen.
 pub(super) async fn preflight(
   command: &Command,
   cwd: String,
@@ -96,13 +98,18 @@ pub(super) async fn preflight(
   }
   let env = env.clone();
   let needs_index = command.needs_index;
+  let write_subcommand = command.writes_index.then(|| command.subcommand.clone());
   let on_behalf_of = command.workspace.clone();
   let checks = move || {
     let workspace = check_workspace(&cwd)?;
     let home = canonical(&workspace);
     let homes = homes(&home, on_behalf_of.as_deref());
+    if let Some(subcommand) = &write_subcommand {
+      check_writes(&workspace, &home, &env, needs_index, subcommand)?;
+    }
     let index = if needs_index {
-      check_index(&workspace, &home, &env)?
+      let found = check_index(&workspace, &home, &env)?;
+      own_entries(&workspace, &home, &env, found)?
     } else {
       let dir = workspace.join(index_dir_name(&env));
       IndexFound {
@@ -123,6 +130,28 @@ pub(super) async fn preflight(
     })
   };
   off_thread(checks, deadline, timeout, cancel).await
+}
+
+/// The subcommands that delete the index directory (CodeGraph's `removeDirectory`).
+const REMOVES_INDEX_DIR: &[&str] = &["uninit"];
+
+/// A command that writes the index writes only into the workspace's own index directory
+/// ([`check_write_target`]; a link is accepted only for an existing index the user accepts
+/// outside the workspace), and one that deletes it deletes only what CodeGraph made
+/// ([`check_removable`]).
+pub(super) fn check_writes(
+  workspace: &Path,
+  home: &Path,
+  env: &EnvSnapshot,
+  needs_index: bool,
+  subcommand: &str,
+) -> std::result::Result<(), ExploreError> {
+  let name = index_dir_name(env);
+  check_write_target(workspace, home, &name, needs_index && allow_external(env))?;
+  if REMOVES_INDEX_DIR.contains(&subcommand) {
+    check_removable(workspace, &name)?;
+  }
+  Ok(())
 }
 
 /// An active index writer: a command that writes is refused at once (two writers would corrupt

@@ -9,7 +9,10 @@ use crate::discovery::discover_in;
 use crate::environment::{Dropped, EnvSnapshot};
 use crate::errors::{ExploreError, NoIndexKind, WorkspaceReason};
 use crate::index_writer::{active_writer, Writer};
-use crate::preflight::{canonical, check_index, check_workspace, IndexFound};
+use crate::preflight::{
+  allow_external, canonical, check_index, check_removable, check_workspace, check_write_target,
+  index_dir_name, own_entries, IndexFound,
+};
 use crate::version::{Probe, Version};
 
 /// How long `diagnose` waits for a `--version` probe (package metadata needs none): a slow CLI
@@ -36,6 +39,11 @@ pub struct Diagnosis {
   /// Each check's own result.
   pub executable_problem: Option<ExploreError>,
   pub index_problem: Option<ExploreError>,
+  /// Why a command that writes the index would be refused here (the index directory, or one of
+  /// CodeGraph's files in it, is a link: not the workspace's own); a verb says it before asking.
+  pub write_problem: Option<ExploreError>,
+  /// Why `uninit` would be refused here (a mount point, files CodeGraph does not make).
+  pub remove_problem: Option<ExploreError>,
   /// The first thing that stops an explore here (not installed before not indexed).
   pub problem: Option<ExploreError>,
 }
@@ -57,17 +65,24 @@ pub async fn diagnose_for(
     let workspace = check_workspace(&cwd)?;
     let home = canonical(&workspace);
     let homes = super::checks::homes(&home, on_behalf_of.as_deref());
-    let index = check_index(&workspace, &home, &checks_env);
+    let index = check_index(&workspace, &home, &checks_env)
+      .and_then(|found| own_entries(&workspace, &home, &checks_env, found));
+    let name = index_dir_name(&checks_env);
+    // As a write would be checked: a link is accepted only for an index the user accepts.
+    let accept = index.is_ok() && allow_external(&checks_env);
+    let write = check_write_target(&workspace, &home, &name, accept).err();
+    let remove = check_removable(&workspace, &name).err();
     let writer = index
       .as_ref()
       .ok()
       .and_then(|i| active_writer(&i.dir).ok().flatten());
     let launch = discover_in(&checks_env, &homes);
     let child_env = checks_env.for_child_in(&homes);
-    Ok::<_, ExploreError>((workspace, index, writer, launch, child_env))
+    let refusals = (write, remove);
+    Ok::<_, ExploreError>((workspace, index, writer, launch, child_env, refusals))
   });
   let mut d = Diagnosis::default();
-  let (workspace, index, writer, launch, child_env) =
+  let (workspace, index, writer, launch, child_env, (write, remove)) =
     match tokio::time::timeout_at(deadline, checks).await {
       Ok(Ok(Ok(found))) => found,
       Ok(Ok(Err(e))) => {
@@ -84,6 +99,8 @@ pub async fn diagnose_for(
       }
     };
   d.env_dropped = child_env.dropped;
+  d.write_problem = write;
+  d.remove_problem = remove;
   match launch {
     Ok(launch) => {
       // The probe's deadline is the wait: nothing of a diagnosis outlives it.

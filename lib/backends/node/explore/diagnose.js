@@ -4,10 +4,12 @@
 const path = require("node:path");
 const { discover } = require("../discovery.js");
 const { Problem, badWorkspace, indexBusy, osText } = require("../errors.js");
-const { headline, problemWords, withoutUndefined } = require("../../../words/messages.js");
+const { headline, problemWords, remediation, withoutUndefined } = require("../../../words/messages.js");
+const { refusalFields } = require("../../../words/not-own.js");
 const { activeWriter } = require("../index-writer.js");
 const { childEnv } = require("../environment.js");
-const { checkIndex, checkWorkspace, homesOf, resolvedPath } = require("../preflight.js");
+const { checkIndex, checkWorkspace, homesOf, indexDirName, resolvedPath } = require("../preflight.js");
+const { allowExternal, checkRemovable, checkWriteTarget, ownEntries } = require("../write-target.js");
 const { packageVersion, startVersionProbe } = require("../version.js");
 
 /** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
@@ -29,22 +31,39 @@ async function diagnose(cwd, workspace) {
     const workspace = await checkWorkspace(d.cwd);
     const home = await resolvedPath(workspace);
     const homes = await homesOf(home, onBehalfOf);
-    const index = await checkIndex(workspace, home, userEnv).catch((p) => ({ problem: p }));
+    const index = await checkIndex(workspace, home, userEnv)
+      .then((found) => ownEntries(workspace, home, userEnv, found))
+      .catch((p) => ({ problem: p }));
+    const name = indexDirName(userEnv);
+    // As a write would be checked: a link is accepted only for an index the user accepts.
+    const accept = !index.problem && allowExternal(userEnv);
+    const refusals = {
+      write: await checkWriteTarget(workspace, home, name, accept).catch((p) => p),
+      remove: await checkRemovable(workspace, name).catch((p) => p),
+    };
     const launch = await discover(homes, userEnv)
       .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
       .catch((p) => ({ problem: p }));
     const writer = index.problem ? null : await activeWriter(index.dir);
     const child = await childEnv(userEnv, homes);
-    return { workspace, index, launch, writer, child };
+    return { workspace, index, launch, writer, child, refusals };
   })();
   let timer;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(badWorkspace("", { is: "unanswered" })), DIAGNOSE_CHECKS_TIMEOUT_MS);
   });
   try {
-    const { workspace, index, launch, writer, child } = await Promise.race([checks, late]);
+    const { workspace, index, launch, writer, child, refusals } = await Promise.race([checks, late]);
     clearTimeout(timer);
     d.envDropped = child.dropped;
+    for (const [field, p] of [
+      ["write", refusals.write],
+      ["remove", refusals.remove],
+    ])
+      if (p) {
+        const { code, facts } = asProblem(p, workspace);
+        Object.assign(d, refusalFields(field, code, facts, { headline, remediation }));
+      }
     if (launch.problem) {
       problem = launch.problem;
       d.executableProblem = headline(launch.problem.code, launch.problem.facts);
