@@ -2,10 +2,9 @@
 // src/lib.rs): one CodeGraph command, described as data (./command.js), with argument checks in the
 // addon's order, preflight, discovery, the writer policy, the run, and what its exit means.
 
-const path = require("node:path");
 const { setTimeout: delay } = require("node:timers/promises");
 const { discover, launchRuns } = require("./discovery.js");
-const { badWorkspace, cancelled, indexBusy, invalidOptions } = require("./errors.js");
+const { badWorkspace, cancelled, indexBusy, indexInterrupted, invalidOptions } = require("./errors.js");
 const { problemError, timedOut } = require("./errors.js");
 const { withoutUndefined } = require("../../words/messages.js");
 const { blockedCause, classifyExit, withinCauseWait } = require("./explore/exit.js");
@@ -14,8 +13,9 @@ const { childEnv } = require("./environment.js");
 const { linkSignal, parseRunOptions } = require("./args.js");
 const { commandArgv, commandObject, commandPositional, readCommand } = require("./command.js");
 const { checkIndex, checkRequest, checkWorkspace, envSet } = require("./preflight.js");
-const { homesOf, indexDirName, resolvedPath } = require("./preflight.js");
-const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter } = require("./index-writer.js");
+const { homesOf, resolvedPath } = require("./preflight.js");
+const { indexDirOf } = require("./index-dir.js");
+const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter, interruptedWrite } = require("./index-writer.js");
 const { run } = require("./runner.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
 
@@ -25,22 +25,27 @@ const { packageVersion, startVersionProbe } = require("./version.js");
  * command that needs no index (init) gets the directory its index will have, so that an active
  * writer there is still seen.
  */
-async function preflightChecks(cwd, env, needsIndex, onBehalfOf) {
+async function preflightChecks(cwd, env, command) {
   const workspace = await checkWorkspace(cwd);
   const home = await resolvedPath(workspace);
-  const homes = await homesOf(home, onBehalfOf);
+  const homes = await homesOf(home, command.workspace);
   let index;
-  if (needsIndex) index = await checkIndex(workspace, home, env);
+  if (command.needsIndex) index = await checkIndex(workspace, home, env);
   else {
-    const dir = path.join(workspace, indexDirName(env));
+    const dir = await indexDirOf(workspace, home, env);
     index = { dir, resolved: await resolvedPath(dir) };
   }
   const launch = await discover(homes, env);
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);
+  // For a command that reads the index, with no writer at work: the last write never finished.
+  const interrupted = refusesInterrupted(command) && !writer ? await interruptedWrite(index.dir) : null;
   const child = await childEnv(env, homes);
-  return { workspace, index, launch, writer, child };
+  return { workspace, index, launch, writer, interrupted, child };
 }
+
+/** Whether an index whose last write never finished is refused: a command that reads it (not status). */
+const refusesInterrupted = (c) => c.needsIndex && !c.writesIndex && !c.allowInterrupted;
 
 /**
  * An active index writer: a command that writes is refused at once (two writers would corrupt the
@@ -148,9 +153,9 @@ async function runCommand(command, cwd, signal, options) {
 async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline, cancel, onProgress }, failure) {
   const request = command.positional;
   if (request !== undefined) checkRequest(request);
-  const checks = preflightChecks(cwd, userEnv, command.needsIndex, command.workspace);
+  const checks = preflightChecks(cwd, userEnv, command);
   const bounds = { timeoutMs, deadline, cancel };
-  const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
+  const { workspace, index, launch, writer, interrupted, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
   let lockWaitMs = 0;
   /** What is known of a failure after the checks; `runMs` once the CLI was started. */
@@ -176,6 +181,13 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
     throw problem;
   });
   if (writer) lockWaitMs = msSince(waitStarted);
+  // As the checks found it, or, after waiting for a writer, as that writer left it.
+  const unfinished =
+    refusesInterrupted(command) && (writer ? await withinDeadline(interruptedWrite(index.dir), bounds) : interrupted);
+  if (unfinished) {
+    fill(undefined);
+    throw indexInterrupted(unfinished);
+  }
   const { env } = child;
   // Always an argument array, never a shell; `--` ends option parsing: a request such as "-p
   // /etc" stays the query.

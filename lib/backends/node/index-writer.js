@@ -78,6 +78,22 @@ async function activeWriter(indexDir) {
 }
 
 /**
+ * The last write of the index in `indexDir` never finished — `{ lock, pid, rebuild }` — or null:
+ * `codegraph.lock` names a process that is no longer a writer (CodeGraph stopped mid-write leaves
+ * its lock), `rebuild` when a stale `rebuild.pid` is beside it. Asked when activeWriter found
+ * none. A lock without a pid is no sign (crates/core/src/index_writer.rs `interrupted_write`).
+ */
+async function interruptedWrite(indexDir) {
+  const lock = path.join(indexDir, "codegraph.lock");
+  const text = await readLock(lock);
+  const pid = text === null ? null : lockPid(text, false);
+  if (pid === null || (await alive(pid, false))) return null;
+  const rebuildText = await readLock(path.join(indexDir, "rebuild.pid"));
+  const rebuildPid = rebuildText === null ? null : lockPid(rebuildText, true);
+  return { lock, pid, rebuild: rebuildPid !== null && !(await alive(rebuildPid, true)) };
+}
+
+/**
  * `codegraph init` creates `codegraph.db` (schema in its write-ahead log, the main file one page
  * long) about 50–100 ms before it takes `codegraph.lock`; an index that ever finished has dozens
  * of pages (the schema alone is 42). So a database exactly one page long whose valid SQLite header
@@ -102,4 +118,4 @@ async function beingCreated(db) {
   return page > 0 && size === page && header.readUInt32BE(28) <= 1;
 }
 
-module.exports = { WRITER_WAIT_MS, WRITER_POLL_MS, activeWriter };
+module.exports = { WRITER_WAIT_MS, WRITER_POLL_MS, activeWriter, interruptedWrite };

@@ -13,10 +13,9 @@ use crate::command::Command;
 use crate::discovery::{discover_in, Launch};
 use crate::environment::{ChildEnv, EnvSnapshot};
 use crate::errors::{ExploreError, SpawnReason};
-use crate::index_writer::{active_writer, Writer};
-use crate::preflight::{
-  canonical, check_index, check_request, check_workspace, index_dir_name, IndexFound,
-};
+use crate::index_dir::index_dir;
+use crate::index_writer::{active_writer, interrupted_write, Interrupted, Writer};
+use crate::preflight::{canonical, check_index, check_request, check_workspace, IndexFound};
 use crate::runner::Cancel;
 
 /// How often the lock files are read again while a writer is active.
@@ -29,6 +28,8 @@ pub(super) struct Ready {
   pub(super) launch: Launch,
   /// A CodeGraph process writing the index as the checks ran.
   pub(super) writer: Option<Writer>,
+  /// For a command that reads the index, with no writer at work: the last write never finished.
+  pub(super) interrupted: Option<ExploreError>,
   /// The environment of every process this call starts (the explore and a `--version` probe).
   pub(super) child_env: ChildEnv,
 }
@@ -96,6 +97,7 @@ pub(super) async fn preflight(
   }
   let env = env.clone();
   let needs_index = command.needs_index;
+  let refuses_interrupted = command.refuses_interrupted();
   let on_behalf_of = command.workspace.clone();
   let checks = move || {
     let workspace = check_workspace(&cwd)?;
@@ -104,7 +106,7 @@ pub(super) async fn preflight(
     let index = if needs_index {
       check_index(&workspace, &home, &env)?
     } else {
-      let dir = workspace.join(index_dir_name(&env));
+      let dir = index_dir(&workspace, &home, &env);
       IndexFound {
         resolved: canonical(&dir),
         dir,
@@ -113,16 +115,52 @@ pub(super) async fn preflight(
     };
     let launch = discover_in(&env, &homes)?;
     let writer = active_writer(&index.dir)?;
+    let interrupted = if refuses_interrupted && writer.is_none() {
+      interrupted_write(&index.dir)?.map(Interrupted::error)
+    } else {
+      None
+    };
     let child_env = env.for_child_in(&homes);
     Ok(Ready {
       workspace,
       index,
       launch,
       writer,
+      interrupted,
       child_env,
     })
   };
   off_thread(checks, deadline, timeout, cancel).await
+}
+
+/// A command that reads the index is refused when the last write never finished
+/// (CODEGRAPH_INDEX_INTERRUPTED): as the checks found it, or, when it waited for a writer, as
+/// that writer left it (a writer stopped mid-write leaves its lock).
+pub(super) async fn refuse_interrupted(
+  found: Option<ExploreError>,
+  waited: bool,
+  command: &Command,
+  dir: &Path,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: &Cancel,
+) -> std::result::Result<(), ExploreError> {
+  if !command.refuses_interrupted() {
+    return Ok(());
+  }
+  let found = if waited {
+    let dir = dir.to_path_buf();
+    off_thread(
+      move || Ok(interrupted_write(&dir)?.map(Interrupted::error)),
+      deadline,
+      timeout,
+      cancel,
+    )
+    .await?
+  } else {
+    found
+  };
+  found.map_or(Ok(()), Err)
 }
 
 /// An active index writer: a command that writes is refused at once (two writers would corrupt

@@ -3,9 +3,10 @@
 
 const path = require("node:path");
 const { discover } = require("../discovery.js");
-const { Problem, badWorkspace, indexBusy, osText } = require("../errors.js");
+const { Problem, badWorkspace, indexBusy, indexInterrupted, osText } = require("../errors.js");
 const { headline, problemWords, withoutUndefined } = require("../../../words/messages.js");
-const { activeWriter } = require("../index-writer.js");
+const { indexDirOf } = require("../index-dir.js");
+const { activeWriter, interruptedWrite } = require("../index-writer.js");
 const { childEnv } = require("../environment.js");
 const { checkIndex, checkWorkspace, homesOf, resolvedPath } = require("../preflight.js");
 const { packageVersion, startVersionProbe } = require("../version.js");
@@ -29,22 +30,26 @@ async function diagnose(cwd, workspace) {
     const workspace = await checkWorkspace(d.cwd);
     const home = await resolvedPath(workspace);
     const homes = await homesOf(home, onBehalfOf);
+    const indexDir = await indexDirOf(workspace, home, userEnv);
     const index = await checkIndex(workspace, home, userEnv).catch((p) => ({ problem: p }));
     const launch = await discover(homes, userEnv)
       .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
       .catch((p) => ({ problem: p }));
     const writer = index.problem ? null : await activeWriter(index.dir);
+    // No writer now, but its lock is left: the last write never finished.
+    const interrupted = index.problem || writer ? null : await interruptedWrite(index.dir).catch(() => null);
     const child = await childEnv(userEnv, homes);
-    return { workspace, index, launch, writer, child };
+    return { workspace, indexDir, index, launch, writer, interrupted, child };
   })();
   let timer;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(badWorkspace("", { is: "unanswered" })), DIAGNOSE_CHECKS_TIMEOUT_MS);
   });
   try {
-    const { workspace, index, launch, writer, child } = await Promise.race([checks, late]);
+    const { workspace, indexDir, index, launch, writer, interrupted, child } = await Promise.race([checks, late]);
     clearTimeout(timer);
     d.envDropped = child.dropped;
+    d.indexDir = indexDir;
     if (launch.problem) {
       problem = launch.problem;
       d.executableProblem = headline(launch.problem.code, launch.problem.facts);
@@ -68,6 +73,11 @@ async function diagnose(cwd, workspace) {
       const busy = indexBusy(writer, 0);
       d.indexProblem = headline(busy.code, busy.facts);
       problem ??= busy;
+    }
+    if (interrupted) {
+      const unfinished = indexInterrupted(interrupted);
+      d.indexProblem = headline(unfinished.code, unfinished.facts);
+      problem ??= unfinished;
     }
   } catch (p) {
     clearTimeout(timer);
