@@ -91,6 +91,49 @@ for (const impl of implementations) {
       });
     });
 
+    test("CODEGRAPH_DIR trimmed as JavaScript trims it (U+FEFF and U+00A0 go, U+0085 stays), the same on both runners", async () => {
+      const ws = makeWorkspace({ index: false });
+      dbIn(path.join(ws, ".cg"));
+      for (const [value, dir] of [
+        ["\uFEFF.cg\u00A0", ".cg"],
+        ["\n .cg \r", ".cg"],
+        ["\u0085.cg", "\u0085.cg"],
+        [" ../x ", ".codegraph"],
+        ["   ", ".codegraph"],
+      ]) {
+        const d = await withEnv({ CODEGRAPH_DIR: value }, () => diagnose(ws));
+        assert.equal(d.indexDir, path.join(ws, dir), JSON.stringify(value));
+      }
+    });
+
+    test("/codegraph init where CODEGRAPH_DIR's index exists but is unusable: 'already exists', nothing runs", async () => {
+      const ws = makeWorkspace({ index: false });
+      fs.mkdirSync(path.join(ws, ".cg"));
+      fs.writeFileSync(path.join(ws, ".cg", "codegraph.db"), "not a database");
+      await withEnv({ CODEGRAPH_DIR: " .cg " }, async () => {
+        const host = await hostWith(impl.module, "index-dir");
+        const ui = recordingUi();
+        const ctx = { cwd: ws, hasUI: true, ui };
+        await host.startSession(ctx);
+        await runCommand(host, ctx, "codegraph", "init --yes");
+        assert.match(ui.notes.at(-1).message, /already exists: this workspace has its own index/);
+        assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false, "no second index beside it");
+      });
+    });
+
+    test("a subdirectory on a WSL drive: the enclosing project's .codegraph-wsl index is named as the ancestor", {
+      skip: noDrive,
+    }, async () => {
+      await withEnv(WSL, async () => {
+        const ws = wslWorkspace();
+        dbIn(path.join(ws, ".codegraph-wsl"));
+        fs.mkdirSync(path.join(ws, "sub"));
+        const d = await diagnose(path.join(ws, "sub"));
+        assert.equal(d.problemCode, "CODEGRAPH_NO_INDEX");
+        assert.equal(d.ancestorIndex, ws);
+      });
+    });
+
     test("CODEGRAPH_DIR set: the stale-files line follows its db, not a .codegraph/ beside it", async () => {
       const ws = makeWorkspace(); // .codegraph/codegraph.db, written now
       dbIn(path.join(ws, ".cg"));

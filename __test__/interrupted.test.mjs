@@ -114,6 +114,20 @@ for (const impl of implementations) {
       assert.equal(s.status(), "⬡ codegraph");
     });
 
+    test("Pi: /codegraph sync and /codegraph unlock are not refused on an unfinished index, and each makes it ready", async () => {
+      for (const verb of ["sync", "unlock"]) {
+        const { ws, lock } = interruptedWorkspace();
+        const s = await session(impl.module, ws);
+        assert.equal(s.status(), "⬡ codegraph: index unfinished");
+        if (verb === "unlock") {
+          await s.said(verb);
+          assert.ok(s.ui.confirms.at(-1).body.includes(`Removes ${lock}`), s.ui.confirms.at(-1).body);
+        } else assert.match(await s.said(`${verb} --yes`), /codegraph_explore: ready\./);
+        assert.equal(fs.existsSync(lock), false, verb);
+        assert.equal(s.status(), "⬡ codegraph", verb);
+      }
+    });
+
     test("Pi: a /codegraph init cancelled mid-write leaves its lock: not ready afterwards, not 'ready'", async () => {
       const ws = makeWorkspace({ index: false });
       const gate = tempDir("pi-codegraph-gate-");
