@@ -121,6 +121,21 @@ for (const impl of implementations) {
       });
     });
 
+    test("a symlink into or out of a WSL drive: the rule sees the resolved path, as the CLI's working directory is", {
+      skip: noDrive,
+    }, async () => {
+      await withEnv(WSL, async () => {
+        const onDrive = wslWorkspace();
+        const into = path.join(makeWorkspace({ index: false }), "link");
+        fs.symlinkSync(onDrive, into);
+        assert.equal((await diagnose(into)).indexDir, path.join(into, ".codegraph-wsl"));
+        const offDrive = makeWorkspace({ index: false });
+        const outOf = path.join(wslWorkspace(), "link");
+        fs.symlinkSync(offDrive, outOf);
+        assert.equal((await diagnose(outOf)).indexDir, path.join(outOf, ".codegraph"));
+      });
+    });
+
     test("a subdirectory on a WSL drive: the enclosing project's .codegraph-wsl index is named as the ancestor", {
       skip: noDrive,
     }, async () => {
