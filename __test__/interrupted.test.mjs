@@ -145,3 +145,25 @@ for (const impl of implementations) {
     });
   });
 }
+
+describe("both runners say the same about an unfinished index", { skip: implementations.length < 2 }, () => {
+  test("the same code, words and details from explore, and the same diagnosis", async () => {
+    const { ws } = interruptedWorkspace();
+    fs.writeFileSync(
+      path.join(ws, ".codegraph", "rebuild.pid"),
+      JSON.stringify({ pid: deadPid(), mode: "rebuild", startedAt: 1 }),
+    );
+    const said = await Promise.all(
+      implementations.map(async ({ module }) => {
+        const err = await module.explore("q", ws).catch((e) => e);
+        const d = await module.diagnose(ws);
+        const keys = Object.keys(err.details).filter((k) => !/^cliVersion|durationMs/.test(k));
+        return {
+          error: { code: err.code, message: err.message, remediation: err.remediation, keys: keys.sort() },
+          diagnosis: [d.ready, d.problemCode, d.problem, d.remediation, d.indexProblem, d.indexDir, d.indexPath],
+        };
+      }),
+    );
+    assert.deepEqual(said[0], said[1]);
+  });
+});
