@@ -27,6 +27,12 @@ export interface AddonDiagnosis {
   cliVersion?: string
   /** "package.json" or "--version". */
   cliVersionSource?: string
+  /**
+   * The directory the CLI opens as the workspace's index, by CodeGraph's own rule
+   * (`CODEGRAPH_DIR` trimmed; `.codegraph-wsl` on a Windows drive under WSL), whether or not an
+   * index is there; absent when the workspace itself is not usable.
+   */
+  indexDir?: string
   indexPath?: string
   /** The index directory with symlinks resolved. */
   indexResolved?: string
@@ -99,6 +105,11 @@ export interface CodegraphCommand {
   writesIndex: boolean
   /** Needs the workspace's own index (CODEGRAPH_NO_INDEX without it). */
   needsIndex: boolean
+  /**
+   * May read an index whose last write never finished (default false: a command that reads
+   * the index is refused with CODEGRAPH_INDEX_INTERRUPTED; `status` reports that state itself).
+   */
+  allowInterrupted?: boolean
   /** `"stdout"`: partial stdout goes to `onProgress` as it arrives; `"none"`: no progress. */
   progress: "stdout" | "none"
   /**
@@ -150,6 +161,7 @@ export declare const enum ErrorCode {
   NoIndex = 'CODEGRAPH_NO_INDEX',
   IndexReadOnly = 'CODEGRAPH_INDEX_READONLY',
   IndexBusy = 'CODEGRAPH_INDEX_BUSY',
+  IndexInterrupted = 'CODEGRAPH_INDEX_INTERRUPTED',
   Spawn = 'CODEGRAPH_SPAWN',
   Resources = 'CODEGRAPH_RESOURCES',
   Exit = 'CODEGRAPH_EXIT',

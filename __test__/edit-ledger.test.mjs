@@ -100,7 +100,8 @@ test("the bound per root: a newer index in one root drops that root's edits past
   fs.copyFileSync(path.join(ws, ".codegraph", "codegraph.db"), path.join(a, ".codegraph", "codegraph.db"));
   const later = Date.now() / 1000 + 60;
   fs.utimesSync(path.join(a, ".codegraph", "codegraph.db"), later, later);
-  await ledger.recheck(roots);
+  // Each root with the index directory its diagnosis found.
+  await ledger.recheck(roots.map((dir) => ({ dir, indexDir: path.join(dir, ".codegraph") })));
   assert.deepEqual([ledger.count(), ledger.more()], [1, true], "b's edit past the bound is still counted");
   // Room again: a new edit is tracked one by one.
   edit("a/5.ts");

@@ -113,6 +113,8 @@ for (const impl of implementations) {
         } finally {
           await killAndReap(writer);
         }
+        // The write finished: CodeGraph removes its lock (a lock left behind is an interrupted write).
+        fs.rmSync(path.join(dir, ".codegraph", "codegraph.lock"));
         await s.host.beforeAgentStart(s.ctx);
         assert.equal(s.status(), "⬡ codegraph");
         assert.match(s.tool().promptSnippet, /structural questions/);

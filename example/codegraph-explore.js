@@ -542,6 +542,8 @@ const HEADLINES = {
     `the CodeGraph index cannot be opened read-write: ${said(WORDED_FACTS.ReadOnlyReason, f.reason)}`,
   CODEGRAPH_INDEX_BUSY: (f) =>
     `CodeGraph is writing this workspace's index right now (${writerSays(f)})${busyNote(f.waitedMs)}`,
+  CODEGRAPH_INDEX_INTERRUPTED: (f) =>
+    `the last ${f.rebuild ? "rebuild" : "write"} of this workspace's CodeGraph index never finished (${shown(f.lock)} names pid ${f.pid}, which is no longer writing it: CodeGraph was stopped mid-write), so the index may hold only part of the project`,
   CODEGRAPH_SPAWN: (f) => `codegraph could not be started: ${said(WORDED_FACTS.SpawnReason, f.reason)}`,
   CODEGRAPH_RESOURCES: (f) => `pi-codegraph ran out of ${RESOURCE_NAMES[f.resource]}: ${resourceReason(f)}`,
   CODEGRAPH_EXIT: (f) => `codegraph ${f.subcommand ?? "explore"} ${exitHow(f)}`,
@@ -815,6 +817,8 @@ const REMEDIATIONS = {
   CODEGRAPH_NO_INDEX: noIndexRemediation,
   CODEGRAPH_INDEX_READONLY: readOnlyRemediation,
   CODEGRAPH_INDEX_BUSY: busyRemediation,
+  CODEGRAPH_INDEX_INTERRUPTED: () =>
+    `Run \`/codegraph rebuild\` in Pi (or \`codegraph index\` in the workspace) to build the index again; or, to use it as it is, \`/codegraph unlock\` (or \`codegraph unlock\`). ${NEVER_WRITES_INDEX}`,
   CODEGRAPH_SPAWN: () =>
     "Check that the codegraph executable is a runnable program and that the workspace is readable.",
   CODEGRAPH_RESOURCES: (f) => RESOURCE_REMEDIATIONS[f.resource],
@@ -1040,6 +1044,9 @@ const noIndex = (path, reason, kind = { is: "missing" }) => new Problem("CODEGRA
 const indexReadOnly = (dir, reason, cause = { is: "notWritable" }) =>
   new Problem("CODEGRAPH_INDEX_READONLY", { dir, cause, reason });
 /** CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting. */
+/** The last write of the index never finished (index-writer.js interruptedWrite). */
+const indexInterrupted = (w) =>
+  new Problem("CODEGRAPH_INDEX_INTERRUPTED", { lock: w.lock, pid: w.pid, rebuild: w.rebuild });
 const indexBusy = (writer, waitedMs) =>
   new Problem("CODEGRAPH_INDEX_BUSY", { lock: writer.lock, pid: writer.pid, rebuild: writer.rebuild, waitedMs });
 
@@ -1160,6 +1167,97 @@ async function indexBlocked(workspace, dir) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/backends/node/index-dir.js
+
+// Which directory CodeGraph opens as a project's index (crates/core/src/index_dir.rs): CodeGraph
+// 1.6.1's own rule (dist/directory.js `codeGraphDirName`, `codeGraphDirNameFor`;
+// dist/sync/watch-policy.js `detectWsl`, `isWindowsDriveMount`), computed here once for every
+// check of the Node runner and of the glue that has no diagnosis to read it from (the roots scan).
+// - `CODEGRAPH_DIR`, trimmed, is the name when it is a plain directory name; empty, `.`, anything
+//   with `..`, `/` or `\`, or an absolute path is ignored (`.codegraph`).
+// - When it is set (valid or not), or the project is not on a Windows drive under WSL, that name.
+// - Under WSL (Linux with WSL_DISTRO_NAME or WSL_INTEROP set, else /proc/version saying
+//   "microsoft" or "wsl") on a Windows drive (the resolved project path is /mnt/<letter> or
+//   below): `.codegraph-wsl` when that is a directory, else `.codegraph` when
+//   `.codegraph/codegraph.db` exists, else `.codegraph-wsl`.
+
+const DEFAULT_INDEX_DIR = ".codegraph";
+const WSL_INDEX_DIR = ".codegraph-wsl";
+const DB_FILE = "codegraph.db";
+
+/** A variable of `env` (a snapshot of process.env); Windows names are case-insensitive (a copy is not). */
+function envValue(env, key) {
+  if (!env) return undefined;
+  if (process.platform !== "win32" || key in env) return env[key];
+  const found = Object.keys(env).find((k) => k.toUpperCase() === key);
+  return found === undefined ? undefined : env[found];
+}
+
+/** `CODEGRAPH_DIR` trimmed, when it is set to anything but white space. */
+function configuredDir(env) {
+  const raw = envValue(env, "CODEGRAPH_DIR");
+  const trimmed = typeof raw === "string" ? raw.trim() : "";
+  return trimmed === "" ? undefined : trimmed;
+}
+
+/** The index directory name without the WSL choice (`codeGraphDirName`). */
+function indexDirName(env) {
+  const name = configuredDir(env);
+  if (name === undefined) return DEFAULT_INDEX_DIR;
+  const invalid = name === "." || name.includes("..") || /[/\\]/.test(name) || path.isAbsolute(name);
+  return invalid ? DEFAULT_INDEX_DIR : name;
+}
+
+let kernelSaysWsl;
+/** `detectWsl`: Linux, and a WSL variable set, else the kernel's version (read once per process). */
+function isWsl(env) {
+  if (process.platform !== "linux") return false;
+  if (envValue(env, "WSL_DISTRO_NAME") || envValue(env, "WSL_INTEROP")) return true;
+  if (kernelSaysWsl === undefined) {
+    try {
+      const v = fs.readFileSync("/proc/version", "utf8").toLowerCase();
+      kernelSaysWsl = v.includes("microsoft") || v.includes("wsl");
+    } catch {
+      kernelSaysWsl = false;
+    }
+  }
+  return kernelSaysWsl;
+}
+
+/** `isWindowsDriveMount`: `/mnt/<one letter>` or below (backslashes read as slashes). */
+const isWindowsDrive = (project) => /^\/mnt\/[a-z](\/|$)/i.test(String(project).replace(/\\/g, "/"));
+
+/** The project is on a Windows drive under WSL (`isWslWindowsDrive`); `project` resolved. */
+const isWslWindowsDrive = (project, env) => isWsl(env) && isWindowsDrive(project);
+
+/**
+ * The index directory name for the project at `project` (its path with symlinks resolved, as the
+ * CLI's working directory is): `codeGraphDirNameFor`. `env`: the environment the CLI gets.
+ */
+async function indexDirNameFor(project, env) {
+  if (configuredDir(env) !== undefined || !isWslWindowsDrive(project, env)) return indexDirName(env);
+  const isDir = await fsp.stat(path.join(project, WSL_INDEX_DIR)).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
+  if (isDir) return WSL_INDEX_DIR;
+  const hasDb = await fsp.stat(path.join(project, DEFAULT_INDEX_DIR, DB_FILE)).then(
+    () => true,
+    () => false,
+  );
+  return hasDb ? DEFAULT_INDEX_DIR : WSL_INDEX_DIR;
+}
+
+/** `<workspace>/<name>`, the name chosen for `home` (the workspace with symlinks resolved). */
+async function indexDirOf(workspace, home, env) {
+  return path.join(workspace, await indexDirNameFor(home, env));
+}
+
+/** A directory CodeGraph keeps its data in, by name (`isCodeGraphDataDir`): never code. */
+const isIndexDirName = (name, env) =>
+  name === DEFAULT_INDEX_DIR || name.startsWith(`${DEFAULT_INDEX_DIR}-`) || name === indexDirName(env);
+
+// ---------------------------------------------------------------------------------------------
 // lib/backends/node/preflight.js
 
 // Preflight: checks made before anything runs (crates/core/src/preflight.rs). They only read, and only
@@ -1168,7 +1266,6 @@ async function indexBlocked(workspace, dir) {
 // thread pool, as the addon's blocking pool), so explore() can bound them by its deadline and
 // cancel: a stat on a hung mount ends in CODEGRAPH_TIMEOUT, not a stuck call.
 
-const DEFAULT_INDEX_DIR = ".codegraph";
 const INDEX_DB_FILE = "codegraph.db";
 /** Set to `1` to accept an index whose directory or database resolves outside the workspace. */
 const ALLOW_EXTERNAL_INDEX_VAR = "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX";
@@ -1269,23 +1366,17 @@ function isWithin(p, base) {
 }
 
 /**
- * `CODEGRAPH_DIR` as the CLI accepts it: a plain directory name. Anything path-like is ignored
- * (the CLI warns and ignores it too), so it can never point the check outside the workspace.
+ * The nearest ancestor of `workspace` that has its own `<index dir>/codegraph.db` (the directory
+ * each ancestor's own, by the CLI's rule; metadata only).
  */
-function indexDirName(env) {
-  const v = envSet(env, "CODEGRAPH_DIR");
-  return v && v !== "." && v !== ".." && !/[/\\]/.test(v) ? v : DEFAULT_INDEX_DIR;
-}
-
-/** The nearest ancestor of `workspace` that has its own `<name>/codegraph.db` (metadata only). */
-async function ancestorIndex(workspace, name) {
+async function ancestorIndex(workspace, env) {
   let dir = workspace;
   for (let i = 0; i < 64; i++) {
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
     try {
-      if ((await fsp.stat(path.join(dir, name, INDEX_DB_FILE))).isFile()) return dir;
+      if ((await fsp.stat(path.join(dir, await indexDirNameFor(dir, env), INDEX_DB_FILE))).isFile()) return dir;
     } catch {}
   }
   return undefined;
@@ -1320,18 +1411,14 @@ async function readRegular(file, maxBytes) {
  * is, and the database's size (the parallel limit weighs it).
  */
 async function checkIndex(workspace, home, env) {
-  const name = indexDirName(env);
-  const dir = path.join(workspace, name);
+  const dir = await indexDirOf(workspace, home, env);
+  const name = path.basename(dir);
   const db = path.join(dir, INDEX_DB_FILE);
   // A path that is not there because the workspace itself vanished (deleted or renamed during
   // the call) is the workspace's problem, not a missing index.
   const missing = async (what) =>
     (await workspaceGone(workspace)) ??
-    noIndex(
-      workspace,
-      { is: "missing", path: what },
-      { is: "missing", ancestor: await ancestorIndex(workspace, name) },
-    );
+    noIndex(workspace, { is: "missing", path: what }, { is: "missing", ancestor: await ancestorIndex(workspace, env) });
   let st;
   try {
     st = await fsp.stat(dir);
@@ -1623,7 +1710,9 @@ function optionList(options) {
  * A description of `codegraph <subcommand>`. `spec`: `options` ({ name: value }), `positional`
  * (the user's text; leave it out for none), `maxBytes`/`maxLines` (default the contract's
  * maxima), `timeoutMs` (default 30 s), `writesIndex` (default false), `needsIndex` (default
- * true), `progress` ("stdout", the default, or "none").
+ * true), `progress` ("stdout", the default, or "none"), `allowInterrupted` (default false: a
+ * command that reads the index is refused with CODEGRAPH_INDEX_INTERRUPTED when its last write
+ * never finished; `status` reports that state itself).
  */
 function codegraphCommand(subcommand, spec = {}) {
   const command = {
@@ -1637,6 +1726,7 @@ function codegraphCommand(subcommand, spec = {}) {
     progress: spec.progress ?? "stdout",
   };
   if ("positional" in spec) command.positional = spec.positional;
+  if (spec.allowInterrupted) command.allowInterrupted = true;
   return command;
 }
 
@@ -1655,7 +1745,7 @@ function exploreCommand(request) {
  * longest write timeout; `-v` makes init and index print per-file progress ("3/7 (42%)").
  */
 const VERB_COMMANDS = {
-  status: () => codegraphCommand("status", { options: { json: true }, progress: "none" }),
+  status: () => codegraphCommand("status", { options: { json: true }, progress: "none", allowInterrupted: true }),
   init: () =>
     codegraphCommand("init", {
       options: { yes: true, verbose: true },
@@ -2024,6 +2114,7 @@ async function alive(pid, rebuild) {
 
 /** The live writer of the index in `indexDir` — `{ lock, pid, rebuild }` — or null. */
 async function activeWriter(indexDir) {
+  let locked = false;
   for (const [name, rebuild] of [
     ["rebuild.pid", true],
     ["codegraph.lock", false],
@@ -2032,9 +2123,29 @@ async function activeWriter(indexDir) {
     const text = await readLock(lock);
     const pid = text === null ? null : lockPid(text, rebuild);
     if (pid !== null && (await alive(pid, rebuild))) return { lock, pid, rebuild };
+    if (pid !== null && !rebuild) locked = true;
   }
+  // An init that took its lock is past creating the database: with its writer gone, the write
+  // was interrupted (interruptedWrite), however short the database it left.
+  if (locked) return null;
   const db = path.join(indexDir, "codegraph.db");
   return (await beingCreated(db)) ? { lock: db, pid: 0, rebuild: false } : null;
+}
+
+/**
+ * The last write of the index in `indexDir` never finished — `{ lock, pid, rebuild }` — or null:
+ * `codegraph.lock` names a process that is no longer a writer (CodeGraph stopped mid-write leaves
+ * its lock), `rebuild` when a stale `rebuild.pid` is beside it. Asked when activeWriter found
+ * none. A lock without a pid is no sign (crates/core/src/index_writer.rs `interrupted_write`).
+ */
+async function interruptedWrite(indexDir) {
+  const lock = path.join(indexDir, "codegraph.lock");
+  const text = await readLock(lock);
+  const pid = text === null ? null : lockPid(text, false);
+  if (pid === null || (await alive(pid, false))) return null;
+  const rebuildText = await readLock(path.join(indexDir, "rebuild.pid"));
+  const rebuildPid = rebuildText === null ? null : lockPid(rebuildText, true);
+  return { lock, pid, rebuild: rebuildPid !== null && !(await alive(rebuildPid, true)) };
 }
 
 /**
@@ -2414,7 +2525,7 @@ async function checkRemovable(workspace, name) {
  * deletes it deletes only what CodeGraph made (crates/core/src/explore/checks.rs `check_writes`).
  */
 async function checkWrites(workspace, home, env, needsIndex, subcommand) {
-  const name = indexDirName(env);
+  const name = await indexDirNameFor(home, env);
   await checkWriteTarget(workspace, home, name, needsIndex && allowExternal(env));
   if (REMOVES_INDEX_DIR.includes(subcommand)) await checkRemovable(workspace, name);
 }
@@ -3655,10 +3766,11 @@ async function diagnose(cwd, workspace) {
     const workspace = await checkWorkspace(d.cwd);
     const home = await resolvedPath(workspace);
     const homes = await homesOf(home, onBehalfOf);
+    const indexDir = await indexDirOf(workspace, home, userEnv);
     const index = await checkIndex(workspace, home, userEnv)
       .then((found) => ownEntries(workspace, home, userEnv, found))
       .catch((p) => ({ problem: p }));
-    const name = indexDirName(userEnv);
+    const name = await indexDirNameFor(home, userEnv);
     // As a write would be checked: a link is accepted only for an index the user accepts.
     const accept = !index.problem && allowExternal(userEnv);
     const refusals = {
@@ -3669,17 +3781,23 @@ async function diagnose(cwd, workspace) {
       .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
       .catch((p) => ({ problem: p }));
     const writer = index.problem ? null : await activeWriter(index.dir);
+    // No writer now, but its lock is left: the last write never finished.
+    const interrupted = index.problem || writer ? null : await interruptedWrite(index.dir).catch(() => null);
     const child = await childEnv(userEnv, homes);
-    return { workspace, index, launch, writer, child, refusals };
+    return { workspace, indexDir, index, launch, writer, interrupted, child, refusals };
   })();
   let timer;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(badWorkspace("", { is: "unanswered" })), DIAGNOSE_CHECKS_TIMEOUT_MS);
   });
   try {
-    const { workspace, index, launch, writer, child, refusals } = await Promise.race([checks, late]);
+    const { workspace, indexDir, index, launch, writer, interrupted, child, refusals } = await Promise.race([
+      checks,
+      late,
+    ]);
     clearTimeout(timer);
     d.envDropped = child.dropped;
+    d.indexDir = indexDir;
     for (const [field, p] of [
       ["write", refusals.write],
       ["remove", refusals.remove],
@@ -3711,6 +3829,11 @@ async function diagnose(cwd, workspace) {
       const busy = indexBusy(writer, 0);
       d.indexProblem = headline(busy.code, busy.facts);
       problem ??= busy;
+    }
+    if (interrupted) {
+      const unfinished = indexInterrupted(interrupted);
+      d.indexProblem = headline(unfinished.code, unfinished.facts);
+      problem ??= unfinished;
     }
   } catch (p) {
     clearTimeout(timer);
@@ -3942,11 +4065,20 @@ function readCommand(command, positional) {
     timeoutMs: Math.trunc(timeoutMs),
     writesIndex: flag("writesIndex"),
     needsIndex: flag("needsIndex"),
+    allowInterrupted: optionalFlag(command, "allowInterrupted"),
     progress: progress === "stdout",
     workspace: workspaceField(command),
   };
   checkCommand(checked);
   return checked;
+}
+
+/** An optional boolean field: absent, undefined or null is false. */
+function optionalFlag(command, name) {
+  const b = commandField(command, name);
+  if (b === undefined || b === null) return false;
+  if (typeof b !== "boolean") throw expected(name, "boolean");
+  return b;
 }
 
 /**
@@ -4017,23 +4149,28 @@ function commandArgv({ subcommand, options, positional }) {
  * command that needs no index (init) gets the directory its index will have, so that an active
  * writer there is still seen.
  */
-async function preflightChecks(cwd, env, { needsIndex, writesIndex, subcommand, workspace: onBehalfOf }) {
+async function preflightChecks(cwd, env, command) {
   const workspace = await checkWorkspace(cwd);
   const home = await resolvedPath(workspace);
-  const homes = await homesOf(home, onBehalfOf);
-  if (writesIndex) await checkWrites(workspace, home, env, needsIndex, subcommand);
+  const homes = await homesOf(home, command.workspace);
+  if (command.writesIndex) await checkWrites(workspace, home, env, command.needsIndex, command.subcommand);
   let index;
-  if (needsIndex) index = await ownEntries(workspace, home, env, await checkIndex(workspace, home, env));
+  if (command.needsIndex) index = await ownEntries(workspace, home, env, await checkIndex(workspace, home, env));
   else {
-    const dir = path.join(workspace, indexDirName(env));
+    const dir = await indexDirOf(workspace, home, env);
     index = { dir, resolved: await resolvedPath(dir) };
   }
   const launch = await discover(homes, env);
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);
+  // For a command that reads the index, with no writer at work: the last write never finished.
+  const interrupted = refusesInterrupted(command) && !writer ? await interruptedWrite(index.dir) : null;
   const child = await childEnv(env, homes);
-  return { workspace, index, launch, writer, child };
+  return { workspace, index, launch, writer, interrupted, child };
 }
+
+/** Whether an index whose last write never finished is refused: a command that reads it (not status). */
+const refusesInterrupted = (c) => c.needsIndex && !c.writesIndex && !c.allowInterrupted;
 
 /**
  * An active index writer: a command that writes is refused at once (two writers would corrupt the
@@ -4143,7 +4280,7 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
   if (request !== undefined) checkRequest(request);
   const checks = preflightChecks(cwd, userEnv, command);
   const bounds = { timeoutMs, deadline, cancel };
-  const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
+  const { workspace, index, launch, writer, interrupted, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
   let lockWaitMs = 0;
   /** What is known of a failure after the checks; `runMs` once the CLI was started. */
@@ -4169,6 +4306,13 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
     throw problem;
   });
   if (writer) lockWaitMs = msSince(waitStarted);
+  // As the checks found it, or, after waiting for a writer, as that writer left it.
+  const unfinished =
+    refusesInterrupted(command) && (writer ? await withinDeadline(interruptedWrite(index.dir), bounds) : interrupted);
+  if (unfinished) {
+    fill(undefined);
+    throw indexInterrupted(unfinished);
+  }
   const { env } = child;
   // Always an argument array, never a shell; `--` ends option parsing: a request such as "-p
   // /etc" stays the query.
@@ -4661,15 +4805,17 @@ const PROJECT_MARKERS = Object.freeze([
 ]);
 
 /**
- * Whether `dir` has an index (indexDir: CODEGRAPH_DIR's name, else .codegraph):
+ * Whether `dir` has an index (indexDir: the directory the CLI opens there, by its own rule:
+ * CODEGRAPH_DIR trimmed, `.codegraph-wsl` on a Windows drive under WSL, else .codegraph):
  * `<dir>/<indexDir>/codegraph.db` is a regular file (stat follows a
  * symlink but opens nothing, so a FIFO, socket, device or directory is refused before any open)
  * that begins with the SQLite header. readRegular opens non-blocking and re-checks the open file,
  * so a file swapped for a FIFO in between cannot block. Any error: no index.
  */
-async function hasIndex(dir, indexDir = indexDirName(process.env)) {
+async function hasIndex(dir, indexDir) {
   try {
-    const db = path.join(dir, indexDir, INDEX_DB_FILE);
+    const name = indexDir ?? (await indexDirNameFor(await resolvedPath(dir), process.env));
+    const db = path.join(dir, name, INDEX_DB_FILE);
     if (!(await fsp.stat(db)).isFile()) return false;
     return (await readRegular(db, SQLITE_MAGIC.length)).equals(SQLITE_MAGIC);
   } catch {
@@ -4696,7 +4842,8 @@ async function scanGate(workspace, home) {
 
 /**
  * One directory looked at: its entries (readdir with file types: a symlink is a symlink, never
- * its target), and whether it has an index (probed only when the listing shows `indexDir`). A
+ * its target), and whether it has an index (probed only when the listing shows `indexDir`, or
+ * without one, a name the CLI's rule can choose). A
  * directory that cannot be listed (EACCES, ENOTDIR, ELOOP, vanished) is still probed: a
  * directory that may be entered but not listed (mode 711) can hold an index.
  */
@@ -4707,7 +4854,8 @@ async function visitDir(dir, indexDir) {
   } catch {
     return { unreadable: true, indexed: await hasIndex(dir, indexDir), entries: [] };
   }
-  const indexed = entries.some((e) => e.name === indexDir) && (await hasIndex(dir, indexDir));
+  const names = indexDir ? [indexDir] : [indexDirName(process.env), DEFAULT_INDEX_DIR, WSL_INDEX_DIR];
+  const indexed = entries.some((e) => names.includes(e.name)) && (await hasIndex(dir, indexDir));
   return { unreadable: false, indexed, entries };
 }
 
@@ -4798,7 +4946,7 @@ async function scanWalk(base, home, state) {
  * bound stopped the scan early ("roots": a root past maxRoots was left out; "dirs"; "time"),
  * else null. `dirsRead`: directories listed (the workspace included); `unreadable`: how many of
  * them could not be. Options: SCAN_LIMITS' keys, `home` (default os.homedir()), `indexDir`
- * (default: CODEGRAPH_DIR as the CLI reads it, else `.codegraph`) and `concurrency`.
+ * (default: the CLI's own rule in each directory) and `concurrency`.
  */
 async function scanRoots(workspace, options = {}) {
   const started = performance.now();
@@ -4809,7 +4957,7 @@ async function scanRoots(workspace, options = {}) {
     maxDirs: scanLimit(opts, "maxDirs", SCAN_LIMITS.maxDirs),
     deadlineMs: scanLimit(opts, "deadlineMs", SCAN_LIMITS.deadlineMs),
     concurrency: Math.max(1, scanLimit(opts, "concurrency", SCAN_CONCURRENCY)),
-    indexDir: typeof opts.indexDir === "string" && opts.indexDir !== "" ? opts.indexDir : indexDirName(process.env),
+    indexDir: typeof opts.indexDir === "string" && opts.indexDir !== "" ? opts.indexDir : undefined,
     own: false,
     roots: [],
     gated: null,
@@ -5507,7 +5655,8 @@ async function rootsCompletions(prefix, state, cwd) {
 // lib/staleness.js
 
 // Staleness, told without touching the index: which files an answer cites changed or vanished
-// after CodeGraph's index (`<workspace>/.codegraph/codegraph.db`, and its `-wal`) was last
+// after CodeGraph's index (`codegraph.db` and its `-wal` in the index directory a diagnosis or an
+// answer names: the one the CLI opens, `.codegraph/` or another by CodeGraph's rule) was last
 // written, and the session's ledger of files Pi's own edit and write tools changed since. The
 // index is never opened, only `stat`ed; every filesystem check of one answer races one short
 // deadline (a hung mount or a stalled libuv pool must not delay the answer: what is not known by
@@ -5518,9 +5667,9 @@ const STALE_CHECK_MS = 300;
 /** At most this many unique cited paths are checked per answer. */
 const MAX_CITED_PATHS = 50;
 /** The index files whose mtime says when CodeGraph last wrote the index. */
-const INDEX_FILES = [path.join(".codegraph", "codegraph.db"), path.join(".codegraph", "codegraph.db-wal")];
-/** Never counted as edits of the code: CodeGraph's own directory and git's. */
-const NOT_CODE_DIRS = [".codegraph", ".git"];
+const INDEX_FILES = ["codegraph.db", "codegraph.db-wal"];
+/** Never counted as edits of the code: CodeGraph's own directories (any `.codegraph-*` too) and git's. */
+const notCode = (name) => name === ".git" || isIndexDirName(name, process.env);
 
 /** A cited path as CodeGraph prints it: relative, `/`-separated, ending in a file extension. */
 const PATH_SHAPE = /^(?:[\p{L}\p{N}_.+@-]+\/)*[\p{L}\p{N}_.+@-]*[\p{L}\p{N}_+@-]\.[A-Za-z][A-Za-z0-9]{0,9}$/u;
@@ -5573,7 +5722,7 @@ function safeSegments(p) {
   if (typeof p !== "string" || p === "" || p.includes("\0") || p.includes("\\")) return null;
   if (path.isAbsolute(p) || p.startsWith("~")) return null;
   const segments = p.split("/").filter((s) => s !== "" && s !== ".");
-  if (segments.length === 0 || segments.includes("..") || NOT_CODE_DIRS.includes(segments[0])) return null;
+  if (segments.length === 0 || segments.includes("..") || notCode(segments[0])) return null;
   return segments;
 }
 
@@ -5618,11 +5767,12 @@ async function fileState(root, realRoot, segments, indexMs) {
   return null;
 }
 
-/** When the index in `cwd` was last written (ms): the newest of the db and its -wal; null when there is none. */
-async function indexWrittenAt(cwd) {
+/** When the index in `indexDir` was last written (ms): the newest of the db and its -wal; null when there is none. */
+async function indexWrittenAt(indexDir) {
+  if (typeof indexDir !== "string" || indexDir === "") return null;
   const times = await Promise.all(
     INDEX_FILES.map((f) =>
-      fsp.stat(path.join(cwd, f)).then(
+      fsp.stat(path.join(indexDir, f)).then(
         (st) => st.mtimeMs,
         () => null,
       ),
@@ -5648,12 +5798,13 @@ async function staleCheckBy(work, ms, fallback) {
 }
 
 /**
- * The files `text` cites (at most MAX_CITED_PATHS) that changed or were deleted after the index in
- * `cwd` was last written and that CodeGraph's own text does not flag: `[{ path, state }]`, in the
- * order cited. Empty when none, when nothing is cited, or when the checks miss `deadlineMs`
+ * The files `text` cites (at most MAX_CITED_PATHS), relative to `cwd`, that changed or were
+ * deleted after the index in `indexDir` (the answer's `details.indexPath`) was last written and
+ * that CodeGraph's own text does not flag: `[{ path, state }]`, in the order cited. Empty when
+ * none, when nothing is cited, without an index directory, or when the checks miss `deadlineMs`
  * (the files checked by then are told).
  */
-async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS } = {}) {
+async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDir } = {}) {
   const { cited } = citedPaths(text);
   const checks = cited.map((c) => ({ ...c, segments: safeSegments(c.path) })).filter((c) => c.segments);
   if (checks.length === 0 || typeof cwd !== "string") return [];
@@ -5664,7 +5815,7 @@ async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS } = {}) 
     return real;
   };
   const work = async () => {
-    const indexMs = await indexWrittenAt(cwd);
+    const indexMs = await indexWrittenAt(indexDir);
     if (indexMs === null) return false;
     await Promise.all(
       checks.map(async (c, i) => {
@@ -5680,13 +5831,14 @@ async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS } = {}) 
 
 /**
  * An answer `{ text, details }` from a command whose text cites files, with one line appended
- * naming the cited files that changed or were deleted after the index in `cwd` was last written
+ * naming the cited files that changed or were deleted after its index (`details.indexPath`, the
+ * directory the runner checked and the CLI opened) was last written
  * (lib/words/staleness.js), and `details.staleFiles`; unchanged when none are. For every query
  * command whose answer names files (explore now). `options.caps` (`{ maxBytes, maxLines }`, the
  * command's): a line that would take the text past them is left out (`details.staleFiles` stays).
  */
 async function withStaleness(answer, cwd, options = {}) {
-  const stale = await staleCitedFiles(answer.text, cwd, options);
+  const stale = await staleCitedFiles(answer.text, cwd, { indexDir: answer.details?.indexPath, ...options });
   if (stale.length === 0) return answer;
   const details = { ...answer.details, staleFiles: stale };
   const base = answer.text === "" || answer.text.endsWith("\n") ? answer.text : `${answer.text}\n`;
@@ -5725,8 +5877,9 @@ const MAX_EDITS_TRACKED = 1000;
  * covers them was last written. `note(event, cwd, roots)` takes a `tool_result` event (an error
  * result, another tool, a path outside every root in `roots` (the directories the tools answer
  * from; none: the workspace `cwd`, against which a relative path is resolved), or under a
- * .codegraph/ or .git/ there is not counted) and says whether it counted; `recheck(roots)` (a
- * directory or a list: the roots with an index) stats each root's index (bounded) and drops the
+ * .codegraph/ or .git/ there is not counted) and says whether it counted; `recheck(roots)` (the
+ * roots with an index, each `{ dir, indexDir }` with the index directory its diagnosis found; a
+ * bare directory has none) stats each root's index (bounded) and drops the
  * edits its index is newer than, and those no root covers; `count()` is how many unique files
  * are counted now (the tracked ones, at most MAX_EDITS_TRACKED) and `more()` whether edits past
  * that bound are still newer than their index (`count()` is then "at least", and at least 1).
@@ -5755,17 +5908,22 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_
       const root = coveringDir(within, file);
       if (root === undefined || root === file) return false;
       const first = path.relative(root, file).split(path.sep)[0];
-      if (NOT_CODE_DIRS.includes(first)) return false;
+      if (notCode(first)) return false;
       if (edits.has(file) || edits.size < maxTracked) edits.set(file, Date.now());
       else untracked.set(root, Date.now());
       return true;
     },
     async recheck(roots) {
-      const dirs = (typeof roots === "string" ? [roots] : Array.isArray(roots) ? roots : []).map((d) =>
-        path.resolve(d),
+      const list = (typeof roots === "string" ? [roots] : Array.isArray(roots) ? roots : []).map((r) =>
+        typeof r === "string" ? { dir: r } : r,
       );
+      const dirs = list.map((r) => path.resolve(r.dir));
       if ((edits.size > 0 || untracked.size > 0) && dirs.length > 0) {
-        const at = await staleCheckBy(() => Promise.all(dirs.map((d) => indexWrittenAt(d))), deadlineMs, undefined);
+        const at = await staleCheckBy(
+          () => Promise.all(list.map((r) => indexWrittenAt(r.indexDir))),
+          deadlineMs,
+          undefined,
+        );
         // A check that did not answer keeps what was known.
         if (at !== undefined) indexed = new Map(dirs.map((d, i) => [d, at[i]]));
         drop();
@@ -6061,6 +6219,7 @@ function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = fals
     CODEGRAPH_ADDON: "addon missing",
     CODEGRAPH_WORKSPACE: "workspace unusable",
     CODEGRAPH_INDEX_BUSY: "indexing",
+    CODEGRAPH_INDEX_INTERRUPTED: "index unfinished",
   };
   const problem =
     words[diagnosis.problemCode] ??
@@ -6590,6 +6749,45 @@ function toolsCompletions(prefix) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/index-files.js
+
+// The index's own files as the verbs look at them (stat only): CodeGraph's lock files and its
+// database, in the directory the diagnosis found (`indexDir`: the one the CLI opens, by its own
+// rule, crates/core/src/index_dir.rs), never a directory guessed here.
+
+/** CodeGraph's lock files (lib/backends/node/index-writer.js). */
+const LOCK_FILES = ["codegraph.lock", "rebuild.pid"];
+
+/** CodeGraph's lock files present in the index directory `indexDir` (none without one). */
+function lockFilesIn(indexDir) {
+  if (typeof indexDir !== "string" || indexDir === "") return [];
+  return LOCK_FILES.map((name) => path.join(indexDir, name)).filter((file) => {
+    try {
+      return fs.statSync(file).isFile();
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** The lock as the status report shows it: a live writer, stale files, or none. */
+function lockState(diagnosis) {
+  if (diagnosis?.problemCode === "CODEGRAPH_INDEX_BUSY") return { live: diagnosis.indexProblem ?? diagnosis.problem };
+  const stale = lockFilesIn(diagnosis?.indexDir);
+  return stale.length ? { stale } : null;
+}
+
+/**
+ * The index directory of the diagnosed workspace when it has an index of its own: a usable one
+ * (`indexPath`), or any codegraph.db in the directory the CLI opens (`indexDir`); else null.
+ */
+function ownIndexPath(diagnosis) {
+  if (diagnosis?.indexPath) return diagnosis.indexPath;
+  const dir = diagnosis?.indexDir;
+  return typeof dir === "string" && dir !== "" && fs.existsSync(path.join(dir, "codegraph.db")) ? dir : null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/index-status.js
 
 // Facts read out of CodeGraph's own output for the `/codegraph` verbs: the `status --json` line
@@ -6764,11 +6962,12 @@ function durationText(ms) {
   return `${m} min ${Math.round(s - m * 60)} s`;
 }
 
-const indexDirOf = (cwd) => shownPath(`${cwd}/.codegraph`);
+/** The index directory the diagnosis found (the one the CLI opens), else `<cwd>/.codegraph`. */
+const shownIndexDir = (f) => shownPath(f.indexDir ?? `${f.cwd}/.codegraph`);
 
-/** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, hooks, ancestorIndex, indexBytes, locks. */
+/** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, indexDir, hooks, ancestorIndex, indexBytes, locks. */
 function confirmText(verb, f) {
-  const dir = indexDirOf(f.cwd);
+  const dir = shownIndexDir(f);
   switch (verb) {
     case "init": {
       const lines = [`Creates ${dir}/ and indexes every source file under ${shownPath(f.cwd)}.`];
@@ -7014,8 +7213,6 @@ const VERB_FEATURES = {
   uninit: "uninit --force",
   unlock: "unlock",
 };
-/** CodeGraph's lock files (lib/backends/node/index-writer.js). */
-const LOCK_FILES = ["codegraph.lock", "rebuild.pid"];
 /** How often the progress line is redrawn (our own clock; the CLI may print nothing for long). */
 const PROGRESS_TICK_MS = 1000;
 
@@ -7090,31 +7287,6 @@ function watchOff(cwd, env = process.env) {
     } catch {}
   }
   return wsl ? { is: "wsl", mount: underMnt[0] } : null;
-}
-
-/** CodeGraph's lock files present in `cwd`'s index directory (stat only). */
-function lockFilesIn(cwd) {
-  return LOCK_FILES.map((name) => path.join(cwd, ".codegraph", name)).filter((file) => {
-    try {
-      return fs.statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** The lock as the status report shows it: a live writer, stale files, or none. */
-function lockState(cwd, diagnosis) {
-  if (diagnosis?.problemCode === "CODEGRAPH_INDEX_BUSY") return { live: diagnosis.indexProblem ?? diagnosis.problem };
-  const stale = lockFilesIn(cwd);
-  return stale.length ? { stale } : null;
-}
-
-/** Whether `cwd` has an index of its own (a usable one, or any codegraph.db in its .codegraph/). */
-function ownIndexPath(cwd, diagnosis) {
-  if (diagnosis?.indexPath) return diagnosis.indexPath;
-  const db = path.join(cwd, ".codegraph", "codegraph.db");
-  return fs.existsSync(db) ? path.dirname(db) : null;
 }
 
 /** The end of a finished write's output: the backend's tail, else the end of its full output. */
@@ -7247,7 +7419,7 @@ async function verbOf(args, ctx, env) {
 
   const running = runningWrites.get(cwd);
   if (running) return say(busyText(verb, { running: running.verb }), "warning");
-  const own = ownIndexPath(cwd, d);
+  const own = ownIndexPath(d);
   if (verb === "init") {
     if (own) return say(alreadyIndexedText({ indexPath: own }), "warning");
   } else if (!own) {
@@ -7260,10 +7432,11 @@ async function verbOf(args, ctx, env) {
     if (ctx.hasUI) {
       const { title, body } = confirmText(verb, {
         cwd,
+        indexDir: d.indexDir,
         hooks: verb === "init" ? hooksWhy(watchOff(cwd)) : null,
         ancestorIndex: d.ancestorIndex,
         indexBytes: d.indexBytes,
-        locks: verb === "unlock" ? lockFilesIn(cwd) : [],
+        locks: verb === "unlock" ? lockFilesIn(d.indexDir) : [],
       });
       let ok = false;
       try {
@@ -7343,7 +7516,7 @@ async function runWrite(verb, ctx, env, cwd) {
   }
   const end = outputEnd(outcome.value, env.glue);
   const summary = writeSummary(end).slice(-8);
-  const left = verb === "unlock" ? lockFilesIn(cwd).find((f) => f.endsWith("codegraph.lock")) : undefined;
+  const left = verb === "unlock" ? lockFilesIn(d.indexDir).find((f) => f.endsWith("codegraph.lock")) : undefined;
   const text = doneText(verb, {
     durationMs,
     summary,
@@ -7367,7 +7540,7 @@ async function indexStatus(ctx, env, d, cwd) {
   }
   const facts = parseIndexStatus(result.text);
   if (!facts) return env.say(ctx, unreadableStatusText(result.text), "warning");
-  const report = indexReport(facts, { cwd, cliVersion: d.cliVersion, lock: lockState(cwd, d) });
+  const report = indexReport(facts, { cwd, cliVersion: d.cliVersion, lock: lockState(d) });
   return env.say(ctx, report, "info");
 }
 
@@ -7504,7 +7677,11 @@ function createExtension(glue, getPeers) {
       const before = key();
       const next = await glue.diagnose(ctx.cwd);
       const now = await rootsNow(ctx.cwd, next);
-      const indexed = now.roots.filter((r) => r.indexed).map((r) => r.dir);
+      // Each root's index directory as its diagnosis found it (the one the CLI opens).
+      const diagnosisOf = (r) => (r.source === "workspace" ? next : now.rootDiagnoses.get(r.dir));
+      const indexed = now.roots
+        .filter((r) => r.indexed)
+        .map((r) => ({ dir: r.dir, indexDir: diagnosisOf(r)?.indexDir }));
       await state.ledger.recheck(indexed.length > 0 ? indexed : ctx.cwd);
       Object.assign(state, { diagnosis: next, ...now });
       if (key() !== before) registerAll();

@@ -34,7 +34,9 @@ function optionList(options) {
  * A description of `codegraph <subcommand>`. `spec`: `options` ({ name: value }), `positional`
  * (the user's text; leave it out for none), `maxBytes`/`maxLines` (default the contract's
  * maxima), `timeoutMs` (default 30 s), `writesIndex` (default false), `needsIndex` (default
- * true), `progress` ("stdout", the default, or "none").
+ * true), `progress` ("stdout", the default, or "none"), `allowInterrupted` (default false: a
+ * command that reads the index is refused with CODEGRAPH_INDEX_INTERRUPTED when its last write
+ * never finished; `status` reports that state itself).
  */
 function codegraphCommand(subcommand, spec = {}) {
   const command = {
@@ -48,6 +50,7 @@ function codegraphCommand(subcommand, spec = {}) {
     progress: spec.progress ?? "stdout",
   };
   if ("positional" in spec) command.positional = spec.positional;
+  if (spec.allowInterrupted) command.allowInterrupted = true;
   return command;
 }
 
@@ -66,7 +69,7 @@ function exploreCommand(request) {
  * longest write timeout; `-v` makes init and index print per-file progress ("3/7 (42%)").
  */
 const VERB_COMMANDS = {
-  status: () => codegraphCommand("status", { options: { json: true }, progress: "none" }),
+  status: () => codegraphCommand("status", { options: { json: true }, progress: "none", allowInterrupted: true }),
   init: () =>
     codegraphCommand("init", {
       options: { yes: true, verbose: true },

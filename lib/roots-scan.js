@@ -10,7 +10,8 @@ const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
 const { IS_WINDOWS, MAX_TIMEOUT_MS, SQLITE_MAGIC } = require("./backends/node/limits.js");
-const { INDEX_DB_FILE, indexDirName } = require("./backends/node/preflight.js");
+const { DEFAULT_INDEX_DIR, WSL_INDEX_DIR, indexDirName, indexDirNameFor } = require("./backends/node/index-dir.js");
+const { INDEX_DB_FILE } = require("./backends/node/preflight.js");
 const { isWithin, readRegular, resolvedPath } = require("./backends/node/preflight.js");
 
 /**
@@ -78,15 +79,17 @@ const PROJECT_MARKERS = Object.freeze([
 ]);
 
 /**
- * Whether `dir` has an index (indexDir: CODEGRAPH_DIR's name, else .codegraph):
+ * Whether `dir` has an index (indexDir: the directory the CLI opens there, by its own rule:
+ * CODEGRAPH_DIR trimmed, `.codegraph-wsl` on a Windows drive under WSL, else .codegraph):
  * `<dir>/<indexDir>/codegraph.db` is a regular file (stat follows a
  * symlink but opens nothing, so a FIFO, socket, device or directory is refused before any open)
  * that begins with the SQLite header. readRegular opens non-blocking and re-checks the open file,
  * so a file swapped for a FIFO in between cannot block. Any error: no index.
  */
-async function hasIndex(dir, indexDir = indexDirName(process.env)) {
+async function hasIndex(dir, indexDir) {
   try {
-    const db = path.join(dir, indexDir, INDEX_DB_FILE);
+    const name = indexDir ?? (await indexDirNameFor(await resolvedPath(dir), process.env));
+    const db = path.join(dir, name, INDEX_DB_FILE);
     if (!(await fsp.stat(db)).isFile()) return false;
     return (await readRegular(db, SQLITE_MAGIC.length)).equals(SQLITE_MAGIC);
   } catch {
@@ -113,7 +116,8 @@ async function scanGate(workspace, home) {
 
 /**
  * One directory looked at: its entries (readdir with file types: a symlink is a symlink, never
- * its target), and whether it has an index (probed only when the listing shows `indexDir`). A
+ * its target), and whether it has an index (probed only when the listing shows `indexDir`, or
+ * without one, a name the CLI's rule can choose). A
  * directory that cannot be listed (EACCES, ENOTDIR, ELOOP, vanished) is still probed: a
  * directory that may be entered but not listed (mode 711) can hold an index.
  */
@@ -124,7 +128,8 @@ async function visitDir(dir, indexDir) {
   } catch {
     return { unreadable: true, indexed: await hasIndex(dir, indexDir), entries: [] };
   }
-  const indexed = entries.some((e) => e.name === indexDir) && (await hasIndex(dir, indexDir));
+  const names = indexDir ? [indexDir] : [indexDirName(process.env), DEFAULT_INDEX_DIR, WSL_INDEX_DIR];
+  const indexed = entries.some((e) => names.includes(e.name)) && (await hasIndex(dir, indexDir));
   return { unreadable: false, indexed, entries };
 }
 
@@ -215,7 +220,7 @@ async function scanWalk(base, home, state) {
  * bound stopped the scan early ("roots": a root past maxRoots was left out; "dirs"; "time"),
  * else null. `dirsRead`: directories listed (the workspace included); `unreadable`: how many of
  * them could not be. Options: SCAN_LIMITS' keys, `home` (default os.homedir()), `indexDir`
- * (default: CODEGRAPH_DIR as the CLI reads it, else `.codegraph`) and `concurrency`.
+ * (default: the CLI's own rule in each directory) and `concurrency`.
  */
 async function scanRoots(workspace, options = {}) {
   const started = performance.now();
@@ -226,7 +231,7 @@ async function scanRoots(workspace, options = {}) {
     maxDirs: scanLimit(opts, "maxDirs", SCAN_LIMITS.maxDirs),
     deadlineMs: scanLimit(opts, "deadlineMs", SCAN_LIMITS.deadlineMs),
     concurrency: Math.max(1, scanLimit(opts, "concurrency", SCAN_CONCURRENCY)),
-    indexDir: typeof opts.indexDir === "string" && opts.indexDir !== "" ? opts.indexDir : indexDirName(process.env),
+    indexDir: typeof opts.indexDir === "string" && opts.indexDir !== "" ? opts.indexDir : undefined,
     own: false,
     roots: [],
     gated: null,

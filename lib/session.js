@@ -142,7 +142,11 @@ function createExtension(glue, getPeers) {
       const before = key();
       const next = await glue.diagnose(ctx.cwd);
       const now = await rootsNow(ctx.cwd, next);
-      const indexed = now.roots.filter((r) => r.indexed).map((r) => r.dir);
+      // Each root's index directory as its diagnosis found it (the one the CLI opens).
+      const diagnosisOf = (r) => (r.source === "workspace" ? next : now.rootDiagnoses.get(r.dir));
+      const indexed = now.roots
+        .filter((r) => r.indexed)
+        .map((r) => ({ dir: r.dir, indexDir: diagnosisOf(r)?.indexDir }));
       await state.ledger.recheck(indexed.length > 0 ? indexed : ctx.cwd);
       Object.assign(state, { diagnosis: next, ...now });
       if (key() !== before) registerAll();

@@ -1,5 +1,6 @@
 // Staleness, told without touching the index: which files an answer cites changed or vanished
-// after CodeGraph's index (`<workspace>/.codegraph/codegraph.db`, and its `-wal`) was last
+// after CodeGraph's index (`codegraph.db` and its `-wal` in the index directory a diagnosis or an
+// answer names: the one the CLI opens, `.codegraph/` or another by CodeGraph's rule) was last
 // written, and the session's ledger of files Pi's own edit and write tools changed since. The
 // index is never opened, only `stat`ed; every filesystem check of one answer races one short
 // deadline (a hung mount or a stalled libuv pool must not delay the answer: what is not known by
@@ -9,6 +10,7 @@ const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
 const { countLines } = require("./backends/node/limits.js");
+const { isIndexDirName } = require("./backends/node/index-dir.js");
 const { isWithin } = require("./backends/node/preflight.js");
 const { staleAnswerLine } = require("./words/staleness.js");
 
@@ -17,9 +19,9 @@ const STALE_CHECK_MS = 300;
 /** At most this many unique cited paths are checked per answer. */
 const MAX_CITED_PATHS = 50;
 /** The index files whose mtime says when CodeGraph last wrote the index. */
-const INDEX_FILES = [path.join(".codegraph", "codegraph.db"), path.join(".codegraph", "codegraph.db-wal")];
-/** Never counted as edits of the code: CodeGraph's own directory and git's. */
-const NOT_CODE_DIRS = [".codegraph", ".git"];
+const INDEX_FILES = ["codegraph.db", "codegraph.db-wal"];
+/** Never counted as edits of the code: CodeGraph's own directories (any `.codegraph-*` too) and git's. */
+const notCode = (name) => name === ".git" || isIndexDirName(name, process.env);
 
 /** A cited path as CodeGraph prints it: relative, `/`-separated, ending in a file extension. */
 const PATH_SHAPE = /^(?:[\p{L}\p{N}_.+@-]+\/)*[\p{L}\p{N}_.+@-]*[\p{L}\p{N}_+@-]\.[A-Za-z][A-Za-z0-9]{0,9}$/u;
@@ -72,7 +74,7 @@ function safeSegments(p) {
   if (typeof p !== "string" || p === "" || p.includes("\0") || p.includes("\\")) return null;
   if (path.isAbsolute(p) || p.startsWith("~")) return null;
   const segments = p.split("/").filter((s) => s !== "" && s !== ".");
-  if (segments.length === 0 || segments.includes("..") || NOT_CODE_DIRS.includes(segments[0])) return null;
+  if (segments.length === 0 || segments.includes("..") || notCode(segments[0])) return null;
   return segments;
 }
 
@@ -117,11 +119,12 @@ async function fileState(root, realRoot, segments, indexMs) {
   return null;
 }
 
-/** When the index in `cwd` was last written (ms): the newest of the db and its -wal; null when there is none. */
-async function indexWrittenAt(cwd) {
+/** When the index in `indexDir` was last written (ms): the newest of the db and its -wal; null when there is none. */
+async function indexWrittenAt(indexDir) {
+  if (typeof indexDir !== "string" || indexDir === "") return null;
   const times = await Promise.all(
     INDEX_FILES.map((f) =>
-      fsp.stat(path.join(cwd, f)).then(
+      fsp.stat(path.join(indexDir, f)).then(
         (st) => st.mtimeMs,
         () => null,
       ),
@@ -147,12 +150,13 @@ async function staleCheckBy(work, ms, fallback) {
 }
 
 /**
- * The files `text` cites (at most MAX_CITED_PATHS) that changed or were deleted after the index in
- * `cwd` was last written and that CodeGraph's own text does not flag: `[{ path, state }]`, in the
- * order cited. Empty when none, when nothing is cited, or when the checks miss `deadlineMs`
+ * The files `text` cites (at most MAX_CITED_PATHS), relative to `cwd`, that changed or were
+ * deleted after the index in `indexDir` (the answer's `details.indexPath`) was last written and
+ * that CodeGraph's own text does not flag: `[{ path, state }]`, in the order cited. Empty when
+ * none, when nothing is cited, without an index directory, or when the checks miss `deadlineMs`
  * (the files checked by then are told).
  */
-async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS } = {}) {
+async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDir } = {}) {
   const { cited } = citedPaths(text);
   const checks = cited.map((c) => ({ ...c, segments: safeSegments(c.path) })).filter((c) => c.segments);
   if (checks.length === 0 || typeof cwd !== "string") return [];
@@ -163,7 +167,7 @@ async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS } = {}) 
     return real;
   };
   const work = async () => {
-    const indexMs = await indexWrittenAt(cwd);
+    const indexMs = await indexWrittenAt(indexDir);
     if (indexMs === null) return false;
     await Promise.all(
       checks.map(async (c, i) => {
@@ -179,13 +183,14 @@ async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS } = {}) 
 
 /**
  * An answer `{ text, details }` from a command whose text cites files, with one line appended
- * naming the cited files that changed or were deleted after the index in `cwd` was last written
+ * naming the cited files that changed or were deleted after its index (`details.indexPath`, the
+ * directory the runner checked and the CLI opened) was last written
  * (lib/words/staleness.js), and `details.staleFiles`; unchanged when none are. For every query
  * command whose answer names files (explore now). `options.caps` (`{ maxBytes, maxLines }`, the
  * command's): a line that would take the text past them is left out (`details.staleFiles` stays).
  */
 async function withStaleness(answer, cwd, options = {}) {
-  const stale = await staleCitedFiles(answer.text, cwd, options);
+  const stale = await staleCitedFiles(answer.text, cwd, { indexDir: answer.details?.indexPath, ...options });
   if (stale.length === 0) return answer;
   const details = { ...answer.details, staleFiles: stale };
   const base = answer.text === "" || answer.text.endsWith("\n") ? answer.text : `${answer.text}\n`;
@@ -224,8 +229,9 @@ const MAX_EDITS_TRACKED = 1000;
  * covers them was last written. `note(event, cwd, roots)` takes a `tool_result` event (an error
  * result, another tool, a path outside every root in `roots` (the directories the tools answer
  * from; none: the workspace `cwd`, against which a relative path is resolved), or under a
- * .codegraph/ or .git/ there is not counted) and says whether it counted; `recheck(roots)` (a
- * directory or a list: the roots with an index) stats each root's index (bounded) and drops the
+ * .codegraph/ or .git/ there is not counted) and says whether it counted; `recheck(roots)` (the
+ * roots with an index, each `{ dir, indexDir }` with the index directory its diagnosis found; a
+ * bare directory has none) stats each root's index (bounded) and drops the
  * edits its index is newer than, and those no root covers; `count()` is how many unique files
  * are counted now (the tracked ones, at most MAX_EDITS_TRACKED) and `more()` whether edits past
  * that bound are still newer than their index (`count()` is then "at least", and at least 1).
@@ -254,17 +260,22 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_
       const root = coveringDir(within, file);
       if (root === undefined || root === file) return false;
       const first = path.relative(root, file).split(path.sep)[0];
-      if (NOT_CODE_DIRS.includes(first)) return false;
+      if (notCode(first)) return false;
       if (edits.has(file) || edits.size < maxTracked) edits.set(file, Date.now());
       else untracked.set(root, Date.now());
       return true;
     },
     async recheck(roots) {
-      const dirs = (typeof roots === "string" ? [roots] : Array.isArray(roots) ? roots : []).map((d) =>
-        path.resolve(d),
+      const list = (typeof roots === "string" ? [roots] : Array.isArray(roots) ? roots : []).map((r) =>
+        typeof r === "string" ? { dir: r } : r,
       );
+      const dirs = list.map((r) => path.resolve(r.dir));
       if ((edits.size > 0 || untracked.size > 0) && dirs.length > 0) {
-        const at = await staleCheckBy(() => Promise.all(dirs.map((d) => indexWrittenAt(d))), deadlineMs, undefined);
+        const at = await staleCheckBy(
+          () => Promise.all(list.map((r) => indexWrittenAt(r.indexDir))),
+          deadlineMs,
+          undefined,
+        );
         // A check that did not answer keeps what was known.
         if (at !== undefined) indexed = new Map(dirs.map((d, i) => [d, at[i]]));
         drop();

@@ -146,6 +146,7 @@ function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = fals
     CODEGRAPH_ADDON: "addon missing",
     CODEGRAPH_WORKSPACE: "workspace unusable",
     CODEGRAPH_INDEX_BUSY: "indexing",
+    CODEGRAPH_INDEX_INTERRUPTED: "index unfinished",
   };
   const problem =
     words[diagnosis.problemCode] ??

@@ -6,8 +6,8 @@
 // stop it, and says what happened. Words: lib/words/verbs.js.
 
 const fs = require("node:fs");
-const path = require("node:path");
 const { verbCommand } = require("./commands.js");
+const { lockFilesIn, lockState, ownIndexPath } = require("./index-files.js");
 const { lastLines, parseIndexStatus, writeProgress, writeSummary } = require("./index-status.js");
 const { supports } = require("./versions.js");
 const { notOwnRefusal } = require("./verb-refusal.js");
@@ -31,8 +31,6 @@ const VERB_FEATURES = {
   uninit: "uninit --force",
   unlock: "unlock",
 };
-/** CodeGraph's lock files (lib/backends/node/index-writer.js). */
-const LOCK_FILES = ["codegraph.lock", "rebuild.pid"];
 /** How often the progress line is redrawn (our own clock; the CLI may print nothing for long). */
 const PROGRESS_TICK_MS = 1000;
 
@@ -107,31 +105,6 @@ function watchOff(cwd, env = process.env) {
     } catch {}
   }
   return wsl ? { is: "wsl", mount: underMnt[0] } : null;
-}
-
-/** CodeGraph's lock files present in `cwd`'s index directory (stat only). */
-function lockFilesIn(cwd) {
-  return LOCK_FILES.map((name) => path.join(cwd, ".codegraph", name)).filter((file) => {
-    try {
-      return fs.statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  });
-}
-
-/** The lock as the status report shows it: a live writer, stale files, or none. */
-function lockState(cwd, diagnosis) {
-  if (diagnosis?.problemCode === "CODEGRAPH_INDEX_BUSY") return { live: diagnosis.indexProblem ?? diagnosis.problem };
-  const stale = lockFilesIn(cwd);
-  return stale.length ? { stale } : null;
-}
-
-/** Whether `cwd` has an index of its own (a usable one, or any codegraph.db in its .codegraph/). */
-function ownIndexPath(cwd, diagnosis) {
-  if (diagnosis?.indexPath) return diagnosis.indexPath;
-  const db = path.join(cwd, ".codegraph", "codegraph.db");
-  return fs.existsSync(db) ? path.dirname(db) : null;
 }
 
 /** The end of a finished write's output: the backend's tail, else the end of its full output. */
@@ -264,7 +237,7 @@ async function verbOf(args, ctx, env) {
 
   const running = runningWrites.get(cwd);
   if (running) return say(busyText(verb, { running: running.verb }), "warning");
-  const own = ownIndexPath(cwd, d);
+  const own = ownIndexPath(d);
   if (verb === "init") {
     if (own) return say(alreadyIndexedText({ indexPath: own }), "warning");
   } else if (!own) {
@@ -277,10 +250,11 @@ async function verbOf(args, ctx, env) {
     if (ctx.hasUI) {
       const { title, body } = confirmText(verb, {
         cwd,
+        indexDir: d.indexDir,
         hooks: verb === "init" ? hooksWhy(watchOff(cwd)) : null,
         ancestorIndex: d.ancestorIndex,
         indexBytes: d.indexBytes,
-        locks: verb === "unlock" ? lockFilesIn(cwd) : [],
+        locks: verb === "unlock" ? lockFilesIn(d.indexDir) : [],
       });
       let ok = false;
       try {
@@ -360,7 +334,7 @@ async function runWrite(verb, ctx, env, cwd) {
   }
   const end = outputEnd(outcome.value, env.glue);
   const summary = writeSummary(end).slice(-8);
-  const left = verb === "unlock" ? lockFilesIn(cwd).find((f) => f.endsWith("codegraph.lock")) : undefined;
+  const left = verb === "unlock" ? lockFilesIn(d.indexDir).find((f) => f.endsWith("codegraph.lock")) : undefined;
   const text = doneText(verb, {
     durationMs,
     summary,
@@ -384,7 +358,7 @@ async function indexStatus(ctx, env, d, cwd) {
   }
   const facts = parseIndexStatus(result.text);
   if (!facts) return env.say(ctx, unreadableStatusText(result.text), "warning");
-  const report = indexReport(facts, { cwd, cliVersion: d.cliVersion, lock: lockState(cwd, d) });
+  const report = indexReport(facts, { cwd, cliVersion: d.cliVersion, lock: lockState(d) });
   return env.say(ctx, report, "info");
 }
 

@@ -24,6 +24,8 @@ pub enum ErrorCode {
   IndexReadOnly,
   #[napi(value = "CODEGRAPH_INDEX_BUSY")]
   IndexBusy,
+  #[napi(value = "CODEGRAPH_INDEX_INTERRUPTED")]
+  IndexInterrupted,
   #[napi(value = "CODEGRAPH_SPAWN")]
   Spawn,
   #[napi(value = "CODEGRAPH_RESOURCES")]
@@ -88,6 +90,9 @@ pub struct CodegraphCommand {
   pub writes_index: bool,
   /// Needs the workspace's own index (CODEGRAPH_NO_INDEX without it).
   pub needs_index: bool,
+  /// May read an index whose last write never finished (default false: a command that reads
+  /// the index is refused with CODEGRAPH_INDEX_INTERRUPTED; `status` reports that state itself).
+  pub allow_interrupted: Option<bool>,
   /// `"stdout"`: partial stdout goes to `onProgress` as it arrives; `"none"`: no progress.
   #[napi(ts_type = "\"stdout\" | \"none\"")]
   pub progress: String,
@@ -302,6 +307,10 @@ pub struct AddonDiagnosis {
   pub cli_version: Option<String>,
   /// "package.json" or "--version".
   pub cli_version_source: Option<String>,
+  /// The directory the CLI opens as the workspace's index, by CodeGraph's own rule
+  /// (`CODEGRAPH_DIR` trimmed; `.codegraph-wsl` on a Windows drive under WSL), whether or not an
+  /// index is there; absent when the workspace itself is not usable.
+  pub index_dir: Option<String>,
   pub index_path: Option<String>,
   /// The index directory with symlinks resolved.
   pub index_resolved: Option<String>,

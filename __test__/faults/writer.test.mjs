@@ -59,11 +59,15 @@ eachBackend(
       assert.equal(d.indexPath, path.join(ws, ".codegraph"));
       assert.match(d.indexProblem, new RegExp(`pid ${writer.pid} holds`));
       await killAndReap(writer);
+      // Killed mid-write, it left its lock: the write never finished.
+      const left = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => diagnose(ws));
+      assert.equal(left.problemCode, "CODEGRAPH_INDEX_INTERRUPTED");
+      fs.rmSync(lock); // as CodeGraph ends a write (or `codegraph unlock`)
       const ready = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => diagnose(ws));
       assert.equal(
         ready.ready,
         true,
-        `a lock whose writer is gone is stale: ready again (got ${ready.problemCode}: ${ready.indexProblem})`,
+        `no lock and no writer: ready again (got ${ready.problemCode}: ${ready.indexProblem})`,
       );
     });
 
@@ -100,8 +104,13 @@ eachBackend(
       await killAndReap(gone);
       const daemon = holder();
       const mkfifo = (p) => execFileSync("mkfifo", [p], { env: { PATH: saved.PATH } });
+      // A dead writer's codegraph.lock: no wait, but the write it took never finished.
+      const stale = makeWorkspace();
+      fs.writeFileSync(path.join(stale, ".codegraph", "codegraph.lock"), String(gone.pid));
+      const refused = await exploreWith(fakeCli([["stdout", "answer\n"]]).file, "q", stale, null, { timeoutMs: 20000 });
+      expectError(refused, "CODEGRAPH_INDEX_INTERRUPTED");
+      assert.ok(refused.ms < 2000, `a dead writer's lock: took ${refused.ms} ms`);
       const cases = {
-        "a dead writer's pid": ["codegraph.lock", (p) => fs.writeFileSync(p, String(gone.pid))],
         "a dead rebuild": ["rebuild.pid", (p) => fs.writeFileSync(p, rebuildJson(gone.pid))],
         "an MCP server's writer.pid (held for its whole life)": [
           "writer.pid",

@@ -124,7 +124,31 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
 })();
 
 /**
- * The index-lifecycle subcommands as CodeGraph 1.6.1 acts them out, on `.codegraph/codegraph.db`:
+ * The index directory CodeGraph 1.6.1 opens in `project` (dist/directory.js `codeGraphDirNameFor`):
+ * CODEGRAPH_DIR trimmed when a plain name; on a Windows drive under WSL (/mnt/<letter>, WSL_DISTRO_NAME
+ * or WSL_INTEROP set, else /proc/version) and no CODEGRAPH_DIR, `.codegraph-wsl` unless only
+ * `.codegraph/codegraph.db` exists.
+ */
+function indexDirName(project) {
+  const path = require("node:path");
+  const raw = env.CODEGRAPH_DIR?.trim();
+  const bad = !raw || raw === "." || raw.includes("..") || /[/\\]/.test(raw) || path.isAbsolute(raw);
+  const plain = bad ? ".codegraph" : raw;
+  let wsl = process.platform === "linux" && Boolean(env.WSL_DISTRO_NAME || env.WSL_INTEROP);
+  if (!wsl && process.platform === "linux") {
+    try {
+      wsl = /microsoft|wsl/.test(fs.readFileSync("/proc/version", "utf8").toLowerCase());
+    } catch {}
+  }
+  if (raw || !wsl || !/^\/mnt\/[a-z](\/|$)/i.test(path.resolve(project))) return plain;
+  try {
+    if (fs.statSync(path.join(project, ".codegraph-wsl")).isDirectory()) return ".codegraph-wsl";
+  } catch {}
+  return fs.existsSync(path.join(project, ".codegraph", "codegraph.db")) ? ".codegraph" : ".codegraph-wsl";
+}
+
+/**
+ * The index-lifecycle subcommands as CodeGraph 1.6.1 acts them out, on `<index dir>/codegraph.db`:
  * `init` creates it (in its cwd), `index` recreates it, `sync` rewrites it, `uninit` deletes
  * `.codegraph/`, `unlock` removes `codegraph.lock`, `status` prints one JSON line; all but `init`
  * walk UP to the nearest directory with an index, as the real CLI does. Writes hold
@@ -141,7 +165,7 @@ function lifecycle(sub, grandchild) {
   let root = cwd;
   if (sub !== "init") {
     for (let d = cwd; ; d = path.dirname(d)) {
-      if (fs.existsSync(path.join(d, ".codegraph", "codegraph.db"))) {
+      if (fs.existsSync(path.join(d, indexDirName(d), "codegraph.db"))) {
         root = d;
         break;
       }
@@ -156,7 +180,7 @@ function lifecycle(sub, grandchild) {
       }
     }
   }
-  const dir = path.join(root, ".codegraph");
+  const dir = path.join(root, indexDirName(root));
   const db = path.join(dir, "codegraph.db");
   const lock = path.join(dir, "codegraph.lock");
   const out = (lines) => process.stdout.write(lines.map((l) => `${l}\n`).join(""));

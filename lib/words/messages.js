@@ -126,6 +126,8 @@ const REMEDIATIONS = {
   CODEGRAPH_NO_INDEX: noIndexRemediation,
   CODEGRAPH_INDEX_READONLY: readOnlyRemediation,
   CODEGRAPH_INDEX_BUSY: busyRemediation,
+  CODEGRAPH_INDEX_INTERRUPTED: () =>
+    `Run \`/codegraph rebuild\` in Pi (or \`codegraph index\` in the workspace) to build the index again; or, to use it as it is, \`/codegraph unlock\` (or \`codegraph unlock\`). ${NEVER_WRITES_INDEX}`,
   CODEGRAPH_SPAWN: () =>
     "Check that the codegraph executable is a runnable program and that the workspace is readable.",
   CODEGRAPH_RESOURCES: (f) => RESOURCE_REMEDIATIONS[f.resource],

@@ -258,6 +258,8 @@ const HEADLINES = {
     `the CodeGraph index cannot be opened read-write: ${said(WORDED_FACTS.ReadOnlyReason, f.reason)}`,
   CODEGRAPH_INDEX_BUSY: (f) =>
     `CodeGraph is writing this workspace's index right now (${writerSays(f)})${busyNote(f.waitedMs)}`,
+  CODEGRAPH_INDEX_INTERRUPTED: (f) =>
+    `the last ${f.rebuild ? "rebuild" : "write"} of this workspace's CodeGraph index never finished (${shown(f.lock)} names pid ${f.pid}, which is no longer writing it: CodeGraph was stopped mid-write), so the index may hold only part of the project`,
   CODEGRAPH_SPAWN: (f) => `codegraph could not be started: ${said(WORDED_FACTS.SpawnReason, f.reason)}`,
   CODEGRAPH_RESOURCES: (f) => `pi-codegraph ran out of ${RESOURCE_NAMES[f.resource]}: ${resourceReason(f)}`,
   CODEGRAPH_EXIT: (f) => `codegraph ${f.subcommand ?? "explore"} ${exitHow(f)}`,

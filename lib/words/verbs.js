@@ -40,11 +40,12 @@ function durationText(ms) {
   return `${m} min ${Math.round(s - m * 60)} s`;
 }
 
-const indexDirOf = (cwd) => shownPath(`${cwd}/.codegraph`);
+/** The index directory the diagnosis found (the one the CLI opens), else `<cwd>/.codegraph`. */
+const shownIndexDir = (f) => shownPath(f.indexDir ?? `${f.cwd}/.codegraph`);
 
-/** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, hooks, ancestorIndex, indexBytes, locks. */
+/** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, indexDir, hooks, ancestorIndex, indexBytes, locks. */
 function confirmText(verb, f) {
-  const dir = indexDirOf(f.cwd);
+  const dir = shownIndexDir(f);
   switch (verb) {
     case "init": {
       const lines = [`Creates ${dir}/ and indexes every source file under ${shownPath(f.cwd)}.`];

@@ -94,11 +94,22 @@ pub fn rest(d: &Object, positional: Option<String>) -> Result<Command, ExploreEr
     timeout,
     writes_index: flag("writesIndex")?,
     needs_index: flag("needsIndex")?,
+    allow_interrupted: optional_flag(d, "allowInterrupted")?,
     progress,
     workspace: workspace(d)?,
   };
   command.check()?;
   Ok(command)
+}
+
+/// An optional boolean: absent, undefined or null is false; anything else must be a boolean.
+fn optional_flag(d: &Object, name: &'static str) -> Result<bool, ExploreError> {
+  let value = field(d, name)?;
+  match value.get_type() {
+    Ok(ValueType::Undefined | ValueType::Null) => Ok(false),
+    Ok(ValueType::Boolean) => bool::from_unknown(value).map_err(|_| expected(name, "boolean")),
+    _ => Err(expected(name, "boolean")),
+  }
 }
 
 /// The optional `workspace` (Pi's, when cwd is another root): absent, undefined or null is none;

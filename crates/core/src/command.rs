@@ -23,6 +23,9 @@ const MAX_SUBCOMMAND_BYTES: usize = 32;
 
 /// One CodeGraph command. `options` are `--name` or `--name=value`; `positional` is the user's
 /// text, passed after `--` so that it never becomes an option.
+// Each flag is one independent field of the JS description (writesIndex, needsIndex,
+// allowInterrupted, progress): an enum would not read as the description does.
+#[allow(clippy::struct_excessive_bools)]
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Command {
   pub subcommand: String,
@@ -35,6 +38,9 @@ pub struct Command {
   pub writes_index: bool,
   /// Whether the workspace must already hold its own index (explore) or not (init).
   pub needs_index: bool,
+  /// Whether it may run on an index whose last write never finished (CODEGRAPH_INDEX_INTERRUPTED
+  /// otherwise, for a command that reads the index): `status`, which reports that state itself.
+  pub allow_interrupted: bool,
   /// Whether partial stdout is reported while it arrives.
   pub progress: bool,
   /// Pi's workspace, when the command runs in another root (cwd) on its behalf: code inside it
@@ -53,6 +59,7 @@ impl Command {
       timeout: DEFAULT_TIMEOUT,
       writes_index: false,
       needs_index: true,
+      allow_interrupted: false,
       progress: true,
       workspace: None,
     }
@@ -109,6 +116,11 @@ impl Command {
       });
     }
     Ok(())
+  }
+
+  /// Whether an index whose last write never finished is refused: a command that reads it.
+  pub fn refuses_interrupted(&self) -> bool {
+    self.needs_index && !self.writes_index && !self.allow_interrupted
   }
 
   /// The CLI's arguments: the subcommand, its options, and `--` before the user's text.

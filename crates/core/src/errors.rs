@@ -82,6 +82,17 @@ pub enum ExploreError {
     /// How long this call waited for the writer to finish.
     waited_ms: u64,
   },
+  /// The last write of the index never finished (a `codegraph.lock` naming a process that is
+  /// gone: CodeGraph was stopped mid-write), so the index may hold only part of the project.
+  IndexInterrupted {
+    /// The stale lock.
+    #[serde(serialize_with = "lossy")]
+    lock: PathBuf,
+    /// The process it names, no longer running.
+    pid: u32,
+    /// A rebuild's `rebuild.pid`, as stale, is beside it: a rebuild was interrupted.
+    rebuild: bool,
+  },
   Spawn {
     reason: SpawnReason,
   },
@@ -149,6 +160,7 @@ pub enum ErrorCode {
   NoIndex,
   IndexReadOnly,
   IndexBusy,
+  IndexInterrupted,
   Spawn,
   Resources,
   Exit,
@@ -167,6 +179,7 @@ impl ErrorCode {
       Self::NoIndex => "CODEGRAPH_NO_INDEX",
       Self::IndexReadOnly => "CODEGRAPH_INDEX_READONLY",
       Self::IndexBusy => "CODEGRAPH_INDEX_BUSY",
+      Self::IndexInterrupted => "CODEGRAPH_INDEX_INTERRUPTED",
       Self::Spawn => "CODEGRAPH_SPAWN",
       Self::Resources => "CODEGRAPH_RESOURCES",
       Self::Exit => "CODEGRAPH_EXIT",
@@ -193,6 +206,7 @@ impl ExploreError {
       Self::NoIndex { .. } => ErrorCode::NoIndex,
       Self::IndexReadOnly { .. } => ErrorCode::IndexReadOnly,
       Self::IndexBusy { .. } => ErrorCode::IndexBusy,
+      Self::IndexInterrupted { .. } => ErrorCode::IndexInterrupted,
       Self::Spawn { .. } => ErrorCode::Spawn,
       Self::Resources { .. } => ErrorCode::Resources,
       Self::Exit { .. } => ErrorCode::Exit,

@@ -22,7 +22,9 @@ mod diagnose;
 mod exit;
 #[cfg(test)]
 mod exit_corpus;
-use checks::{after_failed_run, blocked_cause, preflight, settle_writer, Ready};
+use checks::{
+  after_failed_run, blocked_cause, preflight, refuse_interrupted, settle_writer, Ready,
+};
 pub use diagnose::{diagnose, diagnose_for, Diagnosis};
 use exit::classify_exit;
 
@@ -164,7 +166,7 @@ async fn wait_timed(
   let writer = ready.writer.take();
   let waiting = writer.is_some();
   let wait_started = Instant::now();
-  let settled = settle_writer(
+  let mut settled = settle_writer(
     writer,
     command.writes_index,
     &ready.index.dir,
@@ -173,6 +175,11 @@ async fn wait_timed(
     cancel,
   )
   .await;
+  if settled.is_ok() {
+    let found = ready.interrupted.take();
+    let dir = &ready.index.dir;
+    settled = refuse_interrupted(found, waiting, command, dir, deadline, timeout, cancel).await;
+  }
   let lock_wait = if waiting {
     wait_started.elapsed()
   } else {

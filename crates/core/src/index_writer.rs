@@ -59,6 +59,7 @@ pub struct Writer {
 /// file that cannot be read for lack of resources (no file descriptor left) is an error, never
 /// "no writer": the answer could come from a half-built index.
 pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, ExploreError> {
+  let mut locked = false;
   for (name, rebuild) in [(REBUILD_FILE, true), (LOCK_FILE, false)] {
     let lock = index_dir.join(name);
     let Some(text) = read_lock(&lock)? else {
@@ -72,6 +73,12 @@ pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, ExploreError> {
     if let Some(pid) = pid.filter(|p| alive(*p, rebuild)) {
       return Ok(Some(Writer { lock, pid, rebuild }));
     }
+    locked |= pid.is_some() && !rebuild;
+  }
+  // An init that took its lock is past creating the database: with its writer gone, the write
+  // was interrupted ([`interrupted_write`]), however short the database it left.
+  if locked {
+    return Ok(None);
   }
   let db = index_dir.join(DB_FILE);
   Ok(being_created(&db)?.then_some(Writer {
@@ -79,6 +86,47 @@ pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, ExploreError> {
     pid: 0,
     rebuild: false,
   }))
+}
+
+/// The last write of the index in `index_dir` never finished: `codegraph.lock` names a process
+/// that is no longer a writer (CodeGraph was stopped mid-write: a cancelled or killed `init`,
+/// `index` or `sync` leaves its lock behind, and CodeGraph 1.6.1's own `status` then says the
+/// index run never finished). Call it when [`active_writer`] found none. A lock without a pid
+/// (empty, or text CodeGraph never writes) is no sign: CodeGraph writes the pid with the file.
+/// `rebuild` says a stale `rebuild.pid` is beside it. `codegraph unlock` (or the next write)
+/// removes the lock: then the index is used as it is.
+pub fn interrupted_write(index_dir: &Path) -> Result<Option<Interrupted>, ExploreError> {
+  let lock = index_dir.join(LOCK_FILE);
+  let Some(pid) = read_lock(&lock)?.and_then(|t| lock_pid(&t)) else {
+    return Ok(None);
+  };
+  if alive(pid, false) {
+    return Ok(None);
+  }
+  let rebuild_lock = index_dir.join(REBUILD_FILE);
+  let rebuild = read_lock(&rebuild_lock)?
+    .and_then(|t| rebuild_pid(&t))
+    .is_some_and(|p| !alive(p, true));
+  Ok(Some(Interrupted { lock, pid, rebuild }))
+}
+
+/// A write that never finished (as a fact: `{ lock, pid, rebuild }`).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Interrupted {
+  #[serde(serialize_with = "lossy")]
+  pub lock: PathBuf,
+  pub pid: u32,
+  pub rebuild: bool,
+}
+
+impl Interrupted {
+  pub fn error(self) -> ExploreError {
+    ExploreError::IndexInterrupted {
+      lock: self.lock,
+      pid: self.pid,
+      rebuild: self.rebuild,
+    }
+  }
 }
 
 /// `codegraph init` creates `codegraph.db` (schema in its write-ahead log, the main file one

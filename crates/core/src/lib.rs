@@ -15,6 +15,7 @@ pub mod explore;
 pub mod full_output;
 #[cfg(unix)]
 mod host_watch;
+pub mod index_dir;
 pub mod index_writer;
 pub mod limits;
 mod pid;

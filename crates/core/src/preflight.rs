@@ -8,6 +8,7 @@ use crate::environment::EnvSnapshot;
 use crate::errors::{
   os_text, ExploreError, FileKind, NoIndexKind, NoIndexReason, Step, WorkspaceReason,
 };
+use crate::index_dir::{index_dir, index_dir_name_for};
 use crate::resources::exhausted;
 
 mod request;
@@ -15,8 +16,6 @@ pub use request::{check_request, is_blank_char};
 mod write_target;
 pub use write_target::{allow_external, check_removable, check_write_target, own_entries};
 
-/// CodeGraph's own default index directory name, overridable with `CODEGRAPH_DIR`.
-const DEFAULT_INDEX_DIR: &str = ".codegraph";
 const DB_FILE: &str = "codegraph.db";
 /// Every SQLite database starts with this 16-byte header; CodeGraph also treats a db shorter than
 /// the header as "not initialised".
@@ -64,7 +63,7 @@ pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
 /// The index that answers, as found by [`check_index`].
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexFound {
-  /// `<workspace>/.codegraph`, as the CLI will open it.
+  /// `<workspace>/.codegraph` (or the directory `index_dir` names), as the CLI will open it.
   pub dir: PathBuf,
   /// The same directory with every symlink resolved: where the data really is.
   pub resolved: PathBuf,
@@ -88,15 +87,15 @@ pub fn check_index(
   home: &Path,
   env: &EnvSnapshot,
 ) -> Result<IndexFound, ExploreError> {
-  let name = index_dir_name(env);
-  let dir = workspace.join(&name);
+  let dir = index_dir(workspace, home, env);
+  let name = dir.file_name().map(PathBuf::from).unwrap_or_default();
   let db = dir.join(DB_FILE);
   let no_index = |reason: NoIndexReason, kind: NoIndexKind| ExploreError::NoIndex {
     path: workspace.to_path_buf(),
     kind,
     reason: Box::new(reason),
   };
-  let missing = |what: &Path| missing_index(workspace, &name, what);
+  let missing = |what: &Path| missing_index(workspace, env, what);
   match std::fs::metadata(&dir) {
     Ok(m) if m.is_dir() => {}
     Ok(m) => {
@@ -205,14 +204,14 @@ pub fn check_index(
 /// CODEGRAPH_NO_INDEX for a `what` that is not there, naming an ancestor's index if one exists.
 /// When the workspace itself vanished (deleted or renamed during the call) that is the problem
 /// instead: CODEGRAPH_WORKSPACE.
-fn missing_index(workspace: &Path, name: &str, what: &Path) -> ExploreError {
+fn missing_index(workspace: &Path, env: &EnvSnapshot, what: &Path) -> ExploreError {
   if let Some(gone) = workspace_gone(workspace) {
     return gone;
   }
   ExploreError::NoIndex {
     path: workspace.to_path_buf(),
     kind: NoIndexKind::Missing {
-      ancestor: ancestor_index(workspace, name),
+      ancestor: ancestor_index(workspace, env),
     },
     reason: Box::new(NoIndexReason::Missing {
       path: what.to_path_buf(),
@@ -264,14 +263,17 @@ fn read_header(db: &Path) -> std::io::Result<[u8; 16]> {
   Ok(header)
 }
 
-/// The nearest ancestor of `workspace` that has its own `<name>/codegraph.db` (a regular file),
-/// found by metadata alone.
-pub fn ancestor_index(workspace: &Path, name: &str) -> Option<PathBuf> {
+/// The nearest ancestor of `workspace` that has its own `<index dir>/codegraph.db` (a regular
+/// file; the directory each ancestor's own, by the CLI's rule), found by metadata alone.
+pub fn ancestor_index(workspace: &Path, env: &EnvSnapshot) -> Option<PathBuf> {
   workspace
     .ancestors()
     .skip(1)
     .take(64)
-    .find(|dir| std::fs::metadata(dir.join(name).join(DB_FILE)).is_ok_and(|m| m.is_file()))
+    .find(|dir| {
+      let name = index_dir_name_for(dir, env);
+      std::fs::metadata(dir.join(name).join(DB_FILE)).is_ok_and(|m| m.is_file())
+    })
     .map(Path::to_path_buf)
 }
 
@@ -301,17 +303,6 @@ fn kind_of(m: &std::fs::Metadata) -> FileKind {
     }
   }
   FileKind::Special
-}
-
-/// `CODEGRAPH_DIR` as the CLI accepts it: a plain directory name. Anything path-like is ignored
-/// (the CLI warns and ignores it too), so it can never point the check outside the workspace.
-pub(crate) fn index_dir_name(env: &EnvSnapshot) -> String {
-  env
-    .get_set("CODEGRAPH_DIR")
-    .and_then(|v| v.to_str())
-    .filter(|v| *v != "." && *v != ".." && !v.contains(['/', '\\']))
-    .unwrap_or(DEFAULT_INDEX_DIR)
-    .to_owned()
 }
 
 #[cfg(test)]

@@ -72,11 +72,20 @@ function readCommand(command, positional) {
     timeoutMs: Math.trunc(timeoutMs),
     writesIndex: flag("writesIndex"),
     needsIndex: flag("needsIndex"),
+    allowInterrupted: optionalFlag(command, "allowInterrupted"),
     progress: progress === "stdout",
     workspace: workspaceField(command),
   };
   checkCommand(checked);
   return checked;
+}
+
+/** An optional boolean field: absent, undefined or null is false. */
+function optionalFlag(command, name) {
+  const b = commandField(command, name);
+  if (b === undefined || b === null) return false;
+  if (typeof b !== "boolean") throw expected(name, "boolean");
+  return b;
 }
 
 /**

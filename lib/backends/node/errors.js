@@ -38,6 +38,9 @@ const noIndex = (path, reason, kind = { is: "missing" }) => new Problem("CODEGRA
 const indexReadOnly = (dir, reason, cause = { is: "notWritable" }) =>
   new Problem("CODEGRAPH_INDEX_READONLY", { dir, cause, reason });
 /** CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting. */
+/** The last write of the index never finished (index-writer.js interruptedWrite). */
+const indexInterrupted = (w) =>
+  new Problem("CODEGRAPH_INDEX_INTERRUPTED", { lock: w.lock, pid: w.pid, rebuild: w.rebuild });
 const indexBusy = (writer, waitedMs) =>
   new Problem("CODEGRAPH_INDEX_BUSY", { lock: writer.lock, pid: writer.pid, rebuild: writer.rebuild, waitedMs });
 
@@ -80,6 +83,7 @@ module.exports = {
   noIndex,
   indexReadOnly,
   indexBusy,
+  indexInterrupted,
   spawnFailed,
   resourceOf,
   osText,

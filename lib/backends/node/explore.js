@@ -2,10 +2,9 @@
 // src/lib.rs): one CodeGraph command, described as data (./command.js), with argument checks in the
 // addon's order, preflight, discovery, the writer policy, the run, and what its exit means.
 
-const path = require("node:path");
 const { setTimeout: delay } = require("node:timers/promises");
 const { discover, launchRuns } = require("./discovery.js");
-const { badWorkspace, cancelled, indexBusy, invalidOptions } = require("./errors.js");
+const { badWorkspace, cancelled, indexBusy, indexInterrupted, invalidOptions } = require("./errors.js");
 const { problemError, timedOut } = require("./errors.js");
 const { withoutUndefined } = require("../../words/messages.js");
 const { blockedCause, classifyExit, withinCauseWait } = require("./explore/exit.js");
@@ -14,9 +13,10 @@ const { childEnv } = require("./environment.js");
 const { linkSignal, parseRunOptions } = require("./args.js");
 const { commandArgv, commandObject, commandPositional, readCommand } = require("./command.js");
 const { checkIndex, checkRequest, checkWorkspace, envSet } = require("./preflight.js");
-const { homesOf, indexDirName, resolvedPath } = require("./preflight.js");
+const { homesOf, resolvedPath } = require("./preflight.js");
+const { indexDirOf } = require("./index-dir.js");
 const { checkWrites, ownEntries } = require("./write-target.js");
-const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter } = require("./index-writer.js");
+const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter, interruptedWrite } = require("./index-writer.js");
 const { run } = require("./runner.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
 
@@ -26,23 +26,28 @@ const { packageVersion, startVersionProbe } = require("./version.js");
  * command that needs no index (init) gets the directory its index will have, so that an active
  * writer there is still seen.
  */
-async function preflightChecks(cwd, env, { needsIndex, writesIndex, subcommand, workspace: onBehalfOf }) {
+async function preflightChecks(cwd, env, command) {
   const workspace = await checkWorkspace(cwd);
   const home = await resolvedPath(workspace);
-  const homes = await homesOf(home, onBehalfOf);
-  if (writesIndex) await checkWrites(workspace, home, env, needsIndex, subcommand);
+  const homes = await homesOf(home, command.workspace);
+  if (command.writesIndex) await checkWrites(workspace, home, env, command.needsIndex, command.subcommand);
   let index;
-  if (needsIndex) index = await ownEntries(workspace, home, env, await checkIndex(workspace, home, env));
+  if (command.needsIndex) index = await ownEntries(workspace, home, env, await checkIndex(workspace, home, env));
   else {
-    const dir = path.join(workspace, indexDirName(env));
+    const dir = await indexDirOf(workspace, home, env);
     index = { dir, resolved: await resolvedPath(dir) };
   }
   const launch = await discover(homes, env);
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);
+  // For a command that reads the index, with no writer at work: the last write never finished.
+  const interrupted = refusesInterrupted(command) && !writer ? await interruptedWrite(index.dir) : null;
   const child = await childEnv(env, homes);
-  return { workspace, index, launch, writer, child };
+  return { workspace, index, launch, writer, interrupted, child };
 }
+
+/** Whether an index whose last write never finished is refused: a command that reads it (not status). */
+const refusesInterrupted = (c) => c.needsIndex && !c.writesIndex && !c.allowInterrupted;
 
 /**
  * An active index writer: a command that writes is refused at once (two writers would corrupt the
@@ -152,7 +157,7 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
   if (request !== undefined) checkRequest(request);
   const checks = preflightChecks(cwd, userEnv, command);
   const bounds = { timeoutMs, deadline, cancel };
-  const { workspace, index, launch, writer, child } = await withinDeadline(checks, bounds);
+  const { workspace, index, launch, writer, interrupted, child } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
   let lockWaitMs = 0;
   /** What is known of a failure after the checks; `runMs` once the CLI was started. */
@@ -178,6 +183,13 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
     throw problem;
   });
   if (writer) lockWaitMs = msSince(waitStarted);
+  // As the checks found it, or, after waiting for a writer, as that writer left it.
+  const unfinished =
+    refusesInterrupted(command) && (writer ? await withinDeadline(interruptedWrite(index.dir), bounds) : interrupted);
+  if (unfinished) {
+    fill(undefined);
+    throw indexInterrupted(unfinished);
+  }
   const { env } = child;
   // Always an argument array, never a shell; `--` ends option parsing: a request such as "-p
   // /etc" stays the query.

@@ -64,6 +64,7 @@ async function alive(pid, rebuild) {
 
 /** The live writer of the index in `indexDir` — `{ lock, pid, rebuild }` — or null. */
 async function activeWriter(indexDir) {
+  let locked = false;
   for (const [name, rebuild] of [
     ["rebuild.pid", true],
     ["codegraph.lock", false],
@@ -72,9 +73,29 @@ async function activeWriter(indexDir) {
     const text = await readLock(lock);
     const pid = text === null ? null : lockPid(text, rebuild);
     if (pid !== null && (await alive(pid, rebuild))) return { lock, pid, rebuild };
+    if (pid !== null && !rebuild) locked = true;
   }
+  // An init that took its lock is past creating the database: with its writer gone, the write
+  // was interrupted (interruptedWrite), however short the database it left.
+  if (locked) return null;
   const db = path.join(indexDir, "codegraph.db");
   return (await beingCreated(db)) ? { lock: db, pid: 0, rebuild: false } : null;
+}
+
+/**
+ * The last write of the index in `indexDir` never finished — `{ lock, pid, rebuild }` — or null:
+ * `codegraph.lock` names a process that is no longer a writer (CodeGraph stopped mid-write leaves
+ * its lock), `rebuild` when a stale `rebuild.pid` is beside it. Asked when activeWriter found
+ * none. A lock without a pid is no sign (crates/core/src/index_writer.rs `interrupted_write`).
+ */
+async function interruptedWrite(indexDir) {
+  const lock = path.join(indexDir, "codegraph.lock");
+  const text = await readLock(lock);
+  const pid = text === null ? null : lockPid(text, false);
+  if (pid === null || (await alive(pid, false))) return null;
+  const rebuildText = await readLock(path.join(indexDir, "rebuild.pid"));
+  const rebuildPid = rebuildText === null ? null : lockPid(rebuildText, true);
+  return { lock, pid, rebuild: rebuildPid !== null && !(await alive(rebuildPid, true)) };
 }
 
 /**
@@ -102,4 +123,4 @@ async function beingCreated(db) {
   return page > 0 && size === page && header.readUInt32BE(28) <= 1;
 }
 
-module.exports = { WRITER_WAIT_MS, WRITER_POLL_MS, activeWriter };
+module.exports = { WRITER_WAIT_MS, WRITER_POLL_MS, activeWriter, interruptedWrite };

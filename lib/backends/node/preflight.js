@@ -9,9 +9,9 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { denied, ioReason, isDenied, isGone, workspaceGone } = require("./access.js");
 const { badWorkspace, exhausted, invalidRequest, noIndex } = require("./errors.js");
+const { indexDirNameFor, indexDirOf } = require("./index-dir.js");
 const { IS_WINDOWS, MAX_REQUEST_CHARS, SQLITE_MAGIC } = require("./limits.js");
 
-const DEFAULT_INDEX_DIR = ".codegraph";
 const INDEX_DB_FILE = "codegraph.db";
 /** Set to `1` to accept an index whose directory or database resolves outside the workspace. */
 const ALLOW_EXTERNAL_INDEX_VAR = "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX";
@@ -112,23 +112,17 @@ function isWithin(p, base) {
 }
 
 /**
- * `CODEGRAPH_DIR` as the CLI accepts it: a plain directory name. Anything path-like is ignored
- * (the CLI warns and ignores it too), so it can never point the check outside the workspace.
+ * The nearest ancestor of `workspace` that has its own `<index dir>/codegraph.db` (the directory
+ * each ancestor's own, by the CLI's rule; metadata only).
  */
-function indexDirName(env) {
-  const v = envSet(env, "CODEGRAPH_DIR");
-  return v && v !== "." && v !== ".." && !/[/\\]/.test(v) ? v : DEFAULT_INDEX_DIR;
-}
-
-/** The nearest ancestor of `workspace` that has its own `<name>/codegraph.db` (metadata only). */
-async function ancestorIndex(workspace, name) {
+async function ancestorIndex(workspace, env) {
   let dir = workspace;
   for (let i = 0; i < 64; i++) {
     const parent = path.dirname(dir);
     if (parent === dir) return undefined;
     dir = parent;
     try {
-      if ((await fsp.stat(path.join(dir, name, INDEX_DB_FILE))).isFile()) return dir;
+      if ((await fsp.stat(path.join(dir, await indexDirNameFor(dir, env), INDEX_DB_FILE))).isFile()) return dir;
     } catch {}
   }
   return undefined;
@@ -163,18 +157,14 @@ async function readRegular(file, maxBytes) {
  * is, and the database's size (the parallel limit weighs it).
  */
 async function checkIndex(workspace, home, env) {
-  const name = indexDirName(env);
-  const dir = path.join(workspace, name);
+  const dir = await indexDirOf(workspace, home, env);
+  const name = path.basename(dir);
   const db = path.join(dir, INDEX_DB_FILE);
   // A path that is not there because the workspace itself vanished (deleted or renamed during
   // the call) is the workspace's problem, not a missing index.
   const missing = async (what) =>
     (await workspaceGone(workspace)) ??
-    noIndex(
-      workspace,
-      { is: "missing", path: what },
-      { is: "missing", ancestor: await ancestorIndex(workspace, name) },
-    );
+    noIndex(workspace, { is: "missing", path: what }, { is: "missing", ancestor: await ancestorIndex(workspace, env) });
   let st;
   try {
     st = await fsp.stat(dir);
@@ -237,7 +227,6 @@ async function checkIndex(workspace, home, env) {
 module.exports = {
   homesOf,
   BLANK,
-  DEFAULT_INDEX_DIR,
   INDEX_DB_FILE,
   readRegular,
   envSet,
@@ -250,6 +239,5 @@ module.exports = {
   resolvedPath,
   isWithin,
   checkIndex,
-  indexDirName,
   ancestorIndex,
 };

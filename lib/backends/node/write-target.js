@@ -8,7 +8,8 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { noIndex } = require("./errors.js");
 const { IS_WINDOWS } = require("./limits.js");
-const { envSet, indexDirName, resolvedPath } = require("./preflight.js");
+const { indexDirNameFor } = require("./index-dir.js");
+const { envSet, resolvedPath } = require("./preflight.js");
 
 /**
  * The entries CodeGraph itself writes in its index directory (CodeGraph 1.6: directory.js's
@@ -171,7 +172,7 @@ async function checkRemovable(workspace, name) {
  * deletes it deletes only what CodeGraph made (crates/core/src/explore/checks.rs `check_writes`).
  */
 async function checkWrites(workspace, home, env, needsIndex, subcommand) {
-  const name = indexDirName(env);
+  const name = await indexDirNameFor(home, env);
   await checkWriteTarget(workspace, home, name, needsIndex && allowExternal(env));
   if (REMOVES_INDEX_DIR.includes(subcommand)) await checkRemovable(workspace, name);
 }

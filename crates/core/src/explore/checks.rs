@@ -13,10 +13,11 @@ use crate::command::Command;
 use crate::discovery::{discover_in, Launch};
 use crate::environment::{ChildEnv, EnvSnapshot};
 use crate::errors::{ExploreError, SpawnReason};
-use crate::index_writer::{active_writer, Writer};
+use crate::index_dir::{index_dir, index_dir_name_for};
+use crate::index_writer::{active_writer, interrupted_write, Interrupted, Writer};
 use crate::preflight::{
   allow_external, canonical, check_index, check_removable, check_request, check_workspace,
-  check_write_target, index_dir_name, own_entries, IndexFound,
+  check_write_target, own_entries, IndexFound,
 };
 use crate::runner::Cancel;
 
@@ -30,6 +31,8 @@ pub(super) struct Ready {
   pub(super) launch: Launch,
   /// A CodeGraph process writing the index as the checks ran.
   pub(super) writer: Option<Writer>,
+  /// For a command that reads the index, with no writer at work: the last write never finished.
+  pub(super) interrupted: Option<ExploreError>,
   /// The environment of every process this call starts (the explore and a `--version` probe).
   pub(super) child_env: ChildEnv,
 }
@@ -99,6 +102,7 @@ pub(super) async fn preflight(
   let env = env.clone();
   let needs_index = command.needs_index;
   let write_subcommand = command.writes_index.then(|| command.subcommand.clone());
+  let refuses_interrupted = command.refuses_interrupted();
   let on_behalf_of = command.workspace.clone();
   let checks = move || {
     let workspace = check_workspace(&cwd)?;
@@ -111,7 +115,7 @@ pub(super) async fn preflight(
       let found = check_index(&workspace, &home, &env)?;
       own_entries(&workspace, &home, &env, found)?
     } else {
-      let dir = workspace.join(index_dir_name(&env));
+      let dir = index_dir(&workspace, &home, &env);
       IndexFound {
         resolved: canonical(&dir),
         dir,
@@ -120,12 +124,18 @@ pub(super) async fn preflight(
     };
     let launch = discover_in(&env, &homes)?;
     let writer = active_writer(&index.dir)?;
+    let interrupted = if refuses_interrupted && writer.is_none() {
+      interrupted_write(&index.dir)?.map(Interrupted::error)
+    } else {
+      None
+    };
     let child_env = env.for_child_in(&homes);
     Ok(Ready {
       workspace,
       index,
       launch,
       writer,
+      interrupted,
       child_env,
     })
   };
@@ -146,12 +156,42 @@ pub(super) fn check_writes(
   needs_index: bool,
   subcommand: &str,
 ) -> std::result::Result<(), ExploreError> {
-  let name = index_dir_name(env);
+  let name = index_dir_name_for(home, env);
   check_write_target(workspace, home, &name, needs_index && allow_external(env))?;
   if REMOVES_INDEX_DIR.contains(&subcommand) {
     check_removable(workspace, &name)?;
   }
   Ok(())
+}
+
+/// A command that reads the index is refused when the last write never finished
+/// (CODEGRAPH_INDEX_INTERRUPTED): as the checks found it, or, when it waited for a writer, as
+/// that writer left it (a writer stopped mid-write leaves its lock).
+pub(super) async fn refuse_interrupted(
+  found: Option<ExploreError>,
+  waited: bool,
+  command: &Command,
+  dir: &Path,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: &Cancel,
+) -> std::result::Result<(), ExploreError> {
+  if !command.refuses_interrupted() {
+    return Ok(());
+  }
+  let found = if waited {
+    let dir = dir.to_path_buf();
+    off_thread(
+      move || Ok(interrupted_write(&dir)?.map(Interrupted::error)),
+      deadline,
+      timeout,
+      cancel,
+    )
+    .await?
+  } else {
+    found
+  };
+  found.map_or(Ok(()), Err)
 }
 
 /// An active index writer: a command that writes is refused at once (two writers would corrupt

@@ -8,10 +8,11 @@ use tokio::time::Instant;
 use crate::discovery::discover_in;
 use crate::environment::{Dropped, EnvSnapshot};
 use crate::errors::{ExploreError, NoIndexKind, WorkspaceReason};
-use crate::index_writer::{active_writer, Writer};
+use crate::index_dir::{index_dir, index_dir_name_for};
+use crate::index_writer::{active_writer, interrupted_write, Interrupted, Writer};
 use crate::preflight::{
   allow_external, canonical, check_index, check_removable, check_workspace, check_write_target,
-  index_dir_name, own_entries, IndexFound,
+  own_entries, IndexFound,
 };
 use crate::version::{Probe, Version};
 
@@ -34,6 +35,10 @@ pub struct Diagnosis {
   pub env_dropped: Vec<Dropped>,
   pub cli_version: Option<Version>,
   pub index: Option<IndexFound>,
+  /// The directory the CLI opens as the workspace's index (by its own rule: `CODEGRAPH_DIR`,
+  /// `.codegraph-wsl` on a Windows drive under WSL), whether or not an index is there; absent
+  /// when the workspace itself is not usable.
+  pub index_dir: Option<PathBuf>,
   /// The nearest ancestor with its own index, when the workspace has none.
   pub ancestor_index: Option<PathBuf>,
   /// Each check's own result.
@@ -65,9 +70,10 @@ pub async fn diagnose_for(
     let workspace = check_workspace(&cwd)?;
     let home = canonical(&workspace);
     let homes = super::checks::homes(&home, on_behalf_of.as_deref());
+    let dir = index_dir(&workspace, &home, &checks_env);
     let index = check_index(&workspace, &home, &checks_env)
       .and_then(|found| own_entries(&workspace, &home, &checks_env, found));
-    let name = index_dir_name(&checks_env);
+    let name = index_dir_name_for(&home, &checks_env);
     // As a write would be checked: a link is accepted only for an index the user accepts.
     let accept = index.is_ok() && allow_external(&checks_env);
     let write = check_write_target(&workspace, &home, &name, accept).err();
@@ -76,13 +82,22 @@ pub async fn diagnose_for(
       .as_ref()
       .ok()
       .and_then(|i| active_writer(&i.dir).ok().flatten());
+    // No writer now, but its lock is left: the last write never finished.
+    let interrupted = match (&index, &writer) {
+      (Ok(i), None) => interrupted_write(&i.dir).ok().flatten(),
+      _ => None,
+    };
     let launch = discover_in(&checks_env, &homes);
     let child_env = checks_env.for_child_in(&homes);
+    let lock = Lock {
+      writer,
+      interrupted,
+    };
     let refusals = (write, remove);
-    Ok::<_, ExploreError>((workspace, index, writer, launch, child_env, refusals))
+    Ok::<_, ExploreError>((workspace, dir, index, lock, launch, child_env, refusals))
   });
   let mut d = Diagnosis::default();
-  let (workspace, index, writer, launch, child_env, (write, remove)) =
+  let (workspace, dir, index, lock, launch, child_env, (write, remove)) =
     match tokio::time::timeout_at(deadline, checks).await {
       Ok(Ok(Ok(found))) => found,
       Ok(Ok(Err(e))) => {
@@ -101,6 +116,7 @@ pub async fn diagnose_for(
   d.env_dropped = child_env.dropped;
   d.write_problem = write;
   d.remove_problem = remove;
+  d.index_dir = Some(dir);
   match launch {
     Ok(launch) => {
       // The probe's deadline is the wait: nothing of a diagnosis outlives it.
@@ -118,16 +134,20 @@ pub async fn diagnose_for(
       d.executable_problem = Some(e);
     }
   }
-  record_index(&mut d, index, writer.as_ref());
+  record_index(&mut d, index, &lock);
   d
 }
 
-/// The index row: the index found, or why not (a writer at work first).
-fn record_index(
-  d: &mut Diagnosis,
-  index: Result<IndexFound, ExploreError>,
-  writer: Option<&Writer>,
-) {
+/// What the index's lock files say: a writer at work, or a write that never finished.
+struct Lock {
+  writer: Option<Writer>,
+  interrupted: Option<Interrupted>,
+}
+
+/// The index row: the index found, or why not (a writer at work first, then a write that never
+/// finished).
+fn record_index(d: &mut Diagnosis, index: Result<IndexFound, ExploreError>, lock: &Lock) {
+  let writer = lock.writer.as_ref();
   // An explore now would wait for the writer and may give up: not ready, and the index row says
   // who is writing.
   let busy = |w: &Writer| ExploreError::IndexBusy {
@@ -140,6 +160,12 @@ fn record_index(
     d.index_problem = Some(busy(w));
     if d.problem.is_none() {
       d.problem = Some(busy(w));
+    }
+  }
+  if let Some(i) = &lock.interrupted {
+    d.index_problem = Some(i.clone().error());
+    if d.problem.is_none() {
+      d.problem = Some(i.clone().error());
     }
   }
   match index {

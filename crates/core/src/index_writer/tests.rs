@@ -165,3 +165,69 @@ fn a_database_of_one_page_counting_one_is_being_created() {
     assert_eq!(writer(dir.path()), None);
   }
 }
+
+#[test]
+fn a_lock_naming_a_process_that_is_gone_is_an_interrupted_write() {
+  let dir = index_dir();
+  let interrupted = |d: &std::path::Path| interrupted_write(d).expect("readable");
+  assert_eq!(
+    interrupted(dir.path()),
+    None,
+    "no lock: nothing was interrupted"
+  );
+  let dead = dead_pid();
+  std::fs::write(dir.path().join("codegraph.lock"), dead.to_string()).unwrap();
+  let found = interrupted(dir.path()).expect("an interrupted write");
+  assert_eq!(
+    found,
+    Interrupted {
+      lock: dir.path().join("codegraph.lock"),
+      pid: dead,
+      rebuild: false
+    }
+  );
+  assert_eq!(found.error().code().as_str(), "CODEGRAPH_INDEX_INTERRUPTED");
+  // A rebuild's stale rebuild.pid beside it: a rebuild was interrupted.
+  std::fs::write(
+    dir.path().join("rebuild.pid"),
+    format!("{{\"pid\":{dead},\"mode\":\"rebuild\",\"startedAt\":1,\"ready\":false}}"),
+  )
+  .unwrap();
+  assert!(interrupted(dir.path()).expect("interrupted").rebuild);
+  // A live writer's lock is no interruption (active_writer names it).
+  std::fs::write(
+    dir.path().join("codegraph.lock"),
+    std::process::id().to_string(),
+  )
+  .unwrap();
+  assert_eq!(interrupted(dir.path()), None);
+  // Nothing CodeGraph writes (empty, no digits): no sign either way.
+  for text in ["", "  ", "abc", "-5", "0"] {
+    std::fs::write(dir.path().join("codegraph.lock"), text).unwrap();
+    assert_eq!(interrupted(dir.path()), None, "{text:?}");
+  }
+  // A stale rebuild.pid alone (after `codegraph unlock` removed the lock): the index is used as it is.
+  std::fs::remove_file(dir.path().join("codegraph.lock")).unwrap();
+  assert_eq!(interrupted(dir.path()), None);
+}
+
+#[test]
+fn a_one_page_database_behind_a_lock_whose_writer_is_gone_is_interrupted_not_being_created() {
+  let dir = index_dir();
+  let mut page = vec![0u8; 4096];
+  page[..16].copy_from_slice(b"SQLite format 3\0");
+  page[16..18].copy_from_slice(&4096u16.to_be_bytes());
+  page[28..32].copy_from_slice(&1u32.to_be_bytes());
+  std::fs::write(dir.path().join("codegraph.db"), page).unwrap();
+  assert!(
+    writer(dir.path()).is_some(),
+    "no lock yet: init is creating it"
+  );
+  std::fs::write(dir.path().join("codegraph.lock"), dead_pid().to_string()).unwrap();
+  assert_eq!(
+    writer(dir.path()),
+    None,
+    "the init took its lock and is gone"
+  );
+  assert!(interrupted_write(dir.path()).expect("readable").is_some());
+}

@@ -3,12 +3,13 @@
 
 const path = require("node:path");
 const { discover } = require("../discovery.js");
-const { Problem, badWorkspace, indexBusy, osText } = require("../errors.js");
+const { Problem, badWorkspace, indexBusy, indexInterrupted, osText } = require("../errors.js");
 const { headline, problemWords, remediation, withoutUndefined } = require("../../../words/messages.js");
 const { refusalFields } = require("../../../words/not-own.js");
-const { activeWriter } = require("../index-writer.js");
+const { indexDirNameFor, indexDirOf } = require("../index-dir.js");
+const { activeWriter, interruptedWrite } = require("../index-writer.js");
 const { childEnv } = require("../environment.js");
-const { checkIndex, checkWorkspace, homesOf, indexDirName, resolvedPath } = require("../preflight.js");
+const { checkIndex, checkWorkspace, homesOf, resolvedPath } = require("../preflight.js");
 const { allowExternal, checkRemovable, checkWriteTarget, ownEntries } = require("../write-target.js");
 const { packageVersion, startVersionProbe } = require("../version.js");
 
@@ -31,10 +32,11 @@ async function diagnose(cwd, workspace) {
     const workspace = await checkWorkspace(d.cwd);
     const home = await resolvedPath(workspace);
     const homes = await homesOf(home, onBehalfOf);
+    const indexDir = await indexDirOf(workspace, home, userEnv);
     const index = await checkIndex(workspace, home, userEnv)
       .then((found) => ownEntries(workspace, home, userEnv, found))
       .catch((p) => ({ problem: p }));
-    const name = indexDirName(userEnv);
+    const name = await indexDirNameFor(home, userEnv);
     // As a write would be checked: a link is accepted only for an index the user accepts.
     const accept = !index.problem && allowExternal(userEnv);
     const refusals = {
@@ -45,17 +47,23 @@ async function diagnose(cwd, workspace) {
       .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
       .catch((p) => ({ problem: p }));
     const writer = index.problem ? null : await activeWriter(index.dir);
+    // No writer now, but its lock is left: the last write never finished.
+    const interrupted = index.problem || writer ? null : await interruptedWrite(index.dir).catch(() => null);
     const child = await childEnv(userEnv, homes);
-    return { workspace, index, launch, writer, child, refusals };
+    return { workspace, indexDir, index, launch, writer, interrupted, child, refusals };
   })();
   let timer;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(badWorkspace("", { is: "unanswered" })), DIAGNOSE_CHECKS_TIMEOUT_MS);
   });
   try {
-    const { workspace, index, launch, writer, child, refusals } = await Promise.race([checks, late]);
+    const { workspace, indexDir, index, launch, writer, interrupted, child, refusals } = await Promise.race([
+      checks,
+      late,
+    ]);
     clearTimeout(timer);
     d.envDropped = child.dropped;
+    d.indexDir = indexDir;
     for (const [field, p] of [
       ["write", refusals.write],
       ["remove", refusals.remove],
@@ -87,6 +95,11 @@ async function diagnose(cwd, workspace) {
       const busy = indexBusy(writer, 0);
       d.indexProblem = headline(busy.code, busy.facts);
       problem ??= busy;
+    }
+    if (interrupted) {
+      const unfinished = indexInterrupted(interrupted);
+      d.indexProblem = headline(unfinished.code, unfinished.facts);
+      problem ??= unfinished;
     }
   } catch (p) {
     clearTimeout(timer);
