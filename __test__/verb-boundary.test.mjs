@@ -136,6 +136,30 @@ for (const impl of withExample) {
       assert.deepEqual(snapshot(outer), before);
     });
 
+    test("a codegraph.db CodeGraph cannot open: every verb says the diagnosis (move it, then init), asks nothing, runs nothing", async () => {
+      for (const bytes of ["garbage\n", ""]) {
+        const ws = makeWorkspace();
+        fs.writeFileSync(path.join(ws, ".codegraph", "codegraph.db"), bytes);
+        const before = snapshot(ws);
+        const { ui, said } = await session(ws);
+        const texts = [];
+        const calls = await cliCalls(async () => {
+          for (const verb of VERBS) texts.push(...(await said(verb)).map((n) => n.message));
+        });
+        assert.equal(texts.length, VERBS.length, texts.join("\n"));
+        for (const [i, text] of texts.entries()) {
+          assert.match(
+            text,
+            new RegExp(`^/codegraph ${VERBS[i]}: refused; nothing was run\\. This workspace has no usable`),
+          );
+          assert.match(text, /Move or delete .*codegraph\.db.*\/codegraph init/);
+          assert.doesNotMatch(text, /already exists|use \/codegraph sync/i);
+        }
+        assert.deepEqual([ui.confirms, calls], [[], []]);
+        assert.deepEqual(snapshot(ws), before);
+      }
+    });
+
     test("uninit with a file CodeGraph does not make: refused before its dialog (the report says so), the file kept; sync still asks and runs", async () => {
       const ws = makeWorkspace();
       fs.writeFileSync(path.join(ws, ".codegraph", "notes.txt"), "mine\n");

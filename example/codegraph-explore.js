@@ -6912,10 +6912,26 @@ function writeSummary(text) {
 /** The verbs that delete the index directory (CodeGraph's `uninit`). */
 const DELETING_VERBS = new Set(["uninit"]);
 
+/**
+ * Whether the diagnosis found a database CodeGraph cannot open where the CLI looks (damaged, not
+ * SQLite, a FIFO…): CodeGraph's init refuses it ("cannot be rebuilt in place") and its other
+ * verbs call the project not initialized, so every verb says the diagnosis instead (stat only).
+ */
+function unusableDatabase(d) {
+  if (d?.indexPath || d?.problemCode !== "CODEGRAPH_NO_INDEX" || typeof d.indexDir !== "string") return false;
+  try {
+    fs.statSync(path.join(d.indexDir, "codegraph.db"));
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** What `/codegraph <verb>` says instead of asking or running, from the diagnosis `d`; null: nothing stops it here. */
 function notOwnRefusal(verb, d) {
   if (d?.writeProblem) return notOwnVerbText(verb, d.writeProblem, d.writeRemediation);
   if (DELETING_VERBS.has(verb) && d?.removeProblem) return notOwnVerbText(verb, d.removeProblem, d.removeRemediation);
+  if (unusableDatabase(d)) return notOwnVerbText(verb, d.indexProblem ?? d.problem, d.remediation);
   return null;
 }
 
