@@ -78,14 +78,24 @@ const argvs = (log) => log().map((r) => r.argv);
 
 const READY_SNIPPET = /structural questions/;
 
-test("file watching is off (init then installs git hooks) for a truthy CODEGRAPH_NO_WATCH, or WSL with the workspace under /mnt/", () => {
+test("file watching is off (init then offers git hooks) as CodeGraph decides: CODEGRAPH_NO_WATCH=1, else a WSL Windows drive unless CODEGRAPH_FORCE_WATCH=1", () => {
   const { watchOff } = createRequire(import.meta.url)("../lib/verbs.js");
-  assert.deepEqual(watchOff("/home/u/p", { CODEGRAPH_NO_WATCH: "true" }), { is: "env", value: "true" });
-  for (const off of ["", "0", "false", "no", "OFF"])
-    assert.equal(watchOff("/home/u/p", { CODEGRAPH_NO_WATCH: off }), null);
-  const wsl = watchOff("/mnt/c/code/p", { WSL_DISTRO_NAME: "Ubuntu" });
-  if (process.platform === "linux") assert.deepEqual(wsl, { is: "wsl", mount: "/mnt/c" });
-  assert.equal(watchOff("/home/u/p", { WSL_DISTRO_NAME: "Ubuntu" }), null, "WSL, but on the Linux filesystem");
+  assert.deepEqual(watchOff("/home/u/p", { CODEGRAPH_NO_WATCH: "1" }), { is: "env", value: "1" });
+  // CodeGraph reads exactly "1": any other value leaves watching on.
+  for (const other of ["", "0", "true", "yes", " 1"])
+    assert.equal(watchOff("/home/u/p", { CODEGRAPH_NO_WATCH: other }), null, JSON.stringify(other));
+  const wsl = { WSL_DISTRO_NAME: "Ubuntu" };
+  if (process.platform === "linux") {
+    assert.deepEqual(watchOff("/mnt/c/code/p", wsl), { is: "wsl", mount: "/mnt/c" });
+    assert.deepEqual(watchOff("/mnt/D", wsl), { is: "wsl", mount: "/mnt/D" });
+    assert.equal(watchOff("/mnt/c/code/p", { ...wsl, CODEGRAPH_FORCE_WATCH: "1" }), null);
+    assert.deepEqual(watchOff("/mnt/c/p", { ...wsl, CODEGRAPH_NO_WATCH: "1", CODEGRAPH_FORCE_WATCH: "1" }), {
+      is: "env",
+      value: "1",
+    });
+  }
+  assert.equal(watchOff("/mnt/wsl/p", wsl), null, "a Linux mount, not a Windows drive");
+  assert.equal(watchOff("/home/u/p", wsl), null, "WSL, but on the Linux filesystem");
 });
 
 for (const impl of withExample) {

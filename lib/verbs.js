@@ -6,6 +6,7 @@
 // stop it, and says what happened. Words: lib/words/verbs.js.
 
 const fs = require("node:fs");
+const { isWslWindowsDrive } = require("./backends/node/index-dir.js");
 const { verbCommand } = require("./commands.js");
 const { lockFilesIn, lockState, ownIndexPath } = require("./index-files.js");
 const { lastLines, parseIndexStatus, writeProgress, writeSummary } = require("./index-status.js");
@@ -92,19 +93,15 @@ function verbCompletions(prefix, cliVersion, roots = []) {
   return [{ value: `${verb} --yes`, label: "--yes", description: YES_LINE }];
 }
 
-/** Why file watching is off here (then CodeGraph's init installs git hooks), or null. */
+/**
+ * Why CodeGraph turns file watching off here (its init then offers git hooks), or null: its own
+ * rule (1.6.1 sync/watch-policy.js `watchDisabledReason`): CODEGRAPH_NO_WATCH=1, unless that,
+ * CODEGRAPH_FORCE_WATCH=1 keeps it on, else a Windows drive under WSL (lib/backends/node/index-dir.js).
+ */
 function watchOff(cwd, env = process.env) {
-  const v = env.CODEGRAPH_NO_WATCH;
-  if (v !== undefined && v !== "" && !/^(0|false|no|off)$/i.test(v)) return { is: "env", value: v };
-  const underMnt = /^\/mnt\/[^/]+/.exec(cwd);
-  if (!underMnt || process.platform !== "linux") return null;
-  let wsl = Boolean(env.WSL_DISTRO_NAME);
-  if (!wsl) {
-    try {
-      wsl = /microsoft/i.test(fs.readFileSync("/proc/version", "utf8"));
-    } catch {}
-  }
-  return wsl ? { is: "wsl", mount: underMnt[0] } : null;
+  if (env.CODEGRAPH_NO_WATCH === "1") return { is: "env", value: "1" };
+  if (env.CODEGRAPH_FORCE_WATCH === "1" || !isWslWindowsDrive(cwd, env)) return null;
+  return { is: "wsl", mount: /^\/mnt\/[a-z]/i.exec(cwd)[0] };
 }
 
 /** The end of a finished write's output: the backend's tail, else the end of its full output. */
