@@ -106,7 +106,7 @@ for (const impl of implementations) {
       }
     });
 
-    test("/codegraph init where CODEGRAPH_DIR's index exists but is unusable: 'already exists', nothing runs", async () => {
+    test("/codegraph init where CODEGRAPH_DIR's index exists but is unusable: the diagnosis of that database, nothing runs", async () => {
       const ws = makeWorkspace({ index: false });
       fs.mkdirSync(path.join(ws, ".cg"));
       fs.writeFileSync(path.join(ws, ".cg", "codegraph.db"), "not a database");
@@ -116,7 +116,9 @@ for (const impl of implementations) {
         const ctx = { cwd: ws, hasUI: true, ui };
         await host.startSession(ctx);
         await runCommand(host, ctx, "codegraph", "init --yes");
-        assert.match(ui.notes.at(-1).message, /already exists: this workspace has its own index/);
+        const said = ui.notes.at(-1).message;
+        assert.match(said, /^\/codegraph init: refused; nothing was run\. This workspace has no usable CodeGraph index/);
+        assert.ok(said.includes(path.join(ws, ".cg", "codegraph.db")), said);
         assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false, "no second index beside it");
       });
     });
