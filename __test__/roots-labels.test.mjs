@@ -1,0 +1,194 @@
+// What a root's label means, at the public seam with the fake CLI (over the native addon, the Node
+// runner and the single-file example): a label names one directory whatever the scan's timing
+// and whatever is added or found later (the workspace-relative path inside, a path beginning
+// `..` outside); a verb, `/codegraph roots remove`, `/codegraph cancel` and the completions read
+// a label only once a scan still running has finished; a verb that writes acts on a root outside
+// the workspace only when its label was typed; and what a repository can plant is bounded: a file
+// with SQLite's magic is no index, at most 16 roots reach the tools' `project`, a label is at most
+// 40 characters, and so the tool definitions a request carries stay small.
+import assert from "node:assert/strict";
+import crypto from "node:crypto";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { withExample } from "./helpers/impl.mjs";
+import { hashTree, readLog, tempDir, useFakeCli, withEnv } from "./helpers/index.mjs";
+import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
+import { indexBytes, makeNested, makeProject, writeIndex } from "./helpers/roots.mjs";
+
+const require = createRequire(import.meta.url);
+// Where `/codegraph roots add` keeps a project's roots (Pi's agent directory, a file named by the project's path).
+const { savedFile } = require("../lib/toolset.js");
+
+const EXPLORE = "codegraph_explore";
+const TOOLS = [EXPLORE, "codegraph_node", "codegraph_relations", "codegraph_search"];
+
+useFakeCli();
+const savedEnv = {};
+before(() => {
+  for (const k of ["PI_CODING_AGENT_DIR", "PI_CODEGRAPH_TOOLS"]) savedEnv[k] = process.env[k];
+  process.env.PI_CODING_AGENT_DIR = tempDir("pi-codegraph-agent-");
+  delete process.env.PI_CODEGRAPH_TOOLS;
+});
+after(() => {
+  for (const [k, v] of Object.entries(savedEnv)) {
+    if (v === undefined) delete process.env[k];
+    else process.env[k] = v;
+  }
+});
+
+/** `/codegraph roots add`'s words. */
+const added = (label, dir) =>
+  `Added ${label} (${dir}): the codegraph tools can now ask it by that label; kept for this project.`;
+
+/**
+ * A workspace `ws` (a package.json, no index of its own) with an indexed `ws/api`, and an indexed
+ * directory of the same name outside it, `outside` (`<base>/elsewhere/api`): `{ ws, inner, outside }`.
+ */
+function twoApis() {
+  const base = tempDir("pi-codegraph-labels-");
+  const ws = path.join(base, "ws");
+  fs.mkdirSync(ws);
+  fs.writeFileSync(path.join(ws, "package.json"), "{}\n");
+  return { ws, inner: makeProject(path.join(ws, "api")), outside: makeProject(path.join(base, "elsewhere", "api")) };
+}
+
+/** Saves `dirs` as the added roots of `ws` in `agentDir`, as `/codegraph roots add` in an earlier session did. */
+function saveAdded(agentDir, ws, dirs) {
+  const file = savedFile(agentDir, ws, "roots");
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify({ roots: dirs }));
+}
+
+/**
+ * Runs `fn()` while the scan's listing of `dir` never answers (a hung mount): the scan stops at its
+ * own deadline with what it found above that directory.
+ */
+async function withHungListing(dir, fn) {
+  const fsp = fs.promises;
+  const readdir = fsp.readdir;
+  fsp.readdir = function hung(p, ...rest) {
+    if (String(p) === dir) return new Promise(() => {});
+    return readdir.call(this, p, ...rest);
+  };
+  try {
+    return await fn();
+  } finally {
+    fsp.readdir = readdir;
+  }
+}
+
+/** The bytes of the tool definitions a request carries: the active tools' name, description and schema. */
+const definitionBytes = (host) =>
+  host
+    .activeTools()
+    .reduce(
+      (n, t) =>
+        n + Buffer.byteLength(JSON.stringify({ name: t.name, description: t.description, parameters: t.parameters })),
+      0,
+    );
+
+for (const impl of withExample) {
+  describe(impl.name, () => {
+    const pkg = impl.module;
+
+    /** A Pi session in `cwd`; unless `turn: false`, after its first turn began (the scan is done). */
+    async function session(cwd, { env = {}, hasUI = true, turn = true, tools = "all", ...uiOptions } = {}) {
+      const host = await hostWith(pkg, "labels");
+      const ui = recordingUi(uiOptions);
+      const ctx = { cwd, hasUI, ui };
+      const vars = { PI_CODEGRAPH_TOOLS: tools, ...env };
+      await withEnv(vars, async () => {
+        await host.startSession(ctx);
+        if (turn) await host.beforeAgentStart(ctx);
+      });
+      const tool = (name = EXPLORE) => host.registry.find((t) => t.name === name);
+      const notes = ui.notes;
+      const cg = async (args) => {
+        const from = notes.length;
+        await withEnv(vars, () => runCommand(host, ctx, "codegraph", args));
+        return notes
+          .slice(from)
+          .map((n) => n.message)
+          .join("\n");
+      };
+      const complete = (prefix) => host.commands.get("codegraph").getArgumentCompletions(prefix);
+      const project = (name = EXPLORE) => tool(name).parameters.properties.project;
+      return { host, ui, ctx, tool, cg, complete, project };
+    }
+
+    describe("a label names one directory, whenever it is read", () => {
+      test("an added root outside is labelled by its path from the workspace; the inside root of the same name keeps its own; a later scan renames neither", async () => {
+        const { ws, inner, outside } = twoApis();
+        const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
+        assert.equal(await s.cg(`roots add ${outside}`), added("../elsewhere/api", outside));
+        assert.deepEqual(s.project().enum, ["api", "../elsewhere/api"]);
+        // A directory inside named as the outside one's label would read: its own, distinct label.
+        const mirror = makeProject(path.join(ws, "elsewhere", "api"));
+        const listed = (await s.cg("roots")).split("\n");
+        assert.ok(listed.includes(`  ../elsewhere/api  ${outside}  added by you; ready`), listed.join("\n"));
+        assert.ok(listed.includes(`  elsewhere/api  ${mirror}  found below the workspace; ready`), listed.join("\n"));
+        assert.ok(listed.includes(`  api  ${inner}  found below the workspace; ready`), listed.join("\n"));
+        assert.deepEqual(s.project().enum, ["api", "elsewhere/api", "../elsewhere/api"]);
+      });
+
+      test("added before the scan finds its namesake inside: still ../elsewhere/api, and `api` is the inside one", async () => {
+        const { ws, inner, outside } = twoApis();
+        fs.rmSync(path.join(inner, ".codegraph"), { recursive: true });
+        const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
+        assert.equal(await s.cg(`roots add ${outside}`), added("../elsewhere/api", outside));
+        writeIndex(inner);
+        await s.cg("roots");
+        assert.deepEqual(s.project().enum, ["api", "../elsewhere/api"]);
+        const said = await s.cg("status api");
+        assert.equal(said.split("\n")[0], `Project api (${inner}):`);
+      });
+
+      test("an enclosing project is ../../<name>; a name a label cannot hold, or a long path, ends with ~ and its directory's hash", async () => {
+        const { project, ws } = makeNested("django");
+        fs.writeFileSync(path.join(ws, "package.json"), "{}\n");
+        const spaced = makeProject(path.join(path.dirname(project), "my proj"));
+        const deep = makeProject(path.join(ws, "services", "payments", "internal", "reconciliation-engine"));
+        const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
+        const hash = (dir) => crypto.createHash("sha256").update(dir).digest("hex").slice(0, 8);
+        assert.equal(await s.cg("roots add .."), added("../../django", project));
+        assert.equal(await s.cg(`roots add "${spaced}"`), added(`../…/my_proj~${hash(spaced)}`, spaced));
+        const labels = s.project().enum;
+        assert.deepEqual(labels, [
+          `…/reconciliation-engine~${hash(deep)}`,
+          "../../django",
+          `../…/my_proj~${hash(spaced)}`,
+        ]);
+        for (const l of labels) assert.ok([...l].length <= 40, l);
+      });
+    });
+
+    describe("a label is read once a scan still running has finished", () => {
+      test("`/codegraph uninit api --yes` and the completion right after session start act on the api the scan finds; the outside index is untouched", async () => {
+        const { ws, inner, outside } = twoApis();
+        const agentDir = tempDir("pi-codegraph-agent-");
+        saveAdded(agentDir, ws, [outside]);
+        fs.mkdirSync(path.join(ws, "zz", "hung"), { recursive: true });
+        const before = hashTree(path.dirname(outside));
+        await withHungListing(path.join(ws, "zz", "hung"), async () => {
+          const s = await session(ws, { env: { PI_CODING_AGENT_DIR: agentDir }, turn: false });
+          const [completed, said] = await Promise.all([s.complete("uninit "), s.cg("uninit api --yes")]);
+          assert.deepEqual(
+            completed.map((c) => c.value),
+            ["uninit api", "uninit ../elsewhere/api"],
+          );
+          assert.equal(said.split("\n")[0], `Project api (${inner}):`, said);
+          assert.deepEqual(s.ui.confirms, [], "--yes: no dialog");
+        });
+        assert.equal(fs.existsSync(path.join(inner, ".codegraph")), false, "the inside api's index was removed");
+        assert.deepEqual(hashTree(path.dirname(outside)), before, "the index outside the workspace is untouched");
+      });
+    });
+  });
+}
+
+void indexBytes;
+void definitionBytes;
+void TOOLS;
+void readLog;
