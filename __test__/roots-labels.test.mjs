@@ -185,6 +185,61 @@ for (const impl of withExample) {
         assert.deepEqual(hashTree(path.dirname(outside)), before, "the index outside the workspace is untouched");
       });
     });
+
+    describe("a write acts on a root outside the workspace only when its label is typed", () => {
+      test("no index of the workspace's own, one added root outside: sync, rebuild, uninit and unlock without a label run nothing, ask nothing and say which label to type", async () => {
+        const { project, ws } = makeNested("django");
+        const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
+        await s.cg("roots add ..");
+        const index = path.join(project, ".codegraph");
+        const before = hashTree(index);
+        const file = path.join(tempDir("pi-codegraph-labels-log-"), "log.jsonl");
+        await withEnv({ FAKE_CG_LOG: file }, async () => {
+          for (const args of ["uninit --yes", "uninit", "rebuild --yes", "sync", "sync --yes", "unlock"]) {
+            const verb = args.split(" ")[0];
+            assert.equal(
+              await s.cg(args),
+              `/codegraph ${verb}: refused. The only CodeGraph project here, ${project}, is outside the workspace, and a write acts on it only when you name it: /codegraph ${verb} ../../django. Nothing was run.`,
+              args,
+            );
+            assert.equal(s.ui.notes.at(-1).type, "warning");
+          }
+          assert.deepEqual(s.ui.confirms, [], "no dialog");
+          assert.deepEqual(fs.existsSync(file) ? readLog(file) : [], [], "no CLI started");
+          assert.deepEqual(hashTree(index), before, "the index outside is untouched");
+          // Reading is not writing: status without a label reads the only root.
+          assert.equal((await s.cg("status")).split("\n")[0], `Project ../../django (${project}):`);
+          // Typed, it runs there, and what it says names that directory.
+          const said = await s.cg("uninit ../../django --yes");
+          assert.equal(said.split("\n")[0], `Project ../../django (${project}):`);
+          assert.equal(fs.existsSync(index), false);
+        });
+      });
+
+      test("without a UI, the --yes a label-typed write needs is asked for with its label", async () => {
+        const { project, ws } = makeNested("django");
+        const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
+        await s.cg("roots add ..");
+        const printed = [];
+        const write = process.stdout.write;
+        process.stdout.write = (chunk) => {
+          printed.push(String(chunk));
+          return true;
+        };
+        try {
+          s.ctx.hasUI = false;
+          await s.cg("rebuild ../../django");
+        } finally {
+          process.stdout.write = write;
+          s.ctx.hasUI = true;
+        }
+        assert.equal(
+          printed.join(""),
+          `Project ../../django (${project}):\n/codegraph rebuild: refused without confirmation (no UI to ask in this mode). To run it, type: /codegraph rebuild ../../django --yes\n`,
+        );
+        assert.ok(fs.existsSync(path.join(project, ".codegraph", "codegraph.db")));
+      });
+    });
   });
 }
 
