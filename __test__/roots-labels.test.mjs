@@ -13,7 +13,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { withExample } from "./helpers/impl.mjs";
-import { hashTree, readLog, tempDir, useFakeCli, withEnv } from "./helpers/index.mjs";
+import { fakeBinDir, hashTree, readLog, root, tempDir, useFakeCli, withEnv } from "./helpers/index.mjs";
+import { piEnv, piMissing, piScratch, runPi, tearDownPiSuite, writeModelsJson } from "./helpers/pi-harness.mjs";
 import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
 import { indexBytes, makeNested, makeProject, writeIndex } from "./helpers/roots.mjs";
 
@@ -240,6 +241,74 @@ for (const impl of withExample) {
         assert.ok(fs.existsSync(path.join(project, ".codegraph", "codegraph.db")));
       });
     });
+
+    describe("what a repository can plant is bounded", () => {
+      /** A workspace with its own index and `n` directories `name(i)` below it, each holding `.codegraph/codegraph.db` = `bytes`. */
+      function planted(n, name, bytes) {
+        const ws = tempDir("pi-codegraph-planted-");
+        fs.writeFileSync(path.join(ws, "package.json"), "{}\n");
+        writeIndex(ws);
+        for (let i = 0; i < n; i++) {
+          const dir = path.join(ws, ...name(i).split("/"), ".codegraph");
+          fs.mkdirSync(dir, { recursive: true });
+          fs.writeFileSync(path.join(dir, "codegraph.db"), bytes);
+        }
+        return ws;
+      }
+      const magicOnly = Buffer.concat([Buffer.from("SQLite format 3\0", "latin1"), Buffer.alloc(4080, 7)]);
+      const long = (i) => `p${String(i).padStart(2, "0")}-${"x".repeat(60)}`;
+
+      test("64 files with SQLite's magic and nothing of CodeGraph's are no roots: the tools' definitions are a plain workspace's", async (t) => {
+        const plain = await session(planted(0, long, magicOnly));
+        const s = await session(planted(64, long, magicOnly));
+        assert.equal(s.project(), undefined);
+        assert.equal(definitionBytes(s.host), definitionBytes(plain.host));
+        t.diagnostic(`tool definitions: ${definitionBytes(s.host)} bytes per request`);
+        assert.equal((await s.cg("roots")).split("\n")[0], "CodeGraph roots: 1");
+      });
+
+      test("64 indexes with 64-character names: at most 16 labels of at most 40 characters reach the tools (the workspace's own and the added first, then the shallowest); the rest are listed as not offered", async (t) => {
+        const ws = planted(64, (i) => (i < 2 ? `a/${long(i)}` : long(i)), indexBytes());
+        const extra = makeProject(path.join(tempDir("pi-codegraph-extra-"), "extra"));
+        const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
+        await s.cg(`roots add ${extra}`);
+        const enumOf = (name) => s.project(name)?.enum ?? s.tool(name).parameters.properties.project?.anyOf;
+        const labels = enumOf(EXPLORE);
+        assert.equal(labels.length, 16);
+        assert.equal(labels[0], ".");
+        assert.ok(
+          labels.includes(path.relative(ws, extra)) || labels.some((l) => l.startsWith("../…/extra~")),
+          labels.join(),
+        );
+        for (const l of labels) assert.ok([...l].length <= 40, l);
+        // The shallowest found: p02… p15 (the two one level deeper, under a/, are not offered).
+        const scanned = labels.filter((l) => l !== "." && !l.startsWith(".."));
+        assert.equal(scanned.length, 14);
+        assert.ok(
+          scanned.every((l) => /^…\/p(0[2-9]|1[0-5])-x+~[0-9a-f]{8}$/.test(l)),
+          scanned.join(),
+        );
+        const bytes = definitionBytes(s.host);
+        t.diagnostic(`tool definitions with 64 planted indexes: ${bytes} bytes per request`);
+        // The four tools' definitions: about 3.7 KB with no roots, under 8 KB with 16 labels of 40 characters.
+        assert.ok(bytes <= 8000, `${bytes} bytes`);
+        const list = (await s.cg("roots")).split("\n");
+        assert.equal(
+          list[0],
+          "CodeGraph roots: 66 (the tools take `project`: one of the labels); 16 offered to the model, 50 not",
+        );
+        const left = list.filter((l) => l.includes("not offered to the model (at most 16 are:"));
+        assert.equal(left.length, 50);
+        // A verb still takes a label the model is not offered.
+        const deep = list
+          .find((l) => l.includes(`${path.sep}a${path.sep}p00-`))
+          .trim()
+          .split("  ")[0];
+        assert.match((await s.cg(`status ${deep}`)).split("\n")[0], /^Project …\/p00-x+~[0-9a-f]{8} \(/);
+        for (const name of TOOLS.slice(1))
+          assert.equal(s.tool(name).parameters.properties.project?.enum?.length ?? 16, 16);
+      });
+    });
   });
 }
 
@@ -247,3 +316,53 @@ void indexBytes;
 void definitionBytes;
 void TOOLS;
 void readLog;
+
+describe("in real Pi print mode, over the fake CLI", { skip: piMissing, timeout: 90000 }, () => {
+  let scratch;
+  let env;
+  const args = (prompt) => [
+    "-p",
+    "--offline",
+    "--no-session",
+    "--no-context-files",
+    "--provider",
+    "fake",
+    "--model",
+    "fake-labels",
+    prompt,
+  ];
+  before(async () => {
+    const made = piScratch("pi-codegraph-labels-pi-");
+    scratch = made.scratch;
+    fs.mkdirSync(path.join(scratch, "tmp"));
+    // No model is asked: a slash command runs in the extension. The provider only has to exist.
+    writeModelsJson(made.agentDir, "http://127.0.0.1:9/v1", ["fake-labels"]);
+    const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
+    const pathDirs = [fakeBinDir(), path.dirname(process.execPath), ...systemDirs];
+    env = piEnv({ agentDir: made.agentDir, home: made.home, pathDirs, extra: { TMPDIR: path.join(scratch, "tmp") } });
+    const install = await runPi(["install", root], { cwd: scratch, env, timeoutMs: 20000 });
+    assert.equal(install.code, 0, `pi install: ${install.stderr.slice(-2000)}`);
+  });
+  after(() => tearDownPiSuite({ strayPids: [], server: undefined, dirs: [scratch] }));
+
+  for (const runner of ["native", "node"])
+    test(`${runner} runner: \`pi -p "/codegraph uninit api --yes"\` after adding <elsewhere>/api removes the workspace's api index; the one outside is byte-identical`, async () => {
+      const ws = path.join(scratch, runner, "ws");
+      const runEnv = { ...env, PI_CODEGRAPH_RUNNER: runner };
+      fs.mkdirSync(ws, { recursive: true });
+      fs.writeFileSync(path.join(ws, "package.json"), "{}\n");
+      const inner = makeProject(path.join(ws, "api"));
+      const outside = makeProject(path.join(scratch, runner, "elsewhere", "api"));
+      const add = await runPi(args("/codegraph roots add ../elsewhere/api"), { cwd: ws, env: runEnv });
+      assert.equal(add.code, 0, add.stderr);
+      // Pi's print mode writes what an extension prints to stderr (its stdout is the answer's).
+      const said = (r) => `${r.stdout}${r.stderr}`;
+      assert.ok(said(add).startsWith(`Added ../elsewhere/api (${outside}):`), said(add));
+      const before = hashTree(path.dirname(outside));
+      const run = await runPi(args("/codegraph uninit api --yes"), { cwd: ws, env: runEnv });
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(said(run).split("\n")[0], `Project api (${inner}):`, said(run));
+      assert.equal(fs.existsSync(path.join(inner, ".codegraph")), false, said(run));
+      assert.deepEqual(hashTree(path.dirname(outside)), before, "the index outside the workspace is byte-identical");
+    });
+});

@@ -4046,8 +4046,8 @@ function runnerInfo() {
 // "." is the workspace's own; a root inside the workspace is labelled by its workspace-relative
 // path (`packages/api`); a root outside by a path that starts with `..` (`../elsewhere/api`, or
 // `../../django` for an enclosing project), which no root inside can have. A label that had to
-// lose something (a character a label cannot hold, or length past MAX_LABEL_CHARS) keeps the end
-// of the path it can (after `…/` when cut) and ends with `~` and 8 hex digits of the directory's hash, characters no
+// lose something (a character a label cannot hold, or length past MAX_LABEL_CHARS) keeps what
+// fits of the path's last components (after `…/` when cut) and ends with `~` and 8 hex digits of the directory's hash, characters no
 // lossless label holds. So a later scan, add or remove never gives an existing label to another
 // directory, and a scanned root and an added one never compete for a label.
 
@@ -4069,18 +4069,22 @@ const dirHash = (dir) => crypto.createHash("sha256").update(dir).digest("hex").s
 
 /**
  * A label that lost something: `outside` ones begin `../…/`; then the path `clean` (odd
- * characters replaced), or as much of its end as fits after `…/` (from a component boundary when
- * one is in it), then `~` and the directory's hash.
+ * characters replaced) when it fits, else `…/` and as many of its last components as fit (the
+ * last one's beginning when even it does not), then `~` and the directory's hash.
  */
 function lossyLabel(outside, clean, dir) {
   const hash = `~${dirHash(dir)}`;
   const head = outside ? "../…/" : "";
   if (head.length + clean.length + hash.length <= MAX_LABEL_CHARS) return `${head}${clean}${hash}`;
   const cut = outside ? head : "…/";
-  let tail = clean.slice(-(MAX_LABEL_CHARS - cut.length - hash.length));
-  const slash = tail.indexOf("/");
-  if (slash >= 0 && slash < tail.length - 1) tail = tail.slice(slash + 1);
-  return `${cut}${tail}${hash}`;
+  const room = MAX_LABEL_CHARS - cut.length - hash.length;
+  const parts = clean.split("/");
+  let kept = parts.pop();
+  while (parts.length > 0 && parts.at(-1).length + 1 + kept.length <= room) kept = `${parts.pop()}/${kept}`;
+  kept = kept.slice(0, room);
+  // Never half a surrogate pair.
+  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  return `${cut}${kept}${hash}`;
 }
 
 /**
