@@ -22,6 +22,15 @@ const require = createRequire(import.meta.url);
 // Where `/codegraph roots add` keeps a project's roots (Pi's agent directory, a file named by the project's path).
 const { savedFile } = require("../lib/toolset.js");
 
+/** Node's own SQLite (Node 22.5+), to write real SQLite files; absent: those cases are skipped. */
+const sqlite = (() => {
+  try {
+    return require("node:sqlite");
+  } catch {
+    return null;
+  }
+})();
+
 const EXPLORE = "codegraph_explore";
 const TOOLS = [EXPLORE, "codegraph_node", "codegraph_relations", "codegraph_search"];
 
@@ -166,7 +175,7 @@ for (const impl of withExample) {
     });
 
     describe("a label is read once a scan still running has finished", () => {
-      test("`/codegraph uninit api --yes` and the completion right after session start act on the api the scan finds; the outside index is untouched", async () => {
+      test("`/codegraph uninit api --yes` and the completion right after session start act on the api the scan finds (roots remove api too); the outside index and root are untouched", async () => {
         const { ws, inner, outside } = twoApis();
         const agentDir = tempDir("pi-codegraph-agent-");
         saveAdded(agentDir, ws, [outside]);
@@ -174,12 +183,28 @@ for (const impl of withExample) {
         const before = hashTree(path.dirname(outside));
         await withHungListing(path.join(ws, "zz", "hung"), async () => {
           const s = await session(ws, { env: { PI_CODING_AGENT_DIR: agentDir }, turn: false });
-          const [completed, said] = await Promise.all([s.complete("uninit "), s.cg("uninit api --yes")]);
+          const [completed] = await Promise.all([
+            s.complete("uninit "),
+            s.cg("uninit api --yes"),
+            s.cg("roots remove api"),
+          ]);
           assert.deepEqual(
             completed.map((c) => c.value),
             ["uninit api", "uninit ../elsewhere/api"],
           );
-          assert.equal(said.split("\n")[0], `Project api (${inner}):`, said);
+          const said = s.ui.notes.map((n) => n.message);
+          assert.ok(
+            said.some((m) => m.startsWith(`Project api (${inner}):\n/codegraph uninit: done`)),
+            said.join("\n---\n"),
+          );
+          // `api` is the scanned one: not the added root, which stays.
+          assert.ok(
+            said.includes(
+              "/codegraph roots remove: api was not added by you (found below the workspace); only added roots can be removed.",
+            ),
+            said.join("\n---\n"),
+          );
+          assert.equal(s.ui.statuses.get("codegraph"), "⬡ codegraph · ../elsewhere/api", "the added root stays");
           assert.deepEqual(s.ui.confirms, [], "--yes: no dialog");
         });
         assert.equal(fs.existsSync(path.join(inner, ".codegraph")), false, "the inside api's index was removed");
@@ -257,6 +282,35 @@ for (const impl of withExample) {
       }
       const magicOnly = Buffer.concat([Buffer.from("SQLite format 3\0", "latin1"), Buffer.alloc(4080, 7)]);
       const long = (i) => `p${String(i).padStart(2, "0")}-${"x".repeat(60)}`;
+
+      test("the content decides, on real SQLite files: CodeGraph's tables in a one-page or a multi-page schema count; other tables, a cut file or a bad page size do not", {
+        skip: !sqlite,
+      }, async () => {
+        const ws = planted(0, long, magicOnly);
+        const make = (name, tables, extra = 0) => {
+          const dir = path.join(ws, name, ".codegraph");
+          fs.mkdirSync(dir, { recursive: true });
+          const db = new sqlite.DatabaseSync(path.join(dir, "codegraph.db"));
+          for (const t of tables) db.exec(`CREATE TABLE ${t} (id TEXT PRIMARY KEY, body TEXT)`);
+          // Enough tables that the schema outgrows page 1, as CodeGraph's own does.
+          for (let i = 0; i < extra; i++)
+            db.exec(`CREATE TABLE t${i} (a TEXT, b TEXT, c TEXT, d TEXT, e TEXT, f TEXT)`);
+          db.close();
+          return path.join(dir, "codegraph.db");
+        };
+        make("cgsmall", ["nodes", "edges", "files"]);
+        const big = make("cgbig", ["nodes", "edges", "files"], 60);
+        assert.equal(fs.readFileSync(big)[100], 0x05, "page 1 is an interior page");
+        make("other", ["users", "orders", "items"], 60);
+        fs.mkdirSync(path.join(ws, "cut", ".codegraph"), { recursive: true });
+        fs.writeFileSync(path.join(ws, "cut", ".codegraph", "codegraph.db"), fs.readFileSync(big).subarray(0, 8192));
+        const odd = indexBytes();
+        odd.writeUInt16BE(1000, 16);
+        fs.mkdirSync(path.join(ws, "odd", ".codegraph"), { recursive: true });
+        fs.writeFileSync(path.join(ws, "odd", ".codegraph", "codegraph.db"), odd);
+        const s = await session(ws);
+        assert.deepEqual(s.project().enum, [".", "cgbig", "cgsmall"]);
+      });
 
       test("64 files with SQLite's magic and nothing of CodeGraph's are no roots: the tools' definitions are a plain workspace's", async (t) => {
         const plain = await session(planted(0, long, magicOnly));
