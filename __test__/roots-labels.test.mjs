@@ -16,7 +16,7 @@ import { withExample } from "./helpers/impl.mjs";
 import { fakeBinDir, hashTree, readLog, root, tempDir, useFakeCli, withEnv } from "./helpers/index.mjs";
 import { piEnv, piMissing, piScratch, runPi, tearDownPiSuite, writeModelsJson } from "./helpers/pi-harness.mjs";
 import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
-import { indexBytes, makeNested, makeProject, writeIndex } from "./helpers/roots.mjs";
+import { indexBytes, makeMonorepo, makeNested, makeProject, writeIndex } from "./helpers/roots.mjs";
 
 const require = createRequire(import.meta.url);
 // Where `/codegraph roots add` keeps a project's roots (Pi's agent directory, a file named by the project's path).
@@ -264,6 +264,20 @@ for (const impl of withExample) {
           `Project ../../django (${project}):\n/codegraph rebuild: refused without confirmation (no UI to ask in this mode). To run it, type: /codegraph rebuild ../../django --yes\n`,
         );
         assert.ok(fs.existsSync(path.join(project, ".codegraph", "codegraph.db")));
+      });
+    });
+
+    describe("what a verb says names the directory it acts on", () => {
+      test("a write in the workspace while other roots exist begins with the workspace's label and directory; its dialog names the index", async () => {
+        const ws = makeMonorepo({ own: true });
+        const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
+        const said = await s.cg("sync");
+        assert.equal(said.split("\n")[0], `Project . (${ws}):`, said);
+        assert.match(said, /\/codegraph sync: done in/);
+        assert.ok(s.ui.confirms.at(-1).body.includes(`${ws}/.codegraph`), s.ui.confirms.at(-1).body);
+        const api = path.join(ws, "packages", "api");
+        assert.equal((await s.cg("sync packages/api")).split("\n")[0], `Project packages/api (${api}):`);
+        assert.ok(s.ui.confirms.at(-1).body.includes(`${api}/.codegraph`), s.ui.confirms.at(-1).body);
       });
     });
 

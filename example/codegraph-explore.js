@@ -6551,6 +6551,17 @@ function verbTarget(verb, label, state) {
   return { root: roots[0] };
 }
 
+/**
+ * The root what `verb` says is about, to name in its first line: `root` (another root than the
+ * workspace), or, for a write in the workspace while the session has other roots, the workspace
+ * (`{ label: ".", dir: cwd }`); null when there is nothing to tell apart.
+ */
+function spokenRoot(verb, root, state, cwd) {
+  if (root) return root;
+  const others = (state?.roots ?? []).some((r) => r.indexed && r.source !== "workspace");
+  return others && (verb === "init" || WRITES_ELSEWHERE.has(verb)) ? { label: ".", dir: cwd } : null;
+}
+
 // ---------------------------------------------------------------------------------------------
 // lib/words/verbs.js
 
@@ -7049,8 +7060,9 @@ async function verbOf(args, ctx, env) {
   if (target.typeLabel) return plainSay(typeLabelText(verb, target.typeLabel), "warning");
   const root = target.root && target.root.source !== "workspace" ? target.root : null;
   const cwd = root ? root.dir : ctx.cwd;
-  // What is said about another root begins with the root it is about.
-  const say = (text, type = "info") => env.say(ctx, root ? `${projectHeadText(root)}\n${text}` : text, type);
+  // What is said about another root, or by a write while there are others, begins with the root it is about.
+  const named = spokenRoot(verb, root, env.state, ctx.cwd);
+  const say = (text, type = "info") => env.say(ctx, named ? `${projectHeadText(named)}\n${text}` : text, type);
   const rootEnv = { ...env, say: (_c, text, type) => say(text, type) };
   const d = root ? await env.glue.diagnose(cwd, ctx.cwd) : (env.state.diagnosis ?? {});
   const support = verbSupport(verb, d.cliVersion);

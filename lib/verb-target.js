@@ -23,4 +23,15 @@ function verbTarget(verb, label, state) {
   return { root: roots[0] };
 }
 
-module.exports = { verbTarget };
+/**
+ * The root what `verb` says is about, to name in its first line: `root` (another root than the
+ * workspace), or, for a write in the workspace while the session has other roots, the workspace
+ * (`{ label: ".", dir: cwd }`); null when there is nothing to tell apart.
+ */
+function spokenRoot(verb, root, state, cwd) {
+  if (root) return root;
+  const others = (state?.roots ?? []).some((r) => r.indexed && r.source !== "workspace");
+  return others && (verb === "init" || WRITES_ELSEWHERE.has(verb)) ? { label: ".", dir: cwd } : null;
+}
+
+module.exports = { spokenRoot, verbTarget };

@@ -9,7 +9,7 @@ const fs = require("node:fs");
 const path = require("node:path");
 const { verbCommand } = require("./commands.js");
 const { lastLines, parseIndexStatus, writeProgress, writeSummary } = require("./index-status.js");
-const { verbTarget } = require("./verb-target.js");
+const { spokenRoot, verbTarget } = require("./verb-target.js");
 const { supports } = require("./versions.js");
 const { CANCELLED_NOTHING, VERB_LINES, YES_LINE, alreadyIndexedText, busyText } = require("./words/verbs.js");
 const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport } = require("./words/verbs.js");
@@ -233,8 +233,9 @@ async function verbOf(args, ctx, env) {
   if (target.typeLabel) return plainSay(typeLabelText(verb, target.typeLabel), "warning");
   const root = target.root && target.root.source !== "workspace" ? target.root : null;
   const cwd = root ? root.dir : ctx.cwd;
-  // What is said about another root begins with the root it is about.
-  const say = (text, type = "info") => env.say(ctx, root ? `${projectHeadText(root)}\n${text}` : text, type);
+  // What is said about another root, or by a write while there are others, begins with the root it is about.
+  const named = spokenRoot(verb, root, env.state, ctx.cwd);
+  const say = (text, type = "info") => env.say(ctx, named ? `${projectHeadText(named)}\n${text}` : text, type);
   const rootEnv = { ...env, say: (_c, text, type) => say(text, type) };
   const d = root ? await env.glue.diagnose(cwd, ctx.cwd) : (env.state.diagnosis ?? {});
   const support = verbSupport(verb, d.cliVersion);
