@@ -12,6 +12,7 @@ import { after, before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { makeWorkspace, useFakeCli, withEnv } from "./helpers/index.mjs";
 import { hostWith, piInteractive, recordingUi, runCommand } from "./helpers/pi-host.mjs";
+import { indexBytes } from "./helpers/roots.mjs";
 
 const require = createRequire(import.meta.url);
 const { verbCommand } = require("../lib/commands.js");
@@ -19,12 +20,12 @@ const { hasIndex, scanRoots } = require("../lib/roots-scan.js");
 useFakeCli();
 before(piInteractive);
 
-const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
 /** `<dir>/codegraph.db` with a SQLite header, written an hour ago. */
 function dbIn(dir) {
   fs.mkdirSync(dir, { recursive: true });
   const db = path.join(dir, "codegraph.db");
-  fs.writeFileSync(db, Buffer.concat([SQLITE_HEADER, Buffer.alloc(4080, 7)]));
+  // A database CodeGraph's by its content (the roots scan checks the schema, not only the magic).
+  fs.writeFileSync(db, indexBytes());
   const hourAgo = new Date(Date.now() - 3600_000);
   fs.utimesSync(db, hourAgo, hourAgo);
   return db;
@@ -117,7 +118,10 @@ for (const impl of implementations) {
         await host.startSession(ctx);
         await runCommand(host, ctx, "codegraph", "init --yes");
         const said = ui.notes.at(-1).message;
-        assert.match(said, /^\/codegraph init: refused; nothing was run\. This workspace has no usable CodeGraph index/);
+        assert.match(
+          said,
+          /^\/codegraph init: refused; nothing was run\. This workspace has no usable CodeGraph index/,
+        );
         assert.ok(said.includes(path.join(ws, ".cg", "codegraph.db")), said);
         assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false, "no second index beside it");
       });

@@ -137,10 +137,10 @@ for (const impl of withExample) {
       const marker = path.join(tempDir("pi-codegraph-marker-"), "ran");
       await withEnv(plant(ws, marker), async () => {
         const s = await session(pkg, ws);
-        assert.match(await s.cg("roots add ../lib"), /^Added lib /);
+        assert.match(await s.cg("roots add ../lib"), /^Added \.\.\/lib /);
         const result = await s.tool("codegraph_explore").execute("c", { request: "Cart" }, undefined, undefined, s.ctx);
         const [first, ...rest] = result.content[0].text.split("\n");
-        assert.match(first, /^Project lib /);
+        assert.match(first, /^Project \.\.\/lib /);
         assert.equal(parseEcho(rest.join("\n")).cwd, sibling);
         await s.quiet();
         assert.equal(

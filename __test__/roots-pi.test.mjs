@@ -100,7 +100,7 @@ describe("roots in the real Pi CLI", { skip: piMissing, timeout: 180000 }, () =>
       extra: { TMPDIR: path.join(scratch, "tmp") },
     });
   const expectedLine = () =>
-    `Project shop (${shop}/): its paths are relative to that directory; for read, prefix them with ${shop}/ (or ../ from the workspace).`;
+    `Project ../../shop (${shop}/): its paths are relative to that directory; for read, prefix them with ${shop}/ (or ../ from the workspace).`;
 
   before(async () => {
     ({ scratch, home, agentDir } = piScratch("pi-codegraph-roots-pi-"));
@@ -169,7 +169,7 @@ describe("roots in the real Pi CLI", { skip: piMissing, timeout: 180000 }, () =>
     assert.match(answer, /CheckoutService|checkout/);
     // The prefixes the model reads: exactly the root, absolute, and ../ from the workspace.
     const [, label, dir, absolute, relative] = PATH_LINE.exec(line);
-    assert.deepEqual([label, dir, absolute, relative], ["shop", `${shop}/`, `${shop}/`, "../"]);
+    assert.deepEqual([label, dir, absolute, relative], ["../../shop", `${shop}/`, `${shop}/`, "../"]);
     assert.equal(path.resolve(ws, relative), shop);
 
     const [cited] = citations(answer);
@@ -211,7 +211,7 @@ describe("roots in the real Pi CLI", { skip: piMissing, timeout: 180000 }, () =>
       );
       assert.equal(
         added.message,
-        `Added shop (${shop}): the codegraph tools can now ask it by that label; kept for this project.`,
+        `Added ../../shop (${shop}): the codegraph tools can now ask it by that label; kept for this project.`,
       );
       assert.equal(server.bodiesFor(MODEL).length, requests, "a command reaches no model");
       const saved = fs.readdirSync(path.join(agentDir, "pi-codegraph", "roots"));
@@ -221,7 +221,7 @@ describe("roots in the real Pi CLI", { skip: piMissing, timeout: 180000 }, () =>
         [shop],
       );
       assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false, "nothing written in the workspace");
-      assert.equal(statuses().at(-1), "⬡ codegraph · shop", "the slot names the root the tools answer from");
+      assert.equal(statuses().at(-1), "⬡ codegraph · ../../shop", "the slot names the root the tools answer from");
 
       const bodies = await send("p2", QUESTION);
       const ready = systemOf(bodies[0]);
@@ -240,7 +240,7 @@ describe("roots in the real Pi CLI", { skip: piMissing, timeout: 180000 }, () =>
     const { rpc, send, end, statuses } = piSession();
     try {
       const bodies = await send("p1", QUESTION);
-      assert.deepEqual(statuses(), ["⬡ codegraph · shop"], "the first the slot says");
+      assert.deepEqual(statuses(), ["⬡ codegraph · ../../shop"], "the first the slot says");
       assert.doesNotMatch(systemOf(bodies[0]), /Unavailable in this workspace/);
       assertAnswerAndReads(bodies, rpc);
       assert.equal(

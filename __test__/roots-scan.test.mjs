@@ -8,6 +8,7 @@ import path from "node:path";
 import { after, test } from "node:test";
 import { root, tempDir } from "./helpers/index.mjs";
 import { ROOT_USER, runNode } from "./helpers/processes.mjs";
+import { indexBytes } from "./helpers/roots.mjs";
 
 const require = createRequire(import.meta.url);
 const SCAN = path.join(root, "lib", "roots-scan.js");
@@ -32,7 +33,7 @@ function workspace({ marker = "package.json" } = {}) {
 }
 
 /** `rel` (under `ws`) with an index: `.codegraph/codegraph.db` holding `content`. */
-function indexed(ws, rel, content = Buffer.concat([HEADER, Buffer.alloc(4080, 7)])) {
+function indexed(ws, rel, content = indexBytes()) {
   const dir = path.join(ws, rel, ".codegraph");
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, "codegraph.db"), content);
@@ -252,7 +253,7 @@ test("a vanished or unusable workspace: no index, no roots, no throw", async () 
   assert.equal(await hasIndex(undefined), false);
 });
 
-test("the header decides: empty, zeros, short, or a directory named codegraph.db is no index", async () => {
+test("the content decides: empty, zeros, short, SQLite's magic alone, or a directory named codegraph.db is no index", async () => {
   const ws = workspace();
   indexed(ws, "empty", Buffer.alloc(0));
   indexed(ws, "zeros", Buffer.alloc(4096));
@@ -262,8 +263,8 @@ test("the header decides: empty, zeros, short, or a directory named codegraph.db
   indexed(ws, "exact", HEADER);
   indexed(ws, "valid");
   const r = await scanRoots(ws);
-  assert.deepEqual(rel(ws, r.roots), ["exact", "valid"]);
-  for (const name of ["empty", "zeros", "short", "text", "dirdb"])
+  assert.deepEqual(rel(ws, r.roots), ["valid"]);
+  for (const name of ["empty", "zeros", "short", "text", "dirdb", "exact"])
     assert.equal(await hasIndex(path.join(ws, name)), false, name);
   assert.equal(await hasIndex(path.join(ws, "valid")), true);
   // A symlinked database is followed by stat, as CodeGraph opens it.

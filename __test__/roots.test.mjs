@@ -8,6 +8,7 @@
 // the status per root, the parallel limit per root and the edits counted per root. Over the
 // native addon, the Node runner and the single-file example.
 import assert from "node:assert/strict";
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -586,28 +587,28 @@ for (const impl of withExample) {
     });
 
     describe("/codegraph roots add: an indexed project above the workspace", () => {
-      test("added by a relative path: labelled by its base name, calls run there and begin with the absolute path line", async () => {
+      test("added by a relative path: labelled by its path from the workspace (../../django), calls run there and begin with the absolute path line", async () => {
         const { project, ws } = makeNested("django");
         const s = await session(ws);
         assert.equal(s.project(), undefined);
         assert.equal(
           await s.cg("roots add .."),
-          `Added django (${project}): the codegraph tools can now ask it by that label; kept for this project.`,
+          `Added ../../django (${project}): the codegraph tools can now ask it by that label; kept for this project.`,
         );
         assert.equal(s.ui.notes.at(-1).type, "info");
         assert.equal(s.project(), undefined, "one root: no project");
-        assert.equal(s.slot(), "⬡ codegraph · django");
+        assert.equal(s.slot(), "⬡ codegraph · ../../django");
         for (const name of TOOLS) {
           const a = answerFrom(await s.call(name, PARAMS[name]));
-          assert.equal(a.first, outsideLine("django", project));
+          assert.equal(a.first, outsideLine("../../django", project));
           assert.equal(a.echo.cwd, project);
-          assert.deepEqual(a.details.project, { label: "django", dir: project });
+          assert.deepEqual(a.details.project, { label: "../../django", dir: project });
         }
         const list = (await s.cg("roots")).split("\n");
-        assert.deepEqual(list.slice(0, 2), ["CodeGraph roots: 1", `  django  ${project}  added by you; ready`]);
+        assert.deepEqual(list.slice(0, 2), ["CodeGraph roots: 1", `  ../../django  ${project}  added by you; ready`]);
         assert.deepEqual(
           (await s.complete("roots remove ")).map((i) => i.value),
-          ["roots remove django"],
+          ["roots remove ../../django"],
         );
       });
 
@@ -616,16 +617,18 @@ for (const impl of withExample) {
         const project = makeProject(path.join(home, "my proj"));
         const ws = path.join(project, "app");
         fs.mkdirSync(ws);
+        // A space is no label's: the end of the path and the directory's hash.
+        const myProj = `../…/my_proj~${createHash("sha256").update(project).digest("hex").slice(0, 8)}`;
         await withEnv({ HOME: home }, async () => {
           for (const typed of [`"${project}"`, "'~/my proj'", '"../../my proj"']) {
             const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
             assert.equal(
               await s.cg(`roots add ${typed}`),
-              `Added my_proj (${project}): the codegraph tools can now ask it by that label; kept for this project.`,
+              `Added ${myProj} (${project}): the codegraph tools can now ask it by that label; kept for this project.`,
               typed,
             );
             const a = answerFrom(await s.call(EXPLORE, { request: "Cart" }));
-            assert.equal(a.first, outsideLine("my_proj", project));
+            assert.equal(a.first, outsideLine(myProj, project));
             assert.equal(a.echo.cwd, project);
           }
         });
@@ -645,15 +648,15 @@ for (const impl of withExample) {
         );
         assert.equal(s.ui.notes.at(-1).type, "warning");
         await s.cg(`roots add ${project}`);
-        assert.equal(await s.cg("roots add .."), say(`${project} is already a root (my_proj)`));
+        assert.equal(await s.cg("roots add .."), say(`${project} is already a root (${myProj})`));
         assert.deepEqual(
           (await s.complete("roots remove ")).map((i) => [i.value, i.description]),
-          [["roots remove my_proj", project]],
+          [[`roots remove ${myProj}`, project]],
         );
-        assert.equal(await s.cg("roots remove my_proj"), `Removed my_proj (${project}).`);
+        assert.equal(await s.cg(`roots remove ${myProj}`), `Removed ${myProj} (${project}).`);
         assert.equal(
-          await s.cg("roots remove my_proj"),
-          '/codegraph roots remove: no root is labelled "my_proj" (you have added none).',
+          await s.cg(`roots remove ${myProj}`),
+          `/codegraph roots remove: no root is labelled "${myProj}" (you have added none).`,
         );
         await rejectsWith(
           s.call(EXPLORE, { request: "Cart" }).then((o) => (o.error ? Promise.reject(o.error) : o.value)),
@@ -671,47 +674,46 @@ for (const impl of withExample) {
         fs.mkdirSync(path.dirname(savedFile(agentDir, ws, "roots")), { recursive: true });
         fs.writeFileSync(savedFile(agentDir, ws, "roots"), JSON.stringify({ roots: dirs.slice(0, 16) }));
         const s = await session(ws, { env: { PI_CODING_AGENT_DIR: agentDir } });
-        assert.deepEqual(
-          s.project().enum,
-          dirs.slice(0, 16).map((d) => path.basename(d)),
-        );
+        const labels = dirs.map((d) => path.relative(ws, d));
+        assert.deepEqual(s.project().enum, labels.slice(0, 16));
         assert.ok(s.tool().parameters.required.includes("project"));
         assert.equal(
           await s.cg(`roots add ${dirs[16]}`),
           "/codegraph roots add: nothing added: at most 16 roots can be added to one project.",
         );
-        const a = answerFrom(await s.call(EXPLORE, { request: "Cart", project: "p03" }));
-        assert.equal(a.first, outsideLine("p03", dirs[3], path.relative(ws, dirs[3])));
+        const a = answerFrom(await s.call(EXPLORE, { request: "Cart", project: labels[3] }));
+        assert.equal(a.first, outsideLine(labels[3], dirs[3], labels[3]));
         assert.equal(a.echo.cwd, dirs[3]);
       });
 
-      test("two added roots with one base name: the second is labelled <name>-2; a directory below the workspace the scan skips: its relative path", async () => {
+      test("two added roots with one base name: each labelled by its own path from the workspace; a directory below the workspace the scan skips: its relative path", async () => {
         const { project, ws } = makeNested("django");
         const twin = makeProject(path.join(tempDir("pi-codegraph-twin-"), "django"));
         const vendored = makeProject(path.join(ws, "vendor", "lib"));
         const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
         assert.equal(s.project(), undefined, "the scan skips vendor/");
         await s.cg("roots add ..");
+        const twinLabel = path.relative(ws, twin);
         assert.equal(
           await s.cg(`roots add ${twin}`),
-          `Added django-2 (${twin}): the codegraph tools can now ask it by that label; kept for this project.`,
+          `Added ${twinLabel} (${twin}): the codegraph tools can now ask it by that label; kept for this project.`,
         );
         assert.equal(
           await s.cg("roots add vendor/lib"),
           `Added vendor/lib (${vendored}): the codegraph tools can now ask it by that label; kept for this project.`,
         );
-        assert.deepEqual(s.project().enum, ["django", "django-2", "vendor/lib"]);
+        assert.deepEqual(s.project().enum, ["../../django", twinLabel, "vendor/lib"]);
         assert.ok(s.tool().parameters.required.includes("project"));
-        const twinAnswer = answerFrom(await s.call(EXPLORE, { request: "Cart", project: "django-2" }));
-        assert.equal(twinAnswer.first, outsideLine("django-2", twin, path.relative(ws, twin)));
+        const twinAnswer = answerFrom(await s.call(EXPLORE, { request: "Cart", project: twinLabel }));
+        assert.equal(twinAnswer.first, outsideLine(twinLabel, twin, twinLabel));
         assert.equal(twinAnswer.echo.cwd, twin);
         const inside = answerFrom(await s.call(EXPLORE, { request: "Cart", project: "vendor/lib" }));
         assert.equal(inside.first, pathLine("vendor/lib"));
         assert.equal(inside.echo.cwd, vendored);
-        assert.equal(answerFrom(await s.call(EXPLORE, { request: "Cart", project: "django" })).echo.cwd, project);
+        assert.equal(answerFrom(await s.call(EXPLORE, { request: "Cart", project: "../../django" })).echo.cwd, project);
         assert.deepEqual(
-          (await s.complete("roots remove d")).map((i) => i.value),
-          ["roots remove django", "roots remove django-2"],
+          (await s.complete("roots remove ../")).map((i) => i.value),
+          ["roots remove ../../django", `roots remove ${twinLabel}`],
         );
       });
 
@@ -738,7 +740,7 @@ for (const impl of withExample) {
 
         const again = await session(ws, env);
         assert.equal(answerFrom(await again.call(EXPLORE, { request: "Cart" })).echo.cwd, project);
-        assert.equal(again.slot(), "⬡ codegraph · django");
+        assert.equal(again.slot(), "⬡ codegraph · ../../django");
 
         const other = path.join(project, "other");
         fs.mkdirSync(other);
@@ -771,13 +773,13 @@ for (const impl of withExample) {
         const s = await session(ws, { env: { PI_CODING_AGENT_DIR: notADir } });
         assert.equal(
           await s.cg("roots add .."),
-          `Added django (${project}): the codegraph tools can now ask it by that label; for this session only: it could not be saved (ENOTDIR).`,
+          `Added ../../django (${project}): the codegraph tools can now ask it by that label; for this session only: it could not be saved (ENOTDIR).`,
         );
         assert.equal(s.ui.notes.at(-1).type, "warning");
         assert.equal(answerFrom(await s.call(EXPLORE, { request: "Cart" })).echo.cwd, project);
         assert.equal(
-          await s.cg("roots remove django"),
-          `Removed django (${project}); for this session only: it could not be saved (ENOTDIR).`,
+          await s.cg("roots remove ../../django"),
+          `Removed ../../django (${project}); for this session only: it could not be saved (ENOTDIR).`,
         );
       });
     });

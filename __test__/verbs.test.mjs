@@ -106,29 +106,29 @@ for (const impl of withExample) {
 
     test("completion: the verbs with a line each, matching the prefix; --yes after a writing verb and a dash", async () => {
       const s = await session(makeWorkspace());
-      const all = s.command.getArgumentCompletions("");
+      const all = await s.command.getArgumentCompletions("");
       assert.deepEqual(
         all.map((i) => i.value),
         ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel", "tools", "roots"],
       );
       for (const item of all) assert.ok(item.description.length > 10, item.value);
       assert.deepEqual(
-        s.command.getArgumentCompletions("u").map((i) => i.value),
+        (await s.command.getArgumentCompletions("u")).map((i) => i.value),
         ["uninit", "unlock"],
       );
-      assert.equal(s.command.getArgumentCompletions("x"), null);
+      assert.equal(await s.command.getArgumentCompletions("x"), null);
       assert.deepEqual(
-        s.command.getArgumentCompletions("rebuild -").map((i) => i.value),
+        (await s.command.getArgumentCompletions("rebuild -")).map((i) => i.value),
         ["rebuild --yes"],
       );
       // A verb typed in full, or followed by a space only: nothing shown, so Enter runs it as typed.
-      assert.equal(s.command.getArgumentCompletions("rebuild"), null);
-      assert.equal(s.command.getArgumentCompletions("rebuild "), null);
+      assert.equal(await s.command.getArgumentCompletions("rebuild"), null);
+      assert.equal(await s.command.getArgumentCompletions("rebuild "), null);
       assert.deepEqual(
-        s.command.getArgumentCompletions("init --y").map((i) => i.value),
+        (await s.command.getArgumentCompletions("init --y")).map((i) => i.value),
         ["init --yes"],
       );
-      assert.equal(s.command.getArgumentCompletions("status "), null, "status reads only: nothing to confirm");
+      assert.equal(await s.command.getArgumentCompletions("status "), null, "status reads only: nothing to confirm");
       assert.match(s.command.description, /init, sync, rebuild/);
     });
 
@@ -455,7 +455,7 @@ for (const impl of withExample) {
         async (log) => {
           const ws = makeWorkspace({ index: false });
           const s = await session(ws);
-          const offered = s.command.getArgumentCompletions("").map((i) => i.value);
+          const offered = (await s.command.getArgumentCompletions("")).map((i) => i.value);
           assert.ok(!offered.includes("init") && offered.includes("sync"), offered.join());
           const said = await s.cg("init --yes");
           assert.match(said, /CodeGraph 1\.4\.1 has no `init --yes` \(added in 1\.6\.0\)/);

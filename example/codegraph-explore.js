@@ -4428,6 +4428,97 @@ function runnerInfo() {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/root-labels.js
+
+// What each root is called, and which roots the model is offered. A label is a function of the
+// workspace and the root's directory alone, never of the order the roots were found or added in:
+// "." is the workspace's own; a root inside the workspace is labelled by its workspace-relative
+// path (`packages/api`); a root outside by a path that starts with `..` (`../elsewhere/api`, or
+// `../../django` for an enclosing project), which no root inside can have. A label that had to
+// lose something (a character a label cannot hold, or length past MAX_LABEL_CHARS) keeps what
+// fits of the path's last components (after `…/` when cut) and ends with `~` and 8 hex digits of the directory's hash, characters no
+// lossless label holds. So a later scan, add or remove never gives an existing label to another
+// directory, and a scanned root and an added one never compete for a label.
+
+/** The workspace's own index. */
+const WORKSPACE_LABEL = ".";
+/** What a label may hold (it is a schema enum value and a word of `/codegraph`): anything else is lossy. */
+const LABEL_OTHER = /[^\p{L}\p{N}._@+/-]/gu;
+/** The longest label (a schema enum value the model reads in every request). */
+const MAX_LABEL_CHARS = 40;
+/** At most this many roots are offered to the model (the `project` enum of every tool). */
+const MAX_OFFERED_ROOTS = 16;
+/** A lossy label's hash: `~` and this many hex digits of sha256(directory). */
+const HASH_CHARS = 8;
+
+const posixRel = (from, to) => path.relative(from, to).split(path.sep).join("/");
+
+/** The hash that ends a lossy label: stable for a directory, different for another (but for a 32-bit collision). */
+const dirHash = (dir) => crypto.createHash("sha256").update(dir).digest("hex").slice(0, HASH_CHARS);
+
+/**
+ * A label that lost something: `outside` ones begin `../…/`; then the path `clean` (odd
+ * characters replaced) when it fits, else `…/` and as many of its last components as fit (the
+ * last one's beginning when even it does not), then `~` and the directory's hash.
+ */
+function lossyLabel(outside, clean, dir) {
+  const hash = `~${dirHash(dir)}`;
+  const head = outside ? "../…/" : "";
+  if (head.length + clean.length + hash.length <= MAX_LABEL_CHARS) return `${head}${clean}${hash}`;
+  const cut = outside ? head : "…/";
+  const room = MAX_LABEL_CHARS - cut.length - hash.length;
+  const parts = clean.split("/");
+  let kept = parts.pop();
+  while (parts.length > 0 && parts.at(-1).length + 1 + kept.length <= room) kept = `${parts.pop()}/${kept}`;
+  kept = kept.slice(0, room);
+  // Never half a surrogate pair.
+  if (/[\uD800-\uDBFF]$/.test(kept)) kept = kept.slice(0, -1);
+  return `${cut}${kept}${hash}`;
+}
+
+/**
+ * The label of the root at `dir` (absolute, resolved) in the workspace `workspace` (absolute,
+ * resolved). Pure: the same directory always has the same label in one workspace.
+ */
+function rootLabel(workspace, dir) {
+  if (dir === workspace) return WORKSPACE_LABEL;
+  if (isWithin(dir, workspace)) {
+    const rel = posixRel(workspace, dir);
+    const clean = rel.replace(LABEL_OTHER, "_");
+    if (clean === rel && rel.length <= MAX_LABEL_CHARS) return rel;
+    return lossyLabel(false, clean, dir);
+  }
+  // Outside: the path from the workspace; an enclosing directory by its name (`../../django`,
+  // not `..`), so its label says which project it is.
+  let rel = posixRel(workspace, dir);
+  const base = path.basename(dir);
+  if (rel.split("/").every((part) => part === "..") && base !== "") rel = `${rel}/../${base}`;
+  const clean = rel.replace(LABEL_OTHER, "_");
+  // On another drive (Windows) there is no relative path: the name only.
+  if (!rel.startsWith("../")) return lossyLabel(true, (base || "root").replace(LABEL_OTHER, "_"), dir);
+  if (clean === rel && rel.length <= MAX_LABEL_CHARS) return rel;
+  return lossyLabel(true, clean.replace(/^(\.\.\/)+/, ""), dir);
+}
+
+/**
+ * Which of `roots` (rootList's, each with `indexed`) the model is offered: the indexed ones in
+ * this order, the first MAX_OFFERED_ROOTS: the workspace's own, those the user added (`added`:
+ * their directories), then those the scan found, shallowest first (the scan's order). Sets
+ * `offered` on each root; an indexed root left out gets `notOffered: "tooMany"`.
+ */
+function markOffered(roots, added = []) {
+  const rank = (r) => (r.source === "workspace" ? 0 : added.includes(r.dir) ? 1 : 2);
+  const indexed = roots.filter((r) => r.indexed);
+  const order = indexed.map((r, i) => ({ r, i })).sort((a, b) => rank(a.r) - rank(b.r) || a.i - b.i);
+  const offered = new Set(order.slice(0, MAX_OFFERED_ROOTS).map((o) => o.r));
+  for (const r of roots) {
+    r.offered = offered.has(r);
+    if (r.indexed && !r.offered) r.notOffered = "tooMany";
+  }
+  return roots;
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/words/roots.js
 
 // The words of the roots (lib/roots.js): the line an answer from another root begins with, the
@@ -4479,10 +4570,16 @@ function rootsListText(rows, { scan, savedProblem } = {}) {
   lines.push(
     usable.length === 0
       ? "CodeGraph roots: none (no index in the workspace, none found below it, none added)"
-      : `CodeGraph roots: ${usable.length}${usable.length > 1 ? " (the tools take `project`: one of the labels)" : ""}`,
+      : `CodeGraph roots: ${usable.length}${usable.length > 1 ? " (the tools take `project`: one of the labels)" : ""}${offeredNote(usable)}`,
   );
   for (const r of rows) {
-    const state = r.indexed ? (r.problem ? `not ready (${r.problem})` : "ready") : "no index now";
+    const state = !r.indexed
+      ? "no index now"
+      : r.notOffered
+        ? notOfferedText(r.notOffered)
+        : r.problem
+          ? `not ready (${r.problem})`
+          : "ready";
     lines.push(`  ${r.label}  ${shownPath(r.dir)}  ${SOURCE_WORDS[r.source] ?? r.source}; ${state}`);
   }
   if (scan === undefined) lines.push("scan: still running");
@@ -4491,6 +4588,18 @@ function rootsListText(rows, { scan, savedProblem } = {}) {
   lines.push("Add one with /codegraph roots add <dir>; remove one you added with /codegraph roots remove <label>.");
   return lines.join("\n");
 }
+
+/** How many of the indexed roots the model is offered, when not all. */
+const offeredNote = (usable) => {
+  const left = usable.filter((r) => r.notOffered).length;
+  return left ? `; ${usable.length - left} offered to the model, ${left} not` : "";
+};
+
+/** Why an indexed root is not in the tools' `project` (lib/root-labels.js markOffered). */
+const notOfferedText = (why) =>
+  why === "tooMany"
+    ? `not offered to the model (at most ${MAX_OFFERED_ROOTS} are: the workspace's own and added ones first, then the shallowest found); /codegraph verbs still take its label`
+    : `not offered to the model (${why})`;
 
 /** One line on what the scan did (lib/roots-scan.js scanRoots' result). */
 function scanText(s) {
@@ -4730,12 +4839,102 @@ function guidance(diagnosis, editedSinceIndex = 0, active = [], roots = []) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/index-probe.js
+
+// Whether a file is a CodeGraph index, read without SQLite: a valid SQLite header (the magic, a
+// power-of-two page size, the fixed payload fractions) and CodeGraph's own tables (`nodes`,
+// `edges`, `files`) in the schema table's pages. The schema table is page 1; in a real index it
+// outgrows one page at `codegraph init` (page 1 is then an interior page pointing at its leaves),
+// so its child pages are read too, at most PROBE_MAX_PAGES pages of at most 64 KiB in all.
+// Opened non-blocking and re-checked as a regular file, so a FIFO swapped in cannot block; any
+// error is "no". A file with SQLite's 16-byte magic and nothing of CodeGraph's is no index.
+
+const PROBE_OPEN_FLAGS = IS_WINDOWS
+  ? fs.constants.O_RDONLY
+  : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
+/** Pages read at most: page 1 and its first children (CodeGraph 1.6.1's schema fills 2 leaves). */
+const PROBE_MAX_PAGES = 8;
+/** The table definitions every CodeGraph index has (its schema since 1.x), as SQLite stores them. */
+const INDEX_TABLES = ["CREATE TABLE nodes ", "CREATE TABLE edges ", "CREATE TABLE files "].map((t) =>
+  Buffer.from(t, "latin1"),
+);
+/** B-tree page types (SQLite file format §1.6): table interior and table leaf. */
+const TABLE_INTERIOR = 0x05;
+const TABLE_LEAF = 0x0d;
+
+/** The page size a SQLite header declares (offset 16, big-endian; 1 means 65536), or 0 when not valid. */
+function headerPageSize(head) {
+  if (head.length < 100 || !head.subarray(0, 16).equals(SQLITE_MAGIC)) return 0;
+  const raw = head.readUInt16BE(16);
+  const size = raw === 1 ? 65536 : raw;
+  if (size < 512 || (size & (size - 1)) !== 0) return 0;
+  // Write/read versions 1 (legacy) or 2 (WAL); payload fractions 64, 32, 32 (fixed by the format).
+  if (![1, 2].includes(head[18]) || ![1, 2].includes(head[19])) return 0;
+  if (head[21] !== 64 || head[22] !== 32 || head[23] !== 32) return 0;
+  return size;
+}
+
+/** Reads `length` bytes at `position` (fewer at the end of the file). */
+async function readAt(handle, position, length) {
+  const buf = Buffer.alloc(length);
+  let got = 0;
+  while (got < length) {
+    const { bytesRead } = await handle.read(buf, got, length - got, position + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return buf.subarray(0, got);
+}
+
+/** The child page numbers of a table interior page (`page`, its header at `at`), the right-most last. */
+function childPages(page, at) {
+  const cells = page.readUInt16BE(at + 3);
+  const kids = [];
+  for (let i = 0; i < cells && kids.length < PROBE_MAX_PAGES - 2; i++) {
+    const cell = page.readUInt16BE(at + 12 + 2 * i);
+    if (cell + 4 > page.length) return [];
+    kids.push(page.readUInt32BE(cell));
+  }
+  kids.push(page.readUInt32BE(at + 8));
+  return kids;
+}
+
+/** Whether `file` is a CodeGraph index (see the top). Never throws. */
+async function isCodegraphIndex(file) {
+  let handle;
+  try {
+    handle = await fsp.open(file, PROBE_OPEN_FLAGS);
+    const st = await handle.stat();
+    if (!st.isFile()) return false;
+    const head = await readAt(handle, 0, 100);
+    const size = headerPageSize(head);
+    if (size === 0) return false;
+    const budget = Math.max(1, Math.min(PROBE_MAX_PAGES, Math.floor(65536 / size)));
+    const first = await readAt(handle, 0, size);
+    const pages = [first];
+    if (first[100] === TABLE_INTERIOR) {
+      for (const n of childPages(first, 100).slice(0, budget - 1)) {
+        if (n < 2 || (n - 1) * size >= st.size) return false;
+        const page = await readAt(handle, (n - 1) * size, size);
+        if (page[0] !== TABLE_LEAF) return false;
+        pages.push(page);
+      }
+    } else if (first[100] !== TABLE_LEAF) return false;
+    return INDEX_TABLES.every((t) => pages.some((p) => p.includes(t)));
+  } catch {
+    return false;
+  } finally {
+    await handle?.close().catch(() => {});
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/roots-scan.js
 
 // Discovery of the indexes below the workspace (issue 24): a bounded, breadth-first scan for
 // `<dir>/.codegraph/codegraph.db`, the rule of CodeGraph's own sub-project scan (1.6.1
 // dist/directory.js `findIndexedSubprojectRoots`, gated by `eligibleForSubprojectScan`) with hard
-// bounds of our own on directories read and time. Metadata and a 16-byte header only: no SQLite is
+// bounds of our own on directories read and time. Metadata and a bounded read of the schema pages only (lib/index-probe.js): no SQLite is
 // opened (this process holds no SQLite connection, so closing our descriptor drops no lock), no
 // symlink is followed and no FIFO, socket or device is opened, so nothing in the tree can make it
 // block or loop. It never throws: what could not be read is counted and skipped.
@@ -4809,15 +5008,16 @@ const PROJECT_MARKERS = Object.freeze([
  * CODEGRAPH_DIR trimmed, `.codegraph-wsl` on a Windows drive under WSL, else .codegraph):
  * `<dir>/<indexDir>/codegraph.db` is a regular file (stat follows a
  * symlink but opens nothing, so a FIFO, socket, device or directory is refused before any open)
- * that begins with the SQLite header. readRegular opens non-blocking and re-checks the open file,
- * so a file swapped for a FIFO in between cannot block. Any error: no index.
+ * that is a CodeGraph index by its content (lib/index-probe.js: a valid SQLite header and
+ * CodeGraph's own tables in the schema, a bounded read; opened non-blocking and re-checked, so a
+ * file swapped for a FIFO in between cannot block). Any error: no index.
  */
 async function hasIndex(dir, indexDir) {
   try {
     const name = indexDir ?? (await indexDirNameFor(await resolvedPath(dir), process.env));
     const db = path.join(dir, name, INDEX_DB_FILE);
     if (!(await fsp.stat(db)).isFile()) return false;
-    return (await readRegular(db, SQLITE_MAGIC.length)).equals(SQLITE_MAGIC);
+    return await isCodegraphIndex(db);
   } catch {
     return false;
   }
@@ -5368,56 +5568,48 @@ function applyChoice(current, parsed) {
 // begins with one line saying how its paths become paths Pi's `read` accepts. The model picks a
 // root by its label; it never names a path.
 
-/** The workspace's own index. */
-const WORKSPACE_LABEL = ".";
 /** At most this many roots the user can add to one project (each is diagnosed before every turn). */
 const MAX_ADDED_ROOTS = 16;
-/** What a label may hold (it is a schema enum value and a word of `/codegraph`): anything else becomes `_`. */
-const LABEL_OTHER = /[^\p{L}\p{N}._@+/-]/gu;
-const MAX_LABEL_CHARS = 64;
 
 const toPosix = (p) => p.split(path.sep).join("/");
 /** Whether `dir` is `workspace` or below it (the runner's rule: a `..cache` directory is inside). */
 const within = (workspace, dir) => isWithin(dir, workspace);
 
-/** The label a root at `dir` would have: "." , its workspace-relative path, or (outside) its base name. */
-function baseLabel(workspace, dir) {
-  if (dir === workspace) return WORKSPACE_LABEL;
-  const raw = within(workspace, dir) ? toPosix(path.relative(workspace, dir)) : path.basename(dir);
-  const label = raw.replace(LABEL_OTHER, "_").slice(0, MAX_LABEL_CHARS);
-  return label === "" || label === WORKSPACE_LABEL || label === ".." ? "root" : label;
-}
-
 /**
  * The roots of `workspace`: its own (when `own`), then the `scanned` directories, then the
  * `added` ones (each absolute), each `{ label, dir, source: "workspace" | "scan" | "added", inside }`.
- * A directory listed twice is one root (the first source); a label two roots would share gets
- * `-2`, `-3`… in that order, so labels are stable while the lists are.
+ * A directory listed twice is one root (the first source). Its label depends on the workspace and
+ * the directory only (lib/root-labels.js), never on the order the roots were found or added in;
+ * two directories whose lossy labels' hashes collide are told apart by `-2`, `-3`… in the order
+ * of their paths.
  */
 function rootList(workspace, { own = false, scanned = [], added = [] } = {}) {
   const ws = path.resolve(workspace);
   const roots = [];
   const dirs = new Set();
-  const labels = new Set();
   const push = (dir, source) => {
     const abs = path.resolve(dir);
     if (dirs.has(abs)) return;
     dirs.add(abs);
-    let label = baseLabel(ws, abs);
-    for (let n = 2; labels.has(label); n += 1) label = `${baseLabel(ws, abs)}-${n}`;
-    labels.add(label);
-    roots.push({ label, dir: abs, source, inside: within(ws, abs) });
+    roots.push({ label: rootLabel(ws, abs), dir: abs, source, inside: within(ws, abs) });
   };
   if (own) push(ws, "workspace");
   for (const dir of scanned) push(dir, "scan");
   for (const dir of added) push(dir, "added");
+  const labels = new Set();
+  for (const r of [...roots].sort((x, y) => (x.dir < y.dir ? -1 : x.dir > y.dir ? 1 : 0))) {
+    const base = r.label;
+    for (let n = 2; labels.has(r.label); n += 1) r.label = `${base}-${n}`;
+    labels.add(r.label);
+  }
   return roots;
 }
 
 /**
  * rootList()'s roots, each with `indexed`: whether it has an index now (the workspace's own, as
- * the caller found it; any other by its header, lib/roots-scan.js). What the session re-checks
- * before every turn and doctor lists.
+ * the caller found it; any other by its content, lib/roots-scan.js), and `offered`: whether the
+ * model is offered it (lib/root-labels.js markOffered). What the session re-checks before every
+ * turn and doctor lists.
  */
 async function indexedRoots(workspace, lists) {
   const roots = rootList(workspace, lists);
@@ -5426,7 +5618,7 @@ async function indexedRoots(workspace, lists) {
       r.indexed = r.source === "workspace" || (await hasIndex(r.dir));
     }),
   );
-  return roots;
+  return markOffered(roots, lists?.added ?? []);
 }
 
 /**
@@ -6901,6 +7093,45 @@ function writeSummary(text) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/verb-target.js
+
+// Which root a `/codegraph <verb>` acts on (lib/roots.js): the one its label names; without a
+// label, the workspace's own (always for init), else the only root; but a verb that writes acts
+// on a root outside the workspace only when the user typed that root's label.
+
+/** The verbs that write an index (or its lock files) in a root other than the workspace. */
+const WRITES_ELSEWHERE = new Set(["sync", "rebuild", "uninit", "unlock"]);
+
+/**
+ * The root `verb` acts on: `{ root }` (null: the workspace), `{ unknown: labels }` when `label`
+ * names none of the roots, `{ pick: labels }` when several could be meant, `{ typeLabel: root }`
+ * when the only root is outside the workspace and `verb` writes: nothing runs until its label is typed.
+ */
+function verbTarget(verb, label, state) {
+  const all = state?.roots ?? [];
+  const roots = state?.verbRoots?.() ?? state?.toolRoots?.() ?? [];
+  if (label !== undefined) {
+    const root = all.find((r) => r.label === label);
+    return root ? { root } : { unknown: all.map((r) => r.label) };
+  }
+  if (verb === "init" || roots.length === 0 || roots.some((r) => r.source === "workspace")) return { root: null };
+  if (roots.length > 1) return { pick: roots.map((r) => r.label) };
+  if (!roots[0].inside && WRITES_ELSEWHERE.has(verb)) return { typeLabel: roots[0] };
+  return { root: roots[0] };
+}
+
+/**
+ * The root what `verb` says is about, to name in its first line: `root` (another root than the
+ * workspace), or, for a write in the workspace while the session has other roots, the workspace
+ * (`{ label: ".", dir: cwd }`); null when there is nothing to tell apart.
+ */
+function spokenRoot(verb, root, state, cwd) {
+  if (root) return root;
+  const others = (state?.roots ?? []).some((r) => r.indexed && r.source !== "workspace");
+  return others && (verb === "init" || WRITES_ELSEWHERE.has(verb)) ? { label: ".", dir: cwd } : null;
+}
+
+// ---------------------------------------------------------------------------------------------
 // lib/verb-refusal.js
 
 // The one fact every `/codegraph` verb words the same way, before any dialog and before anything
@@ -7120,8 +7351,8 @@ const busyText = (verb, f) =>
 const liveWriterText = (verb, problem) =>
   `/codegraph ${verb}: refused. A live CodeGraph process holds the index (${problem}); its lock is not stale. Wait for it to finish${verb === "unlock" ? "" : ", then try again"}.`;
 
-const needsYesText = (verb) =>
-  `/codegraph ${verb}: refused without confirmation (no UI to ask in this mode). To run it, type: /codegraph ${verb} --yes`;
+const needsYesText = (verb, label) =>
+  `/codegraph ${verb}: refused without confirmation (no UI to ask in this mode). To run it, type: /codegraph ${verb}${label === undefined ? "" : ` ${label}`} --yes`;
 
 const unsupportedText = (verb, why) => `/codegraph ${verb}: not available with the installed CodeGraph CLI: ${why}`;
 
@@ -7199,6 +7430,9 @@ const unreadableStatusText = (text) =>
 const projectHeadText = (root) => `Project ${root.label} (${shownPath(root.dir)}):`;
 
 /** A verb without a label where several roots could be meant. */
+/** A write without a label where the only root is outside the workspace: nothing runs. */
+const typeLabelText = (verb, root) =>
+  `/codegraph ${verb}: refused. The only CodeGraph project here, ${shownPath(root.dir)}, is outside the workspace, and a write acts on it only when you name it: /codegraph ${verb} ${root.label}. Nothing was run.`;
 const pickProjectText = (verb, labels) =>
   `/codegraph ${verb}: name the project, one of: ${labels.join(", ")} (e.g. /codegraph ${verb} ${labels[0]}). Nothing was run.`;
 
@@ -7386,23 +7620,6 @@ async function handleVerb(args, ctx, env) {
   }
 }
 
-/**
- * The root a verb acts on (lib/roots.js): the one `label` names; without a label, the
- * workspace's own (always for init), else the only root; `{ pick: labels }` when several could be
- * meant, `{ unknown: labels }` when the label is none of them. `{ root: null }`: the workspace.
- */
-function verbTarget(verb, label, state) {
-  const all = state?.roots ?? [];
-  const roots = state?.toolRoots?.() ?? [];
-  if (label !== undefined) {
-    const root = all.find((r) => r.label === label);
-    return root ? { root } : { unknown: all.map((r) => r.label) };
-  }
-  if (verb === "init" || roots.length === 0 || roots.some((r) => r.source === "workspace")) return { root: null };
-  if (roots.length === 1) return { root: roots[0] };
-  return { pick: roots.map((r) => r.label) };
-}
-
 async function verbOf(args, ctx, env) {
   const { verb, yes, extra } = parseVerbArgs(args);
   const plainSay = (text, type = "info") => env.say(ctx, text, type);
@@ -7414,10 +7631,12 @@ async function verbOf(args, ctx, env) {
   const target = verbTarget(verb, extra[0], env.state);
   if (target.unknown) return plainSay(unknownProjectText(verb, extra[0], target.unknown), "warning");
   if (target.pick) return plainSay(pickProjectText(verb, target.pick), "warning");
+  if (target.typeLabel) return plainSay(typeLabelText(verb, target.typeLabel), "warning");
   const root = target.root && target.root.source !== "workspace" ? target.root : null;
   const cwd = root ? root.dir : ctx.cwd;
-  // What is said about another root begins with the root it is about.
-  const say = (text, type = "info") => env.say(ctx, root ? `${projectHeadText(root)}\n${text}` : text, type);
+  // What is said about another root, or by a write while there are others, begins with the root it is about.
+  const named = spokenRoot(verb, root, env.state, ctx.cwd);
+  const say = (text, type = "info") => env.say(ctx, named ? `${projectHeadText(named)}\n${text}` : text, type);
   const rootEnv = { ...env, say: (_c, text, type) => say(text, type) };
   const d = root ? await env.glue.diagnose(cwd, ctx.cwd) : (env.state.diagnosis ?? {});
   const support = verbSupport(verb, d.cliVersion);
@@ -7459,7 +7678,7 @@ async function verbOf(args, ctx, env) {
       const meanwhile = runningWrites.get(cwd);
       if (meanwhile) return say(busyText(verb, { running: meanwhile.verb }), "warning");
     } else if (NEED_YES.has(verb)) {
-      return say(needsYesText(verb), "warning");
+      return say(needsYesText(verb, root?.label), "warning");
     }
   }
   return runWrite(verb, ctx, rootEnv, cwd);
@@ -7616,8 +7835,10 @@ function createExtension(glue, getPeers) {
       roots: [],
       rootDiagnoses: new Map(),
     };
-    /** The roots a tool can answer from (those with an index now). */
-    state.toolRoots = () => state.roots.filter((r) => r.indexed);
+    /** The roots a tool can answer from (those with an index now that the model is offered). */
+    state.toolRoots = () => state.roots.filter((r) => r.indexed && r.offered);
+    /** The roots a verb can name: every one with an index now, offered to the model or not. */
+    state.verbRoots = () => state.roots.filter((r) => r.indexed);
     /** A root's readiness: the workspace's own diagnosis for ".", else its own. */
     state.diagnosisOf = (root) =>
       root.source === "workspace" ? state.diagnosis : (state.rootDiagnoses.get(root.dir) ?? state.diagnosis);
@@ -7670,7 +7891,7 @@ function createExtension(glue, getPeers) {
       const ws = path.resolve(cwd);
       const own = workspaceDiagnosis.ready || (await hasIndex(ws));
       const roots = await indexedRoots(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
-      const others = roots.filter((r) => r.indexed && r.source !== "workspace");
+      const others = roots.filter((r) => r.indexed && r.offered && r.source !== "workspace");
       const found = await Promise.all(others.map((r) => glue.diagnose(r.dir, ws)));
       return { roots, rootDiagnoses: new Map(others.map((r, i) => [r.dir, found[i]])) };
     }
@@ -7712,6 +7933,15 @@ function createExtension(glue, getPeers) {
       state.scanning = scanning;
       return scanning.then(() => refresh(ctx));
     };
+    /**
+     * Waits for a scan still running (bounded by its own deadline) and the refresh after it: a
+     * label typed by the user is read against the roots the scan found, as a turn's tools are.
+     */
+    state.scanSettled = async (ctx) => {
+      if (!state.scanning) return;
+      await state.scanning.catch(() => {});
+      await refresh(ctx);
+    };
     /** What /codegraph says: a notification where a UI exists, else where print mode's output goes. */
     const say = (ctx, text, type) => {
       if (ctx.hasUI) ctx.ui.notify(text, type);
@@ -7739,16 +7969,22 @@ function createExtension(glue, getPeers) {
         // Everything after "/codegraph ": the verbs the installed CLI has, then a root's label or
         // `--yes`; after `tools`, the choices and the tools' names; after `roots`, add/remove,
         // directories and the added labels.
+        // A label is completed once a scan still running has finished (Pi awaits a promise here).
         getArgumentCompletions: (prefix) => {
           if (/^tools\s/i.test(String(prefix ?? ""))) return toolsCompletions(prefix);
-          if (/^roots\s/i.test(String(prefix ?? ""))) return rootsCompletions(prefix, state, ctx.cwd);
-          return verbCompletions(prefix, state.diagnosis?.cliVersion, state.toolRoots());
+          const complete = () =>
+            /^roots\s/i.test(String(prefix ?? ""))
+              ? rootsCompletions(prefix, state, ctx.cwd)
+              : verbCompletions(prefix, state.diagnosis?.cliVersion, state.verbRoots());
+          return state.scanning ? state.scanSettled(ctx).then(complete, complete) : complete();
         },
         handler: async (args, cmdCtx) => {
           if (/^\s*tools(\s|$)/i.test(String(args ?? ""))) {
             await handleTools(String(args).trim().slice(5), cmdCtx, { state, peers: state.peers, glue, say });
             return;
           }
+          // Every label (a verb's, cancel's, roots remove's) means what it will mean after the scan.
+          await state.scanSettled(cmdCtx).catch(() => {});
           if (/^\s*roots(\s|$)/i.test(String(args ?? ""))) {
             await handleRoots(String(args).trim().slice(5), cmdCtx, { state, refresh, say });
             return;

@@ -1,7 +1,7 @@
 // Discovery of the indexes below the workspace (issue 24): a bounded, breadth-first scan for
 // `<dir>/.codegraph/codegraph.db`, the rule of CodeGraph's own sub-project scan (1.6.1
 // dist/directory.js `findIndexedSubprojectRoots`, gated by `eligibleForSubprojectScan`) with hard
-// bounds of our own on directories read and time. Metadata and a 16-byte header only: no SQLite is
+// bounds of our own on directories read and time. Metadata and a bounded read of the schema pages only (lib/index-probe.js): no SQLite is
 // opened (this process holds no SQLite connection, so closing our descriptor drops no lock), no
 // symlink is followed and no FIFO, socket or device is opened, so nothing in the tree can make it
 // block or loop. It never throws: what could not be read is counted and skipped.
@@ -9,10 +9,11 @@
 const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
-const { IS_WINDOWS, MAX_TIMEOUT_MS, SQLITE_MAGIC } = require("./backends/node/limits.js");
+const { IS_WINDOWS, MAX_TIMEOUT_MS } = require("./backends/node/limits.js");
 const { DEFAULT_INDEX_DIR, WSL_INDEX_DIR, indexDirName, indexDirNameFor } = require("./backends/node/index-dir.js");
 const { INDEX_DB_FILE } = require("./backends/node/preflight.js");
-const { isWithin, readRegular, resolvedPath } = require("./backends/node/preflight.js");
+const { isWithin, resolvedPath } = require("./backends/node/preflight.js");
+const { isCodegraphIndex } = require("./index-probe.js");
 
 /**
  * Depth and count are upstream's (maxDepth 4: an index in a directory four levels below the
@@ -83,15 +84,16 @@ const PROJECT_MARKERS = Object.freeze([
  * CODEGRAPH_DIR trimmed, `.codegraph-wsl` on a Windows drive under WSL, else .codegraph):
  * `<dir>/<indexDir>/codegraph.db` is a regular file (stat follows a
  * symlink but opens nothing, so a FIFO, socket, device or directory is refused before any open)
- * that begins with the SQLite header. readRegular opens non-blocking and re-checks the open file,
- * so a file swapped for a FIFO in between cannot block. Any error: no index.
+ * that is a CodeGraph index by its content (lib/index-probe.js: a valid SQLite header and
+ * CodeGraph's own tables in the schema, a bounded read; opened non-blocking and re-checked, so a
+ * file swapped for a FIFO in between cannot block). Any error: no index.
  */
 async function hasIndex(dir, indexDir) {
   try {
     const name = indexDir ?? (await indexDirNameFor(await resolvedPath(dir), process.env));
     const db = path.join(dir, name, INDEX_DB_FILE);
     if (!(await fsp.stat(db)).isFile()) return false;
-    return (await readRegular(db, SQLITE_MAGIC.length)).equals(SQLITE_MAGIC);
+    return await isCodegraphIndex(db);
   } catch {
     return false;
   }

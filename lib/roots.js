@@ -9,61 +9,54 @@
 const path = require("node:path");
 const { argumentError } = require("./arguments.js");
 const { isWithin } = require("./backends/node/preflight.js");
+const { WORKSPACE_LABEL, markOffered, rootLabel } = require("./root-labels.js");
 const { hasIndex } = require("./roots-scan.js");
 const { readSettingsFile } = require("./settings-file.js");
 const { savedFile, saveJson } = require("./toolset.js");
 const { settingsProblemText } = require("./words/settings.js");
 
-/** The workspace's own index. */
-const WORKSPACE_LABEL = ".";
 /** At most this many roots the user can add to one project (each is diagnosed before every turn). */
 const MAX_ADDED_ROOTS = 16;
-/** What a label may hold (it is a schema enum value and a word of `/codegraph`): anything else becomes `_`. */
-const LABEL_OTHER = /[^\p{L}\p{N}._@+/-]/gu;
-const MAX_LABEL_CHARS = 64;
 
 const toPosix = (p) => p.split(path.sep).join("/");
 /** Whether `dir` is `workspace` or below it (the runner's rule: a `..cache` directory is inside). */
 const within = (workspace, dir) => isWithin(dir, workspace);
 
-/** The label a root at `dir` would have: "." , its workspace-relative path, or (outside) its base name. */
-function baseLabel(workspace, dir) {
-  if (dir === workspace) return WORKSPACE_LABEL;
-  const raw = within(workspace, dir) ? toPosix(path.relative(workspace, dir)) : path.basename(dir);
-  const label = raw.replace(LABEL_OTHER, "_").slice(0, MAX_LABEL_CHARS);
-  return label === "" || label === WORKSPACE_LABEL || label === ".." ? "root" : label;
-}
-
 /**
  * The roots of `workspace`: its own (when `own`), then the `scanned` directories, then the
  * `added` ones (each absolute), each `{ label, dir, source: "workspace" | "scan" | "added", inside }`.
- * A directory listed twice is one root (the first source); a label two roots would share gets
- * `-2`, `-3`… in that order, so labels are stable while the lists are.
+ * A directory listed twice is one root (the first source). Its label depends on the workspace and
+ * the directory only (lib/root-labels.js), never on the order the roots were found or added in;
+ * two directories whose lossy labels' hashes collide are told apart by `-2`, `-3`… in the order
+ * of their paths.
  */
 function rootList(workspace, { own = false, scanned = [], added = [] } = {}) {
   const ws = path.resolve(workspace);
   const roots = [];
   const dirs = new Set();
-  const labels = new Set();
   const push = (dir, source) => {
     const abs = path.resolve(dir);
     if (dirs.has(abs)) return;
     dirs.add(abs);
-    let label = baseLabel(ws, abs);
-    for (let n = 2; labels.has(label); n += 1) label = `${baseLabel(ws, abs)}-${n}`;
-    labels.add(label);
-    roots.push({ label, dir: abs, source, inside: within(ws, abs) });
+    roots.push({ label: rootLabel(ws, abs), dir: abs, source, inside: within(ws, abs) });
   };
   if (own) push(ws, "workspace");
   for (const dir of scanned) push(dir, "scan");
   for (const dir of added) push(dir, "added");
+  const labels = new Set();
+  for (const r of [...roots].sort((x, y) => (x.dir < y.dir ? -1 : x.dir > y.dir ? 1 : 0))) {
+    const base = r.label;
+    for (let n = 2; labels.has(r.label); n += 1) r.label = `${base}-${n}`;
+    labels.add(r.label);
+  }
   return roots;
 }
 
 /**
  * rootList()'s roots, each with `indexed`: whether it has an index now (the workspace's own, as
- * the caller found it; any other by its header, lib/roots-scan.js). What the session re-checks
- * before every turn and doctor lists.
+ * the caller found it; any other by its content, lib/roots-scan.js), and `offered`: whether the
+ * model is offered it (lib/root-labels.js markOffered). What the session re-checks before every
+ * turn and doctor lists.
  */
 async function indexedRoots(workspace, lists) {
   const roots = rootList(workspace, lists);
@@ -72,7 +65,7 @@ async function indexedRoots(workspace, lists) {
       r.indexed = r.source === "workspace" || (await hasIndex(r.dir));
     }),
   );
-  return roots;
+  return markOffered(roots, lists?.added ?? []);
 }
 
 /**

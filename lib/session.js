@@ -69,8 +69,10 @@ function createExtension(glue, getPeers) {
       roots: [],
       rootDiagnoses: new Map(),
     };
-    /** The roots a tool can answer from (those with an index now). */
-    state.toolRoots = () => state.roots.filter((r) => r.indexed);
+    /** The roots a tool can answer from (those with an index now that the model is offered). */
+    state.toolRoots = () => state.roots.filter((r) => r.indexed && r.offered);
+    /** The roots a verb can name: every one with an index now, offered to the model or not. */
+    state.verbRoots = () => state.roots.filter((r) => r.indexed);
     /** A root's readiness: the workspace's own diagnosis for ".", else its own. */
     state.diagnosisOf = (root) =>
       root.source === "workspace" ? state.diagnosis : (state.rootDiagnoses.get(root.dir) ?? state.diagnosis);
@@ -123,7 +125,7 @@ function createExtension(glue, getPeers) {
       const ws = path.resolve(cwd);
       const own = workspaceDiagnosis.ready || (await hasIndex(ws));
       const roots = await indexedRoots(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
-      const others = roots.filter((r) => r.indexed && r.source !== "workspace");
+      const others = roots.filter((r) => r.indexed && r.offered && r.source !== "workspace");
       const found = await Promise.all(others.map((r) => glue.diagnose(r.dir, ws)));
       return { roots, rootDiagnoses: new Map(others.map((r, i) => [r.dir, found[i]])) };
     }
@@ -165,6 +167,15 @@ function createExtension(glue, getPeers) {
       state.scanning = scanning;
       return scanning.then(() => refresh(ctx));
     };
+    /**
+     * Waits for a scan still running (bounded by its own deadline) and the refresh after it: a
+     * label typed by the user is read against the roots the scan found, as a turn's tools are.
+     */
+    state.scanSettled = async (ctx) => {
+      if (!state.scanning) return;
+      await state.scanning.catch(() => {});
+      await refresh(ctx);
+    };
     /** What /codegraph says: a notification where a UI exists, else where print mode's output goes. */
     const say = (ctx, text, type) => {
       if (ctx.hasUI) ctx.ui.notify(text, type);
@@ -192,16 +203,22 @@ function createExtension(glue, getPeers) {
         // Everything after "/codegraph ": the verbs the installed CLI has, then a root's label or
         // `--yes`; after `tools`, the choices and the tools' names; after `roots`, add/remove,
         // directories and the added labels.
+        // A label is completed once a scan still running has finished (Pi awaits a promise here).
         getArgumentCompletions: (prefix) => {
           if (/^tools\s/i.test(String(prefix ?? ""))) return toolsCompletions(prefix);
-          if (/^roots\s/i.test(String(prefix ?? ""))) return rootsCompletions(prefix, state, ctx.cwd);
-          return verbCompletions(prefix, state.diagnosis?.cliVersion, state.toolRoots());
+          const complete = () =>
+            /^roots\s/i.test(String(prefix ?? ""))
+              ? rootsCompletions(prefix, state, ctx.cwd)
+              : verbCompletions(prefix, state.diagnosis?.cliVersion, state.verbRoots());
+          return state.scanning ? state.scanSettled(ctx).then(complete, complete) : complete();
         },
         handler: async (args, cmdCtx) => {
           if (/^\s*tools(\s|$)/i.test(String(args ?? ""))) {
             await handleTools(String(args).trim().slice(5), cmdCtx, { state, peers: state.peers, glue, say });
             return;
           }
+          // Every label (a verb's, cancel's, roots remove's) means what it will mean after the scan.
+          await state.scanSettled(cmdCtx).catch(() => {});
           if (/^\s*roots(\s|$)/i.test(String(args ?? ""))) {
             await handleRoots(String(args).trim().slice(5), cmdCtx, { state, refresh, say });
             return;

@@ -10,6 +10,7 @@ const { isWslWindowsDrive } = require("./backends/node/index-dir.js");
 const { verbCommand } = require("./commands.js");
 const { lockFilesIn, lockState, ownIndexPath } = require("./index-files.js");
 const { lastLines, parseIndexStatus, writeProgress, writeSummary } = require("./index-status.js");
+const { spokenRoot, verbTarget } = require("./verb-target.js");
 const { supports } = require("./versions.js");
 const { notOwnRefusal } = require("./verb-refusal.js");
 const { CANCELLED_NOTHING, VERB_LINES, YES_LINE, alreadyIndexedText, busyText } = require("./words/verbs.js");
@@ -17,7 +18,7 @@ const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport
 const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("./words/verbs.js");
 const { nothingToCancelText, progressText, unknownVerbText, unreadableStatusText } = require("./words/verbs.js");
 const { bugText, unsupportedText } = require("./words/verbs.js");
-const { pickProjectText, projectHeadText, unknownProjectText } = require("./words/verbs.js");
+const { pickProjectText, projectHeadText, typeLabelText, unknownProjectText } = require("./words/verbs.js");
 
 /** The verbs that write the index (or its lock files): they ask first where a UI exists. */
 const WRITE_VERBS = new Set(["init", "sync", "rebuild", "uninit", "unlock"]);
@@ -189,23 +190,6 @@ async function handleVerb(args, ctx, env) {
   }
 }
 
-/**
- * The root a verb acts on (lib/roots.js): the one `label` names; without a label, the
- * workspace's own (always for init), else the only root; `{ pick: labels }` when several could be
- * meant, `{ unknown: labels }` when the label is none of them. `{ root: null }`: the workspace.
- */
-function verbTarget(verb, label, state) {
-  const all = state?.roots ?? [];
-  const roots = state?.toolRoots?.() ?? [];
-  if (label !== undefined) {
-    const root = all.find((r) => r.label === label);
-    return root ? { root } : { unknown: all.map((r) => r.label) };
-  }
-  if (verb === "init" || roots.length === 0 || roots.some((r) => r.source === "workspace")) return { root: null };
-  if (roots.length === 1) return { root: roots[0] };
-  return { pick: roots.map((r) => r.label) };
-}
-
 async function verbOf(args, ctx, env) {
   const { verb, yes, extra } = parseVerbArgs(args);
   const plainSay = (text, type = "info") => env.say(ctx, text, type);
@@ -217,10 +201,12 @@ async function verbOf(args, ctx, env) {
   const target = verbTarget(verb, extra[0], env.state);
   if (target.unknown) return plainSay(unknownProjectText(verb, extra[0], target.unknown), "warning");
   if (target.pick) return plainSay(pickProjectText(verb, target.pick), "warning");
+  if (target.typeLabel) return plainSay(typeLabelText(verb, target.typeLabel), "warning");
   const root = target.root && target.root.source !== "workspace" ? target.root : null;
   const cwd = root ? root.dir : ctx.cwd;
-  // What is said about another root begins with the root it is about.
-  const say = (text, type = "info") => env.say(ctx, root ? `${projectHeadText(root)}\n${text}` : text, type);
+  // What is said about another root, or by a write while there are others, begins with the root it is about.
+  const named = spokenRoot(verb, root, env.state, ctx.cwd);
+  const say = (text, type = "info") => env.say(ctx, named ? `${projectHeadText(named)}\n${text}` : text, type);
   const rootEnv = { ...env, say: (_c, text, type) => say(text, type) };
   const d = root ? await env.glue.diagnose(cwd, ctx.cwd) : (env.state.diagnosis ?? {});
   const support = verbSupport(verb, d.cliVersion);
@@ -262,7 +248,7 @@ async function verbOf(args, ctx, env) {
       const meanwhile = runningWrites.get(cwd);
       if (meanwhile) return say(busyText(verb, { running: meanwhile.verb }), "warning");
     } else if (NEED_YES.has(verb)) {
-      return say(needsYesText(verb), "warning");
+      return say(needsYesText(verb, root?.label), "warning");
     }
   }
   return runWrite(verb, ctx, rootEnv, cwd);

@@ -161,6 +161,24 @@ function lifecycle(sub, grandchild) {
   const path = require("node:path");
   const header = Buffer.from("SQLite format 3\0", "latin1");
   const dbBytes = (fill) => Buffer.concat([header, Buffer.alloc(4080, fill)]);
+  // A finished index, as a content check reads one (helpers/roots.mjs indexBytes): a SQLite header
+  // (page size 4096, two pages), page 1 a table leaf with CodeGraph's tables; `fill` marks the write.
+  const indexDb = (fill) => {
+    const page = Buffer.alloc(8192, 0);
+    header.copy(page);
+    page.writeUInt16BE(4096, 16);
+    page.set([1, 1, 0, 64, 32, 32], 18);
+    page.writeUInt32BE(fill, 24);
+    page.writeUInt32BE(2, 28);
+    page.writeUInt32BE(4, 44);
+    page.writeUInt32BE(1, 56);
+    page[100] = 0x0d;
+    const schema = ["nodes", "edges", "files"].map((t) => `CREATE TABLE ${t} (\n    id TEXT PRIMARY KEY\n)`).join("");
+    page.write(schema, 4096 - schema.length - 8, "latin1");
+    page[4096] = 0x0d;
+    page.fill(fill, 8000);
+    return page;
+  };
   const cwd = process.cwd();
   let root = cwd;
   if (sub !== "init") {
@@ -214,7 +232,7 @@ function lifecycle(sub, grandchild) {
       .slice(from, to)
       .map((f, i) => `[0.${from + i}s]   ${from + i + 1}/7 (${Math.floor(((from + i + 1) * 100) / 7)}%) — ${f}`);
   const written = (fill, summary) => {
-    fs.writeFileSync(db, dbBytes(fill));
+    fs.writeFileSync(db, indexDb(fill));
     out([...files(3, 7), "│", ...summary, "│", "└  Done"]);
     fs.rmSync(lock, { force: true });
   };
@@ -255,7 +273,7 @@ function lifecycle(sub, grandchild) {
       fs.writeFileSync(lock, String(process.pid));
       out(["┌  Syncing CodeGraph", "│", "Scanning files..."]);
       gate("Scanning files...", () => {
-        fs.writeFileSync(db, dbBytes(4));
+        fs.writeFileSync(db, indexDb(4));
         fs.rmSync(lock, { force: true });
         out(["│", "●  Already up to date", "│", "└  Done"]);
       });

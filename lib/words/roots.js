@@ -1,6 +1,7 @@
 // The words of the roots (lib/roots.js): the line an answer from another root begins with, the
 // `project` argument and guideline the model reads, and what `/codegraph roots` says.
 
+const { MAX_OFFERED_ROOTS } = require("../root-labels.js");
 const { shownPath } = require("./paths.js");
 
 /**
@@ -49,10 +50,16 @@ function rootsListText(rows, { scan, savedProblem } = {}) {
   lines.push(
     usable.length === 0
       ? "CodeGraph roots: none (no index in the workspace, none found below it, none added)"
-      : `CodeGraph roots: ${usable.length}${usable.length > 1 ? " (the tools take `project`: one of the labels)" : ""}`,
+      : `CodeGraph roots: ${usable.length}${usable.length > 1 ? " (the tools take `project`: one of the labels)" : ""}${offeredNote(usable)}`,
   );
   for (const r of rows) {
-    const state = r.indexed ? (r.problem ? `not ready (${r.problem})` : "ready") : "no index now";
+    const state = !r.indexed
+      ? "no index now"
+      : r.notOffered
+        ? notOfferedText(r.notOffered)
+        : r.problem
+          ? `not ready (${r.problem})`
+          : "ready";
     lines.push(`  ${r.label}  ${shownPath(r.dir)}  ${SOURCE_WORDS[r.source] ?? r.source}; ${state}`);
   }
   if (scan === undefined) lines.push("scan: still running");
@@ -61,6 +68,18 @@ function rootsListText(rows, { scan, savedProblem } = {}) {
   lines.push("Add one with /codegraph roots add <dir>; remove one you added with /codegraph roots remove <label>.");
   return lines.join("\n");
 }
+
+/** How many of the indexed roots the model is offered, when not all. */
+const offeredNote = (usable) => {
+  const left = usable.filter((r) => r.notOffered).length;
+  return left ? `; ${usable.length - left} offered to the model, ${left} not` : "";
+};
+
+/** Why an indexed root is not in the tools' `project` (lib/root-labels.js markOffered). */
+const notOfferedText = (why) =>
+  why === "tooMany"
+    ? `not offered to the model (at most ${MAX_OFFERED_ROOTS} are: the workspace's own and added ones first, then the shallowest found); /codegraph verbs still take its label`
+    : `not offered to the model (${why})`;
 
 /** One line on what the scan did (lib/roots-scan.js scanRoots' result). */
 function scanText(s) {

@@ -182,8 +182,8 @@ const busyText = (verb, f) =>
 const liveWriterText = (verb, problem) =>
   `/codegraph ${verb}: refused. A live CodeGraph process holds the index (${problem}); its lock is not stale. Wait for it to finish${verb === "unlock" ? "" : ", then try again"}.`;
 
-const needsYesText = (verb) =>
-  `/codegraph ${verb}: refused without confirmation (no UI to ask in this mode). To run it, type: /codegraph ${verb} --yes`;
+const needsYesText = (verb, label) =>
+  `/codegraph ${verb}: refused without confirmation (no UI to ask in this mode). To run it, type: /codegraph ${verb}${label === undefined ? "" : ` ${label}`} --yes`;
 
 const unsupportedText = (verb, why) => `/codegraph ${verb}: not available with the installed CodeGraph CLI: ${why}`;
 
@@ -261,6 +261,9 @@ const unreadableStatusText = (text) =>
 const projectHeadText = (root) => `Project ${root.label} (${shownPath(root.dir)}):`;
 
 /** A verb without a label where several roots could be meant. */
+/** A write without a label where the only root is outside the workspace: nothing runs. */
+const typeLabelText = (verb, root) =>
+  `/codegraph ${verb}: refused. The only CodeGraph project here, ${shownPath(root.dir)}, is outside the workspace, and a write acts on it only when you name it: /codegraph ${verb} ${root.label}. Nothing was run.`;
 const pickProjectText = (verb, labels) =>
   `/codegraph ${verb}: name the project, one of: ${labels.join(", ")} (e.g. /codegraph ${verb} ${labels[0]}). Nothing was run.`;
 
@@ -271,6 +274,7 @@ const unknownProjectText = (verb, label, labels) =>
 module.exports = {
   pickProjectText,
   projectHeadText,
+  typeLabelText,
   unknownProjectText,
   VERB_LINES,
   YES_LINE,
