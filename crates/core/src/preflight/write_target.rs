@@ -293,6 +293,7 @@ impl Mounts {
 }
 
 /// mountinfo's octal escapes (`\040` a space, `\011` a tab, `\012` a newline, `\134` a backslash).
+#[cfg(any(target_os = "linux", test))]
 fn unescape_mount(field: &str) -> String {
   let bytes = field.as_bytes();
   let mut out = Vec::with_capacity(bytes.len());
