@@ -193,7 +193,7 @@ describe("discovery", () => {
     );
   });
 
-  test("CODEGRAPH_INDEX_BUSY while a live process holds codegraph.lock; a lock of an exited pid is stale", async () => {
+  test("CODEGRAPH_INDEX_BUSY while a live process holds codegraph.lock; a lock of an exited pid is an interrupted write, and without it the index answers", async () => {
     const busy = makeWorkspace();
     const lock = path.join(busy, ".codegraph", "codegraph.lock");
     // This node.exe stands in for CodeGraph writing the index (liveness through OpenProcess).
@@ -208,6 +208,9 @@ describe("discovery", () => {
     assert.equal(exited.status, 0);
     fs.writeFileSync(lock, String(exited.pid));
     await withEnv({ PATH: pathOf(layouts.exe) }, async () => {
+      // The writer is gone and its lock left: the last write never finished (never served).
+      await rejectsWith(explore("q", busy), "CODEGRAPH_INDEX_INTERRUPTED");
+      fs.rmSync(lock); // what `codegraph unlock` (or the next write) does
       assert.deepEqual(parseEcho((await explore("q", busy)).text).argv, ["explore", "--", "q"]);
     });
   });
