@@ -6,10 +6,11 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { root, waitFor, withEnv } from "./helpers/index.mjs";
 import { hostWith, piInteractive, recordingUi, runCommand } from "./helpers/pi-host.mjs";
+import { DRIVE, dirOnDrive } from "./helpers/wsl-drive.mjs";
 
 const realBin = path.join(root, "node_modules", ".bin");
 const cliMissing = fs.existsSync(path.join(realBin, "codegraph")) ? false : "the pinned CodeGraph CLI is not installed";
@@ -23,33 +24,14 @@ const ENV = {
   WSL_DISTRO_NAME: "Ubuntu",
 };
 
-const DRIVE = "/mnt/q";
-const made = [];
-let driveMade = false;
 /** A copy of the shop fixture on the drive, or null when /mnt cannot be written. */
 function shopOnDrive() {
-  try {
-    if (!fs.existsSync(DRIVE)) {
-      fs.mkdirSync(DRIVE, { recursive: true });
-      driveMade = true;
-    }
-    const dir = fs.mkdtempSync(path.join(DRIVE, "pi-codegraph-wsl-real-"));
-    made.push(dir);
-    fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), dir, { recursive: true });
-    fs.rmSync(path.join(dir, ".codegraph"), { recursive: true, force: true });
-    return dir;
-  } catch {
-    return null;
-  }
+  const dir = dirOnDrive("pi-codegraph-wsl-real-");
+  if (!dir) return null;
+  fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), dir, { recursive: true });
+  fs.rmSync(path.join(dir, ".codegraph"), { recursive: true, force: true });
+  return dir;
 }
-after(() => {
-  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
-  if (driveMade) {
-    try {
-      fs.rmdirSync(DRIVE); // only when empty
-    } catch {}
-  }
-});
 const noDrive = process.platform !== "linux" || !fs.existsSync("/mnt") ? "not Linux, or no /mnt" : false;
 before(piInteractive);
 

@@ -8,11 +8,12 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { after, before, describe, test } from "node:test";
+import { before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { makeWorkspace, useFakeCli, withEnv } from "./helpers/index.mjs";
 import { hostWith, piInteractive, recordingUi, runCommand } from "./helpers/pi-host.mjs";
 import { indexBytes } from "./helpers/roots.mjs";
+import { DRIVE, dirOnDrive } from "./helpers/wsl-drive.mjs";
 
 const require = createRequire(import.meta.url);
 const { verbCommand } = require("../lib/commands.js");
@@ -31,33 +32,12 @@ function dbIn(dir) {
   return db;
 }
 
-/** The drive WSL workspaces are made on, its parent made here when absent (and removed after when empty). */
-const DRIVE = "/mnt/q";
-const made = [];
-let driveMade = false;
 /** A fresh workspace on a Windows drive as WSL sees it, or null when /mnt cannot be written. */
 function wslWorkspace() {
-  try {
-    if (!fs.existsSync(DRIVE)) {
-      fs.mkdirSync(DRIVE, { recursive: true });
-      driveMade = true;
-    }
-    const dir = fs.mkdtempSync(path.join(DRIVE, "pi-codegraph-wsl-"));
-    made.push(dir);
-    fs.writeFileSync(path.join(dir, "main.ts"), "export function main() {}\n");
-    return dir;
-  } catch {
-    return null;
-  }
+  const dir = dirOnDrive("pi-codegraph-wsl-");
+  if (dir) fs.writeFileSync(path.join(dir, "main.ts"), "export function main() {}\n");
+  return dir;
 }
-after(() => {
-  for (const dir of made) fs.rmSync(dir, { recursive: true, force: true });
-  if (driveMade) {
-    try {
-      fs.rmdirSync(DRIVE); // only when empty: another run may be using it
-    } catch {}
-  }
-});
 const noDrive = (() => {
   const probe = process.platform === "linux" ? wslWorkspace() : null;
   return probe ? false : `cannot make a workspace under ${DRIVE} (not Linux, or /mnt not writable)`;
