@@ -9,7 +9,7 @@ import path from "node:path";
 import { before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { root, waitFor, withEnv } from "./helpers/index.mjs";
-import { hostWith, piInteractive, recordingUi, runCommand } from "./helpers/pi-host.mjs";
+import { codegraphSaid, hostWith, piInteractive, recordingUi } from "./helpers/pi-host.mjs";
 import { DRIVE, dirOnDrive } from "./helpers/wsl-drive.mjs";
 
 const realBin = path.join(root, "node_modules", ".bin");
@@ -48,14 +48,7 @@ for (const impl of implementations) {
         const ui = recordingUi();
         const ctx = { cwd: ws, hasUI: true, ui };
         await host.startSession(ctx);
-        const said = async (args) => {
-          const from = ui.notes.length;
-          await runCommand(host, ctx, "codegraph", args);
-          return ui.notes
-            .slice(from)
-            .map((n) => n.message)
-            .join("\n");
-        };
+        const said = (args) => codegraphSaid(host, ctx, args);
         const wslDir = path.join(ws, ".codegraph-wsl");
         assert.match(await said("init"), /codegraph_explore: ready\./);
         assert.ok(fs.statSync(path.join(wslDir, "codegraph.db")).size > 4096, "CodeGraph made .codegraph-wsl");

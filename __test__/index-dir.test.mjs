@@ -11,7 +11,7 @@ import path from "node:path";
 import { before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { makeWorkspace, useFakeCli, withEnv } from "./helpers/index.mjs";
-import { hostWith, piInteractive, recordingUi, runCommand } from "./helpers/pi-host.mjs";
+import { codegraphSaid, hostWith, piInteractive, recordingUi, runCommand } from "./helpers/pi-host.mjs";
 import { indexBytes } from "./helpers/roots.mjs";
 import { DRIVE, dirOnDrive } from "./helpers/wsl-drive.mjs";
 
@@ -198,14 +198,7 @@ for (const impl of implementations) {
         const ui = recordingUi();
         const ctx = { cwd: ws, hasUI: true, ui };
         await host.startSession(ctx);
-        const said = async (args) => {
-          const from = ui.notes.length;
-          await runCommand(host, ctx, "codegraph", args);
-          return ui.notes
-            .slice(from)
-            .map((n) => n.message)
-            .join("\n");
-        };
+        const said = (args) => codegraphSaid(host, ctx, args);
         assert.match(await said("init"), /codegraph_explore: ready\./);
         assert.match(ui.confirms[0].body, new RegExp(`Creates ${ws}/\\.codegraph-wsl/`));
         assert.ok(fs.existsSync(path.join(ws, ".codegraph-wsl", "codegraph.db")));

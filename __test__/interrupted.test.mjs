@@ -13,7 +13,7 @@ import path from "node:path";
 import { before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { makeWorkspace, readJsonFile, readLog, tempDir, useFakeCli, waitFor, withEnv } from "./helpers/index.mjs";
-import { hostWith, piInteractive, recordingUi, runCommand } from "./helpers/pi-host.mjs";
+import { codegraphSaid, hostWith, piInteractive, recordingUi } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 const { verbCommand } = require("../lib/commands.js");
@@ -36,14 +36,7 @@ async function session(pkg, cwd) {
   const ui = recordingUi();
   const ctx = { cwd, hasUI: true, ui };
   await host.startSession(ctx);
-  const said = async (args) => {
-    const from = ui.notes.length;
-    await runCommand(host, ctx, "codegraph", args);
-    return ui.notes
-      .slice(from)
-      .map((n) => n.message)
-      .join("\n");
-  };
+  const said = (args) => codegraphSaid(host, ctx, args);
   const tool = () => host.registry.find((t) => t.name === "codegraph_explore");
   return { host, ui, ctx, said, tool, status: () => ui.statuses.get("codegraph") };
 }

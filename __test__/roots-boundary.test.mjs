@@ -12,7 +12,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { withExample } from "./helpers/impl.mjs";
 import { parseEcho, tempDir, useFakeCli, withEnv } from "./helpers/index.mjs";
-import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
+import { codegraphSaid, hostWith, recordingUi } from "./helpers/pi-host.mjs";
 import { makeMonorepo, makeProject } from "./helpers/roots.mjs";
 
 const fake = useFakeCli();
@@ -49,14 +49,7 @@ async function session(pkg, cwd) {
   await host.startSession(ctx);
   await host.beforeAgentStart(ctx);
   const tool = (name) => host.registry.find((t) => t.name === name);
-  const cg = async (args) => {
-    const from = ui.notes.length;
-    await runCommand(host, ctx, "codegraph", args);
-    return ui.notes
-      .slice(from)
-      .map((n) => n.message)
-      .join("\n");
-  };
+  const cg = (args) => codegraphSaid(host, ctx, args);
   // Every refresh this session started has finished (they run one at a time, in order): nothing
   // of it runs later under another test's environment.
   const quiet = () => host.beforeAgentStart(ctx);

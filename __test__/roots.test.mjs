@@ -27,7 +27,7 @@ import {
   waitFor,
   withEnv,
 } from "./helpers/index.mjs";
-import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
+import { codegraphSaid, hostWith, recordingUi } from "./helpers/pi-host.mjs";
 import { makeMonorepo, makeNested, makeProject, removeIndex, writeIndex } from "./helpers/roots.mjs";
 
 const require = createRequire(import.meta.url);
@@ -105,14 +105,7 @@ for (const impl of withExample) {
       const tool = (name = EXPLORE) => host.registry.find((t) => t.name === name);
       const call = (name, params, onUpdate) => settle(tool(name).execute("call-1", params, undefined, onUpdate, ctx));
       /** `/codegraph <args>`: what it said (every notification, joined). */
-      const cg = async (args) => {
-        const from = ui.notes.length;
-        await runCommand(host, ctx, "codegraph", args);
-        return ui.notes
-          .slice(from)
-          .map((n) => n.message)
-          .join("\n");
-      };
+      const cg = (args) => codegraphSaid(host, ctx, args);
       const complete = (prefix) => host.commands.get("codegraph").getArgumentCompletions(prefix);
       const project = (name = EXPLORE) => tool(name).parameters.properties.project;
       const turn = () => host.beforeAgentStart(ctx);

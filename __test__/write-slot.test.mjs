@@ -11,7 +11,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { makeWorkspace, tempDir, useFakeCli, waitFor, withEnv } from "./helpers/index.mjs";
-import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
+import { codegraphSaid, hostWith, recordingUi } from "./helpers/pi-host.mjs";
 import { makeMonorepo } from "./helpers/roots.mjs";
 
 useFakeCli();
@@ -40,14 +40,7 @@ for (const impl of implementations) {
         settle(
           host.registry.find((t) => t.name === "codegraph_explore").execute("c", params, undefined, undefined, ctx),
         );
-      const cg = async (args) => {
-        const from = ui.notes.length;
-        await runCommand(host, ctx, "codegraph", args);
-        return ui.notes
-          .slice(from)
-          .map((n) => n.message)
-          .join("\n");
-      };
+      const cg = (args) => codegraphSaid(host, ctx, args);
       return { explore, cg };
     }
 

@@ -162,6 +162,16 @@ export async function runCommand(host, ctx, name, args = "") {
   await command.handler(args, ctx);
 }
 
+/** `/codegraph <args>` in `host`'s session `ctx` (its UI a recordingUi): what it said, every notification joined. */
+export async function codegraphSaid(host, ctx, args) {
+  const from = ctx.ui.notes.length;
+  await runCommand(host, ctx, "codegraph", args);
+  return ctx.ui.notes
+    .slice(from)
+    .map((n) => n.message)
+    .join("\n");
+}
+
 /** Loads the package into a fresh host and returns its registered tool. */
 export async function loadTool(factory, ctx, name = "codegraph_explore") {
   const host = createPiHost();

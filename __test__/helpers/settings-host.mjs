@@ -8,7 +8,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import { hostWith, recordingUi, runCommand } from "./pi-host.mjs";
+import { codegraphSaid, hostWith, recordingUi } from "./pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../../index.js");
@@ -33,14 +33,7 @@ for (const c of cases) {
   const ui = recordingUi();
   const ctx = { cwd: c.ws, hasUI: true, ui };
   await host.startSession(ctx);
-  const said = async (args) => {
-    const from = ui.notes.length;
-    await runCommand(host, ctx, "codegraph", args);
-    return ui.notes
-      .slice(from)
-      .map((n) => n.message)
-      .join("\n");
-  };
+  const said = (args) => codegraphSaid(host, ctx, args);
   const out = {
     name: c.name,
     status: await said(""),
