@@ -1167,6 +1167,23 @@ async function indexBlocked(workspace, dir) {
 }
 
 // ---------------------------------------------------------------------------------------------
+// lib/backends/node/env-snapshot.js
+
+// The call's snapshot of process.env as the Node runner reads it (crates/core/src/environment.rs
+// `EnvSnapshot::get`, `get_set`), taken when the call was made, as the addon takes it.
+
+/** A value of the snapshot; Windows names are case-insensitive (a copy of process.env is not). */
+function envGet(env, key) {
+  if (!env) return undefined;
+  if (!IS_WINDOWS || key in env) return env[key];
+  const found = Object.keys(env).find((k) => k.toUpperCase() === key.toUpperCase());
+  return found === undefined ? undefined : env[found];
+}
+
+/** A non-empty value of the snapshot, as the user would mean it. */
+const envSet = (env, key) => envGet(env, key) || undefined;
+
+// ---------------------------------------------------------------------------------------------
 // lib/backends/node/index-dir.js
 
 // Which directory CodeGraph opens as a project's index (crates/core/src/index_dir.rs): CodeGraph
@@ -1185,17 +1202,9 @@ const DEFAULT_INDEX_DIR = ".codegraph";
 const WSL_INDEX_DIR = ".codegraph-wsl";
 const DB_FILE = "codegraph.db";
 
-/** A variable of `env` (a snapshot of process.env); Windows names are case-insensitive (a copy is not). */
-function envValue(env, key) {
-  if (!env) return undefined;
-  if (process.platform !== "win32" || key in env) return env[key];
-  const found = Object.keys(env).find((k) => k.toUpperCase() === key);
-  return found === undefined ? undefined : env[found];
-}
-
 /** `CODEGRAPH_DIR` trimmed, when it is set to anything but white space. */
 function configuredDir(env) {
-  const raw = envValue(env, "CODEGRAPH_DIR");
+  const raw = envGet(env, "CODEGRAPH_DIR");
   const trimmed = typeof raw === "string" ? raw.trim() : "";
   return trimmed === "" ? undefined : trimmed;
 }
@@ -1212,7 +1221,7 @@ let kernelSaysWsl;
 /** `detectWsl`: Linux, and a WSL variable set, else the kernel's version (read once per process). */
 function isWsl(env) {
   if (process.platform !== "linux") return false;
-  if (envValue(env, "WSL_DISTRO_NAME") || envValue(env, "WSL_INTEROP")) return true;
+  if (envGet(env, "WSL_DISTRO_NAME") || envGet(env, "WSL_INTEROP")) return true;
   if (kernelSaysWsl === undefined) {
     try {
       const v = fs.readFileSync("/proc/version", "utf8").toLowerCase();
@@ -1274,18 +1283,8 @@ const REGULAR_OPEN_FLAGS = IS_WINDOWS
   ? fs.constants.O_RDONLY
   : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 
-/**
- * A non-empty value of `env` (the call's snapshot of process.env, taken when the call was made,
- * as the addon takes it), as the user would mean it.
- */
-const envSet = (env, key) => envGet(env, key) || undefined;
-
-/** A value of the snapshot; Windows names are case-insensitive (a copy of process.env is not). */
-function envGet(env, key) {
-  if (!IS_WINDOWS || key in env) return env[key];
-  const found = Object.keys(env).find((k) => k.toUpperCase() === key.toUpperCase());
-  return found === undefined ? undefined : env[found];
-}
+/** `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index that resolves outside the workspace. */
+const allowExternal = (env) => envSet(env, ALLOW_EXTERNAL_INDEX_VAR) === "1";
 
 /**
  * The one rule of a blank request, shared with the addon (preflight/request.rs `is_blank_char`): only
@@ -1387,20 +1386,40 @@ async function ancestorIndex(workspace, env) {
  * the fd (crates/core/src/preflight.rs `open_regular`); throws for anything else.
  */
 async function readRegular(file, maxBytes) {
-  const handle = await fsp.open(file, REGULAR_OPEN_FLAGS);
+  const { handle } = await openRegular(file);
   try {
-    if (!(await handle.stat()).isFile()) throw new Error("it is not a regular file");
-    const buf = Buffer.alloc(maxBytes);
-    let got = 0;
-    while (got < maxBytes) {
-      const { bytesRead } = await handle.read(buf, got, maxBytes - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    return buf.subarray(0, got);
+    return await readAt(handle, 0, maxBytes);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * A regular file opened non-blocking and checked again on the fd: `{ handle, stat }` (the
+ * caller closes it); throws for anything else, closing what it opened.
+ */
+async function openRegular(file) {
+  const handle = await fsp.open(file, REGULAR_OPEN_FLAGS);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new Error("it is not a regular file");
+    return { handle, stat };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/** At most `length` bytes of `handle` from `position` (fewer at the end of the file). */
+async function readAt(handle, position, length) {
+  const buf = Buffer.alloc(length);
+  let got = 0;
+  while (got < length) {
+    const { bytesRead } = await handle.read(buf, got, length - got, position + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return buf.subarray(0, got);
 }
 
 /**
@@ -1453,7 +1472,7 @@ async function checkIndex(workspace, home, env) {
     );
   const linked = (await isLink(dir)) || (await isLink(db));
   const resolved = linked ? await resolvedPath(dir) : path.join(home, name);
-  if (linked && envSet(env, ALLOW_EXTERNAL_INDEX_VAR) !== "1") {
+  if (linked && !allowExternal(env)) {
     for (const [what, target] of [
       [dir, resolved],
       [db, await resolvedPath(db)],
@@ -2396,15 +2415,9 @@ const REMOVES_INDEX_DIR = ["uninit"];
 /** A temp file CodeGraph writes before renaming it (`writer.pid.<pid>.tmp`, `….ready.tmp`). */
 const PID_TEMP = /^(writer|daemon|rebuild)\.pid\.\d+(\.ready)?\.tmp$/;
 
-/** `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index outside the workspace. */
-const allowExternal = (env) => envSet(env, "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX") === "1";
-
 const lstatOrNull = (p) => fsp.lstat(p, { bigint: true }).catch(() => null);
 /** Strictly inside `home` (the workspace itself is not a place for the index's files). */
-const strictlyInside = (p, home) => {
-  const rel = path.relative(home, p);
-  return rel !== "" && !path.isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${path.sep}`);
-};
+const strictlyInside = (p, home) => path.relative(home, p) !== "" && isWithin(p, home);
 const notOwn = (workspace, dir, reason) => noIndex(workspace, reason, { is: "notOwn", dir });
 
 /** Why the link `p` is refused: it resolves outside the workspace, or (inside, or nowhere) it is a link all the same. */
@@ -2524,8 +2537,8 @@ async function checkRemovable(workspace, name) {
  * accepted only for an existing index the user accepts outside the workspace), and one that
  * deletes it deletes only what CodeGraph made (crates/core/src/explore/checks.rs `check_writes`).
  */
-async function checkWrites(workspace, home, env, needsIndex, subcommand) {
-  const name = await indexDirNameFor(home, env);
+async function checkWrites(workspace, home, env, indexDir, { needsIndex, subcommand }) {
+  const name = path.basename(indexDir);
   await checkWriteTarget(workspace, home, name, needsIndex && allowExternal(env));
   if (REMOVES_INDEX_DIR.includes(subcommand)) await checkRemovable(workspace, name);
 }
@@ -3770,7 +3783,7 @@ async function diagnose(cwd, workspace) {
     const index = await checkIndex(workspace, home, userEnv)
       .then((found) => ownEntries(workspace, home, userEnv, found))
       .catch((p) => ({ problem: p }));
-    const name = await indexDirNameFor(home, userEnv);
+    const name = path.basename(indexDir);
     // As a write would be checked: a link is accepted only for an index the user accepts.
     const accept = !index.problem && allowExternal(userEnv);
     const refusals = {
@@ -4153,13 +4166,13 @@ async function preflightChecks(cwd, env, command) {
   const workspace = await checkWorkspace(cwd);
   const home = await resolvedPath(workspace);
   const homes = await homesOf(home, command.workspace);
-  if (command.writesIndex) await checkWrites(workspace, home, env, command.needsIndex, command.subcommand);
-  let index;
-  if (command.needsIndex) index = await ownEntries(workspace, home, env, await checkIndex(workspace, home, env));
-  else {
-    const dir = await indexDirOf(workspace, home, env);
-    index = { dir, resolved: await resolvedPath(dir) };
-  }
+  // The directory the CLI will open, chosen once for the write checks and for init (checkIndex
+  // finds it itself for a command that reads the index).
+  const dir = command.writesIndex || !command.needsIndex ? await indexDirOf(workspace, home, env) : undefined;
+  if (command.writesIndex) await checkWrites(workspace, home, env, dir, command);
+  const index = command.needsIndex
+    ? await ownEntries(workspace, home, env, await checkIndex(workspace, home, env))
+    : { dir, resolved: await resolvedPath(dir) };
   const launch = await discover(homes, env);
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);
@@ -4849,9 +4862,6 @@ function guidance(diagnosis, editedSinceIndex = 0, active = [], roots = []) {
 // Opened non-blocking and re-checked as a regular file, so a FIFO swapped in cannot block; any
 // error is "no". A file with SQLite's 16-byte magic and nothing of CodeGraph's is no index.
 
-const PROBE_OPEN_FLAGS = IS_WINDOWS
-  ? fs.constants.O_RDONLY
-  : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 /** Pages read at most: page 1 and its first children (CodeGraph 1.6.1's schema fills 2 leaves). */
 const PROBE_MAX_PAGES = 8;
 /** The table definitions every CodeGraph index has (its schema since 1.x), as SQLite stores them. */
@@ -4874,18 +4884,6 @@ function headerPageSize(head) {
   return size;
 }
 
-/** Reads `length` bytes at `position` (fewer at the end of the file). */
-async function readAt(handle, position, length) {
-  const buf = Buffer.alloc(length);
-  let got = 0;
-  while (got < length) {
-    const { bytesRead } = await handle.read(buf, got, length - got, position + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return buf.subarray(0, got);
-}
-
 /** The child page numbers of a table interior page (`page`, its header at `at`), the right-most last. */
 function childPages(page, at) {
   const cells = page.readUInt16BE(at + 3);
@@ -4903,9 +4901,8 @@ function childPages(page, at) {
 async function isCodegraphIndex(file) {
   let handle;
   try {
-    handle = await fsp.open(file, PROBE_OPEN_FLAGS);
-    const st = await handle.stat();
-    if (!st.isFile()) return false;
+    let st;
+    ({ handle, stat: st } = await openRegular(file));
     const head = await readAt(handle, 0, 100);
     const size = headerPageSize(head);
     if (size === 0) return false;
@@ -5042,19 +5039,18 @@ async function scanGate(workspace, home) {
 
 /**
  * One directory looked at: its entries (readdir with file types: a symlink is a symlink, never
- * its target), and whether it has an index (probed only when the listing shows `indexDir`, or
- * without one, a name the CLI's rule can choose). A
+ * its target), and whether it has an index (probed only when the listing shows one of `names`:
+ * `indexDir`, or without one, the names the CLI's rule can choose). A
  * directory that cannot be listed (EACCES, ENOTDIR, ELOOP, vanished) is still probed: a
  * directory that may be entered but not listed (mode 711) can hold an index.
  */
-async function visitDir(dir, indexDir) {
+async function visitDir(dir, indexDir, names) {
   let entries;
   try {
     entries = await fsp.readdir(dir, { withFileTypes: true });
   } catch {
     return { unreadable: true, indexed: await hasIndex(dir, indexDir), entries: [] };
   }
-  const names = indexDir ? [indexDir] : [indexDirName(process.env), DEFAULT_INDEX_DIR, WSL_INDEX_DIR];
   const indexed = entries.some((e) => names.includes(e.name)) && (await hasIndex(dir, indexDir));
   return { unreadable: false, indexed, entries };
 }
@@ -5085,7 +5081,7 @@ async function visitLevel(level, state) {
       if (state.dirsRead >= state.maxDirs) return;
       const i = next++;
       state.dirsRead++;
-      visits[i] = await visitDir(level[i], state.indexDir);
+      visits[i] = await visitDir(level[i], state.indexDir, state.indexNames);
       if (visits[i].unreadable) state.unreadable++;
     }
   };
@@ -5166,6 +5162,9 @@ async function scanRoots(workspace, options = {}) {
     unreadable: 0,
     stopped: false,
   };
+  // The names a listing must show before a directory is probed: the given one, else every name
+  // the CLI's rule can choose there (decided per directory by hasIndex).
+  state.indexNames = state.indexDir ? [state.indexDir] : [indexDirName(process.env), DEFAULT_INDEX_DIR, WSL_INDEX_DIR];
   let timer;
   try {
     if (typeof workspace === "string" && path.isAbsolute(workspace)) {
@@ -5222,11 +5221,6 @@ async function scanRoots(workspace, options = {}) {
 
 /** The largest settings file read: a tools list is ~100 bytes, 16 roots ~4 KiB. */
 const MAX_SETTINGS_BYTES = 64 * 1024;
-/** O_NONBLOCK: a FIFO swapped in after the metadata check cannot block the open (nor its read). */
-const SETTINGS_OPEN_FLAGS =
-  process.platform === "win32"
-    ? fs.constants.O_RDONLY
-    : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 
 /** What a file that is not a regular one is: "fifo", "socket", "directory", "device" or "other". */
 function kindOf(st) {
@@ -5264,7 +5258,7 @@ function readSettingsFile(file) {
   }
   let fd;
   try {
-    fd = fs.openSync(file, SETTINGS_OPEN_FLAGS);
+    fd = fs.openSync(file, REGULAR_OPEN_FLAGS); // non-blocking: a FIFO swapped in cannot block
   } catch (err) {
     return err?.code === "ENOENT" ? { absent: true } : failed(err);
   }

@@ -6,13 +6,9 @@
 // Opened non-blocking and re-checked as a regular file, so a FIFO swapped in cannot block; any
 // error is "no". A file with SQLite's 16-byte magic and nothing of CodeGraph's is no index.
 
-const fs = require("node:fs");
-const fsp = require("node:fs/promises");
-const { IS_WINDOWS, SQLITE_MAGIC } = require("./backends/node/limits.js");
+const { SQLITE_MAGIC } = require("./backends/node/limits.js");
+const { openRegular, readAt } = require("./backends/node/preflight.js");
 
-const PROBE_OPEN_FLAGS = IS_WINDOWS
-  ? fs.constants.O_RDONLY
-  : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 /** Pages read at most: page 1 and its first children (CodeGraph 1.6.1's schema fills 2 leaves). */
 const PROBE_MAX_PAGES = 8;
 /** The table definitions every CodeGraph index has (its schema since 1.x), as SQLite stores them. */
@@ -35,18 +31,6 @@ function headerPageSize(head) {
   return size;
 }
 
-/** Reads `length` bytes at `position` (fewer at the end of the file). */
-async function readAt(handle, position, length) {
-  const buf = Buffer.alloc(length);
-  let got = 0;
-  while (got < length) {
-    const { bytesRead } = await handle.read(buf, got, length - got, position + got);
-    if (bytesRead === 0) break;
-    got += bytesRead;
-  }
-  return buf.subarray(0, got);
-}
-
 /** The child page numbers of a table interior page (`page`, its header at `at`), the right-most last. */
 function childPages(page, at) {
   const cells = page.readUInt16BE(at + 3);
@@ -64,9 +48,8 @@ function childPages(page, at) {
 async function isCodegraphIndex(file) {
   let handle;
   try {
-    handle = await fsp.open(file, PROBE_OPEN_FLAGS);
-    const st = await handle.stat();
-    if (!st.isFile()) return false;
+    let st;
+    ({ handle, stat: st } = await openRegular(file));
     const head = await readAt(handle, 0, 100);
     const size = headerPageSize(head);
     if (size === 0) return false;

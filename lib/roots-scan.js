@@ -118,19 +118,18 @@ async function scanGate(workspace, home) {
 
 /**
  * One directory looked at: its entries (readdir with file types: a symlink is a symlink, never
- * its target), and whether it has an index (probed only when the listing shows `indexDir`, or
- * without one, a name the CLI's rule can choose). A
+ * its target), and whether it has an index (probed only when the listing shows one of `names`:
+ * `indexDir`, or without one, the names the CLI's rule can choose). A
  * directory that cannot be listed (EACCES, ENOTDIR, ELOOP, vanished) is still probed: a
  * directory that may be entered but not listed (mode 711) can hold an index.
  */
-async function visitDir(dir, indexDir) {
+async function visitDir(dir, indexDir, names) {
   let entries;
   try {
     entries = await fsp.readdir(dir, { withFileTypes: true });
   } catch {
     return { unreadable: true, indexed: await hasIndex(dir, indexDir), entries: [] };
   }
-  const names = indexDir ? [indexDir] : [indexDirName(process.env), DEFAULT_INDEX_DIR, WSL_INDEX_DIR];
   const indexed = entries.some((e) => names.includes(e.name)) && (await hasIndex(dir, indexDir));
   return { unreadable: false, indexed, entries };
 }
@@ -161,7 +160,7 @@ async function visitLevel(level, state) {
       if (state.dirsRead >= state.maxDirs) return;
       const i = next++;
       state.dirsRead++;
-      visits[i] = await visitDir(level[i], state.indexDir);
+      visits[i] = await visitDir(level[i], state.indexDir, state.indexNames);
       if (visits[i].unreadable) state.unreadable++;
     }
   };
@@ -242,6 +241,9 @@ async function scanRoots(workspace, options = {}) {
     unreadable: 0,
     stopped: false,
   };
+  // The names a listing must show before a directory is probed: the given one, else every name
+  // the CLI's rule can choose there (decided per directory by hasIndex).
+  state.indexNames = state.indexDir ? [state.indexDir] : [indexDirName(process.env), DEFAULT_INDEX_DIR, WSL_INDEX_DIR];
   let timer;
   try {
     if (typeof workspace === "string" && path.isAbsolute(workspace)) {

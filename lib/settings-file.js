@@ -8,14 +8,10 @@
 // lib/words/settings.js) and the caller's defaults apply.
 
 const fs = require("node:fs");
+const { REGULAR_OPEN_FLAGS } = require("./backends/node/preflight.js");
 
 /** The largest settings file read: a tools list is ~100 bytes, 16 roots ~4 KiB. */
 const MAX_SETTINGS_BYTES = 64 * 1024;
-/** O_NONBLOCK: a FIFO swapped in after the metadata check cannot block the open (nor its read). */
-const SETTINGS_OPEN_FLAGS =
-  process.platform === "win32"
-    ? fs.constants.O_RDONLY
-    : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 
 /** What a file that is not a regular one is: "fifo", "socket", "directory", "device" or "other". */
 function kindOf(st) {
@@ -53,7 +49,7 @@ function readSettingsFile(file) {
   }
   let fd;
   try {
-    fd = fs.openSync(file, SETTINGS_OPEN_FLAGS);
+    fd = fs.openSync(file, REGULAR_OPEN_FLAGS); // non-blocking: a FIFO swapped in cannot block
   } catch (err) {
     return err?.code === "ENOENT" ? { absent: true } : failed(err);
   }

@@ -8,7 +8,8 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { notFound } = require("./errors.js");
 const { IS_WINDOWS } = require("./limits.js");
-const { envGet, envSet, isWithin, readRegular } = require("./preflight.js");
+const { envGet, envSet } = require("./env-snapshot.js");
+const { isWithin, readRegular } = require("./preflight.js");
 
 const BIN_OVERRIDE_VAR = "PI_CODEGRAPH_BIN";
 /** Set to `1` to let a `codegraph` found on PATH run from inside the workspace. */

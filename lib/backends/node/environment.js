@@ -14,7 +14,7 @@
 const path = require("node:path");
 const { allowsWorkspaceCode, resolvesInside } = require("./discovery.js");
 const { IS_WINDOWS, QUIET_DEFAULTS } = require("./limits.js");
-const { envGet } = require("./preflight.js");
+const { envGet } = require("./env-snapshot.js");
 
 /**
  * Search lists whose entries name programs or libraries to load: PATH (every program the

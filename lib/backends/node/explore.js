@@ -12,7 +12,8 @@ const { MAX_WRITE_TIMEOUT_MS } = require("./limits.js");
 const { childEnv } = require("./environment.js");
 const { linkSignal, parseRunOptions } = require("./args.js");
 const { commandArgv, commandObject, commandPositional, readCommand } = require("./command.js");
-const { checkIndex, checkRequest, checkWorkspace, envSet } = require("./preflight.js");
+const { envSet } = require("./env-snapshot.js");
+const { checkIndex, checkRequest, checkWorkspace } = require("./preflight.js");
 const { homesOf, resolvedPath } = require("./preflight.js");
 const { indexDirOf } = require("./index-dir.js");
 const { checkWrites, ownEntries } = require("./write-target.js");
@@ -30,13 +31,13 @@ async function preflightChecks(cwd, env, command) {
   const workspace = await checkWorkspace(cwd);
   const home = await resolvedPath(workspace);
   const homes = await homesOf(home, command.workspace);
-  if (command.writesIndex) await checkWrites(workspace, home, env, command.needsIndex, command.subcommand);
-  let index;
-  if (command.needsIndex) index = await ownEntries(workspace, home, env, await checkIndex(workspace, home, env));
-  else {
-    const dir = await indexDirOf(workspace, home, env);
-    index = { dir, resolved: await resolvedPath(dir) };
-  }
+  // The directory the CLI will open, chosen once for the write checks and for init (checkIndex
+  // finds it itself for a command that reads the index).
+  const dir = command.writesIndex || !command.needsIndex ? await indexDirOf(workspace, home, env) : undefined;
+  if (command.writesIndex) await checkWrites(workspace, home, env, dir, command);
+  const index = command.needsIndex
+    ? await ownEntries(workspace, home, env, await checkIndex(workspace, home, env))
+    : { dir, resolved: await resolvedPath(dir) };
   const launch = await discover(homes, env);
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);

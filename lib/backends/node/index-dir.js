@@ -13,22 +13,15 @@
 const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
+const { envGet } = require("./env-snapshot.js");
 
 const DEFAULT_INDEX_DIR = ".codegraph";
 const WSL_INDEX_DIR = ".codegraph-wsl";
 const DB_FILE = "codegraph.db";
 
-/** A variable of `env` (a snapshot of process.env); Windows names are case-insensitive (a copy is not). */
-function envValue(env, key) {
-  if (!env) return undefined;
-  if (process.platform !== "win32" || key in env) return env[key];
-  const found = Object.keys(env).find((k) => k.toUpperCase() === key);
-  return found === undefined ? undefined : env[found];
-}
-
 /** `CODEGRAPH_DIR` trimmed, when it is set to anything but white space. */
 function configuredDir(env) {
-  const raw = envValue(env, "CODEGRAPH_DIR");
+  const raw = envGet(env, "CODEGRAPH_DIR");
   const trimmed = typeof raw === "string" ? raw.trim() : "";
   return trimmed === "" ? undefined : trimmed;
 }
@@ -45,7 +38,7 @@ let kernelSaysWsl;
 /** `detectWsl`: Linux, and a WSL variable set, else the kernel's version (read once per process). */
 function isWsl(env) {
   if (process.platform !== "linux") return false;
-  if (envValue(env, "WSL_DISTRO_NAME") || envValue(env, "WSL_INTEROP")) return true;
+  if (envGet(env, "WSL_DISTRO_NAME") || envGet(env, "WSL_INTEROP")) return true;
   if (kernelSaysWsl === undefined) {
     try {
       const v = fs.readFileSync("/proc/version", "utf8").toLowerCase();

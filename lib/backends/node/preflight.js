@@ -9,6 +9,7 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { denied, ioReason, isDenied, isGone, workspaceGone } = require("./access.js");
 const { badWorkspace, exhausted, invalidRequest, noIndex } = require("./errors.js");
+const { envSet } = require("./env-snapshot.js");
 const { indexDirNameFor, indexDirOf } = require("./index-dir.js");
 const { IS_WINDOWS, MAX_REQUEST_CHARS, SQLITE_MAGIC } = require("./limits.js");
 
@@ -20,18 +21,8 @@ const REGULAR_OPEN_FLAGS = IS_WINDOWS
   ? fs.constants.O_RDONLY
   : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 
-/**
- * A non-empty value of `env` (the call's snapshot of process.env, taken when the call was made,
- * as the addon takes it), as the user would mean it.
- */
-const envSet = (env, key) => envGet(env, key) || undefined;
-
-/** A value of the snapshot; Windows names are case-insensitive (a copy of process.env is not). */
-function envGet(env, key) {
-  if (!IS_WINDOWS || key in env) return env[key];
-  const found = Object.keys(env).find((k) => k.toUpperCase() === key.toUpperCase());
-  return found === undefined ? undefined : env[found];
-}
+/** `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index that resolves outside the workspace. */
+const allowExternal = (env) => envSet(env, ALLOW_EXTERNAL_INDEX_VAR) === "1";
 
 /**
  * The one rule of a blank request, shared with the addon (preflight/request.rs `is_blank_char`): only
@@ -133,20 +124,40 @@ async function ancestorIndex(workspace, env) {
  * the fd (crates/core/src/preflight.rs `open_regular`); throws for anything else.
  */
 async function readRegular(file, maxBytes) {
-  const handle = await fsp.open(file, REGULAR_OPEN_FLAGS);
+  const { handle } = await openRegular(file);
   try {
-    if (!(await handle.stat()).isFile()) throw new Error("it is not a regular file");
-    const buf = Buffer.alloc(maxBytes);
-    let got = 0;
-    while (got < maxBytes) {
-      const { bytesRead } = await handle.read(buf, got, maxBytes - got, got);
-      if (bytesRead === 0) break;
-      got += bytesRead;
-    }
-    return buf.subarray(0, got);
+    return await readAt(handle, 0, maxBytes);
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * A regular file opened non-blocking and checked again on the fd: `{ handle, stat }` (the
+ * caller closes it); throws for anything else, closing what it opened.
+ */
+async function openRegular(file) {
+  const handle = await fsp.open(file, REGULAR_OPEN_FLAGS);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new Error("it is not a regular file");
+    return { handle, stat };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/** At most `length` bytes of `handle` from `position` (fewer at the end of the file). */
+async function readAt(handle, position, length) {
+  const buf = Buffer.alloc(length);
+  let got = 0;
+  while (got < length) {
+    const { bytesRead } = await handle.read(buf, got, length - got, position + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return buf.subarray(0, got);
 }
 
 /**
@@ -199,7 +210,7 @@ async function checkIndex(workspace, home, env) {
     );
   const linked = (await isLink(dir)) || (await isLink(db));
   const resolved = linked ? await resolvedPath(dir) : path.join(home, name);
-  if (linked && envSet(env, ALLOW_EXTERNAL_INDEX_VAR) !== "1") {
+  if (linked && !allowExternal(env)) {
     for (const [what, target] of [
       [dir, resolved],
       [db, await resolvedPath(db)],
@@ -228,9 +239,11 @@ module.exports = {
   homesOf,
   BLANK,
   INDEX_DB_FILE,
+  REGULAR_OPEN_FLAGS,
+  openRegular,
+  readAt,
   readRegular,
-  envSet,
-  envGet,
+  allowExternal,
   ioReason,
   kindOfFile,
   checkRequest,

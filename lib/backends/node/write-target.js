@@ -8,8 +8,7 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { noIndex } = require("./errors.js");
 const { IS_WINDOWS } = require("./limits.js");
-const { indexDirNameFor } = require("./index-dir.js");
-const { envSet, resolvedPath } = require("./preflight.js");
+const { allowExternal, isWithin, resolvedPath } = require("./preflight.js");
 
 /**
  * The entries CodeGraph itself writes in its index directory (CodeGraph 1.6: directory.js's
@@ -43,15 +42,9 @@ const REMOVES_INDEX_DIR = ["uninit"];
 /** A temp file CodeGraph writes before renaming it (`writer.pid.<pid>.tmp`, `….ready.tmp`). */
 const PID_TEMP = /^(writer|daemon|rebuild)\.pid\.\d+(\.ready)?\.tmp$/;
 
-/** `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index outside the workspace. */
-const allowExternal = (env) => envSet(env, "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX") === "1";
-
 const lstatOrNull = (p) => fsp.lstat(p, { bigint: true }).catch(() => null);
 /** Strictly inside `home` (the workspace itself is not a place for the index's files). */
-const strictlyInside = (p, home) => {
-  const rel = path.relative(home, p);
-  return rel !== "" && !path.isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${path.sep}`);
-};
+const strictlyInside = (p, home) => path.relative(home, p) !== "" && isWithin(p, home);
 const notOwn = (workspace, dir, reason) => noIndex(workspace, reason, { is: "notOwn", dir });
 
 /** Why the link `p` is refused: it resolves outside the workspace, or (inside, or nowhere) it is a link all the same. */
@@ -171,10 +164,10 @@ async function checkRemovable(workspace, name) {
  * accepted only for an existing index the user accepts outside the workspace), and one that
  * deletes it deletes only what CodeGraph made (crates/core/src/explore/checks.rs `check_writes`).
  */
-async function checkWrites(workspace, home, env, needsIndex, subcommand) {
-  const name = await indexDirNameFor(home, env);
+async function checkWrites(workspace, home, env, indexDir, { needsIndex, subcommand }) {
+  const name = path.basename(indexDir);
   await checkWriteTarget(workspace, home, name, needsIndex && allowExternal(env));
   if (REMOVES_INDEX_DIR.includes(subcommand)) await checkRemovable(workspace, name);
 }
 
-module.exports = { allowExternal, checkRemovable, checkWriteTarget, checkWrites, ownEntries };
+module.exports = { checkRemovable, checkWriteTarget, checkWrites, ownEntries };

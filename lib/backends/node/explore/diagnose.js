@@ -6,11 +6,11 @@ const { discover } = require("../discovery.js");
 const { Problem, badWorkspace, indexBusy, indexInterrupted, osText } = require("../errors.js");
 const { headline, problemWords, remediation, withoutUndefined } = require("../../../words/messages.js");
 const { refusalFields } = require("../../../words/not-own.js");
-const { indexDirNameFor, indexDirOf } = require("../index-dir.js");
+const { indexDirOf } = require("../index-dir.js");
 const { activeWriter, interruptedWrite } = require("../index-writer.js");
 const { childEnv } = require("../environment.js");
-const { checkIndex, checkWorkspace, homesOf, resolvedPath } = require("../preflight.js");
-const { allowExternal, checkRemovable, checkWriteTarget, ownEntries } = require("../write-target.js");
+const { allowExternal, checkIndex, checkWorkspace, homesOf, resolvedPath } = require("../preflight.js");
+const { checkRemovable, checkWriteTarget, ownEntries } = require("../write-target.js");
 const { packageVersion, startVersionProbe } = require("../version.js");
 
 /** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
@@ -36,7 +36,7 @@ async function diagnose(cwd, workspace) {
     const index = await checkIndex(workspace, home, userEnv)
       .then((found) => ownEntries(workspace, home, userEnv, found))
       .catch((p) => ({ problem: p }));
-    const name = await indexDirNameFor(home, userEnv);
+    const name = path.basename(indexDir);
     // As a write would be checked: a link is accepted only for an index the user accepts.
     const accept = !index.problem && allowExternal(userEnv);
     const refusals = {
