@@ -75,6 +75,14 @@ pub fn index_dir(workspace: &Path, home: &Path, env: &EnvSnapshot) -> PathBuf {
   workspace.join(index_dir_name_for(home, env))
 }
 
+/// The name of an index directory [`index_dir`] chose (its last component).
+pub fn dir_name(index_dir: &Path) -> String {
+  index_dir
+    .file_name()
+    .map(|n| n.to_string_lossy().into_owned())
+    .unwrap_or_default()
+}
+
 /// `detectWsl`: Linux, and a WSL variable set, else the kernel's version naming Microsoft or WSL
 /// (read once per process, as the CLI caches it).
 fn is_wsl(env: &EnvSnapshot) -> bool {

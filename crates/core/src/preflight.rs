@@ -14,7 +14,7 @@ use crate::resources::exhausted;
 mod request;
 pub use request::{check_request, is_blank_char};
 mod write_target;
-pub use write_target::{allow_external, check_removable, check_write_target, own_entries};
+pub use write_target::{check_removable, check_write_target, own_entries};
 
 const DB_FILE: &str = "codegraph.db";
 /// Every SQLite database starts with this 16-byte header; CodeGraph also treats a db shorter than
@@ -74,6 +74,14 @@ pub struct IndexFound {
 
 /// Set to `1` to accept an index whose directory or database resolves outside the workspace.
 pub const ALLOW_EXTERNAL_INDEX_VAR: &str = "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX";
+
+/// `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index that resolves
+/// outside the workspace.
+pub fn allow_external(env: &EnvSnapshot) -> bool {
+  env
+    .get_set(ALLOW_EXTERNAL_INDEX_VAR)
+    .is_some_and(|v| v == "1")
+}
 
 /// The index must be the workspace's own: the CLI would walk up to an ancestor's index, which
 /// answers with paths relative to that ancestor. Only metadata is read, and the database header
@@ -156,10 +164,7 @@ pub fn check_index(
   } else {
     home.join(&name)
   };
-  let allow_external = env
-    .get_set(ALLOW_EXTERNAL_INDEX_VAR)
-    .is_some_and(|v| v == "1");
-  if linked && !allow_external {
+  if linked && !allow_external(env) {
     let db_resolved = canonical(&db);
     for (what, target) in [(&dir, &resolved), (&db, &db_resolved)] {
       if !target.starts_with(home) {

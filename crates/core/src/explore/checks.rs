@@ -13,7 +13,7 @@ use crate::command::Command;
 use crate::discovery::{discover_in, Launch};
 use crate::environment::{ChildEnv, EnvSnapshot};
 use crate::errors::{ExploreError, SpawnReason};
-use crate::index_dir::{index_dir, index_dir_name_for};
+use crate::index_dir::{dir_name, index_dir};
 use crate::index_writer::{active_writer, interrupted_write, Interrupted, Writer};
 use crate::preflight::{
   allow_external, canonical, check_index, check_removable, check_request, check_workspace,
@@ -108,14 +108,18 @@ pub(super) async fn preflight(
     let workspace = check_workspace(&cwd)?;
     let home = canonical(&workspace);
     let homes = homes(&home, on_behalf_of.as_deref());
-    if let Some(subcommand) = &write_subcommand {
-      check_writes(&workspace, &home, &env, needs_index, subcommand)?;
+    // The directory the CLI will open, chosen once for the write checks and for init
+    // (check_index finds it itself for a command that reads the index).
+    let chosen =
+      (write_subcommand.is_some() || !needs_index).then(|| index_dir(&workspace, &home, &env));
+    if let (Some(subcommand), Some(dir)) = (&write_subcommand, &chosen) {
+      check_writes(&workspace, &home, &env, dir, needs_index, subcommand)?;
     }
     let index = if needs_index {
       let found = check_index(&workspace, &home, &env)?;
       own_entries(&workspace, &home, &env, found)?
     } else {
-      let dir = index_dir(&workspace, &home, &env);
+      let dir = chosen.unwrap_or_else(|| index_dir(&workspace, &home, &env));
       IndexFound {
         resolved: canonical(&dir),
         dir,
@@ -153,10 +157,11 @@ pub(super) fn check_writes(
   workspace: &Path,
   home: &Path,
   env: &EnvSnapshot,
+  index_dir: &Path,
   needs_index: bool,
   subcommand: &str,
 ) -> std::result::Result<(), ExploreError> {
-  let name = index_dir_name_for(home, env);
+  let name = dir_name(index_dir);
   check_write_target(workspace, home, &name, needs_index && allow_external(env))?;
   if REMOVES_INDEX_DIR.contains(&subcommand) {
     check_removable(workspace, &name)?;

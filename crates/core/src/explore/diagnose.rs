@@ -8,7 +8,7 @@ use tokio::time::Instant;
 use crate::discovery::discover_in;
 use crate::environment::{Dropped, EnvSnapshot};
 use crate::errors::{ExploreError, NoIndexKind, WorkspaceReason};
-use crate::index_dir::{index_dir, index_dir_name_for};
+use crate::index_dir::{dir_name, index_dir};
 use crate::index_writer::{active_writer, interrupted_write, Interrupted, Writer};
 use crate::preflight::{
   allow_external, canonical, check_index, check_removable, check_workspace, check_write_target,
@@ -73,7 +73,7 @@ pub async fn diagnose_for(
     let dir = index_dir(&workspace, &home, &checks_env);
     let index = check_index(&workspace, &home, &checks_env)
       .and_then(|found| own_entries(&workspace, &home, &checks_env, found));
-    let name = index_dir_name_for(&home, &checks_env);
+    let name = dir_name(&dir);
     // As a write would be checked: a link is accepted only for an index the user accepts.
     let accept = index.is_ok() && allow_external(&checks_env);
     let write = check_write_target(&workspace, &home, &name, accept).err();

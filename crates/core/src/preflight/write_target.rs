@@ -6,7 +6,7 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{canonical, IndexFound, ALLOW_EXTERNAL_INDEX_VAR};
+use super::{allow_external, canonical, IndexFound};
 use crate::environment::EnvSnapshot;
 use crate::errors::{ExploreError, NoIndexKind, NoIndexReason};
 
@@ -40,14 +40,6 @@ const UI_DIR: &str = "ui";
 const TRAILS_DIR: &str = "trails";
 /// The most entries looked at for `uninit` (a directory that holds more is not only CodeGraph's).
 const MAX_ENTRIES: usize = 10_000;
-
-/// `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index that resolves
-/// outside the workspace.
-pub fn allow_external(env: &EnvSnapshot) -> bool {
-  env
-    .get_set(ALLOW_EXTERNAL_INDEX_VAR)
-    .is_some_and(|v| v == "1")
-}
 
 fn not_own(workspace: &Path, dir: &Path, reason: NoIndexReason) -> ExploreError {
   ExploreError::NoIndex {
