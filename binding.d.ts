@@ -11,7 +11,7 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 /**
  * What the addon's `diagnose` resolves with. The public `Diagnosis` (index.d.ts) is this with its
- * problems worded by lib/words/ (lib/backends/native.js).
+ * problems worded by lib/words/ (lib/runners/native.js).
  */
 export interface AddonDiagnosis {
   cwd: string
@@ -61,7 +61,7 @@ export interface AddonDiagnosis {
 }
 
 /**
- * What lib/answer.js and lib/words/ need to finish an answer: the empty answer's subcommand,
+ * What lib/api/answer.js and lib/words/ need to finish an answer: the empty answer's subcommand,
  * the caps the marker counts against, whether the full-output file holds everything.
  */
 export interface AnswerFacts {
@@ -77,7 +77,7 @@ export interface AnswerFacts {
 }
 
 /**
- * A CodeGraph command as data, as `lib/commands.js` builds it: `codegraph <subcommand>
+ * A CodeGraph command as data, as `lib/contract/commands.js` builds it: `codegraph <subcommand>
  * <options> [-- <positional>]`. Declared for the generated TypeScript types; `args::command`
  * reads it by hand, so a wrong field rejects with CODEGRAPH_INVALID_OPTIONS (the positional
  * text with CODEGRAPH_INVALID_REQUEST) and nothing starts.
@@ -330,7 +330,7 @@ export interface ExploreProgress {
 }
 
 /**
- * What `explore()` and `run()` resolve with: the addon's `RunResult` finished by lib/answer.js.
+ * What `explore()` and `run()` resolve with: the addon's `RunResult` finished by lib/api/answer.js.
  * Declared for binding.d.ts (index.d.ts names it).
  */
 export interface ExploreResult {
@@ -365,11 +365,11 @@ export interface Problem {
 export declare function releaseFullOutputs(paths?: string[] | null): number
 
 /**
- * Runs one CodeGraph command, described by `command` (`lib/commands.js` builds them: explore is
+ * Runs one CodeGraph command, described by `command` (`lib/contract/commands.js` builds them: explore is
  * `{ subcommand: "explore", positional: request, ... }`), in `cwd`, with every guarantee of the
  * runner. Every failure, bad arguments and a malformed description included, rejects the
  * promise with an Error whose `code` is a stable CODEGRAPH_* code, with the
- * failure's `facts` and bounded `details` (the glue, lib/backends/native.js, words it into the
+ * failure's `facts` and bounded `details` (the glue, lib/runners/native.js, words it into the
  * public Error through lib/words/); nothing is started for a malformed description.
  *
  * The `Result` is only napi-rs's own failure to create the promise (the environment shutting
@@ -381,7 +381,7 @@ export declare function runCommand(command: CodegraphCommand, cwd: string, signa
 export interface RunResult {
   /**
    * The CodeGraph answer as stored: within the caps when not truncated; when truncated, the
-   * glue (lib/answer.js) fits it and the worded truncation marker to `answer`'s caps.
+   * glue (lib/api/answer.js) fits it and the worded truncation marker to `answer`'s caps.
    */
   text: string
   details: ExploreDetails

@@ -76,7 +76,7 @@ export interface Staleness {
   staleFiles?: StaleFile[];
 }
 
-/** What the glue adds to a call's `details` (an answer's or an error's) about the CLI's version (lib/versions.js). */
+/** What the glue adds to a call's `details` (an answer's or an error's) about the CLI's version (lib/contract/versions.js). */
 export interface VersionNotes {
   /**
    * One sentence when `cliVersion` is outside the tested range (older: the commands and options
@@ -91,7 +91,7 @@ export interface ExploreResult extends Omit<BackendResult, "details"> {
   details: ExploreDetails & CallTimes & Staleness & VersionNotes;
 }
 
-/** The parallel limit in force for an index, and where it came from (lib/admission.js). */
+/** The parallel limit in force for an index, and where it came from (lib/api/admission.js). */
 export interface ParallelPolicy {
   limit: number;
   /** "env": PI_CODEGRAPH_MAX_PARALLEL; "machine": cores and memory against the index size. */
@@ -165,7 +165,7 @@ export declare function explore(
 ): Promise<ExploreResult>;
 
 /**
- * Runs one CodeGraph command, described as data (`lib/commands.js` builds descriptions; explore
+ * Runs one CodeGraph command, described as data (`lib/contract/commands.js` builds descriptions; explore
  * is `exploreCommand(request)`), in `cwd`, with every guarantee explore has: discovery,
  * preflight, quiet environment, caps with marker and full-output file, timeout (`options.timeoutMs`,
  * else the command's), cancel, tree kill, stderr tail, codes. A malformed description rejects with
@@ -179,7 +179,7 @@ export declare function run(
   options?: ExploreOptions | null,
 ): Promise<ExploreResult>;
 
-/** The kinds `codegraph_search` filters by (`codegraph query --kind`; lib/arguments.js SEARCH_KINDS). */
+/** The kinds `codegraph_search` filters by (`codegraph query --kind`; lib/contract/arguments.js SEARCH_KINDS). */
 export type SearchKind =
   | "function"
   | "method"
@@ -329,7 +329,7 @@ export declare function createExtension(
 
 /**
  * What the glue runs on: a module shaped like the native addon's (binding.d.ts), e.g. the
- * plain-Node runner `lib/backends/node`. `runnerInfo` is optional.
+ * plain-Node runner `lib/runners/node`. `runnerInfo` is optional.
  */
 export interface Backend extends Limits {
   runCommand(

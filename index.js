@@ -1,11 +1,11 @@
 // pi-codegraph: the Pi extension. The glue (lib/: the tool, its guidance and rendering, the
 // session lifecycle) over a runner backend: the native addon (src/) by default, the plain-Node
-// runner (lib/backends/node/) when no addon loads or PI_CODEGRAPH_RUNNER=node. No process logic
+// runner (lib/runners/node/) when no addon loads or PI_CODEGRAPH_RUNNER=node. No process logic
 // lives in the glue. `forBackend(backend)` builds the same exports over any addon-shaped backend.
 
 const { glueOver } = require("./lib/glue.js");
-const { addonInfo } = require("./lib/backends/native.js");
-const { defaultBackend } = require("./lib/backends/select.js");
+const { addonInfo } = require("./lib/runners/native.js");
+const { defaultBackend } = require("./lib/runners/select.js");
 const pkg = require("./package.json");
 
 /**

@@ -11,7 +11,7 @@ import readline from "node:readline";
 import { seeded } from "../__test__/helpers/corpus.mjs";
 
 const require = createRequire(import.meta.url);
-const { TextCleaner } = require("../lib/backends/node/sanitize.js");
+const { TextCleaner } = require("../lib/runners/node/sanitize.js");
 
 const argv = process.argv.slice(2);
 const dash = argv.indexOf("--");

@@ -254,13 +254,13 @@ test("doctor without the native addon: the Node runner stands in, and the runner
 test("doctor without the native addon, PI_CODEGRAPH_RUNNER=native: nothing is claimed about codegraph or the index; how to get the addon", () => {
   const copy = packageCopy();
   const vars = { NODE_PATH: undefined, NAPI_RS_NATIVE_LIBRARY_PATH: undefined, PI_CODEGRAPH_RUNNER: "native" };
-  const load = spawnSync(process.execPath, ["-e", "require('./lib/backends/native.js').loadNative()"], {
+  const load = spawnSync(process.execPath, ["-e", "require('./lib/runners/native.js').loadNative()"], {
     cwd: copy,
     env: env(vars),
     encoding: "utf8",
   });
   assert.notEqual(load.status, 0, "the copy must not find an addon");
-  const { target } = createRequire(import.meta.url)("../lib/backends/native.js");
+  const { target } = createRequire(import.meta.url)("../lib/runners/native.js");
 
   const r = run(["doctor"], makeWorkspace(), bin, { vars, script: path.join(copy, "bin", "pi-codegraph.js") });
   assert.equal(r.code, 1, r.stderr);

@@ -1,4 +1,4 @@
-// The JS cleaner (lib/backends/node/sanitize.js) against the shared clean corpus that
+// The JS cleaner (lib/runners/node/sanitize.js) against the shared clean corpus that
 // crates/core/tests/clean.rs runs too: every case whole, in every two- and three-chunk split, byte
 // by byte and in seeded random splits; push-by-push cases give their text as it comes.
 import assert from "node:assert/strict";
@@ -7,7 +7,7 @@ import { describe, test } from "node:test";
 import { bytesOf, readCorpus, seeded, textOf } from "./helpers/corpus.mjs";
 
 const require = createRequire(import.meta.url);
-const { TextCleaner, cleanText } = require("../lib/backends/node/sanitize.js");
+const { TextCleaner, cleanText } = require("../lib/runners/node/sanitize.js");
 const corpus = readCorpus("clean.json");
 
 /** The text of `input` pushed in chunks that end at `cuts` (ascending offsets). */

@@ -12,7 +12,7 @@ import { before, describe, test } from "node:test";
 import { root, doctorRows as rows, tempDir } from "./helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
-const { outsideFiles } = require("../lib/outside-files.js");
+const { outsideFiles } = require("../lib/api/outside-files.js");
 const cli = path.join(root, "bin", "pi-codegraph.js");
 const realBin = path.join(root, "node_modules", ".bin");
 const cliMissing = fs.existsSync(path.join(realBin, "codegraph")) ? false : "the pinned CodeGraph CLI is not installed";

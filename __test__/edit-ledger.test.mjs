@@ -1,5 +1,5 @@
 // The session's ledger of files Pi's own edit/write tools changed after the index
-// (lib/staleness.js createEditLedger, fed from tool_result in lib/session.js) is bounded: at most
+// (lib/api/staleness.js createEditLedger, fed from tool_result in lib/pi/session.js) is bounded: at most
 // MAX_EDITS_TRACKED (1000) files are tracked; past that the count shows as "1000+", the status
 // slot is not updated again (its text no longer changes), and a turn's recheck stats the index
 // files only, never an edited file. Counted, not timed: entries shown, setStatus calls, stats.
@@ -15,8 +15,8 @@ import { hostWith, recordingUi } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../index.js");
-const { createEditLedger } = require("../lib/staleness.js");
-/** The ledger's bound (lib/staleness.js MAX_EDITS_TRACKED), as the user sees it. */
+const { createEditLedger } = require("../lib/api/staleness.js");
+/** The ledger's bound (lib/api/staleness.js MAX_EDITS_TRACKED), as the user sees it. */
 const BOUND = 1000;
 
 useFakeCli();

@@ -78,7 +78,7 @@ for (const [impl, tool] of implementations.flatMap((i) => ALL_TOOLS.map((glue) =
         test(`passes ${JSON.stringify(request).slice(0, 40)} as one argv element after --`, async () => {
           const f = files();
           if (tool.glue === "node" && /[/\\]/.test(request) && request.startsWith("-")) {
-            // node's symbol with a path separator is a file key (lib/arguments.js): no leading dash.
+            // node's symbol with a path separator is a file key (lib/contract/arguments.js): no leading dash.
             const err = await fake({ FAKE_CG_LOG: f.log }, () =>
               rejectsWith(explore(request, ws), "CODEGRAPH_INVALID_REQUEST"),
             );

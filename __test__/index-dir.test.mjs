@@ -16,8 +16,8 @@ import { indexBytes } from "./helpers/roots.mjs";
 import { DRIVE, dirOnDrive } from "./helpers/wsl-drive.mjs";
 
 const require = createRequire(import.meta.url);
-const { verbCommand } = require("../lib/commands.js");
-const { hasIndex, scanRoots } = require("../lib/roots-scan.js");
+const { verbCommand } = require("../lib/contract/commands.js");
+const { hasIndex, scanRoots } = require("../lib/pi/roots/scan.js");
 useFakeCli();
 before(piInteractive);
 

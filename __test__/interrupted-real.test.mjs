@@ -17,8 +17,8 @@ import { implementations } from "./helpers/impl.mjs";
 import { isAlive, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
-const { verbCommand } = require("../lib/commands.js");
-const { parseIndexStatus } = require("../lib/index-status.js");
+const { verbCommand } = require("../lib/contract/commands.js");
+const { parseIndexStatus } = require("../lib/contract/index-status.js");
 const realBin = path.join(root, "node_modules", ".bin");
 const cliMissing = fs.existsSync(path.join(realBin, "codegraph")) ? false : "the pinned CodeGraph CLI is not installed";
 // CodeGraph's launcher calls dirname/readlink through PATH.

@@ -11,7 +11,7 @@ import { fakeBinDir, makeWorkspace, root, tempDir } from "./helpers/index.mjs";
 import { killAllPi, piEnv, piMissing, piScratch, runPi, writeModelsJson } from "./helpers/pi-harness.mjs";
 
 const require = createRequire(import.meta.url);
-const { target } = require("../lib/backends/native.js");
+const { target } = require("../lib/runners/native.js");
 const npm = process.platform === "win32" ? "npm.cmd" : "npm";
 
 let project;
@@ -52,9 +52,9 @@ test("the tarball holds what ships and nothing else", (t) => {
     "index.d.ts",
     "binding.js",
     "binding.d.ts",
-    "lib/backends/native.js",
+    "lib/runners/native.js",
     "lib/glue.js",
-    "lib/backends/node.js",
+    "lib/runners/node.js",
     "bin/pi-codegraph.js",
     "package.json",
     "README.md",

@@ -2,7 +2,7 @@
 // (`__test__/bun/compile-pi.sh <dir>` builds it from the pinned npm package the way the release
 // does and prints its path; .ci/run exports it as PI_BUN_BINARY). Inside that binary, native addons
 // load differently from Node: only a `.node` required by absolute file path works, so this is the
-// runtime where lib/backends/native.js's loader matters most.
+// runtime where lib/runners/native.js's loader matters most.
 //
 // The packed package (`npm pack`, extracted, the built addon beside binding.js as the platform
 // package would provide it) is installed into the binary's agent dir with `<binary> install <dir>`,

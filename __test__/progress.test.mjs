@@ -19,7 +19,7 @@ for (const [impl, call] of implementations.flatMap((i) => ALL_TOOLS.map((glue) =
   describe(`${impl.name}, ${call.label}`, () => {
     const pkg = impl.module;
     const explore = call.adapt(pkg);
-    // The backend's own cap, not a copy of it; a focused tool's own (lib/commands.js) is smaller.
+    // The backend's own cap, not a copy of it; a focused tool's own (lib/contract/commands.js) is smaller.
     const backend = impl.runner === "node" ? require(impl.entry) : require("../binding.js");
     const maxBytes = call.caps?.maxBytes ?? backend.MAX_OUTPUT_BYTES;
 

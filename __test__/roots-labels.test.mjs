@@ -20,7 +20,7 @@ import { indexBytes, makeMonorepo, makeNested, makeProject, writeIndex } from ".
 
 const require = createRequire(import.meta.url);
 // Where `/codegraph roots add` keeps a project's roots (Pi's agent directory, a file named by the project's path).
-const { savedFile } = require("../lib/toolset.js");
+const { savedFile } = require("../lib/pi/tools/choice.js");
 
 /** Node's own SQLite (Node 22.5+), to write real SQLite files; absent: those cases are skipped. */
 const sqlite = (() => {

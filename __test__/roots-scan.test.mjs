@@ -1,4 +1,4 @@
-// The bounded discovery scan (lib/roots-scan.js, issue 24): each bound on a temp tree, through the
+// The bounded discovery scan (lib/pi/roots/scan.js, issue 24): each bound on a temp tree, through the
 // module's exports. Every expectation is the exact roots list, so a bound that stops holding fails.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";

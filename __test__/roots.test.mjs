@@ -32,7 +32,7 @@ import { makeMonorepo, makeNested, makeProject, removeIndex, writeIndex } from "
 
 const require = createRequire(import.meta.url);
 // Where `/codegraph roots add` keeps a project's roots (Pi's agent directory, a file named by the project's path).
-const { savedFile } = require("../lib/toolset.js");
+const { savedFile } = require("../lib/pi/tools/choice.js");
 
 const EXPLORE = "codegraph_explore";
 const TOOLS = [EXPLORE, "codegraph_node", "codegraph_relations", "codegraph_search"];

@@ -1,6 +1,6 @@
-// The files the glue keeps in Pi's agent directory (lib/toolset.js: the focused tools chosen;
-// lib/roots.js: the roots added; one per project) are read only when they are regular files, and
-// bounded (lib/settings-file.js). A FIFO there used to hang Pi at session start for good (a
+// The files the glue keeps in Pi's agent directory (lib/pi/tools/choice.js: the focused tools chosen;
+// lib/pi/roots/roots.js: the roots added; one per project) are read only when they are regular files, and
+// bounded (lib/pi/settings-file.js). A FIFO there used to hang Pi at session start for good (a
 // blocking read on the host's only thread); a device, a socket, a directory, a huge file, or a
 // regular file swapped for a FIFO between the check and the open is now ignored, the defaults
 // apply, and `/codegraph`, `/codegraph tools` and `/codegraph roots` say which file and why.
@@ -17,7 +17,7 @@ import { fakeBinDir, makeWorkspace, root, tempDir } from "./helpers/index.mjs";
 import { piEnv, piMissing, piScratch, startPiRpc } from "./helpers/pi-harness.mjs";
 
 const require = createRequire(import.meta.url);
-const { savedFile } = require("../lib/toolset.js");
+const { savedFile } = require("../lib/pi/tools/choice.js");
 
 const HOST = path.join(root, "__test__", "helpers", "settings-host.mjs");
 const mkfifo = (file) => execFileSync("mkfifo", [file]);

@@ -14,7 +14,7 @@ import { fakeCli, makeWorkspace, root, tempDir, useFakeCli, withEnv } from "./he
 import { hostWith } from "./helpers/pi-host.mjs";
 import { runNode } from "./helpers/processes.mjs";
 
-const { codegraphCommand } = createRequire(import.meta.url)("../lib/commands.js");
+const { codegraphCommand } = createRequire(import.meta.url)("../lib/contract/commands.js");
 const systemPath = process.env.PATH; // before useFakeCli narrows PATH to the fake
 useFakeCli(); // diagnose finds a codegraph on PATH; answers come from PI_CODEGRAPH_BIN
 

@@ -26,7 +26,7 @@ import {
 import { startTuiPi, tmuxMissing } from "./helpers/tmux-pi.mjs";
 
 const require = createRequire(import.meta.url);
-const { FOCUSED_WORDS } = require("../lib/guidance.js");
+const { FOCUSED_WORDS } = require("../lib/pi/guidance.js");
 
 const FOCUSED = ["codegraph_node", "codegraph_relations", "codegraph_search"];
 const NO_NODE_LINE = "(codegraph_node does not exist here)";

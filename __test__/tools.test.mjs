@@ -15,7 +15,7 @@ import { createPiHost, piInteractive, piPeers, plainTheme, recordingUi, renderTe
 
 const require = createRequire(import.meta.url);
 // Where the choice for a project is saved (Pi's agent directory, a file named by the project's path).
-const { savedFile } = require("../lib/toolset.js");
+const { savedFile } = require("../lib/pi/tools/choice.js");
 const FOCUSED = ["codegraph_node", "codegraph_relations", "codegraph_search"];
 const CALL = { codegraph_node: "node", codegraph_relations: "relations", codegraph_search: "search" };
 // Explore's words as commit 0d259b6 (before the focused tools) had them, captured from that
@@ -139,7 +139,7 @@ function argumentRules(ws) {
   ];
 }
 
-test("every rule lib/arguments.js can break is among the cases the suites below run", () => {
+test("every rule lib/contract/arguments.js can break is among the cases the suites below run", () => {
   const source = fs.readFileSync(path.join(root, "lib", "arguments.js"), "utf8");
   const named = new Set([...source.matchAll(/argumentError\(tool, [^,]+, "(\w+)"/g)].map((m) => m[1]));
   assert.ok(named.size >= 15, [...named].join());
@@ -361,7 +361,7 @@ for (const impl of withExample) {
           file: "src/a.ts",
           outline: true,
         });
-        // Pi converts before execute(): "5" and 2.5 reach it as 5 and 2 (lib/arguments.js rejects
+        // Pi converts before execute(): "5" and 2.5 reach it as 5 and 2 (lib/contract/arguments.js rejects
         // both from a caller without Pi: the "argument rules" above).
         assert.deepEqual(call("codegraph_search", { name: "x", limit: "5" }), { name: "x", limit: 5 });
         assert.deepEqual(call("codegraph_search", { name: "x", limit: 2.5 }), { name: "x", limit: 2 });

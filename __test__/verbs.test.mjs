@@ -79,7 +79,7 @@ const argvs = (log) => log().map((r) => r.argv);
 const READY_SNIPPET = /structural questions/;
 
 test("file watching is off (init then offers git hooks) as CodeGraph decides: CODEGRAPH_NO_WATCH=1, else a WSL Windows drive unless CODEGRAPH_FORCE_WATCH=1", () => {
-  const { watchOff } = createRequire(import.meta.url)("../lib/verbs.js");
+  const { watchOff } = createRequire(import.meta.url)("../lib/pi/commands/verbs.js");
   assert.deepEqual(watchOff("/home/u/p", { CODEGRAPH_NO_WATCH: "1" }), { is: "env", value: "1" });
   // CodeGraph reads exactly "1": any other value leaves watching on.
   for (const other of ["", "0", "true", "yes", " 1"])

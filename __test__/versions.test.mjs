@@ -1,4 +1,4 @@
-// Version diagnostics (lib/versions.js): the feature map against the installed CodeGraph's own
+// Version diagnostics (lib/contract/versions.js): the feature map against the installed CodeGraph's own
 // `--help`, supports() and versionNotice() on every kind of version text, and the notice where a
 // user and the model see it (an answer's details, diagnose(), /codegraph, doctor), both backends.
 // Never a refusal: every call here still answers.
@@ -13,8 +13,8 @@ import { doctorRows, fakeCli, makeWorkspace, root, tempDir, withEnv } from "./he
 import { hostWith, recordingUi } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
-const { CLI_FEATURES, TESTED_VERSIONS, supports, versionNotice, versionParts } = require("../lib/versions.js");
-const { QUIET_DEFAULTS } = require("../lib/backends/node/limits.js");
+const { CLI_FEATURES, TESTED_VERSIONS, supports, versionNotice, versionParts } = require("../lib/contract/versions.js");
+const { QUIET_DEFAULTS } = require("../lib/contract/limits.js");
 
 const cliBin = path.join(root, "node_modules", ".bin");
 const installed = path.join(cliBin, "codegraph");

@@ -1,5 +1,5 @@
 // A `/codegraph` write is not a reader: it takes none of the index's parallel slots
-// (lib/admission.js) and waits for none. With one slot (PI_CODEGRAPH_MAX_PARALLEL=1, as on one
+// (lib/api/admission.js) and waits for none. With one slot (PI_CODEGRAPH_MAX_PARALLEL=1, as on one
 // core or a large index), the model's call during a running write meets the runner's writer rule
 // (CodeGraph's lock: a 10 s wait, then CODEGRAPH_INDEX_BUSY, README's error table) instead of
 // queueing behind the write for four budgets (2 minutes) and failing "too many queries". Through

@@ -15,7 +15,7 @@ import { makeWorkspace, readLog, root, tempDir, useFakeCli, withEnv } from "./he
 import { snapshot } from "./helpers/snapshot.mjs";
 
 const require = createRequire(import.meta.url);
-const { verbCommand } = require("../lib/commands.js");
+const { verbCommand } = require("../lib/contract/commands.js");
 
 useFakeCli();
 

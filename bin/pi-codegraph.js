@@ -8,15 +8,15 @@ const fs = require("node:fs");
 const path = require("node:path");
 const pkg = require("../package.json");
 const { explore, diagnose, run, addonInfo, runnerInfo, limits } = require("../index.js");
-const { verbCommand } = require("../lib/commands.js");
-const { parseIndexStatus } = require("../lib/index-status.js");
+const { verbCommand } = require("../lib/contract/commands.js");
+const { parseIndexStatus } = require("../lib/contract/index-status.js");
 const { doctorRootLines, outsideFilesLines, pendingStatusText } = require("../lib/words/doctor.js");
-const { indexedOutside } = require("../lib/outside-files.js");
-const { envDroppedLines, indexSizeText, parallelText, runnerLine } = require("../lib/status.js");
-const { printable } = require("../lib/text.js");
-const { agentDirOf, choiceFor, savedFile } = require("../lib/toolset.js");
-const { indexedRoots, loadAddedRoots } = require("../lib/roots.js");
-const { scanRoots } = require("../lib/roots-scan.js");
+const { indexedOutside } = require("../lib/api/outside-files.js");
+const { envDroppedLines, indexSizeText, parallelText, runnerLine } = require("../lib/pi/commands/status.js");
+const { printable } = require("../lib/contract/text.js");
+const { agentDirOf, choiceFor, savedFile } = require("../lib/pi/tools/choice.js");
+const { indexedRoots, loadAddedRoots } = require("../lib/pi/roots/roots.js");
+const { scanRoots } = require("../lib/pi/roots/scan.js");
 const { choiceNotes, toolsOnText } = require("../lib/words/tools.js");
 
 /** printable(), and a newline shown as `\n` too: a value (a directory name) that must stay on its row. */
@@ -95,7 +95,7 @@ function runtimeRow() {
 
 function platformTarget() {
   try {
-    return require("../lib/backends/native.js").target();
+    return require("../lib/runners/native.js").target();
   } catch {
     return `${process.platform}-${process.arch}`;
   }
@@ -127,7 +127,7 @@ function toolsRow(dir) {
 }
 
 /**
- * The roots the Pi tools would answer from in `dir` (lib/roots.js): the indexes the bounded scan
+ * The roots the Pi tools would answer from in `dir` (lib/pi/roots/roots.js): the indexes the bounded scan
  * finds below it and the ones added with `/codegraph roots add`, each checked for an index.
  */
 async function rootsOf(dir, ownReady) {
@@ -181,7 +181,7 @@ async function doctor(dir) {
       "version",
       d.cliVersion ? `${d.cliVersion}${source}` : "unknown (`codegraph --version` gave no answer)",
     ]);
-    // Outside the tested range: one warning, never a refusal (lib/versions.js).
+    // Outside the tested range: one warning, never a refusal (lib/contract/versions.js).
     if (d.versionNotice) rows.push(["compat", d.versionNotice]);
   }
   rows.push([

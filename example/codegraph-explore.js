@@ -7,7 +7,7 @@
 // error codes; its docs/security.md: the data and security boundary), over the package's plain-Node runner instead of
 // the Rust addon: no native binary, nothing to build. Each section below is one module of the
 // package (its path in the section line), in dependency order: first the Node runner
-// (lib/backends/node/), then the Pi glue (lib/). The contract suites run against this file too.
+// (lib/runners/node/), then the Pi glue (lib/). The contract suites run against this file too.
 //
 // Install: Pi (it brings Node 22+), the CodeGraph CLI on PATH (npm install -g @colbymchenry/codegraph)
 // and an index you made yourself (`codegraph init` in the project). Then
@@ -39,7 +39,7 @@ const path = require("node:path");
 const { setTimeout: delay } = require("node:timers/promises");
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/limits.js
+// lib/contract/limits.js
 
 // The bounds of one explore, as the native addon has them (crates/core/src/limits.rs), and the text
 // arithmetic on them: the caps cut and line counts (the truncation marker is worded in lib/words/).
@@ -103,7 +103,7 @@ function cut(text, maxBytes = MAX_OUTPUT_BYTES, maxLines = MAX_OUTPUT_LINES) {
   return [buf.subarray(0, end).toString(), by];
 }
 
-/** Lines the truncation marker adds (a blank line and itself); it counts against the caps (lib/answer.js). */
+/** Lines the truncation marker adds (a blank line and itself); it counts against the caps (lib/api/answer.js). */
 const MARKER_LINES = 2;
 
 // ---------------------------------------------------------------------------------------------
@@ -140,7 +140,7 @@ function shownPath(p) {
 // lib/words/environment.js
 
 // Why the child's environment did not get a variable's entry, worded from the tag a backend
-// returns (crates/core/src/environment/code_paths.rs `DropReason`, lib/backends/node/environment.js):
+// returns (crates/core/src/environment/code_paths.rs `DropReason`, lib/runners/node/environment.js):
 // the `envDropped` rows of `details`, `diagnose()`, doctor and /codegraph.
 
 const DROP_REASONS = {
@@ -177,7 +177,7 @@ function withWordedDropped(obj) {
 
 // The words an answer itself carries: the truncation marker appended to a cut answer (what was
 // kept, that more existed, where the rest is or why it was not kept) and the line that stands
-// for an empty answer. Both backends return the facts (lib/answer.js fits them to the caps).
+// for an empty answer. Both backends return the facts (lib/api/answer.js fits them to the caps).
 
 /** Why a truncated answer has no full-output file, by `NotKeptReason` tag (crates/core/src/full_output.rs). */
 const NOT_KEPT_REASONS = {
@@ -316,7 +316,7 @@ const REQUEST_REASONS = {
   argument: (r) => argumentSays(r),
 };
 
-/** One focused tool's argument and the rule it broke (lib/arguments.js). */
+/** One focused tool's argument and the rule it broke (lib/contract/arguments.js). */
 const ARGUMENT_RULES = {
   notObject: () => "the arguments are not an object",
   unreadable: () => "it cannot be read",
@@ -518,7 +518,7 @@ function queueSays(q) {
   return `${queries(q.ahead)} ahead of it on this index, ${q.policy.limit} run at once`;
 }
 
-/** The call a cancellation ended: explore's, or a focused tool's command (`subcommand`, lib/calls.js). */
+/** The call a cancellation ended: explore's, or a focused tool's command (`subcommand`, lib/api/calls.js). */
 function cancelledCall(f) {
   return f.subcommand ? `the codegraph ${f.subcommand} call` : "the explore";
 }
@@ -698,7 +698,7 @@ function redactTail(text) {
 // Every failure's words, built once from the facts a backend returns (`{ code, facts }`, the execa
 // pattern): the public Error's `message` ("CODE: headline.\nRemediation: …", plus the stderr
 // section), its `remediation` and the `details` the facts add. Both backends (the addon through
-// lib/backends/native.js, the Node runner through its errors.js) and the glue go through here, so
+// lib/runners/native.js, the Node runner through its errors.js) and the glue go through here, so
 // the two say the same thing by construction.
 
 const WORDED_FROM = Symbol("pi-codegraph words' facts");
@@ -948,7 +948,7 @@ function problemWords(code, facts) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/answer.js
+// lib/api/answer.js
 
 // The answer as the model sees it, finished from what a backend returns: its stored text, its
 // `details` and the `answer` facts (subcommand, caps, empty, full output complete). A cut answer
@@ -1004,287 +1004,18 @@ function failedAnswer(err, { maxBytes, maxLines }, trailer) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/errors.js
+// lib/contract/files.js
 
-// Failures as the addon's crates/core/src/errors.rs has them: a stable CODEGRAPH_* code and the
-// facts (paths raw, a tag for each kind of reason, the OS's own text). No words here: the public
-// Error is built from code + facts by lib/words/messages.js, as the addon's rejections are.
-
-/** errno → the resource it reports running out of (crates/core/src/resources.rs). */
-const RESOURCE_CODES = new Set(["EMFILE", "ENFILE", "EAGAIN", "ENOMEM"]);
-
-/** The resource an error reports running out of (its code, or the text of a dlopen failure). */
-function resourceOf(err) {
-  if (RESOURCE_CODES.has(err?.code ?? "")) return err.code;
-  const text = String(err?.message ?? "");
-  if (/Too many open files in system|\bENFILE\b/.test(text)) return "ENFILE";
-  if (/Too many open files|\bEMFILE\b/.test(text)) return "EMFILE";
-  if (/Cannot allocate memory|\bENOMEM\b/.test(text)) return "ENOMEM";
-  if (/Resource temporarily unavailable|\bEAGAIN\b/.test(text)) return "EAGAIN";
-  return null;
-}
-
-/** A failure inside the backend: `{ code, facts }`; `explore()` turns it into the public Error. */
-class Problem extends Error {
-  constructor(code, facts = {}) {
-    super(code);
-    Object.assign(this, { code, facts });
-  }
-}
-/** `reason`: `{ is: "blank" | "nul" | "tooLong" | … }` (lib/words/reasons.js names them all). */
-const invalidRequest = (reason) => new Problem("CODEGRAPH_INVALID_REQUEST", { reason });
-const invalidOptions = (reason) => new Problem("CODEGRAPH_INVALID_OPTIONS", { reason });
-/** CODEGRAPH_WORKSPACE; `denied`: this user may not read or enter it (a permissions remediation). */
-const badWorkspace = (path, reason, denied = false) => new Problem("CODEGRAPH_WORKSPACE", { path, denied, reason });
-const notFound = (reason) => new Problem("CODEGRAPH_NOT_FOUND", { reason });
-const spawnFailed = (reason) => new Problem("CODEGRAPH_SPAWN", { reason });
-/** CODEGRAPH_NO_INDEX; `kind.is`: missing (+ ancestor), unusable (+ db), special, outside (+ resolved). */
-const noIndex = (path, reason, kind = { is: "missing" }) => new Problem("CODEGRAPH_NO_INDEX", { path, kind, reason });
-/** CODEGRAPH_INDEX_READONLY; `cause.is`: notWritable, denied (+ path) or readOnlyMount. */
-const indexReadOnly = (dir, reason, cause = { is: "notWritable" }) =>
-  new Problem("CODEGRAPH_INDEX_READONLY", { dir, cause, reason });
-/** CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting. */
-/** The last write of the index never finished (index-writer.js interruptedWrite). */
-const indexInterrupted = (w) =>
-  new Problem("CODEGRAPH_INDEX_INTERRUPTED", { lock: w.lock, pid: w.pid, rebuild: w.rebuild });
-const indexBusy = (writer, waitedMs) =>
-  new Problem("CODEGRAPH_INDEX_BUSY", { lock: writer.lock, pid: writer.pid, rebuild: writer.rebuild, waitedMs });
-
-/** The OS's own words for `err`, as a message shows them: one bounded line. */
-const osText = (err) =>
-  String(err?.message ?? err)
-    .split("\n")[0]
-    .slice(0, 200);
-
-/** CODEGRAPH_RESOURCES when `err`, met during `step` (`{ is: "readIndex" | … }`), is a resource running out; else null. */
-function exhausted(step, err) {
-  const resource = resourceOf(err);
-  return resource ? new Problem("CODEGRAPH_RESOURCES", { resource, step, os: osText(err) }) : null;
-}
-
-/** What the CLI had printed when it was stopped, for details.partialText/partialBytes. */
-const partialOf = (partial) => ({ partialBytes: partial?.bytes ?? 0, partialText: partial?.text ?? "" });
-
-/**
- * CODEGRAPH_TIMEOUT; `stalled`: the workspace checks, not the CLI, did not finish. `writerSeen`:
- * the CodeGraph writer active on the index at that moment (`{ lock, pid, rebuild }`), filled in by
- * explore.js; null when none, or when the checks never reached the index.
- */
-const timedOut = (timeoutMs, stderrTail = "", partial = undefined, stalled = false) =>
-  new Problem("CODEGRAPH_TIMEOUT", { timeoutMs, stderrTail, stalled, ...partialOf(partial), writerSeen: null });
-const cancelled = (partial) => new Problem("CODEGRAPH_CANCELLED", partialOf(partial));
-
-/** The public Error for a Problem (anything else is a bug here, still a contract error). */
-function problemError(p, failure) {
-  if (!(p instanceof Problem)) return publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: osText(p) } }, {});
-  return publicError(p.code, p.facts, failure);
-}
-
-// ---------------------------------------------------------------------------------------------
-// lib/backends/node/access.js
-
-// Why a workspace or index that looked fine cannot be used (crates/core/src/access.rs): it vanished
-// during the call, this user may not access it, or it is on a read-only mount. Asked only after
-// something failed, so the answer names the real cause instead of "install CodeGraph" or "move
-// the index away".
-
-/** `err` says a path (or one of its parents) is not there. */
-const isGone = (err) => err?.code === "ENOENT" || err?.code === "ENOTDIR";
-/** `err` is a permission refusal (EACCES, or EPERM from a security module). */
-const isDenied = (err) => err?.code === "EACCES" || err?.code === "EPERM";
-
-/**
- * An OS error as a short reason, e.g. "permission denied (EACCES)": without the path Node puts
- * in its message (paths reach messages only through lib/words).
- */
-function ioReason(err) {
-  const m = /^([A-Z0-9]+): ([^,]*)/.exec(String(err?.message ?? err));
-  return m
-    ? `${m[2]} (${m[1]})`
-    : String(err?.code ?? err?.message ?? err)
-        .split("\n")[0]
-        .slice(0, 200);
-}
-
-/** CODEGRAPH_WORKSPACE when the workspace no longer exists as a directory, else null. */
-async function workspaceGone(workspace) {
-  try {
-    if ((await fsp.stat(workspace)).isDirectory()) return null;
-  } catch (err) {
-    if (!isGone(err)) return null;
-  }
-  return badWorkspace(workspace, { is: "removed" });
-}
-
-/**
- * workspaceGone(), or CODEGRAPH_WORKSPACE with a permissions remediation when this user may no
- * longer read or enter it (a chmod during the call; a spawn's chdir then fails with EACCES).
- */
-async function workspaceBlocked(workspace) {
-  const gone = await workspaceGone(workspace);
-  if (gone) return gone;
-  try {
-    await fsp.access(workspace, fs.constants.R_OK | fs.constants.X_OK);
-  } catch (err) {
-    if (isDenied(err)) return badWorkspace(workspace, { is: "blocked", os: ioReason(err) }, true);
-  }
-  return null;
-}
-
-/** CODEGRAPH_INDEX_READONLY for a path of the index this user may not access. */
-const denied = (dir, p, err) =>
-  indexReadOnly(dir, { is: "denied", path: p, os: ioReason(err) }, { is: "denied", path: p });
-
-/**
- * After the CLI failed to open its database: what in `<workspace>/.codegraph` this user cannot
- * read and write (the directory, the db and its -wal/-shm when they exist), or null when every
- * access is allowed. Checked with access(2), which also reports a read-only mount (EROFS).
- */
-async function indexBlocked(workspace, dir) {
-  const blocked = await workspaceBlocked(workspace);
-  if (blocked) return blocked;
-  const { R_OK, W_OK, X_OK } = fs.constants;
-  const checks = [
-    [dir, true],
-    [path.join(dir, "codegraph.db"), true],
-    [path.join(dir, "codegraph.db-wal"), false],
-    [path.join(dir, "codegraph.db-shm"), false],
-  ];
-  for (const [p, required] of checks) {
-    try {
-      const isDir = (await fsp.stat(p)).isDirectory();
-      await fsp.access(p, R_OK | W_OK | (isDir ? X_OK : 0));
-    } catch (err) {
-      if (isGone(err)) {
-        if (!required) continue;
-        return noIndex(workspace, { is: "removed", path: p }, { is: "missing" });
-      }
-      if (err.code === "EROFS") return indexReadOnly(dir, { is: "readOnlyMount", path: p }, { is: "readOnlyMount" });
-      if (isDenied(err)) return denied(dir, p, err);
-    }
-  }
-  return null;
-}
-
-// ---------------------------------------------------------------------------------------------
-// lib/backends/node/env-snapshot.js
-
-// The call's snapshot of process.env as the Node runner reads it (crates/core/src/environment.rs
-// `EnvSnapshot::get`, `get_set`), taken when the call was made, as the addon takes it.
-
-/** A value of the snapshot; Windows names are case-insensitive (a copy of process.env is not). */
-function envGet(env, key) {
-  if (!env) return undefined;
-  if (!IS_WINDOWS || key in env) return env[key];
-  const found = Object.keys(env).find((k) => k.toUpperCase() === key.toUpperCase());
-  return found === undefined ? undefined : env[found];
-}
-
-/** A non-empty value of the snapshot, as the user would mean it. */
-const envSet = (env, key) => envGet(env, key) || undefined;
-
-// ---------------------------------------------------------------------------------------------
-// lib/backends/node/index-dir.js
-
-// Which directory CodeGraph opens as a project's index (crates/core/src/index_dir.rs): CodeGraph
-// 1.6.1's own rule (dist/directory.js `codeGraphDirName`, `codeGraphDirNameFor`;
-// dist/sync/watch-policy.js `detectWsl`, `isWindowsDriveMount`), computed here once for every
-// check of the Node runner and of the glue that has no diagnosis to read it from (the roots scan).
-// - `CODEGRAPH_DIR`, trimmed, is the name when it is a plain directory name; empty, `.`, anything
-//   with `..`, `/` or `\`, or an absolute path is ignored (`.codegraph`).
-// - When it is set (valid or not), or the project is not on a Windows drive under WSL, that name.
-// - Under WSL (Linux with WSL_DISTRO_NAME or WSL_INTEROP set, else /proc/version saying
-//   "microsoft" or "wsl") on a Windows drive (the resolved project path is /mnt/<letter> or
-//   below): `.codegraph-wsl` when that is a directory, else `.codegraph` when
-//   `.codegraph/codegraph.db` exists, else `.codegraph-wsl`.
-
-const DEFAULT_INDEX_DIR = ".codegraph";
-const WSL_INDEX_DIR = ".codegraph-wsl";
-const DB_FILE = "codegraph.db";
-
-/** `CODEGRAPH_DIR` trimmed, when it is set to anything but white space. */
-function configuredDir(env) {
-  const raw = envGet(env, "CODEGRAPH_DIR");
-  const trimmed = typeof raw === "string" ? raw.trim() : "";
-  return trimmed === "" ? undefined : trimmed;
-}
-
-/** The index directory name without the WSL choice (`codeGraphDirName`). */
-function indexDirName(env) {
-  const name = configuredDir(env);
-  if (name === undefined) return DEFAULT_INDEX_DIR;
-  const invalid = name === "." || name.includes("..") || /[/\\]/.test(name) || path.isAbsolute(name);
-  return invalid ? DEFAULT_INDEX_DIR : name;
-}
-
-let kernelSaysWsl;
-/** `detectWsl`: Linux, and a WSL variable set, else the kernel's version (read once per process). */
-function isWsl(env) {
-  if (process.platform !== "linux") return false;
-  if (envGet(env, "WSL_DISTRO_NAME") || envGet(env, "WSL_INTEROP")) return true;
-  if (kernelSaysWsl === undefined) {
-    try {
-      const v = fs.readFileSync("/proc/version", "utf8").toLowerCase();
-      kernelSaysWsl = v.includes("microsoft") || v.includes("wsl");
-    } catch {
-      kernelSaysWsl = false;
-    }
-  }
-  return kernelSaysWsl;
-}
-
-/** `isWindowsDriveMount`: `/mnt/<one letter>` or below (backslashes read as slashes). */
-const isWindowsDrive = (project) => /^\/mnt\/[a-z](\/|$)/i.test(String(project).replace(/\\/g, "/"));
-
-/** The project is on a Windows drive under WSL (`isWslWindowsDrive`); `project` resolved. */
-const isWslWindowsDrive = (project, env) => isWsl(env) && isWindowsDrive(project);
-
-/**
- * The index directory name for the project at `project` (its path with symlinks resolved, as the
- * CLI's working directory is): `codeGraphDirNameFor`. `env`: the environment the CLI gets.
- */
-async function indexDirNameFor(project, env) {
-  if (configuredDir(env) !== undefined || !isWslWindowsDrive(project, env)) return indexDirName(env);
-  const isDir = await fsp.stat(path.join(project, WSL_INDEX_DIR)).then(
-    (st) => st.isDirectory(),
-    () => false,
-  );
-  if (isDir) return WSL_INDEX_DIR;
-  const hasDb = await fsp.stat(path.join(project, DEFAULT_INDEX_DIR, DB_FILE)).then(
-    () => true,
-    () => false,
-  );
-  return hasDb ? DEFAULT_INDEX_DIR : WSL_INDEX_DIR;
-}
-
-/** `<workspace>/<name>`, the name chosen for `home` (the workspace with symlinks resolved). */
-async function indexDirOf(workspace, home, env) {
-  return path.join(workspace, await indexDirNameFor(home, env));
-}
-
-/** A directory CodeGraph keeps its data in, by name (`isCodeGraphDataDir`): never code. */
-const isIndexDirName = (name, env) =>
-  name === DEFAULT_INDEX_DIR || name.startsWith(`${DEFAULT_INDEX_DIR}-`) || name === indexDirName(env);
-
-// ---------------------------------------------------------------------------------------------
-// lib/backends/node/preflight.js
-
-// Preflight: checks made before anything runs (crates/core/src/preflight.rs). They only read, and only
-// metadata: the database header is read from a regular file opened non-blocking, so no FIFO,
-// device or `/dev/stdin` symlink is ever read (or waited on). They are asynchronous (libuv's
-// thread pool, as the addon's blocking pool), so explore() can bound them by its deadline and
-// cancel: a stat on a hung mount ends in CODEGRAPH_TIMEOUT, not a stuck call.
+// Paths and files as every layer reads them: the index database's name, "inside" by path
+// components, symlinks resolved, and a regular file opened so that a FIFO or device swapped in
+// cannot block (crates/core/src/preflight.rs `open_regular`). Facts only; imports nothing of ours.
 
 const INDEX_DB_FILE = "codegraph.db";
-/** Set to `1` to accept an index whose directory or database resolves outside the workspace. */
-const ALLOW_EXTERNAL_INDEX_VAR = "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX";
+
 /** O_NONBLOCK: a file swapped for a FIFO after the metadata check cannot block the open. */
 const REGULAR_OPEN_FLAGS = IS_WINDOWS
   ? fs.constants.O_RDONLY
   : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
-
-/** `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index that resolves outside the workspace. */
-const allowExternal = (env) => envSet(env, ALLOW_EXTERNAL_INDEX_VAR) === "1";
 
 /**
  * The one rule of a blank request, shared with the addon (preflight/request.rs `is_blank_char`): only
@@ -1293,14 +1024,6 @@ const allowExternal = (env) => envSet(env, ALLOW_EXTERNAL_INDEX_VAR) === "1";
  * keeps U+0085.
  */
 const BLANK = /^[\p{White_Space}\p{Cc}\p{Cf}]*$/u;
-
-function checkRequest(request) {
-  if (BLANK.test(request)) throw invalidRequest({ is: "blank" });
-  if (request.includes("\0")) throw invalidRequest({ is: "nul" });
-  // UTF-16 units, as the CLI's `query.length` counts them (an emoji counts 2): JS `length`.
-  if (request.length > MAX_REQUEST_CHARS)
-    throw invalidRequest({ is: "tooLong", units: request.length, limit: MAX_REQUEST_CHARS });
-}
 
 /** What a file is (preflight.rs `FileKind`); lib/words names it. */
 function kindOfFile(st) {
@@ -1311,31 +1034,6 @@ function kindOfFile(st) {
   if (st.isBlockDevice()) return "blockDevice";
   if (st.isSocket()) return "socket";
   return "special";
-}
-
-async function checkWorkspace(cwd) {
-  if (cwd === "") throw badWorkspace(cwd, { is: "none" });
-  if (!path.isAbsolute(cwd)) throw badWorkspace(cwd, { is: "relative" });
-  let st;
-  try {
-    st = await fsp.stat(cwd); // follows symlinks and never opens the target
-  } catch (err) {
-    if (err.code === "ENOENT") throw badWorkspace(cwd, { is: "missing" });
-    throw (
-      exhausted({ is: "readWorkspace" }, err) ??
-      badWorkspace(cwd, { is: "unreadable", os: ioReason(err) }, isDenied(err))
-    );
-  }
-  if (!st.isDirectory()) throw badWorkspace(cwd, { is: "notDirectory", fileKind: kindOfFile(st) });
-  try {
-    await (await fsp.opendir(cwd)).close(); // a directory we cannot list would later look like "no index"
-  } catch (err) {
-    throw (
-      exhausted({ is: "listWorkspace" }, err) ??
-      badWorkspace(cwd, { is: "unreadable", os: ioReason(err) }, isDenied(err))
-    );
-  }
-  return cwd;
 }
 
 /** `p` with every symlink resolved, or `p` itself when that fails (synchronous, for the spill). */
@@ -1350,35 +1048,10 @@ function canonicalPath(p) {
 /** canonicalPath(), asynchronously. */
 const resolvedPath = (p) => fsp.realpath(p).catch(() => p);
 
-/**
- * The directories whose code the child must not run: the workspace it runs in (`home`) and, for
- * a call in another root, Pi's workspace (`onBehalfOf`), resolved as `home` is.
- */
-async function homesOf(home, onBehalfOf) {
-  return onBehalfOf === undefined ? [home] : [home, await resolvedPath(onBehalfOf)];
-}
-
 /** `p` is `base` or inside it (by path components). */
 function isWithin(p, base) {
   const rel = path.relative(base, p);
   return rel === "" || (!path.isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${path.sep}`));
-}
-
-/**
- * The nearest ancestor of `workspace` that has its own `<index dir>/codegraph.db` (the directory
- * each ancestor's own, by the CLI's rule; metadata only).
- */
-async function ancestorIndex(workspace, env) {
-  let dir = workspace;
-  for (let i = 0; i < 64; i++) {
-    const parent = path.dirname(dir);
-    if (parent === dir) return undefined;
-    dir = parent;
-    try {
-      if ((await fsp.stat(path.join(dir, await indexDirNameFor(dir, env), INDEX_DB_FILE))).isFile()) return dir;
-    } catch {}
-  }
-  return undefined;
 }
 
 /**
@@ -1422,83 +1095,8 @@ async function readAt(handle, position, length) {
   return buf.subarray(0, got);
 }
 
-/**
- * The index must be the workspace's own: the CLI would walk up to an ancestor's index, which
- * answers with paths relative to that ancestor. `home` is the workspace with symlinks resolved;
- * `env` the call's environment snapshot.
- * Returns `{ dir, resolved, bytes }`: the index directory as the CLI opens it, where it really
- * is, and the database's size (the parallel limit weighs it).
- */
-async function checkIndex(workspace, home, env) {
-  const dir = await indexDirOf(workspace, home, env);
-  const name = path.basename(dir);
-  const db = path.join(dir, INDEX_DB_FILE);
-  // A path that is not there because the workspace itself vanished (deleted or renamed during
-  // the call) is the workspace's problem, not a missing index.
-  const missing = async (what) =>
-    (await workspaceGone(workspace)) ??
-    noIndex(workspace, { is: "missing", path: what }, { is: "missing", ancestor: await ancestorIndex(workspace, env) });
-  let st;
-  try {
-    st = await fsp.stat(dir);
-  } catch (err) {
-    if (isGone(err)) throw await missing(dir);
-    throw (
-      exhausted({ is: "readIndexDir" }, err) ??
-      badWorkspace(workspace, { is: "indexDirUnreadable", dir, os: ioReason(err) }, isDenied(err))
-    );
-  }
-  if (!st.isDirectory())
-    throw noIndex(workspace, { is: "notDirectory", path: dir, fileKind: kindOfFile(st) }, { is: "special" });
-  try {
-    st = await fsp.stat(db);
-  } catch (err) {
-    if (isGone(err)) throw await missing(db);
-    // `.codegraph/` may not be entered: the index may be fine, only access fails.
-    if (isDenied(err)) throw denied(dir, dir, err);
-    throw (
-      exhausted({ is: "readIndex" }, err) ??
-      noIndex(workspace, { is: "unreadable", path: db, os: ioReason(err) }, { is: "unusable", db })
-    );
-  }
-  if (!st.isFile())
-    throw noIndex(workspace, { is: "notRegular", path: db, fileKind: kindOfFile(st) }, { is: "special" });
-  // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
-  // construction; only a link needs resolving.
-  const isLink = (p) =>
-    fsp.lstat(p).then(
-      (l) => l.isSymbolicLink(),
-      () => true,
-    );
-  const linked = (await isLink(dir)) || (await isLink(db));
-  const resolved = linked ? await resolvedPath(dir) : path.join(home, name);
-  if (linked && !allowExternal(env)) {
-    for (const [what, target] of [
-      [dir, resolved],
-      [db, await resolvedPath(db)],
-    ]) {
-      if (!isWithin(target, home))
-        throw noIndex(workspace, { is: "outside", path: what, target }, { is: "outside", resolved: target });
-    }
-  }
-  let header;
-  try {
-    header = await readRegular(db, 16);
-  } catch (err) {
-    if (isDenied(err)) throw denied(dir, db, err);
-    if (isGone(err)) throw await missing(db);
-    throw (
-      exhausted({ is: "readIndexHeader" }, err) ??
-      noIndex(workspace, { is: "unreadable", path: db, os: ioReason(err) }, { is: "unusable", db })
-    );
-  }
-  if (header.length < 16) throw noIndex(workspace, { is: "truncated", path: db }, { is: "unusable", db });
-  if (!header.equals(SQLITE_MAGIC)) throw noIndex(workspace, { is: "notSqlite", path: db }, { is: "unusable", db });
-  return { dir, resolved, bytes: st.size };
-}
-
 // ---------------------------------------------------------------------------------------------
-// lib/arguments.js
+// lib/contract/arguments.js
 
 // The focused tools' arguments, checked before anything runs. They are the model's, and the CLI
 // does not check them for us: `callers -l abc` prints "(0 of 2)" callers with exit code 0, and
@@ -1695,7 +1293,7 @@ function searchArguments(params) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/commands.js
+// lib/contract/commands.js
 
 // CodeGraph commands as data: every command the package runs is a description built here, and
 // both backends run any description with the same guarantees (discovery, preflight, quiet
@@ -1705,7 +1303,7 @@ function searchArguments(params) {
 // A description: { subcommand, options: ["--name=value" | "--flag", ...], positional?, maxBytes,
 // maxLines, timeoutMs, writesIndex, needsIndex, progress: "stdout" | "none" }. The CLI gets
 // `codegraph <subcommand> <options...> [-- <positional>]` as an argument array, never a shell.
-// The backends check every field when they run it (lib/backends/node/command.js,
+// The backends check every field when they run it (lib/runners/node/command.js,
 // crates/core/src/command.rs): a malformed description is CODEGRAPH_INVALID_OPTIONS and nothing
 // starts; the positional text follows explore's request rules (CODEGRAPH_INVALID_REQUEST).
 
@@ -1755,7 +1353,7 @@ function exploreCommand(request) {
 }
 
 /**
- * The `/codegraph` verbs' commands (lib/verbs.js), by verb. None takes a path (`-p` or a
+ * The `/codegraph` verbs' commands (lib/pi/commands/verbs.js), by verb. None takes a path (`-p` or a
  * positional): CodeGraph's `status`, `sync`, `uninit`, `unlock` and `index` walk up to an
  * enclosing project's index, so each runs in the workspace and needs the workspace's own index
  * (the runner's preflight refuses otherwise), except `init`, which creates it. Never `--force` to
@@ -1801,7 +1399,7 @@ const FOCUSED_CAPS = {
 
 /**
  * `codegraph node [--file=] [--offset=] [--limit=] [--symbols-only] [-- <symbol>]` from
- * codegraph_node's arguments (lib/arguments.js checks them first; a bad one throws
+ * codegraph_node's arguments (lib/contract/arguments.js checks them first; a bad one throws
  * CODEGRAPH_INVALID_REQUEST). Without a symbol it is file mode and passes no `--`.
  */
 function nodeCommand(params) {
@@ -1823,7 +1421,101 @@ function searchCommand(params) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/discovery.js
+// lib/contract/problems.js
+
+// Failures as the addon's crates/core/src/errors.rs has them: a stable CODEGRAPH_* code and the
+// facts (paths raw, a tag for each kind of reason, the OS's own text). No words here: the public
+// Error is built from code + facts by lib/words/messages.js, as the addon's rejections are.
+
+/** errno → the resource it reports running out of (crates/core/src/resources.rs). */
+const RESOURCE_CODES = new Set(["EMFILE", "ENFILE", "EAGAIN", "ENOMEM"]);
+
+/** The resource an error reports running out of (its code, or the text of a dlopen failure). */
+function resourceOf(err) {
+  if (RESOURCE_CODES.has(err?.code ?? "")) return err.code;
+  const text = String(err?.message ?? "");
+  if (/Too many open files in system|\bENFILE\b/.test(text)) return "ENFILE";
+  if (/Too many open files|\bEMFILE\b/.test(text)) return "EMFILE";
+  if (/Cannot allocate memory|\bENOMEM\b/.test(text)) return "ENOMEM";
+  if (/Resource temporarily unavailable|\bEAGAIN\b/.test(text)) return "EAGAIN";
+  return null;
+}
+
+/** A failure inside the backend: `{ code, facts }`; `explore()` turns it into the public Error. */
+class Problem extends Error {
+  constructor(code, facts = {}) {
+    super(code);
+    Object.assign(this, { code, facts });
+  }
+}
+/** `reason`: `{ is: "blank" | "nul" | "tooLong" | … }` (lib/words/reasons.js names them all). */
+const invalidRequest = (reason) => new Problem("CODEGRAPH_INVALID_REQUEST", { reason });
+const invalidOptions = (reason) => new Problem("CODEGRAPH_INVALID_OPTIONS", { reason });
+/** CODEGRAPH_WORKSPACE; `denied`: this user may not read or enter it (a permissions remediation). */
+const badWorkspace = (path, reason, denied = false) => new Problem("CODEGRAPH_WORKSPACE", { path, denied, reason });
+const notFound = (reason) => new Problem("CODEGRAPH_NOT_FOUND", { reason });
+const spawnFailed = (reason) => new Problem("CODEGRAPH_SPAWN", { reason });
+/** CODEGRAPH_NO_INDEX; `kind.is`: missing (+ ancestor), unusable (+ db), special, outside (+ resolved). */
+const noIndex = (path, reason, kind = { is: "missing" }) => new Problem("CODEGRAPH_NO_INDEX", { path, kind, reason });
+/** CODEGRAPH_INDEX_READONLY; `cause.is`: notWritable, denied (+ path) or readOnlyMount. */
+const indexReadOnly = (dir, reason, cause = { is: "notWritable" }) =>
+  new Problem("CODEGRAPH_INDEX_READONLY", { dir, cause, reason });
+/** CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting. */
+/** The last write of the index never finished (index-writer.js interruptedWrite). */
+const indexInterrupted = (w) =>
+  new Problem("CODEGRAPH_INDEX_INTERRUPTED", { lock: w.lock, pid: w.pid, rebuild: w.rebuild });
+const indexBusy = (writer, waitedMs) =>
+  new Problem("CODEGRAPH_INDEX_BUSY", { lock: writer.lock, pid: writer.pid, rebuild: writer.rebuild, waitedMs });
+
+/** The OS's own words for `err`, as a message shows them: one bounded line. */
+const osText = (err) =>
+  String(err?.message ?? err)
+    .split("\n")[0]
+    .slice(0, 200);
+
+/** CODEGRAPH_RESOURCES when `err`, met during `step` (`{ is: "readIndex" | … }`), is a resource running out; else null. */
+function exhausted(step, err) {
+  const resource = resourceOf(err);
+  return resource ? new Problem("CODEGRAPH_RESOURCES", { resource, step, os: osText(err) }) : null;
+}
+
+/** What the CLI had printed when it was stopped, for details.partialText/partialBytes. */
+const partialOf = (partial) => ({ partialBytes: partial?.bytes ?? 0, partialText: partial?.text ?? "" });
+
+/**
+ * CODEGRAPH_TIMEOUT; `stalled`: the workspace checks, not the CLI, did not finish. `writerSeen`:
+ * the CodeGraph writer active on the index at that moment (`{ lock, pid, rebuild }`), filled in by
+ * explore.js; null when none, or when the checks never reached the index.
+ */
+const timedOut = (timeoutMs, stderrTail = "", partial = undefined, stalled = false) =>
+  new Problem("CODEGRAPH_TIMEOUT", { timeoutMs, stderrTail, stalled, ...partialOf(partial), writerSeen: null });
+const cancelled = (partial) => new Problem("CODEGRAPH_CANCELLED", partialOf(partial));
+
+/** The public Error for a Problem (anything else is a bug here, still a contract error). */
+function problemError(p, failure) {
+  if (!(p instanceof Problem)) return publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: osText(p) } }, {});
+  return publicError(p.code, p.facts, failure);
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/contract/env-snapshot.js
+
+// The call's snapshot of process.env as the Node runner reads it (crates/core/src/environment.rs
+// `EnvSnapshot::get`, `get_set`), taken when the call was made, as the addon takes it.
+
+/** A value of the snapshot; Windows names are case-insensitive (a copy of process.env is not). */
+function envGet(env, key) {
+  if (!env) return undefined;
+  if (!IS_WINDOWS || key in env) return env[key];
+  const found = Object.keys(env).find((k) => k.toUpperCase() === key.toUpperCase());
+  return found === undefined ? undefined : env[found];
+}
+
+/** A non-empty value of the snapshot, as the user would mean it. */
+const envSet = (env, key) => envGet(env, key) || undefined;
+
+// ---------------------------------------------------------------------------------------------
+// lib/runners/node/discovery.js
 
 // Discovery: which `codegraph` runs, and how to start it without a shell (crates/core/src/discovery.rs).
 // Only absolute PATH entries are searched: a relative entry (or an empty one, which some shells
@@ -2042,7 +1734,90 @@ async function launchFor(executable, inWorkspace, env, nodeOk) {
 const launchRuns = (launch) => launch.bundle?.launcher ?? launch.executable;
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/pid.js
+// lib/contract/index-dir.js
+
+// Which directory CodeGraph opens as a project's index (crates/core/src/index_dir.rs): CodeGraph
+// 1.6.1's own rule (dist/directory.js `codeGraphDirName`, `codeGraphDirNameFor`;
+// dist/sync/watch-policy.js `detectWsl`, `isWindowsDriveMount`), computed here once for every
+// check of the Node runner and of the glue that has no diagnosis to read it from (the roots scan).
+// - `CODEGRAPH_DIR`, trimmed, is the name when it is a plain directory name; empty, `.`, anything
+//   with `..`, `/` or `\`, or an absolute path is ignored (`.codegraph`).
+// - When it is set (valid or not), or the project is not on a Windows drive under WSL, that name.
+// - Under WSL (Linux with WSL_DISTRO_NAME or WSL_INTEROP set, else /proc/version saying
+//   "microsoft" or "wsl") on a Windows drive (the resolved project path is /mnt/<letter> or
+//   below): `.codegraph-wsl` when that is a directory, else `.codegraph` when
+//   `.codegraph/codegraph.db` exists, else `.codegraph-wsl`.
+
+const DEFAULT_INDEX_DIR = ".codegraph";
+const WSL_INDEX_DIR = ".codegraph-wsl";
+const DB_FILE = "codegraph.db";
+
+/** `CODEGRAPH_DIR` trimmed, when it is set to anything but white space. */
+function configuredDir(env) {
+  const raw = envGet(env, "CODEGRAPH_DIR");
+  const trimmed = typeof raw === "string" ? raw.trim() : "";
+  return trimmed === "" ? undefined : trimmed;
+}
+
+/** The index directory name without the WSL choice (`codeGraphDirName`). */
+function indexDirName(env) {
+  const name = configuredDir(env);
+  if (name === undefined) return DEFAULT_INDEX_DIR;
+  const invalid = name === "." || name.includes("..") || /[/\\]/.test(name) || path.isAbsolute(name);
+  return invalid ? DEFAULT_INDEX_DIR : name;
+}
+
+let kernelSaysWsl;
+/** `detectWsl`: Linux, and a WSL variable set, else the kernel's version (read once per process). */
+function isWsl(env) {
+  if (process.platform !== "linux") return false;
+  if (envGet(env, "WSL_DISTRO_NAME") || envGet(env, "WSL_INTEROP")) return true;
+  if (kernelSaysWsl === undefined) {
+    try {
+      const v = fs.readFileSync("/proc/version", "utf8").toLowerCase();
+      kernelSaysWsl = v.includes("microsoft") || v.includes("wsl");
+    } catch {
+      kernelSaysWsl = false;
+    }
+  }
+  return kernelSaysWsl;
+}
+
+/** `isWindowsDriveMount`: `/mnt/<one letter>` or below (backslashes read as slashes). */
+const isWindowsDrive = (project) => /^\/mnt\/[a-z](\/|$)/i.test(String(project).replace(/\\/g, "/"));
+
+/** The project is on a Windows drive under WSL (`isWslWindowsDrive`); `project` resolved. */
+const isWslWindowsDrive = (project, env) => isWsl(env) && isWindowsDrive(project);
+
+/**
+ * The index directory name for the project at `project` (its path with symlinks resolved, as the
+ * CLI's working directory is): `codeGraphDirNameFor`. `env`: the environment the CLI gets.
+ */
+async function indexDirNameFor(project, env) {
+  if (configuredDir(env) !== undefined || !isWslWindowsDrive(project, env)) return indexDirName(env);
+  const isDir = await fsp.stat(path.join(project, WSL_INDEX_DIR)).then(
+    (st) => st.isDirectory(),
+    () => false,
+  );
+  if (isDir) return WSL_INDEX_DIR;
+  const hasDb = await fsp.stat(path.join(project, DEFAULT_INDEX_DIR, DB_FILE)).then(
+    () => true,
+    () => false,
+  );
+  return hasDb ? DEFAULT_INDEX_DIR : WSL_INDEX_DIR;
+}
+
+/** `<workspace>/<name>`, the name chosen for `home` (the workspace with symlinks resolved). */
+async function indexDirOf(workspace, home, env) {
+  return path.join(workspace, await indexDirNameFor(home, env));
+}
+
+/** A directory CodeGraph keeps its data in, by name (`isCodeGraphDataDir`): never code. */
+const isIndexDirName = (name, env) =>
+  name === DEFAULT_INDEX_DIR || name.startsWith(`${DEFAULT_INDEX_DIR}-`) || name === indexDirName(env);
+
+// ---------------------------------------------------------------------------------------------
+// lib/runners/node/pid.js
 
 // Whether a process id still names a process (crates/core/src/pid.rs): for CodeGraph's lock
 // files (index-writer.js: is the writer still at work?) and for full-output files named after
@@ -2072,7 +1847,7 @@ async function zombie(pid) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/index-writer.js
+// lib/runners/node/index-writer.js
 
 // Whether CodeGraph is writing the index right now (crates/core/src/index_writer.rs), judged by
 // CodeGraph's own rules. `codegraph init`, `index` and `sync` hold `.codegraph/codegraph.lock`
@@ -2193,7 +1968,7 @@ async function beingCreated(db) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/environment.js
+// lib/runners/node/environment.js
 
 // The child's environment (crates/core/src/environment.rs and environment/code_paths.rs): the
 // user's, without the inherited variables through which the workspace could choose the code the
@@ -2375,7 +2150,241 @@ async function childEnv(userEnv, home) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/write-target.js
+// lib/runners/node/access.js
+
+// Why a workspace or index that looked fine cannot be used (crates/core/src/access.rs): it vanished
+// during the call, this user may not access it, or it is on a read-only mount. Asked only after
+// something failed, so the answer names the real cause instead of "install CodeGraph" or "move
+// the index away".
+
+/** `err` says a path (or one of its parents) is not there. */
+const isGone = (err) => err?.code === "ENOENT" || err?.code === "ENOTDIR";
+/** `err` is a permission refusal (EACCES, or EPERM from a security module). */
+const isDenied = (err) => err?.code === "EACCES" || err?.code === "EPERM";
+
+/**
+ * An OS error as a short reason, e.g. "permission denied (EACCES)": without the path Node puts
+ * in its message (paths reach messages only through lib/words).
+ */
+function ioReason(err) {
+  const m = /^([A-Z0-9]+): ([^,]*)/.exec(String(err?.message ?? err));
+  return m
+    ? `${m[2]} (${m[1]})`
+    : String(err?.code ?? err?.message ?? err)
+        .split("\n")[0]
+        .slice(0, 200);
+}
+
+/** CODEGRAPH_WORKSPACE when the workspace no longer exists as a directory, else null. */
+async function workspaceGone(workspace) {
+  try {
+    if ((await fsp.stat(workspace)).isDirectory()) return null;
+  } catch (err) {
+    if (!isGone(err)) return null;
+  }
+  return badWorkspace(workspace, { is: "removed" });
+}
+
+/**
+ * workspaceGone(), or CODEGRAPH_WORKSPACE with a permissions remediation when this user may no
+ * longer read or enter it (a chmod during the call; a spawn's chdir then fails with EACCES).
+ */
+async function workspaceBlocked(workspace) {
+  const gone = await workspaceGone(workspace);
+  if (gone) return gone;
+  try {
+    await fsp.access(workspace, fs.constants.R_OK | fs.constants.X_OK);
+  } catch (err) {
+    if (isDenied(err)) return badWorkspace(workspace, { is: "blocked", os: ioReason(err) }, true);
+  }
+  return null;
+}
+
+/** CODEGRAPH_INDEX_READONLY for a path of the index this user may not access. */
+const denied = (dir, p, err) =>
+  indexReadOnly(dir, { is: "denied", path: p, os: ioReason(err) }, { is: "denied", path: p });
+
+/**
+ * After the CLI failed to open its database: what in `<workspace>/.codegraph` this user cannot
+ * read and write (the directory, the db and its -wal/-shm when they exist), or null when every
+ * access is allowed. Checked with access(2), which also reports a read-only mount (EROFS).
+ */
+async function indexBlocked(workspace, dir) {
+  const blocked = await workspaceBlocked(workspace);
+  if (blocked) return blocked;
+  const { R_OK, W_OK, X_OK } = fs.constants;
+  const checks = [
+    [dir, true],
+    [path.join(dir, "codegraph.db"), true],
+    [path.join(dir, "codegraph.db-wal"), false],
+    [path.join(dir, "codegraph.db-shm"), false],
+  ];
+  for (const [p, required] of checks) {
+    try {
+      const isDir = (await fsp.stat(p)).isDirectory();
+      await fsp.access(p, R_OK | W_OK | (isDir ? X_OK : 0));
+    } catch (err) {
+      if (isGone(err)) {
+        if (!required) continue;
+        return noIndex(workspace, { is: "removed", path: p }, { is: "missing" });
+      }
+      if (err.code === "EROFS") return indexReadOnly(dir, { is: "readOnlyMount", path: p }, { is: "readOnlyMount" });
+      if (isDenied(err)) return denied(dir, p, err);
+    }
+  }
+  return null;
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/runners/node/preflight.js
+
+// Preflight: checks made before anything runs (crates/core/src/preflight.rs). They only read, and only
+// metadata: the database header is read from a regular file opened non-blocking, so no FIFO,
+// device or `/dev/stdin` symlink is ever read (or waited on). They are asynchronous (libuv's
+// thread pool, as the addon's blocking pool), so explore() can bound them by its deadline and
+// cancel: a stat on a hung mount ends in CODEGRAPH_TIMEOUT, not a stuck call.
+
+/** Set to `1` to accept an index whose directory or database resolves outside the workspace. */
+const ALLOW_EXTERNAL_INDEX_VAR = "PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX";
+
+/** `PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX=1`: the user accepts an existing index that resolves outside the workspace. */
+const allowExternal = (env) => envSet(env, ALLOW_EXTERNAL_INDEX_VAR) === "1";
+
+function checkRequest(request) {
+  if (BLANK.test(request)) throw invalidRequest({ is: "blank" });
+  if (request.includes("\0")) throw invalidRequest({ is: "nul" });
+  // UTF-16 units, as the CLI's `query.length` counts them (an emoji counts 2): JS `length`.
+  if (request.length > MAX_REQUEST_CHARS)
+    throw invalidRequest({ is: "tooLong", units: request.length, limit: MAX_REQUEST_CHARS });
+}
+
+async function checkWorkspace(cwd) {
+  if (cwd === "") throw badWorkspace(cwd, { is: "none" });
+  if (!path.isAbsolute(cwd)) throw badWorkspace(cwd, { is: "relative" });
+  let st;
+  try {
+    st = await fsp.stat(cwd); // follows symlinks and never opens the target
+  } catch (err) {
+    if (err.code === "ENOENT") throw badWorkspace(cwd, { is: "missing" });
+    throw (
+      exhausted({ is: "readWorkspace" }, err) ??
+      badWorkspace(cwd, { is: "unreadable", os: ioReason(err) }, isDenied(err))
+    );
+  }
+  if (!st.isDirectory()) throw badWorkspace(cwd, { is: "notDirectory", fileKind: kindOfFile(st) });
+  try {
+    await (await fsp.opendir(cwd)).close(); // a directory we cannot list would later look like "no index"
+  } catch (err) {
+    throw (
+      exhausted({ is: "listWorkspace" }, err) ??
+      badWorkspace(cwd, { is: "unreadable", os: ioReason(err) }, isDenied(err))
+    );
+  }
+  return cwd;
+}
+
+/**
+ * The directories whose code the child must not run: the workspace it runs in (`home`) and, for
+ * a call in another root, Pi's workspace (`onBehalfOf`), resolved as `home` is.
+ */
+async function homesOf(home, onBehalfOf) {
+  return onBehalfOf === undefined ? [home] : [home, await resolvedPath(onBehalfOf)];
+}
+
+/**
+ * The nearest ancestor of `workspace` that has its own `<index dir>/codegraph.db` (the directory
+ * each ancestor's own, by the CLI's rule; metadata only).
+ */
+async function ancestorIndex(workspace, env) {
+  let dir = workspace;
+  for (let i = 0; i < 64; i++) {
+    const parent = path.dirname(dir);
+    if (parent === dir) return undefined;
+    dir = parent;
+    try {
+      if ((await fsp.stat(path.join(dir, await indexDirNameFor(dir, env), INDEX_DB_FILE))).isFile()) return dir;
+    } catch {}
+  }
+  return undefined;
+}
+
+/**
+ * The index must be the workspace's own: the CLI would walk up to an ancestor's index, which
+ * answers with paths relative to that ancestor. `home` is the workspace with symlinks resolved;
+ * `env` the call's environment snapshot.
+ * Returns `{ dir, resolved, bytes }`: the index directory as the CLI opens it, where it really
+ * is, and the database's size (the parallel limit weighs it).
+ */
+async function checkIndex(workspace, home, env) {
+  const dir = await indexDirOf(workspace, home, env);
+  const name = path.basename(dir);
+  const db = path.join(dir, INDEX_DB_FILE);
+  // A path that is not there because the workspace itself vanished (deleted or renamed during
+  // the call) is the workspace's problem, not a missing index.
+  const missing = async (what) =>
+    (await workspaceGone(workspace)) ??
+    noIndex(workspace, { is: "missing", path: what }, { is: "missing", ancestor: await ancestorIndex(workspace, env) });
+  let st;
+  try {
+    st = await fsp.stat(dir);
+  } catch (err) {
+    if (isGone(err)) throw await missing(dir);
+    throw (
+      exhausted({ is: "readIndexDir" }, err) ??
+      badWorkspace(workspace, { is: "indexDirUnreadable", dir, os: ioReason(err) }, isDenied(err))
+    );
+  }
+  if (!st.isDirectory())
+    throw noIndex(workspace, { is: "notDirectory", path: dir, fileKind: kindOfFile(st) }, { is: "special" });
+  try {
+    st = await fsp.stat(db);
+  } catch (err) {
+    if (isGone(err)) throw await missing(db);
+    // `.codegraph/` may not be entered: the index may be fine, only access fails.
+    if (isDenied(err)) throw denied(dir, dir, err);
+    throw (
+      exhausted({ is: "readIndex" }, err) ??
+      noIndex(workspace, { is: "unreadable", path: db, os: ioReason(err) }, { is: "unusable", db })
+    );
+  }
+  if (!st.isFile())
+    throw noIndex(workspace, { is: "notRegular", path: db, fileKind: kindOfFile(st) }, { is: "special" });
+  // Without a symlink in `.codegraph` or `codegraph.db` the index is inside the workspace by
+  // construction; only a link needs resolving.
+  const isLink = (p) =>
+    fsp.lstat(p).then(
+      (l) => l.isSymbolicLink(),
+      () => true,
+    );
+  const linked = (await isLink(dir)) || (await isLink(db));
+  const resolved = linked ? await resolvedPath(dir) : path.join(home, name);
+  if (linked && !allowExternal(env)) {
+    for (const [what, target] of [
+      [dir, resolved],
+      [db, await resolvedPath(db)],
+    ]) {
+      if (!isWithin(target, home))
+        throw noIndex(workspace, { is: "outside", path: what, target }, { is: "outside", resolved: target });
+    }
+  }
+  let header;
+  try {
+    header = await readRegular(db, 16);
+  } catch (err) {
+    if (isDenied(err)) throw denied(dir, db, err);
+    if (isGone(err)) throw await missing(db);
+    throw (
+      exhausted({ is: "readIndexHeader" }, err) ??
+      noIndex(workspace, { is: "unreadable", path: db, os: ioReason(err) }, { is: "unusable", db })
+    );
+  }
+  if (header.length < 16) throw noIndex(workspace, { is: "truncated", path: db }, { is: "unusable", db });
+  if (!header.equals(SQLITE_MAGIC)) throw noIndex(workspace, { is: "notSqlite", path: db }, { is: "unusable", db });
+  return { dir, resolved, bytes: st.size };
+}
+
+// ---------------------------------------------------------------------------------------------
+// lib/runners/node/write-target.js
 
 // Where a command that writes the index would write (crates/core/src/preflight/write_target.rs):
 // CodeGraph follows links (its `mkdir -p`, its `.gitignore`, SQLite's database and sidecars), so a
@@ -2544,7 +2553,7 @@ async function checkWrites(workspace, home, env, indexDir, { needsIndex, subcomm
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/sanitize.js
+// lib/runners/node/sanitize.js
 
 // Clean text for the model: CLI bytes decoded, terminal escapes removed. A port of
 // crates/core/src/sanitize/clean.rs: the same state machine (a sequence may strip at most itself;
@@ -2724,7 +2733,7 @@ function cleanText(bytes) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/limits/stderr-tail.js
+// lib/runners/node/limits/stderr-tail.js
 
 // The end of one run's stderr, kept for a failure's diagnosis: clean and bounded (lib/words redacts it)
 // (crates/core/src/limits/stderr_tail.rs).
@@ -2778,7 +2787,7 @@ function fragmentStart(buf) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/host-watch.js
+// lib/runners/node/host-watch.js
 
 // The CLI's process group dies with its host, however the host ends (Unix), as the addon's
 // crates/core/src/host_watch.rs does it: once per host, a tiny reaper (/bin/sh) holds the read end of a pipe
@@ -2854,7 +2863,7 @@ function unwatchGroup(pgid) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/full-output.js
+// lib/runners/node/full-output.js
 
 // Where a truncated answer's full stdout goes, so the model can `read` the rest
 // (crates/core/src/full_output.rs). A private per-user directory (`<temp>/pi-codegraph-<uid>`, mode 0700,
@@ -3090,7 +3099,7 @@ function releaseFullOutputs(paths) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/limits/stdout-collector.js
+// lib/runners/node/limits/stdout-collector.js
 
 // The bounded collector of one run's stdout (crates/core/src/limits/stdout_collector.rs). Memory is
 // bounded by construction: it keeps at most the command's byte cap (MAX_OUTPUT_BYTES at most, +3 to
@@ -3205,7 +3214,7 @@ class StdoutCollector {
     this.spill = null;
     const fullOutput = spill instanceof Spill ? spill.finish(totalsExact) : (spill ?? undefined);
     // The marker counts against the caps: the glue words it and fits the text to the caps with
-    // it (lib/answer.js); here the stored text goes out whole, with its own counts.
+    // it (lib/api/answer.js); here the stored text goes out whole, with its own counts.
     return {
       text: decoded,
       truncated: true,
@@ -3229,7 +3238,7 @@ class StdoutCollector {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/runner/exec-format.js
+// lib/runners/node/runner/exec-format.js
 
 // Whether the kernel will execute a file itself. For a file it refuses (ENOEXEC: no `#!` line, a
 // corrupt binary, a binary for another CPU), libuv falls back to running it with /bin/sh, which
@@ -3356,7 +3365,7 @@ function execFormatProblem(program, depth = 0) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/runner/tree.js
+// lib/runners/node/runner/tree.js
 
 // Process control: the CLI leads its own process group, so "kill" means the whole tree.
 
@@ -3498,7 +3507,7 @@ function spawnProblem(executable, err) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/runner.js
+// lib/runners/node/runner.js
 
 // The runner (crates/core/src/runner.rs): one CLI process within the caps, the deadline and the caller's
 // cancellation, and nothing left running behind it.
@@ -3663,7 +3672,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/version.js
+// lib/runners/node/version.js
 
 // The CLI's version (crates/core/src/version.rs): diagnostics only, never used to refuse a call, and never
 // allowed to delay an answer. For CodeGraph's npm launcher it is read from the package's own
@@ -3755,7 +3764,7 @@ function probeEntry(key, launch, cwd, env, deadline) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/explore/diagnose.js
+// lib/runners/node/explore/diagnose.js
 
 // diagnose(): read-only readiness of a workspace, as the addon's (crates/core/src/explore/diagnose.rs): what an
 // explore would find, without running one and without writing anything.
@@ -3865,7 +3874,7 @@ const asProblem = (p, workspace) =>
   p instanceof Problem ? p : badWorkspace(workspace, { is: "other", text: osText(p) });
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/explore/exit.js
+// lib/runners/node/explore/exit.js
 
 // What a failed run means (crates/core/src/explore/exit.rs): a vanished or locked workspace, an
 // index this user cannot access, one the CLI cannot use, or a failure with its stderr tail.
@@ -3945,7 +3954,7 @@ async function classifyExit(out, workspace, index) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/args.js
+// lib/runners/node/args.js
 
 // run()'s arguments besides the command (src/args.rs): the options and the caller's signal, read
 // from whatever was passed, each problem a coded CODEGRAPH_INVALID_OPTIONS (an aborted signal
@@ -4007,7 +4016,7 @@ function linkSignal(signal, cancel) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/command.js
+// lib/runners/node/command.js
 
 // A command description as the Node runner reads it (crates/core/src/command.rs and
 // src/args/command.rs): read field by field from whatever was passed, each wrong field a coded
@@ -4150,7 +4159,7 @@ function commandArgv({ subcommand, options, positional }) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node/explore.js
+// lib/runners/node/explore.js
 
 // runCommand(): the backend's main call, the same as the native addon's (crates/core/src/explore.rs,
 // src/lib.rs): one CodeGraph command, described as data (./command.js), with argument checks in the
@@ -4249,7 +4258,7 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
 }
 
 /**
- * Runs one CodeGraph command (a description, ./command.js; lib/commands.js builds them) in `cwd`.
+ * Runs one CodeGraph command (a description, ./command.js; lib/contract/commands.js builds them) in `cwd`.
  * Resolves with `{ text, details }`; rejects with an Error carrying `code`, `remediation` and
  * bounded `details`. Never throws synchronously. `options`: `timeoutMs` (default: the command's)
  * and `onProgress({ text, tail, seenBytes, seenLines, elapsedMs })`, at most every 250 ms (output
@@ -4365,7 +4374,7 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
   }
   const v = version.now();
   const b = out.stdout;
-  // The answer's words (an empty answer, the truncation marker) are the glue's (lib/answer.js).
+  // The answer's words (an empty answer, the truncation marker) are the glue's (lib/api/answer.js).
   return {
     text: b.text,
     answer: {
@@ -4407,10 +4416,10 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/backends/node.js
+// lib/runners/node.js
 
 // The plain-Node backend of pi-codegraph: the same module shape and the same promises as the
-// native addon (lib/backends/native.js loads that one), so the glue can run over either; the
+// native addon (lib/runners/native.js loads that one), so the glue can run over either; the
 // fault suites (__test__/faults/) run against both. One module per responsibility, as the core
 // crate (crates/core/src/) has them:
 // command (a description read and checked), args, limits, errors, sanitize, preflight, pid, index-writer,
@@ -4441,7 +4450,7 @@ function runnerInfo() {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/root-labels.js
+// lib/pi/roots/labels.js
 
 // What each root is called, and which roots the model is offered. A label is a function of the
 // workspace and the root's directory alone, never of the order the roots were found or added in:
@@ -4534,11 +4543,11 @@ function markOffered(roots, added = []) {
 // ---------------------------------------------------------------------------------------------
 // lib/words/roots.js
 
-// The words of the roots (lib/roots.js): the line an answer from another root begins with, the
+// The words of the roots (lib/pi/roots/roots.js): the line an answer from another root begins with, the
 // `project` argument and guideline the model reads, and what `/codegraph roots` says.
 
 /**
- * The first line of an answer from a root other than the workspace (`facts`: lib/roots.js
+ * The first line of an answer from a root other than the workspace (`facts`: lib/pi/roots/roots.js
  * pathFacts): which root answered and how its paths become paths Pi's `read` accepts.
  */
 function pathLineText(f) {
@@ -4575,7 +4584,7 @@ const SOURCE_WORDS = {
 
 /**
  * `/codegraph roots`: `rows` ({ label, dir, source, indexed, problem? }), what the scan saw
- * (`scan`: lib/roots-scan.js result, or undefined while it runs) and the saved file's problem.
+ * (`scan`: lib/pi/roots/scan.js result, or undefined while it runs) and the saved file's problem.
  */
 function rootsListText(rows, { scan, savedProblem } = {}) {
   const lines = [];
@@ -4608,13 +4617,13 @@ const offeredNote = (usable) => {
   return left ? `; ${usable.length - left} offered to the model, ${left} not` : "";
 };
 
-/** Why an indexed root is not in the tools' `project` (lib/root-labels.js markOffered). */
+/** Why an indexed root is not in the tools' `project` (lib/pi/roots/labels.js markOffered). */
 const notOfferedText = (why) =>
   why === "tooMany"
     ? `not offered to the model (at most ${MAX_OFFERED_ROOTS} are: the workspace's own and added ones first, then the shallowest found); /codegraph verbs still take its label`
     : `not offered to the model (${why})`;
 
-/** One line on what the scan did (lib/roots-scan.js scanRoots' result). */
+/** One line on what the scan did (lib/pi/roots/scan.js scanRoots' result). */
 function scanText(s) {
   if (s.gated === "home") return "not run: the workspace is your home directory";
   if (s.gated === "filesystemRoot") return "not run: the workspace is a filesystem root";
@@ -4664,7 +4673,7 @@ const unknownRootsText = (word) =>
 // lib/words/staleness.js
 
 // The words of staleness: the line appended to an answer that cites files changed or deleted
-// after the CodeGraph index was last written (lib/staleness.js finds them), and what the status
+// after the CodeGraph index was last written (lib/api/staleness.js finds them), and what the status
 // slot, the /codegraph report and the prompt say about files Pi's own tools edited since.
 
 /** At most this many stale files are named in an answer's line; the rest are counted. */
@@ -4708,7 +4717,7 @@ function editedGuideline(toolName) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/guidance.js
+// lib/pi/guidance.js
 
 // What the model is told: the tool's name, its description (with the backend's own limits), the
 // prompt snippet and guidelines for the current readiness, and the line every tool error ends with.
@@ -4750,7 +4759,7 @@ const readyGuidelines = [
 const withNodeGuideline = `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool", use read with the file:line it gives; where it says codegraph_node, call codegraph_node.`;
 
 /**
- * The focused tools' words (lib/tools.js has the rest): the description (the caps appended), one
+ * The focused tools' words (lib/pi/tools/focused.js has the rest): the description (the caps appended), one
  * prompt snippet and one guideline each, and the schema's argument descriptions. Kept short: every
  * active tool costs its words on every request.
  */
@@ -4821,9 +4830,9 @@ function focusedGuidance(name, diagnosis) {
  * The prompt text for the current readiness: the tool is only advertised as ready when it can
  * serve; otherwise it says what the user must do. `editedSinceIndex` (files Pi's own tools edited
  * after the index was written) adds one line while above zero, without the number, so that the
- * prompt does not change with every edit. `active`: the focused tools on (lib/tools.js); with
+ * prompt does not change with every edit. `active`: the focused tools on (lib/pi/tools/focused.js); with
  * codegraph_node among them, CodeGraph's pointers to it are followed instead of steered away from.
- * `roots` (lib/roots.js, those with an index): with several, one line on `project`.
+ * `roots` (lib/pi/roots/roots.js, those with an index): with several, one line on `project`.
  */
 function guidance(diagnosis, editedSinceIndex = 0, active = [], roots = []) {
   if (diagnosis.ready) {
@@ -4852,7 +4861,7 @@ function guidance(diagnosis, editedSinceIndex = 0, active = [], roots = []) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/index-probe.js
+// lib/pi/roots/index-probe.js
 
 // Whether a file is a CodeGraph index, read without SQLite: a valid SQLite header (the magic, a
 // power-of-two page size, the fixed payload fractions) and CodeGraph's own tables (`nodes`,
@@ -4926,12 +4935,12 @@ async function isCodegraphIndex(file) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/roots-scan.js
+// lib/pi/roots/scan.js
 
 // Discovery of the indexes below the workspace (issue 24): a bounded, breadth-first scan for
 // `<dir>/.codegraph/codegraph.db`, the rule of CodeGraph's own sub-project scan (1.6.1
 // dist/directory.js `findIndexedSubprojectRoots`, gated by `eligibleForSubprojectScan`) with hard
-// bounds of our own on directories read and time. Metadata and a bounded read of the schema pages only (lib/index-probe.js): no SQLite is
+// bounds of our own on directories read and time. Metadata and a bounded read of the schema pages only (lib/pi/roots/index-probe.js): no SQLite is
 // opened (this process holds no SQLite connection, so closing our descriptor drops no lock), no
 // symlink is followed and no FIFO, socket or device is opened, so nothing in the tree can make it
 // block or loop. It never throws: what could not be read is counted and skipped.
@@ -5005,7 +5014,7 @@ const PROJECT_MARKERS = Object.freeze([
  * CODEGRAPH_DIR trimmed, `.codegraph-wsl` on a Windows drive under WSL, else .codegraph):
  * `<dir>/<indexDir>/codegraph.db` is a regular file (stat follows a
  * symlink but opens nothing, so a FIFO, socket, device or directory is refused before any open)
- * that is a CodeGraph index by its content (lib/index-probe.js: a valid SQLite header and
+ * that is a CodeGraph index by its content (lib/pi/roots/index-probe.js: a valid SQLite header and
  * CodeGraph's own tables in the schema, a bounded read; opened non-blocking and re-checked, so a
  * file swapped for a FIFO in between cannot block). Any error: no index.
  */
@@ -5208,10 +5217,10 @@ async function scanRoots(workspace, options = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/settings-file.js
+// lib/pi/settings-file.js
 
 // Reading the small files the glue keeps in Pi's agent directory (the focused tools chosen, the
-// roots added, per project: lib/toolset.js, lib/roots.js). Such a file is the user's to edit, so
+// roots added, per project: lib/pi/tools/choice.js, lib/pi/roots/roots.js). Such a file is the user's to edit, so
 // it may be anything: a FIFO (a plain read blocks the host's only thread for good, at session
 // start), a device (/dev/zero never ends), a socket, a directory, a huge file, or a regular file
 // swapped for a FIFO between the check and the open. Only a regular file is read: its metadata
@@ -5280,15 +5289,15 @@ function readSettingsFile(file) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/tools.js
+// lib/pi/tools/focused.js
 
 // The focused tools beside codegraph_explore: each is one CodeGraph command with a schema, over
 // the same runner (caps with marker and full-output file, timeout, cancel, tree kill, codes,
 // progress, the stale-files line). They are registered inactive: absent from the request's tools
-// and from the system prompt until the user turns them on (lib/toolset.js), because every active
+// and from the system prompt until the user turns them on (lib/pi/tools/choice.js), because every active
 // tool costs its words on every request.
 
-/** The words of a schema field: its description from lib/guidance.js. */
+/** The words of a schema field: its description from lib/pi/guidance.js. */
 const described = (name, arg) => ({ description: FOCUSED_WORDS[name].args[arg] });
 const nameField = (Type, name, arg) =>
   Type.String({ ...described(name, arg), minLength: 1, maxLength: MAX_NAME_CHARS });
@@ -5312,7 +5321,7 @@ const enumField = ({ Type, StringEnum }, values, options) =>
 /**
  * The focused tools, in the order `/codegraph tools` lists them: `name`, the `short` name the user
  * types, the glue call that runs it (`call`), its command builder (`command`, for the caps and the
- * CLI form shown in the transcript), the CLI feature it needs (lib/versions.js), the schema over
+ * CLI form shown in the transcript), the CLI feature it needs (lib/contract/versions.js), the schema over
  * Pi's peers (TypeBox `Type`, pi-ai's `StringEnum` when given), and `subject`: what the transcript shows of a call.
  */
 const FOCUSED_TOOLS = [
@@ -5376,7 +5385,7 @@ const focusedTool = (name) => FOCUSED_TOOLS.find((t) => t.name === name);
 // ---------------------------------------------------------------------------------------------
 // lib/words/settings.js
 
-// The words of a settings file the glue could not use (lib/settings-file.js reasons): the part
+// The words of a settings file the glue could not use (lib/pi/settings-file.js reasons): the part
 // after the file's path in "saved roots ignored: <file>: …" and "The saved choice could not be
 // read (<file>: …)".
 
@@ -5397,7 +5406,7 @@ function settingsProblemText(file, reason) {
   return `${file}: ${reason?.code ?? "unreadable"}`;
 }
 
-/** The `/codegraph` report's lines for saved files that were ignored (`choice`: lib/toolset.js choiceFor, `added`: lib/roots.js loadAddedRoots). */
+/** The `/codegraph` report's lines for saved files that were ignored (`choice`: lib/pi/tools/choice.js choiceFor, `added`: lib/pi/roots/roots.js loadAddedRoots). */
 function ignoredSettingsLines(choice, added) {
   const lines = [];
   if (choice?.savedProblem) lines.push(`saved tools choice ignored: ${choice.savedProblem}; the default applies`);
@@ -5406,9 +5415,9 @@ function ignoredSettingsLines(choice, added) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/toolset.js
+// lib/pi/tools/choice.js
 
-// Which focused tools are on (lib/tools.js): the user's choice, never the model's. It comes from
+// Which focused tools are on (lib/pi/tools/focused.js): the user's choice, never the model's. It comes from
 // PI_CODEGRAPH_TOOLS when that is set and valid, else from what `/codegraph tools` saved for this
 // project, else none (codegraph_explore alone, as upstream lists only explore by default). The
 // choice is saved outside the project, in Pi's agent directory (one small file per project), so
@@ -5462,7 +5471,7 @@ function agentDirOf(getAgentDir, env = process.env) {
 
 /**
  * Where what the user chose for the project `cwd` is saved (`kind`: "tools", or "roots" for
- * lib/roots.js): a file named by a hash of its absolute path, in Pi's agent directory, never in
+ * lib/pi/roots/roots.js): a file named by a hash of its absolute path, in Pi's agent directory, never in
  * the workspace.
  */
 function savedFile(agentDir, cwd, kind = "tools") {
@@ -5552,10 +5561,10 @@ function applyChoice(current, parsed) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/roots.js
+// lib/pi/roots/roots.js
 
 // The roots a session's tools answer from: the workspace's own index (label "."), the indexes
-// the bounded scan finds below it (lib/roots-scan.js), and the directories the user added with
+// the bounded scan finds below it (lib/pi/roots/scan.js), and the directories the user added with
 // `/codegraph roots add` (saved per project in Pi's agent directory, never in the workspace).
 // CodeGraph only walks up from its cwd, and its paths are relative to the root that answered: a
 // call runs with cwd = the root's directory, and an answer from any root but the workspace
@@ -5573,7 +5582,7 @@ const within = (workspace, dir) => isWithin(dir, workspace);
  * The roots of `workspace`: its own (when `own`), then the `scanned` directories, then the
  * `added` ones (each absolute), each `{ label, dir, source: "workspace" | "scan" | "added", inside }`.
  * A directory listed twice is one root (the first source). Its label depends on the workspace and
- * the directory only (lib/root-labels.js), never on the order the roots were found or added in;
+ * the directory only (lib/pi/roots/labels.js), never on the order the roots were found or added in;
  * two directories whose lossy labels' hashes collide are told apart by `-2`, `-3`… in the order
  * of their paths.
  */
@@ -5601,8 +5610,8 @@ function rootList(workspace, { own = false, scanned = [], added = [] } = {}) {
 
 /**
  * rootList()'s roots, each with `indexed`: whether it has an index now (the workspace's own, as
- * the caller found it; any other by its content, lib/roots-scan.js), and `offered`: whether the
- * model is offered it (lib/root-labels.js markOffered). What the session re-checks before every
+ * the caller found it; any other by its content, lib/pi/roots/scan.js), and `offered`: whether the
+ * model is offered it (lib/pi/roots/labels.js markOffered). What the session re-checks before every
  * turn and doctor lists.
  */
 async function indexedRoots(workspace, lists) {
@@ -5638,7 +5647,7 @@ function rootFor(roots, project, tool) {
 /** What `/codegraph roots add` saved for `workspace`: `{ dirs }`, `{ dirs: [], problem }`, or `{ dirs: [] }`. */
 function loadAddedRoots(agentDir, workspace) {
   const file = savedFile(agentDir, workspace, "roots");
-  // A regular file only, bounded (lib/settings-file.js): anything else is ignored, and said.
+  // A regular file only, bounded (lib/pi/settings-file.js): anything else is ignored, and said.
   const read = readSettingsFile(file);
   if (read.absent) return { dirs: [] };
   if (read.reason) return { dirs: [], problem: settingsProblemText(file, read.reason) };
@@ -5674,13 +5683,13 @@ function pathFacts(root, workspace) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/roots-command.js
+// lib/pi/commands/roots.js
 
 // `/codegraph roots`: the user lists the roots the tools answer from (scanning again), adds a
 // directory with a CodeGraph index (a path the user typed, completed from the filesystem), and
 // removes one they added. Only the user: a command is typed, never called by the model, and
 // nothing outside the workspace becomes a root unless added here. Kept per project in Pi's agent
-// directory (lib/roots.js).
+// directory (lib/pi/roots/roots.js).
 
 /** At most this many directories are offered by the completion of `roots add`. */
 const MAX_DIR_COMPLETIONS = 20;
@@ -5759,7 +5768,7 @@ async function removeRoot(text, ctx, env) {
 
 /**
  * `/codegraph roots <rest>`: list (after scanning again), `add <dir>`, `remove <label>`. `env`:
- * `{ state, refresh(ctx), say(ctx, text, type) }` from lib/session.js.
+ * `{ state, refresh(ctx), say(ctx, text, type) }` from lib/pi/session.js.
  */
 async function handleRoots(rest, ctx, env) {
   const text = String(rest ?? "");
@@ -5838,7 +5847,7 @@ async function rootsCompletions(prefix, state, cwd) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/staleness.js
+// lib/api/staleness.js
 
 // Staleness, told without touching the index: which files an answer cites changed or vanished
 // after CodeGraph's index (`codegraph.db` and its `-wal` in the index directory a diagnosis or an
@@ -6122,7 +6131,7 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/text.js
+// lib/contract/text.js
 
 // Text as people and terminals see it: control characters made visible, the equivalent command
 // line of a call, and one short line out of any thrown value. (Sizes: Pi's own formatSize.)
@@ -6152,7 +6161,7 @@ function cliForm(request) {
   return `codegraph explore -- ${quoted(request)}`;
 }
 
-/** A command description (lib/commands.js) as a command line, for the transcript (display only). */
+/** A command description (lib/contract/commands.js) as a command line, for the transcript (display only). */
 function commandLine(command) {
   const options = command.options.map((o) => (/^--[a-z0-9-]+(=[\w./:@+-]*)?$/.test(o) ? o : quoted(o)));
   const positional = "positional" in command ? ["--", quoted(command.positional)] : [];
@@ -6173,7 +6182,7 @@ function firstLine(value) {
 // ---------------------------------------------------------------------------------------------
 // lib/words/tools.js
 
-// The words of `/codegraph tools` (lib/toolset.js): the list, a change, its completion lines, and
+// The words of `/codegraph tools` (lib/pi/tools/choice.js): the list, a change, its completion lines, and
 // what the choice's sources say (PI_CODEGRAPH_TOOLS, the saved file).
 
 /** What each word after `/codegraph tools` does, for the completion. */
@@ -6200,7 +6209,7 @@ function sourceText(choice) {
 
 /**
  * The tools on and where the choice came from, in one line: doctor's `tools` row and the line of
- * the `/codegraph` report. `on`: the focused tools on (lib/tools.js names); `file`: where a saved
+ * the `/codegraph` report. `on`: the focused tools on (lib/pi/tools/focused.js names); `file`: where a saved
  * choice is (doctor names it).
  */
 function toolsOnText(on, choice, file) {
@@ -6260,7 +6269,7 @@ const unknownToolsText = (unknown) =>
 const lackingText = (why) => `${why}: its calls would fail`;
 
 // ---------------------------------------------------------------------------------------------
-// lib/status.js
+// lib/pi/commands/status.js
 
 // What the user is shown about readiness: the `/codegraph` report and the status slot, from the
 // same diagnosis the guidance comes from, plus which runner serves the tool.
@@ -6291,7 +6300,7 @@ function indexSizeText(d) {
 }
 
 /**
- * The parallel limit in force (`diagnosis.parallel`, lib/admission.js), with where it came from:
+ * The parallel limit in force (`diagnosis.parallel`, lib/api/admission.js), with where it came from:
  * "2 CodeGraph queries at once on this index (from the machine: 2 cores, 23.4 GiB memory, about
  * 546.2 MiB per query)". A PI_CODEGRAPH_MAX_PARALLEL that was ignored says why.
  */
@@ -6325,7 +6334,7 @@ function envDroppedLines(dropped) {
 /**
  * The `/codegraph` report: the same diagnosis the guidance comes from, plus the last error and,
  * when ready, how many files this session's edit/write tools changed after the index
- * (`state.ledger`, lib/staleness.js). `info` is `{ extension, runner }` (extensionInfo() and
+ * (`state.ledger`, lib/api/staleness.js). `info` is `{ extension, runner }` (extensionInfo() and
  * runnerInfo()).
  */
 function statusReport(diagnosis, state, info) {
@@ -6356,10 +6365,10 @@ function statusReport(diagnosis, state, info) {
     );
   }
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
-  // What every /codegraph verb would refuse here, and why (lib/verb-refusal.js).
+  // What every /codegraph verb would refuse here, and why (lib/pi/commands/verb-refusal.js).
   if (diagnosis.writeProblem) lines.push(`verbs: refused: ${diagnosis.writeProblem}`);
   else if (diagnosis.removeProblem) lines.push(`uninit: refused: ${diagnosis.removeProblem}`);
-  // The roots, when the tools answer from any but the workspace's own index (lib/roots.js).
+  // The roots, when the tools answer from any but the workspace's own index (lib/pi/roots/roots.js).
   const roots = state.toolRoots?.() ?? [];
   if (roots.some((r) => r.source !== "workspace")) {
     for (const r of roots) {
@@ -6368,7 +6377,7 @@ function statusReport(diagnosis, state, info) {
     }
   }
   lines.push(`parallel: ${parallelText(diagnosis.parallel)}`);
-  // The focused tools on (lib/toolset.js), only when any is: with none, the report is as it was.
+  // The focused tools on (lib/pi/tools/choice.js), only when any is: with none, the report is as it was.
   const on = state.activeFocused?.() ?? [];
   if (on.length > 0 && state.choice) lines.push(`tools: ${toolsOnText(on, state.choice)}`);
   lines.push(...ignoredSettingsLines(state.choice, state.added));
@@ -6416,7 +6425,7 @@ function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = fals
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/render.js
+// lib/pi/render.js
 
 // How a call and its result look in Pi's transcript, drawn with Pi's own pieces from the host
 // (`peers`): pi-tui's `Text`, and Pi's `formatSize` and `keyHint` so sizes and the expand hint
@@ -6449,14 +6458,14 @@ function renderCall({ Text }, args, theme, context) {
   return text;
 }
 
-/** "[packages/api] " before the subject when the call names a project (lib/roots.js), else "". */
+/** "[packages/api] " before the subject when the call names a project (lib/pi/roots/roots.js), else "". */
 function projectTag(args, theme) {
   const project = args?.project;
   return typeof project === "string" ? theme.fg("muted", `[${printable(project)}] `) : "";
 }
 
 /**
- * A focused tool's call (`spec` from lib/tools.js): what it asks about on one line, and the CLI
+ * A focused tool's call (`spec` from lib/pi/tools/focused.js): what it asks about on one line, and the CLI
  * command it runs under it (arguments it would refuse: shown as given, the error follows).
  */
 function renderFocusedCall({ Text }, spec, args, theme, context) {
@@ -6530,10 +6539,10 @@ function renderResult({ Text, formatSize, keyHint }, result, options, theme, con
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/tool.js
+// lib/pi/tools/registration.js
 
 // The registered Pi tools: codegraph_explore (one `request` field, bounded by the backend's
-// MAX_REQUEST_CHARS) and the focused tools (lib/tools.js), each with its schema, its execute()
+// MAX_REQUEST_CHARS) and the focused tools (lib/pi/tools/focused.js), each with its schema, its execute()
 // over the backend, and its renderers.
 
 /**
@@ -6551,7 +6560,7 @@ function projectProperty(peers, roots) {
 
 /**
  * The call's root and its other arguments: `project` taken out of `params` (a lookup among the
- * session's roots, lib/roots.js rootFor) and the rest left as given (getters kept, for the
+ * session's roots, lib/pi/roots/roots.js rootFor) and the rest left as given (getters kept, for the
  * tool's own checks). A `project` where the schema has none (one root or none) must name that
  * root; with none at all it is an unknown argument.
  */
@@ -6621,7 +6630,7 @@ function createTool(state, peers, api, name = TOOL_NAME) {
   };
 }
 
-/** A focused tool (lib/tools.js `spec`): its schema, words and caps, over the same execute(). */
+/** A focused tool (lib/pi/tools/focused.js `spec`): its schema, words and caps, over the same execute(). */
 function createFocusedTool(state, peers, api, spec) {
   const base = spec.parameters(peers);
   const project = projectProperty(peers, state.toolRoots?.() ?? []);
@@ -6634,7 +6643,7 @@ function createFocusedTool(state, peers, api, spec) {
     execute: (_toolCallId, params, signal, onUpdate, ctx) =>
       executeCall(state, ctx, onUpdate, {
         pick: () => callRoot(state, params, spec.name, Object.keys(base.properties)),
-        // The workspace is Pi's, never the model's: `file` is an index lookup key (lib/arguments.js),
+        // The workspace is Pi's, never the model's: `file` is an index lookup key (lib/contract/arguments.js),
         // and a root is one of the session's, picked by its label.
         run: (options, { root, rest }) => api[spec.call](rest, root?.dir ?? ctx?.cwd, signal, options),
         caps: spec.caps,
@@ -6710,7 +6719,7 @@ async function executeCall(state, ctx, onUpdate, { pick, run, caps, trailer }) {
 // ---------------------------------------------------------------------------------------------
 // lib/words/versions.js
 
-// The words of version diagnostics (lib/versions.js holds the data): why a feature is missing
+// The words of version diagnostics (lib/contract/versions.js holds the data): why a feature is missing
 // from the installed CodeGraph, and the one notice for a version outside the tested range.
 // Diagnostics only: nothing here refuses a call.
 
@@ -6738,7 +6747,7 @@ function newerVersionWords(version, tested) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/versions.js
+// lib/contract/versions.js
 
 // Which CodeGraph versions have which commands and options: diagnostics, never gating on what we
 // cannot read. A feature below its floor is not offered (supports()); a version outside the
@@ -6838,11 +6847,11 @@ function versionNotice(cliVersion) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/tools-command.js
+// lib/pi/commands/tools.js
 
-// `/codegraph tools`: the user turns the focused tools (lib/tools.js) on and off. Only the user:
+// `/codegraph tools`: the user turns the focused tools (lib/pi/tools/focused.js) on and off. Only the user:
 // a command is typed, never called by the model. The change reaches the next request's tools
-// array and system prompt (Pi's setActiveTools) and is saved for the project (lib/toolset.js).
+// array and system prompt (Pi's setActiveTools) and is saved for the project (lib/pi/tools/choice.js).
 
 /**
  * What one focused tool adds to every request while on, in characters: its description, schema,
@@ -6884,7 +6893,7 @@ function toolRows(state, peers) {
 
 /**
  * `/codegraph tools <rest>`: list, or change and save. `env`: `{ state, peers, say }` from
- * lib/session.js (state.applyChoice() re-registers and sets Pi's active tools).
+ * lib/pi/session.js (state.applyChoice() re-registers and sets Pi's active tools).
  */
 async function handleTools(rest, ctx, { state, peers, say }) {
   const parsed = parseToolsArgs(rest);
@@ -6935,13 +6944,13 @@ function toolsCompletions(prefix) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/index-files.js
+// lib/pi/commands/index-files.js
 
 // The index's own files as the verbs look at them (stat only): CodeGraph's lock files and its
 // database, in the directory the diagnosis found (`indexDir`: the one the CLI opens, by its own
 // rule, crates/core/src/index_dir.rs), never a directory guessed here.
 
-/** CodeGraph's lock files (lib/backends/node/index-writer.js). */
+/** CodeGraph's lock files (lib/runners/node/index-writer.js). */
 const LOCK_FILES = ["codegraph.lock", "rebuild.pid"];
 
 /** CodeGraph's lock files present in the index directory `indexDir` (none without one). */
@@ -6974,7 +6983,7 @@ function ownIndexPath(diagnosis) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/index-status.js
+// lib/contract/index-status.js
 
 // Facts read out of CodeGraph's own output for the `/codegraph` verbs: the `status --json` line
 // (missing fields tolerated), the progress of a write (its phase and "3/7 (42%)" counts), and
@@ -7087,9 +7096,9 @@ function writeSummary(text) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/verb-target.js
+// lib/pi/commands/verb-target.js
 
-// Which root a `/codegraph <verb>` acts on (lib/roots.js): the one its label names; without a
+// Which root a `/codegraph <verb>` acts on (lib/pi/roots/roots.js): the one its label names; without a
 // label, the workspace's own (always for init), else the only root; but a verb that writes acts
 // on a root outside the workspace only when the user typed that root's label.
 
@@ -7126,7 +7135,7 @@ function spokenRoot(verb, root, state, cwd) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/verb-refusal.js
+// lib/pi/commands/verb-refusal.js
 
 // The one fact every `/codegraph` verb words the same way, before any dialog and before anything
 // runs: the workspace's index directory is not its own to write (diagnose's `writeProblem`: the
@@ -7163,9 +7172,9 @@ function notOwnRefusal(verb, d) {
 // ---------------------------------------------------------------------------------------------
 // lib/words/verbs.js
 
-// The words of the `/codegraph` verbs (lib/verbs.js): what each one does, its confirm dialog,
+// The words of the `/codegraph` verbs (lib/pi/commands/verbs.js): what each one does, its confirm dialog,
 // its progress line, its refusals and its result, and the index report of `/codegraph status`
-// (from the facts lib/index-status.js reads out of `codegraph status --json`).
+// (from the facts lib/contract/index-status.js reads out of `codegraph status --json`).
 
 /** The verbs as the completion lists them: name → one line. */
 const VERB_LINES = {
@@ -7420,7 +7429,7 @@ function indexReport(s, f) {
 const unreadableStatusText = (text) =>
   `/codegraph status: CodeGraph's status output could not be read as JSON; it said:\n${String(text).slice(0, 2000)}`;
 
-/** The first line of what a verb says about a root other than the workspace (lib/roots.js). */
+/** The first line of what a verb says about a root other than the workspace (lib/pi/roots/roots.js). */
 const projectHeadText = (root) => `Project ${root.label} (${shownPath(root.dir)}):`;
 
 /** A verb without a label where several roots could be meant. */
@@ -7435,11 +7444,11 @@ const unknownProjectText = (verb, label, labels) =>
   `/codegraph ${verb}: no project is labelled ${JSON.stringify(label)}${labels.length ? `; the projects: ${labels.join(", ")}` : "; /codegraph roots lists them"}. Nothing was run.`;
 
 // ---------------------------------------------------------------------------------------------
-// lib/verbs.js
+// lib/pi/commands/verbs.js
 
 // The `/codegraph <verb>` commands the user types (the model never runs one: a tool result
 // cannot trigger a command): status, init, sync, rebuild, uninit, unlock and cancel. Each write
-// is one command description (lib/commands.js) run through the glue's run(), the same hardened
+// is one command description (lib/contract/commands.js) run through the glue's run(), the same hardened
 // runner as explore; this module decides whether to run it (the workspace's own index, the
 // installed CLI, one write at a time, the user's consent), shows its progress and lets the user
 // stop it, and says what happened. Words: lib/words/verbs.js.
@@ -7448,7 +7457,7 @@ const unknownProjectText = (verb, label, labels) =>
 const WRITE_VERBS = new Set(["init", "sync", "rebuild", "uninit", "unlock"]);
 /** Without a UI these need `--yes`: they destroy what the index holds. */
 const NEED_YES = new Set(["rebuild", "uninit"]);
-/** The feature each verb needs of the CLI (lib/versions.js). */
+/** The feature each verb needs of the CLI (lib/contract/versions.js). */
 const VERB_FEATURES = {
   status: "status --json",
   init: "init --yes",
@@ -7489,7 +7498,7 @@ function verbSupport(verb, cliVersion) {
 
 /**
  * Pi's argument completion for `/codegraph `: the verbs matching `prefix` (minus those the
- * installed CLI lacks); after a verb, the labels of the `roots` (lib/roots.js) when there are
+ * installed CLI lacks); after a verb, the labels of the `roots` (lib/pi/roots/roots.js) when there are
  * several or the only one is not the workspace's own; after a writing verb and a dash, `--yes`.
  */
 function verbCompletions(prefix, cliVersion, roots = []) {
@@ -7521,7 +7530,7 @@ function verbCompletions(prefix, cliVersion, roots = []) {
 /**
  * Why CodeGraph turns file watching off here (its init then offers git hooks), or null: its own
  * rule (1.6.1 sync/watch-policy.js `watchDisabledReason`): CODEGRAPH_NO_WATCH=1, unless that,
- * CODEGRAPH_FORCE_WATCH=1 keeps it on, else a Windows drive under WSL (lib/backends/node/index-dir.js).
+ * CODEGRAPH_FORCE_WATCH=1 keeps it on, else a Windows drive under WSL (lib/contract/index-dir.js).
  */
 function watchOff(cwd, env = process.env) {
   if (env.CODEGRAPH_NO_WATCH === "1") return { is: "env", value: "1" };
@@ -7604,7 +7613,7 @@ async function withProgress(verb, ctx, peers, controller, work) {
 
 /**
  * `/codegraph <args>` with a verb: `env` is `{ glue, state, peers, refresh(ctx), say(ctx, text,
- * type) }` from lib/session.js. Never throws: a bug of ours is said, not left to Pi.
+ * type) }` from lib/pi/session.js. Never throws: a bug of ours is said, not left to Pi.
  */
 async function handleVerb(args, ctx, env) {
   try {
@@ -7770,7 +7779,7 @@ async function indexStatus(ctx, env, d, cwd) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/session.js
+// lib/pi/session.js
 
 // The session lifecycle: registration at session_start, readiness refreshed before every agent
 // turn and after every call, the /codegraph command, and the full-output files released at
@@ -7791,22 +7800,22 @@ async function indexStatus(ctx, env, d, cwd) {
  * again with the new guidance, which makes Pi rebuild the system prompt, and the status slot
  * follows.
  *
- * The focused tools (lib/tools.js) are registered beside explore and then made inactive unless
- * the user's choice (lib/toolset.js: PI_CODEGRAPH_TOOLS, or what `/codegraph tools` saved for the
+ * The focused tools (lib/pi/tools/focused.js) are registered beside explore and then made inactive unless
+ * the user's choice (lib/pi/tools/choice.js: PI_CODEGRAPH_TOOLS, or what `/codegraph tools` saved for the
  * project) has them on: Pi activates a tool when it is first registered, and activates every
  * extension tool again on `/reload`, so the choice is applied at every session_start. Registering
  * a tool again (readiness changed) keeps it as active or inactive as it was.
  *
  * The files Pi's own edit and write tools change are noted from `tool_result` (never modifying
- * it) in a ledger (lib/staleness.js): while any is newer than the index, the status slot counts
+ * it) in a ledger (lib/api/staleness.js): while any is newer than the index, the status slot counts
  * them (up to 1000, then "1000+") and the guidance gains one line; the index's mtime is re-checked
  * with readiness, and an index written after an edit drops it.
  *
- * The roots (lib/roots.js): the workspace's own index, the indexes a bounded scan finds below it
+ * The roots (lib/pi/roots/roots.js): the workspace's own index, the indexes a bounded scan finds below it
  * (started at session_start and on `/codegraph roots`; a turn waits only for a first scan still
  * running, itself bounded), and the roots the user added. Each is re-checked (its index, its
  * readiness) with the workspace; when the labels change, the tools are registered again with a
- * `project` parameter of the new labels (lib/tool.js).
+ * `project` parameter of the new labels (lib/pi/tools/registration.js).
  */
 function createExtension(glue, getPeers) {
   /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
@@ -8030,7 +8039,7 @@ function createExtension(glue, getPeers) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/admission.js
+// lib/api/admission.js
 
 // Admission per index: how many CodeGraph processes run at once on one index, and the queue the
 // rest wait in. Pi runs the tool calls of one assistant message in parallel, and every CodeGraph
@@ -8235,10 +8244,10 @@ function passWrite(cwd) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// lib/calls.js
+// lib/api/calls.js
 
 // The glue's calls into a backend (the native addon or the Node runner, both shaped like the
-// addon's module): argument-robust run() of any command description (lib/commands.js), explore()
+// addon's module): argument-robust run() of any command description (lib/contract/commands.js), explore()
 // as one such description, and a diagnose() that never rejects. Whatever the backend, run() and
 // explore() never throw synchronously and every failure is a CODEGRAPH_* rejection.
 
@@ -8305,7 +8314,7 @@ function budgetOf(command, plain) {
   return DEFAULT_TIMEOUT_MS;
 }
 
-/** The subcommands whose answers cite workspace files: each answer is checked for stale ones (lib/staleness.js). */
+/** The subcommands whose answers cite workspace files: each answer is checked for stale ones (lib/api/staleness.js). */
 const CITES_FILES = new Set(["explore", "node", "callers", "callees", "impact", "query"]);
 
 /** Whether `command` is one whose answer cites files (a description that cannot be read is not). */
@@ -8339,7 +8348,7 @@ function namedCommand(command) {
   }
 }
 
-/** `{ [name]: notice }` when the CLI's version is outside the tested range (lib/versions.js), else `{}`. */
+/** `{ [name]: notice }` when the CLI's version is outside the tested range (lib/contract/versions.js), else `{}`. */
 function noticeOf(name, cliVersion) {
   const notice = versionNotice(cliVersion);
   return notice ? { [name]: notice } : {};
@@ -8372,7 +8381,7 @@ function wrapBackend(backend) {
     }
     // A failure's words name the command that ran (`codegraph sync did not finish…`); explore's stay as they were.
     const named = namedCommand(command);
-    // Wait for a turn on the index (lib/admission.js); the time budget starts once admitted. A
+    // Wait for a turn on the index (lib/api/admission.js); the time budget starts once admitted. A
     // write takes no reader's turn: readers meet it through the runner's writer rule.
     const budgetMs = budgetOf(command, plain);
     let ticket;
@@ -8408,7 +8417,7 @@ function wrapBackend(backend) {
     ticket.leave();
     noteIndexBytes(cwd, result?.details?.indexBytes);
     // The files the answer cites that changed after the index was written: said within a short
-    // deadline, from `stat` alone (lib/staleness.js).
+    // deadline, from `stat` alone (lib/api/staleness.js).
     const finished = finishAnswer(result);
     const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };
     const answer = citesFiles(command) ? await withStaleness(finished, cwd, { caps }) : finished;
@@ -8422,7 +8431,7 @@ function wrapBackend(backend) {
   }
 
   /**
-   * A focused tool's call: its arguments checked and made a command description (lib/commands.js),
+   * A focused tool's call: its arguments checked and made a command description (lib/contract/commands.js),
    * then run(). A bad argument is a CODEGRAPH_INVALID_REQUEST rejection, never a throw.
    */
   const focused = (build) => async (params, cwd, signal, options) => run(build(params), cwd, signal, options);
@@ -8478,7 +8487,7 @@ function wrapBackend(backend) {
 //
 // A backend is shaped like the native addon's module: { runCommand(command, cwd, signal?, options?)
 // → Promise<{ text, details }> (rejecting with a coded Error; `command` is a description from
-// lib/commands.js), diagnose(cwd) → Promise<Diagnosis>,
+// lib/contract/commands.js), diagnose(cwd) → Promise<Diagnosis>,
 // releaseFullOutputs(paths?) → number, MAX_REQUEST_CHARS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES,
 // DRAIN_LIMIT_BYTES, STDERR_TAIL_BYTES, DEFAULT_TIMEOUT_MS }, optionally runnerInfo().
 
@@ -8530,7 +8539,7 @@ function glueOver(backend, options = {}) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// The exports: the glue (lib/glue.js) over the Node runner (lib/backends/node.js's exports).
+// The exports: the glue (lib/glue.js) over the Node runner (lib/runners/node.js's exports).
 
 const nodeBackend = {
   runCommand,

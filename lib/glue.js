@@ -4,13 +4,13 @@
 //
 // A backend is shaped like the native addon's module: { runCommand(command, cwd, signal?, options?)
 // → Promise<{ text, details }> (rejecting with a coded Error; `command` is a description from
-// lib/commands.js), diagnose(cwd) → Promise<Diagnosis>,
+// lib/contract/commands.js), diagnose(cwd) → Promise<Diagnosis>,
 // releaseFullOutputs(paths?) → number, MAX_REQUEST_CHARS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES,
 // DRAIN_LIMIT_BYTES, STDERR_TAIL_BYTES, DEFAULT_TIMEOUT_MS }, optionally runnerInfo().
 
-const { createExtension } = require("./session.js");
-const { wrapBackend } = require("./calls.js");
-const { FALLBACK_LINE, TOOL_NAME } = require("./guidance.js");
+const { createExtension } = require("./pi/session.js");
+const { wrapBackend } = require("./api/calls.js");
+const { FALLBACK_LINE, TOOL_NAME } = require("./pi/guidance.js");
 
 /**
  * The module-shaped glue over `backend`: the default factory (callable, as Pi loads it) with

@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Writes example/codegraph-explore.js, pi-codegraph as ONE readable file: the plain-Node runner
-// (lib/backends/node/) and the Pi glue (lib/glue.js and what it requires), module after module in
+// (lib/runners/node/) and the Pi glue (lib/glue.js and what it requires), module after module in
 // dependency order, with the module plumbing removed. No bundler runtime: the modules' top-level
 // names simply share one file scope. `--check` builds to memory and exits 1 when the committed
 // file differs (CI runs it as `npm run example:check`).
@@ -30,7 +30,7 @@ import { fileURLToPath } from "node:url";
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const OUTPUT = "example/codegraph-explore.js";
 /** The modules the example starts from; everything they require follows. */
-const BACKEND_ENTRY = "lib/backends/node.js";
+const BACKEND_ENTRY = "lib/runners/node.js";
 const GLUE_ENTRY = "lib/glue.js";
 const RULE = `// ${"-".repeat(93)}`;
 
@@ -184,7 +184,7 @@ function header(version) {
     "// error codes; its docs/security.md: the data and security boundary), over the package's plain-Node runner instead of",
     "// the Rust addon: no native binary, nothing to build. Each section below is one module of the",
     "// package (its path in the section line), in dependency order: first the Node runner",
-    "// (lib/backends/node/), then the Pi glue (lib/). The contract suites run against this file too.",
+    "// (lib/runners/node/), then the Pi glue (lib/). The contract suites run against this file too.",
     "//",
     "// Install: Pi (it brings Node 22+), the CodeGraph CLI on PATH (npm install -g @colbymchenry/codegraph)",
     "// and an index you made yourself (`codegraph init` in the project). Then",

@@ -1,4 +1,4 @@
-//! The core's results as JS values: an outcome as `RunResult` (lib/answer.js finishes it), a diagnosis as
+//! The core's results as JS values: an outcome as `RunResult` (lib/api/answer.js finishes it), a diagnosis as
 //! `AddonDiagnosis`, and a failure as a real JS `Error` with `code`, `facts` and `details`. No
 //! words: lib/words/ builds messages and remediations from the codes and facts.
 
@@ -136,7 +136,7 @@ pub fn result(o: Outcome) -> RunResult {
       kept_lines: u32::try_from(o.stdout.kept_lines).unwrap_or(u32::MAX),
       full_output_path,
       full_output_bytes,
-      // Worded by lib/answer.js from `answer.fullOutputMissing`.
+      // Worded by lib/api/answer.js from `answer.fullOutputMissing`.
       full_output_missing: None,
       output_tail: o.stdout.output_tail,
     },
@@ -192,7 +192,7 @@ pub fn error_details(failure: &Failure) -> ExploreErrorDetails {
 }
 
 /// A real `Error` with the stable `code`, the failure's `facts` and the run's `details`: the glue
-/// (lib/backends/native.js) words it through lib/words/ into the public Error.
+/// (lib/runners/native.js) words it through lib/words/ into the public Error.
 pub fn js_error(env: &Env, err: &ExploreError, failure: &Failure) -> Error {
   let build = || -> Result<Error> {
     let code = err.code();

@@ -66,7 +66,7 @@ pub struct ExploreOptions {
   pub on_progress: Option<ProgressCallback>,
 }
 
-/// A CodeGraph command as data, as `lib/commands.js` builds it: `codegraph <subcommand>
+/// A CodeGraph command as data, as `lib/contract/commands.js` builds it: `codegraph <subcommand>
 /// <options> [-- <positional>]`. Declared for the generated TypeScript types; `args::command`
 /// reads it by hand, so a wrong field rejects with CODEGRAPH_INVALID_OPTIONS (the positional
 /// text with CODEGRAPH_INVALID_REQUEST) and nothing starts.
@@ -196,14 +196,14 @@ pub struct ExploreDetails {
 #[napi(object, object_from_js = false)]
 pub struct RunResult {
   /// The CodeGraph answer as stored: within the caps when not truncated; when truncated, the
-  /// glue (lib/answer.js) fits it and the worded truncation marker to `answer`'s caps.
+  /// glue (lib/api/answer.js) fits it and the worded truncation marker to `answer`'s caps.
   pub text: String,
   pub details: ExploreDetails,
   /// Facts the glue needs to finish the answer.
   pub answer: AnswerFacts,
 }
 
-/// What `explore()` and `run()` resolve with: the addon's `RunResult` finished by lib/answer.js.
+/// What `explore()` and `run()` resolve with: the addon's `RunResult` finished by lib/api/answer.js.
 /// Declared for binding.d.ts (index.d.ts names it).
 #[napi(object, object_from_js = false)]
 #[allow(dead_code)]
@@ -213,7 +213,7 @@ pub struct ExploreResult {
   pub details: ExploreDetails,
 }
 
-/// What lib/answer.js and lib/words/ need to finish an answer: the empty answer's subcommand,
+/// What lib/api/answer.js and lib/words/ need to finish an answer: the empty answer's subcommand,
 /// the caps the marker counts against, whether the full-output file holds everything.
 #[napi(object, object_from_js = false)]
 pub struct AnswerFacts {
@@ -291,7 +291,7 @@ pub struct Problem {
 }
 
 /// What the addon's `diagnose` resolves with. The public `Diagnosis` (index.d.ts) is this with its
-/// problems worded by lib/words/ (lib/backends/native.js).
+/// problems worded by lib/words/ (lib/runners/native.js).
 #[napi(object, object_from_js = false)]
 pub struct AddonDiagnosis {
   pub cwd: String,

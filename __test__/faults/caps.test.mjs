@@ -10,7 +10,7 @@ import { assertNothingLeft } from "../helpers/processes.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
-const { MAX_NAME_CHARS } = createRequire(import.meta.url)("../../lib/arguments.js");
+const { MAX_NAME_CHARS } = createRequire(import.meta.url)("../../lib/contract/arguments.js");
 const HUNDRED_MB = 100 * 1024 * 1024;
 /** Control characters other than tab and newline (what a terminal would act on). */
 const hasControl = (text) =>
@@ -20,7 +20,7 @@ const hasControl = (text) =>
   });
 
 eachBackend("the caps", ({ exploreWith, releaseFullOutputs, tool }) => {
-  // Each call's own caps: explore's are the contract's, a focused tool's its own (lib/commands.js).
+  // Each call's own caps: explore's are the contract's, a focused tool's its own (lib/contract/commands.js).
   const caps = tool.caps ?? { maxBytes: 51200, maxLines: 2000 };
   test("prints 100 MB of stderr then fails: a tail of at most 4 KB ending with the last bytes, promptly", async () => {
     const fake = fakeCli([
@@ -115,7 +115,7 @@ eachBackend("the caps", ({ exploreWith, releaseFullOutputs, tool }) => {
     });
   }
 
-  // explore's request: 10,000 UTF-16 units; a focused tool's text argument: its own 300 (lib/arguments.js).
+  // explore's request: 10,000 UTF-16 units; a focused tool's text argument: its own 300 (lib/contract/arguments.js).
   const limit = tool.focused ? MAX_NAME_CHARS : 10000;
   test(`request length counts UTF-16 units as the CLI does: ${limit / 2 + 1} emoji are refused, the CLI never runs`, async () => {
     const log = path.join(tempDir(), "ran");

@@ -12,7 +12,7 @@ import { cleanup } from "../helpers/processes.mjs";
 import { ALL_TOOLS, backends, saved, toolCall, useFaultsSuite } from "./suite.mjs";
 
 const require = createRequire(import.meta.url);
-const { versionNotice } = require("../../lib/versions.js");
+const { versionNotice } = require("../../lib/contract/versions.js");
 
 /** A workspace whose index a live process (standing in for CodeGraph) is writing. */
 let busy;
@@ -37,7 +37,7 @@ const normalise = (s) =>
 // The version is read beside the run, so an answer may come before it; its notice goes with it.
 const RACY = new Set(["cliVersion", "cliVersionSource", "cliVersionNotice", "durationMs"]);
 
-/** A version notice goes with the version it is about, whichever backend read it (lib/versions.js). */
+/** A version notice goes with the version it is about, whichever backend read it (lib/contract/versions.js). */
 function assertNoticeOf(d, label) {
   const { cliVersion, cliVersionNotice, versionNotice: diagnosed } = d;
   const notice = cliVersionNotice ?? diagnosed;

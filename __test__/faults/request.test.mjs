@@ -10,12 +10,12 @@ import { assertNothingLeft } from "../helpers/processes.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
-const { MAX_NAME_CHARS } = createRequire(import.meta.url)("../../lib/arguments.js");
+const { MAX_NAME_CHARS } = createRequire(import.meta.url)("../../lib/contract/arguments.js");
 
 // Against explore and the focused tools whose text goes verbatim after `--` (relations' symbol,
 // search's name). codegraph_node is left out: a symbol with a path separator is file mode to
 // CodeGraph, so node checks it as a file key (no absolute path, no `..`, no leading `-`, no control
-// character: lib/arguments.js), and its argument rules have their own tests.
+// character: lib/contract/arguments.js), and its argument rules have their own tests.
 eachBackend(
   "the request",
   ({ exploreWith, tool }) => {
@@ -114,7 +114,7 @@ eachBackend(
       }
     });
 
-    // explore's limit is 10,000 characters; a focused tool's text argument's is 300 (lib/arguments.js).
+    // explore's limit is 10,000 characters; a focused tool's text argument's is 300 (lib/contract/arguments.js).
     test(`exactly ${limit.toLocaleString("en")} multibyte characters still pass, verbatim`, async () => {
       const request = "é".repeat(limit);
       assertVerbatim(await passed(request), request);

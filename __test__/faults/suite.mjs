@@ -14,7 +14,7 @@ import { ALL_TOOLS, calleeOf, toolCall } from "../helpers/tools.mjs";
  * `{ id, entry, module, differs }`; `differs(why)` is the named skip where the Node
  * backend cannot keep the addon's promise. `module` is the package's glue over that backend
  * (explore/diagnose/releaseFullOutputs/createExtension); `entry` is what a child script
- * requires for explore/diagnose (index.js for native, lib/backends/node for node).
+ * requires for explore/diagnose (index.js for native, lib/runners/node for node).
  */
 export const backends = implementations;
 export { ALL_TOOLS, toolCall };

@@ -1,6 +1,6 @@
 // The implementations the contract suites (explore, output, tool, progress, faults) run against:
 // the package's glue over the native addon (index.js), the same glue over the plain-Node runner
-// (index.js's forBackend(lib/backends/node)), and, where a suite is cheap, the generated
+// (index.js's forBackend(lib/runners/node)), and, where a suite is cheap, the generated
 // single-file example (example/codegraph-explore.js: the same glue and Node runner in one file).
 // All must pass every test unchanged; where the Node runner cannot keep a promise, the test says
 // so by name: `impl.differs("why")` is `{ skip: "node backend: why" }` for the Node-runner

@@ -2,7 +2,7 @@
 // process loads it without the test helpers).
 
 /**
- * The first page of a minimal CodeGraph index, as a content check reads one (lib/index-probe.js):
+ * The first page of a minimal CodeGraph index, as a content check reads one (lib/pi/roots/index-probe.js):
  * a SQLite header (page size 4096, the fixed payload fractions), page 1 a table leaf holding the
  * definitions of CodeGraph's own tables, and a second page (a database of one page is one
  * `codegraph init` is still creating). No SQLite opens it; the fake CLI never reads it.

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { root } from "./index.mjs";
 
-const { FOCUSED_CAPS } = createRequire(import.meta.url)("../../lib/commands.js");
+const { FOCUSED_CAPS } = createRequire(import.meta.url)("../../lib/contract/commands.js");
 
 /** The relations codegraph_relations runs, taken in turn by the topics (one per describe). */
 export const RELATIONS = ["callers", "callees", "impact"];
@@ -24,7 +24,7 @@ export const ALL_TOOLS = ["explore", "node", "relations", "search"];
 
 /**
  * The call under test: `{ id, glue, subcommand, focused, label, caps, params(request), adapt(module),
- * script(module), env }`. `caps`: the tool's own `{ maxBytes, maxLines }` (lib/commands.js), null
+ * script(module), env }`. `caps`: the tool's own `{ maxBytes, maxLines }` (lib/contract/commands.js), null
  * for explore (the contract's). `adapt(module)` is `(request, cwd, signal, options) => Promise` over
  * a glue module; `script(expr)` is the same as a JS expression for a child script (`expr`: the glue
  * module); `env` tells a host script (helpers/tool-call.cjs) which call to make.

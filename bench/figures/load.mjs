@@ -32,7 +32,7 @@ console.log(JSON.stringify({startup:t0,first:t1-t0,second:t2-t1}))})})`,
     { name: "node + index.js explore() ×2 ⁴", script: exploreScript(ctx, indexJs, "m.explore") },
     {
       name: "node + addon .node explore() ×2 ⁵",
-      // The addon runs command descriptions; explore is one (lib/commands.js).
+      // The addon runs command descriptions; explore is one (lib/contract/commands.js).
       script: exploreScript(
         ctx,
         ctx.addon.file,

@@ -235,7 +235,7 @@ export async function prompt(ctx) {
         target: `< ${TOKEN_TARGET.toLocaleString("en")} tokens`,
         measured: `≈ ${tokens(allAdded.chars)} tokens (${allAdded.bytes.toLocaleString("en")} bytes)`,
         met: ready && tokens(allAdded.chars) < TOKEN_TARGET,
-        why: "the descriptions, schemas, snippets and guidelines are the words in lib/guidance.js (FOCUSED_WORDS) and the schemas in lib/tools.js: shorten them there.",
+        why: "the descriptions, schemas, snippets and guidelines are the words in lib/pi/guidance.js (FOCUSED_WORDS) and the schemas in lib/pi/tools/focused.js: shorten them there.",
       },
     ];
     return {
@@ -275,7 +275,7 @@ export async function prompt(ctx) {
       ],
       notes: [
         "¹ what is left once the tool's entry (with the comma before it), its line among the tools and its guideline are counted: for codegraph_node, explore's third guideline changes (it then says to call codegraph_node where CodeGraph's answers name it, instead of saying that codegraph_node does not exist here); for the others, nothing.",
-        "/codegraph tools says: the size the list shows the user per tool (lib/tools-command.js promptChars: name, description, schema JSON, snippet, guideline).",
+        "/codegraph tools says: the size the list shows the user per tool (lib/pi/commands/tools.js promptChars: name, description, schema JSON, snippet, guideline).",
       ],
       targets,
     };

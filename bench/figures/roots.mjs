@@ -1,4 +1,4 @@
-// Discovery of the indexes below the workspace (lib/roots-scan.js): scanRoots() on a generated
+// Discovery of the indexes below the workspace (lib/pi/roots/scan.js): scanRoots() on a generated
 // 100,000-file monorepo against a full recursive walk of the same tree
 // (`fs.promises.readdir(dir, { recursive: true, withFileTypes: true })`), in this same run. The
 // tree has node_modules, dist and .git full of files, packages whose src/ goes eight levels deep,
@@ -195,7 +195,7 @@ export async function roots(ctx) {
   const walkMedian = median(walkMs);
   return {
     title: "Discovery of the indexes below the workspace (a 100,000-file monorepo)",
-    about: `scanRoots() (lib/roots-scan.js, limits ${JSON.stringify(SCAN_LIMITS)}) on a generated monorepo of ${files.toLocaleString("en")} files in ${dirs.toLocaleString("en")} directories (written in ${ms(made.ms)} ms): a root node_modules, dist and .git full of files; 60 packages and 3 apps each with package.json, a src/ tree eight levels deep, node_modules, dist and test; 4 Go services; ${PLANTED.length} indexes planted where the scan must find them (one four levels down) and ${DECOYS.length + 1} where it must not (under node_modules, dist and .git, inside an indexed package, five levels down, a header of zeros). The peer, measured in this same run, is the obvious full walk: \`fs.promises.readdir(dir, { recursive: true, withFileTypes: true })\`. Warm: one warm-up, then ${PAIRS} pairs in alternating order. Cold-ish: each call in a fresh Node process (${COLD_RUNS} each; JIT and libuv's pool cold, the kernel's dentry and page caches warm: the tree was just written). Stall: the longest event-loop delay while one call ran (perf_hooks monitorEventLoopDelay, 1 ms resolution).`,
+    about: `scanRoots() (lib/pi/roots/scan.js, limits ${JSON.stringify(SCAN_LIMITS)}) on a generated monorepo of ${files.toLocaleString("en")} files in ${dirs.toLocaleString("en")} directories (written in ${ms(made.ms)} ms): a root node_modules, dist and .git full of files; 60 packages and 3 apps each with package.json, a src/ tree eight levels deep, node_modules, dist and test; 4 Go services; ${PLANTED.length} indexes planted where the scan must find them (one four levels down) and ${DECOYS.length + 1} where it must not (under node_modules, dist and .git, inside an indexed package, five levels down, a header of zeros). The peer, measured in this same run, is the obvious full walk: \`fs.promises.readdir(dir, { recursive: true, withFileTypes: true })\`. Warm: one warm-up, then ${PAIRS} pairs in alternating order. Cold-ish: each call in a fresh Node process (${COLD_RUNS} each; JIT and libuv's pool cold, the kernel's dentry and page caches warm: the tree was just written). Stall: the longest event-loop delay while one call ran (perf_hooks monitorEventLoopDelay, 1 ms resolution).`,
     tables: [
       {
         caption: "One call on the 100,000-file tree, ms",

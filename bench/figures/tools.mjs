@@ -48,7 +48,7 @@ const CASES = [
   { label: "search", call: "search", command: "searchCommand", params: { name: "Service" } },
 ];
 
-/** The argv the runner gives the CLI for a command description (lib/backends/node/command.js commandArgv). */
+/** The argv the runner gives the CLI for a command description (lib/runners/node/command.js commandArgv). */
 const argvOf = ({ subcommand, options, positional }) =>
   positional === undefined ? [subcommand, ...options] : [subcommand, ...options, "--", positional];
 
@@ -158,7 +158,7 @@ export async function tools(ctx) {
     });
     return {
       title: "Focused tools against CodeGraph's launcher (CodeGraph 1.6.1)",
-      about: `The shop fixture: \`codegraph init -y .\` on a temp copy took ${ms(initMs)} ms. Each case: index.js's exported call (\`node\`, \`relations\` or \`search\`, the functions the tools' execute() calls) against CodeGraph's own launcher (${launcherShown}, the platform bundle's \`bin/codegraph\` that the npm shim execs and the call ran) started directly with execFile, the argv the call's command description gives (lib/commands.js) and the quiet environment the runner sets. One warm-up each, then ${PAIRS} pairs whose order alternates; the target is the median of the pairs' wall ratios, which cancels drift between pairs better than the ratio of the medians (shown too). Every pair's two answers (and the warm-up's) are compared byte for byte: the copy is freshly indexed, so no stale-files line is added.`,
+      about: `The shop fixture: \`codegraph init -y .\` on a temp copy took ${ms(initMs)} ms. Each case: index.js's exported call (\`node\`, \`relations\` or \`search\`, the functions the tools' execute() calls) against CodeGraph's own launcher (${launcherShown}, the platform bundle's \`bin/codegraph\` that the npm shim execs and the call ran) started directly with execFile, the argv the call's command description gives (lib/contract/commands.js) and the quiet environment the runner sets. One warm-up each, then ${PAIRS} pairs whose order alternates; the target is the median of the pairs' wall ratios, which cancels drift between pairs better than the ratio of the medians (shown too). Every pair's two answers (and the warm-up's) are compared byte for byte: the copy is freshly indexed, so no stale-files line is added.`,
       tables: [
         {
           caption: "Per call on the shop fixture, ms",

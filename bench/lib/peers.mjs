@@ -1,5 +1,5 @@
 // The three ways to run the CLI that the figures compare:
-//   explore()  the addon's runCommand() of explore's description (lib/commands.js), from the
+//   explore()  the addon's runCommand() of explore's description (lib/contract/commands.js), from the
 //              snapshot of the .node index.js loads: what index.js's explore() does, minus a
 //              lazy-load check and `?? null` on two arguments
 //   execFile   node:child_process.execFile with the same caps (maxBuffer, timeout, signal): what a

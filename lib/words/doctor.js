@@ -4,7 +4,7 @@ const { SOURCE_WORDS, scanText } = require("./roots.js");
 const { filesWord } = require("./staleness.js");
 
 /**
- * doctor's status row from `codegraph status --json` (lib/index-status.js): "ready, 3 files
+ * doctor's status row from `codegraph status --json` (lib/contract/index-status.js): "ready, 3 files
  * changed since the index (2 modified, 1 added; codegraph status)", "ready, the index is up to
  * date", or why the changes are not known.
  */
@@ -43,7 +43,7 @@ function doctorRootLines({ roots, scan, savedProblem }) {
 const MAX_SHOWN_LINKS = 5;
 
 /**
- * doctor's `outside` row (lib/outside-files.js outsideFiles' result), or null when every indexed
+ * doctor's `outside` row (lib/api/outside-files.js outsideFiles' result), or null when every indexed
  * file it resolved is inside the workspace: which links the indexer followed out, how many indexed
  * files each brought in, and how to keep them out.
  */

@@ -1,7 +1,7 @@
 // Every failure's words, built once from the facts a backend returns (`{ code, facts }`, the execa
 // pattern): the public Error's `message` ("CODE: headline.\nRemediation: …", plus the stderr
 // section), its `remediation` and the `details` the facts add. Both backends (the addon through
-// lib/backends/native.js, the Node runner through its errors.js) and the glue go through here, so
+// lib/runners/native.js, the Node runner through its errors.js) and the glue go through here, so
 // the two say the same thing by construction.
 
 const { shownPath } = require("./paths.js");

@@ -32,7 +32,7 @@ const REQUEST_REASONS = {
   argument: (r) => argumentSays(r),
 };
 
-/** One focused tool's argument and the rule it broke (lib/arguments.js). */
+/** One focused tool's argument and the rule it broke (lib/contract/arguments.js). */
 const ARGUMENT_RULES = {
   notObject: () => "the arguments are not an object",
   unreadable: () => "it cannot be read",
@@ -234,7 +234,7 @@ function queueSays(q) {
   return `${queries(q.ahead)} ahead of it on this index, ${q.policy.limit} run at once`;
 }
 
-/** The call a cancellation ended: explore's, or a focused tool's command (`subcommand`, lib/calls.js). */
+/** The call a cancellation ended: explore's, or a focused tool's command (`subcommand`, lib/api/calls.js). */
 function cancelledCall(f) {
   return f.subcommand ? `the codegraph ${f.subcommand} call` : "the explore";
 }

@@ -4,7 +4,7 @@
 // it is masked here, where it becomes a message or `details` (the one place for these rules:
 // __test__/corpora/redact.json holds a case for each).
 
-const { STDERR_TAIL_BYTES, isContinuation } = require("../backends/node/limits.js");
+const { STDERR_TAIL_BYTES, isContinuation } = require("../contract/limits.js");
 
 /** Marks a tail that starts in the middle of a line longer than the tail itself (stderr_tail.rs). */
 const CUT_MARK = "[cut]…";

@@ -1,11 +1,11 @@
-// The words of the roots (lib/roots.js): the line an answer from another root begins with, the
+// The words of the roots (lib/pi/roots/roots.js): the line an answer from another root begins with, the
 // `project` argument and guideline the model reads, and what `/codegraph roots` says.
 
-const { MAX_OFFERED_ROOTS } = require("../root-labels.js");
+const { MAX_OFFERED_ROOTS } = require("../pi/roots/labels.js");
 const { shownPath } = require("./paths.js");
 
 /**
- * The first line of an answer from a root other than the workspace (`facts`: lib/roots.js
+ * The first line of an answer from a root other than the workspace (`facts`: lib/pi/roots/roots.js
  * pathFacts): which root answered and how its paths become paths Pi's `read` accepts.
  */
 function pathLineText(f) {
@@ -42,7 +42,7 @@ const SOURCE_WORDS = {
 
 /**
  * `/codegraph roots`: `rows` ({ label, dir, source, indexed, problem? }), what the scan saw
- * (`scan`: lib/roots-scan.js result, or undefined while it runs) and the saved file's problem.
+ * (`scan`: lib/pi/roots/scan.js result, or undefined while it runs) and the saved file's problem.
  */
 function rootsListText(rows, { scan, savedProblem } = {}) {
   const lines = [];
@@ -75,13 +75,13 @@ const offeredNote = (usable) => {
   return left ? `; ${usable.length - left} offered to the model, ${left} not` : "";
 };
 
-/** Why an indexed root is not in the tools' `project` (lib/root-labels.js markOffered). */
+/** Why an indexed root is not in the tools' `project` (lib/pi/roots/labels.js markOffered). */
 const notOfferedText = (why) =>
   why === "tooMany"
     ? `not offered to the model (at most ${MAX_OFFERED_ROOTS} are: the workspace's own and added ones first, then the shallowest found); /codegraph verbs still take its label`
     : `not offered to the model (${why})`;
 
-/** One line on what the scan did (lib/roots-scan.js scanRoots' result). */
+/** One line on what the scan did (lib/pi/roots/scan.js scanRoots' result). */
 function scanText(s) {
   if (s.gated === "home") return "not run: the workspace is your home directory";
   if (s.gated === "filesystemRoot") return "not run: the workspace is a filesystem root";

@@ -1,4 +1,4 @@
-// The words of a settings file the glue could not use (lib/settings-file.js reasons): the part
+// The words of a settings file the glue could not use (lib/pi/settings-file.js reasons): the part
 // after the file's path in "saved roots ignored: <file>: …" and "The saved choice could not be
 // read (<file>: …)".
 
@@ -19,7 +19,7 @@ function settingsProblemText(file, reason) {
   return `${file}: ${reason?.code ?? "unreadable"}`;
 }
 
-/** The `/codegraph` report's lines for saved files that were ignored (`choice`: lib/toolset.js choiceFor, `added`: lib/roots.js loadAddedRoots). */
+/** The `/codegraph` report's lines for saved files that were ignored (`choice`: lib/pi/tools/choice.js choiceFor, `added`: lib/pi/roots/roots.js loadAddedRoots). */
 function ignoredSettingsLines(choice, added) {
   const lines = [];
   if (choice?.savedProblem) lines.push(`saved tools choice ignored: ${choice.savedProblem}; the default applies`);

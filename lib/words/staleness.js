@@ -1,5 +1,5 @@
 // The words of staleness: the line appended to an answer that cites files changed or deleted
-// after the CodeGraph index was last written (lib/staleness.js finds them), and what the status
+// after the CodeGraph index was last written (lib/api/staleness.js finds them), and what the status
 // slot, the /codegraph report and the prompt say about files Pi's own tools edited since.
 
 const { shownPath } = require("./paths.js");

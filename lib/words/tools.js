@@ -1,4 +1,4 @@
-// The words of `/codegraph tools` (lib/toolset.js): the list, a change, its completion lines, and
+// The words of `/codegraph tools` (lib/pi/tools/choice.js): the list, a change, its completion lines, and
 // what the choice's sources say (PI_CODEGRAPH_TOOLS, the saved file).
 
 const { shownPath } = require("./paths.js");
@@ -27,7 +27,7 @@ function sourceText(choice) {
 
 /**
  * The tools on and where the choice came from, in one line: doctor's `tools` row and the line of
- * the `/codegraph` report. `on`: the focused tools on (lib/tools.js names); `file`: where a saved
+ * the `/codegraph` report. `on`: the focused tools on (lib/pi/tools/focused.js names); `file`: where a saved
  * choice is (doctor names it).
  */
 function toolsOnText(on, choice, file) {

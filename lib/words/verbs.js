@@ -1,6 +1,6 @@
-// The words of the `/codegraph` verbs (lib/verbs.js): what each one does, its confirm dialog,
+// The words of the `/codegraph` verbs (lib/pi/commands/verbs.js): what each one does, its confirm dialog,
 // its progress line, its refusals and its result, and the index report of `/codegraph status`
-// (from the facts lib/index-status.js reads out of `codegraph status --json`).
+// (from the facts lib/contract/index-status.js reads out of `codegraph status --json`).
 
 const { shownPath } = require("./paths.js");
 
@@ -257,7 +257,7 @@ function indexReport(s, f) {
 const unreadableStatusText = (text) =>
   `/codegraph status: CodeGraph's status output could not be read as JSON; it said:\n${String(text).slice(0, 2000)}`;
 
-/** The first line of what a verb says about a root other than the workspace (lib/roots.js). */
+/** The first line of what a verb says about a root other than the workspace (lib/pi/roots/roots.js). */
 const projectHeadText = (root) => `Project ${root.label} (${shownPath(root.dir)}):`;
 
 /** A verb without a label where several roots could be meant. */

@@ -1,4 +1,4 @@
-// The words of version diagnostics (lib/versions.js holds the data): why a feature is missing
+// The words of version diagnostics (lib/contract/versions.js holds the data): why a feature is missing
 // from the installed CodeGraph, and the one notice for a version outside the tested range.
 // Diagnostics only: nothing here refuses a call.
 

@@ -1,4 +1,4 @@
-//! A command description (`lib/commands.js` builds them) read out of whatever JS passed, field
+//! A command description (`lib/contract/commands.js` builds them) read out of whatever JS passed, field
 //! by field with a coded error for each wrong type, then checked by the core's own rules
 //! (`Command::check`). Nothing reads napi's typed conversion: a wrong type never reaches napi's
 //! untyped error.

@@ -1,7 +1,7 @@
 //! A CodeGraph command as data: which subcommand, its options, the user's text, its caps, its
 //! deadline, whether it may write the index and whether it reports progress. The runner
 //! (`explore::run_command`) gives every command the same guarantees; a new command is a new
-//! description (built in JS by `lib/commands.js`), not new runner code.
+//! description (built in JS by `lib/contract/commands.js`), not new runner code.
 
 use std::ffi::OsString;
 use std::path::PathBuf;

@@ -1,7 +1,7 @@
 //! Which directory CodeGraph opens as a project's index: CodeGraph 1.6.1's own rule
 //! (`dist/directory.js` `codeGraphDirName`, `codeGraphDirNameFor`; `dist/sync/watch-policy.js`
 //! `detectWsl`, `isWindowsDriveMount`), computed once here for every check of the addon, so the
-//! checks look where the CLI will open. The Node runner's twin is `lib/backends/node/index-dir.js`.
+//! checks look where the CLI will open. The Node runner's twin is `lib/contract/index-dir.js`.
 //!
 //! - `CODEGRAPH_DIR`, trimmed as JavaScript trims, is the name when it is a plain directory name;
 //!   empty, `.`, anything with `..`, `/` or `\`, or an absolute path is ignored (`.codegraph`).

@@ -68,7 +68,7 @@ impl Cap {
 
 /// The bounded text and the counts that describe it. When truncated, `text` is what was stored
 /// (within the caps, + a few bytes to finish a character) and the counts are its own: the glue
-/// (lib/answer.js) fits it and lib/words/' marker to the caps, and counts what it kept.
+/// (lib/api/answer.js) fits it and lib/words/' marker to the caps, and counts what it kept.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Bounded {
   /// The kept output, without the truncation marker.

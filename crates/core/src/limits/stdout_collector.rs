@@ -211,7 +211,7 @@ impl StdoutCollector {
       None => None,
     };
     // The marker counts against the caps: the glue words it and fits the text to the caps with
-    // it (lib/answer.js); here the stored text goes out whole, with its own counts.
+    // it (lib/api/answer.js); here the stored text goes out whole, with its own counts.
     Bounded {
       kept_bytes: decoded.len() as u64,
       kept_lines: count_lines(&decoded),

@@ -19,7 +19,7 @@ fn small_output_is_kept_whole() {
   assert_eq!((b.total_lines, b.kept_lines, b.total_bytes), (2, 2, 12));
 }
 
-// The marker is worded and fitted to the caps by the glue (lib/answer.js, lib/words/marker.js;
+// The marker is worded and fitted to the caps by the glue (lib/api/answer.js, lib/words/marker.js;
 // tested through explore() in __test__/explore.test.mjs): here the stored text stays within the
 // caps (+ a few bytes around a cut character) and every truncated answer names its file.
 

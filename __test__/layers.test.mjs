@@ -1,0 +1,123 @@
+// The floors of lib/ (docs/architecture.md): every local require goes down, never up or across.
+//   contract/  limits, codes, paths, command descriptions, arguments, versions: nothing of ours
+//   words/     every sentence a user or the model reads: contract only
+//   runners/   select, native (the addon), node (the fallback runner): contract only, no words
+//   api/       calls, admission, answer, staleness: runners (through select.js), words, contract
+//   pi/        the session, tools/, commands/, roots/: api, words, contract, never a runner
+//   glue.js    assembles the package (index.js's one import besides the runner it picks)
+// Within a floor a module may import its own floor. A require the rules do not allow fails with
+// the file, the line and the arrow.
+
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { fileURLToPath } from "node:url";
+
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const LIB = path.join(ROOT, "lib");
+
+/** floor → the floors it may import (its own always). */
+const ALLOWED = {
+  contract: [],
+  words: ["contract"],
+  runners: ["contract"],
+  api: ["contract", "words", "runners"],
+  pi: ["contract", "words", "api"],
+  glue: ["contract", "words", "runners", "api", "pi"],
+};
+/** What a floor may import of another floor, when not all of it. */
+const ENTRIES = { runners: new Set(["lib/runners/select.js"]) };
+/** Outside lib/ that a floor may require. */
+const OUTSIDE = { runners: new Set(["binding.js"]) };
+
+/**
+ * Arrows that still break the rules while issue 36's work moves the wording out of the runners
+ * and the contract; each must disappear (the last test fails on one that no longer occurs).
+ */
+const PENDING = new Set([
+  "lib/contract/arguments.js → lib/words/messages.js",
+  "lib/contract/problems.js → lib/words/messages.js",
+  "lib/contract/versions.js → lib/words/versions.js",
+  "lib/runners/native.js → lib/api/calls.js",
+  "lib/runners/native.js → lib/words/messages.js",
+  "lib/runners/native.js → lib/words/not-own.js",
+  "lib/runners/node/explore/diagnose.js → lib/words/messages.js",
+  "lib/runners/node/explore/diagnose.js → lib/words/not-own.js",
+  "lib/runners/node/explore.js → lib/words/messages.js",
+  "lib/runners/node/limits/stderr-tail.js → lib/words/redact.js",
+  "lib/runners/node.js → lib/api/answer.js",
+  "lib/runners/select.js → lib/api/calls.js",
+  "lib/words/roots.js → lib/pi/roots/labels.js",
+]);
+
+const floorOf = (rel) => (rel === "lib/glue.js" ? "glue" : rel.split("/")[1]);
+
+function* jsFiles(dir) {
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
+    const p = path.join(dir, entry.name);
+    if (entry.isDirectory()) yield* jsFiles(p);
+    else if (entry.name.endsWith(".js")) yield p;
+  }
+}
+
+/** Every local require of lib/: `{ from, line, to }`, repository-relative with `/`. */
+function localRequires() {
+  const found = [];
+  for (const file of jsFiles(LIB)) {
+    const from = path.relative(ROOT, file).split(path.sep).join("/");
+    fs.readFileSync(file, "utf8")
+      .split("\n")
+      .forEach((text, i) => {
+        for (const m of text.matchAll(/require\(\s*["'](\.{1,2}\/[^"']+)["']\s*\)/g)) {
+          const to = path
+            .relative(ROOT, path.resolve(path.dirname(file), m[1]))
+            .split(path.sep)
+            .join("/");
+          found.push({ from, line: i + 1, to });
+        }
+      });
+  }
+  return found;
+}
+
+function problemOf({ from, to }) {
+  const floor = floorOf(from);
+  if (!(floor in ALLOWED)) return `${from} is on no floor (lib/<floor>/…)`;
+  if (!to.startsWith("lib/")) return OUTSIDE[floor]?.has(to) ? null : `${floor} → ${to} (outside lib/)`;
+  const target = floorOf(to);
+  if (target === floor) return null;
+  if (!ALLOWED[floor].includes(target)) return `${floor} → ${target}`;
+  if (ENTRIES[target] && floor !== "glue" && !ENTRIES[target].has(to))
+    return `${floor} → ${to} (only ${[...ENTRIES[target]].join(", ")} of ${target}/)`;
+  return null;
+}
+
+test("every require in lib/ goes down a floor or stays on its own", () => {
+  const requires = localRequires();
+  assert.ok(requires.length > 100, `read ${requires.length} requires: the scan found lib/`);
+  const wrong = requires.flatMap((r) => {
+    const problem = PENDING.has(`${r.from} → ${r.to}`) ? null : problemOf(r);
+    return problem ? [`${r.from}:${r.line} ${problem} (${r.to})`] : [];
+  });
+  assert.deepEqual(wrong, []);
+});
+
+test("the rule catches an arrow up, across and past an entry", () => {
+  assert.equal(problemOf({ from: "lib/contract/limits.js", to: "lib/words/messages.js" }), "contract → words");
+  assert.equal(problemOf({ from: "lib/runners/node/errors.js", to: "lib/words/messages.js" }), "runners → words");
+  assert.equal(problemOf({ from: "lib/pi/session.js", to: "lib/runners/select.js" }), "pi → runners");
+  assert.match(
+    problemOf({ from: "lib/api/calls.js", to: "lib/runners/node/preflight.js" }),
+    /only lib\/runners\/select\.js/,
+  );
+  assert.equal(problemOf({ from: "lib/pi/tools/focused.js", to: "lib/pi/commands/verbs.js" }), null);
+});
+
+test("every pending arrow still exists (a fixed one leaves the list)", () => {
+  const present = new Set(localRequires().map((r) => `${r.from} → ${r.to}`));
+  assert.deepEqual(
+    [...PENDING].filter((arrow) => !present.has(arrow)),
+    [],
+  );
+});

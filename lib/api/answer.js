@@ -1,0 +1,59 @@
+// The answer as the model sees it, finished from what a backend returns: its stored text, its
+// `details` and the `answer` facts (subcommand, caps, empty, full output complete). A cut answer
+// gets the truncation marker (lib/words/marker.js), which counts against the caps: the text is
+// cut once more to leave room for the marker's worst case, so text + marker never exceed them.
+
+const { cut, countLines, MARKER_LINES } = require("../contract/limits.js");
+const { withWordedDropped } = require("../words/environment.js");
+const { incompleteMarkers, notKept, printedNothing, truncationMarker } = require("../words/marker.js");
+const { messageBeforePartial } = require("../words/messages.js");
+
+/** `{ text, details }` from a backend's `{ text, details, answer }`. */
+function finishAnswer({ text, details: raw, answer }) {
+  const shown = withWordedDropped(raw);
+  const details = answer.fullOutputMissing ? { ...shown, fullOutputMissing: notKept(answer.fullOutputMissing) } : shown;
+  if (!details.truncated) return { text: answer.printedNothing ? printedNothing(answer.subcommand) : text, details };
+  const facts = { ...details, fullOutputComplete: answer.fullOutputComplete };
+  // The worst case: the longer gap (kept text not ending in a newline), the largest kept counts.
+  const reserve = Buffer.byteLength(
+    truncationMarker({
+      ...facts,
+      text: "x",
+      truncatedBy: "bytes",
+      keptBytes: answer.maxBytes,
+      keptLines: answer.maxLines,
+    }),
+  );
+  const [kept, cutBy] = cut(text, Math.max(0, answer.maxBytes - reserve), Math.max(1, answer.maxLines - MARKER_LINES));
+  // Storing only stops at a cap, so a cut is found when more was seen; "bytes" is the honest
+  // default for the drain-limit stop.
+  const counts = { truncatedBy: cutBy ?? "bytes", keptBytes: Buffer.byteLength(kept), keptLines: countLines(kept) };
+  const finished = { ...details, ...counts };
+  return { text: kept + truncationMarker({ ...facts, ...counts, text: kept }), details: finished };
+}
+
+/**
+ * The text the model gets for a failed call `err`: its message (code and remediation first) and,
+ * when a timeout or cancel stopped a CLI that had printed part of its answer, that part between
+ * two marker lines, all within the caps (`maxBytes`, `maxLines`), then `trailer` (if any).
+ */
+function failedAnswer(err, { maxBytes, maxLines }, trailer) {
+  const partial = err?.details?.partialText;
+  const after = trailer ? `\n${trailer}` : "";
+  if (typeof partial !== "string" || partial.trim() === "") return `${err?.message ?? err}${after}`;
+  const head = messageBeforePartial(err);
+  const facts = { code: err.code, timeoutMs: err.details.timeoutMs, partialBytes: err.details.partialBytes ?? 0 };
+  // The worst case of the end marker: every byte kept.
+  const widest = incompleteMarkers({ ...facts, keptBytes: facts.partialBytes });
+  const frame = `${head}\n\n${widest.start}\n\n${widest.end}${after}`;
+  const [kept] = cut(
+    partial.replace(/\n*$/, "\n"),
+    Math.max(0, maxBytes - Buffer.byteLength(frame)),
+    Math.max(1, maxLines - countLines(frame)),
+  );
+  const { start, end } = incompleteMarkers({ ...facts, keptBytes: Buffer.byteLength(kept) });
+  const body = kept.endsWith("\n") || kept === "" ? kept : `${kept}\n`;
+  return `${head}\n\n${start}\n${body}${end}${after}`;
+}
+
+module.exports = { failedAnswer, finishAnswer };

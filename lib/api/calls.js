@@ -1,0 +1,245 @@
+// The glue's calls into a backend (the native addon or the Node runner, both shaped like the
+// addon's module): argument-robust run() of any command description (lib/contract/commands.js), explore()
+// as one such description, and a diagnose() that never rejects. Whatever the backend, run() and
+// explore() never throw synchronously and every failure is a CODEGRAPH_* rejection.
+
+const os = require("node:os");
+const { admit, noteIndexBytes, parallelPolicy, passWrite, queueBound } = require("./admission.js");
+const { finishAnswer } = require("./answer.js");
+const { DEFAULT_TIMEOUT_MS, isTimeout } = require("../contract/limits.js");
+const { exhausted } = require("../contract/problems.js");
+const { exploreCommand, nodeCommand, relationsCommand, searchCommand } = require("../contract/commands.js");
+const { withStaleness } = require("./staleness.js");
+const { firstLine } = require("../contract/text.js");
+const { versionNotice } = require("../contract/versions.js");
+const { withWordedDropped } = require("../words/environment.js");
+const { publicError, reworded } = require("../words/messages.js");
+
+/** The limits every backend exports, as the addon's napi consts. */
+const LIMIT_NAMES = [
+  "MAX_REQUEST_CHARS",
+  "MAX_OUTPUT_BYTES",
+  "MAX_OUTPUT_LINES",
+  "DRAIN_LIMIT_BYTES",
+  "STDERR_TAIL_BYTES",
+  "DEFAULT_TIMEOUT_MS",
+];
+
+/**
+ * A progress listener that can fail in any way (throw anything, return a rejected promise or a
+ * thenable whose `then` throws) without taking the host down.
+ */
+function safeListener(fn) {
+  return (progress) => {
+    try {
+      const r = fn(progress);
+      if (r !== null && (typeof r === "object" || typeof r === "function")) Promise.resolve(r).catch(() => {});
+    } catch {}
+  };
+}
+
+/**
+ * The options a backend reads, copied out of whatever the caller passed (getters, Proxies), and
+ * the glue's own `onQueue` listener, kept apart (a backend knows nothing of the queue).
+ */
+function plainOptions(options) {
+  if (options === undefined || options === null) return { plain: null, onQueue: undefined };
+  if (typeof options !== "object") return { plain: options, onQueue: undefined }; // the backend rejects it
+  const { timeoutMs, onProgress, onQueue, workspace } = options;
+  if (onQueue !== undefined && onQueue !== null && typeof onQueue !== "function")
+    throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "onQueue" } });
+  return {
+    plain: { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress },
+    onQueue: typeof onQueue === "function" ? safeListener(onQueue) : undefined,
+    workspace,
+  };
+}
+
+/**
+ * The description with `workspace` (Pi's, when cwd is another root: its code is kept from the
+ * child too) among its fields; the description as it is when there is none, or when it cannot
+ * be copied (the backend then rejects it with its own words).
+ */
+function onBehalfOf(command, workspace) {
+  if (workspace === undefined || workspace === null) return command;
+  try {
+    return { ...command, workspace };
+  } catch {
+    return command;
+  }
+}
+
+/** The run's time budget as the backends take it: the caller's `timeoutMs`, else the command's, else 30 s. */
+function budgetOf(command, plain) {
+  if (isTimeout(plain?.timeoutMs)) return Math.trunc(plain.timeoutMs);
+  try {
+    if (isTimeout(command?.timeoutMs)) return Math.trunc(command.timeoutMs);
+  } catch {} // a throwing getter: the backend rejects the description
+  return DEFAULT_TIMEOUT_MS;
+}
+
+/** The subcommands whose answers cite workspace files: each answer is checked for stale ones (lib/api/staleness.js). */
+const CITES_FILES = new Set(["explore", "node", "callers", "callees", "impact", "query"]);
+
+/** Whether `command` is one whose answer cites files (a description that cannot be read is not). */
+function citesFiles(command) {
+  try {
+    return CITES_FILES.has(command?.subcommand);
+  } catch {
+    return false;
+  }
+}
+
+/** Whether `command` writes the index (a description that cannot be read does not: the backend rejects it). */
+function writesIndex(command) {
+  try {
+    return command?.writesIndex === true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `{ subcommand }` of a command other than explore, for its failure's words; `{}` for explore and
+ * for a description that cannot be read (the backend rejects that one with its own words).
+ */
+function namedCommand(command) {
+  try {
+    const sub = command?.subcommand;
+    return typeof sub === "string" && sub !== "explore" && /^[a-z][a-z-]{0,31}$/.test(sub) ? { subcommand: sub } : {};
+  } catch {
+    return {};
+  }
+}
+
+/** `{ [name]: notice }` when the CLI's version is outside the tested range (lib/contract/versions.js), else `{}`. */
+function noticeOf(name, cliVersion) {
+  const notice = versionNotice(cliVersion);
+  return notice ? { [name]: notice } : {};
+}
+
+/** What a call observed while it ran, for the words of a timeout (lib/words/messages.js). */
+function observed(ticket, details) {
+  return {
+    siblings: ticket.siblings,
+    policy: ticket.policy,
+    load: os.loadavg()[0],
+    lockWaitMs: details?.lockWaitMs ?? 0,
+  };
+}
+
+/** `{ run, explore, node, relations, search, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
+function wrapBackend(backend) {
+  /** Runs the described command in `cwd`; every failure is a CODEGRAPH_* rejection. */
+  async function run(command, cwd, signal, options) {
+    const entered = performance.now();
+    const total = () => Math.round(performance.now() - entered);
+    let plain;
+    let onQueue;
+    let workspace;
+    try {
+      ({ plain, onQueue, workspace } = plainOptions(options));
+    } catch (cause) {
+      if (cause?.code === "CODEGRAPH_INVALID_OPTIONS") throw cause;
+      throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
+    }
+    // A failure's words name the command that ran (`codegraph sync did not finish…`); explore's stay as they were.
+    const named = namedCommand(command);
+    // Wait for a turn on the index (lib/api/admission.js); the time budget starts once admitted. A
+    // write takes no reader's turn: readers meet it through the runner's writer rule.
+    const budgetMs = budgetOf(command, plain);
+    let ticket;
+    try {
+      ticket = writesIndex(command) ? passWrite(cwd) : await admit(cwd, { signal, budgetMs, onQueue });
+    } catch (err) {
+      const queue = err?.queue;
+      if (!queue) throw publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });
+      const code = queue.is === "cancelled" ? "CODEGRAPH_CANCELLED" : "CODEGRAPH_TIMEOUT";
+      const facts =
+        queue.is === "cancelled" ? { queue, ...named } : { queue, timeoutMs: queueBound(budgetMs), ...named };
+      throw publicError(code, facts, {
+        queueMs: queue.waitedMs,
+        durationMs: total(),
+        parallelLimit: queue.policy.limit,
+      });
+    }
+    const waits = () => ({ queueMs: ticket.queueMs, durationMs: total(), parallelLimit: ticket.policy.limit });
+    let result;
+    try {
+      result = await backend.runCommand(onBehalfOf(command, workspace), cwd, signal ?? null, plain);
+    } catch (err) {
+      ticket.leave();
+      const context = () => ({ ...noticeOf("cliVersionNotice", err.details?.cliVersion), ...waits() });
+      if (err?.code === "CODEGRAPH_TIMEOUT")
+        throw reworded(err, { observed: observed(ticket, err.details), ...named }, context());
+      if (err?.code?.startsWith?.("CODEGRAPH_")) throw reworded(err, named, context());
+      // Loading a backend can itself run out of descriptors or memory (require, dlopen).
+      const resources = exhausted({ is: "loadRunner" }, err);
+      if (resources) throw publicError(resources.code, resources.facts);
+      throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "argumentsUnusable", text: firstLine(err) } });
+    }
+    ticket.leave();
+    noteIndexBytes(cwd, result?.details?.indexBytes);
+    // The files the answer cites that changed after the index was written: said within a short
+    // deadline, from `stat` alone (lib/api/staleness.js).
+    const finished = finishAnswer(result);
+    const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };
+    const answer = citesFiles(command) ? await withStaleness(finished, cwd, { caps }) : finished;
+    const notice = noticeOf("cliVersionNotice", answer.details.cliVersion);
+    return { text: answer.text, details: { ...answer.details, ...notice, ...waits() } };
+  }
+
+  /** Runs `codegraph explore -- <request>` in `cwd`: one command description through run(). */
+  function explore(request, cwd, signal, options) {
+    return run(exploreCommand(request), cwd, signal, options);
+  }
+
+  /**
+   * A focused tool's call: its arguments checked and made a command description (lib/contract/commands.js),
+   * then run(). A bad argument is a CODEGRAPH_INVALID_REQUEST rejection, never a throw.
+   */
+  const focused = (build) => async (params, cwd, signal, options) => run(build(params), cwd, signal, options);
+  /** `codegraph node …` from codegraph_node's arguments ({ symbol?, file?, offset?, limit?, outline? }). */
+  const node = focused(nodeCommand);
+  /** `codegraph callers|callees|impact …` from codegraph_relations' arguments ({ relation, symbol, file?, limit?, depth? }). */
+  const relations = focused(relationsCommand);
+  /** `codegraph query …` from codegraph_search's arguments ({ name, kind?, limit? }). */
+  const search = focused(searchCommand);
+
+  /**
+   * Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too.
+   * A version outside the tested range adds `versionNotice` (never a refusal). `workspace`: Pi's,
+   * when `cwd` is another root (what a call there on its behalf would find).
+   */
+  async function diagnose(cwd, workspace) {
+    try {
+      const diagnosis = withWordedDropped(await backend.diagnose(cwd, workspace));
+      noteIndexBytes(cwd, diagnosis.indexBytes);
+      return { ...diagnosis, ...noticeOf("versionNotice", diagnosis.cliVersion), parallel: parallelPolicy(cwd) };
+    } catch (err) {
+      const story = err?.details?.story;
+      return {
+        cwd,
+        parallel: parallelPolicy(cwd),
+        ready: false,
+        problemCode: err?.code ?? "CODEGRAPH_SPAWN",
+        problem: story ? `${String(err.message).split("\n")[0]} ${story}` : String(err?.message ?? err),
+        remediation: err?.remediation ?? "Run `pi-codegraph doctor` in the workspace.",
+      };
+    }
+  }
+
+  /** Deletes the temp files holding full output of truncated answers (the listed ones, or all). */
+  function releaseFullOutputs(paths) {
+    return backend.releaseFullOutputs(paths ?? null);
+  }
+
+  /** The backend's limits, read now (a lazily loaded backend may not know them before). */
+  function limits() {
+    return Object.fromEntries(LIMIT_NAMES.map((name) => [name, backend[name]]));
+  }
+
+  return { run, explore, node, relations, search, diagnose, releaseFullOutputs, limits };
+}
+
+module.exports = { LIMIT_NAMES, wrapBackend };

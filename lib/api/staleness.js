@@ -1,0 +1,298 @@
+// Staleness, told without touching the index: which files an answer cites changed or vanished
+// after CodeGraph's index (`codegraph.db` and its `-wal` in the index directory a diagnosis or an
+// answer names: the one the CLI opens, `.codegraph/` or another by CodeGraph's rule) was last
+// written, and the session's ledger of files Pi's own edit and write tools changed since. The
+// index is never opened, only `stat`ed; every filesystem check of one answer races one short
+// deadline (a hung mount or a stalled libuv pool must not delay the answer: what is not known by
+// then is not said).
+
+const fsp = require("node:fs/promises");
+const os = require("node:os");
+const path = require("node:path");
+const { countLines } = require("../contract/limits.js");
+const { isIndexDirName } = require("../contract/index-dir.js");
+const { isWithin } = require("../contract/files.js");
+const { staleAnswerLine } = require("../words/staleness.js");
+
+/** All the checks of one answer (or one ledger re-check) settle by this deadline, or are not told. */
+const STALE_CHECK_MS = 300;
+/** At most this many unique cited paths are checked per answer. */
+const MAX_CITED_PATHS = 50;
+/** The index files whose mtime says when CodeGraph last wrote the index. */
+const INDEX_FILES = ["codegraph.db", "codegraph.db-wal"];
+/** Never counted as edits of the code: CodeGraph's own directories (any `.codegraph-*` too) and git's. */
+const notCode = (name) => name === ".git" || isIndexDirName(name, process.env);
+
+/** A cited path as CodeGraph prints it: relative, `/`-separated, ending in a file extension. */
+const PATH_SHAPE = /^(?:[\p{L}\p{N}_.+@-]+\/)*[\p{L}\p{N}_.+@-]*[\p{L}\p{N}_+@-]\.[A-Za-z][A-Za-z0-9]{0,9}$/u;
+/** Where a candidate ends: whitespace and the punctuation CodeGraph wraps paths in. */
+const TOKEN_SPLIT = /[\s`'"()[\]{}<>,;*|]+/u;
+
+/**
+ * The files `text` cites, as `{ cited: [{ path, strong }], flagged: Set<path> }`: `path`
+ * relative as printed (a `:line` suffix removed), `strong` when it has a directory (only then
+ * can its absence mean "deleted": a bare `name.ext`, even with a line, may be code or a symbol:
+ * CodeGraph lists a file's own node as `compiler.py:1` after its path), `flagged` the ones
+ * named on a CodeGraph warning line (⚠), which CodeGraph already told about. Fenced code blocks
+ * and numbered source lines (the answer's source) are skipped. Unique, in order, at most `max` (not counting flagged ones).
+ */
+function citedPaths(text, max = MAX_CITED_PATHS) {
+  const found = new Map();
+  const flagged = new Set();
+  let fenced = false;
+  for (const line of String(text).split("\n")) {
+    if (line.trimStart().startsWith("```")) {
+      fenced = !fenced;
+      continue;
+    }
+    if (fenced) continue;
+    // A numbered source line (node's file mode prints the file as `<n>\t<text>`, unfenced) is
+    // code: its `"./cart.js"` is an import, not a citation (relative to the workspace it would be "deleted").
+    if (/^\d+\t/.test(line)) continue;
+    const warns = line.includes("⚠");
+    for (const raw of line.split(TOKEN_SPLIT)) {
+      const token = raw.replace(/^@+/, "").replace(/[.:]+$/, "");
+      const m = /^(.*?)((?::\d+)+(?:-\d+)?)?$/.exec(token);
+      const p = m[1];
+      if (!PATH_SHAPE.test(p)) continue;
+      if (warns) flagged.add(p);
+      const strong = p.includes("/");
+      found.set(p, (found.get(p) ?? false) || strong);
+    }
+  }
+  const cited = [];
+  for (const [p, strong] of found) {
+    if (flagged.has(p)) continue;
+    if (cited.length >= max) break;
+    cited.push({ path: p, strong });
+  }
+  return { cited, flagged };
+}
+
+/** A relative path CodeGraph printed, as segments, or null when it may not be checked (absolute, `..`, NUL, ~, .codegraph/.git). */
+function safeSegments(p) {
+  if (typeof p !== "string" || p === "" || p.includes("\0") || p.includes("\\")) return null;
+  if (path.isAbsolute(p) || p.startsWith("~")) return null;
+  const segments = p.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.length === 0 || segments.includes("..") || notCode(segments[0])) return null;
+  return segments;
+}
+
+/** `p` is strictly below `root` (the runner's rule, isWithin: a `..cache` directory is below it). */
+const isInside = (root, p) => path.relative(root, p) !== "" && isWithin(p, root);
+const missing = (err) => err?.code === "ENOENT" || err?.code === "ENOTDIR";
+
+/**
+ * What became of `segments` under `root` since the index: `"changed"` (a regular file written
+ * after `indexMs`), `"deleted"` (gone), or null (unchanged, not a file, unreadable, or outside
+ * the workspace). Each component is `lstat`ed; a symbolic link is followed only when its target
+ * (realpath) is inside the workspace's real path (`realRoot()`).
+ */
+async function fileState(root, realRoot, segments, indexMs) {
+  let current = root;
+  for (let i = 0; i < segments.length; i += 1) {
+    current = path.join(current, segments[i]);
+    let st;
+    try {
+      st = await fsp.lstat(current);
+    } catch (err) {
+      return missing(err) ? "deleted" : null;
+    }
+    if (st.isSymbolicLink()) {
+      let target;
+      try {
+        target = await fsp.realpath(current);
+      } catch (err) {
+        return missing(err) && i === segments.length - 1 ? "deleted" : null; // a dangling link inside is gone
+      }
+      if (!isInside(await realRoot(), target)) return null;
+      if (i < segments.length - 1) continue;
+      try {
+        st = await fsp.stat(target);
+      } catch {
+        return null;
+      }
+    }
+    if (i === segments.length - 1) return st.isFile() && st.mtimeMs > indexMs ? "changed" : null;
+    if (!st.isDirectory()) return "deleted"; // a file where a directory was: the cited path is gone
+  }
+  return null;
+}
+
+/** When the index in `indexDir` was last written (ms): the newest of the db and its -wal; null when there is none. */
+async function indexWrittenAt(indexDir) {
+  if (typeof indexDir !== "string" || indexDir === "") return null;
+  const times = await Promise.all(
+    INDEX_FILES.map((f) =>
+      fsp.stat(path.join(indexDir, f)).then(
+        (st) => st.mtimeMs,
+        () => null,
+      ),
+    ),
+  );
+  return times[0] === null ? null : Math.max(...times.filter((t) => t !== null));
+}
+
+/**
+ * `work()`'s value if it settles within `ms`, else `fallback` (the work goes on unobserved: a
+ * stalled thread pool finishes it whenever it can).
+ */
+async function staleCheckBy(work, ms, fallback) {
+  let timer;
+  const late = new Promise((resolve) => {
+    timer = setTimeout(resolve, ms, fallback);
+  });
+  try {
+    return await Promise.race([work().catch(() => fallback), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * The files `text` cites (at most MAX_CITED_PATHS), relative to `cwd`, that changed or were
+ * deleted after the index in `indexDir` (the answer's `details.indexPath`) was last written and
+ * that CodeGraph's own text does not flag: `[{ path, state }]`, in the order cited. Empty when
+ * none, when nothing is cited, without an index directory, or when the checks miss `deadlineMs`
+ * (the files checked by then are told).
+ */
+async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDir } = {}) {
+  const { cited } = citedPaths(text);
+  const checks = cited.map((c) => ({ ...c, segments: safeSegments(c.path) })).filter((c) => c.segments);
+  if (checks.length === 0 || typeof cwd !== "string") return [];
+  const states = new Array(checks.length).fill(null);
+  let real;
+  const realRoot = () => {
+    real ??= fsp.realpath(cwd);
+    return real;
+  };
+  const work = async () => {
+    const indexMs = await indexWrittenAt(indexDir);
+    if (indexMs === null) return false;
+    await Promise.all(
+      checks.map(async (c, i) => {
+        const state = await fileState(cwd, realRoot, c.segments, indexMs).catch(() => null);
+        if (state === "changed" || (state === "deleted" && c.strong)) states[i] = state;
+      }),
+    );
+    return true;
+  };
+  await staleCheckBy(work, deadlineMs, false);
+  return checks.flatMap((c, i) => (states[i] ? [{ path: c.path, state: states[i] }] : []));
+}
+
+/**
+ * An answer `{ text, details }` from a command whose text cites files, with one line appended
+ * naming the cited files that changed or were deleted after its index (`details.indexPath`, the
+ * directory the runner checked and the CLI opened) was last written
+ * (lib/words/staleness.js), and `details.staleFiles`; unchanged when none are. For every query
+ * command whose answer names files (explore now). `options.caps` (`{ maxBytes, maxLines }`, the
+ * command's): a line that would take the text past them is left out (`details.staleFiles` stays).
+ */
+async function withStaleness(answer, cwd, options = {}) {
+  const stale = await staleCitedFiles(answer.text, cwd, { indexDir: answer.details?.indexPath, ...options });
+  if (stale.length === 0) return answer;
+  const details = { ...answer.details, staleFiles: stale };
+  const base = answer.text === "" || answer.text.endsWith("\n") ? answer.text : `${answer.text}\n`;
+  const text = `${base}${staleAnswerLine(stale)}\n`;
+  const { maxBytes, maxLines } = options.caps ?? {};
+  const fits = !(Buffer.byteLength(text) > maxBytes || countLines(text) > maxLines);
+  return { text: fits ? text : answer.text, details };
+}
+
+/** Pi's own path rule for its edit/write tools: a leading `@` dropped, `~` the home directory. */
+function piToolPath(p, cwd) {
+  let s = p.startsWith("@") ? p.slice(1) : p;
+  if (s === "~") s = os.homedir();
+  else if (s.startsWith("~/")) s = os.homedir() + s.slice(1);
+  return path.resolve(cwd, s);
+}
+
+/** The deepest of `dirs` that holds `file` (each absolute), or undefined. */
+function coveringDir(dirs, file) {
+  let best;
+  for (const dir of dirs) if ((file === dir || isInside(dir, file)) && (!best || dir.length > best.length)) best = dir;
+  return best;
+}
+
+/**
+ * At most this many edited files are tracked one by one. The count only says "the index is
+ * behind"; past a thousand files (a mass rename, generated code) the answer is the same
+ * (/codegraph sync), while every file kept costs memory and the turn's recheck a pass over it,
+ * and every new count a status update (a message to an rpc client). Past it the count shows as
+ * "1000+" and only the latest untracked edit per root is kept (as many as there are roots).
+ */
+const MAX_EDITS_TRACKED = 1000;
+
+/**
+ * A session's ledger of the files Pi's own `edit` and `write` tools changed after the index that
+ * covers them was last written. `note(event, cwd, roots)` takes a `tool_result` event (an error
+ * result, another tool, a path outside every root in `roots` (the directories the tools answer
+ * from; none: the workspace `cwd`, against which a relative path is resolved), or under a
+ * .codegraph/ or .git/ there is not counted) and says whether it counted; `recheck(roots)` (the
+ * roots with an index, each `{ dir, indexDir }` with the index directory its diagnosis found; a
+ * bare directory has none) stats each root's index (bounded) and drops the
+ * edits its index is newer than, and those no root covers; `count()` is how many unique files
+ * are counted now (the tracked ones, at most MAX_EDITS_TRACKED) and `more()` whether edits past
+ * that bound are still newer than their index (`count()` is then "at least", and at least 1).
+ * Nothing is read but the index files' mtimes.
+ */
+function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_TRACKED } = {}) {
+  const edits = new Map(); // absolute path → when the tool reported it (ms)
+  const untracked = new Map(); // root → the latest edit there past the bound (ms)
+  let indexed = new Map(); // root directory → when its index was last written (ms), or null
+  /** Whether an edit at `at` in `root` (undefined: no root covers it) is not newer than that root's index. */
+  const behind = (root, at) => root === undefined || (indexed.get(root) !== null && at <= indexed.get(root));
+  const drop = () => {
+    if (indexed.size === 0) return;
+    const dirs = [...indexed.keys()];
+    for (const [file, at] of edits) if (behind(coveringDir(dirs, file), at)) edits.delete(file);
+    for (const [root, at] of untracked) if (behind(coveringDir(dirs, root), at)) untracked.delete(root);
+  };
+  return {
+    note(event, cwd, roots = []) {
+      if (!event || event.isError || (event.toolName !== "edit" && event.toolName !== "write")) return false;
+      const p = event.input?.path;
+      if (typeof p !== "string" || p === "" || p.includes("\0") || typeof cwd !== "string") return false;
+      const file = piToolPath(p, cwd);
+      // As recheck() sees them: an edit no root covers (a monorepo's own files) is not counted.
+      const within = roots.length > 0 ? roots.map((r) => path.resolve(r)) : [path.resolve(cwd)];
+      const root = coveringDir(within, file);
+      if (root === undefined || root === file) return false;
+      const first = path.relative(root, file).split(path.sep)[0];
+      if (notCode(first)) return false;
+      if (edits.has(file) || edits.size < maxTracked) edits.set(file, Date.now());
+      else untracked.set(root, Date.now());
+      return true;
+    },
+    async recheck(roots) {
+      const list = (typeof roots === "string" ? [roots] : Array.isArray(roots) ? roots : []).map((r) =>
+        typeof r === "string" ? { dir: r } : r,
+      );
+      const dirs = list.map((r) => path.resolve(r.dir));
+      if ((edits.size > 0 || untracked.size > 0) && dirs.length > 0) {
+        const at = await staleCheckBy(
+          () => Promise.all(list.map((r) => indexWrittenAt(r.indexDir))),
+          deadlineMs,
+          undefined,
+        );
+        // A check that did not answer keeps what was known.
+        if (at !== undefined) indexed = new Map(dirs.map((d, i) => [d, at[i]]));
+        drop();
+      }
+      return edits.size;
+    },
+    count: () => (edits.size === 0 && untracked.size > 0 ? 1 : edits.size),
+    more: () => untracked.size > 0,
+  };
+}
+
+module.exports = {
+  STALE_CHECK_MS,
+  MAX_CITED_PATHS,
+  MAX_EDITS_TRACKED,
+  citedPaths,
+  staleCitedFiles,
+  withStaleness,
+  createEditLedger,
+};

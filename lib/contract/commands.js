@@ -1,0 +1,138 @@
+// CodeGraph commands as data: every command the package runs is a description built here, and
+// both backends run any description with the same guarantees (discovery, preflight, quiet
+// environment, caps with marker and full-output file, timeout, cancel, tree kill, stderr tail,
+// codes). A new command is a new description, not a change in each backend.
+//
+// A description: { subcommand, options: ["--name=value" | "--flag", ...], positional?, maxBytes,
+// maxLines, timeoutMs, writesIndex, needsIndex, progress: "stdout" | "none" }. The CLI gets
+// `codegraph <subcommand> <options...> [-- <positional>]` as an argument array, never a shell.
+// The backends check every field when they run it (lib/runners/node/command.js,
+// crates/core/src/command.rs): a malformed description is CODEGRAPH_INVALID_OPTIONS and nothing
+// starts; the positional text follows explore's request rules (CODEGRAPH_INVALID_REQUEST).
+
+const { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("./limits.js");
+const { MAX_WRITE_TIMEOUT_MS } = require("./limits.js");
+const { nodeArguments, relationsArguments, searchArguments } = require("./arguments.js");
+
+/**
+ * `{ name: value }` as CLI options: `true` is a bare `--name`, `false`, `undefined` and `null` are
+ * left out, a number or string is `--name=value`. Anything else is passed on as it is, so that the
+ * backend rejects it with a coded error.
+ */
+function optionList(options) {
+  const list = [];
+  for (const [name, value] of Object.entries(options)) {
+    if (value === false || value === undefined || value === null) continue;
+    if (value === true) list.push(`--${name}`);
+    else if (typeof value === "string" || typeof value === "number") list.push(`--${name}=${value}`);
+    else list.push(value);
+  }
+  return list;
+}
+
+/**
+ * A description of `codegraph <subcommand>`. `spec`: `options` ({ name: value }), `positional`
+ * (the user's text; leave it out for none), `maxBytes`/`maxLines` (default the contract's
+ * maxima), `timeoutMs` (default 30 s), `writesIndex` (default false), `needsIndex` (default
+ * true), `progress` ("stdout", the default, or "none"), `allowInterrupted` (default false: a
+ * command that reads the index is refused with CODEGRAPH_INDEX_INTERRUPTED when its last write
+ * never finished; `status` reports that state itself).
+ */
+function codegraphCommand(subcommand, spec = {}) {
+  const command = {
+    subcommand,
+    options: optionList(spec.options ?? {}),
+    maxBytes: spec.maxBytes ?? MAX_OUTPUT_BYTES,
+    maxLines: spec.maxLines ?? MAX_OUTPUT_LINES,
+    timeoutMs: spec.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    writesIndex: spec.writesIndex ?? false,
+    needsIndex: spec.needsIndex ?? true,
+    progress: spec.progress ?? "stdout",
+  };
+  if ("positional" in spec) command.positional = spec.positional;
+  if (spec.allowInterrupted) command.allowInterrupted = true;
+  return command;
+}
+
+/** `codegraph explore -- <request>`: the contract's caps, 30 s, reads the workspace's own index. */
+function exploreCommand(request) {
+  return codegraphCommand("explore", { positional: request });
+}
+
+/**
+ * The `/codegraph` verbs' commands (lib/pi/commands/verbs.js), by verb. None takes a path (`-p` or a
+ * positional): CodeGraph's `status`, `sync`, `uninit`, `unlock` and `index` walk up to an
+ * enclosing project's index, so each runs in the workspace and needs the workspace's own index
+ * (the runner's preflight refuses otherwise), except `init`, which creates it. Never `--force` to
+ * init or index (it overrides CodeGraph's refusal of $HOME and /). The writes refuse at once when
+ * a CodeGraph writer holds the index (CODEGRAPH_INDEX_BUSY) and may run up to the runner's
+ * longest write timeout; `-v` makes init and index print per-file progress ("3/7 (42%)").
+ */
+const VERB_COMMANDS = {
+  status: () => codegraphCommand("status", { options: { json: true }, progress: "none", allowInterrupted: true }),
+  init: () =>
+    codegraphCommand("init", {
+      options: { yes: true, verbose: true },
+      needsIndex: false,
+      writesIndex: true,
+      timeoutMs: MAX_WRITE_TIMEOUT_MS,
+    }),
+  sync: () => codegraphCommand("sync", { writesIndex: true, timeoutMs: MAX_WRITE_TIMEOUT_MS }),
+  rebuild: () =>
+    codegraphCommand("index", { options: { verbose: true }, writesIndex: true, timeoutMs: MAX_WRITE_TIMEOUT_MS }),
+  uninit: () => codegraphCommand("uninit", { options: { force: true }, writesIndex: true }),
+  unlock: () => codegraphCommand("unlock", { writesIndex: true }),
+};
+
+/** The command description of `/codegraph <verb>`, or undefined for a verb that runs none. */
+function verbCommand(verb) {
+  return Object.hasOwn(VERB_COMMANDS, verb) ? VERB_COMMANDS[verb]() : undefined;
+}
+
+/**
+ * The focused tools' caps. `node` gets explore's (Pi's read tool's too): a file read with line
+ * numbers is what it replaces, and CodeGraph's own budget printed up to 38 KB. `callers`,
+ * `callees` and `impact` have no cap in the CLI (one `impact` printed 64 KB, 2,164 lines on Home
+ * Assistant) and a list past a few hundred symbols is not read, it is narrowed: 16 KiB and 500
+ * lines, about upstream's own 15,000-character cap on these tools over MCP; a cut answer keeps the
+ * full list in its file and the marker says so. `query` prints four lines a result: 50 results
+ * (the most `limit` allows) fit in 16 KiB and 400 lines with room for long signatures.
+ */
+const FOCUSED_CAPS = {
+  node: { maxBytes: 50 * 1024, maxLines: 2000 },
+  relations: { maxBytes: 16 * 1024, maxLines: 500 },
+  search: { maxBytes: 16 * 1024, maxLines: 400 },
+};
+
+/**
+ * `codegraph node [--file=] [--offset=] [--limit=] [--symbols-only] [-- <symbol>]` from
+ * codegraph_node's arguments (lib/contract/arguments.js checks them first; a bad one throws
+ * CODEGRAPH_INVALID_REQUEST). Without a symbol it is file mode and passes no `--`.
+ */
+function nodeCommand(params) {
+  const { symbol, file, offset, limit, outline } = nodeArguments(params);
+  const spec = { options: { file, offset, limit, "symbols-only": outline }, ...FOCUSED_CAPS.node };
+  return codegraphCommand("node", symbol === undefined ? spec : { ...spec, positional: symbol });
+}
+
+/** `codegraph callers|callees [--file=] [--limit=] -- <symbol>` or `codegraph impact [--file=] [--depth=] -- <symbol>`. */
+function relationsCommand(params) {
+  const { relation, symbol, file, limit, depth } = relationsArguments(params);
+  return codegraphCommand(relation, { options: { file, limit, depth }, positional: symbol, ...FOCUSED_CAPS.relations });
+}
+
+/** `codegraph query [--kind=] [--limit=] -- <name>`: text, never `--json` (4–10× larger for the model). */
+function searchCommand(params) {
+  const { name, kind, limit } = searchArguments(params);
+  return codegraphCommand("query", { options: { kind, limit }, positional: name, ...FOCUSED_CAPS.search });
+}
+
+module.exports = {
+  FOCUSED_CAPS,
+  codegraphCommand,
+  exploreCommand,
+  nodeCommand,
+  relationsCommand,
+  searchCommand,
+  verbCommand,
+};

@@ -1,0 +1,106 @@
+// Paths and files as every layer reads them: the index database's name, "inside" by path
+// components, symlinks resolved, and a regular file opened so that a FIFO or device swapped in
+// cannot block (crates/core/src/preflight.rs `open_regular`). Facts only; imports nothing of ours.
+
+const fs = require("node:fs");
+const fsp = require("node:fs/promises");
+const path = require("node:path");
+const { IS_WINDOWS } = require("./limits.js");
+
+const INDEX_DB_FILE = "codegraph.db";
+
+/** O_NONBLOCK: a file swapped for a FIFO after the metadata check cannot block the open. */
+const REGULAR_OPEN_FLAGS = IS_WINDOWS
+  ? fs.constants.O_RDONLY
+  : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
+
+/**
+ * The one rule of a blank request, shared with the addon (preflight/request.rs `is_blank_char`): only
+ * Unicode White_Space (U+0085, U+00A0, U+3000 …), controls (Cc) and format characters (Cf: U+FEFF,
+ * U+200B, the bidi controls, tag characters …). String.trim() is not it: it strips U+FEFF but
+ * keeps U+0085.
+ */
+const BLANK = /^[\p{White_Space}\p{Cc}\p{Cf}]*$/u;
+
+/** What a file is (preflight.rs `FileKind`); lib/words names it. */
+function kindOfFile(st) {
+  if (st.isDirectory()) return "directory";
+  if (st.isFile()) return "regularFile";
+  if (st.isFIFO()) return "fifo";
+  if (st.isCharacterDevice()) return "charDevice";
+  if (st.isBlockDevice()) return "blockDevice";
+  if (st.isSocket()) return "socket";
+  return "special";
+}
+
+/** `p` with every symlink resolved, or `p` itself when that fails (synchronous, for the spill). */
+function canonicalPath(p) {
+  try {
+    return fs.realpathSync.native(p);
+  } catch {
+    return p;
+  }
+}
+
+/** canonicalPath(), asynchronously. */
+const resolvedPath = (p) => fsp.realpath(p).catch(() => p);
+
+/** `p` is `base` or inside it (by path components). */
+function isWithin(p, base) {
+  const rel = path.relative(base, p);
+  return rel === "" || (!path.isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${path.sep}`));
+}
+
+/**
+ * At most `maxBytes` from the start of a regular file, opened non-blocking and checked again on
+ * the fd (crates/core/src/preflight.rs `open_regular`); throws for anything else.
+ */
+async function readRegular(file, maxBytes) {
+  const { handle } = await openRegular(file);
+  try {
+    return await readAt(handle, 0, maxBytes);
+  } finally {
+    await handle.close();
+  }
+}
+
+/**
+ * A regular file opened non-blocking and checked again on the fd: `{ handle, stat }` (the
+ * caller closes it); throws for anything else, closing what it opened.
+ */
+async function openRegular(file) {
+  const handle = await fsp.open(file, REGULAR_OPEN_FLAGS);
+  try {
+    const stat = await handle.stat();
+    if (!stat.isFile()) throw new Error("it is not a regular file");
+    return { handle, stat };
+  } catch (err) {
+    await handle.close();
+    throw err;
+  }
+}
+
+/** At most `length` bytes of `handle` from `position` (fewer at the end of the file). */
+async function readAt(handle, position, length) {
+  const buf = Buffer.alloc(length);
+  let got = 0;
+  while (got < length) {
+    const { bytesRead } = await handle.read(buf, got, length - got, position + got);
+    if (bytesRead === 0) break;
+    got += bytesRead;
+  }
+  return buf.subarray(0, got);
+}
+
+module.exports = {
+  BLANK,
+  INDEX_DB_FILE,
+  REGULAR_OPEN_FLAGS,
+  canonicalPath,
+  isWithin,
+  kindOfFile,
+  openRegular,
+  readAt,
+  readRegular,
+  resolvedPath,
+};

@@ -1,0 +1,93 @@
+// The bounds of one explore, as the native addon has them (crates/core/src/limits.rs), and the text
+// arithmetic on them: the caps cut and line counts (the truncation marker is worded in lib/words/).
+
+const IS_WINDOWS = process.platform === "win32";
+
+const MAX_REQUEST_CHARS = 10000;
+const MAX_OUTPUT_BYTES = 50 * 1024; // what the model may see of stdout: 51,200 bytes ...
+const MAX_OUTPUT_LINES = 2000; // ... or 2,000 lines, whichever comes first
+const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024; // stdout past the caps is counted (and spilled) up to this
+const STDERR_TAIL_BYTES = 4 * 1024;
+const STDOUT_EXCERPT_BYTES = 1024; // shown when a failing CLI left stderr empty
+const OUTPUT_TAIL_BYTES = 1024; // the end of stdout, whatever the caps kept: progress's tail, a cut answer's outputTail
+const DEFAULT_TIMEOUT_MS = 30000;
+/** Node's timers fire at once past 2^31−1 ms; the addon takes the same bound. */
+const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+/** A timeout both backends accept: a finite number of milliseconds from 1 to MAX_TIMEOUT_MS (used truncated). */
+const isTimeout = (ms) => typeof ms === "number" && Number.isFinite(ms) && ms >= 1 && ms <= MAX_TIMEOUT_MS;
+/** An index-writing command's longest deadline (crates/core/src/command.rs MAX_WRITE_TIMEOUT). */
+const MAX_WRITE_TIMEOUT_MS = 60 * 60 * 1000;
+/** The least caps a command may choose: room for the marker and some text. */
+const MIN_CAP_BYTES = 4 * 1024;
+const MIN_CAP_LINES = 10;
+const VERSION_TIMEOUT_MS = 5000;
+const TERM_GRACE_MS = 500; // SIGTERM, then SIGKILL this much later
+const PIPE_GRACE_MS = 250; // how long a descendant may hold the pipes after the CLI exited
+const PROGRESS_INTERVAL_MS = 250;
+const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
+/** What CodeGraph 1.1 to 1.6.1 print on stderr when a directory has no usable index. */
+const CLI_NO_INDEX_MARKER = "no .codegraph/ index exists";
+/** The signals a crashing or killed CLI usually dies by: named in the message. */
+const COMMON_SIGNALS = "SIGSEGV SIGKILL SIGABRT SIGBUS SIGILL SIGFPE SIGTERM SIGINT SIGHUP SIGPIPE".split(" ");
+/** Set for the child unless the user set them: no telemetry, update check, download or colour. */
+const QUIET_DEFAULTS = {
+  CODEGRAPH_TELEMETRY: "0",
+  CODEGRAPH_NO_UPDATE_CHECK: "1",
+  CODEGRAPH_NO_DOWNLOAD: "1",
+  NO_COLOR: "1",
+};
+
+const countLines = (text) => (text.match(/\n/g)?.length ?? 0) + (text && !text.endsWith("\n") ? 1 : 0);
+const isContinuation = (byte) => (byte & 0xc0) === 0x80;
+
+/** Both caps on decoded text, cut at a line end where one fits, else at a character boundary. */
+function cut(text, maxBytes = MAX_OUTPUT_BYTES, maxLines = MAX_OUTPUT_LINES) {
+  const buf = Buffer.from(text);
+  let end = buf.length;
+  let by;
+  let nl = -1; // the maxLines-th newline, if there is one
+  for (let i = 0; i < maxLines; i++) {
+    nl = buf.indexOf(10, nl + 1);
+    if (nl === -1) break;
+  }
+  if (nl !== -1 && nl + 1 < buf.length) [end, by] = [nl + 1, "lines"];
+  if (end > maxBytes) {
+    let limit = maxBytes;
+    while (isContinuation(buf[limit])) limit -= 1;
+    const lastNl = buf.subarray(0, limit).lastIndexOf(10);
+    [end, by] = [lastNl === -1 ? limit : lastNl + 1, "bytes"];
+  }
+  return [buf.subarray(0, end).toString(), by];
+}
+
+/** Lines the truncation marker adds (a blank line and itself); it counts against the caps (lib/api/answer.js). */
+const MARKER_LINES = 2;
+
+module.exports = {
+  IS_WINDOWS,
+  MAX_REQUEST_CHARS,
+  MAX_OUTPUT_BYTES,
+  MAX_OUTPUT_LINES,
+  MAX_WRITE_TIMEOUT_MS,
+  MIN_CAP_BYTES,
+  MIN_CAP_LINES,
+  DRAIN_LIMIT_BYTES,
+  STDERR_TAIL_BYTES,
+  STDOUT_EXCERPT_BYTES,
+  OUTPUT_TAIL_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  MAX_TIMEOUT_MS,
+  isTimeout,
+  VERSION_TIMEOUT_MS,
+  TERM_GRACE_MS,
+  PIPE_GRACE_MS,
+  PROGRESS_INTERVAL_MS,
+  SQLITE_MAGIC,
+  CLI_NO_INDEX_MARKER,
+  COMMON_SIGNALS,
+  QUIET_DEFAULTS,
+  countLines,
+  isContinuation,
+  cut,
+  MARKER_LINES,
+};

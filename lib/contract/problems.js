@@ -1,0 +1,94 @@
+// Failures as the addon's crates/core/src/errors.rs has them: a stable CODEGRAPH_* code and the
+// facts (paths raw, a tag for each kind of reason, the OS's own text). No words here: the public
+// Error is built from code + facts by lib/words/messages.js, as the addon's rejections are.
+
+const { publicError } = require("../words/messages.js");
+
+/** errno → the resource it reports running out of (crates/core/src/resources.rs). */
+const RESOURCE_CODES = new Set(["EMFILE", "ENFILE", "EAGAIN", "ENOMEM"]);
+
+/** The resource an error reports running out of (its code, or the text of a dlopen failure). */
+function resourceOf(err) {
+  if (RESOURCE_CODES.has(err?.code ?? "")) return err.code;
+  const text = String(err?.message ?? "");
+  if (/Too many open files in system|\bENFILE\b/.test(text)) return "ENFILE";
+  if (/Too many open files|\bEMFILE\b/.test(text)) return "EMFILE";
+  if (/Cannot allocate memory|\bENOMEM\b/.test(text)) return "ENOMEM";
+  if (/Resource temporarily unavailable|\bEAGAIN\b/.test(text)) return "EAGAIN";
+  return null;
+}
+
+/** A failure inside the backend: `{ code, facts }`; `explore()` turns it into the public Error. */
+class Problem extends Error {
+  constructor(code, facts = {}) {
+    super(code);
+    Object.assign(this, { code, facts });
+  }
+}
+/** `reason`: `{ is: "blank" | "nul" | "tooLong" | … }` (lib/words/reasons.js names them all). */
+const invalidRequest = (reason) => new Problem("CODEGRAPH_INVALID_REQUEST", { reason });
+const invalidOptions = (reason) => new Problem("CODEGRAPH_INVALID_OPTIONS", { reason });
+/** CODEGRAPH_WORKSPACE; `denied`: this user may not read or enter it (a permissions remediation). */
+const badWorkspace = (path, reason, denied = false) => new Problem("CODEGRAPH_WORKSPACE", { path, denied, reason });
+const notFound = (reason) => new Problem("CODEGRAPH_NOT_FOUND", { reason });
+const spawnFailed = (reason) => new Problem("CODEGRAPH_SPAWN", { reason });
+/** CODEGRAPH_NO_INDEX; `kind.is`: missing (+ ancestor), unusable (+ db), special, outside (+ resolved). */
+const noIndex = (path, reason, kind = { is: "missing" }) => new Problem("CODEGRAPH_NO_INDEX", { path, kind, reason });
+/** CODEGRAPH_INDEX_READONLY; `cause.is`: notWritable, denied (+ path) or readOnlyMount. */
+const indexReadOnly = (dir, reason, cause = { is: "notWritable" }) =>
+  new Problem("CODEGRAPH_INDEX_READONLY", { dir, cause, reason });
+/** CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting. */
+/** The last write of the index never finished (index-writer.js interruptedWrite). */
+const indexInterrupted = (w) =>
+  new Problem("CODEGRAPH_INDEX_INTERRUPTED", { lock: w.lock, pid: w.pid, rebuild: w.rebuild });
+const indexBusy = (writer, waitedMs) =>
+  new Problem("CODEGRAPH_INDEX_BUSY", { lock: writer.lock, pid: writer.pid, rebuild: writer.rebuild, waitedMs });
+
+/** The OS's own words for `err`, as a message shows them: one bounded line. */
+const osText = (err) =>
+  String(err?.message ?? err)
+    .split("\n")[0]
+    .slice(0, 200);
+
+/** CODEGRAPH_RESOURCES when `err`, met during `step` (`{ is: "readIndex" | … }`), is a resource running out; else null. */
+function exhausted(step, err) {
+  const resource = resourceOf(err);
+  return resource ? new Problem("CODEGRAPH_RESOURCES", { resource, step, os: osText(err) }) : null;
+}
+
+/** What the CLI had printed when it was stopped, for details.partialText/partialBytes. */
+const partialOf = (partial) => ({ partialBytes: partial?.bytes ?? 0, partialText: partial?.text ?? "" });
+
+/**
+ * CODEGRAPH_TIMEOUT; `stalled`: the workspace checks, not the CLI, did not finish. `writerSeen`:
+ * the CodeGraph writer active on the index at that moment (`{ lock, pid, rebuild }`), filled in by
+ * explore.js; null when none, or when the checks never reached the index.
+ */
+const timedOut = (timeoutMs, stderrTail = "", partial = undefined, stalled = false) =>
+  new Problem("CODEGRAPH_TIMEOUT", { timeoutMs, stderrTail, stalled, ...partialOf(partial), writerSeen: null });
+const cancelled = (partial) => new Problem("CODEGRAPH_CANCELLED", partialOf(partial));
+
+/** The public Error for a Problem (anything else is a bug here, still a contract error). */
+function problemError(p, failure) {
+  if (!(p instanceof Problem)) return publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: osText(p) } }, {});
+  return publicError(p.code, p.facts, failure);
+}
+
+module.exports = {
+  Problem,
+  invalidRequest,
+  invalidOptions,
+  badWorkspace,
+  notFound,
+  noIndex,
+  indexReadOnly,
+  indexBusy,
+  indexInterrupted,
+  spawnFailed,
+  resourceOf,
+  osText,
+  exhausted,
+  timedOut,
+  cancelled,
+  problemError,
+};

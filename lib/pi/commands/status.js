@@ -1,0 +1,159 @@
+// What the user is shown about readiness: the `/codegraph` report and the status slot, from the
+// same diagnosis the guidance comes from, plus which runner serves the tool.
+
+const { printable } = require("../../contract/text.js");
+const { ignoredSettingsLines } = require("../../words/settings.js");
+const { editedReportText, editedSlotText } = require("../../words/staleness.js");
+const { toolsOnText } = require("../../words/tools.js");
+
+/** "native addon /path/x.node", "node (native addon not loaded: …)": the runner in one line. */
+function runnerLine(runner) {
+  if (!runner) return "unknown";
+  return `${runner.name}${runner.path ? ` ${runner.path}` : ""}${runner.note ? ` (${runner.note})` : ""}`;
+}
+
+/** The codegraph executable line: path, version and where the version came from. */
+function executableLine(d) {
+  if (!d.executable) {
+    return d.executableProblem ?? (d.problemCode === "CODEGRAPH_NOT_FOUND" ? d.problem : "not checked");
+  }
+  const source = d.cliVersionSource ? ` [version from ${d.cliVersionSource}]` : "";
+  const version = d.cliVersion ? ` (${d.cliVersion})${source}` : "";
+  return `${d.executable}${version}${d.executableInWorkspace ? " [inside the workspace]" : ""}`;
+}
+
+const MIB = 1024 * 1024;
+const sizeOf = (bytes) =>
+  bytes >= 1024 * MIB ? `${(bytes / 1024 / MIB).toFixed(1)} GiB` : `${(bytes / MIB).toFixed(1)} MiB`;
+
+/** "446.2 MiB": the index database's size, or null when the backend did not report one. */
+function indexSizeText(d) {
+  return Number.isSafeInteger(d?.indexBytes) ? sizeOf(d.indexBytes) : null;
+}
+
+/**
+ * The parallel limit in force (`diagnosis.parallel`, lib/api/admission.js), with where it came from:
+ * "2 CodeGraph queries at once on this index (from the machine: 2 cores, 23.4 GiB memory, about
+ * 546.2 MiB per query)". A PI_CODEGRAPH_MAX_PARALLEL that was ignored says why.
+ */
+function parallelText(p) {
+  if (!p) return "unknown";
+  const at = `${p.limit} CodeGraph ${p.limit === 1 ? "query" : "queries"} at once on this index`;
+  if (p.source === "env") return `${at} (PI_CODEGRAPH_MAX_PARALLEL)`;
+  const per = p.indexBytes === null ? "index size not known yet" : `about ${sizeOf(p.perQueryBytes)} per query`;
+  const ignored = p.envProblem
+    ? `; PI_CODEGRAPH_MAX_PARALLEL=${JSON.stringify(p.envProblem.raw)} ignored: not a whole number from 1 to ${p.envProblem.max}`
+    : "";
+  return `${at} (from the machine: ${p.cores} ${p.cores === 1 ? "core" : "cores"}, ${sizeOf(p.memoryBytes)} memory, ${per}${ignored})`;
+}
+
+/** At most this many entries of `envDropped` are listed; the rest are counted. */
+const MAX_DROPPED_SHOWN = 8;
+
+/**
+ * What of the user's environment the CLI does not get (`diagnosis.envDropped`), one line each:
+ * `PATH entry /w/node_modules/.bin (inside the workspace)`. Empty when nothing was dropped.
+ */
+function envDroppedLines(dropped) {
+  const list = Array.isArray(dropped) ? dropped : [];
+  const lines = list
+    .slice(0, MAX_DROPPED_SHOWN)
+    .map((d) => `${d.variable} entry ${d.entry === "" ? "(empty)" : d.entry} (${d.reason})`);
+  if (list.length > MAX_DROPPED_SHOWN) lines.push(`and ${list.length - MAX_DROPPED_SHOWN} more`);
+  return lines;
+}
+
+/**
+ * The `/codegraph` report: the same diagnosis the guidance comes from, plus the last error and,
+ * when ready, how many files this session's edit/write tools changed after the index
+ * (`state.ledger`, lib/api/staleness.js). `info` is `{ extension, runner }` (extensionInfo() and
+ * runnerInfo()).
+ */
+function statusReport(diagnosis, state, info) {
+  const ext = info.extension;
+  const edited = state.ledger?.count() ?? 0;
+  const ready = edited > 0 ? editedReportText(edited, state.ledger?.more?.() ?? false) : "ready";
+  // Ready when the tools can answer: from the workspace's own index or from one of the roots.
+  const serving = state.serving?.() ?? diagnosis;
+  const lines = [
+    `pi-codegraph: ${serving.ready ? ready : `not ready (${serving.problemCode})`}`,
+    `extension: ${ext.name} ${ext.version} at ${ext.path} (the active copy)`,
+    `runner: ${runnerLine(info.runner)}`,
+    `workspace: ${diagnosis.cwd}`,
+    `codegraph: ${executableLine(diagnosis)}`,
+  ];
+  if (diagnosis.versionNotice) lines.push(`version: ${diagnosis.versionNotice}`);
+  if (diagnosis.launcher) lines.push(`runs: ${diagnosis.launcher} (the platform bundle its npm shim would start)`);
+  if (diagnosis.indexPath) {
+    const resolved =
+      diagnosis.indexResolved && diagnosis.indexResolved !== diagnosis.indexPath
+        ? ` -> ${diagnosis.indexResolved}`
+        : "";
+    const size = indexSizeText(diagnosis);
+    lines.push(`index: ${diagnosis.indexPath}${resolved}${size ? ` (${size})` : ""}`);
+  } else {
+    lines.push(
+      `index: ${diagnosis.indexProblem ?? (diagnosis.problemCode === "CODEGRAPH_NO_INDEX" ? diagnosis.problem : "not checked")}`,
+    );
+  }
+  if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
+  // What every /codegraph verb would refuse here, and why (lib/pi/commands/verb-refusal.js).
+  if (diagnosis.writeProblem) lines.push(`verbs: refused: ${diagnosis.writeProblem}`);
+  else if (diagnosis.removeProblem) lines.push(`uninit: refused: ${diagnosis.removeProblem}`);
+  // The roots, when the tools answer from any but the workspace's own index (lib/pi/roots/roots.js).
+  const roots = state.toolRoots?.() ?? [];
+  if (roots.some((r) => r.source !== "workspace")) {
+    for (const r of roots) {
+      const d = state.diagnosisOf(r);
+      lines.push(`project ${r.label}: ${r.dir} (${d?.ready ? "ready" : `not ready: ${d?.problemCode}`})`);
+    }
+  }
+  lines.push(`parallel: ${parallelText(diagnosis.parallel)}`);
+  // The focused tools on (lib/pi/tools/choice.js), only when any is: with none, the report is as it was.
+  const on = state.activeFocused?.() ?? [];
+  if (on.length > 0 && state.choice) lines.push(`tools: ${toolsOnText(on, state.choice)}`);
+  lines.push(...ignoredSettingsLines(state.choice, state.added));
+  for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
+  if (!serving.ready) {
+    if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(serving.problemCode))
+      lines.push(`problem: ${serving.problem}`);
+    lines.push(`fix: ${serving.remediation}`);
+  }
+  lines.push(
+    `last error: ${state.lastError ? `${state.lastError.at} ${state.lastError.message.split("\n")[0]}` : "none"}`,
+  );
+  return lines.map(printable).join("\n");
+}
+
+/**
+ * The status slot: the real state in a few words, the runner when it is a fallback, and when
+ * ready how many files this session's edit/write tools changed after the index (`edited`; with
+ * `editedMore`, at least that many: the ledger's bound was passed).
+ */
+function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = false) {
+  const fallback = runner?.fallback ? ` (${runner.name} runner)` : "";
+  // Which roots the tools answer from, when it is not simply the workspace's own index.
+  const where =
+    roots.length > 1
+      ? ` · ${roots.length} projects`
+      : roots.length === 1 && roots[0].source !== "workspace"
+        ? ` · ${printable(roots[0].label)}`
+        : "";
+  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited, editedMore)}`;
+  const words = {
+    CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
+    CODEGRAPH_NOT_FOUND: "not installed",
+    CODEGRAPH_ADDON: "addon missing",
+    CODEGRAPH_WORKSPACE: "workspace unusable",
+    CODEGRAPH_INDEX_BUSY: "indexing",
+    CODEGRAPH_INDEX_INTERRUPTED: "index unfinished",
+  };
+  const problem =
+    words[diagnosis.problemCode] ??
+    String(diagnosis.problemCode)
+      .replace(/^CODEGRAPH_/, "")
+      .toLowerCase();
+  return `⬡ codegraph: ${problem}${fallback}`;
+}
+
+module.exports = { runnerLine, envDroppedLines, indexSizeText, parallelText, statusReport, statusText };

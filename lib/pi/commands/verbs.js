@@ -1,0 +1,348 @@
+// The `/codegraph <verb>` commands the user types (the model never runs one: a tool result
+// cannot trigger a command): status, init, sync, rebuild, uninit, unlock and cancel. Each write
+// is one command description (lib/contract/commands.js) run through the glue's run(), the same hardened
+// runner as explore; this module decides whether to run it (the workspace's own index, the
+// installed CLI, one write at a time, the user's consent), shows its progress and lets the user
+// stop it, and says what happened. Words: lib/words/verbs.js.
+
+const fs = require("node:fs");
+const { isWslWindowsDrive } = require("../../contract/index-dir.js");
+const { verbCommand } = require("../../contract/commands.js");
+const { lockFilesIn, lockState, ownIndexPath } = require("./index-files.js");
+const { lastLines, parseIndexStatus, writeProgress, writeSummary } = require("../../contract/index-status.js");
+const { spokenRoot, verbTarget } = require("./verb-target.js");
+const { supports } = require("../../contract/versions.js");
+const { notOwnRefusal } = require("./verb-refusal.js");
+const { CANCELLED_NOTHING, VERB_LINES, YES_LINE, alreadyIndexedText, busyText } = require("../../words/verbs.js");
+const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport } = require("../../words/verbs.js");
+const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("../../words/verbs.js");
+const { nothingToCancelText, progressText, unknownVerbText, unreadableStatusText } = require("../../words/verbs.js");
+const { bugText, unsupportedText } = require("../../words/verbs.js");
+const { pickProjectText, projectHeadText, typeLabelText, unknownProjectText } = require("../../words/verbs.js");
+
+/** The verbs that write the index (or its lock files): they ask first where a UI exists. */
+const WRITE_VERBS = new Set(["init", "sync", "rebuild", "uninit", "unlock"]);
+/** Without a UI these need `--yes`: they destroy what the index holds. */
+const NEED_YES = new Set(["rebuild", "uninit"]);
+/** The feature each verb needs of the CLI (lib/contract/versions.js). */
+const VERB_FEATURES = {
+  status: "status --json",
+  init: "init --yes",
+  sync: "sync",
+  rebuild: "index",
+  uninit: "uninit --force",
+  unlock: "unlock",
+};
+/** How often the progress line is redrawn (our own clock; the CLI may print nothing for long). */
+const PROGRESS_TICK_MS = 1000;
+
+/** The write running in each workspace (one at a time per workspace, across sessions): cwd → { verb, controller }. */
+const runningWrites = new Map();
+
+/** `"init --yes"` → `{ verb: "init", yes: true, extra: [] }`. */
+function parseVerbArgs(args) {
+  const parts = String(args ?? "")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const [verb = "", ...rest] = parts;
+  const yes = rest.some((w) => w === "--yes" || w === "-y");
+  const extra = rest.filter((w) => w !== "--yes" && w !== "-y");
+  return { verb: verb.toLowerCase(), yes, extra };
+}
+
+/** Whether the installed CLI (`cliVersion`) has what `verb` runs. */
+function verbSupport(verb, cliVersion) {
+  const feature = VERB_FEATURES[verb];
+  if (!feature) return { ok: true };
+  try {
+    const r = supports(cliVersion, feature);
+    return r && r.ok === false ? r : { ok: true };
+  } catch {
+    return { ok: true };
+  }
+}
+
+/**
+ * Pi's argument completion for `/codegraph `: the verbs matching `prefix` (minus those the
+ * installed CLI lacks); after a verb, the labels of the `roots` (lib/pi/roots/roots.js) when there are
+ * several or the only one is not the workspace's own; after a writing verb and a dash, `--yes`.
+ */
+function verbCompletions(prefix, cliVersion, roots = []) {
+  const text = String(prefix ?? "");
+  const space = text.search(/\s/);
+  if (space === -1) {
+    // A verb typed in full: nothing to complete, so Enter runs it (Pi's editor applies a shown
+    // argument completion on Enter instead of submitting).
+    if (Object.hasOwn(VERB_LINES, text)) return null;
+    const items = Object.entries(VERB_LINES)
+      .filter(([verb]) => verb.startsWith(text.toLowerCase()) && verbSupport(verb, cliVersion).ok)
+      .map(([verb, line]) => ({ value: verb, label: verb, description: line }));
+    return items.length ? items : null;
+  }
+  const verb = text.slice(0, space).toLowerCase();
+  const rest = text.slice(space).trim();
+  const labelled = roots.length > 1 || roots.some((r) => r.source !== "workspace");
+  if (labelled && !rest.startsWith("-") && verb !== "init" && Object.hasOwn(VERB_FEATURES, verb)) {
+    const items = roots
+      .filter((r) => r.label.startsWith(rest) && r.label !== rest)
+      .map((r) => ({ value: `${verb} ${r.label}`, label: r.label, description: r.dir }));
+    return items.length ? items : null;
+  }
+  // Only once a dash is typed: Enter on a shown `--yes` would fill it in unasked.
+  if (!WRITE_VERBS.has(verb) || !verbSupport(verb, cliVersion).ok || !rest || !"--yes".startsWith(rest)) return null;
+  return [{ value: `${verb} --yes`, label: "--yes", description: YES_LINE }];
+}
+
+/**
+ * Why CodeGraph turns file watching off here (its init then offers git hooks), or null: its own
+ * rule (1.6.1 sync/watch-policy.js `watchDisabledReason`): CODEGRAPH_NO_WATCH=1, unless that,
+ * CODEGRAPH_FORCE_WATCH=1 keeps it on, else a Windows drive under WSL (lib/contract/index-dir.js).
+ */
+function watchOff(cwd, env = process.env) {
+  if (env.CODEGRAPH_NO_WATCH === "1") return { is: "env", value: "1" };
+  if (env.CODEGRAPH_FORCE_WATCH === "1" || !isWslWindowsDrive(cwd, env)) return null;
+  return { is: "wsl", mount: /^\/mnt\/[a-z]/i.exec(cwd)[0] };
+}
+
+/** The end of a finished write's output: the backend's tail, else the end of its full output. */
+function outputEnd(result, glue) {
+  const d = result.details ?? {};
+  let end = result.text;
+  if (d.truncated) end = typeof d.outputTail === "string" ? d.outputTail : lastLines(result.text);
+  if (d.fullOutputPath) {
+    if (d.truncated && typeof d.outputTail !== "string") {
+      try {
+        const buf = fs.readFileSync(d.fullOutputPath);
+        end = buf.subarray(Math.max(0, buf.length - 4096)).toString("utf8");
+      } catch {}
+    }
+    glue.releaseFullOutputs([d.fullOutputPath]); // nobody else will read it
+  }
+  return end;
+}
+
+/**
+ * Runs `work(onProgress)` while showing its progress: in the TUI a BorderedLoader (Esc aborts
+ * `controller`), elsewhere with a UI the status slot at most once a second. Resolves with the
+ * outcome `{ value } | { error }`.
+ */
+async function withProgress(verb, ctx, peers, controller, work) {
+  const started = performance.now();
+  const elapsed = () => performance.now() - started;
+  let latest = {};
+  let redraw = () => {};
+  const onProgress = (p) => {
+    latest = writeProgress(typeof p?.tail === "string" ? p.tail : lastLines(p?.text));
+    redraw();
+  };
+  const outcome = work(onProgress).then(
+    (value) => ({ value }),
+    (error) => ({ error }),
+  );
+  if (!ctx.hasUI) return outcome;
+  const ui = ctx.ui;
+  let inTui = false;
+  if (typeof ui.custom === "function" && typeof peers?.BorderedLoader === "function") {
+    try {
+      await ui.custom((tui, theme, _keybindings, done) => {
+        inTui = true;
+        const loader = new peers.BorderedLoader(tui, theme, loaderText(verb, latest, 0));
+        loader.onAbort = () => controller.abort();
+        redraw = () => loader.loader?.setMessage?.(loaderText(verb, latest, elapsed()));
+        const tick = setInterval(redraw, PROGRESS_TICK_MS);
+        outcome.then(() => {
+          clearInterval(tick);
+          loader.dispose();
+          done(undefined);
+        });
+        return loader;
+      });
+    } catch {}
+  }
+  if (inTui) return outcome;
+  // No custom UI (rpc: custom() returns undefined): the status slot, which `/codegraph cancel` names.
+  let shown;
+  redraw = () => {};
+  const post = () => {
+    const text = progressText(verb, latest, elapsed(), true);
+    if (text !== shown) ui.setStatus("codegraph", text);
+    shown = text;
+  };
+  post();
+  const tick = setInterval(post, PROGRESS_TICK_MS);
+  try {
+    return await outcome;
+  } finally {
+    clearInterval(tick);
+  }
+}
+
+/**
+ * `/codegraph <args>` with a verb: `env` is `{ glue, state, peers, refresh(ctx), say(ctx, text,
+ * type) }` from lib/pi/session.js. Never throws: a bug of ours is said, not left to Pi.
+ */
+async function handleVerb(args, ctx, env) {
+  try {
+    await verbOf(args, ctx, env);
+  } catch (err) {
+    env.say(ctx, bugText(parseVerbArgs(args).verb, err), "error");
+  }
+}
+
+async function verbOf(args, ctx, env) {
+  const { verb, yes, extra } = parseVerbArgs(args);
+  const plainSay = (text, type = "info") => env.say(ctx, text, type);
+  if (verb === "cancel") return cancelWrite(extra, ctx, env);
+  // One word may follow a verb: a project's label (an option other than --yes is not ours to pass).
+  if (!Object.hasOwn(VERB_FEATURES, verb) || extra.length > 1 || extra[0]?.startsWith("-"))
+    return plainSay(unknownVerbText(args.trim()), "warning");
+  await env.refresh(ctx);
+  const target = verbTarget(verb, extra[0], env.state);
+  if (target.unknown) return plainSay(unknownProjectText(verb, extra[0], target.unknown), "warning");
+  if (target.pick) return plainSay(pickProjectText(verb, target.pick), "warning");
+  if (target.typeLabel) return plainSay(typeLabelText(verb, target.typeLabel), "warning");
+  const root = target.root && target.root.source !== "workspace" ? target.root : null;
+  const cwd = root ? root.dir : ctx.cwd;
+  // What is said about another root, or by a write while there are others, begins with the root it is about.
+  const named = spokenRoot(verb, root, env.state, ctx.cwd);
+  const say = (text, type = "info") => env.say(ctx, named ? `${projectHeadText(named)}\n${text}` : text, type);
+  const rootEnv = { ...env, say: (_c, text, type) => say(text, type) };
+  const d = root ? await env.glue.diagnose(cwd, ctx.cwd) : (env.state.diagnosis ?? {});
+  const support = verbSupport(verb, d.cliVersion);
+  if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
+  if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
+    return say(noCliText(verb, d.problem), "error");
+  // The index not the workspace's own: every verb says so alike, before any dialog.
+  if (notOwnRefusal(verb, d)) return say(notOwnRefusal(verb, d), "warning");
+
+  if (verb === "status") return indexStatus(ctx, rootEnv, d, cwd);
+
+  const running = runningWrites.get(cwd);
+  if (running) return say(busyText(verb, { running: running.verb }), "warning");
+  const own = ownIndexPath(d);
+  if (verb === "init") {
+    if (own) return say(alreadyIndexedText({ indexPath: own }), "warning");
+  } else if (!own) {
+    return say(noOwnIndexText(verb, { cwd, ancestorIndex: d.ancestorIndex }), "warning");
+  }
+  if (d.problemCode === "CODEGRAPH_INDEX_BUSY")
+    return say(liveWriterText(verb, d.indexProblem ?? d.problem), "warning");
+
+  if (!yes) {
+    if (ctx.hasUI) {
+      const { title, body } = confirmText(verb, {
+        cwd,
+        indexDir: d.indexDir,
+        hooks: verb === "init" ? hooksWhy(watchOff(cwd)) : null,
+        ancestorIndex: d.ancestorIndex,
+        indexBytes: d.indexBytes,
+        locks: verb === "unlock" ? lockFilesIn(d.indexDir) : [],
+      });
+      let ok = false;
+      try {
+        ok = await ctx.ui.confirm(title, body);
+      } catch {}
+      if (!ok) return say(CANCELLED_NOTHING(verb));
+      // Another write may have started while the dialog was open.
+      const meanwhile = runningWrites.get(cwd);
+      if (meanwhile) return say(busyText(verb, { running: meanwhile.verb }), "warning");
+    } else if (NEED_YES.has(verb)) {
+      return say(needsYesText(verb, root?.label), "warning");
+    }
+  }
+  return runWrite(verb, ctx, rootEnv, cwd);
+}
+
+/**
+ * `/codegraph cancel [label]`: stops the write running in one of this session's roots (the
+ * workspace's, or the labelled root's; without a label, the only one running).
+ */
+function cancelWrite(extra, ctx, env) {
+  const roots = env.state?.roots ?? [];
+  const dirs = [ctx.cwd, ...roots.map((r) => r.dir)];
+  let running = dirs.filter((dir, i) => dirs.indexOf(dir) === i && runningWrites.has(dir));
+  if (extra.length > 0) {
+    const root = roots.find((r) => r.label === extra[0]);
+    if (!root)
+      return env.say(
+        ctx,
+        unknownProjectText(
+          "cancel",
+          extra[0],
+          roots.map((r) => r.label),
+        ),
+        "warning",
+      );
+    running = running.filter((dir) => dir === root.dir);
+  }
+  if (running.length === 0) return env.say(ctx, nothingToCancelText(extra[0]), "info");
+  if (running.length > 1) {
+    const labels = roots.filter((r) => running.includes(r.dir)).map((r) => r.label);
+    return env.say(ctx, pickProjectText("cancel", labels), "warning");
+  }
+  const write = runningWrites.get(running[0]);
+  env.say(ctx, cancellingText(write.verb), "info");
+  write.controller.abort();
+}
+
+/** In a root other than Pi's workspace, the run is on its behalf: code inside either is kept from the child. */
+const onBehalf = (cwd, ctx) => (cwd === ctx.cwd ? {} : { workspace: ctx.cwd });
+
+/** Runs the write `verb` in `cwd` (consent given), shows its progress and result, and refreshes readiness. */
+async function runWrite(verb, ctx, env, cwd) {
+  const controller = new AbortController();
+  runningWrites.set(cwd, { verb, controller });
+  const started = performance.now();
+  let outcome;
+  try {
+    outcome = await withProgress(verb, ctx, env.peers, controller, (onProgress) =>
+      env.glue.run(verbCommand(verb), cwd, controller.signal, { onProgress, ...onBehalf(cwd, ctx) }),
+    );
+  } finally {
+    runningWrites.delete(cwd);
+  }
+  const durationMs = performance.now() - started;
+  // Readiness at once: the tool is registered again with the new guidance, the slot follows.
+  if (env.state) env.state.shownStatus = undefined;
+  await env.refresh(ctx);
+  const d = cwd === ctx.cwd ? (env.state.diagnosis ?? {}) : await env.glue.diagnose(cwd, ctx.cwd);
+  if (outcome.error?.code === "CODEGRAPH_NO_INDEX" && notOwnRefusal(verb, d))
+    return env.say(ctx, notOwnRefusal(verb, d), "warning");
+  if (outcome.error) {
+    const err = outcome.error;
+    const type = err?.code === "CODEGRAPH_CANCELLED" ? "warning" : "error";
+    const facts = { durationMs, cwd, ancestorIndex: d.ancestorIndex, subcommand: verbCommand(verb).subcommand };
+    return env.say(ctx, failedText(verb, err, facts), type);
+  }
+  const end = outputEnd(outcome.value, env.glue);
+  const summary = writeSummary(end).slice(-8);
+  const left = verb === "unlock" ? lockFilesIn(d.indexDir).find((f) => f.endsWith("codegraph.lock")) : undefined;
+  const text = doneText(verb, {
+    durationMs,
+    summary,
+    lockLeft: left,
+    upToDate: /Already up to date/.test(end),
+    ready: d.ready,
+    problemCode: d.problemCode,
+  });
+  return env.say(ctx, text, d.ready || verb === "uninit" ? "info" : "warning");
+}
+
+/** `/codegraph status`: CodeGraph's own report of the index in `cwd` (read-only). */
+async function indexStatus(ctx, env, d, cwd) {
+  let result;
+  try {
+    result = await env.glue.run(verbCommand("status"), cwd, undefined, onBehalf(cwd, ctx));
+  } catch (err) {
+    if (err?.code === "CODEGRAPH_NO_INDEX")
+      return env.say(ctx, noOwnIndexText("status", { cwd, ancestorIndex: d.ancestorIndex }), "warning");
+    return env.say(ctx, failedText("status", err, { durationMs: err?.details?.durationMs ?? 0, cwd }), "error");
+  }
+  const facts = parseIndexStatus(result.text);
+  if (!facts) return env.say(ctx, unreadableStatusText(result.text), "warning");
+  const report = indexReport(facts, { cwd, cliVersion: d.cliVersion, lock: lockState(d) });
+  return env.say(ctx, report, "info");
+}
+
+module.exports = { handleVerb, verbCompletions, parseVerbArgs, watchOff };

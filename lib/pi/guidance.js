@@ -1,0 +1,154 @@
+// What the model is told: the tool's name, its description (with the backend's own limits), the
+// prompt snippet and guidelines for the current readiness, and the line every tool error ends with.
+
+const { projectsGuideline } = require("../words/roots.js");
+const { editedGuideline } = require("../words/staleness.js");
+
+const TOOL_NAME = "codegraph_explore";
+/**
+ * Ends a tool's errors (`name`'s), so the model moves on instead of retrying an unavailable index.
+ * Pi's default tools are read, bash, edit and write: grep and find may only exist through bash.
+ */
+const fallbackLineOf = (name) =>
+  `${name} is unavailable for this request; use read, and grep/find (as tools or through bash), instead.`;
+/** Ends every codegraph_explore error. */
+const FALLBACK_LINE = fallbackLineOf(TOOL_NAME);
+
+/** The tool description; the caps are the backend's (`limits` as wrapBackend's limits() reads them). */
+function toolDescription(limits) {
+  const { MAX_OUTPUT_LINES: lines, MAX_OUTPUT_BYTES: bytes } = limits;
+  const caps =
+    lines && bytes
+      ? `Output is truncated to ${lines} lines or ${Math.round(bytes / 1024)}KB (whichever is hit first, the truncation note included)`
+      : "Output is truncated to a bounded size (the truncation note included)";
+  return (
+    "Ask CodeGraph, the local code index of the current workspace, a structural question in natural language. " +
+    "Returns the relevant symbols' source with file:line locations, call paths (Flow), callers (blast radius) and implementations. " +
+    "Runs `codegraph explore` in the active workspace only; it never creates or updates the index. " +
+    `${caps}; a truncated result names a file with the full output.`
+  );
+}
+
+const readySnippet =
+  "Ask the workspace's CodeGraph index structural questions: where symbols are defined, what calls what, what implements an interface, and call paths between symbols";
+
+const readyGuidelines = [
+  `Use ${TOOL_NAME} for architecture, relationship and call-path questions (what calls X, what implements Y, how A reaches B); name concrete symbols, files or code terms, since CodeGraph matches names lexically, not by meaning.`,
+  `Do not use ${TOOL_NAME} to read a file you already know or to search for exact text; use read, or grep (as a tool or through bash), for those.`,
+  `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool" or codegraph_node, use read with the file:line it gives (codegraph_node does not exist here), or ask ${TOOL_NAME} about that symbol.`,
+];
+/** The third line when codegraph_node is on: CodeGraph's pointers to it are followed, not steered away from. */
+const withNodeGuideline = `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool", use read with the file:line it gives; where it says codegraph_node, call codegraph_node.`;
+
+/**
+ * The focused tools' words (lib/pi/tools/focused.js has the rest): the description (the caps appended), one
+ * prompt snippet and one guideline each, and the schema's argument descriptions. Kept short: every
+ * active tool costs its words on every request.
+ */
+const FOCUSED_WORDS = {
+  codegraph_node: {
+    description:
+      "Read one symbol from the workspace's CodeGraph index (its location, signature, source, callers and callees), or an indexed file: its numbered lines, or its symbol outline, with the files that use it. Runs `codegraph node`; read-only.",
+    snippet:
+      "One named symbol's source with its callers and callees, or an indexed file's lines or outline, from the CodeGraph index",
+    guideline:
+      "Use codegraph_node to read one symbol you can name, or an indexed file's outline (file with outline: true), instead of reading whole files; where CodeGraph's answers say codegraph_node, call it.",
+    args: {
+      symbol: "Symbol name, e.g. 'checkout' or 'CheckoutService.checkout'",
+      file: "Indexed file, relative to the project root (e.g. 'src/cart.ts'); alone: file mode; with symbol: which definition",
+      offset: "File mode: first line (1-based)",
+      limit: "File mode: number of lines",
+      outline: "File mode: only the file's symbols and its dependents",
+    },
+  },
+  codegraph_relations: {
+    description:
+      "List what calls a symbol (callers), what it calls (callees), or what changing it affects (impact, up to depth hops), from the workspace's CodeGraph index, per definition of the name. Runs `codegraph callers|callees|impact`; read-only.",
+    snippet: "Callers, callees or the impact of changing one symbol, from the CodeGraph index",
+    guideline:
+      "Use codegraph_relations with relation=impact before renaming a symbol or changing its signature, and callers/callees to follow one hop exactly; pass file to pick one definition when several share the name.",
+    args: {
+      relation: "callers, callees, or impact",
+      symbol: "Symbol name",
+      file: "Indexed file path or suffix that picks the definition",
+      limit: "callers/callees: most results per definition (default 20)",
+      depth: "impact: hops to follow (default 2)",
+    },
+  },
+  codegraph_search: {
+    description:
+      "Find symbols by name or part of a name in the workspace's CodeGraph index: kind, name, file:line and signature, no source. Runs `codegraph query`; read-only.",
+    snippet: "Find symbols by (part of) their name: kind, file:line and signature, from the CodeGraph index",
+    guideline:
+      "Use codegraph_search to find where a symbol is defined when you know its name or part of it; it returns locations only, so read or codegraph_node the one you need.",
+    args: {
+      name: "Symbol name or part of one",
+      kind: "Only symbols of this kind",
+      limit: "Most results (default 10)",
+    },
+  },
+};
+
+/** A focused tool's description: its words and the caps of its command. */
+function focusedDescription(name, caps) {
+  const { maxLines: lines, maxBytes: bytes } = caps;
+  return `${FOCUSED_WORDS[name].description} Output is truncated to ${lines} lines or ${Math.round(bytes / 1024)}KB; a truncated result names a file with the full output.`;
+}
+
+/**
+ * A focused tool's snippet and guideline for the current readiness. When the index cannot serve,
+ * a short snippet only: explore's words already tell the model what the user must do.
+ */
+function focusedGuidance(name, diagnosis) {
+  if (diagnosis.ready)
+    return { promptSnippet: FOCUSED_WORDS[name].snippet, promptGuidelines: [FOCUSED_WORDS[name].guideline] };
+  return {
+    promptSnippet: `Unavailable in this workspace (${diagnosis.problemCode}), as ${TOOL_NAME} is`,
+    promptGuidelines: [],
+  };
+}
+
+/**
+ * The prompt text for the current readiness: the tool is only advertised as ready when it can
+ * serve; otherwise it says what the user must do. `editedSinceIndex` (files Pi's own tools edited
+ * after the index was written) adds one line while above zero, without the number, so that the
+ * prompt does not change with every edit. `active`: the focused tools on (lib/pi/tools/focused.js); with
+ * codegraph_node among them, CodeGraph's pointers to it are followed instead of steered away from.
+ * `roots` (lib/pi/roots/roots.js, those with an index): with several, one line on `project`.
+ */
+function guidance(diagnosis, editedSinceIndex = 0, active = [], roots = []) {
+  if (diagnosis.ready) {
+    const base = active.includes("codegraph_node")
+      ? [...readyGuidelines.slice(0, 2), withNodeGuideline]
+      : readyGuidelines;
+    const projects = roots.length > 1 ? [projectsGuideline(!roots.some((r) => r.source === "workspace"))] : [];
+    const guidelines = [...base, ...projects, ...(editedSinceIndex > 0 ? [editedGuideline(TOOL_NAME)] : [])];
+    return { promptSnippet: readySnippet, promptGuidelines: guidelines };
+  }
+  if (diagnosis.problemCode === "CODEGRAPH_INDEX_BUSY") {
+    // Passing: readiness is checked again before every turn, and nothing is for the user to fix.
+    return {
+      promptSnippet: `Unavailable while CodeGraph is indexing this workspace (CODEGRAPH_INDEX_BUSY); available again once it finishes. Use read, and grep/find through bash, meanwhile`,
+      promptGuidelines: [
+        `Do not call ${TOOL_NAME} while CodeGraph is indexing (CODEGRAPH_INDEX_BUSY); it becomes available by itself when the indexing finishes.`,
+      ],
+    };
+  }
+  return {
+    promptSnippet: `Unavailable in this workspace (${diagnosis.problemCode}): ${diagnosis.remediation} Use read, and grep/find through bash, instead`,
+    promptGuidelines: [
+      `Do not call ${TOOL_NAME} until the user has fixed this: ${diagnosis.problemCode}. If structure matters, tell the user once: ${diagnosis.remediation}`,
+    ],
+  };
+}
+
+module.exports = {
+  TOOL_NAME,
+  FALLBACK_LINE,
+  FOCUSED_WORDS,
+  fallbackLineOf,
+  focusedDescription,
+  focusedGuidance,
+  toolDescription,
+  guidance,
+};

@@ -1,0 +1,116 @@
+// How a call and its result look in Pi's transcript, drawn with Pi's own pieces from the host
+// (`peers`): pi-tui's `Text`, and Pi's `formatSize` and `keyHint` so sizes and the expand hint
+// read as in Pi's built-in tools (the hint names the user's own key). Every string from the model
+// or the CLI goes through printable() first.
+
+const { TOOL_NAME } = require("./guidance.js");
+const { queries } = require("../words/reasons.js");
+const { cliForm, commandLine, printable } = require("../contract/text.js");
+
+const PREVIEW_LINES = 8;
+/** Pi's keybinding id for expanding tool output (its built-in read and bash tools use it too). */
+const EXPAND_KEY = "app.tools.expand";
+
+const footerSeconds = (ms) => `${(ms / 1000).toFixed(2)}s`;
+
+/** Where the user's wait went, when part of it was not the run: " (queued 3.10s, index lock 4.77s, run 7.03s)". */
+function waitsOf(d) {
+  const parts = [];
+  if (d.queueMs > 0) parts.push(`queued ${footerSeconds(d.queueMs)}`);
+  if (d.lockWaitMs > 0) parts.push(`index lock ${footerSeconds(d.lockWaitMs)}`);
+  if (parts.length === 0) return "";
+  if (d.runMs !== undefined) parts.push(`run ${footerSeconds(d.runMs)}`);
+  return ` (${parts.join(", ")})`;
+}
+
+/** The request on one line, and the equivalent CLI command under it. */
+function renderCall({ Text }, args, theme, context) {
+  const text = context?.lastComponent ?? new Text("", 0, 0);
+  const request = printable(String(args?.request ?? "").replace(/\s+/g, " "));
+  text.setText(
+    `${theme.fg("toolTitle", theme.bold(`${TOOL_NAME} `))}${projectTag(args, theme)}${theme.fg("accent", request)}\n${theme.fg("dim", `$ ${cliForm(request)}`)}`,
+  );
+  return text;
+}
+
+/** "[packages/api] " before the subject when the call names a project (lib/pi/roots/roots.js), else "". */
+function projectTag(args, theme) {
+  const project = args?.project;
+  return typeof project === "string" ? theme.fg("muted", `[${printable(project)}] `) : "";
+}
+
+/**
+ * A focused tool's call (`spec` from lib/pi/tools/focused.js): what it asks about on one line, and the CLI
+ * command it runs under it (arguments it would refuse: shown as given, the error follows).
+ */
+function renderFocusedCall({ Text }, spec, args, theme, context) {
+  const text = context?.lastComponent ?? new Text("", 0, 0);
+  // The command is built from the tool's own arguments: `project` picks where it runs.
+  const { project: _project, ...own } = args !== null && typeof args === "object" ? args : {};
+  const subject = printable(spec.subject(own).filter(Boolean).join(" ").replace(/\s+/g, " "));
+  let line;
+  try {
+    line = `$ ${commandLine(spec.command(own))}`;
+  } catch {
+    line = `arguments: ${JSON.stringify(args ?? null)}`;
+  }
+  text.setText(
+    `${theme.fg("toolTitle", theme.bold(`${spec.name} `))}${projectTag(args, theme)}${theme.fg("accent", subject)}\n${theme.fg("dim", printable(line))}`,
+  );
+  return text;
+}
+
+/**
+ * Partial progress, an error (code and remediation first), or the answer with its facts. `doing`
+ * names the running command in the progress row (a focused tool's; explore's by default).
+ */
+function renderResult({ Text, formatSize, keyHint }, result, options, theme, context, doing) {
+  const body = printable(result.content?.find((c) => c.type === "text")?.text ?? "");
+  if (options.isPartial) {
+    const p = result.details ?? {};
+    if (p.queued) {
+      const place = `${queries(p.ahead)} ahead (${p.limit} run at once on this index)`;
+      return new Text(theme.fg("warning", `Waiting: ${place}… ${(p.waitedMs / 1000).toFixed(1)}s`), 0, 0);
+    }
+    const soFar = p.partial
+      ? ` ${formatSize(p.seenBytes)}, ${p.seenLines} lines, ${(p.elapsedMs / 1000).toFixed(1)}s`
+      : "";
+    const tail = body ? `\n${theme.fg("toolOutput", body.replace(/\n$/, "").split("\n").slice(-3).join("\n"))}` : "";
+    const running = doing ? `Running ${doing}…` : "Exploring the CodeGraph index…";
+    return new Text(`${theme.fg("warning", `${running}${soFar}`)}${tail}`, 0, 0);
+  }
+  if (context?.isError) {
+    // Code and remediation lead the message; the stderr tail (from its header on) and the lines
+    // after it show only when expanded, and the collapsed view says how to see them.
+    if (options.expanded) return new Text(theme.fg("error", body), 0, 0);
+    const lines = body.split("\n");
+    const stderrAt = lines.findIndex((l) => l.startsWith("stderr"));
+    const shown = (stderrAt < 0 ? lines : lines.slice(0, stderrAt)).slice(0, 3);
+    const hidden = lines.length > shown.length ? `\n${keyHint(EXPAND_KEY, "for the rest")}` : "";
+    return new Text(`${theme.fg("error", shown.join("\n"))}${hidden}`, 0, 0);
+  }
+  const d = result.details ?? {};
+  // When cut, the kept output comes first and the marker after it. The collapsed view counts
+  // only the kept lines (the footer says it was cut): preview + "more" = kept, "kept of total".
+  const all = body.replace(/\n$/, "").split("\n");
+  const keptLines = d.truncated ? d.keptLines : all.length;
+  const facts = [
+    formatSize(d.keptBytes ?? Buffer.byteLength(body)),
+    d.truncated
+      ? `${keptLines} of ${d.totalsExact === false ? "at least " : ""}${d.totalLines} lines`
+      : `${d.keptLines ?? keptLines} lines`,
+    d.durationMs !== undefined ? `${footerSeconds(d.durationMs)}${waitsOf(d)}` : null,
+    d.cliVersion ? `codegraph ${d.cliVersion}` : null,
+  ].filter(Boolean);
+  let footer = theme.fg("dim", facts.join(" · "));
+  if (d.truncated) footer += ` ${theme.fg("warning", "[truncated]")}`;
+  if (d.fullOutputPath) footer += `\n${theme.fg("dim", `full output: ${d.fullOutputPath}`)}`;
+  else if (d.fullOutputMissing) footer += `\n${theme.fg("dim", `full output not kept: ${d.fullOutputMissing}`)}`;
+  if (options.expanded) return new Text(`${theme.fg("toolOutput", body)}\n${footer}`, 0, 0);
+  const more = keptLines - PREVIEW_LINES;
+  const preview = all.slice(0, Math.min(PREVIEW_LINES, keptLines)).join("\n");
+  const hint = more > 0 ? `\n${theme.fg("muted", `… ${more} more lines,`)} ${keyHint(EXPAND_KEY, "to expand")}` : "";
+  return new Text(`${theme.fg("toolOutput", preview)}${hint}\n${footer}`, 0, 0);
+}
+
+module.exports = { renderCall, renderFocusedCall, renderResult };

@@ -1,0 +1,272 @@
+// The session lifecycle: registration at session_start, readiness refreshed before every agent
+// turn and after every call, the /codegraph command, and the full-output files released at
+// session_shutdown.
+
+const path = require("node:path");
+const { TOOL_NAME } = require("./guidance.js");
+const { indexedRoots, loadAddedRoots } = require("./roots/roots.js");
+const { handleRoots, rootsCompletions } = require("./commands/roots.js");
+const { hasIndex, scanRoots } = require("./roots/scan.js");
+const { createEditLedger } = require("../api/staleness.js");
+const { statusReport, statusText } = require("./commands/status.js");
+const { createTool } = require("./tools/registration.js");
+const { FOCUSED_NAMES } = require("./tools/focused.js");
+const { agentDirOf, choiceFor } = require("./tools/choice.js");
+const { handleTools, toolsCompletions } = require("./commands/tools.js");
+const { handleVerb, verbCompletions } = require("./commands/verbs.js");
+const { COMMAND_DESCRIPTION } = require("../words/verbs.js");
+
+/**
+ * Builds the Pi extension factory over `glue` (wrapBackend's calls plus extensionInfo() and
+ * runnerInfo()) and Pi's own TypeBox (`Type`), TUI (`Text`) and helpers (`formatSize`, `keyHint`),
+ * which `getPeers()` returns (or resolves to) when the tool is created.
+ *
+ * Registration waits for `session_start`: Pi 0.73 exits at startup when two extensions register
+ * one tool name while loading, and a user may have pi-codegraph installed both globally and in
+ * the project. At `session_start` the tools registered so far are visible, so the first copy (in
+ * Pi's load order) registers and any later copy skips quietly.
+ *
+ * Readiness is re-checked (read-only, no process starts where the CLI's package names its
+ * version) before every agent turn and after every call: when it changed, the tool is registered
+ * again with the new guidance, which makes Pi rebuild the system prompt, and the status slot
+ * follows.
+ *
+ * The focused tools (lib/pi/tools/focused.js) are registered beside explore and then made inactive unless
+ * the user's choice (lib/pi/tools/choice.js: PI_CODEGRAPH_TOOLS, or what `/codegraph tools` saved for the
+ * project) has them on: Pi activates a tool when it is first registered, and activates every
+ * extension tool again on `/reload`, so the choice is applied at every session_start. Registering
+ * a tool again (readiness changed) keeps it as active or inactive as it was.
+ *
+ * The files Pi's own edit and write tools change are noted from `tool_result` (never modifying
+ * it) in a ledger (lib/api/staleness.js): while any is newer than the index, the status slot counts
+ * them (up to 1000, then "1000+") and the guidance gains one line; the index's mtime is re-checked
+ * with readiness, and an index written after an edit drops it.
+ *
+ * The roots (lib/pi/roots/roots.js): the workspace's own index, the indexes a bounded scan finds below it
+ * (started at session_start and on `/codegraph roots`; a turn waits only for a first scan still
+ * running, itself bounded), and the roots the user added. Each is re-checked (its index, its
+ * readiness) with the workspace; when the labels change, the tools are registered again with a
+ * `project` parameter of the new labels (lib/pi/tools/registration.js).
+ */
+function createExtension(glue, getPeers) {
+  /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
+  return function piCodegraph(pi) {
+    const state = {
+      diagnosis: undefined,
+      lastError: undefined,
+      active: false,
+      fullOutputs: [],
+      peers: undefined,
+      ledger: createEditLedger(),
+      // The focused tools this copy registered, and the user's choice of them ({ names, source }).
+      focused: [],
+      choice: { names: [], source: "default" },
+      // The roots: the last scan's result, the user's added directories, the roots now (each with
+      // `indexed`), and the diagnosis of each root other than the workspace (dir → diagnosis).
+      scan: undefined,
+      scanning: undefined,
+      added: { dirs: [] },
+      roots: [],
+      rootDiagnoses: new Map(),
+    };
+    /** The roots a tool can answer from (those with an index now that the model is offered). */
+    state.toolRoots = () => state.roots.filter((r) => r.indexed && r.offered);
+    /** The roots a verb can name: every one with an index now, offered to the model or not. */
+    state.verbRoots = () => state.roots.filter((r) => r.indexed);
+    /** A root's readiness: the workspace's own diagnosis for ".", else its own. */
+    state.diagnosisOf = (root) =>
+      root.source === "workspace" ? state.diagnosis : (state.rootDiagnoses.get(root.dir) ?? state.diagnosis);
+    /**
+     * The readiness the tools' words follow: the workspace's (no roots, or only its own), the only
+     * root's, or with several the first ready one (each call says its own root's problem).
+     */
+    state.serving = () => {
+      const roots = state.toolRoots();
+      if (roots.length === 0) return state.diagnosis;
+      const all = roots.map(state.diagnosisOf);
+      return all.find((d) => d?.ready) ?? all[0];
+    };
+    /** The focused tools on: chosen and registered by this copy. */
+    state.activeFocused = () => state.focused.filter((n) => state.choice.names.includes(n));
+    const key = () => {
+      const d = state.serving();
+      const labels = state.toolRoots().map((r) => r.label);
+      return `${d.ready}|${d.problemCode}|${d.remediation}|${d.ready && state.ledger.count() > 0}|${labels.join("\0")}`;
+    };
+    /** Registers explore and the focused tools again (their words follow readiness and the choice). */
+    const registerAll = () => {
+      pi.registerTool(createTool(state, state.peers, glue));
+      for (const name of state.focused) pi.registerTool(createTool(state, state.peers, glue, name));
+    };
+    /** Makes Pi's active tools match the choice: ours on or off, every other tool as it was. */
+    const applyChoice = () => {
+      const others = pi.getActiveTools().filter((n) => !state.focused.includes(n));
+      pi.setActiveTools([...others, ...state.activeFocused()]);
+    };
+    state.applyChoice = () => {
+      registerAll();
+      applyChoice();
+    };
+    // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
+    const slot = (ctx) => {
+      if (!ctx.hasUI) return;
+      const { ledger } = state;
+      const text = statusText(state.serving(), glue.runnerInfo(), ledger.count(), state.toolRoots(), ledger.more());
+      if (text === state.shownStatus) return;
+      state.shownStatus = text;
+      ctx.ui.setStatus("codegraph", text);
+    };
+
+    /**
+     * The roots now: the workspace's own index, the last scan's, the added ones, each checked for
+     * an index (the header, no SQLite) and, when it has one, diagnosed.
+     */
+    async function rootsNow(cwd, workspaceDiagnosis) {
+      const ws = path.resolve(cwd);
+      const own = workspaceDiagnosis.ready || (await hasIndex(ws));
+      const roots = await indexedRoots(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
+      const others = roots.filter((r) => r.indexed && r.offered && r.source !== "workspace");
+      const found = await Promise.all(others.map((r) => glue.diagnose(r.dir, ws)));
+      return { roots, rootDiagnoses: new Map(others.map((r, i) => [r.dir, found[i]])) };
+    }
+
+    // One refresh at a time, in the order asked: a slow one finishing after a later one would
+    // put older readiness back (a call's refresh and a turn's often overlap).
+    let refreshing = Promise.resolve();
+    function refresh(ctx) {
+      const next = refreshing.then(() => refreshNow(ctx));
+      refreshing = next.catch(() => {});
+      return next;
+    }
+
+    async function refreshNow(ctx) {
+      if (!state.active || !ctx?.cwd) return;
+      const before = key();
+      const next = await glue.diagnose(ctx.cwd);
+      const now = await rootsNow(ctx.cwd, next);
+      // Each root's index directory as its diagnosis found it (the one the CLI opens).
+      const diagnosisOf = (r) => (r.source === "workspace" ? next : now.rootDiagnoses.get(r.dir));
+      const indexed = now.roots
+        .filter((r) => r.indexed)
+        .map((r) => ({ dir: r.dir, indexDir: diagnosisOf(r)?.indexDir }));
+      await state.ledger.recheck(indexed.length > 0 ? indexed : ctx.cwd);
+      Object.assign(state, { diagnosis: next, ...now });
+      if (key() !== before) registerAll();
+      slot(ctx);
+    }
+    state.refresh = (ctx) => refresh(ctx).catch(() => {});
+    /** Scans for the indexes below the workspace again; the roots follow once it is done. */
+    state.rescan = (ctx) => {
+      const scanning = scanRoots(ctx.cwd)
+        .then((scan) => {
+          state.scan = scan;
+        })
+        .finally(() => {
+          if (state.scanning === scanning) state.scanning = undefined;
+        });
+      state.scanning = scanning;
+      return scanning.then(() => refresh(ctx));
+    };
+    /**
+     * Waits for a scan still running (bounded by its own deadline) and the refresh after it: a
+     * label typed by the user is read against the roots the scan found, as a turn's tools are.
+     */
+    state.scanSettled = async (ctx) => {
+      if (!state.scanning) return;
+      await state.scanning.catch(() => {});
+      await refresh(ctx);
+    };
+    /** What /codegraph says: a notification where a UI exists, else where print mode's output goes. */
+    const say = (ctx, text, type) => {
+      if (ctx.hasUI) ctx.ui.notify(text, type);
+      else process.stdout.write(`${text}\n`);
+    };
+
+    pi.on("session_start", async (_event, ctx) => {
+      if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
+      state.active = true;
+      state.shownStatus = undefined; // a new session's UI has not been told yet
+      state.peers = await getPeers();
+      state.agentDir = agentDirOf(state.peers.getAgentDir);
+      state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
+      state.added = loadAddedRoots(state.agentDir, ctx.cwd);
+      state.diagnosis = await glue.diagnose(ctx.cwd);
+      Object.assign(state, await rootsNow(ctx.cwd, state.diagnosis));
+      // The tools registered before ours (name → whose): a focused tool name another extension
+      // registered first stays theirs.
+      state.taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
+      state.focused = FOCUSED_NAMES.filter((n) => !state.taken.has(n));
+      registerAll();
+      applyChoice();
+      pi.registerCommand("codegraph", {
+        description: COMMAND_DESCRIPTION,
+        // Everything after "/codegraph ": the verbs the installed CLI has, then a root's label or
+        // `--yes`; after `tools`, the choices and the tools' names; after `roots`, add/remove,
+        // directories and the added labels.
+        // A label is completed once a scan still running has finished (Pi awaits a promise here).
+        getArgumentCompletions: (prefix) => {
+          if (/^tools\s/i.test(String(prefix ?? ""))) return toolsCompletions(prefix);
+          const complete = () =>
+            /^roots\s/i.test(String(prefix ?? ""))
+              ? rootsCompletions(prefix, state, ctx.cwd)
+              : verbCompletions(prefix, state.diagnosis?.cliVersion, state.verbRoots());
+          return state.scanning ? state.scanSettled(ctx).then(complete, complete) : complete();
+        },
+        handler: async (args, cmdCtx) => {
+          if (/^\s*tools(\s|$)/i.test(String(args ?? ""))) {
+            await handleTools(String(args).trim().slice(5), cmdCtx, { state, peers: state.peers, glue, say });
+            return;
+          }
+          // Every label (a verb's, cancel's, roots remove's) means what it will mean after the scan.
+          await state.scanSettled(cmdCtx).catch(() => {});
+          if (/^\s*roots(\s|$)/i.test(String(args ?? ""))) {
+            await handleRoots(String(args).trim().slice(5), cmdCtx, { state, refresh, say });
+            return;
+          }
+          if (String(args ?? "").trim()) {
+            await handleVerb(args, cmdCtx, { glue, state, peers: state.peers, refresh, say });
+            return;
+          }
+          await refresh(cmdCtx);
+          const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
+          const report = statusReport(state.diagnosis, state, info);
+          say(cmdCtx, report, state.serving().ready ? "info" : "warning");
+        },
+      });
+      slot(ctx);
+      // The scan for indexes below the workspace: off this handler's path (the tools are
+      // registered again when it finds roots); a turn waits only for this first one.
+      state.rescan(ctx).catch(() => {});
+    });
+
+    // An edit or write by Pi's own tools: counted at once (it is newer than the index as last
+    // seen); nothing is awaited, so the tool's result is never held up.
+    pi.on("tool_result", (event, ctx) => {
+      if (!state.active || state.diagnosis === undefined || state.peers === undefined) return;
+      const before = key();
+      // The roots the tools answer from cover the edits (none: the workspace).
+      const roots = state.toolRoots().map((r) => r.dir);
+      if (!state.ledger.note(event, ctx?.cwd, roots)) return;
+      if (key() !== before) registerAll();
+      slot(ctx);
+    });
+
+    pi.on("before_agent_start", async (_event, ctx) => {
+      // A scan still running (session_start's, or /codegraph roots'; bounded by its own
+      // deadline) decides the tools this turn is given.
+      if (state.scanning) await state.scanning.catch(() => {});
+      await refresh(ctx);
+    });
+
+    pi.on("session_shutdown", () => {
+      if (!state.active) return;
+      // Only this session's files: another session in the same process keeps its own. A call
+      // still running keeps its file until the process exits (it reports the path after this).
+      const ending = state.fullOutputs;
+      state.fullOutputs = [];
+      glue.releaseFullOutputs(ending);
+    });
+  };
+}
+
+module.exports = { createExtension };

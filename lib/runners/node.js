@@ -1,0 +1,52 @@
+// The plain-Node backend of pi-codegraph: the same module shape and the same promises as the
+// native addon (lib/runners/native.js loads that one), so the glue can run over either; the
+// fault suites (__test__/faults/) run against both. One module per responsibility, as the core
+// crate (crates/core/src/) has them:
+// command (a description read and checked), args, limits, errors, sanitize, preflight, pid, index-writer,
+// discovery, environment, spill (full outputs), collect
+// (the bounded stdout/stderr collectors), host-exit, host-watch, process, run, version, explore,
+// diagnose.
+//
+// Where plain Node differs from the addon ("Node differs"):
+// - The preflight's filesystem checks run on libuv's thread pool and are bounded by the call's
+//   deadline and cancel, but a stat stuck on a hung mount holds its pool thread until it returns
+//   (the addon's blocking pool is its own); a stall of the shared pool delays other fs work too.
+// - Windows (experimental): descendants are killed with taskkill, not a job object; a .cmd
+//   launcher outside npm's layout cannot start (Node will not spawn it without a shell).
+// - A file the kernel will not execute (no #!, not a native binary) is refused before the spawn,
+//   since libuv would otherwise run it with /bin/sh.
+// - The child's environment is built from process.env, whose values are strings: bytes that are
+//   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
+//   process.env shows the same value.
+
+const { finishAnswer } = require("../api/answer.js");
+const { exploreCommand } = require("../contract/commands.js");
+const { diagnose } = require("./node/explore/diagnose.js");
+const { runCommand } = require("./node/explore.js");
+const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("../contract/limits.js");
+const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("../contract/limits.js");
+const { releaseFullOutputs } = require("./node/full-output.js");
+
+/** `codegraph explore -- <request>`: one command description through runCommand, finished as the glue finishes it. */
+async function explore(request, cwd, signal, options) {
+  return finishAnswer(await runCommand(exploreCommand(request), cwd, signal, options));
+}
+
+/** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */
+function runnerInfo() {
+  return { name: "node", path: null, note: null, fallback: false };
+}
+
+module.exports = {
+  runCommand,
+  explore,
+  runnerInfo,
+  diagnose,
+  releaseFullOutputs,
+  MAX_REQUEST_CHARS,
+  MAX_OUTPUT_BYTES,
+  MAX_OUTPUT_LINES,
+  DRAIN_LIMIT_BYTES,
+  STDERR_TAIL_BYTES,
+  DEFAULT_TIMEOUT_MS,
+};

@@ -1,0 +1,121 @@
+// diagnose(): read-only readiness of a workspace, as the addon's (crates/core/src/explore/diagnose.rs): what an
+// explore would find, without running one and without writing anything.
+
+const path = require("node:path");
+const { discover } = require("../discovery.js");
+const { Problem, badWorkspace, indexBusy, indexInterrupted, osText } = require("../../../contract/problems.js");
+const { headline, problemWords, remediation, withoutUndefined } = require("../../../words/messages.js");
+const { refusalFields } = require("../../../words/not-own.js");
+const { indexDirOf } = require("../../../contract/index-dir.js");
+const { activeWriter, interruptedWrite } = require("../index-writer.js");
+const { childEnv } = require("../environment.js");
+const { allowExternal, checkIndex, checkWorkspace, homesOf } = require("../preflight.js");
+const { resolvedPath } = require("../../../contract/files.js");
+const { checkRemovable, checkWriteTarget, ownEntries } = require("../write-target.js");
+const { packageVersion, startVersionProbe } = require("../version.js");
+
+/** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
+const DIAGNOSE_VERSION_WAIT_MS = 1000;
+/** The bound on a diagnosis's own filesystem checks. */
+const DIAGNOSE_CHECKS_TIMEOUT_MS = 5000;
+
+/**
+ * Read-only readiness of a workspace, without running an explore: which `codegraph` would run
+ * (and its version), the index, and the first problem (not installed before not indexed).
+ */
+async function diagnose(cwd, workspace) {
+  const userEnv = { ...process.env };
+  // Pi's workspace, when cwd is another root: only an absolute path counts, as in the addon.
+  const onBehalfOf = typeof workspace === "string" && path.isAbsolute(workspace) ? workspace : undefined;
+  const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false, envDropped: [] };
+  let problem;
+  const checks = (async () => {
+    const workspace = await checkWorkspace(d.cwd);
+    const home = await resolvedPath(workspace);
+    const homes = await homesOf(home, onBehalfOf);
+    const indexDir = await indexDirOf(workspace, home, userEnv);
+    const index = await checkIndex(workspace, home, userEnv)
+      .then((found) => ownEntries(workspace, home, userEnv, found))
+      .catch((p) => ({ problem: p }));
+    const name = path.basename(indexDir);
+    // As a write would be checked: a link is accepted only for an index the user accepts.
+    const accept = !index.problem && allowExternal(userEnv);
+    const refusals = {
+      write: await checkWriteTarget(workspace, home, name, accept).catch((p) => p),
+      remove: await checkRemovable(workspace, name).catch((p) => p),
+    };
+    const launch = await discover(homes, userEnv)
+      .then(async (l) => Object.assign(l, { packageVersion: await packageVersion(l) }))
+      .catch((p) => ({ problem: p }));
+    const writer = index.problem ? null : await activeWriter(index.dir);
+    // No writer now, but its lock is left: the last write never finished.
+    const interrupted = index.problem || writer ? null : await interruptedWrite(index.dir).catch(() => null);
+    const child = await childEnv(userEnv, homes);
+    return { workspace, indexDir, index, launch, writer, interrupted, child, refusals };
+  })();
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(badWorkspace("", { is: "unanswered" })), DIAGNOSE_CHECKS_TIMEOUT_MS);
+  });
+  try {
+    const { workspace, indexDir, index, launch, writer, interrupted, child, refusals } = await Promise.race([
+      checks,
+      late,
+    ]);
+    clearTimeout(timer);
+    d.envDropped = child.dropped;
+    d.indexDir = indexDir;
+    for (const [field, p] of [
+      ["write", refusals.write],
+      ["remove", refusals.remove],
+    ])
+      if (p) {
+        const { code, facts } = asProblem(p, workspace);
+        Object.assign(d, refusalFields(field, code, facts, { headline, remediation }));
+      }
+    if (launch.problem) {
+      problem = launch.problem;
+      d.executableProblem = headline(launch.problem.code, launch.problem.facts);
+    } else {
+      const probe = startVersionProbe(launch, workspace, child.env, performance.now() + DIAGNOSE_VERSION_WAIT_MS);
+      const v = await probe.within(DIAGNOSE_VERSION_WAIT_MS + 600);
+      Object.assign(d, { cliVersion: v?.text, cliVersionSource: v?.source });
+      d.executableInWorkspace = launch.inWorkspace;
+      if (launch.bundle) d.launcher = launch.bundle.launcher;
+      d.executable = launch.executable;
+    }
+    if (index.problem) {
+      const p = asProblem(index.problem, workspace);
+      const kind = p.facts.kind;
+      if (kind?.is === "missing" && kind.ancestor) d.ancestorIndex = kind.ancestor;
+      d.indexProblem = headline(p.code, p.facts);
+      problem ??= p;
+    } else Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved, indexBytes: index.bytes });
+    // An explore now would wait for the writer and may give up: not ready, and why.
+    if (writer) {
+      const busy = indexBusy(writer, 0);
+      d.indexProblem = headline(busy.code, busy.facts);
+      problem ??= busy;
+    }
+    if (interrupted) {
+      const unfinished = indexInterrupted(interrupted);
+      d.indexProblem = headline(unfinished.code, unfinished.facts);
+      problem ??= unfinished;
+    }
+  } catch (p) {
+    clearTimeout(timer);
+    problem = p;
+  }
+  d.ready = !problem;
+  if (problem) {
+    const p = asProblem(problem, "");
+    Object.assign(d, problemWords(p.code, p.facts));
+  }
+  return withoutUndefined(d);
+}
+
+/** A Problem as it is; anything else (a bug) as the workspace's problem, in its own words. */
+const asProblem = (p, workspace) =>
+  p instanceof Problem ? p : badWorkspace(workspace, { is: "other", text: osText(p) });
+
+module.exports = { diagnose };

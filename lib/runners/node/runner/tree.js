@@ -1,0 +1,157 @@
+// Process control: the CLI leads its own process group, so "kill" means the whole tree.
+
+const { spawnSync } = require("node:child_process");
+const fs = require("node:fs");
+const path = require("node:path");
+const { exhausted, notFound, osText, spawnFailed } = require("../../../contract/problems.js");
+const { onHostExit, unwatchGroup, watchGroup } = require("../host-watch.js");
+const { IS_WINDOWS, TERM_GRACE_MS } = require("../../../contract/limits.js");
+
+// CodeGraph's npm shim starts the real CLI as a child, and killing only the shim orphans it.
+// The tree also dies with the host: process.exit() through the 'exit' hook, anything else
+// (SIGKILL included) through the reaper of host-watch.js.
+
+/** The CLI processes running now: SIGKILLed (their groups) when the host exits. */
+const runningChildren = new Set();
+function killRunningTrees() {
+  for (const child of runningChildren) signalTree(child, "SIGKILL");
+}
+function trackChild(child) {
+  runningChildren.add(child);
+  onHostExit(killRunningTrees);
+  if (!IS_WINDOWS) watchGroup(child.pid);
+}
+function untrackChild(child) {
+  if (runningChildren.delete(child) && !IS_WINDOWS) unwatchGroup(child.pid);
+}
+
+/** Signals the child's whole tree. */
+function signalTree(child, signal) {
+  if (!child.pid) return;
+  if (IS_WINDOWS) {
+    // Node differs: the addon puts the child in a job object. taskkill /T walks the tree from the
+    // pid, so it must run before the direct kill, and cannot reach descendants of a CLI that has
+    // already exited (nor may it run then: the pid could be reused). Windows has no SIGTERM.
+    if (child.exitCode !== null || child.signalCode !== null) return;
+    const taskkill = path.join(process.env.SystemRoot ?? "C:\\Windows", "System32", "taskkill.exe");
+    spawnSync(taskkill, ["/pid", String(child.pid), "/T", "/F"], { stdio: "ignore", windowsHide: true, timeout: 5000 });
+    child.kill();
+    return;
+  }
+  try {
+    process.kill(-child.pid, signal); // negative pid: the process group
+  } catch {} // ESRCH: the group is already gone
+}
+
+/** Resolves once `stream` has closed, or after `ms`. */
+const streamClosed = (stream, ms) =>
+  new Promise((resolve) => {
+    if (stream.closed) return resolve();
+    const timer = setTimeout(resolve, ms);
+    stream.once("close", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+const childExited = (child, ms) =>
+  new Promise((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve();
+    const timer = setTimeout(resolve, ms);
+    child.once("exit", () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+
+/**
+ * Linux: every live descendant of `root` whose process group is not `root`'s own (it called
+ * setpgid), found through the kernel's per-thread `children` lists while the CLI still runs.
+ */
+function descendantsOutsideGroup(root) {
+  const childrenOf = (pid) => {
+    let tasks;
+    try {
+      tasks = fs.readdirSync(`/proc/${pid}/task`);
+    } catch {
+      return [];
+    }
+    const out = [];
+    for (const t of tasks) {
+      try {
+        for (const c of fs.readFileSync(`/proc/${pid}/task/${t}/children`, "latin1").split(" "))
+          if (c.trim()) out.push(Number(c));
+      } catch {}
+    }
+    return out;
+  };
+  // The process group from /proc/<pid>/stat; the command name may contain spaces and ')'.
+  const groupOf = (pid) => {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
+      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
+    } catch {
+      return null;
+    }
+  };
+  const family = childrenOf(root);
+  for (let i = 0; i < family.length && family.length < 4096; i++) {
+    for (const c of childrenOf(family[i])) if (!family.includes(c)) family.push(c);
+  }
+  return family.filter((pid) => {
+    const g = groupOf(pid);
+    return g !== null && g !== root;
+  });
+}
+
+/**
+ * SIGKILLs the CLI's descendants that left its process group, while the CLI still runs (after
+ * it exited they are re-parented and out of reach, as is an orphaned setsid daemon).
+ */
+function killStrays(child) {
+  if (process.platform !== "linux" || !child.pid || child.exitCode !== null || child.signalCode !== null) return;
+  for (const pid of descendantsOutsideGroup(child.pid)) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {}
+  }
+}
+
+/** SIGTERM the group, give it TERM_GRACE_MS to exit, then SIGKILL whatever is left. */
+async function terminate(child) {
+  killStrays(child);
+  if (!IS_WINDOWS) {
+    signalTree(child, "SIGTERM");
+    await childExited(child, TERM_GRACE_MS);
+  }
+  signalTree(child, "SIGKILL");
+  await childExited(child, TERM_GRACE_MS);
+}
+
+function spawnProblem(executable, err) {
+  // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
+  const resources = exhausted({ is: "start", executable }, err);
+  if (resources) return resources;
+  if (err.code === "ENOENT") return notFound({ is: "cannotExecute", executable });
+  if (err.code === "EACCES") {
+    // From exec (not executable) or from entering the workspace.
+    return spawnFailed({ is: "permission", executable });
+  }
+  // Node differs: Node refuses every .cmd/.bat without a shell (EINVAL); the addon escapes its
+  // arguments for cmd.exe. npm's layout never gets here (launchFor runs Node on the shim).
+  if (err.code === "EINVAL" && /\.(cmd|bat)$/i.test(executable))
+    return spawnFailed({ is: "batchLauncher", executable });
+  return spawnFailed({ is: "other", executable, os: osText(err) });
+}
+
+module.exports = {
+  runningChildren,
+  trackChild,
+  untrackChild,
+  signalTree,
+  streamClosed,
+  childExited,
+  terminate,
+  killStrays,
+  spawnProblem,
+};

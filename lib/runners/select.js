@@ -1,0 +1,63 @@
+// The package's default backend: the native addon when it loads, else the Node runner (the tool
+// keeps working, and the status slot, /codegraph and `pi-codegraph doctor` name the runner).
+// PI_CODEGRAPH_RUNNER=native|node forces one: `native` without an addon gives CODEGRAPH_ADDON
+// errors (nothing falls back); `node` never loads the addon. Decided once, on first use.
+
+const { LIMIT_NAMES } = require("../api/calls.js");
+const { firstLine } = require("../contract/text.js");
+const { loadBinding, nativeBackend } = require("./native.js");
+
+const RUNNER_VAR = "PI_CODEGRAPH_RUNNER";
+
+let chosen;
+/** `{ backend, info }`: the runner every call of this process goes to. */
+function choose() {
+  if (chosen) return chosen;
+  const raw = process.env[RUNNER_VAR];
+  const wanted = String(raw ?? "")
+    .trim()
+    .toLowerCase();
+  const nodeRunner = (note, fallback) => ({
+    backend: require("./node.js"),
+    info: { name: "node", path: null, note, fallback },
+  });
+  if (wanted === "native") {
+    chosen = { backend: nativeBackend, info: null };
+  } else if (wanted === "node") {
+    chosen = nodeRunner(`${RUNNER_VAR}=node`, false);
+  } else {
+    const ignored = wanted ? `; ${RUNNER_VAR}=${firstLine(raw).slice(0, 40)} is neither native nor node` : "";
+    try {
+      loadBinding();
+      chosen = { backend: nativeBackend, info: null };
+    } catch (err) {
+      if (err.code === "CODEGRAPH_RESOURCES") throw err; // decided on a later call, when it loads
+      // One line: what the addon loader found; the whole story is addonInfo().error.
+      const why = err.details?.story?.split(" (tried ")[0] ?? firstLine(err);
+      chosen = nodeRunner(`native addon not loaded: ${why}${ignored}`, true);
+    }
+  }
+  return chosen;
+}
+
+/** The runner: `{ name, path, note, fallback }` (fallback: the Node runner stands in for the addon). */
+function runnerInfo() {
+  const { backend, info } = choose();
+  if (info) return { ...info };
+  const native = backend.runnerInfo();
+  const forced = process.env[RUNNER_VAR] ? `${RUNNER_VAR}=native` : null;
+  if (!native.path) return { ...native, note: `not loaded; ${forced ?? "required"}` };
+  return { ...native, note: forced };
+}
+
+const defaultBackend = {
+  runCommand: (command, cwd, signal, options) => choose().backend.runCommand(command, cwd, signal, options),
+  diagnose: (cwd, workspace) => choose().backend.diagnose(cwd, workspace),
+  releaseFullOutputs: (paths) => (chosen ? chosen.backend.releaseFullOutputs(paths) : 0),
+  runnerInfo,
+};
+for (const name of LIMIT_NAMES) {
+  Object.defineProperty(defaultBackend, name, { enumerable: true, get: () => choose().backend[name] });
+}
+
+module.exports = { RUNNER_VAR, defaultBackend };
