@@ -98,10 +98,10 @@ for (const impl of implementations) {
       await withEnv(ENV, async () => {
         const load =
           impl.id === "node"
-            ? `require(${JSON.stringify(path.join(root, "index.js"))}).forBackend(require(${JSON.stringify(path.join(root, "lib", "backends", "node.js"))}))`
+            ? `require(${JSON.stringify(path.join(root, "index.js"))}).forBackend(require(${JSON.stringify(path.join(root, "lib", "runners", "node.js"))}))`
             : `require(${JSON.stringify(path.join(root, "index.js"))})`;
         const script = `const pkg = ${load};
-          const { verbCommand } = require(${JSON.stringify(path.join(root, "lib", "commands.js"))});
+          const { verbCommand } = require(${JSON.stringify(path.join(root, "lib", "contract", "commands.js"))});
           pkg.run(verbCommand("init"), ${JSON.stringify(ws)}).then(() => console.log("finished"), (e) => console.log(e.code));`;
         const host = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
         let said = "";

@@ -11,7 +11,7 @@ import { ROOT_USER, runNode } from "./helpers/processes.mjs";
 import { indexBytes } from "./helpers/roots.mjs";
 
 const require = createRequire(import.meta.url);
-const SCAN = path.join(root, "lib", "roots-scan.js");
+const SCAN = path.join(root, "lib", "pi", "roots", "scan.js");
 const { SCAN_LIMITS, SCAN_SKIP, PROJECT_MARKERS, hasIndex, scanRoots } = require(SCAN);
 
 const HEADER = Buffer.from("SQLite format 3\0", "latin1");

@@ -140,7 +140,7 @@ function argumentRules(ws) {
 }
 
 test("every rule lib/contract/arguments.js can break is among the cases the suites below run", () => {
-  const source = fs.readFileSync(path.join(root, "lib", "arguments.js"), "utf8");
+  const source = fs.readFileSync(path.join(root, "lib", "contract", "arguments.js"), "utf8");
   const named = new Set([...source.matchAll(/argumentError\(tool, [^,]+, "(\w+)"/g)].map((m) => m[1]));
   assert.ok(named.size >= 15, [...named].join());
   const exercised = new Set(argumentRules("/ws").map(([, , , rule]) => rule));

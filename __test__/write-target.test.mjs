@@ -269,8 +269,8 @@ for (const impl of implementations) {
     const before = snapshot(src);
     const child = `
       const m = require(${JSON.stringify(path.join(root, "index.js"))});
-      const api = ${impl.id === "native" ? "m" : `m.forBackend(require(${JSON.stringify(path.join(root, "lib", "backends", "node.js"))}))`};
-      const { verbCommand } = require(${JSON.stringify(path.join(root, "lib", "commands.js"))});
+      const api = ${impl.id === "native" ? "m" : `m.forBackend(require(${JSON.stringify(path.join(root, "lib", "runners", "node.js"))}))`};
+      const { verbCommand } = require(${JSON.stringify(path.join(root, "lib", "contract", "commands.js"))});
       api.diagnose(${JSON.stringify(ws)}).then((d) =>
         api.run(verbCommand("uninit"), ${JSON.stringify(ws)}).then(
           () => console.log(JSON.stringify({ ok: true })),

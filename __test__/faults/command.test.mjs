@@ -13,7 +13,7 @@ import { expectError, expectResult, fakeCli, makeWorkspace, root, tempDir, withE
 import { assertNothingLeft, cleanup, isAlive, waitFor } from "../helpers/processes.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
-const { codegraphCommand } = createRequire(import.meta.url)(path.join(root, "lib", "commands.js"));
+const { codegraphCommand } = createRequire(import.meta.url)(path.join(root, "lib", "contract", "commands.js"));
 const suite = useFaultsSuite();
 
 // The whole of a new command (issue 22's `/codegraph status`): this description, nothing else.

@@ -12,7 +12,7 @@ import { expectResult, fakeCli, root, tempDir, withEnv } from "../helpers/index.
 import { assertNothingLeft } from "../helpers/processes.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
-const { codegraphCommand } = createRequire(import.meta.url)(path.join(root, "lib", "commands.js"));
+const { codegraphCommand } = createRequire(import.meta.url)(path.join(root, "lib", "contract", "commands.js"));
 const suite = useFaultsSuite();
 const TAIL_BYTES = 1024; // the documented bound (binding.d.ts ExploreProgress.tail)
 const INTERVAL_MS = 250;

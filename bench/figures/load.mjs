@@ -7,7 +7,7 @@ import { CAP_BYTES, indexJs } from "../lib/peers.mjs";
 import { median, ms, ratio } from "../lib/stats.mjs";
 
 const PROCESSES = 10;
-const commandsJs = path.join(path.dirname(indexJs), "lib", "commands.js");
+const commandsJs = path.join(path.dirname(indexJs), "lib", "contract", "commands.js");
 
 /** A script that requires `mod`, takes explore from `pick` and times two calls. */
 function exploreScript(ctx, mod, pick) {

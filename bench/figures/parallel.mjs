@@ -133,7 +133,7 @@ export async function parallel(_ctx) {
 
   const pkg = require(path.join(root, "index.js"));
   const binding = require(path.join(root, "binding.js"));
-  const { exploreCommand } = require(path.join(root, "lib", "commands.js"));
+  const { exploreCommand } = require(path.join(root, "lib", "contract", "commands.js"));
 
   const saved = { PI_CODEGRAPH_BIN: process.env.PI_CODEGRAPH_BIN, DO_NOT_TRACK: process.env.DO_NOT_TRACK };
   process.env.PI_CODEGRAPH_BIN = cli;

@@ -124,8 +124,8 @@ export async function prompt(ctx) {
     const peers = await piPeers();
     const piModule = await import("@mariozechner/pi-coding-agent");
     const { buildSystemPrompt } = await import(pathToFileURL(path.join(PI_DIST, "core", "system-prompt.js")).href);
-    const { promptChars } = require(path.join(root, "lib", "tools-command.js"));
-    const { focusedTool } = require(path.join(root, "lib", "tools.js"));
+    const { promptChars } = require(path.join(root, "lib", "pi", "commands", "tools.js"));
+    const { focusedTool } = require(path.join(root, "lib", "pi", "tools", "focused.js"));
 
     let before;
     let beforeError;

@@ -15,7 +15,7 @@ import { root } from "../lib/setup.mjs";
 import { median, ms, ratio } from "../lib/stats.mjs";
 
 const require = createRequire(import.meta.url);
-const SCAN_MODULE = path.join(root, "lib", "roots-scan.js");
+const SCAN_MODULE = path.join(root, "lib", "pi", "roots", "scan.js");
 const FILES = 100000;
 const TARGET_MS = 100;
 const PAIRS = 15;

@@ -79,7 +79,7 @@ export async function tools(ctx) {
   try {
     const { dir, initMs } = indexShop(parent, cli);
     const pkg = require(path.join(root, "index.js"));
-    const commands = require(path.join(root, "lib", "commands.js"));
+    const commands = require(path.join(root, "lib", "contract", "commands.js"));
     const env = { ...process.env, ...QUIET };
     const rows = [];
     const targets = [];

@@ -17,7 +17,7 @@ import { root } from "./setup.mjs";
 const require = createRequire(import.meta.url);
 export const indexJs = path.join(root, "index.js");
 
-const { exploreCommand } = require(path.join(root, "lib", "commands.js"));
+const { exploreCommand } = require(path.join(root, "lib", "contract", "commands.js"));
 
 export let explore;
 /** Loads explore() from the addon snapshot (setup.mjs snapshotAddon): one command description. */
