@@ -3,13 +3,13 @@
 // registered tool's execute() and through the exported node()/relations()/search(), the schemas
 // under Pi's own validator, `/codegraph tools` (the choice, its sources, the saved file, the
 // completion), the words the model reads with tools on and off, and the rendering. Each suite
-// runs over the native addon, the Node runner and the single-file example.
+// runs over the native addon and the Node runner.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { withExample } from "./helpers/impl.mjs";
+import { implementations } from "./helpers/impl.mjs";
 import { makeWorkspace, readLog, rejectsWith, root, tempDir, useFakeCli, withEnv } from "./helpers/index.mjs";
 import { createPiHost, piInteractive, piPeers, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
 
@@ -140,14 +140,14 @@ function argumentRules(ws) {
 }
 
 test("every rule lib/contract/arguments.js can break is among the cases the suites below run", () => {
-  const source = fs.readFileSync(path.join(root, "lib", "arguments.js"), "utf8");
+  const source = fs.readFileSync(path.join(root, "lib", "contract", "arguments.js"), "utf8");
   const named = new Set([...source.matchAll(/argumentError\(tool, [^,]+, "(\w+)"/g)].map((m) => m[1]));
   assert.ok(named.size >= 15, [...named].join());
   const exercised = new Set(argumentRules("/ws").map(([, , , rule]) => rule));
   assert.deepEqual([...exercised].sort(), [...named].sort());
 });
 
-for (const impl of withExample) {
+for (const impl of implementations) {
   describe(impl.name, () => {
     const pkg = impl.module;
 
