@@ -279,6 +279,7 @@ describe("in the real Pi CLI, over the real CodeGraph CLI", { skip: piMissing, t
     // installed beside it (here, this checkout).
     const copy = path.join(agentDir, "extensions", "codegraph-explore");
     fs.mkdirSync(path.join(copy, "node_modules"), { recursive: true });
+    fs.writeFileSync(path.join(copy, "package.json"), '{ "dependencies": { "pi-codegraph": "^0.1.0" } }\n');
     fs.copyFileSync(EXAMPLE, path.join(copy, "index.js"));
     fs.symlinkSync(root, path.join(copy, "node_modules", "pi-codegraph"));
     const env = piEnv({ agentDir, home, pathDirs: realPath, extra: { JITI_DEBUG: "1" } });

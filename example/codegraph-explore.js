@@ -69,7 +69,7 @@ function guidance(diagnosis) {
         "Questions about this workspace's code structure (definitions, callers, call paths, implementations), answered from its CodeGraph index",
       promptGuidelines: [
         `Use ${TOOL} to learn how A reaches B, what calls X or what implements Y; name the symbols or files, since CodeGraph matches names, not meaning.`,
-        `Use read to open a file you already know and grep to find exact text; ${TOOL} is for relationships.`,
+        `Use read to open a file you already know, and grep (through bash if there is no grep tool) to find exact text; ${TOOL} is for relationships.`,
       ],
     };
   }
@@ -153,7 +153,7 @@ function renderCall(args, theme, context) {
 
 /** Progress, a failure (its first line, all of it expanded) or the answer with its facts. */
 function renderResult(result, { expanded, isPartial }, theme, context) {
-  const body = (result.content?.find((c) => c.type === "text")?.text ?? "").replace(/\n$/, "");
+  const body = (result.content?.[0]?.text ?? "").replace(/\n$/, ""); // what the model read
   const lines = body.split("\n");
   const d = result.details ?? {};
 
@@ -168,16 +168,15 @@ function renderResult(result, { expanded, isPartial }, theme, context) {
     return new Text(`${theme.fg("error", lines[0])}\n${theme.fg("muted", `… ${lines.length - 1} more lines`)}`, 0, 0);
   }
 
-  const facts = [
-    `${lines.length} lines`,
-    d.durationMs === undefined ? null : `${(d.durationMs / 1000).toFixed(2)}s`,
-    d.cliVersion ? `codegraph ${d.cliVersion}` : null,
-  ];
-  let footer = theme.fg("dim", facts.filter(Boolean).join(" · "));
-  if (d.truncated) footer += ` ${theme.fg("warning", "[truncated]")}`;
+  // The facts under the answer: its size, the wait, which CLI answered, and whether it was cut.
+  const facts = [`${lines.length} lines`];
+  if (d.durationMs !== undefined) facts.push(`${(d.durationMs / 1000).toFixed(2)}s`);
+  if (d.cliVersion) facts.push(`codegraph ${d.cliVersion}`);
+  const cut = d.truncated ? ` ${theme.fg("warning", "[truncated]")}` : "";
+  const footer = `${theme.fg("dim", facts.join(" · "))}${cut}`;
   if (expanded) {
-    if (d.fullOutputPath) footer += `\n${theme.fg("dim", `full output: ${d.fullOutputPath}`)}`;
-    return new Text(`${theme.fg("toolOutput", body)}\n${footer}`, 0, 0);
+    const file = d.fullOutputPath ? `\n${theme.fg("dim", `full output: ${d.fullOutputPath}`)}` : "";
+    return new Text(`${theme.fg("toolOutput", body)}\n${footer}${file}`, 0, 0);
   }
   const more = lines.length - PREVIEW_LINES;
   const hint = more > 0 ? `\n${theme.fg("muted", `… ${more} more lines (expand to see them)`)}` : "";
