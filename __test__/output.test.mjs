@@ -6,14 +6,14 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { withExample } from "./helpers/impl.mjs";
+import { implementations } from "./helpers/impl.mjs";
 import { useFakeCli, withEnv } from "./helpers/index.mjs";
 import { ALL_TOOLS, calleeOf, toolCall } from "./helpers/tools.mjs";
 
 const lines = (n) => `${Array.from({ length: n }, (_, i) => `line ${i + 1}`).join("\n")}\n`;
 
 // Against explore() and each focused tool (helpers/tools.mjs), each cut at its own caps.
-for (const [impl, tool] of withExample.flatMap((i) => ALL_TOOLS.map((glue) => [i, toolCall(glue)]))) {
+for (const [impl, tool] of implementations.flatMap((i) => ALL_TOOLS.map((glue) => [i, toolCall(glue)]))) {
   describe(`${impl.name}, ${tool.label}`, () => {
     const { releaseFullOutputs } = impl.module;
     const explore = tool.adapt(impl.module);

@@ -4,13 +4,12 @@
 // NODE_OPTIONS loading a file); a call in `packages/api` runs with cwd = packages/api, so without
 // Pi's workspace named as well, `<monorepo>/node_modules/.bin` on PATH would choose the CLI. Each
 // case plants code in the workspace that leaves a marker file when it runs, and checks that the
-// fake CLI on PATH after it answered instead. Over the native addon, the Node runner and the
-// single-file example.
+// fake CLI on PATH after it answered instead. Over the native addon and the Node runner.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { describe, test } from "node:test";
-import { withExample } from "./helpers/impl.mjs";
+import { implementations } from "./helpers/impl.mjs";
 import { parseEcho, tempDir, useFakeCli, withEnv } from "./helpers/index.mjs";
 import { codegraphSaid, hostWith, recordingUi } from "./helpers/pi-host.mjs";
 import { makeMonorepo, makeProject } from "./helpers/roots.mjs";
@@ -63,7 +62,7 @@ const CALLS = {
   codegraph_search: { name: "Cart" },
 };
 
-for (const impl of withExample) {
+for (const impl of implementations) {
   describe(impl.name, () => {
     const pkg = impl.module;
 

@@ -1,5 +1,5 @@
-// What a root's label means, at the public seam with the fake CLI (over the native addon, the Node
-// runner and the single-file example): a label names one directory whatever the scan's timing
+// What a root's label means, at the public seam with the fake CLI (over the native addon and the
+// Node runner): a label names one directory whatever the scan's timing
 // and whatever is added or found later (the workspace-relative path inside, a path beginning
 // `..` outside); a verb, `/codegraph roots remove`, `/codegraph cancel` and the completions read
 // a label only once a scan still running has finished; a verb that writes acts on a root outside
@@ -12,7 +12,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { withExample } from "./helpers/impl.mjs";
+import { implementations } from "./helpers/impl.mjs";
 import { fakeBinDir, hashTree, readLog, root, tempDir, useFakeCli, withEnv } from "./helpers/index.mjs";
 import { piEnv, piMissing, piScratch, runPi, tearDownPiSuite, writeModelsJson } from "./helpers/pi-harness.mjs";
 import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
@@ -99,7 +99,7 @@ const definitionBytes = (host) =>
       0,
     );
 
-for (const impl of withExample) {
+for (const impl of implementations) {
   describe(impl.name, () => {
     const pkg = impl.module;
 

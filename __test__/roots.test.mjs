@@ -6,14 +6,14 @@
 // from another root begins with, the argument errors (no CLI started), the labels following the
 // indexes, `/codegraph roots` (list, add, remove, saved per project, completion), the verbs and
 // the status per root, the parallel limit per root and the edits counted per root. Over the
-// native addon, the Node runner and the single-file example.
+// native addon and the Node runner.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { withExample } from "./helpers/impl.mjs";
+import { implementations } from "./helpers/impl.mjs";
 import {
   fakeCli,
   isAlive,
@@ -86,7 +86,7 @@ function firstLine(text) {
   return { first: text.slice(0, i), rest: text.slice(i + 1) };
 }
 
-for (const impl of withExample) {
+for (const impl of implementations) {
   describe(impl.name, () => {
     const pkg = impl.module;
 

@@ -5,25 +5,20 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { withExample } from "./helpers/impl.mjs";
+import { implementations } from "./helpers/impl.mjs";
 import { fakeBinDir, makeWorkspace, root, tempDir, withEnv } from "./helpers/index.mjs";
 import { createPiHost, piInteractive, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 
 /**
- * A second install (as global + project installs are): its own files, same code. For the package,
- * index.js, lib/, binding.js and the addon (the node implementation: that copy's glue over that
- * copy's Node runner); for the single-file example, that one file. Returns the module.
+ * A second install (as global + project installs are): its own files, same code: index.js, lib/,
+ * binding.js and the addon (the node implementation: that copy's glue over that copy's Node
+ * runner). Returns the module.
  */
 function copyOfPackage(impl) {
   const dir = tempDir("pi-codegraph-copy-");
   fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
-  if (impl.example) {
-    const entry = path.join(dir, path.basename(impl.entry));
-    fs.copyFileSync(impl.entry, entry);
-    return require(entry);
-  }
   for (const f of fs.readdirSync(root)) {
     if (f === "index.js" || f === "package.json" || f === "binding.js" || f.endsWith(".node"))
       fs.copyFileSync(path.join(root, f), path.join(dir, f));
@@ -38,7 +33,7 @@ const render = (component) => renderText(component, 120);
 // Rendering happens in interactive Pi, which has set up its theme and keybindings first.
 before(piInteractive);
 
-for (const impl of withExample) {
+for (const impl of implementations) {
   describe(impl.name, () => {
     let ws;
     let host;

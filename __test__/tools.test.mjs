@@ -3,13 +3,13 @@
 // registered tool's execute() and through the exported node()/relations()/search(), the schemas
 // under Pi's own validator, `/codegraph tools` (the choice, its sources, the saved file, the
 // completion), the words the model reads with tools on and off, and the rendering. Each suite
-// runs over the native addon, the Node runner and the single-file example.
+// runs over the native addon and the Node runner.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { withExample } from "./helpers/impl.mjs";
+import { implementations } from "./helpers/impl.mjs";
 import { makeWorkspace, readLog, rejectsWith, root, tempDir, useFakeCli, withEnv } from "./helpers/index.mjs";
 import { createPiHost, piInteractive, piPeers, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
 
@@ -147,7 +147,7 @@ test("every rule lib/contract/arguments.js can break is among the cases the suit
   assert.deepEqual([...exercised].sort(), [...named].sort());
 });
 
-for (const impl of withExample) {
+for (const impl of implementations) {
   describe(impl.name, () => {
     const pkg = impl.module;
 

@@ -4,12 +4,12 @@
 // (a recording UI shows no confirm) and before anything runs (the fake CLI's log stays empty),
 // with the directories around the workspace byte-identical. And uninit says, before its dialog,
 // that it will not delete a directory holding files CodeGraph does not make. Through the Pi host
-// harness over the fake CLI, for both backends and the single-file example.
+// harness over the fake CLI, for both backends.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { before, describe, test } from "node:test";
-import { withExample } from "./helpers/impl.mjs";
+import { implementations } from "./helpers/impl.mjs";
 import { makeWorkspace, readLog, tempDir, useFakeCli, withEnv } from "./helpers/index.mjs";
 import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
 import { snapshot } from "./helpers/snapshot.mjs";
@@ -81,7 +81,7 @@ async function cliCalls(fn) {
   return fs.existsSync(log) ? readLog(log).filter((r) => r.argv?.[0] !== "--version") : [];
 }
 
-for (const impl of withExample) {
+for (const impl of implementations) {
   describe(`one fact for every verb (${impl.name})`, () => {
     before(() => {
       pkg = impl.module;

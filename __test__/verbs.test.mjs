@@ -3,14 +3,13 @@
 // (walking up to an ancestor's index where the real one does): what runs (argv from the fake's
 // log), what is asked first, what a decline leaves (the workspace byte-identical), progress and
 // cancel (Esc in the loader, /codegraph cancel) down to the CLI's whole process tree, refusal on
-// an enclosing project's index, print mode, and readiness after a write; for both backends and the
-// single-file example.
+// an enclosing project's index, print mode, and readiness after a write; for both backends.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { before, describe, test } from "node:test";
-import { withExample } from "./helpers/impl.mjs";
+import { implementations } from "./helpers/impl.mjs";
 import {
   fakeBinDir,
   hashTree,
@@ -98,7 +97,7 @@ test("file watching is off (init then offers git hooks) as CodeGraph decides: CO
   assert.equal(watchOff("/home/u/p", wsl), null, "WSL, but on the Linux filesystem");
 });
 
-for (const impl of withExample) {
+for (const impl of implementations) {
   describe(impl.name, () => {
     before(() => {
       pkg = impl.module;

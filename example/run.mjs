@@ -1,11 +1,13 @@
 // The README's main job: one explore on the shipped example workspace, through the same native
-// explore() the Pi tool uses. Index it first, explicitly: `npm run example:index`.
+// explore() the Pi tool uses, required as a user of the package requires it ("pi-codegraph" is
+// this checkout: package.json's "exports" make the name resolve inside it). Index it first,
+// explicitly: `npm run example:index`.
 import { createRequire } from "node:module";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
 const require = createRequire(import.meta.url);
-const { explore } = require("../index.js");
+const { explore } = require("pi-codegraph");
 
 const workspace = path.join(path.dirname(fileURLToPath(import.meta.url)), "workspace");
 const request = process.argv.slice(2).join(" ") || "how does NoteService.addNote reach MemoryStorage.save";

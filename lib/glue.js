@@ -1,6 +1,5 @@
 // The whole Pi glue over one runner backend: glueOver(backend) is what the package's index.js
-// exports (over the native addon, or the Node runner when no addon loads) and what the
-// single-file example exports (over the Node runner).
+// exports (over the native addon, or the Node runner when no addon loads).
 //
 // A backend is shaped like the native addon's module: { runCommand(command, cwd, signal?, options?)
 // → Promise<{ text, details }> (rejecting with a coded Error; `command` is a description from

@@ -1,10 +1,10 @@
 // The implementations the contract suites (explore, output, tool, progress, faults) run against:
-// the package's glue over the native addon (index.js), the same glue over the plain-Node runner
-// (index.js's forBackend(lib/runners/node)), and, where a suite is cheap, the generated
-// single-file example (example/codegraph-explore.js: the same glue and Node runner in one file).
-// All must pass every test unchanged; where the Node runner cannot keep a promise, the test says
-// so by name: `impl.differs("why")` is `{ skip: "node backend: why" }` for the Node-runner
-// implementations and `{}` for the native one. PI_CODEGRAPH_IMPL=native|node|example picks one.
+// the package's glue over the native addon (index.js) and the same glue over the plain-Node runner
+// (index.js's forBackend(lib/runners/node)). Both must pass every test unchanged; where the Node
+// runner cannot keep a promise, the test says so by name: `impl.differs("why")` is
+// `{ skip: "node backend: why" }` for the Node runner and `{}` for the native one.
+// PI_CODEGRAPH_IMPL=native|node picks one. (The single-file example is no runner: it uses the
+// package, and __test__/example.test.mjs proves it as its user has it.)
 import { createRequire } from "node:module";
 import path from "node:path";
 import { root } from "./index.mjs";
@@ -20,13 +20,6 @@ const all = [
     entry: nodeBackendEntry,
     runner: "node",
     load: () => require(path.join(root, "index.js")).forBackend(require(nodeBackendEntry)),
-  },
-  {
-    id: "example",
-    name: "single-file example",
-    entry: path.join(root, "example", "codegraph-explore.js"),
-    runner: "node",
-    example: true,
   },
 ];
 
@@ -45,7 +38,4 @@ function materialize(i) {
 const selected = all.filter((i) => !wanted || i.id === wanted);
 
 /** `{ id, name, entry, module, differs }` for each backend under test: native and node. */
-export const implementations = selected.filter((i) => !i.example).map(materialize);
-
-/** The same, plus the generated single-file example (for the suites cheap enough to run thrice). */
-export const withExample = [...implementations, ...selected.filter((i) => i.example).map(materialize)];
+export const implementations = selected.map(materialize);
