@@ -7,11 +7,11 @@ use std::time::Duration;
 
 use napi::bindgen_prelude::{JsObjectValue, JsValue};
 use napi::{Env, Error, Result, Status};
+use pi_codegraph_core::caps::Cap;
 use pi_codegraph_core::environment::Dropped;
 use pi_codegraph_core::errors::{self, ExploreError};
 use pi_codegraph_core::explore::{self, Failure, Outcome};
 use pi_codegraph_core::full_output::FullOutput;
-use pi_codegraph_core::limits::Cap;
 use pi_codegraph_core::runner::Progress;
 
 use crate::types::{

@@ -24,7 +24,7 @@ use napi_derive::napi;
 use pi_codegraph_core::errors::ExploreError;
 use pi_codegraph_core::explore::{self, Failure, DEFAULT_TIMEOUT};
 use pi_codegraph_core::runner::{Cancel, Progress, ProgressFn};
-use pi_codegraph_core::{full_output, limits};
+use pi_codegraph_core::{caps, full_output};
 
 pub use types::*;
 
@@ -33,19 +33,19 @@ pub use types::*;
 
 /// The Explore request's bound in UTF-16 code units (what JS `length` counts).
 #[napi]
-pub const MAX_REQUEST_CHARS: u32 = limits::MAX_REQUEST_CHARS as u32;
+pub const MAX_REQUEST_CHARS: u32 = caps::MAX_REQUEST_CHARS as u32;
 /// What the model may see of stdout, the truncation marker included: bytes ...
 #[napi]
-pub const MAX_OUTPUT_BYTES: u32 = limits::MAX_BYTES as u32;
+pub const MAX_OUTPUT_BYTES: u32 = caps::MAX_BYTES as u32;
 /// ... and lines, whichever is hit first.
 #[napi]
-pub const MAX_OUTPUT_LINES: u32 = limits::MAX_LINES as u32;
+pub const MAX_OUTPUT_LINES: u32 = caps::MAX_LINES as u32;
 /// stdout past the caps is drained, counted and kept in the full-output file up to this many bytes.
 #[napi]
-pub const DRAIN_LIMIT_BYTES: u32 = limits::DRAIN_LIMIT_BYTES as u32;
+pub const DRAIN_LIMIT_BYTES: u32 = caps::DRAIN_LIMIT_BYTES as u32;
 /// How much of the end of stderr an error carries.
 #[napi]
-pub const STDERR_TAIL_BYTES: u32 = limits::STDERR_TAIL_BYTES as u32;
+pub const STDERR_TAIL_BYTES: u32 = caps::STDERR_TAIL_BYTES as u32;
 /// The default deadline of one explore.
 #[napi]
 pub const DEFAULT_TIMEOUT_MS: u32 = DEFAULT_TIMEOUT.as_millis() as u32;

@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unknown};
 use napi::ValueType;
+use pi_codegraph_core::caps::Caps;
 use pi_codegraph_core::command::Command;
 use pi_codegraph_core::errors::{ExploreError, OptionsReason, RequestReason};
-use pi_codegraph_core::limits::Caps;
 
 use super::{invalid_options, string_arg, timeout_ms};
 

@@ -7,8 +7,8 @@ use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
+use crate::caps::{Caps, MIN_CAP_BYTES, MIN_CAP_LINES};
 use crate::errors::{ExploreError, OptionsReason};
-use crate::limits::{Caps, MIN_CAP_BYTES, MIN_CAP_LINES};
 
 /// The default deadline of a command (explore's).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);

@@ -7,8 +7,10 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::environment::EnvSnapshot;
+use crate::environment::{allows_workspace_code, EnvSnapshot, ALLOW_WORKSPACE_BIN_VAR};
 use crate::errors::{ExploreError, NotFoundReason};
+use crate::files::resolves_inside_any;
+use crate::manifest::read_manifest;
 
 /// Names an operator can use to point at a specific CodeGraph install. Never model-controlled.
 pub const BIN_OVERRIDE_VAR: &str = "PI_CODEGRAPH_BIN";
@@ -54,10 +56,6 @@ impl Launch {
       .map_or(&self.executable, |b| &b.launcher)
   }
 }
-
-/// Set to `1` to let a `codegraph` found on PATH run from inside the workspace (a project's own
-/// `node_modules/.bin`, say). Off by default: a repository could plant one.
-pub const ALLOW_WORKSPACE_BIN_VAR: &str = "PI_CODEGRAPH_ALLOW_WORKSPACE_BIN";
 
 /// Finds the executable for the workspace `home` (its path with symlinks resolved, as
 /// `preflight::canonical` gives it, computed once per call). `PI_CODEGRAPH_BIN` is the user's explicit choice and is
@@ -115,73 +113,6 @@ pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, Explo
         allow_variable: ALLOW_WORKSPACE_BIN_VAR,
       },
     }),
-  }
-}
-
-/// The user opted in to code from inside the workspace (`PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`):
-/// discovery may pick it, and the child's environment is passed on unfiltered.
-pub fn allows_workspace_code(env: &EnvSnapshot) -> bool {
-  env
-    .get_set(ALLOW_WORKSPACE_BIN_VAR)
-    .is_some_and(|v| v == "1")
-}
-
-/// The one "inside the workspace" rule, for executables and for every path the child inherits:
-/// `p` resolves (symlinks followed, `..` applied) to `home` or below it. `home` is the
-/// workspace as `preflight::canonical` gives it, computed once per call. A path that does not
-/// exist (yet) is judged by its longest existing ancestor, resolved, plus the rest: a PATH
-/// entry such as `<workspace>/node_modules/.bin` counts as inside before `npm install` made it.
-pub fn resolves_inside(p: &Path, home: &Path) -> bool {
-  within(&resolve_leniently(p, 0), home)
-}
-
-/// [`resolves_inside`] any of `homes` (the path resolved once).
-pub fn resolves_inside_any(p: &Path, homes: &[PathBuf]) -> bool {
-  let resolved = resolve_leniently(p, 0);
-  homes.iter().any(|home| within(&resolved, home))
-}
-
-/// `p` with its longest existing prefix resolved and the rest applied to it.
-fn resolve_leniently(p: &Path, depth: u8) -> PathBuf {
-  use std::path::Component;
-  let parts: Vec<Component> = p.components().collect();
-  for i in (0..=parts.len()).rev() {
-    let prefix: PathBuf = parts[..i].iter().collect();
-    let mut base = if i == 0 {
-      PathBuf::new()
-    } else if std::fs::metadata(&prefix).is_ok() {
-      crate::preflight::canonical(&prefix)
-    } else if let (Ok(target), true) = (std::fs::read_link(&prefix), depth < 40) {
-      // A dangling symlink: the kernel follows it once its target exists.
-      let target = prefix
-        .parent()
-        .map_or_else(|| target.clone(), |dir| dir.join(&target));
-      resolve_leniently(&target, depth + 1)
-    } else {
-      continue;
-    };
-    for part in &parts[i..] {
-      match part {
-        Component::ParentDir => {
-          base.pop();
-        }
-        Component::CurDir => {}
-        other => base.push(other.as_os_str()),
-      }
-    }
-    return base;
-  }
-  unreachable!("the empty prefix always matches")
-}
-
-/// `p` is `home` or below it, by components; on Windows without regard to case (a PATH entry
-/// may spell the workspace `c:\users\…` while it resolves to `C:\Users\…`).
-fn within(p: &Path, home: &Path) -> bool {
-  if cfg!(windows) {
-    let folded = |x: &Path| PathBuf::from(x.to_string_lossy().to_lowercase());
-    folded(p).starts_with(folded(home))
-  } else {
-    p.starts_with(home)
   }
 }
 
@@ -272,7 +203,7 @@ pub fn npm_bundle(executable: &Path) -> Option<Bundle> {
   }
   let real = executable.canonicalize().ok()?;
   let pkg_dir = real.parent()?;
-  let manifest = crate::version::read_manifest(&pkg_dir.join("package.json"))?;
+  let manifest = read_manifest(&pkg_dir.join("package.json"))?;
   if manifest.name.as_deref() != Some(NPM_PACKAGE)
     || manifest.bin_path("codegraph")? != "npm-shim.js"
   {
@@ -298,7 +229,7 @@ pub fn npm_bundle(executable: &Path) -> Option<Bundle> {
     .find_map(|bundle| {
       let launcher = bundle.join("bin").join("codegraph");
       std::fs::metadata(&launcher).ok()?.is_file().then_some(())?;
-      let version = crate::version::read_manifest(&bundle.join("package.json"))
+      let version = read_manifest(&bundle.join("package.json"))
         .filter(|m| m.name.as_deref() == Some(bundle_name.as_str()))
         .and_then(|m| m.version);
       Some(Bundle { launcher, version })

@@ -18,6 +18,18 @@ const QUIET_DEFAULTS: &[(&str, &str)] = &[
   ("NO_COLOR", "1"),
 ];
 
+/// Set to `1` to let a `codegraph` found on PATH run from inside the workspace (a project's own
+/// `node_modules/.bin`, say). Off by default: a repository could plant one.
+pub const ALLOW_WORKSPACE_BIN_VAR: &str = "PI_CODEGRAPH_ALLOW_WORKSPACE_BIN";
+
+/// The user opted in to code from inside the workspace (`PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`):
+/// discovery may pick it, and the child's environment is passed on unfiltered.
+pub fn allows_workspace_code(env: &EnvSnapshot) -> bool {
+  env
+    .get_set(ALLOW_WORKSPACE_BIN_VAR)
+    .is_some_and(|v| v == "1")
+}
+
 #[derive(Debug, Clone, Default)]
 pub struct EnvSnapshot {
   vars: Vec<(OsString, OsString)>,
@@ -69,7 +81,7 @@ impl EnvSnapshot {
   /// [`Self::for_child`] for a call in one root on behalf of another workspace: nothing inside
   /// any of `homes` (the root and Pi's workspace) may choose the child's code.
   pub fn for_child_in(&self, homes: &[PathBuf]) -> ChildEnv {
-    let (mut vars, dropped) = if crate::discovery::allows_workspace_code(self) {
+    let (mut vars, dropped) = if allows_workspace_code(self) {
       (self.vars.clone(), Vec::new())
     } else {
       code_paths::filter(&self.vars, homes, key_eq)

@@ -12,9 +12,6 @@ use std::path::PathBuf;
 
 use serde::{Serialize, Serializer};
 
-use crate::index_writer::Writer;
-use crate::resources::Resource;
-
 /// A path as a fact: lossy UTF-8 (a non-UTF-8 name still reaches the message, as U+FFFD).
 #[allow(clippy::ptr_arg)] // serde hands over the field itself
 pub(crate) fn lossy<S: Serializer>(p: &PathBuf, s: S) -> Result<S::Ok, S::Error> {
@@ -34,7 +31,9 @@ pub fn os_text(e: &std::io::Error) -> String {
   e.to_string()
 }
 
+mod facts;
 mod reasons;
+pub use facts::{Resource, Writer};
 pub use reasons::*;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]

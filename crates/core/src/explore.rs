@@ -7,12 +7,13 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::caps::Caps;
 use crate::command::Command;
 use crate::discovery::Launch;
 use crate::environment::{Dropped, EnvSnapshot};
 use crate::errors::{ExploreError, SpawnReason, Step};
 use crate::full_output::SpillTarget;
-use crate::limits::{Bounded, Caps};
+use crate::limits::Bounded;
 use crate::preflight::IndexFound;
 use crate::runner::{run, Cancel, ProgressFn, RunSpec};
 use crate::version::{Probe, Version};

@@ -29,9 +29,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::errors::Step;
-use crate::errors::{lossy, ExploreError};
-use crate::preflight::open_regular;
+use crate::errors::{lossy, ExploreError, Step, Writer};
+use crate::files::open_regular;
 use crate::resources::exhausted;
 
 /// Held by `codegraph index` for a whole rebuild (JSON: `{"pid": …, "mode": "rebuild", …}`).
@@ -42,18 +41,6 @@ const LOCK_FILE: &str = "codegraph.lock";
 const DB_FILE: &str = "codegraph.db";
 /// CodeGraph's lock files are a few dozen bytes; anything larger is not one.
 const MAX_LOCK_BYTES: u64 = 4096;
-
-/// A live process writing the index (as a fact: `{ lock, pid, rebuild }`, the lock raw).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Writer {
-  /// The lock file that names it (for a database still being created: the database itself).
-  #[serde(serialize_with = "lossy")]
-  pub lock: PathBuf,
-  /// 0 when no lock names it yet: `codegraph init` is creating the database.
-  pub pid: u32,
-  /// True for `rebuild.pid` (a full rebuild), false for `codegraph.lock` (any write).
-  pub rebuild: bool,
-}
 
 /// The live writer of the index in `index_dir`, if any: a rebuild first (it says more). A lock
 /// file that cannot be read for lack of resources (no file descriptor left) is an error, never

@@ -7,17 +7,20 @@
 //! for the integration tests (`tests/`), which drive the process runner directly with fake CLIs.
 
 pub mod access;
+pub mod caps;
 pub mod command;
 pub mod discovery;
 pub mod environment;
 pub mod errors;
 pub mod explore;
+pub mod files;
 pub mod full_output;
 #[cfg(unix)]
 mod host_watch;
 pub mod index_dir;
 pub mod index_writer;
 pub mod limits;
+pub mod manifest;
 mod pid;
 pub mod preflight;
 pub mod resources;

@@ -8,6 +8,7 @@ use crate::environment::EnvSnapshot;
 use crate::errors::{
   os_text, ExploreError, FileKind, NoIndexKind, NoIndexReason, Step, WorkspaceReason,
 };
+use crate::files::{canonical, open_regular};
 use crate::index_dir::{index_dir, index_dir_name_for};
 use crate::resources::exhausted;
 
@@ -222,43 +223,6 @@ fn missing_index(workspace: &Path, env: &EnvSnapshot, what: &Path) -> ExploreErr
       path: what.to_path_buf(),
     }),
   }
-}
-
-/// `p` with every symlink resolved (or `p` itself when that fails). On Windows without the
-/// verbatim `\\?\` prefix `canonicalize` adds, for a drive or UNC path that can do without it:
-/// the path users know, and one that compares equal to paths spelled the ordinary way.
-pub fn canonical(p: &Path) -> PathBuf {
-  let real = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-  #[cfg(windows)]
-  if let Some(text) = real.to_str() {
-    if let Some(rest) = text.strip_prefix(r"\\?\UNC\") {
-      return PathBuf::from(format!(r"\\{rest}"));
-    }
-    if let Some(rest) = text.strip_prefix(r"\\?\") {
-      let drive = rest.as_bytes();
-      if drive.len() >= 3 && drive[0].is_ascii_alphabetic() && &drive[1..3] == b":\\" {
-        return PathBuf::from(rest);
-      }
-    }
-  }
-  real
-}
-
-/// A regular file opened for reading. Opened with `O_NONBLOCK` (a file swapped for a FIFO after
-/// a metadata check cannot block the open) and checked on the open descriptor.
-pub(crate) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
-  let mut options = std::fs::OpenOptions::new();
-  options.read(true);
-  #[cfg(unix)]
-  {
-    use std::os::unix::fs::OpenOptionsExt;
-    options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
-  }
-  let file = options.open(path)?;
-  if !file.metadata()?.is_file() {
-    return Err(std::io::Error::other("it is not a regular file"));
-  }
-  Ok(file)
 }
 
 /// The first 16 bytes of a regular file.

@@ -15,10 +15,11 @@ use process_wrap::tokio::CommandWrap;
 use tokio::io::AsyncReadExt;
 use tokio::sync::Notify;
 
+use crate::caps::Caps;
 use crate::discovery::Launch;
 use crate::errors::{os_text, ExploreError, NotFoundReason, RequestReason, SpawnReason, Step};
 use crate::full_output::SpillTarget;
-use crate::limits::{Bounded, Caps, StderrTail, StdoutCollector};
+use crate::limits::{Bounded, StderrTail, StdoutCollector};
 use crate::resources::exhausted;
 
 mod tree;

@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 use std::ffi::OsString;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -19,14 +18,13 @@ use tokio::time::Instant;
 
 use crate::discovery::Launch;
 use crate::errors::ExploreError;
+use crate::manifest::read_manifest;
 use crate::runner::{run, Cancel, RunSpec};
 
 /// The longest a `--version` probe may run, whatever the caller's deadline.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 /// CodeGraph's npm package: its `package.json` sits beside the `npm-shim.js` launcher.
 const PACKAGE_NAME: &str = "@colbymchenry/codegraph";
-/// A package.json larger than this is not CodeGraph's.
-const MAX_PACKAGE_JSON_BYTES: u64 = 256 * 1024;
 
 /// A version and where it came from (`"package.json"` or `"--version"`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -154,7 +152,7 @@ async fn probe(
     deadline,
     cancel: Some(cancel),
     spill: None,
-    caps: crate::limits::Caps::MAX,
+    caps: crate::caps::Caps::MAX,
     progress: None,
   })
   .await
@@ -177,40 +175,6 @@ async fn probe(
       source: "--version",
     }),
   )
-}
-
-/// The fields of a `package.json` that identify CodeGraph's packages.
-#[derive(serde::Deserialize)]
-pub struct Manifest {
-  pub name: Option<String>,
-  pub version: Option<String>,
-  bin: Option<serde_json::Value>,
-}
-
-impl Manifest {
-  /// The path a `bin` entry points at (`"bin": {"codegraph": "npm-shim.js"}`).
-  pub fn bin_path(&self, name: &str) -> Option<&str> {
-    self.bin.as_ref()?.get(name)?.as_str()
-  }
-}
-
-/// A `package.json`, read only when it is a regular file of a sane size (opened non-blocking and
-/// checked on the descriptor, so one swapped for a FIFO cannot stall a call).
-pub fn read_manifest(path: &Path) -> Option<Manifest> {
-  let file = crate::preflight::open_regular(path).ok()?;
-  if file.metadata().ok()?.len() > MAX_PACKAGE_JSON_BYTES {
-    return None;
-  }
-  let mut text = String::new();
-  file
-    .take(MAX_PACKAGE_JSON_BYTES)
-    .read_to_string(&mut text)
-    .ok()?;
-  let m: Manifest = serde_json::from_str(&text).ok()?;
-  m.version
-    .as_ref()
-    .is_none_or(|v| !v.is_empty() && v.len() <= 64)
-    .then_some(m)
 }
 
 /// The version from package metadata: the platform bundle's when it runs, else CodeGraph's own

@@ -55,8 +55,8 @@ mod workspace_code {
   /// A workspace with `node_modules/.bin`, and a directory outside it.
   fn setup() -> Setup {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let ws = crate::preflight::canonical(a.path());
-    let out = crate::preflight::canonical(b.path());
+    let ws = crate::files::canonical(a.path());
+    let out = crate::files::canonical(b.path());
     fs::create_dir_all(ws.join("node_modules/.bin")).unwrap();
     fs::create_dir_all(out.join("bin")).unwrap();
     Setup {
@@ -134,7 +134,7 @@ mod workspace_code {
     // workspace: an entry inside either is dropped, one outside both kept.
     let s = setup();
     let other = tempfile::tempdir().unwrap();
-    let other = crate::preflight::canonical(other.path());
+    let other = crate::files::canonical(other.path());
     let (ws, out, far) = (s.ws.display(), s.out.display(), other.display());
     let path = format!("{ws}/node_modules/.bin:{out}/bin:{far}");
     let vars = [

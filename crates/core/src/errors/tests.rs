@@ -42,7 +42,7 @@ fn facts_are_camel_case_with_tagged_reasons_and_raw_paths() {
     }
     .facts()
   };
-  let seen = timeout(Some(Box::new(crate::index_writer::Writer {
+  let seen = timeout(Some(Box::new(super::Writer {
     lock: PathBuf::from("/w/.codegraph/rebuild.pid"),
     pid: 7,
     rebuild: true,

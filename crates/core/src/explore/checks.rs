@@ -12,12 +12,13 @@ use crate::access::{index_blocked, workspace_blocked};
 use crate::command::Command;
 use crate::discovery::{discover_in, Launch};
 use crate::environment::{ChildEnv, EnvSnapshot};
-use crate::errors::{ExploreError, SpawnReason};
+use crate::errors::{ExploreError, SpawnReason, Writer};
+use crate::files::canonical;
 use crate::index_dir::{dir_name, index_dir};
-use crate::index_writer::{active_writer, interrupted_write, Interrupted, Writer};
+use crate::index_writer::{active_writer, interrupted_write, Interrupted};
 use crate::preflight::{
-  allow_external, canonical, check_index, check_removable, check_request, check_workspace,
-  check_write_target, own_entries, IndexFound,
+  allow_external, check_index, check_removable, check_request, check_workspace, check_write_target,
+  own_entries, IndexFound,
 };
 use crate::runner::Cancel;
 

@@ -7,12 +7,13 @@ use tokio::time::Instant;
 
 use crate::discovery::discover_in;
 use crate::environment::{Dropped, EnvSnapshot};
-use crate::errors::{ExploreError, NoIndexKind, WorkspaceReason};
+use crate::errors::{ExploreError, NoIndexKind, WorkspaceReason, Writer};
+use crate::files::canonical;
 use crate::index_dir::{dir_name, index_dir};
-use crate::index_writer::{active_writer, interrupted_write, Interrupted, Writer};
+use crate::index_writer::{active_writer, interrupted_write, Interrupted};
 use crate::preflight::{
-  allow_external, canonical, check_index, check_removable, check_workspace, check_write_target,
-  own_entries, IndexFound,
+  allow_external, check_index, check_removable, check_workspace, check_write_target, own_entries,
+  IndexFound,
 };
 use crate::version::{Probe, Version};
 

@@ -1,8 +1,8 @@
 //! The request's own rules: not blank, no NUL, at most `MAX_REQUEST_CHARS` UTF-16 units (what
 //! JS `length` counts), checked before anything on disk is looked at.
 
+use crate::caps::MAX_REQUEST_CHARS;
 use crate::errors::{ExploreError, RequestReason};
-use crate::limits::MAX_REQUEST_CHARS;
 
 pub fn check_request(request: &str) -> Result<(), ExploreError> {
   let invalid = |reason| Err(ExploreError::InvalidRequest { reason });

@@ -6,9 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{allow_external, canonical, IndexFound};
+use super::{allow_external, IndexFound};
 use crate::environment::EnvSnapshot;
 use crate::errors::{ExploreError, NoIndexKind, NoIndexReason};
+use crate::files::canonical;
 
 /// The entries CodeGraph itself writes in its index directory (CodeGraph 1.6: directory.js's
 /// `.gitignore`, db/index.js's database and its sidecars, utils.js's lock, mcp/writer-lock.js,

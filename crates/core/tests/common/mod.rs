@@ -62,7 +62,7 @@ impl FakeCli {
         deadline: tokio::time::Instant::now() + timeout,
         cancel: cancel.clone(),
         spill: None,
-        caps: pi_codegraph_core::limits::Caps::MAX,
+        caps: pi_codegraph_core::caps::Caps::MAX,
         progress: None,
       })
       .await;
