@@ -231,3 +231,62 @@ fn references(tokens: &[(String, usize)], module: &[String]) -> Vec<(String, usi
   }
   out
 }
+
+/// Every path written in `text` (`use` trees expanded: `std::{fs, io::Read}` is `std::fs` and
+/// `std::io::Read`), each as its segments, with its line. A path is an identifier followed by
+/// `::` that does not itself follow `::` (nor `$`).
+pub fn paths(text: &str) -> Vec<(Vec<String>, usize)> {
+  let tokens = tokens(text);
+  let tok = |i: usize| tokens.get(i).map_or("", |(t, _)| t.as_str());
+  let mut out = Vec::new();
+  let mut i = 0;
+  while i < tokens.len() {
+    let t = tok(i);
+    let is_name = t.starts_with(|c: char| c.is_alphabetic() || c == '_');
+    if is_name && tok(i + 1) == "::" && !matches!(tok(i.wrapping_sub(1)), "::" | "$") {
+      let (found, next) = expand(&tokens, i, Vec::new());
+      out.extend(found.into_iter().map(|p| (p, tokens[i].1)));
+      i = next;
+    } else {
+      i += 1;
+    }
+  }
+  out
+}
+
+fn expand(
+  tokens: &[(String, usize)],
+  mut j: usize,
+  mut prefix: Vec<String>,
+) -> (Vec<Vec<String>>, usize) {
+  let tok = |i: usize| tokens.get(i).map_or("", |(t, _)| t.as_str());
+  loop {
+    match tok(j) {
+      "" => return (vec![prefix], j),
+      "{" => {
+        let mut out = Vec::new();
+        j += 1;
+        while !matches!(tok(j), "}" | "") {
+          let (found, next) = expand(tokens, j, prefix.clone());
+          out.extend(found);
+          j = next;
+          // `as name`, up to the next item.
+          while !matches!(tok(j), "," | "}" | "") {
+            j += 1;
+          }
+          if tok(j) == "," {
+            j += 1;
+          }
+        }
+        return (out, j + 1);
+      }
+      name => {
+        prefix.push(name.to_string());
+        if tok(j + 1) != "::" {
+          return (vec![prefix], j + 1);
+        }
+        j += 2;
+      }
+    }
+  }
+}
