@@ -8,7 +8,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use crate::environment::{allows_workspace_code, EnvSnapshot, ALLOW_WORKSPACE_BIN_VAR};
-use crate::errors::{ExploreError, NotFoundReason};
+use crate::errors::{CodegraphError, NotFoundReason};
 use crate::files::resolves_inside_any;
 use crate::manifest::read_manifest;
 
@@ -61,14 +61,14 @@ impl Launch {
 /// `preflight::canonical` gives it, computed once per call). `PI_CODEGRAPH_BIN` is the user's explicit choice and is
 /// used wherever it is (marked in `Launch::in_workspace`); on PATH, only absolute entries count,
 /// and an executable that resolves inside the workspace is skipped unless the user opted in.
-pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, ExploreError> {
+pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, CodegraphError> {
   discover_in(env, &[home.to_path_buf()])
 }
 
 /// [`discover`] for a call that runs in one root on behalf of another workspace: `homes` are
 /// every directory whose code the child must not run (the root it runs in and Pi's workspace,
 /// each as `preflight::canonical` gives it).
-pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, ExploreError> {
+pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, CodegraphError> {
   let inside = |p: &Path| resolves_inside_any(p, homes);
   let allow_inside = allows_workspace_code(env);
   // npm's `.cmd` layout on Windows looks `node` up on PATH: the same rule as for `codegraph`.
@@ -76,7 +76,7 @@ pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, Explo
   if let Some(value) = env.get_set(BIN_OVERRIDE_VAR) {
     let path = PathBuf::from(value);
     if !path.is_absolute() {
-      return Err(ExploreError::NotFound {
+      return Err(CodegraphError::NotFound {
         reason: NotFoundReason::OverrideRelative {
           variable: BIN_OVERRIDE_VAR,
           value: path,
@@ -84,7 +84,7 @@ pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, Explo
       });
     }
     if !path.is_file() {
-      return Err(ExploreError::NotFound {
+      return Err(CodegraphError::NotFound {
         reason: NotFoundReason::OverrideMissing {
           variable: BIN_OVERRIDE_VAR,
           value: path,
@@ -106,7 +106,7 @@ pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, Explo
   });
   match found {
     Some(found) => Ok(launch_for(found, env, found_inside, &node_ok)),
-    None => Err(ExploreError::NotFound {
+    None => Err(CodegraphError::NotFound {
       reason: NotFoundReason::NotOnPath {
         names: NAMES,
         skipped,

@@ -1,4 +1,4 @@
-//! Every way an explore can fail: a stable code and the facts of the case. No words here: the
+//! Every way a CodeGraph command can fail: a stable code and the facts of the case. No words here: the
 //! JS words module (lib/words/) builds every message and remediation from a code and its facts,
 //! for the addon and the Node runner alike. Facts are typed (paths, pids, a tag for each kind of
 //! reason, the OS's own text for an I/O error) and serialize, camelCase, into the `facts` object
@@ -38,7 +38,7 @@ pub use reasons::*;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged, rename_all_fields = "camelCase")]
-pub enum ExploreError {
+pub enum CodegraphError {
   InvalidRequest {
     reason: RequestReason,
   },
@@ -60,7 +60,7 @@ pub enum ExploreError {
     #[serde(serialize_with = "lossy")]
     path: PathBuf,
     kind: NoIndexKind,
-    /// Boxed: its paths would make every `Result<_, ExploreError>` large (Windows paths are 32
+    /// Boxed: its paths would make every `Result<_, CodegraphError>` large (Windows paths are 32
     /// bytes).
     reason: Box<NoIndexReason>,
   },
@@ -132,7 +132,7 @@ pub enum ExploreError {
   },
 }
 
-impl ExploreError {
+impl CodegraphError {
   /// CODEGRAPH_CANCELLED before anything was printed.
   pub fn cancelled() -> Self {
     Self::Cancelled {
@@ -148,7 +148,7 @@ impl ExploreError {
   }
 }
 
-/// The stable machine-readable codes, one per [`ExploreError`] variant. The addon mirrors them
+/// The stable machine-readable codes, one per [`CodegraphError`] variant. The addon mirrors them
 /// as a JS string enum; [`ErrorCode::as_str`] is the text both use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
@@ -194,7 +194,7 @@ impl std::fmt::Display for ErrorCode {
   }
 }
 
-impl ExploreError {
+impl CodegraphError {
   /// The stable machine-readable code, also the JS `error.code`.
   pub fn code(&self) -> ErrorCode {
     match self {

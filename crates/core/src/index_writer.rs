@@ -29,7 +29,7 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::errors::{lossy, ExploreError, Step, Writer};
+use crate::errors::{lossy, CodegraphError, Step, Writer};
 use crate::files::open_regular;
 use crate::resources::exhausted;
 
@@ -45,7 +45,7 @@ const MAX_LOCK_BYTES: u64 = 4096;
 /// The live writer of the index in `index_dir`, if any: a rebuild first (it says more). A lock
 /// file that cannot be read for lack of resources (no file descriptor left) is an error, never
 /// "no writer": the answer could come from a half-built index.
-pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, ExploreError> {
+pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, CodegraphError> {
   let mut locked = false;
   for (name, rebuild) in [(REBUILD_FILE, true), (LOCK_FILE, false)] {
     let lock = index_dir.join(name);
@@ -82,7 +82,7 @@ pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, ExploreError> {
 /// (empty, or text CodeGraph never writes) is no sign: CodeGraph writes the pid with the file.
 /// `rebuild` says a stale `rebuild.pid` is beside it. `codegraph unlock` (or the next write)
 /// removes the lock: then the index is used as it is.
-pub fn interrupted_write(index_dir: &Path) -> Result<Option<Interrupted>, ExploreError> {
+pub fn interrupted_write(index_dir: &Path) -> Result<Option<Interrupted>, CodegraphError> {
   let lock = index_dir.join(LOCK_FILE);
   let Some(pid) = read_lock(&lock)?.and_then(|t| lock_pid(&t)) else {
     return Ok(None);
@@ -107,8 +107,8 @@ pub struct Interrupted {
 }
 
 impl Interrupted {
-  pub fn error(self) -> ExploreError {
-    ExploreError::IndexInterrupted {
+  pub fn error(self) -> CodegraphError {
+    CodegraphError::IndexInterrupted {
       lock: self.lock,
       pid: self.pid,
       rebuild: self.rebuild,
@@ -121,7 +121,7 @@ impl Interrupted {
 /// dozens of pages in the main file (the schema alone is 42). So a database exactly one page
 /// long whose valid SQLite header also counts one page (offset 28) is one still being created; a
 /// shorter file, or one page of a header that counts more, is a damaged index, not an init.
-fn being_created(db: &Path) -> Result<bool, ExploreError> {
+fn being_created(db: &Path) -> Result<bool, CodegraphError> {
   let mut header = [0u8; 32];
   let read = open_regular(db).and_then(|mut f| {
     let len = f.metadata()?.len();
@@ -145,7 +145,7 @@ fn being_created(db: &Path) -> Result<bool, ExploreError> {
 }
 
 /// A lock file's text, when it is a small regular file (absent, special or unreadable: none).
-fn read_lock(path: &Path) -> Result<Option<String>, ExploreError> {
+fn read_lock(path: &Path) -> Result<Option<String>, CodegraphError> {
   let mut bytes = Vec::new();
   let read = open_regular(path).and_then(|f| f.take(MAX_LOCK_BYTES + 1).read_to_end(&mut bytes));
   match read {

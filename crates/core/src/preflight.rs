@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use crate::access::{denied, is_denied, is_gone, workspace_gone};
 use crate::environment::EnvSnapshot;
 use crate::errors::{
-  os_text, ExploreError, FileKind, NoIndexKind, NoIndexReason, Step, WorkspaceReason,
+  os_text, CodegraphError, FileKind, NoIndexKind, NoIndexReason, Step, WorkspaceReason,
 };
 use crate::files::{canonical, open_regular};
 use crate::index_dir::{index_dir, index_dir_name_for};
@@ -22,10 +22,10 @@ const DB_FILE: &str = "codegraph.db";
 /// the header as "not initialised".
 const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
-pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
+pub fn check_workspace(cwd: &str) -> Result<PathBuf, CodegraphError> {
   let path = PathBuf::from(cwd);
   let fail = |reason| {
-    Err(ExploreError::Workspace {
+    Err(CodegraphError::Workspace {
       path: path.clone(),
       denied: false,
       reason,
@@ -33,7 +33,7 @@ pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
   };
   let unreadable = |step, e: std::io::Error| {
     Err(
-      exhausted(step, &e).unwrap_or_else(|| ExploreError::Workspace {
+      exhausted(step, &e).unwrap_or_else(|| CodegraphError::Workspace {
         path: path.clone(),
         denied: is_denied(&e),
         reason: WorkspaceReason::Unreadable { os: os_text(&e) },
@@ -95,11 +95,11 @@ pub fn check_index(
   workspace: &Path,
   home: &Path,
   env: &EnvSnapshot,
-) -> Result<IndexFound, ExploreError> {
+) -> Result<IndexFound, CodegraphError> {
   let dir = index_dir(workspace, home, env);
   let name = dir.file_name().map(PathBuf::from).unwrap_or_default();
   let db = dir.join(DB_FILE);
-  let no_index = |reason: NoIndexReason, kind: NoIndexKind| ExploreError::NoIndex {
+  let no_index = |reason: NoIndexReason, kind: NoIndexKind| CodegraphError::NoIndex {
     path: workspace.to_path_buf(),
     kind,
     reason: Box::new(reason),
@@ -118,7 +118,7 @@ pub fn check_index(
     }
     Err(e) if is_gone(&e) => return Err(missing(&dir)),
     Err(e) => {
-      let unreadable = || ExploreError::Workspace {
+      let unreadable = || CodegraphError::Workspace {
         path: workspace.to_path_buf(),
         denied: is_denied(&e),
         reason: WorkspaceReason::IndexDirUnreadable {
@@ -210,11 +210,11 @@ pub fn check_index(
 /// CODEGRAPH_NO_INDEX for a `what` that is not there, naming an ancestor's index if one exists.
 /// When the workspace itself vanished (deleted or renamed during the call) that is the problem
 /// instead: CODEGRAPH_WORKSPACE.
-fn missing_index(workspace: &Path, env: &EnvSnapshot, what: &Path) -> ExploreError {
+fn missing_index(workspace: &Path, env: &EnvSnapshot, what: &Path) -> CodegraphError {
   if let Some(gone) = workspace_gone(workspace) {
     return gone;
   }
-  ExploreError::NoIndex {
+  CodegraphError::NoIndex {
     path: workspace.to_path_buf(),
     kind: NoIndexKind::Missing {
       ancestor: ancestor_index(workspace, env),

@@ -3,11 +3,11 @@
 //! again once the resource is back. Every check and spawn that can meet such an error asks
 //! [`exhausted`] first, so it is never reported as a missing workspace or a broken executable.
 
-use crate::errors::{os_text, ExploreError, Resource, Step};
+use crate::errors::{os_text, CodegraphError, Resource, Step};
 
 /// CODEGRAPH_RESOURCES for `e` met during `step`, when `e` is a resource running out.
-pub fn exhausted(step: Step, e: &std::io::Error) -> Option<ExploreError> {
-  Resource::of(e).map(|resource| ExploreError::Resources {
+pub fn exhausted(step: Step, e: &std::io::Error) -> Option<CodegraphError> {
+  Resource::of(e).map(|resource| CodegraphError::Resources {
     resource,
     step,
     os: os_text(e),
@@ -16,7 +16,7 @@ pub fn exhausted(step: Step, e: &std::io::Error) -> Option<ExploreError> {
 
 /// A panic's message, when it says a resource ran out (tokio panics when it cannot start a
 /// thread or create its signal pipe): the OS error text it quotes.
-pub fn from_panic(payload: &(dyn std::any::Any + Send)) -> Option<ExploreError> {
+pub fn from_panic(payload: &(dyn std::any::Any + Send)) -> Option<CodegraphError> {
   let text = payload
     .downcast_ref::<String>()
     .map(String::as_str)
@@ -35,7 +35,7 @@ pub fn from_panic(payload: &(dyn std::any::Any + Send)) -> Option<ExploreError> 
   .into_iter()
   .find_map(|(needle, r)| text.contains(needle).then_some(r))?;
   let first_line = text.lines().next().unwrap_or_default();
-  Some(ExploreError::Resources {
+  Some(CodegraphError::Resources {
     resource,
     step: Step::AddonThread,
     os: first_line.chars().take(200).collect(),

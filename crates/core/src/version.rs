@@ -17,7 +17,7 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::discovery::Launch;
-use crate::errors::ExploreError;
+use crate::errors::CodegraphError;
 use crate::manifest::read_manifest;
 use crate::runner::{run, Cancel, RunSpec};
 
@@ -90,7 +90,7 @@ impl Probe {
       let _ = shared
         .get_or_try_init(|| async {
           match probe(&launch, &cwd, &env, bound, cancel).await {
-            Err(ExploreError::Timeout { .. }) if bound == full => Ok(None),
+            Err(CodegraphError::Timeout { .. }) if bound == full => Ok(None),
             other => other,
           }
         })
@@ -141,7 +141,7 @@ async fn probe(
   env: &[(OsString, OsString)],
   deadline: Instant,
   cancel: Cancel,
-) -> Result<Option<Version>, ExploreError> {
+) -> Result<Option<Version>, CodegraphError> {
   let args = ["--version".into()];
   let out = match run(RunSpec {
     launch,
@@ -158,7 +158,7 @@ async fn probe(
   .await
   {
     Ok(out) => out,
-    Err(e @ (ExploreError::Timeout { .. } | ExploreError::Cancelled { .. })) => return Err(e),
+    Err(e @ (CodegraphError::Timeout { .. } | CodegraphError::Cancelled { .. })) => return Err(e),
     Err(_) => return Ok(None),
   };
   let first = out
