@@ -7,9 +7,9 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::environment::{allows_workspace_code, EnvSnapshot, ALLOW_WORKSPACE_BIN_VAR};
+use crate::env_snapshot::EnvSnapshot;
 use crate::errors::{CodegraphError, NotFoundReason};
-use crate::files::resolves_inside_any;
+use crate::files::{canonical, within};
 use crate::manifest::read_manifest;
 
 /// Names an operator can use to point at a specific CodeGraph install. Never model-controlled.
@@ -57,8 +57,12 @@ impl Launch {
   }
 }
 
+/// Set to `1` to let a `codegraph` found on PATH run from inside the workspace (a project's own
+/// `node_modules/.bin`, say). Off by default: a repository could plant one.
+pub const ALLOW_WORKSPACE_BIN_VAR: &str = "PI_CODEGRAPH_ALLOW_WORKSPACE_BIN";
+
 /// Finds the executable for the workspace `home` (its path with symlinks resolved, as
-/// `preflight::canonical` gives it, computed once per call). `PI_CODEGRAPH_BIN` is the user's explicit choice and is
+/// `files::canonical` gives it, computed once per call). `PI_CODEGRAPH_BIN` is the user's explicit choice and is
 /// used wherever it is (marked in `Launch::in_workspace`); on PATH, only absolute entries count,
 /// and an executable that resolves inside the workspace is skipped unless the user opted in.
 pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, CodegraphError> {
@@ -67,7 +71,7 @@ pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, CodegraphError
 
 /// [`discover`] for a call that runs in one root on behalf of another workspace: `homes` are
 /// every directory whose code the child must not run (the root it runs in and Pi's workspace,
-/// each as `preflight::canonical` gives it).
+/// each as `files::canonical` gives it).
 pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, CodegraphError> {
   let inside = |p: &Path| resolves_inside_any(p, homes);
   let allow_inside = allows_workspace_code(env);
@@ -114,6 +118,62 @@ pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, Codeg
       },
     }),
   }
+}
+
+/// The user opted in to code from inside the workspace (`PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`):
+/// discovery may pick it, and the child's environment is passed on unfiltered.
+pub fn allows_workspace_code(env: &EnvSnapshot) -> bool {
+  env
+    .get_set(ALLOW_WORKSPACE_BIN_VAR)
+    .is_some_and(|v| v == "1")
+}
+
+/// The one "inside the workspace" rule, for executables and for every path the child inherits:
+/// `p` resolves (symlinks followed, `..` applied) to `home` or below it. `home` is the
+/// workspace as `files::canonical` gives it, computed once per call. A path that does not
+/// exist (yet) is judged by its longest existing ancestor, resolved, plus the rest: a PATH
+/// entry such as `<workspace>/node_modules/.bin` counts as inside before `npm install` made it.
+pub fn resolves_inside(p: &Path, home: &Path) -> bool {
+  within(&resolve_leniently(p, 0), home)
+}
+
+/// [`resolves_inside`] any of `homes` (the path resolved once).
+pub fn resolves_inside_any(p: &Path, homes: &[PathBuf]) -> bool {
+  let resolved = resolve_leniently(p, 0);
+  homes.iter().any(|home| within(&resolved, home))
+}
+
+/// `p` with its longest existing prefix resolved and the rest applied to it.
+fn resolve_leniently(p: &Path, depth: u8) -> PathBuf {
+  use std::path::Component;
+  let parts: Vec<Component> = p.components().collect();
+  for i in (0..=parts.len()).rev() {
+    let prefix: PathBuf = parts[..i].iter().collect();
+    let mut base = if i == 0 {
+      PathBuf::new()
+    } else if std::fs::metadata(&prefix).is_ok() {
+      canonical(&prefix)
+    } else if let (Ok(target), true) = (std::fs::read_link(&prefix), depth < 40) {
+      // A dangling symlink: the kernel follows it once its target exists.
+      let target = prefix
+        .parent()
+        .map_or_else(|| target.clone(), |dir| dir.join(&target));
+      resolve_leniently(&target, depth + 1)
+    } else {
+      continue;
+    };
+    for part in &parts[i..] {
+      match part {
+        Component::ParentDir => {
+          base.pop();
+        }
+        Component::CurDir => {}
+        other => base.push(other.as_os_str()),
+      }
+    }
+    return base;
+  }
+  unreachable!("the empty prefix always matches")
 }
 
 /// The first of `names` found in the absolute entries of `path` that `accept` allows, in name

@@ -1,5 +1,5 @@
 //! Filesystem primitives every floor shares, with no rule of pi-codegraph's own: a path with its
-//! links resolved, the one "inside the workspace" test, a regular file opened without blocking.
+//! links resolved, "below" by path components, a regular file opened without blocking.
 
 use std::path::{Path, PathBuf};
 
@@ -40,57 +40,9 @@ pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
   Ok(file)
 }
 
-/// The one "inside the workspace" rule, for executables and for every path the child inherits:
-/// `p` resolves (symlinks followed, `..` applied) to `home` or below it. `home` is the
-/// workspace as `preflight::canonical` gives it, computed once per call. A path that does not
-/// exist (yet) is judged by its longest existing ancestor, resolved, plus the rest: a PATH
-/// entry such as `<workspace>/node_modules/.bin` counts as inside before `npm install` made it.
-pub fn resolves_inside(p: &Path, home: &Path) -> bool {
-  within(&resolve_leniently(p, 0), home)
-}
-
-/// [`resolves_inside`] any of `homes` (the path resolved once).
-pub fn resolves_inside_any(p: &Path, homes: &[PathBuf]) -> bool {
-  let resolved = resolve_leniently(p, 0);
-  homes.iter().any(|home| within(&resolved, home))
-}
-
-/// `p` with its longest existing prefix resolved and the rest applied to it.
-fn resolve_leniently(p: &Path, depth: u8) -> PathBuf {
-  use std::path::Component;
-  let parts: Vec<Component> = p.components().collect();
-  for i in (0..=parts.len()).rev() {
-    let prefix: PathBuf = parts[..i].iter().collect();
-    let mut base = if i == 0 {
-      PathBuf::new()
-    } else if std::fs::metadata(&prefix).is_ok() {
-      canonical(&prefix)
-    } else if let (Ok(target), true) = (std::fs::read_link(&prefix), depth < 40) {
-      // A dangling symlink: the kernel follows it once its target exists.
-      let target = prefix
-        .parent()
-        .map_or_else(|| target.clone(), |dir| dir.join(&target));
-      resolve_leniently(&target, depth + 1)
-    } else {
-      continue;
-    };
-    for part in &parts[i..] {
-      match part {
-        Component::ParentDir => {
-          base.pop();
-        }
-        Component::CurDir => {}
-        other => base.push(other.as_os_str()),
-      }
-    }
-    return base;
-  }
-  unreachable!("the empty prefix always matches")
-}
-
 /// `p` is `home` or below it, by components; on Windows without regard to case (a PATH entry
 /// may spell the workspace `c:\users\…` while it resolves to `C:\Users\…`).
-fn within(p: &Path, home: &Path) -> bool {
+pub fn within(p: &Path, home: &Path) -> bool {
   if cfg!(windows) {
     let folded = |x: &Path| PathBuf::from(x.to_string_lossy().to_lowercase());
     folded(p).starts_with(folded(home))

@@ -13,10 +13,11 @@
 //! `tests/module_graph.rs` reads every `crate::` path and fails on a cycle, or when a module is
 //! not on the floor listed here:
 //!
-//! - floor 0: caps, errors, files, host_watch, pid, sanitize (numbers, facts, OS primitives)
-//! - floor 1: access, command, environment, full_output, manifest, resources
-//! - floor 2: discovery, index_dir, index_writer, limits
-//! - floor 3: preflight, runner
+//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize (numbers, facts, the
+//!   caller's environment, OS primitives)
+//! - floor 1: access, command, full_output, index_dir, manifest, resources
+//! - floor 2: discovery, index_writer, limits, preflight
+//! - floor 3: environment, runner
 //! - floor 4: version
 //! - floor 5: command_run (one command, start to finish: checks, run, verdict; and diagnose)
 
@@ -25,6 +26,7 @@ pub mod caps;
 pub mod command;
 pub mod command_run;
 pub mod discovery;
+pub mod env_snapshot;
 pub mod environment;
 pub mod errors;
 pub mod files;

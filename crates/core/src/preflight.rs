@@ -4,7 +4,7 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::access::{denied, is_denied, is_gone, workspace_gone};
-use crate::environment::EnvSnapshot;
+use crate::env_snapshot::EnvSnapshot;
 use crate::errors::{
   os_text, CodegraphError, FileKind, NoIndexKind, NoIndexReason, Step, WorkspaceReason,
 };

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use pi_codegraph_core::command::Command;
 use pi_codegraph_core::command_run::{self, Failure, Outcome};
-use pi_codegraph_core::environment::EnvSnapshot;
+use pi_codegraph_core::env_snapshot::EnvSnapshot;
 use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::runner::Cancel;
 use tempfile::TempDir;

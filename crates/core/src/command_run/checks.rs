@@ -11,7 +11,8 @@ use super::WRITER_WAIT;
 use crate::access::{index_blocked, workspace_blocked};
 use crate::command::Command;
 use crate::discovery::{discover_in, Launch};
-use crate::environment::{ChildEnv, EnvSnapshot};
+use crate::env_snapshot::EnvSnapshot;
+use crate::environment::ChildEnv;
 use crate::errors::{CodegraphError, SpawnReason, Writer};
 use crate::files::canonical;
 use crate::index_dir::{dir_name, index_dir};
@@ -134,7 +135,7 @@ pub(super) async fn preflight(
     } else {
       None
     };
-    let child_env = env.for_child_in(&homes);
+    let child_env = ChildEnv::for_homes(&env, &homes);
     Ok(Ready {
       workspace,
       index,

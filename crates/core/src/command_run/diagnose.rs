@@ -6,7 +6,8 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::discovery::discover_in;
-use crate::environment::{Dropped, EnvSnapshot};
+use crate::env_snapshot::EnvSnapshot;
+use crate::environment::{ChildEnv, Dropped};
 use crate::errors::{CodegraphError, NoIndexKind, WorkspaceReason, Writer};
 use crate::files::canonical;
 use crate::index_dir::{dir_name, index_dir};
@@ -89,7 +90,7 @@ pub async fn diagnose_for(
       _ => None,
     };
     let launch = discover_in(&checks_env, &homes);
-    let child_env = checks_env.for_child_in(&homes);
+    let child_env = ChildEnv::for_homes(&checks_env, &homes);
     let lock = Lock {
       writer,
       interrupted,

@@ -13,7 +13,7 @@
 use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
-use crate::files::resolves_inside_any;
+use crate::discovery::resolves_inside_any;
 use serde::Serialize;
 
 /// Search lists whose entries name programs or libraries to load: PATH (every program the

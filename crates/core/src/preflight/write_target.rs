@@ -7,7 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use super::{allow_external, IndexFound};
-use crate::environment::EnvSnapshot;
+use crate::env_snapshot::EnvSnapshot;
 use crate::errors::{CodegraphError, NoIndexKind, NoIndexReason};
 use crate::files::canonical;
 

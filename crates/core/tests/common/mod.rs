@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pi_codegraph_core::discovery::{launch_for, Launch};
-use pi_codegraph_core::environment::EnvSnapshot;
+use pi_codegraph_core::env_snapshot::EnvSnapshot;
 use pi_codegraph_core::errors::{CodegraphError, SpawnReason};
 use pi_codegraph_core::runner::{run, Cancel, RunOutput, RunSpec};
 use tempfile::TempDir;
