@@ -204,6 +204,27 @@ fn lib_rs_lists_each_module_on_its_floor() {
   );
 }
 
+/// A `crate::X` path that names no module would hide an arrow: lib.rs only declares modules (no
+/// `use`, no item of its own), so every `crate::` path names the module it goes through.
+#[test]
+fn lib_rs_declares_modules_only() {
+  let lib =
+    std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("src/lib.rs")).unwrap();
+  let others: Vec<&str> = lib
+    .lines()
+    .map(str::trim)
+    .filter(|l| !(l.is_empty() || l.starts_with("//") || l.starts_with("#[")))
+    .filter(|l| {
+      let decl = l.strip_prefix("pub ").unwrap_or(l);
+      !(decl.starts_with("mod ") && decl.ends_with(';'))
+    })
+    .collect();
+  assert!(
+    others.is_empty(),
+    "src/lib.rs holds more than module declarations: {others:?}"
+  );
+}
+
 #[test]
 fn the_reader_sees_grouped_super_and_inline_module_paths() {
   let dir = tempfile::tempdir().unwrap();

@@ -1,7 +1,9 @@
 //! Reads a crate's `src/` into its module graph: which top-level module references which, through
 //! `crate::…` paths (grouped ones too: `crate::{a, b::X}`) and `super::…` paths that climb out of
 //! a module. Comments, strings, char literals and `$crate` (a macro's own crate) are not
-//! references. A submodule file and an inline `mod x {}` count as their top-level module.
+//! references. A submodule file and an inline `mod x {}` count as their top-level module. Not
+//! seen: a macro reached by textual scope (`#[macro_use]`; the core defines no macro) and a
+//! `#[path]` file outside `src/`.
 #![allow(dead_code)]
 
 use std::collections::{BTreeMap, BTreeSet};
