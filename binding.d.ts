@@ -304,7 +304,7 @@ export declare const MAX_OUTPUT_BYTES: number
 /** ... and lines, whichever is hit first. */
 export declare const MAX_OUTPUT_LINES: number
 
-/** The Explore request's bound in UTF-16 code units (what JS `length` counts). */
+/** A request's bound (every command's positional text) in UTF-16 code units (what JS `length` counts). */
 export declare const MAX_REQUEST_CHARS: number
 
 /**

@@ -31,7 +31,7 @@ pub use types::*;
 // The contract's limits, exported so that JS glue, bench and docs read them instead of copying.
 // Every value fits a u32 (the largest is 16 MiB); the `as` only changes the type.
 
-/// The Explore request's bound in UTF-16 code units (what JS `length` counts).
+/// A request's bound (every command's positional text) in UTF-16 code units (what JS `length` counts).
 #[napi]
 pub const MAX_REQUEST_CHARS: u32 = caps::MAX_REQUEST_CHARS as u32;
 /// What the model may see of stdout, the truncation marker included: bytes ...

@@ -15,7 +15,8 @@ pub const OUTPUT_TAIL_BYTES: usize = 1024;
 /// After the cap, stdout is still drained and counted (so the model learns how much more existed)
 /// up to this many bytes; a CLI printing more is stopped rather than read forever.
 pub const DRAIN_LIMIT_BYTES: u64 = 16 * 1024 * 1024;
-/// The Explore request's own bound, the same as the CLI's (`query exceeds maximum length of 10000`).
+/// A request's own bound (every command's positional text), the same as the CLI's (`query
+/// exceeds maximum length of 10000`).
 pub const MAX_REQUEST_CHARS: usize = 10_000;
 
 /// The least byte cap a command may choose: room for the truncation marker (which names the
