@@ -60,6 +60,84 @@ export interface AddonDiagnosis {
   problem?: Problem
 }
 
+/** The facts beside an answer's text (`Answer.details`, to which the glue adds its own). */
+export interface AnswerDetails {
+  request: string
+  cwd: string
+  /**
+   * The `codegraph` executable that ran: CodeGraph's platform bundle launcher when discovery
+   * found its npm shim (the shim would only exec it), else what discovery found.
+   */
+  executable: string
+  /** What discovery found (on PATH or in `PI_CODEGRAPH_BIN`). */
+  discoveredExecutable: string
+  /**
+   * True when that executable lives inside the workspace (only ever by the user's choice:
+   * `PI_CODEGRAPH_BIN`, or `PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`).
+   */
+  executableInWorkspace: boolean
+  /**
+   * What of the user's environment the CLI did not get (empty when nothing; everything is
+   * passed with `PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`).
+   */
+  envDropped: Array<EnvDropped>
+  /**
+   * The workspace's index directory (`<cwd>/.codegraph`) and where it really is, symlinks
+   * resolved.
+   */
+  indexPath: string
+  indexResolved: string
+  /** The index database's size in bytes (absent for a command that needs no index). */
+  indexBytes?: number
+  /** The CLI's version, absent when not known yet. Never used to refuse. */
+  cliVersion?: string
+  /**
+   * Where the version came from: "package.json" (the installed package's metadata) or
+   * "--version" (a probe run beside an earlier call).
+   */
+  cliVersionSource?: string
+  /** 0, or -1 when pi-codegraph stopped a CLI that printed more than 16 MiB (the text is kept). */
+  exitCode: number
+  /**
+   * The whole backend call in milliseconds: from entering `runCommand` (argument checks, the
+   * workspace checks, the wait for a writer, the run) to the answer. At least
+   * `lockWaitMs + runMs`.
+   */
+  durationMs: number
+  /**
+   * Milliseconds this call waited for CodeGraph to finish writing the index
+   * (`codegraph.lock`, `rebuild.pid`, a database being created) before the run; 0 when no
+   * writer was active.
+   */
+  lockWaitMs: number
+  /** Milliseconds of the CLI run itself: from its start to its exit. */
+  runMs: number
+  truncated: boolean
+  /** Which cap cut the text, when truncated. */
+  truncatedBy?: TruncatedBy
+  /** stdout bytes and lines the CLI printed (lower bounds when `totalsExact` is false). */
+  totalBytes: number
+  totalLines: number
+  totalsExact: boolean
+  /** stdout bytes and lines kept in `text` (before the truncation marker). */
+  keptBytes: number
+  keptLines: number
+  /**
+   * When truncated: a private temp file with the full stdout (up to 16 MiB, cleaned like the
+   * text), kept until `releaseFullOutputs([path])` (the Pi tool: at session shutdown) or exit.
+   */
+  fullOutputPath?: string
+  fullOutputBytes?: number
+  /** When truncated and no file could be kept: why. */
+  fullOutputMissing?: string
+  /**
+   * Only when truncated: the end of the whole output (as a progress report's `tail`: its last
+   * 1024 bytes at most, cleaned, from its first whole line), e.g. a long write's final summary
+   * that `text` does not reach. Absent when not truncated: `text` already ends with it.
+   */
+  outputTail?: string
+}
+
 /**
  * What lib/api/answer.js and lib/words/ need to finish an answer: the empty answer's subcommand,
  * the caps the marker counts against, whether the full-output file holds everything.
@@ -152,7 +230,7 @@ export interface EnvDropped {
   reason: string
 }
 
-/** The stable codes an explore's rejection (and a diagnosis's `problemCode`) carries. */
+/** The stable codes every call's rejection (and a diagnosis's `problemCode`) carries. */
 export declare const enum ErrorCode {
   InvalidRequest = 'CODEGRAPH_INVALID_REQUEST',
   InvalidOptions = 'CODEGRAPH_INVALID_OPTIONS',
@@ -174,90 +252,13 @@ export declare const enum ErrorCode {
   Addon = 'CODEGRAPH_ADDON',
 }
 
-export interface ExploreDetails {
-  request: string
-  cwd: string
-  /**
-   * The `codegraph` executable that ran: CodeGraph's platform bundle launcher when discovery
-   * found its npm shim (the shim would only exec it), else what discovery found.
-   */
-  executable: string
-  /** What discovery found (on PATH or in `PI_CODEGRAPH_BIN`). */
-  discoveredExecutable: string
-  /**
-   * True when that executable lives inside the workspace (only ever by the user's choice:
-   * `PI_CODEGRAPH_BIN`, or `PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`).
-   */
-  executableInWorkspace: boolean
-  /**
-   * What of the user's environment the CLI did not get (empty when nothing; everything is
-   * passed with `PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`).
-   */
-  envDropped: Array<EnvDropped>
-  /**
-   * The workspace's index directory (`<cwd>/.codegraph`) and where it really is, symlinks
-   * resolved.
-   */
-  indexPath: string
-  indexResolved: string
-  /** The index database's size in bytes (absent for a command that needs no index). */
-  indexBytes?: number
-  /** The CLI's version, absent when not known yet. Never used to refuse. */
-  cliVersion?: string
-  /**
-   * Where the version came from: "package.json" (the installed package's metadata) or
-   * "--version" (a probe run beside an earlier call).
-   */
-  cliVersionSource?: string
-  /** 0, or -1 when pi-codegraph stopped a CLI that printed more than 16 MiB (the text is kept). */
-  exitCode: number
-  /**
-   * The whole backend call in milliseconds: from entering `runCommand` (argument checks, the
-   * workspace checks, the wait for a writer, the run) to the answer. At least
-   * `lockWaitMs + runMs`.
-   */
-  durationMs: number
-  /**
-   * Milliseconds this call waited for CodeGraph to finish writing the index
-   * (`codegraph.lock`, `rebuild.pid`, a database being created) before the run; 0 when no
-   * writer was active.
-   */
-  lockWaitMs: number
-  /** Milliseconds of the CLI run itself: from its start to its exit. */
-  runMs: number
-  truncated: boolean
-  /** Which cap cut the text, when truncated. */
-  truncatedBy?: TruncatedBy
-  /** stdout bytes and lines the CLI printed (lower bounds when `totalsExact` is false). */
-  totalBytes: number
-  totalLines: number
-  totalsExact: boolean
-  /** stdout bytes and lines kept in `text` (before the truncation marker). */
-  keptBytes: number
-  keptLines: number
-  /**
-   * When truncated: a private temp file with the full stdout (up to 16 MiB, cleaned like the
-   * text), kept until `releaseFullOutputs([path])` (the Pi tool: at session shutdown) or exit.
-   */
-  fullOutputPath?: string
-  fullOutputBytes?: number
-  /** When truncated and no file could be kept: why. */
-  fullOutputMissing?: string
-  /**
-   * Only when truncated: the end of the whole output (as a progress report's `tail`: its last
-   * 1024 bytes at most, cleaned, from its first whole line), e.g. a long write's final summary
-   * that `text` does not reach. Absent when not truncated: `text` already ends with it.
-   */
-  outputTail?: string
-}
-
 /**
  * The `details` of a rejection: bounded diagnostics. A field is present only when the failure
  * has it (absent, not null); `exitCode` and `signal` are null on CODEGRAPH_EXIT when the CLI
  * ended by the other. The addon fills the run's context; the words module (lib/words/) adds
  * what the failure's facts say (the exit, the redacted stderr tail, the partial answer ...).
  */
-export interface ExploreErrorDetails {
+export interface ErrorDetails {
   /** What ran (the platform bundle's launcher when the npm shim was skipped). */
   executable?: string
   executableInWorkspace?: boolean
@@ -297,23 +298,25 @@ export interface ExploreErrorDetails {
   writerSeen?: WriterSeen | null
 }
 
+/** What the model may see of stdout, the truncation marker included: bytes ... */
+export declare const MAX_OUTPUT_BYTES: number
+
+/** ... and lines, whichever is hit first. */
+export declare const MAX_OUTPUT_LINES: number
+
+/** A request's bound (every command's positional text) in UTF-16 code units (what JS `length` counts). */
+export declare const MAX_REQUEST_CHARS: number
+
 /**
- * Options for direct callers (tests, scripts). The model never reaches these: the Pi tool's
- * only parameter is the request. Declared for the generated TypeScript types; `args` reads
- * them by hand, so a wrong type rejects with a stable code.
+ * A failure as the addon hands it to JS: the stable code and the facts of the case (paths raw,
+ * a tag per kind of reason). lib/words/ builds the message and remediation from them.
  */
-export interface ExploreOptions {
-  /** Milliseconds before the CLI is stopped with CODEGRAPH_TIMEOUT. Default 30000. */
-  timeoutMs?: number
-  /**
-   * Called with the bounded output so far (and the end of all of it), at most every 250 ms
-   * while the CLI prints; output that arrived within the 250 ms is reported once they have
-   * passed. None is made once the CLI run has ended.
-   */
-  onProgress?: (progress: ExploreProgress) => void
+export interface Problem {
+  code: ErrorCode
+  facts: Record<string, unknown>
 }
 
-export interface ExploreProgress {
+export interface Progress {
   /** The output kept so far, within the same caps as the final text. */
   text: string
   /**
@@ -327,34 +330,6 @@ export interface ExploreProgress {
   seenBytes: number
   seenLines: number
   elapsedMs: number
-}
-
-/**
- * What `explore()` and `run()` resolve with: the addon's `RunResult` finished by lib/api/answer.js.
- * Declared for binding.d.ts (index.d.ts names it).
- */
-export interface ExploreResult {
-  /** The bounded CodeGraph answer, with a truncation marker when it was cut. */
-  text: string
-  details: ExploreDetails
-}
-
-/** What the model may see of stdout, the truncation marker included: bytes ... */
-export declare const MAX_OUTPUT_BYTES: number
-
-/** ... and lines, whichever is hit first. */
-export declare const MAX_OUTPUT_LINES: number
-
-/** The Explore request's bound in UTF-16 code units (what JS `length` counts). */
-export declare const MAX_REQUEST_CHARS: number
-
-/**
- * A failure as the addon hands it to JS: the stable code and the facts of the case (paths raw,
- * a tag per kind of reason). lib/words/ builds the message and remediation from them.
- */
-export interface Problem {
-  code: ErrorCode
-  facts: Record<string, unknown>
 }
 
 /**
@@ -376,15 +351,36 @@ export declare function releaseFullOutputs(paths?: string[] | null): number
  * down): then there is no promise to reject and napi-rs throws. The JS glue (`index.js`) awaits
  * inside an `async` function, so even that reaches its caller as a rejection.
  */
-export declare function runCommand(command: CodegraphCommand, cwd: string, signal?: AbortSignal | null, options?: ExploreOptions | null): Promise<RunResult>
+export declare function runCommand(command: CodegraphCommand, cwd: string, signal?: AbortSignal | null, options?: RunOptions | null): Promise<RunResult>
 
+/**
+ * The options of one run (`runCommand`; the public calls' `CallOptions` add to them). The model
+ * never reaches these: the Pi tools' parameters are the request and arguments. Declared for the
+ * generated TypeScript types; `args` reads them by hand, so a wrong type rejects with a stable
+ * code.
+ */
+export interface RunOptions {
+  /** Milliseconds before the CLI is stopped with CODEGRAPH_TIMEOUT. Default 30000. */
+  timeoutMs?: number
+  /**
+   * Called with the bounded output so far (and the end of all of it), at most every 250 ms
+   * while the CLI prints; output that arrived within the 250 ms is reported once they have
+   * passed. None is made once the CLI run has ended.
+   */
+  onProgress?: (progress: Progress) => void
+}
+
+/**
+ * What the addon's `runCommand` resolves with: the answer as stored and the facts to finish it.
+ * The public calls resolve with an `Answer` (index.d.ts), which lib/api/answer.js makes of it.
+ */
 export interface RunResult {
   /**
    * The CodeGraph answer as stored: within the caps when not truncated; when truncated, the
    * glue (lib/api/answer.js) fits it and the worded truncation marker to `answer`'s caps.
    */
   text: string
-  details: ExploreDetails
+  details: AnswerDetails
   /** Facts the glue needs to finish the answer. */
   answer: AnswerFacts
 }

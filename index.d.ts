@@ -1,29 +1,29 @@
 import type {
   AddonDiagnosis,
-  ExploreOptions as BackendOptions,
-  ExploreResult as BackendResult,
+  AnswerDetails,
   CodegraphCommand,
   ErrorCode,
-  ExploreDetails,
-  ExploreErrorDetails,
+  ErrorDetails,
+  RunOptions,
+  RunResult,
 } from "./binding";
 
 export type {
+  AnswerDetails,
   CodegraphCommand,
   EnvDropped,
   ErrorCode,
-  ExploreDetails,
-  ExploreErrorDetails,
-  ExploreProgress,
+  ErrorDetails,
+  Progress,
   TruncatedBy,
   WriterSeen,
 } from "./binding";
 
 /**
- * Stable codes carried by `ExploreError.code`: the values of the addon's `ErrorCode` enum
+ * Stable codes carried by `CodegraphError.code`: the values of the addon's `ErrorCode` enum
  * (binding.d.ts, generated from src/types.rs), as a union of string literals.
  */
-export type ExploreErrorCode = `${ErrorCode}`;
+export type CodegraphErrorCode = `${ErrorCode}`;
 
 /** Where a call waiting for its turn on an index stands (README: Parallel calls). */
 export interface QueuePlace {
@@ -35,11 +35,11 @@ export interface QueuePlace {
 }
 
 /**
- * The options of explore() and run(): `timeoutMs` (the budget, from the moment the call is
- * admitted; the queue wait is bounded at four times it), `onProgress` and `onQueue` (the call's
- * place while it waits, whenever it changes).
+ * The options of every call (explore(), run(), node(), relations(), search()): `timeoutMs` (the
+ * budget, from the moment the call is admitted; the queue wait is bounded at four times it),
+ * `onProgress` and `onQueue` (the call's place while it waits, whenever it changes).
  */
-export interface ExploreOptions extends BackendOptions {
+export interface CallOptions extends RunOptions {
   onQueue?: (place: QueuePlace) => void;
   /**
    * Pi's workspace (absolute), when `cwd` is another root the call runs in on its behalf (a
@@ -86,9 +86,11 @@ export interface VersionNotes {
   cliVersionNotice?: string;
 }
 
-/** An answer: the text the model reads and the facts beside it. */
-export interface ExploreResult extends Omit<BackendResult, "details"> {
-  details: ExploreDetails & CallTimes & Staleness & VersionNotes;
+/** What every call resolves with: the text the model reads and the facts beside it. */
+export interface Answer {
+  /** The bounded CodeGraph answer, with a truncation marker when it was cut. */
+  text: string;
+  details: AnswerDetails & CallTimes & Staleness & VersionNotes;
 }
 
 /** The parallel limit in force for an index, and where it came from (lib/api/admission.js). */
@@ -131,7 +133,7 @@ export interface Diagnosis
 }
 
 /**
- * What `explore()` rejects with. Where the call's time went is in `details`: `durationMs` (always:
+ * What every call (explore(), run(), node(), relations(), search()) rejects with. Where the call's time went is in `details`: `durationMs` (always:
  * the whole backend call until the failure), `lockWaitMs` (once the checks found the index: the
  * wait for a CodeGraph writer before the run, 0 when none; on CODEGRAPH_INDEX_BUSY the whole
  * wait) and `runMs` (once the CLI was started: its run until the failure); on CODEGRAPH_TIMEOUT,
@@ -141,11 +143,11 @@ export interface Diagnosis
  * ({@link CallTimes}); a timeout adds what the call observed (`observed`), and a call that gave up
  * in the queue says where it stood (`queue`).
  */
-export interface ExploreError extends Error {
-  code: ExploreErrorCode;
+export interface CodegraphError extends Error {
+  code: CodegraphErrorCode;
   /** One line: what the user can do about it. Also part of `message`. */
   remediation: string;
-  details?: ExploreErrorDetails &
+  details?: ErrorDetails &
     Partial<CallTimes> &
     VersionNotes & {
       observed?: { siblings: number; limit: number; load: number; cores: number; lockWaitMs: number };
@@ -155,29 +157,29 @@ export interface ExploreError extends Error {
 
 /**
  * Runs `codegraph explore -- <request>` in `cwd` (which must hold its own CodeGraph index).
- * Rejects with an {@link ExploreError}; never throws synchronously.
+ * Rejects with an {@link CodegraphError}; never throws synchronously.
  */
 export declare function explore(
   request: string,
   cwd: string,
   signal?: AbortSignal | null,
-  options?: ExploreOptions | null,
-): Promise<ExploreResult>;
+  options?: CallOptions | null,
+): Promise<Answer>;
 
 /**
  * Runs one CodeGraph command, described as data (`lib/contract/commands.js` builds descriptions; explore
  * is `exploreCommand(request)`), in `cwd`, with every guarantee explore has: discovery,
  * preflight, quiet environment, caps with marker and full-output file, timeout (`options.timeoutMs`,
  * else the command's), cancel, tree kill, stderr tail, codes. A malformed description rejects with
- * CODEGRAPH_INVALID_OPTIONS and nothing starts. Rejects with an {@link ExploreError}; never throws
+ * CODEGRAPH_INVALID_OPTIONS and nothing starts. Rejects with an {@link CodegraphError}; never throws
  * synchronously.
  */
 export declare function run(
   command: CodegraphCommand,
   cwd: string,
   signal?: AbortSignal | null,
-  options?: ExploreOptions | null,
-): Promise<ExploreResult>;
+  options?: CallOptions | null,
+): Promise<Answer>;
 
 /** The kinds `codegraph_search` filters by (`codegraph query --kind`; lib/contract/arguments.js SEARCH_KINDS). */
 export type SearchKind =
@@ -235,14 +237,14 @@ export interface SearchParams {
  * Runs `codegraph node [--file=] [--offset=] [--limit=] [--symbols-only] [-- <symbol>]` in `cwd`,
  * with every promise explore has (caps 50 KB / 2,000 lines). Arguments are checked first: a bad
  * one rejects with CODEGRAPH_INVALID_REQUEST (`details.reason`: the tool, the argument and the
- * rule) and nothing starts. Rejects with an {@link ExploreError}; never throws synchronously.
+ * rule) and nothing starts. Rejects with an {@link CodegraphError}; never throws synchronously.
  */
 export declare function node(
   params: NodeParams,
   cwd: string,
   signal?: AbortSignal | null,
-  options?: ExploreOptions | null,
-): Promise<ExploreResult>;
+  options?: CallOptions | null,
+): Promise<Answer>;
 
 /**
  * Runs `codegraph callers|callees|impact [--file=] [--limit=|--depth=] -- <symbol>` in `cwd`
@@ -252,18 +254,18 @@ export declare function relations(
   params: RelationsParams,
   cwd: string,
   signal?: AbortSignal | null,
-  options?: ExploreOptions | null,
-): Promise<ExploreResult>;
+  options?: CallOptions | null,
+): Promise<Answer>;
 
 /** Runs `codegraph query [--kind=] [--limit=] -- <name>` in `cwd` (caps 16 KB / 400 lines), as {@link node} does. */
 export declare function search(
   params: SearchParams,
   cwd: string,
   signal?: AbortSignal | null,
-  options?: ExploreOptions | null,
-): Promise<ExploreResult>;
+  options?: CallOptions | null,
+): Promise<Answer>;
 
-/** Read-only readiness of `cwd`: which codegraph would run, its version, the workspace's own index (`workspace`: Pi's, when `cwd` is another root, as in ExploreOptions). */
+/** Read-only readiness of `cwd`: which codegraph would run, its version, the workspace's own index (`workspace`: Pi's, when `cwd` is another root, as in CallOptions). */
 export declare function diagnose(cwd: string, workspace?: string | null): Promise<Diagnosis>;
 
 /**
@@ -336,8 +338,8 @@ export interface Backend extends Limits {
     command: CodegraphCommand,
     cwd: string,
     signal: AbortSignal | null,
-    options: BackendOptions | null,
-  ): Promise<BackendResult>;
+    options: RunOptions | null,
+  ): Promise<RunResult>;
   /** The diagnosis without `parallel` (the glue adds it). */
   diagnose(cwd: string, workspace?: string | null): Promise<Omit<Diagnosis, "parallel">>;
   releaseFullOutputs(paths: string[] | null): number;

@@ -1,5 +1,5 @@
 // The words module words every fact the addon's core can hand over: each tag of the Rust enums
-// that name a kind of reason (crates/core/src/errors.rs and errors/reasons.rs, resources.rs, full_output.rs, environment/code_paths.rs) has its words in
+// that name a kind of reason (crates/core/src/errors/reasons.rs, errors/facts.rs, full_output.rs, environment/code_paths.rs) has its words in
 // lib/words/reasons.js, so a reason added in Rust without words fails here, not in front of a user
 // (who would read "(unnamed reason …)").
 import assert from "node:assert/strict";
@@ -11,9 +11,12 @@ import { root } from "./helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
 const { WORDED_FACTS } = require(path.join(root, "lib", "words", "reasons.js"));
-const sources = ["errors.rs", "errors/reasons.rs", "resources.rs", "full_output.rs", "environment/code_paths.rs"].map(
-  (f) => fs.readFileSync(path.join(root, "crates", "core", "src", f), "utf8"),
-);
+// Every module of the core, wherever an enum lives (errors/facts.rs, full_output.rs, ...).
+const coreSrc = path.join(root, "crates", "core", "src");
+const sources = fs
+  .readdirSync(coreSrc, { recursive: true })
+  .filter((f) => f.endsWith(".rs"))
+  .map((f) => fs.readFileSync(path.join(coreSrc, f), "utf8"));
 
 /** The serialized tags of `pub enum name`: camelCase variant names, or their `#[serde(rename)]`. */
 function rustTags(name) {

@@ -7,7 +7,7 @@ use std::time::Duration;
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unknown};
 use napi::{Env, ValueType};
 use pi_codegraph_core::command::{Command, MAX_WRITE_TIMEOUT};
-use pi_codegraph_core::errors::{ExploreError, OptionsReason, WorkspaceReason};
+use pi_codegraph_core::errors::{CodegraphError, OptionsReason, WorkspaceReason};
 use pi_codegraph_core::runner::Cancel;
 
 use crate::abort::AbortLink;
@@ -34,12 +34,12 @@ pub fn run_args(
   signal: Option<Unknown>,
   options: Option<Unknown>,
   cancel: &Cancel,
-) -> (Result<RunArgs, ExploreError>, Option<AbortLink>) {
+) -> (Result<RunArgs, CodegraphError>, Option<AbortLink>) {
   let read = || {
     // In explore's order: the request (the positional text), the workspace, the rest.
     let description = command::description(command)?;
     let positional = command::positional(&description)?;
-    let cwd = string_arg(cwd).ok_or_else(|| ExploreError::Workspace {
+    let cwd = string_arg(cwd).ok_or_else(|| CodegraphError::Workspace {
       path: std::path::PathBuf::new(),
       reason: WorkspaceReason::NotString,
       denied: false,
@@ -75,7 +75,7 @@ fn link_signal(
   env: &Env,
   signal: Option<Unknown>,
   cancel: &Cancel,
-) -> Result<Option<AbortLink>, ExploreError> {
+) -> Result<Option<AbortLink>, CodegraphError> {
   let not_a_signal = || invalid_options(OptionsReason::NotSignal);
   let Some(signal) = signal else {
     return Ok(None);
@@ -89,7 +89,7 @@ fn link_signal(
         .and_then(|a| a.coerce_to_bool())
         .map_err(|_| invalid_options(OptionsReason::AbortedUnreadable))?;
       if aborted {
-        return Err(ExploreError::cancelled());
+        return Err(CodegraphError::cancelled());
       }
       AbortLink::attach(env, &signal, cancel.clone())
         .map(Some)
@@ -114,15 +114,15 @@ pub fn clear_pending_exception(env: &Env) {
   }
 }
 
-fn invalid_options(reason: OptionsReason) -> ExploreError {
-  ExploreError::InvalidOptions { reason }
+fn invalid_options(reason: OptionsReason) -> CodegraphError {
+  CodegraphError::InvalidOptions { reason }
 }
 
 /// `{ timeoutMs?, onProgress? }` as a caller may really pass it (no timeout: the command's).
 fn parse_options(
   env: &Env,
   options: Option<Unknown>,
-) -> Result<(Option<Duration>, Option<ProgressCallback>), ExploreError> {
+) -> Result<(Option<Duration>, Option<ProgressCallback>), CodegraphError> {
   let defaults = (None, None);
   let Some(options) = options else {
     return Ok(defaults);
@@ -156,7 +156,7 @@ fn parse_options(
 
 /// `timeoutMs` (named `label` in the error): absent is `None`; else a finite number of
 /// milliseconds in 1..=i32::MAX (what a JS timer accepts), fractions cut.
-fn timeout_ms(value: &Unknown, label: &'static str) -> Result<Option<Duration>, ExploreError> {
+fn timeout_ms(value: &Unknown, label: &'static str) -> Result<Option<Duration>, CodegraphError> {
   let ms = match value.get_type() {
     Ok(ValueType::Undefined | ValueType::Null) => return Ok(None),
     Ok(ValueType::Number) => value.coerce_to_number().and_then(|n| n.get_double()).ok(),

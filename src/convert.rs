@@ -7,16 +7,16 @@ use std::time::Duration;
 
 use napi::bindgen_prelude::{JsObjectValue, JsValue};
 use napi::{Env, Error, Result, Status};
+use pi_codegraph_core::caps::Cap;
+use pi_codegraph_core::command_run::{self, Failure, Outcome};
 use pi_codegraph_core::environment::Dropped;
-use pi_codegraph_core::errors::{self, ExploreError};
-use pi_codegraph_core::explore::{self, Failure, Outcome};
+use pi_codegraph_core::errors::{self, CodegraphError};
 use pi_codegraph_core::full_output::FullOutput;
-use pi_codegraph_core::limits::Cap;
-use pi_codegraph_core::runner::Progress;
+use pi_codegraph_core::runner;
 
 use crate::types::{
-  AddonDiagnosis, AnswerFacts, EnvDropped, ErrorCode, ExploreDetails, ExploreErrorDetails,
-  ExploreProgress, Problem, RunResult, TruncatedBy,
+  AddonDiagnosis, AnswerDetails, AnswerFacts, EnvDropped, ErrorCode, ErrorDetails, Problem,
+  Progress, RunResult, TruncatedBy,
 };
 
 impl From<errors::ErrorCode> for ErrorCode {
@@ -74,8 +74,8 @@ fn env_dropped(dropped: &[Dropped]) -> Vec<EnvDropped> {
     .collect()
 }
 
-pub fn progress(p: Progress) -> ExploreProgress {
-  ExploreProgress {
+pub fn progress(p: runner::Progress) -> Progress {
+  Progress {
     text: p.text,
     tail: p.tail,
     seen_bytes: p.seen_bytes as f64,
@@ -110,7 +110,7 @@ pub fn result(o: Outcome) -> RunResult {
       full_output_complete: complete,
       full_output_missing,
     },
-    details: ExploreDetails {
+    details: AnswerDetails {
       request: o.request,
       cwd: lossy(&o.cwd),
       executable: lossy(o.launch.runs()),
@@ -143,7 +143,7 @@ pub fn result(o: Outcome) -> RunResult {
   }
 }
 
-pub fn diagnosis(d: &explore::Diagnosis, cwd: String) -> AddonDiagnosis {
+pub fn diagnosis(d: &command_run::Diagnosis, cwd: String) -> AddonDiagnosis {
   AddonDiagnosis {
     cwd,
     ready: d.problem.is_none(),
@@ -167,7 +167,7 @@ pub fn diagnosis(d: &explore::Diagnosis, cwd: String) -> AddonDiagnosis {
 }
 
 /// A failure as code + facts, for lib/words/.
-pub fn problem(err: &ExploreError) -> Problem {
+pub fn problem(err: &CodegraphError) -> Problem {
   Problem {
     code: err.code().into(),
     facts: err.facts(),
@@ -175,8 +175,8 @@ pub fn problem(err: &ExploreError) -> Problem {
 }
 
 /// What a failure's run adds to `details` (the facts add the rest, in lib/words/).
-pub fn error_details(failure: &Failure) -> ExploreErrorDetails {
-  ExploreErrorDetails {
+pub fn error_details(failure: &Failure) -> ErrorDetails {
+  ErrorDetails {
     executable: failure.executable.as_deref().map(lossy),
     executable_in_workspace: failure.executable_in_workspace,
     env_dropped: failure.env_dropped.as_deref().map(env_dropped),
@@ -187,13 +187,13 @@ pub fn error_details(failure: &Failure) -> ExploreErrorDetails {
     duration_ms: failure.duration.map(millis_f64),
     lock_wait_ms: failure.lock_wait.map(millis_f64),
     run_ms: failure.run.map(millis_f64),
-    ..ExploreErrorDetails::default()
+    ..ErrorDetails::default()
   }
 }
 
 /// A real `Error` with the stable `code`, the failure's `facts` and the run's `details`: the glue
 /// (lib/runners/native.js) words it through lib/words/ into the public Error.
-pub fn js_error(env: &Env, err: &ExploreError, failure: &Failure) -> Error {
+pub fn js_error(env: &Env, err: &CodegraphError, failure: &Failure) -> Error {
   let build = || -> Result<Error> {
     let code = err.code();
     let mut obj = env.create_error(Error::new(Status::GenericFailure, code.as_str()))?;

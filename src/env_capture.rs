@@ -5,7 +5,7 @@ use std::ffi::OsString;
 
 use napi::bindgen_prelude::{JsObjectValue, Object, Unknown};
 use napi::{Env, Result};
-use pi_codegraph_core::environment::EnvSnapshot;
+use pi_codegraph_core::env_snapshot::EnvSnapshot;
 
 use crate::args::string_arg;
 

@@ -21,31 +21,31 @@ use napi::bindgen_prelude::{Object, Unknown};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi::{Env, Result};
 use napi_derive::napi;
-use pi_codegraph_core::errors::ExploreError;
-use pi_codegraph_core::explore::{self, Failure, DEFAULT_TIMEOUT};
-use pi_codegraph_core::runner::{Cancel, Progress, ProgressFn};
-use pi_codegraph_core::{full_output, limits};
+use pi_codegraph_core::command_run::{self, Failure, DEFAULT_TIMEOUT};
+use pi_codegraph_core::errors::CodegraphError;
+use pi_codegraph_core::runner::{self, Cancel, ProgressFn};
+use pi_codegraph_core::{caps, full_output};
 
 pub use types::*;
 
 // The contract's limits, exported so that JS glue, bench and docs read them instead of copying.
 // Every value fits a u32 (the largest is 16 MiB); the `as` only changes the type.
 
-/// The Explore request's bound in UTF-16 code units (what JS `length` counts).
+/// A request's bound (every command's positional text) in UTF-16 code units (what JS `length` counts).
 #[napi]
-pub const MAX_REQUEST_CHARS: u32 = limits::MAX_REQUEST_CHARS as u32;
+pub const MAX_REQUEST_CHARS: u32 = caps::MAX_REQUEST_CHARS as u32;
 /// What the model may see of stdout, the truncation marker included: bytes ...
 #[napi]
-pub const MAX_OUTPUT_BYTES: u32 = limits::MAX_BYTES as u32;
+pub const MAX_OUTPUT_BYTES: u32 = caps::MAX_BYTES as u32;
 /// ... and lines, whichever is hit first.
 #[napi]
-pub const MAX_OUTPUT_LINES: u32 = limits::MAX_LINES as u32;
+pub const MAX_OUTPUT_LINES: u32 = caps::MAX_LINES as u32;
 /// stdout past the caps is drained, counted and kept in the full-output file up to this many bytes.
 #[napi]
-pub const DRAIN_LIMIT_BYTES: u32 = limits::DRAIN_LIMIT_BYTES as u32;
+pub const DRAIN_LIMIT_BYTES: u32 = caps::DRAIN_LIMIT_BYTES as u32;
 /// How much of the end of stderr an error carries.
 #[napi]
-pub const STDERR_TAIL_BYTES: u32 = limits::STDERR_TAIL_BYTES as u32;
+pub const STDERR_TAIL_BYTES: u32 = caps::STDERR_TAIL_BYTES as u32;
 /// The default deadline of one explore.
 #[napi]
 pub const DEFAULT_TIMEOUT_MS: u32 = DEFAULT_TIMEOUT.as_millis() as u32;
@@ -61,7 +61,7 @@ pub const DEFAULT_TIMEOUT_MS: u32 = DEFAULT_TIMEOUT.as_millis() as u32;
 /// down): then there is no promise to reject and napi-rs throws. The JS glue (`index.js`) awaits
 /// inside an `async` function, so even that reaches its caller as a rejection.
 #[napi(
-  ts_args_type = "command: CodegraphCommand, cwd: string, signal?: AbortSignal | null, options?: ExploreOptions | null",
+  ts_args_type = "command: CodegraphCommand, cwd: string, signal?: AbortSignal | null, options?: RunOptions | null",
   ts_return_type = "Promise<RunResult>"
 )]
 pub fn run_command<'env>(
@@ -83,7 +83,7 @@ pub fn run_command<'env>(
       Err(e) => return Err(Box::new((e, since(started)))),
     };
     let report = args.on_progress.map(|tsfn| {
-      move |p: Progress| {
+      move |p: runner::Progress| {
         // NonBlocking: a slow JS listener must never stall the pipe reader. With a return
         // callback, napi-rs catches what the listener throws instead of raising it as an
         // uncaught exception: a failing listener never takes the host down.
@@ -95,7 +95,7 @@ pub fn run_command<'env>(
       }
     });
     let report = report.as_ref().map(|f| f as &ProgressFn);
-    explore::run_command(
+    command_run::run_command(
       args.command,
       args.cwd,
       snapshot,
@@ -116,7 +116,7 @@ pub fn run_command<'env>(
       // No runtime to run the call on, or the call itself died: a coded error all the same.
       Err(e) => Box::new((e, since(started))),
     };
-    let (err, failure): &(ExploreError, Failure) = &failed;
+    let (err, failure): &(CodegraphError, Failure) = &failed;
     Err(convert::js_error(&env, err, failure))
   })
 }
@@ -152,7 +152,7 @@ pub fn diagnose<'env>(
     .map(PathBuf::from)
     .filter(|p| p.is_absolute());
   let for_settle = cwd.clone();
-  let work = async move { explore::diagnose_for(cwd, on_behalf_of, snapshot).await };
+  let work = async move { command_run::diagnose_for(cwd, on_behalf_of, snapshot).await };
   runtime::promise(env, work, move |env, found| match found {
     Ok(found) => Ok(convert::diagnosis(&found, for_settle)),
     Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),

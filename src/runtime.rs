@@ -11,7 +11,7 @@ use std::sync::{Mutex, PoisonError};
 
 use napi::bindgen_prelude::{Object, ToNapiValue};
 use napi::Env;
-use pi_codegraph_core::errors::{os_text, ExploreError, SpawnReason, Step};
+use pi_codegraph_core::errors::{os_text, CodegraphError, SpawnReason, Step};
 use pi_codegraph_core::resources::{exhausted, from_panic};
 use tokio::runtime::{Builder, Handle, Runtime};
 
@@ -19,7 +19,7 @@ use tokio::runtime::{Builder, Handle, Runtime};
 static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
 
 /// The runtime, built now if it is not yet.
-fn handle() -> Result<Handle, ExploreError> {
+fn handle() -> Result<Handle, CodegraphError> {
   let mut slot = RUNTIME.lock().unwrap_or_else(PoisonError::into_inner);
   if let Some(rt) = slot.as_ref() {
     return Ok(rt.handle().clone());
@@ -38,7 +38,7 @@ fn handle() -> Result<Handle, ExploreError> {
       .build()
   });
   std::panic::set_hook(previous);
-  let failed = |text: Option<String>| ExploreError::Spawn {
+  let failed = |text: Option<String>| CodegraphError::Spawn {
     reason: SpawnReason::RuntimeFailed { text },
   };
   match built {
@@ -61,7 +61,7 @@ where
   T: Send + 'static,
   V: ToNapiValue + 'static,
   F: Future<Output = T> + Send + 'static,
-  S: FnOnce(Env, Result<T, ExploreError>) -> napi::Result<V> + Send + 'static,
+  S: FnOnce(Env, Result<T, CodegraphError>) -> napi::Result<V> + Send + 'static,
 {
   let (deferred, promise) = env.create_deferred()?;
   match handle() {
@@ -74,8 +74,8 @@ where
             text: e.to_string(),
           };
           match e.try_into_panic() {
-            Ok(payload) => from_panic(payload.as_ref()).unwrap_or(ExploreError::Spawn { reason }),
-            Err(_) => ExploreError::Spawn { reason },
+            Ok(payload) => from_panic(payload.as_ref()).unwrap_or(CodegraphError::Spawn { reason }),
+            Err(_) => CodegraphError::Spawn { reason },
           }
         });
         deferred.resolve(with(settle, outcome));
@@ -86,9 +86,12 @@ where
 }
 
 /// One resolver type for both ways a call settles (`JsDeferred` is typed by its resolver).
-fn with<T, V, S>(settle: S, outcome: Result<T, ExploreError>) -> impl FnOnce(Env) -> napi::Result<V>
+fn with<T, V, S>(
+  settle: S,
+  outcome: Result<T, CodegraphError>,
+) -> impl FnOnce(Env) -> napi::Result<V>
 where
-  S: FnOnce(Env, Result<T, ExploreError>) -> napi::Result<V>,
+  S: FnOnce(Env, Result<T, CodegraphError>) -> napi::Result<V>,
 {
   move |env| settle(env, outcome)
 }

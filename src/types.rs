@@ -6,7 +6,7 @@ use napi::threadsafe_function::ThreadsafeFunction;
 use napi::Status;
 use napi_derive::napi;
 
-/// The stable codes an explore's rejection (and a diagnosis's `problemCode`) carries.
+/// The stable codes every call's rejection (and a diagnosis's `problemCode`) carries.
 #[napi(string_enum)]
 #[derive(Debug, PartialEq, Eq)]
 pub enum ErrorCode {
@@ -52,17 +52,18 @@ pub enum TruncatedBy {
   Lines,
 }
 
-/// Options for direct callers (tests, scripts). The model never reaches these: the Pi tool's
-/// only parameter is the request. Declared for the generated TypeScript types; `args` reads
-/// them by hand, so a wrong type rejects with a stable code.
+/// The options of one run (`runCommand`; the public calls' `CallOptions` add to them). The model
+/// never reaches these: the Pi tools' parameters are the request and arguments. Declared for the
+/// generated TypeScript types; `args` reads them by hand, so a wrong type rejects with a stable
+/// code.
 #[napi(object, object_to_js = false)]
-pub struct ExploreOptions {
+pub struct RunOptions {
   /// Milliseconds before the CLI is stopped with CODEGRAPH_TIMEOUT. Default 30000.
   pub timeout_ms: Option<u32>,
   /// Called with the bounded output so far (and the end of all of it), at most every 250 ms
   /// while the CLI prints; output that arrived within the 250 ms is reported once they have
   /// passed. None is made once the CLI run has ended.
-  #[napi(ts_type = "(progress: ExploreProgress) => void")]
+  #[napi(ts_type = "(progress: Progress) => void")]
   pub on_progress: Option<ProgressCallback>,
 }
 
@@ -101,10 +102,10 @@ pub struct CodegraphCommand {
   pub workspace: Option<String>,
 }
 
-pub type ProgressCallback = ThreadsafeFunction<ExploreProgress, (), ExploreProgress, Status, false>;
+pub type ProgressCallback = ThreadsafeFunction<Progress, (), Progress, Status, false>;
 
 #[napi(object)]
-pub struct ExploreProgress {
+pub struct Progress {
   /// The output kept so far, within the same caps as the final text.
   pub text: String,
   /// The end of all the output seen so far, whatever the caps kept (the latest line of a long
@@ -133,8 +134,9 @@ pub struct EnvDropped {
   pub reason: String,
 }
 
+/// The facts beside an answer's text (`Answer.details`, to which the glue adds its own).
 #[napi(object, object_from_js = false)]
-pub struct ExploreDetails {
+pub struct AnswerDetails {
   pub request: String,
   pub cwd: String,
   /// The `codegraph` executable that ran: CodeGraph's platform bundle launcher when discovery
@@ -193,24 +195,16 @@ pub struct ExploreDetails {
   pub output_tail: Option<String>,
 }
 
+/// What the addon's `runCommand` resolves with: the answer as stored and the facts to finish it.
+/// The public calls resolve with an `Answer` (index.d.ts), which lib/api/answer.js makes of it.
 #[napi(object, object_from_js = false)]
 pub struct RunResult {
   /// The CodeGraph answer as stored: within the caps when not truncated; when truncated, the
   /// glue (lib/api/answer.js) fits it and the worded truncation marker to `answer`'s caps.
   pub text: String,
-  pub details: ExploreDetails,
+  pub details: AnswerDetails,
   /// Facts the glue needs to finish the answer.
   pub answer: AnswerFacts,
-}
-
-/// What `explore()` and `run()` resolve with: the addon's `RunResult` finished by lib/api/answer.js.
-/// Declared for binding.d.ts (index.d.ts names it).
-#[napi(object, object_from_js = false)]
-#[allow(dead_code)]
-pub struct ExploreResult {
-  /// The bounded CodeGraph answer, with a truncation marker when it was cut.
-  pub text: String,
-  pub details: ExploreDetails,
 }
 
 /// What lib/api/answer.js and lib/words/ need to finish an answer: the empty answer's subcommand,
@@ -234,7 +228,7 @@ pub struct AnswerFacts {
 /// what the failure's facts say (the exit, the redacted stderr tail, the partial answer ...).
 #[napi(object, object_from_js = false)]
 #[derive(Default)]
-pub struct ExploreErrorDetails {
+pub struct ErrorDetails {
   /// What ran (the platform bundle's launcher when the npm shim was skipped).
   pub executable: Option<String>,
   pub executable_in_workspace: Option<bool>,

@@ -14,7 +14,7 @@ import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 const { codegraphCommand } = createRequire(import.meta.url)(path.join(root, "lib", "contract", "commands.js"));
 const suite = useFaultsSuite();
-const TAIL_BYTES = 1024; // the documented bound (binding.d.ts ExploreProgress.tail)
+const TAIL_BYTES = 1024; // the documented bound (binding.d.ts Progress.tail)
 const INTERVAL_MS = 250;
 /** Control characters other than tab and newline (what a terminal would act on), CR included. */
 const hasControl = (text) =>

@@ -1,10 +1,14 @@
 // Compiled (never run) by types.test.mjs: index.d.ts must describe the package as callers use it.
 import piCodegraph, {
+  type Answer,
+  type AnswerDetails,
   type Backend,
+  type CallOptions,
+  type CodegraphError,
+  type CodegraphErrorCode,
   diagnose,
   type EnvDropped,
-  type ExploreError,
-  type ExploreErrorCode,
+  type ErrorDetails,
   explore,
   extensionInfo,
   FALLBACK_LINE,
@@ -12,6 +16,7 @@ import piCodegraph, {
   limits,
   type NodeParams,
   node,
+  type Progress,
   type RelationsParams,
   relations,
   releaseFullOutputs,
@@ -28,12 +33,14 @@ declare const nodeRunner: Backend;
 
 export async function usage(signal: AbortSignal): Promise<string[]> {
   const glue = forBackend(nodeRunner);
-  const result = await glue.explore("how does a reach b", "/ws", signal, {
+  const options: CallOptions = {
     timeoutMs: 5000,
-    onProgress: (p) => void (p.seenLines + p.tail.length),
+    onProgress: (p: Progress) => void (p.seenLines + p.tail.length),
     onQueue: (q) => void (q.ahead + q.limit + q.waitedMs),
-  });
-  const kept: number = result.details.keptBytes + limits().MAX_OUTPUT_BYTES + releaseFullOutputs([]);
+  };
+  const result: Answer = await glue.explore("how does a reach b", "/ws", signal, options);
+  const answerDetails: AnswerDetails = result.details;
+  const kept: number = answerDetails.keptBytes + limits().MAX_OUTPUT_BYTES + releaseFullOutputs([]);
   const summary: string | undefined = result.details.outputTail;
   const ready: boolean = (await diagnose("/ws")).ready;
   const dropped: EnvDropped[] = [...result.details.envDropped, ...(await diagnose("/ws")).envDropped];
@@ -45,13 +52,15 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
   const stale: StaleFile[] = result.details.staleFiles ?? [];
   const staleText = stale.map((f) => `${f.path} ${f.state === "deleted" ? "deleted" : "changed"}`).join();
   const notices: (string | undefined)[] = [result.details.cliVersionNotice, (await diagnose("/ws")).versionNotice];
-  let code: ExploreErrorCode | undefined;
+  let code: CodegraphErrorCode | undefined;
   let writer: WriterSeen | null | undefined;
   try {
     await explore("q", "/ws");
   } catch (e) {
-    const details = (e as ExploreError).details;
-    code = (e as ExploreError).code;
+    const details = (e as CodegraphError).details;
+    const addonDetails: ErrorDetails | undefined = details;
+    void addonDetails?.durationMs;
+    code = (e as CodegraphError).code;
     writer = details?.writerSeen;
     void details?.cliVersionNotice?.length;
     const spent: number | undefined =
@@ -76,7 +85,7 @@ export async function usage(signal: AbortSignal): Promise<string[]> {
   try {
     await search({ name: "" }, "/ws");
   } catch (e) {
-    void (e as ExploreError).code;
+    void (e as CodegraphError).code;
   }
   return [
     String(kept),

@@ -1,6 +1,6 @@
 // Paths and files as every layer reads them: the index database's name, "inside" by path
 // components, symlinks resolved, and a regular file opened so that a FIFO or device swapped in
-// cannot block (crates/core/src/preflight.rs `open_regular`). Facts only; imports nothing of ours.
+// cannot block (crates/core/src/files.rs `open_regular`). Facts only; imports nothing of ours.
 
 const fs = require("node:fs");
 const fsp = require("node:fs/promises");
@@ -53,7 +53,7 @@ function isWithin(p, base) {
 
 /**
  * At most `maxBytes` from the start of a regular file, opened non-blocking and checked again on
- * the fd (crates/core/src/preflight.rs `open_regular`); throws for anything else.
+ * the fd (crates/core/src/files.rs `open_regular`); throws for anything else.
  */
 async function readRegular(file, maxBytes) {
   const { handle } = await openRegular(file);

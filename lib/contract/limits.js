@@ -1,4 +1,4 @@
-// The bounds of one explore, as the native addon has them (crates/core/src/limits.rs), and the text
+// The bounds of one explore, as the native addon has them (crates/core/src/caps.rs), and the text
 // arithmetic on them: the caps cut and line counts (the truncation marker is worded in lib/words/).
 
 const IS_WINDOWS = process.platform === "win32";

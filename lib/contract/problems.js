@@ -4,7 +4,7 @@
 
 const { publicError } = require("../words/messages.js");
 
-/** errno → the resource it reports running out of (crates/core/src/resources.rs). */
+/** errno → the resource it reports running out of (crates/core/src/errors/facts.rs `Resource`). */
 const RESOURCE_CODES = new Set(["EMFILE", "ENFILE", "EAGAIN", "ENOMEM"]);
 
 /** The resource an error reports running out of (its code, or the text of a dlopen failure). */

@@ -8,14 +8,14 @@ use std::time::Duration;
 
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unknown};
 use napi::ValueType;
+use pi_codegraph_core::caps::Caps;
 use pi_codegraph_core::command::Command;
-use pi_codegraph_core::errors::{ExploreError, OptionsReason, RequestReason};
-use pi_codegraph_core::limits::Caps;
+use pi_codegraph_core::errors::{CodegraphError, OptionsReason, RequestReason};
 
 use super::{invalid_options, string_arg, timeout_ms};
 
 /// The description object itself, or CODEGRAPH_INVALID_OPTIONS.
-pub fn description<'env>(command: &Unknown<'env>) -> Result<Object<'env>, ExploreError> {
+pub fn description<'env>(command: &Unknown<'env>) -> Result<Object<'env>, CodegraphError> {
   let not_one = || invalid_options(OptionsReason::NotCommand);
   match command.get_type() {
     Ok(ValueType::Object) => Object::from_unknown(*command).map_err(|_| not_one()),
@@ -23,14 +23,14 @@ pub fn description<'env>(command: &Unknown<'env>) -> Result<Object<'env>, Explor
   }
 }
 
-fn field<'env>(d: &Object<'env>, name: &'static str) -> Result<Unknown<'env>, ExploreError> {
+fn field<'env>(d: &Object<'env>, name: &'static str) -> Result<Unknown<'env>, CodegraphError> {
   d.get_named_property::<Unknown>(name)
     .map_err(|_| invalid_options(OptionsReason::CommandUnreadable { field: name }))
 }
 
 /// The user's text: absent when the description has no `positional` key; present, it must be a
 /// string (checked first, as explore's request is: CODEGRAPH_INVALID_REQUEST).
-pub fn positional(d: &Object) -> Result<Option<String>, ExploreError> {
+pub fn positional(d: &Object) -> Result<Option<String>, CodegraphError> {
   let present = d.has_named_property("positional").map_err(|_| {
     invalid_options(OptionsReason::CommandUnreadable {
       field: "positional",
@@ -41,17 +41,17 @@ pub fn positional(d: &Object) -> Result<Option<String>, ExploreError> {
   }
   string_arg(&field(d, "positional")?)
     .map(Some)
-    .ok_or(ExploreError::InvalidRequest {
+    .ok_or(CodegraphError::InvalidRequest {
       reason: RequestReason::NotString,
     })
 }
 
 /// The rest of the description, checked by the core.
-pub fn rest(d: &Object, positional: Option<String>) -> Result<Command, ExploreError> {
+pub fn rest(d: &Object, positional: Option<String>) -> Result<Command, CodegraphError> {
   let subcommand =
     string_arg(&field(d, "subcommand")?).ok_or_else(|| expected("subcommand", "string"))?;
   let options = string_list(&field(d, "options")?)?;
-  let number = |name: &'static str| -> Result<usize, ExploreError> {
+  let number = |name: &'static str| -> Result<usize, CodegraphError> {
     let value = field(d, name)?;
     let n = match value.get_type() {
       Ok(ValueType::Number) => value.coerce_to_number().and_then(|n| n.get_double()).ok(),
@@ -73,7 +73,7 @@ pub fn rest(d: &Object, positional: Option<String>) -> Result<Command, ExploreEr
         field: "command.timeoutMs",
       })
     })?;
-  let flag = |name: &'static str| -> Result<bool, ExploreError> {
+  let flag = |name: &'static str| -> Result<bool, CodegraphError> {
     let value = field(d, name)?;
     match value.get_type() {
       Ok(ValueType::Boolean) => bool::from_unknown(value).ok(),
@@ -103,7 +103,7 @@ pub fn rest(d: &Object, positional: Option<String>) -> Result<Command, ExploreEr
 }
 
 /// An optional boolean: absent, undefined or null is false; anything else must be a boolean.
-fn optional_flag(d: &Object, name: &'static str) -> Result<bool, ExploreError> {
+fn optional_flag(d: &Object, name: &'static str) -> Result<bool, CodegraphError> {
   let value = field(d, name)?;
   match value.get_type() {
     Ok(ValueType::Undefined | ValueType::Null) => Ok(false),
@@ -114,7 +114,7 @@ fn optional_flag(d: &Object, name: &'static str) -> Result<bool, ExploreError> {
 
 /// The optional `workspace` (Pi's, when cwd is another root): absent, undefined or null is none;
 /// anything else must be a string (the core checks that it is absolute).
-fn workspace(d: &Object) -> Result<Option<PathBuf>, ExploreError> {
+fn workspace(d: &Object) -> Result<Option<PathBuf>, CodegraphError> {
   let value = field(d, "workspace")?;
   match value.get_type() {
     Ok(ValueType::Undefined | ValueType::Null) => Ok(None),
@@ -125,7 +125,7 @@ fn workspace(d: &Object) -> Result<Option<PathBuf>, ExploreError> {
 }
 
 /// An array of strings (the options), each read by index.
-fn string_list(value: &Unknown) -> Result<Vec<String>, ExploreError> {
+fn string_list(value: &Unknown) -> Result<Vec<String>, CodegraphError> {
   let not_a_list = || expected("options", "stringList");
   if !matches!(value.get_type(), Ok(ValueType::Object)) {
     return Err(not_a_list());
@@ -148,6 +148,6 @@ fn string_list(value: &Unknown) -> Result<Vec<String>, ExploreError> {
 }
 
 /// `command.<field>` is not what it must be.
-fn expected(field: &'static str, expected: &'static str) -> ExploreError {
+fn expected(field: &'static str, expected: &'static str) -> CodegraphError {
   invalid_options(OptionsReason::CommandField { field, expected })
 }

@@ -6,16 +6,16 @@ use std::io::ErrorKind;
 use std::path::Path;
 
 use crate::errors::{
-  os_text, Access, ExploreError, NoIndexKind, NoIndexReason, ReadOnlyReason, WorkspaceReason,
+  os_text, Access, CodegraphError, NoIndexKind, NoIndexReason, ReadOnlyReason, WorkspaceReason,
 };
 
 /// CODEGRAPH_WORKSPACE when the workspace no longer exists as a directory (deleted, or renamed
 /// away, between the checks and now).
-pub fn workspace_gone(workspace: &Path) -> Option<ExploreError> {
+pub fn workspace_gone(workspace: &Path) -> Option<CodegraphError> {
   match std::fs::metadata(workspace) {
     Ok(m) if m.is_dir() => None,
     Err(e) if !is_gone(&e) => None,
-    _ => Some(ExploreError::Workspace {
+    _ => Some(CodegraphError::Workspace {
       path: workspace.to_path_buf(),
       denied: false,
       reason: WorkspaceReason::Removed,
@@ -25,9 +25,9 @@ pub fn workspace_gone(workspace: &Path) -> Option<ExploreError> {
 
 /// [`workspace_gone`], or CODEGRAPH_WORKSPACE with a permissions remediation when this user may
 /// no longer read or enter it (a chmod during the call; a spawn's chdir then fails with EACCES).
-pub fn workspace_blocked(workspace: &Path) -> Option<ExploreError> {
+pub fn workspace_blocked(workspace: &Path) -> Option<CodegraphError> {
   workspace_gone(workspace).or_else(|| match access(workspace, false) {
-    Err(e) if is_denied(&e) => Some(ExploreError::Workspace {
+    Err(e) if is_denied(&e) => Some(CodegraphError::Workspace {
       path: workspace.to_path_buf(),
       denied: true,
       reason: WorkspaceReason::Blocked { os: os_text(&e) },
@@ -47,8 +47,8 @@ pub fn is_denied(e: &std::io::Error) -> bool {
 }
 
 /// CODEGRAPH_INDEX_READONLY for a path of the index this user may not access.
-pub fn denied(dir: &Path, path: &Path, e: &std::io::Error) -> ExploreError {
-  ExploreError::IndexReadOnly {
+pub fn denied(dir: &Path, path: &Path, e: &std::io::Error) -> CodegraphError {
+  CodegraphError::IndexReadOnly {
     dir: dir.to_path_buf(),
     cause: Access::Denied {
       path: path.to_path_buf(),
@@ -63,7 +63,7 @@ pub fn denied(dir: &Path, path: &Path, e: &std::io::Error) -> ExploreError {
 /// After the CLI failed to open its database: what in `<workspace>/.codegraph` this user cannot
 /// read and write (the directory, the db and its -wal/-shm when they exist), or None when every
 /// access is allowed. Checked with access(2), which also reports a read-only mount (EROFS).
-pub fn index_blocked(workspace: &Path, dir: &Path) -> Option<ExploreError> {
+pub fn index_blocked(workspace: &Path, dir: &Path) -> Option<CodegraphError> {
   if let Some(blocked) = workspace_blocked(workspace) {
     return Some(blocked);
   }
@@ -82,14 +82,14 @@ pub fn index_blocked(workspace: &Path, dir: &Path) -> Option<ExploreError> {
       if !required {
         continue;
       }
-      return Some(ExploreError::NoIndex {
+      return Some(CodegraphError::NoIndex {
         path: workspace.to_path_buf(),
         kind: NoIndexKind::Missing { ancestor: None },
         reason: Box::new(NoIndexReason::Removed { path }),
       });
     }
     if e.kind() == ErrorKind::ReadOnlyFilesystem {
-      return Some(ExploreError::IndexReadOnly {
+      return Some(CodegraphError::IndexReadOnly {
         dir: dir.to_path_buf(),
         cause: Access::ReadOnlyMount,
         reason: Box::new(ReadOnlyReason::ReadOnlyMount { path }),

@@ -1,14 +1,14 @@
 //! A CodeGraph command as data: which subcommand, its options, the user's text, its caps, its
 //! deadline, whether it may write the index and whether it reports progress. The runner
-//! (`explore::run_command`) gives every command the same guarantees; a new command is a new
+//! (`command_run::run_command`) gives every command the same guarantees; a new command is a new
 //! description (built in JS by `lib/contract/commands.js`), not new runner code.
 
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use crate::errors::{ExploreError, OptionsReason};
-use crate::limits::{Caps, MIN_CAP_BYTES, MIN_CAP_LINES};
+use crate::caps::{Caps, MIN_CAP_BYTES, MIN_CAP_LINES};
+use crate::errors::{CodegraphError, OptionsReason};
 
 /// The default deadline of a command (explore's).
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(30);
@@ -34,7 +34,7 @@ pub struct Command {
   pub caps: Caps,
   pub timeout: Duration,
   /// A command that writes the index is refused at once while another writer is active; one
-  /// that reads waits for the writer (`explore::WRITER_WAIT`).
+  /// that reads waits for the writer (`command_run::WRITER_WAIT`).
   pub writes_index: bool,
   /// Whether the workspace must already hold its own index (explore) or not (init).
   pub needs_index: bool,
@@ -67,8 +67,8 @@ impl Command {
 
   /// The description's own rules (the positional text is checked by the preflight, as a
   /// request): a malformed description is CODEGRAPH_INVALID_OPTIONS and never runs.
-  pub fn check(&self) -> Result<(), ExploreError> {
-    let bad = |reason: OptionsReason| Err(ExploreError::InvalidOptions { reason });
+  pub fn check(&self) -> Result<(), CodegraphError> {
+    let bad = |reason: OptionsReason| Err(CodegraphError::InvalidOptions { reason });
     let sub = &self.subcommand;
     if sub.is_empty()
       || sub.len() > MAX_SUBCOMMAND_BYTES
@@ -212,7 +212,7 @@ mod tests {
     for c in cases {
       let err = c.check().expect_err(&format!("{c:?}"));
       assert!(
-        matches!(err, ExploreError::InvalidOptions { .. }),
+        matches!(err, CodegraphError::InvalidOptions { .. }),
         "{err:?}"
       );
     }

@@ -7,8 +7,10 @@
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
-use crate::environment::EnvSnapshot;
-use crate::errors::{ExploreError, NotFoundReason};
+use crate::env_snapshot::EnvSnapshot;
+use crate::errors::{CodegraphError, NotFoundReason};
+use crate::files::{canonical, within};
+use crate::manifest::read_manifest;
 
 /// Names an operator can use to point at a specific CodeGraph install. Never model-controlled.
 pub const BIN_OVERRIDE_VAR: &str = "PI_CODEGRAPH_BIN";
@@ -60,17 +62,17 @@ impl Launch {
 pub const ALLOW_WORKSPACE_BIN_VAR: &str = "PI_CODEGRAPH_ALLOW_WORKSPACE_BIN";
 
 /// Finds the executable for the workspace `home` (its path with symlinks resolved, as
-/// `preflight::canonical` gives it, computed once per call). `PI_CODEGRAPH_BIN` is the user's explicit choice and is
+/// `files::canonical` gives it, computed once per call). `PI_CODEGRAPH_BIN` is the user's explicit choice and is
 /// used wherever it is (marked in `Launch::in_workspace`); on PATH, only absolute entries count,
 /// and an executable that resolves inside the workspace is skipped unless the user opted in.
-pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, ExploreError> {
+pub fn discover(env: &EnvSnapshot, home: &Path) -> Result<Launch, CodegraphError> {
   discover_in(env, &[home.to_path_buf()])
 }
 
 /// [`discover`] for a call that runs in one root on behalf of another workspace: `homes` are
 /// every directory whose code the child must not run (the root it runs in and Pi's workspace,
-/// each as `preflight::canonical` gives it).
-pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, ExploreError> {
+/// each as `files::canonical` gives it).
+pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, CodegraphError> {
   let inside = |p: &Path| resolves_inside_any(p, homes);
   let allow_inside = allows_workspace_code(env);
   // npm's `.cmd` layout on Windows looks `node` up on PATH: the same rule as for `codegraph`.
@@ -78,7 +80,7 @@ pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, Explo
   if let Some(value) = env.get_set(BIN_OVERRIDE_VAR) {
     let path = PathBuf::from(value);
     if !path.is_absolute() {
-      return Err(ExploreError::NotFound {
+      return Err(CodegraphError::NotFound {
         reason: NotFoundReason::OverrideRelative {
           variable: BIN_OVERRIDE_VAR,
           value: path,
@@ -86,7 +88,7 @@ pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, Explo
       });
     }
     if !path.is_file() {
-      return Err(ExploreError::NotFound {
+      return Err(CodegraphError::NotFound {
         reason: NotFoundReason::OverrideMissing {
           variable: BIN_OVERRIDE_VAR,
           value: path,
@@ -108,7 +110,7 @@ pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, Explo
   });
   match found {
     Some(found) => Ok(launch_for(found, env, found_inside, &node_ok)),
-    None => Err(ExploreError::NotFound {
+    None => Err(CodegraphError::NotFound {
       reason: NotFoundReason::NotOnPath {
         names: NAMES,
         skipped,
@@ -128,7 +130,7 @@ pub fn allows_workspace_code(env: &EnvSnapshot) -> bool {
 
 /// The one "inside the workspace" rule, for executables and for every path the child inherits:
 /// `p` resolves (symlinks followed, `..` applied) to `home` or below it. `home` is the
-/// workspace as `preflight::canonical` gives it, computed once per call. A path that does not
+/// workspace as `files::canonical` gives it, computed once per call. A path that does not
 /// exist (yet) is judged by its longest existing ancestor, resolved, plus the rest: a PATH
 /// entry such as `<workspace>/node_modules/.bin` counts as inside before `npm install` made it.
 pub fn resolves_inside(p: &Path, home: &Path) -> bool {
@@ -150,7 +152,7 @@ fn resolve_leniently(p: &Path, depth: u8) -> PathBuf {
     let mut base = if i == 0 {
       PathBuf::new()
     } else if std::fs::metadata(&prefix).is_ok() {
-      crate::preflight::canonical(&prefix)
+      canonical(&prefix)
     } else if let (Ok(target), true) = (std::fs::read_link(&prefix), depth < 40) {
       // A dangling symlink: the kernel follows it once its target exists.
       let target = prefix
@@ -172,17 +174,6 @@ fn resolve_leniently(p: &Path, depth: u8) -> PathBuf {
     return base;
   }
   unreachable!("the empty prefix always matches")
-}
-
-/// `p` is `home` or below it, by components; on Windows without regard to case (a PATH entry
-/// may spell the workspace `c:\users\…` while it resolves to `C:\Users\…`).
-fn within(p: &Path, home: &Path) -> bool {
-  if cfg!(windows) {
-    let folded = |x: &Path| PathBuf::from(x.to_string_lossy().to_lowercase());
-    folded(p).starts_with(folded(home))
-  } else {
-    p.starts_with(home)
-  }
 }
 
 /// The first of `names` found in the absolute entries of `path` that `accept` allows, in name
@@ -272,7 +263,7 @@ pub fn npm_bundle(executable: &Path) -> Option<Bundle> {
   }
   let real = executable.canonicalize().ok()?;
   let pkg_dir = real.parent()?;
-  let manifest = crate::version::read_manifest(&pkg_dir.join("package.json"))?;
+  let manifest = read_manifest(&pkg_dir.join("package.json"))?;
   if manifest.name.as_deref() != Some(NPM_PACKAGE)
     || manifest.bin_path("codegraph")? != "npm-shim.js"
   {
@@ -298,7 +289,7 @@ pub fn npm_bundle(executable: &Path) -> Option<Bundle> {
     .find_map(|bundle| {
       let launcher = bundle.join("bin").join("codegraph");
       std::fs::metadata(&launcher).ok()?.is_file().then_some(())?;
-      let version = crate::version::read_manifest(&bundle.join("package.json"))
+      let version = read_manifest(&bundle.join("package.json"))
         .filter(|m| m.name.as_deref() == Some(bundle_name.as_str()))
         .and_then(|m| m.version);
       Some(Bundle { launcher, version })

@@ -1,4 +1,4 @@
-//! Every way an explore can fail: a stable code and the facts of the case. No words here: the
+//! Every way a CodeGraph command can fail: a stable code and the facts of the case. No words here: the
 //! JS words module (lib/words/) builds every message and remediation from a code and its facts,
 //! for the addon and the Node runner alike. Facts are typed (paths, pids, a tag for each kind of
 //! reason, the OS's own text for an I/O error) and serialize, camelCase, into the `facts` object
@@ -11,9 +11,6 @@
 use std::path::PathBuf;
 
 use serde::{Serialize, Serializer};
-
-use crate::index_writer::Writer;
-use crate::resources::Resource;
 
 /// A path as a fact: lossy UTF-8 (a non-UTF-8 name still reaches the message, as U+FFFD).
 #[allow(clippy::ptr_arg)] // serde hands over the field itself
@@ -34,12 +31,14 @@ pub fn os_text(e: &std::io::Error) -> String {
   e.to_string()
 }
 
+mod facts;
 mod reasons;
+pub use facts::{Resource, Writer};
 pub use reasons::*;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(untagged, rename_all_fields = "camelCase")]
-pub enum ExploreError {
+pub enum CodegraphError {
   InvalidRequest {
     reason: RequestReason,
   },
@@ -61,7 +60,7 @@ pub enum ExploreError {
     #[serde(serialize_with = "lossy")]
     path: PathBuf,
     kind: NoIndexKind,
-    /// Boxed: its paths would make every `Result<_, ExploreError>` large (Windows paths are 32
+    /// Boxed: its paths would make every `Result<_, CodegraphError>` large (Windows paths are 32
     /// bytes).
     reason: Box<NoIndexReason>,
   },
@@ -133,7 +132,7 @@ pub enum ExploreError {
   },
 }
 
-impl ExploreError {
+impl CodegraphError {
   /// CODEGRAPH_CANCELLED before anything was printed.
   pub fn cancelled() -> Self {
     Self::Cancelled {
@@ -149,7 +148,7 @@ impl ExploreError {
   }
 }
 
-/// The stable machine-readable codes, one per [`ExploreError`] variant. The addon mirrors them
+/// The stable machine-readable codes, one per [`CodegraphError`] variant. The addon mirrors them
 /// as a JS string enum; [`ErrorCode::as_str`] is the text both use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum ErrorCode {
@@ -195,7 +194,7 @@ impl std::fmt::Display for ErrorCode {
   }
 }
 
-impl ExploreError {
+impl CodegraphError {
   /// The stable machine-readable code, also the JS `error.code`.
   pub fn code(&self) -> ErrorCode {
     match self {

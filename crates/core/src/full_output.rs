@@ -15,7 +15,7 @@ use std::sync::{Mutex, OnceLock};
 use serde::Serialize;
 use tempfile::TempPath;
 
-use crate::limits::DRAIN_LIMIT_BYTES;
+use crate::caps::DRAIN_LIMIT_BYTES;
 use crate::sanitize::Cleaner;
 
 /// All full-output files of this process together hold at most this much.

@@ -14,7 +14,7 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use crate::environment::EnvSnapshot;
+use crate::env_snapshot::EnvSnapshot;
 
 /// CodeGraph's default index directory name.
 pub const DEFAULT_INDEX_DIR: &str = ".codegraph";

@@ -29,9 +29,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::errors::Step;
-use crate::errors::{lossy, ExploreError};
-use crate::preflight::open_regular;
+use crate::errors::{lossy, CodegraphError, Step, Writer};
+use crate::files::open_regular;
 use crate::resources::exhausted;
 
 /// Held by `codegraph index` for a whole rebuild (JSON: `{"pid": …, "mode": "rebuild", …}`).
@@ -43,22 +42,10 @@ const DB_FILE: &str = "codegraph.db";
 /// CodeGraph's lock files are a few dozen bytes; anything larger is not one.
 const MAX_LOCK_BYTES: u64 = 4096;
 
-/// A live process writing the index (as a fact: `{ lock, pid, rebuild }`, the lock raw).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
-pub struct Writer {
-  /// The lock file that names it (for a database still being created: the database itself).
-  #[serde(serialize_with = "lossy")]
-  pub lock: PathBuf,
-  /// 0 when no lock names it yet: `codegraph init` is creating the database.
-  pub pid: u32,
-  /// True for `rebuild.pid` (a full rebuild), false for `codegraph.lock` (any write).
-  pub rebuild: bool,
-}
-
 /// The live writer of the index in `index_dir`, if any: a rebuild first (it says more). A lock
 /// file that cannot be read for lack of resources (no file descriptor left) is an error, never
 /// "no writer": the answer could come from a half-built index.
-pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, ExploreError> {
+pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, CodegraphError> {
   let mut locked = false;
   for (name, rebuild) in [(REBUILD_FILE, true), (LOCK_FILE, false)] {
     let lock = index_dir.join(name);
@@ -95,7 +82,7 @@ pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, ExploreError> {
 /// (empty, or text CodeGraph never writes) is no sign: CodeGraph writes the pid with the file.
 /// `rebuild` says a stale `rebuild.pid` is beside it. `codegraph unlock` (or the next write)
 /// removes the lock: then the index is used as it is.
-pub fn interrupted_write(index_dir: &Path) -> Result<Option<Interrupted>, ExploreError> {
+pub fn interrupted_write(index_dir: &Path) -> Result<Option<Interrupted>, CodegraphError> {
   let lock = index_dir.join(LOCK_FILE);
   let Some(pid) = read_lock(&lock)?.and_then(|t| lock_pid(&t)) else {
     return Ok(None);
@@ -120,8 +107,8 @@ pub struct Interrupted {
 }
 
 impl Interrupted {
-  pub fn error(self) -> ExploreError {
-    ExploreError::IndexInterrupted {
+  pub fn error(self) -> CodegraphError {
+    CodegraphError::IndexInterrupted {
       lock: self.lock,
       pid: self.pid,
       rebuild: self.rebuild,
@@ -134,7 +121,7 @@ impl Interrupted {
 /// dozens of pages in the main file (the schema alone is 42). So a database exactly one page
 /// long whose valid SQLite header also counts one page (offset 28) is one still being created; a
 /// shorter file, or one page of a header that counts more, is a damaged index, not an init.
-fn being_created(db: &Path) -> Result<bool, ExploreError> {
+fn being_created(db: &Path) -> Result<bool, CodegraphError> {
   let mut header = [0u8; 32];
   let read = open_regular(db).and_then(|mut f| {
     let len = f.metadata()?.len();
@@ -158,7 +145,7 @@ fn being_created(db: &Path) -> Result<bool, ExploreError> {
 }
 
 /// A lock file's text, when it is a small regular file (absent, special or unreadable: none).
-fn read_lock(path: &Path) -> Result<Option<String>, ExploreError> {
+fn read_lock(path: &Path) -> Result<Option<String>, CodegraphError> {
   let mut bytes = Vec::new();
   let read = open_regular(path).and_then(|f| f.take(MAX_LOCK_BYTES + 1).read_to_end(&mut bytes));
   match read {

@@ -3,21 +3,40 @@
 //! addon at the workspace root only converts between JS values and what this crate takes and
 //! returns.
 //!
-//! The entry points are [`explore::run_command`] and [`explore::diagnose`]. [`runner::run`] is public
-//! for the integration tests (`tests/`), which drive the process runner directly with fake CLIs.
+//! The entry points are [`command_run::run_command`] and [`command_run::diagnose`].
+//! [`runner::run`] is public for the integration tests (`tests/`), which drive the process
+//! runner directly with fake CLIs.
+//!
+//! # Floors
+//!
+//! A module uses only modules on floors below its own (a submodule counts as its parent).
+//! `tests/module_graph.rs` reads every `crate::` path and fails on a cycle, or when a module is
+//! not on the floor listed here:
+//!
+//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize (numbers, facts, the
+//!   caller's environment, OS primitives)
+//! - floor 1: access, command, full_output, index_dir, manifest, resources
+//! - floor 2: discovery, index_writer, limits, preflight
+//! - floor 3: environment, runner
+//! - floor 4: version
+//! - floor 5: command_run (one command, start to finish: checks, run, verdict; and diagnose)
 
 pub mod access;
+pub mod caps;
 pub mod command;
+pub mod command_run;
 pub mod discovery;
+pub mod env_snapshot;
 pub mod environment;
 pub mod errors;
-pub mod explore;
+pub mod files;
 pub mod full_output;
 #[cfg(unix)]
 mod host_watch;
 pub mod index_dir;
 pub mod index_writer;
 pub mod limits;
+pub mod manifest;
 mod pid;
 pub mod preflight;
 pub mod resources;

@@ -4,10 +4,11 @@ use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use crate::access::{denied, is_denied, is_gone, workspace_gone};
-use crate::environment::EnvSnapshot;
+use crate::env_snapshot::EnvSnapshot;
 use crate::errors::{
-  os_text, ExploreError, FileKind, NoIndexKind, NoIndexReason, Step, WorkspaceReason,
+  os_text, CodegraphError, FileKind, NoIndexKind, NoIndexReason, Step, WorkspaceReason,
 };
+use crate::files::{canonical, open_regular};
 use crate::index_dir::{index_dir, index_dir_name_for};
 use crate::resources::exhausted;
 
@@ -21,10 +22,10 @@ const DB_FILE: &str = "codegraph.db";
 /// the header as "not initialised".
 const SQLITE_MAGIC: &[u8; 16] = b"SQLite format 3\0";
 
-pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
+pub fn check_workspace(cwd: &str) -> Result<PathBuf, CodegraphError> {
   let path = PathBuf::from(cwd);
   let fail = |reason| {
-    Err(ExploreError::Workspace {
+    Err(CodegraphError::Workspace {
       path: path.clone(),
       denied: false,
       reason,
@@ -32,7 +33,7 @@ pub fn check_workspace(cwd: &str) -> Result<PathBuf, ExploreError> {
   };
   let unreadable = |step, e: std::io::Error| {
     Err(
-      exhausted(step, &e).unwrap_or_else(|| ExploreError::Workspace {
+      exhausted(step, &e).unwrap_or_else(|| CodegraphError::Workspace {
         path: path.clone(),
         denied: is_denied(&e),
         reason: WorkspaceReason::Unreadable { os: os_text(&e) },
@@ -94,11 +95,11 @@ pub fn check_index(
   workspace: &Path,
   home: &Path,
   env: &EnvSnapshot,
-) -> Result<IndexFound, ExploreError> {
+) -> Result<IndexFound, CodegraphError> {
   let dir = index_dir(workspace, home, env);
   let name = dir.file_name().map(PathBuf::from).unwrap_or_default();
   let db = dir.join(DB_FILE);
-  let no_index = |reason: NoIndexReason, kind: NoIndexKind| ExploreError::NoIndex {
+  let no_index = |reason: NoIndexReason, kind: NoIndexKind| CodegraphError::NoIndex {
     path: workspace.to_path_buf(),
     kind,
     reason: Box::new(reason),
@@ -117,7 +118,7 @@ pub fn check_index(
     }
     Err(e) if is_gone(&e) => return Err(missing(&dir)),
     Err(e) => {
-      let unreadable = || ExploreError::Workspace {
+      let unreadable = || CodegraphError::Workspace {
         path: workspace.to_path_buf(),
         denied: is_denied(&e),
         reason: WorkspaceReason::IndexDirUnreadable {
@@ -209,11 +210,11 @@ pub fn check_index(
 /// CODEGRAPH_NO_INDEX for a `what` that is not there, naming an ancestor's index if one exists.
 /// When the workspace itself vanished (deleted or renamed during the call) that is the problem
 /// instead: CODEGRAPH_WORKSPACE.
-fn missing_index(workspace: &Path, env: &EnvSnapshot, what: &Path) -> ExploreError {
+fn missing_index(workspace: &Path, env: &EnvSnapshot, what: &Path) -> CodegraphError {
   if let Some(gone) = workspace_gone(workspace) {
     return gone;
   }
-  ExploreError::NoIndex {
+  CodegraphError::NoIndex {
     path: workspace.to_path_buf(),
     kind: NoIndexKind::Missing {
       ancestor: ancestor_index(workspace, env),
@@ -222,43 +223,6 @@ fn missing_index(workspace: &Path, env: &EnvSnapshot, what: &Path) -> ExploreErr
       path: what.to_path_buf(),
     }),
   }
-}
-
-/// `p` with every symlink resolved (or `p` itself when that fails). On Windows without the
-/// verbatim `\\?\` prefix `canonicalize` adds, for a drive or UNC path that can do without it:
-/// the path users know, and one that compares equal to paths spelled the ordinary way.
-pub fn canonical(p: &Path) -> PathBuf {
-  let real = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-  #[cfg(windows)]
-  if let Some(text) = real.to_str() {
-    if let Some(rest) = text.strip_prefix(r"\\?\UNC\") {
-      return PathBuf::from(format!(r"\\{rest}"));
-    }
-    if let Some(rest) = text.strip_prefix(r"\\?\") {
-      let drive = rest.as_bytes();
-      if drive.len() >= 3 && drive[0].is_ascii_alphabetic() && &drive[1..3] == b":\\" {
-        return PathBuf::from(rest);
-      }
-    }
-  }
-  real
-}
-
-/// A regular file opened for reading. Opened with `O_NONBLOCK` (a file swapped for a FIFO after
-/// a metadata check cannot block the open) and checked on the open descriptor.
-pub(crate) fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
-  let mut options = std::fs::OpenOptions::new();
-  options.read(true);
-  #[cfg(unix)]
-  {
-    use std::os::unix::fs::OpenOptionsExt;
-    options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
-  }
-  let file = options.open(path)?;
-  if !file.metadata()?.is_file() {
-    return Err(std::io::Error::other("it is not a regular file"));
-  }
-  Ok(file)
 }
 
 /// The first 16 bytes of a regular file.

@@ -3,73 +3,20 @@
 //! again once the resource is back. Every check and spawn that can meet such an error asks
 //! [`exhausted`] first, so it is never reported as a missing workspace or a broken executable.
 
-use serde::Serialize;
-
-use crate::errors::{ExploreError, Step};
-
-/// A resource the host process (or the system) ran out of, named (as a fact) by the errno that
-/// says so on Unix; the words module names it and says what to do.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
-pub enum Resource {
-  /// EMFILE: this process's open-file limit (`ulimit -n`).
-  #[serde(rename = "EMFILE")]
-  ProcessFiles,
-  /// ENFILE: the system's open-file table.
-  #[serde(rename = "ENFILE")]
-  SystemFiles,
-  /// EAGAIN from fork/clone or thread creation: the user's process limit (`ulimit -u`) or the
-  /// system's.
-  #[serde(rename = "EAGAIN")]
-  Processes,
-  /// ENOMEM.
-  #[serde(rename = "ENOMEM")]
-  Memory,
-}
-
-impl Resource {
-  /// The resource an OS error reports running out of, if any.
-  pub fn of(e: &std::io::Error) -> Option<Self> {
-    #[cfg(unix)]
-    {
-      match e.raw_os_error()? {
-        libc::EMFILE => Some(Self::ProcessFiles),
-        libc::ENFILE => Some(Self::SystemFiles),
-        libc::EAGAIN => Some(Self::Processes),
-        libc::ENOMEM => Some(Self::Memory),
-        _ => None,
-      }
-    }
-    #[cfg(windows)]
-    {
-      // ERROR_TOO_MANY_OPEN_FILES, ERROR_NOT_ENOUGH_MEMORY, ERROR_OUTOFMEMORY,
-      // ERROR_NO_SYSTEM_RESOURCES, ERROR_MAX_THRDS_REACHED.
-      match e.raw_os_error()? {
-        4 => Some(Self::ProcessFiles),
-        8 | 14 => Some(Self::Memory),
-        1450 | 164 => Some(Self::Processes),
-        _ => None,
-      }
-    }
-    #[cfg(not(any(unix, windows)))]
-    {
-      let _ = e;
-      None
-    }
-  }
-}
+use crate::errors::{os_text, CodegraphError, Resource, Step};
 
 /// CODEGRAPH_RESOURCES for `e` met during `step`, when `e` is a resource running out.
-pub fn exhausted(step: Step, e: &std::io::Error) -> Option<ExploreError> {
-  Resource::of(e).map(|resource| ExploreError::Resources {
+pub fn exhausted(step: Step, e: &std::io::Error) -> Option<CodegraphError> {
+  Resource::of(e).map(|resource| CodegraphError::Resources {
     resource,
     step,
-    os: crate::errors::os_text(e),
+    os: os_text(e),
   })
 }
 
 /// A panic's message, when it says a resource ran out (tokio panics when it cannot start a
 /// thread or create its signal pipe): the OS error text it quotes.
-pub fn from_panic(payload: &(dyn std::any::Any + Send)) -> Option<ExploreError> {
+pub fn from_panic(payload: &(dyn std::any::Any + Send)) -> Option<CodegraphError> {
   let text = payload
     .downcast_ref::<String>()
     .map(String::as_str)
@@ -88,7 +35,7 @@ pub fn from_panic(payload: &(dyn std::any::Any + Send)) -> Option<ExploreError> 
   .into_iter()
   .find_map(|(needle, r)| text.contains(needle).then_some(r))?;
   let first_line = text.lines().next().unwrap_or_default();
-  Some(ExploreError::Resources {
+  Some(CodegraphError::Resources {
     resource,
     step: Step::AddonThread,
     os: first_line.chars().take(200).collect(),

@@ -15,10 +15,11 @@ use process_wrap::tokio::CommandWrap;
 use tokio::io::AsyncReadExt;
 use tokio::sync::Notify;
 
+use crate::caps::Caps;
 use crate::discovery::Launch;
-use crate::errors::{os_text, ExploreError, NotFoundReason, RequestReason, SpawnReason, Step};
+use crate::errors::{os_text, CodegraphError, NotFoundReason, RequestReason, SpawnReason, Step};
 use crate::full_output::SpillTarget;
-use crate::limits::{Bounded, Caps, StderrTail, StdoutCollector};
+use crate::limits::{Bounded, StderrTail, StdoutCollector};
 use crate::resources::exhausted;
 
 mod tree;
@@ -101,7 +102,7 @@ pub struct RunSpec<'a> {
   pub progress: Option<&'a ProgressFn>,
 }
 
-pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
+pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
   let started = Instant::now();
   let mut command = tokio::process::Command::new(&spec.launch.program);
   command
@@ -147,13 +148,13 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
       () = cancel.0.notified() => {
         terminate(&mut guard.0).await;
         let (partial_text, partial_bytes, _) = out.preview();
-        return Err(ExploreError::Cancelled { partial_bytes, partial_text });
+        return Err(CodegraphError::Cancelled { partial_bytes, partial_text });
       }
       () = &mut deadline => {
         terminate(&mut guard.0).await;
         drain_buffered(&mut stderr, &mut err, err_open).await;
         let (partial_text, partial_bytes, _) = out.preview();
-        return Err(ExploreError::Timeout {
+        return Err(CodegraphError::Timeout {
           timeout_ms: spec.timeout.as_millis() as u64,
           stderr_tail: err.finish(),
           stalled: false,
@@ -185,7 +186,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, ExploreError> {
         Ok(n) => err.push(&err_buf[..n]),
       },
       exited = guard.0.wait(), if status.is_none() => {
-        status = Some(exited.map_err(|e| exhausted(Step::WaitCli, &e).unwrap_or_else(|| ExploreError::Spawn { reason: SpawnReason::Wait { os: os_text(&e) } }))?);
+        status = Some(exited.map_err(|e| exhausted(Step::WaitCli, &e).unwrap_or_else(|| CodegraphError::Spawn { reason: SpawnReason::Wait { os: os_text(&e) } }))?);
         pipe_grace.as_mut().reset(tokio::time::Instant::now() + PIPE_GRACE);
       }
       () = &mut flush, if progress.unreported => progress.report(&out),
@@ -300,7 +301,7 @@ impl Sink for StderrTail {
   }
 }
 
-fn spawn_error(launch: &Launch, e: &std::io::Error) -> ExploreError {
+fn spawn_error(launch: &Launch, e: &std::io::Error) -> CodegraphError {
   let executable = launch.executable.clone();
   // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
   if let Some(err) = exhausted(
@@ -312,18 +313,18 @@ fn spawn_error(launch: &Launch, e: &std::io::Error) -> ExploreError {
     return err;
   }
   match e.kind() {
-    std::io::ErrorKind::NotFound => ExploreError::NotFound {
+    std::io::ErrorKind::NotFound => CodegraphError::NotFound {
       reason: NotFoundReason::CannotExecute { executable },
     },
     // EACCES comes from exec (not executable) or from entering the workspace.
-    std::io::ErrorKind::PermissionDenied => ExploreError::Spawn {
+    std::io::ErrorKind::PermissionDenied => CodegraphError::Spawn {
       reason: SpawnReason::Permission { executable },
     },
     // Rust refuses batch-file arguments it cannot escape safely for cmd.exe.
-    std::io::ErrorKind::InvalidInput => ExploreError::InvalidRequest {
+    std::io::ErrorKind::InvalidInput => CodegraphError::InvalidRequest {
       reason: RequestReason::BatchUnsafe { executable },
     },
-    _ => ExploreError::Spawn {
+    _ => CodegraphError::Spawn {
       reason: SpawnReason::Other {
         executable,
         os: os_text(e),

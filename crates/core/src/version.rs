@@ -8,7 +8,6 @@
 
 use std::collections::HashMap;
 use std::ffi::OsString;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
@@ -18,15 +17,14 @@ use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
 use crate::discovery::Launch;
-use crate::errors::ExploreError;
+use crate::errors::CodegraphError;
+use crate::manifest::read_manifest;
 use crate::runner::{run, Cancel, RunSpec};
 
 /// The longest a `--version` probe may run, whatever the caller's deadline.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
 /// CodeGraph's npm package: its `package.json` sits beside the `npm-shim.js` launcher.
 const PACKAGE_NAME: &str = "@colbymchenry/codegraph";
-/// A package.json larger than this is not CodeGraph's.
-const MAX_PACKAGE_JSON_BYTES: u64 = 256 * 1024;
 
 /// A version and where it came from (`"package.json"` or `"--version"`).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -92,7 +90,7 @@ impl Probe {
       let _ = shared
         .get_or_try_init(|| async {
           match probe(&launch, &cwd, &env, bound, cancel).await {
-            Err(ExploreError::Timeout { .. }) if bound == full => Ok(None),
+            Err(CodegraphError::Timeout { .. }) if bound == full => Ok(None),
             other => other,
           }
         })
@@ -143,7 +141,7 @@ async fn probe(
   env: &[(OsString, OsString)],
   deadline: Instant,
   cancel: Cancel,
-) -> Result<Option<Version>, ExploreError> {
+) -> Result<Option<Version>, CodegraphError> {
   let args = ["--version".into()];
   let out = match run(RunSpec {
     launch,
@@ -154,13 +152,13 @@ async fn probe(
     deadline,
     cancel: Some(cancel),
     spill: None,
-    caps: crate::limits::Caps::MAX,
+    caps: crate::caps::Caps::MAX,
     progress: None,
   })
   .await
   {
     Ok(out) => out,
-    Err(e @ (ExploreError::Timeout { .. } | ExploreError::Cancelled { .. })) => return Err(e),
+    Err(e @ (CodegraphError::Timeout { .. } | CodegraphError::Cancelled { .. })) => return Err(e),
     Err(_) => return Ok(None),
   };
   let first = out
@@ -177,40 +175,6 @@ async fn probe(
       source: "--version",
     }),
   )
-}
-
-/// The fields of a `package.json` that identify CodeGraph's packages.
-#[derive(serde::Deserialize)]
-pub struct Manifest {
-  pub name: Option<String>,
-  pub version: Option<String>,
-  bin: Option<serde_json::Value>,
-}
-
-impl Manifest {
-  /// The path a `bin` entry points at (`"bin": {"codegraph": "npm-shim.js"}`).
-  pub fn bin_path(&self, name: &str) -> Option<&str> {
-    self.bin.as_ref()?.get(name)?.as_str()
-  }
-}
-
-/// A `package.json`, read only when it is a regular file of a sane size (opened non-blocking and
-/// checked on the descriptor, so one swapped for a FIFO cannot stall a call).
-pub fn read_manifest(path: &Path) -> Option<Manifest> {
-  let file = crate::preflight::open_regular(path).ok()?;
-  if file.metadata().ok()?.len() > MAX_PACKAGE_JSON_BYTES {
-    return None;
-  }
-  let mut text = String::new();
-  file
-    .take(MAX_PACKAGE_JSON_BYTES)
-    .read_to_string(&mut text)
-    .ok()?;
-  let m: Manifest = serde_json::from_str(&text).ok()?;
-  m.version
-    .as_ref()
-    .is_none_or(|v| !v.is_empty() && v.len() <= 64)
-    .then_some(m)
 }
 
 /// The version from package metadata: the platform bundle's when it runs, else CodeGraph's own

@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::{assert_gone, cancel_once_running, FakeCli};
-use pi_codegraph_core::errors::ExploreError;
+use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::runner::Cancel;
 
 #[tokio::test]
@@ -15,7 +15,7 @@ async fn cancel_stops_a_running_cli_and_keeps_its_partial_output() {
   let cli = FakeCli::new(r#"echo partial; echo "$$" > "$1/pid"; exec sleep 30"#);
   let (err, pid) = cancel_once_running(&cli, "pid").await;
   match err {
-    ExploreError::Cancelled {
+    CodegraphError::Cancelled {
       partial_bytes,
       partial_text,
     } => {
@@ -43,7 +43,7 @@ async fn a_cancel_raised_before_the_run_is_not_lost() {
   assert!(
     matches!(
       err,
-      ExploreError::Cancelled {
+      CodegraphError::Cancelled {
         partial_bytes: 0,
         ..
       }

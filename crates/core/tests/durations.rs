@@ -1,15 +1,15 @@
-//! Where a call's time went (`explore::Times`, and a failure's `duration`/`lock_wait`/`run`), and
+//! Where a call's time went (`command_run::Times`, and a failure's `duration`/`lock_wait`/`run`), and
 //! whether CodeGraph was writing the index when a call timed out (`writer_seen`), through the
-//! whole `explore::run_command` on a fake `/bin/sh` CLI in an indexed workspace.
+//! whole `command_run::run_command` on a fake `/bin/sh` CLI in an indexed workspace.
 #![cfg(unix)]
 
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use pi_codegraph_core::command::Command;
-use pi_codegraph_core::environment::EnvSnapshot;
-use pi_codegraph_core::errors::ExploreError;
-use pi_codegraph_core::explore::{self, Failure, Outcome};
+use pi_codegraph_core::command_run::{self, Failure, Outcome};
+use pi_codegraph_core::env_snapshot::EnvSnapshot;
+use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::runner::Cancel;
 use tempfile::TempDir;
 
@@ -43,13 +43,13 @@ async fn explore_with(
   bin: &TempDir,
   ws: &TempDir,
   timeout: Duration,
-) -> Result<Outcome, Box<(ExploreError, Failure)>> {
+) -> Result<Outcome, Box<(CodegraphError, Failure)>> {
   let exe = bin.path().join("codegraph");
   let env = EnvSnapshot::from_pairs(&[
     ("PATH", "/usr/bin:/bin"),
     ("PI_CODEGRAPH_BIN", exe.to_str().expect("a UTF-8 temp path")),
   ]);
-  explore::run_command(
+  command_run::run_command(
     Command::explore("q".into()),
     ws.path().to_string_lossy().into_owned(),
     env,
@@ -86,7 +86,7 @@ async fn a_busy_index_reports_its_wait_as_the_lock_wait_and_no_run() {
     .await
     .expect_err("busy");
   let (err, failure) = *failed;
-  let ExploreError::IndexBusy { waited_ms, pid, .. } = err else {
+  let CodegraphError::IndexBusy { waited_ms, pid, .. } = err else {
     panic!("not busy: {err:?}");
   };
   assert_eq!(pid, std::process::id());
@@ -118,7 +118,7 @@ async fn a_timeout_while_codegraph_writes_names_the_writer_seen_then() {
     .await
     .expect_err("timed out");
   let (err, failure) = *failed;
-  let ExploreError::Timeout { writer_seen, .. } = &err else {
+  let CodegraphError::Timeout { writer_seen, .. } = &err else {
     panic!("not a timeout: {err:?}");
   };
   let writer = writer_seen.as_deref().expect("the writer was seen");
@@ -152,7 +152,7 @@ async fn a_timeout_without_a_writer_says_none_was_seen() {
   assert!(
     matches!(
       err,
-      ExploreError::Timeout {
+      CodegraphError::Timeout {
         writer_seen: None,
         ..
       }
@@ -171,7 +171,7 @@ async fn a_failure_before_the_checks_finished_has_only_its_duration() {
     .await
     .expect_err("no index");
   let (err, failure) = *failed;
-  assert!(matches!(err, ExploreError::NoIndex { .. }), "{err:?}");
+  assert!(matches!(err, CodegraphError::NoIndex { .. }), "{err:?}");
   assert!(failure.duration.is_some());
   assert_eq!(failure.lock_wait, None);
   assert_eq!(failure.run, None);

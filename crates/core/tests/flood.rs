@@ -7,7 +7,7 @@ mod common;
 use std::time::Duration;
 
 use common::FakeCli;
-use pi_codegraph_core::limits::{DRAIN_LIMIT_BYTES, MAX_BYTES, MAX_LINES};
+use pi_codegraph_core::caps::{DRAIN_LIMIT_BYTES, MAX_BYTES, MAX_LINES};
 
 #[tokio::test]
 async fn a_flood_is_stopped_at_the_drain_limit_with_bounded_text() {

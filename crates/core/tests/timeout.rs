@@ -7,7 +7,7 @@ mod common;
 use std::time::{Duration, Instant};
 
 use common::{assert_gone, pid_in, FakeCli};
-use pi_codegraph_core::errors::ExploreError;
+use pi_codegraph_core::errors::CodegraphError;
 
 #[tokio::test]
 async fn a_stuck_cli_times_out_with_its_partial_output_and_stderr() {
@@ -15,7 +15,7 @@ async fn a_stuck_cli_times_out_with_its_partial_output_and_stderr() {
     FakeCli::new(r#"echo "$$" > "$1/pid"; echo partial; echo stuck-on-lock >&2; exec sleep 30"#);
   let started = Instant::now();
   let err = cli.run(Duration::from_millis(400), None).await.unwrap_err();
-  let ExploreError::Timeout {
+  let CodegraphError::Timeout {
     timeout_ms,
     stderr_tail,
     partial_bytes,

@@ -1,4 +1,4 @@
-// runCommand(): the backend's main call, the same as the native addon's (crates/core/src/explore.rs,
+// runCommand(): the backend's main call, the same as the native addon's (crates/core/src/command_run.rs,
 // src/lib.rs): one CodeGraph command, described as data (./command.js), with argument checks in the
 // addon's order, preflight, discovery, the writer policy, the run, and what its exit means.
 

@@ -163,7 +163,7 @@ async function checkRemovable(workspace, name) {
 /**
  * A command that writes the index writes only into the workspace's own index directory (a link is
  * accepted only for an existing index the user accepts outside the workspace), and one that
- * deletes it deletes only what CodeGraph made (crates/core/src/explore/checks.rs `check_writes`).
+ * deletes it deletes only what CodeGraph made (crates/core/src/command_run/checks.rs `check_writes`).
  */
 async function checkWrites(workspace, home, env, indexDir, { needsIndex, subcommand }) {
   const name = path.basename(indexDir);

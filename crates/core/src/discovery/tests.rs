@@ -187,16 +187,3 @@ fn override_must_be_absolute_and_a_file() {
     "CODEGRAPH_NOT_FOUND"
   );
 }
-
-#[cfg(windows)]
-#[test]
-fn inside_the_workspace_ignores_case_on_windows() {
-  assert!(within(
-    Path::new(r"c:\users\me\WS\node_modules\.bin"),
-    Path::new(r"C:\Users\Me\ws")
-  ));
-  assert!(!within(
-    Path::new(r"C:\Users\Me\wsx"),
-    Path::new(r"C:\Users\Me\ws")
-  ));
-}

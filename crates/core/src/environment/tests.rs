@@ -6,9 +6,11 @@ use super::*;
 fn quiet_defaults_are_added_when_unset() {
   // An absolute PATH entry outside the workspace on each platform (`/bin` has no drive on Windows).
   let bin = if cfg!(windows) { r"C:\bin" } else { "/bin" };
-  let env = EnvSnapshot::from_pairs(&[("PATH", bin)])
-    .for_child(Path::new("/nonexistent-workspace"))
-    .vars;
+  let env = ChildEnv::for_home(
+    &EnvSnapshot::from_pairs(&[("PATH", bin)]),
+    Path::new("/nonexistent-workspace"),
+  )
+  .vars;
   let has = |k: &str, v: &str| env.iter().any(|(a, b)| a == k && b == v);
   assert!(has("CODEGRAPH_TELEMETRY", "0"));
   assert!(has("CODEGRAPH_NO_DOWNLOAD", "1"));
@@ -17,9 +19,11 @@ fn quiet_defaults_are_added_when_unset() {
 
 #[test]
 fn an_explicit_user_setting_wins() {
-  let env = EnvSnapshot::from_pairs(&[("CODEGRAPH_TELEMETRY", "1"), ("NO_COLOR", "")])
-    .for_child(Path::new("/nonexistent-workspace"))
-    .vars;
+  let env = ChildEnv::for_home(
+    &EnvSnapshot::from_pairs(&[("CODEGRAPH_TELEMETRY", "1"), ("NO_COLOR", "")]),
+    Path::new("/nonexistent-workspace"),
+  )
+  .vars;
   let values = |k: &str| {
     env
       .iter()
@@ -33,9 +37,11 @@ fn an_explicit_user_setting_wins() {
 
 #[test]
 fn do_not_track_counts_as_a_telemetry_choice() {
-  let env = EnvSnapshot::from_pairs(&[("DO_NOT_TRACK", "1")])
-    .for_child(Path::new("/nonexistent-workspace"))
-    .vars;
+  let env = ChildEnv::for_home(
+    &EnvSnapshot::from_pairs(&[("DO_NOT_TRACK", "1")]),
+    Path::new("/nonexistent-workspace"),
+  )
+  .vars;
   assert!(!env.iter().any(|(a, _)| a == "CODEGRAPH_TELEMETRY"));
 }
 
@@ -55,8 +61,8 @@ mod workspace_code {
   /// A workspace with `node_modules/.bin`, and a directory outside it.
   fn setup() -> Setup {
     let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let ws = crate::preflight::canonical(a.path());
-    let out = crate::preflight::canonical(b.path());
+    let ws = crate::files::canonical(a.path());
+    let out = crate::files::canonical(b.path());
     fs::create_dir_all(ws.join("node_modules/.bin")).unwrap();
     fs::create_dir_all(out.join("bin")).unwrap();
     Setup {
@@ -67,7 +73,7 @@ mod workspace_code {
   }
 
   fn child(s: &Setup, pairs: &[(&str, &str)]) -> ChildEnv {
-    EnvSnapshot::from_pairs(pairs).for_child(&s.ws)
+    ChildEnv::for_home(&EnvSnapshot::from_pairs(pairs), &s.ws)
   }
 
   fn value(c: &ChildEnv, key: &str) -> Option<String> {
@@ -134,19 +140,22 @@ mod workspace_code {
     // workspace: an entry inside either is dropped, one outside both kept.
     let s = setup();
     let other = tempfile::tempdir().unwrap();
-    let other = crate::preflight::canonical(other.path());
+    let other = crate::files::canonical(other.path());
     let (ws, out, far) = (s.ws.display(), s.out.display(), other.display());
     let path = format!("{ws}/node_modules/.bin:{out}/bin:{far}");
     let vars = [
       ("PATH", path.as_str()),
       ("NODE_OPTIONS", &format!("--require {ws}/hook.cjs")),
     ];
-    let alone = EnvSnapshot::from_pairs(&vars).for_child(&s.out);
+    let alone = ChildEnv::for_home(&EnvSnapshot::from_pairs(&vars), &s.out);
     assert_eq!(
       value(&alone, "PATH").unwrap(),
       format!("{ws}/node_modules/.bin:{far}")
     );
-    let both = EnvSnapshot::from_pairs(&vars).for_child_in(&[s.out.clone(), s.ws.clone()]);
+    let both = ChildEnv::for_homes(
+      &EnvSnapshot::from_pairs(&vars),
+      &[s.out.clone(), s.ws.clone()],
+    );
     assert_eq!(value(&both, "PATH").unwrap(), far.to_string());
     assert_eq!(value(&both, "NODE_OPTIONS"), None, "{:?}", dropped(&both));
     assert_eq!(
@@ -294,7 +303,10 @@ mod workspace_code {
 #[cfg(windows)]
 #[test]
 fn windows_children_do_not_search_the_working_directory() {
-  let c = EnvSnapshot::from_pairs(&[("Path", r"C:\Windows")]).for_child(Path::new(r"C:\ws"));
+  let c = ChildEnv::for_home(
+    &EnvSnapshot::from_pairs(&[("Path", r"C:\Windows")]),
+    Path::new(r"C:\ws"),
+  );
   assert!(c
     .vars
     .iter()

@@ -5,7 +5,7 @@ use super::*;
 #[test]
 fn facts_are_camel_case_with_tagged_reasons_and_raw_paths() {
   let long = PathBuf::from(format!("/{}\n", "x".repeat(1_000)));
-  let e = ExploreError::NoIndex {
+  let e = CodegraphError::NoIndex {
     path: long.clone(),
     kind: NoIndexKind::Missing {
       ancestor: Some(long.clone()),
@@ -22,7 +22,7 @@ fn facts_are_camel_case_with_tagged_reasons_and_raw_paths() {
   assert_eq!(f["kind"]["ancestor"], long.to_string_lossy().as_ref());
   assert_eq!(f["reason"]["is"], "notRegular");
   assert_eq!(f["reason"]["fileKind"], "fifo");
-  let busy = ExploreError::IndexBusy {
+  let busy = CodegraphError::IndexBusy {
     lock: PathBuf::from("/w/.codegraph/codegraph.lock"),
     pid: 7,
     rebuild: true,
@@ -32,7 +32,7 @@ fn facts_are_camel_case_with_tagged_reasons_and_raw_paths() {
   assert_eq!(busy["waitedMs"], 1500);
   assert_eq!(busy["rebuild"], true);
   let timeout = |writer_seen| {
-    ExploreError::Timeout {
+    CodegraphError::Timeout {
       timeout_ms: 100,
       stderr_tail: String::new(),
       stalled: false,
@@ -42,7 +42,7 @@ fn facts_are_camel_case_with_tagged_reasons_and_raw_paths() {
     }
     .facts()
   };
-  let seen = timeout(Some(Box::new(crate::index_writer::Writer {
+  let seen = timeout(Some(Box::new(super::Writer {
     lock: PathBuf::from("/w/.codegraph/rebuild.pid"),
     pid: 7,
     rebuild: true,
@@ -52,7 +52,7 @@ fn facts_are_camel_case_with_tagged_reasons_and_raw_paths() {
     serde_json::json!({ "lock": "/w/.codegraph/rebuild.pid", "pid": 7, "rebuild": true })
   );
   assert_eq!(timeout(None)["writerSeen"], serde_json::Value::Null);
-  let exit = ExploreError::Exit {
+  let exit = CodegraphError::Exit {
     code: None,
     signal: Some(9),
     signal_name: Some("SIGKILL"),
@@ -69,7 +69,7 @@ fn facts_are_camel_case_with_tagged_reasons_and_raw_paths() {
 fn a_non_utf8_path_is_still_a_fact() {
   use std::os::unix::ffi::OsStrExt;
   let p = PathBuf::from(std::ffi::OsStr::from_bytes(b"/tmp/a\xffb"));
-  let f = ExploreError::Workspace {
+  let f = CodegraphError::Workspace {
     path: p,
     denied: false,
     reason: WorkspaceReason::Missing,

@@ -3,7 +3,7 @@
 
 use std::collections::VecDeque;
 
-use super::STDERR_TAIL_BYTES;
+use crate::caps::STDERR_TAIL_BYTES;
 use crate::sanitize::clean_text;
 
 /// Keeps the final `STDERR_TAIL_BYTES` of stderr.

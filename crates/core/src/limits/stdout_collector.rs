@@ -2,9 +2,8 @@
 //! bytes to finish a UTF-8 character), stops storing at the line cap, and only counts (and
 //! spills) what follows; the end of the cleaned stream is kept apart (`tail`).
 
-use super::{
-  count_lines, cut, memchr_count, Bounded, Cap, Caps, DRAIN_LIMIT_BYTES, OUTPUT_TAIL_BYTES,
-};
+use super::{count_lines, cut, memchr_count, Bounded};
+use crate::caps::{Cap, Caps, DRAIN_LIMIT_BYTES, OUTPUT_TAIL_BYTES};
 use crate::full_output::{FullOutput, NotKeptReason, Spill, SpillTarget};
 use crate::sanitize::{clean_text, Cleaner};
 

@@ -1,6 +1,7 @@
 //! Unit tests of `limits` (they reach its private items).
 
 use super::*;
+use crate::caps::*;
 use crate::full_output::SpillTarget;
 
 fn collect(chunks: &[&[u8]]) -> Bounded {

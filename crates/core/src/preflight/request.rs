@@ -1,11 +1,11 @@
 //! The request's own rules: not blank, no NUL, at most `MAX_REQUEST_CHARS` UTF-16 units (what
 //! JS `length` counts), checked before anything on disk is looked at.
 
-use crate::errors::{ExploreError, RequestReason};
-use crate::limits::MAX_REQUEST_CHARS;
+use crate::caps::MAX_REQUEST_CHARS;
+use crate::errors::{CodegraphError, RequestReason};
 
-pub fn check_request(request: &str) -> Result<(), ExploreError> {
-  let invalid = |reason| Err(ExploreError::InvalidRequest { reason });
+pub fn check_request(request: &str) -> Result<(), CodegraphError> {
+  let invalid = |reason| Err(CodegraphError::InvalidRequest { reason });
   if request.chars().all(is_blank_char) {
     return invalid(RequestReason::Blank);
   }

@@ -1,22 +1,7 @@
 //! Unit tests of `preflight` (they reach its private items).
 
 use super::*;
-use crate::limits::MAX_REQUEST_CHARS;
-
-#[cfg(windows)]
-#[test]
-fn windows_canonical_drops_the_verbatim_prefix() {
-  let dir = tempfile::tempdir().unwrap();
-  let real = canonical(dir.path());
-  assert!(!real.to_string_lossy().starts_with(r"\\?\"), "{real:?}");
-  assert!(real.is_absolute() && real.is_dir());
-  assert!(dir
-    .path()
-    .canonicalize()
-    .unwrap()
-    .to_string_lossy()
-    .starts_with(r"\\?\"));
-}
+use crate::caps::MAX_REQUEST_CHARS;
 
 #[test]
 fn requests() {

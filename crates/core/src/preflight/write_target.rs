@@ -6,9 +6,10 @@
 
 use std::path::{Path, PathBuf};
 
-use super::{allow_external, canonical, IndexFound};
-use crate::environment::EnvSnapshot;
-use crate::errors::{ExploreError, NoIndexKind, NoIndexReason};
+use super::{allow_external, IndexFound};
+use crate::env_snapshot::EnvSnapshot;
+use crate::errors::{CodegraphError, NoIndexKind, NoIndexReason};
+use crate::files::canonical;
 
 /// The entries CodeGraph itself writes in its index directory (CodeGraph 1.6: directory.js's
 /// `.gitignore`, db/index.js's database and its sidecars, utils.js's lock, mcp/writer-lock.js,
@@ -41,8 +42,8 @@ const TRAILS_DIR: &str = "trails";
 /// The most entries looked at for `uninit` (a directory that holds more is not only CodeGraph's).
 const MAX_ENTRIES: usize = 10_000;
 
-fn not_own(workspace: &Path, dir: &Path, reason: NoIndexReason) -> ExploreError {
-  ExploreError::NoIndex {
+fn not_own(workspace: &Path, dir: &Path, reason: NoIndexReason) -> CodegraphError {
+  CodegraphError::NoIndex {
     path: workspace.to_path_buf(),
     kind: NoIndexKind::NotOwn {
       dir: dir.to_path_buf(),
@@ -61,7 +62,7 @@ pub fn check_write_target(
   home: &Path,
   name: &str,
   accept_links: bool,
-) -> Result<(), ExploreError> {
+) -> Result<(), CodegraphError> {
   let dir = workspace.join(name);
   let refuse = |reason| Err(not_own(workspace, &dir, reason));
   match std::fs::symlink_metadata(&dir) {
@@ -97,7 +98,7 @@ pub fn own_entries(
   home: &Path,
   env: &EnvSnapshot,
   found: IndexFound,
-) -> Result<IndexFound, ExploreError> {
+) -> Result<IndexFound, CodegraphError> {
   if !allow_external(env) {
     check_entries(workspace, &found.dir, home, SIDECARS)?;
   }
@@ -110,7 +111,7 @@ fn check_entries(
   dir: &Path,
   home: &Path,
   entries: &[&str],
-) -> Result<(), ExploreError> {
+) -> Result<(), CodegraphError> {
   for entry in entries {
     let path = dir.join(entry);
     if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
@@ -154,7 +155,7 @@ fn link_reason(path: &Path, home: &Path) -> NoIndexReason {
 /// `uninit` deletes `<workspace>/<name>` recursively: refused when the directory is a mount point
 /// (a container volume: its source would be emptied) or holds anything CodeGraph does not make.
 /// A link there is CodeGraph's to unlink (it never follows one), so it passes.
-pub fn check_removable(workspace: &Path, name: &str) -> Result<(), ExploreError> {
+pub fn check_removable(workspace: &Path, name: &str) -> Result<(), CodegraphError> {
   let dir = workspace.join(name);
   let meta = match std::fs::symlink_metadata(&dir) {
     Ok(m) if m.is_dir() => m,

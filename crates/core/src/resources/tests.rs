@@ -33,7 +33,7 @@ fn panics_that_quote_a_resource_error() {
   let e = from_panic(tokio_thread.as_ref()).expect("a resource");
   assert!(matches!(
     e,
-    crate::errors::ExploreError::Resources {
+    crate::errors::CodegraphError::Resources {
       resource: Resource::Processes,
       ..
     }
@@ -43,7 +43,7 @@ fn panics_that_quote_a_resource_error() {
   let e = from_panic(signal_pipe.as_ref()).expect("a resource");
   assert!(matches!(
     e,
-    crate::errors::ExploreError::Resources {
+    crate::errors::CodegraphError::Resources {
       resource: Resource::ProcessFiles,
       ..
     }

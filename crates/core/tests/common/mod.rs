@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use pi_codegraph_core::discovery::{launch_for, Launch};
-use pi_codegraph_core::environment::EnvSnapshot;
-use pi_codegraph_core::errors::{ExploreError, SpawnReason};
+use pi_codegraph_core::env_snapshot::EnvSnapshot;
+use pi_codegraph_core::errors::{CodegraphError, SpawnReason};
 use pi_codegraph_core::runner::{run, Cancel, RunOutput, RunSpec};
 use tempfile::TempDir;
 
@@ -48,7 +48,7 @@ impl FakeCli {
     &self,
     timeout: Duration,
     cancel: Option<Cancel>,
-  ) -> Result<RunOutput, ExploreError> {
+  ) -> Result<RunOutput, CodegraphError> {
     let args: Vec<OsString> = vec![self.dir.path().into()];
     let env: Vec<(OsString, OsString)> = vec![("PATH".into(), "/usr/bin:/bin".into())];
     let start = Instant::now();
@@ -62,7 +62,7 @@ impl FakeCli {
         deadline: tokio::time::Instant::now() + timeout,
         cancel: cancel.clone(),
         spill: None,
-        caps: pi_codegraph_core::limits::Caps::MAX,
+        caps: pi_codegraph_core::caps::Caps::MAX,
         progress: None,
       })
       .await;
@@ -75,10 +75,10 @@ impl FakeCli {
 }
 
 /// Whether a run failed to start because its executable was busy (ETXTBSY, errno 26).
-fn text_file_busy(result: &Result<RunOutput, ExploreError>) -> bool {
+fn text_file_busy(result: &Result<RunOutput, CodegraphError>) -> bool {
   matches!(
     result,
-    Err(ExploreError::Spawn { reason: SpawnReason::Other { os, .. } }) if os.contains("os error 26")
+    Err(CodegraphError::Spawn { reason: SpawnReason::Other { os, .. } }) if os.contains("os error 26")
   )
 }
 
@@ -126,7 +126,7 @@ pub async fn assert_gone(pid: i32, what: &str) {
 /// Runs `cli` (30 s timeout) and cancels it once the pid the script writes to `pid_file` is
 /// there, i.e. once the process to be stopped demonstrably runs. Returns the run's error and
 /// that pid.
-pub async fn cancel_once_running(cli: &FakeCli, pid_file: &str) -> (ExploreError, i32) {
+pub async fn cancel_once_running(cli: &FakeCli, pid_file: &str) -> (CodegraphError, i32) {
   let cancel = Cancel::default();
   let trigger = cancel.clone();
   let pid_file = cli.file(pid_file);

@@ -1,4 +1,4 @@
-// diagnose(): read-only readiness of a workspace, as the addon's (crates/core/src/explore/diagnose.rs): what an
+// diagnose(): read-only readiness of a workspace, as the addon's (crates/core/src/command_run/diagnose.rs): what an
 // explore would find, without running one and without writing anything.
 
 const path = require("node:path");

@@ -1,4 +1,4 @@
-// What a failed run means (crates/core/src/explore/exit.rs): a vanished or locked workspace, an
+// What a failed run means (crates/core/src/command_run/exit.rs): a vanished or locked workspace, an
 // index this user cannot access, one the CLI cannot use, or a failure with its stderr tail.
 
 const os = require("node:os");
@@ -29,7 +29,7 @@ const CAUSE_WAIT_MS = 1000;
 /**
  * After a failed spawn or exit: whether the workspace vanished or was locked (and, with `dir`,
  * whether the index paths are accessible); null when the filesystem does not answer within
- * CAUSE_WAIT_MS (explore.rs `blocked_cause`).
+ * CAUSE_WAIT_MS (command_run/checks.rs `blocked_cause`).
  */
 function blockedCause(workspace, dir) {
   return withinCauseWait(dir ? indexBlocked(workspace, dir) : workspaceBlocked(workspace));

@@ -38,8 +38,8 @@ fn links_are_refused_for_a_write_and_a_real_directory_is_not() {
   let ws = outer.path().join("ws");
   std::fs::create_dir(&ws).unwrap();
   let home = canonical(&ws);
-  let tag = |e: ExploreError| match e {
-    ExploreError::NoIndex {
+  let tag = |e: CodegraphError| match e {
+    CodegraphError::NoIndex {
       kind: NoIndexKind::NotOwn { .. },
       reason,
       ..
@@ -84,7 +84,7 @@ fn uninit_refuses_a_foreign_file() {
   std::fs::write(dir.join("mine.txt"), "").unwrap();
   let err = check_removable(ws.path(), ".codegraph").unwrap_err();
   assert!(
-    matches!(&err, ExploreError::NoIndex { reason, .. } if matches!(**reason, NoIndexReason::ForeignEntry { .. })),
+    matches!(&err, CodegraphError::NoIndex { reason, .. } if matches!(**reason, NoIndexReason::ForeignEntry { .. })),
     "{err:?}"
   );
 }

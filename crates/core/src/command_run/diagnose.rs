@@ -1,4 +1,4 @@
-//! `diagnose`: what `explore` would find in a workspace, without running an explore.
+//! `diagnose`: what a command would find in a workspace, without running one.
 
 use std::path::PathBuf;
 use std::time::Duration;
@@ -6,13 +6,15 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::discovery::discover_in;
-use crate::environment::{Dropped, EnvSnapshot};
-use crate::errors::{ExploreError, NoIndexKind, WorkspaceReason};
+use crate::env_snapshot::EnvSnapshot;
+use crate::environment::{ChildEnv, Dropped};
+use crate::errors::{CodegraphError, NoIndexKind, WorkspaceReason, Writer};
+use crate::files::canonical;
 use crate::index_dir::{dir_name, index_dir};
-use crate::index_writer::{active_writer, interrupted_write, Interrupted, Writer};
+use crate::index_writer::{active_writer, interrupted_write, Interrupted};
 use crate::preflight::{
-  allow_external, canonical, check_index, check_removable, check_workspace, check_write_target,
-  own_entries, IndexFound,
+  allow_external, check_index, check_removable, check_workspace, check_write_target, own_entries,
+  IndexFound,
 };
 use crate::version::{Probe, Version};
 
@@ -22,8 +24,8 @@ const DIAGNOSE_VERSION_WAIT: Duration = Duration::from_secs(1);
 /// The bound on a diagnosis's own checks and probe.
 const DIAGNOSE_TIMEOUT: Duration = Duration::from_secs(5);
 
-/// Read-only readiness report for a workspace: what `explore` would find, without running an
-/// explore. Used for the session's guidance, the status slot, `/codegraph` and `pi-codegraph
+/// Read-only readiness report for a workspace: what a command would find, without running
+/// one. Used for the session's guidance, the status slot, `/codegraph` and `pi-codegraph
 /// doctor`.
 #[derive(Debug, Default)]
 pub struct Diagnosis {
@@ -42,15 +44,15 @@ pub struct Diagnosis {
   /// The nearest ancestor with its own index, when the workspace has none.
   pub ancestor_index: Option<PathBuf>,
   /// Each check's own result.
-  pub executable_problem: Option<ExploreError>,
-  pub index_problem: Option<ExploreError>,
+  pub executable_problem: Option<CodegraphError>,
+  pub index_problem: Option<CodegraphError>,
   /// Why a command that writes the index would be refused here (the index directory, or one of
   /// CodeGraph's files in it, is a link: not the workspace's own); a verb says it before asking.
-  pub write_problem: Option<ExploreError>,
+  pub write_problem: Option<CodegraphError>,
   /// Why `uninit` would be refused here (a mount point, files CodeGraph does not make).
-  pub remove_problem: Option<ExploreError>,
-  /// The first thing that stops an explore here (not installed before not indexed).
-  pub problem: Option<ExploreError>,
+  pub remove_problem: Option<CodegraphError>,
+  /// The first thing that stops a command that reads the index here (not installed before not indexed).
+  pub problem: Option<CodegraphError>,
 }
 
 pub async fn diagnose(cwd: String, env: EnvSnapshot) -> Diagnosis {
@@ -88,13 +90,13 @@ pub async fn diagnose_for(
       _ => None,
     };
     let launch = discover_in(&checks_env, &homes);
-    let child_env = checks_env.for_child_in(&homes);
+    let child_env = ChildEnv::for_homes(&checks_env, &homes);
     let lock = Lock {
       writer,
       interrupted,
     };
     let refusals = (write, remove);
-    Ok::<_, ExploreError>((workspace, dir, index, lock, launch, child_env, refusals))
+    Ok::<_, CodegraphError>((workspace, dir, index, lock, launch, child_env, refusals))
   });
   let mut d = Diagnosis::default();
   let (workspace, dir, index, lock, launch, child_env, (write, remove)) =
@@ -105,7 +107,7 @@ pub async fn diagnose_for(
         return d;
       }
       _ => {
-        d.problem = Some(ExploreError::Workspace {
+        d.problem = Some(CodegraphError::Workspace {
           path: PathBuf::new(),
           denied: false,
           reason: WorkspaceReason::Unanswered,
@@ -146,11 +148,11 @@ struct Lock {
 
 /// The index row: the index found, or why not (a writer at work first, then a write that never
 /// finished).
-fn record_index(d: &mut Diagnosis, index: Result<IndexFound, ExploreError>, lock: &Lock) {
+fn record_index(d: &mut Diagnosis, index: Result<IndexFound, CodegraphError>, lock: &Lock) {
   let writer = lock.writer.as_ref();
   // An explore now would wait for the writer and may give up: not ready, and the index row says
   // who is writing.
-  let busy = |w: &Writer| ExploreError::IndexBusy {
+  let busy = |w: &Writer| CodegraphError::IndexBusy {
     lock: w.lock.clone(),
     pid: w.pid,
     rebuild: w.rebuild,
@@ -171,7 +173,7 @@ fn record_index(d: &mut Diagnosis, index: Result<IndexFound, ExploreError>, lock
   match index {
     Ok(found) => d.index = Some(found),
     Err(e) => {
-      if let ExploreError::NoIndex {
+      if let CodegraphError::NoIndex {
         kind: NoIndexKind::Missing { ancestor },
         ..
       } = &e

@@ -7,12 +7,14 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::caps::Caps;
 use crate::command::Command;
 use crate::discovery::Launch;
-use crate::environment::{Dropped, EnvSnapshot};
-use crate::errors::{ExploreError, SpawnReason, Step};
+use crate::env_snapshot::EnvSnapshot;
+use crate::environment::Dropped;
+use crate::errors::{CodegraphError, SpawnReason, Step};
 use crate::full_output::SpillTarget;
-use crate::limits::{Bounded, Caps};
+use crate::limits::Bounded;
 use crate::preflight::IndexFound;
 use crate::runner::{run, Cancel, ProgressFn, RunSpec};
 use crate::version::{Probe, Version};
@@ -110,22 +112,22 @@ impl Failure {
 }
 
 /// Boxed: the error side is large and rare.
-pub type Result<T> = std::result::Result<T, Box<(ExploreError, Failure)>>;
+pub type Result<T> = std::result::Result<T, Box<(CodegraphError, Failure)>>;
 
-fn bare(e: ExploreError) -> Box<(ExploreError, Failure)> {
+fn bare(e: CodegraphError) -> Box<(CodegraphError, Failure)> {
   Box::new((e, Failure::default()))
 }
 
 /// Whether an error of `runner::run` came after the CLI was started (a failed spawn did not).
-fn cli_started(e: &ExploreError) -> bool {
+fn cli_started(e: &CodegraphError) -> bool {
   matches!(
     e,
-    ExploreError::Timeout { .. }
-      | ExploreError::Cancelled { .. }
-      | ExploreError::Spawn {
+    CodegraphError::Timeout { .. }
+      | CodegraphError::Cancelled { .. }
+      | CodegraphError::Spawn {
         reason: SpawnReason::Wait { .. }
       }
-      | ExploreError::Resources {
+      | CodegraphError::Resources {
         step: Step::WaitCli,
         ..
       }
@@ -188,7 +190,7 @@ async fn wait_timed(
   settled.map(|()| lock_wait).map_err(|e| {
     // A busy index says how long this call waited: the same fact, the same number.
     let lock_wait = match &e {
-      ExploreError::IndexBusy { waited_ms, .. } => Duration::from_millis(*waited_ms),
+      CodegraphError::IndexBusy { waited_ms, .. } => Duration::from_millis(*waited_ms),
       _ => lock_wait,
     };
     Box::new((e, Failure::after_checks(ready, None, lock_wait, None)))

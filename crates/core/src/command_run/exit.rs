@@ -2,7 +2,7 @@
 //! user cannot access (`access.rs`, asked by the caller), an index it cannot use, a read-only
 //! index, or a failure reported with its stderr tail (redacted by the words module).
 
-use crate::errors::{Access, ExploreError, NoIndexKind, NoIndexReason, ReadOnlyReason};
+use crate::errors::{Access, CodegraphError, NoIndexKind, NoIndexReason, ReadOnlyReason};
 use crate::preflight::IndexFound;
 
 /// What CodeGraph prints on stderr when the directory has no index (1.1 to 1.6.1).
@@ -40,8 +40,8 @@ pub(super) fn classify_exit(
   out: &crate::runner::RunOutput,
   workspace: &std::path::Path,
   index: &IndexFound,
-  blocked: Option<ExploreError>,
-) -> ExploreError {
+  blocked: Option<CodegraphError>,
+) -> CodegraphError {
   if let Some(blocked) = blocked {
     return blocked;
   }
@@ -50,14 +50,14 @@ pub(super) fn classify_exit(
   if said(&[CLI_NO_INDEX_MARKER]) || said(CLI_CORRUPT_MARKERS) {
     // Our preflight saw a database file, but the CLI could not use it (a corrupt file, say).
     let db = index.dir.join("codegraph.db");
-    return ExploreError::NoIndex {
+    return CodegraphError::NoIndex {
       path: workspace.to_path_buf(),
       reason: Box::new(NoIndexReason::CliCannotUse { path: db.clone() }),
       kind: NoIndexKind::Unusable { db },
     };
   }
   if readonly {
-    return ExploreError::IndexReadOnly {
+    return CodegraphError::IndexReadOnly {
       dir: index.dir.clone(),
       cause: Access::NotWritable,
       reason: Box::new(ReadOnlyReason::CliSaid),
@@ -78,7 +78,7 @@ pub(super) fn classify_exit(
     }
     text[..end].to_owned()
   });
-  ExploreError::Exit {
+  CodegraphError::Exit {
     code,
     signal,
     signal_name: signal.and_then(signal_name),

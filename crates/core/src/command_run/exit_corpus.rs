@@ -1,6 +1,6 @@
 //! The exit classifier against the shared corpus (`__test__/corpora/exit.json`, which the JS
 //! suite runs through both backends): each case's run output and workspace state, decided as
-//! `explore` decides it, must give the corpus's code and facts.
+//! `command_run` decides it, must give the corpus's code and facts.
 
 #[path = "../../tests/corpus/mod.rs"]
 mod corpus;
@@ -13,7 +13,7 @@ use serde_json::Value;
 
 use super::exit::{classify_exit, says_cannot_open};
 use crate::access::{index_blocked, workspace_blocked};
-use crate::errors::{ExploreError, NoIndexKind};
+use crate::errors::{CodegraphError, NoIndexKind};
 use crate::limits::{StderrTail, StdoutCollector};
 use crate::preflight::IndexFound;
 use crate::runner::RunOutput;
@@ -69,8 +69,8 @@ fn run_output(case: &Value, status: ExitStatus) -> RunOutput {
   }
 }
 
-/// The failure as `explore` decides it: the filesystem asked as it asks it, then the classifier.
-fn classify(out: &RunOutput, workspace: &Path, index: &IndexFound) -> ExploreError {
+/// The failure as `command_run` decides it: the filesystem asked as it asks it, then the classifier.
+fn classify(out: &RunOutput, workspace: &Path, index: &IndexFound) -> CodegraphError {
   let blocked = if says_cannot_open(out) {
     index_blocked(workspace, &index.dir)
   } else {
@@ -113,7 +113,7 @@ fn check(case: &Value, status: ExitStatus) {
   let err = classify(&out, ws.path(), &index);
   assert_eq!(err.code().as_str(), expect["code"], "{name}: {err:?}");
   match &err {
-    ExploreError::Exit {
+    CodegraphError::Exit {
       code,
       signal,
       stderr_tail,
@@ -136,7 +136,7 @@ fn check(case: &Value, status: ExitStatus) {
       };
       assert_kept(name, expect, shown);
     }
-    ExploreError::NoIndex { kind, .. } => {
+    CodegraphError::NoIndex { kind, .. } => {
       assert_eq!(expect["kind"], "unusable", "{name}");
       assert!(
         matches!(kind, NoIndexKind::Unusable { .. }),

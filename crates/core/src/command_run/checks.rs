@@ -11,13 +11,15 @@ use super::WRITER_WAIT;
 use crate::access::{index_blocked, workspace_blocked};
 use crate::command::Command;
 use crate::discovery::{discover_in, Launch};
-use crate::environment::{ChildEnv, EnvSnapshot};
-use crate::errors::{ExploreError, SpawnReason};
+use crate::env_snapshot::EnvSnapshot;
+use crate::environment::ChildEnv;
+use crate::errors::{CodegraphError, SpawnReason, Writer};
+use crate::files::canonical;
 use crate::index_dir::{dir_name, index_dir};
-use crate::index_writer::{active_writer, interrupted_write, Interrupted, Writer};
+use crate::index_writer::{active_writer, interrupted_write, Interrupted};
 use crate::preflight::{
-  allow_external, canonical, check_index, check_removable, check_request, check_workspace,
-  check_write_target, own_entries, IndexFound,
+  allow_external, check_index, check_removable, check_request, check_workspace, check_write_target,
+  own_entries, IndexFound,
 };
 use crate::runner::Cancel;
 
@@ -32,7 +34,7 @@ pub(super) struct Ready {
   /// A CodeGraph process writing the index as the checks ran.
   pub(super) writer: Option<Writer>,
   /// For a command that reads the index, with no writer at work: the last write never finished.
-  pub(super) interrupted: Option<ExploreError>,
+  pub(super) interrupted: Option<CodegraphError>,
   /// The environment of every process this call starts (the explore and a `--version` probe).
   pub(super) child_env: ChildEnv,
 }
@@ -40,16 +42,16 @@ pub(super) struct Ready {
 /// `check` on the blocking pool (a `stat` on a hung mount blocks an async worker), bounded by
 /// the call's deadline and cancel.
 pub(super) async fn off_thread<T: Send + 'static>(
-  check: impl FnOnce() -> std::result::Result<T, ExploreError> + Send + 'static,
+  check: impl FnOnce() -> std::result::Result<T, CodegraphError> + Send + 'static,
   deadline: Instant,
   timeout: Duration,
   cancel: &Cancel,
-) -> std::result::Result<T, ExploreError> {
+) -> std::result::Result<T, CodegraphError> {
   let task = tokio::task::spawn_blocking(check);
   tokio::select! {
     biased;
-    () = cancel.notified() => Err(ExploreError::cancelled()),
-    () = tokio::time::sleep_until(deadline) => Err(ExploreError::Timeout {
+    () = cancel.notified() => Err(CodegraphError::cancelled()),
+    () = tokio::time::sleep_until(deadline) => Err(CodegraphError::Timeout {
       timeout_ms: timeout.as_millis() as u64,
       stderr_tail: String::new(),
       stalled: true,
@@ -63,15 +65,15 @@ pub(super) async fn off_thread<T: Send + 'static>(
 
 /// The checks' thread died: a resource running out (tokio panics when it cannot start a thread)
 /// or a bug, each said as such.
-fn checks_failed(e: tokio::task::JoinError) -> ExploreError {
+fn checks_failed(e: tokio::task::JoinError) -> CodegraphError {
   let reason = SpawnReason::ChecksFailed {
     text: e.to_string(),
   };
   match e.try_into_panic() {
     Ok(payload) => {
-      crate::resources::from_panic(payload.as_ref()).unwrap_or(ExploreError::Spawn { reason })
+      crate::resources::from_panic(payload.as_ref()).unwrap_or(CodegraphError::Spawn { reason })
     }
-    Err(_) => ExploreError::Spawn { reason },
+    Err(_) => CodegraphError::Spawn { reason },
   }
 }
 
@@ -95,7 +97,7 @@ pub(super) async fn preflight(
   deadline: Instant,
   timeout: Duration,
   cancel: &Cancel,
-) -> std::result::Result<Ready, ExploreError> {
+) -> std::result::Result<Ready, CodegraphError> {
   if let Some(text) = &command.positional {
     check_request(text)?;
   }
@@ -133,7 +135,7 @@ pub(super) async fn preflight(
     } else {
       None
     };
-    let child_env = env.for_child_in(&homes);
+    let child_env = ChildEnv::for_homes(&env, &homes);
     Ok(Ready {
       workspace,
       index,
@@ -160,7 +162,7 @@ pub(super) fn check_writes(
   index_dir: &Path,
   needs_index: bool,
   subcommand: &str,
-) -> std::result::Result<(), ExploreError> {
+) -> std::result::Result<(), CodegraphError> {
   let name = dir_name(index_dir);
   check_write_target(workspace, home, &name, needs_index && allow_external(env))?;
   if REMOVES_INDEX_DIR.contains(&subcommand) {
@@ -173,14 +175,14 @@ pub(super) fn check_writes(
 /// (CODEGRAPH_INDEX_INTERRUPTED): as the checks found it, or, when it waited for a writer, as
 /// that writer left it (a writer stopped mid-write leaves its lock).
 pub(super) async fn refuse_interrupted(
-  found: Option<ExploreError>,
+  found: Option<CodegraphError>,
   waited: bool,
   command: &Command,
   dir: &Path,
   deadline: Instant,
   timeout: Duration,
   cancel: &Cancel,
-) -> std::result::Result<(), ExploreError> {
+) -> std::result::Result<(), CodegraphError> {
   if !command.refuses_interrupted() {
     return Ok(());
   }
@@ -208,15 +210,15 @@ pub(super) async fn settle_writer(
   deadline: Instant,
   timeout: Duration,
   cancel: &Cancel,
-) -> std::result::Result<(), ExploreError> {
+) -> std::result::Result<(), CodegraphError> {
   if writes_index {
     return writer.map_or(Ok(()), |w| Err(busy(w, 0)));
   }
   wait_for_writer(writer, dir, deadline, timeout, cancel).await
 }
 
-fn busy(w: Writer, waited_ms: u64) -> ExploreError {
-  ExploreError::IndexBusy {
+fn busy(w: Writer, waited_ms: u64) -> CodegraphError {
+  CodegraphError::IndexBusy {
     lock: w.lock,
     pid: w.pid,
     rebuild: w.rebuild,
@@ -233,7 +235,7 @@ async fn wait_for_writer(
   deadline: Instant,
   timeout: Duration,
   cancel: &Cancel,
-) -> std::result::Result<(), ExploreError> {
+) -> std::result::Result<(), CodegraphError> {
   let started = Instant::now();
   let give_up = deadline.min(started + WRITER_WAIT);
   let busy = |w: Writer| busy(w, started.elapsed().as_millis() as u64);
@@ -244,13 +246,13 @@ async fn wait_for_writer(
     }
     tokio::select! {
       biased;
-      () = cancel.notified() => return Err(ExploreError::cancelled()),
+      () = cancel.notified() => return Err(CodegraphError::cancelled()),
       () = tokio::time::sleep_until((now + WRITER_POLL).min(give_up)) => {}
     }
     let dir = dir.to_path_buf();
     writer = match off_thread(move || active_writer(&dir), deadline, timeout, cancel).await {
       // At the deadline (or a filesystem that stalls until it) the writer is still the reason.
-      Err(ExploreError::Timeout { .. }) => return Err(busy(w)),
+      Err(CodegraphError::Timeout { .. }) => return Err(busy(w)),
       other => other?,
     };
   }
@@ -262,18 +264,18 @@ async fn wait_for_writer(
 /// vanished or was locked; a timeout says whether CodeGraph was writing the index as the
 /// deadline passed (a reason to ask again rather than narrower).
 pub(super) async fn after_failed_run(
-  mut e: ExploreError,
+  mut e: CodegraphError,
   workspace: &Path,
   index_dir: &Path,
   cancel: &Cancel,
-) -> ExploreError {
+) -> CodegraphError {
   match &mut e {
-    ExploreError::NotFound { .. } | ExploreError::Spawn { .. } => {
+    CodegraphError::NotFound { .. } | CodegraphError::Spawn { .. } => {
       if let Some(blocked) = blocked_cause(workspace, None, cancel).await {
         return blocked;
       }
     }
-    ExploreError::Timeout { writer_seen, .. } => {
+    CodegraphError::Timeout { writer_seen, .. } => {
       *writer_seen = writer_now(index_dir, cancel).await.map(Box::new);
     }
     _ => {}
@@ -308,7 +310,7 @@ pub(super) async fn blocked_cause(
   workspace: &Path,
   dir: Option<&Path>,
   cancel: &Cancel,
-) -> Option<ExploreError> {
+) -> Option<CodegraphError> {
   let (ws, dir) = (workspace.to_path_buf(), dir.map(Path::to_path_buf));
   let check = move || {
     Ok(match dir {

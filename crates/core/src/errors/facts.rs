@@ -1,0 +1,72 @@
+//! Facts an error carries that are not a reason tag: the resource that ran out and the
+//! CodeGraph process writing the index. Plain data, named here so that the modules that find
+//! them (`resources`, `index_writer`) sit above `errors`, not beside it.
+
+use std::path::PathBuf;
+
+use serde::Serialize;
+
+use super::lossy;
+
+/// A resource the host process (or the system) ran out of, named (as a fact) by the errno that
+/// says so on Unix; the words module names it and says what to do.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+pub enum Resource {
+  /// EMFILE: this process's open-file limit (`ulimit -n`).
+  #[serde(rename = "EMFILE")]
+  ProcessFiles,
+  /// ENFILE: the system's open-file table.
+  #[serde(rename = "ENFILE")]
+  SystemFiles,
+  /// EAGAIN from fork/clone or thread creation: the user's process limit (`ulimit -u`) or the
+  /// system's.
+  #[serde(rename = "EAGAIN")]
+  Processes,
+  /// ENOMEM.
+  #[serde(rename = "ENOMEM")]
+  Memory,
+}
+
+impl Resource {
+  /// The resource an OS error reports running out of, if any.
+  pub fn of(e: &std::io::Error) -> Option<Self> {
+    #[cfg(unix)]
+    {
+      match e.raw_os_error()? {
+        libc::EMFILE => Some(Self::ProcessFiles),
+        libc::ENFILE => Some(Self::SystemFiles),
+        libc::EAGAIN => Some(Self::Processes),
+        libc::ENOMEM => Some(Self::Memory),
+        _ => None,
+      }
+    }
+    #[cfg(windows)]
+    {
+      // ERROR_TOO_MANY_OPEN_FILES, ERROR_NOT_ENOUGH_MEMORY, ERROR_OUTOFMEMORY,
+      // ERROR_NO_SYSTEM_RESOURCES, ERROR_MAX_THRDS_REACHED.
+      match e.raw_os_error()? {
+        4 => Some(Self::ProcessFiles),
+        8 | 14 => Some(Self::Memory),
+        1450 | 164 => Some(Self::Processes),
+        _ => None,
+      }
+    }
+    #[cfg(not(any(unix, windows)))]
+    {
+      let _ = e;
+      None
+    }
+  }
+}
+
+/// A live process writing the index (as a fact: `{ lock, pid, rebuild }`, the lock raw).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+pub struct Writer {
+  /// The lock file that names it (for a database still being created: the database itself).
+  #[serde(serialize_with = "lossy")]
+  pub lock: PathBuf,
+  /// 0 when no lock names it yet: `codegraph init` is creating the database.
+  pub pid: u32,
+  /// True for `rebuild.pid` (a full rebuild), false for `codegraph.lock` (any write).
+  pub rebuild: bool,
+}

@@ -1,0 +1,83 @@
+//! Filesystem primitives every floor shares, with no rule of pi-codegraph's own: a path with its
+//! links resolved, "below" by path components, a regular file opened without blocking.
+
+use std::path::{Path, PathBuf};
+
+/// `p` with every symlink resolved (or `p` itself when that fails). On Windows without the
+/// verbatim `\\?\` prefix `canonicalize` adds, for a drive or UNC path that can do without it:
+/// the path users know, and one that compares equal to paths spelled the ordinary way.
+pub fn canonical(p: &Path) -> PathBuf {
+  let real = p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
+  #[cfg(windows)]
+  if let Some(text) = real.to_str() {
+    if let Some(rest) = text.strip_prefix(r"\\?\UNC\") {
+      return PathBuf::from(format!(r"\\{rest}"));
+    }
+    if let Some(rest) = text.strip_prefix(r"\\?\") {
+      let drive = rest.as_bytes();
+      if drive.len() >= 3 && drive[0].is_ascii_alphabetic() && &drive[1..3] == b":\\" {
+        return PathBuf::from(rest);
+      }
+    }
+  }
+  real
+}
+
+/// A regular file opened for reading. Opened with `O_NONBLOCK` (a file swapped for a FIFO after
+/// a metadata check cannot block the open) and checked on the open descriptor.
+pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+  let mut options = std::fs::OpenOptions::new();
+  options.read(true);
+  #[cfg(unix)]
+  {
+    use std::os::unix::fs::OpenOptionsExt;
+    options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+  }
+  let file = options.open(path)?;
+  if !file.metadata()?.is_file() {
+    return Err(std::io::Error::other("it is not a regular file"));
+  }
+  Ok(file)
+}
+
+/// `p` is `home` or below it, by components; on Windows without regard to case (a PATH entry
+/// may spell the workspace `c:\users\…` while it resolves to `C:\Users\…`).
+pub fn within(p: &Path, home: &Path) -> bool {
+  if cfg!(windows) {
+    let folded = |x: &Path| PathBuf::from(x.to_string_lossy().to_lowercase());
+    folded(p).starts_with(folded(home))
+  } else {
+    p.starts_with(home)
+  }
+}
+
+#[cfg(all(test, windows))]
+mod tests {
+  use super::*;
+
+  #[test]
+  fn windows_canonical_drops_the_verbatim_prefix() {
+    let dir = tempfile::tempdir().unwrap();
+    let real = canonical(dir.path());
+    assert!(!real.to_string_lossy().starts_with(r"\\?\"), "{real:?}");
+    assert!(real.is_absolute() && real.is_dir());
+    assert!(dir
+      .path()
+      .canonicalize()
+      .unwrap()
+      .to_string_lossy()
+      .starts_with(r"\\?\"));
+  }
+
+  #[test]
+  fn inside_the_workspace_ignores_case_on_windows() {
+    assert!(within(
+      Path::new(r"c:\users\me\WS\node_modules\.bin"),
+      Path::new(r"C:\Users\Me\ws")
+    ));
+    assert!(!within(
+      Path::new(r"C:\Users\Me\wsx"),
+      Path::new(r"C:\Users\Me\ws")
+    ));
+  }
+}
