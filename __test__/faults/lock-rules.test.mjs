@@ -52,8 +52,8 @@ function holder() {
   return child;
 }
 
-// Each test starts a host as another user: explore and one focused tool (node; the catalogue gives each focused tool a share
-// of its expensive topics, to keep its time), both backends.
+// Each test starts a host as another user: through explore (the default);
+// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
 eachBackend(
   "lock files judged as CodeGraph judges them",
   ({ exploreWith, callee }) => {
@@ -130,5 +130,5 @@ eachBackend(
       assert.ok(err.message.includes(`pid ${second.pid} holds`), err.message);
     });
   },
-  { tools: ["explore", "node"] },
+  { tools: ["explore"] },
 );
