@@ -1,8 +1,9 @@
 // The fault catalogue's harness: the backends and the calls every suite runs against, a clean
 // environment per test file (an empty PATH, an indexed workspace, the process mark) with the final
 // verdict on the process table, and the call under test/diagnose() of one backend with a given
-// executable. The calls: explore(), and each focused tool (node, relations, search: the same runner
-// and the same promises) adapted to take the test's request as its one text argument.
+// executable. The call: explore(), the runner-level contract's one way in (a topic may add a
+// focused tool, adapted to take the test's request as its one text argument, for what that tool
+// itself adds; what differs per tool is proven at the seam, __test__/tools-seam.test.mjs).
 import { after, before, describe } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
 import { makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
