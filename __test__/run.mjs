@@ -3,8 +3,9 @@
 // side by side, each file in its own process as `node --test` runs them:
 // - the files that wait (on timeouts, writers, a tmux screen, Pi hosts) rather than compute, listed
 //   in WAITING below, several at a time (WAIT_CONCURRENCY): their waits overlap, their CPU is small;
-// - every other file one at a time (the CPU-bound ones: real CodeGraph, real Pi, corpora), as
-//   before, so that their timing assertions see the machine they saw.
+// - every other file (the CPU-bound ones: real CodeGraph, real Pi, corpora) as node --test runs
+//   them by default, as before: one at a time on a 2-core machine (availableParallelism − 1), so
+//   that their timing assertions see the machine they saw.
 // Both groups print the spec reporter; the waiting group's report follows the other's. The exit
 // status is the first group's failure, if any. No file shares a fixed port, directory or process
 // name with another (temp dirs are mkdtemp'd, tmux servers and marks carry the pid).
@@ -55,10 +56,11 @@ function allFiles() {
   return list;
 }
 
-/** Runs `node --test` on `files`; resolves with its exit code. `out`: where its report goes. */
+/** Runs `node --test` on `files` (`concurrency`: node's default when null); resolves with its exit code. `out`: where its report goes. */
 function nodeTest(files, concurrency, out) {
   return new Promise((resolve) => {
-    const args = ["--test", "--test-reporter=spec", `--test-concurrency=${concurrency}`, ...files];
+    const limit = concurrency === null ? [] : [`--test-concurrency=${concurrency}`];
+    const args = ["--test", "--test-reporter=spec", ...limit, ...files];
     const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
     child.stdout.on("data", (d) => out(d));
     child.stderr.on("data", (d) => out(d));
@@ -76,14 +78,14 @@ const computing = all.filter((f) => !WAITING.includes(f));
 
 if (args.includes("--list")) {
   console.log(`waiting (${waiting.length}, ${WAIT_CONCURRENCY} at a time):\n  ${waiting.join("\n  ")}`);
-  console.log(`computing (${computing.length}, one at a time):\n  ${computing.join("\n  ")}`);
+  console.log(`computing (${computing.length}, node --test's default concurrency):\n  ${computing.join("\n  ")}`);
   console.log(`smoke (${SMOKE.length}):\n  ${SMOKE.join("\n  ")}`);
 } else if (args.includes("--smoke")) {
-  process.exitCode = await nodeTest(SMOKE, 1, (d) => process.stdout.write(d));
+  process.exitCode = await nodeTest(SMOKE, null, (d) => process.stdout.write(d));
 } else {
   const held = [];
   const [computed, waited] = await Promise.all([
-    nodeTest(computing, 1, (d) => process.stdout.write(d)),
+    nodeTest(computing, null, (d) => process.stdout.write(d)),
     nodeTest(waiting, WAIT_CONCURRENCY, (d) => held.push(d)),
   ]);
   process.stdout.write(`\n== the waiting group (${waiting.length} files, ${WAIT_CONCURRENCY} at a time)\n`);
