@@ -108,6 +108,8 @@ for (const impl of implementations) {
           `${c.label}: kept ${d.keptLines} lines, ${d.keptBytes} bytes of caps ${JSON.stringify(c.caps)}`,
         );
         assert.match(r.text, /showing \d+ of 3000 lines/);
+        // A line-bound cut: the whole text, marker included, is the line cap.
+        if (d.keptBytes < c.caps.maxBytes - 500) assert.equal(r.text.split("\n").length, c.caps.maxLines, c.label);
         assert.equal(fs.statSync(d.fullOutputPath).size, line.length * 3000, `${c.label}: the full output whole`);
         glue.releaseFullOutputs([d.fullOutputPath]);
       }
@@ -121,6 +123,7 @@ for (const impl of implementations) {
       for (const c of CALLS) {
         const err = expectError(await withBin(exits.file, () => call(c, "Cart", ws)), "CODEGRAPH_EXIT");
         assert.match(err.message, new RegExp(`^CODEGRAPH_EXIT: codegraph ${c.subcommand} exited`), c.label);
+        assert.ok(err.remediation.includes(`\`codegraph ${c.subcommand}\``), `${c.label}: ${err.remediation}`);
         assert.equal(err.details.exitCode, 3);
       }
       const hangs = fakeCli([["grandchild"], ["report"], ["hang"]]);
@@ -172,6 +175,14 @@ describe("the focused tools' text argument, before any runner", () => {
       const argument = c.glue === "search" ? "name" : "symbol";
       assert.deepEqual(err.details, { tool: c.label.split(" ")[0], argument, rule: "tooLong" });
       assert.match(err.message, new RegExp(`longer than ${MAX_NAME_CHARS} characters`));
+    }
+    assert.equal(seen.length, 0);
+  });
+
+  test("codegraph_node: a symbol with a path separator is a file key, so a leading dash is refused", async () => {
+    for (const symbol of ["-p /etc", "--path=/etc", "-rf /", "-a\\b"]) {
+      const err = expectError(await settled(glue.node({ symbol }, ws)), "CODEGRAPH_INVALID_REQUEST");
+      assert.deepEqual(err.details, { tool: "codegraph_node", argument: "symbol", rule: "dash" }, symbol);
     }
     assert.equal(seen.length, 0);
   });
