@@ -12,6 +12,7 @@ import { test } from "node:test";
 import { assertStableError, fakeCli, makeWorkspace, tempDir } from "../helpers/index.mjs";
 import { hostWith, plainTheme, renderText } from "../helpers/pi-host.mjs";
 import { waitFor } from "../helpers/processes.mjs";
+import { recording, runnerOf } from "../helpers/recording.mjs";
 import { backends, eachBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
@@ -67,15 +68,20 @@ const settled = (promise) => {
   return outcome;
 };
 
-// Parallel calls that wait on one another: explore and one focused tool (search; the catalogue gives each focused tool a share
-// of its expensive topics, to keep its time), both backends.
+// Parallel calls that wait on one another, both backends. The queue is run()'s, through explore;
+// a focused tool (search) reaches the same run() (tools-seam.test.mjs) and runs here only what its
+// registered tool adds: its cancelled call's words and its progress row (\`ownTool\` below).
 eachBackend(
   "parallel calls on one index",
   ({ explore, tool: call }, backend) => {
     // The registered tool of this row (explore's, or the focused tool) and its arguments for `q`.
     const toolName = call.focused ? call.id : "codegraph_explore";
     const paramsOf = (q) => (call.focused ? call.params(q) : { request: q });
-    test("at most the limit run at once; the rest start in call order, each told its place", async () => {
+    /** run()'s queue: the explore row only. */
+    const queueTest = call.focused ? () => {} : test;
+    /** What the registered tool adds: every row. */
+    const ownTool = test;
+    queueTest("at most the limit run at once; the rest start in call order, each told its place", async () => {
       const cli = gatedCli();
       await withLimit(cli, 2, async () => {
         const places = new Map();
@@ -114,7 +120,7 @@ eachBackend(
       });
     });
 
-    test("a call cancelled while queued starts nothing and the calls behind it move up", async () => {
+    queueTest("a call cancelled while queued starts nothing and the calls behind it move up", async () => {
       const cli = gatedCli();
       await withLimit(cli, 1, async () => {
         const first = settled(explore("a1", suite.ws));
@@ -145,7 +151,7 @@ eachBackend(
       });
     });
 
-    test("the queue wait is bounded on its own: four budgets, then CODEGRAPH_TIMEOUT that says why", async () => {
+    queueTest("the queue wait is bounded on its own: four budgets, then CODEGRAPH_TIMEOUT that says why", async () => {
       const cli = gatedCli();
       await withLimit(cli, 1, async () => {
         const first = settled(explore("b1", suite.ws));
@@ -167,7 +173,7 @@ eachBackend(
       });
     });
 
-    test("the time budget starts when a call is admitted: a wait behind a sibling does not use it", async () => {
+    queueTest("the time budget starts when a call is admitted: a wait behind a sibling does not use it", async () => {
       // The sibling takes longer than the waiting call's whole budget.
       const slow = fakeCli([
         ["sleep", 700],
@@ -185,7 +191,7 @@ eachBackend(
       });
     });
 
-    test("a timeout's remediation names the siblings that ran beside it", async () => {
+    queueTest("a timeout's remediation names the siblings that ran beside it", async () => {
       const cli = gatedCli();
       await withLimit(cli, 2, async () => {
         const other = settled(explore("s1", suite.ws));
@@ -203,7 +209,7 @@ eachBackend(
       });
     });
 
-    test("a timeout's remediation names CodeGraph writing the index while the call ran", async () => {
+    queueTest("a timeout's remediation names CodeGraph writing the index while the call ran", async () => {
       const cli = gatedCli();
       const ws = makeWorkspace();
       const lock = path.join(ws, ".codegraph", "codegraph.lock");
@@ -224,7 +230,7 @@ eachBackend(
       });
     });
 
-    test("alone on a quiet machine, a timeout still says: ask a narrower question", async () => {
+    queueTest("alone on a quiet machine, a timeout still says: ask a narrower question", async () => {
       const cli = gatedCli();
       await withLimit(cli, 2, async () => {
         const loadBefore = os.loadavg()[0];
@@ -241,51 +247,54 @@ eachBackend(
       });
     });
 
-    test("the model gets what a cancelled CLI had printed, marked incomplete, code and remediation first", async () => {
-      // Printed after the first progress interval (250 ms), so that a progress update carries it.
-      const partial = fakeCli([["sleep", 300], ["stdout", "## Partial section\nFirst finding\n"], ["hang"]]);
-      const host = await hostWith(backend.module, "partial");
-      await withLimit(partial, 2, async () => {
-        await host.startSession({ cwd: suite.ws });
-        const tool = host.registry.find((t) => t.name === toolName);
-        const ac = new AbortController();
-        const updates = [];
-        const run = settled(
-          tool.execute(
-            "c1",
-            paramsOf("q"),
-            ac.signal,
-            (u) => {
-              updates.push(u);
-              if (u.content[0].text.includes("First finding")) ac.abort();
-            },
-            { cwd: suite.ws },
-          ),
-        );
-        const { error } = await run;
-        assert.ok(error, "the cancelled call fails");
-        const lines = error.message.split("\n");
-        assert.match(
-          lines[0],
-          new RegExp(
-            `^CODEGRAPH_CANCELLED: ${call.focused ? `the codegraph ${call.subcommand} call` : "the explore"} was cancelled after codegraph had printed 33 bytes \\(the partial answer is below\\)`,
-          ),
-        );
-        assert.match(lines[1], /^Remediation: /);
-        assert.match(
-          error.message,
-          /\[Incomplete answer: the call was cancelled\. What codegraph had printed follows; sections after it are missing\.\]\n## Partial section\nFirst finding\n\[End of the incomplete answer: 33 bytes\.\]$/,
-        );
-        assert.equal(
-          lines.at(-1),
-          "[End of the incomplete answer: 33 bytes.]",
-          "a user's cancel sends the model to no other tool",
-        );
-        assert.equal(error.code, "CODEGRAPH_CANCELLED");
-      });
-    });
+    ownTool(
+      "the model gets what a cancelled CLI had printed, marked incomplete, code and remediation first",
+      async () => {
+        // Printed after the first progress interval (250 ms), so that a progress update carries it.
+        const partial = fakeCli([["sleep", 300], ["stdout", "## Partial section\nFirst finding\n"], ["hang"]]);
+        const host = await hostWith(backend.module, "partial");
+        await withLimit(partial, 2, async () => {
+          await host.startSession({ cwd: suite.ws });
+          const tool = host.registry.find((t) => t.name === toolName);
+          const ac = new AbortController();
+          const updates = [];
+          const run = settled(
+            tool.execute(
+              "c1",
+              paramsOf("q"),
+              ac.signal,
+              (u) => {
+                updates.push(u);
+                if (u.content[0].text.includes("First finding")) ac.abort();
+              },
+              { cwd: suite.ws },
+            ),
+          );
+          const { error } = await run;
+          assert.ok(error, "the cancelled call fails");
+          const lines = error.message.split("\n");
+          assert.match(
+            lines[0],
+            new RegExp(
+              `^CODEGRAPH_CANCELLED: ${call.focused ? `the codegraph ${call.subcommand} call` : "the explore"} was cancelled after codegraph had printed 33 bytes \\(the partial answer is below\\)`,
+            ),
+          );
+          assert.match(lines[1], /^Remediation: /);
+          assert.match(
+            error.message,
+            /\[Incomplete answer: the call was cancelled\. What codegraph had printed follows; sections after it are missing\.\]\n## Partial section\nFirst finding\n\[End of the incomplete answer: 33 bytes\.\]$/,
+          );
+          assert.equal(
+            lines.at(-1),
+            "[End of the incomplete answer: 33 bytes.]",
+            "a user's cancel sends the model to no other tool",
+          );
+          assert.equal(error.code, "CODEGRAPH_CANCELLED");
+        });
+      },
+    );
 
-    test("Pi's progress row shows a waiting call's place in the queue", async () => {
+    ownTool("Pi's progress row shows a waiting call's place in the queue", async () => {
       const cli = gatedCli();
       const host = await hostWith(backend.module, "queue-row");
       await withLimit(cli, 1, async () => {
@@ -348,27 +357,35 @@ test("PI_CODEGRAPH_MAX_PARALLEL: a valid value is the limit; anything else is ig
   assert.ok(path.isAbsolute(ws));
 });
 
-test("through the registered tool, a CLI that prints part of an answer and then hangs is stopped at 30 s, and the model gets that part", async () => {
-  // The tool's own budget (it takes no timeout): both backends at once, so the file waits 30 s once.
-  const fake = fakeCli([["sleep", 300], ["stdout", "## Flow\n1. checkout (src/shop.ts:3)\n"], ["hang"]]);
+// The tool's own budget is 30 s (it takes no timeout): the recording stub shows the 30 s the
+// runner was given, then runs the call with 1 s, so the file proves both without waiting 30 s
+// (the runner keeps any budget it is given: hangs.test.mjs, durations.test.mjs).
+test("through the registered tool, a CLI that prints part of an answer and then hangs is stopped at the tool's 30 s, and the model gets that part", async () => {
+  const fake = fakeCli([["stdout", "## Flow\n1. checkout (src/shop.ts:3)\n"], ["hang"]]);
   await withLimit(fake, 4, () =>
     Promise.all(
       backends.map(async (backend) => {
-        const host = await hostWith(backend.module, `timeout-${backend.id}`);
+        const { glue, seen } = recording(runnerOf(backend.id), {
+          options: (given) => ({ ...given, timeoutMs: 1000 }),
+        });
+        const host = await hostWith(glue, `timeout-${backend.id}`);
         await host.startSession({ cwd: suite.ws });
         const tool = host.registry.find((t) => t.name === "codegraph_explore");
         const { error } = await settled(tool.execute("t1", { request: "q" }, undefined, () => {}, { cwd: suite.ws }));
+        assert.equal(seen.length, 1, `${backend.id}: one run`);
+        const [{ command, options }] = seen;
+        assert.equal(options?.timeoutMs ?? command.timeoutMs, 30000, `${backend.id}: the tool's budget is 30 s`);
         assert.ok(error, `${backend.id}: the call fails`);
         assert.equal(error.code, "CODEGRAPH_TIMEOUT");
         const [headline, remediation] = error.message.split("\n");
         assert.match(
           headline,
-          /^CODEGRAPH_TIMEOUT: codegraph explore did not finish within 30000 ms and was stopped after printing 36 bytes of a partial answer \(below\)\.$/,
+          /^CODEGRAPH_TIMEOUT: codegraph explore did not finish within 1000 ms and was stopped after printing 36 bytes of a partial answer \(below\)\.$/,
         );
         assert.match(remediation, /^Remediation: /);
         assert.match(
           error.message,
-          /\n\[Incomplete answer: it was stopped at its 30000 ms time limit\. What codegraph had printed follows; sections after it are missing\.\]\n## Flow\n1\. checkout \(src\/shop\.ts:3\)\n\[End of the incomplete answer: 36 bytes\.\]\ncodegraph_explore is unavailable for this request/,
+          /\n\[Incomplete answer: it was stopped at its 1000 ms time limit\. What codegraph had printed follows; sections after it are missing\.\]\n## Flow\n1\. checkout \(src\/shop\.ts:3\)\n\[End of the incomplete answer: 36 bytes\.\]\ncodegraph_explore is unavailable for this request/,
         );
         assert.ok(Buffer.byteLength(error.message) <= 51200);
       }),

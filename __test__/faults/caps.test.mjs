@@ -2,7 +2,6 @@
 // within the caps, and what the caps keep is the part that matters.
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
 import { expectError, expectResult, fakeCli, tempDir } from "../helpers/index.mjs";
@@ -10,7 +9,6 @@ import { assertNothingLeft } from "../helpers/processes.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
-const { MAX_NAME_CHARS } = createRequire(import.meta.url)("../../lib/contract/arguments.js");
 const HUNDRED_MB = 100 * 1024 * 1024;
 /** Control characters other than tab and newline (what a terminal would act on). */
 const hasControl = (text) =>
@@ -19,9 +17,10 @@ const hasControl = (text) =>
     return (n < 0x20 && n !== 9 && n !== 10) || (n >= 0x7f && n <= 0x9f);
   });
 
-eachBackend("the caps", ({ exploreWith, releaseFullOutputs, tool }) => {
-  // Each call's own caps: explore's are the contract's, a focused tool's its own (lib/contract/commands.js).
-  const caps = tool.caps ?? { maxBytes: 51200, maxLines: 2000 };
+// Through explore, the contract's caps; each focused tool's own caps, cut while streaming on both
+// runners, and its 300-character text limit: tools-seam.test.mjs.
+eachBackend("the caps", ({ exploreWith, releaseFullOutputs }) => {
+  const caps = { maxBytes: 51200, maxLines: 2000 };
   test("prints 100 MB of stderr then fails: a tail of at most 4 KB ending with the last bytes, promptly", async () => {
     const fake = fakeCli([
       ["stderrFill", [HUNDRED_MB, "x"]],
@@ -115,8 +114,8 @@ eachBackend("the caps", ({ exploreWith, releaseFullOutputs, tool }) => {
     });
   }
 
-  // explore's request: 10,000 UTF-16 units; a focused tool's text argument: its own 300 (lib/contract/arguments.js).
-  const limit = tool.focused ? MAX_NAME_CHARS : 10000;
+  // explore's request: 10,000 UTF-16 units.
+  const limit = 10000;
   test(`request length counts UTF-16 units as the CLI does: ${limit / 2 + 1} emoji are refused, the CLI never runs`, async () => {
     const log = path.join(tempDir(), "ran");
     const fake = fakeCli([["appendArgv0", log]]);
@@ -124,14 +123,7 @@ eachBackend("the caps", ({ exploreWith, releaseFullOutputs, tool }) => {
       await exploreWith(fake.file, "😀".repeat(limit / 2 + 1), suite.ws),
       "CODEGRAPH_INVALID_REQUEST",
     );
-    if (tool.focused) {
-      assert.deepEqual(err.details, {
-        tool: tool.id,
-        argument: tool.glue === "search" ? "name" : "symbol",
-        rule: "tooLong",
-      });
-      assert.match(err.message, new RegExp(`longer than ${limit} characters`));
-    } else assert.match(err.message, /10002 characters/);
+    assert.match(err.message, /10002 characters/);
     assert.equal(fs.existsSync(log), false);
     expectResult(await exploreWith(fake.file, "😀".repeat(limit / 2), suite.ws));
   });

@@ -33,8 +33,8 @@ function assertTimes(d, outcomeMs) {
   assert.ok(d.durationMs <= outcomeMs + 1, `durationMs ${d.durationMs} > the ${outcomeMs} ms the test saw`);
 }
 
-// Each test waits out timeouts and sleeps: explore and one focused tool (search; the catalogue gives each focused tool a share
-// of its expensive topics, to keep its time), both backends.
+// Each test waits out timeouts and sleeps: through explore (the default);
+// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
 eachBackend(
   "where a call's time went",
   ({ exploreWith }) => {
@@ -159,7 +159,7 @@ eachBackend(
       assert.ok(d.runMs >= 200, `runMs ${d.runMs}`);
     });
   },
-  { tools: ["explore", "search"] },
+  { tools: ["explore"] },
 );
 
 test("both backends report the same times and writers", {

@@ -56,54 +56,48 @@ function goFile() {
   return { go, step: ["waitFile", go] };
 }
 
-eachBackend("progress tail and trailing report", ({ explore, exploreWith, tool }, backend) => {
+eachBackend("progress tail and trailing report", ({ explore, exploreWith }, backend) => {
   const { run } = backend.module;
-  // The tests of run() with a command of their own (index, sync) do not depend on the tool: in
-  // the explore row only; the answers' outputTail and the reports of a call, in every row.
-  const once = tool.focused ? () => {} : test;
 
-  once(
-    "5,000 lines, then the CLI waits: a report's tail ends with the latest line, far past the 2,000-line cap",
-    async () => {
-      const gate = goFile();
-      const n = 5000;
-      const lines = Array.from({ length: n }, (_, i) => fileLine(i + 1, n)).join("");
-      const last = fileLine(n, n);
-      const fake = fakeCli([
-        ["stdout", "[0.0s] Phase: parsing\n"],
-        ["stdout", lines],
-        gate.step,
-        ["stdout", "◆  Indexed 5000 files\n"],
-      ]);
-      const out = await runReleasing(run, fake.file, indexCommand, gate, (p) => p.tail.endsWith(last));
-      const result = expectResult(out);
-      const r = out.released;
-      assert.ok(r, `a report showed the latest line (${out.reports.length} reports)`);
-      assert.ok(!r.text.includes(last), "the kept text stopped at the caps");
-      assert.ok(r.seenLines >= n, `seen ${r.seenLines} lines`);
-      assert.ok(Buffer.byteLength(r.tail) <= TAIL_BYTES, `${Buffer.byteLength(r.tail)} bytes`);
-      assert.ok(r.tail.startsWith("["), `from a whole line: ${r.tail.slice(0, 30)}`);
-      assert.ok(lines.endsWith(r.tail), "a suffix of what the CLI printed");
-      assert.ok(Buffer.byteLength(r.tail) > TAIL_BYTES - Buffer.byteLength(last), "as much as fits");
-      // At most one report per interval, each after new output.
-      for (let i = 1; i < out.reports.length; i++) {
-        const [a, b] = [out.reports[i - 1], out.reports[i]];
-        assert.ok(b.elapsedMs - a.elapsedMs >= INTERVAL_MS - 10, `reports ${b.elapsedMs - a.elapsedMs} ms apart`);
-        assert.ok(b.seenBytes > a.seenBytes, "a report follows new output");
-      }
-      // The finished answer: cut, with the CLI's final words beside it.
-      assert.equal(result.details.truncated, true);
-      const outputTail = result.details.outputTail;
-      assert.ok(outputTail.endsWith(`${last}◆  Indexed 5000 files\n`), outputTail.slice(-80));
-      assert.ok(`${lines}◆  Indexed 5000 files\n`.endsWith(outputTail) && outputTail.startsWith("["));
-      assert.ok(Buffer.byteLength(outputTail) <= TAIL_BYTES);
-      assert.ok(!result.text.includes("Indexed 5000 files"), "the text does not reach the summary");
-      backend.module.releaseFullOutputs();
-      await assertNothingLeft();
-    },
-  );
+  test("5,000 lines, then the CLI waits: a report's tail ends with the latest line, far past the 2,000-line cap", async () => {
+    const gate = goFile();
+    const n = 5000;
+    const lines = Array.from({ length: n }, (_, i) => fileLine(i + 1, n)).join("");
+    const last = fileLine(n, n);
+    const fake = fakeCli([
+      ["stdout", "[0.0s] Phase: parsing\n"],
+      ["stdout", lines],
+      gate.step,
+      ["stdout", "◆  Indexed 5000 files\n"],
+    ]);
+    const out = await runReleasing(run, fake.file, indexCommand, gate, (p) => p.tail.endsWith(last));
+    const result = expectResult(out);
+    const r = out.released;
+    assert.ok(r, `a report showed the latest line (${out.reports.length} reports)`);
+    assert.ok(!r.text.includes(last), "the kept text stopped at the caps");
+    assert.ok(r.seenLines >= n, `seen ${r.seenLines} lines`);
+    assert.ok(Buffer.byteLength(r.tail) <= TAIL_BYTES, `${Buffer.byteLength(r.tail)} bytes`);
+    assert.ok(r.tail.startsWith("["), `from a whole line: ${r.tail.slice(0, 30)}`);
+    assert.ok(lines.endsWith(r.tail), "a suffix of what the CLI printed");
+    assert.ok(Buffer.byteLength(r.tail) > TAIL_BYTES - Buffer.byteLength(last), "as much as fits");
+    // At most one report per interval, each after new output.
+    for (let i = 1; i < out.reports.length; i++) {
+      const [a, b] = [out.reports[i - 1], out.reports[i]];
+      assert.ok(b.elapsedMs - a.elapsedMs >= INTERVAL_MS - 10, `reports ${b.elapsedMs - a.elapsedMs} ms apart`);
+      assert.ok(b.seenBytes > a.seenBytes, "a report follows new output");
+    }
+    // The finished answer: cut, with the CLI's final words beside it.
+    assert.equal(result.details.truncated, true);
+    const outputTail = result.details.outputTail;
+    assert.ok(outputTail.endsWith(`${last}◆  Indexed 5000 files\n`), outputTail.slice(-80));
+    assert.ok(`${lines}◆  Indexed 5000 files\n`.endsWith(outputTail) && outputTail.startsWith("["));
+    assert.ok(Buffer.byteLength(outputTail) <= TAIL_BYTES);
+    assert.ok(!result.text.includes("Indexed 5000 files"), "the text does not reach the summary");
+    backend.module.releaseFullOutputs();
+    await assertNothingLeft();
+  });
 
-  once("the tail is cleaned as the text is, within 1 KiB, from a whole line, never a cut character", async () => {
+  test("the tail is cleaned as the text is, within 1 KiB, from a whole line, never a cut character", async () => {
     const gate = goFile();
     const euros = "€".repeat(40);
     const raw = Array.from({ length: 100 }, (_, i) => `\x1b[32m✓\x1b[0m file ${i} ${euros}\r\n`).join("");
@@ -148,7 +142,7 @@ eachBackend("progress tail and trailing report", ({ explore, exploreWith, tool }
     backend.module.releaseFullOutputs();
   });
 
-  once("one line, then silence: a report shows it while the CLI still works (the trailing report)", async () => {
+  test("one line, then silence: a report shows it while the CLI still works (the trailing report)", async () => {
     const gate = goFile();
     const fake = fakeCli([["stdout", "Scanning files...\n"], gate.step, ["stdout", "●  Already up to date\n"]]);
     const sync = codegraphCommand("sync", { writesIndex: true, timeoutMs: 60000 });

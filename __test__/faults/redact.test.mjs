@@ -27,8 +27,8 @@ test("redaction corpus: every rule is matched by at least one input, and negativ
   assert.ok(cases.filter((c) => c.input === c.expected).length >= 5, "negatives that must stay untouched");
 });
 
-// One CLI run per corpus case: explore and one focused tool (search; the catalogue gives each focused tool a share
-// of its expensive topics, to keep its time), both backends.
+// One CLI run per corpus case: through explore (the default);
+// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
 eachBackend(
   "redaction corpus",
   ({ exploreWith }) => {
@@ -45,11 +45,11 @@ eachBackend(
       }
     });
   },
-  { tools: ["explore", "search"] },
+  { tools: ["explore"] },
 );
 
-// One CLI run per case: explore and one focused tool (search; the catalogue gives each focused tool a share
-// of its expensive topics, to keep its time), both backends.
+// One CLI run per case: through explore (the default);
+// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
 eachBackend(
   "redaction keeps the tail's bounds",
   ({ exploreWith }) => {
@@ -79,5 +79,5 @@ eachBackend(
       assert.match(err.message, /token=\[REDACTED\] end$/);
     });
   },
-  { tools: ["explore", "search"] },
+  { tools: ["explore"] },
 );

@@ -2,27 +2,24 @@
 // one verbatim argv element after `--`; no shell ever sees it.
 import assert from "node:assert/strict";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { before, test } from "node:test";
+import { BLANK_TABLE } from "../helpers/blank.mjs";
 import { assertStableError, expectError, expectResult, fakeCli, tempDir } from "../helpers/index.mjs";
 import { assertNothingLeft } from "../helpers/processes.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
-const { MAX_NAME_CHARS } = createRequire(import.meta.url)("../../lib/contract/arguments.js");
 
-// Against explore and the focused tools whose text goes verbatim after `--` (relations' symbol,
-// search's name). codegraph_node is left out: a symbol with a path separator is file mode to
-// CodeGraph, so node checks it as a file key (no absolute path, no `..`, no leading `-`, no control
-// character: lib/contract/arguments.js), and its argument rules have their own tests.
+// Through explore: the runner passes a description's positional verbatim after `--`, whatever
+// the call. The focused tools' text reaches their description unchanged, and their own limit and
+// blank rule hold, in tools-seam.test.mjs.
 eachBackend(
   "the request",
-  ({ exploreWith, tool }) => {
+  ({ exploreWith }) => {
     let recorder;
     let log;
-    const limit = tool.focused ? MAX_NAME_CHARS : 10000;
-    const argument = tool.glue === "search" ? "name" : "symbol";
+    const limit = 10000;
     before(() => {
       // Records the exact argv bytes it received (from /proc/self/cmdline) and answers.
       log = path.join(tempDir("pi-codegraph-faults-log-"), "calls.log");
@@ -56,10 +53,10 @@ eachBackend(
 
     function assertVerbatim(seen, request) {
       assert.equal(seen.raw.length, 3, `exactly three arguments: ${seen.argv.map((a) => JSON.stringify(a)).join(" ")}`);
-      assert.equal(seen.raw[0].toString(), tool.subcommand);
+      assert.equal(seen.raw[0].toString(), "explore");
       assert.equal(seen.raw[1].toString(), "--");
       assert.ok(seen.raw[2].equals(Buffer.from(request, "utf8")), `byte-identical: ${JSON.stringify(request)}`);
-      assert.deepEqual(seen.argv, [tool.subcommand, "--", request]);
+      assert.deepEqual(seen.argv, ["explore", "--", request]);
     }
 
     for (const [label, request] of [
@@ -79,31 +76,12 @@ eachBackend(
       });
     }
 
-    // One rule for a blank request on both backends: only Unicode White_Space, controls (Cc) and
-    // format characters (Cf). JS trim() strips U+FEFF but keeps U+0085; Rust's trim() the reverse.
-    const BLANK_TABLE = {
-      "U+FEFF byte-order mark": "\ufeff",
-      "U+0085 next line": "\u0085",
-      "U+200B zero-width space": "\u200b",
-      "U+200C/U+200D zero-width (non-)joiners": "\u200c\u200d",
-      "U+2060 word joiner": "\u2060",
-      "U+180E Mongolian vowel separator": "\u180e",
-      "U+00AD soft hyphen": "\u00ad",
-      "U+202E/U+2066 bidi controls": "\u202e\u2066",
-      "U+E0041 tag character": "\u{e0041}",
-      "U+3000 ideographic space and U+2028/U+2029": "\u3000\u2028\u2029",
-      "C0 and C1 controls": "\u0001\u001b\u007f\u0090",
-      "all of them with spaces": " \ufeff\u0085 \u200b\t\u00a0\u202e\n",
-    };
+    // One rule for a blank request (helpers/blank.mjs).
     for (const [label, request] of Object.entries(BLANK_TABLE)) {
       test(`blank (${label}): CODEGRAPH_INVALID_REQUEST, the CLI never runs`, async () => {
         const before = calls().length;
         const err = expectError(await exploreWith(recorder.file, request, suite.ws), "CODEGRAPH_INVALID_REQUEST");
-        if (tool.focused) {
-          // The tool's own argument rule, the same blank rule as explore's (not JS trim()).
-          assert.deepEqual(err.details, { tool: tool.id, argument, rule: "blank" });
-          assert.match(err.message, new RegExp(`\`${argument}\`: it is empty or only whitespace`));
-        } else assert.match(err.message, /empty or only whitespace and invisible characters/);
+        assert.match(err.message, /empty or only whitespace and invisible characters/);
         assert.equal(calls().length, before, "the CLI never ran");
       });
     }
@@ -114,7 +92,7 @@ eachBackend(
       }
     });
 
-    // explore's limit is 10,000 characters; a focused tool's text argument's is 300 (lib/contract/arguments.js).
+    // explore's limit is 10,000 characters (a focused tool's text argument's, 300: tools-seam.test.mjs).
     test(`exactly ${limit.toLocaleString("en")} multibyte characters still pass, verbatim`, async () => {
       const request = "é".repeat(limit);
       assertVerbatim(await passed(request), request);
@@ -135,8 +113,7 @@ eachBackend(
         "(sub) {group;} $((1+1)) <(echo) >(cat)",
         "newline\nand\ttab and\rreturn and\u000bvtab",
       ];
-      // All together they are longer than a focused tool's 300 characters: there, each one alone.
-      for (const request of tool.focused ? parts : [parts.join(" ")]) assertVerbatim(await passed(request), request);
+      assertVerbatim(await passed(parts.join(" ")), parts.join(" "));
       for (const c of "`$;&|<>(){}[]*?~!#'\"\\\n\t\r %^=+,:@") {
         const request = `a${c}b`;
         assertVerbatim(await passed(request), request);
@@ -185,5 +162,5 @@ eachBackend(
       });
     }
   },
-  { tools: ["explore", "relations", "search"] },
+  { tools: ["explore"] },
 );

@@ -18,8 +18,8 @@ const drip = (n) =>
     ]).flat(),
   );
 
-// Many calls and child hosts per test: explore and one focused tool (relations; the catalogue gives each focused tool a share
-// of its expensive topics, to keep its time), both backends.
+// Many calls and child hosts per test: through explore (the default);
+// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
 eachBackend(
   "every path settles with a code: odd arguments and failing listeners",
   ({ explore, callee }, backend) => {
@@ -168,5 +168,5 @@ process.stdout.write(JSON.stringify(out));
       assert.equal(result.content[0].text, "drip 1\ndrip 2\ndrip 3\ndrip 4\n");
     });
   },
-  { tools: ["explore", "relations"] },
+  { tools: ["explore"] },
 );

@@ -1,8 +1,9 @@
 // The fault catalogue's harness: the backends and the calls every suite runs against, a clean
 // environment per test file (an empty PATH, an indexed workspace, the process mark) with the final
 // verdict on the process table, and the call under test/diagnose() of one backend with a given
-// executable. The calls: explore(), and each focused tool (node, relations, search: the same runner
-// and the same promises) adapted to take the test's request as its one text argument.
+// executable. The call: explore(), the runner-level contract's one way in (a topic may add a
+// focused tool, adapted to take the test's request as its one text argument, for what that tool
+// itself adds; what differs per tool is proven at the seam, __test__/tools-seam.test.mjs).
 import { after, before, describe } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
 import { makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
@@ -75,12 +76,16 @@ export function useFaultsSuite() {
 }
 
 /**
- * One topic of the catalogue for every backend and every call: `describe("<id> backend, <tool>:
- * <title>")` whose body gets that backend's calls for that tool (forBackend) and the backend
- * itself. `tools` (glue names, default ALL_TOOLS) narrows the calls: a topic that is explore's
- * alone says why where it calls this.
+ * One topic of the catalogue for every backend: `describe("<id> backend, <tool>: <title>")` whose
+ * body gets that backend's calls for that tool (forBackend) and the backend itself. The topics are
+ * the runner-level contract, proven once per runner through explore (`tools` defaults to
+ * ["explore"]): the focused tools reach the same run() with their own command description, and
+ * what differs per tool (description, caps, argument rules, words) is proven at that seam by
+ * __test__/tools-seam.test.mjs (a recording stub over both runners) and against the real CLI by
+ * tools-real.test.mjs. A topic that also runs a focused tool (glue names in `tools`) does so for
+ * what that tool itself adds, and says which tests those are.
  */
-export function eachBackend(title, body, { tools = ALL_TOOLS } = {}) {
+export function eachBackend(title, body, { tools = ["explore"] } = {}) {
   for (const backend of backends) {
     for (const glue of tools) {
       const tool = toolCall(glue);

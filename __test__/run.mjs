@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+// `npm test`: every suite (__test__/*.test.mjs, __test__/faults/*.test.mjs), in two groups run
+// side by side, each file in its own process as `node --test` runs them:
+// - the files that wait (on timeouts, writers, a tmux screen, Pi hosts) rather than compute, listed
+//   in WAITING below, several at a time (WAIT_CONCURRENCY): their waits overlap, their CPU is small;
+// - every other file (the CPU-bound ones: real CodeGraph, real Pi, corpora) as node --test runs
+//   them by default, as before: one at a time on a 2-core machine (availableParallelism − 1), so
+//   that their timing assertions see the machine they saw.
+// Both groups print the spec reporter; the waiting group's report follows the other's. The exit
+// status is the first group's failure, if any. No file shares a fixed port, directory or process
+// name with another (temp dirs are mkdtemp'd, tmux servers and marks carry the pid).
+//   node __test__/run.mjs            every suite (npm test)
+//   node __test__/run.mjs --smoke    the smoke set alone (npm run test:smoke; CI on Node 24)
+//   node __test__/run.mjs --list     the groups, without running them
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const here = import.meta.dirname;
+const root = path.dirname(here);
+
+/** The smoke set (see smoke.test.mjs): load, one explore per runner through real CodeGraph, real Pi rpc, the addon and binding. */
+export const SMOKE = ["__test__/smoke.test.mjs", "__test__/addon.test.mjs", "__test__/binding-smoke.test.mjs"];
+
+/** Files whose wall time is mostly waiting (CPU under a third of wall, run alone: bench/test-times.mjs). */
+export const WAITING = [
+  "__test__/progress.test.mjs",
+  "__test__/write-slot.test.mjs",
+  "__test__/explore.test.mjs",
+  "__test__/verbs.test.mjs",
+  "__test__/verbs-tui.test.mjs",
+  "__test__/verbs-tui-init.test.mjs",
+  "__test__/pi-tui.test.mjs",
+  "__test__/tools-seam.test.mjs",
+  "__test__/faults/admission.test.mjs",
+  "__test__/faults/command.test.mjs",
+  "__test__/faults/durations.test.mjs",
+  "__test__/faults/hangs.test.mjs",
+  "__test__/faults/init-window.test.mjs",
+  "__test__/faults/lock-rules.test.mjs",
+  "__test__/faults/parity.test.mjs",
+  "__test__/faults/processes.test.mjs",
+  "__test__/faults/progress-tail.test.mjs",
+  "__test__/faults/settle.test.mjs",
+  "__test__/faults/writer.test.mjs",
+];
+const WAIT_CONCURRENCY = 4;
+
+function allFiles() {
+  const list = [];
+  for (const dir of ["__test__", "__test__/faults"]) {
+    for (const name of fs.readdirSync(path.join(root, dir)).sort()) {
+      if (name.endsWith(".test.mjs")) list.push(`${dir}/${name}`);
+    }
+  }
+  return list;
+}
+
+/** Runs `node --test` on `files` (`concurrency`: node's default when null); resolves with its exit code. `out`: where its report goes. */
+function nodeTest(files, concurrency, out) {
+  return new Promise((resolve) => {
+    const limit = concurrency === null ? [] : [`--test-concurrency=${concurrency}`];
+    const args = ["--test", "--test-reporter=spec", ...limit, ...files];
+    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    child.stdout.on("data", (d) => out(d));
+    child.stderr.on("data", (d) => out(d));
+    child.on("close", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
+  });
+}
+
+const args = process.argv.slice(2);
+const all = allFiles();
+for (const file of [...WAITING, ...SMOKE]) {
+  if (!all.includes(file)) throw new Error(`__test__/run.mjs lists ${file}, which is not a test file`);
+}
+const waiting = all.filter((f) => WAITING.includes(f));
+const computing = all.filter((f) => !WAITING.includes(f));
+
+if (args.includes("--list")) {
+  console.log(`waiting (${waiting.length}, ${WAIT_CONCURRENCY} at a time):\n  ${waiting.join("\n  ")}`);
+  console.log(`computing (${computing.length}, node --test's default concurrency):\n  ${computing.join("\n  ")}`);
+  console.log(`smoke (${SMOKE.length}):\n  ${SMOKE.join("\n  ")}`);
+} else if (args.includes("--smoke")) {
+  process.exitCode = await nodeTest(SMOKE, null, (d) => process.stdout.write(d));
+} else {
+  const held = [];
+  const [computed, waited] = await Promise.all([
+    nodeTest(computing, null, (d) => process.stdout.write(d)),
+    nodeTest(waiting, WAIT_CONCURRENCY, (d) => held.push(d)),
+  ]);
+  process.stdout.write(`\n== the waiting group (${waiting.length} files, ${WAIT_CONCURRENCY} at a time)\n`);
+  for (const d of held) process.stdout.write(d);
+  process.exitCode = computed || waited;
+}
