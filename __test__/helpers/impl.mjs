@@ -10,7 +10,7 @@ import path from "node:path";
 import { root } from "./index.mjs";
 
 const require = createRequire(import.meta.url);
-const nodeBackendEntry = path.join(root, "lib", "backends", "node.js");
+const nodeBackendEntry = path.join(root, "lib", "runners", "node.js");
 
 const all = [
   { id: "native", name: "native addon", entry: path.join(root, "index.js"), runner: "native" },
