@@ -13,7 +13,7 @@ import { expectError, expectResult, fakeCli, makeWorkspace, root, tempDir, withE
 import { assertNothingLeft, cleanup, isAlive, waitFor } from "../helpers/processes.mjs";
 import { eachBackend, useFaultsSuite } from "./suite.mjs";
 
-const { codegraphCommand } = createRequire(import.meta.url)(path.join(root, "lib", "commands.js"));
+const { codegraphCommand } = createRequire(import.meta.url)(path.join(root, "lib", "contract", "commands.js"));
 const suite = useFaultsSuite();
 
 // The whole of a new command (issue 22's `/codegraph status`): this description, nothing else.
@@ -175,9 +175,9 @@ eachBackend(
         { ...good, options: ["--path=a\0b"] },
         { ...good, options: [42] },
         { ...good, options: Array(33).fill("--json") },
-        { ...good, maxBytes: 1_000_000 },
+        { ...good, maxBytes: 16 * 1024 * 1024 + 1 },
         { ...good, maxBytes: 100 },
-        { ...good, maxLines: 2001 },
+        { ...good, maxLines: 16 * 1024 * 1024 + 1 },
         { ...good, maxLines: 1.5 },
         { ...good, timeoutMs: 0 },
         { ...good, timeoutMs: "30000" },

@@ -1,7 +1,7 @@
 //! Output bounds: what the model may see of stdout, and what is kept of stderr.
 //!
-//! Memory is bounded by construction: stdout keeps at most a command's byte cap (`MAX_BYTES` at
-//! most, + a few bytes to finish a UTF-8 character) and stops storing at its line cap;
+//! Memory is bounded by construction: stdout keeps at most a command's byte cap (`MAX_BYTES` for
+//! what the model sees, the drain limit at most, + a few bytes to finish a UTF-8 character) and stops storing at its line cap;
 //! everything after is only counted (`stdout_collector`). stderr is a ring of its last
 //! `STDERR_TAIL_BYTES`.
 
@@ -40,6 +40,13 @@ impl Caps {
   pub const MAX: Self = Self {
     bytes: MAX_BYTES,
     lines: MAX_LINES,
+  };
+  /// The largest caps a command may choose: what the drain reads at most. For a command whose
+  /// answer is not for the model (doctor's listing of the indexed files), so that it asks for
+  /// all it needs instead of reading the full-output file back.
+  pub const LARGEST: Self = Self {
+    bytes: DRAIN_LIMIT_BYTES as usize,
+    lines: DRAIN_LIMIT_BYTES as usize,
   };
 }
 
