@@ -16,7 +16,7 @@ const { CANCELLED_NOTHING, VERB_LINES, YES_LINE, alreadyIndexedText, busyText } 
 const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport } = require("../../words/verbs.js");
 const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("../../words/verbs.js");
 const { nothingToCancelText, progressText, unknownVerbText, unreadableStatusText } = require("../../words/verbs.js");
-const { bugText, unsupportedText } = require("../../words/verbs.js");
+const { bugText, noIndexDirText, unsupportedText } = require("../../words/verbs.js");
 const { pickProjectText, projectHeadText, typeLabelText, unknownProjectText } = require("../../words/verbs.js");
 
 /** The verbs that write the index (or its lock files): they ask first where a UI exists. */
@@ -206,6 +206,8 @@ async function verbOf(args, ctx, env) {
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
   if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
     return say(noCliText(verb, d.problem), "error");
+  // Every verb acts on the index directory the diagnosis found; without one it says why, never guesses.
+  if (typeof d.indexDir !== "string" || d.indexDir === "") return say(noIndexDirText(verb, d), "warning");
   // The index not the workspace's own: every verb says so alike, before any dialog.
   if (notOwnRefusal(verb, d)) return say(notOwnRefusal(verb, d), "warning");
 
