@@ -111,6 +111,22 @@ for (const impl of implementations) {
       });
     });
 
+    test("/codegraph roots add with CODEGRAPH_DIR=.cg: a directory with only a .codegraph is refused naming .cg; one with .cg is added", async () => {
+      const ws = makeWorkspace({ index: false });
+      const other = cgWorkspace();
+      const wrongName = tempDir("pi-codegraph-bare-");
+      fs.mkdirSync(path.join(wrongName, ".codegraph"));
+      fs.writeFileSync(path.join(wrongName, ".codegraph", "codegraph.db"), indexBytes());
+      await withEnv({ CODEGRAPH_DIR: ".cg", PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") }, async () => {
+        const host = await hostWith(impl.module, "index-path");
+        const ctx = { cwd: ws, hasUI: true, ui: recordingUi() };
+        await host.startSession(ctx);
+        const refused = await codegraphSaid(host, ctx, `roots add ${wrongName}`);
+        assert.ok(refused.includes(`${wrongName} has no CodeGraph index (.cg/codegraph.db)`), refused);
+        assert.match(await codegraphSaid(host, ctx, `roots add ${other}`), /^Added /);
+      });
+    });
+
     test("sync past the caps: its summary comes from the run's own tail; the full-output file is not read", async () => {
       const ws = makeWorkspace();
       // 3,000 worker lines (past the 2,000-line cap), then CodeGraph's summary.
