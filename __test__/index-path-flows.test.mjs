@@ -194,3 +194,31 @@ for (const impl of implementations) {
     });
   });
 }
+
+describe("staleness takes the index directory it is given, not CodeGraph's rule again", () => {
+  const { createEditLedger, withStaleness } = require("../lib/api/staleness.js");
+  // The environment says nothing of .cg: only the carried indexPath/indexDir can tell.
+  const noDir = { CODEGRAPH_DIR: undefined };
+
+  test("an answer citing a file inside its index directory (details.indexPath) gets no stale-files line for it", async () => {
+    const ws = cgWorkspace();
+    fs.writeFileSync(path.join(ws, ".cg", "notes.ts"), "x\n");
+    await withEnv(noDir, async () => {
+      const answer = { text: "see .cg/notes.ts:1 and src/a.ts:1\n", details: { indexPath: path.join(ws, ".cg") } };
+      const out = await withStaleness(answer, ws);
+      assert.deepEqual(out.details.staleFiles, [{ path: "src/a.ts", state: "changed" }]);
+    });
+  });
+
+  test("the edit ledger: a write inside a root's index directory (its diagnosis' indexDir) is not an edit of the code", async () => {
+    const ws = cgWorkspace();
+    await withEnv(noDir, async () => {
+      const ledger = createEditLedger();
+      await ledger.recheck([{ dir: ws, indexDir: path.join(ws, ".cg") }]);
+      const write = (p) => ({ toolName: "write", isError: false, input: { path: p } });
+      assert.equal(ledger.note(write(".cg/scratch.json"), ws, [ws]), false);
+      assert.equal(ledger.note(write("src/a.ts"), ws, [ws]), true);
+      assert.equal(ledger.count(), 1);
+    });
+  });
+});
