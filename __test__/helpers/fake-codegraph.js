@@ -275,7 +275,11 @@ function lifecycle(sub, grandchild) {
       gate("Scanning files...", () => {
         fs.writeFileSync(db, indexDb(4));
         fs.rmSync(lock, { force: true });
-        out(["│", "●  Already up to date", "│", "└  Done"]);
+        // FAKE_CG_SYNC_FILES=<n>: n changed files, each a worker line, then CodeGraph's summary.
+        const changed = Number(env.FAKE_CG_SYNC_FILES ?? 0);
+        if (changed === 0) return out(["│", "●  Already up to date", "│", "└  Done"]);
+        out(Array.from({ length: changed }, (_, i) => `[worker] parsed src/changed-${i}.ts`));
+        out(["│", `◆  Synced ${changed} changed files`, "│", "●  43 nodes, 81 edges in 12ms", "│", "└  Done"]);
       });
       return;
     case "status": {

@@ -6,22 +6,28 @@
 // (`src/vendor/keys.ts`), so the only way to tell is to resolve each path's directories on disk.
 // Read-only: `codegraph files` (a read command) and lstat/realpath, bounded in paths and time.
 
-const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { isWithin } = require("../contract/files.js");
 const { codegraphCommand } = require("../contract/commands.js");
+const { LARGEST_CAP_BYTES, LARGEST_CAP_LINES } = require("../contract/limits.js");
 
 /** At most this many indexed paths are resolved, within this long. */
 const OUTSIDE_LIMITS = Object.freeze({ maxPaths: 200000, deadlineMs: 3000 });
 
 /**
  * `codegraph files --format=flat --no-metadata`: one indexed path a line (two spaces in front),
- * under a `Files (N):` header. A listing past the contract's caps is kept whole in the run's
- * full-output file (up to 16 MiB, about 400,000 paths).
+ * under a `Files (N):` header. The listing is not for the model: it asks for the largest caps a
+ * command may have (what the runner drains at most, 16 MiB, about 400,000 paths), so it comes
+ * back whole in the answer and no full-output file is read back.
  */
 const filesCommand = () =>
-  codegraphCommand("files", { options: { format: "flat", "no-metadata": true }, progress: "none" });
+  codegraphCommand("files", {
+    options: { format: "flat", "no-metadata": true },
+    progress: "none",
+    maxBytes: LARGEST_CAP_BYTES,
+    maxLines: LARGEST_CAP_LINES,
+  });
 
 /** The indexed paths of a `filesCommand()` listing, workspace-relative as CodeGraph wrote them. */
 function listedPaths(text) {
@@ -91,23 +97,18 @@ async function outsideFiles(workspace, paths, limits = OUTSIDE_LIMITS) {
 
 /**
  * outsideFiles() of the index of `dir`, listed with `run` (the package's run()), or null when the
- * listing failed (doctor's status row says what is wrong with the index). A listing past the
- * runner's caps is read whole from its full-output file.
+ * listing failed (doctor's status row says what is wrong with the index). A listing longer than
+ * even the largest caps is checked as far as it came (`cut`: "listing").
  */
 async function indexedOutside(dir, run) {
-  let listing;
+  let answer;
   try {
-    const { text, details } = await run(filesCommand(), dir);
-    listing = text;
-    if (details.truncated && details.fullOutputPath) {
-      try {
-        listing = fs.readFileSync(details.fullOutputPath, "utf8");
-      } catch {}
-    }
+    answer = await run(filesCommand(), dir);
   } catch {
     return null;
   }
-  return outsideFiles(dir, listedPaths(listing));
+  const found = await outsideFiles(dir, listedPaths(answer.text));
+  return answer.details?.truncated && found.cut === null ? { ...found, cut: "listing" } : found;
 }
 
 module.exports = { OUTSIDE_LIMITS, filesCommand, indexedOutside, listedPaths, outsideFiles };

@@ -10,7 +10,7 @@ const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
 const { countLines } = require("../contract/limits.js");
-const { isIndexDirName } = require("../contract/index-dir.js");
+const { DEFAULT_INDEX_DIR } = require("../contract/index-dir.js");
 const { isWithin } = require("../contract/files.js");
 const { staleAnswerLine } = require("../words/staleness.js");
 
@@ -20,8 +20,18 @@ const STALE_CHECK_MS = 300;
 const MAX_CITED_PATHS = 50;
 /** The index files whose mtime says when CodeGraph last wrote the index. */
 const INDEX_FILES = ["codegraph.db", "codegraph.db-wal"];
-/** Never counted as edits of the code: CodeGraph's own directories (any `.codegraph-*` too) and git's. */
-const notCode = (name) => name === ".git" || isIndexDirName(name, process.env);
+/**
+ * Never counted as edits of the code: git's directory, CodeGraph's own by their family name
+ * (`.codegraph`, any `.codegraph-*`), and the index directories the runner found (`indexNames`:
+ * their names, from an answer's `indexPath` or a diagnosis' `indexDir`; CODEGRAPH_DIR's `.cg`).
+ */
+const notCode = (name, indexNames) =>
+  name === ".git" ||
+  name === DEFAULT_INDEX_DIR ||
+  name.startsWith(`${DEFAULT_INDEX_DIR}-`) ||
+  indexNames.includes(name);
+/** The name of the index directory `dir` (absolute, as the runner reports it), as a list: none without one. */
+const namesOf = (dir) => (typeof dir === "string" && dir !== "" ? [path.basename(dir)] : []);
 
 /** A cited path as CodeGraph prints it: relative, `/`-separated, ending in a file extension. */
 const PATH_SHAPE = /^(?:[\p{L}\p{N}_.+@-]+\/)*[\p{L}\p{N}_.+@-]*[\p{L}\p{N}_+@-]\.[A-Za-z][A-Za-z0-9]{0,9}$/u;
@@ -69,12 +79,15 @@ function citedPaths(text, max = MAX_CITED_PATHS) {
   return { cited, flagged };
 }
 
-/** A relative path CodeGraph printed, as segments, or null when it may not be checked (absolute, `..`, NUL, ~, .codegraph/.git). */
-function safeSegments(p) {
+/**
+ * A relative path CodeGraph printed, as segments, or null when it may not be checked (absolute,
+ * `..`, NUL, ~, in an index directory (`indexNames`) or .git).
+ */
+function safeSegments(p, indexNames) {
   if (typeof p !== "string" || p === "" || p.includes("\0") || p.includes("\\")) return null;
   if (path.isAbsolute(p) || p.startsWith("~")) return null;
   const segments = p.split("/").filter((s) => s !== "" && s !== ".");
-  if (segments.length === 0 || segments.includes("..") || notCode(segments[0])) return null;
+  if (segments.length === 0 || segments.includes("..") || notCode(segments[0], indexNames)) return null;
   return segments;
 }
 
@@ -158,7 +171,8 @@ async function staleCheckBy(work, ms, fallback) {
  */
 async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDir } = {}) {
   const { cited } = citedPaths(text);
-  const checks = cited.map((c) => ({ ...c, segments: safeSegments(c.path) })).filter((c) => c.segments);
+  const names = namesOf(indexDir);
+  const checks = cited.map((c) => ({ ...c, segments: safeSegments(c.path, names) })).filter((c) => c.segments);
   if (checks.length === 0 || typeof cwd !== "string") return [];
   const states = new Array(checks.length).fill(null);
   let real;
@@ -229,9 +243,10 @@ const MAX_EDITS_TRACKED = 1000;
  * covers them was last written. `note(event, cwd, roots)` takes a `tool_result` event (an error
  * result, another tool, a path outside every root in `roots` (the directories the tools answer
  * from; none: the workspace `cwd`, against which a relative path is resolved), or under a
- * .codegraph/ or .git/ there is not counted) and says whether it counted; `recheck(roots)` (the
- * roots with an index, each `{ dir, indexDir }` with the index directory its diagnosis found; a
- * bare directory has none) stats each root's index (bounded) and drops the
+ * .codegraph/, an index directory the last recheck was told of, or .git/ there is not counted)
+ * and says whether it counted; `recheck(roots)` (the roots with an index, each `{ dir, indexDir }`
+ * with the index directory its diagnosis found; a bare directory has none) stats each root's
+ * index (bounded) and drops the
  * edits its index is newer than, and those no root covers; `count()` is how many unique files
  * are counted now (the tracked ones, at most MAX_EDITS_TRACKED) and `more()` whether edits past
  * that bound are still newer than their index (`count()` is then "at least", and at least 1).
@@ -241,6 +256,7 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_
   const edits = new Map(); // absolute path → when the tool reported it (ms)
   const untracked = new Map(); // root → the latest edit there past the bound (ms)
   let indexed = new Map(); // root directory → when its index was last written (ms), or null
+  let indexNames = []; // the names of the roots' index directories, as the last recheck was told
   /** Whether an edit at `at` in `root` (undefined: no root covers it) is not newer than that root's index. */
   const behind = (root, at) => root === undefined || (indexed.get(root) !== null && at <= indexed.get(root));
   const drop = () => {
@@ -260,7 +276,7 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_
       const root = coveringDir(within, file);
       if (root === undefined || root === file) return false;
       const first = path.relative(root, file).split(path.sep)[0];
-      if (notCode(first)) return false;
+      if (notCode(first, indexNames)) return false;
       if (edits.has(file) || edits.size < maxTracked) edits.set(file, Date.now());
       else untracked.set(root, Date.now());
       return true;
@@ -270,6 +286,7 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_
         typeof r === "string" ? { dir: r } : r,
       );
       const dirs = list.map((r) => path.resolve(r.dir));
+      indexNames = [...new Set(list.flatMap((r) => namesOf(r.indexDir)))];
       if ((edits.size > 0 || untracked.size > 0) && dirs.length > 0) {
         const at = await staleCheckBy(
           () => Promise.all(list.map((r) => indexWrittenAt(r.indexDir))),

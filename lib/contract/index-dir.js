@@ -79,16 +79,11 @@ async function indexDirOf(workspace, home, env) {
   return path.join(workspace, await indexDirNameFor(home, env));
 }
 
-/** A directory CodeGraph keeps its data in, by name (`isCodeGraphDataDir`): never code. */
-const isIndexDirName = (name, env) =>
-  name === DEFAULT_INDEX_DIR || name.startsWith(`${DEFAULT_INDEX_DIR}-`) || name === indexDirName(env);
-
 module.exports = {
   DEFAULT_INDEX_DIR,
   WSL_INDEX_DIR,
   indexDirName,
   indexDirNameFor,
   indexDirOf,
-  isIndexDirName,
   isWslWindowsDrive,
 };

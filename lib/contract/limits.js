@@ -20,6 +20,13 @@ const MAX_WRITE_TIMEOUT_MS = 60 * 60 * 1000;
 /** The least caps a command may choose: room for the marker and some text. */
 const MIN_CAP_BYTES = 4 * 1024;
 const MIN_CAP_LINES = 10;
+/**
+ * The largest caps a command may choose: what the drain reads at most (crates/core/src/limits.rs
+ * `Caps::LARGEST`). For a command whose answer is not for the model (doctor's listing of the
+ * indexed files): it asks for all it needs instead of reading the full-output file back.
+ */
+const LARGEST_CAP_BYTES = DRAIN_LIMIT_BYTES;
+const LARGEST_CAP_LINES = DRAIN_LIMIT_BYTES;
 const VERSION_TIMEOUT_MS = 5000;
 const TERM_GRACE_MS = 500; // SIGTERM, then SIGKILL this much later
 const PIPE_GRACE_MS = 250; // how long a descendant may hold the pipes after the CLI exited
@@ -71,6 +78,8 @@ module.exports = {
   MAX_WRITE_TIMEOUT_MS,
   MIN_CAP_BYTES,
   MIN_CAP_LINES,
+  LARGEST_CAP_BYTES,
+  LARGEST_CAP_LINES,
   DRAIN_LIMIT_BYTES,
   STDERR_TAIL_BYTES,
   STDOUT_EXCERPT_BYTES,

@@ -220,7 +220,7 @@ function createExtension(glue, getPeers) {
           // Every label (a verb's, cancel's, roots remove's) means what it will mean after the scan.
           await state.scanSettled(cmdCtx).catch(() => {});
           if (/^\s*roots(\s|$)/i.test(String(args ?? ""))) {
-            await handleRoots(String(args).trim().slice(5), cmdCtx, { state, refresh, say });
+            await handleRoots(String(args).trim().slice(5), cmdCtx, { glue, state, refresh, say });
             return;
           }
           if (String(args ?? "").trim()) {

@@ -56,7 +56,11 @@ function outsideFilesLines(found) {
   ];
   if (found.links.length > shown.length) lines.push(`and ${found.links.length - shown.length} more links`);
   if (found.cut)
-    lines.push(`(checked ${found.checked} of ${found.total} indexed files: stopped at the ${found.cut} bound)`);
+    lines.push(
+      found.cut === "listing"
+        ? `(checked the first ${found.checked} indexed files: CodeGraph's listing passed the 16 MiB a command may print)`
+        : `(checked ${found.checked} of ${found.total} indexed files: stopped at the ${found.cut} bound)`,
+    );
   lines.push(
     'To keep them out: list the link in "exclude" in codegraph.json at the project root, then /codegraph rebuild; or remove the link.',
   );

@@ -108,7 +108,7 @@ function notAddedText(f) {
     missingDir: () => "give the directory: /codegraph roots add <dir>",
     notDir: () => `${dir} is not a directory`,
     noIndex: () =>
-      `${dir} has no CodeGraph index (.codegraph/codegraph.db): run \`codegraph init\` there first, or give the project's root`,
+      `${dir} has no CodeGraph index (${f.indexDir}/codegraph.db): run \`codegraph init\` there first, or give the project's root`,
     already: () => `${dir} is already a root (${f.label})`,
     tooMany: () => `at most ${f.max} roots can be added to one project`,
     unusable: () => `${dir} cannot be used (${f.why})`,

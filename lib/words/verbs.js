@@ -40,8 +40,8 @@ function durationText(ms) {
   return `${m} min ${Math.round(s - m * 60)} s`;
 }
 
-/** The index directory the diagnosis found (the one the CLI opens), else `<cwd>/.codegraph`. */
-const shownIndexDir = (f) => shownPath(f.indexDir ?? `${f.cwd}/.codegraph`);
+/** The index directory the diagnosis found (the one the CLI opens; a verb without one says why first). */
+const shownIndexDir = (f) => shownPath(f.indexDir);
 
 /** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, indexDir, hooks, ancestorIndex, indexBytes, locks. */
 function confirmText(verb, f) {
@@ -199,6 +199,12 @@ const bugText = (verb, err) =>
   `/codegraph ${verb}: failed inside pi-codegraph (a bug; please report it): ${String(err?.message ?? err).split("\n")[0]}`;
 
 const noCliText = (verb, problem) => `/codegraph ${verb}: the CodeGraph CLI is not usable here: ${problem}`;
+/**
+ * The diagnosis found no index directory (the workspace is not usable, or its checks did not
+ * answer): the verb says the diagnosis' problem (its remediation speaks of the model's tool) and does nothing.
+ */
+const noIndexDirText = (verb, d) =>
+  `/codegraph ${verb}: nothing done: ${d.problem ?? "the workspace could not be checked"}.`;
 
 /** The lock line of the status report: `lock` is { live: problem } | { stale: [paths] } | null. */
 function lockLine(lock) {
@@ -298,6 +304,7 @@ module.exports = {
   nothingToCancelText,
   cancellingText,
   noCliText,
+  noIndexDirText,
   bugText,
   indexReport,
   unreadableStatusText,

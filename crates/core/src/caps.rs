@@ -38,6 +38,13 @@ impl Caps {
     bytes: MAX_BYTES,
     lines: MAX_LINES,
   };
+  /// The largest caps a command may choose: what the drain reads at most. For a command whose
+  /// answer is not for the model (doctor's listing of the indexed files), so that it asks for
+  /// all it needs instead of reading the full-output file back.
+  pub const LARGEST: Self = Self {
+    bytes: DRAIN_LIMIT_BYTES as usize,
+    lines: DRAIN_LIMIT_BYTES as usize,
+  };
 }
 
 impl Default for Caps {

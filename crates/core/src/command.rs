@@ -89,14 +89,14 @@ impl Command {
       });
     }
     let caps = self.caps;
-    if !(MIN_CAP_BYTES..=Caps::MAX.bytes).contains(&caps.bytes)
-      || !(MIN_CAP_LINES..=Caps::MAX.lines).contains(&caps.lines)
+    if !(MIN_CAP_BYTES..=Caps::LARGEST.bytes).contains(&caps.bytes)
+      || !(MIN_CAP_LINES..=Caps::LARGEST.lines).contains(&caps.lines)
     {
       return bad(OptionsReason::Caps {
         min_bytes: MIN_CAP_BYTES,
-        max_bytes: Caps::MAX.bytes,
+        max_bytes: Caps::LARGEST.bytes,
         min_lines: MIN_CAP_LINES,
-        max_lines: Caps::MAX.lines,
+        max_lines: Caps::LARGEST.lines,
       });
     }
     if self
@@ -201,9 +201,9 @@ mod tests {
       with(|c| c.options = vec![format!("--p={}", "x".repeat(MAX_OPTION_BYTES))]),
       with(|c| c.options = vec!["--x".into(); MAX_OPTIONS + 1]),
       with(|c| c.caps.bytes = MIN_CAP_BYTES - 1),
-      with(|c| c.caps.bytes = Caps::MAX.bytes + 1),
+      with(|c| c.caps.bytes = Caps::LARGEST.bytes + 1),
       with(|c| c.caps.lines = MIN_CAP_LINES - 1),
-      with(|c| c.caps.lines = Caps::MAX.lines + 1),
+      with(|c| c.caps.lines = Caps::LARGEST.lines + 1),
       with(|c| {
         c.writes_index = true;
         c.timeout = MAX_WRITE_TIMEOUT + Duration::from_millis(1);

@@ -1,8 +1,9 @@
 //! Output bounds: what the model may see of stdout, and what is kept of stderr (the numbers and
 //! the caps themselves are `caps`').
 //!
-//! Memory is bounded by construction: stdout keeps at most a command's byte cap (`MAX_BYTES` at
-//! most, + a few bytes to finish a UTF-8 character) and stops storing at its line cap;
+//! Memory is bounded by construction: stdout keeps at most a command's byte cap (`MAX_BYTES` for
+//! what the model sees, the drain limit at most, + a few bytes to finish a UTF-8 character) and
+//! stops storing at its line cap;
 //! everything after is only counted (`stdout_collector`). stderr is a ring of its last
 //! `STDERR_TAIL_BYTES`.
 

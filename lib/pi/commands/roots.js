@@ -63,7 +63,12 @@ async function addRoot(text, ctx, env) {
   const known = state.roots.find((r) => r.dir === dir);
   if (known && (known.indexed || known.source === "added"))
     return say(ctx, notAddedText({ is: "already", dir, label: known.label }), "warning");
-  if (!(await hasIndex(dir))) return say(ctx, notAddedText({ is: "noIndex", dir }), "warning");
+  // The index directory CodeGraph opens there, as the runner finds it (CODEGRAPH_DIR, WSL): found once, never guessed here.
+  const d = await env.glue.diagnose(dir, ctx.cwd);
+  if (typeof d.indexDir !== "string" || d.indexDir === "")
+    return say(ctx, notAddedText({ is: "unusable", dir, why: d.problem }), "warning");
+  const indexDir = path.basename(d.indexDir);
+  if (!(await hasIndex(dir, indexDir))) return say(ctx, notAddedText({ is: "noIndex", dir, indexDir }), "warning");
   if (state.added.dirs.length >= MAX_ADDED_ROOTS)
     return say(ctx, notAddedText({ is: "tooMany", max: MAX_ADDED_ROOTS }), "warning");
   const result = await applyAdded([...state.added.dirs, dir], ctx, env);

@@ -5,7 +5,6 @@
 // installed CLI, one write at a time, the user's consent), shows its progress and lets the user
 // stop it, and says what happened. Words: lib/words/verbs.js.
 
-const fs = require("node:fs");
 const { isWslWindowsDrive } = require("../../contract/index-dir.js");
 const { verbCommand } = require("../../contract/commands.js");
 const { lockFilesIn, lockState, ownIndexPath } = require("./index-files.js");
@@ -17,7 +16,7 @@ const { CANCELLED_NOTHING, VERB_LINES, YES_LINE, alreadyIndexedText, busyText } 
 const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport } = require("../../words/verbs.js");
 const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("../../words/verbs.js");
 const { nothingToCancelText, progressText, unknownVerbText, unreadableStatusText } = require("../../words/verbs.js");
-const { bugText, unsupportedText } = require("../../words/verbs.js");
+const { bugText, noIndexDirText, unsupportedText } = require("../../words/verbs.js");
 const { pickProjectText, projectHeadText, typeLabelText, unknownProjectText } = require("../../words/verbs.js");
 
 /** The verbs that write the index (or its lock files): they ask first where a UI exists. */
@@ -105,21 +104,15 @@ function watchOff(cwd, env = process.env) {
   return { is: "wsl", mount: /^\/mnt\/[a-z]/i.exec(cwd)[0] };
 }
 
-/** The end of a finished write's output: the backend's tail, else the end of its full output. */
+/**
+ * The end of a finished write's output, from its own result: the whole text, or when the caps cut
+ * it the runner's tail (the end of the cleaned output past the caps; both runners give it). Its
+ * full-output file is released unread: nobody reads it.
+ */
 function outputEnd(result, glue) {
   const d = result.details ?? {};
-  let end = result.text;
-  if (d.truncated) end = typeof d.outputTail === "string" ? d.outputTail : lastLines(result.text);
-  if (d.fullOutputPath) {
-    if (d.truncated && typeof d.outputTail !== "string") {
-      try {
-        const buf = fs.readFileSync(d.fullOutputPath);
-        end = buf.subarray(Math.max(0, buf.length - 4096)).toString("utf8");
-      } catch {}
-    }
-    glue.releaseFullOutputs([d.fullOutputPath]); // nobody else will read it
-  }
-  return end;
+  if (d.fullOutputPath) glue.releaseFullOutputs([d.fullOutputPath]);
+  return d.truncated ? String(d.outputTail ?? "") : result.text;
 }
 
 /**
@@ -213,6 +206,8 @@ async function verbOf(args, ctx, env) {
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
   if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
     return say(noCliText(verb, d.problem), "error");
+  // Every verb acts on the index directory the diagnosis found; without one it says why, never guesses.
+  if (typeof d.indexDir !== "string" || d.indexDir === "") return say(noIndexDirText(verb, d), "warning");
   // The index not the workspace's own: every verb says so alike, before any dialog.
   if (notOwnRefusal(verb, d)) return say(notOwnRefusal(verb, d), "warning");
 

@@ -5,8 +5,8 @@
 
 const path = require("node:path");
 const { invalidOptions, invalidRequest } = require("../../contract/problems.js");
-const { isTimeout, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, MAX_WRITE_TIMEOUT_MS } = require("../../contract/limits.js");
-const { MIN_CAP_BYTES, MIN_CAP_LINES } = require("../../contract/limits.js");
+const { isTimeout, MAX_WRITE_TIMEOUT_MS } = require("../../contract/limits.js");
+const { LARGEST_CAP_BYTES, LARGEST_CAP_LINES, MIN_CAP_BYTES, MIN_CAP_LINES } = require("../../contract/limits.js");
 
 const MAX_OPTIONS = 32;
 const MAX_OPTION_BYTES = 1024;
@@ -123,13 +123,13 @@ function checkCommand({ subcommand, options, caps, timeoutMs, writesIndex }) {
   if (bad !== undefined)
     throw invalidOptions({ is: "badOption", shown: [...bad].slice(0, 40).join(""), maxBytes: MAX_OPTION_BYTES });
   const within = (n, lo, hi) => n >= lo && n <= hi;
-  if (!within(caps.bytes, MIN_CAP_BYTES, MAX_OUTPUT_BYTES) || !within(caps.lines, MIN_CAP_LINES, MAX_OUTPUT_LINES))
+  if (!within(caps.bytes, MIN_CAP_BYTES, LARGEST_CAP_BYTES) || !within(caps.lines, MIN_CAP_LINES, LARGEST_CAP_LINES))
     throw invalidOptions({
       is: "caps",
       minBytes: MIN_CAP_BYTES,
-      maxBytes: MAX_OUTPUT_BYTES,
+      maxBytes: LARGEST_CAP_BYTES,
       minLines: MIN_CAP_LINES,
-      maxLines: MAX_OUTPUT_LINES,
+      maxLines: LARGEST_CAP_LINES,
     });
   if (writesIndex && timeoutMs > MAX_WRITE_TIMEOUT_MS)
     throw invalidOptions({ is: "writeTimeout", field: "command.timeoutMs", maxMs: MAX_WRITE_TIMEOUT_MS });

@@ -99,7 +99,7 @@ impl StdoutCollector {
     Self::with_caps(target, Caps::MAX)
   }
 
-  /// A collector within a command's own `caps` (at most `Caps::MAX`).
+  /// A collector within a command's own `caps` (at most `Caps::LARGEST`).
   pub fn with_caps(target: Option<SpillTarget>, caps: Caps) -> Self {
     Self {
       target,

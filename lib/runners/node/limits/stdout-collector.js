@@ -1,6 +1,6 @@
 // The bounded collector of one run's stdout (crates/core/src/limits/stdout_collector.rs). Memory is
-// bounded by construction: it keeps at most the command's byte cap (MAX_OUTPUT_BYTES at most, +3 to
-// finish a character) and stops storing at its line cap + 1; everything after is only counted (and
+// bounded by construction: it keeps at most the command's byte cap (MAX_OUTPUT_BYTES for what the
+// model sees, LARGEST_CAP_BYTES at most, +3 to finish a character) and stops storing at its line cap + 1; everything after is only counted (and
 // spilled); the end of the cleaned stream is kept apart (tail()).
 
 const { MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES, OUTPUT_TAIL_BYTES } = require("../../../contract/limits.js");
@@ -14,7 +14,9 @@ const { Spill } = require("../full-output.js");
  */
 class StdoutCollector {
   constructor(spillTarget, caps = { bytes: MAX_OUTPUT_BYTES, lines: MAX_OUTPUT_LINES }) {
-    Object.assign(this, { spillTarget, caps, spill: null, kept: Buffer.alloc(0), keptNewlines: 0, storing: true });
+    Object.assign(this, { spillTarget, caps, spill: null, keptNewlines: 0, storing: true });
+    // What is kept, as the chunks read (joined when read: a large cap must not copy per chunk).
+    Object.assign(this, { keptParts: [], keptLength: 0 });
     // seenBytes: raw bytes read. The totals the model is told are counted on the cleaned text,
     // like the kept counts (a CR is a line end there, an invalid byte a 3-byte U+FFFD).
     Object.assign(this, { seenBytes: 0, counter: new TextCleaner(), cleanBytes: 0, cleanNewlines: 0, cleanLast: "" });
@@ -49,6 +51,12 @@ class StdoutCollector {
     return this.end.subarray(cut && wholeLine ? nl + 1 : 0).toString();
   }
 
+  /** The bytes kept so far, as one buffer. */
+  get kept() {
+    if (this.keptParts.length !== 1) this.keptParts = [Buffer.concat(this.keptParts)];
+    return this.keptParts[0];
+  }
+
   push(chunk) {
     if (!chunk.length) return;
     this.seenBytes += chunk.length;
@@ -57,15 +65,16 @@ class StdoutCollector {
       this.spillWrite(chunk);
       return;
     }
-    let take = Math.min(chunk.length, Math.max(0, this.caps.bytes + 3 - this.kept.length));
+    let take = Math.min(chunk.length, Math.max(0, this.caps.bytes + 3 - this.keptLength));
     for (let i = 0; i < take; i++) {
       if (chunk[i] === 10 && ++this.keptNewlines > this.caps.lines) {
         take = i + 1;
         break;
       }
     }
-    this.kept = Buffer.concat([this.kept, chunk.subarray(0, take)]);
-    if (take < chunk.length || this.kept.length >= this.caps.bytes + 3 || this.keptNewlines > this.caps.lines) {
+    if (take > 0) this.keptParts.push(chunk.subarray(0, take));
+    this.keptLength += take;
+    if (take < chunk.length || this.keptLength >= this.caps.bytes + 3 || this.keptNewlines > this.caps.lines) {
       this.storing = false;
       this.startSpill();
       this.spillWrite(chunk.subarray(take));
