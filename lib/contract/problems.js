@@ -75,8 +75,7 @@ const cancelled = (partial) => new Problem("CODEGRAPH_CANCELLED", partialOf(part
 /** A Problem with the run's `details` (anything else is a bug here, still a CODEGRAPH_SPAWN with no details). */
 function withDetails(p, details) {
   if (!(p instanceof Problem)) return new Problem("CODEGRAPH_SPAWN", { reason: { is: "bug", text: osText(p) } }, {});
-  p.details = details;
-  return p;
+  return new Problem(p.code, p.facts, details);
 }
 
 module.exports = {
