@@ -247,5 +247,4 @@ module.exports = {
   publicError,
   messageBeforePartial,
   problemWords,
-  withoutUndefined,
 };
