@@ -7,7 +7,7 @@ import { test } from "node:test";
 
 const require = createRequire(import.meta.url);
 const { forBackend } = require("../index.js");
-const { noIndex } = require("../lib/contract/problems.js");
+const { exhausted, noIndex } = require("../lib/contract/problems.js");
 
 const ws = "/nonexistent/ws-for-failures";
 const backend = (runCommand, diagnose) => ({
@@ -95,4 +95,29 @@ test("a diagnosis with facts is worded; one a custom backend worded itself is ke
   ).diagnose(ws);
   assert.equal(kept.problem, "mine");
   assert.equal(kept.remediation, "r");
+});
+
+test("choosing the runner out of descriptors: limits() and runnerInfo() throw the worded CODEGRAPH_RESOURCES", () => {
+  const problem = () => exhausted({ is: "loadAddon" }, Object.assign(new Error("too many"), { code: "EMFILE" }));
+  const stub = backend(
+    async () => ({}),
+    async () => ({}),
+  );
+  Object.defineProperty(stub, "MAX_OUTPUT_BYTES", {
+    enumerable: true,
+    get() {
+      throw problem();
+    },
+  });
+  stub.runnerInfo = () => {
+    throw problem();
+  };
+  const pkg = forBackend(stub);
+  for (const call of [() => pkg.limits(), () => pkg.runnerInfo()]) {
+    assert.throws(call, (err) => {
+      assert.equal(err.code, "CODEGRAPH_RESOURCES");
+      assert.match(err.message, /^CODEGRAPH_RESOURCES: .+\nRemediation: .*\(EMFILE\)/);
+      return true;
+    });
+  }
 });

@@ -238,10 +238,24 @@ function wrapBackend(backend) {
 
   /** The backend's limits, read now (a lazily loaded backend may not know them before). */
   function limits() {
-    return Object.fromEntries(LIMIT_NAMES.map((name) => [name, backend[name]]));
+    try {
+      return Object.fromEntries(LIMIT_NAMES.map((name) => [name, backend[name]]));
+    } catch (err) {
+      throw wordedError(err); // choosing the runner ran out of descriptors or memory
+    }
   }
 
-  return { run, explore, node, relations, search, diagnose, releaseFullOutputs, limits };
+  /** The backend's runnerInfo(), or undefined when it has none (a failure to choose one worded). */
+  function runnerInfo() {
+    if (typeof backend.runnerInfo !== "function") return undefined;
+    try {
+      return backend.runnerInfo();
+    } catch (err) {
+      throw wordedError(err);
+    }
+  }
+
+  return { run, explore, node, relations, search, diagnose, releaseFullOutputs, limits, runnerInfo };
 }
 
 module.exports = { wrapBackend };
