@@ -11,7 +11,7 @@ export declare const __napiBindingTarget: 'native' | 'wasm32-wasi' | 'wasm32-was
 
 /**
  * What the addon's `diagnose` resolves with. The public `Diagnosis` (index.d.ts) is this with its
- * problems worded by lib/words/ (lib/runners/native.js).
+ * problems worded by lib/words/ (lib/api/failures.js).
  */
 export interface AddonDiagnosis {
   cwd: string
@@ -344,7 +344,7 @@ export declare function releaseFullOutputs(paths?: string[] | null): number
  * `{ subcommand: "explore", positional: request, ... }`), in `cwd`, with every guarantee of the
  * runner. Every failure, bad arguments and a malformed description included, rejects the
  * promise with an Error whose `code` is a stable CODEGRAPH_* code, with the
- * failure's `facts` and bounded `details` (the glue, lib/runners/native.js, words it into the
+ * failure's `facts` and bounded `details` (the glue, lib/api/failures.js, words it into the
  * public Error through lib/words/); nothing is started for a malformed description.
  *
  * The `Result` is only napi-rs's own failure to create the promise (the environment shutting

@@ -331,7 +331,9 @@ export declare function createExtension(
 
 /**
  * What the glue runs on: a module shaped like the native addon's (binding.d.ts), e.g. the
- * plain-Node runner `lib/runners/node`. `runnerInfo` is optional.
+ * plain-Node runner `lib/runners/node`. `runnerInfo` is optional. `runCommand` rejects as the
+ * addon does: with `code`, `facts` and `details`, which the glue words (an Error with a `code` and
+ * no `facts` keeps its own words).
  */
 export interface Backend extends Limits {
   runCommand(
@@ -340,8 +342,11 @@ export interface Backend extends Limits {
     signal: AbortSignal | null,
     options: RunOptions | null,
   ): Promise<RunResult>;
-  /** The diagnosis without `parallel` (the glue adds it). */
-  diagnose(cwd: string, workspace?: string | null): Promise<Omit<Diagnosis, "parallel">>;
+  /**
+   * The diagnosis without `parallel` (the glue adds it): the addon's, its problems as facts
+   * (`{ code, facts }`, which the glue words), or one whose problems are worded already.
+   */
+  diagnose(cwd: string, workspace?: string | null): Promise<AddonDiagnosis | Omit<Diagnosis, "parallel">>;
   releaseFullOutputs(paths: string[] | null): number;
   runnerInfo?(): RunnerInfo;
 }

@@ -3,8 +3,9 @@
 // runner (lib/runners/node/) when no addon loads or PI_CODEGRAPH_RUNNER=node. No process logic
 // lives in the glue. `forBackend(backend)` builds the same exports over any addon-shaped backend.
 
+const { wordedAddonInfo } = require("./lib/api/failures.js");
 const { glueOver } = require("./lib/glue.js");
-const { addonInfo } = require("./lib/runners/native.js");
+const { addonInfo: nativeAddonInfo } = require("./lib/runners/native.js");
 const { defaultBackend } = require("./lib/runners/select.js");
 const pkg = require("./package.json");
 
@@ -22,6 +23,9 @@ async function packagePeers() {
   ]);
   return { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
 }
+
+/** Which native binary is loaded, or why none could be, in words. */
+const addonInfo = () => wordedAddonInfo(nativeAddonInfo());
 
 /** This copy of pi-codegraph: with two installs, the one Pi loads first is the active one. */
 const extension = { name: pkg.name, version: pkg.version, path: __dirname };

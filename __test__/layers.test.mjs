@@ -31,26 +31,6 @@ const ENTRIES = { runners: new Set(["lib/runners/select.js"]) };
 /** Outside lib/ that a floor may require. */
 const OUTSIDE = { runners: new Set(["binding.js"]) };
 
-/**
- * Arrows that still break the rules while issue 36's work moves the wording out of the runners
- * and the contract; each must disappear (the last test fails on one that no longer occurs).
- */
-const PENDING = new Set([
-  "lib/contract/arguments.js → lib/words/messages.js",
-  "lib/contract/problems.js → lib/words/messages.js",
-  "lib/contract/versions.js → lib/words/versions.js",
-  "lib/runners/native.js → lib/api/calls.js",
-  "lib/runners/native.js → lib/words/messages.js",
-  "lib/runners/native.js → lib/words/not-own.js",
-  "lib/runners/node/explore/diagnose.js → lib/words/messages.js",
-  "lib/runners/node/explore/diagnose.js → lib/words/not-own.js",
-  "lib/runners/node/explore.js → lib/words/messages.js",
-  "lib/runners/node/limits/stderr-tail.js → lib/words/redact.js",
-  "lib/runners/node.js → lib/api/answer.js",
-  "lib/runners/select.js → lib/api/calls.js",
-  "lib/words/roots.js → lib/pi/roots/labels.js",
-]);
-
 const floorOf = (rel) => (rel === "lib/glue.js" ? "glue" : rel.split("/")[1]);
 
 function* jsFiles(dir) {
@@ -97,7 +77,7 @@ test("every require in lib/ goes down a floor or stays on its own", () => {
   const requires = localRequires();
   assert.ok(requires.length > 100, `read ${requires.length} requires: the scan found lib/`);
   const wrong = requires.flatMap((r) => {
-    const problem = PENDING.has(`${r.from} → ${r.to}`) ? null : problemOf(r);
+    const problem = problemOf(r);
     return problem ? [`${r.from}:${r.line} ${problem} (${r.to})`] : [];
   });
   assert.deepEqual(wrong, []);
@@ -112,12 +92,4 @@ test("the rule catches an arrow up, across and past an entry", () => {
     /only lib\/runners\/select\.js/,
   );
   assert.equal(problemOf({ from: "lib/pi/tools/focused.js", to: "lib/pi/commands/verbs.js" }), null);
-});
-
-test("every pending arrow still exists (a fixed one leaves the list)", () => {
-  const present = new Set(localRequires().map((r) => `${r.from} → ${r.to}`));
-  assert.deepEqual(
-    [...PENDING].filter((arrow) => !present.has(arrow)),
-    [],
-  );
 });

@@ -13,7 +13,8 @@ import { doctorRows, fakeCli, makeWorkspace, root, tempDir, withEnv } from "./he
 import { hostWith, recordingUi } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
-const { CLI_FEATURES, TESTED_VERSIONS, supports, versionNotice, versionParts } = require("../lib/contract/versions.js");
+const { CLI_FEATURES, TESTED_VERSIONS, versionParts } = require("../lib/contract/versions.js");
+const { supports, versionNotice } = require("../lib/words/versions.js");
 const { QUIET_DEFAULTS } = require("../lib/contract/limits.js");
 
 const cliBin = path.join(root, "node_modules", ".bin");

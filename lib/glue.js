@@ -26,8 +26,7 @@ function glueOver(backend, options = {}) {
   const extensionInfo = () => ({ ...extension });
   const runnerInfo = () => {
     if (options.runner) return options.runner();
-    if (typeof backend.runnerInfo === "function") return backend.runnerInfo();
-    return { name: "custom backend", path: null, note: null, fallback: false };
+    return calls.runnerInfo() ?? { name: "custom backend", path: null, note: null, fallback: false };
   };
   const addonInfo =
     options.addonInfo ?? (() => ({ path: null, error: `no native addon is used: the ${runnerInfo().name} runner is` }));

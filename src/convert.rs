@@ -192,7 +192,7 @@ pub fn error_details(failure: &Failure) -> ErrorDetails {
 }
 
 /// A real `Error` with the stable `code`, the failure's `facts` and the run's `details`: the glue
-/// (lib/runners/native.js) words it through lib/words/ into the public Error.
+/// (lib/api/failures.js) words it through lib/words/ into the public Error.
 pub fn js_error(env: &Env, err: &CodegraphError, failure: &Failure) -> Error {
   let build = || -> Result<Error> {
     let code = err.code();

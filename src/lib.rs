@@ -54,7 +54,7 @@ pub const DEFAULT_TIMEOUT_MS: u32 = DEFAULT_TIMEOUT.as_millis() as u32;
 /// `{ subcommand: "explore", positional: request, ... }`), in `cwd`, with every guarantee of the
 /// runner. Every failure, bad arguments and a malformed description included, rejects the
 /// promise with an Error whose `code` is a stable CODEGRAPH_* code, with the
-/// failure's `facts` and bounded `details` (the glue, lib/runners/native.js, words it into the
+/// failure's `facts` and bounded `details` (the glue, lib/api/failures.js, words it into the
 /// public Error through lib/words/); nothing is started for a malformed description.
 ///
 /// The `Result` is only napi-rs's own failure to create the promise (the environment shutting

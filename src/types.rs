@@ -285,7 +285,7 @@ pub struct Problem {
 }
 
 /// What the addon's `diagnose` resolves with. The public `Diagnosis` (index.d.ts) is this with its
-/// problems worded by lib/words/ (lib/runners/native.js).
+/// problems worded by lib/words/ (lib/api/failures.js).
 #[napi(object, object_from_js = false)]
 pub struct AddonDiagnosis {
   pub cwd: String,

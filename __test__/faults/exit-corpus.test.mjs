@@ -1,5 +1,5 @@
 // The exit-classification corpus (__test__/corpora/exit.json, which the core's classifier test
-// crates/core/src/explore/exit_corpus.rs runs too), through explore() of each backend: the fake
+// crates/core/src/command_run/exit_corpus.rs runs too), through explore() of each backend: the fake
 // CLI prints the case's bytes, changes the state it names and ends as it says; the result must
 // carry the case's code and facts.
 import assert from "node:assert/strict";

@@ -22,7 +22,7 @@ function workspaceWithDb(make) {
 const mkfifo = (p) => execFileSync("mkfifo", [p], { env: { PATH: saved.PATH } });
 const mustNotRun = () => fakeCli([["stdout", "must not run\n"]]);
 
-eachBackend("never hangs, never touches the host's stdin", ({ exploreWith, diagnose, entry, callee }) => {
+eachBackend("never hangs, never touches the host's stdin", ({ exploreWith, diagnose, glue, callee }) => {
   const special = {
     "a FIFO": (p) => mkfifo(p),
     "a symlink to a FIFO": (p) => {
@@ -86,7 +86,7 @@ eachBackend("never hangs, never touches the host's stdin", ({ exploreWith, diagn
   test("a repository's `codegraph.db -> /dev/stdin` never eats the host's stdin (diagnose and explore)", async () => {
     const dir = workspaceWithDb((p) => fs.symlinkSync("/dev/stdin", p));
     const input = "first keystrokes of the user, or Pi's RPC input\n";
-    const script = `const { diagnose } = require(${entry});
+    const script = `const { diagnose } = ${glue};
 const explore = ${callee};
 (async () => {
 const d = await diagnose(${JSON.stringify(dir)});

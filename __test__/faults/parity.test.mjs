@@ -12,7 +12,7 @@ import { cleanup } from "../helpers/processes.mjs";
 import { backends, saved, toolCall, useFaultsSuite } from "./suite.mjs";
 
 const require = createRequire(import.meta.url);
-const { versionNotice } = require("../../lib/contract/versions.js");
+const { versionNotice } = require("../../lib/words/versions.js");
 
 /** A workspace whose index a live process (standing in for CodeGraph) is writing. */
 let busy;

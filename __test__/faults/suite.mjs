@@ -8,7 +8,7 @@ import { after, before, describe } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
 import { makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
 import { assertCleanProcessTable, restoreMark, setMark } from "../helpers/processes.mjs";
-import { ALL_TOOLS, calleeOf, toolCall } from "../helpers/tools.mjs";
+import { ALL_TOOLS, calleeOf, glueOf, toolCall } from "../helpers/tools.mjs";
 
 /**
  * Each backend under test, from helpers/impl.mjs (PI_CODEGRAPH_IMPL=native|node picks one):
@@ -26,8 +26,8 @@ export const saved = { PATH: process.env.PATH, BIN: process.env.PI_CODEGRAPH_BIN
  * The calls of `backend` for one tool (toolCall; explore by default): `explore(request, cwd,
  * signal, options)` is the call under test (explore itself, or the focused tool with the request
  * as its text), `exploreWith(bin, …)` times it, `diagnose`, `releaseFullOutputs`, `entry` (what a
- * child script requires, JSON), `callee`: the call under test as a JS expression for a child
- * script (`require(entry).explore` for explore, so explore's scripts are unchanged), `tool`
+ * child script requires, JSON), `glue`: the package's glue over it as a JS expression for a child
+ * script, `callee`: the call under test as a JS expression (over `glue`), `tool`
  * (toolCall) and `toolEnv` (what a host script of helpers/ needs to make the same call).
  */
 export function forBackend(backend, tool = toolCall("explore")) {
@@ -45,7 +45,8 @@ export function forBackend(backend, tool = toolCall("explore")) {
     );
     return { ...result, ms: Date.now() - started };
   }
-  return { explore, diagnose, releaseFullOutputs, exploreWith, entry, callee, tool, toolEnv: tool.env };
+  const glue = glueOf(backend);
+  return { explore, diagnose, releaseFullOutputs, exploreWith, entry, glue, callee, tool, toolEnv: tool.env };
 }
 
 /**

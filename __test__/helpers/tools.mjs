@@ -69,13 +69,16 @@ export function toolCall(glue) {
 const INDEX_JS = JSON.stringify(path.join(root, "index.js"));
 
 /**
- * `tool`'s call for a child script of `impl` (helpers/impl.mjs), as a JS expression:
- * `require(entry).explore` for explore (explore's scripts unchanged), else the focused tool over
- * the glue (`entry` itself, or index.js's forBackend over the bare Node runner).
+ * The package's glue of `impl` for a child script, as a JS expression: `require(entry)` (index.js),
+ * or for the Node runner index.js's forBackend over the bare runner (the public seam: the runner
+ * itself returns facts, never words).
  */
-export function calleeOf(tool, impl) {
+export function glueOf(impl) {
   const entry = JSON.stringify(impl.entry);
-  const glue =
-    !tool.focused || impl.id !== "node" ? `require(${entry})` : `require(${INDEX_JS}).forBackend(require(${entry}))`;
-  return tool.script(glue);
+  return impl.id !== "node" ? `require(${entry})` : `require(${INDEX_JS}).forBackend(require(${entry}))`;
+}
+
+/** `tool`'s call for a child script of `impl` (helpers/impl.mjs), as a JS expression, over its glue. */
+export function calleeOf(tool, impl) {
+  return tool.script(glueOf(impl));
 }

@@ -1,7 +1,10 @@
 // The answer as the model sees it, finished from what a backend returns: its stored text, its
 // `details` and the `answer` facts (subcommand, caps, empty, full output complete). A cut answer
-// gets the truncation marker (lib/words/marker.js), which counts against the caps: the text is
-// cut once more to leave room for the marker's worst case, so text + marker never exceed them.
+// gets the truncation marker (lib/words/marker.js), which counts against the caps. This is where an
+// answer is cut, once: a runner only stops storing at the caps while streaming (its memory bound;
+// the kept counts it reports for a truncated answer are provisional), and the marker's size is
+// known only from its words (the full output's path as shown, why none was kept), so the text is
+// cut here to leave room for the marker's worst case, and text + marker never exceed the caps.
 
 const { cut, countLines, MARKER_LINES } = require("../contract/limits.js");
 const { withWordedDropped } = require("../words/environment.js");

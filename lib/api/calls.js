@@ -7,23 +7,14 @@ const os = require("node:os");
 const { admit, noteIndexBytes, parallelPolicy, passWrite, queueBound } = require("./admission.js");
 const { finishAnswer } = require("./answer.js");
 const { DEFAULT_TIMEOUT_MS, isTimeout } = require("../contract/limits.js");
-const { exhausted } = require("../contract/problems.js");
+const { LIMIT_NAMES } = require("../contract/limits.js");
+const { Problem, exhausted } = require("../contract/problems.js");
 const { exploreCommand, nodeCommand, relationsCommand, searchCommand } = require("../contract/commands.js");
+const { diagnosisWords, failure, wordedError } = require("./failures.js");
 const { withStaleness } = require("./staleness.js");
 const { firstLine } = require("../contract/text.js");
-const { versionNotice } = require("../contract/versions.js");
 const { withWordedDropped } = require("../words/environment.js");
-const { publicError, reworded } = require("../words/messages.js");
-
-/** The limits every backend exports, as the addon's napi consts. */
-const LIMIT_NAMES = [
-  "MAX_REQUEST_CHARS",
-  "MAX_OUTPUT_BYTES",
-  "MAX_OUTPUT_LINES",
-  "DRAIN_LIMIT_BYTES",
-  "STDERR_TAIL_BYTES",
-  "DEFAULT_TIMEOUT_MS",
-];
+const { versionNotice } = require("../words/versions.js");
 
 /**
  * A progress listener that can fail in any way (throw anything, return a rejected promise or a
@@ -47,7 +38,7 @@ function plainOptions(options) {
   if (typeof options !== "object") return { plain: options, onQueue: undefined }; // the backend rejects it
   const { timeoutMs, onProgress, onQueue, workspace } = options;
   if (onQueue !== undefined && onQueue !== null && typeof onQueue !== "function")
-    throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "onQueue" } });
+    throw failure("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "onQueue" } });
   return {
     plain: { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress },
     onQueue: typeof onQueue === "function" ? safeListener(onQueue) : undefined,
@@ -112,7 +103,7 @@ function namedCommand(command) {
   }
 }
 
-/** `{ [name]: notice }` when the CLI's version is outside the tested range (lib/contract/versions.js), else `{}`. */
+/** `{ [name]: notice }` when the CLI's version is outside the tested range (lib/words/versions.js), else `{}`. */
 function noticeOf(name, cliVersion) {
   const notice = versionNotice(cliVersion);
   return notice ? { [name]: notice } : {};
@@ -141,7 +132,7 @@ function wrapBackend(backend) {
       ({ plain, onQueue, workspace } = plainOptions(options));
     } catch (cause) {
       if (cause?.code === "CODEGRAPH_INVALID_OPTIONS") throw cause;
-      throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
+      throw failure("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
     }
     // A failure's words name the command that ran (`codegraph sync did not finish…`); explore's stay as they were.
     const named = namedCommand(command);
@@ -153,11 +144,11 @@ function wrapBackend(backend) {
       ticket = writesIndex(command) ? passWrite(cwd) : await admit(cwd, { signal, budgetMs, onQueue });
     } catch (err) {
       const queue = err?.queue;
-      if (!queue) throw publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });
+      if (!queue) throw failure("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });
       const code = queue.is === "cancelled" ? "CODEGRAPH_CANCELLED" : "CODEGRAPH_TIMEOUT";
       const facts =
         queue.is === "cancelled" ? { queue, ...named } : { queue, timeoutMs: queueBound(budgetMs), ...named };
-      throw publicError(code, facts, {
+      throw failure(code, facts, {
         queueMs: queue.waitedMs,
         durationMs: total(),
         parallelLimit: queue.policy.limit,
@@ -169,14 +160,16 @@ function wrapBackend(backend) {
       result = await backend.runCommand(onBehalfOf(command, workspace), cwd, signal ?? null, plain);
     } catch (err) {
       ticket.leave();
+      // The runner's failure (a Problem: code, facts, the run's details), worded once here with
+      // what the glue observed added.
       const context = () => ({ ...noticeOf("cliVersionNotice", err.details?.cliVersion), ...waits() });
       if (err?.code === "CODEGRAPH_TIMEOUT")
-        throw reworded(err, { observed: observed(ticket, err.details), ...named }, context());
-      if (err?.code?.startsWith?.("CODEGRAPH_")) throw reworded(err, named, context());
+        throw wordedError(err, { observed: observed(ticket, err.details), ...named }, context());
+      if (err?.code?.startsWith?.("CODEGRAPH_")) throw wordedError(err, named, context());
       // Loading a backend can itself run out of descriptors or memory (require, dlopen).
       const resources = exhausted({ is: "loadRunner" }, err);
-      if (resources) throw publicError(resources.code, resources.facts);
-      throw publicError("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "argumentsUnusable", text: firstLine(err) } });
+      if (resources) throw wordedError(resources);
+      throw failure("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "argumentsUnusable", text: firstLine(err) } });
     }
     ticket.leave();
     noteIndexBytes(cwd, result?.details?.indexBytes);
@@ -198,7 +191,15 @@ function wrapBackend(backend) {
    * A focused tool's call: its arguments checked and made a command description (lib/contract/commands.js),
    * then run(). A bad argument is a CODEGRAPH_INVALID_REQUEST rejection, never a throw.
    */
-  const focused = (build) => async (params, cwd, signal, options) => run(build(params), cwd, signal, options);
+  const focused = (build) => async (params, cwd, signal, options) => {
+    let command;
+    try {
+      command = build(params);
+    } catch (err) {
+      throw err instanceof Problem ? wordedError(err) : err;
+    }
+    return run(command, cwd, signal, options);
+  };
   /** `codegraph node …` from codegraph_node's arguments ({ symbol?, file?, offset?, limit?, outline? }). */
   const node = focused(nodeCommand);
   /** `codegraph callers|callees|impact …` from codegraph_relations' arguments ({ relation, symbol, file?, limit?, depth? }). */
@@ -213,10 +214,11 @@ function wrapBackend(backend) {
    */
   async function diagnose(cwd, workspace) {
     try {
-      const diagnosis = withWordedDropped(await backend.diagnose(cwd, workspace));
+      const diagnosis = withWordedDropped(diagnosisWords(await backend.diagnose(cwd, workspace)));
       noteIndexBytes(cwd, diagnosis.indexBytes);
       return { ...diagnosis, ...noticeOf("versionNotice", diagnosis.cliVersion), parallel: parallelPolicy(cwd) };
-    } catch (err) {
+    } catch (thrown) {
+      const err = wordedError(thrown);
       const story = err?.details?.story;
       return {
         cwd,
@@ -236,10 +238,24 @@ function wrapBackend(backend) {
 
   /** The backend's limits, read now (a lazily loaded backend may not know them before). */
   function limits() {
-    return Object.fromEntries(LIMIT_NAMES.map((name) => [name, backend[name]]));
+    try {
+      return Object.fromEntries(LIMIT_NAMES.map((name) => [name, backend[name]]));
+    } catch (err) {
+      throw wordedError(err); // choosing the runner ran out of descriptors or memory
+    }
   }
 
-  return { run, explore, node, relations, search, diagnose, releaseFullOutputs, limits };
+  /** The backend's runnerInfo(), or undefined when it has none (a failure to choose one worded). */
+  function runnerInfo() {
+    if (typeof backend.runnerInfo !== "function") return undefined;
+    try {
+      return backend.runnerInfo();
+    } catch (err) {
+      throw wordedError(err);
+    }
+  }
+
+  return { run, explore, node, relations, search, diagnose, releaseFullOutputs, limits, runnerInfo };
 }
 
-module.exports = { LIMIT_NAMES, wrapBackend };
+module.exports = { wrapBackend };

@@ -3,11 +3,11 @@
 // `impact -d abc` falls back to depth 2. Pi validates a call against the tool's schema first;
 // this is the same rule for a caller that reaches execute() or run() without Pi (the SDK, tests),
 // and the one place that rejects what a schema cannot say (a `..` segment, a file-mode option
-// beside a symbol). A failure is CODEGRAPH_INVALID_REQUEST naming the tool, the argument and the
-// rule (lib/words/reasons.js).
+// beside a symbol). A failure is a CODEGRAPH_INVALID_REQUEST Problem naming the tool, the argument
+// and the rule (lib/api/failures.js words it, through lib/words/reasons.js).
 
 const { BLANK } = require("./files.js");
-const { publicError } = require("../words/messages.js");
+const { Problem } = require("./problems.js");
 
 /** A symbol or search text: CodeGraph matches names, so 300 characters is plenty; never empty. */
 const MAX_NAME_CHARS = 300;
@@ -51,8 +51,9 @@ const SEARCH_KINDS = [
   "union",
 ];
 
+/** The Problem of a bad argument: its tool, its name and the rule it broke (`more`: the rule's facts). */
 const argumentError = (tool, name, rule, more = {}) =>
-  publicError("CODEGRAPH_INVALID_REQUEST", { reason: { is: "argument", tool, name, rule, ...more } });
+  new Problem("CODEGRAPH_INVALID_REQUEST", { reason: { is: "argument", tool, name, rule, ...more } });
 
 /** Reads `params[name]` (a getter may throw: that is an unreadable argument, not a crash). */
 function read(tool, params, name) {

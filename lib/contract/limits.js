@@ -70,6 +70,22 @@ function cut(text, maxBytes = MAX_OUTPUT_BYTES, maxLines = MAX_OUTPUT_LINES) {
 /** Lines the truncation marker adds (a blank line and itself); it counts against the caps (lib/api/answer.js). */
 const MARKER_LINES = 2;
 
+/** Marks a tail that starts in the middle of a line longer than the tail itself (stderr_tail.rs). */
+const CUT_MARK = "[cut]…";
+
+/** The limits every backend exports, as the addon's napi consts. */
+const LIMIT_NAMES = [
+  "MAX_REQUEST_CHARS",
+  "MAX_OUTPUT_BYTES",
+  "MAX_OUTPUT_LINES",
+  "DRAIN_LIMIT_BYTES",
+  "STDERR_TAIL_BYTES",
+  "DEFAULT_TIMEOUT_MS",
+];
+
+/** At most this many roots are offered to the model (the `project` enum of every tool). */
+const MAX_OFFERED_ROOTS = 16;
+
 module.exports = {
   IS_WINDOWS,
   MAX_REQUEST_CHARS,
@@ -99,4 +115,7 @@ module.exports = {
   isContinuation,
   cut,
   MARKER_LINES,
+  CUT_MARK,
+  LIMIT_NAMES,
+  MAX_OFFERED_ROOTS,
 };

@@ -1,8 +1,7 @@
 // Failures as the addon's crates/core/src/errors.rs has them: a stable CODEGRAPH_* code and the
 // facts (paths raw, a tag for each kind of reason, the OS's own text). No words here: the public
-// Error is built from code + facts by lib/words/messages.js, as the addon's rejections are.
-
-const { publicError } = require("../words/messages.js");
+// Error is built from code + facts once, by lib/api/failures.js (through lib/words/messages.js),
+// for the addon's rejections and the Node runner's alike.
 
 /** errno → the resource it reports running out of (crates/core/src/errors/facts.rs `Resource`). */
 const RESOURCE_CODES = new Set(["EMFILE", "ENFILE", "EAGAIN", "ENOMEM"]);
@@ -18,11 +17,16 @@ function resourceOf(err) {
   return null;
 }
 
-/** A failure inside the backend: `{ code, facts }`; `explore()` turns it into the public Error. */
+/**
+ * A failure: `{ code, facts }`, and `details` (what the run knew: durations, the executable, the
+ * index) once a runner hands it over, as the addon's rejections carry them. lib/api/failures.js
+ * turns it into the public Error.
+ */
 class Problem extends Error {
-  constructor(code, facts = {}) {
+  constructor(code, facts = {}, details = undefined) {
     super(code);
     Object.assign(this, { code, facts });
+    if (details !== undefined) this.details = details;
   }
 }
 /** `reason`: `{ is: "blank" | "nul" | "tooLong" | … }` (lib/words/reasons.js names them all). */
@@ -68,10 +72,10 @@ const timedOut = (timeoutMs, stderrTail = "", partial = undefined, stalled = fal
   new Problem("CODEGRAPH_TIMEOUT", { timeoutMs, stderrTail, stalled, ...partialOf(partial), writerSeen: null });
 const cancelled = (partial) => new Problem("CODEGRAPH_CANCELLED", partialOf(partial));
 
-/** The public Error for a Problem (anything else is a bug here, still a contract error). */
-function problemError(p, failure) {
-  if (!(p instanceof Problem)) return publicError("CODEGRAPH_SPAWN", { reason: { is: "bug", text: osText(p) } }, {});
-  return publicError(p.code, p.facts, failure);
+/** A Problem with the run's `details` (anything else is a bug here, still a CODEGRAPH_SPAWN with no details). */
+function withDetails(p, details) {
+  if (!(p instanceof Problem)) return new Problem("CODEGRAPH_SPAWN", { reason: { is: "bug", text: osText(p) } }, {});
+  return new Problem(p.code, p.facts, details);
 }
 
 module.exports = {
@@ -90,5 +94,5 @@ module.exports = {
   exhausted,
   timedOut,
   cancelled,
-  problemError,
+  withDetails,
 };

@@ -44,4 +44,7 @@ function firstLine(value) {
   }
 }
 
-module.exports = { printable, cliForm, commandLine, firstLine };
+/** A copy without the undefined fields (absent, never undefined). */
+const withoutUndefined = (obj) => Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
+
+module.exports = { printable, cliForm, commandLine, firstLine, withoutUndefined };

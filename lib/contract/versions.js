@@ -1,6 +1,6 @@
 // Which CodeGraph versions have which commands and options: diagnostics, never gating on what we
-// cannot read. A feature below its floor is not offered (supports()); a version outside the
-// tested range gets one notice (versionNotice()) and is otherwise used as it is.
+// cannot read. A feature below its floor is not offered (missingSince()); a version outside the
+// tested range gets one notice (versionStanding(); lib/words/versions.js words both) and is otherwise used as it is.
 //
 // How the floors were established: every version of `@colbymchenry/codegraph` the registry lists
 // (0.8.0, 0.9.2, 0.9.5, 0.9.9, 1.1.0, 1.1.6, 1.2.0, 1.3.0, 1.4.1, 1.6.0, 1.6.1) was packed and its
@@ -10,8 +10,6 @@
 // `lib/dist/bin/codegraph.js`). "0.8.0" below means "in every published version" (0.8.0 is the
 // first). The features the pinned 1.6.1 has are checked against its `--help` by
 // __test__/versions.test.mjs, so the map cannot drift from the CLI the package is tested with.
-
-const { featureMissingWords, newerVersionWords, olderVersionWords } = require("../words/versions.js");
 
 /** The versions the package is tested with (the pinned devDependency is 1.6.1): one minor line. */
 const TESTED_VERSIONS = "1.6.x";
@@ -68,33 +66,35 @@ function compareParts(a, b) {
 const TESTED_PARTS = versionParts(TESTED_VERSIONS.replace("x", "0"));
 
 /**
- * Whether the installed CodeGraph (`cliVersion`, as diagnose() or an answer's details report it)
- * has `feature` (a key of CLI_FEATURES). A version that cannot be read, or a feature the map does
- * not know, is `{ ok: true }`: never refuse on what we cannot read.
+ * The version that added `feature` (a key of CLI_FEATURES) when the installed CodeGraph
+ * (`cliVersion`, as diagnose() or an answer's details report it) is older, else null. A version
+ * that cannot be read, or a feature the map does not know, is null: never refuse on what we
+ * cannot read.
  */
-function supports(cliVersion, feature) {
+function missingSince(cliVersion, feature) {
   const version = versionParts(cliVersion);
   const since = Object.hasOwn(CLI_FEATURES, feature) ? CLI_FEATURES[feature] : undefined;
-  if (!version || since === undefined || compareParts(version, versionParts(since)) >= 0) return { ok: true };
-  return { ok: false, why: featureMissingWords(String(cliVersion).trim(), feature, since) };
+  if (!version || since === undefined || compareParts(version, versionParts(since)) >= 0) return null;
+  return since;
 }
 
 /**
- * One sentence when `cliVersion` is outside the tested range (older: the features it lacks;
- * newer: used as it is, untested), else null (inside the range, or a version we cannot read).
+ * Where `cliVersion` stands against the tested range, as facts: null inside it (or a version we
+ * cannot read); `{ shown, tested, newer: true }` above it; `{ shown, tested, missing }` below it
+ * (each missing feature once: a command's options are left out when the command itself is missing).
  */
-function versionNotice(cliVersion) {
+function versionStanding(cliVersion) {
   const version = versionParts(cliVersion);
   if (!version) return null;
   const shown = String(cliVersion).trim();
   if (version.major === TESTED_PARTS.major && version.minor === TESTED_PARTS.minor) return null;
-  if (compareParts(version, TESTED_PARTS) > 0) return newerVersionWords(shown, TESTED_VERSIONS);
-  const missing = Object.keys(CLI_FEATURES).filter((feature) => !supports(cliVersion, feature).ok);
+  if (compareParts(version, TESTED_PARTS) > 0) return { shown, tested: TESTED_VERSIONS, newer: true };
+  const missing = Object.keys(CLI_FEATURES).filter((feature) => missingSince(cliVersion, feature) !== null);
   const commandMissing = new Set(missing.filter((feature) => !feature.includes(" ")));
   const shownMissing = missing.filter(
     (feature) => !feature.includes(" ") || !commandMissing.has(feature.split(" ")[0]),
   );
-  return olderVersionWords(shown, TESTED_VERSIONS, shownMissing);
+  return { shown, tested: TESTED_VERSIONS, newer: false, missing: shownMissing };
 }
 
-module.exports = { CLI_FEATURES, TESTED_VERSIONS, supports, versionNotice, versionParts };
+module.exports = { CLI_FEATURES, TESTED_VERSIONS, missingSince, versionParts, versionStanding };

@@ -9,10 +9,8 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { LIMIT_NAMES } = require("../api/calls.js");
-const { exhausted } = require("../contract/problems.js");
-const { headline, problemWords, publicError, remediation, withoutUndefined } = require("../words/messages.js");
-const { refusalFields } = require("../words/not-own.js");
+const { LIMIT_NAMES } = require("../contract/limits.js");
+const { Problem, exhausted } = require("../contract/problems.js");
 
 const ROOT = path.join(__dirname, "..", "..");
 
@@ -84,7 +82,7 @@ function loadNative() {
 
 let binding;
 let bindingError;
-/** The addon, loaded once; a coded CODEGRAPH_ADDON error (the same one every time) when it cannot be. */
+/** The addon, loaded once; a CODEGRAPH_ADDON Problem (the same facts every time) when it cannot be. */
 function loadBinding() {
   if (binding) return binding;
   if (!bindingError) {
@@ -95,21 +93,24 @@ function loadBinding() {
       // Out of descriptors or memory for the dlopen: the addon is there, and the next call
       // tries again (nothing is decided, no fallback is chosen).
       const resources = exhausted({ is: "loadAddon" }, cause);
-      if (resources) throw publicError(resources.code, resources.facts);
+      if (resources) throw resources;
       bindingError = cause;
     }
   }
-  // One short line for the model; the whole story (what was tried) is in `details.story`, which
-  // `pi-codegraph doctor` and `/codegraph` print.
-  throw publicError("CODEGRAPH_ADDON", { target: target(), story: String(bindingError?.message ?? bindingError) });
+  // The whole story (what was tried) is a fact: lib/api/ words it (one short line for the model,
+  // the story in `details.story`, which `pi-codegraph doctor` and `/codegraph` print).
+  throw new Problem("CODEGRAPH_ADDON", { target: target(), story: String(bindingError?.message ?? bindingError) });
 }
 
-/** Which native binary is loaded (for `pi-codegraph doctor`), or why none could be. */
+/**
+ * Which native binary is loaded (for `pi-codegraph doctor`), or why none could be: the loader's
+ * story, or the Problem that kept it from trying (lib/api/failures.js words it).
+ */
 function addonInfo() {
   try {
     loadBinding();
   } catch (err) {
-    return { path: null, error: err.details?.story ?? err.message };
+    return err.facts?.story ? { path: null, error: err.facts.story } : { path: null, error: null, problem: err };
   }
   const loaded = Object.keys(require.cache).find(
     (k) => k.endsWith(".node") && path.basename(k).startsWith("pi-codegraph"),
@@ -117,32 +118,18 @@ function addonInfo() {
   return { path: loaded ?? null, error: null };
 }
 
-/** The addon's rejection (`code` + `facts` + the run's `details`) as the public Error. */
-function worded(err) {
-  if (!err?.facts) throw err; // napi's own failure (the environment going away), or CODEGRAPH_ADDON
-  throw publicError(err.code, err.facts, err.details ?? {});
-}
-
-/** The addon's diagnosis with its problems (code + facts) worded. */
-function wordedDiagnosis(d) {
-  const { executableProblem, indexProblem, problem, writeProblem, removeProblem, ...rest } = d;
-  const line = (p) => (p ? headline(p.code, p.facts) : undefined);
-  const words = { headline, remediation };
-  return withoutUndefined({
-    ...rest,
-    executableProblem: line(executableProblem),
-    indexProblem: line(indexProblem),
-    ...(writeProblem ? refusalFields("write", writeProblem.code, writeProblem.facts, words) : {}),
-    ...(removeProblem ? refusalFields("remove", removeProblem.code, removeProblem.facts, words) : {}),
-    ...(problem ? problemWords(problem.code, problem.facts) : {}),
-  });
+/** The addon's rejection (`code` + `facts` + the run's `details`) as a Problem, nothing more. */
+function asProblem(err) {
+  if (!err?.facts) throw err; // napi's own failure (the environment going away)
+  throw new Problem(err.code, err.facts, err.details ?? {});
 }
 
 /** The addon as a backend: the same module shape, loaded when first used. */
 const nativeBackend = {
   runCommand: async (command, cwd, signal, options) =>
-    loadBinding().runCommand(command, cwd, signal, options).catch(worded),
-  diagnose: async (cwd, workspace) => wordedDiagnosis(await loadBinding().diagnose(cwd, workspace ?? null)),
+    loadBinding().runCommand(command, cwd, signal, options).catch(asProblem),
+  /** The addon's diagnosis as it is: its problems are facts (`{ code, facts }`), worded by lib/api/. */
+  diagnose: async (cwd, workspace) => loadBinding().diagnose(cwd, workspace ?? null),
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),
   runnerInfo() {

@@ -19,18 +19,11 @@
 //   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
 //   process.env shows the same value.
 
-const { finishAnswer } = require("../api/answer.js");
-const { exploreCommand } = require("../contract/commands.js");
 const { diagnose } = require("./node/explore/diagnose.js");
 const { runCommand } = require("./node/explore.js");
 const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("../contract/limits.js");
 const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("../contract/limits.js");
 const { releaseFullOutputs } = require("./node/full-output.js");
-
-/** `codegraph explore -- <request>`: one command description through runCommand, finished as the glue finishes it. */
-async function explore(request, cwd, signal, options) {
-  return finishAnswer(await runCommand(exploreCommand(request), cwd, signal, options));
-}
 
 /** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */
 function runnerInfo() {
@@ -39,7 +32,6 @@ function runnerInfo() {
 
 module.exports = {
   runCommand,
-  explore,
   runnerInfo,
   diagnose,
   releaseFullOutputs,

@@ -3,7 +3,7 @@
 // PI_CODEGRAPH_RUNNER=native|node forces one: `native` without an addon gives CODEGRAPH_ADDON
 // errors (nothing falls back); `node` never loads the addon. Decided once, on first use.
 
-const { LIMIT_NAMES } = require("../api/calls.js");
+const { LIMIT_NAMES } = require("../contract/limits.js");
 const { firstLine } = require("../contract/text.js");
 const { loadBinding, nativeBackend } = require("./native.js");
 
@@ -33,7 +33,7 @@ function choose() {
     } catch (err) {
       if (err.code === "CODEGRAPH_RESOURCES") throw err; // decided on a later call, when it loads
       // One line: what the addon loader found; the whole story is addonInfo().error.
-      const why = err.details?.story?.split(" (tried ")[0] ?? firstLine(err);
+      const why = err.facts?.story?.split(" (tried ")[0] ?? firstLine(err);
       chosen = nodeRunner(`native addon not loaded: ${why}${ignored}`, true);
     }
   }

@@ -1,14 +1,15 @@
 // Every failure's words, built once from the facts a backend returns (`{ code, facts }`, the execa
 // pattern): the public Error's `message` ("CODE: headline.\nRemediation: …", plus the stderr
-// section), its `remediation` and the `details` the facts add. Both backends (the addon through
-// lib/runners/native.js, the Node runner through its errors.js) and the glue go through here, so
-// the two say the same thing by construction.
+// section), its `remediation` and the `details` the facts add. Every failure, both runners' and
+// the glue's own, is worded here once, through lib/api/failures.js, so the two runners say the
+// same thing by construction.
 
 const { shownPath } = require("./paths.js");
 const { headline, queries, seconds } = require("./reasons.js");
 const { withWordedDropped } = require("./environment.js");
 const { redactTail } = require("./redact.js");
 const { notOwnRemediation } = require("./not-own.js");
+const { withoutUndefined } = require("../contract/text.js");
 
 const WORDED_FROM = Symbol("pi-codegraph words' facts");
 const NEVER_WRITES_INDEX = "pi-codegraph writes the index only when you type a /codegraph verb; the model never does.";
@@ -204,9 +205,6 @@ const observedDetails = (o) => ({
   lockWaitMs: o.lockWaitMs,
 });
 
-/** A copy without the undefined fields (absent, never undefined). */
-const withoutUndefined = (obj) => Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
-
 /** The self-contained message: Pi hands only `error.message` to the model. */
 function message(code, facts, details) {
   let text = `${code}: ${headline(code, facts)}.\nRemediation: ${remediation(code, facts)}`;
@@ -225,23 +223,10 @@ function message(code, facts, details) {
 function publicError(code, facts = {}, context = {}) {
   const details = withoutUndefined({ ...withWordedDropped(context), ...factDetails(code, facts) });
   const err = new Error(message(code, facts, details));
-  // The facts stay with the error (not enumerable) so that what the glue observed later can be
-  // added to them and the error worded again (reworded()).
+  // The facts stay with the error (not enumerable) so that the failed call's text can say its
+  // partial answer follows (messageBeforePartial()).
   Object.defineProperty(err, WORDED_FROM, { value: { facts, context } });
   return Object.assign(err, { code, remediation: remediation(code, facts), details });
-}
-
-/**
- * `err` worded again with `moreFacts` and `moreContext` added to what it was built from; an
- * error not built here keeps its words and gets only the context in its details.
- */
-function reworded(err, moreFacts = {}, moreContext = {}) {
-  const from = err?.[WORDED_FROM];
-  if (!from) {
-    if (err && typeof err === "object") err.details = { ...(err.details ?? {}), ...moreContext };
-    return err;
-  }
-  return publicError(err.code, { ...from.facts, ...moreFacts }, { ...from.context, ...moreContext });
 }
 
 /** `err`'s message as the model reads it when the partial answer follows it (says "below"). */
@@ -260,8 +245,6 @@ module.exports = {
   headline,
   remediation,
   publicError,
-  reworded,
   messageBeforePartial,
   problemWords,
-  withoutUndefined,
 };

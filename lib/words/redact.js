@@ -4,10 +4,7 @@
 // it is masked here, where it becomes a message or `details` (the one place for these rules:
 // __test__/corpora/redact.json holds a case for each).
 
-const { STDERR_TAIL_BYTES, isContinuation } = require("../contract/limits.js");
-
-/** Marks a tail that starts in the middle of a line longer than the tail itself (stderr_tail.rs). */
-const CUT_MARK = "[cut]…";
+const { CUT_MARK, STDERR_TAIL_BYTES, isContinuation } = require("../contract/limits.js");
 
 // A value after a key: double-quoted (backslash escapes; unterminated runs to the end of the
 // line), single-quoted (likewise), or unquoted up to whitespace.

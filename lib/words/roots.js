@@ -1,7 +1,7 @@
 // The words of the roots (lib/pi/roots/roots.js): the line an answer from another root begins with, the
 // `project` argument and guideline the model reads, and what `/codegraph roots` says.
 
-const { MAX_OFFERED_ROOTS } = require("../pi/roots/labels.js");
+const { MAX_OFFERED_ROOTS } = require("../contract/limits.js");
 const { shownPath } = require("./paths.js");
 
 /**

@@ -2,6 +2,8 @@
 // from the installed CodeGraph, and the one notice for a version outside the tested range.
 // Diagnostics only: nothing here refuses a call.
 
+const { missingSince, versionStanding } = require("../contract/versions.js");
+
 /** "`callers --file`": a feature as the user would type it after `codegraph`. */
 const featureShown = (feature) => `\`${feature}\``;
 
@@ -25,4 +27,25 @@ function newerVersionWords(version, tested) {
   return `CodeGraph ${version}: pi-codegraph is tested with ${tested}; newer versions are used as they are, untested.`;
 }
 
-module.exports = { featureMissingWords, olderVersionWords, newerVersionWords };
+/**
+ * Whether the installed CodeGraph (`cliVersion`) has `feature` (a key of CLI_FEATURES): `{ ok: true }`,
+ * or `{ ok: false, why }`. A version that cannot be read, or a feature the map does not know, is ok.
+ */
+function supports(cliVersion, feature) {
+  const since = missingSince(cliVersion, feature);
+  return since === null
+    ? { ok: true }
+    : { ok: false, why: featureMissingWords(String(cliVersion).trim(), feature, since) };
+}
+
+/**
+ * One sentence when `cliVersion` is outside the tested range (older: the features it lacks;
+ * newer: used as it is, untested), else null (inside the range, or a version we cannot read).
+ */
+function versionNotice(cliVersion) {
+  const s = versionStanding(cliVersion);
+  if (!s) return null;
+  return s.newer ? newerVersionWords(s.shown, s.tested) : olderVersionWords(s.shown, s.tested, s.missing);
+}
+
+module.exports = { featureMissingWords, olderVersionWords, newerVersionWords, supports, versionNotice };

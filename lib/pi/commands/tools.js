@@ -5,7 +5,7 @@
 const { FOCUSED_WORDS, TOOL_NAME, focusedDescription } = require("../guidance.js");
 const { FOCUSED_TOOLS } = require("../tools/focused.js");
 const { applyChoice, envChoice, parseToolsArgs, saveChoice } = require("../tools/choice.js");
-const { supports } = require("../../contract/versions.js");
+const { supports } = require("../../words/versions.js");
 const { TOOLS_WORDS, lackingText, toolsChangedText, toolsListText, unknownToolsText } = require("../../words/tools.js");
 
 /**

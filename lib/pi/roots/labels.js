@@ -11,6 +11,7 @@
 const crypto = require("node:crypto");
 const path = require("node:path");
 const { isWithin } = require("../../contract/files.js");
+const { MAX_OFFERED_ROOTS } = require("../../contract/limits.js");
 
 /** The workspace's own index. */
 const WORKSPACE_LABEL = ".";
@@ -18,8 +19,6 @@ const WORKSPACE_LABEL = ".";
 const LABEL_OTHER = /[^\p{L}\p{N}._@+/-]/gu;
 /** The longest label (a schema enum value the model reads in every request). */
 const MAX_LABEL_CHARS = 40;
-/** At most this many roots are offered to the model (the `project` enum of every tool). */
-const MAX_OFFERED_ROOTS = 16;
 /** A lossy label's hash: `~` and this many hex digits of sha256(directory). */
 const HASH_CHARS = 8;
 

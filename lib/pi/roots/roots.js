@@ -7,7 +7,7 @@
 // root by its label; it never names a path.
 
 const path = require("node:path");
-const { argumentError } = require("../../contract/arguments.js");
+const { invalidArgument: argumentError } = require("../../api/failures.js");
 const { isWithin } = require("../../contract/files.js");
 const { WORKSPACE_LABEL, markOffered, rootLabel } = require("./labels.js");
 const { hasIndex } = require("./scan.js");

@@ -5,7 +5,7 @@
 const { FALLBACK_LINE, TOOL_NAME, guidance, toolDescription } = require("../guidance.js");
 const { fallbackLineOf, focusedDescription, focusedGuidance } = require("../guidance.js");
 const { failedAnswer } = require("../../api/answer.js");
-const { argumentError } = require("../../contract/arguments.js");
+const { invalidArgument: argumentError } = require("../../api/failures.js");
 const { renderCall, renderFocusedCall, renderResult } = require("../render.js");
 const { WORKSPACE_LABEL, pathFacts, rootFor } = require("../roots/roots.js");
 const { focusedTool } = require("./focused.js");

@@ -5,8 +5,8 @@
 const { setTimeout: delay } = require("node:timers/promises");
 const { discover, launchRuns } = require("./discovery.js");
 const { badWorkspace, cancelled, indexBusy, indexInterrupted, invalidOptions } = require("../../contract/problems.js");
-const { problemError, timedOut } = require("../../contract/problems.js");
-const { withoutUndefined } = require("../../words/messages.js");
+const { timedOut, withDetails } = require("../../contract/problems.js");
+const { withoutUndefined } = require("../../contract/text.js");
 const { blockedCause, classifyExit, withinCauseWait } = require("./explore/exit.js");
 const { MAX_WRITE_TIMEOUT_MS } = require("../../contract/limits.js");
 const { childEnv } = require("./environment.js");
@@ -116,8 +116,8 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
 
 /**
  * Runs one CodeGraph command (a description, ./command.js; lib/contract/commands.js builds them) in `cwd`.
- * Resolves with `{ text, details }`; rejects with an Error carrying `code`, `remediation` and
- * bounded `details`. Never throws synchronously. `options`: `timeoutMs` (default: the command's)
+ * Resolves with `{ text, details, answer }`; rejects with a Problem (`code`, `facts` and the run's
+ * `details`), as the addon does; lib/api/ words both. Never throws synchronously. `options`: `timeoutMs` (default: the command's)
  * and `onProgress({ text, tail, seenBytes, seenLines, elapsedMs })`, at most every 250 ms (output
  * that arrived in between is reported once they have passed). A truncated answer's details carry
  * `outputTail`.
@@ -148,7 +148,7 @@ async function runCommand(command, cwd, signal, options) {
     );
   } catch (err) {
     failure.durationMs = msSince(started);
-    throw problemError(err, failure);
+    throw withDetails(err, failure);
   } finally {
     unlink?.();
   }

@@ -92,7 +92,12 @@ async function checkIndex(workspace, home, env) {
   // the call) is the workspace's problem, not a missing index.
   const missing = async (what) =>
     (await workspaceGone(workspace)) ??
-    noIndex(workspace, { is: "missing", path: what }, { is: "missing", ancestor: await ancestorIndex(workspace, env) });
+    // `ancestor` null when none, as the addon hands it over (an Option).
+    noIndex(
+      workspace,
+      { is: "missing", path: what },
+      { is: "missing", ancestor: (await ancestorIndex(workspace, env)) ?? null },
+    );
   let st;
   try {
     st = await fsp.stat(dir);

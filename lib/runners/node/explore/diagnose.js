@@ -1,11 +1,11 @@
 // diagnose(): read-only readiness of a workspace, as the addon's (crates/core/src/command_run/diagnose.rs): what an
-// explore would find, without running one and without writing anything.
+// explore would find, without running one and without writing anything. Its problems are facts
+// (`{ code, facts }`), as the addon's are; lib/api/failures.js words them.
 
 const path = require("node:path");
 const { discover } = require("../discovery.js");
 const { Problem, badWorkspace, indexBusy, indexInterrupted, osText } = require("../../../contract/problems.js");
-const { headline, problemWords, remediation, withoutUndefined } = require("../../../words/messages.js");
-const { refusalFields } = require("../../../words/not-own.js");
+const { withoutUndefined } = require("../../../contract/text.js");
 const { indexDirOf } = require("../../../contract/index-dir.js");
 const { activeWriter, interruptedWrite } = require("../index-writer.js");
 const { childEnv } = require("../environment.js");
@@ -69,13 +69,10 @@ async function diagnose(cwd, workspace) {
       ["write", refusals.write],
       ["remove", refusals.remove],
     ])
-      if (p) {
-        const { code, facts } = asProblem(p, workspace);
-        Object.assign(d, refusalFields(field, code, facts, { headline, remediation }));
-      }
+      if (p) d[`${field}Problem`] = factsOf(asProblem(p, workspace));
     if (launch.problem) {
       problem = launch.problem;
-      d.executableProblem = headline(launch.problem.code, launch.problem.facts);
+      d.executableProblem = factsOf(launch.problem);
     } else {
       const probe = startVersionProbe(launch, workspace, child.env, performance.now() + DIAGNOSE_VERSION_WAIT_MS);
       const v = await probe.within(DIAGNOSE_VERSION_WAIT_MS + 600);
@@ -88,18 +85,18 @@ async function diagnose(cwd, workspace) {
       const p = asProblem(index.problem, workspace);
       const kind = p.facts.kind;
       if (kind?.is === "missing" && kind.ancestor) d.ancestorIndex = kind.ancestor;
-      d.indexProblem = headline(p.code, p.facts);
+      d.indexProblem = factsOf(p);
       problem ??= p;
     } else Object.assign(d, { indexPath: index.dir, indexResolved: index.resolved, indexBytes: index.bytes });
     // An explore now would wait for the writer and may give up: not ready, and why.
     if (writer) {
       const busy = indexBusy(writer, 0);
-      d.indexProblem = headline(busy.code, busy.facts);
+      d.indexProblem = factsOf(busy);
       problem ??= busy;
     }
     if (interrupted) {
       const unfinished = indexInterrupted(interrupted);
-      d.indexProblem = headline(unfinished.code, unfinished.facts);
+      d.indexProblem = factsOf(unfinished);
       problem ??= unfinished;
     }
   } catch (p) {
@@ -107,12 +104,12 @@ async function diagnose(cwd, workspace) {
     problem = p;
   }
   d.ready = !problem;
-  if (problem) {
-    const p = asProblem(problem, "");
-    Object.assign(d, problemWords(p.code, p.facts));
-  }
+  if (problem) d.problem = factsOf(asProblem(problem, ""));
   return withoutUndefined(d);
 }
+
+/** A Problem as the addon hands one over: `{ code, facts }`. */
+const factsOf = (p) => ({ code: p.code, facts: p.facts });
 
 /** A Problem as it is; anything else (a bug) as the workspace's problem, in its own words. */
 const asProblem = (p, workspace) =>

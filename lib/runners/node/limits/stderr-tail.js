@@ -1,9 +1,8 @@
 // The end of one run's stderr, kept for a failure's diagnosis: clean and bounded (lib/words redacts it)
 // (crates/core/src/limits/stderr_tail.rs).
 
-const { STDERR_TAIL_BYTES, isContinuation } = require("../../../contract/limits.js");
+const { CUT_MARK, STDERR_TAIL_BYTES, isContinuation } = require("../../../contract/limits.js");
 const { cleanText } = require("../sanitize.js");
-const { CUT_MARK } = require("../../../words/redact.js");
 
 /** Keeps the final STDERR_TAIL_BYTES of stderr, as clean text. */
 class StderrTail {
