@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
 const { forBackend } = require("../../index.js");
-const { LIMIT_NAMES } = require("../../lib/api/calls.js");
+const { LIMIT_NAMES } = require("../../lib/contract/limits.js");
 
 /** The real runner of a backend id (helpers/impl.mjs): the addon's or the Node runner's module. */
 export function runnerOf(id) {
