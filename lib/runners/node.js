@@ -19,8 +19,8 @@
 //   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
 //   process.env shows the same value.
 
-const { diagnose } = require("./node/explore/diagnose.js");
-const { runCommand } = require("./node/explore.js");
+const { diagnose } = require("./node/command-run/diagnose.js");
+const { runCommand } = require("./node/command-run.js");
 const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("../contract/limits.js");
 const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("../contract/limits.js");
 const { releaseFullOutputs } = require("./node/full-output.js");
