@@ -306,12 +306,7 @@ export declare const TOOL_NAME: "codegraph_explore";
 /** The line every tool error ends with. */
 export declare const FALLBACK_LINE: string;
 
-/**
- * Pi's modules the glue draws with: TypeBox's `Type`, pi-tui's `Text`, and Pi's own `formatSize`
- * and `keyHint` (from `@mariozechner/pi-coding-agent`); optionally Pi's `BorderedLoader`, the
- * progress box of the `/codegraph` verbs in interactive Pi (without it, progress goes to the
- * status slot).
- */
+/** Pi's modules the glue draws with (`BorderedLoader`: the verbs' progress box; else the status slot). */
 export interface Peers {
   Type: unknown;
   Text: unknown;
@@ -330,10 +325,8 @@ export declare function createExtension(
 ): (pi: import("@mariozechner/pi-coding-agent").ExtensionAPI) => void;
 
 /**
- * What the glue runs on: a module shaped like the native addon's (binding.d.ts), e.g. the
- * plain-Node runner `lib/runners/node`. `runnerInfo` is optional. `runCommand` rejects as the
- * addon does: with `code`, `facts` and `details`, which the glue words (an Error with a `code` and
- * no `facts` keeps its own words).
+ * What the glue runs on: a module shaped like the addon's (binding.d.ts), e.g. `lib/runners/node`.
+ * It rejects with `code`, `facts` and `details`, which the glue words (no `facts`: its own words).
  */
 export interface Backend extends Limits {
   runCommand(
@@ -342,10 +335,7 @@ export interface Backend extends Limits {
     signal: AbortSignal | null,
     options: RunOptions | null,
   ): Promise<RunResult>;
-  /**
-   * The diagnosis without `parallel` (the glue adds it): the addon's, its problems as facts
-   * (`{ code, facts }`, which the glue words), or one whose problems are worded already.
-   */
+  /** The diagnosis without `parallel`: its problems as facts (`{ code, facts }`) or worded already. */
   diagnose(cwd: string, workspace?: string | null): Promise<AddonDiagnosis | Omit<Diagnosis, "parallel">>;
   releaseFullOutputs(paths: string[] | null): number;
   runnerInfo?(): RunnerInfo;
