@@ -24,10 +24,12 @@ function piOwn(id) {
   }
 }
 
-const { Type } = require("typebox");
-const { Text } = require("@mariozechner/pi-tui");
-const { StringEnum } = require("@mariozechner/pi-ai");
+const { Type } = piOwn("typebox");
+const { Text } = piOwn("@mariozechner/pi-tui");
+const { StringEnum } = piOwn("@mariozechner/pi-ai");
 const { BorderedLoader, formatSize, getAgentDir, keyHint } = piOwn("@mariozechner/pi-coding-agent");
 
 const peers = { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
-module.exports = require("./index.js").createExtension(() => peers);
+// This package's own modules natively too: through the loader each of them would be transformed
+// and evaluated again at every start (about a quarter of a second; bench/start.mjs).
+module.exports = createRequire(__filename)("./index.js").createExtension(() => peers);

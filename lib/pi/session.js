@@ -5,16 +5,19 @@
 const path = require("node:path");
 const { TOOL_NAME } = require("./guidance.js");
 const { indexedRoots, loadAddedRoots } = require("./roots/roots.js");
-const { handleRoots, rootsCompletions } = require("./commands/roots.js");
 const { hasIndex, scanRoots } = require("./roots/scan.js");
 const { createEditLedger } = require("../api/staleness.js");
 const { statusReport, statusText } = require("./commands/status.js");
 const { createTool } = require("./tools/registration.js");
 const { FOCUSED_NAMES } = require("./tools/focused.js");
 const { agentDirOf, choiceFor } = require("./tools/choice.js");
-const { handleTools, toolsCompletions } = require("./commands/tools.js");
-const { handleVerb, verbCompletions } = require("./commands/verbs.js");
 const { COMMAND_DESCRIPTION } = require("../words/verbs.js");
+
+// What only a typed /codegraph needs loads when first typed, not at every Pi start
+// (bench/start.mjs): the verbs, /codegraph roots and /codegraph tools.
+const verbs = () => require("./commands/verbs.js");
+const rootsCommand = () => require("./commands/roots.js");
+const toolsCommand = () => require("./commands/tools.js");
 
 /**
  * Builds the Pi extension factory over `glue` (wrapBackend's calls plus extensionInfo() and
@@ -205,26 +208,31 @@ function createExtension(glue, getPeers) {
         // directories and the added labels.
         // A label is completed once a scan still running has finished (Pi awaits a promise here).
         getArgumentCompletions: (prefix) => {
-          if (/^tools\s/i.test(String(prefix ?? ""))) return toolsCompletions(prefix);
+          if (/^tools\s/i.test(String(prefix ?? ""))) return toolsCommand().toolsCompletions(prefix);
           const complete = () =>
             /^roots\s/i.test(String(prefix ?? ""))
-              ? rootsCompletions(prefix, state, ctx.cwd)
-              : verbCompletions(prefix, state.diagnosis?.cliVersion, state.verbRoots());
+              ? rootsCommand().rootsCompletions(prefix, state, ctx.cwd)
+              : verbs().verbCompletions(prefix, state.diagnosis?.cliVersion, state.verbRoots());
           return state.scanning ? state.scanSettled(ctx).then(complete, complete) : complete();
         },
         handler: async (args, cmdCtx) => {
           if (/^\s*tools(\s|$)/i.test(String(args ?? ""))) {
-            await handleTools(String(args).trim().slice(5), cmdCtx, { state, peers: state.peers, glue, say });
+            await toolsCommand().handleTools(String(args).trim().slice(5), cmdCtx, {
+              state,
+              peers: state.peers,
+              glue,
+              say,
+            });
             return;
           }
           // Every label (a verb's, cancel's, roots remove's) means what it will mean after the scan.
           await state.scanSettled(cmdCtx).catch(() => {});
           if (/^\s*roots(\s|$)/i.test(String(args ?? ""))) {
-            await handleRoots(String(args).trim().slice(5), cmdCtx, { glue, state, refresh, say });
+            await rootsCommand().handleRoots(String(args).trim().slice(5), cmdCtx, { glue, state, refresh, say });
             return;
           }
           if (String(args ?? "").trim()) {
-            await handleVerb(args, cmdCtx, { glue, state, peers: state.peers, refresh, say });
+            await verbs().handleVerb(args, cmdCtx, { glue, state, peers: state.peers, refresh, say });
             return;
           }
           await refresh(cmdCtx);

@@ -1,0 +1,62 @@
+// What a Pi start loads of this package (issue 36: load at start only what a session needs at
+// start; the figure, Pi's start with and without the extension, is bench/start.mjs's). A session
+// starts through the Pi host in a fresh process; what only a typed /codegraph needs (the verbs,
+// /codegraph roots, /codegraph tools) loads when first typed. extension.js requires this package's
+// modules natively, so Pi's loader does not transform and evaluate them again at every start.
+
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { test } from "node:test";
+import { makeWorkspace, root, useFakeCli } from "./helpers/index.mjs";
+
+const fake = useFakeCli();
+const LAZY = ["lib/pi/commands/verbs.js", "lib/pi/commands/roots.js", "lib/pi/commands/tools.js"];
+
+/** Runs a session start, then `/codegraph <args>` for each of `typed`; prints what was loaded when. */
+function loadedAround(typed) {
+  const script = `
+    import { createRequire } from "node:module";
+    import { hostWith, recordingUi, runCommand } from ${JSON.stringify(path.join(root, "__test__/helpers/pi-host.mjs"))};
+    const require = createRequire(import.meta.url);
+    const ours = () => Object.keys(require.cache).filter((k) => k.startsWith(${JSON.stringify(`${root}${path.sep}lib`)})).map((k) => k.slice(${root.length + 1}).split("\\\\").join("/"));
+    const host = await hostWith(require(${JSON.stringify(path.join(root, "index.js"))}));
+    const ctx = { cwd: ${JSON.stringify(makeWorkspace())}, hasUI: true, ui: recordingUi() };
+    await host.startSession(ctx);
+    const atStart = ours();
+    for (const args of ${JSON.stringify(typed)}) await runCommand(host, ctx, "codegraph", args);
+    console.log(JSON.stringify({ atStart, after: ours() }));
+    process.exit(0);`;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, PATH: fake.bin },
+  });
+  return JSON.parse(out.trim().split("\n").at(-1));
+}
+
+test("a session starts without the modules only a typed /codegraph needs; each loads when typed", () => {
+  const { atStart, after } = loadedAround(["status", "roots", "tools"]);
+  assert.ok(
+    atStart.includes("lib/pi/session.js") && atStart.includes("lib/pi/tools/registration.js"),
+    atStart.join(" "),
+  );
+  assert.deepEqual(
+    LAZY.filter((m) => atStart.includes(m)),
+    [],
+  );
+  assert.deepEqual(
+    LAZY.filter((m) => !after.includes(m)),
+    [],
+  );
+});
+
+test("extension.js requires the package and Pi's modules natively, not through Pi's loader", () => {
+  const source = fs.readFileSync(path.join(root, "extension.js"), "utf8");
+  const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
+  // The one bare require left is the fallback inside piOwn (Pi's Bun binary, virtual modules).
+  const bare = [...code.matchAll(/(?<![\w.)])require\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
+  assert.deepEqual(bare, ["node:module"]);
+  assert.match(code, /createRequire\(__filename\)\(["']\.\/index\.js["']\)/);
+});
