@@ -13,11 +13,9 @@ const { FOCUSED_NAMES } = require("./tools/focused.js");
 const { agentDirOf, choiceFor } = require("./tools/choice.js");
 const { COMMAND_DESCRIPTION } = require("../words/verbs.js");
 
-// What only a typed /codegraph needs loads when first typed, not at every Pi start
-// (bench/start.mjs): the verbs, /codegraph roots and /codegraph tools.
-const verbs = () => require("./commands/verbs.js");
-const rootsCommand = () => require("./commands/roots.js");
-const toolsCommand = () => require("./commands/tools.js");
+// What only a typed /codegraph needs (the verbs, /codegraph roots and /codegraph tools) loads
+// when first typed, through the one table (bench/figures/start.mjs).
+const { completeSubcommand, runSubcommand } = require("./commands/table.js");
 
 /**
  * Builds the Pi extension factory over `glue` (wrapBackend's calls plus extensionInfo() and
@@ -185,6 +183,17 @@ function createExtension(glue, getPeers) {
       else process.stdout.write(`${text}\n`);
     };
 
+    /** What every /codegraph handler takes (lib/pi/commands/table.js): one shape for all. */
+    const commandContext = {
+      glue,
+      state,
+      refresh,
+      say,
+      get peers() {
+        return state.peers;
+      },
+    };
+
     pi.on("session_start", async (_event, ctx) => {
       if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
       state.active = true;
@@ -207,34 +216,10 @@ function createExtension(glue, getPeers) {
         // `--yes`; after `tools`, the choices and the tools' names; after `roots`, add/remove,
         // directories and the added labels.
         // A label is completed once a scan still running has finished (Pi awaits a promise here).
-        getArgumentCompletions: (prefix) => {
-          if (/^tools\s/i.test(String(prefix ?? ""))) return toolsCommand().toolsCompletions(prefix);
-          const complete = () =>
-            /^roots\s/i.test(String(prefix ?? ""))
-              ? rootsCommand().rootsCompletions(prefix, state, ctx.cwd)
-              : verbs().verbCompletions(prefix, state.diagnosis?.cliVersion, state.verbRoots());
-          return state.scanning ? state.scanSettled(ctx).then(complete, complete) : complete();
-        },
+        getArgumentCompletions: (prefix) => completeSubcommand(prefix, commandContext, ctx),
         handler: async (args, cmdCtx) => {
-          if (/^\s*tools(\s|$)/i.test(String(args ?? ""))) {
-            await toolsCommand().handleTools(String(args).trim().slice(5), cmdCtx, {
-              state,
-              peers: state.peers,
-              glue,
-              say,
-            });
-            return;
-          }
-          // Every label (a verb's, cancel's, roots remove's) means what it will mean after the scan.
+          if (String(args ?? "").trim()) return runSubcommand(args, cmdCtx, commandContext);
           await state.scanSettled(cmdCtx).catch(() => {});
-          if (/^\s*roots(\s|$)/i.test(String(args ?? ""))) {
-            await rootsCommand().handleRoots(String(args).trim().slice(5), cmdCtx, { glue, state, refresh, say });
-            return;
-          }
-          if (String(args ?? "").trim()) {
-            await verbs().handleVerb(args, cmdCtx, { glue, state, peers: state.peers, refresh, say });
-            return;
-          }
           await refresh(cmdCtx);
           const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
           const report = statusReport(state.diagnosis, state, info);

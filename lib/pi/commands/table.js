@@ -1,0 +1,59 @@
+// /codegraph's one table: the first word typed → the module that handles it (loaded when first
+// typed, not at Pi's start) and how it completes. Every handler takes the same command context,
+// `{ glue, state, peers, refresh, say }`, built once per session (lib/pi/session.js).
+//   tools …   /codegraph tools (the focused tools' choice): answers at once, even while a scan runs
+//   roots …   /codegraph roots (list, add, remove)
+//   <verb> …  status, init, sync, rebuild, uninit, unlock, cancel (lib/pi/commands/verbs.js)
+// Nothing typed is the report (lib/pi/commands/status.js), which the session gives itself.
+
+const SUBCOMMANDS = [
+  {
+    word: "tools",
+    waitsForScan: false,
+    load: () => require("./tools.js"),
+    handle: (m, rest, ctx, context) => m.handleTools(rest, ctx, context),
+    complete: (m, prefix) => m.toolsCompletions(prefix),
+  },
+  {
+    word: "roots",
+    waitsForScan: true,
+    load: () => require("./roots.js"),
+    handle: (m, rest, ctx, context) => m.handleRoots(rest, ctx, context),
+    complete: (m, prefix, context, cwd) => m.rootsCompletions(prefix, context.state, cwd),
+  },
+];
+/** Any other first word: a verb (its own module tells a known one from a typo). */
+const VERBS = {
+  word: "",
+  waitsForScan: true,
+  load: () => require("./verbs.js"),
+  handle: (m, args, ctx, context) => m.handleVerb(args, ctx, context),
+  complete: (m, prefix, context) =>
+    m.verbCompletions(prefix, context.state.diagnosis?.cliVersion, context.state.verbRoots()),
+};
+
+/** `{ entry, rest }` for what was typed after "/codegraph " (`rest`: after the entry's word). */
+function entryFor(args) {
+  const text = String(args ?? "");
+  const first = text.trim().split(/\s+/)[0].toLowerCase();
+  const entry = SUBCOMMANDS.find((e) => e.word === first);
+  return entry ? { entry, rest: text.trim().slice(entry.word.length) } : { entry: VERBS, rest: text };
+}
+
+/** Runs `/codegraph <args>` (not empty) with the session's command context. */
+async function runSubcommand(args, ctx, context) {
+  const { entry, rest } = entryFor(args);
+  // Every label (a verb's, cancel's, roots remove's) means what it will mean after the scan.
+  if (entry.waitsForScan) await context.state.scanSettled(ctx).catch(() => {});
+  await entry.handle(entry.load(), rest, ctx, context);
+}
+
+/** The completions for `prefix` (a promise while a scan that may add labels still runs). */
+function completeSubcommand(prefix, context, ctx) {
+  const { entry } = entryFor(/\s/.test(String(prefix ?? "")) ? prefix : "");
+  const complete = () => entry.complete(entry.load(), prefix, context, ctx.cwd);
+  if (!entry.waitsForScan || !context.state.scanning) return complete();
+  return context.state.scanSettled(ctx).then(complete, complete);
+}
+
+module.exports = { completeSubcommand, runSubcommand };
