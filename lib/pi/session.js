@@ -6,7 +6,7 @@ const path = require("node:path");
 const { TOOL_NAME } = require("./guidance.js");
 const { indexedRoots, loadAddedRoots } = require("./roots/roots.js");
 const { hasIndex, scanRoots } = require("./roots/scan.js");
-const { createEditLedger } = require("../api/staleness.js");
+const { SessionState } = require("./session-state.js");
 const { statusReport, statusText } = require("./commands/status.js");
 const { createTool } = require("./tools/registration.js");
 const { FOCUSED_NAMES } = require("./tools/focused.js");
@@ -52,43 +52,7 @@ const { completeSubcommand, runSubcommand } = require("./commands/table.js");
 function createExtension(glue, getPeers) {
   /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
   return function piCodegraph(pi) {
-    const state = {
-      diagnosis: undefined,
-      lastError: undefined,
-      active: false,
-      fullOutputs: [],
-      peers: undefined,
-      ledger: createEditLedger(),
-      // The focused tools this copy registered, and the user's choice of them ({ names, source }).
-      focused: [],
-      choice: { names: [], source: "default" },
-      // The roots: the last scan's result, the user's added directories, the roots now (each with
-      // `indexed`), and the diagnosis of each root other than the workspace (dir → diagnosis).
-      scan: undefined,
-      scanning: undefined,
-      added: { dirs: [] },
-      roots: [],
-      rootDiagnoses: new Map(),
-    };
-    /** The roots a tool can answer from (those with an index now that the model is offered). */
-    state.toolRoots = () => state.roots.filter((r) => r.indexed && r.offered);
-    /** The roots a verb can name: every one with an index now, offered to the model or not. */
-    state.verbRoots = () => state.roots.filter((r) => r.indexed);
-    /** A root's readiness: the workspace's own diagnosis for ".", else its own. */
-    state.diagnosisOf = (root) =>
-      root.source === "workspace" ? state.diagnosis : (state.rootDiagnoses.get(root.dir) ?? state.diagnosis);
-    /**
-     * The readiness the tools' words follow: the workspace's (no roots, or only its own), the only
-     * root's, or with several the first ready one (each call says its own root's problem).
-     */
-    state.serving = () => {
-      const roots = state.toolRoots();
-      if (roots.length === 0) return state.diagnosis;
-      const all = roots.map(state.diagnosisOf);
-      return all.find((d) => d?.ready) ?? all[0];
-    };
-    /** The focused tools on: chosen and registered by this copy. */
-    state.activeFocused = () => state.focused.filter((n) => state.choice.names.includes(n));
+    const state = new SessionState();
     const key = () => {
       const d = state.serving();
       const labels = state.toolRoots().map((r) => r.label);

@@ -43,7 +43,7 @@ async function applyAdded(dirs, ctx, env) {
   } catch (err) {
     saveError = err?.code ?? err?.message ?? String(err);
   }
-  state.added = { dirs };
+  state.addedRootsAre(dirs);
   await env.refresh(ctx);
   return { saved: Boolean(saved), saveError };
 }

@@ -63,7 +63,7 @@ async function handleTools(rest, ctx, { state, peers, say }) {
     saveError = err?.code ?? err?.message ?? String(err);
   }
   // Applied either way; "session" when it could not be saved (the list then says so).
-  state.choice = { names, source: saved ? "saved" : "session" };
+  state.toolsChosen(names, saved);
   state.applyChoice();
   const on = state.activeFocused();
   // Only a value it reads decides at the next start (an ignored one leaves that to the saved file).

@@ -299,7 +299,7 @@ async function runWrite(verb, ctx, env, cwd) {
   }
   const durationMs = performance.now() - started;
   // Readiness at once: the tool is registered again with the new guidance, the slot follows.
-  if (env.state) env.state.shownStatus = undefined;
+  env.state?.indexWritten();
   await env.refresh(ctx);
   const d = cwd === ctx.cwd ? (env.state.diagnosis ?? {}) : await env.glue.diagnose(cwd, ctx.cwd);
   if (outcome.error?.code === "CODEGRAPH_NO_INDEX" && notOwnRefusal(verb, d))

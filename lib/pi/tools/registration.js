@@ -163,14 +163,14 @@ async function executeCall(state, ctx, onUpdate, { pick, run, caps, trailer }) {
     // In another root, on behalf of Pi's workspace: code inside either is kept from the child.
     const workspace = root ? { workspace: ctx?.cwd } : {};
     const result = await run({ onProgress, onQueue, ...workspace }, { root, rest: picked.rest });
-    state.lastError = undefined;
+    state.callEnded();
     const file = result.details.fullOutputPath;
     if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
     const project = root ? { project: { label: root.label, dir: root.dir } } : {};
     const text = withPathLine(result.text, root, ctx?.cwd);
     return { content: [{ type: "text", text }], details: { ...result.details, ...project } };
   } catch (err) {
-    state.lastError = { at: new Date().toISOString(), message: err.message };
+    state.callEnded(err);
     // Pi hands the model only the message: it carries what a stopped CLI had printed.
     const text = withPathLine(failedAnswer(err, caps, trailer(err)), root, ctx?.cwd);
     const toolError = new Error(text, { cause: err });

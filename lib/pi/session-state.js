@@ -1,0 +1,84 @@
+// What one Pi session of the extension knows, as one object with named fields. Only the session
+// (lib/pi/session.js) sets what it learns (readiness, the roots, the peers); the commands and the
+// tool change it through the methods below, each named for what happened.
+
+const { createEditLedger } = require("../api/staleness.js");
+
+class SessionState {
+  /** The workspace's own diagnosis (lib/api/calls.js diagnose) as last checked. */
+  diagnosis = undefined;
+  /** The last tool call's failure (`{ at, message }`), for the report; none after a success. */
+  lastError = undefined;
+  /** This copy serves the session (false when another copy registered codegraph_explore first). */
+  active = false;
+  /** Full-output files this session's answers left, released at session end. */
+  fullOutputs = [];
+  /** Pi's modules the glue draws with (index.d.ts Peers), from session_start on. */
+  peers = undefined;
+  /** Pi's agent directory, where the tools' choice and the added roots are saved. */
+  agentDir = undefined;
+  /** Pi's own edits and writes newer than the index (lib/api/staleness.js). */
+  ledger = createEditLedger();
+  /** The focused tools this copy registered (a name another extension took stays theirs). */
+  focused = [];
+  /** The tools registered before ours: name → whose. */
+  taken = new Map();
+  /** The user's choice of focused tools: `{ names, source }` (default, env, saved, session). */
+  choice = { names: [], source: "default" };
+  /** The last scan below the workspace (lib/pi/roots/scan.js), and the one running, if any. */
+  scan = undefined;
+  scanning = undefined;
+  /** The directories the user added (/codegraph roots add). */
+  added = { dirs: [] };
+  /** The roots now, each with `indexed`, and the diagnosis of each one other than the workspace. */
+  roots = [];
+  rootDiagnoses = new Map();
+  /** The status slot's text as last shown (only a change reaches the UI). */
+  shownStatus = undefined;
+
+  /** The roots a tool can answer from (those with an index now that the model is offered). */
+  toolRoots() {
+    return this.roots.filter((r) => r.indexed && r.offered);
+  }
+  /** The roots a verb can name: every one with an index now, offered to the model or not. */
+  verbRoots() {
+    return this.roots.filter((r) => r.indexed);
+  }
+  /** A root's readiness: the workspace's own diagnosis for ".", else its own. */
+  diagnosisOf(root) {
+    return root.source === "workspace" ? this.diagnosis : (this.rootDiagnoses.get(root.dir) ?? this.diagnosis);
+  }
+  /**
+   * The readiness the tools' words follow: the workspace's (no roots, or only its own), the only
+   * root's, or with several the first ready one (each call says its own root's problem).
+   */
+  serving() {
+    const roots = this.toolRoots();
+    if (roots.length === 0) return this.diagnosis;
+    const all = roots.map((r) => this.diagnosisOf(r));
+    return all.find((d) => d?.ready) ?? all[0];
+  }
+  /** The focused tools on: chosen and registered by this copy. */
+  activeFocused() {
+    return this.focused.filter((n) => this.choice.names.includes(n));
+  }
+
+  /** /codegraph tools chose `names` (`saved`: kept for the project; else for this session only). */
+  toolsChosen(names, saved) {
+    this.choice = { names, source: saved ? "saved" : "session" };
+  }
+  /** /codegraph roots add or remove left these added directories. */
+  addedRootsAre(dirs) {
+    this.added = { dirs };
+  }
+  /** An index was written: the slot is said again whatever it showed. */
+  indexWritten() {
+    this.shownStatus = undefined;
+  }
+  /** A tool call ended: `err` its failure, or none. */
+  callEnded(err) {
+    this.lastError = err ? { at: new Date().toISOString(), message: err.message } : undefined;
+  }
+}
+
+module.exports = { SessionState };
