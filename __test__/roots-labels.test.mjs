@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
-import { fakeBinDir, hashTree, readLog, root, tempDir, useFakeCli, withEnv } from "./helpers/index.mjs";
+import { fakeBinDir, hashTree, readLog, root, tempDir, useAgentDirEnv, withEnv } from "./helpers/index.mjs";
 import { piEnv, piMissing, piScratch, runPi, tearDownPiSuite, writeModelsJson } from "./helpers/pi-harness.mjs";
 import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
 import { indexBytes, makeMonorepo, makeNested, makeProject, writeIndex } from "./helpers/roots.mjs";
@@ -34,19 +34,7 @@ const sqlite = (() => {
 const EXPLORE = "codegraph_explore";
 const TOOLS = [EXPLORE, "codegraph_node", "codegraph_relations", "codegraph_search"];
 
-useFakeCli();
-const savedEnv = {};
-before(() => {
-  for (const k of ["PI_CODING_AGENT_DIR", "PI_CODEGRAPH_TOOLS"]) savedEnv[k] = process.env[k];
-  process.env.PI_CODING_AGENT_DIR = tempDir("pi-codegraph-agent-");
-  delete process.env.PI_CODEGRAPH_TOOLS;
-});
-after(() => {
-  for (const [k, v] of Object.entries(savedEnv)) {
-    if (v === undefined) delete process.env[k];
-    else process.env[k] = v;
-  }
-});
+useAgentDirEnv(["PI_CODEGRAPH_TOOLS"]);
 
 /** `/codegraph roots add`'s words. */
 const added = (label, dir) =>

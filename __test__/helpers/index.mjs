@@ -141,6 +141,28 @@ export function useFakeCli() {
   return fake;
 }
 
+/**
+ * useFakeCli(), and Pi's agent directory a fresh temp dir (what the extension saves per project
+ * goes there, never into the user's own) with each of `cleared` unset, for the enclosing file or
+ * suite; all restored `after`. Returns useFakeCli()'s `fake`.
+ */
+export function useAgentDirEnv(cleared = []) {
+  const fake = useFakeCli();
+  const saved = {};
+  before(() => {
+    for (const k of ["PI_CODING_AGENT_DIR", ...cleared]) saved[k] = process.env[k];
+    process.env.PI_CODING_AGENT_DIR = tempDir("pi-codegraph-agent-");
+    for (const k of cleared) delete process.env[k];
+  });
+  after(() => {
+    for (const [k, v] of Object.entries(saved)) {
+      if (v === undefined) delete process.env[k];
+      else process.env[k] = v;
+    }
+  });
+  return fake;
+}
+
 /** The fake's echo of how it was started (its default answer): `{ argv, cwd }`. */
 export function parseEcho(text) {
   const [first, json] = text.split("\n");

@@ -3,8 +3,7 @@
 // helpers that read a tool's answer from another root and a refused call.
 import assert from "node:assert/strict";
 import path from "node:path";
-import { after, before } from "node:test";
-import { parseEcho, readLog, tempDir, useFakeCli, withEnv } from "./index.mjs";
+import { parseEcho, readLog, tempDir, useAgentDirEnv, withEnv } from "./index.mjs";
 import { codegraphSaid, hostWith, recordingUi } from "./pi-host.mjs";
 
 export const EXPLORE = "codegraph_explore";
@@ -25,22 +24,8 @@ export const outsideLine = (label, dir, rel = "..") =>
 
 /** For a roots test file: the fake CLI on PATH, Pi's agent directory a temp one, no tools/parallel variables. */
 export function useRootsEnv() {
-  useFakeCli();
-  const savedEnv = {};
-  before(() => {
-    for (const k of ["PI_CODING_AGENT_DIR", "PI_CODEGRAPH_TOOLS", "PI_CODEGRAPH_MAX_PARALLEL"])
-      savedEnv[k] = process.env[k];
-    // Added roots are saved in Pi's agent directory: never the user's own in a test.
-    process.env.PI_CODING_AGENT_DIR = tempDir("pi-codegraph-agent-");
-    delete process.env.PI_CODEGRAPH_TOOLS;
-    delete process.env.PI_CODEGRAPH_MAX_PARALLEL;
-  });
-  after(() => {
-    for (const [k, v] of Object.entries(savedEnv)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  });
+  // Added roots are saved in Pi's agent directory: never the user's own in a test.
+  useAgentDirEnv(["PI_CODEGRAPH_TOOLS", "PI_CODEGRAPH_MAX_PARALLEL"]);
 }
 
 /** The outcome of a promise: `{ value }` or `{ error }`. */

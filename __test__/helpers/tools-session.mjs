@@ -2,8 +2,8 @@
 // public seam with the fake CLI: Pi's agent directory a temp one (the choice is saved there), no
 // PI_CODEGRAPH_TOOLS, interactive Pi's theme set up (rendering happens there).
 import path from "node:path";
-import { after, before } from "node:test";
-import { readLog, tempDir, useFakeCli, withEnv } from "./index.mjs";
+import { before } from "node:test";
+import { readLog, tempDir, useAgentDirEnv, withEnv } from "./index.mjs";
 import { createPiHost, piInteractive, piPeers, recordingUi } from "./pi-host.mjs";
 
 export const FOCUSED = ["codegraph_node", "codegraph_relations", "codegraph_search"];
@@ -11,20 +11,8 @@ export const CALL = { codegraph_node: "node", codegraph_relations: "relations", 
 
 /** For a focused-tool test file: the fake CLI (returned: `{ ws, … }`), a temp agent directory, Pi's theme. */
 export function useToolsEnv() {
-  const fake = useFakeCli();
   // The choice is saved in Pi's agent directory: never the user's own in a test.
-  const savedEnv = {};
-  before(() => {
-    for (const k of ["PI_CODING_AGENT_DIR", "PI_CODEGRAPH_TOOLS"]) savedEnv[k] = process.env[k];
-    process.env.PI_CODING_AGENT_DIR = tempDir("pi-codegraph-agent-");
-    delete process.env.PI_CODEGRAPH_TOOLS;
-  });
-  after(() => {
-    for (const [k, v] of Object.entries(savedEnv)) {
-      if (v === undefined) delete process.env[k];
-      else process.env[k] = v;
-    }
-  });
+  const fake = useAgentDirEnv(["PI_CODEGRAPH_TOOLS"]);
   // Rendering happens in interactive Pi, which has set up its theme and keybindings first.
   before(piInteractive);
   return fake;

@@ -8,6 +8,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { median } from "../lib/stats.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PI_DIR = path.join(root, "node_modules", "@mariozechner", "pi-coding-agent");
@@ -37,11 +38,6 @@ function startOnce(withExtension, { workspace, env }) {
     child.stdin.write(`${JSON.stringify({ id: "s", type: "get_state" })}\n`);
   });
 }
-
-const median = (xs) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 export async function start() {
   const scratch = fs.mkdtempSync(path.join(os.tmpdir(), "pi-cg-start-"));
