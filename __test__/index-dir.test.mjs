@@ -17,7 +17,8 @@ import { DRIVE, dirOnDrive } from "./helpers/wsl-drive.mjs";
 
 const require = createRequire(import.meta.url);
 const { verbCommand } = require("../lib/contract/commands.js");
-const { hasIndex, scanRoots } = require("../lib/pi/roots/scan.js");
+const { hasIndex } = require("../lib/pi/roots/index-probe.js");
+const { scanRoots } = require("../lib/pi/roots/scan.js");
 useFakeCli();
 before(piInteractive);
 

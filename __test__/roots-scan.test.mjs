@@ -12,7 +12,8 @@ import { indexBytes } from "./helpers/roots.mjs";
 
 const require = createRequire(import.meta.url);
 const SCAN = path.join(root, "lib", "pi", "roots", "scan.js");
-const { SCAN_LIMITS, SCAN_SKIP, PROJECT_MARKERS, hasIndex, scanRoots } = require(SCAN);
+const { SCAN_LIMITS, SCAN_SKIP, PROJECT_MARKERS, scanRoots } = require(SCAN);
+const { hasIndex } = require(path.join(root, "lib", "pi", "roots", "index-probe.js"));
 
 const HEADER = Buffer.from("SQLite format 3\0", "latin1");
 const NOBODY = 65534;

@@ -7,12 +7,22 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
-import { makeWorkspace, root, useFakeCli } from "./helpers/index.mjs";
+import { makeWorkspace, root, useFakeCli, withEnv } from "./helpers/index.mjs";
+import { createPiHost, piPeers, recordingUi } from "./helpers/pi-host.mjs";
 
+const require = createRequire(import.meta.url);
 const fake = useFakeCli();
+/** What only a typed /codegraph needs. */
 const LAZY = ["lib/pi/commands/verbs.js", "lib/pi/commands/roots.js", "lib/pi/commands/tools.js"];
+/**
+ * What a session's start does not need: the report and the verbs' words. (A failure's words, an
+ * answer's cut and the rendering load with the package: a call on a host with no file descriptor
+ * left must still word its failure; the fault suites' out-of-resources topic holds that.)
+ */
+const NOT_AT_START = ["lib/pi/commands/status.js", "lib/words/verbs.js"];
 
 /** Runs a session start, then `/codegraph <args>` for each of `typed`; prints what was loaded when. */
 function loadedAround(typed) {
@@ -43,7 +53,7 @@ test("a session starts without the modules only a typed /codegraph needs; each l
     atStart.join(" "),
   );
   assert.deepEqual(
-    LAZY.filter((m) => atStart.includes(m)),
+    [...LAZY, ...NOT_AT_START].filter((m) => atStart.includes(m)),
     [],
   );
   assert.deepEqual(
@@ -59,4 +69,56 @@ test("extension.js requires the package and Pi's modules natively, not through P
   const bare = [...code.matchAll(/(?<![\w.)])require\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
   assert.deepEqual(bare, ["node:module"]);
   assert.match(code, /createRequire\(__filename\)\(["']\.\/index\.js["']\)/);
+});
+
+/**
+ * Pi's entry (extension.js: `diagnoseAtLoad`) begins the diagnosis when Pi loads the extension;
+ * session_start takes it only for the directory and environment it was made for. The backend
+ * answers its first diagnosis for the workspace and every later one for a directory with no
+ * index, so the status slot session_start sets says which one it used.
+ */
+async function startedAfterEarlyDiagnosis({ between = () => {}, sessionCwd } = {}) {
+  const { forBackend } = require("../index.js");
+  const runner = require("../lib/runners/node.js");
+  const ws = makeWorkspace();
+  const elsewhere = makeWorkspace({ index: false });
+  const calls = [];
+  const backend = { ...runner, runnerInfo: () => runner.runnerInfo() };
+  backend.diagnose = (cwd, workspace) => {
+    calls.push(cwd);
+    return runner.diagnose(calls.length === 1 ? cwd : elsewhere, workspace);
+  };
+  const peers = await piPeers();
+  const host = createPiHost();
+  const before = process.cwd();
+  process.chdir(ws);
+  try {
+    host.load(
+      forBackend(backend).createExtension(() => peers, { diagnoseAtLoad: true }),
+      "test",
+    );
+    const atLoad = [...calls];
+    await between();
+    const ui = recordingUi();
+    await host.startSession({ cwd: sessionCwd ?? ws, hasUI: true, ui });
+    return { ws, atLoad, firstStatus: ui.statusLog[0]?.text };
+  } finally {
+    process.chdir(before);
+  }
+}
+
+test("Pi's entry diagnoses Pi's directory as it loads, and session_start takes that diagnosis", async () => {
+  const { ws, atLoad, firstStatus } = await startedAfterEarlyDiagnosis();
+  assert.equal(atLoad.length, 1);
+  assert.equal(fs.realpathSync(atLoad[0]), fs.realpathSync(ws));
+  assert.equal(firstStatus, "⬡ codegraph");
+});
+
+test("an early diagnosis made for another environment or another directory is not used", async () => {
+  const changed = await withEnv({ PI_CODEGRAPH_START_TEST: undefined }, () =>
+    startedAfterEarlyDiagnosis({ between: () => (process.env.PI_CODEGRAPH_START_TEST = "set after the load") }),
+  );
+  assert.equal(changed.firstStatus, "⬡ codegraph: no index", "the environment changed after the load");
+  const other = await startedAfterEarlyDiagnosis({ sessionCwd: makeWorkspace() });
+  assert.equal(other.firstStatus, "⬡ codegraph: no index", "the session's directory is not Pi's");
 });

@@ -4,6 +4,9 @@
 // problems become the public words of lib/words/ here, once, with what the glue observed added
 // to the facts first. Both runners go through the same lines, so they say the same thing.
 
+// Loaded with the package, not when first needed: a call that meets an exhausted host (no file
+// descriptor left) must still word its failure, and then no module can be read from disk
+// (__test__/faults: out of resources). The same holds for answer.js and lib/pi/render.js.
 const { argumentError } = require("../contract/arguments.js");
 const { headline, problemWords, publicError, remediation } = require("../words/messages.js");
 const { refusalFields } = require("../words/not-own.js");

@@ -5,13 +5,13 @@
 const path = require("node:path");
 const { TOOL_NAME } = require("./guidance.js");
 const { indexedRoots, loadAddedRoots } = require("./roots/roots.js");
-const { hasIndex, scanRoots } = require("./roots/scan.js");
+const { hasIndex } = require("./roots/index-probe.js");
 const { SessionState } = require("./session-state.js");
-const { statusReport, statusText } = require("./commands/status.js");
+const { statusText } = require("./status-slot.js");
 const { createTool } = require("./tools/registration.js");
 const { FOCUSED_NAMES } = require("./tools/focused.js");
 const { agentDirOf, choiceFor } = require("./tools/choice.js");
-const { COMMAND_DESCRIPTION } = require("../words/verbs.js");
+const { COMMAND_DESCRIPTION } = require("../words/command.js");
 
 // What only a typed /codegraph needs (the verbs, /codegraph roots and /codegraph tools) loads
 // when first typed, through the one table (bench/figures/start.mjs).
@@ -48,11 +48,17 @@ const { completeSubcommand, runSubcommand } = require("./commands/table.js");
  * running, itself bounded), and the roots the user added. Each is re-checked (its index, its
  * readiness) with the workspace; when the labels change, the tools are registered again with a
  * `project` parameter of the new labels (lib/pi/tools/registration.js).
+ *
+ * `start.diagnoseAtLoad` (Pi's own entry, extension.js, sets it): the diagnosis of Pi's directory
+ * begins when Pi loads the extension, so it runs while Pi finishes starting instead of holding up
+ * session_start, which takes it when the session's directory and the environment are still the
+ * ones it was made for (else it diagnoses afresh).
  */
-function createExtension(glue, getPeers) {
+function createExtension(glue, getPeers, start = {}) {
   /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
   return function piCodegraph(pi) {
     const state = new SessionState();
+    let early = start.diagnoseAtLoad ? earlyDiagnosis(glue) : undefined;
     const key = () => {
       const d = state.serving();
       const labels = state.toolRoots().map((r) => r.label);
@@ -122,7 +128,10 @@ function createExtension(glue, getPeers) {
     state.refresh = (ctx) => refresh(ctx).catch(() => {});
     /** Scans for the indexes below the workspace again; the roots follow once it is done. */
     state.rescan = (ctx) => {
-      const scanning = scanRoots(ctx.cwd)
+      // Begun one turn of the event loop later, so a session's start does not wait for it (nor
+      // for loading the scan); `state.scanning` is set at once, so a turn still waits for it.
+      const scanning = new Promise(setImmediate)
+        .then(() => require("./roots/scan.js").scanRoots(ctx.cwd))
         .then((scan) => {
           state.scan = scan;
         })
@@ -166,7 +175,9 @@ function createExtension(glue, getPeers) {
       state.agentDir = agentDirOf(state.peers.getAgentDir);
       state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
       state.added = loadAddedRoots(state.agentDir, ctx.cwd);
-      state.diagnosis = await glue.diagnose(ctx.cwd);
+      const taken = early?.for(ctx.cwd);
+      early = undefined; // once: a later session (/new, /reload's) diagnoses its own start
+      state.diagnosis = (await taken) ?? (await glue.diagnose(ctx.cwd));
       Object.assign(state, await rootsNow(ctx.cwd, state.diagnosis));
       // The tools registered before ours (name → whose): a focused tool name another extension
       // registered first stays theirs.
@@ -186,6 +197,7 @@ function createExtension(glue, getPeers) {
           await state.scanSettled(cmdCtx).catch(() => {});
           await refresh(cmdCtx);
           const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
+          const { statusReport } = require("./commands/status.js");
           const report = statusReport(state.diagnosis, state, info);
           say(cmdCtx, report, state.serving().ready ? "info" : "warning");
         },
@@ -223,6 +235,23 @@ function createExtension(glue, getPeers) {
       state.fullOutputs = [];
       glue.releaseFullOutputs(ending);
     });
+  };
+}
+
+/** What the diagnosis depends on besides the directory: the environment (PATH, CODEGRAPH_DIR…). */
+const placeKey = (cwd) => `${path.resolve(cwd)}\0${JSON.stringify(process.env)}`;
+
+/**
+ * The diagnosis of Pi's directory begun now: `for(cwd)` is its promise when `cwd` and the
+ * environment are what they were, else undefined. (The glue's diagnose words a failure as a
+ * diagnosis; a custom glue's rejection resolves to undefined, and session_start diagnoses again.)
+ */
+function earlyDiagnosis(glue) {
+  const cwd = process.cwd();
+  const key = placeKey(cwd);
+  const diagnosis = glue.diagnose(cwd).catch(() => undefined);
+  return {
+    for: (sessionCwd) => (typeof sessionCwd === "string" && placeKey(sessionCwd) === key ? diagnosis : undefined),
   };
 }
 

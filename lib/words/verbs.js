@@ -2,26 +2,10 @@
 // its progress line, its refusals and its result, and the index report of `/codegraph status`
 // (from the facts lib/contract/index-status.js reads out of `codegraph status --json`).
 
+const { VERB_LINES } = require("./command.js");
 const { shownPath } = require("./paths.js");
 
-/** The verbs as the completion lists them: name → one line. */
-const VERB_LINES = {
-  status: "CodeGraph's own index report: pending changes, state, versions, lock (read-only)",
-  init: "Create this workspace's CodeGraph index (codegraph init)",
-  sync: "Bring the index up to date with the changed files (codegraph sync)",
-  rebuild: "Recreate the index from scratch (codegraph index)",
-  uninit: "Delete this workspace's index and CodeGraph's git hooks (codegraph uninit)",
-  unlock: "Remove a stale CodeGraph lock left by an interrupted write (codegraph unlock)",
-  cancel: "Stop the index write running in this workspace",
-  tools: "Focused CodeGraph tools for the model: list, or all | none | on/off <names> (saved for this project)",
-  roots: "The CodeGraph projects the tools answer from: list, or add <dir> | remove <label> (saved for this project)",
-};
-
 const YES_LINE = "Run without asking first";
-
-/** The command's description as Pi lists it. */
-const COMMAND_DESCRIPTION =
-  "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb); tools; roots";
 
 const VERB_MIB = 1024 * 1024;
 /** "212 KiB", "1.4 MiB", "2.1 GiB". */
@@ -282,9 +266,7 @@ module.exports = {
   projectHeadText,
   typeLabelText,
   unknownProjectText,
-  VERB_LINES,
   YES_LINE,
-  COMMAND_DESCRIPTION,
   CANCELLED_NOTHING,
   bytesText,
   durationText,

@@ -9,7 +9,7 @@ const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
 const { MAX_ADDED_ROOTS, saveAddedRoots } = require("../roots/roots.js");
-const { hasIndex } = require("../roots/scan.js");
+const { hasIndex } = require("../roots/index-probe.js");
 const { ROOTS_WORDS, addedText, notAddedText, notRemovedText, removedText } = require("../../words/roots.js");
 const { rootsListText, unknownRootsText } = require("../../words/roots.js");
 

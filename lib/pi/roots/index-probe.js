@@ -6,8 +6,11 @@
 // Opened non-blocking and re-checked as a regular file, so a FIFO swapped in cannot block; any
 // error is "no". A file with SQLite's 16-byte magic and nothing of CodeGraph's is no index.
 
+const fsp = require("node:fs/promises");
+const path = require("node:path");
+const { indexDirNameFor } = require("../../contract/index-dir.js");
 const { SQLITE_MAGIC } = require("../../contract/limits.js");
-const { openRegular, readAt } = require("../../contract/files.js");
+const { INDEX_DB_FILE, openRegular, readAt, resolvedPath } = require("../../contract/files.js");
 
 /** Pages read at most: page 1 and its first children (CodeGraph 1.6.1's schema fills 2 leaves). */
 const PROBE_MAX_PAGES = 8;
@@ -72,4 +75,24 @@ async function isCodegraphIndex(file) {
   }
 }
 
-module.exports = { isCodegraphIndex };
+/**
+ * Whether `dir` has an index (indexDir: the directory the CLI opens there, by its own rule:
+ * CODEGRAPH_DIR trimmed, `.codegraph-wsl` on a Windows drive under WSL, else .codegraph):
+ * `<dir>/<indexDir>/codegraph.db` is a regular file (stat follows a
+ * symlink but opens nothing, so a FIFO, socket, device or directory is refused before any open)
+ * that is a CodeGraph index by its content (isCodegraphIndex below: a valid SQLite header and
+ * CodeGraph's own tables in the schema, a bounded read; opened non-blocking and re-checked, so a
+ * file swapped for a FIFO in between cannot block). Any error: no index.
+ */
+async function hasIndex(dir, indexDir) {
+  try {
+    const name = indexDir ?? (await indexDirNameFor(await resolvedPath(dir), process.env));
+    const db = path.join(dir, name, INDEX_DB_FILE);
+    if (!(await fsp.stat(db)).isFile()) return false;
+    return await isCodegraphIndex(db);
+  } catch {
+    return false;
+  }
+}
+
+module.exports = { hasIndex, isCodegraphIndex };

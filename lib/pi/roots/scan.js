@@ -10,10 +10,9 @@ const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
 const { IS_WINDOWS, MAX_TIMEOUT_MS } = require("../../contract/limits.js");
-const { DEFAULT_INDEX_DIR, WSL_INDEX_DIR, indexDirName, indexDirNameFor } = require("../../contract/index-dir.js");
-const { INDEX_DB_FILE } = require("../../contract/files.js");
+const { DEFAULT_INDEX_DIR, WSL_INDEX_DIR, indexDirName } = require("../../contract/index-dir.js");
 const { isWithin, resolvedPath } = require("../../contract/files.js");
-const { isCodegraphIndex } = require("./index-probe.js");
+const { hasIndex } = require("./index-probe.js");
 
 /**
  * Depth and count are upstream's (maxDepth 4: an index in a directory four levels below the
@@ -78,26 +77,6 @@ const PROJECT_MARKERS = Object.freeze([
   "WORKSPACE.bazel",
   ".git",
 ]);
-
-/**
- * Whether `dir` has an index (indexDir: the directory the CLI opens there, by its own rule:
- * CODEGRAPH_DIR trimmed, `.codegraph-wsl` on a Windows drive under WSL, else .codegraph):
- * `<dir>/<indexDir>/codegraph.db` is a regular file (stat follows a
- * symlink but opens nothing, so a FIFO, socket, device or directory is refused before any open)
- * that is a CodeGraph index by its content (lib/pi/roots/index-probe.js: a valid SQLite header and
- * CodeGraph's own tables in the schema, a bounded read; opened non-blocking and re-checked, so a
- * file swapped for a FIFO in between cannot block). Any error: no index.
- */
-async function hasIndex(dir, indexDir) {
-  try {
-    const name = indexDir ?? (await indexDirNameFor(await resolvedPath(dir), process.env));
-    const db = path.join(dir, name, INDEX_DB_FILE);
-    if (!(await fsp.stat(db)).isFile()) return false;
-    return await isCodegraphIndex(db);
-  } catch {
-    return false;
-  }
-}
 
 /** A number option, else the default. */
 const scanLimit = (options, key, fallback) =>
@@ -286,4 +265,4 @@ async function scanRoots(workspace, options = {}) {
   };
 }
 
-module.exports = { SCAN_LIMITS, SCAN_SKIP, PROJECT_MARKERS, hasIndex, scanRoots };
+module.exports = { SCAN_LIMITS, SCAN_SKIP, PROJECT_MARKERS, scanRoots };
