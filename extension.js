@@ -32,6 +32,4 @@ const { BorderedLoader, formatSize, getAgentDir, keyHint } = piOwn("@mariozechne
 const peers = { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
 // This package's own modules natively too: through the loader each of them would be transformed
 // and evaluated again at every start (about a quarter of a second; bench/start.mjs).
-// The workspace's diagnosis begins as Pi loads this file, while Pi finishes starting
-// (lib/pi/session.js: `diagnoseAtLoad`).
-module.exports = createRequire(__filename)("./index.js").createExtension(() => peers, { diagnoseAtLoad: true });
+module.exports = createRequire(__filename)("./index.js").createExtension(() => peers);

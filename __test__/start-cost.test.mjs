@@ -7,13 +7,10 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
-import { makeWorkspace, root, useFakeCli, withEnv } from "./helpers/index.mjs";
-import { createPiHost, piPeers, recordingUi } from "./helpers/pi-host.mjs";
+import { makeWorkspace, root, useFakeCli } from "./helpers/index.mjs";
 
-const require = createRequire(import.meta.url);
 const fake = useFakeCli();
 /** What only a typed /codegraph needs. */
 const LAZY = ["lib/pi/commands/verbs.js", "lib/pi/commands/roots.js", "lib/pi/commands/tools.js"];
@@ -72,53 +69,26 @@ test("extension.js requires the package and Pi's modules natively, not through P
 });
 
 /**
- * Pi's entry (extension.js: `diagnoseAtLoad`) begins the diagnosis when Pi loads the extension;
- * session_start takes it only for the directory and environment it was made for. The backend
- * answers its first diagnosis for the workspace and every later one for a directory with no
- * index, so the status slot session_start sets says which one it used.
+ * Pi runs extension factories in invocations that never start a session, and before its project
+ * trust decision (Pi 1.x docs: extensions.md, "Long-lived resources and shutdown"; security.md):
+ * calling the factory must read nothing of the workspace and start nothing. The addon loads with
+ * the first diagnosis, so it is the witness. (extension.js calls the same factory over Pi's own
+ * modules; plain Node cannot require those, Pi's loader can: the test above holds its shape.)
  */
-async function startedAfterEarlyDiagnosis({ between = () => {}, sessionCwd } = {}) {
-  const { forBackend } = require("../index.js");
-  const runner = require("../lib/runners/node.js");
-  const ws = makeWorkspace();
-  const elsewhere = makeWorkspace({ index: false });
-  const calls = [];
-  const backend = { ...runner, runnerInfo: () => runner.runnerInfo() };
-  backend.diagnose = (cwd, workspace) => {
-    calls.push(cwd);
-    return runner.diagnose(calls.length === 1 ? cwd : elsewhere, workspace);
-  };
-  const peers = await piPeers();
-  const host = createPiHost();
-  const before = process.cwd();
-  process.chdir(ws);
-  try {
-    host.load(
-      forBackend(backend).createExtension(() => peers, { diagnoseAtLoad: true }),
-      "test",
-    );
-    const atLoad = [...calls];
-    await between();
-    const ui = recordingUi();
-    await host.startSession({ cwd: sessionCwd ?? ws, hasUI: true, ui });
-    return { ws, atLoad, firstStatus: ui.statusLog[0]?.text };
-  } finally {
-    process.chdir(before);
-  }
-}
-
-test("Pi's entry diagnoses Pi's directory as it loads, and session_start takes that diagnosis", async () => {
-  const { ws, atLoad, firstStatus } = await startedAfterEarlyDiagnosis();
-  assert.equal(atLoad.length, 1);
-  assert.equal(fs.realpathSync(atLoad[0]), fs.realpathSync(ws));
-  assert.equal(firstStatus, "⬡ codegraph");
-});
-
-test("an early diagnosis made for another environment or another directory is not used", async () => {
-  const changed = await withEnv({ PI_CODEGRAPH_START_TEST: undefined }, () =>
-    startedAfterEarlyDiagnosis({ between: () => (process.env.PI_CODEGRAPH_START_TEST = "set after the load") }),
-  );
-  assert.equal(changed.firstStatus, "⬡ codegraph: no index", "the environment changed after the load");
-  const other = await startedAfterEarlyDiagnosis({ sessionCwd: makeWorkspace() });
-  assert.equal(other.firstStatus, "⬡ codegraph: no index", "the session's directory is not Pi's");
+test("Pi's factory only registers handlers: no diagnosis, no addon, until session_start", () => {
+  const script = `
+    const factory = require(${JSON.stringify(path.join(root, "index.js"))});
+    const events = [];
+    const pi = { on: (name) => events.push(name), registerTool() {}, registerCommand() {}, getAllTools: () => [], getActiveTools: () => [], setActiveTools() {} };
+    factory(pi);
+    const addons = Object.keys(require.cache).filter((k) => k.endsWith(".node"));
+    console.log(JSON.stringify({ events, addons }));`;
+  const out = execFileSync(process.execPath, ["-e", script], {
+    cwd: makeWorkspace(),
+    encoding: "utf8",
+    env: { ...process.env, PATH: fake.bin },
+  });
+  const { events, addons } = JSON.parse(out.trim().split("\n").at(-1));
+  assert.ok(events.includes("session_start"), events.join(" "));
+  assert.deepEqual(addons, []);
 });

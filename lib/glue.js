@@ -13,7 +13,7 @@ const { FALLBACK_LINE, TOOL_NAME } = require("./pi/guidance.js");
 
 /**
  * The module-shaped glue over `backend`: the default factory (callable, as Pi loads it) with
- * `default`, run, explore, node, relations, search, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers, start?), extensionInfo,
+ * `default`, run, explore, node, relations, search, diagnose, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
  * runnerInfo, addonInfo, TOOL_NAME and FALLBACK_LINE on it.
  *
  * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() that names
@@ -31,7 +31,7 @@ function glueOver(backend, options = {}) {
   const addonInfo =
     options.addonInfo ?? (() => ({ path: null, error: `no native addon is used: the ${runnerInfo().name} runner is` }));
   const glue = { ...calls, extensionInfo, runnerInfo };
-  const makeExtension = (getPeers, start) => createExtension(glue, getPeers, start);
+  const makeExtension = (getPeers) => createExtension(glue, getPeers);
   const factory = makeExtension(
     options.getPeers ??
       (() => {

@@ -4,10 +4,12 @@
 // throwaway HOME and agent directory; and what requiring index.js costs in plain Node (ms, our
 // modules loaded). `node bench/run.mjs start` (BENCH_START_ROUNDS=<n>, default 30).
 //
-// Measured 2026-12-04 (Pi 0.73.1, Node 22, 2 cores, four runs of 30 rounds): this extension over
-// one that registers nothing 1.018–1.030× (≈ 15 ms: loading 44 modules ≈ 9 ms, session_start
-// ≈ 4 ms, timed inside Pi); Pi's own part, the extension that registers nothing over none,
-// 1.000–1.033×; with/without 1.033–1.048×. Before issue 36: 1.44× with/without.
+// Measured 2026-12-04 (Pi 0.73.1, Node 22, 2 cores, runs of 30 rounds): this extension over one
+// that registers nothing 1.044×, 1.021×, 1.033×, 1.041× (≈ 20 ms, timed inside Pi: loading 44
+// modules ≈ 11 ms, session_start ≈ 7 ms more than the empty extension's, most of it waiting for
+// the workspace's diagnosis, which the tools' guidance needs); Pi's own part, the extension that
+// registers nothing over none, 1.004×, 1.024×, 1.010×, 1.006×; with/without 1.041×, 1.036×,
+// 1.043×, 1.057×. Before issue 36: 1.44× with/without.
 
 import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";

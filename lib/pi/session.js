@@ -48,17 +48,11 @@ const { completeSubcommand, runSubcommand } = require("./commands/table.js");
  * running, itself bounded), and the roots the user added. Each is re-checked (its index, its
  * readiness) with the workspace; when the labels change, the tools are registered again with a
  * `project` parameter of the new labels (lib/pi/tools/registration.js).
- *
- * `start.diagnoseAtLoad` (Pi's own entry, extension.js, sets it): the diagnosis of Pi's directory
- * begins when Pi loads the extension, so it runs while Pi finishes starting instead of holding up
- * session_start, which takes it when the session's directory and the environment are still the
- * ones it was made for (else it diagnoses afresh).
  */
-function createExtension(glue, getPeers, start = {}) {
+function createExtension(glue, getPeers) {
   /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
   return function piCodegraph(pi) {
     const state = new SessionState();
-    let early = start.diagnoseAtLoad ? earlyDiagnosis(glue) : undefined;
     const key = () => {
       const d = state.serving();
       const labels = state.toolRoots().map((r) => r.label);
@@ -175,9 +169,7 @@ function createExtension(glue, getPeers, start = {}) {
       state.agentDir = agentDirOf(state.peers.getAgentDir);
       state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
       state.added = loadAddedRoots(state.agentDir, ctx.cwd);
-      const taken = early?.for(ctx.cwd);
-      early = undefined; // once: a later session (/new, /reload's) diagnoses its own start
-      state.diagnosis = (await taken) ?? (await glue.diagnose(ctx.cwd));
+      state.diagnosis = await glue.diagnose(ctx.cwd);
       Object.assign(state, await rootsNow(ctx.cwd, state.diagnosis));
       // The tools registered before ours (name → whose): a focused tool name another extension
       // registered first stays theirs.
@@ -235,23 +227,6 @@ function createExtension(glue, getPeers, start = {}) {
       state.fullOutputs = [];
       glue.releaseFullOutputs(ending);
     });
-  };
-}
-
-/** What the diagnosis depends on besides the directory: the environment (PATH, CODEGRAPH_DIR…). */
-const placeKey = (cwd) => `${path.resolve(cwd)}\0${JSON.stringify(process.env)}`;
-
-/**
- * The diagnosis of Pi's directory begun now: `for(cwd)` is its promise when `cwd` and the
- * environment are what they were, else undefined. (The glue's diagnose words a failure as a
- * diagnosis; a custom glue's rejection resolves to undefined, and session_start diagnoses again.)
- */
-function earlyDiagnosis(glue) {
-  const cwd = process.cwd();
-  const key = placeKey(cwd);
-  const diagnosis = glue.diagnose(cwd).catch(() => undefined);
-  return {
-    for: (sessionCwd) => (typeof sessionCwd === "string" && placeKey(sessionCwd) === key ? diagnosis : undefined),
   };
 }
 
