@@ -322,7 +322,7 @@ export interface Peers {
 /** The extension factory over given peers (what extension.js uses). */
 export declare function createExtension(
   getPeers: () => Peers | Promise<Peers>,
-): (pi: import("@mariozechner/pi-coding-agent").ExtensionAPI) => void;
+): (pi: import("@earendil-works/pi-coding-agent").ExtensionAPI) => void;
 
 /**
  * What the glue runs on: a module shaped like the addon's (binding.d.ts), e.g. `lib/runners/node`.
@@ -342,7 +342,7 @@ export interface Backend extends Limits {
 }
 
 /** The Pi extension factory (default export). */
-declare function piCodegraph(pi: import("@mariozechner/pi-coding-agent").ExtensionAPI): void;
+declare function piCodegraph(pi: import("@earendil-works/pi-coding-agent").ExtensionAPI): void;
 export default piCodegraph;
 
 /** This package's exports, built over `backend` instead of the default one. */

@@ -11,15 +11,15 @@ const pkg = require("./package.json");
 
 /**
  * Pi's TypeBox, TUI, display helpers and BorderedLoader (the verbs' progress) from this package's location (the SDK, tests); Pi itself
- * loads extension.js.
+ * loads extensions/index.js.
  */
 async function packagePeers() {
   // import(), not require(): they are ES modules (pi-coding-agent exports no require entry).
   const [{ Type }, { Text }, { StringEnum }, { BorderedLoader, formatSize, getAgentDir, keyHint }] = await Promise.all([
     import("typebox"),
-    import("@mariozechner/pi-tui"),
-    import("@mariozechner/pi-ai"),
-    import("@mariozechner/pi-coding-agent"),
+    import("@earendil-works/pi-tui"),
+    import("@earendil-works/pi-ai"),
+    import("@earendil-works/pi-coding-agent"),
   ]);
   return { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
 }
@@ -37,8 +37,8 @@ function forBackend(backend, options = {}) {
 
 /**
  * The default export: the factory with the peers resolved from this package's location, for the
- * SDK and tests (where `typebox` and `@mariozechner/pi-tui` are installed beside it). Pi itself
- * loads `extension.js` (the package's `pi` manifest; also `pi -e <package dir>`), which hands over
+ * SDK and tests (where `typebox` and `@earendil-works/pi-tui` are installed beside it). Pi itself
+ * loads `extensions/index.js` (the package's `pi` manifest; also `pi -e <package dir>`), which hands over
  * Pi's own copies.
  */
 module.exports = forBackend(defaultBackend);

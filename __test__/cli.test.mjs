@@ -42,7 +42,7 @@ function run(args, cwd, PATH = bin, { vars, script = cli } = {}) {
 /** A copy of the package's JS (no .node file, no node_modules, no binding.js): the addon cannot load. */
 function packageCopy() {
   const dir = tempDir("pi-codegraph-copy-");
-  for (const f of ["index.js", "index.d.ts", "extension.js", "package.json", "lib", "bin"]) {
+  for (const f of ["index.js", "index.d.ts", "extensions", "package.json", "lib", "bin"]) {
     fs.cpSync(path.join(root, f), path.join(dir, f), { recursive: true });
   }
   return dir;

@@ -56,7 +56,7 @@ describe("the file", () => {
   test("it runs CodeGraph through the package: require('pi-codegraph') (this checkout) and Pi's peers, nothing else", () => {
     const source = fs.readFileSync(EXAMPLE, "utf8").replace(/^\s*\/\/.*$/gm, ""); // the code, not its comments
     const required = [...source.matchAll(/require\(\s*["'`]([^"'`]+)["'`]\s*\)/g)].map((m) => m[1]).sort();
-    assert.deepEqual(required, ["@mariozechner/pi-tui", "pi-codegraph", "typebox"]);
+    assert.deepEqual(required, ["@earendil-works/pi-tui", "pi-codegraph", "typebox"]);
     assert.doesNotMatch(source, /\bimport\s*\(/, "no dynamic import either");
     assert.equal(createRequire(EXAMPLE).resolve("pi-codegraph"), path.join(root, "index.js"));
   });
@@ -289,7 +289,7 @@ describe("in the real Pi CLI, over the real CodeGraph CLI", { skip: piMissing, t
     const jiti = stripVTControlCharacters(run.stderr).split("\n");
     const loaded = (file) => jiti.some((l) => l.startsWith("[jiti]") && l.includes(file));
     assert.ok(loaded(path.join(copy, "index.js")), "the copy was loaded");
-    assert.ok(loaded(path.join(root, "extension.js")), "the package was loaded");
+    assert.ok(loaded(path.join(root, "extensions", "index.js")), "the package was loaded");
 
     const bodies = server.bodiesFor("fake-copy");
     for (const body of bodies) assert.equal(toolNames(body).filter((n) => n === TOOL).length, 1);

@@ -138,7 +138,7 @@ test("Pi loads the installed package as a user's install and runs the tool", {
   assert.deepEqual(JSON.parse(end.result.content[0].text.split("\n")[1]).argv, ["explore", "--", "what calls main"]);
 });
 
-test("`pi -e <package dir>` loads the extension (through extension.js); `pi -e <dir>/index.js` cannot", {
+test("`pi -e <package dir>` loads the extension (through extensions/index.js); `pi -e <dir>/index.js` cannot", {
   skip: piMissing,
   timeout: 60000,
 }, async () => {

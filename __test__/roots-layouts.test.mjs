@@ -174,7 +174,7 @@ for (const impl of implementations) {
       });
 
       test("Pi's validator refuses a path as project and accepts a label", async () => {
-        const { validateToolArguments } = await import("@mariozechner/pi-ai");
+        const { validateToolArguments } = await import("@earendil-works/pi-ai");
         for (const name of TOOLS) {
           const check = (args) =>
             validateToolArguments(s.tool(name), { type: "toolCall", id: "1", name, arguments: args });
@@ -190,7 +190,7 @@ for (const impl of implementations) {
       test("the tools' free strings and extra keys (cwd, path, root, projectPath) never change where CodeGraph runs", async () => {
         const web = path.join(ws, "packages", "web");
         const extras = { cwd: web, path: web, root: web, projectPath: web, dir: "packages/web" };
-        const { validateToolArguments } = await import("@mariozechner/pi-ai");
+        const { validateToolArguments } = await import("@earendil-works/pi-ai");
         await logged(async (log) => {
           // Pi's validator lets extra keys through; explore takes its request only: they are ignored.
           const args = validateToolArguments(s.tool(), {

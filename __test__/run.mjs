@@ -9,7 +9,7 @@
 // Both groups print the spec reporter; the waiting group's report follows the other's. The exit
 // status is the first group's failure, if any. No file shares a fixed port, directory or process
 // name with another (temp dirs are mkdtemp'd, tmux servers and marks carry the pid).
-//   node __test__/run.mjs            every suite (npm test)
+//   node __test__/run.mjs            every suite (npm test), then the real-Pi ones on the lowest Pi
 //   node __test__/run.mjs --smoke    the smoke set alone (npm run test:smoke; CI on Node 24)
 //   node __test__/run.mjs --list     the groups, without running them
 import { spawn } from "node:child_process";
@@ -46,6 +46,19 @@ export const WAITING = [
 ];
 const WAIT_CONCURRENCY = 4;
 
+/**
+ * The real-Pi suites (rpc, json and print mode, the interactive TUI in tmux, the prompt a provider
+ * caches), run a second time against the lowest Pi this package supports: the devDependency
+ * `pi-lowest` (package.json; the pinned Pi is the current one).
+ */
+export const LOWEST_PI = [
+  "__test__/pi-e2e.test.mjs",
+  "__test__/pi-tui.test.mjs",
+  "__test__/prompt-cache.test.mjs",
+  "__test__/tools-pi.test.mjs",
+];
+const LOWEST_PI_DIR = path.join(root, "node_modules", "pi-lowest");
+
 function allFiles() {
   const list = [];
   for (const dir of ["__test__", "__test__/faults"]) {
@@ -56,12 +69,19 @@ function allFiles() {
   return list;
 }
 
-/** Runs `node --test` on `files` (`concurrency`: node's default when null); resolves with its exit code. `out`: where its report goes. */
-function nodeTest(files, concurrency, out) {
+/**
+ * Runs `node --test` on `files` (`concurrency`: node's default when null); resolves with its exit
+ * code. `out`: where its report goes; `env`: added to this process's environment.
+ */
+function nodeTest(files, concurrency, out, env = {}) {
   return new Promise((resolve) => {
     const limit = concurrency === null ? [] : [`--test-concurrency=${concurrency}`];
     const args = ["--test", "--test-reporter=spec", ...limit, ...files];
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     child.stdout.on("data", (d) => out(d));
     child.stderr.on("data", (d) => out(d));
     child.on("close", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
@@ -70,7 +90,7 @@ function nodeTest(files, concurrency, out) {
 
 const args = process.argv.slice(2);
 const all = allFiles();
-for (const file of [...WAITING, ...SMOKE]) {
+for (const file of [...WAITING, ...SMOKE, ...LOWEST_PI]) {
   if (!all.includes(file)) throw new Error(`__test__/run.mjs lists ${file}, which is not a test file`);
 }
 const waiting = all.filter((f) => WAITING.includes(f));
@@ -80,6 +100,7 @@ if (args.includes("--list")) {
   console.log(`waiting (${waiting.length}, ${WAIT_CONCURRENCY} at a time):\n  ${waiting.join("\n  ")}`);
   console.log(`computing (${computing.length}, node --test's default concurrency):\n  ${computing.join("\n  ")}`);
   console.log(`smoke (${SMOKE.length}):\n  ${SMOKE.join("\n  ")}`);
+  console.log(`again on the lowest Pi (${LOWEST_PI.length}):\n  ${LOWEST_PI.join("\n  ")}`);
 } else if (args.includes("--smoke")) {
   process.exitCode = await nodeTest(SMOKE, null, (d) => process.stdout.write(d));
 } else {
@@ -90,5 +111,10 @@ if (args.includes("--list")) {
   ]);
   process.stdout.write(`\n== the waiting group (${waiting.length} files, ${WAIT_CONCURRENCY} at a time)\n`);
   for (const d of held) process.stdout.write(d);
-  process.exitCode = computed || waited;
+  const lowest = JSON.parse(fs.readFileSync(path.join(LOWEST_PI_DIR, "package.json"), "utf8")).version;
+  process.stdout.write(`\n== the real-Pi suites again on the lowest supported Pi (${lowest})\n`);
+  const onLowest = await nodeTest(LOWEST_PI, null, (d) => process.stdout.write(d), {
+    PI_CODEGRAPH_TEST_PI: LOWEST_PI_DIR,
+  });
+  process.exitCode = computed || waited || onLowest;
 }

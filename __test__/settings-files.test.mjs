@@ -147,7 +147,14 @@ test("real Pi (rpc mode) starts, answers /codegraph tools and exits with a FIFO 
     extra: { TMPDIR: scratch },
   });
   const rpc = startPiRpc(
-    ["--offline", "--no-session", "--no-context-files", "--no-extensions", "-e", path.join(root, "extension.js")],
+    [
+      "--offline",
+      "--no-session",
+      "--no-context-files",
+      "--no-extensions",
+      "-e",
+      path.join(root, "extensions", "index.js"),
+    ],
     { cwd: ws, env },
   );
   try {

@@ -1,7 +1,7 @@
 // What a Pi start loads of this package (issue 36: load at start only what a session needs at
 // start; the figure, Pi's start with and without the extension, is bench/start.mjs's). A session
 // starts through the Pi host in a fresh process; what only a typed /codegraph needs (the verbs,
-// /codegraph roots, /codegraph tools) loads when first typed. extension.js requires this package's
+// /codegraph roots, /codegraph tools) loads when first typed. Pi's entry requires this package's
 // modules natively, so Pi's loader does not transform and evaluate them again at every start.
 
 import assert from "node:assert/strict";
@@ -59,20 +59,30 @@ test("a session starts without the modules only a typed /codegraph needs; each l
   );
 });
 
-test("extension.js requires the package and Pi's modules natively, not through Pi's loader", () => {
-  const source = fs.readFileSync(path.join(root, "extension.js"), "utf8");
+test("Pi's entry imports Pi's modules (Pi's loader maps them to Pi's own) and requires the package natively", () => {
+  const source = fs.readFileSync(path.join(root, "extensions", "index.js"), "utf8");
   const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
-  // The one bare require left is the fallback inside piOwn (Pi's Bun binary, virtual modules).
-  const bare = [...code.matchAll(/(?<![\w.)])require\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]);
-  assert.deepEqual(bare, ["node:module"]);
-  assert.match(code, /createRequire\(__filename\)\(["']\.\/index\.js["']\)/);
+  const imported = [...code.matchAll(/^import .* from ["']([^"']+)["'];$/gm)].map((m) => m[1]).sort();
+  assert.deepEqual(imported, [
+    "@earendil-works/pi-ai",
+    "@earendil-works/pi-coding-agent",
+    "@earendil-works/pi-tui",
+    "node:module",
+    "typebox",
+  ]);
+  // No require of a peer: a require resolves from this package's directory, where another copy may be.
+  assert.deepEqual(
+    [...code.matchAll(/require\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]),
+    ["../index.js"],
+  );
+  assert.match(code, /createRequire\(import\.meta\.url\)/);
 });
 
 /**
  * Pi runs extension factories in invocations that never start a session, and before its project
  * trust decision (Pi 1.x docs: extensions.md, "Long-lived resources and shutdown"; security.md):
  * calling the factory must read nothing of the workspace and start nothing. The addon loads with
- * the first diagnosis, so it is the witness. (extension.js calls the same factory over Pi's own
+ * the first diagnosis, so it is the witness. (extensions/index.js calls the same factory over Pi's own
  * modules; plain Node cannot require those, Pi's loader can: the test above holds its shape.)
  */
 test("Pi's factory only registers handlers: no diagnosis, no addon, until session_start", () => {

@@ -244,8 +244,8 @@ for (const impl of implementations) {
         const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "20" }, () =>
           tool.execute("call-7", { request: "q" }, undefined, undefined, { cwd: ws }),
         );
-        const { KeybindingsManager, TUI_KEYBINDINGS, setKeybindings } = await import("@mariozechner/pi-tui");
-        const { formatSize } = await import("@mariozechner/pi-coding-agent");
+        const { KeybindingsManager, TUI_KEYBINDINGS, setKeybindings } = await import("@earendil-works/pi-tui");
+        const { formatSize } = await import("@earendil-works/pi-coding-agent");
         const collapsed = () => render(tool.renderResult(result, { expanded: false, isPartial: false }, theme, {}));
         assert.match(collapsed(), /… 12 more lines, ctrl\+o to expand\n/);
         assert.ok(collapsed().includes(`${formatSize(result.details.keptBytes)} · 20 lines`));

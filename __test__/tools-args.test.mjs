@@ -263,7 +263,7 @@ for (const impl of implementations) {
 
     describe("the schemas under Pi's own validator", () => {
       test("Pi's validateToolArguments rejects what the CLI would take silently; valid calls pass", async () => {
-        const { validateToolArguments } = await import("@mariozechner/pi-ai");
+        const { validateToolArguments } = await import("@earendil-works/pi-ai");
         const s = await allOn();
         const call = (name, args) =>
           validateToolArguments(s.tool(name), { type: "toolCall", id: "1", name, arguments: args });

@@ -26,7 +26,7 @@
 // registers codegraph_explore, the other one skips.
 
 const { Type } = require("typebox");
-const { Text } = require("@mariozechner/pi-tui");
+const { Text } = require("@earendil-works/pi-tui");
 const codegraph = require("pi-codegraph");
 
 const TOOL = "codegraph_explore";

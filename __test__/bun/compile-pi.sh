@@ -1,20 +1,21 @@
 #!/usr/bin/env bash
 # Builds Pi as one Bun-compiled executable, the way Pi's release does, from the pinned npm package
-# (@mariozechner/pi-coding-agent, the version in this package.json's devDependencies), and prints
+# (@earendil-works/pi-coding-agent, the version in this package.json's devDependencies), and prints
 # the binary's path on the last line of stdout (everything else goes to stderr).
 #
 #   usage: __test__/bun/compile-pi.sh <out-dir>     (PI_VERSION overrides the pinned version;
 #                                                    BUN_BIN names the bun to compile with, else
 #                                                    install-bun.sh installs one under .tmp/tools)
 #
-# What Pi's release does (pi-mono scripts/build-binaries.sh, run by .github/workflows/
-# build-binaries.yml; the package's own `build:binary` script is the same minus the flags):
-#   bun build --compile --external koffi --target=bun-<platform> ./dist/bun/cli.js --outfile <dir>/pi
-# then copies next to the binary: package.json, README.md, CHANGELOG.md, photon_rs_bg.wasm,
-# theme/*.json, assets/*.png, export-html/, docs/, examples/ (the compiled Pi finds them through
-# dirname(process.execPath)). koffi is external because it is only used on Windows, through a
-# guarded dynamic require. Here: the host platform only, so no --target (a foreign target makes
-# Bun download that platform's runtime).
+# What Pi's release does (the package's own `build:binary` script, Pi 1.x):
+#   bun build --compile --no-compile-autoload-bunfig --no-compile-autoload-dotenv
+#     --compile-autoload-package-json ./dist/bun/cli.js <the image-resize and codemode workers>
+#     --outfile dist/pi
+# (from the sources; here their built files from the npm package, dist/utils/image-resize-worker.js
+# and dist/extensions/codemode/worker.js), then `copy-binary-assets` puts next to the binary:
+# package.json, README.md, CHANGELOG.md, docs/, examples/, photon_rs_bg.wasm, theme/*.json,
+# assets/*.png, export-html/ (the compiled Pi finds them through dirname(process.execPath)).
+# Here: the host platform only.
 #
 # The release bundles from the monorepo's install; here the package is installed from npm into a
 # staging project, with its pi-* siblings pinned to the same version (as the monorepo has them) and
@@ -32,7 +33,7 @@ out="${1:?usage: compile-pi.sh <out-dir>}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
-pi_version="${PI_VERSION:-$(node -p 'require(process.argv[1]).devDependencies["@mariozechner/pi-coding-agent"]' "$root/package.json")}"
+pi_version="${PI_VERSION:-$(node -p 'require(process.argv[1]).devDependencies["@earendil-works/pi-coding-agent"]' "$root/package.json")}"
 bun="${BUN_BIN:-}"
 if [ -z "$bun" ]; then
   bun="$(bash "$here/install-bun.sh" "$root/.tmp/tools/bun" | tail -n 1)"
@@ -49,30 +50,34 @@ fi
 stage="$out/stage"
 rm -rf "$stage" "$out/pi" "$out/.stamp"
 mkdir -p "$stage"
-echo "compile-pi.sh: installing @mariozechner/pi-coding-agent@$pi_version into $stage" >&2
+echo "compile-pi.sh: installing @earendil-works/pi-coding-agent@$pi_version into $stage" >&2
 node -e '
   const v = process.argv[1];
   const pkg = {
     name: "pi-bun-binary-stage",
     private: true,
-    dependencies: { "@mariozechner/pi-coding-agent": v, "@opentelemetry/api": "^1.9.0" },
-    overrides: { "@mariozechner/pi-ai": v, "@mariozechner/pi-agent-core": v, "@mariozechner/pi-tui": v },
+    dependencies: { "@earendil-works/pi-coding-agent": v, "@opentelemetry/api": "^1.9.0" },
+    overrides: Object.fromEntries(
+      ["pi-ai", "pi-agent-core", "pi-tui", "pi-codemode", "pi-mcp"].map((n) => ["@earendil-works/" + n, v]),
+    ),
   };
   require("node:fs").writeFileSync(process.argv[2], JSON.stringify(pkg, null, 2) + "\n");
 ' "$pi_version" "$stage/package.json"
 # No install scripts: nothing Pi's binary needs comes from one (koffi stays external).
 (cd "$stage" && npm install --no-audit --no-fund --ignore-scripts --loglevel=error) >&2
 
-pkg="$stage/node_modules/@mariozechner/pi-coding-agent"
+pkg="$stage/node_modules/@earendil-works/pi-coding-agent"
 installed="$(node -p 'require(process.argv[1]).version' "$pkg/package.json")"
 [ "$installed" = "$pi_version" ] || {
   echo "compile-pi.sh: installed pi-coding-agent $installed, wanted $pi_version" >&2
   exit 1
 }
 
-echo "compile-pi.sh: $bun build --compile --external koffi ./dist/bun/cli.js --outfile $out/pi" >&2
+entries=(./dist/bun/cli.js ./dist/utils/image-resize-worker.js ./dist/extensions/codemode/worker.js)
+flags=(--compile --no-compile-autoload-bunfig --no-compile-autoload-dotenv --compile-autoload-package-json)
+echo "compile-pi.sh: $bun build ${flags[*]} ${entries[*]} --outfile $out/pi" >&2
 start=$(date +%s)
-(cd "$pkg" && "$bun" build --compile --external koffi ./dist/bun/cli.js --outfile "$out/pi.tmp") >&2
+(cd "$pkg" && "$bun" build "${flags[@]}" "${entries[@]}" --outfile "$out/pi.tmp") >&2
 echo "compile-pi.sh: compiled in $(($(date +%s) - start)) s" >&2
 
 # The release's sidecar files (scripts/build-binaries.sh, copy-binary-assets).

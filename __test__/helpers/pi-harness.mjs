@@ -7,7 +7,20 @@ import path from "node:path";
 import { startFakeOpenAI } from "./fake-openai.mjs";
 import { isAlive, root, tempDir, waitFor } from "./index.mjs";
 
-export const PI_CLI = path.join(root, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "cli.js");
+/**
+ * The Pi the real-Pi suites run: the pinned devDependency, or the installed
+ * `@earendil-works/pi-coding-agent` package directory PI_CODEGRAPH_TEST_PI names (CI's other Pi).
+ */
+export const PI_DIR =
+  process.env.PI_CODEGRAPH_TEST_PI || path.join(root, "node_modules", "@earendil-works", "pi-coding-agent");
+/** Its `pi` command (package.json `bin`; Pi 1.x's is a bundled runtime, dist/bundle/cli.js). */
+export const PI_CLI = (() => {
+  try {
+    return path.join(PI_DIR, JSON.parse(fs.readFileSync(path.join(PI_DIR, "package.json"), "utf8")).bin.pi);
+  } catch {
+    return path.join(PI_DIR, "dist", "cli.js");
+  }
+})();
 export const piMissing = fs.existsSync(PI_CLI) ? false : `Pi's CLI is not installed (${PI_CLI}); run npm install`;
 
 /**

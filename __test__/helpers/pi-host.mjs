@@ -1,4 +1,4 @@
-// A minimal stand-in of Pi 0.73's extension host: per-extension API objects over one shared tool
+// A minimal stand-in of Pi's extension host: per-extension API objects over one shared tool
 // registry, `session_start` handlers run in load order, first registration per name wins.
 export function createPiHost() {
   const registry = [];
@@ -51,10 +51,21 @@ export function createPiHost() {
     async startSession(ctx) {
       for (const h of handlers.filter((h) => h.event === "session_start")) await h.fn({ reason: "startup" }, ctx);
     },
-    /** What Pi does when the user sends a prompt: before_agent_start handlers, in load order. */
+    /**
+     * What Pi does when the user sends a prompt: before_agent_start handlers, in load order, over
+     * the run's prompt options as Pi 1.x takes them before the handlers run (the active tools'
+     * snippets and guidelines). Returns the options as the handlers left them.
+     */
     async beforeAgentStart(ctx, prompt = "q") {
+      const tools = registry.filter((t) => active.has(t.name));
+      const systemPromptOptions = {
+        selectedTools: tools.map((t) => t.name),
+        toolSnippets: Object.fromEntries(tools.filter((t) => t.promptSnippet).map((t) => [t.name, t.promptSnippet])),
+        toolGuidelines: Object.fromEntries(tools.map((t) => [t.name, [...(t.promptGuidelines ?? [])]])),
+      };
       for (const h of handlers.filter((h) => h.event === "before_agent_start"))
-        await h.fn({ type: "before_agent_start", prompt, systemPrompt: "" }, ctx);
+        await h.fn({ type: "before_agent_start", prompt, systemPrompt: "", systemPromptOptions }, ctx);
+      return systemPromptOptions;
     },
     /**
      * What Pi does when a tool finishes: tool_result handlers in load order, each seeing the
@@ -77,13 +88,13 @@ export function createPiHost() {
   };
 }
 
-/** Pi's own peers as extension.js hands them over: TypeBox's `Type`, pi-tui's `Text`, Pi's `BorderedLoader`, `formatSize` and `keyHint`. */
+/** Pi's own peers as Pi's entry (extensions/index.js) hands them over: TypeBox's `Type`, pi-tui's `Text`, Pi's `BorderedLoader`, `formatSize` and `keyHint`. */
 export async function piPeers() {
   const [{ Type }, { Text }, { StringEnum }, { BorderedLoader, formatSize, getAgentDir, keyHint }] = await Promise.all([
     import("typebox"),
-    import("@mariozechner/pi-tui"),
-    import("@mariozechner/pi-ai"),
-    import("@mariozechner/pi-coding-agent"),
+    import("@earendil-works/pi-tui"),
+    import("@earendil-works/pi-ai"),
+    import("@earendil-works/pi-coding-agent"),
   ]);
   return { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
 }
@@ -95,8 +106,8 @@ export async function piPeers() {
  */
 export async function piInteractive() {
   const [{ initTheme }, { KeybindingsManager, TUI_KEYBINDINGS, setKeybindings }] = await Promise.all([
-    import("@mariozechner/pi-coding-agent"),
-    import("@mariozechner/pi-tui"),
+    import("@earendil-works/pi-coding-agent"),
+    import("@earendil-works/pi-tui"),
   ]);
   initTheme("dark");
   setKeybindings(

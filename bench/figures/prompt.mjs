@@ -17,7 +17,7 @@ import { indexShop, root } from "../lib/setup.mjs";
 
 const require = createRequire(import.meta.url);
 const BEFORE = "0d259b6";
-const PI_DIST = path.join(root, "node_modules", "@mariozechner", "pi-coding-agent", "dist");
+const PI_DIST = path.join(root, "node_modules", "@earendil-works", "pi-coding-agent", "dist");
 /** Pi's default active tools (read, bash, edit, write), in Pi's order. */
 const PI_DEFAULTS = ["Read", "Bash", "Edit", "Write"];
 const TOKEN_TARGET = 1000;
@@ -122,7 +122,7 @@ export async function prompt(ctx) {
   try {
     const { dir } = indexShop(parent, cli);
     const peers = await piPeers();
-    const piModule = await import("@mariozechner/pi-coding-agent");
+    const piModule = await import("@earendil-works/pi-coding-agent");
     const { buildSystemPrompt } = await import(pathToFileURL(path.join(PI_DIST, "core", "system-prompt.js")).href);
     const { promptChars } = require(path.join(root, "lib", "pi", "commands", "tools.js"));
     const { focusedTool } = require(path.join(root, "lib", "pi", "tools", "focused.js"));

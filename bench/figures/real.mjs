@@ -1,7 +1,7 @@
 // Real explore: the pinned CodeGraph CLI through explore(), as CodeGraph's own launcher (the
 // platform bundle's bin/codegraph, which the npm shim `codegraph` execs) and as the bare npm
 // command, on the shop fixture and on a larger third-party code base (the JavaScript that the registry package
-// @mariozechner/pi-coding-agent ships), each indexed by the bench. Also: the CPU of a first explore
+// @earendil-works/pi-coding-agent ships), each indexed by the bench. Also: the CPU of a first explore
 // in a fresh process against a warm one, and how many processes diagnose() starts.
 
 import { spawnSync } from "node:child_process";
@@ -20,7 +20,7 @@ const CODEBASES = [
   {
     name: "pi-coding-agent 0.73.1 (npm package's dist/)",
     query: "how does AgentSession.prompt reach buildSystemPrompt",
-    source: path.join(root, "node_modules", "@mariozechner", "pi-coding-agent", "dist"),
+    source: path.join(root, "node_modules", "@earendil-works", "pi-coding-agent", "dist"),
   },
 ];
 

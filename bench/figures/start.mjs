@@ -19,7 +19,7 @@ import { fileURLToPath } from "node:url";
 import { median } from "../lib/stats.mjs";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const PI_DIR = path.join(root, "node_modules", "@mariozechner", "pi-coding-agent");
+const PI_DIR = path.join(root, "node_modules", "@earendil-works", "pi-coding-agent");
 const PI_CLI = path.join(PI_DIR, "dist", "cli.js");
 const PI_VERSION = JSON.parse(fs.readFileSync(path.join(PI_DIR, "package.json"), "utf8")).version;
 /** Rounds of three starts (BENCH_START_ROUNDS): with fewer, two runs differ by more than 1%. */

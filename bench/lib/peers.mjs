@@ -4,7 +4,7 @@
 //              lazy-load check and `?? null` on two arguments
 //   execFile   node:child_process.execFile with the same caps (maxBuffer, timeout, signal): what a
 //              pure-JS extension would do
-//   pi.exec    Pi's own ExtensionAPI.exec (execCommand from @mariozechner/pi-coding-agent 0.73.1):
+//   pi.exec    Pi's own ExtensionAPI.exec (execCommand from @earendil-works/pi-coding-agent 0.73.1):
 //              timeout and signal, but no output cap at all
 // Each call resolves with the stdout text (or rejects), so the figures can time them alike.
 
@@ -56,7 +56,7 @@ export function viaExecFile(cli, cwd, spec, { signal, maxBuffer = CAP_BYTES, env
 
 let execCommand;
 export async function loadPiExec() {
-  const file = path.join(root, "node_modules", "@mariozechner", "pi-coding-agent", "dist", "core", "exec.js");
+  const file = path.join(root, "node_modules", "@earendil-works", "pi-coding-agent", "dist", "core", "exec.js");
   ({ execCommand } = await import(pathToFileURL(file).href));
 }
 

@@ -2,7 +2,6 @@
 // prompt snippet and guidelines for the current readiness, and the line every tool error ends with.
 
 const { projectsGuideline } = require("../words/roots.js");
-const { editedGuideline } = require("../words/staleness.js");
 
 const TOOL_NAME = "codegraph_explore";
 /**
@@ -110,20 +109,19 @@ function focusedGuidance(name, diagnosis) {
 
 /**
  * The prompt text for the current readiness: the tool is only advertised as ready when it can
- * serve; otherwise it says what the user must do. `editedSinceIndex` (files Pi's own tools edited
- * after the index was written) adds one line while above zero, without the number, so that the
- * prompt does not change with every edit. `active`: the focused tools on (lib/pi/tools/focused.js); with
+ * serve; otherwise it says what the user must do. Nothing the model does changes it (files it
+ * edits are named on the answers about them: lib/api/staleness.js), so the prompt a provider
+ * caches stays put. `active`: the focused tools on (lib/pi/tools/focused.js); with
  * codegraph_node among them, CodeGraph's pointers to it are followed instead of steered away from.
  * `roots` (lib/pi/roots/roots.js, those with an index): with several, one line on `project`.
  */
-function guidance(diagnosis, editedSinceIndex = 0, active = [], roots = []) {
+function guidance(diagnosis, active = [], roots = []) {
   if (diagnosis.ready) {
     const base = active.includes("codegraph_node")
       ? [...readyGuidelines.slice(0, 2), withNodeGuideline]
       : readyGuidelines;
     const projects = roots.length > 1 ? [projectsGuideline(!roots.some((r) => r.source === "workspace"))] : [];
-    const guidelines = [...base, ...projects, ...(editedSinceIndex > 0 ? [editedGuideline(TOOL_NAME)] : [])];
-    return { promptSnippet: readySnippet, promptGuidelines: guidelines };
+    return { promptSnippet: readySnippet, promptGuidelines: [...base, ...projects] };
   }
   if (diagnosis.problemCode === "CODEGRAPH_INDEX_BUSY") {
     // Passing: readiness is checked again before every turn, and nothing is for the user to fix.

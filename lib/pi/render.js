@@ -64,7 +64,10 @@ function renderFocusedCall({ Text }, spec, args, theme, context) {
  * Partial progress, an error (code and remediation first), or the answer with its facts. `doing`
  * names the running command in the progress row (a focused tool's; explore's by default).
  */
-function renderResult({ Text, formatSize, keyHint }, result, options, theme, context, doing) {
+function renderResult({ Text, formatSize, keyHint: importedKeyHint }, result, options, theme, context, doing) {
+  // Pi 1.5+ hands the renderer the user's key names (its docs: an imported keyHint may be another
+  // copy that knows none of them); the imported one before that.
+  const keyHint = typeof context?.keyHint === "function" ? context.keyHint.bind(context) : importedKeyHint;
   const body = printable(result.content?.find((c) => c.type === "text")?.text ?? "");
   if (options.isPartial) {
     const p = result.details ?? {};

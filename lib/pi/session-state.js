@@ -35,6 +35,8 @@ class SessionState {
   rootDiagnoses = new Map();
   /** The status slot's text as last shown (only a change reaches the UI). */
   shownStatus = undefined;
+  /** The readiness the tools' words were last registered with (wordedReadiness). */
+  worded = undefined;
 
   /** The roots a tool can answer from (those with an index now that the model is offered). */
   toolRoots() {
@@ -57,6 +59,15 @@ class SessionState {
     if (roots.length === 0) return this.diagnosis;
     const all = roots.map((r) => this.diagnosisOf(r));
     return all.find((d) => d?.ready) ?? all[0];
+  }
+  /**
+   * The readiness the tools' words follow: serving(), but an index write running (a sync, an
+   * init) keeps the words registered before it, so a write the user started does not change the
+   * prompt twice; a call meanwhile says the index is busy.
+   */
+  wordedReadiness() {
+    const now = this.serving();
+    return now?.problemCode === "CODEGRAPH_INDEX_BUSY" && this.worded ? this.worded : now;
   }
   /** The focused tools on: chosen and registered by this copy. */
   activeFocused() {

@@ -28,9 +28,11 @@ const { completeSubcommand, runSubcommand } = require("./commands/table.js");
  * Pi's load order) registers and any later copy skips quietly.
  *
  * Readiness is re-checked (read-only, no process starts where the CLI's package names its
- * version) before every agent turn and after every call: when it changed, the tool is registered
- * again with the new guidance, which makes Pi rebuild the system prompt, and the status slot
- * follows.
+ * version) before every agent turn and after every call, and the status slot follows. The tools
+ * are registered again only when their words change, which only the user's doing changes (an
+ * index made or removed, CodeGraph installed or not, /codegraph tools, the roots); an index write
+ * running keeps the words it found. Pi 1.x sends such a change to the model as an addition to
+ * the conversation where the model accepts one, so the cached prompt stays.
  *
  * The focused tools (lib/pi/tools/focused.js) are registered beside explore and then made inactive unless
  * the user's choice (lib/pi/tools/choice.js: PI_CODEGRAPH_TOOLS, or what `/codegraph tools` saved for the
@@ -40,8 +42,8 @@ const { completeSubcommand, runSubcommand } = require("./commands/table.js");
  *
  * The files Pi's own edit and write tools change are noted from `tool_result` (never modifying
  * it) in a ledger (lib/api/staleness.js): while any is newer than the index, the status slot counts
- * them (up to 1000, then "1000+") and the guidance gains one line; the index's mtime is re-checked
- * with readiness, and an index written after an edit drops it.
+ * them (up to 1000, then "1000+") and the answers about them say so; the prompt does not change.
+ * The index's mtime is re-checked with readiness, and an index written after an edit drops it.
  *
  * The roots (lib/pi/roots/roots.js): the workspace's own index, the indexes a bounded scan finds below it
  * (started at session_start and on `/codegraph roots`; a turn waits only for a first scan still
@@ -50,18 +52,40 @@ const { completeSubcommand, runSubcommand } = require("./commands/table.js");
  * `project` parameter of the new labels (lib/pi/tools/registration.js).
  */
 function createExtension(glue, getPeers) {
-  /** @param {import("@mariozechner/pi-coding-agent").ExtensionAPI} pi */
+  /** @param {import("@earendil-works/pi-coding-agent").ExtensionAPI} pi */
   return function piCodegraph(pi) {
     const state = new SessionState();
+    // What the tools' definitions follow (lib/pi/tools/registration.js): readiness as worded and
+    // the roots' labels; never what the model did (its edits, its calls), so the prompt it is
+    // given stays the one a provider cached.
     const key = () => {
-      const d = state.serving();
+      const d = state.wordedReadiness();
       const labels = state.toolRoots().map((r) => r.label);
-      return `${d.ready}|${d.problemCode}|${d.remediation}|${d.ready && state.ledger.count() > 0}|${labels.join("\0")}`;
+      return `${d.ready}|${d.problemCode}|${d.remediation}|${labels.join("\0")}`;
     };
     /** Registers explore and the focused tools again (their words follow readiness and the choice). */
     const registerAll = () => {
-      pi.registerTool(createTool(state, state.peers, glue));
-      for (const name of state.focused) pi.registerTool(createTool(state, state.peers, glue, name));
+      state.worded = state.wordedReadiness();
+      for (const name of [TOOL_NAME, ...state.focused]) {
+        const tool = createTool(state, state.peers, glue, name);
+        pi.registerTool(tool);
+        registered.set(name, tool);
+      }
+    };
+    /** The definitions last registered, by name. */
+    const registered = new Map();
+    /**
+     * Pi 1.x takes a run's prompt options before its before_agent_start handlers run: tools
+     * registered again since (a turn's refresh, a scan that found roots) reach that run's prompt
+     * only through the options themselves.
+     */
+    const carryInto = (options) => {
+      if (!options?.toolSnippets || !options.toolGuidelines) return;
+      for (const [name, tool] of registered) {
+        if (tool.promptSnippet) options.toolSnippets[name] = tool.promptSnippet;
+        else delete options.toolSnippets[name];
+        options.toolGuidelines[name] = [...(tool.promptGuidelines ?? [])];
+      }
     };
     /** Makes Pi's active tools match the choice: ours on or off, every other tool as it was. */
     const applyChoice = () => {
@@ -204,19 +228,18 @@ function createExtension(glue, getPeers) {
     // seen); nothing is awaited, so the tool's result is never held up.
     pi.on("tool_result", (event, ctx) => {
       if (!state.active || state.diagnosis === undefined || state.peers === undefined) return;
-      const before = key();
       // The roots the tools answer from cover the edits (none: the workspace).
       const roots = state.toolRoots().map((r) => r.dir);
       if (!state.ledger.note(event, ctx?.cwd, roots)) return;
-      if (key() !== before) registerAll();
       slot(ctx);
     });
 
-    pi.on("before_agent_start", async (_event, ctx) => {
+    pi.on("before_agent_start", async (event, ctx) => {
       // A scan still running (session_start's, or /codegraph roots'; bounded by its own
       // deadline) decides the tools this turn is given.
       if (state.scanning) await state.scanning.catch(() => {});
       await refresh(ctx);
+      carryInto(event?.systemPromptOptions); // the same words again change nothing
     });
 
     pi.on("session_shutdown", () => {

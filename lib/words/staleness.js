@@ -39,16 +39,10 @@ function editedReportText(count, more = false) {
   return `ready, ${editedWord(count, more)} changed since the index (edited in this session)`;
 }
 
-/** The one prompt guideline while any file edited in this session is newer than the index (no count: the prompt stays put). */
-function editedGuideline(toolName) {
-  return `Files were edited in this session after the CodeGraph index was last written: ${toolName} answers about them may be stale (old line numbers, missing or deleted symbols); read those files instead. Only the user can update the index (/codegraph sync); you cannot.`;
-}
-
 module.exports = {
   MAX_STALE_NAMED,
   staleAnswerLine,
   editedSlotText,
   editedReportText,
-  editedGuideline,
   filesWord,
 };

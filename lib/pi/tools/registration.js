@@ -69,7 +69,7 @@ function createTool(state, peers, api, name = TOOL_NAME) {
     name: TOOL_NAME,
     label: "CodeGraph Explore",
     description: toolDescription(limits),
-    ...guidance(state.serving?.() ?? state.diagnosis, state.ledger?.count() ?? 0, state.activeFocused?.() ?? [], roots),
+    ...guidance(state.wordedReadiness?.() ?? state.diagnosis, state.activeFocused?.() ?? [], roots),
     parameters: Type.Object({
       request: Type.String({
         description:
@@ -104,7 +104,7 @@ function createFocusedTool(state, peers, api, spec) {
     name: spec.name,
     label: spec.label,
     description: focusedDescription(spec.name, spec.caps),
-    ...focusedGuidance(spec.name, state.serving?.() ?? state.diagnosis),
+    ...focusedGuidance(spec.name, state.wordedReadiness?.() ?? state.diagnosis),
     parameters: project.project ? peers.Type.Object({ ...base.properties, ...project }) : base,
     execute: (_toolCallId, params, signal, onUpdate, ctx) =>
       executeCall(state, ctx, onUpdate, {
