@@ -62,7 +62,7 @@ test("a session starts without the modules only a typed /codegraph needs; each l
 test("Pi's entry imports Pi's modules (Pi's loader maps them to Pi's own) and requires the package natively", () => {
   const source = fs.readFileSync(path.join(root, "extensions", "index.js"), "utf8");
   const code = source.replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, "");
-  const imported = [...code.matchAll(/^import .* from ["']([^"']+)["'];$/gm)].map((m) => m[1]).sort();
+  const imported = [...code.matchAll(/^import\b[^;]*?from\s*["']([^"']+)["'];/gm)].map((m) => m[1]).sort();
   assert.deepEqual(imported, [
     "@earendil-works/pi-ai",
     "@earendil-works/pi-coding-agent",
@@ -72,7 +72,7 @@ test("Pi's entry imports Pi's modules (Pi's loader maps them to Pi's own) and re
   ]);
   // No require of a peer: a require resolves from this package's directory, where another copy may be.
   assert.deepEqual(
-    [...code.matchAll(/require\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]),
+    [...code.matchAll(/[rR]equire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]),
     ["../index.js"],
   );
   assert.match(code, /createRequire\(import\.meta\.url\)/);
