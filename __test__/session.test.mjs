@@ -120,6 +120,25 @@ for (const impl of implementations) {
         assert.match(s.tool().promptSnippet, /structural questions/);
       });
 
+      test("a write on a ready index (a sync): 'indexing' in the slot, the tools' words stay as registered", async () => {
+        const dir = makeWorkspace();
+        const s = await session(dir);
+        const registered = s.tool();
+        const writer = spawn(process.execPath, ["-e", "setInterval(() => {}, 1000)"], { stdio: "ignore" });
+        try {
+          fs.writeFileSync(path.join(dir, ".codegraph", "codegraph.lock"), String(writer.pid));
+          await s.host.beforeAgentStart(s.ctx);
+          assert.equal(s.status(), "⬡ codegraph: indexing");
+          assert.equal(s.tool(), registered, "not registered again: the prompt a provider cached stays");
+        } finally {
+          await killAndReap(writer);
+        }
+        fs.rmSync(path.join(dir, ".codegraph", "codegraph.lock"));
+        await s.host.beforeAgentStart(s.ctx);
+        assert.equal(s.status(), "⬡ codegraph");
+        assert.equal(s.tool(), registered);
+      });
+
       test("an index removed mid-session: after the failing call the status slot follows, and so does the prompt", async () => {
         const dir = makeWorkspace();
         const s = await session(dir);

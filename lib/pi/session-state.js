@@ -61,13 +61,14 @@ class SessionState {
     return all.find((d) => d?.ready) ?? all[0];
   }
   /**
-   * The readiness the tools' words follow: serving(), but an index write running (a sync, an
-   * init) keeps the words registered before it, so a write the user started does not change the
-   * prompt twice; a call meanwhile says the index is busy.
+   * The readiness the tools' words follow: serving(), but a write running on an index that was
+   * ready (a sync, a rebuild) keeps the ready words, so a write the user started does not change
+   * the prompt twice for nothing; a call meanwhile says the index is busy. (From no index, an
+   * init's "indexing" words tell the model more than the words before it.)
    */
   wordedReadiness() {
     const now = this.serving();
-    return now?.problemCode === "CODEGRAPH_INDEX_BUSY" && this.worded ? this.worded : now;
+    return now?.problemCode === "CODEGRAPH_INDEX_BUSY" && this.worded?.ready ? this.worded : now;
   }
   /** The focused tools on: chosen and registered by this copy. */
   activeFocused() {

@@ -112,7 +112,9 @@ function createExtension(glue, getPeers) {
      */
     async function rootsNow(cwd, workspaceDiagnosis) {
       const ws = path.resolve(cwd);
-      const own = workspaceDiagnosis.ready || (await hasIndex(ws));
+      // An index being written is still the workspace's own (a sync must not drop it from the roots).
+      const writing = workspaceDiagnosis.problemCode === "CODEGRAPH_INDEX_BUSY";
+      const own = workspaceDiagnosis.ready || writing || (await hasIndex(ws));
       const roots = await indexedRoots(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
       const others = roots.filter((r) => r.indexed && r.offered && r.source !== "workspace");
       const found = await Promise.all(others.map((r) => glue.diagnose(r.dir, ws)));
