@@ -92,22 +92,22 @@ async function declaredTool(cwd, pathDirs) {
 /** Pi collapses whitespace in a snippet and trims guidelines before writing them into the prompt. */
 const oneLine = (s) => s.replace(/\s+/g, " ").trim();
 
-/** Asserts the tool's snippet is under "Available tools" and its guidelines under "Guidelines". */
+/** Asserts the tool's snippet is a line of Pi's `<tools>` section and each guideline one of `<rules>`. */
 function assertGuidanceInPrompt(body, declared) {
   const system = body.messages.find((m) => m.role === "system" || m.role === "developer");
   assert.ok(system, "a system message");
-  const lines = contentText(system).split("\n");
-  const available = lines.indexOf("Available tools:");
-  const guidelines = lines.indexOf("Guidelines:");
-  assert.ok(available >= 0 && guidelines > available, "Pi's default prompt layout");
-  const snippetAt = lines.indexOf(`- ${TOOL}: ${oneLine(declared.promptSnippet)}`);
-  assert.ok(snippetAt > available && snippetAt < guidelines, "the promptSnippet line is under Available tools");
+  const text = contentText(system);
+  const section = (name) => text.match(new RegExp(`<${name}>\\n([\\s\\S]*?)\\n</${name}>`))?.[1]?.split("\n");
+  const tools = section("tools");
+  const rules = section("rules");
+  assert.ok(tools && rules, "Pi's structured prompt: <tools> and <rules>");
+  assert.ok(tools.includes(`- ${TOOL}: ${oneLine(declared.promptSnippet)}`), "the promptSnippet line is in <tools>");
   assert.ok(declared.promptGuidelines.length > 0);
   for (const g of declared.promptGuidelines) {
-    assert.match(g, /codegraph_explore/, "each guideline names the tool (Pi appends them flat)");
-    assert.ok(lines.indexOf(`- ${g.trim()}`) > guidelines, `guideline under Guidelines: ${g}`);
+    assert.match(g, /codegraph_explore/, "each guideline names the tool (Pi lists them flat)");
+    assert.ok(rules.includes(`- ${g.trim()}`), `guideline in <rules>: ${g}`);
   }
-  return contentText(system);
+  return text;
 }
 
 const jsonArgs = (model) => [

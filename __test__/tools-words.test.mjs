@@ -39,11 +39,12 @@ for (const impl of implementations) {
           parameters: JSON.parse(JSON.stringify(t.parameters)),
         });
         assert.deepEqual(words(s.tool("codegraph_explore")), golden.cases.ready.tool);
-        // Files Pi's own tools edited after the index: the line the old code added.
+        // Files Pi's own tools edited after the index: the old code added a line; nothing the
+        // model does changes the words now (the answers about those files say so).
         fs.utimesSync(path.join(ws, ".codegraph", "codegraph.db"), new Date(1e12), new Date(1e12));
         fs.writeFileSync(path.join(ws, "main.ts"), "export function main() { return 1; }\n");
         await s.host.toolResult({ toolName: "edit", input: { path: "main.ts" } }, s.ctx);
-        assert.deepEqual(words(s.tool("codegraph_explore")), golden.cases.readyEdited.tool);
+        assert.deepEqual(words(s.tool("codegraph_explore")), golden.cases.ready.tool);
         // Not ready: what the old code said for the same readiness.
         const none = await session(makeWorkspace({ index: false }));
         const tool = words(none.tool("codegraph_explore"));
@@ -55,7 +56,7 @@ for (const impl of implementations) {
         // Turning tools on and off again: byte-identical once more.
         await s.command("tools all");
         await s.command("tools none");
-        assert.deepEqual(words(s.tool("codegraph_explore")), golden.cases.readyEdited.tool);
+        assert.deepEqual(words(s.tool("codegraph_explore")), golden.cases.ready.tool);
       });
 
       test("with codegraph_node on, explore's 'does not exist here' line is gone; with only the others on, it stays", async () => {
@@ -117,10 +118,9 @@ for (const impl of implementations) {
         for (const name of ["codegraph_relations", "codegraph_search"]) {
           const mine = host.registry.find((t) => t.name === name);
           assert.ok(mine, `${name} registered`);
-          assert.deepEqual(
-            JSON.parse(JSON.stringify(mine.parameters)),
-            JSON.parse(JSON.stringify(s.tool(name).parameters)),
-          );
+          // TypeBox's own markers ("~optional") are its bookkeeping, not the schema's words.
+          const plain = (schema) => JSON.parse(JSON.stringify(schema, (k, v) => (k.startsWith("~") ? undefined : v)));
+          assert.deepEqual(plain(mine.parameters), plain(s.tool(name).parameters));
         }
       });
     });
