@@ -237,11 +237,17 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
       for (const f of fs.readdirSync(root)) {
         if (f.endsWith(".node")) fs.copyFileSync(path.join(root, f), path.join(copyDir, f));
       }
-      const install = await runPi(["install", "-l", copyDir], { cwd: ws, env: env([nodeDir]), timeoutMs: 20000 });
+      // A project install loads only once the project is trusted (Pi 1.x; print, json and rpc mode
+      // decline unless told): `--approve`, as a user who trusts the project.
+      const install = await runPi(["install", "-l", copyDir, "--approve"], {
+        cwd: ws,
+        env: env([nodeDir]),
+        timeoutMs: 20000,
+      });
       assert.equal(install.code, 0, `pi install -l: ${explain(install)}`);
       assert.ok(fs.existsSync(path.join(ws, ".pi", "settings.json")), "a project install");
       // JITI_DEBUG makes Pi's loader (jiti) log each module it imports: proof both copies loaded.
-      run = await runPi(jsonArgs(MODELS.twoCopies), {
+      run = await runPi(["--approve", ...jsonArgs(MODELS.twoCopies)], {
         cwd: ws,
         env: env(realPath, { JITI_DEBUG: "1" }),
       });
@@ -269,7 +275,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     });
 
     test("/codegraph names the active copy: the one Pi loaded first (the project install)", async () => {
-      const args = jsonArgs(MODELS.twoCopies).slice(0, -1);
+      const args = ["--approve", ...jsonArgs(MODELS.twoCopies).slice(0, -1)];
       const report = await runPi([...args, "/codegraph"], { cwd: ws, env: env(realPath) });
       assert.equal(report.code, 0, explain(report));
       // Pi's json mode guards stdout for its events: the report goes to stderr.
