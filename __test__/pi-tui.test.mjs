@@ -58,10 +58,18 @@ test("interactive Pi shows the status, the call, the collapsed and expanded resu
   // Pi's own expand hint, naming the key Pi binds (its keyHint, as its read and bash tools show it).
   assert.match(collapsed, /… \d+ more lines, ctrl\+o to expand/);
   assert.match(collapsed, /\d+\.\dKB · \d+ lines · \d+\.\d\ds · codegraph 1\.6\.1/);
-  assert.doesNotMatch(collapsed, /\*\*Source Code\*\*/, "collapsed: a preview only");
+  assert.doesNotMatch(
+    collapsed,
+    /\*\*Source Code\*\*|function applyDiscount\(amountCents/,
+    "collapsed: a preview only",
+  );
 
   pi.keys("C-o");
-  await waitFor(() => screen().includes("**Source Code**"), { timeoutMs: 10000, what: "the expanded result" });
+  // Expanded, the whole answer: its last file's source (the answer's head scrolls off a 50-line screen).
+  await waitFor(() => screen().includes("function applyDiscount(amountCents: number"), {
+    timeoutMs: 10000,
+    what: "the expanded result",
+  });
 
   pi.keys("/codegraph", "Enter");
   const report = await waitFor(() => (screen().includes("pi-codegraph: ready") ? screen() : null), {
