@@ -15,10 +15,9 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { root } from "../lib/setup.mjs";
 import { median } from "../lib/stats.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
 const PI_DIR = path.join(root, "node_modules", "@mariozechner", "pi-coding-agent");
 const PI_CLI = path.join(PI_DIR, "dist", "cli.js");
 const PI_VERSION = JSON.parse(fs.readFileSync(path.join(PI_DIR, "package.json"), "utf8")).version;
