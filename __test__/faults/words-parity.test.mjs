@@ -7,11 +7,10 @@
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
-import os from "node:os";
 import path from "node:path";
 import { test } from "node:test";
 import { fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
-import { backends, useFaultsSuite } from "./suite.mjs";
+import { backends, onQuietMachine, useFaultsSuite } from "./suite.mjs";
 
 const { exploreCommand } = createRequire(import.meta.url)("../../lib/contract/commands.js");
 const suite = useFaultsSuite();
@@ -21,15 +20,12 @@ const PASSWORD = "hunter2-very-secret";
 const normalise = (s) => String(s).replace(/\d+ ms/g, "N ms");
 
 /**
- * How each backend's explore() failed with `bin`: code, message, remediation, stderrTail. The
- * machine's load, which a timeout's words name when it is above the cores, is what the glue reads
- * at each failure: held at 0 here, so both runners' words come from the same facts.
+ * How each backend's explore() failed with `bin`: code, message, remediation, stderrTail, on a
+ * machine held quiet (onQuietMachine) so both runners' words come from the same facts.
  */
 async function failures(bin, args) {
   const out = [];
-  const loadavg = os.loadavg;
-  os.loadavg = () => [0, 0, 0];
-  try {
+  await onQuietMachine(async () => {
     for (const { id, module } of backends) {
       const err = await withEnv({ PI_CODEGRAPH_BIN: bin }, () => module.explore(...args)).then(
         () => assert.fail(`${id}: resolved`),
@@ -38,9 +34,7 @@ async function failures(bin, args) {
       const { code, message, remediation, details } = err;
       out.push({ code, message: normalise(message), remediation, stderrTail: details.stderrTail });
     }
-  } finally {
-    os.loadavg = loadavg;
-  }
+  });
   return out;
 }
 
