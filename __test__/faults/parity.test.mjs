@@ -9,7 +9,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
 import { cleanup } from "../helpers/processes.mjs";
-import { backends, saved, toolCall, useFaultsSuite } from "./suite.mjs";
+import { backends, onQuietMachine, saved, toolCall, useFaultsSuite } from "./suite.mjs";
 
 const require = createRequire(import.meta.url);
 const { versionNotice } = require("../../lib/words/versions.js");
@@ -30,7 +30,6 @@ const both = backends.length === 2 ? false : "needs both backends (PI_CODEGRAPH_
 const normalise = (s) =>
   String(s)
     .replace(/\d+ ms/g, "N ms")
-    .replace(/load average [\d.]+/g, "load average N") // read by each call, a moment apart
     .replace(/\d+\.\d s of waiting/g, "N s of waiting")
     .replace(/explore-\d+-(?:ns\d+-)?[0-9A-Za-z]+\.txt/g, "FILE")
     .replace(/\(\d+ bytes\)/g, "(N bytes)");
@@ -122,8 +121,8 @@ before(() => {
   }, async () => {
     const [a, b] = backends;
     for (const [label, [bin, ...args]] of Object.entries(cases)) {
-      const left = await outcome(tool.adapt(a.module), bin, args);
-      const right = await outcome(tool.adapt(b.module), bin, args);
+      const left = await onQuietMachine(() => outcome(tool.adapt(a.module), bin, args));
+      const right = await onQuietMachine(() => outcome(tool.adapt(b.module), bin, args));
       assert.deepEqual(right, left, `${label}: ${b.id} differs from ${a.id}`);
     }
     for (const { module } of backends) module.releaseFullOutputs();

@@ -4,6 +4,7 @@
 // executable. The call: explore(), the runner-level contract's one way in (a topic may add a
 // focused tool, adapted to take the test's request as its one text argument, for what that tool
 // itself adds; what differs per tool is proven at the seam, __test__/tools-seam.test.mjs).
+import os from "node:os";
 import { after, before, describe } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
 import { makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
@@ -19,6 +20,21 @@ import { ALL_TOOLS, calleeOf, glueOf, toolCall } from "../helpers/tools.mjs";
  */
 export const backends = implementations;
 export { ALL_TOOLS, toolCall };
+
+/**
+ * Runs `body` with the machine's load read as 0. A timeout's words name the load when it is above
+ * the cores (lib/words/messages.js), read by the glue at each failure; tests that compare two
+ * runs' words hold it, so both come from the same facts whatever else the machine is doing.
+ */
+export async function onQuietMachine(body) {
+  const loadavg = os.loadavg;
+  os.loadavg = () => [0, 0, 0];
+  try {
+    return await body();
+  } finally {
+    os.loadavg = loadavg;
+  }
+}
 
 export const saved = { PATH: process.env.PATH, BIN: process.env.PI_CODEGRAPH_BIN };
 

@@ -10,7 +10,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
 import { fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
-import { backends, useFaultsSuite } from "./suite.mjs";
+import { backends, onQuietMachine, useFaultsSuite } from "./suite.mjs";
 
 const { exploreCommand } = createRequire(import.meta.url)("../../lib/contract/commands.js");
 const suite = useFaultsSuite();
@@ -19,17 +19,22 @@ const SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 const PASSWORD = "hunter2-very-secret";
 const normalise = (s) => String(s).replace(/\d+ ms/g, "N ms");
 
-/** How each backend's explore() failed with `bin`: code, message, remediation, stderrTail. */
+/**
+ * How each backend's explore() failed with `bin`: code, message, remediation, stderrTail, on a
+ * machine held quiet (onQuietMachine) so both runners' words come from the same facts.
+ */
 async function failures(bin, args) {
   const out = [];
-  for (const { id, module } of backends) {
-    const err = await withEnv({ PI_CODEGRAPH_BIN: bin }, () => module.explore(...args)).then(
-      () => assert.fail(`${id}: resolved`),
-      (e) => e,
-    );
-    const { code, message, remediation, details } = err;
-    out.push({ code, message: normalise(message), remediation, stderrTail: details.stderrTail });
-  }
+  await onQuietMachine(async () => {
+    for (const { id, module } of backends) {
+      const err = await withEnv({ PI_CODEGRAPH_BIN: bin }, () => module.explore(...args)).then(
+        () => assert.fail(`${id}: resolved`),
+        (e) => e,
+      );
+      const { code, message, remediation, details } = err;
+      out.push({ code, message: normalise(message), remediation, stderrTail: details.stderrTail });
+    }
+  });
   return out;
 }
 

@@ -15,12 +15,10 @@ import { spawn, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { PI_CLI, PI_DIR } from "../../__test__/helpers/pi-harness.mjs";
+import { root } from "../lib/setup.mjs";
 import { median } from "../lib/stats.mjs";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..", "..");
-const PI_DIR = path.join(root, "node_modules", "@earendil-works", "pi-coding-agent");
-const PI_CLI = path.join(PI_DIR, "dist", "cli.js");
 const PI_VERSION = JSON.parse(fs.readFileSync(path.join(PI_DIR, "package.json"), "utf8")).version;
 /** Rounds of three starts (BENCH_START_ROUNDS): with fewer, two runs differ by more than 1%. */
 const ROUNDS = Number(process.env.BENCH_START_ROUNDS ?? 30);

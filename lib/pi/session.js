@@ -210,15 +210,7 @@ function createExtension(glue, getPeers) {
         // directories and the added labels.
         // A label is completed once a scan still running has finished (Pi awaits a promise here).
         getArgumentCompletions: (prefix) => completeSubcommand(prefix, commandContext, ctx),
-        handler: async (args, cmdCtx) => {
-          if (String(args ?? "").trim()) return runSubcommand(args, cmdCtx, commandContext);
-          await state.scanSettled(cmdCtx).catch(() => {});
-          await refresh(cmdCtx);
-          const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
-          const { statusReport } = require("./commands/status.js");
-          const report = statusReport(state.diagnosis, state, info);
-          say(cmdCtx, report, state.serving().ready ? "info" : "warning");
-        },
+        handler: (args, cmdCtx) => runSubcommand(args, cmdCtx, commandContext),
       });
       slot(ctx);
       // The scan for indexes below the workspace: off this handler's path (the tools are

@@ -125,4 +125,11 @@ function statusReport(diagnosis, state, info) {
   return lines.map(printable).join("\n");
 }
 
-module.exports = { runnerLine, envDroppedLines, indexSizeText, parallelText, statusReport };
+/** Bare `/codegraph`: readiness checked again, then the report, a warning when not ready. */
+async function handleReport(ctx, { glue, state, refresh, say }) {
+  await refresh(ctx);
+  const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
+  say(ctx, statusReport(state.diagnosis, state, info), state.serving().ready ? "info" : "warning");
+}
+
+module.exports = { runnerLine, envDroppedLines, handleReport, indexSizeText, parallelText, statusReport };

@@ -4,7 +4,7 @@
 //   tools …   /codegraph tools (the focused tools' choice): answers at once, even while a scan runs
 //   roots …   /codegraph roots (list, add, remove)
 //   <verb> …  status, init, sync, rebuild, uninit, unlock, cancel (lib/pi/commands/verbs.js)
-// Nothing typed is the report (lib/pi/commands/status.js), which the session gives itself.
+//   (nothing) the readiness report (lib/pi/commands/status.js)
 
 const SUBCOMMANDS = [
   {
@@ -32,6 +32,14 @@ const VERBS = {
     m.verbCompletions(prefix, context.state.diagnosis?.cliVersion, context.state.verbRoots()),
 };
 
+/** Nothing typed: the report, from readiness as it is once a scan still running has settled. */
+const REPORT = {
+  word: "",
+  waitsForScan: true,
+  load: () => require("./status.js"),
+  handle: (m, _rest, ctx, context) => m.handleReport(ctx, context),
+};
+
 /** `{ entry, rest }` for what was typed after "/codegraph " (`rest`: after the entry's word). */
 function entryFor(args) {
   const text = String(args ?? "");
@@ -40,9 +48,9 @@ function entryFor(args) {
   return entry ? { entry, rest: text.trim().slice(entry.word.length) } : { entry: VERBS, rest: text };
 }
 
-/** Runs `/codegraph <args>` (not empty) with the session's command context. */
+/** Runs `/codegraph <args>` with the session's command context. */
 async function runSubcommand(args, ctx, context) {
-  const { entry, rest } = entryFor(args);
+  const { entry, rest } = String(args ?? "").trim() ? entryFor(args) : { entry: REPORT, rest: "" };
   // Every label (a verb's, cancel's, roots remove's) means what it will mean after the scan.
   if (entry.waitsForScan) await context.state.scanSettled(ctx).catch(() => {});
   await entry.handle(entry.load(), rest, ctx, context);

@@ -8,6 +8,7 @@
 // lossless label holds. So a later scan, add or remove never gives an existing label to another
 // directory, and a scanned root and an added one never compete for a label.
 
+const crypto = require("node:crypto");
 const path = require("node:path");
 const { isWithin } = require("../../contract/files.js");
 const { MAX_OFFERED_ROOTS } = require("../../contract/limits.js");
@@ -24,7 +25,7 @@ const HASH_CHARS = 8;
 const posixRel = (from, to) => path.relative(from, to).split(path.sep).join("/");
 
 /** The hash that ends a lossy label: stable for a directory, different for another (but for a 32-bit collision). */
-const dirHash = (dir) => require("node:crypto").createHash("sha256").update(dir).digest("hex").slice(0, HASH_CHARS);
+const dirHash = (dir) => crypto.createHash("sha256").update(dir).digest("hex").slice(0, HASH_CHARS);
 
 /**
  * A label that lost something: `outside` ones begin `../…/`; then the path `clean` (odd
