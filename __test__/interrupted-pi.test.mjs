@@ -8,6 +8,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
 import { isAlive, root, waitFor } from "./helpers/index.mjs";
+import { installPacked } from "./helpers/packed.mjs";
 import {
   piEnv,
   piMissing,
@@ -39,7 +40,7 @@ describe("the real Pi stopped mid /codegraph init", { skip: piMissing || cliMiss
     fs.mkdirSync(path.join(scratch, "tmp"));
     server = await startFakeOpenAI();
     writeModelsJson(agentDir, server.baseUrl, [MODEL]);
-    const install = await runPi(["install", root], { cwd: scratch, env: env(), timeoutMs: 20000 });
+    const install = (await installPacked({ cwd: scratch, env: env() })).result;
     assert.equal(install.code, 0, install.stderr);
   });
   after(() => tearDownPiSuite({ strayPids, server, dirs: [scratch] }));

@@ -1,19 +1,16 @@
-// End to end in the real Pi CLI (the pinned devDependency @mariozechner/pi-coding-agent): Pi loads
-// this package the way a user's install does, talks to a loopback fake OpenAI-compatible model
-// (helpers/fake-openai.mjs) that asks for one codegraph_explore call, and the tool runs the real
-// CodeGraph CLI on an indexed copy of __test__/fixtures/shop.
+// End to end in the real Pi CLI (the pinned devDependency @earendil-works/pi-coding-agent, and
+// again the lowest supported Pi: __test__/run.mjs): Pi loads this package the way a user's install
+// does, talks to a loopback fake OpenAI-compatible model (helpers/fake-openai.mjs) that asks for one
+// codegraph_explore call, and the tool runs the real CodeGraph CLI on an indexed copy of
+// __test__/fixtures/shop.
 //
-// How Pi loads the package: `pi install <this checkout>` against a temp PI_CODING_AGENT_DIR, as a
-// user installs a local package. For a local directory Pi 0.73 only records the path in that dir's
-// settings.json ("packages"); every run then reads the directory's package.json "pi.extensions"
-// and imports that entry through its own loader (jiti), exactly as for a user's install. Rejected:
-// `pi install npm:<tarball>` runs `npm install -g` into the machine's global prefix (or, with -l,
-// an npm install into the project): a side effect and an npm round trip for no extra coverage. And
-// `pi install <file>.tgz` is accepted but recorded as an extension *file*: every later Pi start
-// then exits 1 with `Unknown file extension ".tgz"`.
-// The second copy (two-installs case) is the `npm pack` tarball, extracted and installed as a
-// project package (`pi install -l <dir>`, written to <workspace>/.pi/settings.json): exactly the
-// published file set, with no node_modules beside it.
+// How Pi gets the package: `pi install npm:pi-codegraph@file:<the npm pack tarball>` against a temp
+// PI_CODING_AGENT_DIR (helpers/packed.mjs): Pi's own npm install into <agent dir>/npm, with peer
+// dependencies left to Pi, so the published file set runs with no node_modules of this checkout
+// and no copy of Pi's packages beside it. The second copy (two-installs case) is the same tarball
+// extracted and installed as a project package from its directory (`pi install -l <dir>`, written
+// to <workspace>/.pi/settings.json): Pi keeps one package per npm name, so the second copy is a
+// local path, as a user's checkout of the package would be.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -22,6 +19,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { stripVTControlCharacters } from "node:util";
 import { fakeBinDir, hashTree, isAlive, readJsonFile, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
+import { installPacked, packedTarballs } from "./helpers/packed.mjs";
 import {
   abortMidTool,
   assistantText,
@@ -38,6 +36,7 @@ import {
 } from "./helpers/pi-harness.mjs";
 
 const require = createRequire(import.meta.url);
+const { target } = require("../lib/runners/native.js");
 const TOOL = "codegraph_explore";
 const REQUEST = "how does CheckoutService.checkout call charge";
 const PROMPT = "How does CheckoutService.checkout end up calling charge?";
@@ -131,6 +130,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
   let agentDir;
   let home;
   let indexed; // the fixture after `codegraph init`; each case works on its own copy
+  let installed; // the global install's directory
   const toRemove = [];
   const strayPids = [];
 
@@ -149,9 +149,10 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
       models: Object.values(MODELS),
     }));
 
-    // The user's global install: `pi install /path/to/pi-codegraph`.
-    const install = await runPi(["install", root], { cwd: scratch, env: env([nodeDir]), timeoutMs: 20000 });
-    assert.equal(install.code, 0, `pi install: ${explain(install)}`);
+    // The user's global install: `pi install npm:pi-codegraph`, from the packed tarball.
+    const { result, dir } = await installPacked({ cwd: scratch, env: env([nodeDir]) });
+    assert.equal(result.code, 0, `pi install: ${explain(result)}`);
+    installed = dir;
   });
 
   after(() => tearDownPiSuite({ strayPids, server, dirs: [scratch, ...toRemove] }));
@@ -162,6 +163,17 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     before(async () => {
       ws = workspace("roundtrip");
       run = await runPi(jsonArgs(MODELS.roundTrip), { cwd: ws, env: env(realPath) });
+    });
+
+    test("/codegraph: Pi's npm install runs the native addon of the binary package beside it", {
+      skip: packedTarballs().platform ? false : "no addon built for this machine (npm run build)",
+    }, async () => {
+      const args = jsonArgs(MODELS.roundTrip).slice(0, -1);
+      const report = await runPi([...args, "/codegraph"], { cwd: ws, env: env(realPath) });
+      assert.equal(report.code, 0, explain(report));
+      const line = `${report.stdout}\n${report.stderr}`.split("\n").find((l) => l.startsWith("runner: "));
+      const addonPackage = path.join(path.dirname(installed), `pi-codegraph-${target()}`);
+      assert.equal(line, `runner: native addon ${path.join(addonPackage, `pi-codegraph.${target()}.node`)}`);
     });
 
     test("round trip: the model gets CodeGraph's real answer and Pi reports a successful tool run", (t) => {
@@ -209,33 +221,26 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     });
   });
 
-  describe("installed twice: global (this checkout) and project (the npm pack tarball)", () => {
+  describe("installed twice: global (npm, the packed tarball) and project (that tarball extracted)", () => {
     let ws;
     let copyDir;
     let run;
     before(async () => {
       ws = workspace("two-copies");
-      const packDir = path.join(scratch, "pack");
-      fs.mkdirSync(packDir);
-      const pack = ["pack", root, "--json", "--ignore-scripts", "--pack-destination", packDir];
-      pack.push("--cache", path.join(scratch, "npm-cache"), "--logs-max=0"); // nothing in ~/.npm
-      const packed = JSON.parse(
-        execFileSync("npm", pack, {
-          cwd: packDir,
-          encoding: "utf8",
-          stdio: ["ignore", "pipe", "pipe"],
-          timeout: 30000,
-        }),
-      );
-      const tarball = path.join(packDir, packed[0].filename);
+      // The same tarball, extracted: the published file set, with no node_modules beside it.
       copyDir = path.join(scratch, "second-copy");
       fs.mkdirSync(copyDir);
-      execFileSync("tar", ["-xzf", tarball, "-C", copyDir], { stdio: "ignore", timeout: 30000 });
+      const { main, platform } = packedTarballs();
+      execFileSync("tar", ["-xzf", main, "-C", copyDir], { stdio: "ignore", timeout: 30000 });
       copyDir = path.join(copyDir, "package");
       // The tarball's `files` leave the platform addon out (napi-rs ships it as a per-platform
-      // package); put the built one beside binding.js, where that package's file would resolve.
-      for (const f of fs.readdirSync(root)) {
-        if (f.endsWith(".node")) fs.copyFileSync(path.join(root, f), path.join(copyDir, f));
+      // package): put that package's addon beside binding.js, where it also resolves.
+      if (platform) {
+        const unpacked = path.join(scratch, "second-copy-platform");
+        fs.mkdirSync(unpacked);
+        execFileSync("tar", ["-xzf", platform, "-C", unpacked], { stdio: "ignore", timeout: 30000 });
+        for (const f of fs.readdirSync(path.join(unpacked, "package")))
+          if (f.endsWith(".node")) fs.copyFileSync(path.join(unpacked, "package", f), path.join(copyDir, f));
       }
       // A project install loads only once the project is trusted (Pi 1.x; print, json and rpc mode
       // decline unless told): `--approve`, as a user who trusts the project.
@@ -261,7 +266,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
         .filter((l) => l.startsWith("[jiti]"));
       const loaded = (dir) =>
         jitiLines.some((l) => /\[(native|transpile)\]/.test(l) && l.includes(`${dir}${path.sep}`));
-      assert.ok(loaded(root), "the global install (this checkout) was loaded");
+      assert.ok(loaded(installed), "the global install (npm) was loaded");
       assert.ok(loaded(copyDir), "the project install (packed copy) was loaded");
 
       const bodies = server.bodiesFor(MODELS.twoCopies);

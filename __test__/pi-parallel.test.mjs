@@ -10,6 +10,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { root, waitFor } from "./helpers/index.mjs";
+import { installPacked } from "./helpers/packed.mjs";
 import {
   assistantText,
   contentText,
@@ -79,7 +80,7 @@ describe("eight parallel codegraph_explore calls in the real Pi CLI", { skip: pi
         pathDirs,
         extra: { TMPDIR: path.join(scratch, "tmp"), PI_CODEGRAPH_MAX_PARALLEL: LIMIT },
       });
-    const install = await runPi(["install", root], { cwd: scratch, env: env([nodeDir]), timeoutMs: 20000 });
+    const install = (await installPacked({ cwd: scratch, env: env([nodeDir]) })).result;
     assert.equal(install.code, 0, `pi install: ${explain(install)}`);
 
     // Watch the workspace's process table while Pi runs: what ran there, and how many at once.

@@ -13,7 +13,8 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
-import { fakeBinDir, hashTree, readLog, root, tempDir, useAgentDirEnv, withEnv } from "./helpers/index.mjs";
+import { fakeBinDir, hashTree, readLog, tempDir, useAgentDirEnv, withEnv } from "./helpers/index.mjs";
+import { installPacked } from "./helpers/packed.mjs";
 import { piEnv, piMissing, piScratch, runPi, tearDownPiSuite, writeModelsJson } from "./helpers/pi-harness.mjs";
 import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
 import { indexBytes, makeMonorepo, makeNested, makeProject, writeIndex } from "./helpers/roots.mjs";
@@ -396,7 +397,7 @@ describe("in real Pi print mode, over the fake CLI", { skip: piMissing, timeout:
     const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
     const pathDirs = [fakeBinDir(), path.dirname(process.execPath), ...systemDirs];
     env = piEnv({ agentDir: made.agentDir, home: made.home, pathDirs, extra: { TMPDIR: path.join(scratch, "tmp") } });
-    const install = await runPi(["install", root], { cwd: scratch, env, timeoutMs: 20000 });
+    const install = (await installPacked({ cwd: scratch, env })).result;
     assert.equal(install.code, 0, `pi install: ${install.stderr.slice(-2000)}`);
   });
   after(() => tearDownPiSuite({ strayPids: [], server: undefined, dirs: [scratch] }));

@@ -16,6 +16,7 @@ import { after, before, describe, test } from "node:test";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
 import { recordingCli, root, waitFor } from "./helpers/index.mjs";
 import { buildMonorepo, citations } from "./helpers/monorepo.mjs";
+import { installPacked } from "./helpers/packed.mjs";
 import {
   contentText,
   indexShop,
@@ -112,7 +113,7 @@ describe("roots in the real Pi CLI", { skip: piMissing, timeout: 180000 }, () =>
     recordingCli(wrapperDir, log, realCli);
     server = await startFakeOpenAI({ plan, byModel: { [MONO_MODEL]: MONO_CALLS } });
     writeModelsJson(agentDir, server.baseUrl, [MODEL, MONO_MODEL]);
-    const install = await runPi(["install", root], { cwd: scratch, env: env(), timeoutMs: 20000 });
+    const install = (await installPacked({ cwd: scratch, env: env() })).result;
     assert.equal(install.code, 0, `pi install: exit ${install.code}; stderr:\n${install.stderr.slice(-3000)}`);
   });
   after(() => tearDownPiSuite({ strayPids: [], server, dirs: [scratch] }));

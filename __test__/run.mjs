@@ -8,13 +8,16 @@
 //   that their timing assertions see the machine they saw.
 // Both groups print the spec reporter; the waiting group's report follows the other's. The exit
 // status is the first group's failure, if any. No file shares a fixed port, directory or process
-// name with another (temp dirs are mkdtemp'd, tmux servers and marks carry the pid).
+// name with another (temp dirs are mkdtemp'd, tmux servers and marks carry the pid). The package
+// is packed once, before them, for the suites that install it into Pi (helpers/packed.mjs).
 //   node __test__/run.mjs            every suite (npm test), then the real-Pi ones on the lowest Pi
 //   node __test__/run.mjs --smoke    the smoke set alone (npm run test:smoke; CI on Node 24)
 //   node __test__/run.mjs --list     the groups, without running them
 import { spawn } from "node:child_process";
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
+import { packTarballs } from "./helpers/packed.mjs";
 
 const here = import.meta.dirname;
 const root = path.dirname(here);
@@ -104,6 +107,12 @@ if (args.includes("--list")) {
 } else if (args.includes("--smoke")) {
   process.exitCode = await nodeTest(SMOKE, null, (d) => process.stdout.write(d));
 } else {
+  // The package as npm publishes it, packed once for every suite that installs it into Pi
+  // (helpers/packed.mjs).
+  const packedDir = fs.mkdtempSync(path.join(os.tmpdir(), "pi-codegraph-packed-"));
+  process.on("exit", () => fs.rmSync(packedDir, { recursive: true, force: true }));
+  packTarballs(packedDir);
+  process.env.PI_CODEGRAPH_TEST_PACKED = packedDir;
   const held = [];
   const [computed, waited] = await Promise.all([
     nodeTest(computing, null, (d) => process.stdout.write(d)),

@@ -11,6 +11,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
 import { recordingCli, root, tempDir, waitFor } from "./helpers/index.mjs";
+import { installPacked } from "./helpers/packed.mjs";
 import {
   contentText,
   indexShop,
@@ -101,7 +102,7 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
     recordingCli(wrapperDir, log, realCli);
     server = await startFakeOpenAI({ byModel: BY_MODEL });
     writeModelsJson(agentDir, server.baseUrl, Object.keys(BY_MODEL));
-    const install = await runPi(["install", root], { cwd: scratch, env: env(), timeoutMs: 20000 });
+    const install = (await installPacked({ cwd: scratch, env: env() })).result;
     assert.equal(install.code, 0, `pi install: ${explain(install)}`);
   });
   after(() => tearDownPiSuite({ strayPids: [], server, dirs: [scratch] }));

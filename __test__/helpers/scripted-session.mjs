@@ -8,6 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { startFakeOpenAI } from "./fake-openai.mjs";
 import { root, waitFor } from "./index.mjs";
+import { installPacked } from "./packed.mjs";
 import { contentText, indexShop, killAllPi, piEnv, piScratch, startPiRpc } from "./pi-harness.mjs";
 
 const MODEL = "cache-model";
@@ -46,13 +47,21 @@ export const changes = (values) => values.filter((v, i) => i > 0 && v !== values
  * Runs `prompts` prompts in one Pi session; returns the request bodies and each user action's
  * index in them (the first request after it). `midConversation`: the model accepts system
  * messages mid-conversation (Pi 1.x then appends prompt changes instead of rewriting the head).
+ * The extension is the packed package as `pi install` installs it (helpers/packed.mjs), or the
+ * directory `extension` names, loaded with `-e` (the bench's earlier commit).
  */
-export async function scriptedSession({ prompts = 5, userActions = {}, midConversation = false } = {}) {
+export async function scriptedSession({ prompts = 5, userActions = {}, midConversation = false, extension } = {}) {
   const { scratch, home, agentDir } = piScratch("pi-codegraph-cache-");
   const ws = path.join(scratch, "shop");
   indexShop(ws);
-  const server = await startFakeOpenAI({ plan });
+  const bin = path.join(root, "node_modules", ".bin");
+  const env = piEnv({ agentDir, home, pathDirs: [bin, path.dirname(process.execPath), "/usr/bin", "/bin"] });
   fs.mkdirSync(agentDir, { recursive: true });
+  if (!extension) {
+    const { result } = await installPacked({ cwd: scratch, env });
+    if (result.code !== 0) throw new Error(`pi install: exit ${result.code}: ${result.stderr.slice(-2000)}`);
+  }
+  const server = await startFakeOpenAI({ plan });
   const compat = { supportsDeveloperRole: false, supportsReasoningEffort: false };
   if (midConversation) compat.supportsMidConvoSystemMessages = true;
   const models = {
@@ -67,12 +76,9 @@ export async function scriptedSession({ prompts = 5, userActions = {}, midConver
     },
   };
   fs.writeFileSync(path.join(agentDir, "models.json"), `${JSON.stringify(models, null, 2)}\n`);
-  const bin = path.join(root, "node_modules", ".bin");
-  const env = piEnv({ agentDir, home, pathDirs: [bin, path.dirname(process.execPath), "/usr/bin", "/bin"] });
-  const rpc = startPiRpc(
-    ["--offline", "--no-session", "--no-context-files", "-e", root, "--provider", "fake", "--model", MODEL],
-    { cwd: ws, env },
-  );
+  const loaded = extension ? ["-e", extension] : [];
+  const args = ["--offline", "--no-session", "--no-context-files", ...loaded, "--provider", "fake", "--model", MODEL];
+  const rpc = startPiRpc(args, { cwd: ws, env });
   const actionsAt = [];
   try {
     let sent = 0;

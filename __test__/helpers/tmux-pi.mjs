@@ -5,8 +5,8 @@ import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { root } from "./index.mjs";
-import { PI_CLI, runPi, writeModelsJson } from "./pi-harness.mjs";
+import { installPacked } from "./packed.mjs";
+import { PI_CLI, writeModelsJson } from "./pi-harness.mjs";
 
 export const tmuxMissing = spawnSync("tmux", ["-V"]).status === 0 ? false : "tmux is not installed";
 
@@ -30,7 +30,7 @@ export async function startTuiPi({ name, scratch, cwd, baseUrl, pathDirs, env: e
     TERM: "xterm-256color",
     ...extra,
   };
-  const install = await runPi(["install", root], { cwd: scratch, env, timeoutMs: 20000 });
+  const install = (await installPacked({ cwd: scratch, env })).result;
   assert.equal(install.code, 0, install.stderr);
   const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   const pi = [process.execPath, PI_CLI, "--offline", "--no-session", "--provider", "fake", "--model", "tui-model"];

@@ -4,12 +4,16 @@
 // answers: __test__/helpers/scripted-session.mjs), counted as changes of the leading system
 // message and of the top-level tool definitions from one request to the next. Then the same
 // session with one user action (`/codegraph tools all` before the third prompt), for a model that
-// accepts mid-conversation system messages and for one that does not.
-// `node bench/run.mjs cache` (about 30 seconds).
+// accepts mid-conversation system messages and for one that does not. And the quiet session with
+// the extension of commit BEFORE (the last before issue 32), loaded from a `git archive` of it.
+// `node bench/run.mjs cache` (about 40 seconds).
 
+import fs from "node:fs";
 import { changes, leadingSystem, scriptedSession, toolArray } from "../../__test__/helpers/scripted-session.mjs";
+import { tempDir, unpackCommit } from "../lib/setup.mjs";
 
 const PROMPTS = 5;
+const BEFORE = "8daa1c9";
 
 /** The session's counts: `{ requests, system, tools }`. */
 async function counted(options) {
@@ -23,6 +27,13 @@ export async function cache() {
   const action = { userActions: { 2: "/codegraph tools all" } };
   const midConversation = await counted({ ...action, midConversation: true });
   const headOnly = await counted(action);
+  const tmp = tempDir("cgbench-cache-");
+  let before;
+  try {
+    before = await counted({ extension: unpackCommit(BEFORE, tmp) });
+  } finally {
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
   const row = (label, c) => [label, String(c.requests), String(c.system), String(c.tools)];
   return {
     title: "Prompt cache: what moves under the model",
@@ -35,6 +46,7 @@ export async function cache() {
           row("the model's calls and edits only", quiet),
           row("+ /codegraph tools all, model accepts mid-conversation system messages", midConversation),
           row("+ /codegraph tools all, model does not", headOnly),
+          row(`the model's calls and edits only, extension of commit ${BEFORE} (before issue 32)`, before),
         ],
       },
     ],

@@ -7,13 +7,12 @@
 // parameter schema as pi-ai's Anthropic provider sends them). Explore alone is the extension of
 // commit 0d259b6 (before the focused tools), loaded the same way from a `git archive` of it.
 
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { createPiHost, piPeers } from "../../__test__/helpers/pi-host.mjs";
-import { indexShop, root } from "../lib/setup.mjs";
+import { indexShop, root, unpackCommit } from "../lib/setup.mjs";
 
 const require = createRequire(import.meta.url);
 const BEFORE = "0d259b6";
@@ -37,12 +36,7 @@ const signed = (n) => `${n > 0 ? "+" : ""}${n.toLocaleString("en")}`;
 
 /** The extension of commit BEFORE, unpacked beside the measured addon, over the same node_modules. */
 function extensionBefore(tmp, addonFile) {
-  const dir = path.join(tmp, `pi-codegraph-${BEFORE}`);
-  fs.mkdirSync(dir, { recursive: true });
-  const tar = path.join(tmp, `${BEFORE}.tar`);
-  execFileSync("git", ["-C", root, "archive", "--format=tar", "-o", tar, BEFORE]);
-  execFileSync("tar", ["-xf", tar, "-C", dir]);
-  fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
+  const dir = unpackCommit(BEFORE, tmp);
   fs.copyFileSync(addonFile, path.join(dir, addonName()));
   return require(path.join(dir, "index.js"));
 }

@@ -18,6 +18,22 @@ export function tempDir(prefix) {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
 
+/**
+ * The package as of commit `rev` (`git archive`), unpacked into `tmp`, over this checkout's
+ * node_modules and with this checkout's built addon beside it: the directory.
+ */
+export function unpackCommit(rev, tmp) {
+  const dir = path.join(tmp, `pi-codegraph-${rev}`);
+  fs.mkdirSync(dir, { recursive: true });
+  const tar = path.join(tmp, `${rev}.tar`);
+  execFileSync("git", ["-C", root, "archive", "--format=tar", "-o", tar, rev]);
+  execFileSync("tar", ["-xf", tar, "-C", dir]);
+  fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
+  for (const f of fs.readdirSync(root))
+    if (/^pi-codegraph\..+\.node$/.test(f)) fs.copyFileSync(path.join(root, f), path.join(dir, f));
+  return dir;
+}
+
 /** Compiles bench/fake-cli.c with gcc, statically when the toolchain has a static libc. */
 export function compileFake(dir) {
   const out = path.join(dir, FAKE_NAME);
