@@ -74,6 +74,14 @@ test("doctor in an indexed workspace: ready, exit 0", () => {
   assert.match(r.stdout, /^version\s+9\.9\.9-fake \(from --version\)$/m);
   assert.match(r.stdout, new RegExp(`^index\\s+${ws}/\\.codegraph$`, "m"));
   assert.match(r.stdout, /^runtime\s+Node\.js v\d+/m);
+  // The tested Pi range and the Node.js floor it implies, from package.json (dev pins, engines).
+  const lowest = /@([\d.]+)$/.exec(pkg.devDependencies["pi-lowest"])[1];
+  const latest = pkg.devDependencies["@earendil-works/pi-coding-agent"];
+  assert.ok(
+    rows(r.stdout).pi.startsWith(
+      `@earendil-works/pi-coding-agent ${lowest} to ${latest} (tested; they need Node.js ${pkg.engines.node})`,
+    ),
+  );
   assert.match(r.stdout, /^addon\s+\/.*pi-codegraph\.[\w-]+\.node$/m);
   assert.equal(rows(r.stdout).extension, `pi-codegraph ${pkg.version} at ${root}`);
   assert.doesNotMatch(r.stdout, /^fix/m);
@@ -511,6 +519,16 @@ test("a usage error echoing an argument with an escape sequence prints it escape
   assert.equal(r.code, 2);
   assert.ok(!r.stderr.includes("\u001b"), JSON.stringify(r.stderr));
   assert.match(r.stderr, /unknown option --\\x1b\]52;c;cHduZWQ=\\x07/);
+});
+
+test("the Node.js floor is engines' whole version, not its major: a 22 below 22.19 is below it", () => {
+  const { belowNodeFloor, NODE_FLOOR } = createRequire(import.meta.url)("../lib/contract/hosts.js");
+  assert.deepEqual(NODE_FLOOR.version, pkg.engines.node.replace(/^>=/, "").split(".").map(Number));
+  const [major, minor, patch] = NODE_FLOOR.version;
+  const below = [`v${major}.${minor - 1}.9`, `${major - 1}.99.99`, `v${major}.${minor}.${patch - 1}`, "v18.0.0"];
+  const notBelow = [`v${major}.${minor}.${patch}`, `v${major}.${minor + 1}.0`, `v${major + 2}.0.0`, "v24.1.0"];
+  for (const v of below.filter((x) => !x.includes("-1"))) assert.equal(belowNodeFloor(v), true, v);
+  for (const v of notBelow) assert.equal(belowNodeFloor(v), false, v);
 });
 
 const oldNode = ["/usr/bin/node", "/bin/node"].find((p) => {

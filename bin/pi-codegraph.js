@@ -10,7 +10,13 @@ const pkg = require("../package.json");
 const { explore, diagnose, run, addonInfo, runnerInfo, limits } = require("../index.js");
 const { verbCommand } = require("../lib/contract/commands.js");
 const { parseIndexStatus } = require("../lib/contract/index-status.js");
-const { doctorRootLines, outsideFilesLines, pendingStatusText } = require("../lib/words/doctor.js");
+const {
+  belowNodeFloorText,
+  doctorRootLines,
+  outsideFilesLines,
+  pendingStatusText,
+  piTestedText,
+} = require("../lib/words/doctor.js");
 const { indexedOutside } = require("../lib/api/outside-files.js");
 const { envDroppedLines, indexSizeText, parallelText, runnerLine } = require("../lib/pi/commands/status.js");
 const { printable } = require("../lib/contract/text.js");
@@ -77,20 +83,11 @@ function wrap(text, width = 100) {
     });
 }
 
-/** The oldest Node.js major the package supports (package.json `engines`), and what CI runs. */
-const NODE_FLOOR = Number(/\d+/.exec(pkg.engines?.node ?? "22")[0]);
-const NODE_TESTED = "Node.js 22 and 24";
-
 /** The runtime row: Bun, or Node.js with a note when it is below the supported floor. */
 function runtimeRow() {
   const platform = `(${process.platform}-${process.arch})`;
   if (process.versions.bun) return `Bun ${process.versions.bun} ${platform}`;
-  const major = Number(process.versions.node.split(".")[0]);
-  const below =
-    major < NODE_FLOOR
-      ? `: below the supported floor, Node.js ${NODE_FLOOR} (package.json engines ${pkg.engines?.node}); known to work: ${NODE_TESTED}. Run pi-codegraph and Pi on one of those`
-      : "";
-  return `Node.js ${process.version} ${platform}${below}`;
+  return `Node.js ${process.version} ${platform}${belowNodeFloorText(process.version)}`;
 }
 
 function platformTarget() {
@@ -208,6 +205,7 @@ async function doctor(dir) {
   // Through these the workspace could choose the code CodeGraph runs (PATH entries inside it, say).
   for (const line of envDroppedLines(d.envDropped)) rows.push(["dropped", line]);
   rows.push(["runtime", runtimeRow()]);
+  rows.push(["pi", piTestedText()]);
   rows.push(["runner", runnerLine(runner)]);
   rows.push(["addon", addon.path ?? `not loaded: ${addon.error ?? d.problem ?? "unknown reason"}`]);
   if (addonMissing) {
