@@ -29,10 +29,10 @@ useFakeCli();
 before(piInteractive); // the loader draws Pi's key hint with Pi's keybindings
 
 /** A Pi session in `cwd` (`ui`: recordingUi's options; `hasUI: false` is print/json mode). */
-async function session(cwd, { hasUI = true, ...uiOptions } = {}) {
+async function session(cwd, { hasUI = true, mode, ...uiOptions } = {}) {
   const host = await hostWith(pkg, "verbs");
   const ui = recordingUi(uiOptions);
-  const ctx = { cwd, hasUI, ui };
+  const ctx = { cwd, hasUI, ui, ...(mode ? { mode } : {}) };
   await host.startSession(ctx);
   const tool = () => host.registry.find((t) => t.name === "codegraph_explore");
   /** Runs `/codegraph <args>`; what it said (notifications, or stdout without a UI). */
@@ -390,6 +390,19 @@ for (const impl of implementations) {
           s.ui.statusLog.filter((e) => /rebuild/.test(e.text)),
           [],
           "the TUI used the loader",
+        );
+      });
+
+      test("a host in another mode than tui (rpc) that offers custom(): no component is built, the status slot shows progress", async () => {
+        const ws = makeWorkspace({ index: false });
+        const s = await session(ws, { custom: "tui", mode: "rpc" });
+        await logged(async () => {
+          assert.match(await s.cg("init --yes"), /^\/codegraph init: done in/m);
+        });
+        assert.equal(s.ui.customs.length, 0, "custom() is for ctx.mode tui");
+        assert.ok(
+          s.ui.statusLog.some((e) => e.key === "codegraph" && /init/.test(e.text)),
+          "progress in the slot",
         );
       });
 

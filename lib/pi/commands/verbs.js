@@ -137,7 +137,10 @@ async function withProgress(verb, ctx, peers, controller, work) {
   if (!ctx.hasUI) return outcome;
   const ui = ctx.ui;
   let inTui = false;
-  if (typeof ui.custom === "function" && typeof peers?.BorderedLoader === "function") {
+  // The terminal UI only (Pi's rule: custom() is for ctx.mode "tui"; a host without mode is judged
+  // by whether it has custom()).
+  const tui = ctx.mode === undefined ? typeof ui.custom === "function" : ctx.mode === "tui";
+  if (tui && typeof ui.custom === "function" && typeof peers?.BorderedLoader === "function") {
     try {
       await ui.custom((tui, theme, _keybindings, done) => {
         inTui = true;
