@@ -10,18 +10,30 @@ const { defaultBackend } = require("./lib/runners/select.js");
 const pkg = require("./package.json");
 
 /**
- * Pi's TypeBox, TUI, display helpers and BorderedLoader (the verbs' progress) from this package's location (the SDK, tests); Pi itself
+ * Pi's TypeBox, TUI, display helpers and the parts of the verbs' progress box from this package's location (the SDK, tests); Pi itself
  * loads extensions/index.js.
  */
 async function packagePeers() {
   // import(), not require(): they are ES modules (pi-coding-agent exports no require entry).
-  const [{ Type }, { Text }, { StringEnum }, { BorderedLoader, formatSize, getAgentDir, keyHint }] = await Promise.all([
+  const [{ Type }, { CancellableLoader, Container, Spacer, Text }, { StringEnum }, pi] = await Promise.all([
     import("typebox"),
     import("@earendil-works/pi-tui"),
     import("@earendil-works/pi-ai"),
     import("@earendil-works/pi-coding-agent"),
   ]);
-  return { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
+  const { DynamicBorder, formatSize, getAgentDir, keyHint } = pi;
+  return {
+    Type,
+    Text,
+    StringEnum,
+    CancellableLoader,
+    Container,
+    DynamicBorder,
+    Spacer,
+    formatSize,
+    getAgentDir,
+    keyHint,
+  };
 }
 
 /** Which native binary is loaded, or why none could be, in words. */

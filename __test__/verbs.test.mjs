@@ -355,7 +355,7 @@ for (const impl of implementations) {
     });
 
     describe("progress and cancel", () => {
-      test("interactive: a BorderedLoader shows the phase, file counts and elapsed time; Esc stops the CLI's whole tree", async () => {
+      test("interactive: a bordered loader shows the phase, file counts and elapsed time; Esc stops the CLI's whole tree", async () => {
         const ws = makeWorkspace();
         const gate = tempDir("pi-codegraph-gate-");
         const s = await session(ws, { custom: "tui" });

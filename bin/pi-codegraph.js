@@ -7,6 +7,7 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const pkg = require("../package.json");
+const { testedHosts } = require("../lib/contract/hosts.js");
 const { explore, diagnose, run, addonInfo, runnerInfo, limits } = require("../index.js");
 const { verbCommand } = require("../lib/contract/commands.js");
 const { parseIndexStatus } = require("../lib/contract/index-status.js");
@@ -83,11 +84,14 @@ function wrap(text, width = 100) {
     });
 }
 
+/** The Pi range and the Node.js floor, from package.json (lib/contract/hosts.js). */
+const hosts = testedHosts(pkg);
+
 /** The runtime row: Bun, or Node.js with a note when it is below the supported floor. */
 function runtimeRow() {
   const platform = `(${process.platform}-${process.arch})`;
   if (process.versions.bun) return `Bun ${process.versions.bun} ${platform}`;
-  return `Node.js ${process.version} ${platform}${belowNodeFloorText(process.version)}`;
+  return `Node.js ${process.version} ${platform}${belowNodeFloorText(hosts, process.version)}`;
 }
 
 function platformTarget() {
@@ -205,7 +209,7 @@ async function doctor(dir) {
   // Through these the workspace could choose the code CodeGraph runs (PATH entries inside it, say).
   for (const line of envDroppedLines(d.envDropped)) rows.push(["dropped", line]);
   rows.push(["runtime", runtimeRow()]);
-  rows.push(["pi", piTestedText()]);
+  rows.push(["pi", piTestedText(hosts)]);
   rows.push(["runner", runnerLine(runner)]);
   rows.push(["addon", addon.path ?? `not loaded: ${addon.error ?? d.problem ?? "unknown reason"}`]);
   if (addonMissing) {

@@ -4,15 +4,27 @@
 // files under a modular Node install, in-memory modules in Pi's bundled and Bun-compiled
 // runtimes), never a copy found beside this package. From Pi itself come TypeBox and the display
 // helpers, so the tool's result reads like Pi's own tools': `formatSize`, `keyHint` (the user's
-// expand key), and `BorderedLoader`, the progress box (Esc cancels) of the /codegraph verbs.
+// expand key), and the parts of Pi's BorderedLoader, the /codegraph verbs' progress box (Esc
+// cancels; lib/pi/commands/progress-box.js).
 
 import { createRequire } from "node:module";
 import { StringEnum } from "@earendil-works/pi-ai";
-import { BorderedLoader, formatSize, getAgentDir, keyHint } from "@earendil-works/pi-coding-agent";
-import { Text } from "@earendil-works/pi-tui";
+import { DynamicBorder, formatSize, getAgentDir, keyHint } from "@earendil-works/pi-coding-agent";
+import { CancellableLoader, Container, Spacer, Text } from "@earendil-works/pi-tui";
 import { Type } from "typebox";
 
-const peers = { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
+const peers = {
+  Type,
+  Text,
+  StringEnum,
+  CancellableLoader,
+  Container,
+  DynamicBorder,
+  Spacer,
+  formatSize,
+  getAgentDir,
+  keyHint,
+};
 // This package's own modules natively: through Pi's loader each of them would be transformed and
 // evaluated again at every start (about a quarter of a second; bench/figures/start.mjs).
 const ownRequire = createRequire(import.meta.url);

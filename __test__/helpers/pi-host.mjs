@@ -88,15 +88,27 @@ export function createPiHost() {
   };
 }
 
-/** Pi's own peers as Pi's entry (extensions/index.js) hands them over: TypeBox's `Type`, pi-tui's `Text`, Pi's `BorderedLoader`, `formatSize` and `keyHint`. */
+/** Pi's own peers as Pi's entry (extensions/index.js) hands them over (TypeBox, pi-tui's parts, Pi's display helpers). */
 export async function piPeers() {
-  const [{ Type }, { Text }, { StringEnum }, { BorderedLoader, formatSize, getAgentDir, keyHint }] = await Promise.all([
+  const [{ Type }, { CancellableLoader, Container, Spacer, Text }, { StringEnum }, pi] = await Promise.all([
     import("typebox"),
     import("@earendil-works/pi-tui"),
     import("@earendil-works/pi-ai"),
     import("@earendil-works/pi-coding-agent"),
   ]);
-  return { Type, Text, StringEnum, BorderedLoader, formatSize, getAgentDir, keyHint };
+  const { DynamicBorder, formatSize, getAgentDir, keyHint } = pi;
+  return {
+    Type,
+    Text,
+    StringEnum,
+    CancellableLoader,
+    Container,
+    DynamicBorder,
+    Spacer,
+    formatSize,
+    getAgentDir,
+    keyHint,
+  };
 }
 
 /**

@@ -1,6 +1,5 @@
 // The words of `pi-codegraph doctor` that only it says (bin/pi-codegraph.js).
 
-const { belowNodeFloor, NODE_FLOOR, PI_TESTED } = require("../contract/hosts.js");
 const { SOURCE_WORDS, scanText } = require("./roots.js");
 const { filesWord } = require("./staleness.js");
 
@@ -71,18 +70,18 @@ function outsideFilesLines(found) {
 /** What CI runs the suites on: the floor's Node.js line and the newest one. */
 const NODE_TESTED = "Node.js 22 and 24";
 
-/** The runtime row's note for a Node.js below the floor (package.json `engines`), else "". */
-function belowNodeFloorText(version) {
-  if (!belowNodeFloor(version)) return "";
-  const floor = NODE_FLOOR.version.join(".");
-  return `: below the supported floor, Node.js ${floor} (package.json engines ${NODE_FLOOR.range}); known to work: ${NODE_TESTED}. Run pi-codegraph and Pi on one of those`;
+/** The runtime row's note for a Node.js below the floor (`hosts`: lib/contract/hosts.js testedHosts), else "". */
+function belowNodeFloorText(hosts, version) {
+  if (!hosts.belowNodeFloor(version)) return "";
+  const { range, version: floor } = hosts.nodeFloor;
+  return `: below the supported floor, Node.js ${floor.join(".")} (package.json engines ${range}); known to work: ${NODE_TESTED}. Run pi-codegraph and Pi on one of those`;
 }
 
-/** doctor's `pi` row: "@earendil-works/pi-coding-agent 1.0.3 to 1.6.0 (tested; they need Node.js >=22.19.0)". */
-function piTestedText() {
-  const { lowest, latest } = PI_TESTED;
+/** doctor's `pi` row: "@earendil-works/pi-coding-agent 1.0.3 to 1.6.0 (tested; they need Node.js >=22.19.0); …". */
+function piTestedText(hosts) {
+  const { lowest, latest } = hosts.piTested;
   const range = lowest && lowest !== latest ? `${lowest} to ${latest}` : latest;
-  return `@earendil-works/pi-coding-agent ${range} (tested; they need Node.js ${NODE_FLOOR.range}); install this package in Pi with \`pi install npm:pi-codegraph\``;
+  return `@earendil-works/pi-coding-agent ${range} (tested; they need Node.js ${hosts.nodeFloor.range}); install this package in Pi with \`pi install npm:pi-codegraph\``;
 }
 
 module.exports = {

@@ -10,6 +10,7 @@ const { verbCommand } = require("../../contract/commands.js");
 const { lockFilesIn, lockState, ownIndexPath } = require("./index-files.js");
 const { lastLines, parseIndexStatus, writeProgress, writeSummary } = require("../../contract/index-status.js");
 const { spokenRoot, verbTarget } = require("./verb-target.js");
+const { canBuildProgressBox, progressBox } = require("./progress-box.js");
 const { supports } = require("../../words/versions.js");
 const { notOwnRefusal } = require("./verb-refusal.js");
 const { VERB_LINES } = require("../../words/command.js");
@@ -117,7 +118,7 @@ function outputEnd(result, glue) {
 }
 
 /**
- * Runs `work(onProgress)` while showing its progress: in the TUI a BorderedLoader (Esc aborts
+ * Runs `work(onProgress)` while showing its progress: in the TUI a bordered loader (progress-box.js; Esc aborts
  * `controller`), elsewhere with a UI the status slot at most once a second. Resolves with the
  * outcome `{ value } | { error }`.
  */
@@ -140,20 +141,19 @@ async function withProgress(verb, ctx, peers, controller, work) {
   // The terminal UI only (Pi's rule: custom() is for ctx.mode "tui"; a host without mode is judged
   // by whether it has custom()).
   const tui = ctx.mode === undefined ? typeof ui.custom === "function" : ctx.mode === "tui";
-  if (tui && typeof ui.custom === "function" && typeof peers?.BorderedLoader === "function") {
+  if (tui && typeof ui.custom === "function" && canBuildProgressBox(peers)) {
     try {
-      await ui.custom((tui, theme, _keybindings, done) => {
+      await ui.custom((tuiHost, theme, _keybindings, done) => {
         inTui = true;
-        const loader = new peers.BorderedLoader(tui, theme, loaderText(verb, latest, 0));
-        loader.onAbort = () => controller.abort();
-        redraw = () => loader.loader?.setMessage?.(loaderText(verb, latest, elapsed()));
+        const box = progressBox(peers, tuiHost, theme, loaderText(verb, latest, 0), () => controller.abort());
+        redraw = () => box.setMessage(loaderText(verb, latest, elapsed()));
         const tick = setInterval(redraw, PROGRESS_TICK_MS);
         outcome.then(() => {
           clearInterval(tick);
-          loader.dispose();
+          box.dispose();
           done(undefined);
         });
-        return loader;
+        return box.component;
       });
     } catch {}
   }
