@@ -7,6 +7,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
+import { pathToFileURL } from "node:url";
 import { root } from "./helpers/index.mjs";
 
 const readJson = (file) => JSON.parse(fs.readFileSync(file, "utf8"));
@@ -74,4 +75,19 @@ test("the generated loader asks for each platform package by its name", () => {
     assert.ok(loader.includes(`require('${name}')`), `binding.js never requires ${name}`);
     assert.ok(loader.includes(`require('./${node}')`), `binding.js never looks for ./${node}`);
   }
+});
+
+test("Pi's package changelog: its reader finds this version's entry, the newest of CHANGELOG.md's", async () => {
+  // Pi 1.x shows a package's changelog entries newer than the version last seen (packages.md),
+  // read by its own parser: `## x.y.z` headings; `## Unreleased` is skipped.
+  const piDir = path.join(root, "node_modules", "@earendil-works", "pi-coding-agent");
+  const { parseChangelog, compareVersions } = await import(
+    pathToFileURL(path.join(piDir, "dist", "utils", "changelog.js")).href
+  );
+  const entries = parseChangelog(path.join(root, "CHANGELOG.md"));
+  const [major, minor, patch] = rootPkg.version.split(".").map(Number);
+  const newest = entries.reduce((a, b) => (compareVersions(a, b) >= 0 ? a : b));
+  assert.deepEqual([newest.major, newest.minor, newest.patch], [major, minor, patch]);
+  assert.ok(newest.content.split("\n").length > 3, "the entry has a body");
+  assert.equal(rootPkg.pi.changelogPath, undefined, "Pi reads CHANGELOG.md at the package root");
 });
