@@ -4,18 +4,17 @@
 // load differently from Node: only a `.node` required by absolute file path works, so this is the
 // runtime where lib/runners/native.js's loader matters most.
 //
-// The packed package (`npm pack`, extracted, the built addon beside binding.js as the platform
-// package would provide it) is installed into the binary's agent dir with `<binary> install <dir>`,
-// as a user installs a local package. Three cases, each asserting what the loopback fake model
+// The packed package (the `npm pack` tarball and this platform's binary package) is installed by
+// the binary itself as `pi install npm:` does (helpers/packed.mjs). Three cases, each asserting what the loopback fake model
 // (helpers/fake-openai.mjs) received and what Pi reported: a call the real CodeGraph CLI answers on
 // an indexed copy of fixtures/shop, CODEGRAPH_NO_INDEX reaching the model from an unindexed copy,
 // and an rpc abort that kills the fake CLI's whole process tree.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fakeBinDir, root } from "./helpers/index.mjs";
+import { installPacked } from "./helpers/packed.mjs";
 import {
   abortMidTool,
   assistantText,
@@ -62,7 +61,7 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
   let agentDir;
   let home;
   let indexed;
-  let packed; // the extracted `npm pack` copy installed into the binary
+  let packed; // the installed copy (the agent dir's npm project)
   const toRemove = [];
   const strayPids = [];
   const env = (pathDirs, extra) =>
@@ -76,32 +75,12 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
       models: Object.values(MODELS),
     }));
 
-    // The published file set: `npm pack`, extracted; the tarball leaves the platform addon out
-    // (napi-rs ships it as pi-codegraph-<platform>), so the built one goes beside binding.js.
-    const packDir = path.join(scratch, "pack");
-    fs.mkdirSync(packDir);
-    const packArgs = ["pack", root, "--json", "--ignore-scripts", "--pack-destination", packDir];
-    packArgs.push("--cache", path.join(scratch, "npm-cache"), "--logs-max=0");
-    const [{ filename }] = JSON.parse(
-      execFileSync("npm", packArgs, {
-        cwd: packDir,
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "pipe"],
-        timeout: 30000,
-      }),
-    );
-    execFileSync("tar", ["-xzf", path.join(packDir, filename), "-C", packDir], { stdio: "ignore", timeout: 30000 });
-    packed = path.join(packDir, "package");
-    const addons = fs.readdirSync(root).filter((f) => f.endsWith(".node"));
-    assert.ok(addons.length > 0, "a built addon next to package.json (npm run build)");
-    for (const f of addons) fs.copyFileSync(path.join(root, f), path.join(packed, f));
-
-    const install = await pi(["install", packed], { cwd: scratch, env: env([nodeDir]), timeoutMs: 30000 });
-    assert.equal(install.code, 0, `${piBinary} install: ${explain(install)}`);
-    const settings = JSON.parse(fs.readFileSync(path.join(agentDir, "settings.json"), "utf8"));
-    // Pi records a local package relative to the agent dir.
-    const listed = (settings.packages ?? []).map((p) => path.resolve(agentDir, typeof p === "string" ? p : p.source));
-    assert.deepEqual(listed, [packed], "settings.json lists the packed copy");
+    // The published file set, installed by the binary itself as `pi install npm:` does
+    // (helpers/packed.mjs): Pi's npm install into the agent dir, the addon's package beside it.
+    const { result, dir } = await installPacked({ cwd: scratch, env: env([nodeDir]), piCommand: piBinary });
+    assert.equal(result.code, 0, `${piBinary} install: ${explain(result)}`);
+    packed = dir;
+    assert.ok(fs.existsSync(path.join(packed, "package.json")), "installed under the agent dir's npm project");
   });
 
   after(() => tearDownPiSuite({ strayPids, server, dirs: [scratch, ...toRemove] }));

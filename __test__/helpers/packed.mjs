@@ -83,9 +83,10 @@ export function packedTarballs() {
  * `cwd`'s .pi/ (`--approve`: Pi 1.x writes project package storage only for a trusted project).
  * npm runs offline; the binary package, which the registry would deliver as the main one's
  * optional dependency, is put into the same npm project first. Resolves with
- * `{ result, dir }`: Pi's exit and output, and the installed copy's directory.
+ * `{ result, dir }`: Pi's exit and output, and the installed copy's directory. `piCommand`: another
+ * Pi executable (runPi's), such as Pi's Bun-compiled binary.
  */
-export async function installPacked({ cwd, env, project = false }) {
+export async function installPacked({ cwd, env, project = false, piCommand }) {
   const { main, platform } = packedTarballs();
   const prefix = project ? path.join(cwd, ".pi", "npm") : path.join(env.PI_CODING_AGENT_DIR, "npm");
   const npmEnv = {
@@ -112,6 +113,6 @@ export async function installPacked({ cwd, env, project = false }) {
     `npm:pi-codegraph@file:${main}`,
     ...(project ? ["--approve"] : []),
   ];
-  const result = await runPi(args, { cwd, env: npmEnv, timeoutMs: 60000 });
+  const result = await runPi(args, { cwd, env: npmEnv, timeoutMs: 60000, piCommand });
   return { result, dir: path.join(prefix, "node_modules", "pi-codegraph") };
 }
