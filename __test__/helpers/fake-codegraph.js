@@ -11,6 +11,15 @@ const env = process.env;
 const args = process.argv.slice(2);
 /** The index-lifecycle subcommands the fake acts out in its default mode (see lifecycle()). */
 const LIFECYCLE = ["init", "index", "sync", "status", "uninit", "unlock"];
+/**
+ * Writes `file` whole, for a test that polls it: a temporary file of this process, then a rename.
+ * The temporary name carries the pid, so fakes writing one file at once never rename each other's.
+ */
+function writeWhole(file, text) {
+  const tmp = `${file}.${process.pid}.tmp`;
+  fs.writeFileSync(tmp, text);
+  fs.renameSync(tmp, file);
+}
 const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `${JSON.stringify(record)}\n`);
 
 (() => {
@@ -44,8 +53,7 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
   }
   function ready(pids) {
     if (env.FAKE_CG_PIDS) {
-      fs.writeFileSync(`${env.FAKE_CG_PIDS}.tmp`, JSON.stringify(pids));
-      fs.renameSync(`${env.FAKE_CG_PIDS}.tmp`, env.FAKE_CG_PIDS);
+      writeWhole(env.FAKE_CG_PIDS, JSON.stringify(pids));
     }
   }
 
@@ -208,8 +216,7 @@ function lifecycle(sub, grandchild) {
     const at = env.FAKE_CG_GATE;
     if (!at) return then();
     const pids = { self: process.pid, grandchild: grandchild() };
-    fs.writeFileSync(path.join(at, "started.json.tmp"), JSON.stringify(pids));
-    fs.renameSync(path.join(at, "started.json.tmp"), path.join(at, "started.json"));
+    writeWhole(path.join(at, "started.json"), JSON.stringify(pids));
     const beat = setInterval(() => out([last]), 300);
     const t = setInterval(() => {
       if (fs.existsSync(path.join(at, "go"))) {
@@ -336,8 +343,7 @@ async function runSpec(spec) {
   const args = process.argv.slice(2);
   const pids = { self: process.pid };
   const report = () => {
-    fs.writeFileSync(`${spec.pids}.tmp`, JSON.stringify(pids));
-    fs.renameSync(`${spec.pids}.tmp`, spec.pids);
+    writeWhole(spec.pids, JSON.stringify(pids));
   };
   const runOnPath = (name) => spawnSync(name, [], { stdio: "ignore" });
   if (args[0] === "--version") {
@@ -425,7 +431,8 @@ async function runSpec(spec) {
         break;
       case "daemon": {
         const file = `${spec.pids}.daemon`;
-        const code = `process.on("SIGTERM", () => {}); require("fs").writeFileSync(${JSON.stringify(`${file}.tmp`)}, String(process.pid)); require("fs").renameSync(${JSON.stringify(`${file}.tmp`)}, ${JSON.stringify(file)});`;
+        const tmp = JSON.stringify(`${file}.`);
+        const code = `process.on("SIGTERM", () => {}); const fs = require("fs"); const tmp = ${tmp} + process.pid + ".tmp"; fs.writeFileSync(tmp, String(process.pid)); fs.renameSync(tmp, ${JSON.stringify(file)});`;
         sleeper(arg, true, code);
         await until(() => fs.existsSync(file));
         pids.daemon = Number(fs.readFileSync(file, "utf8"));
@@ -438,8 +445,7 @@ async function runSpec(spec) {
         // The request (the text after `--`) names the file, inside the directory `arg` when given.
         const request = args[args.indexOf("--") + 1];
         const file = arg ? `${arg}/${request}` : request;
-        fs.writeFileSync(`${file}.tmp`, String(process.pid));
-        fs.renameSync(`${file}.tmp`, file);
+        writeWhole(file, String(process.pid));
         break;
       }
       case "record": {
