@@ -47,6 +47,9 @@ test("interactive Pi shows the status, the call, the collapsed and expanded resu
   timeout: 60000,
 }, async () => {
   await waitFor(() => screen().includes("⬡ codegraph"), { timeoutMs: 20000, what: "Pi's status bar" });
+  // Pi lists the extension by its package alone (its entry is extensions/index.js), not by
+  // package and file ("…tgz:extension.js").
+  assert.match(screen(), /^\s*pi-codegraph@file:\S+\.tgz\s*$/m, "Pi's [Extensions] list");
   pi.keys("How does checkout reach charge?", "Enter");
   const collapsed = await waitFor(() => (/codegraph 1\.6\.1/.test(screen()) ? screen() : null), {
     timeoutMs: 30000,
