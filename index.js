@@ -6,35 +6,9 @@
 const { wordedAddonInfo } = require("./lib/api/failures.js");
 const { glueOver } = require("./lib/glue.js");
 const { addonInfo: nativeAddonInfo } = require("./lib/runners/native.js");
+const { installedPeers } = require("./lib/pi/peers.js");
 const { defaultBackend } = require("./lib/runners/select.js");
 const pkg = require("./package.json");
-
-/**
- * Pi's TypeBox, TUI, display helpers and the parts of the verbs' progress box from this package's location (the SDK, tests); Pi itself
- * loads extensions/index.js.
- */
-async function packagePeers() {
-  // import(), not require(): they are ES modules (pi-coding-agent exports no require entry).
-  const [{ Type }, { CancellableLoader, Container, Spacer, Text }, { StringEnum }, pi] = await Promise.all([
-    import("typebox"),
-    import("@earendil-works/pi-tui"),
-    import("@earendil-works/pi-ai"),
-    import("@earendil-works/pi-coding-agent"),
-  ]);
-  const { DynamicBorder, formatSize, getAgentDir, keyHint } = pi;
-  return {
-    Type,
-    Text,
-    StringEnum,
-    CancellableLoader,
-    Container,
-    DynamicBorder,
-    Spacer,
-    formatSize,
-    getAgentDir,
-    keyHint,
-  };
-}
 
 /** Which native binary is loaded, or why none could be, in words. */
 const addonInfo = () => wordedAddonInfo(nativeAddonInfo());
@@ -44,7 +18,7 @@ const extension = { name: pkg.name, version: pkg.version, path: __dirname };
 
 /** The package's glue over `backend` (an addon-shaped module; see lib/glue.js). */
 function forBackend(backend, options = {}) {
-  return glueOver(backend, { extension, getPeers: packagePeers, addonInfo, ...options });
+  return glueOver(backend, { extension, getPeers: installedPeers, addonInfo, ...options });
 }
 
 /**

@@ -8,24 +8,13 @@
 // cancels; lib/pi/commands/progress-box.js).
 
 import { createRequire } from "node:module";
-import { StringEnum } from "@earendil-works/pi-ai";
-import { DynamicBorder, formatSize, getAgentDir, keyHint } from "@earendil-works/pi-coding-agent";
-import { CancellableLoader, Container, Spacer, Text } from "@earendil-works/pi-tui";
-import { Type } from "typebox";
+import * as piAi from "@earendil-works/pi-ai";
+import * as piCodingAgent from "@earendil-works/pi-coding-agent";
+import * as piTui from "@earendil-works/pi-tui";
+import * as typebox from "typebox";
 
-const peers = {
-  Type,
-  Text,
-  StringEnum,
-  CancellableLoader,
-  Container,
-  DynamicBorder,
-  Spacer,
-  formatSize,
-  getAgentDir,
-  keyHint,
-};
 // This package's own modules natively: through Pi's loader each of them would be transformed and
 // evaluated again at every start (about a quarter of a second; bench/figures/start.mjs).
 const ownRequire = createRequire(import.meta.url);
+const peers = ownRequire("../lib/pi/peers.js").peersFrom({ typebox, piAi, piTui, piCodingAgent });
 export default ownRequire("../index.js").createExtension(() => peers);

@@ -1,5 +1,6 @@
 // A minimal stand-in of Pi's extension host: per-extension API objects over one shared tool
 // registry, `session_start` handlers run in load order, first registration per name wins.
+import { createRequire } from "node:module";
 export function createPiHost() {
   const registry = [];
   const commands = new Map();
@@ -88,28 +89,8 @@ export function createPiHost() {
   };
 }
 
-/** Pi's own peers as Pi's entry (extensions/index.js) hands them over (TypeBox, pi-tui's parts, Pi's display helpers). */
-export async function piPeers() {
-  const [{ Type }, { CancellableLoader, Container, Spacer, Text }, { StringEnum }, pi] = await Promise.all([
-    import("typebox"),
-    import("@earendil-works/pi-tui"),
-    import("@earendil-works/pi-ai"),
-    import("@earendil-works/pi-coding-agent"),
-  ]);
-  const { DynamicBorder, formatSize, getAgentDir, keyHint } = pi;
-  return {
-    Type,
-    Text,
-    StringEnum,
-    CancellableLoader,
-    Container,
-    DynamicBorder,
-    Spacer,
-    formatSize,
-    getAgentDir,
-    keyHint,
-  };
-}
+/** Pi's own peers as Pi's entry (extensions/index.js) hands them over (lib/pi/peers.js). */
+export const piPeers = () => createRequire(import.meta.url)("../../lib/pi/peers.js").installedPeers();
 
 /**
  * What interactive Pi sets up before any tool renders: its theme (Pi's `keyHint` draws with it)
