@@ -97,4 +97,4 @@ function versionStanding(cliVersion) {
   return { shown, tested: TESTED_VERSIONS, newer: false, missing: shownMissing };
 }
 
-module.exports = { CLI_FEATURES, TESTED_VERSIONS, missingSince, versionParts, versionStanding };
+module.exports = { CLI_FEATURES, TESTED_VERSIONS, compareParts, missingSince, versionParts, versionStanding };
