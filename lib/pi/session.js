@@ -22,10 +22,10 @@ const { completeSubcommand, runSubcommand } = require("./commands/table.js");
  * runnerInfo()) and Pi's own TypeBox (`Type`), TUI (`Text`) and helpers (`formatSize`, `keyHint`),
  * which `getPeers()` returns (or resolves to) when the tool is created.
  *
- * Registration waits for `session_start`: Pi 0.73 exits at startup when two extensions register
- * one tool name while loading, and a user may have pi-codegraph installed both globally and in
- * the project. At `session_start` the tools registered so far are visible, so the first copy (in
- * Pi's load order) registers and any later copy skips quietly.
+ * Registration waits for `session_start`: a user may have pi-codegraph installed both globally
+ * and in the project, and Pi 1.x reports a tool name two extensions register while loading as a
+ * load error (Pi 0.73 refused to start). At `session_start` the tools registered so far are
+ * visible, so the first copy (in Pi's order) registers and any later copy skips quietly.
  *
  * Readiness is re-checked (read-only, no process starts where the CLI's package names its
  * version) before every agent turn and after every call, and the status slot follows. The tools

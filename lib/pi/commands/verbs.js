@@ -140,7 +140,7 @@ async function withProgress(verb, ctx, peers, controller, work) {
   let inTui = false;
   // The terminal UI only (Pi's rule: custom() is for ctx.mode "tui"; a host without mode is judged
   // by whether it has custom()).
-  const tui = ctx.mode === undefined ? typeof ui.custom === "function" : ctx.mode === "tui";
+  const tui = ctx.mode === undefined || ctx.mode === "tui";
   if (tui && typeof ui.custom === "function" && canBuildProgressBox(peers)) {
     try {
       await ui.custom((tuiHost, theme, _keybindings, done) => {
