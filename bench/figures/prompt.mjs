@@ -36,14 +36,7 @@ const signed = (n) => `${n > 0 ? "+" : ""}${n.toLocaleString("en")}`;
 
 /** The extension of commit BEFORE, unpacked beside the measured addon, over the same node_modules. */
 function extensionBefore(tmp, addonFile) {
-  const dir = unpackCommit(BEFORE, tmp);
-  fs.copyFileSync(addonFile, path.join(dir, addonName()));
-  return require(path.join(dir, "index.js"));
-}
-
-/** The file name index.js's loader looks for (the .node beside package.json). */
-function addonName() {
-  return fs.readdirSync(root).find((f) => /^pi-codegraph\..+\.node$/.test(f)) ?? "pi-codegraph.linux-x64-gnu.node";
+  return require(path.join(unpackCommit(BEFORE, tmp, addonFile), "index.js"));
 }
 
 /**

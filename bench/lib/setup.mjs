@@ -18,19 +18,24 @@ export function tempDir(prefix) {
   return fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), prefix)));
 }
 
+/** The file name index.js's loader looks for (the .node beside package.json). */
+export function addonName() {
+  return fs.readdirSync(root).find((f) => /^pi-codegraph\..+\.node$/.test(f)) ?? "pi-codegraph.linux-x64-gnu.node";
+}
+
 /**
  * The package as of commit `rev` (`git archive`), unpacked into `tmp`, over this checkout's
- * node_modules and with this checkout's built addon beside it: the directory.
+ * node_modules, with `addonFile` (by default this checkout's built addon) beside it under the name
+ * its loader looks for: the directory.
  */
-export function unpackCommit(rev, tmp) {
+export function unpackCommit(rev, tmp, addonFile = path.join(root, addonName())) {
   const dir = path.join(tmp, `pi-codegraph-${rev}`);
   fs.mkdirSync(dir, { recursive: true });
   const tar = path.join(tmp, `${rev}.tar`);
   execFileSync("git", ["-C", root, "archive", "--format=tar", "-o", tar, rev]);
   execFileSync("tar", ["-xf", tar, "-C", dir]);
   fs.symlinkSync(path.join(root, "node_modules"), path.join(dir, "node_modules"));
-  for (const f of fs.readdirSync(root))
-    if (/^pi-codegraph\..+\.node$/.test(f)) fs.copyFileSync(path.join(root, f), path.join(dir, f));
+  if (fs.existsSync(addonFile)) fs.copyFileSync(addonFile, path.join(dir, addonName()));
   return dir;
 }
 
