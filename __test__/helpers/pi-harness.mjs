@@ -92,8 +92,11 @@ export function killAllPi() {
   running.clear();
 }
 
-/** An agent dir whose models.json offers the fake server's models under provider "fake". */
-export function writeModelsJson(agentDir, baseUrl, modelIds) {
+/**
+ * An agent dir whose models.json offers the fake server's models under provider "fake"; `compat`:
+ * what the models take besides (e.g. `supportsMidConvoSystemMessages`).
+ */
+export function writeModelsJson(agentDir, baseUrl, modelIds, compat = {}) {
   fs.mkdirSync(agentDir, { recursive: true });
   const models = {
     providers: {
@@ -101,7 +104,7 @@ export function writeModelsJson(agentDir, baseUrl, modelIds) {
         baseUrl,
         api: "openai-completions",
         apiKey: "fake-key",
-        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false },
+        compat: { supportsDeveloperRole: false, supportsReasoningEffort: false, ...compat },
         models: modelIds.map((id) => ({ id, reasoning: false })),
       },
     },

@@ -9,7 +9,7 @@ import path from "node:path";
 import { startFakeOpenAI } from "./fake-openai.mjs";
 import { root, waitFor } from "./index.mjs";
 import { installPacked } from "./packed.mjs";
-import { contentText, indexShop, killAllPi, piEnv, piScratch, startPiRpc } from "./pi-harness.mjs";
+import { contentText, indexShop, killAllPi, piEnv, piScratch, startPiRpc, writeModelsJson } from "./pi-harness.mjs";
 
 const MODEL = "cache-model";
 const QUESTION = "how does CheckoutService.checkout call charge";
@@ -56,26 +56,12 @@ export async function scriptedSession({ prompts = 5, userActions = {}, midConver
   indexShop(ws);
   const bin = path.join(root, "node_modules", ".bin");
   const env = piEnv({ agentDir, home, pathDirs: [bin, path.dirname(process.execPath), "/usr/bin", "/bin"] });
-  fs.mkdirSync(agentDir, { recursive: true });
   if (!extension) {
     const { result } = await installPacked({ cwd: scratch, env });
     if (result.code !== 0) throw new Error(`pi install: exit ${result.code}: ${result.stderr.slice(-2000)}`);
   }
   const server = await startFakeOpenAI({ plan });
-  const compat = { supportsDeveloperRole: false, supportsReasoningEffort: false };
-  if (midConversation) compat.supportsMidConvoSystemMessages = true;
-  const models = {
-    providers: {
-      fake: {
-        baseUrl: server.baseUrl,
-        api: "openai-completions",
-        apiKey: "fake-key",
-        compat,
-        models: [{ id: MODEL, reasoning: false }],
-      },
-    },
-  };
-  fs.writeFileSync(path.join(agentDir, "models.json"), `${JSON.stringify(models, null, 2)}\n`);
+  writeModelsJson(agentDir, server.baseUrl, [MODEL], midConversation ? { supportsMidConvoSystemMessages: true } : {});
   const loaded = extension ? ["-e", extension] : [];
   const args = ["--offline", "--no-session", "--no-context-files", ...loaded, "--provider", "fake", "--model", MODEL];
   const rpc = startPiRpc(args, { cwd: ws, env });
