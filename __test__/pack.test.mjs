@@ -8,6 +8,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
 import { fakeBinDir, makeWorkspace, root, tempDir } from "./helpers/index.mjs";
+import { packReports } from "./helpers/packed.mjs";
 import { killAllPi, piEnv, piMissing, piScratch, runPi, writeModelsJson } from "./helpers/pi-harness.mjs";
 
 const require = createRequire(import.meta.url);
@@ -18,22 +19,13 @@ let project;
 let installed;
 let packed;
 
-function pack(dir, dest) {
-  const out = execFileSync(npm, ["pack", "--json", "--pack-destination", dest], { cwd: dir, encoding: "utf8" });
-  const [info] = JSON.parse(out);
-  return { file: path.join(dest, info.filename), size: info.size, unpackedSize: info.unpackedSize, files: info.files };
-}
-
 before(() => {
   const work = tempDir("pi-codegraph-pack-");
-  packed = pack(root, work);
-  // This platform's binary package, as the release job assembles it (napi artifacts).
-  const triple = target();
-  const platformDir = path.join(work, `npm-${triple}`);
-  fs.cpSync(path.join(root, "npm", triple), platformDir, { recursive: true });
-  const node = `pi-codegraph.${triple}.node`;
-  fs.copyFileSync(path.join(root, node), path.join(platformDir, node));
-  const platform = pack(platformDir, work);
+  // The main tarball and this platform's binary package, as the release job assembles it.
+  const reports = packReports(work);
+  packed = reports.main;
+  const { platform } = reports;
+  assert.ok(platform, "a built addon next to package.json (npm run build)");
   project = path.join(work, "project");
   fs.mkdirSync(project);
   fs.writeFileSync(path.join(project, "package.json"), '{"name":"user-project","private":true}\n');

@@ -31,8 +31,11 @@ const npmPath = path.join(npmDir, npm);
 /** This Node first (npm's script runs the first `node` on PATH), then npm's own directory. */
 const npmPATH = [path.dirname(process.execPath), npmDir].join(path.delimiter);
 
-/** `npm pack` of `dir` into `dest` (no lifecycle scripts, no cache or log outside `dest`): the tarball's path. */
-function pack(dir, dest) {
+/**
+ * `npm pack` of `dir` into `dest` (no lifecycle scripts, no cache or log outside `dest`): npm's
+ * report of it (`size`, `unpackedSize`, `files`, …) with `file`, the tarball's path.
+ */
+export function npmPack(dir, dest) {
   const args = ["pack", dir, "--json", "--ignore-scripts", "--pack-destination", dest];
   args.push("--cache", path.join(dest, "npm-cache"), "--logs-max=0");
   const out = execFileSync(npmPath, args, {
@@ -42,22 +45,29 @@ function pack(dir, dest) {
     stdio: ["ignore", "pipe", "pipe"],
     timeout: 60000,
   });
-  return path.join(dest, JSON.parse(out)[0].filename);
+  const [info] = JSON.parse(out);
+  return { ...info, file: path.join(dest, info.filename) };
 }
 
 /**
- * Packs into `dest`: `{ main, platform }`, the tarballs' paths; `platform` is null when no addon
- * was built for this machine (the installed copy then runs the Node runner).
+ * Packs into `dest`: `{ main, platform }`, npm's reports of the two tarballs (npmPack); `platform`
+ * is null when no addon was built for this machine (the installed copy then runs the Node runner).
  */
-export function packTarballs(dest) {
-  const main = pack(root, dest);
+export function packReports(dest) {
+  const main = npmPack(root, dest);
   const triple = target();
   const addon = `pi-codegraph.${triple}.node`;
   if (!fs.existsSync(path.join(root, addon))) return { main, platform: null };
   const platformDir = path.join(dest, `npm-${triple}`);
   fs.cpSync(path.join(root, "npm", triple), platformDir, { recursive: true });
   fs.copyFileSync(path.join(root, addon), path.join(platformDir, addon));
-  return { main, platform: pack(platformDir, dest) };
+  return { main, platform: npmPack(platformDir, dest) };
+}
+
+/** Packs into `dest`: `{ main, platform }`, the tarballs' paths (packReports). */
+export function packTarballs(dest) {
+  const { main, platform } = packReports(dest);
+  return { main: main.file, platform: platform?.file ?? null };
 }
 
 let packed;
