@@ -1,4 +1,4 @@
-// Prompt cost of the focused tools: what each request to the model carries, built as Pi 0.73.1
+// Prompt cost of the focused tools: what each request to the model carries, built as the pinned Pi
 // builds it. The extension is loaded into the Pi host stand-in (__test__/helpers/pi-host.mjs)
 // over Pi's own peers beside Pi's four default tools (their real definitions), its session
 // started in an indexed copy of the shop fixture (ready guidance); the active tools then give
@@ -17,6 +17,7 @@ import { indexShop, root, unpackCommit } from "../lib/setup.mjs";
 const require = createRequire(import.meta.url);
 const BEFORE = "0d259b6";
 const PI_DIST = path.join(root, "node_modules", "@earendil-works", "pi-coding-agent", "dist");
+const PI_VERSION = JSON.parse(fs.readFileSync(path.join(PI_DIST, "..", "package.json"), "utf8")).version;
 /** Pi's default active tools (read, bash, edit, write), in Pi's order. */
 const PI_DEFAULTS = ["Read", "Bash", "Edit", "Write"];
 const TOKEN_TARGET = 1000;
@@ -76,7 +77,8 @@ async function requestWith(pkg, peers, piModule, buildSystemPrompt, cwd) {
     contextFiles: [],
     skills: [],
   });
-  // pi-ai 0.73's Anthropic convertTools (no cache_control, no eager streaming); OpenAI-style
+  // pi-ai's Anthropic convertTools (name, description, input_schema; no cache_control, no eager
+  // streaming, no placeholder tool: what the tools themselves weigh); OpenAI-style
   // providers send the whole TypeBox schema as `parameters` instead.
   const anthropic = active.map((t) => ({
     name: t.name,
@@ -227,7 +229,7 @@ export async function prompt(ctx) {
     ];
     return {
       title: "Prompt cost of the focused tools",
-      about: `What every request to the model carries, built as Pi 0.73.1 builds it: pi-codegraph loaded into the Pi host stand-in (__test__/helpers/pi-host.mjs) over Pi's own peers after Pi's default tools (read, bash, edit, write: their real definitions), its session started in an indexed copy of the shop fixture (ready guidance), the focused tools chosen with PI_CODEGRAPH_TOOLS. System prompt: Pi's own buildSystemPrompt (dist/core/system-prompt.js) over the active tools' promptSnippet and promptGuidelines, normalised as AgentSession does (no context files or skills; the date and working directory are the same in every row). Tools: the active tools' name, description and parameter schema as JSON, in the shape pi-ai 0.73's Anthropic provider sends (\`{ name, description, input_schema: { type, properties, required } }\`); the OpenAI-style column sends the whole TypeBox schema as \`parameters\` instead. Explore alone is the extension of commit ${BEFORE} (before the focused tools), unpacked with \`git archive\` and loaded the same way. Tokens are an estimate: characters / 4, rounded up (no tokenizer is installed; real tokenizers count JSON punctuation and identifiers like codegraph_relations as several tokens, so the true count can be higher).`,
+      about: `What every request to the model carries, built as the pinned Pi (${PI_VERSION}) builds it: pi-codegraph loaded into the Pi host stand-in (__test__/helpers/pi-host.mjs) over Pi's own peers after Pi's default tools (read, bash, edit, write: their real definitions), its session started in an indexed copy of the shop fixture (ready guidance), the focused tools chosen with PI_CODEGRAPH_TOOLS. System prompt: Pi's own buildSystemPrompt (dist/core/system-prompt.js) over the active tools' promptSnippet and promptGuidelines, normalised as AgentSession does (no context files or skills; the date and working directory are the same in every row). Tools: the active tools' name, description and parameter schema as JSON, in the shape pi-ai's Anthropic provider sends (\`{ name, description, input_schema: { type, properties, required } }\`); the OpenAI-style column sends the whole TypeBox schema as \`parameters\` instead. Explore alone is the extension of commit ${BEFORE} (before the focused tools), unpacked with \`git archive\` and loaded the same way. Tokens are an estimate: characters / 4, rounded up (no tokenizer is installed; real tokenizers count JSON punctuation and identifiers like codegraph_relations as several tokens, so the true count can be higher).`,
       tables: [
         {
           caption: "One request: system prompt and tools array, bytes (added: against explore alone)",
