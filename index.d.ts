@@ -319,7 +319,12 @@ export interface Peers {
   keyHint: (keybinding: string, description: string) => string;
 }
 
-/** The extension factory over given peers (what extension.js uses). */
+/**
+ * The extension factory over given peers (what extensions/index.js builds over Pi's own). At
+ * session_start it registers `/codegraph`; the tools follow once the session's start has run,
+ * just after (a turn and `/codegraph` wait for it). Copies of pi-codegraph in one session ask each
+ * other on Pi's event bus (`pi-codegraph:serving`) which one serves it: the first in Pi's order.
+ */
 export declare function createExtension(
   getPeers: () => Peers | Promise<Peers>,
 ): (pi: import("@earendil-works/pi-coding-agent").ExtensionAPI) => void;

@@ -26,7 +26,15 @@ import {
   toolNames,
   writeModelsJson,
 } from "./helpers/pi-harness.mjs";
-import { createPiHost, piInteractive, piPeers, plainTheme, renderText } from "./helpers/pi-host.mjs";
+import {
+  codegraphSaid,
+  createPiHost,
+  piInteractive,
+  piPeers,
+  plainTheme,
+  recordingUi,
+  renderText,
+} from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 const EXAMPLE = path.join(root, "example", "codegraph-explore.js");
@@ -211,10 +219,21 @@ describe("in Pi's extension host", () => {
     assert.equal(fs.existsSync(file), false, "removed at session_shutdown");
   });
 
-  test("with the pi-codegraph package loaded too: the first one registers codegraph_explore, the other skips", async () => {
+  test("with the pi-codegraph package loaded too: the first to register codegraph_explore serves, the other skips", async () => {
+    // The package's tools are registered after session_start (lib/pi/extension.js), so the example,
+    // registering in its own session_start, is first either way; the package's /codegraph says so.
     const packageFirst = await session(ws, { pkg: "first" });
-    assert.equal(packageFirst.tool.source, "package");
-    assert.equal(packageFirst.host.registry.filter((t) => t.name === TOOL).length, 1);
+    assert.equal(packageFirst.tool.source, "example");
+    assert.deepEqual(
+      packageFirst.host.registry.map((t) => t.name),
+      [TOOL],
+      "the package registered none of its tools",
+    );
+    const ctx = { cwd: ws, hasUI: true, ui: recordingUi() };
+    assert.match(
+      await codegraphSaid(packageFirst.host, ctx, "status"),
+      /^codegraph_explore is registered by another extension \(example\), so this copy of pi-codegraph .* serves nothing in this session\.\n.*\/reload\.$/,
+    );
     const exampleFirst = await session(ws, { pkg: "after" });
     assert.equal(exampleFirst.tool.source, "example");
     assert.deepEqual(

@@ -145,5 +145,6 @@ test("`pi -e <package dir>` loads the extension (through extensions/index.js); `
   assert.match(viaDir.stderr, /^pi-codegraph: ready$/m);
   // index.js is the SDK entry: it takes typebox from beside the package, which an install lacks.
   const viaIndex = await runPi([...args, "-e", path.join(installed, "index.js"), "/codegraph"], { cwd: ws, env });
-  assert.match(viaIndex.stderr, /Extension error .*index\.js.*typebox/);
+  assert.match(viaIndex.stderr, /^pi-codegraph could not start in this session: .*typebox.*\n.*not registered/m);
+  assert.match(viaIndex.stderr, /Extension error \(command:codegraph\): .*typebox/);
 });

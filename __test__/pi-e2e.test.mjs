@@ -34,6 +34,7 @@ import {
   tearDownPiSuite,
   toolNames,
 } from "./helpers/pi-harness.mjs";
+import { hostWith } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 const { target } = require("../lib/runners/native.js");
@@ -61,30 +62,13 @@ const realPath = [realBinDir, nodeDir, ...systemDirs];
  * session's read-only readiness check. Compared below with what actually reached the model.
  */
 async function declaredTool(cwd, pathDirs) {
-  const factory = require(path.join(root, "index.js"));
-  const onStart = [];
-  let tool;
-  const noop = () => {};
-  const pi = new Proxy(
-    {
-      on: (event, fn) => {
-        if (event === "session_start") onStart.push(fn);
-      },
-      getAllTools: () => [],
-      // Pi's active tools at startup: the factory turns its inactive focused tools off with them.
-      getActiveTools: () => [],
-      registerTool: (t) => {
-        if (t.name === TOOL) tool = t;
-      },
-    },
-    { get: (target, key) => target[key] ?? noop },
+  const host = await hostWith(require(path.join(root, "index.js")));
+  const ui = new Proxy({}, { get: () => () => {} });
+  await withEnv({ PATH: pathDirs.join(path.delimiter), PI_CODEGRAPH_BIN: undefined }, () =>
+    host.startSession({ cwd, hasUI: false, ui }),
   );
-  factory(pi);
-  const ui = new Proxy({}, { get: () => noop });
-  await withEnv({ PATH: pathDirs.join(path.delimiter), PI_CODEGRAPH_BIN: undefined }, async () => {
-    for (const fn of onStart) await fn({ type: "session_start", reason: "startup" }, { cwd, hasUI: false, ui });
-  });
-  assert.ok(tool, "the factory registered a tool at session_start");
+  const tool = host.registry.find((t) => t.name === TOOL);
+  assert.ok(tool, "the factory registered a tool when the session started");
   return tool;
 }
 

@@ -73,9 +73,49 @@ test("Pi's entry imports Pi's modules (Pi's loader maps them to Pi's own) and re
   // No require of a peer: a require resolves from this package's directory, where another copy may be.
   assert.deepEqual(
     [...code.matchAll(/[rR]equire\(\s*["']([^"']+)["']\s*\)/g)].map((m) => m[1]),
-    ["../lib/pi/peers.js", "../index.js"],
+    ["../lib/pi/extension.js", "../lib/pi/peers.js", "../index.js"],
   );
   assert.match(code, /createRequire\(import\.meta\.url\)/);
+});
+
+/**
+ * What Pi waits for at its start (loading the extension, then session_start) loads only the
+ * extension's shell: the package, its runner and the session's modules load in the session's
+ * start, which runs after session_start (lib/pi/extension.js; bench/figures/start.mjs has the
+ * figure). Pi's entry runs here in plain Node, its imports resolved to the Pi installed beside it.
+ */
+test("Pi's entry loads only the extension's shell until the session's start, which runs after session_start", () => {
+  const script = `
+    import { createRequire } from "node:module";
+    import { createPiHost, recordingUi, servingStarted } from ${JSON.stringify(path.join(root, "__test__/helpers/pi-host.mjs"))};
+    const require = createRequire(import.meta.url);
+    const ours = () => Object.keys(require.cache).filter((k) => k.startsWith(${JSON.stringify(root + path.sep)}) && !k.includes("node_modules")).map((k) => k.slice(${root.length + 1}).split("\\\\").join("/")).sort();
+    const entry = await import(${JSON.stringify(path.join(root, "extensions", "index.js"))});
+    const host = createPiHost();
+    host.load(entry.default, "pi-codegraph");
+    const ctx = { cwd: ${JSON.stringify(makeWorkspace())}, hasUI: true, ui: recordingUi() };
+    await host.sessionStart(ctx);
+    const atSessionStart = { modules: ours(), tools: host.registry.map((t) => t.name), commands: [...host.commands.keys()] };
+    await servingStarted(host.events, ctx);
+    console.log(JSON.stringify({ atSessionStart, started: ours(), tools: host.registry.map((t) => t.name) }));
+    process.exit(0);`;
+  const out = execFileSync(process.execPath, ["--input-type=module", "-e", script], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, PATH: fake.bin },
+  });
+  const { atSessionStart, started, tools } = JSON.parse(out.trim().split("\n").at(-1));
+  assert.deepEqual(atSessionStart, {
+    modules: [
+      ...["lib/contract/limits.js", "lib/pi/extension.js", "lib/pi/guidance.js", "lib/pi/peers.js"],
+      ...["lib/words/command.js", "lib/words/paths.js", "lib/words/roots.js"],
+    ],
+    tools: [],
+    commands: ["codegraph"],
+  });
+  for (const m of ["index.js", "lib/pi/session.js", "lib/pi/tools/registration.js"]) assert.ok(started.includes(m), m);
+  assert.ok(started.some((m) => m.endsWith(".node")) || started.includes("lib/runners/node.js"), "a runner loaded");
+  assert.ok(tools.includes("codegraph_explore"), tools.join(" "));
 });
 
 /**

@@ -82,6 +82,7 @@ for (const impl of implementations) {
         );
         assert.equal(h.registry.length, 4, "explore and the three focused tools, once");
         for (const t of h.registry) assert.equal(t.source, "project", t.name);
+        assert.deepEqual([...h.commands.keys()], ["codegraph"], "/codegraph once");
         assert.deepEqual(
           h.activeTools().map((t) => t.name),
           ["codegraph_explore"],

@@ -14,7 +14,13 @@ import * as piTui from "@earendil-works/pi-tui";
 import * as typebox from "typebox";
 
 // This package's own modules natively: through Pi's loader each of them would be transformed and
-// evaluated again at every start (about a quarter of a second; bench/figures/start.mjs).
+// evaluated again at every start (about a quarter of a second). Only the extension's shell loads
+// now; the package (its runner, the session's modules) when a session starts, after Pi's own
+// start (lib/pi/extension.js; bench/figures/start.mjs).
 const ownRequire = createRequire(import.meta.url);
-const peers = ownRequire("../lib/pi/peers.js").peersFrom({ typebox, piAi, piTui, piCodingAgent });
-export default ownRequire("../index.js").createExtension(() => peers);
+const { createExtension } = ownRequire("../lib/pi/extension.js");
+const { peersFrom } = ownRequire("../lib/pi/peers.js");
+export default createExtension(
+  () => ownRequire("../index.js"),
+  () => peersFrom({ typebox, piAi, piTui, piCodingAgent }),
+);

@@ -7,7 +7,7 @@
 // releaseFullOutputs(paths?) → number, MAX_REQUEST_CHARS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES,
 // DRAIN_LIMIT_BYTES, STDERR_TAIL_BYTES, DEFAULT_TIMEOUT_MS }, optionally runnerInfo().
 
-const { createExtension } = require("./pi/session.js");
+const { createExtension } = require("./pi/extension.js");
 const { wrapBackend } = require("./api/calls.js");
 const { FALLBACK_LINE, TOOL_NAME } = require("./pi/guidance.js");
 
@@ -31,7 +31,7 @@ function glueOver(backend, options = {}) {
   const addonInfo =
     options.addonInfo ?? (() => ({ path: null, error: `no native addon is used: the ${runnerInfo().name} runner is` }));
   const glue = { ...calls, extensionInfo, runnerInfo };
-  const makeExtension = (getPeers) => createExtension(glue, getPeers);
+  const makeExtension = (getPeers) => createExtension(() => glue, getPeers);
   const factory = makeExtension(
     options.getPeers ??
       (() => {

@@ -1,8 +1,37 @@
 // A minimal stand-in of Pi's extension host: per-extension API objects over one shared tool
-// registry, `session_start` handlers run in load order, first registration per name wins.
+// registry and one event bus, `session_start` handlers run in load order, first registration per
+// name wins.
+import { EventEmitter } from "node:events";
 import { createRequire } from "node:module";
+
+const { SERVING_EVENT } = createRequire(import.meta.url)("../../lib/pi/extension.js");
+
+/** Pi's event bus (`pi.events`), shared by the extensions of one session: emit, and on → unsubscribe. */
+function eventBus() {
+  const emitter = new EventEmitter();
+  return {
+    emit: (channel, data) => emitter.emit(channel, data),
+    on: (channel, handler) => {
+      emitter.on(channel, handler);
+      return () => emitter.off(channel, handler);
+    },
+  };
+}
+
+/**
+ * Resolves once the copy of pi-codegraph serving the session of `ctx` (if any) has finished its
+ * start: the question copies ask each other on the bus (lib/pi/extension.js).
+ */
+export async function servingStarted(events, ctx) {
+  const question = { sessionManager: ctx?.sessionManager, served: false, started: undefined };
+  events.emit(SERVING_EVENT, question);
+  await question.started;
+  return question.served;
+}
+
 export function createPiHost() {
   const registry = [];
+  const events = eventBus();
   const commands = new Map();
   const handlers = [];
   // Pi's active tools: a name is activated when first registered, kept as it was when registered
@@ -14,8 +43,10 @@ export function createPiHost() {
     active,
     /** The tools a request would carry now: the active ones, in registration order. */
     activeTools: () => registry.filter((t) => active.has(t.name)),
+    events,
     load(factory, source) {
       const api = {
+        events,
         on(event, fn) {
           handlers.push({ event, fn, source });
         },
@@ -35,8 +66,11 @@ export function createPiHost() {
           active.clear();
           for (const name of names) if (registry.some((t) => t.name === name)) active.add(name);
         },
+        // A name registered again by another extension is kept too, as Pi 1.x does, as `name:2`.
         registerCommand(name, options) {
-          if (!commands.has(name)) commands.set(name, { ...options, source });
+          let key = name;
+          for (let n = 2; commands.has(key); n++) key = `${name}:${n}`;
+          commands.set(key, { ...options, source });
         },
         getAllTools() {
           return registry.map(({ name, description, parameters, source: s }) => ({
@@ -49,8 +83,14 @@ export function createPiHost() {
       };
       factory(api);
     },
-    async startSession(ctx) {
+    /** Pi's session_start: the handlers, in load order. */
+    async sessionStart(ctx) {
       for (const h of handlers.filter((h) => h.event === "session_start")) await h.fn({ reason: "startup" }, ctx);
+    },
+    /** Pi's session_start, then until the serving copy's start is done (as a first turn waits). */
+    async startSession(ctx) {
+      await this.sessionStart(ctx);
+      await servingStarted(events, ctx);
     },
     /**
      * What Pi does when the user sends a prompt: before_agent_start handlers, in load order, over

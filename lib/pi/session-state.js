@@ -9,8 +9,6 @@ class SessionState {
   diagnosis = undefined;
   /** The last tool call's failure (`{ at, message }`), for the report; none after a success. */
   lastError = undefined;
-  /** This copy serves the session (false when another copy registered codegraph_explore first). */
-  active = false;
   /** Full-output files this session's answers left, released at session end. */
   fullOutputs = [];
   /** Pi's modules the glue draws with (index.d.ts Peers), from session_start on. */

@@ -1,6 +1,7 @@
-// The session lifecycle: registration at session_start, readiness refreshed before every agent
-// turn and after every call, the /codegraph command, and the full-output files released at
-// session_shutdown.
+// One session served: what the start learns and registers (readiness, the roots, the tools),
+// readiness refreshed before every agent turn and after every call, the /codegraph handlers, and
+// the full-output files released at the end. lib/pi/extension.js decides which copy serves a
+// session and when this start runs.
 
 const path = require("node:path");
 const { TOOL_NAME } = require("./guidance.js");
@@ -11,21 +12,17 @@ const { statusText } = require("./status-slot.js");
 const { createTool } = require("./tools/registration.js");
 const { FOCUSED_NAMES } = require("./tools/focused.js");
 const { agentDirOf, choiceFor } = require("./tools/choice.js");
-const { COMMAND_DESCRIPTION } = require("../words/command.js");
+const { notServingText } = require("../words/command.js");
 
 // What only a typed /codegraph needs (the verbs, /codegraph roots and /codegraph tools) loads
 // when first typed, through the one table (bench/figures/start.mjs).
 const { completeSubcommand, runSubcommand } = require("./commands/table.js");
 
 /**
- * Builds the Pi extension factory over `glue` (wrapBackend's calls plus extensionInfo() and
- * runnerInfo()) and Pi's own TypeBox (`Type`), TUI (`Text`) and helpers (`formatSize`, `keyHint`),
- * which `getPeers()` returns (or resolves to) when the tool is created.
- *
- * Registration waits for `session_start`: a user may have pi-codegraph installed both globally
- * and in the project, and Pi 1.x reports a tool name two extensions register while loading as a
- * load error (Pi 0.73 refused to start). At `session_start` the tools registered so far are
- * visible, so the first copy (in Pi's order) registers and any later copy skips quietly.
+ * Starts serving the session `ctx` (its session_start context) with `glue` (the package's calls
+ * plus extensionInfo() and runnerInfo()) and Pi's `peers` (index.d.ts Peers), and resolves once
+ * the tools are registered: `{ toolResult, beforeAgentStart, complete, command, shutdown }`, the
+ * handlers lib/pi/extension.js passes Pi's events to.
  *
  * Readiness is re-checked (read-only, no process starts where the CLI's package names its
  * version) before every agent turn and after every call, and the status slot follows. The tools
@@ -37,7 +34,7 @@ const { completeSubcommand, runSubcommand } = require("./commands/table.js");
  * The focused tools (lib/pi/tools/focused.js) are registered beside explore and then made inactive unless
  * the user's choice (lib/pi/tools/choice.js: PI_CODEGRAPH_TOOLS, or what `/codegraph tools` saved for the
  * project) has them on: Pi activates a tool when it is first registered, and activates every
- * extension tool again on `/reload`, so the choice is applied at every session_start. Registering
+ * extension tool again on `/reload`, so the choice is applied at every start. Registering
  * a tool again (readiness changed) keeps it as active or inactive as it was.
  *
  * The files Pi's own edit and write tools change are noted from `tool_result` (never modifying
@@ -46,205 +43,204 @@ const { completeSubcommand, runSubcommand } = require("./commands/table.js");
  * The index's mtime is re-checked with readiness, and an index written after an edit drops it.
  *
  * The roots (lib/pi/roots/roots.js): the workspace's own index, the indexes a bounded scan finds below it
- * (started at session_start and on `/codegraph roots`; a turn waits only for a first scan still
+ * (started with the session and on `/codegraph roots`; a turn waits only for a first scan still
  * running, itself bounded), and the roots the user added. Each is re-checked (its index, its
  * readiness) with the workspace; when the labels change, the tools are registered again with a
  * `project` parameter of the new labels (lib/pi/tools/registration.js).
  */
-function createExtension(glue, getPeers) {
-  /** @param {import("@earendil-works/pi-coding-agent").ExtensionAPI} pi */
-  return function piCodegraph(pi) {
-    const state = new SessionState();
-    // What the tools' definitions follow (lib/pi/tools/registration.js): readiness as worded and
-    // the roots' labels; never what the model did (its edits, its calls), so the prompt it is
-    // given stays the one a provider cached.
-    const key = () => {
-      const d = state.wordedReadiness();
-      const labels = state.toolRoots().map((r) => r.label);
-      return `${d.ready}|${d.problemCode}|${d.remediation}|${labels.join("\0")}`;
-    };
-    /** Registers explore and the focused tools again (their words follow readiness and the choice). */
-    const registerAll = () => {
-      state.worded = state.wordedReadiness();
-      for (const name of [TOOL_NAME, ...state.focused]) {
-        const tool = createTool(state, state.peers, glue, name);
-        pi.registerTool(tool);
-        registered.set(name, tool);
-      }
-    };
-    /** The definitions last registered, by name. */
-    const registered = new Map();
-    /**
-     * Pi 1.x takes a run's prompt options before its before_agent_start handlers run: tools
-     * registered again since (a turn's refresh, a scan that found roots) reach that run's prompt
-     * only through the options themselves.
-     */
-    const carryInto = (options) => {
-      if (!options?.toolSnippets || !options.toolGuidelines) return;
-      for (const [name, tool] of registered) {
-        if (tool.promptSnippet) options.toolSnippets[name] = tool.promptSnippet;
-        else delete options.toolSnippets[name];
-        options.toolGuidelines[name] = [...(tool.promptGuidelines ?? [])];
-      }
-    };
-    /** Makes Pi's active tools match the choice: ours on or off, every other tool as it was. */
-    const applyChoice = () => {
-      const others = pi.getActiveTools().filter((n) => !state.focused.includes(n));
-      pi.setActiveTools([...others, ...state.activeFocused()]);
-    };
-    state.applyChoice = () => {
-      registerAll();
-      applyChoice();
-    };
-    // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
-    const slot = (ctx) => {
-      if (!ctx.hasUI) return;
-      const { ledger } = state;
-      const text = statusText(state.serving(), glue.runnerInfo(), ledger.count(), state.toolRoots(), ledger.more());
-      if (text === state.shownStatus) return;
-      state.shownStatus = text;
-      ctx.ui.setStatus("codegraph", text);
-    };
-
-    /**
-     * The roots now: the workspace's own index, the last scan's, the added ones, each checked for
-     * an index (the header, no SQLite) and, when it has one, diagnosed.
-     */
-    async function rootsNow(cwd, workspaceDiagnosis) {
-      const ws = path.resolve(cwd);
-      // An index being written is still the workspace's own (a sync must not drop it from the roots).
-      const writing = workspaceDiagnosis.problemCode === "CODEGRAPH_INDEX_BUSY";
-      const own = workspaceDiagnosis.ready || writing || (await hasIndex(ws));
-      const roots = await indexedRoots(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
-      const others = roots.filter((r) => r.indexed && r.offered && r.source !== "workspace");
-      const found = await Promise.all(others.map((r) => glue.diagnose(r.dir, ws)));
-      return { roots, rootDiagnoses: new Map(others.map((r, i) => [r.dir, found[i]])) };
+async function startSession(pi, ctx, glue, peers) {
+  const state = new SessionState();
+  // What the tools' definitions follow (lib/pi/tools/registration.js): readiness as worded and
+  // the roots' labels; never what the model did (its edits, its calls), so the prompt it is
+  // given stays the one a provider cached.
+  const key = () => {
+    const d = state.wordedReadiness();
+    const labels = state.toolRoots().map((r) => r.label);
+    return `${d.ready}|${d.problemCode}|${d.remediation}|${labels.join("\0")}`;
+  };
+  /** The definitions last registered, by name. */
+  const registered = new Map();
+  /** Registers explore and the focused tools again (their words follow readiness and the choice). */
+  const registerAll = () => {
+    state.worded = state.wordedReadiness();
+    for (const name of [TOOL_NAME, ...state.focused]) {
+      const tool = createTool(state, state.peers, glue, name);
+      pi.registerTool(tool);
+      registered.set(name, tool);
     }
-
-    // One refresh at a time, in the order asked: a slow one finishing after a later one would
-    // put older readiness back (a call's refresh and a turn's often overlap).
-    let refreshing = Promise.resolve();
-    function refresh(ctx) {
-      const next = refreshing.then(() => refreshNow(ctx));
-      refreshing = next.catch(() => {});
-      return next;
+  };
+  /**
+   * Pi 1.x takes a run's prompt options before its before_agent_start handlers run: tools
+   * registered since (the start finishing during that turn, a turn's refresh, a scan that found
+   * roots) reach that run's prompt only through the options themselves.
+   */
+  const carryInto = (options) => {
+    if (!options?.toolSnippets || !options.toolGuidelines) return;
+    for (const [name, tool] of registered) {
+      if (tool.promptSnippet) options.toolSnippets[name] = tool.promptSnippet;
+      else delete options.toolSnippets[name];
+      options.toolGuidelines[name] = [...(tool.promptGuidelines ?? [])];
     }
+  };
+  /** Makes Pi's active tools match the choice: ours on or off, every other tool as it was. */
+  const applyChoice = () => {
+    const others = pi.getActiveTools().filter((n) => !state.focused.includes(n));
+    pi.setActiveTools([...others, ...state.activeFocused()]);
+  };
+  state.applyChoice = () => {
+    registerAll();
+    applyChoice();
+  };
+  // Only a change reaches the UI: in rpc mode every setStatus is a message to the client.
+  const slot = (ctx) => {
+    if (!ctx.hasUI) return;
+    const { ledger } = state;
+    const text = statusText(state.serving(), glue.runnerInfo(), ledger.count(), state.toolRoots(), ledger.more());
+    if (text === state.shownStatus) return;
+    state.shownStatus = text;
+    ctx.ui.setStatus("codegraph", text);
+  };
 
-    async function refreshNow(ctx) {
-      if (!state.active || !ctx?.cwd) return;
-      const before = key();
-      const next = await glue.diagnose(ctx.cwd);
-      const now = await rootsNow(ctx.cwd, next);
-      // Each root's index directory as its diagnosis found it (the one the CLI opens).
-      const diagnosisOf = (r) => (r.source === "workspace" ? next : now.rootDiagnoses.get(r.dir));
-      const indexed = now.roots
-        .filter((r) => r.indexed)
-        .map((r) => ({ dir: r.dir, indexDir: diagnosisOf(r)?.indexDir }));
-      await state.ledger.recheck(indexed.length > 0 ? indexed : ctx.cwd);
-      Object.assign(state, { diagnosis: next, ...now });
-      if (key() !== before) registerAll();
-      slot(ctx);
-    }
-    state.refresh = (ctx) => refresh(ctx).catch(() => {});
-    /** Scans for the indexes below the workspace again; the roots follow once it is done. */
-    state.rescan = (ctx) => {
-      // Begun one turn of the event loop later, so a session's start does not wait for it (nor
-      // for loading the scan); `state.scanning` is set at once, so a turn still waits for it.
-      const scanning = new Promise(setImmediate)
-        .then(() => require("./roots/scan.js").scanRoots(ctx.cwd))
-        .then((scan) => {
-          state.scan = scan;
-        })
-        .finally(() => {
-          if (state.scanning === scanning) state.scanning = undefined;
-        });
-      state.scanning = scanning;
-      return scanning.then(() => refresh(ctx));
-    };
-    /**
-     * Waits for a scan still running (bounded by its own deadline) and the refresh after it: a
-     * label typed by the user is read against the roots the scan found, as a turn's tools are.
-     */
-    state.scanSettled = async (ctx) => {
-      if (!state.scanning) return;
-      await state.scanning.catch(() => {});
-      await refresh(ctx);
-    };
-    /** What /codegraph says: a notification where a UI exists, else where print mode's output goes. */
-    const say = (ctx, text, type) => {
-      if (ctx.hasUI) ctx.ui.notify(text, type);
-      else process.stdout.write(`${text}\n`);
-    };
+  /**
+   * The roots now: the workspace's own index, the last scan's, the added ones, each checked for
+   * an index (the header, no SQLite) and, when it has one, diagnosed.
+   */
+  async function rootsNow(cwd, workspaceDiagnosis) {
+    const ws = path.resolve(cwd);
+    // An index being written is still the workspace's own (a sync must not drop it from the roots).
+    const writing = workspaceDiagnosis.problemCode === "CODEGRAPH_INDEX_BUSY";
+    const own = workspaceDiagnosis.ready || writing || (await hasIndex(ws));
+    const roots = await indexedRoots(ws, { own, scanned: state.scan?.roots ?? [], added: state.added.dirs });
+    const others = roots.filter((r) => r.indexed && r.offered && r.source !== "workspace");
+    const found = await Promise.all(others.map((r) => glue.diagnose(r.dir, ws)));
+    return { roots, rootDiagnoses: new Map(others.map((r, i) => [r.dir, found[i]])) };
+  }
 
-    /** What every /codegraph handler takes (lib/pi/commands/table.js): one shape for all. */
-    const commandContext = {
-      glue,
-      state,
-      refresh,
-      say,
-      get peers() {
-        return state.peers;
-      },
-    };
+  // One refresh at a time, in the order asked: a slow one finishing after a later one would
+  // put older readiness back (a call's refresh and a turn's often overlap).
+  let refreshing = Promise.resolve();
+  function refresh(ctx) {
+    const next = refreshing.then(() => refreshNow(ctx));
+    refreshing = next.catch(() => {});
+    return next;
+  }
 
-    pi.on("session_start", async (_event, ctx) => {
-      if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
-      state.active = true;
-      state.shownStatus = undefined; // a new session's UI has not been told yet
-      state.peers = await getPeers();
-      state.agentDir = agentDirOf(state.peers.getAgentDir);
-      state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
-      state.added = loadAddedRoots(state.agentDir, ctx.cwd);
-      state.diagnosis = await glue.diagnose(ctx.cwd);
-      Object.assign(state, await rootsNow(ctx.cwd, state.diagnosis));
-      // The tools registered before ours (name → whose): a focused tool name another extension
-      // registered first stays theirs.
-      state.taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
-      state.focused = FOCUSED_NAMES.filter((n) => !state.taken.has(n));
-      registerAll();
-      applyChoice();
-      pi.registerCommand("codegraph", {
-        description: COMMAND_DESCRIPTION,
-        // Everything after "/codegraph ": the verbs the installed CLI has, then a root's label or
-        // `--yes`; after `tools`, the choices and the tools' names; after `roots`, add/remove,
-        // directories and the added labels.
-        // A label is completed once a scan still running has finished (Pi awaits a promise here).
-        getArgumentCompletions: (prefix) => completeSubcommand(prefix, commandContext, ctx),
-        handler: (args, cmdCtx) => runSubcommand(args, cmdCtx, commandContext),
+  async function refreshNow(ctx) {
+    if (!ctx?.cwd) return;
+    const before = key();
+    const next = await glue.diagnose(ctx.cwd);
+    const now = await rootsNow(ctx.cwd, next);
+    // Each root's index directory as its diagnosis found it (the one the CLI opens).
+    const diagnosisOf = (r) => (r.source === "workspace" ? next : now.rootDiagnoses.get(r.dir));
+    const indexed = now.roots.filter((r) => r.indexed).map((r) => ({ dir: r.dir, indexDir: diagnosisOf(r)?.indexDir }));
+    await state.ledger.recheck(indexed.length > 0 ? indexed : ctx.cwd);
+    Object.assign(state, { diagnosis: next, ...now });
+    if (key() !== before) registerAll();
+    slot(ctx);
+  }
+  state.refresh = (ctx) => refresh(ctx).catch(() => {});
+  /** Scans for the indexes below the workspace again; the roots follow once it is done. */
+  state.rescan = (ctx) => {
+    // Begun one turn of the event loop later, so the start does not wait for it (nor for loading
+    // the scan); `state.scanning` is set at once, so a turn still waits for it.
+    const scanning = new Promise(setImmediate)
+      .then(() => require("./roots/scan.js").scanRoots(ctx.cwd))
+      .then((scan) => {
+        state.scan = scan;
+      })
+      .finally(() => {
+        if (state.scanning === scanning) state.scanning = undefined;
       });
-      slot(ctx);
-      // The scan for indexes below the workspace: off this handler's path (the tools are
-      // registered again when it finds roots); a turn waits only for this first one.
-      state.rescan(ctx).catch(() => {});
-    });
+    state.scanning = scanning;
+    return scanning.then(() => refresh(ctx));
+  };
+  /**
+   * Waits for a scan still running (bounded by its own deadline) and the refresh after it: a
+   * label typed by the user is read against the roots the scan found, as a turn's tools are.
+   */
+  state.scanSettled = async (ctx) => {
+    if (!state.scanning) return;
+    await state.scanning.catch(() => {});
+    await refresh(ctx);
+  };
+  /** What /codegraph says: a notification where a UI exists, else where print mode's output goes. */
+  const say = (ctx, text, type) => {
+    if (ctx.hasUI) ctx.ui.notify(text, type);
+    else process.stdout.write(`${text}\n`);
+  };
 
+  /** What every /codegraph handler takes (lib/pi/commands/table.js): one shape for all. */
+  const commandContext = {
+    glue,
+    state,
+    refresh,
+    say,
+    get peers() {
+      return state.peers;
+    },
+  };
+
+  state.peers = peers;
+  state.agentDir = agentDirOf(peers.getAgentDir);
+  state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
+  state.added = loadAddedRoots(state.agentDir, ctx.cwd);
+  state.diagnosis = await glue.diagnose(ctx.cwd);
+  Object.assign(state, await rootsNow(ctx.cwd, state.diagnosis));
+  // The tools registered before ours (name → whose): a focused tool name another extension
+  // registered first stays theirs; codegraph_explore registered by another extension since
+  // session_start (in its own session_start, as the single-file example does) leaves this copy
+  // serving nothing.
+  state.taken = new Map(pi.getAllTools().map((t) => [t.name, t.sourceInfo?.path ?? t.sourceInfo?.source ?? "?"]));
+  if (state.taken.has(TOOL_NAME)) return standingDown(state.taken.get(TOOL_NAME), glue, say);
+  state.focused = FOCUSED_NAMES.filter((n) => !state.taken.has(n));
+  registerAll();
+  applyChoice();
+  slot(ctx);
+  // The scan for indexes below the workspace: off the start's path (the tools are registered
+  // again when it finds roots); a turn waits only for this first one.
+  state.rescan(ctx).catch(() => {});
+
+  return {
     // An edit or write by Pi's own tools: counted at once (it is newer than the index as last
     // seen); nothing is awaited, so the tool's result is never held up.
-    pi.on("tool_result", (event, ctx) => {
-      if (!state.active || state.diagnosis === undefined || state.peers === undefined) return;
+    toolResult(event, ctx) {
       // The roots the tools answer from cover the edits (none: the workspace).
       const roots = state.toolRoots().map((r) => r.dir);
-      if (!state.ledger.note(event, ctx?.cwd, roots)) return;
-      slot(ctx);
-    });
-
-    pi.on("before_agent_start", async (event, ctx) => {
-      // A scan still running (session_start's, or /codegraph roots'; bounded by its own
-      // deadline) decides the tools this turn is given.
+      if (state.ledger.note(event, ctx?.cwd, roots)) slot(ctx);
+    },
+    async beforeAgentStart(event, ctx) {
+      // A scan still running (the start's, or /codegraph roots'; bounded by its own deadline)
+      // decides the tools this turn is given.
       if (state.scanning) await state.scanning.catch(() => {});
       await refresh(ctx);
       carryInto(event?.systemPromptOptions); // the same words again change nothing
-    });
-
-    pi.on("session_shutdown", () => {
-      if (!state.active) return;
+    },
+    // Everything after "/codegraph ": the verbs the installed CLI has, then a root's label or
+    // `--yes`; after `tools`, the choices and the tools' names; after `roots`, add/remove,
+    // directories and the added labels. A label is completed once a scan still running has
+    // finished (Pi awaits a promise here).
+    complete: (prefix) => completeSubcommand(prefix, commandContext, ctx),
+    command: (args, cmdCtx) => runSubcommand(args, cmdCtx, commandContext),
+    shutdown() {
       // Only this session's files: another session in the same process keeps its own. A call
       // still running keeps its file until the process exits (it reports the path after this).
       const ending = state.fullOutputs;
       state.fullOutputs = [];
       glue.releaseFullOutputs(ending);
-    });
+    },
   };
 }
 
-module.exports = { createExtension };
+/** The handlers of a copy that serves nothing because `owner` registered codegraph_explore first. */
+function standingDown(owner, glue, say) {
+  const nothing = () => {};
+  return {
+    toolResult: nothing,
+    beforeAgentStart: nothing,
+    complete: () => null,
+    command: async (_args, cmdCtx) => say(cmdCtx, notServingText(owner, glue.extensionInfo()), "warning"),
+    shutdown: nothing,
+  };
+}
+
+module.exports = { startSession };

@@ -19,4 +19,17 @@ const VERB_LINES = {
 const COMMAND_DESCRIPTION =
   "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb); tools; roots";
 
-module.exports = { COMMAND_DESCRIPTION, VERB_LINES };
+/** What /codegraph says when another extension (`owner`, its path) registered codegraph_explore first. */
+function notServingText(owner, extension) {
+  return [
+    `codegraph_explore is registered by another extension (${owner}), so this copy of ${extension.name} ${extension.version} (${extension.path}) serves nothing in this session.`,
+    "Remove one of the two (or leave only one enabled in `pi config`) and run /reload.",
+  ].join("\n");
+}
+
+/** What is said once when the session's start failed (`err`: why); the tools are then missing. */
+function startFailedText(err) {
+  return `pi-codegraph could not start in this session: ${err?.message ?? err}\nIts tools are not registered; run \`pi-codegraph doctor\` in the workspace.`;
+}
+
+module.exports = { COMMAND_DESCRIPTION, VERB_LINES, notServingText, startFailedText };
