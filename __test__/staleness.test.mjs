@@ -52,7 +52,7 @@ for (const impl of implementations) {
       fs.rmSync(path.join(ws, "src/index.ts"));
       const answer = [
         "1. render (src/text.ts:7)",
-        "- `main` (main.ts:1) — 1 caller in `src/index.ts`; also `src/util.ts`",
+        "- `main` (main.ts:1) — 1 caller (src/index.ts:3); also `src/util.ts`",
         "",
       ].join("\n");
       const r = await answerWith(pkg, ws, answer);
@@ -65,6 +65,40 @@ for (const impl of implementations) {
         { path: "src/index.ts", state: "deleted" },
       ]);
       assert.equal(fs.statSync(path.join(ws, ".codegraph", "codegraph.db")).size, 4096, "the index is untouched");
+    });
+
+    test("deleted only for a file CodeGraph printed as indexed; trimmed-files labels and tails are the paths they stand for", async () => {
+      const { ws } = workspace({
+        "src/runtime/task/mod.rs": "old",
+        "tokio/src/runtime/scheduler/current_thread/mod.rs": "new",
+        "docs/notes.md": "new",
+        "src/gone.rs": "old",
+        "src/blast.rs": "old",
+      });
+      fs.rmSync(path.join(ws, "src/gone.rs"));
+      fs.rmSync(path.join(ws, "src/blast.rs"));
+      // As CodeGraph 1.6.1 ends a long explore answer on an index of 500 files or more: the
+      // labels are the shortest suffixes unique among the answer's paths, none of them a path of
+      // the workspace as written.
+      const answer = [
+        "- `spawn` (src/runtime/task/mod.rs:2) — 3 callers in `src/blast.rs`, `lib/old/api.rs` +1 more",
+        "**`src/runtime/task/mod.rs`** — spawn(function)",
+        "**`tokio/src/runtime/scheduler/current_thread/mod.rs`** — block_on(function)",
+        "**`src/gone.rs`** — gone(function)",
+        "See path/to/example.rs and docs/notes.md; the scheduler lives in current_thread/mod.rs.",
+        "> **Verbatim source for 3 files is included above — treat it as already Read.** Trimmed for size: `task/mod.rs`, `current_thread/mod.rs`, `gone.rs` +2 more; gap markers and file headers name what was elided.",
+        "",
+      ].join("\n");
+      const r = await answerWith(pkg, ws, answer);
+      assert.deepEqual(r.details.staleFiles, [
+        { path: "tokio/src/runtime/scheduler/current_thread/mod.rs", state: "changed" },
+        { path: "src/gone.rs", state: "deleted" },
+        { path: "docs/notes.md", state: "changed" },
+      ]);
+      assert.equal(
+        r.text.slice(answer.length),
+        "⚠ 3 files named above changed after the CodeGraph index was last written (tokio/src/runtime/scheduler/current_thread/mod.rs; src/gone.rs — deleted; docs/notes.md). Results for them may be stale; the user can run /codegraph sync.\n",
+      );
     });
 
     test("unchanged cited files, code in fenced blocks and bare dotted names: nothing appended", async () => {

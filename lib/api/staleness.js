@@ -38,16 +38,45 @@ const PATH_SHAPE = /^(?:[\p{L}\p{N}_.+@-]+\/)*[\p{L}\p{N}_.+@-]*[\p{L}\p{N}_+@-]
 /** Where a candidate ends: whitespace and the punctuation CodeGraph wraps paths in. */
 const TOKEN_SPLIT = /[\s`'"()[\]{}<>,;*|]+/u;
 
+/** A section header of an explore answer: "**`src/task/mod.rs`** — spawn(function)". */
+const SECTION_HEADER = /^\*\*`([^`]+)`\*\*/u;
+/** A row of explore's "Not shown above" list: "- src/util/c7.ts: caller7:2, c7.ts:1". */
+const POINTER_ROW = /^- ([^\s:`]+): /u;
 /**
- * The files `text` cites, as `{ cited: [{ path, strong }], flagged: Set<path> }`: `path`
- * relative as printed (a `:line` suffix removed), `strong` when it has a directory (only then
- * can its absence mean "deleted": a bare `name.ext`, even with a line, may be code or a symbol:
- * CodeGraph lists a file's own node as `compiler.py:1` after its path), `flagged` the ones
- * named on a CodeGraph warning line (⚠), which CodeGraph already told about. Fenced code blocks
- * and numbered source lines (the answer's source) are skipped. Unique, in order, at most `max` (not counting flagged ones).
+ * CodeGraph's completeness note names trimmed files by labels, not paths: each the shortest
+ * suffix no other path of the same answer ends with ("Trimmed for size: `task/mod.rs`,
+ * `current_thread/mod.rs` +3 more; gap markers …"). The labels run to the first ";".
+ */
+const TRIMMED_LIST = /Trimmed for size: ([^;]*)/u;
+
+/** The path-shaped tokens of `text` (one line), each `{ path, line }` (`line`: it had a `:line` suffix). */
+function pathTokens(text) {
+  const tokens = [];
+  for (const raw of text.split(TOKEN_SPLIT)) {
+    const token = raw.replace(/^@+/, "").replace(/[.:]+$/, "");
+    const m = /^(.*?)((?::\d+)+(?:-\d+)?)?$/.exec(token);
+    if (PATH_SHAPE.test(m[1])) tokens.push({ path: m[1], line: m[2] !== undefined });
+  }
+  return tokens;
+}
+
+/**
+ * The files `text` cites, as `{ cited: [{ path, deletable }], flagged: Set<path> }`: `path`
+ * relative as printed (a `:line` suffix removed), in order, unique, at most `max` (not counting
+ * flagged ones); `flagged` the ones named on a CodeGraph warning line (⚠), which CodeGraph
+ * already told about. Fenced code blocks and numbered source lines (the answer's source) are
+ * skipped.
+ *
+ * A path is `deletable` (its absence may be told as "deleted") only where CodeGraph printed it
+ * as a file its index holds: a section header, a "Not shown above" row, or a location with a
+ * directory and a line (a bare `name.ext:1` may be a file's own symbol: CodeGraph lists it as
+ * `compiler.py:1` after its path). Anywhere else (prose, a docstring, a blast-radius list) a
+ * path only says "changed" when the disk holds it as written. The trimmed-files labels are not
+ * paths: each stands for the answer's one path that ends with it, which is cited on its own;
+ * nor is any other unlocated path that is the tail of a path the answer cites.
  */
 function citedPaths(text, max = MAX_CITED_PATHS) {
-  const found = new Map();
+  const found = new Map(); // path → deletable
   const flagged = new Set();
   let fenced = false;
   for (const line of String(text).split("\n")) {
@@ -60,21 +89,23 @@ function citedPaths(text, max = MAX_CITED_PATHS) {
     // code: its `"./cart.js"` is an import, not a citation (relative to the workspace it would be "deleted").
     if (/^\d+\t/.test(line)) continue;
     const warns = line.includes("⚠");
-    for (const raw of line.split(TOKEN_SPLIT)) {
-      const token = raw.replace(/^@+/, "").replace(/[.:]+$/, "");
-      const m = /^(.*?)((?::\d+)+(?:-\d+)?)?$/.exec(token);
-      const p = m[1];
-      if (!PATH_SHAPE.test(p)) continue;
+    const header = SECTION_HEADER.exec(line)?.[1];
+    const row = POINTER_ROW.exec(line)?.[1];
+    const labels = TRIMMED_LIST.exec(line);
+    const tokens = pathTokens(labels ? line.replace(labels[1], " ") : line);
+    for (const { path: p, line: located } of tokens) {
       if (warns) flagged.add(p);
-      const strong = p.includes("/");
-      found.set(p, (found.get(p) ?? false) || strong);
+      const deletable = p === header || p === row || (located && p.includes("/"));
+      found.set(p, (found.get(p) ?? false) || deletable);
     }
   }
+  const all = [...found.keys()];
+  const tailOfAnother = (p) => all.some((q) => q !== p && q.endsWith(`/${p}`));
   const cited = [];
-  for (const [p, strong] of found) {
-    if (flagged.has(p)) continue;
+  for (const [p, deletable] of found) {
+    if (flagged.has(p) || (!deletable && tailOfAnother(p))) continue;
     if (cited.length >= max) break;
-    cited.push({ path: p, strong });
+    cited.push({ path: p, deletable });
   }
   return { cited, flagged };
 }
@@ -186,7 +217,7 @@ async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDi
     await Promise.all(
       checks.map(async (c, i) => {
         const state = await fileState(cwd, realRoot, c.segments, indexMs).catch(() => null);
-        if (state === "changed" || (state === "deleted" && c.strong)) states[i] = state;
+        if (state === "changed" || (state === "deleted" && c.deletable)) states[i] = state;
       }),
     );
     return true;

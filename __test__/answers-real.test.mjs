@@ -1,0 +1,99 @@
+// What the model reads is true, against the real, pinned CodeGraph CLI on fixtures made to show
+// where CodeGraph 1.6.1's own words mislead: the trimmed-files labels of a long explore answer
+// (an index of 500 files or more). Through the public seam: explore() on the package (the
+// runner the machine loads; the words above it exist once, lib/api/).
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { root, tempDir } from "./helpers/index.mjs";
+
+const pkg = createRequire(import.meta.url)("../index.js");
+const cliBin = path.join(root, "node_modules", ".bin");
+const originalPath = process.env.PATH;
+
+/** Writes `files` (relative path → text) under `dir`. */
+function writeTree(dir, files) {
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+    fs.writeFileSync(path.join(dir, rel), text);
+  }
+}
+
+/** Indexes `dir` with the pinned CLI, as the user's `/codegraph init` would. */
+function indexTree(dir) {
+  execFileSync(path.join(cliBin, "codegraph"), ["init", "-y", "."], {
+    cwd: dir,
+    env: { ...process.env, DO_NOT_TRACK: "1" },
+    stdio: "ignore",
+  });
+}
+
+const lines = (n, line) => Array.from({ length: n }, (_, i) => line(i + 1)).join("\n");
+
+/**
+ * 560 TypeScript files: CodeGraph names trimmed files only on an index of 500 or more. Two files
+ * end in `task/mod.ts` and two in `current_thread/mod.ts`, long enough to be trimmed, so their
+ * labels are suffixes the workspace does not hold as written.
+ */
+function trimmedTree() {
+  const dir = tempDir("pi-codegraph-trimmed-");
+  const files = {};
+  for (let i = 1; i <= 520; i += 1) files[`src/util/h${i}.ts`] = `export function helper${i}(x: number) { return x + ${i}; }\n`;
+  const spawner = [
+    'import { spawnTask } from "../runtime/task/mod";',
+    "export function spawn(f: () => void) { return spawnTask(f); }",
+    lines(400, (j) => `export function pad${j}() { return spawn(() => { console.log("padding line ${j}"); }); }`),
+  ].join("\n");
+  files["src/task/mod.ts"] = spawner;
+  files["src/sched/current_thread/mod.ts"] = spawner;
+  const task = "export function spawnTask(f: () => void) { f(); return 1; }\n";
+  files["src/runtime/task/mod.ts"] = task;
+  files["src/runtime/scheduler/current_thread/mod.ts"] = task;
+  for (let i = 1; i <= 36; i += 1) {
+    files[`src/util/c${i}.ts`] = [
+      'import { spawn } from "../task/mod";',
+      `export function caller${i}() {`,
+      lines(30, (j) => `  spawn(() => { console.log(${i * j}); });`),
+      "}",
+    ].join("\n");
+  }
+  writeTree(dir, files);
+  indexTree(dir);
+  return dir;
+}
+
+before(() => {
+  process.env.PATH = [cliBin, path.dirname(process.execPath), originalPath].join(path.delimiter);
+});
+after(() => {
+  process.env.PATH = originalPath;
+});
+
+describe("trimmed-files labels on a fresh index", () => {
+  const request = "spawn pad1 pad200 spawnTask";
+  let ws;
+  before(() => {
+    ws = trimmedTree();
+  });
+
+  test("a label is not a path: nothing is told deleted; a header file deleted is told by its path", async () => {
+    const fresh = await pkg.explore(request, ws);
+    const labels = /Trimmed for size: ([^;]*)/.exec(fresh.text)?.[1];
+    assert.ok(labels, "CodeGraph trimmed files in this answer (the fixture shows what it is for)");
+    const named = [...labels.matchAll(/`([^`]+)`/g)].map((m) => m[1]);
+    assert.ok(
+      named.some((label) => !fs.existsSync(path.join(ws, label))),
+      `a label the workspace does not hold as written: ${named}`,
+    );
+    assert.equal(fresh.details.staleFiles, undefined, fresh.text.split("\n").at(-1));
+    assert.doesNotMatch(fresh.text, /— deleted/);
+
+    // The control: a file the answer shows, removed after the index, is told by its path.
+    fs.rmSync(path.join(ws, "src/runtime/task/mod.ts"));
+    const after = await pkg.explore(request, ws);
+    assert.deepEqual(after.details.staleFiles, [{ path: "src/runtime/task/mod.ts", state: "deleted" }]);
+  });
+});
