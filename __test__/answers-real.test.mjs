@@ -41,7 +41,8 @@ const lines = (n, line) => Array.from({ length: n }, (_, i) => line(i + 1)).join
 function trimmedTree() {
   const dir = tempDir("pi-codegraph-trimmed-");
   const files = {};
-  for (let i = 1; i <= 520; i += 1) files[`src/util/h${i}.ts`] = `export function helper${i}(x: number) { return x + ${i}; }\n`;
+  for (let i = 1; i <= 520; i += 1)
+    files[`src/util/h${i}.ts`] = `export function helper${i}(x: number) { return x + ${i}; }\n`;
   const spawner = [
     'import { spawnTask } from "../runtime/task/mod";',
     "export function spawn(f: () => void) { return spawnTask(f); }",
