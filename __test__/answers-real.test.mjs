@@ -98,3 +98,51 @@ describe("trimmed-files labels on a fresh index", () => {
     assert.deepEqual(after.details.staleFiles, [{ path: "src/runtime/task/mod.ts", state: "deleted" }]);
   });
 });
+
+describe("an answer about another symbol, and callers that only import", () => {
+  let ws;
+  before(() => {
+    ws = tempDir("pi-codegraph-shop-");
+    fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), ws, { recursive: true });
+    indexTree(ws);
+  });
+  const lead = (r) => r.text.split("\n", 1)[0];
+
+  test("node: CodeGraph's closest name for one it lacks, and a definition in another file than `file`, are said first", async () => {
+    assert.equal(
+      lead(await pkg.node({ symbol: "total" }, ws)),
+      `Note: CodeGraph's index has no symbol named "total"; this answer is about "calculateTotal" (src/cart.ts:11), the closest name it has.`,
+    );
+    assert.match(
+      lead(await pkg.node({ symbol: "CHARGE" }, ws)),
+      /^Note: CodeGraph's index has no symbol named "CHARGE"; this answer is about "charge" \(src\/stripe\.ts:4\)/,
+    );
+    assert.equal(
+      lead(await pkg.node({ symbol: "calculateTotal", file: "src/stripe.ts" }, ws)),
+      'Note: CodeGraph\'s index has no "calculateTotal" in src/stripe.ts; this answer is its definition in src/cart.ts:11.',
+    );
+    // The controls: the name asked (plain, qualified, its file by a tail) gets CodeGraph's answer alone.
+    for (const params of [
+      { symbol: "calculateTotal" },
+      { symbol: "Inventory.add" },
+      { symbol: "Inventory::add" },
+      { symbol: "charge", file: "stripe.ts" },
+    ]) {
+      const r = await pkg.node(params, ws);
+      assert.match(lead(r), /^\*\*\w+\*\* \(\w+\)$/, JSON.stringify(params));
+    }
+  });
+
+  test("callers: rows that only import the symbol are counted as such", async () => {
+    const some = await pkg.relations({ relation: "callers", symbol: "calculateTotal" }, ws);
+    assert.equal(
+      lead(some),
+      'Note: 1 of the 2 callers below is a file that only imports "calculateTotal" ([imports]), not a call.',
+    );
+    assert.match(some.text, /checkout\.ts \[imports\]/);
+    const all = await pkg.relations({ relation: "callers", symbol: "Inventory" }, ws);
+    assert.equal(lead(all), 'Note: The caller below is a file that only imports "Inventory" ([imports]), not a call.');
+    const none = await pkg.relations({ relation: "callers", symbol: "add" }, ws);
+    assert.equal(lead(none), "", "no import among the callers: CodeGraph's answer alone");
+  });
+});

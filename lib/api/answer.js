@@ -11,12 +11,29 @@ const { withWordedDropped } = require("../words/environment.js");
 const { incompleteMarkers, notKept, printedNothing, truncationMarker } = require("../words/marker.js");
 const { messageBeforePartial } = require("../words/messages.js");
 
-/** `{ text, details }` from a backend's `{ text, details, answer }`. */
-function finishAnswer({ text, details: raw, answer }) {
+/**
+ * `{ text, details }` from a backend's `{ text, details, answer }`, led by `notes` (lines that say
+ * what CodeGraph's text does not, lib/api/answer-notes.js; "" for none), which take their room
+ * from the caps first: an answer that fits only without them is cut like one the runner cut.
+ */
+function finishAnswer({ text, details: raw, answer }, notes = "") {
   const shown = withWordedDropped(raw);
   const details = answer.fullOutputMissing ? { ...shown, fullOutputMissing: notKept(answer.fullOutputMissing) } : shown;
-  if (!details.truncated) return { text: answer.printedNothing ? printedNothing(answer.subcommand) : text, details };
-  const facts = { ...details, fullOutputComplete: answer.fullOutputComplete };
+  const lead = notes === "" ? "" : `${notes}\n\n`;
+  const maxBytes = answer.maxBytes - Buffer.byteLength(lead);
+  const maxLines = answer.maxLines - countLines(lead);
+  const body = answer.printedNothing ? printedNothing(answer.subcommand) : text;
+  if (!details.truncated && Buffer.byteLength(body) <= maxBytes && countLines(body) <= maxLines)
+    return { text: lead + body, details };
+  const facts = details.truncated
+    ? { ...details, fullOutputComplete: answer.fullOutputComplete }
+    : {
+        ...details,
+        truncated: true,
+        totalsExact: true,
+        totalBytes: Buffer.byteLength(body),
+        totalLines: countLines(body),
+      };
   // The worst case: the longer gap (kept text not ending in a newline), the largest kept counts.
   const reserve = Buffer.byteLength(
     truncationMarker({
@@ -27,12 +44,12 @@ function finishAnswer({ text, details: raw, answer }) {
       keptLines: answer.maxLines,
     }),
   );
-  const [kept, cutBy] = cut(text, Math.max(0, answer.maxBytes - reserve), Math.max(1, answer.maxLines - MARKER_LINES));
+  const [kept, cutBy] = cut(body, Math.max(0, maxBytes - reserve), Math.max(1, maxLines - MARKER_LINES));
   // Storing only stops at a cap, so a cut is found when more was seen; "bytes" is the honest
   // default for the drain-limit stop.
   const counts = { truncatedBy: cutBy ?? "bytes", keptBytes: Buffer.byteLength(kept), keptLines: countLines(kept) };
-  const finished = { ...details, ...counts };
-  return { text: kept + truncationMarker({ ...facts, ...counts, text: kept }), details: finished };
+  const { fullOutputComplete: _, ...finished } = { ...facts, ...counts };
+  return { text: lead + kept + truncationMarker({ ...facts, ...counts, text: kept }), details: finished };
 }
 
 /**

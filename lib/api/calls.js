@@ -9,6 +9,7 @@ const { finishAnswer } = require("./answer.js");
 const { DEFAULT_TIMEOUT_MS, isTimeout } = require("../contract/limits.js");
 const { LIMIT_NAMES } = require("../contract/limits.js");
 const { Problem, exhausted } = require("../contract/problems.js");
+const { answerNotes } = require("./answer-notes.js");
 const { exploreCommand, nodeCommand, relationsCommand, searchCommand } = require("../contract/commands.js");
 const { diagnosisWords, failure, wordedError } = require("./failures.js");
 const { withStaleness } = require("./staleness.js");
@@ -175,7 +176,7 @@ function wrapBackend(backend) {
     noteIndexBytes(cwd, result?.details?.indexBytes);
     // The files the answer cites that changed after the index was written: said within a short
     // deadline, from `stat` alone (lib/api/staleness.js).
-    const finished = finishAnswer(result);
+    const finished = finishAnswer(result, answerNotes(command, result?.text));
     const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };
     const answer = citesFiles(command) ? await withStaleness(finished, cwd, { caps }) : finished;
     const notice = noticeOf("cliVersionNotice", answer.details.cliVersion);
