@@ -71,7 +71,10 @@ test(`past ${BOUND} edited files: "1000+", no status update per edit, a turn sta
   for (let i = 1; i < 2000; i += 1) await s.edit(`src/past-the-bound-${i}.ts`);
   await s.edit("src/f7.ts"); // a tracked file again
   assert.equal(s.slotCalls(), atBound, "past the bound the slot's text does not change: no update");
-  assert.equal(await s.report(), "pi-codegraph: ready, 1000+ files changed since the index (edited in this session)");
+  assert.equal(
+    await s.report(),
+    "pi-codegraph: ready, 1000+ files changed since the index (edited in this session: src/f0.ts, src/f1.ts, src/f2.ts and 997+ more)",
+  );
 
   const dirs = [path.join(ws, "src"), path.join(ws, ".codegraph")];
   const [edited, index] = await countingStats(dirs, () => s.host.beforeAgentStart(s.ctx));

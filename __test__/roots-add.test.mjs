@@ -305,7 +305,7 @@ for (const impl of implementations) {
       );
       assert.equal(
         (await s.cg("")).split("\n")[0],
-        "pi-codegraph: ready, 1 file changed since the index (edited in this session)",
+        "pi-codegraph: ready, 1 file changed since the index (edited in this session: packages/api/src/x.ts)",
       );
 
       // packages/web's index written: the edit in packages/api still counts.

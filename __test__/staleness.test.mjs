@@ -268,7 +268,10 @@ fs.closeSync(fs.openSync(${JSON.stringify(fifo)}, fs.constants.O_WRONLY | fs.con
       // What the model did never changes what it is given (a provider's cached prompt stays):
       // the answers about the edited files say they changed.
       assert.equal(s.tool(), registered, "not registered again");
-      assert.equal(await s.report(), "pi-codegraph: ready, 3 files changed since the index (edited in this session)");
+      assert.equal(
+        await s.report(),
+        "pi-codegraph: ready, 3 files changed since the index (edited in this session: src/a.ts, src/b.ts, src/c.ts)",
+      );
 
       // Something outside pi-codegraph writes the index (the user's sync): its mtime passes the edits.
       const later = Date.now() / 1000 + 60;

@@ -279,7 +279,8 @@ const MAX_EDITS_TRACKED = 1000;
  * with the index directory its diagnosis found; a bare directory has none) stats each root's
  * index (bounded) and drops the
  * edits its index is newer than, and those no root covers; `count()` is how many unique files
- * are counted now (the tracked ones, at most MAX_EDITS_TRACKED) and `more()` whether edits past
+ * are counted now (the tracked ones, at most MAX_EDITS_TRACKED), `files()` which (absolute, in
+ * the order first edited), and `more()` whether edits past
  * that bound are still newer than their index (`count()` is then "at least", and at least 1).
  * Nothing is read but the index files' mtimes.
  */
@@ -331,6 +332,8 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_
       return edits.size;
     },
     count: () => (edits.size === 0 && untracked.size > 0 ? 1 : edits.size),
+    /** The tracked files counted now (absolute), in the order first edited. */
+    files: () => [...edits.keys()],
     more: () => untracked.size > 0,
   };
 }

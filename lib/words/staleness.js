@@ -34,9 +34,20 @@ function editedSlotText(count, more = false) {
   return count > 0 ? ` · ${editedWord(count, more)} edited since the index` : "";
 }
 
-/** The /codegraph report's readiness when Pi's tools edited files after the index. */
-function editedReportText(count, more = false) {
-  return `ready, ${editedWord(count, more)} changed since the index (edited in this session)`;
+/** At most this many edited files are named in the /codegraph report; the rest are counted. */
+const MAX_EDITED_NAMED = 3;
+
+/**
+ * The /codegraph report's readiness when Pi's tools edited files after the index: "ready, 4 files
+ * changed since the index (edited in this session: src/a.ts, src/b.ts, src/c.ts and 1 more)".
+ * `names`: the files (relative to the workspace), in the order first edited.
+ */
+function editedReportText(count, more = false, names = []) {
+  const shown = names.slice(0, MAX_EDITED_NAMED).map(shownPath);
+  const rest = count - shown.length;
+  const list =
+    shown.length === 0 ? "" : `: ${shown.join(", ")}${rest > 0 ? ` and ${rest}${more ? "+" : ""} more` : ""}`;
+  return `ready, ${editedWord(count, more)} changed since the index (edited in this session${list})`;
 }
 
 module.exports = {

@@ -1,6 +1,7 @@
 // What the user is shown about readiness: the `/codegraph` report and the status slot, from the
 // same diagnosis the guidance comes from, plus which runner serves the tool.
 
+const path = require("node:path");
 const { printable } = require("../../contract/text.js");
 const { ignoredSettingsLines } = require("../../words/settings.js");
 const { editedReportText } = require("../../words/staleness.js");
@@ -72,7 +73,8 @@ function envDroppedLines(dropped) {
 function statusReport(diagnosis, state, info) {
   const ext = info.extension;
   const edited = state.ledger?.count() ?? 0;
-  const ready = edited > 0 ? editedReportText(edited, state.ledger?.more?.() ?? false) : "ready";
+  const names = (state.ledger?.files?.() ?? []).map((file) => path.relative(diagnosis.cwd, file));
+  const ready = edited > 0 ? editedReportText(edited, state.ledger?.more?.() ?? false, names) : "ready";
   // Ready when the tools can answer: from the workspace's own index or from one of the roots.
   const serving = state.serving?.() ?? diagnosis;
   const lines = [
