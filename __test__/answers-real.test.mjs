@@ -8,9 +8,13 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { root, tempDir } from "./helpers/index.mjs";
+import { doctorRows, root, tempDir } from "./helpers/index.mjs";
 
-const pkg = createRequire(import.meta.url)("../index.js");
+const require = createRequire(import.meta.url);
+const pkg = require("../index.js");
+const { changedFileNames } = require("../lib/api/changed-files.js");
+const { verbCommand } = require("../lib/contract/commands.js");
+const { parseIndexStatus } = require("../lib/contract/index-status.js");
 const cliBin = path.join(root, "node_modules", ".bin");
 const originalPath = process.env.PATH;
 
@@ -30,6 +34,9 @@ function indexTree(dir) {
     stdio: "ignore",
   });
 }
+
+/** CodeGraph's own `status --json` facts for `dir`, read through the package's run(). */
+const statusOf = async (dir) => parseIndexStatus((await pkg.run(verbCommand("status"), dir)).text);
 
 const lines = (n, line) => Array.from({ length: n }, (_, i) => line(i + 1)).join("\n");
 
@@ -144,5 +151,39 @@ describe("an answer about another symbol, and callers that only import", () => {
     assert.equal(lead(all), 'Note: The caller below is a file that only imports "Inventory" ([imports]), not a call.');
     const none = await pkg.relations({ relation: "callers", symbol: "add" }, ws);
     assert.equal(lead(none), "", "no import among the callers: CodeGraph's answer alone");
+  });
+});
+
+describe("the files changed since the index, by name", () => {
+  test("doctor and /codegraph status name what CodeGraph counts; a kind whose count the names do not match stays a count", async () => {
+    const ws = tempDir("pi-codegraph-shop-");
+    fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), ws, { recursive: true });
+    indexTree(ws);
+    fs.appendFileSync(path.join(ws, "src", "cart.ts"), "export const added = 1;\n");
+    fs.rmSync(path.join(ws, "py", "restock.py"));
+    fs.writeFileSync(path.join(ws, "src", "fresh.ts"), "export const fresh = 2;\n");
+    const doctorStatus = () => {
+      const out = execFileSync(process.execPath, [path.join(root, "bin", "pi-codegraph.js"), "doctor", ws], {
+        encoding: "utf8",
+      });
+      return doctorRows(out).status;
+    };
+    assert.equal(
+      doctorStatus(),
+      "ready, 3 files changed since the index (1 modified, 1 added, 1 removed; codegraph status): src/cart.ts, py/restock.py (removed) and 1 more",
+    );
+    const named = await changedFileNames(pkg.run, ws, await statusOf(ws));
+    assert.deepEqual(named, { modified: ["src/cart.ts"], removed: ["py/restock.py"] });
+
+    // A file written again with the same bytes: no change to CodeGraph, a candidate to us, so the
+    // modified ones are counted, not named.
+    const same = path.join(ws, "src", "index.ts");
+    fs.writeFileSync(same, fs.readFileSync(same));
+    const later = Date.now() / 1000 + 5;
+    fs.utimesSync(same, later, later);
+    assert.equal(
+      doctorStatus(),
+      "ready, 3 files changed since the index (1 modified, 1 added, 1 removed; codegraph status): py/restock.py (removed) and 2 more",
+    );
   });
 });

@@ -285,7 +285,10 @@ for (const impl of implementations) {
           .map((x) => x.message)
           .join("\n");
       };
-      assert.match(await report("packages/shop"), /pending changes: 0 added, 1 modified, 0 removed/);
+      assert.match(
+        await report("packages/shop"),
+        /pending changes: 0 added, 1 modified, 0 removed since the last write: src\/checkout\.ts; run \/codegraph sync/,
+      );
       const otherDb = path.join(ws, "packages", "other", ".codegraph", "codegraph.db");
       const otherBefore = fs.statSync(otherDb).mtimeMs;
       const n = ctx.ui.notes.length;

@@ -345,7 +345,7 @@ for (const impl of implementations) {
       assert.match(said, /versions: CLI 9\.9\.9-fake; index built with 1\.5\.0 \(they differ\)/);
       assert.match(said, /state: partial/);
       assert.match(said, /run \/codegraph rebuild \(sync will not fix this\)/);
-      assert.match(said, /pending changes: 1 added, 2 modified, 3 removed since the last write: \/codegraph sync/);
+      assert.match(said, /pending changes: 1 added, 2 modified, 3 removed since the last write; run \/codegraph sync/);
       assert.match(said, /pending references: 4 not yet resolved/);
       assert.match(said, /lock: stale \(.*codegraph\.lock\): no CodeGraph writer runs; \/codegraph unlock removes it/);
       assert.match(said, /last indexed: 2026-01-02T03:04:05\.000Z/);

@@ -18,6 +18,7 @@ const {
   pendingStatusText,
   piTestedText,
 } = require("../lib/words/doctor.js");
+const { changedFileNames } = require("../lib/api/changed-files.js");
 const { indexedOutside } = require("../lib/api/outside-files.js");
 const { envDroppedLines, indexSizeText, parallelText, runnerLine } = require("../lib/pi/commands/status.js");
 const { printable } = require("../lib/contract/text.js");
@@ -110,7 +111,8 @@ function platformTarget() {
 async function pendingStatus(dir) {
   try {
     const { text } = await run(verbCommand("status"), dir);
-    return pendingStatusText(parseIndexStatus(text));
+    const status = parseIndexStatus(text);
+    return pendingStatusText(status, undefined, await changedFileNames(run, dir, status));
   } catch (err) {
     return pendingStatusText(null, `${err.code ?? "error"}`);
   }

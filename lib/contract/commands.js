@@ -11,7 +11,7 @@
 // starts; the positional text follows explore's request rules (CODEGRAPH_INVALID_REQUEST).
 
 const { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("./limits.js");
-const { MAX_WRITE_TIMEOUT_MS } = require("./limits.js");
+const { LARGEST_CAP_BYTES, LARGEST_CAP_LINES, MAX_WRITE_TIMEOUT_MS } = require("./limits.js");
 const { nodeArguments, relationsArguments, searchArguments } = require("./arguments.js");
 
 /**
@@ -84,6 +84,20 @@ const VERB_COMMANDS = {
   unlock: () => codegraphCommand("unlock", { writesIndex: true }),
 };
 
+/**
+ * `codegraph files --json`: the index's files (path, language, size), for naming the files
+ * CodeGraph counts as changed. Read-only; about 100 bytes a file, so its caps are the largest
+ * a command may ask (16 MiB: some 160,000 files), never the model's.
+ */
+function indexFilesCommand() {
+  return codegraphCommand("files", {
+    options: { json: true },
+    progress: "none",
+    maxBytes: LARGEST_CAP_BYTES,
+    maxLines: LARGEST_CAP_LINES,
+  });
+}
+
 /** The command description of `/codegraph <verb>`, or undefined for a verb that runs none. */
 function verbCommand(verb) {
   return Object.hasOwn(VERB_COMMANDS, verb) ? VERB_COMMANDS[verb]() : undefined;
@@ -131,6 +145,7 @@ module.exports = {
   FOCUSED_CAPS,
   codegraphCommand,
   exploreCommand,
+  indexFilesCommand,
   nodeCommand,
   relationsCommand,
   searchCommand,

@@ -1,14 +1,15 @@
 // The words of `pi-codegraph doctor` that only it says (bin/pi-codegraph.js).
 
 const { SOURCE_WORDS, scanText } = require("./roots.js");
-const { filesWord } = require("./staleness.js");
+const { changedNamesText, filesWord } = require("./staleness.js");
 
 /**
  * doctor's status row from `codegraph status --json` (lib/contract/index-status.js): "ready, 3 files
  * changed since the index (2 modified, 1 added; codegraph status)", "ready, the index is up to
- * date", or why the changes are not known.
+ * date", or why the changes are not known; `names`: the changed files lib/api/changed-files.js
+ * could name (": src/cart.ts, src/gone.ts (removed) and 1 more" after the counts).
  */
-function pendingStatusText(status, problem) {
+function pendingStatusText(status, problem, names) {
   if (!status?.pendingChanges)
     return `ready (changes since the index not known: ${problem ?? "codegraph status gave no counts"})`;
   const { added, modified, removed } = status.pendingChanges;
@@ -22,7 +23,8 @@ function pendingStatusText(status, problem) {
   ]
     .filter(([n]) => n > 0)
     .map(([n, w]) => `${n} ${w}`);
-  return `ready, ${filesWord(total)} changed since the index (${parts.join(", ")}; codegraph status)${rebuild}`;
+  const named = changedNamesText(status.pendingChanges, names);
+  return `ready, ${filesWord(total)} changed since the index (${parts.join(", ")}; codegraph status)${named}${rebuild}`;
 }
 
 /**

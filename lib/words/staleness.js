@@ -50,7 +50,22 @@ function editedReportText(count, more = false, names = []) {
   return `ready, ${editedWord(count, more)} changed since the index (edited in this session${list})`;
 }
 
+/**
+ * The files CodeGraph counts as changed, named where lib/api/changed-files.js could tell them
+ * (`names`: `{ modified?, removed? }`), the first three, then a count of the rest (added files
+ * are never named): ": src/cart.ts, src/gone.ts (removed) and 1 more"; "" when none is named.
+ */
+function changedNamesText(pending, names = {}) {
+  const all = [...(names.modified ?? []), ...(names.removed ?? []).map((p) => `${p} (removed)`)];
+  if (all.length === 0) return "";
+  const total = (pending.added ?? 0) + (pending.modified ?? 0) + (pending.removed ?? 0);
+  const shown = all.slice(0, MAX_EDITED_NAMED).map(shownPath);
+  const rest = total - shown.length;
+  return `: ${shown.join(", ")}${rest > 0 ? ` and ${rest} more` : ""}`;
+}
+
 module.exports = {
+  changedNamesText,
   MAX_STALE_NAMED,
   staleAnswerLine,
   editedSlotText,

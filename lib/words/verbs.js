@@ -4,6 +4,7 @@
 
 const { VERB_LINES } = require("./command.js");
 const { shownPath } = require("./paths.js");
+const { changedNamesText } = require("./staleness.js");
 
 const YES_LINE = "Run without asking first";
 
@@ -221,7 +222,7 @@ function indexReport(s, f) {
     const total = (p.added ?? 0) + (p.modified ?? 0) + (p.removed ?? 0);
     lines.push(
       total
-        ? `pending changes: ${p.added ?? 0} added, ${p.modified ?? 0} modified, ${p.removed ?? 0} removed since the last write: /codegraph sync`
+        ? `pending changes: ${p.added ?? 0} added, ${p.modified ?? 0} modified, ${p.removed ?? 0} removed since the last write${changedNamesText(p, f.changedNames)}; run /codegraph sync`
         : "pending changes: none (the index matches the files)",
     );
   } else lines.push("pending changes: not reported");

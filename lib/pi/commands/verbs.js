@@ -13,6 +13,7 @@ const { spokenRoot, verbTarget } = require("./verb-target.js");
 const { canBuildProgressBox, progressBox } = require("./progress-box.js");
 const { supports } = require("../../words/versions.js");
 const { notOwnRefusal } = require("./verb-refusal.js");
+const { changedFileNames } = require("../../api/changed-files.js");
 const { VERB_LINES } = require("../../words/command.js");
 const { CANCELLED_NOTHING, YES_LINE, alreadyIndexedText, busyText } = require("../../words/verbs.js");
 const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport } = require("../../words/verbs.js");
@@ -340,7 +341,8 @@ async function indexStatus(ctx, env, d, cwd) {
   }
   const facts = parseIndexStatus(result.text);
   if (!facts) return env.say(ctx, unreadableStatusText(result.text), "warning");
-  const report = indexReport(facts, { cwd, cliVersion: d.cliVersion, lock: lockState(d) });
+  const changedNames = await changedFileNames(env.glue.run, cwd, facts, onBehalf(cwd, ctx));
+  const report = indexReport(facts, { cwd, cliVersion: d.cliVersion, lock: lockState(d), changedNames });
   return env.say(ctx, report, "info");
 }
 
