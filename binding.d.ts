@@ -385,6 +385,59 @@ export interface RunResult {
   answer: AnswerFacts
 }
 
+/**
+ * Searches `cwd`'s source as `scan` says (a bounded, sorted walk that skips what CodeGraph's
+ * indexer skips). Rejects only for a pattern that does not compile.
+ */
+export declare function scanSource(cwd: string, scan: SourceScanRequest): Promise<SourceScanResult>
+
+/** A matching line. */
+export interface SourceScanMatch {
+  /** Relative to the scanned directory, `/`-separated. */
+  path: string
+  /** 1-based. */
+  line: number
+  /** The file's size in bytes. */
+  fileBytes: number
+}
+
+/** One scan, as `lib/contract/definitions.js` describes it. */
+export interface SourceScanRequest {
+  rules: Array<SourceScanRule>
+  /** Directory names never entered (`node_modules`, `*.egg-info`). */
+  skipDirs: Array<string>
+  maxFiles: number
+  maxFileBytes: number
+  maxTotalBytes: number
+  maxMatches: number
+  deadlineMs: number
+}
+
+/** What the scan found and how far it went. */
+export interface SourceScanResult {
+  matches: Array<SourceScanMatch>
+  filesScanned: number
+  bytesScanned: number
+  /** Files of a rule's extensions over `maxFileBytes`, not read. */
+  filesTooLarge: number
+  /**
+   * The bound that ended the scan early: "deadline", "files", "bytes" or "matches"; null when
+   * it walked the whole tree.
+   */
+  stopped?: string
+}
+
+/** Which files one pattern applies to. */
+export interface SourceScanRule {
+  /** Extensions without the dot, compared lowercase (`rs`, `ts`). */
+  extensions: Array<string>
+  /**
+   * A regular expression matched against each line (Rust's `regex` syntax, which the patterns
+   * of `lib/contract/definitions.js` keep to the part JavaScript reads alike).
+   */
+  pattern: string
+}
+
 /** How much of the end of stderr an error carries. */
 export declare const STDERR_TAIL_BYTES: number
 

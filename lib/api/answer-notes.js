@@ -1,11 +1,14 @@
 // What a focused call's answer is about, where CodeGraph's own text does not say it: `codegraph
 // node` answers with its closest name when it has none by the name asked, and with a definition
 // in another file when `--file` matches none; `codegraph callers` lists files that only import the
-// symbol among its callers (tagged `[imports]`). Read from the command that ran and the text it
-// printed (CodeGraph 1.6.1's shapes), worded once (lib/words/answer-notes.js), led into the answer
-// by lib/api/answer.js.
+// symbol among its callers (tagged `[imports]`); and any not-found answer is checked against the
+// source (lib/api/blind-spots.js). Read from the command that ran and the text it printed
+// (CodeGraph 1.6.1's shapes), worded once (lib/words/), led into the answer by lib/api/answer.js.
 
 const { answerNoteLines } = require("../words/answer-notes.js");
+const { blindSpotLines } = require("../words/blind-spots.js");
+const { unindexedDefinitions } = require("./blind-spots.js");
+const { indexWrittenAt } = require("./staleness.js");
 
 /** node's first line: `**calculateTotal** (function)`. */
 const NODE_TITLE = /^\*\*(.+?)\*\* \(([\w ]+)\)$/u;
@@ -71,9 +74,16 @@ function answerFacts(command, text) {
   return {};
 }
 
-/** The note lines that lead `command`'s answer `text` ("" for none). */
-function answerNotes(command, text) {
-  return answerNoteLines(answerFacts(command, text)).join("\n");
+/**
+ * The note lines that lead `command`'s answer `text` ("" for none): what the answer is about
+ * (answerFacts) and where the index is blind to a name it lacks (lib/api/blind-spots.js).
+ * `context`: `{ cwd, indexDir, scan }` (the runner's `findDefinitions`, if it has one).
+ */
+async function answerNotes(command, text, context = {}) {
+  const facts = answerFacts(command, text);
+  const unindexed = await unindexedDefinitions(command, text, context.cwd, { ...context, facts, indexWrittenAt });
+  const explore = command?.subcommand === "explore";
+  return [...answerNoteLines(facts), ...blindSpotLines(unindexed, { explore })].join("\n");
 }
 
 module.exports = { answerFacts, answerNotes };

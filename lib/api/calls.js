@@ -176,7 +176,12 @@ function wrapBackend(backend) {
     noteIndexBytes(cwd, result?.details?.indexBytes);
     // The files the answer cites that changed after the index was written: said within a short
     // deadline, from `stat` alone (lib/api/staleness.js).
-    const finished = finishAnswer(result, answerNotes(command, result?.text));
+    // What CodeGraph's text leaves unsaid (another symbol, import-only callers, a name the index
+    // lacks but the source defines: lib/api/answer-notes.js), leading the answer.
+    const scan =
+      typeof backend.scanSource === "function" ? (dir, request) => backend.scanSource(dir, request) : undefined;
+    const notes = await answerNotes(command, result?.text, { cwd, scan, indexDir: result?.details?.indexPath });
+    const finished = finishAnswer(result, notes);
     const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };
     const answer = citesFiles(command) ? await withStaleness(finished, cwd, { caps }) : finished;
     const notice = noticeOf("cliVersionNotice", answer.details.cliVersion);

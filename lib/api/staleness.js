@@ -343,6 +343,7 @@ module.exports = {
   MAX_CITED_PATHS,
   MAX_EDITS_TRACKED,
   citedPaths,
+  indexWrittenAt,
   staleCitedFiles,
   withStaleness,
   createEditLedger,

@@ -130,6 +130,15 @@ const nativeBackend = {
     loadBinding().runCommand(command, cwd, signal, options).catch(asProblem),
   /** The addon's diagnosis as it is: its problems are facts (`{ code, facts }`), worded by lib/api/. */
   diagnose: async (cwd, workspace) => loadBinding().diagnose(cwd, workspace ?? null),
+  /** The bounded source search (src/source_scan.rs); a pattern that does not compile rejects. */
+  scanSource: async (cwd, scan) =>
+    loadBinding()
+      .scanSource(cwd, scan)
+      .catch((err) => {
+        // napi's code is its status (InvalidArg); the contract's is the one the message leads with.
+        if (String(err?.message).startsWith("CODEGRAPH_INVALID_REQUEST:")) err.code = "CODEGRAPH_INVALID_REQUEST";
+        throw err;
+      }),
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),
   runnerInfo() {

@@ -53,6 +53,7 @@ function runnerInfo() {
 const defaultBackend = {
   runCommand: (command, cwd, signal, options) => choose().backend.runCommand(command, cwd, signal, options),
   diagnose: (cwd, workspace) => choose().backend.diagnose(cwd, workspace),
+  scanSource: (cwd, scan) => choose().backend.scanSource(cwd, scan),
   releaseFullOutputs: (paths) => (chosen ? chosen.backend.releaseFullOutputs(paths) : 0),
   runnerInfo,
 };

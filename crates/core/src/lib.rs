@@ -3,7 +3,8 @@
 //! addon at the workspace root only converts between JS values and what this crate takes and
 //! returns.
 //!
-//! The entry points are [`command_run::run_command`] and [`command_run::diagnose`].
+//! The entry points are [`command_run::run_command`], [`command_run::diagnose`] and
+//! [`source_scan::scan`].
 //! [`runner::run`] is public for the integration tests (`tests/`), which drive the process
 //! runner directly with fake CLIs.
 //!
@@ -13,8 +14,8 @@
 //! `tests/module_graph.rs` reads every `crate::` path and fails on a cycle, or when a module is
 //! not on the floor listed here:
 //!
-//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize (numbers, facts, the
-//!   caller's environment, OS primitives)
+//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_scan (numbers,
+//!   facts, the caller's environment, OS primitives, the bounded source search)
 //! - floor 1: access, command, full_output, index_dir, manifest, resources
 //! - floor 2: discovery, index_writer, limits, preflight
 //! - floor 3: environment, runner
@@ -42,4 +43,5 @@ pub mod preflight;
 pub mod resources;
 pub mod runner;
 pub mod sanitize;
+pub mod source_scan;
 pub mod version;

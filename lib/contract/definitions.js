@@ -1,0 +1,97 @@
+// What a definition of a name looks like in the source, and the bounded scan that looks for one
+// (both runners' `scanSource`: crates/core/src/source_scan.rs, lib/runners/node/source-scan.js).
+// The patterns keep to the regex syntax Rust's `regex` and JavaScript read alike (`\b`, `\s`,
+// classes, non-capturing groups). What the scan skips is CodeGraph 1.6.1's indexer's
+// (dist/extraction/index.js DEFAULT_IGNORE_DIRS and DEFAULT_IGNORE_PATTERNS; .gitignore at every
+// depth and .git/info/exclude, which the runners' walks read); its extensions are those
+// CodeGraph parses for symbols in the languages a pattern below knows (dist/extraction/grammars.js).
+
+/** CodeGraph 1.6.1 skips a file larger than this (dist/extraction/file-limits.js). */
+const CODEGRAPH_MAX_FILE_BYTES = 1024 * 1024;
+
+/** Directory names CodeGraph's indexer never enters, `.git` and the index's own directory added by the caller. */
+// biome-ignore format: one list, in CodeGraph's order
+const CODEGRAPH_SKIPPED_DIRS = [
+  "node_modules", "bower_components", "jspm_packages", "web_modules", ".yarn", ".pnpm-store",
+  ".next", ".nuxt", ".svelte-kit", ".turbo", ".vite", ".parcel-cache", ".angular", ".docusaurus",
+  "storybook-static", ".vinxi", ".nitro", "out-tsc", ".vercel", ".netlify", ".wrangler",
+  "dist", "build", "out", ".output", "coverage", ".nyc_output",
+  "__pycache__", "__pypackages__", ".venv", "venv", ".pixi", ".pdm-build", ".mypy_cache",
+  ".pytest_cache", ".ruff_cache", ".tox", ".nox", ".hypothesis", ".ipynb_checkpoints", ".eggs",
+  "target", ".gradle", "obj", "vendor", ".build", "Pods", "Carthage", "DerivedData", ".swiftpm",
+  ".dart_tool", ".pub-cache", ".cxx", ".externalNativeBuild", "vcpkg_installed", ".bloop", ".metals",
+  "lua_modules", ".luarocks", "__history", "__recovery", ".cache",
+  "*.egg-info", "cmake-build-*", "bazel-*",
+];
+
+/** The scan's bounds: it helps an answer, so it must never cost much. */
+const SCAN_LIMITS = {
+  maxFiles: 20000,
+  /** Larger files are not read: CodeGraph skips those over 1 MiB; this reads 8 times that. */
+  maxFileBytes: 8 * CODEGRAPH_MAX_FILE_BYTES,
+  maxTotalBytes: 256 * 1024 * 1024,
+  maxMatches: 12,
+  deadlineMs: 1500,
+};
+
+/** A name the scan looks for: a plain identifier (a qualified name is never split into a guess). */
+const isScannableName = (name) => typeof name === "string" && /^[A-Za-z_$][\w$]{1,99}$/u.test(name);
+
+const escapeName = (name) => name.replace(/\$/gu, "\\$");
+
+// Keywords that introduce a named definition, across CodeGraph's languages: Rust (fn struct enum
+// trait type mod union const static macro_rules!), TypeScript and JavaScript (function class
+// interface type enum namespace const let var), Python (def class), Go (func type const var),
+// Kotlin, Swift, Scala, Ruby, PHP, C#, Java (fun class object interface protocol extension record
+// struct module def function trait enum).
+// biome-ignore format: one list
+const KEYWORDS = [
+  "fn", "struct", "enum", "trait", "type", "mod", "union", "const", "static", "macro_rules!",
+  "function\\*?", "class", "interface", "namespace", "let", "var", "def", "func", "fun", "object",
+  "protocol", "extension", "record", "module",
+].join("|");
+
+/** The rules for `names` (plain identifiers): one pattern per family of languages. */
+function definitionRules(names) {
+  const n = `(?:${names.map(escapeName).join("|")})`;
+  const keyword = `\\b(?:${KEYWORDS})\\s+${n}\\b`;
+  const modifiers =
+    "(?:(?:export|default|declare|public|private|protected|static|async|readonly|override|abstract|get|set)\\s+)*";
+  return [
+    { extensions: ["rs"], pattern: keyword },
+    {
+      extensions: ["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"],
+      pattern: [
+        keyword,
+        // A method: `  async runPromise<A>(effect: Effect<A>): Promise<A> {`
+        `^\\s*${modifiers}\\*?${n}\\s*(?:<[^>]*>)?\\s*\\([^;]*\\)\\s*(?::[^;={]+)?\\{\\s*$`,
+        // A property or variable holding a function: `runPromise: function (`, `run = async (a) =>`
+        `\\b${n}\\s*[:=]\\s*(?:async\\s+)?(?:function\\b|\\([^()]*\\)\\s*(?::[^=]+)?=>)`,
+      ].join("|"),
+    },
+    { extensions: ["py", "pyw"], pattern: `${keyword}|^${n}\\s*(?::[^=]+)?=[^=]` },
+    { extensions: ["go"], pattern: `${keyword}|\\bfunc\\s*\\([^)]*\\)\\s*${n}\\b` },
+    {
+      extensions: ["java", "kt", "kts", "scala", "sc", "swift", "rb", "php", "cs", "dart", "lua", "luau"],
+      pattern: keyword,
+    },
+  ];
+}
+
+/** The scan request (`scanSource`'s second argument) for definitions of `names`. */
+function definitionScan(names, { indexDirName = ".codegraph" } = {}) {
+  return {
+    rules: definitionRules(names),
+    skipDirs: [".git", indexDirName, ...CODEGRAPH_SKIPPED_DIRS],
+    ...SCAN_LIMITS,
+  };
+}
+
+module.exports = {
+  CODEGRAPH_MAX_FILE_BYTES,
+  CODEGRAPH_SKIPPED_DIRS,
+  SCAN_LIMITS,
+  definitionRules,
+  definitionScan,
+  isScannableName,
+};

@@ -1,0 +1,134 @@
+//! `scanSource()`: the JS shapes of the core's bounded source search
+//! (`pi_codegraph_core::source_scan`) and their conversion. The search runs on tokio's blocking
+//! pool; the promise settles with what it found or rejects with CODEGRAPH_INVALID_REQUEST (a
+//! pattern that does not compile: `lib/contract/definitions.js` builds them, never the model).
+
+use std::path::PathBuf;
+use std::time::Duration;
+
+use napi::bindgen_prelude::Object;
+use napi::{Env, Status};
+use napi_derive::napi;
+use pi_codegraph_core::source_scan::{self, ScanOutcome, ScanRule, SourceScan};
+
+use pi_codegraph_core::command_run::Failure;
+
+use crate::{convert, runtime};
+
+/// Which files one pattern applies to.
+#[napi(object, object_to_js = false)]
+pub struct SourceScanRule {
+  /// Extensions without the dot, compared lowercase (`rs`, `ts`).
+  pub extensions: Vec<String>,
+  /// A regular expression matched against each line (Rust's `regex` syntax, which the patterns
+  /// of `lib/contract/definitions.js` keep to the part JavaScript reads alike).
+  pub pattern: String,
+}
+
+/// One scan, as `lib/contract/definitions.js` describes it.
+#[napi(object, object_to_js = false)]
+pub struct SourceScanRequest {
+  pub rules: Vec<SourceScanRule>,
+  /// Directory names never entered (`node_modules`, `*.egg-info`).
+  pub skip_dirs: Vec<String>,
+  pub max_files: u32,
+  pub max_file_bytes: f64,
+  pub max_total_bytes: f64,
+  pub max_matches: u32,
+  pub deadline_ms: u32,
+}
+
+/// A matching line.
+#[napi(object, object_from_js = false)]
+pub struct SourceScanMatch {
+  /// Relative to the scanned directory, `/`-separated.
+  pub path: String,
+  /// 1-based.
+  pub line: f64,
+  /// The file's size in bytes.
+  pub file_bytes: f64,
+}
+
+/// What the scan found and how far it went.
+#[napi(object, object_from_js = false)]
+pub struct SourceScanResult {
+  pub matches: Vec<SourceScanMatch>,
+  pub files_scanned: u32,
+  pub bytes_scanned: f64,
+  /// Files of a rule's extensions over `maxFileBytes`, not read.
+  pub files_too_large: u32,
+  /// The bound that ended the scan early: "deadline", "files", "bytes" or "matches"; null when
+  /// it walked the whole tree.
+  pub stopped: Option<String>,
+}
+
+/// A byte count from JS: a positive finite number, truncated (saturating at u64's range); 0 else.
+#[allow(clippy::cast_sign_loss)] // only a positive value is cast
+fn bytes(n: f64) -> u64 {
+  if n.is_finite() && n > 0.0 {
+    n as u64
+  } else {
+    0
+  }
+}
+
+fn request(scan: SourceScanRequest) -> SourceScan {
+  SourceScan {
+    rules: scan
+      .rules
+      .into_iter()
+      .map(|r| ScanRule {
+        extensions: r.extensions,
+        pattern: r.pattern,
+      })
+      .collect(),
+    skip_dirs: scan.skip_dirs,
+    max_files: scan.max_files as usize,
+    max_file_bytes: bytes(scan.max_file_bytes),
+    max_total_bytes: bytes(scan.max_total_bytes),
+    max_matches: scan.max_matches as usize,
+    deadline: Duration::from_millis(u64::from(scan.deadline_ms)),
+  }
+}
+
+fn result(found: ScanOutcome) -> SourceScanResult {
+  SourceScanResult {
+    matches: found
+      .matches
+      .into_iter()
+      .map(|m| SourceScanMatch {
+        path: m.path,
+        line: m.line as f64,
+        file_bytes: m.file_bytes as f64,
+      })
+      .collect(),
+    files_scanned: u32::try_from(found.files_scanned).unwrap_or(u32::MAX),
+    bytes_scanned: found.bytes_scanned as f64,
+    files_too_large: u32::try_from(found.files_too_large).unwrap_or(u32::MAX),
+    stopped: found.stopped.map(|s| s.tag().to_owned()),
+  }
+}
+
+/// Searches `cwd`'s source as `scan` says (a bounded, sorted walk that skips what CodeGraph's
+/// indexer skips). Rejects only for a pattern that does not compile.
+#[napi(ts_return_type = "Promise<SourceScanResult>")]
+#[allow(clippy::needless_pass_by_value)] // napi hands the arguments over by value
+pub fn scan_source(env: &Env, cwd: String, scan: SourceScanRequest) -> napi::Result<Object<'_>> {
+  let scan = request(scan);
+  let work = async move {
+    tokio::task::spawn_blocking(move || source_scan::scan(&PathBuf::from(cwd), &scan)).await
+  };
+  runtime::promise(env, work, |env, outcome| match outcome {
+    Ok(Ok(Ok(found))) => Ok(result(found)),
+    Ok(Ok(Err(bad))) => Err(napi::Error::new(
+      Status::InvalidArg,
+      format!("CODEGRAPH_INVALID_REQUEST: {bad}"),
+    )),
+    Ok(Err(joined)) => Err(napi::Error::new(
+      Status::GenericFailure,
+      format!("the source scan did not finish: {joined}"),
+    )),
+    // No runtime to run it on: a coded error, as every call's.
+    Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),
+  })
+}
