@@ -62,10 +62,12 @@ for (const triple of targets) {
   });
 }
 
-// Their versions are napi prepublish's to set at release (to the version being published).
-test("the root's optionalDependencies are exactly the platform packages", () => {
+// Their versions are napi prepublish's to set at release (to the version being published);
+// besides them only `ignore`, which the Node runner's source scan reads .gitignore files with
+// (optional: an install without it still runs, lib/runners/node/source-scan.js).
+test("the root's optionalDependencies are exactly the platform packages and the Node runner's ignore", () => {
   const names = Object.keys(rootPkg.optionalDependencies ?? {}).sort();
-  assert.deepEqual(names, targets.map((t) => expected(t).name).sort());
+  assert.deepEqual(names, [...targets.map((t) => expected(t).name), "ignore"].sort());
 });
 
 test("the generated loader asks for each platform package by its name", () => {

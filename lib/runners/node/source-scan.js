@@ -5,11 +5,25 @@
 // NUL byte reports nothing; a file that cannot be read is skipped.
 //
 // Node differs: the walk and reads are asynchronous, so a scan yields to the event loop (the
-// addon's runs on its own thread).
+// addon's runs on its own thread). The `ignore` package is an optional dependency, required when
+// a scan first runs: where it is not installed, no `.gitignore` is read (only the listed
+// directory names are skipped) and the outcome says `gitignoreUnread: true`.
 
 const fsp = require("node:fs/promises");
 const path = require("node:path");
-const ignore = require("ignore");
+
+let ignorePackage;
+/** The `ignore` package, or null where it is not installed. */
+function ignoreFactory() {
+  if (ignorePackage === undefined) {
+    try {
+      ignorePackage = require("ignore");
+    } catch {
+      ignorePackage = null;
+    }
+  }
+  return ignorePackage;
+}
 
 /** Whether directory `name` is one `glob` lists (`*` matches any run of characters). */
 function globMatches(glob, name) {
@@ -24,6 +38,8 @@ const byBytes = (a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name
 
 /** The gitignore matcher of one directory (its `.gitignore`; at the root `.git/info/exclude` too), or null. */
 async function matcherOf(dir, isRoot) {
+  const ignore = ignoreFactory();
+  if (!ignore) return null;
   const files = [path.join(dir, ".gitignore")];
   if (isRoot) files.unshift(path.join(dir, ".git", "info", "exclude"));
   let matcher = null;
@@ -84,6 +100,7 @@ async function scanSource(cwd, scan) {
   const started = Date.now();
   const rules = compile(scan.rules);
   const out = { matches: [], filesScanned: 0, bytesScanned: 0, filesTooLarge: 0 };
+  if (!ignoreFactory()) out.gitignoreUnread = true;
   const stop = (why) => {
     out.stopped = why;
     return true;
