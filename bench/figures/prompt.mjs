@@ -44,7 +44,7 @@ function extensionBefore(tmp, addonFile) {
  * What one request carries with `pkg`'s extension loaded after Pi's default tools: the system
  * prompt and the tools array (JSON), plus the active tools themselves.
  */
-async function requestWith(pkg, peers, piModule, buildSystemPrompt, cwd) {
+export async function requestWith(pkg, peers, piModule, buildSystemPrompt, cwd) {
   const host = createPiHost();
   host.load((pi) => {
     for (const make of PI_DEFAULTS) pi.registerTool(piModule[`create${make}ToolDefinition`](cwd));
@@ -98,6 +98,14 @@ async function requestWith(pkg, peers, piModule, buildSystemPrompt, cwd) {
   };
 }
 
+/** Pi's parts a request is built from: the peers, Pi's module (its default tools) and its system prompt. */
+export async function piParts() {
+  const peers = await piPeers();
+  const piModule = await import("@earendil-works/pi-coding-agent");
+  const { buildSystemPrompt } = await import(pathToFileURL(path.join(PI_DIST, "core", "system-prompt.js")).href);
+  return { peers, piModule, buildSystemPrompt };
+}
+
 export async function prompt(ctx) {
   const cli = path.join(root, "node_modules", ".bin", "codegraph");
   const keys = ["PI_CODEGRAPH_BIN", "PI_CODEGRAPH_TOOLS", "PI_CODING_AGENT_DIR", "DO_NOT_TRACK"];
@@ -110,9 +118,7 @@ export async function prompt(ctx) {
   process.env.PI_CODING_AGENT_DIR = path.join(parent, "agent");
   try {
     const { dir } = indexShop(parent, cli);
-    const peers = await piPeers();
-    const piModule = await import("@earendil-works/pi-coding-agent");
-    const { buildSystemPrompt } = await import(pathToFileURL(path.join(PI_DIST, "core", "system-prompt.js")).href);
+    const { peers, piModule, buildSystemPrompt } = await piParts();
     const { promptChars } = require(path.join(root, "lib", "pi", "commands", "tools.js"));
     const { focusedTool } = require(path.join(root, "lib", "pi", "tools", "focused.js"));
 
