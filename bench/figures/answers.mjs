@@ -12,6 +12,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { CORPORA, corpusTree } from "../lib/corpora.mjs";
 import { codegraphVersion } from "../lib/django.mjs";
+import { renderFigure } from "../lib/report.mjs";
 import { benchDir, indexShop, root } from "../lib/setup.mjs";
 import { piParts, requestWith } from "./prompt.mjs";
 
@@ -127,7 +128,10 @@ export async function answers(ctx) {
       notes.push(`${corpus.what}: ${tree.graph ?? "indexed"}; init ${(tree.initMs / 1000).toFixed(0)} s (${how}).`);
       rows.push(...(await runCorpus(pkg, corpus, tree.dir, JSON.parse(fs.readFileSync(file, "utf8")))));
     }
-    return report(rows, costs, notes, cgVersion);
+    const figure = report(rows, costs, notes, cgVersion);
+    // The figure as run, kept beside its module (docs/tools.md quotes it).
+    fs.writeFileSync(path.join(benchDir, "figures", "answers.md"), `${renderFigure(figure)}\n`);
+    return figure;
   } finally {
     if (savedBin === undefined) delete process.env.PI_CODEGRAPH_BIN;
     else process.env.PI_CODEGRAPH_BIN = savedBin;
@@ -176,6 +180,21 @@ function report(rows, costs, notes, cgVersion) {
           kb(costs[s.config.id]),
           kb(s.withPrompt),
         ]),
+      },
+      {
+        caption: "Per kind of question (answered fully, items found, answer KB per question)",
+        head: ["kind", "questions", ...CONFIGS.map((c) => c.label)],
+        rows: [...new Set(rows.map((r) => r.kind))].map((kind) => {
+          const of = rows.filter((r) => r.kind === kind);
+          return [
+            kind,
+            of.length,
+            ...CONFIGS.map((c) => {
+              const s = summary(of, c, costs);
+              return `${s.full}, ${s.found}/${s.items}, ${kb(s.bytes)} KB`;
+            }),
+          ];
+        }),
       },
       {
         caption: "Per question (items found of the truth's, answer KB)",
