@@ -119,7 +119,7 @@ test("doctor's tools row: the focused tools on for this project in Pi, and where
   const tools = (vars, dir = ws) => rows(run(["doctor"], dir, bin, { vars }).stdout).tools;
   assert.equal(
     tools({}),
-    "codegraph_explore only (the default; /codegraph tools in Pi turns on node, relations, search)",
+    "codegraph_explore, codegraph_node, codegraph_relations, codegraph_search (the default; /codegraph tools in Pi turns them off)",
   );
   await chooseInPi(ws, "node search");
   const saved = tools({});
@@ -130,7 +130,10 @@ test("doctor's tools row: the focused tools on for this project in Pi, and where
   );
   assert.ok(file && fs.existsSync(file) && file.startsWith(agentDir), saved);
   // Another project has its own choice (none saved).
-  assert.match(tools({}, makeWorkspace()), /^codegraph_explore only \(the default/);
+  assert.match(
+    tools({}, makeWorkspace()),
+    /^codegraph_explore, codegraph_node, codegraph_relations, codegraph_search \(the default/,
+  );
   // PI_CODEGRAPH_TOOLS wins over the saved file; a value it cannot read is ignored and said.
   assert.equal(
     tools({ PI_CODEGRAPH_TOOLS: "all" }),
@@ -143,7 +146,7 @@ test("doctor's tools row: the focused tools on for this project in Pi, and where
   // A saved file that cannot be used: the default, and why.
   fs.writeFileSync(file, "{not json");
   const corrupt = tools({});
-  assert.match(corrupt, /^codegraph_explore only \(the default/);
+  assert.match(corrupt, /^codegraph_explore, codegraph_node, codegraph_relations, codegraph_search \(the default/);
   assert.match(corrupt, /The saved choice could not be read \(.*not JSON\); the default applies\./);
 });
 
@@ -154,7 +157,11 @@ test("doctor reads Pi's agent directory as Pi does: PI_CODING_AGENT_DIR with ~ f
   const tools = rows(run(["doctor"], ws, bin, { vars: { HOME: home, PI_CODING_AGENT_DIR: "~/agent" } }).stdout).tools;
   assert.match(tools, /^codegraph_explore, codegraph_relations \(saved for this project/);
   const unset = rows(run(["doctor"], ws, bin, { vars: { HOME: home, PI_CODING_AGENT_DIR: undefined } }).stdout).tools;
-  assert.match(unset, /^codegraph_explore only \(the default/, "~/.pi/agent under that home holds nothing");
+  assert.match(
+    unset,
+    /^codegraph_explore, codegraph_node, codegraph_relations, codegraph_search \(the default/,
+    "~/.pi/agent under that home holds nothing",
+  );
 });
 
 test("doctor DIR reports on DIR, resolved against the current directory; two DIRs are a usage error", () => {

@@ -35,7 +35,7 @@ describe("the session's start, after session_start", () => {
     const options = await host.beforeAgentStart(ctx);
     assert.deepEqual(
       host.activeTools().map((t) => t.name),
-      ["codegraph_explore"],
+      ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"],
     );
     assert.match(options.toolSnippets.codegraph_explore, /CodeGraph/);
     assert.ok(options.toolGuidelines.codegraph_explore.length > 0);

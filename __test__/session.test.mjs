@@ -235,7 +235,7 @@ for (const impl of implementations) {
       });
 
       test("the guidance tells the model what to use where CodeGraph's text names tools Pi lacks", async () => {
-        const s = await session(fake.ws);
+        const s = await withEnv({ PI_CODEGRAPH_TOOLS: "none" }, () => session(fake.ws));
         const text = s.tool().promptGuidelines.join("\n");
         assert.match(text, /"the Read tool" or codegraph_node, use read with the file:line/);
       });

@@ -117,7 +117,11 @@ test("a saved tools choice or roots file that is no regular file, or too large: 
     }
     const { why } = PLANTS[r.name];
     const [toolsFile, rootsFile] = c.files;
-    assert.deepEqual(r.active, ["codegraph_explore"], `${r.name}: the default (no focused tool) applies`);
+    assert.deepEqual(
+      r.active,
+      ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"],
+      `${r.name}: the default (all four) applies`,
+    );
     const toolsLine = r.status.split("\n").find((l) => l.startsWith("saved tools choice ignored: "));
     assert.ok(toolsLine?.includes(toolsFile), `${r.name}: /codegraph names the tools file:\n${r.status}`);
     assert.match(toolsLine, why);

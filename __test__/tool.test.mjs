@@ -66,8 +66,8 @@ for (const impl of implementations) {
         );
         assert.deepEqual(
           h.activeTools().map((t) => t.name),
-          ["codegraph_explore"],
-          "only explore reaches a request by default",
+          ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"],
+          "all four reach a request by default (docs/tools.md)",
         );
       });
 
@@ -85,7 +85,7 @@ for (const impl of implementations) {
         assert.deepEqual([...h.commands.keys()], ["codegraph"], "/codegraph once");
         assert.deepEqual(
           h.activeTools().map((t) => t.name),
-          ["codegraph_explore"],
+          ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"],
         );
       });
 

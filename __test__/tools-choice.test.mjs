@@ -22,16 +22,16 @@ for (const impl of implementations) {
     const pkg = impl.module;
     const { session } = toolsSessions(pkg, fake);
     describe("/codegraph tools", () => {
-      test("the list by default: explore always on, the three off, each with its line and cost; the source", async () => {
+      test("the list by default: all four on (explore always), each with its line and cost; the source", async () => {
         const s = await session(makeWorkspace());
-        assert.deepEqual(s.active(), ["codegraph_explore"]);
+        assert.deepEqual(s.active(), ["codegraph_explore", ...FOCUSED]);
         const note = await s.command("tools");
         assert.equal(note.type, "info");
         const lines = note.message.split("\n");
-        assert.equal(lines[0], "CodeGraph tools (the default: codegraph_explore only):");
+        assert.equal(lines[0], "CodeGraph tools (the default: all four):");
         assert.match(lines[1], /^ {2}codegraph_explore +on \(always\) /);
         for (const [i, name] of FOCUSED.entries())
-          assert.match(lines[2 + i], new RegExp(`^  ${name} +off +\\S.* · ≈ \\d+ tokens a request when on$`));
+          assert.match(lines[2 + i], new RegExp(`^  ${name} +on +\\S.* · ≈ \\d+ tokens a request when on$`));
         assert.match(note.message, /Change: \/codegraph tools all \| none/);
         assert.equal((await s.command("tools list")).message, note.message);
       });
@@ -72,7 +72,7 @@ for (const impl of implementations) {
         );
       });
 
-      test("the /codegraph report names the tools on in one line, and is unchanged when none is", async () => {
+      test("the /codegraph report names the tools on in one line once someone chose them; the default adds none", async () => {
         const s = await session(makeWorkspace());
         const report = async () => (await s.command("")).message;
         const plain = await report();
@@ -85,7 +85,9 @@ for (const impl of implementations) {
         );
         assert.equal(withTools.replace(/\ntools: .*/, ""), plain, "one line more, nothing else");
         await s.command("tools none");
-        assert.equal(await report(), plain);
+        const none = await report();
+        assert.match(none, /\ntools: codegraph_explore only \(saved for this project by \/codegraph tools\)\n/);
+        assert.equal(none.replace(/\ntools: .*/, ""), plain);
         const env = await session(makeWorkspace(), { env: { PI_CODEGRAPH_TOOLS: "relations" } });
         assert.match(
           (await env.command("")).message,
@@ -139,7 +141,7 @@ for (const impl of implementations) {
         assert.deepEqual(again.active(), ["codegraph_explore", "codegraph_relations"]);
         assert.match((await again.command("tools")).message, /^CodeGraph tools \(saved for this project/);
         const other = await session(makeWorkspace());
-        assert.deepEqual(other.active(), ["codegraph_explore"]);
+        assert.deepEqual(other.active(), ["codegraph_explore", ...FOCUSED]);
         assert.match((await other.command("tools")).message, /^CodeGraph tools \(the default/);
       });
 
@@ -154,12 +156,12 @@ for (const impl of implementations) {
         ]) {
           const ws = makeWorkspace();
           const s = await session(ws);
-          await s.command("tools all");
+          await s.command("tools none");
           const file = savedFile(process.env.PI_CODING_AGENT_DIR, ws);
           assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).project, ws);
           spoil(file);
           const again = await session(ws);
-          assert.deepEqual(again.active(), ["codegraph_explore"]);
+          assert.deepEqual(again.active(), ["codegraph_explore", ...FOCUSED]);
           const listed = (await again.command("tools")).message;
           assert.match(listed, /^CodeGraph tools \(the default/);
           assert.match(listed, /\nThe saved choice could not be read \(.+\); the default applies\.\n/);
@@ -221,7 +223,7 @@ for (const impl of implementations) {
         }
         // Unset, and in another project: the invalid value names itself against the default too.
         const other = await session(makeWorkspace(), { env: { PI_CODEGRAPH_TOOLS: "lots" } });
-        assert.deepEqual(other.active(), ["codegraph_explore"]);
+        assert.deepEqual(other.active(), ["codegraph_explore", ...FOCUSED]);
         assert.match(
           (await other.command("tools")).message,
           /PI_CODEGRAPH_TOOLS="lots" ignored: not all, none, or tool names/,

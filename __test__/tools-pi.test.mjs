@@ -134,18 +134,19 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
       assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
     });
 
-    test("a fresh session: explore alone in the tools array, no focused tool in the prompt", async () => {
+    test("a fresh session: the four tools in the tools array, each advertised in the prompt (the default)", async () => {
       const body = await send("p1", "hello");
       assert.ok(toolNames(body).includes("codegraph_explore"), JSON.stringify(toolNames(body)));
-      assert.deepEqual(focusedIn(body), []);
+      assert.deepEqual(focusedIn(body), ["codegraph_node", "codegraph_relations", "codegraph_search"]);
       const system = systemOf(body);
-      assert.ok(system.includes(NO_NODE_LINE), "explore says codegraph_node does not exist here");
-      assert.deepEqual(mentions(system), []);
+      for (const name of ["codegraph_node", "codegraph_relations", "codegraph_search"])
+        assert.ok(advertises(system, name), `${name}'s snippet and guideline`);
+      assert.ok(!system.includes(NO_NODE_LINE), "codegraph_node is there: nothing says it is not");
     });
 
-    test("/codegraph tools on node relations: the next request carries them, with their words", async () => {
+    test("/codegraph tools node relations: the next request carries exactly them, with their words", async () => {
       const before = server.bodiesFor(model).length;
-      await send("c1", "/codegraph tools on node relations", { turn: false });
+      await send("c1", "/codegraph tools node relations", { turn: false });
       assert.equal(server.bodiesFor(model).length, before, "a command reaches no model");
       assert.ok(
         notes().some((m) => /codegraph_node/.test(m) && /codegraph_relations/.test(m)),
@@ -176,7 +177,7 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
   test("the choice lasts: a new Pi process in the project starts with it; PI_CODEGRAPH_TOOLS overrides it", async () => {
     const model = "fake-saved";
     const ws = workspace("saved");
-    const set = await runPi(json(model, "/codegraph tools on node relations"), { cwd: ws, env: env() });
+    const set = await runPi(json(model, "/codegraph tools node relations"), { cwd: ws, env: env() });
     assert.equal(set.code, 0, explain(set));
     assert.equal(server.bodiesFor(model).length, 0, "the command reached no model");
 
@@ -193,7 +194,11 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
     // Another project in the same agent dir: its own (default) choice.
     const other = await runPi(json(model, "hello"), { cwd: workspace("other"), env: env() });
     assert.equal(other.code, 0, explain(other));
-    assert.deepEqual(focusedIn(server.bodiesFor(model).at(-1)), []);
+    assert.deepEqual(focusedIn(server.bodiesFor(model).at(-1)), [
+      "codegraph_node",
+      "codegraph_relations",
+      "codegraph_search",
+    ]);
   });
 
   describe("a model's call of codegraph_relations", () => {
@@ -267,8 +272,8 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
     };
     try {
       await waitFor(() => screen().includes("⬡ codegraph"), { timeoutMs: 20000, what: "Pi's status bar" }).catch(fail);
-      pi.type("/codegraph tools on node");
-      await waitFor(() => screen().includes("/codegraph tools on node"), { what: "the typed command" }).catch(fail);
+      pi.type("/codegraph tools node");
+      await waitFor(() => screen().includes("/codegraph tools node"), { what: "the typed command" }).catch(fail);
       pi.keys("Enter");
       await waitFor(
         () => screen().includes("CodeGraph tools on from the next request: codegraph_explore, codegraph_node."),

@@ -94,8 +94,8 @@ const BAD_FILES = [
 
 for (const impl of implementations) {
   describe(`${impl.name}: the focused tools on the real CodeGraph CLI`, { skip: cliMissing, timeout: 180000 }, () => {
-    // Each call through both seams: the exported function, and the registered tool turned on by
-    // `/codegraph tools all` (its answer is Pi's tool result; a failure is a thrown coded Error).
+    // Each call through both seams: the exported function, and the registered tool, on by default
+    // (its answer is Pi's tool result; a failure is a thrown coded Error).
     let tools;
     const direct = {
       node: (params) => impl.module.node(params, ws),
@@ -119,25 +119,30 @@ for (const impl of implementations) {
     ];
 
     before(async () => {
-      // No choice saved by an earlier suite: the tools start off.
+      // No choice saved by an earlier suite: the default, all four on.
       fs.rmSync(path.join(scratch, "agent"), { recursive: true, force: true });
+      const all = ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"];
       await env(async () => {
         const host = await hostWith(impl.module);
         const ctx = { cwd: ws, hasUI: true, ui: recordingUi() };
         await host.startSession(ctx);
         assert.deepEqual(
+          host
+            .activeTools()
+            .map((t) => t.name)
+            .sort(),
+          all,
+          "all four on by default",
+        );
+        await runCommand(host, ctx, "codegraph", "tools none");
+        assert.deepEqual(
           host.activeTools().map((t) => t.name),
           ["codegraph_explore"],
-          "only explore before the user turns the others on",
+          "none: explore alone",
         );
         await runCommand(host, ctx, "codegraph", "tools all");
         tools = host.activeTools();
-        assert.deepEqual(tools.map((t) => t.name).sort(), [
-          "codegraph_explore",
-          "codegraph_node",
-          "codegraph_relations",
-          "codegraph_search",
-        ]);
+        assert.deepEqual(tools.map((t) => t.name).sort(), all);
       });
     });
 

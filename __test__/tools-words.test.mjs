@@ -29,7 +29,7 @@ for (const impl of implementations) {
           "the golden was captured with this backend's limits",
         );
         const ws = makeWorkspace();
-        const s = await session(ws);
+        const s = await session(ws, { env: { PI_CODEGRAPH_TOOLS: "none" } });
         const words = (t) => ({
           name: t.name,
           label: t.label,
@@ -59,18 +59,28 @@ for (const impl of implementations) {
         assert.deepEqual(words(s.tool("codegraph_explore")), golden.cases.ready.tool);
       });
 
-      test("with codegraph_node on, explore's 'does not exist here' line is gone; with only the others on, it stays", async () => {
-        const s = await session(makeWorkspace(), { env: { PI_CODEGRAPH_TOOLS: "relations,search" } });
+      test("with codegraph_node on, explore's 'does not exist here' line is gone; with codegraph_relations on, explore's first line sends what-calls and what-implements to it", async () => {
+        const s = await session(makeWorkspace(), { env: { PI_CODEGRAPH_TOOLS: "search" } });
         const g = () => s.tool("codegraph_explore").promptGuidelines;
-        assert.deepEqual(g(), golden.cases.ready.tool.promptGuidelines);
+        const golden3 = golden.cases.ready.tool.promptGuidelines;
+        assert.deepEqual(g(), golden3);
         await s.command("tools on node");
         assert.equal(g().length, 3);
-        assert.deepEqual(g().slice(0, 2), golden.cases.ready.tool.promptGuidelines.slice(0, 2));
+        assert.deepEqual(g().slice(0, 2), golden3.slice(0, 2));
         assert.ok(!g().some((l) => /does not exist here/.test(l)), g()[2]);
         assert.match(g()[2], /where it says codegraph_node, call codegraph_node\.$/);
         assert.equal(s.tool("codegraph_explore").promptSnippet, golden.cases.ready.tool.promptSnippet);
         await s.command("tools off node");
-        assert.deepEqual(g(), golden.cases.ready.tool.promptGuidelines);
+        assert.deepEqual(g(), golden3);
+        await s.command("tools on relations");
+        assert.deepEqual(g().slice(1), golden3.slice(1));
+        assert.match(g()[0], /^Use codegraph_explore for architecture and call-path questions \(how A reaches B/);
+        assert.match(
+          g()[0],
+          /for what calls X, what implements or extends Y, or what changing X breaks, use codegraph_relations/,
+        );
+        await s.command("tools off relations");
+        assert.deepEqual(g(), golden3);
       });
 
       test("each focused tool: one snippet and one guideline naming itself, a description with its caps, a schema", async () => {

@@ -36,6 +36,12 @@ const readyGuidelines = [
   `Do not use ${TOOL_NAME} to read a file you already know or to search for exact text; use read, or grep (as a tool or through bash), for those.`,
   `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool" or codegraph_node, use read with the file:line it gives (codegraph_node does not exist here), or ask ${TOOL_NAME} about that symbol.`,
 ];
+/**
+ * The first line when codegraph_relations is on: who calls X, what implements or extends Y and what
+ * a change breaks go to it (its answers run about 0.2 to 9 KB where explore's run about 24 KB:
+ * `npm run bench -- answers`), explore keeps call paths and architecture.
+ */
+const withRelationsGuideline = `Use ${TOOL_NAME} for architecture and call-path questions (how A reaches B, how a part works), naming concrete symbols, files or code terms, since CodeGraph matches names lexically, not by meaning; for what calls X, what implements or extends Y, or what changing X breaks, use codegraph_relations, whose answers are a fraction of the size.`;
 /** The third line when codegraph_node is on: CodeGraph's pointers to it are followed, not steered away from. */
 const withNodeGuideline = `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool", use read with the file:line it gives; where it says codegraph_node, call codegraph_node.`;
 
@@ -62,10 +68,10 @@ const FOCUSED_WORDS = {
   },
   codegraph_relations: {
     description:
-      "List what calls a symbol (callers), what it calls (callees), or what changing it affects (impact, up to depth hops), from the workspace's CodeGraph index, per definition of the name. Runs `codegraph callers|callees|impact`; read-only.",
+      "List what calls a symbol (callers), what it calls (callees), or what changing it affects (impact, up to depth hops; at depth 1 its direct users, subclasses and implementations included), from the workspace's CodeGraph index, per definition of the name. Runs `codegraph callers|callees|impact`; read-only.",
     snippet: "Callers, callees or the impact of changing one symbol, from the CodeGraph index",
     guideline:
-      "Use codegraph_relations with relation=impact before renaming a symbol or changing its signature, and callers/callees to follow one hop exactly; pass file to pick one definition when several share the name.",
+      "Use codegraph_relations with relation=callers for what calls X, impact with depth 1 for what extends or implements X, impact before renaming a symbol or changing its signature, and callees to follow one hop; pass file to pick one definition when several share the name.",
     args: {
       relation: "callers, callees, or impact",
       symbol: "Symbol name",
@@ -117,9 +123,9 @@ function focusedGuidance(name, diagnosis) {
  */
 function guidance(diagnosis, active = [], roots = []) {
   if (diagnosis.ready) {
-    const base = active.includes("codegraph_node")
-      ? [...readyGuidelines.slice(0, 2), withNodeGuideline]
-      : readyGuidelines;
+    const first = active.includes("codegraph_relations") ? withRelationsGuideline : readyGuidelines[0];
+    const third = active.includes("codegraph_node") ? withNodeGuideline : readyGuidelines[2];
+    const base = [first, readyGuidelines[1], third];
     const projects = roots.length > 1 ? [projectsGuideline(!roots.some((r) => r.source === "workspace"))] : [];
     return { promptSnippet: readySnippet, promptGuidelines: [...base, ...projects] };
   }

@@ -3,6 +3,7 @@
 // tool change it through the methods below, each named for what happened.
 
 const { createEditLedger } = require("../api/staleness.js");
+const { DEFAULT_TOOLS } = require("./tools/choice.js");
 
 class SessionState {
   /** The workspace's own diagnosis (lib/api/calls.js diagnose) as last checked. */
@@ -22,7 +23,7 @@ class SessionState {
   /** The tools registered before ours: name → whose. */
   taken = new Map();
   /** The user's choice of focused tools: `{ names, source }` (default, env, saved, session). */
-  choice = { names: [], source: "default" };
+  choice = { names: [...DEFAULT_TOOLS], source: "default" };
   /** The last scan below the workspace (lib/pi/roots/scan.js), and the one running, if any. */
   scan = undefined;
   scanning = undefined;

@@ -5,8 +5,8 @@ const { shownPath } = require("./paths.js");
 
 /** What each word after `/codegraph tools` does, for the completion. */
 const TOOLS_WORDS = {
-  all: "Turn on every focused tool",
-  none: "Only codegraph_explore (the default)",
+  all: "Turn on every focused tool (the default)",
+  none: "Only codegraph_explore",
   on: "Turn on the tools named after it (all when none is named)",
   off: "Turn off the tools named after it (all when none is named)",
 };
@@ -22,7 +22,7 @@ function sourceText(choice) {
   if (choice.source === "env") return "set by PI_CODEGRAPH_TOOLS";
   if (choice.source === "saved") return "saved for this project by /codegraph tools";
   if (choice.source === "session") return "chosen by /codegraph tools for this session only: it could not be saved";
-  return "the default: codegraph_explore only";
+  return "the default: all four";
 }
 
 /**
@@ -32,8 +32,7 @@ function sourceText(choice) {
  */
 function toolsOnText(on, choice, file) {
   const tools = toolsNow(on);
-  if (choice.source === "default")
-    return `${tools} (the default; /codegraph tools in Pi turns on node, relations, search)`;
+  if (choice.source === "default") return `${tools} (the default; /codegraph tools in Pi turns them off)`;
   const where = choice.source === "saved" && file ? `: ${shownPath(file)}` : "";
   return `${tools} (${sourceText(choice)}${where})`;
 }

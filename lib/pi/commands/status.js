@@ -111,9 +111,9 @@ function statusReport(diagnosis, state, info) {
     }
   }
   lines.push(`parallel: ${parallelText(diagnosis.parallel)}`);
-  // The focused tools on (lib/pi/tools/choice.js), only when any is: with none, the report is as it was.
+  // The tools on (lib/pi/tools/choice.js), only when someone chose them: the default adds no line.
   const on = state.activeFocused?.() ?? [];
-  if (on.length > 0 && state.choice) lines.push(`tools: ${toolsOnText(on, state.choice)}`);
+  if (state.choice && state.choice.source !== "default") lines.push(`tools: ${toolsOnText(on, state.choice)}`);
   lines.push(...ignoredSettingsLines(state.choice, state.added));
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!serving.ready) {
