@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { djangoTree } from "./django.mjs";
+import { djangoTree, indexTree, why } from "./django.mjs";
 import { root } from "./setup.mjs";
 
 const log = (s) => process.stderr.write(`${s}\n`);
@@ -18,12 +18,6 @@ export const CORPORA = [
   { id: "django", what: "Django 5.2.19's sdist (pip)", registry: "pip", name: "django", version: "5.2.19" },
   { id: "effect", what: "npm package effect 4.1.5 (src/)", registry: "npm", name: "effect", version: "4.1.5" },
 ];
-
-function why(r) {
-  if (r.error) return r.error.message;
-  const text = `${r.stderr ?? ""}\n${r.stdout ?? ""}`.trim().split("\n").filter(Boolean);
-  return `exit ${r.status ?? r.signal}: ${(text.find((l) => /error/i.test(l)) ?? text.at(-1) ?? "").trim()}`;
-}
 
 /** A crate's source from cargo's registry: `cargo fetch` of a throwaway project that pins it. */
 function fetchCrate({ name, version }, into) {
@@ -59,20 +53,6 @@ function fetchNpm({ name, version }, into) {
   fs.renameSync(path.join(work, "package"), into);
   fs.rmSync(work, { recursive: true, force: true });
   return {};
-}
-
-function indexTree(dir, cli) {
-  const started = performance.now();
-  const env = {
-    ...process.env,
-    DO_NOT_TRACK: "1",
-    NO_COLOR: "1",
-    PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
-  };
-  const r = spawnSync(cli, ["init", "-y", "."], { cwd: dir, encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 });
-  if (r.error || r.status !== 0) return { skip: `\`codegraph init -y .\` failed in ${dir} (${why(r)})` };
-  const graph = r.stdout.split("\n").find((l) => /nodes.*edges/.test(l));
-  return { initMs: performance.now() - started, graph: graph?.replace(/^[^0-9]*/, "").trim() };
 }
 
 /**

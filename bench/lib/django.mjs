@@ -25,7 +25,7 @@ export function dirBytes(dir) {
 }
 
 /** The first line of a failed command's output that says something, for a skip message. */
-function why(r) {
+export function why(r) {
   if (r.error) return r.error.message;
   const text = `${r.stderr ?? ""}\n${r.stdout ?? ""}`.trim().split("\n").filter(Boolean);
   return `exit ${r.status ?? r.signal}: ${(text.find((l) => /error/i.test(l)) ?? text.at(-1) ?? "").trim()}`;
@@ -64,6 +64,25 @@ function pipCommand() {
   return null;
 }
 
+/**
+ * `codegraph init -y .` in `dir` with the pinned CLI: `{ initMs, graph }` (CodeGraph's "N nodes, M
+ * edges" line), or `{ skip }`. The npm shim runs on the Node that runs the bench (CodeGraph wants
+ * Node < 25 for it).
+ */
+export function indexTree(dir, cli) {
+  const started = performance.now();
+  const env = {
+    ...process.env,
+    DO_NOT_TRACK: "1",
+    NO_COLOR: "1",
+    PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
+  };
+  const r = spawnSync(cli, ["init", "-y", "."], { cwd: dir, encoding: "utf8", env, maxBuffer: 64 * 1024 * 1024 });
+  if (r.error || r.status !== 0) return { skip: `\`codegraph init -y .\` failed in ${dir} (${why(r)})` };
+  const graph = r.stdout.split("\n").find((l) => /nodes.*edges/.test(l));
+  return { initMs: performance.now() - started, graph: graph?.replace(/^[^0-9]*/, "").trim() };
+}
+
 function fetchAndIndex(version, cli, cgVersion, home, download, dir) {
   const pip = pipCommand();
   if (!pip) return { skip: "neither `python3 -m pip` nor `pip` runs here (pip fetches Django's sdist)" };
@@ -82,20 +101,10 @@ function fetchAndIndex(version, cli, cgVersion, home, download, dir) {
   fs.rmSync(unpack, { recursive: true });
   fs.rmSync(download, { recursive: true });
   log(`parallel: indexing Django ${version} with CodeGraph ${cgVersion} (a minute or so, once)…`);
-  const started = performance.now();
-  // The npm shim runs on the Node that runs the bench (CodeGraph wants Node < 25 for it).
-  const env = {
-    ...process.env,
-    DO_NOT_TRACK: "1",
-    NO_COLOR: "1",
-    PATH: `${path.dirname(process.execPath)}:${process.env.PATH}`,
-  };
-  r = spawnSync(cli, ["init", "-y", "."], { cwd: dir, encoding: "utf8", env });
-  const initMs = performance.now() - started;
-  if (r.error || r.status !== 0) return { skip: `\`codegraph init -y .\` failed on Django ${version} (${why(r)})` };
+  const made = indexTree(dir, cli);
+  if (made.skip) return made;
+  const { initMs, graph } = made;
   const files = fs.readdirSync(dir, { recursive: true }).filter((f) => f.endsWith(".py")).length;
-  const summary = r.stdout.split("\n").find((l) => /nodes.*edges/.test(l));
-  const graph = summary?.replace(/^[^0-9]*/, "").trim();
   log(`parallel: indexed in ${(initMs / 1000).toFixed(1)} s (${graph ?? "no summary"})`);
   return { initMs, files, indexedAt: new Date().toISOString(), graph };
 }
