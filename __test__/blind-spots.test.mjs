@@ -28,6 +28,7 @@ const RUST = [
   "    fn in_select() {}", // 12
   "}", // 13
   "/// fn doc_example() {}", // 14: a definition in a doc comment is an example
+  "fn with_local() { let rust_local = 1; }", // 15: a local is no definition the index would have
 ].join("\n");
 
 function workspace() {
@@ -36,6 +37,10 @@ function workspace() {
   fs.writeFileSync(path.join(ws, "src", "lib.rs"), `${RUST}\n`);
   const ts = Array.from({ length: 2500 }, (_, i) => `export const filler${i + 1} = ${i};`);
   ts[9] = "export function nearTop() {}";
+  ts[19] = "function outer() {";
+  ts[20] = "  const localConst = 1;";
+  ts[21] = "  let localLet = (a: number) => a;";
+  ts[22] = "}";
   ts[2399] = "export const farDown = async (x: number) => x;";
   fs.writeFileSync(path.join(ws, "src", "effect.ts"), `${ts.join("\n")}\n`);
   // Written before the index, as a user's source is.

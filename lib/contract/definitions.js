@@ -39,41 +39,45 @@ const isScannableName = (name) => typeof name === "string" && /^[A-Za-z_$][\w$]{
 
 const escapeName = (name) => name.replace(/\$/gu, "\\$");
 
-// Keywords that introduce a named definition, across CodeGraph's languages: Rust (fn struct enum
-// trait type mod union const static macro_rules!), TypeScript and JavaScript (function class
-// interface type enum namespace const let var), Python (def class), Go (func type const var),
-// Kotlin, Swift, Scala, Ruby, PHP, C#, Java (fun class object interface protocol extension record
-// struct module def function trait enum).
-// biome-ignore format: one list
-const KEYWORDS = [
-  "fn", "struct", "enum", "trait", "type", "mod", "union", "const", "static", "macro_rules!",
-  "function\\*?", "class", "interface", "namespace", "let", "var", "def", "func", "fun", "object",
-  "protocol", "extension", "record", "module",
-].join("|");
+// The keywords that introduce a named definition, per family of languages. A local variable is no
+// definition the index would have: `let`, `var` and a JavaScript `const` count only at the top of a
+// file (no indentation); Rust has no top-level `let`.
+const RUST = "fn|struct|enum|trait|type|mod|union|const|static|macro_rules!";
+const SCRIPT = "function\\*?|class|interface|namespace|enum|type";
+const PYTHON = "def|class";
+const GO = "func|type";
+// Kotlin, Swift, Scala, Ruby, PHP, C#, Java, Dart, Lua: their declarations of types and functions.
+const OTHER =
+  "class|interface|enum|struct|trait|object|protocol|extension|record|module|namespace|def|func|fun|function";
 
 /** The rules for `names` (plain identifiers): one pattern per family of languages. */
 function definitionRules(names) {
   const n = `(?:${names.map(escapeName).join("|")})`;
-  const keyword = `\\b(?:${KEYWORDS})\\s+${n}\\b`;
+  const keyword = (words) => `\\b(?:${words})\\s+${n}\\b`;
   const modifiers =
     "(?:(?:export|default|declare|public|private|protected|static|async|readonly|override|abstract|get|set)\\s+)*";
   return [
-    { extensions: ["rs"], pattern: keyword },
+    { extensions: ["rs"], pattern: keyword(RUST) },
     {
       extensions: ["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"],
       pattern: [
-        keyword,
+        keyword(SCRIPT),
+        // A top-level variable: `export const runPromise = …`
+        `^(?:export\\s+)?(?:declare\\s+)?(?:const|let|var)\\s+${n}\\b`,
         // A method: `  async runPromise<A>(effect: Effect<A>): Promise<A> {`
         `^\\s*${modifiers}\\*?${n}\\s*(?:<[^>]*>)?\\s*\\([^;]*\\)\\s*(?::[^;={]+)?\\{\\s*$`,
-        // A property or variable holding a function: `runPromise: function (`, `run = async (a) =>`
+        // A property or field holding a function: `runPromise: function (`, `run = async (a) =>`
         `\\b${n}\\s*[:=]\\s*(?:async\\s+)?(?:function\\b|\\([^()]*\\)\\s*(?::[^=]+)?=>)`,
       ].join("|"),
     },
-    { extensions: ["py", "pyw"], pattern: `${keyword}|^${n}\\s*(?::[^=]+)?=[^=]` },
-    { extensions: ["go"], pattern: `${keyword}|\\bfunc\\s*\\([^)]*\\)\\s*${n}\\b` },
+    { extensions: ["py", "pyw"], pattern: `${keyword(PYTHON)}|^${n}\\s*(?::[^=]+)?=[^=]` },
+    {
+      extensions: ["go"],
+      pattern: `${keyword(GO)}|^(?:var|const)\\s+${n}\\b|\\bfunc\\s*\\([^)]*\\)\\s*${n}\\b`,
+    },
     {
       extensions: ["java", "kt", "kts", "scala", "sc", "swift", "rb", "php", "cs", "dart", "lua", "luau"],
-      pattern: keyword,
+      pattern: keyword(OTHER),
     },
   ];
 }
