@@ -37,6 +37,7 @@ function workspace() {
   fs.writeFileSync(path.join(ws, "src", "lib.rs"), `${RUST}\n`);
   const ts = Array.from({ length: 2500 }, (_, i) => `export const filler${i + 1} = ${i};`);
   ts[9] = "export function nearTop() {}";
+  for (const i of [29, 39, 49, 59]) ts[i] = "export function manyTimes() {}";
   ts[19] = "function outer() {";
   ts[20] = "  const localConst = 1;";
   ts[21] = "  let localLet = (a: number) => a;";

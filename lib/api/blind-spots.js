@@ -136,7 +136,8 @@ const mentions = (lineText, name) =>
 
 /**
  * The definitions the index lacks for `command`'s answer `text` in `cwd`: `[{ name, path, line,
- * reason, macro?, lines?, bytes?, changed }]`, at most MAX_DEFINITIONS_PER_NAME per name, from
+ * reason, macro?, lines?, bytes?, changed, more? }]`, at most MAX_DEFINITIONS_PER_NAME per name
+ * (`more` on a name's last one when the source has, or may have, more of them), from
  * `scan` (the runner's `scanSource`); `changed` when the definition's file was written after the
  * index (`indexWrittenAt(indexDir)`, ms or null). Empty when no name is missing, the scan fails or
  * finds none.
@@ -169,11 +170,16 @@ async function unindexedDefinitions(command, text, cwd, { scan, facts, indexDir,
     const { source, changed } = sources.get(m.path);
     const lineText = source?.split("\n")[m.line - 1] ?? "";
     const name = isCommentLine(lineText) ? undefined : names.find((n) => mentions(lineText, n));
-    if (!name || perName.get(name).length >= MAX_DEFINITIONS_PER_NAME) continue;
-    perName
-      .get(name)
-      .push({ name, path: m.path, line: m.line, ...reasonFor(file, source, m.line, m.fileBytes), changed });
+    if (!name) continue;
+    const defs = perName.get(name);
+    if (defs.length >= MAX_DEFINITIONS_PER_NAME) {
+      defs.at(-1).more = true;
+      continue;
+    }
+    defs.push({ name, path: m.path, line: m.line, ...reasonFor(file, source, m.line, m.fileBytes), changed });
   }
+  // A scan that stopped at its matches may have left more of any name unread.
+  if (found.stopped === "matches") for (const defs of perName.values()) if (defs.length) defs.at(-1).more = true;
   return [...perName.values()].flat();
 }
 

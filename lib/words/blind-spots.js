@@ -36,7 +36,8 @@ function blindSpotLines(definitions, { explore = false } = {}) {
   for (const d of definitions) byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
   const lines = [];
   for (const [name, defs] of byName) {
-    const where = defs.map(definitionText).join(", ");
+    const more = defs.some((d) => d.more) ? " and more" : "";
+    const where = `${defs.map(definitionText).join(", ")}${more}`;
     const lead = explore
       ? `CodeGraph's answer does not mention "${name}"; the source defines it at ${where}`
       : `Not in CodeGraph's index: "${name}" is defined at ${where}`;
