@@ -77,7 +77,7 @@ for (const impl of implementations) {
         assert.match(g()[0], /^Use codegraph_explore for architecture and call-path questions \(how A reaches B/);
         assert.match(
           g()[0],
-          /for what calls X, what implements or extends Y, or what changing X breaks, use codegraph_relations/,
+          /for what calls X, what implements or extends Y, or what a change breaks, use codegraph_relations/,
         );
         await s.command("tools off relations");
         assert.deepEqual(g(), golden3);

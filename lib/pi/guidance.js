@@ -41,7 +41,7 @@ const readyGuidelines = [
  * a change breaks go to it (its answers run about 0.2 to 9 KB where explore's run about 24 KB:
  * `npm run bench -- answers`), explore keeps call paths and architecture.
  */
-const withRelationsGuideline = `Use ${TOOL_NAME} for architecture and call-path questions (how A reaches B, how a part works), naming concrete symbols, files or code terms, since CodeGraph matches names lexically, not by meaning; for what calls X, what implements or extends Y, or what changing X breaks, use codegraph_relations, whose answers are a fraction of the size.`;
+const withRelationsGuideline = `Use ${TOOL_NAME} for architecture and call-path questions (how A reaches B), naming concrete symbols, files or code terms, since CodeGraph matches names lexically; for what calls X, what implements or extends Y, or what a change breaks, use codegraph_relations (a fraction of the size).`;
 /** The third line when codegraph_node is on: CodeGraph's pointers to it are followed, not steered away from. */
 const withNodeGuideline = `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool", use read with the file:line it gives; where it says codegraph_node, call codegraph_node.`;
 
@@ -68,7 +68,7 @@ const FOCUSED_WORDS = {
   },
   codegraph_relations: {
     description:
-      "List what calls a symbol (callers), what it calls (callees), or what changing it affects (impact, up to depth hops; at depth 1 its direct users, subclasses and implementations included), from the workspace's CodeGraph index, per definition of the name. Runs `codegraph callers|callees|impact`; read-only.",
+      "List what calls a symbol (callers), what it calls (callees), or what changing it affects (impact, up to depth hops; depth 1 lists subclasses and implementations too), from the workspace's CodeGraph index, per definition of the name. Runs `codegraph callers|callees|impact`; read-only.",
     snippet: "Callers, callees or the impact of changing one symbol, from the CodeGraph index",
     guideline:
       "Use codegraph_relations with relation=callers for what calls X, impact with depth 1 for what extends or implements X, impact before renaming a symbol or changing its signature, and callees to follow one hop; pass file to pick one definition when several share the name.",
