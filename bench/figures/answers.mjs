@@ -130,7 +130,7 @@ export async function answers(ctx) {
     }
     const figure = report(rows, costs, notes, cgVersion);
     // The figure as run, kept beside its module (docs/tools.md quotes it).
-    fs.writeFileSync(path.join(benchDir, "figures", "answers.md"), `${renderFigure(figure)}\n`);
+    fs.writeFileSync(path.join(benchDir, "figures", "answers.md"), `${renderFigure(figure).trimEnd()}\n`);
     return figure;
   } finally {
     if (savedBin === undefined) delete process.env.PI_CODEGRAPH_BIN;
