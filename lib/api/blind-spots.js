@@ -114,8 +114,11 @@ function enclosingMacro(source, line) {
   return stack.findLast((m) => m !== null) ?? null;
 }
 
-/** Why CodeGraph 1.6.1 lacks the definition at `line` of `file` (its `source`, `bytes`), where known. */
-function reasonFor(file, source, line, bytes) {
+/**
+ * Why CodeGraph 1.6.1 lacks the definition at `line` of `file` (its `source`, split into `lines`,
+ * and its `bytes`), where known.
+ */
+function reasonFor(file, { source, lines }, line, bytes) {
   if (bytes > CODEGRAPH_MAX_FILE_BYTES) return { reason: "file-too-large", bytes };
   const extension = path.extname(file).toLowerCase();
   if (extension === ".rs" && source !== null) {
@@ -123,7 +126,7 @@ function reasonFor(file, source, line, bytes) {
     if (macro) return { reason: "macro-block", macro };
   }
   if (SCRIPT_EXTENSIONS.has(extension) && line > LARGE_FILE_LINE && source !== null) {
-    return { reason: "large-file", lines: source.split("\n").length };
+    return { reason: "large-file", lines: lines.length };
   }
   return { reason: null };
 }
@@ -165,10 +168,12 @@ async function unindexedDefinitions(command, text, cwd, { scan, facts, indexDir,
         small ? fsp.readFile(file, "utf8").catch(() => null) : null,
         fsp.stat(file).catch(() => null),
       ]);
-      sources.set(m.path, { source, changed: indexMs !== null && stat !== null && stat.mtimeMs > indexMs });
+      const changed = indexMs !== null && stat !== null && stat.mtimeMs > indexMs;
+      // Split once per file: several matches, the line count and the macro scan read it.
+      sources.set(m.path, { source, lines: source?.split("\n") ?? [], changed });
     }
-    const { source, changed } = sources.get(m.path);
-    const lineText = source?.split("\n")[m.line - 1] ?? "";
+    const read = sources.get(m.path);
+    const lineText = read.lines[m.line - 1] ?? "";
     const name = isCommentLine(lineText) ? undefined : names.find((n) => mentions(lineText, n));
     if (!name) continue;
     const defs = perName.get(name);
@@ -176,7 +181,13 @@ async function unindexedDefinitions(command, text, cwd, { scan, facts, indexDir,
       defs.at(-1).more = true;
       continue;
     }
-    defs.push({ name, path: m.path, line: m.line, ...reasonFor(file, source, m.line, m.fileBytes), changed });
+    defs.push({
+      name,
+      path: m.path,
+      line: m.line,
+      ...reasonFor(file, read, m.line, m.fileBytes),
+      changed: read.changed,
+    });
   }
   // A scan that stopped at its matches may have left more of any name unread.
   if (found.stopped === "matches") for (const defs of perName.values()) if (defs.length) defs.at(-1).more = true;
