@@ -8,7 +8,6 @@
 const { answerNoteLines } = require("../words/answer-notes.js");
 const { blindSpotLines } = require("../words/blind-spots.js");
 const { unindexedDefinitions } = require("./blind-spots.js");
-const { indexWrittenAt } = require("./staleness.js");
 
 /** node's first line: `**calculateTotal** (function)`. */
 const NODE_TITLE = /^\*\*(.+?)\*\* \(([\w ]+)\)$/u;
@@ -81,7 +80,7 @@ function answerFacts(command, text) {
  */
 async function answerNotes(command, text, context = {}) {
   const facts = answerFacts(command, text);
-  const unindexed = await unindexedDefinitions(command, text, context.cwd, { ...context, facts, indexWrittenAt });
+  const unindexed = await unindexedDefinitions(command, text, context.cwd, { ...context, facts });
   const explore = command?.subcommand === "explore";
   return [...answerNoteLines(facts), ...blindSpotLines(unindexed, { explore })].join("\n");
 }

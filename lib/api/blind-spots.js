@@ -16,6 +16,7 @@ const {
   definitionScan,
   isScannableName,
 } = require("../contract/definitions.js");
+const { indexWrittenAt } = require("./staleness.js");
 
 /** At most this many names of one request are looked for, and definitions of one name named. */
 const MAX_NAMES = 3;
@@ -145,7 +146,7 @@ const mentions = (lineText, name) =>
  * index (`indexWrittenAt(indexDir)`, ms or null). Empty when no name is missing, the scan fails or
  * finds none.
  */
-async function unindexedDefinitions(command, text, cwd, { scan, facts, indexDir, indexWrittenAt }) {
+async function unindexedDefinitions(command, text, cwd, { scan, facts, indexDir }) {
   const names = missingNames(command, text, facts);
   if (names.length === 0 || typeof scan !== "function") return [];
   let found;
