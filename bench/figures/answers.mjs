@@ -37,18 +37,18 @@ export function names(text, item) {
   return symbol.test(text) && text.includes(item.path);
 }
 
+/** Each tool's call on the package: what the registered tool returns for these arguments. */
+const CALLS = {
+  codegraph_explore: (pkg, args, cwd) => pkg.explore(args.request, cwd),
+  codegraph_node: (pkg, args, cwd) => pkg.node(args, cwd),
+  codegraph_relations: (pkg, args, cwd) => pkg.relations(args, cwd),
+  codegraph_search: (pkg, args, cwd) => pkg.search(args, cwd),
+};
+
 /** One planned call through the package (the text the tool would return; a failure's words). */
 async function call(pkg, step, cwd) {
   try {
-    const r =
-      step.tool === "codegraph_explore"
-        ? await pkg.explore(step.args.request, cwd)
-        : step.tool === "codegraph_node"
-          ? await pkg.node(step.args, cwd)
-          : step.tool === "codegraph_relations"
-            ? await pkg.relations(step.args, cwd)
-            : await pkg.search(step.args, cwd);
-    return r.text;
+    return (await CALLS[step.tool](pkg, step.args, cwd)).text;
   } catch (err) {
     return `${err.code ?? "Error"}: ${err.message}`;
   }
