@@ -25,6 +25,7 @@ import {
   assistantText,
   contentText,
   indexShop,
+  jsonModeArgs,
   oneToolCall,
   piEnv,
   piMissing,
@@ -93,18 +94,7 @@ function assertGuidanceInPrompt(body, declared) {
   return text;
 }
 
-const jsonArgs = (model) => [
-  "--mode",
-  "json",
-  "--offline",
-  "--no-session",
-  "--no-context-files",
-  "--provider",
-  "fake",
-  "--model",
-  model,
-  PROMPT,
-];
+const jsonArgs = (model) => jsonModeArgs(model, PROMPT);
 const byType = (events, type) => events.filter((e) => e.type === type && e.toolName === TOOL);
 const explain = (run) => `exit ${run.code}${run.signal ? ` (${run.signal})` : ""}; stderr:\n${run.stderr.slice(-4000)}`;
 

@@ -14,6 +14,7 @@ import { installPacked } from "./helpers/packed.mjs";
 import {
   assistantText,
   contentText,
+  jsonModeArgs,
   piEnv,
   piMissing,
   runPi,
@@ -97,28 +98,14 @@ describe("eight parallel codegraph_explore calls in the real Pi CLI", { skip: pi
     };
     const watcher = LINUX ? setInterval(() => piPid && look(), 20) : undefined;
     try {
-      run = await runPi(
-        [
-          "--mode",
-          "json",
-          "--offline",
-          "--no-session",
-          "--no-context-files",
-          "--provider",
-          "fake",
-          "--model",
-          MODEL,
-          PROMPT,
-        ],
-        {
-          cwd: ws,
-          env: env(realPath),
-          timeoutMs: 90000,
-          onSpawn: (child) => {
-            piPid = child.pid;
-          },
+      run = await runPi(jsonModeArgs(MODEL, PROMPT), {
+        cwd: ws,
+        env: env(realPath),
+        timeoutMs: 90000,
+        onSpawn: (child) => {
+          piPid = child.pid;
         },
-      );
+      });
     } finally {
       clearInterval(watcher);
     }

@@ -40,6 +40,20 @@ export function indexShop(dir, { copy = true } = {}) {
   return dir;
 }
 
+/** Pi's arguments for one offline json-mode run of `prompt` on the fake provider's `model` (no session, no context files). */
+export const jsonModeArgs = (model, prompt) => [
+  "--mode",
+  "json",
+  "--offline",
+  "--no-session",
+  "--no-context-files",
+  "--provider",
+  "fake",
+  "--model",
+  model,
+  prompt,
+];
+
 /** A temp dir for one Pi run: `{ scratch, home, agentDir }`, `home/` made (Pi never reads ~/.pi). */
 export function piScratch(prefix) {
   const scratch = tempDir(prefix);

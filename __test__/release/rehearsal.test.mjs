@@ -4,7 +4,8 @@
 // uses (.ci/release/package.json). The 8 platform packages get the .node files the targets lane
 // built (PI_CODEGRAPH_RELEASE_ARTIFACTS), this machine's own build where the lane left none, and a
 // placeholder file, said as such, where a target cannot be built here. In order:
-//   - a platform package.json without `repository`: the publish stops before anything is uploaded;
+//   - a platform package.json without `repository`, or (on Actions) a repository.url naming another
+//     repository than the one the release runs in: the publish stops before anything is uploaded;
 //   - a release: 9 packages under `latest`, each tarball with its LICENSE, the tree as committed;
 //   - `npm version` to a prerelease: its commit syncs all 9 manifests; published under `next`,
 //     `latest` untouched, for the root and each platform package;
@@ -21,7 +22,7 @@ import { after, before, describe, test } from "node:test";
 import { manifestFaults, platformOf } from "../../.ci/release/manifests.mjs";
 import { startFakeOpenAI } from "../helpers/fake-openai.mjs";
 import { fakeBinDir, makeWorkspace, root, tempDir } from "../helpers/index.mjs";
-import { killAllPi, piEnv, piScratch, runPi, writeModelsJson } from "../helpers/pi-harness.mjs";
+import { jsonModeArgs, killAllPi, piEnv, piScratch, runPi, writeModelsJson } from "../helpers/pi-harness.mjs";
 import { startRegistry } from "./registry.mjs";
 
 const require = createRequire(import.meta.url);
@@ -159,6 +160,17 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
     for (const name of names) assert.equal(view(name), null, `${name} reached the registry`);
   });
 
+  test("on Actions, a repository.url that is not the repository the release runs in stops it too", () => {
+    const copy = checkoutCopy(path.join(work, "fork"));
+    const r = spawnSync("bash", [path.join(copy.dir, ".ci", "release", "publish"), artifacts.dir], {
+      env: { ...env, GITHUB_ACTIONS: "true", GITHUB_REPOSITORY: "someone-else/fork" },
+      encoding: "utf8",
+    });
+    assert.notEqual(r.status, 0, "the publish went on");
+    assert.match(r.stderr, /package\.json: repository\.url is .*, but this release runs in someone-else\/fork/);
+    for (const name of names) assert.equal(view(name), null, `${name} reached the registry`);
+  });
+
   describe("a release, then a prerelease, from one maintainer's tree", () => {
     let copy;
     before(() => {
@@ -252,24 +264,19 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
       assert.ok(fs.existsSync(addon), "Pi's npm install brought the platform package");
 
       const ws = makeWorkspace();
-      const args = [
-        "--mode",
-        "json",
-        "--offline",
-        "--no-session",
-        "--no-context-files",
-        "--provider",
-        "fake",
-        "--model",
-        "release-model",
-      ];
-      const run = await runPi([...args, "What calls main?"], { cwd: ws, env: piWith([fakeBinDir(), nodeDir]) });
+      const run = await runPi(jsonModeArgs("release-model", "What calls main?"), {
+        cwd: ws,
+        env: piWith([fakeBinDir(), nodeDir]),
+      });
       assert.equal(run.code, 0, run.stderr.slice(-2000));
       const end = run.events.find((e) => e.type === "tool_execution_end" && e.toolName === "codegraph_explore");
       assert.ok(end, "the tool ran");
       assert.equal(end.isError, false, JSON.stringify(end.result).slice(0, 400));
       assert.match(end.result.content[0].text, /^FAKE EXPLORE\n/);
-      const report = await runPi([...args, "/codegraph"], { cwd: ws, env: piWith([fakeBinDir(), nodeDir]) });
+      const report = await runPi(jsonModeArgs("release-model", "/codegraph"), {
+        cwd: ws,
+        env: piWith([fakeBinDir(), nodeDir]),
+      });
       const runner = `${report.stdout}\n${report.stderr}`.split("\n").find((l) => l.startsWith("runner: "));
       assert.equal(runner, `runner: native addon ${addon}`);
     } finally {
