@@ -25,6 +25,8 @@ auth:
     file: ./htpasswd
     max_users: 1
 uplinks: {}
+# The targets lane's .node files are dev builds of 25 to 35 MB each (verdaccio's default: 10 MB).
+max_body_size: 1gb
 packages:
   "**":
     access: $all
