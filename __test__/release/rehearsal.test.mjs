@@ -111,8 +111,11 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
     const r = npm(["view", name, "--json"]);
     return r.status === 0 ? JSON.parse(r.stdout) : null;
   };
-  const publish = (copy, dir = artifacts.dir) =>
-    spawnSync("bash", [path.join(copy.dir, ".ci", "release", "publish"), dir], { env, encoding: "utf8" });
+  const publish = (copy, dir = artifacts.dir, extraEnv = {}) =>
+    spawnSync("bash", [path.join(copy.dir, ".ci", "release", "publish"), dir], {
+      env: { ...env, ...extraEnv },
+      encoding: "utf8",
+    });
   const names = [rootPkg.name, ...rootPkg.napi.targets.map((t) => `${rootPkg.name}-${platformOf(t)}`)];
 
   before(async () => {
@@ -163,10 +166,7 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
 
   test("on Actions, a repository.url that is not the repository the release runs in stops it too", () => {
     const copy = checkoutCopy(path.join(work, "fork"));
-    const r = spawnSync("bash", [path.join(copy.dir, ".ci", "release", "publish"), artifacts.dir], {
-      env: { ...env, GITHUB_ACTIONS: "true", GITHUB_REPOSITORY: "someone-else/fork" },
-      encoding: "utf8",
-    });
+    const r = publish(copy, artifacts.dir, { GITHUB_ACTIONS: "true", GITHUB_REPOSITORY: "someone-else/fork" });
     assert.notEqual(r.status, 0, "the publish went on");
     assert.match(r.stderr, /package\.json: repository\.url is .*, but this release runs in someone-else\/fork/);
     for (const name of names) assert.equal(view(name), null, `${name} reached the registry`);
