@@ -180,14 +180,14 @@ for (const impl of implementations) {
       test("not installed: says so, and the status slot too", async () => {
         const { tool: t, ui } = await session(ws, tempDir());
         assert.match(t.promptSnippet, /CODEGRAPH_NOT_FOUND/);
-        assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph: not installed");
+        assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph: CLI not installed");
       });
 
-      test("/codegraph reports executable, version, index and the last error", async () => {
+      test("/codegraph doctor reports executable, version, index and the last error", async () => {
         const { h, ui, tool: t } = await session(ws);
         const bare = makeWorkspace({ index: false });
         await assert.rejects(t.execute("c", { request: "q" }, undefined, undefined, { cwd: bare }));
-        await h.commands.get("codegraph").handler("", { cwd: ws, hasUI: true, ui });
+        await h.commands.get("codegraph").handler("doctor", { cwd: ws, hasUI: true, ui });
         const [note] = ui.notes;
         assert.match(note.message, /pi-codegraph: ready/);
         assert.match(note.message, /codegraph: .*codegraph \(9\.9\.9-fake\)/);
@@ -207,10 +207,9 @@ for (const impl of implementations) {
     });
 
     describe("rendering", () => {
-      test("renderCall shows the request on one line and the equivalent CLI command", () => {
+      test("renderCall shows the request once, on one line (no command line repeating it)", () => {
         const out = render(tool.renderCall({ request: "how does a\nreach b's c" }, theme, {}));
-        assert.match(out, /^codegraph_explore how does a reach b's c$/m);
-        assert.match(out, /^\$ codegraph explore -- 'how does a reach b'\\''s c'$/m);
+        assert.equal(out, "codegraph_explore how does a reach b's c");
       });
 
       test("renderResult: partial, collapsed preview, expanded, error", async () => {
@@ -239,6 +238,39 @@ for (const impl of implementations) {
           tool.renderResult(error, { expanded: true, isPartial: false }, theme, { isError: true }),
         );
         assert.match(errExpanded, /secret tail/);
+      });
+
+      test("expanded, the answer is Markdown drawn by Pi (no ** or # left); collapsed, blank lines take no preview row; 1 line", () => {
+        const answer = "## Flow\n\n**CheckoutService.checkout**\n\n\nline a\n\nline b\n";
+        const result = { content: [{ type: "text", text: answer }], details: { durationMs: 5, cliVersion: "1.6.1" } };
+        const expanded = render(tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}));
+        assert.match(expanded, /^Flow$/m);
+        assert.match(expanded, /^CheckoutService\.checkout$/m);
+        assert.doesNotMatch(expanded, /\*\*|^#/m);
+        const collapsed = render(tool.renderResult(result, { expanded: false, isPartial: false }, theme, {}));
+        assert.equal(
+          collapsed.split("\n").slice(0, 4).join("\n"),
+          "## Flow\n**CheckoutService.checkout**\nline a\nline b",
+        );
+        const stale = {
+          ...result,
+          details: {
+            ...result.details,
+            staleFiles: [
+              { path: "a.ts", state: "changed" },
+              { path: "b.ts", state: "deleted" },
+            ],
+          },
+        };
+        assert.match(
+          render(tool.renderResult(stale, { expanded: false, isPartial: false }, theme, {})),
+          /codegraph 1\.6\.1 ⚠ 2 files changed since the index$/m,
+        );
+        const one = { content: [{ type: "text", text: "one\n" }], details: {} };
+        assert.match(
+          render(tool.renderResult(one, { expanded: false, isPartial: false }, theme, {})),
+          /· 1 line$|\b1 line\b/,
+        );
       });
 
       test("collapsed, the result names the user's expand key through Pi's own keyHint and sizes with Pi's formatSize", async () => {

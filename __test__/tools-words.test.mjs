@@ -136,9 +136,15 @@ for (const impl of implementations) {
     });
 
     describe("rendering", () => {
-      test("renderCall shows the subject and the CLI form; an invalid call shows its arguments", async () => {
+      test("renderCall shows the subject and, once it runs, the CLI form; an invalid call shows its arguments", async () => {
         const s = await allOn();
-        const draw = (name, args) => renderText(s.tool(name).renderCall(args, plainTheme, {}), 160);
+        const draw = (name, args, context = { executionStarted: true }) =>
+          renderText(s.tool(name).renderCall(args, plainTheme, context), 160);
+        // A call Pi refused before running it (or still streaming its arguments): no command line.
+        assert.equal(
+          draw("codegraph_relations", { relation: "callers", symbol: "charge" }, { executionStarted: false }),
+          "codegraph_relations callers of charge",
+        );
         assert.equal(
           draw("codegraph_relations", { relation: "callers", symbol: "charge", limit: 5 }),
           "codegraph_relations callers of charge\n$ codegraph callers --limit=5 -- 'charge'",

@@ -21,11 +21,6 @@ function printable(text) {
 /** A word as a POSIX shell would need it quoted, for display only. */
 const quoted = (word) => `'${String(word).replace(/'/g, `'\\''`)}'`;
 
-/** How the call looks as a command line, for people reading the transcript (display only). */
-function cliForm(request) {
-  return `codegraph explore -- ${quoted(request)}`;
-}
-
 /** A command description (lib/contract/commands.js) as a command line, for the transcript (display only). */
 function commandLine(command) {
   const options = command.options.map((o) => (/^--[a-z0-9-]+(=[\w./:@+-]*)?$/.test(o) ? o : quoted(o)));
@@ -47,4 +42,4 @@ function firstLine(value) {
 /** A copy without the undefined fields (absent, never undefined). */
 const withoutUndefined = (obj) => Object.fromEntries(Object.entries(obj).filter(([, v]) => v !== undefined));
 
-module.exports = { printable, cliForm, commandLine, firstLine, withoutUndefined };
+module.exports = { printable, commandLine, firstLine, withoutUndefined };

@@ -10,8 +10,8 @@
 function peersFrom({ typebox, piAi, piTui, piCodingAgent }) {
   const { Type } = typebox;
   const { StringEnum } = piAi;
-  const { CancellableLoader, Container, Spacer, Text } = piTui;
-  const { DynamicBorder, formatSize, getAgentDir, keyHint } = piCodingAgent;
+  const { CancellableLoader, Container, Markdown, Spacer, Text } = piTui;
+  const { DynamicBorder, formatSize, getAgentDir, getMarkdownTheme, keyHint } = piCodingAgent;
   return {
     Type,
     Text,
@@ -22,7 +22,9 @@ function peersFrom({ typebox, piAi, piTui, piCodingAgent }) {
     Spacer,
     formatSize,
     getAgentDir,
+    getMarkdownTheme,
     keyHint,
+    Markdown,
   };
 }
 

@@ -1,11 +1,13 @@
 // How a call and its result look in Pi's transcript, drawn with Pi's own pieces from the host
-// (`peers`): pi-tui's `Text`, and Pi's `formatSize` and `keyHint` so sizes and the expand hint
-// read as in Pi's built-in tools (the hint names the user's own key). Every string from the model
-// or the CLI goes through printable() first.
+// (`peers`): pi-tui's `Text` and `Markdown` (an expanded answer, with Pi's Markdown theme, code
+// highlighted), and Pi's `formatSize` and `keyHint` so sizes and the expand hint read as in Pi's
+// built-in tools (the hint names the user's own key). Every string from the model or the CLI goes
+// through printable() first.
 
 const { TOOL_NAME } = require("./guidance.js");
 const { queries } = require("../words/reasons.js");
-const { cliForm, commandLine, printable } = require("../contract/text.js");
+const { staleTagText } = require("../words/staleness.js");
+const { commandLine, printable } = require("../contract/text.js");
 
 const PREVIEW_LINES = 8;
 /** Pi's keybinding id for expanding tool output (its built-in read and bash tools use it too). */
@@ -23,12 +25,14 @@ function waitsOf(d) {
   return ` (${parts.join(", ")})`;
 }
 
-/** The request on one line, and the equivalent CLI command under it. */
+const plural = (n, word) => `${n} ${word}${n === 1 ? "" : "s"}`;
+
+/** The request on one line (the CLI command would only say it again). */
 function renderCall({ Text }, args, theme, context) {
   const text = context?.lastComponent ?? new Text("", 0, 0);
   const request = printable(String(args?.request ?? "").replace(/\s+/g, " "));
   text.setText(
-    `${theme.fg("toolTitle", theme.bold(`${TOOL_NAME} `))}${projectTag(args, theme)}${theme.fg("accent", request)}\n${theme.fg("dim", `$ ${cliForm(request)}`)}`,
+    `${theme.fg("toolTitle", theme.bold(`${TOOL_NAME} `))}${projectTag(args, theme)}${theme.fg("accent", request)}`,
   );
   return text;
 }
@@ -40,8 +44,9 @@ function projectTag(args, theme) {
 }
 
 /**
- * A focused tool's call (`spec` from lib/pi/tools/focused.js): what it asks about on one line, and the CLI
- * command it runs under it (arguments it would refuse: shown as given, the error follows).
+ * A focused tool's call (`spec` from lib/pi/tools/focused.js): what it asks about on one line, and
+ * once it runs the CLI command under it (its options are not in the subject); a call Pi refused
+ * before running shows no command (arguments it would refuse: shown as given, the error follows).
  */
 function renderFocusedCall({ Text }, spec, args, theme, context) {
   const text = context?.lastComponent ?? new Text("", 0, 0);
@@ -54,8 +59,10 @@ function renderFocusedCall({ Text }, spec, args, theme, context) {
   } catch {
     line = `arguments: ${JSON.stringify(args ?? null)}`;
   }
+  // Pi before 1.x's executionStarted says nothing: the command is shown as it was.
+  const ran = context?.executionStarted !== false;
   text.setText(
-    `${theme.fg("toolTitle", theme.bold(`${spec.name} `))}${projectTag(args, theme)}${theme.fg("accent", subject)}\n${theme.fg("dim", printable(line))}`,
+    `${theme.fg("toolTitle", theme.bold(`${spec.name} `))}${projectTag(args, theme)}${theme.fg("accent", subject)}${ran ? `\n${theme.fg("dim", printable(line))}` : ""}`,
   );
   return text;
 }
@@ -64,7 +71,8 @@ function renderFocusedCall({ Text }, spec, args, theme, context) {
  * Partial progress, an error (code and remediation first), or the answer with its facts. `doing`
  * names the running command in the progress row (a focused tool's; explore's by default).
  */
-function renderResult({ Text, formatSize, keyHint: importedKeyHint }, result, options, theme, context, doing) {
+function renderResult(peers, result, options, theme, context, doing) {
+  const { Text, formatSize, keyHint: importedKeyHint } = peers;
   // Pi 1.5+ hands the renderer the user's key names (its docs: an imported keyHint may be another
   // copy that knows none of them); the imported one before that.
   const keyHint = typeof context?.keyHint === "function" ? context.keyHint.bind(context) : importedKeyHint;
@@ -101,19 +109,42 @@ function renderResult({ Text, formatSize, keyHint: importedKeyHint }, result, op
     formatSize(d.keptBytes ?? Buffer.byteLength(body)),
     d.truncated
       ? `${keptLines} of ${d.totalsExact === false ? "at least " : ""}${d.totalLines} lines`
-      : `${d.keptLines ?? keptLines} lines`,
+      : plural(d.keptLines ?? keptLines, "line"),
     d.durationMs !== undefined ? `${footerSeconds(d.durationMs)}${waitsOf(d)}` : null,
     d.cliVersion ? `codegraph ${d.cliVersion}` : null,
   ].filter(Boolean);
   let footer = theme.fg("dim", facts.join(" · "));
   if (d.truncated) footer += ` ${theme.fg("warning", "[truncated]")}`;
+  // Seen without expanding: the answer's own line naming them is at its end.
+  if (d.staleFiles?.length) footer += ` ${theme.fg("warning", staleTagText(d.staleFiles.length))}`;
   if (d.fullOutputPath) footer += `\n${theme.fg("dim", `full output: ${d.fullOutputPath}`)}`;
   else if (d.fullOutputMissing) footer += `\n${theme.fg("dim", `full output not kept: ${d.fullOutputMissing}`)}`;
-  if (options.expanded) return new Text(`${theme.fg("toolOutput", body)}\n${footer}`, 0, 0);
-  const more = keptLines - PREVIEW_LINES;
-  const preview = all.slice(0, Math.min(PREVIEW_LINES, keptLines)).join("\n");
-  const hint = more > 0 ? `\n${theme.fg("muted", `… ${more} more lines,`)} ${keyHint(EXPAND_KEY, "to expand")}` : "";
+  if (options.expanded) return expandedAnswer(peers, body, footer, theme);
+  // The preview skips blank lines: they would take its few rows from the answer.
+  const kept = all.slice(0, keptLines).filter((l) => l.trim() !== "");
+  const more = kept.length - PREVIEW_LINES;
+  const preview = kept.slice(0, PREVIEW_LINES).join("\n");
+  const hint =
+    more > 0 ? `\n${theme.fg("muted", `… ${plural(more, "more line")},`)} ${keyHint(EXPAND_KEY, "to expand")}` : "";
   return new Text(`${theme.fg("toolOutput", preview)}${hint}\n${footer}`, 0, 0);
+}
+
+/**
+ * The whole answer as Markdown, drawn by Pi's Markdown component with Pi's Markdown theme (the
+ * code blocks highlighted), its footer under it; plain text where the host gives no Markdown.
+ */
+function expandedAnswer({ Text, Markdown, Container, getMarkdownTheme }, body, footer, theme) {
+  let markdownTheme;
+  try {
+    markdownTheme = Markdown && Container && getMarkdownTheme?.();
+  } catch {
+    // Pi's theme is not initialised (a host without Pi's interactive mode): plain text.
+  }
+  if (!markdownTheme) return new Text(`${theme.fg("toolOutput", body)}\n${footer}`, 0, 0);
+  const box = new Container();
+  box.addChild(new Markdown(body, 0, 0, markdownTheme));
+  box.addChild(new Text(footer, 0, 0));
+  return box;
 }
 
 module.exports = { renderCall, renderFocusedCall, renderResult };

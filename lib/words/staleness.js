@@ -26,6 +26,9 @@ function staleAnswerLine(stale) {
   );
 }
 
+/** The tool row's tag, collapsed or not, when files the answer cites changed after its index: "⚠ 2 files changed since the index". */
+const staleTagText = (count) => `⚠ ${filesWord(count)} changed since the index`;
+
 /** `3 files`, or with `more` (past the ledger's bound: at least that many) `1000+ files`. */
 const editedWord = (count, more) => (more ? `${count}+ files` : filesWord(count));
 
@@ -68,6 +71,7 @@ module.exports = {
   changedNamesText,
   MAX_STALE_NAMED,
   staleAnswerLine,
+  staleTagText,
   editedSlotText,
   editedReportText,
   filesWord,
