@@ -27,7 +27,7 @@ async function session(pkg) {
   const ui = recordingUi();
   await host.startSession({ cwd: ws, hasUI: true, ui });
   const report = async () => {
-    await host.commands.get("codegraph").handler("", { cwd: ws, hasUI: true, ui });
+    await host.commands.get("codegraph").handler("doctor", { cwd: ws, hasUI: true, ui });
     return ui.notes.at(-1).message;
   };
   return { tool: host.registry[0], ui, report };

@@ -72,7 +72,7 @@ describe("the real Pi stopped mid /codegraph init", { skip: piMissing || cliMiss
     assert.ok(fs.existsSync(lock), "the stopped init left its lock");
     t.diagnostic(`left: ${fs.readdirSync(path.join(ws, ".codegraph")).join(", ")}`);
 
-    const report = await runPi(["--mode", "json", ...piArgs, "/codegraph"], { cwd: ws, env: env() });
+    const report = await runPi(["--mode", "json", ...piArgs, "/codegraph doctor"], { cwd: ws, env: env() });
     assert.equal(report.code, 0, report.stderr);
     const text = `${report.stdout}\n${report.stderr}`;
     assert.match(text, /not ready \(CODEGRAPH_INDEX_INTERRUPTED\)/);

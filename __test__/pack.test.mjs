@@ -140,12 +140,15 @@ test("`pi -e <package dir>` loads the extension (through extensions/index.js); `
   const ws = makeWorkspace();
   const args = ["--mode", "json", "--offline", "--no-session", "--no-context-files"];
   // Pi's json mode guards stdout for its events: the command's report goes to stderr.
-  const viaDir = await runPi([...args, "-e", installed, "/codegraph"], { cwd: ws, env });
+  const viaDir = await runPi([...args, "-e", installed, "/codegraph doctor"], { cwd: ws, env });
   assert.equal(viaDir.code, 0, viaDir.stderr.slice(-2000));
   assert.doesNotMatch(viaDir.stderr, /Extension error/);
   assert.match(viaDir.stderr, /^pi-codegraph: ready$/m);
   // index.js is the SDK entry: it takes typebox from beside the package, which an install lacks.
-  const viaIndex = await runPi([...args, "-e", path.join(installed, "index.js"), "/codegraph"], { cwd: ws, env });
+  const viaIndex = await runPi([...args, "-e", path.join(installed, "index.js"), "/codegraph doctor"], {
+    cwd: ws,
+    env,
+  });
   assert.match(viaIndex.stderr, /^pi-codegraph could not start in this session: .*typebox.*\n.*not registered/m);
   assert.match(viaIndex.stderr, /Extension error \(command:codegraph\): .*typebox/);
 });

@@ -143,7 +143,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
       skip: packedTarballs().platform ? false : "no addon built for this machine (npm run build)",
     }, async () => {
       const args = jsonArgs(MODELS.roundTrip).slice(0, -1);
-      const report = await runPi([...args, "/codegraph"], { cwd: ws, env: env(realPath) });
+      const report = await runPi([...args, "/codegraph doctor"], { cwd: ws, env: env(realPath) });
       assert.equal(report.code, 0, explain(report));
       const line = `${report.stdout}\n${report.stderr}`.split("\n").find((l) => l.startsWith("runner: "));
       const addonPackage = path.join(path.dirname(installed), `pi-codegraph-${target()}`);
@@ -255,7 +255,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
 
     test("/codegraph names the active copy: the one Pi loaded first (the project install)", async () => {
       const args = ["--approve", ...jsonArgs(MODELS.twoCopies).slice(0, -1)];
-      const report = await runPi([...args, "/codegraph"], { cwd: ws, env: env(realPath) });
+      const report = await runPi([...args, "/codegraph doctor"], { cwd: ws, env: env(realPath) });
       assert.equal(report.code, 0, explain(report));
       // Pi's json mode guards stdout for its events: the report goes to stderr.
       const line = `${report.stdout}\n${report.stderr}`.split("\n").find((l) => l.startsWith("extension: "));
@@ -357,13 +357,9 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     assert.equal(done.success, true, JSON.stringify(done));
     const notes = rpc.events.filter((e) => e.type === "extension_ui_request" && e.method === "notify");
     const result = notes.map((e) => e.message).find((m) => m.startsWith("/codegraph init: "));
-    assert.match(
-      result ?? "",
-      /^\/codegraph init: done in \d+\.\d s \(measured by pi-codegraph\)\./,
-      JSON.stringify(notes),
-    );
+    assert.match(result ?? "", /^\/codegraph init: done in \d+\.\d s\./, JSON.stringify(notes));
     assert.match(result, /Indexed 7 files/);
-    assert.match(result, /codegraph_explore: ready\./);
+    assert.match(result, /The agent's CodeGraph tools answer from it now\./);
     assert.ok(fs.existsSync(path.join(ws, ".codegraph", "codegraph.db")));
     const statuses = rpc.events
       .filter((e) => e.type === "extension_ui_request" && e.method === "setStatus" && e.statusKey === "codegraph")

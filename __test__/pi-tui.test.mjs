@@ -1,7 +1,8 @@
 // The tool as a person sees it: real interactive Pi 0.73.1 in a tmux terminal, with the package
 // installed (`pi install <dir>`), a loopback fake model, and the real CodeGraph CLI on the
-// indexed example fixture. Asserts on the screen: the status slot, the call row with its CLI
-// form, the collapsed result with its footer, the expanded result, and /codegraph.
+// indexed example fixture. Asserts on the screen: the status slot, the call row (the request
+// once), the collapsed result with its footer, the expanded result, and /codegraph: the short
+// report, doctor, did-you-mean and help.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -56,7 +57,7 @@ test("interactive Pi shows the status, the call, the collapsed and expanded resu
     what: "the tool result",
   });
   assert.match(collapsed, new RegExp(`codegraph_explore ${REQUEST}`));
-  assert.match(collapsed, new RegExp(`\\$ codegraph explore -- '${REQUEST}'`));
+  assert.doesNotMatch(collapsed, /\$ codegraph explore/, "the request is shown once");
   assert.match(collapsed, /\*\*Flow \(call path/);
   // Pi's own expand hint, naming the key Pi binds (its keyHint, as its read and bash tools show it).
   assert.match(collapsed, /… \d+ more lines, ctrl\+o to expand/);
@@ -68,17 +69,49 @@ test("interactive Pi shows the status, the call, the collapsed and expanded resu
   );
 
   pi.keys("C-o");
-  // Expanded, the whole answer: its last file's source (the answer's head scrolls off a 50-line screen).
+  // Expanded, the whole answer (drawn by Pi's Markdown component): its last file's source (the
+  // answer's head scrolls off a 50-line screen).
   await waitFor(() => screen().includes("function applyDiscount(amountCents: number"), {
     timeoutMs: 10000,
     what: "the expanded result",
   });
 
+  // Bare /codegraph: the state and where the rest is, in at most three lines.
   pi.keys("/codegraph", "Enter");
-  const report = await waitFor(() => (screen().includes("pi-codegraph: ready") ? screen() : null), {
+  const brief = await waitFor(() => (screen().includes("/codegraph doctor shows the details") ? screen() : null), {
     timeoutMs: 10000,
-    what: "the /codegraph report",
+    what: "the short /codegraph report",
+  });
+  assert.match(brief, /pi-codegraph: ready *\n.*\/codegraph doctor shows the details, \/codegraph help the verbs\./);
+  assert.doesNotMatch(brief, /last error:|runner:/, "the diagnostic is /codegraph doctor's");
+
+  /** Types `command`, waits until Pi's completion list no longer shows `listed`, then runs it. */
+  const submit = async (command, listed) => {
+    pi.type(command);
+    await waitFor(() => screen().includes(command) && !screen().includes(listed), {
+      what: `${command} typed, without a completion list`,
+    });
+    pi.keys("Enter");
+  };
+  await submit("/codegraph doctor", "Everything pi-codegraph knows here");
+  const report = await waitFor(() => (screen().includes("last error: none") ? screen() : null), {
+    timeoutMs: 10000,
+    what: "the /codegraph doctor report",
   });
   assert.match(report, /index: .*\/ws\/\.codegraph/);
-  assert.match(report, /last error: none/);
+  assert.match(report, /runner: /);
+
+  await submit("/codegraph snyc", "Bring the index up to date");
+  await waitFor(() => screen().includes('unknown verb "snyc". Did you mean /codegraph sync?'), {
+    timeoutMs: 10000,
+    what: "did you mean",
+  });
+  await submit("/codegraph help", "The verbs, a line each");
+  const help = await waitFor(() => (/\/codegraph help +The verbs, a line each/.test(screen()) ? screen() : null), {
+    timeoutMs: 10000,
+    what: "the help",
+  });
+  for (const verb of ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel", "tools", "roots", "doctor"]) {
+    assert.match(help, new RegExp(`/codegraph ${verb} +\\S`), verb);
+  }
 });

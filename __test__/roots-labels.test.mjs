@@ -260,12 +260,12 @@ for (const impl of implementations) {
       test("a write in the workspace while other roots exist begins with the workspace's label and directory; its dialog names the index", async () => {
         const ws = makeMonorepo({ own: true });
         const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
-        const said = await s.cg("sync");
+        const said = await s.cg("rebuild");
         assert.equal(said.split("\n")[0], `Project . (${ws}):`, said);
-        assert.match(said, /\/codegraph sync: done in/);
+        assert.match(said, /\/codegraph rebuild: done in/);
         assert.ok(s.ui.confirms.at(-1).body.includes(`${ws}/.codegraph`), s.ui.confirms.at(-1).body);
         const api = path.join(ws, "packages", "api");
-        assert.equal((await s.cg("sync packages/api")).split("\n")[0], `Project packages/api (${api}):`);
+        assert.equal((await s.cg("rebuild packages/api")).split("\n")[0], `Project packages/api (${api}):`);
         assert.ok(s.ui.confirms.at(-1).body.includes(`${api}/.codegraph`), s.ui.confirms.at(-1).body);
       });
     });

@@ -120,7 +120,7 @@ for (const impl of implementations) {
           }
         }
         assert.equal(s.slot(), "⬡ codegraph · packages/api");
-        const report = (await s.cg("")).split("\n");
+        const report = (await s.cg("doctor")).split("\n");
         assert.equal(report[0], "pi-codegraph: ready");
         assert.deepEqual(
           report.filter((l) => l.startsWith("project ")),

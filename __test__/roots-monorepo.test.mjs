@@ -115,7 +115,7 @@ for (const impl of implementations) {
 
       test("the status slot says 2 projects; /codegraph lists each project's directory and readiness, and says ready", async () => {
         assert.equal(s.slot(), "⬡ codegraph · 2 projects");
-        const report = (await s.cg("")).split("\n");
+        const report = (await s.cg("doctor")).split("\n");
         assert.equal(report[0], "pi-codegraph: ready");
         assert.deepEqual(
           report.filter((l) => l.startsWith("project ")),

@@ -26,7 +26,7 @@ async function session(cwd) {
   const status = () => ui.statuses.get("codegraph");
   const report = async () => {
     ui.notes.length = 0;
-    await host.commands.get("codegraph").handler("", ctx);
+    await host.commands.get("codegraph").handler("doctor", ctx);
     return ui.notes[0].message;
   };
   return { host, ui, ctx, tool, status, report };
@@ -178,7 +178,7 @@ for (const impl of implementations) {
         assert.equal((await session(gone)).status(), "⬡ codegraph: workspace unusable");
         const ws = makeWorkspace();
         await withEnv({ PATH: tempDir() }, async () => {
-          assert.equal((await session(ws)).status(), "⬡ codegraph: not installed");
+          assert.equal((await session(ws)).status(), "⬡ codegraph: CLI not installed");
         });
       });
     });

@@ -30,8 +30,10 @@ for (const impl of implementations) {
         const lines = note.message.split("\n");
         assert.equal(lines[0], "CodeGraph tools (the default: all four):");
         assert.match(lines[1], /^ {2}codegraph_explore +on \(always\) /);
-        for (const [i, name] of FOCUSED.entries())
-          assert.match(lines[2 + i], new RegExp(`^  ${name} +on +\\S.* · ≈ \\d+ tokens a request when on$`));
+        for (const [i, name] of FOCUSED.entries()) {
+          assert.match(lines[2 + i], new RegExp(`^  ${name} +on +≈ \\d+ tokens +\\S`));
+          assert.ok(lines[2 + i].length <= 160, `fits 160 columns: ${lines[2 + i]}`);
+        }
         assert.match(note.message, /Change: \/codegraph tools all \| none/);
         assert.equal((await s.command("tools list")).message, note.message);
       });
@@ -74,7 +76,7 @@ for (const impl of implementations) {
 
       test("the /codegraph report names the tools on in one line once someone chose them; the default adds none", async () => {
         const s = await session(makeWorkspace());
-        const report = async () => (await s.command("")).message;
+        const report = async () => (await s.command("doctor")).message;
         const plain = await report();
         assert.doesNotMatch(plain, /^tools:/m);
         await s.command("tools search node");
@@ -90,7 +92,7 @@ for (const impl of implementations) {
         assert.equal(none.replace(/\ntools: .*/, ""), plain);
         const env = await session(makeWorkspace(), { env: { PI_CODEGRAPH_TOOLS: "relations" } });
         assert.match(
-          (await env.command("")).message,
+          (await env.command("doctor")).message,
           /\ntools: codegraph_explore, codegraph_relations \(set by PI_CODEGRAPH_TOOLS\)\n/,
         );
       });
@@ -196,7 +198,7 @@ for (const impl of implementations) {
           );
           assert.match(listed, / {2}codegraph_search +on /);
           assert.match(
-            (await s.command("")).message,
+            (await s.command("doctor")).message,
             /\ntools: codegraph_explore, codegraph_search \(chosen by \/codegraph tools for this session only/,
           );
         });

@@ -111,9 +111,12 @@ for (const impl of implementations) {
           assert.match(text, /Remove the link/);
           assert.doesNotMatch(text, /run \/codegraph init first|already exists|use \/codegraph sync/i);
         }
-        // `/codegraph` alone (the report) names the same fact.
-        const report = (await said("")).map((n) => n.message).join("\n");
+        // `/codegraph doctor` (the report) names the same fact; bare `/codegraph` never offers a
+        // verb as the next step that would be refused here.
+        const report = (await said("doctor")).map((n) => n.message).join("\n");
         assert.match(report, /^verbs: refused: the index directory /m);
+        const brief = (await said("")).map((n) => n.message).join("\n");
+        assert.doesNotMatch(brief, /^Next: \/codegraph (init|sync)/m);
         // One fact, one remediation: the same words but for the verb's name.
         const bare = texts.map((t, i) => t.replace(`/codegraph ${VERBS[i]}:`, "/codegraph VERB:"));
         assert.equal(new Set(bare).size, 1, bare.join("\n"));
@@ -177,9 +180,12 @@ for (const impl of implementations) {
       assert.deepEqual(ui.confirms, []);
       assert.deepEqual(calls, []);
       assert.deepEqual(snapshot(ws), before);
-      assert.match((await said("")).map((n) => n.message).join("\n"), /^uninit: refused: .*notes\.txt is not a file/m);
+      assert.match(
+        (await said("doctor")).map((n) => n.message).join("\n"),
+        /^uninit: refused: .*notes\.txt is not a file/m,
+      );
       const syncCalls = await cliCalls(() => said("sync"));
-      assert.equal(ui.confirms.length, 1, "sync is not stopped by it");
+      assert.deepEqual(ui.confirms, [], "sync is not stopped by it (and asks nothing)");
       assert.deepEqual(
         syncCalls.map((r) => r.argv[0]),
         ["sync"],

@@ -108,7 +108,7 @@ for (const impl of implementations) {
       const all = await s.command.getArgumentCompletions("");
       assert.deepEqual(
         all.map((i) => i.value),
-        ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel", "tools", "roots"],
+        ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel", "tools", "roots", "doctor", "help"],
       );
       for (const item of all) assert.ok(item.description.length > 10, item.value);
       assert.deepEqual(
@@ -128,7 +128,6 @@ for (const impl of implementations) {
         ["init --yes"],
       );
       assert.equal(await s.command.getArgumentCompletions("status "), null, "status reads only: nothing to confirm");
-      assert.match(s.command.description, /init, sync, rebuild/);
     });
 
     test("init, confirmed: runs `init --yes --verbose`, says the measured time and CodeGraph's summary; the tool is ready at once", async () => {
@@ -146,10 +145,10 @@ for (const impl of implementations) {
         assert.match(body, new RegExp(`Creates ${ws}/\\.codegraph/`));
         assert.match(body, /may take minutes and much memory/);
         assert.doesNotMatch(body, /git hooks/, "file watching is on here: no hooks");
-        assert.match(said, /^\/codegraph init: done in \d+\.\d s \(measured by pi-codegraph\)\./);
+        assert.match(said, /^\/codegraph init: done in \d+\.\d s\./);
         assert.match(said, /Indexed 7 files/);
         assert.match(said, /43 nodes, 81 edges in 264ms/);
-        assert.match(said, /codegraph_explore: ready\./);
+        assert.match(said, /The agent's CodeGraph tools answer from it now\./);
       });
       assert.ok(fs.existsSync(path.join(ws, ".codegraph", "codegraph.db")));
       // Readiness refreshed at once: no turn in between.
@@ -184,10 +183,9 @@ for (const impl of implementations) {
     });
 
     for (const [verb, argv, body] of [
-      ["sync", ["sync"], /Re-indexes the files changed/],
       ["rebuild", ["index", "--verbose"], /stops a running CodeGraph MCP daemon for this project/],
-      ["uninit", ["uninit", "--force"], /Deletes .*\/\.codegraph\/ \(4 KiB\) and CodeGraph's git hooks/],
-      ["unlock", ["unlock"], /No lock file is in .*\/\.codegraph\/ now/],
+      // Not a git repository: no word of git hooks (below, one that is).
+      ["uninit", ["uninit", "--force"], /^Deletes .*\/\.codegraph\/ \(4 KiB\)\. codegraph_explore stops/],
     ]) {
       test(`${verb}: asks first, then runs \`${argv.join(" ")}\`; declined, nothing runs and nothing changes`, async () => {
         const ws = makeWorkspace();
@@ -215,6 +213,28 @@ for (const impl of implementations) {
           assert.notDeepEqual(hashTree(ws), untouched, `${verb} rewrote the database`);
       });
     }
+
+    test("sync, and unlock with no lock file, have nothing to decide: they run without a dialog", async () => {
+      const ws = makeWorkspace();
+      const s = await session(ws, { confirm: false });
+      await logged(async (log) => {
+        assert.match(await s.cg("sync"), /^\/codegraph sync: done in /);
+        assert.match(await s.cg("unlock"), /^\/codegraph unlock: done in /);
+        assert.deepEqual(argvs(log), [["sync"], ["unlock"]]);
+      });
+      assert.equal(s.ui.confirms.length, 0);
+    });
+
+    test("uninit in a git repository names CodeGraph's git hooks in its dialog", async () => {
+      const ws = makeWorkspace();
+      fs.mkdirSync(path.join(ws, ".git"));
+      const s = await session(ws, { confirm: false });
+      await logged(async (log) => {
+        assert.equal(await s.cg("uninit"), "/codegraph uninit: cancelled, nothing changed.");
+        assert.deepEqual(log(), []);
+      });
+      assert.match(s.ui.confirms[0].body, /\(4 KiB\) and CodeGraph's git hooks in this repository\./);
+    });
 
     test("--yes skips the dialog", async () => {
       const ws = makeWorkspace();
@@ -370,7 +390,7 @@ for (const impl of implementations) {
               timeoutMs: 10000,
               what: `progress with file counts and a second elapsed, got: ${renderText(loader)}`,
             });
-            assert.match(renderText(loader), /codegraph rebuild: parsing — 3\/7 files \(42%\)/);
+            assert.match(renderText(loader), /codegraph rebuild: step 2 of 4, parsing — 3\/7 files \(42%\)/);
             assert.ok(isAlive(pids.self) && isAlive(pids.grandchild));
             loader.handleInput("\x1b"); // Esc
             const said = await running;
@@ -417,10 +437,13 @@ for (const impl of implementations) {
               what: "the fake to reach its gate",
             });
             const progress = () => s.ui.statusLog.filter((e) => e.key === "codegraph").map((e) => e.text);
-            await waitFor(() => progress().some((t) => /init: parsing — 3\/7 files \(42%\) · [1-9]\d* s/.test(t)), {
-              timeoutMs: 10000,
-              what: `status progress, got: ${progress().join(" | ")}`,
-            });
+            await waitFor(
+              () => progress().some((t) => /init: step 2 of 4, parsing — 3\/7 files \(42%\) · [1-9]\d* s/.test(t)),
+              {
+                timeoutMs: 10000,
+                what: `status progress, got: ${progress().join(" | ")}`,
+              },
+            );
             assert.ok(progress().every((t) => t.startsWith("⬡") || /\/codegraph cancel stops it$/.test(t)));
 
             const refused = await s.cg("sync --yes");
@@ -480,15 +503,6 @@ for (const impl of implementations) {
         // A fresh executable: a version is read once per executable, and this file's shared fake said 9.9.9-fake.
         { FAKE_CG_VERSION: "1.4.1", PATH: fakeBinDir() },
       );
-    });
-
-    test("an unknown verb or argument runs nothing and lists the verbs", async () => {
-      const s = await session(makeWorkspace());
-      await logged(async (log) => {
-        assert.match(await s.cg("frobnicate"), /unknown verb "frobnicate"\. Verbs: status, init, sync/);
-        assert.match(await s.cg("sync --force"), /unknown verb "sync --force"/);
-        assert.deepEqual(log(), []);
-      });
     });
   });
 }

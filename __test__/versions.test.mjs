@@ -243,7 +243,7 @@ describe("the notice where it is shown", () => {
             const ctx = { cwd: ws, hasUI: true, ui };
             await host.startSession(ctx);
             ui.notes.length = 0;
-            await host.commands.get("codegraph").handler("", ctx);
+            await host.commands.get("codegraph").handler("doctor", ctx);
             return ui.notes[0].message.split("\n").filter((line) => line.startsWith("version: "));
           });
         assert.deepEqual(await report("9.9.9-fake"), [`version: ${versionNotice("9.9.9-fake")}`]);

@@ -277,7 +277,7 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
       assert.ok(end, "the tool ran");
       assert.equal(end.isError, false, JSON.stringify(end.result).slice(0, 400));
       assert.match(end.result.content[0].text, /^FAKE EXPLORE\n/);
-      const report = await runPi(jsonModeArgs("release-model", "/codegraph"), {
+      const report = await runPi(jsonModeArgs("release-model", "/codegraph doctor"), {
         cwd: ws,
         env: piWith([fakeBinDir(), nodeDir]),
       });

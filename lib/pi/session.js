@@ -8,7 +8,7 @@ const { TOOL_NAME } = require("./guidance.js");
 const { indexedRoots, loadAddedRoots } = require("./roots/roots.js");
 const { hasIndex } = require("./roots/index-probe.js");
 const { SessionState } = require("./session-state.js");
-const { statusText } = require("./status-slot.js");
+const { statusColour, statusText } = require("./status-slot.js");
 const { createTool } = require("./tools/registration.js");
 const { FOCUSED_NAMES } = require("./tools/focused.js");
 const { agentDirOf, choiceFor } = require("./tools/choice.js");
@@ -95,10 +95,14 @@ async function startSession(pi, ctx, glue, peers) {
   const slot = (ctx) => {
     if (!ctx.hasUI) return;
     const { ledger } = state;
-    const text = statusText(state.serving(), glue.runnerInfo(), ledger.count(), state.toolRoots(), ledger.more());
-    if (text === state.shownStatus) return;
-    state.shownStatus = text;
-    ctx.ui.setStatus("codegraph", text);
+    const serving = state.serving();
+    const text = statusText(serving, glue.runnerInfo(), ledger.count(), state.toolRoots(), ledger.more());
+    // Coloured from Pi's theme in the terminal only (an rpc client gets the plain words).
+    const colour = ctx.mode === "tui" && ctx.ui.theme ? statusColour(serving, ledger.count()) : null;
+    const shown = colour ? ctx.ui.theme.fg(colour, text) : text;
+    if (shown === state.shownStatus) return;
+    state.shownStatus = shown;
+    ctx.ui.setStatus("codegraph", shown);
   };
 
   /**

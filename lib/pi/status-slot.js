@@ -22,7 +22,7 @@ function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = fals
   if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited, editedMore)}`;
   const words = {
     CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
-    CODEGRAPH_NOT_FOUND: "not installed",
+    CODEGRAPH_NOT_FOUND: "CLI not installed",
     CODEGRAPH_ADDON: "addon missing",
     CODEGRAPH_WORKSPACE: "workspace unusable",
     CODEGRAPH_INDEX_BUSY: "indexing",
@@ -36,4 +36,18 @@ function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = fals
   return `⬡ codegraph: ${problem}${fallback}`;
 }
 
-module.exports = { statusText };
+/** What cannot work until something is installed; every other problem is a step the user takes. */
+const ERROR_CODES = new Set(["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON", "CODEGRAPH_WORKSPACE"]);
+
+/**
+ * The theme colour of the slot (Pi's own names): none when ready and current, `warning` when
+ * files changed since the index or a step is needed (no index, an unfinished write), `muted`
+ * while CodeGraph writes, `error` when something is missing.
+ */
+function statusColour(diagnosis, edited = 0) {
+  if (diagnosis.ready) return edited > 0 ? "warning" : null;
+  if (diagnosis.problemCode === "CODEGRAPH_INDEX_BUSY") return "muted";
+  return ERROR_CODES.has(diagnosis.problemCode) ? "error" : "warning";
+}
+
+module.exports = { statusColour, statusText };

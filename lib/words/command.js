@@ -13,11 +13,25 @@ const VERB_LINES = {
   cancel: "Stop the index write running in this workspace",
   tools: "Focused CodeGraph tools for the model: list, or all | none | on/off <names> (saved for this project)",
   roots: "The CodeGraph projects the tools answer from: list, or add <dir> | remove <label> (saved for this project)",
+  doctor: "Everything pi-codegraph knows here: runner, CLI, index, limits, last error",
+  help: "The verbs, a line each",
 };
 
-/** The command's description as Pi lists it. */
-const COMMAND_DESCRIPTION =
-  "CodeGraph for this workspace: readiness report; verbs status, init, sync, rebuild, uninit, unlock, cancel (writes only when you type a verb); tools; roots";
+/** The words `/codegraph help` also answers to. */
+const HELP_WORDS = ["help", "--help", "-h", "?"];
+
+/** The command's description as Pi lists it: at most 8 words, as Pi's own are short. */
+const COMMAND_DESCRIPTION = "CodeGraph index and tools (/codegraph help)";
+
+/** `/codegraph help`: what bare /codegraph does, then each verb on a line of its own. */
+function helpText() {
+  const width = Math.max(...Object.keys(VERB_LINES).map((v) => v.length));
+  return [
+    "/codegraph: whether CodeGraph is ready here, and the next step",
+    ...Object.entries(VERB_LINES).map(([verb, line]) => `/codegraph ${verb.padEnd(width)}  ${line}`),
+    "The index is written only by a verb you type; the model never runs one.",
+  ].join("\n");
+}
 
 /** What /codegraph says when another extension (`owner`, its path) registered codegraph_explore first. */
 function notServingText(owner, extension) {
@@ -32,4 +46,4 @@ function startFailedText(err) {
   return `pi-codegraph could not start in this session: ${err?.message ?? err}\nIts tools are not registered; run \`pi-codegraph doctor\` in the workspace.`;
 }
 
-module.exports = { COMMAND_DESCRIPTION, VERB_LINES, notServingText, startFailedText };
+module.exports = { COMMAND_DESCRIPTION, HELP_WORDS, VERB_LINES, helpText, notServingText, startFailedText };

@@ -55,16 +55,20 @@ function choiceNotes(choice) {
  */
 function toolsListText(tools, choice) {
   const width = Math.max(...tools.map((t) => t.name.length));
-  const rows = tools.map((t) => {
+  const costs = tools.map((t) => (t.always ? "" : tokensText(t.chars)));
+  const costWidth = Math.max(...costs.map((c) => c.length));
+  const rows = tools.map((t, i) => {
     const state = t.always ? "on (always)" : t.on ? "on" : "off";
     const notes = [t.taken && `registered by another extension (${t.taken}): not ours`, t.lacking].filter(Boolean);
-    const cost = t.always ? "" : ` · ${tokensText(t.chars)} a request when on`;
-    return `  ${t.name.padEnd(width)}  ${state.padEnd(11)} ${t.line}${cost}${notes.length ? ` (${notes.join("; ")})` : ""}`;
+    // Columns, so that a row fits a terminal of 160 columns: the index is every tool's source.
+    const line = t.line.replace(/,? from the CodeGraph index$/, "");
+    return `  ${t.name.padEnd(width)}  ${state.padEnd(11)}  ${costs[i].padEnd(costWidth)}  ${line}${notes.length ? ` (${notes.join("; ")})` : ""}`;
   });
   return [
     `CodeGraph tools (${sourceText(choice)}):`,
     ...rows,
     ...choiceNotes(choice),
+    "Tokens: what a tool adds to every request while it is on.",
     "Change: /codegraph tools all | none | on <names> | off <names> | <names> (exactly those). Names: node, relations, search.",
   ].join("\n");
 }

@@ -45,11 +45,6 @@ function confirmText(verb, f) {
       lines.push("On a large repository this may take minutes and much memory.");
       return { title: "Create the CodeGraph index?", body: lines.join("\n") };
     }
-    case "sync":
-      return {
-        title: "Sync the CodeGraph index?",
-        body: `Re-indexes the files changed since the last index write, in ${dir} (CodeGraph rewrites the database even when nothing changed).`,
-      };
     case "rebuild":
       return {
         title: "Rebuild the CodeGraph index?",
@@ -62,14 +57,12 @@ function confirmText(verb, f) {
     case "uninit":
       return {
         title: "Delete the CodeGraph index?",
-        body: `Deletes ${dir}/ (${bytesText(f.indexBytes)}) and CodeGraph's git hooks in this repository. codegraph_explore stops working here until /codegraph init.`,
+        body: `Deletes ${dir}/ (${bytesText(f.indexBytes)})${f.gitRepository ? " and CodeGraph's git hooks in this repository" : ""}. codegraph_explore stops working here until /codegraph init.`,
       };
     case "unlock":
       return {
         title: "Remove CodeGraph's stale lock?",
-        body: f.locks?.length
-          ? `Removes ${f.locks.map(shownPath).join(" and ")}, left by an interrupted CodeGraph write (no CodeGraph writer holds it now), and CodeGraph's stale daemon files.`
-          : `No lock file is in ${dir}/ now: CodeGraph will only clear stale daemon files, or say there is nothing to do.`,
+        body: `Removes ${f.locks.map(shownPath).join(" and ")}, left by an interrupted CodeGraph write (no CodeGraph writer holds it now), and CodeGraph's stale daemon files.`,
       };
     default:
       return { title: `codegraph ${verb}?`, body: "" };
@@ -86,9 +79,14 @@ function hooksWhy(reason) {
 const CANCELLED_NOTHING = (verb) => `/codegraph ${verb}: cancelled, nothing changed.`;
 
 /** The progress line: "init: parsing — 3/7 files (42%) · 4 s". */
+/** CodeGraph's phases of a write, in order (its `-v` output: "Phase: scanning", …). */
+const WRITE_PHASES = ["scanning", "parsing", "resolving", "linking"];
+
 function progressText(verb, p, elapsedMs, withCancel) {
   const parts = [];
-  if (p?.phase) parts.push(p.phase);
+  const step = WRITE_PHASES.indexOf(p?.phase);
+  if (step >= 0) parts.push(`step ${step + 1} of ${WRITE_PHASES.length}, ${p.phase}`);
+  else if (p?.phase) parts.push(p.phase);
   if (p?.done !== undefined) parts.push(`${p.done}/${p.total}${p.phase === "parsing" ? " files" : ""} (${p.percent}%)`);
   const what = parts.length ? parts.join(" — ") : "starting";
   const cancel = withCancel ? " · /codegraph cancel stops it" : "";
@@ -102,7 +100,7 @@ function loaderText(verb, p, elapsedMs) {
 
 /** The result of a finished write: measured duration, CodeGraph's summary lines, what follows. */
 function doneText(verb, f) {
-  const lines = [`/codegraph ${verb}: done in ${durationText(f.durationMs)} (measured by pi-codegraph).`];
+  const lines = [`/codegraph ${verb}: done in ${durationText(f.durationMs)}.`];
   if (f.summary.length) lines.push(...f.summary.map((l) => `  ${l}`));
   if (verb === "unlock" && f.lockLeft)
     lines.push(
@@ -112,7 +110,12 @@ function doneText(verb, f) {
     lines.push(
       "If the index was built by an older CodeGraph, 'Already up to date' can be wrong: /codegraph status says whether a rebuild is recommended.",
     );
-  lines.push(`codegraph_explore: ${f.ready ? "ready" : `not ready (${f.problemCode})`}.`);
+  // What it means for the user: the agent's tools, or why they still cannot answer.
+  lines.push(
+    f.ready
+      ? "The agent's CodeGraph tools answer from it now."
+      : `The agent's CodeGraph tools are not ready (${f.problemCode}): /codegraph doctor says why.`,
+  );
   return lines.join("\n");
 }
 
@@ -172,8 +175,11 @@ const needsYesText = (verb, label) =>
 
 const unsupportedText = (verb, why) => `/codegraph ${verb}: not available with the installed CodeGraph CLI: ${why}`;
 
-const unknownVerbText = (word) =>
-  `/codegraph: unknown verb ${JSON.stringify(word)}. Verbs: ${Object.keys(VERB_LINES).join(", ")} (bare /codegraph shows readiness).`;
+/** An unknown verb, with the verb it most likely meant (`guess`, or undefined). */
+const unknownVerbText = (word, guess) =>
+  guess
+    ? `/codegraph: unknown verb ${JSON.stringify(word)}. Did you mean /codegraph ${guess}?`
+    : `/codegraph: unknown verb ${JSON.stringify(word)}. Verbs: ${Object.keys(VERB_LINES).join(", ")} (/codegraph help says what each does).`;
 
 /** `/codegraph cancel` with nothing running (in the workspace, or in the root labelled `label`). */
 const nothingToCancelText = (label) =>

@@ -6,6 +6,7 @@ const { printable } = require("../../contract/text.js");
 const { ignoredSettingsLines } = require("../../words/settings.js");
 const { editedReportText } = require("../../words/staleness.js");
 const { toolsOnText } = require("../../words/tools.js");
+const { MORE_LINE, SYNC_STEP, nextStepText, notReadyText } = require("../../words/report.js");
 
 /** "native addon /path/x.node", "node (native addon not loaded: …)": the runner in one line. */
 function runnerLine(runner) {
@@ -127,11 +128,47 @@ function statusReport(diagnosis, state, info) {
   return lines.map(printable).join("\n");
 }
 
-/** Bare `/codegraph`: readiness checked again, then the report, a warning when not ready. */
+/**
+ * Bare `/codegraph`: at most three lines: the state (the report's first line), the next step
+ * when there is one (the problem's remediation; /codegraph sync when files changed since the
+ * index), and where the rest is.
+ */
+function briefReport(diagnosis, state) {
+  const serving = state.serving?.() ?? diagnosis;
+  if (!serving.ready) {
+    // A verb refused here (an index directory that is not the workspace's alone) or an enclosing
+    // project's index: the remediation's own words, not a verb that would be refused.
+    const plain = !serving.ancestorIndex && !diagnosis.writeProblem && !diagnosis.removeProblem;
+    const next = nextStepText(serving.problemCode, serving.remediation, { plain });
+    const lines = [notReadyText(serving.problemCode, serving.problem), next, MORE_LINE];
+    return lines.map(printable).join("\n");
+  }
+  const edited = state.ledger?.count() ?? 0;
+  const names = (state.ledger?.files?.() ?? []).map((file) => path.relative(diagnosis.cwd, file));
+  const first = `pi-codegraph: ${edited > 0 ? editedReportText(edited, state.ledger?.more?.() ?? false, names) : "ready"}`;
+  return [first, ...(edited > 0 ? [SYNC_STEP] : []), MORE_LINE].map(printable).join("\n");
+}
+
+/** `/codegraph doctor`: readiness checked again, then the whole report, a warning when not ready. */
 async function handleReport(ctx, { glue, state, refresh, say }) {
   await refresh(ctx);
   const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
   say(ctx, statusReport(state.diagnosis, state, info), state.serving().ready ? "info" : "warning");
 }
 
-module.exports = { runnerLine, envDroppedLines, handleReport, indexSizeText, parallelText, statusReport };
+/** Bare `/codegraph`: readiness checked again, then the short report (briefReport). */
+async function handleBrief(ctx, { state, refresh, say }) {
+  await refresh(ctx);
+  say(ctx, briefReport(state.diagnosis, state), state.serving().ready ? "info" : "warning");
+}
+
+module.exports = {
+  briefReport,
+  envDroppedLines,
+  handleBrief,
+  handleReport,
+  indexSizeText,
+  parallelText,
+  runnerLine,
+  statusReport,
+};

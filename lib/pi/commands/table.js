@@ -3,8 +3,12 @@
 // `{ glue, state, peers, refresh, say }`, built once per session (lib/pi/session.js).
 //   tools …   /codegraph tools (the focused tools' choice): answers at once, even while a scan runs
 //   roots …   /codegraph roots (list, add, remove)
+//   doctor    the whole readiness report (lib/pi/commands/status.js)
+//   help      the verbs, a line each (also --help, -h, ?)
 //   <verb> …  status, init, sync, rebuild, uninit, unlock, cancel (lib/pi/commands/verbs.js)
-//   (nothing) the readiness report (lib/pi/commands/status.js)
+//   (nothing) readiness in at most three lines, with the next step (lib/pi/commands/status.js)
+
+const { HELP_WORDS, helpText } = require("../../words/command.js");
 
 const SUBCOMMANDS = [
   {
@@ -21,6 +25,20 @@ const SUBCOMMANDS = [
     handle: (m, rest, ctx, context) => m.handleRoots(rest, ctx, context),
     complete: (m, prefix, context, cwd) => m.rootsCompletions(prefix, context.state, cwd),
   },
+  {
+    word: "doctor",
+    waitsForScan: true,
+    load: () => require("./status.js"),
+    handle: (m, _rest, ctx, context) => m.handleReport(ctx, context),
+    complete: () => null,
+  },
+  {
+    word: "help",
+    waitsForScan: false,
+    load: () => null,
+    handle: (_m, _rest, ctx, context) => context.say(ctx, helpText(), "info"),
+    complete: () => null,
+  },
 ];
 /** Any other first word: a verb (its own module tells a known one from a typo). */
 const VERBS = {
@@ -32,20 +50,21 @@ const VERBS = {
     m.verbCompletions(prefix, context.state.diagnosis?.cliVersion, context.state.verbRoots()),
 };
 
-/** Nothing typed: the report, from readiness as it is once a scan still running has settled. */
+/** Nothing typed: the short report, from readiness as it is once a scan still running has settled. */
 const REPORT = {
   word: "",
   waitsForScan: true,
   load: () => require("./status.js"),
-  handle: (m, _rest, ctx, context) => m.handleReport(ctx, context),
+  handle: (m, _rest, ctx, context) => m.handleBrief(ctx, context),
 };
 
 /** `{ entry, rest }` for what was typed after "/codegraph " (`rest`: after the entry's word). */
 function entryFor(args) {
   const text = String(args ?? "");
-  const first = text.trim().split(/\s+/)[0].toLowerCase();
+  const typed = text.trim().split(/\s+/)[0].toLowerCase();
+  const first = HELP_WORDS.includes(typed) ? "help" : typed;
   const entry = SUBCOMMANDS.find((e) => e.word === first);
-  return entry ? { entry, rest: text.trim().slice(entry.word.length) } : { entry: VERBS, rest: text };
+  return entry ? { entry, rest: text.trim().slice(typed.length) } : { entry: VERBS, rest: text };
 }
 
 /** Runs `/codegraph <args>` with the session's command context. */

@@ -5,16 +5,26 @@
 // installed CLI, one write at a time, the user's consent), shows its progress and lets the user
 // stop it, and says what happened. Words: lib/words/verbs.js.
 
-const { isWslWindowsDrive } = require("../../contract/index-dir.js");
+const fs = require("node:fs");
+const path = require("node:path");
 const { verbCommand } = require("../../contract/commands.js");
 const { lockFilesIn, lockState, ownIndexPath } = require("./index-files.js");
+const {
+  NEED_YES,
+  VERB_FEATURES,
+  WRITE_VERBS,
+  asksFirst,
+  parseVerbArgs,
+  verbSupport,
+  watchOff,
+} = require("./verb-rules.js");
 const { lastLines, parseIndexStatus, writeProgress, writeSummary } = require("../../contract/index-status.js");
 const { spokenRoot, verbTarget } = require("./verb-target.js");
 const { canBuildProgressBox, progressBox } = require("./progress-box.js");
-const { supports } = require("../../words/versions.js");
 const { notOwnRefusal } = require("./verb-refusal.js");
 const { changedFileNames } = require("../../api/changed-files.js");
 const { VERB_LINES } = require("../../words/command.js");
+const { closestWord } = require("./did-you-mean.js");
 const { CANCELLED_NOTHING, YES_LINE, alreadyIndexedText, busyText } = require("../../words/verbs.js");
 const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport } = require("../../words/verbs.js");
 const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("../../words/verbs.js");
@@ -22,48 +32,11 @@ const { nothingToCancelText, progressText, unknownVerbText, unreadableStatusText
 const { bugText, noIndexDirText, unsupportedText } = require("../../words/verbs.js");
 const { pickProjectText, projectHeadText, typeLabelText, unknownProjectText } = require("../../words/verbs.js");
 
-/** The verbs that write the index (or its lock files): they ask first where a UI exists. */
-const WRITE_VERBS = new Set(["init", "sync", "rebuild", "uninit", "unlock"]);
-/** Without a UI these need `--yes`: they destroy what the index holds. */
-const NEED_YES = new Set(["rebuild", "uninit"]);
-/** The feature each verb needs of the CLI (lib/contract/versions.js). */
-const VERB_FEATURES = {
-  status: "status --json",
-  init: "init --yes",
-  sync: "sync",
-  rebuild: "index",
-  uninit: "uninit --force",
-  unlock: "unlock",
-};
 /** How often the progress line is redrawn (our own clock; the CLI may print nothing for long). */
 const PROGRESS_TICK_MS = 1000;
 
 /** The write running in each workspace (one at a time per workspace, across sessions): cwd → { verb, controller }. */
 const runningWrites = new Map();
-
-/** `"init --yes"` → `{ verb: "init", yes: true, extra: [] }`. */
-function parseVerbArgs(args) {
-  const parts = String(args ?? "")
-    .trim()
-    .split(/\s+/)
-    .filter(Boolean);
-  const [verb = "", ...rest] = parts;
-  const yes = rest.some((w) => w === "--yes" || w === "-y");
-  const extra = rest.filter((w) => w !== "--yes" && w !== "-y");
-  return { verb: verb.toLowerCase(), yes, extra };
-}
-
-/** Whether the installed CLI (`cliVersion`) has what `verb` runs. */
-function verbSupport(verb, cliVersion) {
-  const feature = VERB_FEATURES[verb];
-  if (!feature) return { ok: true };
-  try {
-    const r = supports(cliVersion, feature);
-    return r && r.ok === false ? r : { ok: true };
-  } catch {
-    return { ok: true };
-  }
-}
 
 /**
  * Pi's argument completion for `/codegraph `: the verbs matching `prefix` (minus those the
@@ -97,17 +70,6 @@ function verbCompletions(prefix, cliVersion, roots = []) {
 }
 
 /**
- * Why CodeGraph turns file watching off here (its init then offers git hooks), or null: its own
- * rule (1.6.1 sync/watch-policy.js `watchDisabledReason`): CODEGRAPH_NO_WATCH=1, unless that,
- * CODEGRAPH_FORCE_WATCH=1 keeps it on, else a Windows drive under WSL (lib/contract/index-dir.js).
- */
-function watchOff(cwd, env = process.env) {
-  if (env.CODEGRAPH_NO_WATCH === "1") return { is: "env", value: "1" };
-  if (env.CODEGRAPH_FORCE_WATCH === "1" || !isWslWindowsDrive(cwd, env)) return null;
-  return { is: "wsl", mount: /^\/mnt\/[a-z]/i.exec(cwd)[0] };
-}
-
-/**
  * The end of a finished write's output, from its own result: the whole text, or when the caps cut
  * it the runner's tail (the end of the cleaned output past the caps; both runners give it). Its
  * full-output file is released unread: nobody reads it.
@@ -129,7 +91,9 @@ async function withProgress(verb, ctx, peers, controller, work) {
   let latest = {};
   let redraw = () => {};
   const onProgress = (p) => {
-    latest = writeProgress(typeof p?.tail === "string" ? p.tail : lastLines(p?.text));
+    const now = writeProgress(typeof p?.tail === "string" ? p.tail : lastLines(p?.text));
+    // A count whose phase line has left the tail is still that phase's: the label stays.
+    latest = now.phase === undefined && latest.phase !== undefined ? { ...now, phase: latest.phase } : now;
     redraw();
   };
   const outcome = work(onProgress).then(
@@ -193,8 +157,10 @@ async function verbOf(args, ctx, env) {
   const plainSay = (text, type = "info") => env.say(ctx, text, type);
   if (verb === "cancel") return cancelWrite(extra, ctx, env);
   // One word may follow a verb: a project's label (an option other than --yes is not ours to pass).
-  if (!Object.hasOwn(VERB_FEATURES, verb) || extra.length > 1 || extra[0]?.startsWith("-"))
-    return plainSay(unknownVerbText(args.trim()), "warning");
+  if (!Object.hasOwn(VERB_FEATURES, verb) || extra.length > 1 || extra[0]?.startsWith("-")) {
+    const guess = Object.hasOwn(VERB_FEATURES, verb) ? undefined : closestWord(verb, Object.keys(VERB_LINES));
+    return plainSay(unknownVerbText(args.trim(), guess), "warning");
+  }
   await env.refresh(ctx);
   const target = verbTarget(verb, extra[0], env.state);
   if (target.unknown) return plainSay(unknownProjectText(verb, extra[0], target.unknown), "warning");
@@ -229,12 +195,14 @@ async function verbOf(args, ctx, env) {
   if (d.problemCode === "CODEGRAPH_INDEX_BUSY")
     return say(liveWriterText(verb, d.indexProblem ?? d.problem), "warning");
 
-  if (!yes) {
+  if (!yes && asksFirst(verb, d.indexDir)) {
     if (ctx.hasUI) {
       const { title, body } = confirmText(verb, {
         cwd,
         indexDir: d.indexDir,
         hooks: verb === "init" ? hooksWhy(watchOff(cwd)) : null,
+        // CodeGraph's uninit removes its git hooks, which only a git repository can have.
+        gitRepository: fs.existsSync(path.join(cwd, ".git")),
         ancestorIndex: d.ancestorIndex,
         indexBytes: d.indexBytes,
         locks: verb === "unlock" ? lockFilesIn(d.indexDir) : [],

@@ -1,0 +1,68 @@
+// The rules of the `/codegraph` verbs, apart from running them (lib/pi/commands/verbs.js): which
+// verbs write, which ask first and which need `--yes` without a UI, what each needs of the CLI,
+// how the typed words are read, and when CodeGraph turns file watching off.
+
+const { isWslWindowsDrive } = require("../../contract/index-dir.js");
+const { supports } = require("../../words/versions.js");
+const { lockFilesIn } = require("./index-files.js");
+
+/** The verbs that write the index (or its lock files): they ask first where a UI exists. */
+const WRITE_VERBS = new Set(["init", "sync", "rebuild", "uninit", "unlock"]);
+/** Without a UI these need `--yes`: they destroy what the index holds. */
+const NEED_YES = new Set(["rebuild", "uninit"]);
+
+/**
+ * Whether the user has something to decide before `verb` runs on the index in `indexDir`: sync
+ * only brings it up to date, and unlock with no lock file only clears CodeGraph's stale daemon
+ * files, so neither asks; init, rebuild and uninit, and unlock removing a lock, do.
+ */
+function asksFirst(verb, indexDir) {
+  if (verb === "sync") return false;
+  if (verb === "unlock") return lockFilesIn(indexDir).length > 0;
+  return true;
+}
+/** The feature each verb needs of the CLI (lib/contract/versions.js). */
+const VERB_FEATURES = {
+  status: "status --json",
+  init: "init --yes",
+  sync: "sync",
+  rebuild: "index",
+  uninit: "uninit --force",
+  unlock: "unlock",
+};
+/** `"init --yes"` → `{ verb: "init", yes: true, extra: [] }`. */
+function parseVerbArgs(args) {
+  const parts = String(args ?? "")
+    .trim()
+    .split(/\s+/)
+    .filter(Boolean);
+  const [verb = "", ...rest] = parts;
+  const yes = rest.some((w) => w === "--yes" || w === "-y");
+  const extra = rest.filter((w) => w !== "--yes" && w !== "-y");
+  return { verb: verb.toLowerCase(), yes, extra };
+}
+
+/** Whether the installed CLI (`cliVersion`) has what `verb` runs. */
+function verbSupport(verb, cliVersion) {
+  const feature = VERB_FEATURES[verb];
+  if (!feature) return { ok: true };
+  try {
+    const r = supports(cliVersion, feature);
+    return r && r.ok === false ? r : { ok: true };
+  } catch {
+    return { ok: true };
+  }
+}
+
+/**
+ * Why CodeGraph turns file watching off here (its init then offers git hooks), or null: its own
+ * rule (1.6.1 sync/watch-policy.js `watchDisabledReason`): CODEGRAPH_NO_WATCH=1, unless that,
+ * CODEGRAPH_FORCE_WATCH=1 keeps it on, else a Windows drive under WSL (lib/contract/index-dir.js).
+ */
+function watchOff(cwd, env = process.env) {
+  if (env.CODEGRAPH_NO_WATCH === "1") return { is: "env", value: "1" };
+  if (env.CODEGRAPH_FORCE_WATCH === "1" || !isWslWindowsDrive(cwd, env)) return null;
+  return { is: "wsl", mount: /^\/mnt\/[a-z]/i.exec(cwd)[0] };
+}
+
+module.exports = { NEED_YES, VERB_FEATURES, WRITE_VERBS, asksFirst, parseVerbArgs, verbSupport, watchOff };

@@ -1,0 +1,27 @@
+// The words of bare `/codegraph`: readiness in at most three lines, the next step among them
+// (`/codegraph doctor` says everything: lib/pi/commands/status.js).
+
+const SYNC_STEP = "Next: /codegraph sync brings the index up to date.";
+const MORE_LINE = "/codegraph doctor shows the details, /codegraph help the verbs.";
+
+/** The user's next step for the states a newcomer meets first, shorter than the model's remediation. */
+const USER_STEPS = {
+  CODEGRAPH_NOT_FOUND:
+    "Next: install the CodeGraph CLI (npm install -g @colbymchenry/codegraph), or set PI_CODEGRAPH_BIN.",
+  CODEGRAPH_NO_INDEX: "Next: /codegraph init indexes this workspace.",
+  CODEGRAPH_INDEX_INTERRUPTED: "Next: /codegraph rebuild, or /codegraph unlock to use the index as it is.",
+};
+
+/**
+ * "Next: <what to do>": the user's own step for `code` where there is one and it holds (`plain`:
+ * no enclosing project's index to choose from, and no verb refused here), else the first line of
+ * the diagnosis' remediation, which says why and what instead.
+ */
+const nextStepText = (code, remediation, { plain = true } = {}) =>
+  (plain && USER_STEPS[code]) || `Next: ${String(remediation ?? "").split("\n")[0]}`;
+
+/** "pi-codegraph: not ready (CODEGRAPH_NO_INDEX): <the problem's first line>". */
+const notReadyText = (code, problem) =>
+  `pi-codegraph: not ready (${code})${problem ? `: ${String(problem).split("\n")[0]}` : ""}`;
+
+module.exports = { MORE_LINE, SYNC_STEP, nextStepText, notReadyText };
