@@ -93,6 +93,20 @@ function nodeTest(files, concurrency, out, env = {}) {
 
 const args = process.argv.slice(2);
 const all = allFiles();
+
+// The suites run Pi 1.x, whose floor is package.json's engines (22.19): below it they would fail
+// one by one for that reason alone, so the run stops here and says so.
+const floor = JSON.parse(fs.readFileSync(path.join(root, "package.json"), "utf8")).engines.node.replace(/^>=\s*/, "");
+const compareVersions = (have, need) => {
+  const [a, b] = [have, need].map((v) => v.replace(/^v/, "").split(".").map(Number));
+  return a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+};
+if (!args.includes("--list") && compareVersions(process.version, floor) < 0) {
+  console.error(
+    `npm test needs Node.js ${floor} or newer (Pi 1.x's floor, package.json engines); this is ${process.version}.`,
+  );
+  process.exit(1);
+}
 for (const file of [...WAITING, ...SMOKE, ...LOWEST_PI]) {
   if (!all.includes(file)) throw new Error(`__test__/run.mjs lists ${file}, which is not a test file`);
 }
