@@ -209,6 +209,23 @@ for (const impl of implementations) {
         });
       });
 
+      test("a verb that could mean several projects asks which with Pi's select; cancelled, nothing runs", async () => {
+        const answers = ["packages/web", undefined];
+        const asked = await session(ws, { select: () => answers.shift() });
+        await logged(async (log) => {
+          const web = path.join(ws, "packages", "web");
+          const sync = await asked.cg("sync");
+          assert.deepEqual(asked.ui.selects[0], { title: "/codegraph sync: which project?", options: API });
+          assert.equal(sync.split("\n")[0], `Project packages/web (${web}):`);
+          assert.deepEqual(
+            log().map((r) => [r.argv[0], r.cwd]),
+            [["sync", web]],
+          );
+          assert.equal(await asked.cg("rebuild"), "/codegraph rebuild: cancelled, nothing changed.");
+          assert.equal(log().length, 1, "nothing more ran");
+        });
+      });
+
       test("verb completion: after a verb, the labels", () => {
         assert.deepEqual(
           s.complete("sync ").map((i) => [i.value, i.description]),

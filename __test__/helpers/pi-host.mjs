@@ -165,12 +165,13 @@ export async function hostWith(pkg, source = "test") {
 /**
  * A UI context that records what the extension shows: the status slot (`statuses`, and every
  * call in `statusLog`), notifications (`notes`), confirm dialogs (`confirms`, answered with
- * `confirm`: a boolean or a function of { title, body }) and custom components (`customs`).
+ * `confirm`: a boolean or a function of { title, body }), selects (`selects`, answered by `select`,
+ * a function of { title, options }, when given) and custom components (`customs`).
  * `custom`: "none" resolves `ui.custom()` with undefined without calling its factory, as Pi's rpc
  * mode does; "tui" builds the component as interactive Pi does (a TUI whose requestRender is
  * counted, Pi's theme), keeps it in `customs` and resolves with what it passes to `done`.
  */
-export function recordingUi({ confirm = true, custom = "none" } = {}) {
+export function recordingUi({ confirm = true, custom = "none", select } = {}) {
   const ui = { statuses: new Map(), statusLog: [], notes: [], confirms: [], customs: [], renders: 0 };
   ui.setStatus = (key, text) => {
     ui.statuses.set(key, text);
@@ -181,6 +182,15 @@ export function recordingUi({ confirm = true, custom = "none" } = {}) {
     ui.confirms.push({ title, body });
     return typeof confirm === "function" ? confirm({ title, body }) : confirm;
   };
+  // Only when the test answers selects (`select`: a function of { title, options }): without it,
+  // the extension's words for a host that cannot ask.
+  if (select) {
+    ui.selects = [];
+    ui.select = async (title, options) => {
+      ui.selects.push({ title, options });
+      return select({ title, options });
+    };
+  }
   ui.custom = async (factory) => {
     if (custom !== "tui") return undefined;
     const tui = {

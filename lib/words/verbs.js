@@ -261,6 +261,8 @@ const projectHeadText = (root) => `Project ${root.label} (${shownPath(root.dir)}
 /** A write without a label where the only root is outside the workspace: nothing runs. */
 const typeLabelText = (verb, root) =>
   `/codegraph ${verb}: refused. The only CodeGraph project here, ${shownPath(root.dir)}, is outside the workspace, and a write acts on it only when you name it: /codegraph ${verb} ${root.label}. Nothing was run.`;
+/** The select's title when several projects could be meant: "/codegraph sync: which project?". */
+const pickTitleText = (verb) => `/codegraph ${verb}: which project?`;
 const pickProjectText = (verb, labels) =>
   `/codegraph ${verb}: name the project, one of: ${labels.join(", ")} (e.g. /codegraph ${verb} ${labels[0]}). Nothing was run.`;
 
@@ -270,6 +272,7 @@ const unknownProjectText = (verb, label, labels) =>
 
 module.exports = {
   pickProjectText,
+  pickTitleText,
   projectHeadText,
   typeLabelText,
   unknownProjectText,

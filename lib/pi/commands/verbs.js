@@ -30,7 +30,13 @@ const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport
 const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("../../words/verbs.js");
 const { nothingToCancelText, progressText, unknownVerbText, unreadableStatusText } = require("../../words/verbs.js");
 const { bugText, noIndexDirText, unsupportedText } = require("../../words/verbs.js");
-const { pickProjectText, projectHeadText, typeLabelText, unknownProjectText } = require("../../words/verbs.js");
+const {
+  pickProjectText,
+  pickTitleText,
+  projectHeadText,
+  typeLabelText,
+  unknownProjectText,
+} = require("../../words/verbs.js");
 
 /** How often the progress line is redrawn (our own clock; the CLI may print nothing for long). */
 const PROGRESS_TICK_MS = 1000;
@@ -164,7 +170,17 @@ async function verbOf(args, ctx, env) {
   await env.refresh(ctx);
   const target = verbTarget(verb, extra[0], env.state);
   if (target.unknown) return plainSay(unknownProjectText(verb, extra[0], target.unknown), "warning");
-  if (target.pick) return plainSay(pickProjectText(verb, target.pick), "warning");
+  if (target.pick) {
+    // A choice to make: Pi's select where there is a UI to ask in, else the labels to type.
+    if (!ctx.hasUI || typeof ctx.ui?.select !== "function")
+      return plainSay(pickProjectText(verb, target.pick), "warning");
+    let label;
+    try {
+      label = await ctx.ui.select(pickTitleText(verb), target.pick);
+    } catch {}
+    if (!target.pick.includes(label)) return plainSay(CANCELLED_NOTHING(verb));
+    return verbOf(`${verb} ${label}${yes ? " --yes" : ""}`, ctx, env);
+  }
   if (target.typeLabel) return plainSay(typeLabelText(verb, target.typeLabel), "warning");
   const root = target.root && target.root.source !== "workspace" ? target.root : null;
   const cwd = root ? root.dir : ctx.cwd;
