@@ -4,7 +4,7 @@
 // the test runs it here under a hard timeout. argv[2]: JSON `{ cases: [{ name, ws, swap? }] }`;
 // `swap`: files replaced by a FIFO (or, with `swapTo: "huge"`, grown to 64 MiB) right after the
 // glue's stat of them (the race a check-then-open loses). Prints one JSON line per case, as soon as each is done: `{ name, status, tools,
-// roots, active }` (what `/codegraph`, `/codegraph tools`, `/codegraph roots` said; the tools on).
+// roots, active }` (what `/codegraph doctor`, `/codegraph tools`, `/codegraph roots` said; the tools on).
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -36,7 +36,7 @@ for (const c of cases) {
   const said = (args) => codegraphSaid(host, ctx, args);
   const out = {
     name: c.name,
-    status: await said(""),
+    status: await said("doctor"),
     tools: await said("tools"),
     roots: await said("roots"),
     active: host.activeTools().map((t) => t.name),
