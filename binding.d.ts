@@ -154,6 +154,9 @@ export interface AnswerFacts {
   fullOutputMissing?: any
 }
 
+/** Walks `cwd` for source files written after `walk.sinceMs` (metadata only, the scan's walk). */
+export declare function changedSource(cwd: string, walk: SourceChangesRequest): Promise<SourceChangesResult>
+
 /**
  * A CodeGraph command as data, as `lib/contract/commands.js` builds it: `codegraph <subcommand>
  * <options> [-- <positional>]`. Declared for the generated TypeScript types; `args::command`
@@ -390,6 +393,31 @@ export interface RunResult {
  * indexer skips). Rejects only for a pattern that does not compile.
  */
 export declare function scanSource(cwd: string, scan: SourceScanRequest): Promise<SourceScanResult>
+
+/**
+ * Which files of `extensions` were written after `sinceMs`, as `lib/contract/definitions.js`'s
+ * `sourceChangesRequest` describes the walk.
+ */
+export interface SourceChangesRequest {
+  extensions: Array<string>
+  skipDirs: Array<string>
+  /** Milliseconds since the Unix epoch (the index's last write, as `fs.stat` gives it). */
+  sinceMs: number
+  maxFiles: number
+  maxPaths: number
+  deadlineMs: number
+}
+
+/** What the walk found. */
+export interface SourceChangesResult {
+  /** The first `maxPaths` changed files, relative to the walked directory, `/`-separated. */
+  paths: Array<string>
+  /** How many changed in all. */
+  changed: number
+  filesSeen: number
+  /** "deadline" or "files" when a bound ended the walk early; null when it walked the whole tree. */
+  stopped?: string
+}
 
 /** A matching line. */
 export interface SourceScanMatch {

@@ -497,7 +497,7 @@ test("doctor in a subdirectory of an indexed project (real addon): names the pro
   assert.equal(r.code, 1);
   assert.match(r.stdout, new RegExp(`^ancestor\\s+${project}`, "m"));
   assert.match(r.stdout, /^fix\s+The enclosing project .* add it in Pi/m);
-  assert.match(r.stdout.replace(/\n {2,}/g, " "), new RegExp(`/codegraph roots add ${project}\\).* start Pi there`));
+  assert.match(r.stdout.replace(/\n {2,}/g, " "), new RegExp(`/codegraph projects add ${project}\\).* start Pi there`));
 });
 
 test("doctor in a directory whose name holds an escape sequence, a bidi control and a newline: one row, nothing raw", () => {

@@ -63,7 +63,15 @@ test("bare /codegraph: the state and where the rest is; when not ready, the next
   const lines = (await bare.cg("")).text.split("\n");
   assert.equal(lines.length, 3, lines.join("\n"));
   assert.match(lines[0], /^pi-codegraph: not ready \(CODEGRAPH_NO_INDEX\): /);
-  assert.match(lines[1], /^Next: .*\/codegraph init/);
+  assert.equal(lines[1], "Next: /codegraph init indexes this workspace.");
+
+  // Below a project with an index: the step is the choice /codegraph init offers.
+  const project = makeWorkspace();
+  const sub = path.join(project, "packages", "core");
+  fs.mkdirSync(sub, { recursive: true });
+  const below = (await (await session(sub)).cg("")).text.split("\n");
+  assert.equal(below.length, 3, below.join("\n"));
+  assert.equal(below[1], `Next: /codegraph init offers the enclosing project's index (${project}) or a new one here.`);
 });
 
 test("bare /codegraph after an edit names the files and /codegraph sync as the next step", async () => {
@@ -78,10 +86,7 @@ test("bare /codegraph after an edit names the files and /codegraph sync as the n
     "Next: /codegraph sync brings the index up to date.",
     "/codegraph doctor shows the details, /codegraph help the verbs.",
   ]);
-  assert.match(
-    lines[0],
-    /^pi-codegraph: ready, 1 file changed since the index \(edited in this session: src\/late\.ts\)$/,
-  );
+  assert.match(lines[0], /^pi-codegraph: ready, 1 file changed since the index: src\/late\.ts$/);
 });
 
 test("/codegraph doctor: the whole report (runner, CLI, index, parallel limit, last error)", async () => {
@@ -168,7 +173,23 @@ test("the status slot is coloured from Pi's theme in the terminal: warning for a
   await host.startSession(ctx);
   fs.writeFileSync(path.join(ws, "late.ts"), "export const late = 1;\n");
   await host.toolResult({ toolName: "write", input: { path: path.join(ws, "late.ts") } }, ctx);
-  assert.equal(ui.statuses.get("codegraph"), "<warning>⬡ codegraph · 1 file edited since the index</warning>");
+  assert.equal(ui.statuses.get("codegraph"), "<warning>⬡ codegraph · 1 file changed since the index</warning>");
   // rpc: the client gets the words alone.
   assert.equal(await slotIn(makeWorkspace({ index: false }), {}, "rpc"), "⬡ codegraph: no index");
+});
+
+test("a write's progress: one bar for the whole write that never goes back as CodeGraph moves through its phases", () => {
+  const { progressText } = require("../lib/words/verbs.js");
+  const steps = [];
+  for (const phase of ["scanning", "parsing", "resolving", "linking"])
+    for (const percent of [0, 50, 100]) steps.push({ phase, done: percent, total: 100, percent });
+  const shown = steps.map((p) => progressText("init", p, 4000, false));
+  const bars = shown.map((t) => Number(/▰*▱* (\d+)%/.exec(t)[1]));
+  assert.deepEqual(
+    bars.map((b, i) => i === 0 || b >= bars[i - 1]),
+    bars.map(() => true),
+    shown.join("\n"),
+  );
+  assert.equal(bars.at(-1), 100);
+  assert.match(shown[4], /^codegraph init: step 2 of 4, parsing 50\/100 files · ▰▰▰▰▱▱▱▱▱▱ 42% · 4 s$/);
 });

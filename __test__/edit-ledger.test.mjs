@@ -1,5 +1,5 @@
 // The session's ledger of files Pi's own edit/write tools changed after the index
-// (lib/api/staleness.js createEditLedger, fed from tool_result in lib/pi/session.js) is bounded: at most
+// (lib/api/edit-ledger.js createEditLedger, fed from tool_result in lib/pi/session.js) is bounded: at most
 // MAX_EDITS_TRACKED (1000) files are tracked; past that the count shows as "1000+", the status
 // slot is not updated again (its text no longer changes), and a turn's recheck stats the index
 // files only, never an edited file. Counted, not timed: entries shown, setStatus calls, stats.
@@ -12,11 +12,12 @@ import path from "node:path";
 import { test } from "node:test";
 import { makeWorkspace, useFakeCli } from "./helpers/index.mjs";
 import { hostWith, recordingUi } from "./helpers/pi-host.mjs";
+import { waitFor } from "./helpers/processes.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../index.js");
-const { createEditLedger } = require("../lib/api/staleness.js");
-/** The ledger's bound (lib/api/staleness.js MAX_EDITS_TRACKED), as the user sees it. */
+const { createEditLedger } = require("../lib/api/edit-ledger.js");
+/** The ledger's bound (lib/api/edit-ledger.js MAX_EDITS_TRACKED), as the user sees it. */
 const BOUND = 1000;
 
 useFakeCli();
@@ -62,25 +63,25 @@ test(`past ${BOUND} edited files: "1000+", no status update per edit, a turn sta
   assert.equal(s.slot(), "⬡ codegraph");
   const before = s.slotCalls();
   for (let i = 0; i < BOUND; i += 1) await s.edit(`src/f${i}.ts`);
-  assert.equal(s.slot(), "⬡ codegraph · 1000 files edited since the index");
+  assert.equal(s.slot(), "⬡ codegraph · 1000 files changed since the index");
   assert.equal(s.slotCalls() - before, BOUND, "one update per new count up to the bound");
 
   await s.edit("src/past-the-bound-0.ts");
-  assert.equal(s.slot(), "⬡ codegraph · 1000+ files edited since the index");
+  assert.equal(s.slot(), "⬡ codegraph · 1000+ files changed since the index");
   const atBound = s.slotCalls();
   for (let i = 1; i < 2000; i += 1) await s.edit(`src/past-the-bound-${i}.ts`);
   await s.edit("src/f7.ts"); // a tracked file again
   assert.equal(s.slotCalls(), atBound, "past the bound the slot's text does not change: no update");
   assert.equal(
     await s.report(),
-    "pi-codegraph: ready, 1000+ files changed since the index (edited in this session: src/f0.ts, src/f1.ts, src/f2.ts and 997+ more)",
+    "pi-codegraph: ready, 1000+ files changed since the index: src/f0.ts, src/f1.ts, src/f2.ts and 997+ more",
   );
 
   const dirs = [path.join(ws, "src"), path.join(ws, ".codegraph")];
   const [edited, index] = await countingStats(dirs, () => s.host.beforeAgentStart(s.ctx));
   assert.ok(index > 0 && index <= 4, `the recheck stats the index files (${index} stats)`);
   assert.equal(edited, 0, "never an edited file");
-  assert.equal(s.slot(), "⬡ codegraph · 1000+ files edited since the index");
+  assert.equal(s.slot(), "⬡ codegraph · 1000+ files changed since the index");
 
   // The user's sync writes the index after every edit: all of it is dropped, the tracked and the rest.
   const later = Date.now() / 1000 + 60;
@@ -109,4 +110,47 @@ test("the bound per root: a newer index in one root drops that root's edits past
   // Room again: a new edit is tracked one by one.
   edit("a/5.ts");
   assert.deepEqual([ledger.count(), ledger.more()], [1, true]);
+});
+
+test("changes no Pi tool reported (a bash command's, the editor's between turns) reach the status bar and /codegraph; a newer index clears them", async () => {
+  const ws = makeWorkspace();
+  const at = (rel, secondsAgo) => {
+    const t = Date.now() / 1000 - secondsAgo;
+    fs.utimesSync(path.join(ws, rel), t, t);
+  };
+  at("main.ts", 180);
+  at(".codegraph/codegraph.db", 120);
+  fs.mkdirSync(path.join(ws, "node_modules", "dep"), { recursive: true });
+  const s = await session(ws);
+  assert.equal(await s.report(), "pi-codegraph: ready", "nothing newer than the index");
+
+  // A shell command writes source, a README, a dependency's file, and deletes nothing.
+  fs.writeFileSync(path.join(ws, "gen.ts"), "export const g = 1;\n");
+  fs.writeFileSync(path.join(ws, "NOTES.md"), "not a file CodeGraph indexes\n");
+  fs.writeFileSync(path.join(ws, "node_modules", "dep", "index.js"), "module.exports = 1;\n");
+  await s.host.toolResult({ toolName: "read", input: { path: "gen.ts" } }, s.ctx);
+  assert.equal(s.slot(), "⬡ codegraph", "another tool does not walk");
+  await s.host.toolResult({ toolName: "bash", input: { command: "node gen.js" } }, s.ctx);
+  await waitFor(() => s.slot() === "⬡ codegraph · 1 file changed since the index", { what: "the walk after bash" });
+  assert.equal(await s.report(), "pi-codegraph: ready, 1 file changed since the index: gen.ts");
+
+  // The user's editor, between turns: the next turn's walk finds it.
+  at("main.ts", 0);
+  await s.host.beforeAgentStart(s.ctx);
+  await waitFor(() => s.slot() === "⬡ codegraph · 2 files changed since the index", { what: "the walk before a turn" });
+  assert.equal(await s.report(), "pi-codegraph: ready, 2 files changed since the index: gen.ts, main.ts");
+
+  // The index written after them (a sync): nothing counted, and the walks find nothing newer.
+  at(".codegraph/codegraph.db", -5);
+  await s.host.beforeAgentStart(s.ctx);
+  assert.equal(await s.report(), "pi-codegraph: ready");
+  assert.equal(s.slot(), "⬡ codegraph");
+});
+
+test("a session started after files changed says so from the start", async () => {
+  const ws = makeWorkspace();
+  const t = Date.now() / 1000 - 120;
+  fs.utimesSync(path.join(ws, ".codegraph", "codegraph.db"), t, t);
+  const s = await session(ws);
+  await waitFor(() => s.slot() === "⬡ codegraph · 1 file changed since the index", { what: "the start's walk" });
 });

@@ -50,7 +50,7 @@ for (const impl of implementations) {
         await host.startSession(ctx);
         const said = (args) => codegraphSaid(host, ctx, args);
         const wslDir = path.join(ws, ".codegraph-wsl");
-        assert.match(await said("init"), /The agent's CodeGraph tools answer from it now\./);
+        assert.match(await said("init"), /the agent's CodeGraph tools answer from it now\./);
         assert.ok(fs.statSync(path.join(wslDir, "codegraph.db")).size > 4096, "CodeGraph made .codegraph-wsl");
         assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false);
         assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph");

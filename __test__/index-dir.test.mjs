@@ -200,7 +200,7 @@ for (const impl of implementations) {
         const ctx = { cwd: ws, hasUI: true, ui };
         await host.startSession(ctx);
         const said = (args) => codegraphSaid(host, ctx, args);
-        assert.match(await said("init"), /The agent's CodeGraph tools answer from it now\./);
+        assert.match(await said("init"), /the agent's CodeGraph tools answer from it now\./);
         assert.match(ui.confirms[0].body, new RegExp(`Creates ${ws}/\\.codegraph-wsl/`));
         assert.ok(fs.existsSync(path.join(ws, ".codegraph-wsl", "codegraph.db")));
         assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph");

@@ -111,7 +111,7 @@ for (const impl of implementations) {
       });
     });
 
-    test("/codegraph roots add with CODEGRAPH_DIR=.cg: a directory with only a .codegraph is refused naming .cg; one with .cg is added", async () => {
+    test("/codegraph projects add with CODEGRAPH_DIR=.cg: a directory with only a .codegraph is refused naming .cg; one with .cg is added", async () => {
       const ws = makeWorkspace({ index: false });
       const other = cgWorkspace();
       const wrongName = tempDir("pi-codegraph-bare-");
@@ -196,7 +196,8 @@ for (const impl of implementations) {
 }
 
 describe("staleness takes the index directory it is given, not CodeGraph's rule again", () => {
-  const { createEditLedger, withStaleness } = require("../lib/api/staleness.js");
+  const { withStaleness } = require("../lib/api/staleness.js");
+  const { createEditLedger } = require("../lib/api/edit-ledger.js");
   // The environment says nothing of .cg: only the carried indexPath/indexDir can tell.
   const noDir = { CODEGRAPH_DIR: undefined };
 

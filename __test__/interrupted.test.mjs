@@ -117,7 +117,7 @@ for (const impl of implementations) {
       const report = await s.said("");
       assert.match(report, /not ready \(CODEGRAPH_INDEX_INTERRUPTED\)/);
       assert.match(report, /\/codegraph unlock/);
-      assert.match(await s.said("rebuild --yes"), /The agent's CodeGraph tools answer from it now\./);
+      assert.match(await s.said("rebuild --yes"), /the agent's CodeGraph tools answer from it now\./);
       assert.equal(s.status(), "⬡ codegraph");
     });
 
@@ -129,7 +129,7 @@ for (const impl of implementations) {
         if (verb === "unlock") {
           await s.said(verb);
           assert.ok(s.ui.confirms.at(-1).body.includes(`Removes ${lock}`), s.ui.confirms.at(-1).body);
-        } else assert.match(await s.said(`${verb} --yes`), /The agent's CodeGraph tools answer from it now\./);
+        } else assert.match(await s.said(`${verb} --yes`), /the agent's CodeGraph tools answer from it now\./);
         assert.equal(fs.existsSync(lock), false, verb);
         assert.equal(s.status(), "⬡ codegraph", verb);
       }

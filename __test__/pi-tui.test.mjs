@@ -1,8 +1,10 @@
-// The tool as a person sees it: real interactive Pi 0.73.1 in a tmux terminal, with the package
+// The tool as a person sees it: real interactive Pi in a tmux terminal, with the package
 // installed (`pi install <dir>`), a loopback fake model, and the real CodeGraph CLI on the
 // indexed example fixture. Asserts on the screen: the status slot, the call row (the request
-// once), the collapsed result with its footer, the expanded result, and /codegraph: the short
-// report, doctor, did-you-mean and help.
+// once), the collapsed result with its footer, the expanded result drawn by Pi's Markdown, and
+// /codegraph: the short report, doctor, did-you-mean and help; then a file changed by the user's
+// own `!` command: the status bar's count, /codegraph naming it and the sync, and the next row's
+// stale tag.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -32,7 +34,10 @@ before(async () => {
     env: { ...process.env, DO_NOT_TRACK: "1", PATH: pathDirs },
     stdio: "ignore",
   });
-  server = await startFakeOpenAI({ request: REQUEST });
+  // Every question the user asks is answered with one explore call.
+  let calls = 0;
+  const plan = (body) => (body?.messages?.at(-1)?.role === "user" ? [{ id: `call_cg_${++calls}`, request: REQUEST }] : []);
+  server = await startFakeOpenAI({ request: REQUEST, plan });
   const name = `pi-codegraph-tui-${process.pid}`;
   pi = await startTuiPi({ name, scratch, cwd: ws, baseUrl: server.baseUrl, pathDirs });
 });
@@ -71,10 +76,13 @@ test("interactive Pi shows the status, the call, the collapsed and expanded resu
   pi.keys("C-o");
   // Expanded, the whole answer (drawn by Pi's Markdown component): its last file's source (the
   // answer's head scrolls off a 50-line screen).
-  await waitFor(() => screen().includes("function applyDiscount(amountCents: number"), {
-    timeoutMs: 10000,
-    what: "the expanded result",
-  });
+  const expanded = await waitFor(
+    () => (screen().includes("function applyDiscount(amountCents: number") ? screen() : null),
+    { timeoutMs: 10000, what: "the expanded result" },
+  );
+  // Rendered, not raw: no code fence and no `**` markers of the answer's own markdown.
+  assert.doesNotMatch(expanded, /^\s*```/m, "code blocks drawn, not fenced");
+  assert.doesNotMatch(expanded, /\*\*`src\/[^`]+`\*\*/, "headers drawn, not starred");
 
   // Bare /codegraph: the state and where the rest is, in at most three lines.
   pi.keys("/codegraph", "Enter");
@@ -111,7 +119,23 @@ test("interactive Pi shows the status, the call, the collapsed and expanded resu
     timeoutMs: 10000,
     what: "the help",
   });
-  for (const verb of ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel", "tools", "roots", "doctor"]) {
+  for (const verb of ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel", "tools", "projects", "doctor"]) {
     assert.match(help, new RegExp(`/codegraph ${verb} +\\S`), verb);
   }
+
+  // A file changed by the user's own shell command, which no Pi tool reports.
+  pi.type("!printf 'export const late = 1;\\n' >> src/stripe.ts");
+  pi.keys("Enter");
+  pi.keys("/codegraph", "Enter");
+  const stale = await waitFor(() => (screen().includes("Next: /codegraph sync") ? screen() : null), {
+    timeoutMs: 10000,
+    what: "/codegraph naming the changed file",
+  });
+  assert.match(stale, /pi-codegraph: ready, 1 file changed since the index: src\/stripe\.ts/);
+  assert.match(stale, /⬡ codegraph · 1 file changed since the index/, "the status bar counts it");
+  pi.keys("How does checkout reach charge now?", "Enter");
+  await waitFor(() => /⚠ 1 file changed since the index/.test(screen()), {
+    timeoutMs: 30000,
+    what: "the stale tag on the next explore row",
+  });
 });

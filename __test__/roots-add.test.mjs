@@ -1,7 +1,7 @@
 // Several CodeGraph roots in one session (issue 24), at the public seam with the fake CLI
 // (the session and its helpers: helpers/roots-session.mjs). Over the native addon and the Node
 // runner.
-// This file: `/codegraph roots add` of an indexed project above the workspace (list, add, remove,
+// This file: `/codegraph projects add` of an indexed project above the workspace (list, add, remove,
 // saved per project, completion), the parallel limit per root and the edits counted per root.
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
@@ -25,7 +25,7 @@ import {
 } from "./helpers/roots-session.mjs";
 
 const require = createRequire(import.meta.url);
-// Where `/codegraph roots add` keeps a project's roots (Pi's agent directory, a file named by the project's path).
+// Where `/codegraph projects add` keeps a project's roots (Pi's agent directory, a file named by the project's path).
 const { savedFile } = require("../lib/pi/tools/choice.js");
 
 useRootsEnv();
@@ -35,14 +35,14 @@ for (const impl of implementations) {
     const pkg = impl.module;
     const session = (cwd, options) => rootsSession(pkg, cwd, options);
 
-    describe("/codegraph roots add: an indexed project above the workspace", () => {
+    describe("/codegraph projects add: an indexed project above the workspace", () => {
       test("added by a relative path: labelled by its path from the workspace (../../django), calls run there and begin with the absolute path line", async () => {
         const { project, ws } = makeNested("django");
         const s = await session(ws);
         assert.equal(s.project(), undefined);
         assert.equal(
           await s.cg("roots add .."),
-          `Added ../../django (${project}): the codegraph tools can now ask it by that label; kept for this project.`,
+          `Added ../../django (${project}): the codegraph tools can now ask it by that name; kept for this workspace.`,
         );
         assert.equal(s.ui.notes.at(-1).type, "info");
         assert.equal(s.project(), undefined, "one root: no project");
@@ -54,7 +54,10 @@ for (const impl of implementations) {
           assert.deepEqual(a.details.project, { label: "../../django", dir: project });
         }
         const list = (await s.cg("roots")).split("\n");
-        assert.deepEqual(list.slice(0, 2), ["CodeGraph roots: 1", `  ../../django  ${project}  added by you; ready`]);
+        assert.deepEqual(list.slice(0, 2), [
+          "CodeGraph projects: 1",
+          `  ../../django  ${project}  added by you; ready`,
+        ]);
         assert.deepEqual(
           (await s.complete("roots remove ")).map((i) => i.value),
           ["roots remove ../../django"],
@@ -73,7 +76,7 @@ for (const impl of implementations) {
             const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
             assert.equal(
               await s.cg(`roots add ${typed}`),
-              `Added ${myProj} (${project}): the codegraph tools can now ask it by that label; kept for this project.`,
+              `Added ${myProj} (${project}): the codegraph tools can now ask it by that name; kept for this workspace.`,
               typed,
             );
             const a = answerFrom(await s.call(EXPLORE, { request: "Cart" }));
@@ -85,8 +88,8 @@ for (const impl of implementations) {
         const file = path.join(ws, "notes.txt");
         fs.writeFileSync(file, "x");
         const bare = tempDir("pi-codegraph-bare-");
-        const say = (why) => `/codegraph roots add: nothing added: ${why}.`;
-        assert.equal(await s.cg("roots add"), say("give the directory: /codegraph roots add <dir>"));
+        const say = (why) => `/codegraph projects add: nothing added: ${why}.`;
+        assert.equal(await s.cg("roots add"), say("give the directory: /codegraph projects add <dir>"));
         assert.equal(await s.cg("roots add notes.txt"), say(`${file} is not a directory`));
         assert.equal(await s.cg("roots add missing"), say(`${path.join(ws, "missing")} is not a directory`));
         assert.equal(
@@ -97,7 +100,7 @@ for (const impl of implementations) {
         );
         assert.equal(s.ui.notes.at(-1).type, "warning");
         await s.cg(`roots add ${project}`);
-        assert.equal(await s.cg("roots add .."), say(`${project} is already a root (${myProj})`));
+        assert.equal(await s.cg("roots add .."), say(`${project} is already a project (${myProj})`));
         assert.deepEqual(
           (await s.complete("roots remove ")).map((i) => [i.value, i.description]),
           [[`roots remove ${myProj}`, project]],
@@ -105,7 +108,7 @@ for (const impl of implementations) {
         assert.equal(await s.cg(`roots remove ${myProj}`), `Removed ${myProj} (${project}).`);
         assert.equal(
           await s.cg(`roots remove ${myProj}`),
-          `/codegraph roots remove: no root is labelled "${myProj}" (you have added none).`,
+          `/codegraph projects remove: no project is named "${myProj}" (you have added none).`,
         );
         await rejectsWith(
           s.call(EXPLORE, { request: "Cart" }).then((o) => (o.error ? Promise.reject(o.error) : o.value)),
@@ -128,7 +131,7 @@ for (const impl of implementations) {
         assert.ok(s.tool().parameters.required.includes("project"));
         assert.equal(
           await s.cg(`roots add ${dirs[16]}`),
-          "/codegraph roots add: nothing added: at most 16 roots can be added to one project.",
+          "/codegraph projects add: nothing added: at most 16 projects can be added to one workspace.",
         );
         const a = answerFrom(await s.call(EXPLORE, { request: "Cart", project: labels[3] }));
         assert.equal(a.first, outsideLine(labels[3], dirs[3], labels[3]));
@@ -145,11 +148,11 @@ for (const impl of implementations) {
         const twinLabel = path.relative(ws, twin);
         assert.equal(
           await s.cg(`roots add ${twin}`),
-          `Added ${twinLabel} (${twin}): the codegraph tools can now ask it by that label; kept for this project.`,
+          `Added ${twinLabel} (${twin}): the codegraph tools can now ask it by that name; kept for this workspace.`,
         );
         assert.equal(
           await s.cg("roots add vendor/lib"),
-          `Added vendor/lib (${vendored}): the codegraph tools can now ask it by that label; kept for this project.`,
+          `Added vendor/lib (${vendored}): the codegraph tools can now ask it by that name; kept for this workspace.`,
         );
         assert.deepEqual(s.project().enum, ["../../django", twinLabel, "vendor/lib"]);
         assert.ok(s.tool().parameters.required.includes("project"));
@@ -172,7 +175,7 @@ for (const impl of implementations) {
         const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
         assert.equal(
           await s.cg("roots add ..cache"),
-          `Added ..cache (${cache}): the codegraph tools can now ask it by that label; kept for this project.`,
+          `Added ..cache (${cache}): the codegraph tools can now ask it by that name; kept for this workspace.`,
         );
         const a = answerFrom(await s.call(EXPLORE, { request: "Cart" }));
         assert.equal(a.first, pathLine("..cache"));
@@ -197,16 +200,16 @@ for (const impl of implementations) {
         assert.equal(elsewhere.slot(), "⬡ codegraph: no index here (parent project has one)");
         assert.equal(
           (await elsewhere.cg("roots")).split("\n")[0],
-          "CodeGraph roots: none (no index in the workspace, none found below it, none added)",
+          "CodeGraph projects: none (no index in the workspace, none found below it, none added)",
         );
 
         fs.writeFileSync(savedFile(agentDir, ws, "roots"), "{not json");
         const corrupt = await session(ws, env);
         assert.equal(corrupt.project(), undefined);
         const lines = (await corrupt.cg("roots")).split("\n");
-        assert.equal(lines[0], "CodeGraph roots: none (no index in the workspace, none found below it, none added)");
+        assert.equal(lines[0], "CodeGraph projects: none (no index in the workspace, none found below it, none added)");
         assert.ok(
-          lines.includes(`saved roots ignored: ${savedFile(agentDir, ws, "roots")}: not JSON`),
+          lines.includes(`saved projects ignored: ${savedFile(agentDir, ws, "roots")}: not JSON`),
           lines.join("\n"),
         );
 
@@ -222,7 +225,7 @@ for (const impl of implementations) {
         const s = await session(ws, { env: { PI_CODING_AGENT_DIR: notADir } });
         assert.equal(
           await s.cg("roots add .."),
-          `Added ../../django (${project}): the codegraph tools can now ask it by that label; for this session only: it could not be saved (ENOTDIR).`,
+          `Added ../../django (${project}): the codegraph tools can now ask it by that name; for this session only: it could not be saved (ENOTDIR).`,
         );
         assert.equal(s.ui.notes.at(-1).type, "warning");
         assert.equal(answerFrom(await s.call(EXPLORE, { request: "Cart" })).echo.cwd, project);
@@ -296,23 +299,23 @@ for (const impl of implementations) {
       await edit(path.join(tempDir("pi-codegraph-outside-"), "y.ts"));
       assert.equal(s.slot(), "⬡ codegraph · 2 projects", "outside every root: not counted");
       await edit("packages/api/src/x.ts");
-      assert.equal(s.slot(), "⬡ codegraph · 2 projects · 1 file edited since the index");
+      assert.equal(s.slot(), "⬡ codegraph · 2 projects · 1 file changed since the index");
       await s.turn();
       assert.equal(
         s.slot(),
-        "⬡ codegraph · 2 projects · 1 file edited since the index",
+        "⬡ codegraph · 2 projects · 1 file changed since the index",
         "packages/api's index is older",
       );
       assert.equal(
         (await s.cg("")).split("\n")[0],
-        "pi-codegraph: ready, 1 file changed since the index (edited in this session: packages/api/src/x.ts)",
+        "pi-codegraph: ready, 1 file changed since the index: packages/api/src/x.ts",
       );
 
       // packages/web's index written: the edit in packages/api still counts.
       const later = Date.now() / 1000 + 60;
       fs.utimesSync(path.join(ws, "packages/web/.codegraph/codegraph.db"), later, later);
       await s.turn();
-      assert.equal(s.slot(), "⬡ codegraph · 2 projects · 1 file edited since the index");
+      assert.equal(s.slot(), "⬡ codegraph · 2 projects · 1 file changed since the index");
       fs.utimesSync(path.join(ws, "packages/api/.codegraph/codegraph.db"), later, later);
       await s.turn();
       assert.equal(s.slot(), "⬡ codegraph · 2 projects");

@@ -1,7 +1,7 @@
 // What a root's label means, at the public seam with the fake CLI (over the native addon and the
 // Node runner): a label names one directory whatever the scan's timing
 // and whatever is added or found later (the workspace-relative path inside, a path beginning
-// `..` outside); a verb, `/codegraph roots remove`, `/codegraph cancel` and the completions read
+// `..` outside); a verb, `/codegraph projects remove`, `/codegraph cancel` and the completions read
 // a label only once a scan still running has finished; a verb that writes acts on a root outside
 // the workspace only when its label was typed; and what a repository can plant is bounded: a file
 // with SQLite's magic is no index, at most 16 roots reach the tools' `project`, a label is at most
@@ -20,7 +20,7 @@ import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
 import { indexBytes, makeMonorepo, makeNested, makeProject, writeIndex } from "./helpers/roots.mjs";
 
 const require = createRequire(import.meta.url);
-// Where `/codegraph roots add` keeps a project's roots (Pi's agent directory, a file named by the project's path).
+// Where `/codegraph projects add` keeps a project's roots (Pi's agent directory, a file named by the project's path).
 const { savedFile } = require("../lib/pi/tools/choice.js");
 
 /** Node's own SQLite (Node 22.5+), to write real SQLite files; absent: those cases are skipped. */
@@ -37,9 +37,9 @@ const TOOLS = [EXPLORE, "codegraph_node", "codegraph_relations", "codegraph_sear
 
 useAgentDirEnv(["PI_CODEGRAPH_TOOLS"]);
 
-/** `/codegraph roots add`'s words. */
+/** `/codegraph projects add`'s words. */
 const added = (label, dir) =>
-  `Added ${label} (${dir}): the codegraph tools can now ask it by that label; kept for this project.`;
+  `Added ${label} (${dir}): the codegraph tools can now ask it by that name; kept for this workspace.`;
 
 /**
  * A workspace `ws` (a package.json, no index of its own) with an indexed `ws/api`, and an indexed
@@ -53,7 +53,7 @@ function twoApis() {
   return { ws, inner: makeProject(path.join(ws, "api")), outside: makeProject(path.join(base, "elsewhere", "api")) };
 }
 
-/** Saves `dirs` as the added roots of `ws` in `agentDir`, as `/codegraph roots add` in an earlier session did. */
+/** Saves `dirs` as the added roots of `ws` in `agentDir`, as `/codegraph projects add` in an earlier session did. */
 function saveAdded(agentDir, ws, dirs) {
   const file = savedFile(agentDir, ws, "roots");
   fs.mkdirSync(path.dirname(file), { recursive: true });
@@ -189,7 +189,7 @@ for (const impl of implementations) {
           // `api` is the scanned one: not the added root, which stays.
           assert.ok(
             said.includes(
-              "/codegraph roots remove: api was not added by you (found below the workspace); only added roots can be removed.",
+              "/codegraph projects remove: api was not added by you (found below the workspace); only a project you added can be removed.",
             ),
             said.join("\n---\n"),
           );
@@ -321,7 +321,7 @@ for (const impl of implementations) {
         assert.equal(s.project(), undefined);
         assert.equal(definitionBytes(s.host), definitionBytes(plain.host));
         t.diagnostic(`tool definitions: ${definitionBytes(s.host)} bytes per request`);
-        assert.equal((await s.cg("roots")).split("\n")[0], "CodeGraph roots: 1");
+        assert.equal((await s.cg("roots")).split("\n")[0], "CodeGraph projects: 1");
       });
 
       test("64 indexes with 64-character names: at most 16 labels of at most 40 characters reach the tools (the workspace's own and the added first, then the shallowest); the rest are listed as not offered", async (t) => {
@@ -352,7 +352,7 @@ for (const impl of implementations) {
         const list = (await s.cg("roots")).split("\n");
         assert.equal(
           list[0],
-          "CodeGraph roots: 66 (the tools take `project`: one of the labels); 16 offered to the model, 50 not",
+          "CodeGraph projects: 66 (the tools take `project`: one of the names); 16 offered to the model, 50 not",
         );
         const left = list.filter((l) => l.includes("not offered to the model (at most 16 are:"));
         assert.equal(left.length, 50);
@@ -410,7 +410,7 @@ describe("in real Pi print mode, over the fake CLI", { skip: piMissing, timeout:
       fs.writeFileSync(path.join(ws, "package.json"), "{}\n");
       const inner = makeProject(path.join(ws, "api"));
       const outside = makeProject(path.join(scratch, runner, "elsewhere", "api"));
-      const add = await runPi(args("/codegraph roots add ../elsewhere/api"), { cwd: ws, env: runEnv });
+      const add = await runPi(args("/codegraph projects add ../elsewhere/api"), { cwd: ws, env: runEnv });
       assert.equal(add.code, 0, add.stderr);
       // Pi's print mode writes what an extension prints to stderr (its stdout is the answer's).
       const said = (r) => `${r.stdout}${r.stderr}`;

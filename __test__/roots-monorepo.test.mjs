@@ -127,29 +127,29 @@ for (const impl of implementations) {
       test("/codegraph roots lists the labels, directories, sources and readiness, and what the scan did", async () => {
         const lines = (await s.cg("roots")).split("\n");
         assert.deepEqual(lines.slice(0, 3), [
-          "CodeGraph roots: 2 (the tools take `project`: one of the labels)",
+          "CodeGraph projects: 2 (the tools take `project`: one of the names)",
           `  packages/api  ${path.join(ws, "packages/api")}  found below the workspace; ready`,
           `  packages/web  ${path.join(ws, "packages/web")}  found below the workspace; ready`,
         ]);
         assert.match(lines[3], /^scan: 2 found below the workspace, \d+ directories read in \d+ ms \(depth ≤ 4\)$/);
         assert.equal(
           lines[4],
-          "Add one with /codegraph roots add <dir>; remove one you added with /codegraph roots remove <label>.",
+          "Add one with /codegraph projects add <dir>; remove one you added with /codegraph projects remove <name>.",
         );
         assert.equal(lines.length, 5);
         assert.equal(s.ui.notes.at(-1).type, "info");
       });
 
-      test("/codegraph roots remove: a scanned root is refused, an unknown label too; nothing changes", async () => {
+      test("/codegraph projects remove: a scanned root is refused, an unknown label too; nothing changes", async () => {
         assert.equal(
           await s.cg("roots remove packages/api"),
-          "/codegraph roots remove: packages/api was not added by you (found below the workspace); only added roots can be removed.",
+          "/codegraph projects remove: packages/api was not added by you (found below the workspace); only a project you added can be removed.",
         );
         assert.equal(
           await s.cg("roots remove nope"),
-          '/codegraph roots remove: no root is labelled "nope" (you have added none).',
+          '/codegraph projects remove: no project is named "nope" (you have added none).',
         );
-        assert.equal(await s.cg("roots remove"), "/codegraph roots remove: give the label of a root you added.");
+        assert.equal(await s.cg("roots remove"), "/codegraph projects remove: give the name of a project you added.");
         assert.deepEqual(s.project().enum, API);
       });
 
@@ -203,7 +203,7 @@ for (const impl of implementations) {
           );
           assert.equal(
             await s.cg("sync packages/nope"),
-            '/codegraph sync: no project is labelled "packages/nope"; the projects: packages/api, packages/web. Nothing was run.',
+            '/codegraph sync: no project is named "packages/nope"; the projects: packages/api, packages/web. Nothing was run.',
           );
           assert.equal(log().length, 2, "nothing more ran");
         });
@@ -265,7 +265,7 @@ for (const impl of implementations) {
           assert.equal(said.split("\n")[0], `Project ${label} (${path.join(ws, label)}):`);
           assert.match(
             said,
-            /^\/codegraph sync: cancelled after \d+\.\d s; CodeGraph and its processes were stopped\.$/m,
+            /^\/codegraph sync: cancelled after \d+\.\d s, CodeGraph stopped; run \/codegraph sync again to finish the update\.$/m,
           );
           await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
             what: "the sync's tree to be gone",

@@ -1,7 +1,7 @@
 // Roots in the real Pi CLI (the pinned devDependency) with the real pinned CodeGraph CLI. An
 // ancestor's index added by the user: Pi starts in `src/` of an indexed copy of the shop fixture
 // (no index of its own there). Before the user adds the ancestor the tool is unavailable, and the prompt
-// names the enclosing project; after `/codegraph roots add ..` (typed, over rpc) the model's
+// names the enclosing project; after `/codegraph projects add ..` (typed, over rpc) the model's
 // explore answers from it, its answer begins with the line saying how its paths become paths
 // `read` accepts, and Pi's `read` of a path built from that line and a `file:line` the answer
 // cites opens that line of the right file. The added root is kept: a new Pi process in the same
@@ -193,7 +193,7 @@ describe("roots in the real Pi CLI", { skip: piMissing, timeout: 180000 }, () =>
     return { cited, expected };
   }
 
-  test("unavailable before the ancestor is added; `/codegraph roots add ..` adds it; the model's read of a path built from the answer opens the cited line", async (t) => {
+  test("unavailable before the ancestor is added; `/codegraph projects add ..` adds it; the model's read of a path built from the answer opens the cited line", async (t) => {
     assert.equal(fs.existsSync(path.join(ws, ".codegraph")), false, "no index of its own in src/");
     const { rpc, send, end, statuses } = piSession();
     try {
@@ -205,14 +205,14 @@ describe("roots in the real Pi CLI", { skip: piMissing, timeout: 180000 }, () =>
       assert.ok(system.includes(`The enclosing project ${shop} has a CodeGraph index`), system);
 
       const requests = server.bodiesFor(MODEL).length;
-      await send("c1", "/codegraph roots add ..", { turn: false });
+      await send("c1", "/codegraph projects add ..", { turn: false });
       const added = await rpc.waitForEvent(
         (e) => e.type === "extension_ui_request" && e.method === "notify" && /^Added /.test(e.message),
         { what: "the added notice" },
       );
       assert.equal(
         added.message,
-        `Added ../../shop (${shop}): the codegraph tools can now ask it by that label; kept for this project.`,
+        `Added ../../shop (${shop}): the codegraph tools can now ask it by that name; kept for this workspace.`,
       );
       assert.equal(server.bodiesFor(MODEL).length, requests, "a command reaches no model");
       const saved = fs.readdirSync(path.join(agentDir, "pi-codegraph", "roots"));

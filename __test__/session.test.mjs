@@ -64,7 +64,7 @@ for (const impl of implementations) {
         );
         assert.ok(start >= 0 && separate > start, err.remediation);
         // Adding it as a root comes before starting Pi there.
-        const add = err.remediation.indexOf(`\`/codegraph roots add ${project}\``);
+        const add = err.remediation.indexOf(`\`/codegraph projects add ${project}\``);
         assert.ok(add >= 0 && add < start, err.remediation);
 
         assert.match(s.tool().promptSnippet, new RegExp(`enclosing project ${project} has a CodeGraph index`));

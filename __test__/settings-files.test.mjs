@@ -125,12 +125,12 @@ test("a saved tools choice or roots file that is no regular file, or too large: 
     const toolsLine = r.status.split("\n").find((l) => l.startsWith("saved tools choice ignored: "));
     assert.ok(toolsLine?.includes(toolsFile), `${r.name}: /codegraph names the tools file:\n${r.status}`);
     assert.match(toolsLine, why);
-    const rootsLine = r.status.split("\n").find((l) => l.startsWith("saved roots ignored: "));
+    const rootsLine = r.status.split("\n").find((l) => l.startsWith("saved projects ignored: "));
     assert.ok(rootsLine?.includes(rootsFile), `${r.name}: /codegraph names the roots file:\n${r.status}`);
     assert.match(rootsLine, why);
     assert.match(r.tools, /The saved choice could not be read \(/, `${r.name}: /codegraph tools says so`);
     assert.match(r.tools, why);
-    assert.match(r.roots, /saved roots ignored: /, `${r.name}: /codegraph roots says so`);
+    assert.match(r.roots, /saved projects ignored: /, `${r.name}: /codegraph roots says so`);
     assert.match(r.roots, why);
   }
 });

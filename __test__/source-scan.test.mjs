@@ -1,7 +1,9 @@
 // The runners' bounded source search (`scanSource`: crates/core/src/source_scan.rs and its twin
-// lib/runners/node/source-scan.js) on one tree: the same answer from both, what CodeGraph's indexer
-// skips skipped (nested .gitignore and its negations, .git/info/exclude, its directory names, a
-// binary file, a file over the size bound), and each bound said. The Rust suite
+// lib/runners/node/source-scan.js) and walk for changed files (`changedSource`:
+// crates/core/src/source_changes.rs, lib/runners/node/source-changes.js) on one tree: the same
+// answer from both, what CodeGraph's indexer skips skipped (nested .gitignore and its negations,
+// .git/info/exclude, its directory names, a binary file, a file over the size bound), and each
+// bound said. The Rust suite
 // (crates/core/tests/source_scan.rs) holds the core alone; this holds what JS receives.
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -15,10 +17,15 @@ const require = createRequire(import.meta.url);
 const { nativeBackend } = require(path.join(root, "lib/runners/native.js"));
 const nodeRunner = require(path.join(root, "lib/runners/node.js"));
 const { definitionScan } = require(path.join(root, "lib/contract/definitions.js"));
+const { CODEGRAPH_EXTENSIONS, sourceChangesRequest } = require(path.join(root, "lib/contract/source-changes.js"));
 
 const runners = [
   ["native addon", (cwd, scan) => nativeBackend.scanSource(cwd, scan)],
   ["node runner", (cwd, scan) => nodeRunner.scanSource(cwd, scan)],
+];
+const walkers = [
+  ["native addon", (cwd, walk) => nativeBackend.changedSource(cwd, walk)],
+  ["node runner", (cwd, walk) => nodeRunner.changedSource(cwd, walk)],
 ];
 
 function tree() {
@@ -108,4 +115,49 @@ test("a pattern that does not compile rejects with CODEGRAPH_INVALID_REQUEST on 
       },
     );
   }
+});
+
+test("both runners name the same files written after the index, by CodeGraph's extensions, skipping what it skips; each bound said", async () => {
+  const dir = tree();
+  const past = Date.now() / 1000 - 3600;
+  for (const rel of ["src/spawn.rs", "app/models.py", "lib/keep.rs"]) fs.utimesSync(path.join(dir, rel), past, past);
+  fs.writeFileSync(path.join(dir, "README.md"), "not a file CodeGraph indexes\n");
+  const since = Date.now() - 60_000;
+  // Newer than `since`: every file the tree wrote now that the walk does not skip and CodeGraph indexes.
+  const expected = { paths: ["big.rs", "bin.rs", "src/effect.ts"], changed: 3, filesSeen: 6 };
+  const results = [];
+  for (const [name, changedSource] of walkers) {
+    const found = { ...(await changedSource(dir, sourceChangesRequest(since))) };
+    delete found.stopped; // null from the addon, absent from Node: neither stopped
+    assert.deepEqual(found, expected, name);
+    const listed = await changedSource(dir, { ...sourceChangesRequest(since), maxPaths: 1 });
+    assert.deepEqual([listed.paths, listed.changed], [["big.rs"], 3], `${name}: one listed, all counted`);
+    for (const [bound, stopped] of [
+      [{ maxFiles: 2 }, "files"],
+      [{ deadlineMs: 0 }, "deadline"],
+    ]) {
+      const cut = await changedSource(dir, { ...sourceChangesRequest(since), ...bound });
+      assert.equal(cut.stopped, stopped, `${name} ${JSON.stringify(bound)}`);
+      results.push({ ...cut });
+    }
+    // A file written in the index's own millisecond is not newer.
+    const bigMs = fs.statSync(path.join(dir, "big.rs")).mtimeMs;
+    const after = await changedSource(dir, { ...sourceChangesRequest(bigMs), extensions: ["rs"] });
+    assert.ok(!after.paths.includes("big.rs"), `${name}: a file as old as the index is not newer`);
+  }
+  assert.deepEqual(results.slice(0, 2), results.slice(2), "the bounds end both walks alike");
+});
+
+test("the walk's extensions are those the pinned CodeGraph indexes", () => {
+  const cli = path.dirname(require.resolve("@colbymchenry/codegraph/package.json"));
+  const platform = fs
+    .readdirSync(path.join(cli, ".."))
+    .map((n) => path.join(cli, "..", n, "lib", "dist", "extraction", "grammars.js"))
+    .find((f) => fs.existsSync(f));
+  assert.ok(platform, "the pinned CLI's grammars.js");
+  const map = require(platform).EXTENSION_MAP;
+  const theirs = Object.keys(map)
+    .filter((k) => k.startsWith("."))
+    .map((k) => k.slice(1));
+  assert.deepEqual([...CODEGRAPH_EXTENSIONS].sort(), theirs.sort());
 });

@@ -259,18 +259,18 @@ fs.closeSync(fs.openSync(${JSON.stringify(fifo)}, fs.constants.O_WRONLY | fs.con
       const registered = s.tool();
 
       await s.edit({ path: "src/a.ts", oldText: "a", newText: "b" });
-      assert.equal(s.status(), "⬡ codegraph · 1 file edited since the index");
+      assert.equal(s.status(), "⬡ codegraph · 1 file changed since the index");
       await s.edit({ path: path.join(ws, "src", "b.ts") }, { toolName: "write" });
       await s.edit({ path: "@src/a.ts" }); // the same file again
       await s.edit({ path: "./src/c.ts" });
       await s.host.beforeAgentStart(s.ctx);
-      assert.equal(s.status(), "⬡ codegraph · 3 files edited since the index");
+      assert.equal(s.status(), "⬡ codegraph · 3 files changed since the index");
       // What the model did never changes what it is given (a provider's cached prompt stays):
       // the answers about the edited files say they changed.
       assert.equal(s.tool(), registered, "not registered again");
       assert.equal(
         await s.report(),
-        "pi-codegraph: ready, 3 files changed since the index (edited in this session: src/a.ts, src/b.ts, src/c.ts)",
+        "pi-codegraph: ready, 3 files changed since the index: src/a.ts, src/b.ts, src/c.ts",
       );
 
       // Something outside pi-codegraph writes the index (the user's sync): its mtime passes the edits.
@@ -298,7 +298,7 @@ fs.closeSync(fs.openSync(${JSON.stringify(fifo)}, fs.constants.O_WRONLY | fs.con
       assert.equal(s.status(), "⬡ codegraph");
       assert.equal(await s.report(), "pi-codegraph: ready");
       await s.edit({ path: "src/a.ts" });
-      assert.equal(s.status(), "⬡ codegraph · 1 file edited since the index", "the same session counts a real edit");
+      assert.equal(s.status(), "⬡ codegraph · 1 file changed since the index", "the same session counts a real edit");
     });
   });
 }

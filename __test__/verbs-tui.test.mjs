@@ -67,7 +67,9 @@ test("interactive Pi: /codegraph rebuild asks, shows a loader with file counts a
   strays.push(pids.self, pids.grandchild);
   const shown = await waitFor(
     () =>
-      /codegraph rebuild: step 2 of 4, parsing — 3\/7 files \(42%\) · [1-9]\d* s/.test(screen()) ? screen() : null,
+      /codegraph rebuild: step 2 of 4, parsing 3\/7 files · ▰▰▰▰▱▱▱▱▱▱ 36% · [1-9]\d* s/.test(screen())
+        ? screen()
+        : null,
     { timeoutMs: 15000, what: "the loader with file counts and a second elapsed" },
   );
   assert.match(shown, /cancel/, "the loader names its cancel key");

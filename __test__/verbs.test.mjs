@@ -23,6 +23,7 @@ import {
   withEnv,
 } from "./helpers/index.mjs";
 import { hostWith, piInteractive, recordingUi, renderText, runCommand } from "./helpers/pi-host.mjs";
+import { writeIndex } from "./helpers/roots.mjs";
 
 let pkg;
 useFakeCli();
@@ -108,7 +109,7 @@ for (const impl of implementations) {
       const all = await s.command.getArgumentCompletions("");
       assert.deepEqual(
         all.map((i) => i.value),
-        ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel", "tools", "roots", "doctor", "help"],
+        ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel", "tools", "projects", "doctor", "help"],
       );
       for (const item of all) assert.ok(item.description.length > 10, item.value);
       assert.deepEqual(
@@ -145,10 +146,10 @@ for (const impl of implementations) {
         assert.match(body, new RegExp(`Creates ${ws}/\\.codegraph/`));
         assert.match(body, /may take minutes and much memory/);
         assert.doesNotMatch(body, /git hooks/, "file watching is on here: no hooks");
-        assert.match(said, /^\/codegraph init: done in \d+\.\d s\./);
+        assert.match(said, /^\/codegraph init: done in \d+\.\d s; the agent's CodeGraph tools answer from it now\./);
         assert.match(said, /Indexed 7 files/);
         assert.match(said, /43 nodes, 81 edges in 264ms/);
-        assert.match(said, /The agent's CodeGraph tools answer from it now\./);
+        assert.match(said, /the agent's CodeGraph tools answer from it now\./);
       });
       assert.ok(fs.existsSync(path.join(ws, ".codegraph", "codegraph.db")));
       // Readiness refreshed at once: no turn in between.
@@ -174,7 +175,10 @@ for (const impl of implementations) {
       await logged(async (log) => {
         const said = await s.cg("init --yes");
         assert.deepEqual(log(), []);
-        assert.match(said, /already exists: this workspace has its own index\. Nothing was run\./);
+        assert.match(
+          said,
+          /^\/codegraph init: this workspace already has its index \(.*\.codegraph\); \/codegraph sync updates it, \/codegraph rebuild recreates it\.$/,
+        );
         assert.match(said, /\/codegraph sync/);
         assert.match(said, /\/codegraph rebuild/);
       });
@@ -264,7 +268,10 @@ for (const impl of implementations) {
         await logged(async (log) => {
           const said = await s.cg("unlock --yes");
           assert.deepEqual(log(), []);
-          assert.match(said, new RegExp(`refused\\. A live CodeGraph process holds the index \\(.*pid ${process.pid}`));
+          assert.match(
+            said,
+            new RegExp(`refused while a live CodeGraph process writes the index \\(.*pid ${process.pid}`),
+          );
         });
         assert.ok(fs.existsSync(lock));
       } finally {
@@ -283,30 +290,57 @@ for (const impl of implementations) {
           await logged(async (log) => {
             const said = await s.cg(`${verb} --yes`);
             assert.deepEqual(log(), [], "no CodeGraph process started");
-            assert.match(said, new RegExp(`enclosing project ${project} has one`));
-            assert.match(said, new RegExp(`start Pi there \\(cd ${project} && pi\\)`));
-            assert.match(said, /run \/codegraph init here/);
+            assert.equal(
+              said,
+              `/codegraph ${verb}: refused: ${sub} has no index of its own, and the enclosing project ${project} is acted on only by name (/codegraph projects add ${project}, then /codegraph ${verb} <its name>); /codegraph init offers its index or a new one here.`,
+            );
           });
           assert.deepEqual(hashTree(project), untouched);
         });
       }
 
-      test("init: the dialog says it creates a separate index; the ancestor's index is byte-identical", async () => {
+      test("init under an enclosing project's index: Pi's select offers that index or a new one here; each does only that", async () => {
+        const project = makeWorkspace();
+        writeIndex(project); // one `/codegraph projects add` takes (CodeGraph's tables in it)
+        const sub = path.join(project, "packages", "core");
+        fs.mkdirSync(sub, { recursive: true });
+        const ancestorDb = path.join(project, ".codegraph", "codegraph.db");
+        const untouched = fs.readFileSync(ancestorDb);
+        const answers = [undefined, 0, 1]; // Esc, then "its index", then "a new index here"
+        const s = await session(sub, { select: ({ options }) => options[answers.shift()] });
+        await logged(async (log) => {
+          assert.equal(await s.cg("init"), "/codegraph init: cancelled, nothing changed.");
+          assert.equal(
+            await s.cg("init"),
+            `Added ../../../${path.basename(project)} (${project}): the codegraph tools can now ask it by that name; kept for this workspace.`,
+          );
+          assert.ok(!fs.existsSync(path.join(sub, ".codegraph")), "its index: nothing written here");
+          assert.match(s.tool().promptSnippet, READY_SNIPPET, "the tools answer from the enclosing index");
+          await s.cg("init");
+          assert.deepEqual(argvs(log), [["init", "--yes", "--verbose"]], "one write, for the new index only");
+        });
+        assert.equal(s.ui.selects.length, 3);
+        assert.equal(s.ui.confirms.length, 0, "the choice is the consent: no second dialog");
+        assert.equal(
+          s.ui.selects[0].title,
+          `The enclosing project ${project} has a CodeGraph index. Which should the tools use here?`,
+        );
+        assert.deepEqual(s.ui.selects[0].options, [
+          `Its index (adds ${project} as a project; nothing is indexed)`,
+          `A new index of ${sub} only (codegraph init)`,
+        ]);
+        assert.ok(fs.existsSync(path.join(sub, ".codegraph", "codegraph.db")));
+        assert.deepEqual(fs.readFileSync(ancestorDb), untouched);
+      });
+
+      test("init under an enclosing project's index where Pi has no select: the confirm asks", async () => {
         const project = makeWorkspace();
         const sub = path.join(project, "packages", "core");
         fs.mkdirSync(sub, { recursive: true });
         const s = await session(sub);
-        const ancestorDb = path.join(project, ".codegraph", "codegraph.db");
-        const untouched = fs.readFileSync(ancestorDb);
-        await logged(async (log) => {
-          await s.cg("init");
-          assert.deepEqual(argvs(log), [["init", "--yes", "--verbose"]]);
-        });
-        assert.match(s.ui.confirms[0].body, new RegExp(`enclosing project ${project} has an index of its own`));
-        assert.match(s.ui.confirms[0].body, /separate index for this directory only/);
+        await s.cg("init");
+        assert.equal(s.ui.confirms[0].title, "Create the CodeGraph index?");
         assert.ok(fs.existsSync(path.join(sub, ".codegraph", "codegraph.db")));
-        assert.deepEqual(fs.readFileSync(ancestorDb), untouched);
-        assert.match(s.tool().promptSnippet, READY_SNIPPET);
       });
     });
 
@@ -333,7 +367,10 @@ for (const impl of implementations) {
         const s = await session(ws, { hasUI: false });
         await logged(async (log) => {
           assert.match(await s.cg("init"), /^\/codegraph init: done in /);
-          assert.match(await s.cg("sync"), /Already up to date/);
+          assert.match(
+            await s.cg("sync"),
+            /^\/codegraph sync: done in \d+\.\d s; it was already up to date; the agent's CodeGraph tools answer from it now\./,
+          );
           assert.match(await s.cg("status"), /^CodeGraph index of /);
           assert.deepEqual(
             argvs(log).map((a) => a[0]),
@@ -386,19 +423,18 @@ for (const impl of implementations) {
               what: "the fake to reach its gate",
             });
             const loader = await waitFor(() => s.ui.customs[0], { what: "the loader" });
-            await waitFor(() => /parsing — 3\/7 files \(42%\) · [1-9]\d* s/.test(renderText(loader)), {
+            await waitFor(() => /parsing 3\/7 files · ▰+▱+ 36% · [1-9]\d* s/.test(renderText(loader)), {
               timeoutMs: 10000,
               what: `progress with file counts and a second elapsed, got: ${renderText(loader)}`,
             });
-            assert.match(renderText(loader), /codegraph rebuild: step 2 of 4, parsing — 3\/7 files \(42%\)/);
+            assert.match(renderText(loader), /codegraph rebuild: step 2 of 4, parsing 3\/7 files · ▰▰▰▰▱▱▱▱▱▱ 36%/);
             assert.ok(isAlive(pids.self) && isAlive(pids.grandchild));
             loader.handleInput("\x1b"); // Esc
             const said = await running;
             assert.match(
               said,
-              /^\/codegraph rebuild: cancelled after \d+\.\d s; CodeGraph and its processes were stopped\./,
+              /^\/codegraph rebuild: cancelled after \d+\.\d s, CodeGraph stopped; the index may be partial: run \/codegraph rebuild again\.$/,
             );
-            assert.match(said, /The index may be partial: run \/codegraph rebuild again\./);
             await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
               timeoutMs: 5000,
               what: "the CLI and its grandchild to be gone",
@@ -438,7 +474,8 @@ for (const impl of implementations) {
             });
             const progress = () => s.ui.statusLog.filter((e) => e.key === "codegraph").map((e) => e.text);
             await waitFor(
-              () => progress().some((t) => /init: step 2 of 4, parsing — 3\/7 files \(42%\) · [1-9]\d* s/.test(t)),
+              () =>
+                progress().some((t) => /init: step 2 of 4, parsing 3\/7 files · ▰▰▰▰▱▱▱▱▱▱ 36% · [1-9]\d* s/.test(t)),
               {
                 timeoutMs: 10000,
                 what: `status progress, got: ${progress().join(" | ")}`,
@@ -447,7 +484,10 @@ for (const impl of implementations) {
             assert.ok(progress().every((t) => t.startsWith("⬡") || /\/codegraph cancel stops it$/.test(t)));
 
             const refused = await s.cg("sync --yes");
-            assert.match(refused, /\/codegraph init is still running in this workspace .*\/codegraph cancel/);
+            assert.match(
+              refused,
+              /refused while \/codegraph init is still running in this workspace; wait for it, or stop it with \/codegraph cancel\./,
+            );
             assert.equal(log().length, 1, "the second write started nothing");
 
             const cancelled = await s.cg("cancel");
@@ -455,9 +495,9 @@ for (const impl of implementations) {
             const said = await running;
             assert.match(
               said,
-              /^\/codegraph init: cancelled after \d+\.\d s; CodeGraph and its processes were stopped\.$/m,
+              /^\/codegraph init: cancelled after \d+\.\d s, CodeGraph stopped; the index may be partial: \/codegraph rebuild finishes it, \/codegraph uninit removes it\.$/m,
             );
-            assert.match(said, /\/codegraph rebuild to finish it, or \/codegraph uninit to remove it/);
+            assert.match(said, /\/codegraph rebuild finishes it, \/codegraph uninit removes it/);
             await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
               timeoutMs: 5000,
               what: "the CLI and its grandchild to be gone",

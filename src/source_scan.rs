@@ -1,14 +1,16 @@
-//! `scanSource()`: the JS shapes of the core's bounded source search
-//! (`pi_codegraph_core::source_scan`) and their conversion. The search runs on tokio's blocking
-//! pool; the promise settles with what it found or rejects with CODEGRAPH_INVALID_REQUEST (a
-//! pattern that does not compile: `lib/contract/definitions.js` builds them, never the model).
+//! `scanSource()` and `changedSource()`: the JS shapes of the core's bounded source search
+//! (`pi_codegraph_core::source_scan`) and walk for changed files (`source_changes`), and their
+//! conversion. Both run on tokio's blocking pool; a promise settles with what was found, or a
+//! search rejects with CODEGRAPH_INVALID_REQUEST (a pattern that does not compile:
+//! `lib/contract/definitions.js` builds them, never the model).
 
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, UNIX_EPOCH};
 
 use napi::bindgen_prelude::Object;
 use napi::{Env, Status};
 use napi_derive::napi;
+use pi_codegraph_core::source_changes::{self, ChangeScan};
 use pi_codegraph_core::source_scan::{self, ScanOutcome, ScanRule, SourceScan};
 
 use pi_codegraph_core::command_run::Failure;
@@ -62,9 +64,9 @@ pub struct SourceScanResult {
   pub stopped: Option<String>,
 }
 
-/// A byte count from JS: a positive finite number, truncated (saturating at u64's range); 0 else.
+/// A count from JS (bytes, milliseconds): a positive finite number, truncated (saturating at u64's range); 0 else.
 #[allow(clippy::cast_sign_loss)] // only a positive value is cast
-fn bytes(n: f64) -> u64 {
+fn whole(n: f64) -> u64 {
   if n.is_finite() && n > 0.0 {
     n as u64
   } else {
@@ -84,8 +86,8 @@ fn request(scan: SourceScanRequest) -> SourceScan {
       .collect(),
     skip_dirs: scan.skip_dirs,
     max_files: scan.max_files as usize,
-    max_file_bytes: bytes(scan.max_file_bytes),
-    max_total_bytes: bytes(scan.max_total_bytes),
+    max_file_bytes: whole(scan.max_file_bytes),
+    max_total_bytes: whole(scan.max_total_bytes),
     max_matches: scan.max_matches as usize,
     deadline: Duration::from_millis(u64::from(scan.deadline_ms)),
   }
@@ -129,6 +131,73 @@ pub fn scan_source(env: &Env, cwd: String, scan: SourceScanRequest) -> napi::Res
       format!("the source scan did not finish: {joined}"),
     )),
     // No runtime to run it on: a coded error, as every call's.
+    Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),
+  })
+}
+
+/// Which files of `extensions` were written after `sinceMs`, as `lib/contract/definitions.js`'s
+/// `sourceChangesRequest` describes the walk.
+#[napi(object, object_to_js = false)]
+pub struct SourceChangesRequest {
+  pub extensions: Vec<String>,
+  pub skip_dirs: Vec<String>,
+  /// Milliseconds since the Unix epoch (the index's last write, as `fs.stat` gives it).
+  pub since_ms: f64,
+  pub max_files: u32,
+  pub max_paths: u32,
+  pub deadline_ms: u32,
+}
+
+/// What the walk found.
+#[napi(object, object_from_js = false)]
+pub struct SourceChangesResult {
+  /// The first `maxPaths` changed files, relative to the walked directory, `/`-separated.
+  pub paths: Vec<String>,
+  /// How many changed in all.
+  pub changed: u32,
+  pub files_seen: u32,
+  /// "deadline" or "files" when a bound ended the walk early; null when it walked the whole tree.
+  pub stopped: Option<String>,
+}
+
+fn changes_request(walk: SourceChangesRequest) -> ChangeScan {
+  // Rounded up to a whole millisecond (the Node runner alike): an mtime read as a float is not
+  // exact, and a file written in the index's own millisecond is not told as newer.
+  let since = UNIX_EPOCH + Duration::from_millis(whole(walk.since_ms.ceil()));
+  ChangeScan {
+    extensions: walk.extensions,
+    skip_dirs: walk.skip_dirs,
+    since,
+    max_files: walk.max_files as usize,
+    max_paths: walk.max_paths as usize,
+    deadline: Duration::from_millis(u64::from(walk.deadline_ms)),
+  }
+}
+
+/// Walks `cwd` for source files written after `walk.sinceMs` (metadata only, the scan's walk).
+#[napi(ts_return_type = "Promise<SourceChangesResult>")]
+#[allow(clippy::needless_pass_by_value)] // napi hands the arguments over by value
+pub fn changed_source(
+  env: &Env,
+  cwd: String,
+  walk: SourceChangesRequest,
+) -> napi::Result<Object<'_>> {
+  let walk = changes_request(walk);
+  let work = async move {
+    tokio::task::spawn_blocking(move || source_changes::changed_since(&PathBuf::from(cwd), &walk))
+      .await
+  };
+  runtime::promise(env, work, |env, outcome| match outcome {
+    Ok(Ok(found)) => Ok(SourceChangesResult {
+      paths: found.paths,
+      changed: u32::try_from(found.changed).unwrap_or(u32::MAX),
+      files_seen: u32::try_from(found.files_seen).unwrap_or(u32::MAX),
+      stopped: found.stopped.map(|s| s.tag().to_owned()),
+    }),
+    Ok(Err(joined)) => Err(napi::Error::new(
+      Status::GenericFailure,
+      format!("the source walk did not finish: {joined}"),
+    )),
     Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),
   })
 }

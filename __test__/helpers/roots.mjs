@@ -22,6 +22,19 @@ export function writeIndex(dir) {
   return db;
 }
 
+/**
+ * Dates every file under `dir` outside its index directories `seconds` back: sources older than
+ * an index written since, as after a real `codegraph init` (the walk for changed files counts
+ * the rest).
+ */
+export function ageSources(dir, seconds = 300) {
+  const t = Date.now() / 1000 - seconds;
+  for (const entry of fs.readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    const file = path.join(entry.parentPath ?? entry.path, entry.name);
+    if (entry.isFile() && !file.split(path.sep).includes(".codegraph")) fs.utimesSync(file, t, t);
+  }
+}
+
 /** Removes the CodeGraph index of `dir`. */
 export function removeIndex(dir) {
   fs.rmSync(path.join(dir, ".codegraph"), { recursive: true, force: true });
@@ -45,6 +58,7 @@ export function makeMonorepo({ own = false, projects = MONOREPO_PROJECTS } = {})
   fs.writeFileSync(path.join(ws, "package.json"), `${JSON.stringify({ private: true, workspaces: ["packages/*"] })}\n`);
   if (own) writeIndex(ws);
   for (const p of projects) makeProject(path.join(ws, ...p.split("/")));
+  ageSources(ws);
   return ws;
 }
 
@@ -58,5 +72,6 @@ export function makeNested(name = "django", sub = "app") {
   const ws = path.join(project, sub);
   fs.mkdirSync(ws, { recursive: true });
   fs.writeFileSync(path.join(ws, "views.py"), "def view():\n    pass\n");
+  ageSources(project);
   return { project, ws };
 }

@@ -13,6 +13,7 @@ const { answerNotes } = require("./answer-notes.js");
 const { exploreCommand, nodeCommand, relationsCommand, searchCommand } = require("../contract/commands.js");
 const { diagnosisWords, failure, wordedError } = require("./failures.js");
 const { withStaleness } = require("./staleness.js");
+const { changedSinceIndex } = require("./disk-changes.js");
 const { firstLine } = require("../contract/text.js");
 const { withWordedDropped } = require("../words/environment.js");
 const { versionNotice } = require("../words/versions.js");
@@ -261,7 +262,24 @@ function wrapBackend(backend) {
     }
   }
 
-  return { run, explore, node, relations, search, diagnose, releaseFullOutputs, limits, runnerInfo };
+  /** The source files written after each root's index (`[{ dir, indexDir }]`): lib/api/disk-changes.js. */
+  function changedSince(roots) {
+    const walk = typeof backend.changedSource === "function" ? (dir, w) => backend.changedSource(dir, w) : undefined;
+    return changedSinceIndex(walk, roots);
+  }
+
+  return {
+    run,
+    explore,
+    node,
+    relations,
+    search,
+    diagnose,
+    releaseFullOutputs,
+    limits,
+    runnerInfo,
+    changedSince,
+  };
 }
 
 module.exports = { wrapBackend };

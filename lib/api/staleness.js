@@ -1,13 +1,12 @@
 // Staleness, told without touching the index: which files an answer cites changed or vanished
 // after CodeGraph's index (`codegraph.db` and its `-wal` in the index directory a diagnosis or an
 // answer names: the one the CLI opens, `.codegraph/` or another by CodeGraph's rule) was last
-// written, and the session's ledger of files Pi's own edit and write tools changed since. The
+// written (the session's ledger of changed files, lib/api/edit-ledger.js, builds on it). The
 // index is never opened, only `stat`ed; every filesystem check of one answer races one short
 // deadline (a hung mount or a stalled libuv pool must not delay the answer: what is not known by
 // then is not said).
 
 const fsp = require("node:fs/promises");
-const os = require("node:os");
 const path = require("node:path");
 const { countLines } = require("../contract/limits.js");
 const { DEFAULT_INDEX_DIR } = require("../contract/index-dir.js");
@@ -245,106 +244,15 @@ async function withStaleness(answer, cwd, options = {}) {
   return { text: fits ? text : answer.text, details };
 }
 
-/** Pi's own path rule for its edit/write tools: a leading `@` dropped, `~` the home directory. */
-function piToolPath(p, cwd) {
-  let s = p.startsWith("@") ? p.slice(1) : p;
-  if (s === "~") s = os.homedir();
-  else if (s.startsWith("~/")) s = os.homedir() + s.slice(1);
-  return path.resolve(cwd, s);
-}
-
-/** The deepest of `dirs` that holds `file` (each absolute), or undefined. */
-function coveringDir(dirs, file) {
-  let best;
-  for (const dir of dirs) if ((file === dir || isInside(dir, file)) && (!best || dir.length > best.length)) best = dir;
-  return best;
-}
-
-/**
- * At most this many edited files are tracked one by one. The count only says "the index is
- * behind"; past a thousand files (a mass rename, generated code) the answer is the same
- * (/codegraph sync), while every file kept costs memory and the turn's recheck a pass over it,
- * and every new count a status update (a message to an rpc client). Past it the count shows as
- * "1000+" and only the latest untracked edit per root is kept (as many as there are roots).
- */
-const MAX_EDITS_TRACKED = 1000;
-
-/**
- * A session's ledger of the files Pi's own `edit` and `write` tools changed after the index that
- * covers them was last written. `note(event, cwd, roots)` takes a `tool_result` event (an error
- * result, another tool, a path outside every root in `roots` (the directories the tools answer
- * from; none: the workspace `cwd`, against which a relative path is resolved), or under a
- * .codegraph/, an index directory the last recheck was told of, or .git/ there is not counted)
- * and says whether it counted; `recheck(roots)` (the roots with an index, each `{ dir, indexDir }`
- * with the index directory its diagnosis found; a bare directory has none) stats each root's
- * index (bounded) and drops the
- * edits its index is newer than, and those no root covers; `count()` is how many unique files
- * are counted now (the tracked ones, at most MAX_EDITS_TRACKED), `files()` which (absolute, in
- * the order first edited), and `more()` whether edits past
- * that bound are still newer than their index (`count()` is then "at least", and at least 1).
- * Nothing is read but the index files' mtimes.
- */
-function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_TRACKED } = {}) {
-  const edits = new Map(); // absolute path → when the tool reported it (ms)
-  const untracked = new Map(); // root → the latest edit there past the bound (ms)
-  let indexed = new Map(); // root directory → when its index was last written (ms), or null
-  let indexNames = []; // the names of the roots' index directories, as the last recheck was told
-  /** Whether an edit at `at` in `root` (undefined: no root covers it) is not newer than that root's index. */
-  const behind = (root, at) => root === undefined || (indexed.get(root) !== null && at <= indexed.get(root));
-  const drop = () => {
-    if (indexed.size === 0) return;
-    const dirs = [...indexed.keys()];
-    for (const [file, at] of edits) if (behind(coveringDir(dirs, file), at)) edits.delete(file);
-    for (const [root, at] of untracked) if (behind(coveringDir(dirs, root), at)) untracked.delete(root);
-  };
-  return {
-    note(event, cwd, roots = []) {
-      if (!event || event.isError || (event.toolName !== "edit" && event.toolName !== "write")) return false;
-      const p = event.input?.path;
-      if (typeof p !== "string" || p === "" || p.includes("\0") || typeof cwd !== "string") return false;
-      const file = piToolPath(p, cwd);
-      // As recheck() sees them: an edit no root covers (a monorepo's own files) is not counted.
-      const within = roots.length > 0 ? roots.map((r) => path.resolve(r)) : [path.resolve(cwd)];
-      const root = coveringDir(within, file);
-      if (root === undefined || root === file) return false;
-      const first = path.relative(root, file).split(path.sep)[0];
-      if (notCode(first, indexNames)) return false;
-      if (edits.has(file) || edits.size < maxTracked) edits.set(file, Date.now());
-      else untracked.set(root, Date.now());
-      return true;
-    },
-    async recheck(roots) {
-      const list = (typeof roots === "string" ? [roots] : Array.isArray(roots) ? roots : []).map((r) =>
-        typeof r === "string" ? { dir: r } : r,
-      );
-      const dirs = list.map((r) => path.resolve(r.dir));
-      indexNames = [...new Set(list.flatMap((r) => namesOf(r.indexDir)))];
-      if ((edits.size > 0 || untracked.size > 0) && dirs.length > 0) {
-        const at = await staleCheckBy(
-          () => Promise.all(list.map((r) => indexWrittenAt(r.indexDir))),
-          deadlineMs,
-          undefined,
-        );
-        // A check that did not answer keeps what was known.
-        if (at !== undefined) indexed = new Map(dirs.map((d, i) => [d, at[i]]));
-        drop();
-      }
-      return edits.size;
-    },
-    count: () => (edits.size === 0 && untracked.size > 0 ? 1 : edits.size),
-    /** The tracked files counted now (absolute), in the order first edited. */
-    files: () => [...edits.keys()],
-    more: () => untracked.size > 0,
-  };
-}
-
 module.exports = {
   STALE_CHECK_MS,
   MAX_CITED_PATHS,
-  MAX_EDITS_TRACKED,
   citedPaths,
   indexWrittenAt,
+  isInside,
+  namesOf,
+  notCode,
+  staleCheckBy,
   staleCitedFiles,
   withStaleness,
-  createEditLedger,
 };

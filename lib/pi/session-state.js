@@ -2,7 +2,7 @@
 // (lib/pi/session.js) sets what it learns (readiness, the roots, the peers); the commands and the
 // tool change it through the methods below, each named for what happened.
 
-const { createEditLedger } = require("../api/staleness.js");
+const { createEditLedger } = require("../api/edit-ledger.js");
 const { DEFAULT_TOOLS } = require("./tools/choice.js");
 
 class SessionState {
@@ -27,7 +27,7 @@ class SessionState {
   /** The last scan below the workspace (lib/pi/roots/scan.js), and the one running, if any. */
   scan = undefined;
   scanning = undefined;
-  /** The directories the user added (/codegraph roots add). */
+  /** The directories the user added (/codegraph projects add). */
   added = { dirs: [] };
   /** The roots now, each with `indexed`, and the diagnosis of each one other than the workspace. */
   roots = [];
@@ -78,7 +78,7 @@ class SessionState {
   toolsChosen(names, saved) {
     this.choice = { names, source: saved ? "saved" : "session" };
   }
-  /** /codegraph roots add or remove left these added directories. */
+  /** /codegraph projects add or remove left these added directories. */
   addedRootsAre(dirs) {
     this.added = { dirs };
   }

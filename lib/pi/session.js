@@ -143,6 +143,40 @@ async function startSession(pi, ctx, glue, peers) {
     slot(ctx);
   }
   state.refresh = (ctx) => refresh(ctx).catch(() => {});
+
+  // The walk for changes no Pi tool reported (lib/api/disk-changes.js): one at a time; asked
+  // again while one runs, it runs once more after it. Not while CodeGraph writes the index.
+  let walking = null;
+  let walkAgain = false;
+  async function walkNow(ctx) {
+    const d = state.diagnosis;
+    if (!ctx?.cwd || !d || d.problemCode === "CODEGRAPH_INDEX_BUSY") return;
+    const diagnosisOf = (r) => (r.source === "workspace" ? d : state.rootDiagnoses?.get(r.dir));
+    const roots = (state.roots ?? [])
+      .filter((r) => r.indexed && diagnosisOf(r)?.indexDir)
+      .map((r) => ({ dir: r.dir, indexDir: diagnosisOf(r).indexDir }));
+    let counted = false;
+    for (const found of await glue.changedSince(roots)) {
+      if (state.ledger.noteChanged(found.dir, found.files, found.more)) counted = true;
+    }
+    if (counted) slot(ctx);
+  }
+  /** Walks the roots for files changed since their index; resolves when the walk (and any asked for meanwhile) is done. */
+  state.walkChanges = (ctx) => {
+    if (walking) {
+      walkAgain = true;
+      return walking;
+    }
+    walking = (async () => {
+      do {
+        walkAgain = false;
+        await walkNow(ctx).catch(() => {});
+      } while (walkAgain);
+    })().finally(() => {
+      walking = null;
+    });
+    return walking;
+  };
   /** Scans for the indexes below the workspace again; the roots follow once it is done. */
   state.rescan = (ctx) => {
     // Begun one turn of the event loop later, so the start does not wait for it (nor for loading
@@ -201,8 +235,12 @@ async function startSession(pi, ctx, glue, peers) {
   applyChoice();
   slot(ctx);
   // The scan for indexes below the workspace: off the start's path (the tools are registered
-  // again when it finds roots); a turn waits only for this first one.
-  state.rescan(ctx).catch(() => {});
+  // again when it finds roots); a turn waits only for this first one. Then the walk for what
+  // changed since the index before this session.
+  state
+    .rescan(ctx)
+    .catch(() => {})
+    .then(() => state.walkChanges(ctx));
 
   return {
     // An edit or write by Pi's own tools: counted at once (it is newer than the index as last
@@ -211,12 +249,16 @@ async function startSession(pi, ctx, glue, peers) {
       // The roots the tools answer from cover the edits (none: the workspace).
       const roots = state.toolRoots().map((r) => r.dir);
       if (state.ledger.note(event, ctx?.cwd, roots)) slot(ctx);
+      // A shell command may have changed any file: the walk looks, off the result's path.
+      if (event?.toolName === "bash") state.walkChanges(ctx);
     },
     async beforeAgentStart(event, ctx) {
       // A scan still running (the start's, or /codegraph roots'; bounded by its own deadline)
       // decides the tools this turn is given.
       if (state.scanning) await state.scanning.catch(() => {});
       await refresh(ctx);
+      // What changed between turns (the user's editor, a `!` command): looked for, not awaited.
+      state.walkChanges(ctx);
       carryInto(event?.systemPromptOptions); // the same words again change nothing
     },
     // Everything after "/codegraph ": the verbs the installed CLI has, then a root's label or

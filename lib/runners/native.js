@@ -139,6 +139,8 @@ const nativeBackend = {
         if (String(err?.message).startsWith("CODEGRAPH_INVALID_REQUEST:")) err.code = "CODEGRAPH_INVALID_REQUEST";
         throw err;
       }),
+  /** The bounded walk for source files written after a moment (src/source_scan.rs). */
+  changedSource: async (cwd, walk) => loadBinding().changedSource(cwd, walk),
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),
   runnerInfo() {

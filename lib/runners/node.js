@@ -24,6 +24,7 @@ const { runCommand } = require("./node/command-run.js");
 const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("../contract/limits.js");
 const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("../contract/limits.js");
 const { releaseFullOutputs } = require("./node/full-output.js");
+const { changedSource } = require("./node/source-changes.js");
 const { scanSource } = require("./node/source-scan.js");
 
 /** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */
@@ -37,6 +38,7 @@ module.exports = {
   diagnose,
   releaseFullOutputs,
   scanSource,
+  changedSource,
   MAX_REQUEST_CHARS,
   MAX_OUTPUT_BYTES,
   MAX_OUTPUT_LINES,

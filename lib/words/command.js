@@ -11,8 +11,9 @@ const VERB_LINES = {
   uninit: "Delete this workspace's index and CodeGraph's git hooks (codegraph uninit)",
   unlock: "Remove a stale CodeGraph lock left by an interrupted write (codegraph unlock)",
   cancel: "Stop the index write running in this workspace",
-  tools: "Focused CodeGraph tools for the model: list, or all | none | on/off <names> (saved for this project)",
-  roots: "The CodeGraph projects the tools answer from: list, or add <dir> | remove <label> (saved for this project)",
+  tools: "Focused CodeGraph tools for the model: list, or all | none | on/off <names> (kept for this workspace)",
+  projects:
+    "The CodeGraph projects the tools answer from: list, or add <dir> | remove <name> (kept for this workspace)",
   doctor: "Everything pi-codegraph knows here: runner, CLI, index, limits, last error",
   help: "The verbs, a line each",
 };

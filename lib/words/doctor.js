@@ -37,7 +37,7 @@ function doctorRootLines({ roots, scan, savedProblem }) {
   );
   if (lines.length === 0) lines.push("none (no index here, none found below, none added)");
   lines.push(`scan: ${scanText(scan)}`);
-  if (savedProblem) lines.push(`saved roots ignored: ${savedProblem}`);
+  if (savedProblem) lines.push(`saved projects ignored: ${savedProblem}`);
   return lines;
 }
 

@@ -39,7 +39,7 @@ function noIndexRemediation(f) {
   const kind = f.kind ?? { is: "missing" };
   if (kind.is === "missing" && kind.ancestor) {
     const a = shownPath(kind.ancestor);
-    return `The enclosing project ${a} has a CodeGraph index: add it in Pi with \`/codegraph roots add ${a}\` (its answers then begin with the prefix that makes their paths readable here), or start Pi there (cd ${a} && pi) to use it; its answers name files relative to that directory. Only if you want a separate, partial index of this subdirectory, run \`/codegraph init\` in Pi here (or \`codegraph init\` in ${ws}) yourself. ${NEVER_WRITES_INDEX}`;
+    return `The enclosing project ${a} has a CodeGraph index: add it in Pi with \`/codegraph projects add ${a}\` (its answers then begin with the prefix that makes their paths readable here), or start Pi there (cd ${a} && pi) to use it; its answers name files relative to that directory. Only if you want a separate, partial index of this subdirectory, run \`/codegraph init\` in Pi here (or \`codegraph init\` in ${ws}) yourself. ${NEVER_WRITES_INDEX}`;
   }
   if (kind.is === "unusable")
     return `Move or delete ${shownPath(kind.db)} (CodeGraph cannot rebuild it in place), then run \`/codegraph init\` in Pi (or \`codegraph init\` in ${ws}) yourself; ${NEVER_WRITES_INDEX}`;

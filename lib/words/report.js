@@ -1,6 +1,8 @@
 // The words of bare `/codegraph`: readiness in at most three lines, the next step among them
 // (`/codegraph doctor` says everything: lib/pi/commands/status.js).
 
+const { shownPath } = require("./paths.js");
+
 const SYNC_STEP = "Next: /codegraph sync brings the index up to date.";
 const MORE_LINE = "/codegraph doctor shows the details, /codegraph help the verbs.";
 
@@ -20,8 +22,12 @@ const USER_STEPS = {
 const nextStepText = (code, remediation, { plain = true } = {}) =>
   (plain && USER_STEPS[code]) || `Next: ${String(remediation ?? "").split("\n")[0]}`;
 
+/** The next step where the enclosing project has an index and this directory none: /codegraph init asks which. */
+const enclosingStepText = (ancestorIndex) =>
+  `Next: /codegraph init offers the enclosing project's index (${shownPath(ancestorIndex)}) or a new one here.`;
+
 /** "pi-codegraph: not ready (CODEGRAPH_NO_INDEX): <the problem's first line>". */
 const notReadyText = (code, problem) =>
   `pi-codegraph: not ready (${code})${problem ? `: ${String(problem).split("\n")[0]}` : ""}`;
 
-module.exports = { MORE_LINE, SYNC_STEP, nextStepText, notReadyText };
+module.exports = { MORE_LINE, SYNC_STEP, enclosingStepText, nextStepText, notReadyText };

@@ -19,8 +19,8 @@ function pathLineText(f) {
 /** The `project` argument's description; `required` when the workspace has no index of its own. */
 function projectArgText(required) {
   return required
-    ? "Which CodeGraph project to ask (its label); this workspace has no index of its own"
-    : "Which CodeGraph project to ask (its label); without it, the workspace's own (.)";
+    ? "Which CodeGraph project to ask (its name); this workspace has no index of its own"
+    : "Which CodeGraph project to ask (its name); without it, the workspace's own (.)";
 }
 
 /** The guideline explore gains while several roots exist. */
@@ -30,8 +30,8 @@ function projectsGuideline(required) {
 
 /** What each word after `/codegraph roots` does, for the completion. */
 const ROOTS_WORDS = {
-  add: "Add a directory with a CodeGraph index (typed by you), kept for this project",
-  remove: "Remove a root you added",
+  add: "Add a directory with a CodeGraph index (typed by you), kept for this workspace",
+  remove: "Remove a project you added",
 };
 
 const SOURCE_WORDS = {
@@ -49,8 +49,8 @@ function rootsListText(rows, { scan, savedProblem } = {}) {
   const usable = rows.filter((r) => r.indexed);
   lines.push(
     usable.length === 0
-      ? "CodeGraph roots: none (no index in the workspace, none found below it, none added)"
-      : `CodeGraph roots: ${usable.length}${usable.length > 1 ? " (the tools take `project`: one of the labels)" : ""}${offeredNote(usable)}`,
+      ? "CodeGraph projects: none (no index in the workspace, none found below it, none added)"
+      : `CodeGraph projects: ${usable.length}${usable.length > 1 ? " (the tools take `project`: one of the names)" : ""}${offeredNote(usable)}`,
   );
   for (const r of rows) {
     const state = !r.indexed
@@ -64,8 +64,10 @@ function rootsListText(rows, { scan, savedProblem } = {}) {
   }
   if (scan === undefined) lines.push("scan: still running");
   else lines.push(`scan: ${scanText(scan)}`);
-  if (savedProblem) lines.push(`saved roots ignored: ${shownPath(savedProblem)}`);
-  lines.push("Add one with /codegraph roots add <dir>; remove one you added with /codegraph roots remove <label>.");
+  if (savedProblem) lines.push(`saved projects ignored: ${shownPath(savedProblem)}`);
+  lines.push(
+    "Add one with /codegraph projects add <dir>; remove one you added with /codegraph projects remove <name>.",
+  );
   return lines.join("\n");
 }
 
@@ -78,7 +80,7 @@ const offeredNote = (usable) => {
 /** Why an indexed root is not in the tools' `project` (lib/pi/roots/labels.js markOffered). */
 const notOfferedText = (why) =>
   why === "tooMany"
-    ? `not offered to the model (at most ${MAX_OFFERED_ROOTS} are: the workspace's own and added ones first, then the shallowest found); /codegraph verbs still take its label`
+    ? `not offered to the model (at most ${MAX_OFFERED_ROOTS} are: the workspace's own and added ones first, then the shallowest found); /codegraph verbs still take its name`
     : `not offered to the model (${why})`;
 
 /** One line on what the scan did (lib/pi/roots/scan.js scanRoots' result). */
@@ -88,7 +90,7 @@ function scanText(s) {
   if (s.gated === "notAProject")
     return "not run: the workspace has no project manifest (package.json, Cargo.toml, go.work, …) or .git";
   const cut = {
-    roots: `stopped at ${s.roots.length} roots`,
+    roots: `stopped at ${s.roots.length} projects`,
     dirs: `stopped after ${s.dirsRead} directories`,
     time: "stopped at its time limit",
   }[s.truncated];
@@ -97,35 +99,35 @@ function scanText(s) {
 }
 
 const addedText = (f) =>
-  `Added ${f.label} (${shownPath(f.dir)}): the codegraph tools can now ask it by that label${f.saved ? "; kept for this project" : `; for this session only: it could not be saved (${f.saveError})`}.`;
+  `Added ${f.label} (${shownPath(f.dir)}): the codegraph tools can now ask it by that name${f.saved ? "; kept for this workspace" : `; for this session only: it could not be saved (${f.saveError})`}.`;
 const removedText = (f) =>
   `Removed ${f.label} (${shownPath(f.dir)})${f.saved ? "" : `; for this session only: it could not be saved (${f.saveError})`}.`;
 
-/** Why `/codegraph roots add <dir>` added nothing (`f.is`). */
+/** Why `/codegraph projects add <dir>` added nothing (`f.is`). */
 function notAddedText(f) {
   const dir = f.dir ? shownPath(f.dir) : "";
   const why = {
-    missingDir: () => "give the directory: /codegraph roots add <dir>",
+    missingDir: () => "give the directory: /codegraph projects add <dir>",
     notDir: () => `${dir} is not a directory`,
     noIndex: () =>
       `${dir} has no CodeGraph index (${f.indexDir}/codegraph.db): run \`codegraph init\` there first, or give the project's root`,
-    already: () => `${dir} is already a root (${f.label})`,
-    tooMany: () => `at most ${f.max} roots can be added to one project`,
+    already: () => `${dir} is already a project (${f.label})`,
+    tooMany: () => `at most ${f.max} projects can be added to one workspace`,
     unusable: () => `${dir} cannot be used (${f.why})`,
   }[f.is];
-  return `/codegraph roots add: nothing added: ${why ? why() : f.is}.`;
+  return `/codegraph projects add: nothing added: ${why ? why() : f.is}.`;
 }
 
-/** Why `/codegraph roots remove <label>` removed nothing. */
+/** Why `/codegraph projects remove <name>` removed nothing. */
 function notRemovedText(f) {
-  if (f.is === "missingLabel") return "/codegraph roots remove: give the label of a root you added.";
+  if (f.is === "missingLabel") return "/codegraph projects remove: give the name of a project you added.";
   if (f.is === "notAdded")
-    return `/codegraph roots remove: ${f.label} was not added by you (${SOURCE_WORDS[f.source]}); only added roots can be removed.`;
-  return `/codegraph roots remove: no root is labelled ${JSON.stringify(f.label)}${f.labels.length ? ` (the roots you added: ${f.labels.join(", ")})` : " (you have added none)"}.`;
+    return `/codegraph projects remove: ${f.label} was not added by you (${SOURCE_WORDS[f.source]}); only a project you added can be removed.`;
+  return `/codegraph projects remove: no project is named ${JSON.stringify(f.label)}${f.labels.length ? ` (the projects you added: ${f.labels.join(", ")})` : " (you have added none)"}.`;
 }
 
 const unknownRootsText = (word) =>
-  `/codegraph roots: unknown word ${JSON.stringify(word)}; use /codegraph roots, /codegraph roots add <dir>, or /codegraph roots remove <label>.`;
+  `/codegraph projects: unknown word ${JSON.stringify(word)}; use /codegraph projects, /codegraph projects add <dir>, or /codegraph projects remove <name>.`;
 
 module.exports = {
   ROOTS_WORDS,

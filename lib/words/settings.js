@@ -1,5 +1,5 @@
 // The words of a settings file the glue could not use (lib/pi/settings-file.js reasons): the part
-// after the file's path in "saved roots ignored: <file>: …" and "The saved choice could not be
+// after the file's path in "saved projects ignored: <file>: …" and "The saved choice could not be
 // read (<file>: …)".
 
 const KINDS = {
@@ -23,7 +23,7 @@ function settingsProblemText(file, reason) {
 function ignoredSettingsLines(choice, added) {
   const lines = [];
   if (choice?.savedProblem) lines.push(`saved tools choice ignored: ${choice.savedProblem}; the default applies`);
-  if (added?.problem) lines.push(`saved roots ignored: ${added.problem}`);
+  if (added?.problem) lines.push(`saved projects ignored: ${added.problem}`);
   return lines;
 }
 

@@ -32,25 +32,29 @@ const staleTagText = (count) => `⚠ ${filesWord(count)} changed since the index
 /** `3 files`, or with `more` (past the ledger's bound: at least that many) `1000+ files`. */
 const editedWord = (count, more) => (more ? `${count}+ files` : filesWord(count));
 
-/** The status slot's tail when Pi's tools edited files after the index: " · 3 files edited since the index" ("1000+ files" past the bound). */
+/**
+ * The status slot's tail when files changed after the index (edited by Pi's tools, or found by
+ * the walk after a shell command or before a turn): " · 3 files changed since the index"
+ * ("1000+ files" past the bound).
+ */
 function editedSlotText(count, more = false) {
-  return count > 0 ? ` · ${editedWord(count, more)} edited since the index` : "";
+  return count > 0 ? ` · ${editedWord(count, more)} changed since the index` : "";
 }
 
 /** At most this many edited files are named in the /codegraph report; the rest are counted. */
 const MAX_EDITED_NAMED = 3;
 
 /**
- * The /codegraph report's readiness when Pi's tools edited files after the index: "ready, 4 files
- * changed since the index (edited in this session: src/a.ts, src/b.ts, src/c.ts and 1 more)".
- * `names`: the files (relative to the workspace), in the order first edited.
+ * The /codegraph report's readiness when files changed after the index: "ready, 4 files changed
+ * since the index: src/a.ts, src/b.ts, src/c.ts and 1 more". `names`: the files (relative to the
+ * workspace), in the order first seen changed.
  */
 function editedReportText(count, more = false, names = []) {
   const shown = names.slice(0, MAX_EDITED_NAMED).map(shownPath);
   const rest = count - shown.length;
   const list =
     shown.length === 0 ? "" : `: ${shown.join(", ")}${rest > 0 ? ` and ${rest}${more ? "+" : ""} more` : ""}`;
-  return `ready, ${editedWord(count, more)} changed since the index (edited in this session${list})`;
+  return `ready, ${editedWord(count, more)} changed since the index${list}`;
 }
 
 /**

@@ -34,10 +34,6 @@ function confirmText(verb, f) {
   switch (verb) {
     case "init": {
       const lines = [`Creates ${dir}/ and indexes every source file under ${shownPath(f.cwd)}.`];
-      if (f.ancestorIndex)
-        lines.push(
-          `The enclosing project ${shownPath(f.ancestorIndex)} has an index of its own: this creates a separate index for this directory only, and leaves that one alone.`,
-        );
       if (f.hooks)
         lines.push(
           `File watching is off here (${f.hooks}), so CodeGraph also installs git hooks (post-commit, post-merge, post-checkout) that run \`codegraph sync\` after each commit, merge and checkout.`,
@@ -78,17 +74,39 @@ function hooksWhy(reason) {
 
 const CANCELLED_NOTHING = (verb) => `/codegraph ${verb}: cancelled, nothing changed.`;
 
-/** The progress line: "init: parsing — 3/7 files (42%) · 4 s". */
 /** CodeGraph's phases of a write, in order (its `-v` output: "Phase: scanning", …). */
 const WRITE_PHASES = ["scanning", "parsing", "resolving", "linking"];
+/** Each phase's share of a whole write (parsing the files is most of it), in percent. */
+const PHASE_SHARE = { scanning: 5, parsing: 75, resolving: 15, linking: 5 };
+const BAR_CELLS = 10;
 
+/** How far the whole write is (0-100): the phases before this one, and this one's own percent. */
+function overallPercent(p) {
+  const step = WRITE_PHASES.indexOf(p?.phase);
+  if (step < 0) return null;
+  const before = WRITE_PHASES.slice(0, step).reduce((sum, phase) => sum + PHASE_SHARE[phase], 0);
+  const within = Number.isFinite(p.percent) ? Math.min(100, Math.max(0, p.percent)) : 0;
+  return Math.floor(before + (PHASE_SHARE[p.phase] * within) / 100);
+}
+
+/** "▰▰▰▱▱▱▱▱▱▱ 36%": one bar for the whole write. */
+function barText(percent) {
+  const full = Math.round((percent / 100) * BAR_CELLS);
+  return `${"▰".repeat(full)}${"▱".repeat(BAR_CELLS - full)} ${percent}%`;
+}
+
+/**
+ * The progress line: "init: step 2 of 4, parsing 3/7 files · ▰▰▰▱▱▱▱▱▱▱ 36% · 4 s": the phase
+ * named throughout, its own counts, and one bar for the whole write.
+ */
 function progressText(verb, p, elapsedMs, withCancel) {
   const parts = [];
   const step = WRITE_PHASES.indexOf(p?.phase);
-  if (step >= 0) parts.push(`step ${step + 1} of ${WRITE_PHASES.length}, ${p.phase}`);
-  else if (p?.phase) parts.push(p.phase);
-  if (p?.done !== undefined) parts.push(`${p.done}/${p.total}${p.phase === "parsing" ? " files" : ""} (${p.percent}%)`);
-  const what = parts.length ? parts.join(" — ") : "starting";
+  const counts = p?.done !== undefined ? ` ${p.done}/${p.total}${p.phase === "parsing" ? " files" : ""}` : "";
+  if (step >= 0)
+    parts.push(`step ${step + 1} of ${WRITE_PHASES.length}, ${p.phase}${counts}`, barText(overallPercent(p)));
+  else if (p?.phase) parts.push(`${p.phase}${counts}`);
+  const what = parts.length ? parts.join(" · ") : "starting";
   const cancel = withCancel ? " · /codegraph cancel stops it" : "";
   return `codegraph ${verb}: ${what} · ${Math.floor(elapsedMs / 1000)} s${cancel}`;
 }
@@ -100,22 +118,19 @@ function loaderText(verb, p, elapsedMs) {
 
 /** The result of a finished write: measured duration, CodeGraph's summary lines, what follows. */
 function doneText(verb, f) {
-  const lines = [`/codegraph ${verb}: done in ${durationText(f.durationMs)}.`];
+  // What it means for the user, in the same sentence: the agent's tools, or why they still cannot answer.
+  const after =
+    verb === "uninit"
+      ? "the index is removed (/codegraph init makes a new one)"
+      : f.ready
+        ? `${verb === "sync" && f.upToDate ? "it was already up to date; " : ""}the agent's CodeGraph tools answer from it now`
+        : `the agent's CodeGraph tools are not ready (${f.problemCode}): /codegraph doctor says why`;
+  const lines = [`/codegraph ${verb}: done in ${durationText(f.durationMs)}; ${after}.`];
   if (f.summary.length) lines.push(...f.summary.map((l) => `  ${l}`));
   if (verb === "unlock" && f.lockLeft)
     lines.push(
-      `A lock file is still there (${shownPath(f.lockLeft)}): CodeGraph's message went to stderr, which pi-codegraph does not keep for a successful run; run \`codegraph unlock\` in the workspace to read it.`,
+      `A lock file is still there (${shownPath(f.lockLeft)}); run \`codegraph unlock\` in the workspace to read CodeGraph's reason.`,
     );
-  if (verb === "sync" && f.upToDate)
-    lines.push(
-      "If the index was built by an older CodeGraph, 'Already up to date' can be wrong: /codegraph status says whether a rebuild is recommended.",
-    );
-  // What it means for the user: the agent's tools, or why they still cannot answer.
-  lines.push(
-    f.ready
-      ? "The agent's CodeGraph tools answer from it now."
-      : `The agent's CodeGraph tools are not ready (${f.problemCode}): /codegraph doctor says why.`,
-  );
   return lines.join("\n");
 }
 
@@ -123,14 +138,11 @@ function doneText(verb, f) {
 function failedText(verb, err, f) {
   if (err?.code === "CODEGRAPH_CANCELLED") {
     const after = {
-      init: "The index may be partial: run /codegraph rebuild to finish it, or /codegraph uninit to remove it.",
-      rebuild: "The index may be partial: run /codegraph rebuild again.",
-      sync: "Run /codegraph sync again to finish the update.",
+      init: "; the index may be partial: /codegraph rebuild finishes it, /codegraph uninit removes it",
+      rebuild: "; the index may be partial: run /codegraph rebuild again",
+      sync: "; run /codegraph sync again to finish the update",
     }[verb];
-    return [
-      `/codegraph ${verb}: cancelled after ${durationText(f.durationMs)}; CodeGraph and its processes were stopped.`,
-      ...(after ? [after] : []),
-    ].join("\n");
+    return `/codegraph ${verb}: cancelled after ${durationText(f.durationMs)}, CodeGraph stopped${after ?? ""}.`;
   }
   if (err?.code === "CODEGRAPH_NO_INDEX") return noOwnIndexText(verb, f);
   const took = `/codegraph ${verb} failed after ${durationText(f.durationMs)}`;
@@ -154,21 +166,21 @@ function noOwnIndexText(verb, f) {
   const ws = shownPath(f.cwd);
   if (f.ancestorIndex) {
     const a = shownPath(f.ancestorIndex);
-    return `/codegraph ${verb}: refused. ${ws} has no index of its own; the enclosing project ${a} has one, and pi-codegraph never acts on an index that is not the workspace's own (CodeGraph's \`${verb}\` would walk up to it). To use that index, add it with /codegraph roots add ${a} (then /codegraph ${verb} <its label> acts on it), or start Pi there (cd ${a} && pi); for a separate index of this directory, run /codegraph init here.`;
+    return `/codegraph ${verb}: refused: ${ws} has no index of its own, and the enclosing project ${a} is acted on only by name (/codegraph projects add ${a}, then /codegraph ${verb} <its name>); /codegraph init offers its index or a new one here.`;
   }
-  return `/codegraph ${verb}: refused. ${ws} has no CodeGraph index yet: run /codegraph init first.`;
+  return `/codegraph ${verb}: refused: ${ws} has no CodeGraph index yet; /codegraph init makes one.`;
 }
 
 /** init where the workspace already has an index of its own. */
 function alreadyIndexedText(f) {
-  return `/codegraph init: ${shownPath(f.indexPath)} already exists: this workspace has its own index. Nothing was run. Use /codegraph sync to update it, or /codegraph rebuild to recreate it.`;
+  return `/codegraph init: this workspace already has its index (${shownPath(f.indexPath)}); /codegraph sync updates it, /codegraph rebuild recreates it.`;
 }
 
 const busyText = (verb, f) =>
-  `/codegraph ${verb}: refused. /codegraph ${f.running} is still running in this workspace (one index write at a time): wait for it, or stop it with /codegraph cancel.`;
+  `/codegraph ${verb}: refused while /codegraph ${f.running} is still running in this workspace; wait for it, or stop it with /codegraph cancel.`;
 
 const liveWriterText = (verb, problem) =>
-  `/codegraph ${verb}: refused. A live CodeGraph process holds the index (${problem}); its lock is not stale. Wait for it to finish${verb === "unlock" ? "" : ", then try again"}.`;
+  `/codegraph ${verb}: refused while a live CodeGraph process writes the index (${problem}); ${verb === "unlock" ? "its lock is not stale" : "try again when it is done"}.`;
 
 const needsYesText = (verb, label) =>
   `/codegraph ${verb}: refused without confirmation (no UI to ask in this mode). To run it, type: /codegraph ${verb}${label === undefined ? "" : ` ${label}`} --yes`;
@@ -257,20 +269,30 @@ const unreadableStatusText = (text) =>
 /** The first line of what a verb says about a root other than the workspace (lib/pi/roots/roots.js). */
 const projectHeadText = (root) => `Project ${root.label} (${shownPath(root.dir)}):`;
 
-/** A verb without a label where several roots could be meant. */
 /** A write without a label where the only root is outside the workspace: nothing runs. */
 const typeLabelText = (verb, root) =>
   `/codegraph ${verb}: refused. The only CodeGraph project here, ${shownPath(root.dir)}, is outside the workspace, and a write acts on it only when you name it: /codegraph ${verb} ${root.label}. Nothing was run.`;
 /** The select's title when several projects could be meant: "/codegraph sync: which project?". */
 const pickTitleText = (verb) => `/codegraph ${verb}: which project?`;
+/**
+ * `/codegraph init` in a directory whose enclosing project has an index: the select that asks
+ * which the user wants, `{ title, useEnclosing, createHere }` (the two options).
+ */
+const enclosingChoiceText = (f) => ({
+  title: `The enclosing project ${shownPath(f.ancestorIndex)} has a CodeGraph index. Which should the tools use here?`,
+  useEnclosing: `Its index (adds ${shownPath(f.ancestorIndex)} as a project; nothing is indexed)`,
+  createHere: `A new index of ${shownPath(f.cwd)} only (codegraph init)`,
+});
+/** A verb without a label where several roots could be meant, and no UI to ask in. */
 const pickProjectText = (verb, labels) =>
   `/codegraph ${verb}: name the project, one of: ${labels.join(", ")} (e.g. /codegraph ${verb} ${labels[0]}). Nothing was run.`;
 
 /** A verb with a label that names no root. */
 const unknownProjectText = (verb, label, labels) =>
-  `/codegraph ${verb}: no project is labelled ${JSON.stringify(label)}${labels.length ? `; the projects: ${labels.join(", ")}` : "; /codegraph roots lists them"}. Nothing was run.`;
+  `/codegraph ${verb}: no project is named ${JSON.stringify(label)}${labels.length ? `; the projects: ${labels.join(", ")}` : "; /codegraph projects lists them"}. Nothing was run.`;
 
 module.exports = {
+  enclosingChoiceText,
   pickProjectText,
   pickTitleText,
   projectHeadText,

@@ -3,8 +3,8 @@
 //! addon at the workspace root only converts between JS values and what this crate takes and
 //! returns.
 //!
-//! The entry points are [`command_run::run_command`], [`command_run::diagnose`] and
-//! [`source_scan::scan`].
+//! The entry points are [`command_run::run_command`], [`command_run::diagnose`],
+//! [`source_scan::scan`] and [`source_changes::changed_since`].
 //! [`runner::run`] is public for the integration tests (`tests/`), which drive the process
 //! runner directly with fake CLIs.
 //!
@@ -16,7 +16,7 @@
 //!
 //! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_scan (numbers,
 //!   facts, the caller's environment, OS primitives, the bounded source search)
-//! - floor 1: access, command, full_output, index_dir, manifest, resources
+//! - floor 1: access, command, full_output, index_dir, manifest, resources, source_changes
 //! - floor 2: discovery, index_writer, limits, preflight
 //! - floor 3: environment, runner
 //! - floor 4: version
@@ -43,5 +43,6 @@ pub mod preflight;
 pub mod resources;
 pub mod runner;
 pub mod sanitize;
+pub mod source_changes;
 pub mod source_scan;
 pub mod version;

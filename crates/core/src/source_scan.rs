@@ -103,7 +103,7 @@ fn glob_matches(glob: &str, name: &str) -> bool {
   rest.len() >= last.len() && rest.ends_with(last)
 }
 
-fn lowercase_extension(path: &Path) -> Option<String> {
+pub(crate) fn lowercase_extension(path: &Path) -> Option<String> {
   path
     .extension()
     .map(|e| e.to_string_lossy().to_ascii_lowercase())
@@ -111,7 +111,7 @@ fn lowercase_extension(path: &Path) -> Option<String> {
 
 /// The walk: sorted by name, symlinks not followed, `.gitignore` at every depth and
 /// `.git/info/exclude` read (with or without a repository), `skip_dirs` never entered.
-fn walker(root: &Path, skip_dirs: &[String]) -> ignore::Walk {
+pub(crate) fn walker(root: &Path, skip_dirs: &[String]) -> ignore::Walk {
   let skip_dirs = skip_dirs.to_vec();
   WalkBuilder::new(root)
     .standard_filters(false)
@@ -150,7 +150,7 @@ fn matching_lines(matcher: &RegexMatcher, bytes: &[u8]) -> Vec<u64> {
 }
 
 /// `path` relative to `root`, `/`-separated.
-fn shown_path(root: &Path, path: &Path) -> String {
+pub(crate) fn shown_path(root: &Path, path: &Path) -> String {
   let relative = path.strip_prefix(root).unwrap_or(path);
   relative
     .components()

@@ -139,26 +139,28 @@ async function dirCompletions(typed, cwd) {
 }
 
 /**
- * Pi's completion after `/codegraph roots `: `add` and `remove`; after `add `, directories (those
- * with an index said so); after `remove `, the labels of the roots the user added.
+ * Pi's completion after `/codegraph projects ` (or `roots `, its old name): `add` and `remove`;
+ * after `add `, directories (those with an index said so); after `remove `, the names of the
+ * projects the user added.
  */
 async function rootsCompletions(prefix, state, cwd) {
   const text = String(prefix ?? "");
-  const m = /^roots\s+(\S*)(\s+(.*))?$/is.exec(text);
+  const m = /^(projects|roots)\s+(\S*)(\s+(.*))?$/is.exec(text);
   if (!m) return null;
-  const word = m[1].toLowerCase();
-  if (m[2] === undefined) {
+  const verb = m[1].toLowerCase();
+  const word = m[2].toLowerCase();
+  if (m[3] === undefined) {
     if (Object.hasOwn(ROOTS_WORDS, word)) return null;
     const items = Object.entries(ROOTS_WORDS)
       .filter(([w]) => w.startsWith(word))
-      .map(([w, line]) => ({ value: `roots ${w}`, label: w, description: line }));
+      .map(([w, line]) => ({ value: `${verb} ${w}`, label: w, description: line }));
     return items.length ? items : null;
   }
-  const typed = m[3] ?? "";
+  const typed = m[4] ?? "";
   if (word === "add") {
     const dirs = await dirCompletions(typed, cwd);
     const items = dirs.map((d) => ({
-      value: `roots add ${d.name}`,
+      value: `${verb} add ${d.name}`,
       label: d.name,
       ...(d.indexed ? { description: "has a CodeGraph index" } : {}),
     }));
@@ -167,7 +169,7 @@ async function rootsCompletions(prefix, state, cwd) {
   if (word === "remove") {
     const items = state.roots
       .filter((r) => r.source === "added" && r.label.startsWith(typed) && r.label !== typed)
-      .map((r) => ({ value: `roots remove ${r.label}`, label: r.label, description: r.dir }));
+      .map((r) => ({ value: `${verb} remove ${r.label}`, label: r.label, description: r.dir }));
     return items.length ? items : null;
   }
   return null;

@@ -6,7 +6,7 @@ const { printable } = require("../../contract/text.js");
 const { ignoredSettingsLines } = require("../../words/settings.js");
 const { editedReportText } = require("../../words/staleness.js");
 const { toolsOnText } = require("../../words/tools.js");
-const { MORE_LINE, SYNC_STEP, nextStepText, notReadyText } = require("../../words/report.js");
+const { MORE_LINE, SYNC_STEP, enclosingStepText, nextStepText, notReadyText } = require("../../words/report.js");
 
 /** "native addon /path/x.node", "node (native addon not loaded: …)": the runner in one line. */
 function runnerLine(runner) {
@@ -139,7 +139,10 @@ function briefReport(diagnosis, state) {
     // A verb refused here (an index directory that is not the workspace's alone) or an enclosing
     // project's index: the remediation's own words, not a verb that would be refused.
     const plain = !serving.ancestorIndex && !diagnosis.writeProblem && !diagnosis.removeProblem;
-    const next = nextStepText(serving.problemCode, serving.remediation, { plain });
+    const choose = serving.problemCode === "CODEGRAPH_NO_INDEX" && serving.ancestorIndex && !diagnosis.writeProblem;
+    const next = choose
+      ? enclosingStepText(serving.ancestorIndex)
+      : nextStepText(serving.problemCode, serving.remediation, { plain });
     const lines = [notReadyText(serving.problemCode, serving.problem), next, MORE_LINE];
     return lines.map(printable).join("\n");
   }
@@ -149,16 +152,18 @@ function briefReport(diagnosis, state) {
   return [first, ...(edited > 0 ? [SYNC_STEP] : []), MORE_LINE].map(printable).join("\n");
 }
 
-/** `/codegraph doctor`: readiness checked again, then the whole report, a warning when not ready. */
+/** `/codegraph doctor`: readiness and changed files checked again, then the whole report, a warning when not ready. */
 async function handleReport(ctx, { glue, state, refresh, say }) {
   await refresh(ctx);
+  await state.walkChanges?.(ctx);
   const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
   say(ctx, statusReport(state.diagnosis, state, info), state.serving().ready ? "info" : "warning");
 }
 
-/** Bare `/codegraph`: readiness checked again, then the short report (briefReport). */
+/** Bare `/codegraph`: readiness and changed files checked again, then the short report (briefReport). */
 async function handleBrief(ctx, { state, refresh, say }) {
   await refresh(ctx);
+  await state.walkChanges?.(ctx);
   say(ctx, briefReport(state.diagnosis, state), state.serving().ready ? "info" : "warning");
 }
 

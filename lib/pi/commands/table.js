@@ -2,7 +2,7 @@
 // typed, not at Pi's start) and how it completes. Every handler takes the same command context,
 // `{ glue, state, peers, refresh, say }`, built once per session (lib/pi/session.js).
 //   tools …   /codegraph tools (the focused tools' choice): answers at once, even while a scan runs
-//   roots …   /codegraph roots (list, add, remove)
+//   projects …  /codegraph projects (list, add, remove); `roots`, its old name, still works
 //   doctor    the whole readiness report (lib/pi/commands/status.js)
 //   help      the verbs, a line each (also --help, -h, ?)
 //   <verb> …  status, init, sync, rebuild, uninit, unlock, cancel (lib/pi/commands/verbs.js)
@@ -19,7 +19,8 @@ const SUBCOMMANDS = [
     complete: (m, prefix) => m.toolsCompletions(prefix),
   },
   {
-    word: "roots",
+    word: "projects",
+    aliases: ["roots"],
     waitsForScan: true,
     load: () => require("./roots.js"),
     handle: (m, rest, ctx, context) => m.handleRoots(rest, ctx, context),
@@ -63,7 +64,7 @@ function entryFor(args) {
   const text = String(args ?? "");
   const typed = text.trim().split(/\s+/)[0].toLowerCase();
   const first = HELP_WORDS.includes(typed) ? "help" : typed;
-  const entry = SUBCOMMANDS.find((e) => e.word === first);
+  const entry = SUBCOMMANDS.find((e) => e.word === first || e.aliases?.includes(first));
   return entry ? { entry, rest: text.trim().slice(typed.length) } : { entry: VERBS, rest: text };
 }
 

@@ -25,6 +25,7 @@ const { notOwnRefusal } = require("./verb-refusal.js");
 const { changedFileNames } = require("../../api/changed-files.js");
 const { VERB_LINES } = require("../../words/command.js");
 const { closestWord } = require("./did-you-mean.js");
+const { askEnclosing } = require("./enclosing-choice.js");
 const { CANCELLED_NOTHING, YES_LINE, alreadyIndexedText, busyText } = require("../../words/verbs.js");
 const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport } = require("../../words/verbs.js");
 const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("../../words/verbs.js");
@@ -211,7 +212,14 @@ async function verbOf(args, ctx, env) {
   if (d.problemCode === "CODEGRAPH_INDEX_BUSY")
     return say(liveWriterText(verb, d.indexProblem ?? d.problem), "warning");
 
-  if (!yes && asksFirst(verb, d.indexDir)) {
+  // A choice to make, not a consent to give: the enclosing project's index, or a new one here.
+  const choice =
+    !yes && verb === "init" && !root ? await askEnclosing(ctx, { cwd, ancestorIndex: d.ancestorIndex }) : null;
+  if (choice === "enclosing") return require("./roots.js").handleRoots(` add ${d.ancestorIndex}`, ctx, env);
+  if (choice === "none") return say(CANCELLED_NOTHING(verb));
+  if (choice === "here" && runningWrites.get(cwd))
+    return say(busyText(verb, { running: runningWrites.get(cwd).verb }), "warning");
+  if (!yes && !choice && asksFirst(verb, d.indexDir)) {
     if (ctx.hasUI) {
       const { title, body } = confirmText(verb, {
         cwd,

@@ -1,6 +1,6 @@
 // The roots a session's tools answer from: the workspace's own index (label "."), the indexes
 // the bounded scan finds below it (lib/pi/roots/scan.js), and the directories the user added with
-// `/codegraph roots add` (saved per project in Pi's agent directory, never in the workspace).
+// `/codegraph projects add` (saved per project in Pi's agent directory, never in the workspace).
 // CodeGraph only walks up from its cwd, and its paths are relative to the root that answered: a
 // call runs with cwd = the root's directory, and an answer from any root but the workspace
 // begins with one line saying how its paths become paths Pi's `read` accepts. The model picks a
@@ -88,7 +88,7 @@ function rootFor(roots, project, tool) {
   return root;
 }
 
-/** What `/codegraph roots add` saved for `workspace`: `{ dirs }`, `{ dirs: [], problem }`, or `{ dirs: [] }`. */
+/** What `/codegraph projects add` saved for `workspace`: `{ dirs }`, `{ dirs: [], problem }`, or `{ dirs: [] }`. */
 function loadAddedRoots(agentDir, workspace) {
   const file = savedFile(agentDir, workspace, "roots");
   // A regular file only, bounded (lib/pi/settings-file.js): anything else is ignored, and said.

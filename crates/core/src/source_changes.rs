@@ -1,0 +1,132 @@
+//! Which source files were written after a moment (the index's last write): the workspace walked
+//! as the source scan walks it (`source_scan::walker`: `.gitignore`, `.git/info/exclude`, the
+//! directories CodeGraph skips), reading nothing but each file's metadata. It tells the status
+//! slot about changes no Pi tool reported (a shell command, an editor). Bounded by a deadline and
+//! a number of files seen; at most `max_paths` paths are listed, every change is counted.
+
+use std::path::Path;
+use std::time::{Duration, Instant, SystemTime};
+
+use crate::source_scan::{lowercase_extension, shown_path, walker, ScanStop};
+
+/// One walk: which files count (by extension), what is never entered, since when, the bounds.
+#[derive(Debug, Clone)]
+pub struct ChangeScan {
+  /// Extensions without the dot, compared case-insensitively.
+  pub extensions: Vec<String>,
+  /// Directory names never entered: exact, or with `*` standing for any run of characters.
+  pub skip_dirs: Vec<String>,
+  /// A file modified after this counts.
+  pub since: SystemTime,
+  pub max_files: usize,
+  pub max_paths: usize,
+  pub deadline: Duration,
+}
+
+/// What the walk found: the first `max_paths` changed files (relative, `/`-separated, in walk
+/// order), how many changed in all, how many files of the extensions it looked at.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ChangeOutcome {
+  pub paths: Vec<String>,
+  pub changed: usize,
+  pub files_seen: usize,
+  /// `Deadline` or `Files` when a bound ended the walk early.
+  pub stopped: Option<ScanStop>,
+}
+
+/// Walks `root` as `scan` says. A file whose metadata cannot be read is not counted.
+pub fn changed_since(root: &Path, scan: &ChangeScan) -> ChangeOutcome {
+  let started = Instant::now();
+  let mut outcome = ChangeOutcome::default();
+  for entry in walker(root, &scan.skip_dirs) {
+    if started.elapsed() >= scan.deadline {
+      outcome.stopped = Some(ScanStop::Deadline);
+      break;
+    }
+    let Ok(entry) = entry else { continue };
+    if !entry.file_type().is_some_and(|t| t.is_file()) {
+      continue;
+    }
+    let Some(extension) = lowercase_extension(entry.path()) else {
+      continue;
+    };
+    if !scan
+      .extensions
+      .iter()
+      .any(|e| e.eq_ignore_ascii_case(&extension))
+    {
+      continue;
+    }
+    if outcome.files_seen >= scan.max_files {
+      outcome.stopped = Some(ScanStop::Files);
+      break;
+    }
+    outcome.files_seen += 1;
+    let Ok(modified) = entry.metadata().and_then(|m| Ok(m.modified()?)) else {
+      continue;
+    };
+    if modified <= scan.since {
+      continue;
+    }
+    outcome.changed += 1;
+    if outcome.paths.len() < scan.max_paths {
+      outcome.paths.push(shown_path(root, entry.path()));
+    }
+  }
+  outcome
+}
+
+#[cfg(test)]
+mod tests {
+  use super::{changed_since, ChangeScan};
+  use std::fs;
+  use std::time::{Duration, SystemTime};
+
+  fn scan(since: SystemTime, max_paths: usize) -> ChangeScan {
+    ChangeScan {
+      extensions: vec!["rs".into(), "TS".into()],
+      skip_dirs: vec!["target".into()],
+      since,
+      max_files: 100,
+      max_paths,
+      deadline: Duration::from_secs(10),
+    }
+  }
+
+  #[test]
+  fn counts_files_of_the_extensions_written_after_the_moment_outside_what_is_skipped() {
+    let dir = tempfile::tempdir().unwrap();
+    let root = dir.path();
+    fs::create_dir_all(root.join("src")).unwrap();
+    fs::create_dir_all(root.join("target")).unwrap();
+    fs::create_dir_all(root.join("gen")).unwrap();
+    fs::write(root.join("src/old.rs"), "fn old() {}").unwrap();
+    let old = SystemTime::now() - Duration::from_secs(3600);
+    fs::File::options()
+      .write(true)
+      .open(root.join("src/old.rs"))
+      .unwrap()
+      .set_modified(old)
+      .unwrap();
+    let since = SystemTime::now() - Duration::from_secs(60);
+    fs::write(root.join("src/a.rs"), "fn a() {}").unwrap();
+    fs::write(root.join("src/b.Ts"), "export {}").unwrap();
+    fs::write(root.join("src/notes.md"), "# not code CodeGraph reads").unwrap();
+    fs::write(root.join("target/out.rs"), "fn built() {}").unwrap();
+    fs::write(root.join("gen/made.rs"), "fn made() {}").unwrap();
+    fs::write(root.join(".gitignore"), "gen/\n").unwrap();
+
+    let found = changed_since(root, &scan(since, 10));
+    assert_eq!(found.paths, vec!["src/a.rs", "src/b.Ts"]);
+    assert_eq!(
+      (found.changed, found.files_seen, found.stopped),
+      (2, 3, None)
+    );
+
+    let capped = changed_since(root, &scan(since, 1));
+    assert_eq!(
+      (capped.paths, capped.changed),
+      (vec!["src/a.rs".to_owned()], 2)
+    );
+  }
+}
