@@ -404,7 +404,9 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     strayPids.push(pids.self, pids.grandchild);
     await rpc.waitForEvent(
       (e) =>
-        e.type === "extension_ui_request" && e.method === "setStatus" && /3\/7 files · ▰+▱+ 36%/.test(e.statusText ?? ""),
+        e.type === "extension_ui_request" &&
+        e.method === "setStatus" &&
+        /3\/7 files · ▰+▱+ 36%/.test(e.statusText ?? ""),
       { what: "progress in the status slot" },
     );
     // A second command while the first one's handler still runs: Pi runs it at once.

@@ -36,7 +36,8 @@ before(async () => {
   });
   // Every question the user asks is answered with one explore call.
   let calls = 0;
-  const plan = (body) => (body?.messages?.at(-1)?.role === "user" ? [{ id: `call_cg_${++calls}`, request: REQUEST }] : []);
+  const plan = (body) =>
+    body?.messages?.at(-1)?.role === "user" ? [{ id: `call_cg_${++calls}`, request: REQUEST }] : [];
   server = await startFakeOpenAI({ request: REQUEST, plan });
   const name = `pi-codegraph-tui-${process.pid}`;
   pi = await startTuiPi({ name, scratch, cwd: ws, baseUrl: server.baseUrl, pathDirs });
@@ -119,7 +120,18 @@ test("interactive Pi shows the status, the call, the collapsed and expanded resu
     timeoutMs: 10000,
     what: "the help",
   });
-  for (const verb of ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel", "tools", "projects", "doctor"]) {
+  for (const verb of [
+    "status",
+    "init",
+    "sync",
+    "rebuild",
+    "uninit",
+    "unlock",
+    "cancel",
+    "tools",
+    "projects",
+    "doctor",
+  ]) {
     assert.match(help, new RegExp(`/codegraph ${verb} +\\S`), verb);
   }
 

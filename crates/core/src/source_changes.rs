@@ -101,14 +101,14 @@ mod tests {
     fs::create_dir_all(root.join("target")).unwrap();
     fs::create_dir_all(root.join("gen")).unwrap();
     fs::write(root.join("src/old.rs"), "fn old() {}").unwrap();
-    let old = SystemTime::now() - Duration::from_secs(3600);
+    let old = SystemTime::now() - Duration::from_hours(1);
     fs::File::options()
       .write(true)
       .open(root.join("src/old.rs"))
       .unwrap()
       .set_modified(old)
       .unwrap();
-    let since = SystemTime::now() - Duration::from_secs(60);
+    let since = SystemTime::now() - Duration::from_mins(1);
     fs::write(root.join("src/a.rs"), "fn a() {}").unwrap();
     fs::write(root.join("src/b.Ts"), "export {}").unwrap();
     fs::write(root.join("src/notes.md"), "# not code CodeGraph reads").unwrap();
