@@ -268,6 +268,26 @@ export declare function search(
 /** Read-only readiness of `cwd`: which codegraph would run, its version, the workspace's own index (`workspace`: Pi's, when `cwd` is another root, as in CallOptions). */
 export declare function diagnose(cwd: string, workspace?: string | null): Promise<Diagnosis>;
 
+/** A project a walk compares with its index: its directory and the index directory its diagnosis found. */
+export interface IndexedProject {
+  dir: string;
+  indexDir: string;
+}
+
+/** The files written after one project's index: absolute; `more` when the walk found more than it lists, or stopped early. */
+export interface ChangedFiles {
+  dir: string;
+  files: string[];
+  more: boolean;
+}
+
+/**
+ * The source files written after each project's index: a bounded metadata walk (CodeGraph's
+ * extensions, outside what it skips and `.gitignore`s), what the status bar counts. A project
+ * whose index time is unknown, or whose walk fails, is left out.
+ */
+export declare function changedSince(projects: IndexedProject[]): Promise<ChangedFiles[]>;
+
 /**
  * Deletes the temp files holding the full output of truncated answers: the listed ones (one
  * session's), or all of this process's. Returns how many.

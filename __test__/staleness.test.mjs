@@ -127,7 +127,7 @@ for (const impl of implementations) {
       assert.equal(r.details.staleFiles, undefined);
     });
 
-    test("a file CodeGraph already flags (⚠) is not repeated; another changed file still is", async () => {
+    test("a file CodeGraph already flags (⚠) is not repeated, yet counts for the row's tag; another changed file still is", async () => {
       const { ws } = workspace({ "src/cart.ts": "new", "src/other.ts": "new" });
       const flaggedOnly = [
         "**`src/cart.ts`** — total(function) · ⚠ changed since last index sync — source below is current",
@@ -136,9 +136,13 @@ for (const impl of implementations) {
       ].join("\n");
       const quiet = await answerWith(pkg, ws, flaggedOnly);
       assert.equal(quiet.text, flaggedOnly);
+      assert.deepEqual(quiet.details.staleFiles, [{ path: "src/cart.ts", state: "changed" }], "the tag counts it");
       const both = await answerWith(pkg, ws, `- \`total\` (src/cart.ts:3), called from src/other.ts:9\n${flaggedOnly}`);
       assert.match(both.text, /⚠ 1 file named above changed after .* \(src\/other\.ts\)\. Results/);
-      assert.deepEqual(both.details.staleFiles, [{ path: "src/other.ts", state: "changed" }]);
+      assert.deepEqual(both.details.staleFiles, [
+        { path: "src/other.ts", state: "changed" },
+        { path: "src/cart.ts", state: "changed" },
+      ]);
     });
 
     test("paths that leave the workspace (absolute, .., a symlink to outside) are never checked", async () => {

@@ -131,7 +131,7 @@ function toolsRow(dir) {
 
 /**
  * The roots the Pi tools would answer from in `dir` (lib/pi/roots/roots.js): the indexes the bounded scan
- * finds below it and the ones added with `/codegraph roots add`, each checked for an index.
+ * finds below it and the ones added with `/codegraph projects add`, each checked for an index.
  */
 async function rootsOf(dir, ownReady) {
   const [scan, added] = [await scanRoots(dir), loadAddedRoots(agentDirOf(undefined), dir)];
@@ -196,7 +196,7 @@ async function doctor(dir) {
   if (d.indexPath && indexSizeText(d)) rows.push(["size", `${indexSizeText(d)} (the index database)`]);
   rows.push(["parallel", parallelText(d.parallel)]);
   rows.push(["tools", toolsRow(d.cwd ?? dir)]);
-  rows.push(["roots", doctorRootLines(roots)]);
+  rows.push(["projects", doctorRootLines(roots)]);
   const outside = d.ready ? outsideFilesLines(await indexedOutside(d.cwd ?? dir, run)) : null;
   if (outside) rows.push(["outside", outside]);
   if (d.indexPath && d.indexResolved && d.indexResolved !== d.indexPath) {
@@ -205,7 +205,7 @@ async function doctor(dir) {
   if (d.ancestorIndex) {
     rows.push([
       "ancestor",
-      `${d.ancestorIndex} has its own index; to use it, add it in Pi (/codegraph roots add ${d.ancestorIndex}) or start Pi there (cd ${d.ancestorIndex})`,
+      `${d.ancestorIndex} has its own index; to use it, add it in Pi (/codegraph projects add ${d.ancestorIndex}) or start Pi there (cd ${d.ancestorIndex})`,
     ]);
   }
   // Through these the workspace could choose the code CodeGraph runs (PATH entries inside it, say).

@@ -137,7 +137,7 @@ eachBackend("whose index", ({ exploreWith, diagnose }) => {
     assert.equal(err.details.ancestorIndex, suite.ws);
     assert.match(
       err.remediation,
-      /The enclosing project (.*) has a CodeGraph index: add it in Pi with `\/codegraph roots add \1` .*, or start Pi there/,
+      /The enclosing project (.*) has a CodeGraph index: add it in Pi with `\/codegraph projects add \1` .*, or start Pi there/,
     );
     assert.match(err.remediation, /codegraph init/);
     assert.equal(fs.existsSync(ran), false, "the CLI never ran (it would answer from the ancestor's index)");

@@ -195,14 +195,20 @@ async function staleCheckBy(work, ms, fallback) {
 /**
  * The files `text` cites (at most MAX_CITED_PATHS), relative to `cwd`, that changed or were
  * deleted after the index in `indexDir` (the answer's `details.indexPath`) was last written and
- * that CodeGraph's own text does not flag: `[{ path, state }]`, in the order cited. Empty when
+ * that CodeGraph's own text does not flag (with `flaggedToo`, those it flags too, `flagged: true`):
+ * `[{ path, state }]`, in the order cited. Empty when
  * none, when nothing is cited, without an index directory, or when the checks miss `deadlineMs`
  * (the files checked by then are told).
  */
-async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDir } = {}) {
-  const { cited } = citedPaths(text);
+async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDir, flaggedToo = false } = {}) {
+  const { cited, flagged } = citedPaths(text);
   const names = namesOf(indexDir);
-  const checks = cited.map((c) => ({ ...c, segments: safeSegments(c.path, names) })).filter((c) => c.segments);
+  // What CodeGraph's own ⚠ line names is checked too when asked (the tool row's tag counts it;
+  // the appended line does not repeat it): a changed file only, as CodeGraph says.
+  const also = flaggedToo ? [...flagged].map((p) => ({ path: p, deletable: false, flagged: true })) : [];
+  const checks = [...cited, ...also]
+    .map((c) => ({ ...c, segments: safeSegments(c.path, names) }))
+    .filter((c) => c.segments);
   if (checks.length === 0 || typeof cwd !== "string") return [];
   const states = new Array(checks.length).fill(null);
   let real;
@@ -222,23 +228,33 @@ async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDi
     return true;
   };
   await staleCheckBy(work, deadlineMs, false);
-  return checks.flatMap((c, i) => (states[i] ? [{ path: c.path, state: states[i] }] : []));
+  return checks.flatMap((c, i) =>
+    states[i] ? [{ path: c.path, state: states[i], ...(c.flagged ? { flagged: true } : {}) }] : [],
+  );
 }
 
 /**
  * An answer `{ text, details }` from a command whose text cites files, with one line appended
  * naming the cited files that changed or were deleted after its index (`details.indexPath`, the
  * directory the runner checked and the CLI opened) was last written
- * (lib/words/staleness.js), and `details.staleFiles`; unchanged when none are. For every query
+ * (lib/words/staleness.js), and `details.staleFiles` (those CodeGraph's own ⚠ line names too, which
+ * the line does not repeat: the tool row's tag counts them all); unchanged when none are. For every query
  * command whose answer names files (explore now). `options.caps` (`{ maxBytes, maxLines }`, the
  * command's): a line that would take the text past them is left out (`details.staleFiles` stays).
  */
 async function withStaleness(answer, cwd, options = {}) {
-  const stale = await staleCitedFiles(answer.text, cwd, { indexDir: answer.details?.indexPath, ...options });
-  if (stale.length === 0) return answer;
-  const details = { ...answer.details, staleFiles: stale };
+  const found = await staleCitedFiles(answer.text, cwd, {
+    indexDir: answer.details?.indexPath,
+    ...options,
+    flaggedToo: true,
+  });
+  if (found.length === 0) return answer;
+  const details = { ...answer.details, staleFiles: found.map(({ path: p, state }) => ({ path: p, state })) };
+  // CodeGraph's own ⚠ line told the model of the files it flags: the line names the others.
+  const untold = found.filter((f) => !f.flagged);
+  if (untold.length === 0) return { text: answer.text, details };
   const base = answer.text === "" || answer.text.endsWith("\n") ? answer.text : `${answer.text}\n`;
-  const text = `${base}${staleAnswerLine(stale)}\n`;
+  const text = `${base}${staleAnswerLine(untold)}\n`;
   const { maxBytes, maxLines } = options.caps ?? {};
   const fits = !(Buffer.byteLength(text) > maxBytes || countLines(text) > maxLines);
   return { text: fits ? text : answer.text, details };

@@ -14,7 +14,7 @@ const { FOCUSED_NAMES } = require("./tools/focused.js");
 const { agentDirOf, choiceFor } = require("./tools/choice.js");
 const { notServingText } = require("../words/command.js");
 
-// What only a typed /codegraph needs (the verbs, /codegraph roots and /codegraph tools) loads
+// What only a typed /codegraph needs (the verbs, /codegraph projects and /codegraph tools) loads
 // when first typed, through the one table (bench/figures/start.mjs).
 const { completeSubcommand, runSubcommand } = require("./commands/table.js");
 
@@ -43,7 +43,7 @@ const { completeSubcommand, runSubcommand } = require("./commands/table.js");
  * The index's mtime is re-checked with readiness, and an index written after an edit drops it.
  *
  * The roots (lib/pi/roots/roots.js): the workspace's own index, the indexes a bounded scan finds below it
- * (started with the session and on `/codegraph roots`; a turn waits only for a first scan still
+ * (started with the session and on `/codegraph projects`; a turn waits only for a first scan still
  * running, itself bounded), and the roots the user added. Each is re-checked (its index, its
  * readiness) with the workspace; when the labels change, the tools are registered again with a
  * `project` parameter of the new labels (lib/pi/tools/registration.js).
@@ -253,7 +253,7 @@ async function startSession(pi, ctx, glue, peers) {
       if (event?.toolName === "bash") state.walkChanges(ctx);
     },
     async beforeAgentStart(event, ctx) {
-      // A scan still running (the start's, or /codegraph roots'; bounded by its own deadline)
+      // A scan still running (the start's, or /codegraph projects'; bounded by its own deadline)
       // decides the tools this turn is given.
       if (state.scanning) await state.scanning.catch(() => {});
       await refresh(ctx);

@@ -28,7 +28,7 @@ function pendingStatusText(status, problem, names) {
 }
 
 /**
- * doctor's `roots` row: each root the Pi tools would answer from (the workspace's own, the ones
+ * doctor's `projects` row: each project the Pi tools would answer from (the workspace's own, the ones
  * below it, the added ones), then what the scan did and a saved file that was ignored.
  */
 function doctorRootLines({ roots, scan, savedProblem }) {

@@ -1,5 +1,5 @@
 // The words of the roots (lib/pi/roots/roots.js): the line an answer from another root begins with, the
-// `project` argument and guideline the model reads, and what `/codegraph roots` says.
+// `project` argument and guideline the model reads, and what `/codegraph projects` says.
 
 const { MAX_OFFERED_ROOTS } = require("../contract/limits.js");
 const { shownPath } = require("./paths.js");
@@ -28,7 +28,7 @@ function projectsGuideline(required) {
   return `Several CodeGraph projects are indexed here: pass project to pick one${required ? "" : " (the workspace's own, ., when omitted)"}; an answer from another project begins with a line saying how to prefix its paths for read.`;
 }
 
-/** What each word after `/codegraph roots` does, for the completion. */
+/** What each word after `/codegraph projects` does, for the completion. */
 const ROOTS_WORDS = {
   add: "Add a directory with a CodeGraph index (typed by you), kept for this workspace",
   remove: "Remove a project you added",
@@ -41,7 +41,7 @@ const SOURCE_WORDS = {
 };
 
 /**
- * `/codegraph roots`: `rows` ({ label, dir, source, indexed, problem? }), what the scan saw
+ * `/codegraph projects`: `rows` ({ label, dir, source, indexed, problem? }), what the scan saw
  * (`scan`: lib/pi/roots/scan.js result, or undefined while it runs) and the saved file's problem.
  */
 function rootsListText(rows, { scan, savedProblem } = {}) {

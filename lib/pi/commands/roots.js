@@ -1,4 +1,4 @@
-// `/codegraph roots`: the user lists the roots the tools answer from (scanning again), adds a
+// `/codegraph projects` (once `roots`): the user lists the projects the tools answer from (scanning again), adds a
 // directory with a CodeGraph index (a path the user typed, completed from the filesystem), and
 // removes one they added. Only the user: a command is typed, never called by the model, and
 // nothing outside the workspace becomes a root unless added here. Kept per project in Pi's agent
@@ -25,7 +25,7 @@ function typedDir(text, cwd) {
   return path.resolve(cwd, s);
 }
 
-/** The rows `/codegraph roots` lists: every root, with its readiness. */
+/** The rows `/codegraph projects` lists: every root, with its readiness. */
 function rootRows(state) {
   return state.roots.map((r) => {
     const d = r.indexed ? state.diagnosisOf(r) : undefined;
@@ -94,7 +94,7 @@ async function removeRoot(text, ctx, env) {
 }
 
 /**
- * `/codegraph roots <rest>`: list (after scanning again), `add <dir>`, `remove <label>`. `env`:
+ * `/codegraph projects <rest>`: list (after scanning again), `add <dir>`, `remove <label>`. `env`:
  * `{ state, refresh(ctx), say(ctx, text, type) }` from lib/pi/session.js.
  */
 async function handleRoots(rest, ctx, env) {
