@@ -5,15 +5,19 @@
 // (the README's global installs), the default model a loopback fake (Pi's own settings.json).
 // Step 1 is the quick start's first command, which the step has just run; step 2 runs verbatim in
 // tmux; steps 3 and 4 are typed: `/codegraph init` (Pi's confirm, then done) and a question,
-// whose codegraph_explore row is checked on the screen.
+// whose codegraph_explore row is checked on the screen, then `/codegraph`. With
+// PI_CODEGRAPH_SCREENSHOTS (a directory), the README's pictures are drawn from what tmux shows
+// (docs/images: `tool-row.svg`, `codegraph-report.svg`).
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import Anser from "anser";
 import { startFakeOpenAI } from "./helpers/fake-openai.mjs";
 import { tempDir, waitFor } from "./helpers/index.mjs";
 import { writeModelsJson } from "./helpers/pi-harness.mjs";
+import { screenSvg } from "./helpers/screenshot.mjs";
 
 const checkout = process.env.PI_CODEGRAPH_README_CHECKOUT;
 const tmuxMissing = spawnSync("tmux", ["-V"]).status === 0 ? false : "tmux is not installed";
@@ -35,6 +39,18 @@ let server;
 let tmux;
 const name = `pi-codegraph-readme-${process.pid}`;
 const screen = () => tmux("capture-pane", "-p", "-J", "-S", "-200", "-t", name);
+/** The screen's lines with their escape sequences (colours), and as text. */
+const coloured = () => {
+  const lines = tmux("capture-pane", "-p", "-e", "-J", "-S", "-200", "-t", name).split("\n");
+  return { lines, text: lines.map((l) => Anser.ansiToText(l).trimEnd()) };
+};
+/** Writes the picture of the rows `from` (inclusive) to `to` (inclusive) of `shot` as `file` in PI_CODEGRAPH_SCREENSHOTS. */
+function picture(shot, from, to, file, title) {
+  const dir = process.env.PI_CODEGRAPH_SCREENSHOTS;
+  if (!dir || from < 0 || to < from) return;
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, file), screenSvg(shot.lines.slice(from, to + 1), { title }));
+}
 
 before(async () => {
   if (skip) return;
@@ -62,6 +78,7 @@ before(async () => {
     PATH: [bin, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter),
     PI_OFFLINE: "1",
     TERM: "xterm-256color",
+    COLORTERM: "truecolor", // Pi's theme in its own colours (the pictures show them)
   };
   tmux = (...args) => execFileSync("tmux", ["-L", name, ...args], { encoding: "utf8" });
   const [, step2] = readmeCommands(
@@ -110,10 +127,21 @@ test("the README's steps into Pi: step 1 is the quick start's, step 2 as written
   assert.match(answered, new RegExp(`codegraph_explore ${REQUEST}`));
   assert.match(answered, /CheckoutService/);
   assert.match(answered, /⬡ codegraph\b(?!:)/, "the status bar says ready");
-  // The tool's row as the README pictures it (PI_CODEGRAPH_SCREEN_OUT: where to write it).
-  const lines = answered.split("\n").map((l) => l.trimEnd());
-  const row = lines.slice(lines.findIndex((l) => l.includes(`codegraph_explore ${REQUEST}`)));
-  const picture = row.slice(0, row.findIndex((l) => l.includes("codegraph 1.6.1")) + 1).join("\n");
-  if (process.env.PI_CODEGRAPH_SCREEN_OUT) fs.writeFileSync(process.env.PI_CODEGRAPH_SCREEN_OUT, `${picture}\n`);
-  t.diagnostic(picture);
+  // The tool's row, collapsed, from its call line to its footer: the README's picture.
+  const shot = coloured();
+  const first = shot.text.findLastIndex((l) => l.includes(`codegraph_explore ${REQUEST}`));
+  const last = shot.text.findIndex((l, i) => i > first && l.includes("codegraph 1.6.1"));
+  assert.ok(first >= 0 && last > first, shot.text.join("\n"));
+  picture(shot, first, last, "tool-row.svg", "A codegraph_explore call in Pi, collapsed");
+  t.diagnostic(shot.text.slice(first, last + 1).join("\n"));
+
+  // `/codegraph`: ready, in a line or two, with the status bar.
+  tmux("send-keys", "-t", name, "-l", "/codegraph");
+  tmux("send-keys", "-t", name, "Enter");
+  await seen("/codegraph doctor shows the details", "the short /codegraph report");
+  const report = coloured();
+  const head = report.text.findLastIndex((l) => l.includes("pi-codegraph: ready"));
+  assert.ok(head >= 0, report.text.join("\n"));
+  const end = report.text.findLastIndex((l) => l.includes("⬡ codegraph"));
+  picture(report, head, end, "codegraph-report.svg", "/codegraph in Pi: ready, and the status bar");
 });
