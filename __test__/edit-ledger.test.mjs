@@ -13,6 +13,7 @@ import { test } from "node:test";
 import { makeWorkspace, useFakeCli } from "./helpers/index.mjs";
 import { hostWith, recordingUi } from "./helpers/pi-host.mjs";
 import { waitFor } from "./helpers/processes.mjs";
+import { makeMonorepo } from "./helpers/roots.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../index.js");
@@ -153,4 +154,26 @@ test("a session started after files changed says so from the start", async () =>
   fs.utimesSync(path.join(ws, ".codegraph", "codegraph.db"), t, t);
   const s = await session(ws);
   await waitFor(() => s.slot() === "⬡ codegraph · 1 file changed since the index", { what: "the start's walk" });
+});
+
+test("in a monorepo the walk looks in each project against its own index; a file outside every project is not counted", async () => {
+  const ws = makeMonorepo(); // packages/api and packages/web, each indexed; no index of the workspace's own
+  const s = await session(ws);
+  assert.equal(await s.report(), "pi-codegraph: ready");
+  fs.writeFileSync(path.join(ws, "packages", "api", "src", "late.ts"), "export const late = 1;\n");
+  fs.mkdirSync(path.join(ws, "tools"));
+  fs.writeFileSync(path.join(ws, "tools", "x.ts"), "export const x = 1;\n");
+  await s.host.toolResult({ toolName: "bash", input: { command: "./gen" } }, s.ctx);
+  assert.equal(await s.report(), "pi-codegraph: ready, 1 file changed since the index: packages/api/src/late.ts");
+});
+
+test("a walk that finds more than it lists counts at least that many: 1000+", () => {
+  const ledger = createEditLedger({ maxTracked: 3 });
+  const root = makeWorkspace();
+  const files = ["a", "b", "c", "d"].map((n) => path.join(root, `${n}.ts`));
+  assert.equal(ledger.noteChanged(root, files.slice(0, 2), false), true);
+  assert.deepEqual([ledger.count(), ledger.more()], [2, false]);
+  assert.equal(ledger.noteChanged(root, files.slice(0, 2), false), false, "the same files again: no change");
+  ledger.noteChanged(root, files, true);
+  assert.deepEqual([ledger.count(), ledger.more()], [3, true]);
 });
