@@ -1,5 +1,5 @@
 //! Which source files were written after a moment (the index's last write): the workspace walked
-//! as the source scan walks it (`source_scan::walker`: `.gitignore`, `.git/info/exclude`, the
+//! as the source scan walks it (`source_scan::source_files`: `.gitignore`, `.git/info/exclude`, the
 //! directories CodeGraph skips), reading nothing but each file's metadata. It tells the status
 //! slot about changes no Pi tool reported (a shell command, an editor). Bounded by a deadline and
 //! a number of files seen; at most `max_paths` paths are listed, every change is counted.
@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime};
 
-use crate::source_scan::{lowercase_extension, shown_path, walker, ScanStop};
+use crate::source_scan::{shown_path, source_files, ScanStop};
 
 /// One walk: which files count (by extension), what is never entered, since when, the bounds.
 #[derive(Debug, Clone)]
@@ -38,17 +38,13 @@ pub struct ChangeOutcome {
 pub fn changed_since(root: &Path, scan: &ChangeScan) -> ChangeOutcome {
   let started = Instant::now();
   let mut outcome = ChangeOutcome::default();
-  for entry in walker(root, &scan.skip_dirs) {
-    if started.elapsed() >= scan.deadline {
-      outcome.stopped = Some(ScanStop::Deadline);
-      break;
-    }
-    let Ok(entry) = entry else { continue };
-    if !entry.file_type().is_some_and(|t| t.is_file()) {
-      continue;
-    }
-    let Some(extension) = lowercase_extension(entry.path()) else {
-      continue;
+  for file in source_files(root, &scan.skip_dirs, started, scan.deadline) {
+    let (entry, extension) = match file {
+      Ok(file) => file,
+      Err(stop) => {
+        outcome.stopped = Some(stop);
+        break;
+      }
     };
     if !scan
       .extensions

@@ -103,7 +103,7 @@ fn glob_matches(glob: &str, name: &str) -> bool {
   rest.len() >= last.len() && rest.ends_with(last)
 }
 
-pub(crate) fn lowercase_extension(path: &Path) -> Option<String> {
+fn lowercase_extension(path: &Path) -> Option<String> {
   path
     .extension()
     .map(|e| e.to_string_lossy().to_ascii_lowercase())
@@ -111,7 +111,7 @@ pub(crate) fn lowercase_extension(path: &Path) -> Option<String> {
 
 /// The walk: sorted by name, symlinks not followed, `.gitignore` at every depth and
 /// `.git/info/exclude` read (with or without a repository), `skip_dirs` never entered.
-pub(crate) fn walker(root: &Path, skip_dirs: &[String]) -> ignore::Walk {
+fn walker(root: &Path, skip_dirs: &[String]) -> ignore::Walk {
   let skip_dirs = skip_dirs.to_vec();
   WalkBuilder::new(root)
     .standard_filters(false)
@@ -126,6 +126,36 @@ pub(crate) fn walker(root: &Path, skip_dirs: &[String]) -> ignore::Walk {
       !(is_dir && entry.depth() > 0 && skip_dirs.iter().any(|g| glob_matches(g, &name)))
     })
     .build()
+}
+
+/// The files of `root`'s walk that have an extension, in walk order, each with its extension
+/// lowercased, until `deadline` has passed since `started` (checked before each entry, a
+/// directory's too): then one `Err(ScanStop::Deadline)`, the last item.
+pub(crate) fn source_files(
+  root: &Path,
+  skip_dirs: &[String],
+  started: Instant,
+  deadline: Duration,
+) -> impl Iterator<Item = Result<(DirEntry, String), ScanStop>> {
+  let mut walk = walker(root, skip_dirs);
+  let mut ended = false;
+  std::iter::from_fn(move || loop {
+    if ended {
+      return None;
+    }
+    if started.elapsed() >= deadline {
+      ended = true;
+      return Some(Err(ScanStop::Deadline));
+    }
+    let Ok(entry) = walk.next()? else { continue };
+    if !entry.file_type().is_some_and(|t| t.is_file()) {
+      continue;
+    }
+    let Some(extension) = lowercase_extension(entry.path()) else {
+      continue;
+    };
+    return Some(Ok((entry, extension)));
+  })
 }
 
 /// The 1-based numbers of `bytes`' lines that `matcher` matches; none for a binary file (a NUL
@@ -174,17 +204,13 @@ pub fn scan(root: &Path, scan: &SourceScan) -> Result<ScanOutcome, ScanPatternEr
     })
     .collect::<Result<Vec<_>, _>>()?;
   let mut outcome = ScanOutcome::default();
-  for entry in walker(root, &scan.skip_dirs) {
-    if started.elapsed() >= scan.deadline {
-      outcome.stopped = Some(ScanStop::Deadline);
-      break;
-    }
-    let Ok(entry) = entry else { continue };
-    if !entry.file_type().is_some_and(|t| t.is_file()) {
-      continue;
-    }
-    let Some(extension) = lowercase_extension(entry.path()) else {
-      continue;
+  for file in source_files(root, &scan.skip_dirs, started, scan.deadline) {
+    let (entry, extension) = match file {
+      Ok(file) => file,
+      Err(stop) => {
+        outcome.stopped = Some(stop);
+        break;
+      }
     };
     let Some(rule) = scan.rules.iter().position(|r| {
       r.extensions

@@ -4,8 +4,7 @@
 // outcome says `gitignoreUnread: true`.
 
 const fsp = require("node:fs/promises");
-const path = require("node:path");
-const { gitignoreReadable, shownPath, walkSource } = require("./source-walk.js");
+const { gitignoreReadable, shownPath, sourceFiles } = require("./source-walk.js");
 
 /**
  * The files of `walk.extensions` under `cwd` written after `walk.sinceMs` (lib/contract/definitions.js
@@ -18,14 +17,12 @@ async function changedSource(cwd, walk) {
   const sinceMs = Number.isFinite(walk.sinceMs) && walk.sinceMs > 0 ? Math.ceil(walk.sinceMs) : 0;
   const out = { paths: [], changed: 0, filesSeen: 0 };
   if (!gitignoreReadable()) out.gitignoreUnread = true;
-  for await (const { abs, entry } of walkSource(cwd, walk.skipDirs)) {
-    if (Date.now() - started >= walk.deadlineMs) {
-      out.stopped = "deadline";
+  for await (const { abs, extension, stopped } of sourceFiles(cwd, walk.skipDirs, started, walk.deadlineMs)) {
+    if (stopped) {
+      out.stopped = stopped;
       break;
     }
-    if (!entry.isFile()) continue;
-    const extension = path.extname(entry.name).slice(1).toLowerCase();
-    if (extension === "" || !extensions.has(extension)) continue;
+    if (!extensions.has(extension)) continue;
     if (out.filesSeen >= walk.maxFiles) {
       out.stopped = "files";
       break;

@@ -8,8 +8,7 @@
 // `gitignoreUnread: true`.
 
 const fsp = require("node:fs/promises");
-const path = require("node:path");
-const { gitignoreReadable, shownPath, walkSource } = require("./source-walk.js");
+const { gitignoreReadable, shownPath, sourceFiles } = require("./source-walk.js");
 
 function compile(rules) {
   return rules.map((rule) => {
@@ -38,14 +37,12 @@ async function scanSource(cwd, scan) {
   const rules = compile(scan.rules);
   const out = { matches: [], filesScanned: 0, bytesScanned: 0, filesTooLarge: 0 };
   if (!gitignoreReadable()) out.gitignoreUnread = true;
-  for await (const { abs, entry } of walkSource(cwd, scan.skipDirs)) {
-    if (Date.now() - started >= scan.deadlineMs) {
-      out.stopped = "deadline";
+  for await (const { abs, extension, stopped } of sourceFiles(cwd, scan.skipDirs, started, scan.deadlineMs)) {
+    if (stopped) {
+      out.stopped = stopped;
       break;
     }
-    if (!entry.isFile()) continue;
-    const extension = path.extname(entry.name).slice(1).toLowerCase();
-    const rule = extension === "" ? undefined : rules.find((r) => r.extensions.includes(extension));
+    const rule = rules.find((r) => r.extensions.includes(extension));
     if (!rule) continue;
     const size = await fsp.stat(abs).then(
       (s) => s.size,

@@ -93,10 +93,28 @@ async function* walkSource(cwd, skipDirs) {
   yield* walk(cwd, [{ dir: cwd, matcher: await matcherOf(cwd, true) }]);
 }
 
+/**
+ * The files of the walk that have an extension, in its order: `{ abs, entry, extension }` (the
+ * extension lowercased), until `deadlineMs` has passed since `started` (checked before each
+ * entry, a directory's too): then `{ stopped: "deadline" }`, the last item. The twin of
+ * crates/core/src/source_scan.rs `source_files`.
+ */
+async function* sourceFiles(cwd, skipDirs, started, deadlineMs) {
+  for await (const { abs, entry } of walkSource(cwd, skipDirs)) {
+    if (Date.now() - started >= deadlineMs) {
+      yield { stopped: "deadline" };
+      return;
+    }
+    if (!entry.isFile()) continue;
+    const extension = path.extname(entry.name).slice(1).toLowerCase();
+    if (extension !== "") yield { abs, entry, extension };
+  }
+}
+
 /** Whether `.gitignore` files are read (the optional `ignore` package is installed). */
 const gitignoreReadable = () => ignoreFactory() !== null;
 
 /** `abs` relative to `cwd`, `/`-separated. */
 const shownPath = (cwd, abs) => path.relative(cwd, abs).split(path.sep).join("/");
 
-module.exports = { gitignoreReadable, shownPath, walkSource };
+module.exports = { gitignoreReadable, shownPath, sourceFiles };
