@@ -151,8 +151,7 @@ async function unindexedDefinitions(command, text, cwd, { scan, facts, indexDir 
   if (names.length === 0 || typeof scan !== "function") return [];
   let found;
   try {
-    const indexDirName = typeof indexDir === "string" && indexDir !== "" ? path.basename(indexDir) : undefined;
-    found = await scan(cwd, definitionScan(names, { indexDirName }));
+    found = await scan(cwd, definitionScan(names, { indexDir }));
   } catch {
     return []; // the scan is a help, never a failure of the answer
   }

@@ -18,10 +18,9 @@ async function changedSinceIndex(changedSource, roots) {
   for (const { dir, indexDir } of roots) {
     const since = await indexWrittenAt(indexDir);
     if (since === null) continue;
-    const indexDirName = typeof indexDir === "string" && indexDir !== "" ? path.basename(indexDir) : undefined;
     let walked;
     try {
-      walked = await changedSource(dir, sourceChangesRequest(since, { indexDirName }));
+      walked = await changedSource(dir, sourceChangesRequest(since, { indexDir }));
     } catch {
       continue;
     }

@@ -195,17 +195,17 @@ async function staleCheckBy(work, ms, fallback) {
 /**
  * The files `text` cites (at most MAX_CITED_PATHS), relative to `cwd`, that changed or were
  * deleted after the index in `indexDir` (the answer's `details.indexPath`) was last written and
- * that CodeGraph's own text does not flag (with `flaggedToo`, those it flags too, `flagged: true`):
- * `[{ path, state }]`, in the order cited. Empty when
+ * `[{ path, state }]`, in the order cited, then those CodeGraph's own ⚠ line names (changed ones,
+ * `flagged: true`). Empty when
  * none, when nothing is cited, without an index directory, or when the checks miss `deadlineMs`
  * (the files checked by then are told).
  */
-async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDir, flaggedToo = false } = {}) {
+async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDir } = {}) {
   const { cited, flagged } = citedPaths(text);
   const names = namesOf(indexDir);
-  // What CodeGraph's own ⚠ line names is checked too when asked (the tool row's tag counts it;
-  // the appended line does not repeat it): a changed file only, as CodeGraph says.
-  const also = flaggedToo ? [...flagged].map((p) => ({ path: p, deletable: false, flagged: true })) : [];
+  // What CodeGraph's own ⚠ line names is checked too (the tool row's tag counts it; the appended
+  // line does not repeat it): a changed file only, as CodeGraph says.
+  const also = [...flagged].map((p) => ({ path: p, deletable: false, flagged: true }));
   const checks = [...cited, ...also]
     .map((c) => ({ ...c, segments: safeSegments(c.path, names) }))
     .filter((c) => c.segments);
@@ -243,11 +243,7 @@ async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDi
  * command's): a line that would take the text past them is left out (`details.staleFiles` stays).
  */
 async function withStaleness(answer, cwd, options = {}) {
-  const found = await staleCitedFiles(answer.text, cwd, {
-    indexDir: answer.details?.indexPath,
-    ...options,
-    flaggedToo: true,
-  });
+  const found = await staleCitedFiles(answer.text, cwd, { indexDir: answer.details?.indexPath, ...options });
   if (found.length === 0) return answer;
   const details = { ...answer.details, staleFiles: found.map(({ path: p, state }) => ({ path: p, state })) };
   // CodeGraph's own ⚠ line told the model of the files it flags: the line names the others.

@@ -6,6 +6,8 @@
 // depth and .git/info/exclude, which the runners' walks read); its extensions are those
 // CodeGraph parses for symbols in the languages a pattern below knows (dist/extraction/grammars.js).
 
+const path = require("node:path");
+
 /** CodeGraph 1.6.1 skips a file larger than this (dist/extraction/file-limits.js). */
 const CODEGRAPH_MAX_FILE_BYTES = 1024 * 1024;
 
@@ -82,13 +84,18 @@ function definitionRules(names) {
   ];
 }
 
+/**
+ * The directory names a walk of the source never enters: `.git`, the index directory's own name
+ * (`indexDir`, as the runner found it; `.codegraph` without one) and CodeGraph's skipped ones.
+ */
+function skippedDirs(indexDir) {
+  const indexDirName = typeof indexDir === "string" && indexDir !== "" ? path.basename(indexDir) : ".codegraph";
+  return [".git", indexDirName, ...CODEGRAPH_SKIPPED_DIRS];
+}
+
 /** The scan request (`scanSource`'s second argument) for definitions of `names`. */
-function definitionScan(names, { indexDirName = ".codegraph" } = {}) {
-  return {
-    rules: definitionRules(names),
-    skipDirs: [".git", indexDirName, ...CODEGRAPH_SKIPPED_DIRS],
-    ...SCAN_LIMITS,
-  };
+function definitionScan(names, { indexDir } = {}) {
+  return { rules: definitionRules(names), skipDirs: skippedDirs(indexDir), ...SCAN_LIMITS };
 }
 
 module.exports = {
@@ -98,4 +105,5 @@ module.exports = {
   definitionRules,
   definitionScan,
   isScannableName,
+  skippedDirs,
 };

@@ -5,7 +5,7 @@
 // write. Both runners' `changedSource` take this request (crates/core/src/source_changes.rs,
 // lib/runners/node/source-changes.js).
 
-const { CODEGRAPH_SKIPPED_DIRS } = require("./definitions.js");
+const { skippedDirs } = require("./definitions.js");
 
 // biome-ignore format: one list, in CodeGraph's order
 const CODEGRAPH_EXTENSIONS = [
@@ -22,13 +22,8 @@ const CODEGRAPH_EXTENSIONS = [
 const CHANGE_WALK_LIMITS = { maxFiles: 50000, maxPaths: 1000, deadlineMs: 300 };
 
 /** The request (`changedSource`'s second argument) for the files written after `sinceMs`. */
-function sourceChangesRequest(sinceMs, { indexDirName = ".codegraph" } = {}) {
-  return {
-    extensions: CODEGRAPH_EXTENSIONS,
-    skipDirs: [".git", indexDirName, ...CODEGRAPH_SKIPPED_DIRS],
-    sinceMs,
-    ...CHANGE_WALK_LIMITS,
-  };
+function sourceChangesRequest(sinceMs, { indexDir } = {}) {
+  return { extensions: CODEGRAPH_EXTENSIONS, skipDirs: skippedDirs(indexDir), sinceMs, ...CHANGE_WALK_LIMITS };
 }
 
 module.exports = { CHANGE_WALK_LIMITS, CODEGRAPH_EXTENSIONS, sourceChangesRequest };

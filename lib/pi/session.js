@@ -151,10 +151,9 @@ async function startSession(pi, ctx, glue, peers) {
   async function walkNow(ctx) {
     const d = state.diagnosis;
     if (!ctx?.cwd || !d || d.problemCode === "CODEGRAPH_INDEX_BUSY") return;
-    const diagnosisOf = (r) => (r.source === "workspace" ? d : state.rootDiagnoses?.get(r.dir));
-    const roots = (state.roots ?? [])
-      .filter((r) => r.indexed && diagnosisOf(r)?.indexDir)
-      .map((r) => ({ dir: r.dir, indexDir: diagnosisOf(r).indexDir }));
+    // The roots the tools answer from, each with the index directory its diagnosis found (one
+    // without an index time is left out by the walk).
+    const roots = state.toolRoots().map((r) => ({ dir: r.dir, indexDir: state.diagnosisOf(r)?.indexDir }));
     let counted = false;
     for (const found of await glue.changedSince(roots)) {
       if (state.ledger.noteChanged(found.dir, found.files, found.more)) counted = true;

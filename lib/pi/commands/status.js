@@ -66,6 +66,17 @@ function envDroppedLines(dropped) {
 }
 
 /**
+ * Readiness when ready, in words: "ready", or with files changed since the index "ready, 2 files
+ * changed since the index: a.ts, b.ts" (`state.ledger`); `changed`: whether any are.
+ */
+function readyText(diagnosis, state) {
+  const edited = state.ledger?.count() ?? 0;
+  if (edited === 0) return { text: "ready", changed: false };
+  const names = (state.ledger?.files?.() ?? []).map((file) => path.relative(diagnosis.cwd, file));
+  return { text: editedReportText(edited, state.ledger?.more?.() ?? false, names), changed: true };
+}
+
+/**
  * The `/codegraph` report: the same diagnosis the guidance comes from, plus the last error and,
  * when ready, how many files this session's edit/write tools changed after the index
  * (`state.ledger`, lib/api/staleness.js). `info` is `{ extension, runner }` (extensionInfo() and
@@ -73,9 +84,7 @@ function envDroppedLines(dropped) {
  */
 function statusReport(diagnosis, state, info) {
   const ext = info.extension;
-  const edited = state.ledger?.count() ?? 0;
-  const names = (state.ledger?.files?.() ?? []).map((file) => path.relative(diagnosis.cwd, file));
-  const ready = edited > 0 ? editedReportText(edited, state.ledger?.more?.() ?? false, names) : "ready";
+  const ready = readyText(diagnosis, state).text;
   // Ready when the tools can answer: from the workspace's own index or from one of the roots.
   const serving = state.serving?.() ?? diagnosis;
   const lines = [
@@ -146,10 +155,8 @@ function briefReport(diagnosis, state) {
     const lines = [notReadyText(serving.problemCode, serving.problem), next, MORE_LINE];
     return lines.map(printable).join("\n");
   }
-  const edited = state.ledger?.count() ?? 0;
-  const names = (state.ledger?.files?.() ?? []).map((file) => path.relative(diagnosis.cwd, file));
-  const first = `pi-codegraph: ${edited > 0 ? editedReportText(edited, state.ledger?.more?.() ?? false, names) : "ready"}`;
-  return [first, ...(edited > 0 ? [SYNC_STEP] : []), MORE_LINE].map(printable).join("\n");
+  const { text, changed } = readyText(diagnosis, state);
+  return [`pi-codegraph: ${text}`, ...(changed ? [SYNC_STEP] : []), MORE_LINE].map(printable).join("\n");
 }
 
 /** `/codegraph doctor`: readiness and changed files checked again, then the whole report, a warning when not ready. */

@@ -217,8 +217,6 @@ async function verbOf(args, ctx, env) {
     !yes && verb === "init" && !root ? await askEnclosing(ctx, { cwd, ancestorIndex: d.ancestorIndex }) : null;
   if (choice === "enclosing") return require("./roots.js").handleRoots(` add ${d.ancestorIndex}`, ctx, env);
   if (choice === "none") return say(CANCELLED_NOTHING(verb));
-  if (choice === "here" && runningWrites.get(cwd))
-    return say(busyText(verb, { running: runningWrites.get(cwd).verb }), "warning");
   if (!yes && !choice && asksFirst(verb, d.indexDir)) {
     if (ctx.hasUI) {
       const { title, body } = confirmText(verb, {
@@ -236,13 +234,13 @@ async function verbOf(args, ctx, env) {
         ok = await ctx.ui.confirm(title, body);
       } catch {}
       if (!ok) return say(CANCELLED_NOTHING(verb));
-      // Another write may have started while the dialog was open.
-      const meanwhile = runningWrites.get(cwd);
-      if (meanwhile) return say(busyText(verb, { running: meanwhile.verb }), "warning");
     } else if (NEED_YES.has(verb)) {
       return say(needsYesText(verb, root?.label), "warning");
     }
   }
+  // Another write may have started while a dialog (the choice or the confirm) was open.
+  const meanwhile = runningWrites.get(cwd);
+  if (meanwhile) return say(busyText(verb, { running: meanwhile.verb }), "warning");
   return runWrite(verb, ctx, rootEnv, cwd);
 }
 
