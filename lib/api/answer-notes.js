@@ -7,7 +7,9 @@
 
 const { answerNoteLines } = require("../words/answer-notes.js");
 const { blindSpotLines } = require("../words/blind-spots.js");
+const { callSiteLine } = require("../words/call-sites.js");
 const { unindexedDefinitions } = require("./blind-spots.js");
+const { unlistedUses } = require("./call-sites.js");
 
 /** node's first line: `**calculateTotal** (function)`. */
 const NODE_TITLE = /^\*\*(.+?)\*\* \(([\w ]+)\)$/u;
@@ -75,14 +77,20 @@ function answerFacts(command, text) {
 
 /**
  * The note lines that lead `command`'s answer `text` ("" for none): what the answer is about
- * (answerFacts) and where the index is blind to a name it lacks (lib/api/blind-spots.js).
- * `context`: `{ cwd, indexDir, scan }` (the runner's `findDefinitions`, if it has one).
+ * (answerFacts), where the index is blind to a name it lacks (lib/api/blind-spots.js), and the
+ * calls, uses or implementations of a callers or impact answer's symbol that the source shows and
+ * the answer does not list (lib/api/call-sites.js). `context`: `{ cwd, indexDir, scan }` (the
+ * runner's `scanSource`, if it has one).
  */
 async function answerNotes(command, text, context = {}) {
   const facts = answerFacts(command, text);
-  const unindexed = await unindexedDefinitions(command, text, context.cwd, { ...context, facts });
+  const [unindexed, unlisted] = await Promise.all([
+    unindexedDefinitions(command, text, context.cwd, { ...context, facts }),
+    unlistedUses(command, text, context.cwd, context),
+  ]);
   const explore = command?.subcommand === "explore";
-  return [...answerNoteLines(facts), ...blindSpotLines(unindexed, { explore })].join("\n");
+  const uses = callSiteLine(unlisted);
+  return [...answerNoteLines(facts), ...blindSpotLines(unindexed, { explore }), ...(uses ? [uses] : [])].join("\n");
 }
 
 module.exports = { answerFacts, answerNotes };

@@ -194,4 +194,4 @@ async function unindexedDefinitions(command, text, cwd, { scan, facts, indexDir 
   return [...perName.values()].flat();
 }
 
-module.exports = { MAX_NAMES, enclosingMacro, missingNames, unindexedDefinitions };
+module.exports = { MAX_NAMES, enclosingMacro, isCommentLine, missingNames, unindexedDefinitions };

@@ -181,7 +181,12 @@ function wrapBackend(backend) {
     // lacks but the source defines: lib/api/answer-notes.js), leading the answer.
     const scan =
       typeof backend.scanSource === "function" ? (dir, request) => backend.scanSource(dir, request) : undefined;
-    const notes = await answerNotes(command, result?.text, { cwd, scan, indexDir: result?.details?.indexPath });
+    const notes = await answerNotes(command, result?.text, {
+      cwd,
+      scan,
+      indexDir: result?.details?.indexPath,
+      truncated: result?.details?.truncated === true,
+    });
     const finished = finishAnswer(result, notes);
     const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };
     const answer = citesFiles(command) ? await withStaleness(finished, cwd, { caps }) : finished;

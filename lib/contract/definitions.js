@@ -52,16 +52,31 @@ const GO = "func|type";
 const OTHER =
   "class|interface|enum|struct|trait|object|protocol|extension|record|module|namespace|def|func|fun|function";
 
+/** The extensions of each family of languages a pattern here knows (CodeGraph parses them for symbols). */
+const FAMILY_EXTENSIONS = {
+  rust: ["rs"],
+  script: ["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"],
+  python: ["py", "pyw"],
+  go: ["go"],
+  other: ["java", "kt", "kts", "scala", "sc", "swift", "rb", "php", "cs", "dart", "lua", "luau"],
+};
+
+/** The family of `extension` (lowercase, without the dot), or undefined. */
+const familyOf = (extension) => Object.keys(FAMILY_EXTENSIONS).find((f) => FAMILY_EXTENSIONS[f].includes(extension));
+
+/** `names` (plain identifiers) as one alternation, `$` escaped for both regex engines. */
+const nameAlternation = (names) => `(?:${names.map(escapeName).join("|")})`;
+
 /** The rules for `names` (plain identifiers): one pattern per family of languages. */
 function definitionRules(names) {
-  const n = `(?:${names.map(escapeName).join("|")})`;
+  const n = nameAlternation(names);
   const keyword = (words) => `\\b(?:${words})\\s+${n}\\b`;
   const modifiers =
     "(?:(?:export|default|declare|public|private|protected|static|async|readonly|override|abstract|get|set)\\s+)*";
   return [
-    { extensions: ["rs"], pattern: keyword(RUST) },
+    { extensions: FAMILY_EXTENSIONS.rust, pattern: keyword(RUST) },
     {
-      extensions: ["ts", "tsx", "mts", "cts", "js", "jsx", "mjs", "cjs"],
+      extensions: FAMILY_EXTENSIONS.script,
       pattern: [
         keyword(SCRIPT),
         // A top-level variable: `export const runPromise = …`
@@ -72,13 +87,13 @@ function definitionRules(names) {
         `\\b${n}\\s*[:=]\\s*(?:async\\s+)?(?:function\\b|\\([^()]*\\)\\s*(?::[^=]+)?=>)`,
       ].join("|"),
     },
-    { extensions: ["py", "pyw"], pattern: `${keyword(PYTHON)}|^${n}\\s*(?::[^=]+)?=[^=]` },
+    { extensions: FAMILY_EXTENSIONS.python, pattern: `${keyword(PYTHON)}|^${n}\\s*(?::[^=]+)?=[^=]` },
     {
-      extensions: ["go"],
+      extensions: FAMILY_EXTENSIONS.go,
       pattern: `${keyword(GO)}|^(?:var|const)\\s+${n}\\b|\\bfunc\\s*\\([^)]*\\)\\s*${n}\\b`,
     },
     {
-      extensions: ["java", "kt", "kts", "scala", "sc", "swift", "rb", "php", "cs", "dart", "lua", "luau"],
+      extensions: FAMILY_EXTENSIONS.other,
       pattern: keyword(OTHER),
     },
   ];
@@ -101,9 +116,12 @@ function definitionScan(names, { indexDir } = {}) {
 module.exports = {
   CODEGRAPH_MAX_FILE_BYTES,
   CODEGRAPH_SKIPPED_DIRS,
+  FAMILY_EXTENSIONS,
   SCAN_LIMITS,
   definitionRules,
   definitionScan,
+  familyOf,
   isScannableName,
+  nameAlternation,
   skippedDirs,
 };

@@ -1,0 +1,127 @@
+// What a callers or impact answer leaves out and the source shows, against the real, pinned
+// CodeGraph CLI: it has no edge for a call inside a Rust macro block, nor for `impl Trait for
+// Arc<Type>`; the answer then names the place, the definition it sits in and why. Nothing is said
+// where the answer lists every place. Through the public seam (relations on the package), on both
+// runners: each has its own source scan (__test__/source-scan.test.mjs holds them alike).
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { before, describe, test } from "node:test";
+import { root, tempDir } from "./helpers/index.mjs";
+
+const require = createRequire(import.meta.url);
+const pkg = require("../index.js");
+const nodeRunner = require("../lib/runners/node.js");
+const cliBin = path.join(root, "node_modules", ".bin");
+// The pinned CLI is the one on PATH, as a user's global install would be.
+process.env.PATH = `${cliBin}${path.delimiter}${process.env.PATH}`;
+
+const RUST = `macro_rules! cfg_rt {
+    ($($item:item)*) => { $($item)* }
+}
+
+use std::sync::Arc;
+
+pub fn helper(x: u32) -> u32 {
+    x + 1
+}
+
+pub fn direct(x: u32) -> u32 {
+    helper(x)
+}
+
+cfg_rt! {
+    pub fn hidden(x: u32) -> u32 {
+        // helper(x) once more, in a comment: no call
+        helper(x) * 2
+    }
+}
+
+pub trait Schedule {
+    fn schedule(&self);
+}
+
+pub struct Plain;
+pub struct Handle;
+
+impl Schedule for Plain {
+    fn schedule(&self) {}
+}
+
+impl Schedule for Arc<Handle> {
+    fn schedule(&self) {}
+}
+`;
+
+const TS = `export const LIMIT = 5;
+
+export function charge(n: number): number {
+  return n > LIMIT ? LIMIT : n;
+}
+
+export class Cart {
+  total(n: number): number {
+    return charge(n);
+  }
+}
+`;
+
+const lead = (r) => r.text.split("\n", 1)[0];
+const NOTE =
+  "in the source that CodeGraph's answer does not list (a text search for the name, which namesakes share; read them to be sure)";
+
+let ws;
+before(() => {
+  ws = tempDir("pi-codegraph-calls-");
+  fs.mkdirSync(path.join(ws, "src"));
+  fs.writeFileSync(path.join(ws, "src", "lib.rs"), RUST);
+  fs.writeFileSync(path.join(ws, "src", "cart.ts"), TS);
+  // A namesake's definition (another module's helper): a definition, not a call.
+  fs.writeFileSync(path.join(ws, "src", "other.rs"), "pub fn helper() -> u32 {\n    0\n}\n");
+  execFileSync(path.join(cliBin, "codegraph"), ["init", "-y", "."], {
+    cwd: ws,
+    env: { ...process.env, DO_NOT_TRACK: "1" },
+    stdio: "ignore",
+  });
+});
+
+for (const [runner, api] of [
+  ["the loaded runner", pkg],
+  ["the node runner", pkg.forBackend(nodeRunner)],
+]) {
+  describe(`what the graph lacks, found in the source (${runner})`, () => {
+    test("a call inside a Rust macro block: callers and impact name it, its function and why", async () => {
+      for (const relation of ["callers", "impact"]) {
+        const r = await api.relations({ relation, symbol: "helper", file: "src/lib.rs" }, ws);
+        assert.equal(
+          lead(r),
+          `Calls of "helper" ${NOTE}: src/lib.rs:18 in hidden (inside a cfg_rt! macro block, which CodeGraph does not index).`,
+          relation,
+        );
+        assert.match(
+          r.text,
+          /^function +direct\n {2}src\/lib\.rs:11$|^ {2}function +direct:11$/mu,
+          "CodeGraph's own rows follow",
+        );
+      }
+    });
+
+    test("an implementation the graph has no edge for: impact names its line", async () => {
+      const r = await api.relations({ relation: "impact", symbol: "Schedule", depth: 1 }, ws);
+      assert.equal(
+        lead(r),
+        `Implementations of "Schedule" ${NOTE}: src/lib.rs:33 \`impl Schedule for Arc<Handle> {\`.`,
+      );
+      assert.match(r.text, /struct +Plain:26/u, "the one it has is CodeGraph's");
+    });
+
+    test("nothing is said where the answer lists every call or use", async () => {
+      for (const symbol of ["charge", "LIMIT"]) {
+        const r = await api.relations({ relation: "callers", symbol }, ws);
+        assert.match(r.text, /^\nCallers of "/u, `${symbol}: CodeGraph's answer as it is`);
+      }
+    });
+  });
+}

@@ -1,0 +1,121 @@
+// What a callers or impact answer leaves out and the source shows (lib/api/call-sites.js), through
+// the public seam: the fake CLI prints a CodeGraph-shaped answer, the workspace holds the source.
+// Variants the real-CLI suite (call-sites-real.test.mjs) does not reach: the definition a call
+// sits in, in Python, TypeScript and Go; imports, comments, recursion and the places the answer
+// lists are not named; a common name; more places than are named; a cut answer.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { test } from "node:test";
+import { fakeCli, makeWorkspace, useFakeCli, withEnv } from "./helpers/index.mjs";
+
+const pkg = createRequire(import.meta.url)("../index.js");
+useFakeCli();
+
+const NOTE =
+  "in the source that CodeGraph's answer does not list (a text search for the name, which namesakes share; read them to be sure)";
+
+function workspace(files) {
+  const ws = makeWorkspace();
+  for (const [rel, text] of Object.entries(files)) {
+    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), text);
+  }
+  // Written before the index, as a user's source is.
+  const earlier = Date.now() / 1000 - 3600;
+  for (const rel of Object.keys(files)) fs.utimesSync(path.join(ws, rel), earlier, earlier);
+  return ws;
+}
+
+/** CodeGraph 1.6.1's callers answer for `target` defined at `at`, listing `rows` ([kind, name, path:line]). */
+const callers = (at, rows = [], kind = "function") =>
+  `\nCallers of "target" (${rows.length}):\n\n${kind} target (python) — ${at}\n${
+    rows.length === 0
+      ? 'ℹ No callers found for "target"\n'
+      : rows.map(([k, name, where]) => `${k.padEnd(12)}${name}\n  ${where}\n`).join("\n")
+  }`;
+
+async function leadFor(ws, answer, args = { relation: "callers", symbol: "target" }) {
+  const r = await withEnv({ PI_CODEGRAPH_BIN: fakeCli([["stdout", answer]]).file }, () => pkg.relations(args, ws));
+  return r.text.split("\n", 1)[0];
+}
+
+const PYTHON = [
+  "def target(x):", // 1
+  "    if x:", // 2
+  "        return target(x - 1)  # its own body: recursion", // 3
+  "    return 0", // 4
+  "", // 5
+  "class Storage:", // 6
+  "    def __init__(self):", // 7
+  "        self.v = target(1)", // 8
+  "", // 9
+  "# target(2) in a comment", // 10
+  "VALUE = target(3)", // 11: at the top of the module
+].join("\n");
+
+const TS = [
+  'import { target } from "./core";', // 1
+  "export const make = Effect.fnUntraced(function* (x: number) {", // 2
+  "  const v = yield* Effect.sync(() =>", // 3
+  "    target(x),", // 4: deep in an argument list
+  "  );", // 5
+  "});", // 6
+  "export class Router {", // 7
+  "  serve(port: number): void {", // 8
+  "    pipe(", // 9: a call statement, not a definition
+  "      target(port),", // 10
+  "    );", // 11
+  "  }", // 12
+  "}", // 13
+].join("\n");
+
+const GO = ["package main", "", "func (s *Server) Run() {", "\ttarget(1)", "}"].join("\n");
+
+test("each call is named with the definition it sits in, whatever the language; imports, comments and recursion are not calls", async () => {
+  const ws = workspace({ "pkg/core.py": PYTHON, "web/router.ts": TS, "cmd/main.go": GO });
+  assert.equal(
+    await leadFor(ws, callers("pkg/core.py:1")),
+    `Calls of "target" ${NOTE}: pkg/core.py:8 in __init__, pkg/core.py:11, cmd/main.go:4 in Run, web/router.ts:4 in make, web/router.ts:10 in serve.`,
+  );
+});
+
+test("the places the answer lists are not repeated; with all of them listed, nothing is said", async () => {
+  const ws = workspace({ "pkg/core.py": PYTHON, "cmd/main.go": GO });
+  const listed = [
+    ["method", "__init__", "pkg/core.py:7"],
+    ["file", "core.py", "pkg/core.py:1"],
+  ];
+  assert.equal(await leadFor(ws, callers("pkg/core.py:1", listed)), `Calls of "target" ${NOTE}: cmd/main.go:4 in Run.`);
+  const all = [...listed, ["method", "Run", "cmd/main.go:3"]];
+  assert.equal(await leadFor(ws, callers("pkg/core.py:1", all)), "", "CodeGraph's answer as it is");
+});
+
+test("a constant's uses; more places than are named are counted", async () => {
+  const uses = Array.from({ length: 10 }, (_, i) => `def reader${i}():\n    return LIMIT + ${i}`).join("\n");
+  const ws = workspace({ "conf.py": "LIMIT = 5\n", "readers.py": uses });
+  const answer = callers("conf.py:1", [], "constant").replace(/target/gu, "LIMIT");
+  const lead = await leadFor(ws, answer, { relation: "callers", symbol: "LIMIT" });
+  const named = Array.from({ length: 8 }, (_, i) => `readers.py:${2 * i + 2} in reader${i}`).join(", ");
+  assert.equal(lead, `Uses of "LIMIT" ${NOTE}: ${named}, and 2 more.`);
+});
+
+test("a name too common to list: only the calls in its own file, and a word that there are more", async () => {
+  const many = Array.from({ length: 70 }, (_, i) => `def user${i}():\n    target(${i})`).join("\n");
+  const ws = workspace({ "pkg/core.py": PYTHON, "pkg/users.py": many });
+  assert.equal(
+    await leadFor(ws, callers("pkg/core.py:1")),
+    `Calls of "target" ${NOTE}: pkg/core.py:8 in __init__, pkg/core.py:11, and more in other files (a name too common to list).`,
+  );
+});
+
+test("a cut answer: nothing is claimed of what the model does not see", async () => {
+  const ws = workspace({ "pkg/core.py": PYTHON });
+  const rows = Array.from({ length: 400 }, (_, i) => ["function", `caller${i}`, `pkg/mod${i}.py:${i + 1}`]);
+  const r = await withEnv({ PI_CODEGRAPH_BIN: fakeCli([["stdout", callers("pkg/core.py:1", rows)]]).file }, () =>
+    pkg.relations({ relation: "callers", symbol: "target" }, ws),
+  );
+  assert.match(r.text, /\[Output truncated by/u);
+  assert.doesNotMatch(r.text, /in the source that CodeGraph's answer does not list/u);
+});

@@ -1,0 +1,105 @@
+// What a use of a name looks like in the source, for the places CodeGraph's graph leaves out (a
+// call inside a Rust macro block, one it did not resolve, an `impl Trait for Type` it did not
+// link): the scan request for a name's call sites, its other uses, or the types that implement or
+// extend it, and the patterns that find the definition a line sits in. The scan is the runners'
+// `scanSource` (lib/contract/definitions.js has the walk's skips and bounds); the patterns keep to
+// the syntax Rust's `regex` and JavaScript read alike (no look-around, so a name's edges are
+// written `(?:^|[^\w$])`).
+
+const { FAMILY_EXTENSIONS, SCAN_LIMITS, nameAlternation, skippedDirs } = require("./definitions.js");
+
+/** A call site search may meet the name's namesakes: it reads more matches than a definition's. */
+const CALL_SITE_LIMITS = { ...SCAN_LIMITS, maxMatches: 64 };
+
+/** What to look for, by the kind CodeGraph gives the symbol (its answer's first line). */
+const SEARCH_BY_KIND = {
+  calls: new Set(["function", "method", "constructor"]),
+  uses: new Set(["constant", "variable", "property", "field", "static"]),
+  implementations: new Set(["trait", "interface", "class"]),
+};
+
+/** The search for a symbol of `kind` in a `subcommand`'s answer: "calls", "uses", "implementations" or null. */
+function searchFor(subcommand, kind) {
+  if (subcommand !== "callers" && subcommand !== "impact") return null;
+  if (SEARCH_BY_KIND.calls.has(kind)) return "calls";
+  if (SEARCH_BY_KIND.uses.has(kind)) return "uses";
+  // What implements a type is an impact question (relations' words: impact at depth 1).
+  if (subcommand === "impact" && SEARCH_BY_KIND.implementations.has(kind)) return "implementations";
+  return null;
+}
+
+const before = "(?:^|[^\\w$])";
+const after = "(?:[^\\w$]|$)";
+
+/** The rules for `search` of `name` (a plain identifier): one pattern per family of languages. */
+function useRules(search, name) {
+  const n = nameAlternation([name]);
+  const rule = (family, pattern) => ({ extensions: FAMILY_EXTENSIONS[family], pattern });
+  if (search === "calls") {
+    return [
+      // `spawn_inner(x)`, `Self::spawn_inner::<T>(x)`
+      rule("rust", `${before}${n}\\s*(?:::\\s*<[^>]*>\\s*)?\\(`),
+      // `forkOrCreate(ctx)`, `make<A>(x)`
+      rule("script", `${before}${n}\\s*(?:<[^>()]*>\\s*)?\\(`),
+      ...["python", "go", "other"].map((f) => rule(f, `${before}${n}\\s*\\(`)),
+    ];
+  }
+  if (search === "uses") return Object.keys(FAMILY_EXTENSIONS).map((f) => rule(f, `${before}${n}${after}`));
+  return [
+    // `impl task::Schedule for Arc<Handle> {`, `impl<T: Kill> Kill for &mut T`
+    rule("rust", `\\bimpl\\b[^{;]*${before}${n}\\s*(?:<[^{;]*>)?\\s+for\\s`),
+    // `class MixedScheduler implements Scheduler {`, `interface A extends B, Scheduler`
+    rule("script", `\\b(?:extends|implements)\\b[^{]*${before}${n}${after}`),
+    // `class DummyCache(BaseCache):`
+    rule("python", `^\\s*class\\s+\\w+\\s*\\([^)]*${before}${n}${after}`),
+    // `class A extends B implements N`, `class A : N` (Kotlin, Swift, C#)
+    rule("other", `\\b(?:extends|implements|class\\s+\\w+[^{:]*:)[^{]*${before}${n}${after}`),
+  ];
+}
+
+/** The scan request (`scanSource`'s second argument) for `search` of `name`. */
+function useScan(search, name, { indexDir } = {}) {
+  return { rules: useRules(search, name), skipDirs: skippedDirs(indexDir), ...CALL_SITE_LIMITS };
+}
+
+const ID = "([A-Za-z_$][\\w$]*)";
+const SCRIPT_MODIFIERS = "(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\\s+)*";
+
+/**
+ * The lines that open a named definition a use can sit in, per family, each capturing the name:
+ * functions and methods, types, and (at the top of a script file only) a variable holding one.
+ */
+const ENCLOSING = {
+  rust: [
+    new RegExp(
+      `^\\s*(?:pub(?:\\s*\\([^)]*\\))?\\s+)?(?:(?:default|const|async|unsafe|extern(?:\\s+"[^"]*")?)\\s+)*fn\\s+${ID}`,
+      "u",
+    ),
+  ],
+  script: [
+    new RegExp(`^\\s*(?:export\\s+)?(?:default\\s+)?(?:async\\s+)?function\\*?\\s*${ID}`, "u"),
+    new RegExp(`^(?:export\\s+)?(?:declare\\s+)?(?:const|let|var)\\s+${ID}`, "u"),
+    new RegExp(`^\\s*(?:export\\s+)?(?:default\\s+)?(?:abstract\\s+)?class\\s+${ID}`, "u"),
+    // A method whose parameters close on its line before `{` (one whose parameters go on to the
+    // next lines reads like a call statement, `pipe(`: its class is named instead).
+    new RegExp(`^\\s+${SCRIPT_MODIFIERS}\\*?${ID}\\s*(?:<[^>]*>)?\\s*\\([^)]*\\)\\s*(?::[^={;]+)?\\{\\s*$`, "u"),
+  ],
+  python: [new RegExp(`^\\s*(?:async\\s+)?(?:def|class)\\s+${ID}`, "u")],
+  go: [new RegExp(`^func\\s+(?:\\([^)]*\\)\\s*)?${ID}`, "u")],
+  other: [
+    new RegExp(`\\b(?:def|func|fun|function|class|interface|struct|trait|object|protocol|record|module)\\s+${ID}`, "u"),
+  ],
+};
+/** Words a method pattern would take for a name: control flow and calls that open a block. */
+const NOT_NAMES = new Set(["if", "for", "while", "switch", "catch", "return", "function", "with", "match", "new"]);
+
+/** The name `lineText` opens a definition of in `family`, or null. */
+function openedName(family, lineText) {
+  for (const pattern of ENCLOSING[family] ?? []) {
+    const name = pattern.exec(lineText)?.[1];
+    if (name && !NOT_NAMES.has(name)) return name;
+  }
+  return null;
+}
+
+module.exports = { CALL_SITE_LIMITS, openedName, searchFor, useScan };

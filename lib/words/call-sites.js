@@ -1,0 +1,47 @@
+// The line that tells the model what a callers or impact answer leaves out and the source shows
+// (lib/api/call-sites.js finds the places): a text match of the same name, so it says where, in
+// which definition, and that reading it is how to be sure.
+
+const { shownPath } = require("./paths.js");
+
+const WHAT = { calls: "Calls of", uses: "Uses of", implementations: "Implementations of" };
+
+/** Places in the same file and definition, one after another, as one: `src/a.rs:343, 350 in spawn`. */
+function grouped(sites) {
+  const groups = [];
+  for (const s of sites) {
+    const last = groups.at(-1);
+    if (last && !s.quote && last.path === s.path && last.within === s.within && last.macro === s.macro)
+      last.lines.push(s.line);
+    else groups.push({ ...s, lines: [s.line] });
+  }
+  return groups;
+}
+
+function placeText(g) {
+  const where = `${shownPath(g.path)}:${g.lines.join(", ")}`;
+  if (g.quote) return `${where} \`${g.quote}\``;
+  const within = g.within ? ` in ${g.within}` : "";
+  const macro = g.macro ? ` (inside a ${g.macro}! macro block, which CodeGraph does not index)` : "";
+  return `${where}${within}${macro}`;
+}
+
+/**
+ * The line for `found` (`{ name, search, sites, more, stopped, common }` or null; "" for none): 'Calls of
+ * "enter_runtime" in the source that CodeGraph's answer does not list (a text search for the name,
+ * which namesakes share; read them to be sure): src/runtime/handle.rs:368 in block_on_inner, …'
+ */
+function callSiteLine(found) {
+  if (!found || found.sites.length === 0) return "";
+  const more = found.common
+    ? `${found.more > 0 ? `, ${found.more} more there` : ""}, and more in other files (a name too common to list)`
+    : found.more > 0
+      ? `, and ${found.more} more`
+      : found.stopped
+        ? ", and perhaps more"
+        : "";
+  const places = grouped(found.sites).map(placeText).join(", ");
+  return `${WHAT[found.search]} "${found.name}" in the source that CodeGraph's answer does not list (a text search for the name, which namesakes share; read them to be sure): ${places}${more}.`;
+}
+
+module.exports = { callSiteLine };
