@@ -66,7 +66,8 @@ describe("default: the Node runner stands in", () => {
     assert.equal(d.ready, true, JSON.stringify(d));
     const s = await session(pkg);
     assert.match(s.tool.promptSnippet, /structural questions/);
-    assert.match(s.tool.description, /2000 lines or 50KB/, "the limits come from the Node runner");
+    // The limits come from the Node runner; the 15KB is explore's while codegraph_node is on (the default).
+    assert.match(s.tool.description, /2000 lines or 15KB/);
     assert.equal(s.ui.statuses.get("codegraph"), "⬡ codegraph (node runner)");
     assert.match(await s.report(), /^runner: node \(native addon not loaded: no pi-codegraph native addon/m);
     const result = await s.tool.execute("c", { request: "q" }, undefined, undefined, { cwd: ws });

@@ -268,7 +268,8 @@ for (const impl of implementations) {
 
     describe("counts the user sees add up", () => {
       test("a cut answer: preview + 'more lines' = kept lines, shown as kept of total; the whole text within the caps", async () => {
-        const s = await session(fake.ws);
+        // Explore alone has the contract's caps (50 KB, 2,000 lines): the lines are the cap here.
+        const s = await withEnv({ PI_CODEGRAPH_TOOLS: "none" }, () => session(fake.ws));
         const result = await withEnv({ FAKE_CG_MODE: "lines", FAKE_CG_COUNT: "3000" }, () =>
           s.tool().execute("c", { request: "q" }, undefined, undefined, s.ctx),
         );

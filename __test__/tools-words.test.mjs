@@ -20,7 +20,7 @@ const fake = useToolsEnv();
 for (const impl of implementations) {
   describe(impl.name, () => {
     const pkg = impl.module;
-    const { session, allOn } = toolsSessions(pkg, fake);
+    const { session, allOn, execute } = toolsSessions(pkg, fake);
     describe("what the model reads", () => {
       test("all tools off: explore's description, snippet, guidelines and schema are those of commit 0d259b6", async () => {
         assert.deepEqual(
@@ -46,7 +46,7 @@ for (const impl of implementations) {
         await s.host.toolResult({ toolName: "edit", input: { path: "main.ts" } }, s.ctx);
         assert.deepEqual(words(s.tool("codegraph_explore")), golden.cases.ready.tool);
         // Not ready: what the old code said for the same readiness.
-        const none = await session(makeWorkspace({ index: false }));
+        const none = await session(makeWorkspace({ index: false }), { env: { PI_CODEGRAPH_TOOLS: "none" } });
         const tool = words(none.tool("codegraph_explore"));
         const d = golden.cases.noIndex;
         assert.equal(tool.description, d.tool.description);
@@ -75,20 +75,37 @@ for (const impl of implementations) {
         await s.command("tools on relations");
         assert.deepEqual(g().slice(1), golden3.slice(1));
         assert.match(g()[0], /^Use codegraph_explore for architecture and call-path questions \(how A reaches B/);
-        assert.match(
-          g()[0],
-          /for what calls X, what implements or extends Y, or what a change breaks, use codegraph_relations/,
-        );
+        assert.match(g()[0], /for callers, implementations or a change's impact, codegraph_relations answers/);
         await s.command("tools off relations");
         assert.deepEqual(g(), golden3);
+      });
+
+      test("explore's cap follows codegraph_node: 15KB, said and kept, while it is on; 50KB again when it is off", async () => {
+        const s = await allOn();
+        const answer = async () => {
+          const r = await withEnv({ FAKE_CG_MODE: "chars", FAKE_CG_COUNT: "30000", FAKE_CG_CHAR: "a" }, () =>
+            execute(s.tool("codegraph_explore"), { request: "q" }, s.ctx),
+          );
+          return r.content[0].text;
+        };
+        assert.match(s.tool("codegraph_explore").description, /Output is truncated to 2000 lines or 15KB/);
+        const cut = await answer();
+        assert.ok(Buffer.byteLength(cut) <= 15 * 1024, `${Buffer.byteLength(cut)} bytes`);
+        assert.match(
+          cut,
+          /\[Output truncated by bytes: showing 1 of 1 lines \(\d+ of 30000 bytes\)\. More output existed: the full output \(30000 bytes\) is in /,
+        );
+        await s.command("tools off node");
+        assert.match(s.tool("codegraph_explore").description, /Output is truncated to 2000 lines or 50KB/);
+        assert.equal(await answer(), "a".repeat(30000), "whole under the contract's 50KB");
       });
 
       test("each focused tool: one snippet and one guideline naming itself, a description with its caps, a schema", async () => {
         const s = await allOn();
         const caps = {
-          codegraph_node: "2000 lines or 50KB",
-          codegraph_relations: "500 lines or 16KB",
-          codegraph_search: "400 lines or 16KB",
+          codegraph_node: "50KB or 2000 lines",
+          codegraph_relations: "16KB or 500 lines",
+          codegraph_search: "16KB or 400 lines",
         };
         for (const name of FOCUSED) {
           const t = s.tool(name);
@@ -96,10 +113,7 @@ for (const impl of implementations) {
           assert.ok(t.promptSnippet.length > 20 && !t.promptSnippet.includes("\n"), name);
           assert.equal(t.promptGuidelines.length, 1, name);
           assert.ok(t.promptGuidelines[0].includes(name), name);
-          assert.match(
-            t.description,
-            new RegExp(`Output is truncated to ${caps[name]}; a truncated result names a file`),
-          );
+          assert.match(t.description, new RegExp(`Cut at ${caps[name]}; a cut result names a file with the rest\\.$`));
           assert.equal(t.parameters.type, "object");
         }
         assert.deepEqual(s.tool("codegraph_relations").parameters.required, ["relation", "symbol"]);

@@ -17,11 +17,18 @@ import { benchDir, indexShop, root } from "../lib/setup.mjs";
 import { piParts, requestWith } from "./prompt.mjs";
 
 const require = createRequire(import.meta.url);
+const { exploreCaps, exploreCommand } = require(path.join(root, "lib", "contract", "commands.js"));
 const QUESTIONS_DIR = path.join(benchDir, "answers");
 /** The configurations: the plan each question has for it, and the tools Pi is given. */
 export const CONFIGS = [
-  { id: "explore", label: "explore alone", plan: "explore", tools: "none" },
-  { id: "focused", label: "explore + node, relations, search", plan: "focused", tools: "all" },
+  { id: "explore", label: "explore alone", plan: "explore", tools: "none", active: [] },
+  {
+    id: "focused",
+    label: "explore + node, relations, search",
+    plan: "focused",
+    tools: "all",
+    active: ["codegraph_node", "codegraph_relations", "codegraph_search"],
+  },
 ];
 /** The default's targets (issue 33): questions answered fully, KB per question with the definitions. */
 const FULL_TARGET = 0.7;
@@ -37,18 +44,22 @@ export function names(text, item) {
   return symbol.test(text) && text.includes(item.path);
 }
 
-/** Each tool's call on the package: what the registered tool returns for these arguments. */
+/**
+ * Each tool's call on the package: what the registered tool returns for these arguments with the
+ * configuration's tools on (`active`: explore's caps follow them, lib/pi/tools/registration.js).
+ */
 const CALLS = {
-  codegraph_explore: (pkg, args, cwd) => pkg.explore(args.request, cwd),
+  codegraph_explore: (pkg, args, cwd, active) =>
+    pkg.run(exploreCommand(args.request, exploreCaps(active, pkg.limits())), cwd),
   codegraph_node: (pkg, args, cwd) => pkg.node(args, cwd),
   codegraph_relations: (pkg, args, cwd) => pkg.relations(args, cwd),
   codegraph_search: (pkg, args, cwd) => pkg.search(args, cwd),
 };
 
 /** One planned call through the package (the text the tool would return; a failure's words). */
-async function call(pkg, step, cwd) {
+async function call(pkg, step, cwd, active) {
   try {
-    return (await CALLS[step.tool](pkg, step.args, cwd)).text;
+    return (await CALLS[step.tool](pkg, step.args, cwd, active)).text;
   } catch (err) {
     return `${err.code ?? "Error"}: ${err.message}`;
   }
@@ -90,7 +101,7 @@ async function runCorpus(pkg, corpus, dir, questions) {
     for (const config of CONFIGS) {
       const plan = q.plans[config.plan] ?? [];
       const texts = [];
-      for (const step of plan.slice(0, 3)) texts.push(await call(pkg, step, dir));
+      for (const step of plan.slice(0, 3)) texts.push(await call(pkg, step, dir, config.active));
       const all = texts.join("\n");
       const found = q.truth.filter((item) => names(all, item)).length;
       row.by[config.id] = { calls: texts.length, bytes: Buffer.byteLength(all), found };

@@ -54,9 +54,29 @@ function codegraphCommand(subcommand, spec = {}) {
   return command;
 }
 
-/** `codegraph explore -- <request>`: the contract's caps, 30 s, reads the workspace's own index. */
-function exploreCommand(request) {
-  return codegraphCommand("explore", { positional: request });
+/**
+ * `codegraph explore -- <request>`: 30 s, reads the workspace's own index; `caps` (`{ maxBytes,
+ * maxLines }`, exploreCaps) default to the contract's.
+ */
+function exploreCommand(request, caps = {}) {
+  return codegraphCommand("explore", { positional: request, maxBytes: caps.maxBytes, maxLines: caps.maxLines });
+}
+
+/** explore's byte cap while codegraph_node is on: about upstream's own 15,000-character cap on its focused tools over MCP. */
+const EXPLORE_BYTES_WITH_NODE = 15 * 1024;
+
+/**
+ * explore's caps for the focused tools that are on (`active`, tool names) under the backend's
+ * `limits` (MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES): the backend's, or at most 15 KB while
+ * codegraph_node is on, which reads any symbol a cut answer leaves out. CodeGraph fills about 25 KB
+ * whatever is asked; on the answers bench every item its answers found was in their first 15 KB
+ * (docs/tools.md).
+ */
+function exploreCaps(active, limits) {
+  const maxBytes = limits?.MAX_OUTPUT_BYTES ?? MAX_OUTPUT_BYTES;
+  const maxLines = limits?.MAX_OUTPUT_LINES ?? MAX_OUTPUT_LINES;
+  const node = Array.isArray(active) && active.includes("codegraph_node");
+  return { maxBytes: node ? Math.min(maxBytes, EXPLORE_BYTES_WITH_NODE) : maxBytes, maxLines };
 }
 
 /**
@@ -144,6 +164,7 @@ function searchCommand(params) {
 module.exports = {
   FOCUSED_CAPS,
   codegraphCommand,
+  exploreCaps,
   exploreCommand,
   indexFilesCommand,
   nodeCommand,

@@ -13,10 +13,10 @@ const fallbackLineOf = (name) =>
 /** Ends every codegraph_explore error. */
 const FALLBACK_LINE = fallbackLineOf(TOOL_NAME);
 
-/** The tool description; the caps are the backend's (`limits` as wrapBackend's limits() reads them). */
-function toolDescription(limits) {
-  const { MAX_OUTPUT_LINES: lines, MAX_OUTPUT_BYTES: bytes } = limits;
-  const caps =
+/** The tool description; `caps` (`{ maxBytes, maxLines }`) are those its calls run with (exploreCaps). */
+function toolDescription(caps) {
+  const { maxLines: lines, maxBytes: bytes } = caps ?? {};
+  const bounds =
     lines && bytes
       ? `Output is truncated to ${lines} lines or ${Math.round(bytes / 1024)}KB (whichever is hit first, the truncation note included)`
       : "Output is truncated to a bounded size (the truncation note included)";
@@ -24,7 +24,7 @@ function toolDescription(limits) {
     "Ask CodeGraph, the local code index of the current workspace, a structural question in natural language. " +
     "Returns the relevant symbols' source with file:line locations, call paths (Flow), callers (blast radius) and implementations. " +
     "Runs `codegraph explore` in the active workspace only; it never creates or updates the index. " +
-    `${caps}; a truncated result names a file with the full output.`
+    `${bounds}; a truncated result names a file with the full output.`
   );
 }
 
@@ -41,7 +41,7 @@ const readyGuidelines = [
  * a change breaks go to it (its answers run about 0.2 to 9 KB where explore's run about 24 KB:
  * `npm run bench -- answers`), explore keeps call paths and architecture.
  */
-const withRelationsGuideline = `Use ${TOOL_NAME} for architecture and call-path questions (how A reaches B), naming concrete symbols, files or code terms, since CodeGraph matches names lexically; for what calls X, what implements or extends Y, or what a change breaks, use codegraph_relations (a fraction of the size).`;
+const withRelationsGuideline = `Use ${TOOL_NAME} for architecture and call-path questions (how A reaches B), naming concrete symbols, files or code terms, since CodeGraph matches names lexically; for callers, implementations or a change's impact, codegraph_relations answers in a fraction of the size.`;
 /** The third line when codegraph_node is on: CodeGraph's pointers to it are followed, not steered away from. */
 const withNodeGuideline = `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool", use read with the file:line it gives; where it says codegraph_node, call codegraph_node.`;
 
@@ -53,14 +53,14 @@ const withNodeGuideline = `${TOOL_NAME} answers are CodeGraph's own text: where 
 const FOCUSED_WORDS = {
   codegraph_node: {
     description:
-      "Read one symbol from the workspace's CodeGraph index (its location, signature, source, callers and callees), or an indexed file: its numbered lines, or its symbol outline, with the files that use it. Runs `codegraph node`; read-only.",
+      "Read one symbol from the workspace's CodeGraph index (location, signature, source, callers, callees), or an indexed file's numbered lines or symbol outline. Read-only.",
     snippet:
       "One named symbol's source with its callers and callees, or an indexed file's lines or outline, from the CodeGraph index",
     guideline:
-      "Use codegraph_node to read one symbol you can name, or an indexed file's outline (file with outline: true), instead of reading whole files; where CodeGraph's answers say codegraph_node, call it.",
+      "Use codegraph_node to read a symbol you can name, or a file's outline (outline: true), instead of whole files.",
     args: {
       symbol: "Symbol name, e.g. 'checkout' or 'CheckoutService.checkout'",
-      file: "Indexed file, relative to the project root (e.g. 'src/cart.ts'); alone: file mode; with symbol: which definition",
+      file: "Indexed file (e.g. 'src/cart.ts'): alone, file mode; with symbol, which definition",
       offset: "File mode: first line (1-based)",
       limit: "File mode: number of lines",
       outline: "File mode: only the file's symbols and its dependents",
@@ -68,10 +68,10 @@ const FOCUSED_WORDS = {
   },
   codegraph_relations: {
     description:
-      "List what calls a symbol (callers), what it calls (callees), or what changing it affects (impact, up to depth hops; depth 1 lists subclasses and implementations too), from the workspace's CodeGraph index, per definition of the name. Runs `codegraph callers|callees|impact`; read-only.",
+      "What calls a symbol (callers), what it calls (callees), or what changing it affects (impact; depth 1 also lists implementations and subclasses), from the workspace's CodeGraph index, with what the source shows and the graph lacks. Read-only.",
     snippet: "Callers, callees or the impact of changing one symbol, from the CodeGraph index",
     guideline:
-      "Use codegraph_relations with relation=callers for what calls X, impact with depth 1 for what extends or implements X, impact before renaming a symbol or changing its signature, and callees to follow one hop; pass file to pick one definition when several share the name.",
+      "Use codegraph_relations: callers for what calls X; impact, depth 1, for what implements or extends X and before changing a signature; file picks one of several definitions.",
     args: {
       relation: "callers, callees, or impact",
       symbol: "Symbol name",
@@ -82,10 +82,10 @@ const FOCUSED_WORDS = {
   },
   codegraph_search: {
     description:
-      "Find symbols by name or part of a name in the workspace's CodeGraph index: kind, name, file:line and signature, no source. Runs `codegraph query`; read-only.",
+      "Find symbols by (part of) their name in the workspace's CodeGraph index: kind, name, file:line, signature; no source. Read-only.",
     snippet: "Find symbols by (part of) their name: kind, file:line and signature, from the CodeGraph index",
     guideline:
-      "Use codegraph_search to find where a symbol is defined when you know its name or part of it; it returns locations only, so read or codegraph_node the one you need.",
+      "Use codegraph_search to find where a named symbol is defined; then read or codegraph_node the one you need.",
     args: {
       name: "Symbol name or part of one",
       kind: "Only symbols of this kind",
@@ -97,7 +97,7 @@ const FOCUSED_WORDS = {
 /** A focused tool's description: its words and the caps of its command. */
 function focusedDescription(name, caps) {
   const { maxLines: lines, maxBytes: bytes } = caps;
-  return `${FOCUSED_WORDS[name].description} Output is truncated to ${lines} lines or ${Math.round(bytes / 1024)}KB; a truncated result names a file with the full output.`;
+  return `${FOCUSED_WORDS[name].description} Cut at ${Math.round(bytes / 1024)}KB or ${lines} lines; a cut result names a file with the rest.`;
 }
 
 /**

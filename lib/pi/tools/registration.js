@@ -5,6 +5,7 @@
 const { FALLBACK_LINE, TOOL_NAME, guidance, toolDescription } = require("../guidance.js");
 const { fallbackLineOf, focusedDescription, focusedGuidance } = require("../guidance.js");
 const { failedAnswer } = require("../../api/answer.js");
+const { exploreCaps, exploreCommand } = require("../../contract/commands.js");
 const { invalidArgument: argumentError } = require("../../api/failures.js");
 const { renderCall, renderFocusedCall, renderResult } = require("../render.js");
 const { WORKSPACE_LABEL, pathFacts, rootFor } = require("../roots/roots.js");
@@ -65,11 +66,14 @@ function createTool(state, peers, api, name = TOOL_NAME) {
   const { Type } = peers;
   const limits = api.limits();
   const roots = state.toolRoots?.() ?? [];
+  const active = state.activeFocused?.() ?? [];
+  // The caps the description states are the ones its calls run with (registered again on a change).
+  const caps = exploreCaps(active, limits);
   return {
     name: TOOL_NAME,
     label: "CodeGraph Explore",
-    description: toolDescription(limits),
-    ...guidance(state.wordedReadiness?.() ?? state.diagnosis, state.activeFocused?.() ?? [], roots),
+    description: toolDescription(caps),
+    ...guidance(state.wordedReadiness?.() ?? state.diagnosis, active, roots),
     parameters: Type.Object({
       request: Type.String({
         description:
@@ -84,8 +88,9 @@ function createTool(state, peers, api, name = TOOL_NAME) {
       // A cancel is the user's (Esc): no advice to the model to use other tools instead.
       executeCall(state, ctx, onUpdate, {
         pick: () => callRoot(state, params, TOOL_NAME, ["request"]),
-        run: (options, { root }) => api.explore(params?.request, root?.dir ?? ctx?.cwd, signal, options),
-        caps: { maxBytes: limits.MAX_OUTPUT_BYTES, maxLines: limits.MAX_OUTPUT_LINES },
+        run: (options, { root }) =>
+          api.run(exploreCommand(params?.request, caps), root?.dir ?? ctx?.cwd, signal, options),
+        caps,
         // After a `project` the session does not have, the model picks one of the labels instead.
         trailer: (err) =>
           err.code === "CODEGRAPH_CANCELLED" || err.details?.argument === "project" ? "" : FALLBACK_LINE,
