@@ -2,7 +2,8 @@
 // the public seam: the fake CLI prints a CodeGraph-shaped answer, the workspace holds the source.
 // Variants the real-CLI suite (call-sites-real.test.mjs) does not reach: the definition a call
 // sits in, in Python, TypeScript and Go; imports, comments, recursion and the places the answer
-// lists are not named; a common name; more places than are named; a cut answer.
+// lists are not named; several definitions of the name; a common name; more places than are
+// named; a cut answer.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -90,6 +91,22 @@ test("the places the answer lists are not repeated; with all of them listed, not
   assert.equal(await leadFor(ws, callers("pkg/core.py:1", listed)), `Calls of "target" ${NOTE}: cmd/main.go:4 in Run.`);
   const all = [...listed, ["method", "Run", "cmd/main.go:3"]];
   assert.equal(await leadFor(ws, callers("pkg/core.py:1", all)), "", "CodeGraph's answer as it is");
+});
+
+test("several definitions of the name: each one's own line is no call, and none is told apart from the others; past four, nothing is said", async () => {
+  const ws = workspace({ "pkg/core.py": PYTHON, "pkg/other.py": "def target():\n    return 1\n", "cmd/main.go": GO });
+  const defs = (n) =>
+    Array.from({ length: n }, (_, i) =>
+      i === 0
+        ? "function target (python) — pkg/core.py:1 (0):\n\n  (no callers)\n"
+        : `function target (python) — pkg/other${i > 1 ? i : ""}.py:1 (0):\n\n  (no callers)\n`,
+    ).join("\n");
+  const answer = (n) => `\nCallers of "target" — ${n} distinct definitions (narrow with --file):\n\n${defs(n)}`;
+  assert.equal(
+    await leadFor(ws, answer(2)),
+    `Calls of "target" ${NOTE}: pkg/core.py:8 in __init__, pkg/core.py:11, cmd/main.go:4 in Run.`,
+  );
+  assert.equal(await leadFor(ws, answer(5)), "", "too many namesakes to tell whose a call is");
 });
 
 test("a constant's uses; more places than are named are counted", async () => {

@@ -19,8 +19,14 @@ const MAX_SITES = 8;
 /** How far up from a use the definition it sits in is looked for. */
 const MAX_LINES_UP = 5000;
 
-/** The first line of each definition a callers or impact answer is about: `method Registration::poll_ready (rust) — src/a.rs:144`. */
-const SUBJECT = /^([a-z_]+) (\S+) \([\w#+-]+\) — (.+):(\d+)$/gmu;
+/**
+ * The first line of each definition a callers or impact answer is about: `method
+ * Registration::poll_ready (rust) — src/a.rs:144`; with several, each ends with its count (` (2):`,
+ * ` — 3 affected symbols:`).
+ */
+const SUBJECT = /^([a-z_]+) (\S+) \([\w#+-]+\) — (.+?):(\d+)(?: \(\d+\):| — \d+ affected symbols?:)?$/gmu;
+/** Past this many definitions of one name (`new`, `get`), a text search cannot tell whose a call is. */
+const MAX_DEFINITIONS = 4;
 /** A row naming a symbol: `method      poll_write_ready`, `  function    build:820`, `file        References.ts [imports]`. */
 const ROW = /^(\s*)[a-z_]+ {2,}([^\s:]+)(?::\d+)?(?: \[\w+\])?$/u;
 /** The location line under a callers row: `  src/runtime/io/registration.rs:115`. */
@@ -32,10 +38,13 @@ const IMPORT_LINE = /^\s*(?:import\b|use\b|pub\s+use\b|from\s+\S+\s+import\b|exp
 
 const shortName = (name) => name.split(/::|\.|#/u).at(-1);
 
-/** The symbol `text` (a callers or impact answer) is about: `{ kind, name, definitions: [{ path, line }] }`, or null. */
+/**
+ * The symbol `text` (a callers or impact answer) is about: `{ kind, name, definitions: [{ path,
+ * line }] }` (the first definition's kind), or null (none, or more than MAX_DEFINITIONS).
+ */
 function answerSubject(text) {
   const found = [...text.matchAll(SUBJECT)];
-  if (found.length === 0) return null;
+  if (found.length === 0 || found.length > MAX_DEFINITIONS) return null;
   return {
     kind: found[0][1],
     name: shortName(found[0][2]),
