@@ -89,6 +89,12 @@ test("the places the answer lists are not repeated; with all of them listed, not
     ["file", "core.py", "pkg/core.py:1"],
   ];
   assert.equal(await leadFor(ws, callers("pkg/core.py:1", listed)), `Calls of "target" ${NOTE}: cmd/main.go:4 in Run.`);
+  // An answer about another name than the one asked (the search begun with the call looked for
+  // that one): the answer's name is looked for.
+  assert.equal(
+    await leadFor(ws, callers("pkg/core.py:1", listed), { relation: "callers", symbol: "targt" }),
+    `Calls of "target" ${NOTE}: cmd/main.go:4 in Run.`,
+  );
   const all = [...listed, ["method", "Run", "cmd/main.go:3"]];
   assert.equal(await leadFor(ws, callers("pkg/core.py:1", all)), "", "CodeGraph's answer as it is");
 });
@@ -119,7 +125,7 @@ test("a constant's uses; more places than are named are counted", async () => {
 });
 
 test("a name too common to list: only the calls in its own file, and a word that there are more", async () => {
-  const many = Array.from({ length: 70 }, (_, i) => `def user${i}():\n    target(${i})`).join("\n");
+  const many = Array.from({ length: 300 }, (_, i) => `def user${i}():\n    target(${i})`).join("\n");
   const ws = workspace({ "pkg/core.py": PYTHON, "pkg/users.py": many });
   assert.equal(
     await leadFor(ws, callers("pkg/core.py:1")),

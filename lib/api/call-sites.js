@@ -10,7 +10,7 @@
 
 const fsp = require("node:fs/promises");
 const path = require("node:path");
-const { openedName, searchFor, useScan } = require("../contract/call-sites.js");
+const { mentionScan, openedName, searchFor, useRules } = require("../contract/call-sites.js");
 const { definitionRules, familyOf, isScannableName } = require("../contract/definitions.js");
 const { enclosingMacro, isCommentLine } = require("./blind-spots.js");
 
@@ -106,28 +106,51 @@ function implementorName(lineText) {
   return /\bclass\s+([A-Za-z_$][\w$]*)/u.exec(lineText)?.[1] ?? null;
 }
 
+const SUBCOMMANDS = new Set(["callers", "impact"]);
+/** The index directory a search begun before the answer skips (the one CodeGraph's own index has). */
+const EARLY_INDEX_DIR = ".codegraph";
+
+/**
+ * The search for the lines that mention the name `command` (callers or impact) asks about, begun
+ * in `cwd` while CodeGraph answers: `{ name, found }` (`found` a promise of the scan's outcome,
+ * null when it failed), or null for another command, a name no search looks for, or no `scan`.
+ */
+function mentionsWhileRunning(command, cwd, scan) {
+  try {
+    if (!SUBCOMMANDS.has(command?.subcommand) || typeof scan !== "function") return null;
+    const name = typeof command.positional === "string" ? shortName(command.positional) : undefined;
+    if (!isScannableName(name)) return null;
+    const found = Promise.resolve()
+      .then(() => scan(cwd, mentionScan(name)))
+      .catch(() => null);
+    return { name, found };
+  } catch {
+    return null; // a description that cannot be read: nothing begun
+  }
+}
+
 /**
  * The places in `cwd`'s source that `command`'s answer `text` (callers or impact, CodeGraph 1.6.1's
  * shape) does not list: `{ name, search, sites: [{ path, line, within, quote?, macro? }], more,
  * stopped, common }` (`more`: how many past MAX_SITES; `stopped`: the bound that ended the scan;
  * `common`: the name had more matches than the scan reads, so only its own file's are given), or
  * null when there is nothing to add, the answer is not about one symbol or was cut (`truncated`),
- * or the scan fails.
+ * or the scan fails. `mentions`: mentionsWhileRunning's search, if one was begun.
  */
-async function unlistedUses(command, text, cwd, { scan, indexDir, truncated }) {
+async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, mentions }) {
   const sub = command?.subcommand;
-  if ((sub !== "callers" && sub !== "impact") || typeof text !== "string" || typeof scan !== "function") return null;
+  if (!SUBCOMMANDS.has(sub) || typeof text !== "string" || typeof scan !== "function") return null;
   // A cut answer may list the place in the part the model does not see: nothing is claimed of it.
   if (truncated) return null;
   const subject = answerSubject(text);
   const search = subject && searchFor(sub, subject.kind);
   if (!search || !isScannableName(subject.name)) return null;
-  let found;
-  try {
-    found = await scan(cwd, useScan(search, subject.name, { indexDir }));
-  } catch {
-    return null; // the search is a help, never a failure of the answer
-  }
+  // The search begun with the command (mentionsWhileRunning) serves when it looked for this name
+  // and skipped this index's directory; else it runs now.
+  const early = mentions?.name === subject.name && path.basename(indexDir ?? EARLY_INDEX_DIR) === EARLY_INDEX_DIR;
+  const found = await (early ? mentions.found : scan(cwd, mentionScan(subject.name, { indexDir })).catch(() => null)); // a help, never a failure
+  if (!found) return null;
+  const rules = useRules(search, subject.name).map((r) => ({ ...r, regex: new RegExp(r.pattern, "u") }));
   const matches = Array.isArray(found?.matches) ? found.matches : [];
   const definitionLines = new Set(subject.definitions.map((d) => `${d.path}:${d.line}`));
   const defines = definitionRules([subject.name]).map((r) => ({ ...r, regex: new RegExp(r.pattern, "u") }));
@@ -145,6 +168,8 @@ async function unlistedUses(command, text, cwd, { scan, indexDir, truncated }) {
     const { source, lines } = files.get(m.path);
     const lineText = lines[m.line - 1];
     if (lineText === undefined || isCommentLine(lineText) || IMPORT_LINE.test(lineText)) continue;
+    // A mention that is not this search's (a call, a use, an implementation).
+    if (!rules.find((r) => r.extensions.includes(extension))?.regex.test(lineText)) continue;
     const definition = defines.find((r) => r.extensions.includes(extension));
     if (search !== "implementations" && definition?.regex.test(lineText)) continue; // a namesake's definition
     const site =
@@ -168,4 +193,4 @@ async function unlistedUses(command, text, cwd, { scan, indexDir, truncated }) {
   return { name: subject.name, search, sites: kept.slice(0, MAX_SITES), more, stopped, common };
 }
 
-module.exports = { answerSubject, listedPlaces, unlistedUses };
+module.exports = { answerSubject, listedPlaces, mentionsWhileRunning, unlistedUses };

@@ -11,6 +11,7 @@ const { LIMIT_NAMES } = require("../contract/limits.js");
 const { Problem, exhausted } = require("../contract/problems.js");
 const { answerNotes } = require("./answer-notes.js");
 const { exploreCommand, nodeCommand, relationsCommand, searchCommand } = require("../contract/commands.js");
+const { mentionsWhileRunning } = require("./call-sites.js");
 const { diagnosisWords, failure, wordedError } = require("./failures.js");
 const { withStaleness } = require("./staleness.js");
 const { changedSinceIndex } = require("./disk-changes.js");
@@ -157,6 +158,10 @@ function wrapBackend(backend) {
       });
     }
     const waits = () => ({ queueMs: ticket.queueMs, durationMs: total(), parallelLimit: ticket.policy.limit });
+    const scan =
+      typeof backend.scanSource === "function" ? (dir, request) => backend.scanSource(dir, request) : undefined;
+    // The source search a callers or impact answer may need, while CodeGraph answers (lib/api/call-sites.js).
+    const mentions = mentionsWhileRunning(command, cwd, scan);
     let result;
     try {
       result = await backend.runCommand(onBehalfOf(command, workspace), cwd, signal ?? null, plain);
@@ -179,13 +184,12 @@ function wrapBackend(backend) {
     // deadline, from `stat` alone (lib/api/staleness.js).
     // What CodeGraph's text leaves unsaid (another symbol, import-only callers, a name the index
     // lacks but the source defines: lib/api/answer-notes.js), leading the answer.
-    const scan =
-      typeof backend.scanSource === "function" ? (dir, request) => backend.scanSource(dir, request) : undefined;
     const notes = await answerNotes(command, result?.text, {
       cwd,
       scan,
       indexDir: result?.details?.indexPath,
       truncated: result?.details?.truncated === true,
+      mentions,
     });
     const finished = finishAnswer(result, notes);
     const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };

@@ -1,15 +1,19 @@
 // What a use of a name looks like in the source, for the places CodeGraph's graph leaves out (a
 // call inside a Rust macro block, one it did not resolve, an `impl Trait for Type` it did not
-// link): the scan request for a name's call sites, its other uses, or the types that implement or
-// extend it, and the patterns that find the definition a line sits in. The scan is the runners'
+// link): the scan request for the lines that mention a name, the patterns that pick its call
+// sites, its other uses, or the types that implement or extend it, and those that find the
+// definition a line sits in. The scan is the runners'
 // `scanSource` (lib/contract/definitions.js has the walk's skips and bounds); the patterns keep to
 // the syntax Rust's `regex` and JavaScript read alike (no look-around, so a name's edges are
 // written `(?:^|[^\w$])`).
 
 const { FAMILY_EXTENSIONS, SCAN_LIMITS, nameAlternation, skippedDirs } = require("./definitions.js");
 
-/** A call site search may meet the name's namesakes: it reads more matches than a definition's. */
-const CALL_SITE_LIMITS = { ...SCAN_LIMITS, maxMatches: 64 };
+/**
+ * The search reads every line that mentions the name (its calls, uses or implementations are
+ * told apart afterwards, lib/api/call-sites.js): more than a definition's few, namesakes included.
+ */
+const MENTION_LIMITS = { ...SCAN_LIMITS, maxMatches: 256 };
 
 /** What to look for, by the kind CodeGraph gives the symbol (its answer's first line). */
 const SEARCH_BY_KIND = {
@@ -57,9 +61,13 @@ function useRules(search, name) {
   ];
 }
 
-/** The scan request (`scanSource`'s second argument) for `search` of `name`. */
-function useScan(search, name, { indexDir } = {}) {
-  return { rules: useRules(search, name), skipDirs: skippedDirs(indexDir), ...CALL_SITE_LIMITS };
+/**
+ * The scan request (`scanSource`'s second argument) for every line that mentions `name`: it can
+ * start before CodeGraph has said what kind of symbol `name` is, and each search's rules
+ * (useRules) pick their lines from it.
+ */
+function mentionScan(name, { indexDir } = {}) {
+  return { rules: useRules("uses", name), skipDirs: skippedDirs(indexDir), ...MENTION_LIMITS };
 }
 
 const ID = "([A-Za-z_$][\\w$]*)";
@@ -102,4 +110,4 @@ function openedName(family, lineText) {
   return null;
 }
 
-module.exports = { CALL_SITE_LIMITS, openedName, searchFor, useScan };
+module.exports = { MENTION_LIMITS, mentionScan, openedName, searchFor, useRules };

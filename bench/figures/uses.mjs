@@ -1,0 +1,107 @@
+// What the search for what a callers answer leaves out costs (lib/api/call-sites.js: the runner's
+// bounded scanSource for calls of the name, then the files it matched read for the definition each
+// sits in): each corpus's who-calls questions of the answers figure (bench/answers/*.json, their
+// focused plan's codegraph_relations call) through the package with the addon and with the Node
+// runner, against the bare `codegraph callers` process on the same indexed tree (the floor: what
+// the answer costs without the package), in this same run. One warm-up, then RUNS runs each;
+// medians. `node bench/run.mjs uses`.
+
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { CORPORA, corpusTree } from "../lib/corpora.mjs";
+import { codegraphVersion } from "../lib/django.mjs";
+import { benchDir, root } from "../lib/setup.mjs";
+import { median, ms, ratio } from "../lib/stats.mjs";
+
+const require = createRequire(import.meta.url);
+const RUNS = 5;
+const TARGET_RATIO = 1.25;
+
+/** The median wall time of `fn` (awaited) over RUNS runs after one warm-up, and its last value. */
+async function timed(fn) {
+  let value = await fn();
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    value = await fn();
+    times.push(performance.now() - started);
+  }
+  return { ms: median(times), value };
+}
+
+/** The who-calls questions' callers calls of `corpus` (their focused plan's first step). */
+function callersCalls(corpus) {
+  const file = path.join(benchDir, "answers", `${corpus.id}.json`);
+  if (!fs.existsSync(file)) return [];
+  return JSON.parse(fs.readFileSync(file, "utf8"))
+    .filter((q) => q.kind === "who-calls")
+    .map((q) => ({ id: q.id, args: q.plans.focused[0].args }))
+    .filter((c) => c.args.relation === "callers");
+}
+
+const NOTE = /^Calls of "/u;
+
+export async function uses() {
+  const cli = path.join(root, "node_modules", ".bin", "codegraph");
+  const saved = process.env.PI_CODEGRAPH_BIN;
+  process.env.PI_CODEGRAPH_BIN = cli;
+  try {
+    const pkg = require(path.join(root, "index.js"));
+    const viaNode = pkg.forBackend(require(path.join(root, "lib", "runners", "node.js")));
+    const rows = [];
+    const notes = [];
+    const ratios = [];
+    for (const corpus of CORPORA) {
+      const tree = corpusTree(corpus, cli, codegraphVersion());
+      if (tree.skip) {
+        notes.push(`${corpus.id} skipped: ${tree.skip}`);
+        continue;
+      }
+      for (const { id, args } of callersCalls(corpus)) {
+        const argv = ["callers", ...(args.file ? [`--file=${args.file}`] : []), "--", args.symbol];
+        const floor = await timed(() => spawnSync(cli, argv, { cwd: tree.dir, encoding: "utf8" }));
+        const addon = await timed(() => pkg.relations(args, tree.dir));
+        const node = await timed(() => viaNode.relations(args, tree.dir));
+        const said = (r) => (NOTE.test(r.value.text) ? "yes" : "no");
+        rows.push([
+          id,
+          args.symbol,
+          ms(floor.ms),
+          ms(addon.ms),
+          said(addon),
+          ms(node.ms),
+          said(node),
+          ratio(addon.ms, floor.ms),
+        ]);
+        ratios.push(addon.ms / floor.ms);
+      }
+    }
+    const worst = ratios.length ? Math.max(...ratios) : Number.NaN;
+    return {
+      title: "The search for what a callers answer leaves out: its cost per answer",
+      about: `Each who-calls question's \`codegraph_relations\` callers call of the answers figure through the package (the call-site search included: at most 1.5 s, 20,000 files, 256 MiB, 64 matches), with the addon and with the Node runner, against the bare \`codegraph callers\` process on the same indexed tree; medians of ${RUNS} runs after a warm-up. "note" says whether the answer led with calls the graph lacks.`,
+      tables: [
+        {
+          caption: "Wall time per answer (ms)",
+          head: ["question", "symbol", "codegraph callers", "addon", "note", "Node runner", "note", "addon / CLI"],
+          rows,
+        },
+      ],
+      notes,
+      targets: [
+        {
+          what: "callers through the package with the addon, the search included, against the CLI alone",
+          target: `≤ ${TARGET_RATIO}×`,
+          measured: Number.isFinite(worst) ? `${worst.toFixed(2)}×` : "n/a",
+          met: worst <= TARGET_RATIO,
+          why: "the search runs after every callers and impact answer, so it must cost a small part of the answer itself.",
+        },
+      ],
+    };
+  } finally {
+    if (saved === undefined) delete process.env.PI_CODEGRAPH_BIN;
+    else process.env.PI_CODEGRAPH_BIN = saved;
+  }
+}
