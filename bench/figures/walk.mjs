@@ -8,26 +8,16 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { CORPORA, corpusTree } from "../lib/corpora.mjs";
+import { indexedCorpora } from "../lib/corpora.mjs";
 import { codegraphVersion } from "../lib/django.mjs";
 import { root } from "../lib/setup.mjs";
-import { median, ms, ratio } from "../lib/stats.mjs";
+import { ms, ratio, timed as timedRuns, worstRatioTarget } from "../lib/stats.mjs";
 
 const require = createRequire(import.meta.url);
 const RUNS = 5;
+/** The median of RUNS runs after a warm-up (bench/lib/stats.mjs). */
+const timed = (fn) => timedRuns(fn, RUNS);
 const TARGET_RATIO = 0.25;
-
-/** The median wall time of `fn` (awaited) over RUNS runs after one warm-up, and its last value. */
-async function timed(fn) {
-  let value = await fn();
-  const times = [];
-  for (let i = 0; i < RUNS; i++) {
-    const started = performance.now();
-    value = await fn();
-    times.push(performance.now() - started);
-  }
-  return { ms: median(times), value };
-}
 
 export async function walk() {
   const { nativeBackend } = require(path.join(root, "lib", "runners", "native.js"));
@@ -37,12 +27,7 @@ export async function walk() {
   const rows = [];
   const notes = [];
   const ratios = [];
-  for (const corpus of CORPORA) {
-    const tree = corpusTree(corpus, cli, codegraphVersion());
-    if (tree.skip) {
-      notes.push(`${corpus.id} skipped: ${tree.skip}`);
-      continue;
-    }
+  for (const { corpus, tree } of indexedCorpora(cli, codegraphVersion(), notes)) {
     const request = () => sourceChangesRequest(fs.statSync(path.join(tree.dir, ".codegraph", "codegraph.db")).mtimeMs);
     const addon = await timed(() => nativeBackend.changedSource(tree.dir, request()));
     const node = await timed(() => nodeRunner.changedSource(tree.dir, request()));
@@ -60,7 +45,6 @@ export async function walk() {
     ]);
     ratios.push(addon.ms / status.ms);
   }
-  const worst = ratios.length ? Math.max(...ratios) : Number.NaN;
   return {
     title: "The changed-files walk: the status bar's count of changes no Pi tool reported",
     about: `The addon's and the Node runner's walk (files of CodeGraph's extensions outside what it skips, modified after the index; at most 50,000 files within 300 ms) against \`codegraph status --json\` on the same indexed trees; medians of ${RUNS} runs after a warm-up.`,
@@ -81,13 +65,12 @@ export async function walk() {
     ],
     notes,
     targets: [
-      {
-        what: "The addon's walk against CodeGraph's own count, on every corpus",
-        target: `≤ ${TARGET_RATIO}×`,
-        measured: Number.isFinite(worst) ? `${worst.toFixed(3)}×` : "n/a",
-        met: worst <= TARGET_RATIO,
-        why: "it runs after every bash call and before every turn, so it must cost a small part of what asking CodeGraph would.",
-      },
+      worstRatioTarget(
+        "The addon's walk against CodeGraph's own count, on every corpus",
+        ratios,
+        TARGET_RATIO,
+        "it runs after every bash call and before every turn, so it must cost a small part of what asking CodeGraph would.",
+      ),
     ],
   };
 }

@@ -80,3 +80,15 @@ export function corpusTree(corpus, cli, cgVersion) {
   fs.writeFileSync(stamp, JSON.stringify(record, null, 2));
   return { dir, ...record, cached: false };
 }
+
+/**
+ * Each corpus unpacked and indexed (corpusTree, for the pinned `cli`): `{ corpus, tree }`, in
+ * CORPORA's order; one that cannot be is said in `notes` and skipped.
+ */
+export function* indexedCorpora(cli, cgVersion, notes) {
+  for (const corpus of CORPORA) {
+    const tree = corpusTree(corpus, cli, cgVersion);
+    if (tree.skip) notes.push(`${corpus.id} skipped: ${tree.skip}`);
+    else yield { corpus, tree };
+  }
+}

@@ -21,6 +21,18 @@ export function median(values) {
 
 export const max = (values) => Math.max(...values);
 
+/** The median wall time of `fn` (awaited) over `runs` runs after one warm-up, and its last value. */
+export async function timed(fn, runs) {
+  let value = await fn();
+  const times = [];
+  for (let i = 0; i < runs; i++) {
+    const started = performance.now();
+    value = await fn();
+    times.push(performance.now() - started);
+  }
+  return { ms: median(times), value };
+}
+
 /** Milliseconds with a precision that suits their size. */
 export function ms(value) {
   if (!Number.isFinite(value)) return "n/a";
@@ -32,6 +44,13 @@ export function ms(value) {
 export function ratio(value, peer) {
   if (!Number.isFinite(value) || !Number.isFinite(peer) || peer === 0) return "n/a";
   return `${(value / peer).toFixed(3)}×`;
+}
+
+/** A figure's target on the worst of `ratios` (value / peer): `{ what, target, measured, met, why }`. */
+export function worstRatioTarget(what, ratios, limit, why, digits = 3) {
+  const worst = ratios.length ? Math.max(...ratios) : Number.NaN;
+  const measured = Number.isFinite(worst) ? `${worst.toFixed(digits)}×` : "n/a";
+  return { what, target: `≤ ${limit}×`, measured, met: worst <= limit, why };
 }
 
 export function mib(bytes) {
