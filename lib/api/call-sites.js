@@ -1,10 +1,11 @@
 // What a callers or impact answer leaves out that the source shows: CodeGraph's graph has no edge
 // for a call inside a Rust macro block, for one it did not resolve (a path call, a method on a
-// value whose type it did not infer), nor for many an `impl Trait for Type`. After `callers` or
-// `impact` of a function or method, the workspace's source is searched for calls of its name;
-// of a constant or variable, for its other uses; after `impact` of a trait, interface or class,
-// for the types that implement or extend it (lib/contract/call-sites.js, through the runner's
-// bounded `scanSource`). Each one the answer does not already list is given with its file:line
+// value whose type it did not infer), nor for many an `impl Trait for Type`. While CodeGraph
+// answers `callers` or `impact`, the runner's bounded `scanSource` reads the workspace's lines
+// that mention the name (lib/contract/call-sites.js); once the answer says what the symbol is,
+// its calls are picked from them (a function or method), its other uses (a constant or
+// variable), or, after `impact` of a trait, interface or class, the types that implement or
+// extend it. Each one the answer does not already list is given with its file:line
 // and the definition it sits in (or the line itself, for an implementation), as what it is: a
 // text match of the same name, for the model to read. Worded by lib/words/call-sites.js.
 
