@@ -38,14 +38,8 @@ pub struct ChangeOutcome {
 pub fn changed_since(root: &Path, scan: &ChangeScan) -> ChangeOutcome {
   let started = Instant::now();
   let mut outcome = ChangeOutcome::default();
-  for file in source_files(root, &scan.skip_dirs, started, scan.deadline) {
-    let (entry, extension) = match file {
-      Ok(file) => file,
-      Err(stop) => {
-        outcome.stopped = Some(stop);
-        break;
-      }
-    };
+  let mut files = source_files(root, &scan.skip_dirs, started, scan.deadline);
+  for (entry, extension) in &mut files {
     if !scan
       .extensions
       .iter()
@@ -69,6 +63,7 @@ pub fn changed_since(root: &Path, scan: &ChangeScan) -> ChangeOutcome {
       outcome.paths.push(shown_path(root, entry.path()));
     }
   }
+  outcome.stopped = outcome.stopped.or(files.stopped);
   outcome
 }
 

@@ -128,34 +128,56 @@ fn walker(root: &Path, skip_dirs: &[String]) -> ignore::Walk {
     .build()
 }
 
-/// The files of `root`'s walk that have an extension, in walk order, each with its extension
+/// The files of a walk that have an extension, in walk order, each with its extension
 /// lowercased, until `deadline` has passed since `started` (checked before each entry, a
-/// directory's too): then one `Err(ScanStop::Deadline)`, the last item.
+/// directory's too): the iteration then ends and `stopped` says `Deadline`.
+pub(crate) struct SourceFiles {
+  walk: ignore::Walk,
+  started: Instant,
+  deadline: Duration,
+  /// `Some(Deadline)` once the deadline ended the walk.
+  pub(crate) stopped: Option<ScanStop>,
+}
+
+impl Iterator for SourceFiles {
+  type Item = (DirEntry, String);
+
+  fn next(&mut self) -> Option<Self::Item> {
+    loop {
+      if self.stopped.is_some() {
+        return None;
+      }
+      if self.started.elapsed() >= self.deadline {
+        self.stopped = Some(ScanStop::Deadline);
+        return None;
+      }
+      let Ok(entry) = self.walk.next()? else {
+        continue;
+      };
+      if !entry.file_type().is_some_and(|t| t.is_file()) {
+        continue;
+      }
+      let Some(extension) = lowercase_extension(entry.path()) else {
+        continue;
+      };
+      return Some((entry, extension));
+    }
+  }
+}
+
+/// `root`'s source files (SourceFiles), `skip_dirs` never entered.
 pub(crate) fn source_files(
   root: &Path,
   skip_dirs: &[String],
   started: Instant,
   deadline: Duration,
-) -> impl Iterator<Item = Result<(DirEntry, String), ScanStop>> {
-  let mut walk = walker(root, skip_dirs);
-  let mut ended = false;
-  std::iter::from_fn(move || loop {
-    if ended {
-      return None;
-    }
-    if started.elapsed() >= deadline {
-      ended = true;
-      return Some(Err(ScanStop::Deadline));
-    }
-    let Ok(entry) = walk.next()? else { continue };
-    if !entry.file_type().is_some_and(|t| t.is_file()) {
-      continue;
-    }
-    let Some(extension) = lowercase_extension(entry.path()) else {
-      continue;
-    };
-    return Some(Ok((entry, extension)));
-  })
+) -> SourceFiles {
+  SourceFiles {
+    walk: walker(root, skip_dirs),
+    started,
+    deadline,
+    stopped: None,
+  }
 }
 
 /// The 1-based numbers of `bytes`' lines that `matcher` matches; none for a binary file (a NUL
@@ -204,14 +226,8 @@ pub fn scan(root: &Path, scan: &SourceScan) -> Result<ScanOutcome, ScanPatternEr
     })
     .collect::<Result<Vec<_>, _>>()?;
   let mut outcome = ScanOutcome::default();
-  for file in source_files(root, &scan.skip_dirs, started, scan.deadline) {
-    let (entry, extension) = match file {
-      Ok(file) => file,
-      Err(stop) => {
-        outcome.stopped = Some(stop);
-        break;
-      }
-    };
+  let mut files = source_files(root, &scan.skip_dirs, started, scan.deadline);
+  for (entry, extension) in &mut files {
     let Some(rule) = scan.rules.iter().position(|r| {
       r.extensions
         .iter()
@@ -254,6 +270,7 @@ pub fn scan(root: &Path, scan: &SourceScan) -> Result<ScanOutcome, ScanPatternEr
       });
     }
   }
+  outcome.stopped = outcome.stopped.or(files.stopped);
   Ok(outcome)
 }
 
