@@ -18,6 +18,7 @@ import { piParts, requestWith } from "./prompt.mjs";
 
 const require = createRequire(import.meta.url);
 const { exploreCaps, exploreCommand } = require(path.join(root, "lib", "contract", "commands.js"));
+const { FOCUSED_NAMES } = require(path.join(root, "lib", "pi", "tools", "focused.js"));
 const QUESTIONS_DIR = path.join(benchDir, "answers");
 /** The configurations: the plan each question has for it, and the tools Pi is given. */
 export const CONFIGS = [
@@ -27,7 +28,7 @@ export const CONFIGS = [
     label: "explore + node, relations, search",
     plan: "focused",
     tools: "all",
-    active: ["codegraph_node", "codegraph_relations", "codegraph_search"],
+    active: FOCUSED_NAMES,
   },
 ];
 /** The default's targets (issue 33): questions answered fully, KB per question with the definitions. */

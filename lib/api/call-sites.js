@@ -11,7 +11,7 @@
 
 const fsp = require("node:fs/promises");
 const path = require("node:path");
-const { mentionScan, openedName, searchFor, useRules } = require("../contract/call-sites.js");
+const { SEARCHED_SUBCOMMANDS, mentionScan, openedName, searchFor, useRules } = require("../contract/call-sites.js");
 const { definitionRules, familyOf, isScannableName } = require("../contract/definitions.js");
 const { enclosingMacro, isCommentLine } = require("./blind-spots.js");
 
@@ -107,7 +107,6 @@ function implementorName(lineText) {
   return /\bclass\s+([A-Za-z_$][\w$]*)/u.exec(lineText)?.[1] ?? null;
 }
 
-const SUBCOMMANDS = new Set(["callers", "impact"]);
 /** The index directory a search begun before the answer skips (the one CodeGraph's own index has). */
 const EARLY_INDEX_DIR = ".codegraph";
 
@@ -118,7 +117,7 @@ const EARLY_INDEX_DIR = ".codegraph";
  */
 function mentionsWhileRunning(command, cwd, scan) {
   try {
-    if (!SUBCOMMANDS.has(command?.subcommand) || typeof scan !== "function") return null;
+    if (!SEARCHED_SUBCOMMANDS.has(command?.subcommand) || typeof scan !== "function") return null;
     const name = typeof command.positional === "string" ? shortName(command.positional) : undefined;
     if (!isScannableName(name)) return null;
     const found = Promise.resolve()
@@ -140,7 +139,7 @@ function mentionsWhileRunning(command, cwd, scan) {
  */
 async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, mentions }) {
   const sub = command?.subcommand;
-  if (!SUBCOMMANDS.has(sub) || typeof text !== "string" || typeof scan !== "function") return null;
+  if (!SEARCHED_SUBCOMMANDS.has(sub) || typeof text !== "string" || typeof scan !== "function") return null;
   // A cut answer may list the place in the part the model does not see: nothing is claimed of it.
   if (truncated) return null;
   const subject = answerSubject(text);

@@ -22,9 +22,12 @@ const SEARCH_BY_KIND = {
   implementations: new Set(["trait", "interface", "class"]),
 };
 
+/** The answers a search follows: callers and impact. */
+const SEARCHED_SUBCOMMANDS = new Set(["callers", "impact"]);
+
 /** The search for a symbol of `kind` in a `subcommand`'s answer: "calls", "uses", "implementations" or null. */
 function searchFor(subcommand, kind) {
-  if (subcommand !== "callers" && subcommand !== "impact") return null;
+  if (!SEARCHED_SUBCOMMANDS.has(subcommand)) return null;
   if (SEARCH_BY_KIND.calls.has(kind)) return "calls";
   if (SEARCH_BY_KIND.uses.has(kind)) return "uses";
   // What implements a type is an impact question (relations' words: impact at depth 1).
@@ -110,4 +113,4 @@ function openedName(family, lineText) {
   return null;
 }
 
-module.exports = { MENTION_LIMITS, mentionScan, openedName, searchFor, useRules };
+module.exports = { MENTION_LIMITS, SEARCHED_SUBCOMMANDS, mentionScan, openedName, searchFor, useRules };
