@@ -56,6 +56,12 @@ export interface AddonDiagnosis {
    * CodeGraph does not make).
    */
   removeProblem?: Problem
+  /**
+   * The git hooks directory CodeGraph's init and uninit may write: the workspace's own
+   * `.git/hooks`; absent when it has none (git's hooks would be outside the workspace, or
+   * reached through a link), and then they write no hooks.
+   */
+  gitHooksDir?: string
   /** What stops an explore here, as `explore` would reject. */
   problem?: Problem
 }

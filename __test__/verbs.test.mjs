@@ -157,8 +157,9 @@ for (const impl of implementations) {
       assert.equal(s.ui.statuses.get("codegraph"), "⬡ codegraph");
     });
 
-    test("init where file watching is off: the dialog says CodeGraph installs git hooks", async () => {
+    test("init where file watching is off, in a git repository of its own: the dialog says CodeGraph installs git hooks", async () => {
       const ws = makeWorkspace({ index: false });
+      fs.mkdirSync(path.join(ws, ".git"));
       const s = await session(ws, { confirm: false });
       await logged(async (log) => {
         await withEnv({ CODEGRAPH_NO_WATCH: "1" }, () => s.cg("init"));
@@ -166,6 +167,18 @@ for (const impl of implementations) {
       });
       assert.match(s.ui.confirms[0].body, /CODEGRAPH_NO_WATCH=1/);
       assert.match(s.ui.confirms[0].body, /git hooks \(post-commit, post-merge, post-checkout\)/);
+    });
+
+    test("a .git file (another project's git directory): init's dialog says no git hooks are installed, uninit's names none", async () => {
+      const ws = makeWorkspace({ index: false });
+      fs.writeFileSync(path.join(ws, ".git"), "gitdir: ../otherproj/.git\n");
+      const s = await session(ws, { confirm: false });
+      await withEnv({ CODEGRAPH_NO_WATCH: "1" }, () => s.cg("init"));
+      assert.match(s.ui.confirms[0].body, /no git hooks of its own \(\.git\/hooks\), so CodeGraph installs none/);
+      assert.doesNotMatch(s.ui.confirms[0].body, /installs git hooks/);
+      writeIndex(ws);
+      await s.cg("uninit");
+      assert.match(s.ui.confirms[1].body, /^Deletes .*\/\.codegraph\/ \(\d+ (B|KiB)\)\. codegraph_explore stops/);
     });
 
     test("init where the workspace has its own index: says so, points at sync/rebuild, runs nothing", async () => {

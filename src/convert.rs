@@ -162,6 +162,7 @@ pub fn diagnosis(d: &command_run::Diagnosis, cwd: String) -> AddonDiagnosis {
     index_problem: d.index_problem.as_ref().map(problem),
     write_problem: d.write_problem.as_ref().map(problem),
     remove_problem: d.remove_problem.as_ref().map(problem),
+    git_hooks_dir: d.git_hooks.as_deref().map(lossy),
     problem: d.problem.as_ref().map(problem),
   }
 }

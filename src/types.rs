@@ -322,6 +322,10 @@ pub struct AddonDiagnosis {
   /// Why `uninit` would be refused here (the index directory is a mount point, or holds files
   /// CodeGraph does not make).
   pub remove_problem: Option<Problem>,
+  /// The git hooks directory CodeGraph's init and uninit may write: the workspace's own
+  /// `.git/hooks`; absent when it has none (git's hooks would be outside the workspace, or
+  /// reached through a link), and then they write no hooks.
+  pub git_hooks_dir: Option<String>,
   /// What stops an explore here, as `explore` would reject.
   pub problem: Option<Problem>,
 }

@@ -28,7 +28,7 @@ function durationText(ms) {
 /** The index directory the diagnosis found (the one the CLI opens; a verb without one says why first). */
 const shownIndexDir = (f) => shownPath(f.indexDir);
 
-/** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, indexDir, hooks, ancestorIndex, indexBytes, locks. */
+/** The confirm dialog of a writing verb: `{ title, body }`. `f`: cwd, indexDir, hooks, gitHooksDir, ancestorIndex, indexBytes, locks. */
 function confirmText(verb, f) {
   const dir = shownIndexDir(f);
   switch (verb) {
@@ -36,7 +36,9 @@ function confirmText(verb, f) {
       const lines = [`Creates ${dir}/ and indexes every source file under ${shownPath(f.cwd)}.`];
       if (f.hooks)
         lines.push(
-          `File watching is off here (${f.hooks}), so CodeGraph also installs git hooks (post-commit, post-merge, post-checkout) that run \`codegraph sync\` after each commit, merge and checkout.`,
+          f.gitHooksDir
+            ? `File watching is off here (${f.hooks}), so CodeGraph also installs git hooks (post-commit, post-merge, post-checkout) that run \`codegraph sync\` after each commit, merge and checkout.`
+            : `File watching is off here (${f.hooks}) and this workspace has no git hooks of its own (.git/hooks), so CodeGraph installs none: run /codegraph sync after changes.`,
         );
       lines.push("On a large repository this may take minutes and much memory.");
       return { title: "Create the CodeGraph index?", body: lines.join("\n") };
@@ -53,7 +55,7 @@ function confirmText(verb, f) {
     case "uninit":
       return {
         title: "Delete the CodeGraph index?",
-        body: `Deletes ${dir}/ (${bytesText(f.indexBytes)})${f.gitRepository ? " and CodeGraph's git hooks in this repository" : ""}. codegraph_explore stops working here until /codegraph init.`,
+        body: `Deletes ${dir}/ (${bytesText(f.indexBytes)})${f.gitHooksDir ? " and CodeGraph's git hooks in this repository" : ""}. codegraph_explore stops working here until /codegraph init.`,
       };
     case "unlock":
       return {

@@ -54,7 +54,36 @@ impl ChildEnv {
     }
     Self { vars, dropped }
   }
+
+  /// Pins the git hooks directory of every git command the child runs (`core.hooksPath`, in
+  /// `GIT_CONFIG_PARAMETERS`, which git reads after every config file and after
+  /// `GIT_CONFIG_COUNT`'s entries, so that ours is the last word): `own` (the workspace's own
+  /// `.git/hooks`, `preflight::own_git_hooks`), or, without one, a path nothing can be created
+  /// under. CodeGraph writes and removes its git hooks where git names them: here, or nowhere.
+  pub fn pin_git_hooks(&mut self, own: Option<&Path>) {
+    let dir = own.and_then(Path::to_str).unwrap_or(NO_HOOKS_DIR);
+    let pin = format!("'core.hookspath={}'", dir.replace('\'', r"'\''"));
+    let key = GIT_CONFIG_PARAMETERS;
+    match self.vars.iter_mut().find(|(k, _)| key_eq(k, key)) {
+      Some((_, value)) if !value.is_empty() => {
+        value.push(" ");
+        value.push(&pin);
+      }
+      Some((_, value)) => *value = pin.into(),
+      None => self.vars.push((key.into(), pin.into())),
+    }
+  }
 }
+
+/// git's own variable for `git -c` settings, which it hands to the commands it starts.
+const GIT_CONFIG_PARAMETERS: &str = "GIT_CONFIG_PARAMETERS";
+/// A hooks directory nothing can be created under or read from: CodeGraph's `mkdir -p` of it
+/// fails (it then says it could not install its hooks) and no hook file is found in it. On
+/// Windows a name with `|`, which no Windows file system allows, resolved in the workspace.
+#[cfg(not(windows))]
+const NO_HOOKS_DIR: &str = "/dev/null";
+#[cfg(windows)]
+const NO_HOOKS_DIR: &str = "|no-hooks|";
 
 #[cfg(test)]
 mod tests;

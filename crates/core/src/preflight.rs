@@ -12,6 +12,8 @@ use crate::files::{canonical, open_regular};
 use crate::index_dir::{index_dir, index_dir_name_for};
 use crate::resources::exhausted;
 
+mod git_hooks;
+pub use git_hooks::{own_git_hooks, SYNC_HOOKS};
 mod request;
 pub use request::{check_request, is_blank_char};
 mod write_target;

@@ -5,8 +5,6 @@
 // installed CLI, one write at a time, the user's consent), shows its progress and lets the user
 // stop it, and says what happened. Words: lib/words/verbs.js.
 
-const fs = require("node:fs");
-const path = require("node:path");
 const { verbCommand } = require("../../contract/commands.js");
 const { lockFilesIn, lockState, ownIndexPath } = require("./index-files.js");
 const {
@@ -223,8 +221,9 @@ async function verbOf(args, ctx, env) {
         cwd,
         indexDir: d.indexDir,
         hooks: verb === "init" ? hooksWhy(watchOff(cwd)) : null,
-        // CodeGraph's uninit removes its git hooks, which only a git repository can have.
-        gitRepository: fs.existsSync(path.join(cwd, ".git")),
+        // Where CodeGraph's init installs and its uninit removes its git hooks: the workspace's
+        // own .git/hooks, or (without one) nowhere, as the runner pins them.
+        gitHooksDir: d.gitHooksDir,
         ancestorIndex: d.ancestorIndex,
         indexBytes: d.indexBytes,
         locks: verb === "unlock" ? lockFilesIn(d.indexDir) : [],

@@ -9,7 +9,8 @@ const { timedOut, withDetails } = require("../../contract/problems.js");
 const { withoutUndefined } = require("../../contract/text.js");
 const { blockedCause, classifyExit, withinCauseWait } = require("./command-run/exit.js");
 const { MAX_WRITE_TIMEOUT_MS } = require("../../contract/limits.js");
-const { childEnv } = require("./environment.js");
+const { childEnv, pinGitHooks } = require("./environment.js");
+const { ownGitHooks } = require("./git-hooks.js");
 const { linkSignal, parseRunOptions } = require("./args.js");
 const { commandArgv, commandObject, commandPositional, readCommand } = require("./command.js");
 const { envSet } = require("../../contract/env-snapshot.js");
@@ -45,6 +46,8 @@ async function preflightChecks(cwd, env, command) {
   // For a command that reads the index, with no writer at work: the last write never finished.
   const interrupted = refusesInterrupted(command) && !writer ? await interruptedWrite(index.dir) : null;
   const child = await childEnv(env, homes);
+  // init and uninit write git hooks where git names them: only the workspace's own.
+  if (command.writesIndex) pinGitHooks(child.env, await ownGitHooks(workspace, home));
   return { workspace, index, launch, writer, interrupted, child };
 }
 

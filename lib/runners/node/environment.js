@@ -182,4 +182,27 @@ async function childEnv(userEnv, home) {
   return { env, dropped };
 }
 
-module.exports = { childEnv };
+/** git's own variable for `git -c` settings, which it hands to the commands it starts. */
+const GIT_CONFIG_PARAMETERS = "GIT_CONFIG_PARAMETERS";
+/**
+ * A hooks directory nothing can be created under or read from: CodeGraph's `mkdir -p` of it fails
+ * (it then says it could not install its hooks) and no hook file is found in it. On Windows a name
+ * with `|`, which no Windows file system allows, resolved in the workspace.
+ */
+const NO_HOOKS_DIR = IS_WINDOWS ? "|no-hooks|" : "/dev/null";
+
+/**
+ * Pins the git hooks directory of every git command the child runs (`core.hooksPath`, in
+ * GIT_CONFIG_PARAMETERS, which git reads after every config file and after GIT_CONFIG_COUNT's
+ * entries: ours is the last word) in the child's `env`: `own` (the workspace's own `.git/hooks`,
+ * git-hooks.js's ownGitHooks), or, without one, a path nothing can be created under. CodeGraph
+ * writes and removes its git hooks where git names them: here, or nowhere.
+ */
+function pinGitHooks(env, own) {
+  const pin = `'core.hookspath=${(own ?? NO_HOOKS_DIR).replaceAll("'", "'\\''")}'`;
+  const key =
+    (IS_WINDOWS && Object.keys(env).find((k) => k.toUpperCase() === GIT_CONFIG_PARAMETERS)) || GIT_CONFIG_PARAMETERS;
+  env[key] = env[key] ? `${env[key]} ${pin}` : pin;
+}
+
+module.exports = { childEnv, pinGitHooks };

@@ -19,7 +19,7 @@ use crate::index_dir::{dir_name, index_dir};
 use crate::index_writer::{active_writer, interrupted_write, Interrupted};
 use crate::preflight::{
   allow_external, check_index, check_removable, check_request, check_workspace, check_write_target,
-  own_entries, IndexFound,
+  own_entries, own_git_hooks, IndexFound,
 };
 use crate::runner::Cancel;
 
@@ -135,7 +135,11 @@ pub(super) async fn preflight(
     } else {
       None
     };
-    let child_env = ChildEnv::for_homes(&env, &homes);
+    let mut child_env = ChildEnv::for_homes(&env, &homes);
+    if write_subcommand.is_some() {
+      // init and uninit write git hooks where git names them: only the workspace's own.
+      child_env.pin_git_hooks(own_git_hooks(&workspace, &home).as_deref());
+    }
     Ok(Ready {
       workspace,
       index,

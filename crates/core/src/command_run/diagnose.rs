@@ -14,7 +14,7 @@ use crate::index_dir::{dir_name, index_dir};
 use crate::index_writer::{active_writer, interrupted_write, Interrupted};
 use crate::preflight::{
   allow_external, check_index, check_removable, check_workspace, check_write_target, own_entries,
-  IndexFound,
+  own_git_hooks, IndexFound,
 };
 use crate::version::{Probe, Version};
 
@@ -51,6 +51,10 @@ pub struct Diagnosis {
   pub write_problem: Option<CodegraphError>,
   /// Why `uninit` would be refused here (a mount point, files CodeGraph does not make).
   pub remove_problem: Option<CodegraphError>,
+  /// The git hooks directory a write verb's CodeGraph may write (its init installs, its uninit
+  /// removes its hooks): the workspace's own `.git/hooks`; absent when it has none, and then
+  /// CodeGraph writes no hooks at all (`preflight::own_git_hooks`).
+  pub git_hooks: Option<PathBuf>,
   /// The first thing that stops a command that reads the index here (not installed before not indexed).
   pub problem: Option<CodegraphError>,
 }
@@ -96,10 +100,13 @@ pub async fn diagnose_for(
       interrupted,
     };
     let refusals = (write, remove);
-    Ok::<_, CodegraphError>((workspace, dir, index, lock, launch, child_env, refusals))
+    let hooks = own_git_hooks(&workspace, &home);
+    Ok::<_, CodegraphError>((
+      workspace, dir, index, lock, launch, child_env, refusals, hooks,
+    ))
   });
   let mut d = Diagnosis::default();
-  let (workspace, dir, index, lock, launch, child_env, (write, remove)) =
+  let (workspace, dir, index, lock, launch, child_env, (write, remove), hooks) =
     match tokio::time::timeout_at(deadline, checks).await {
       Ok(Ok(Ok(found))) => found,
       Ok(Ok(Err(e))) => {
@@ -118,6 +125,7 @@ pub async fn diagnose_for(
   d.env_dropped = child_env.dropped;
   d.write_problem = write;
   d.remove_problem = remove;
+  d.git_hooks = hooks;
   d.index_dir = Some(dir);
   match launch {
     Ok(launch) => {

@@ -316,3 +316,34 @@ fn windows_children_do_not_search_the_working_directory() {
     .iter()
     .any(|(k, v)| k == "Path" && v == r"C:\Windows"));
 }
+
+#[cfg(unix)]
+#[test]
+fn git_hooks_are_pinned_last_and_quoted() {
+  let pinned = |pairs: &[(&str, &str)], own: Option<&Path>| {
+    let mut env = ChildEnv::for_home(
+      &EnvSnapshot::from_pairs(pairs),
+      Path::new("/nonexistent-workspace"),
+    );
+    env.pin_git_hooks(own);
+    env
+      .vars
+      .iter()
+      .filter(|(k, _)| k == "GIT_CONFIG_PARAMETERS")
+      .map(|(_, v)| v.clone())
+      .collect::<Vec<_>>()
+  };
+  assert_eq!(
+    pinned(&[], None),
+    vec![OsString::from("'core.hookspath=/dev/null'")]
+  );
+  assert_eq!(
+    pinned(
+      &[("GIT_CONFIG_PARAMETERS", "'core.hooksPath'='/x'")],
+      Some(Path::new("/w/it's/.git/hooks"))
+    ),
+    vec![OsString::from(
+      r"'core.hooksPath'='/x' 'core.hookspath=/w/it'\''s/.git/hooks'"
+    )]
+  );
+}

@@ -12,6 +12,7 @@ const { childEnv } = require("../environment.js");
 const { allowExternal, checkIndex, checkWorkspace, homesOf } = require("../preflight.js");
 const { resolvedPath } = require("../../../contract/files.js");
 const { checkRemovable, checkWriteTarget, ownEntries } = require("../write-target.js");
+const { ownGitHooks } = require("../git-hooks.js");
 const { packageVersion, startVersionProbe } = require("../version.js");
 
 /** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
@@ -51,20 +52,20 @@ async function diagnose(cwd, workspace) {
     // No writer now, but its lock is left: the last write never finished.
     const interrupted = index.problem || writer ? null : await interruptedWrite(index.dir).catch(() => null);
     const child = await childEnv(userEnv, homes);
-    return { workspace, indexDir, index, launch, writer, interrupted, child, refusals };
+    const gitHooksDir = await ownGitHooks(workspace, home);
+    return { workspace, indexDir, index, launch, writer, interrupted, child, refusals, gitHooksDir };
   })();
   let timer;
   const late = new Promise((_, reject) => {
     timer = setTimeout(() => reject(badWorkspace("", { is: "unanswered" })), DIAGNOSE_CHECKS_TIMEOUT_MS);
   });
   try {
-    const { workspace, indexDir, index, launch, writer, interrupted, child, refusals } = await Promise.race([
-      checks,
-      late,
-    ]);
+    const { workspace, indexDir, index, launch, writer, interrupted, child, refusals, gitHooksDir } =
+      await Promise.race([checks, late]);
     clearTimeout(timer);
     d.envDropped = child.dropped;
     d.indexDir = indexDir;
+    if (gitHooksDir) d.gitHooksDir = gitHooksDir;
     for (const [field, p] of [
       ["write", refusals.write],
       ["remove", refusals.remove],
