@@ -5,10 +5,13 @@
 // built (PI_CODEGRAPH_RELEASE_ARTIFACTS), this machine's own build where the lane left none, and a
 // placeholder file, said as such, where a target cannot be built here. In order:
 //   - a platform package.json without `repository`, or (on Actions) a repository.url naming another
-//     repository than the one the release runs in: the publish stops before anything is uploaded;
-//   - a release: 9 packages under `latest`, each tarball with its LICENSE, the tree as committed;
-//   - `npm version` to a prerelease: its commit syncs all 9 manifests; published under `next`,
-//     `latest` untouched, for the root and each platform package;
+//     repository than the one the release runs in, or a pushed tag naming another version than
+//     package.json's: the publish stops before anything is uploaded;
+//   - a release, its tag given as the script's argument (as off Actions): 9 packages under
+//     `latest`, each tarball with its LICENSE, the tree as committed;
+//   - `npm version` to a prerelease: its commit syncs all 9 manifests; spelled `v1.2.3-rc.0` (npm
+//     cleans that when it publishes) and published on Actions from its tag: under `next`, `latest`
+//     untouched, for the root and each platform package;
 //   - a fresh project's `npm install pi-codegraph` from that registry loads the addon;
 //   - `pi install npm:pi-codegraph` into a scratch Pi home pointed at it, and one explore in Pi.
 // What it cannot prove offline: provenance itself (OIDC, Sigstore) and the public registry's own
@@ -36,6 +39,17 @@ const npmBin = tools && path.join(tools, "node_modules", ".bin");
 const PATH = [npmBin, nodeDir, "/usr/local/bin", "/usr/bin", "/bin"].join(path.delimiter);
 const host = target();
 const hostTriple = rootPkg.napi.targets.find((t) => platformOf(t) === host);
+
+/** What GitHub Actions sets for the release workflow on a push of the tag `tag` in this repository. */
+function actionsEnv(tag) {
+  return {
+    GITHUB_ACTIONS: "true",
+    GITHUB_REPOSITORY: rootPkg.repository.url.replace(/^git\+https:\/\/github\.com\//, "").replace(/\.git$/, ""),
+    GITHUB_REF: `refs/tags/${tag}`,
+    GITHUB_REF_NAME: tag,
+    GITHUB_REF_TYPE: "tag",
+  };
+}
 
 /** The files a publish needs of this checkout (the published set, the manifests, the release scripts). */
 const COPIED = [...rootPkg.files, "package.json", "package-lock.json", "npm", ".ci/release", ".gitignore"];
@@ -111,8 +125,8 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
     const r = npm(["view", name, "--json"]);
     return r.status === 0 ? JSON.parse(r.stdout) : null;
   };
-  const publish = (copy, dir = artifacts.dir, extraEnv = {}) =>
-    spawnSync("bash", [path.join(copy.dir, ".ci", "release", "publish"), dir], {
+  const publish = (copy, dir = artifacts.dir, extraEnv = {}, ...tag) =>
+    spawnSync("bash", [path.join(copy.dir, ".ci", "release", "publish"), dir, ...tag], {
       env: { ...env, ...extraEnv },
       encoding: "utf8",
     });
@@ -172,6 +186,19 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
     for (const name of names) assert.equal(view(name), null, `${name} reached the registry`);
   });
 
+  test("on Actions, a pushed tag that is not package.json's version stops it too, naming both", () => {
+    const copy = checkoutCopy(path.join(work, "mistagged"));
+    const r = publish(copy, artifacts.dir, actionsEnv("v9.9.9"));
+    assert.notEqual(r.status, 0, "the publish went on");
+    assert.match(
+      r.stderr,
+      new RegExp(
+        `package\\.json: version is ${rootPkg.version}, but the pushed tag is v9\\.9\\.9 \\(GITHUB_REF=refs/tags/v9\\.9\\.9\\)`,
+      ),
+    );
+    for (const name of names) assert.equal(view(name), null, `${name} reached the registry`);
+  });
+
   describe("a release, then a prerelease, from one maintainer's tree", () => {
     let copy;
     before(() => {
@@ -179,8 +206,10 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
     });
 
     test("a release: the 8 platform packages and the root under `latest`, each with its LICENSE", () => {
-      const r = publish(copy);
+      // Off Actions, as a maintainer would run it: the tag named as the script's second argument.
+      const r = publish(copy, artifacts.dir, {}, `v${rootPkg.version}`);
       assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
+      assert.match(r.stdout, new RegExp(`; the pushed tag v${rootPkg.version} names it\n`));
       assert.match(r.stdout, new RegExp(`publish: ${rootPkg.version} under the dist-tag latest`));
       for (const name of names) {
         const doc = view(name);
@@ -203,7 +232,7 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
       copy.git("checkout", "--", "."); // the job's checkout is its own: the maintainer's tree was never touched
     });
 
-    test("a prerelease: `npm version` syncs all 9 manifests in its commit; published under `next`", () => {
+    test("a prerelease: `npm version` syncs all 9 manifests in its commit; however spelled, published under `next`", () => {
       const v = npm(["version", "prerelease", "--preid", "rc"], { cwd: copy.dir });
       assert.equal(v.status, 0, v.stderr);
       const version = v.stdout.trim().split("\n").pop().replace(/^v/, "");
@@ -213,14 +242,25 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
       const lock = JSON.parse(fs.readFileSync(path.join(copy.dir, "package-lock.json"), "utf8"));
       assert.equal(lock.packages[""].optionalDependencies[`${rootPkg.name}-${host}`], version);
 
+      // Spelled as a hand edit may spell it, which npm accepts and cleans when it publishes: the
+      // dist-tag is the cleaned version's. Published as release.yml does, on the push of its tag.
+      const pkg = JSON.parse(fs.readFileSync(path.join(copy.dir, "package.json"), "utf8"));
+      fs.writeFileSync(
+        path.join(copy.dir, "package.json"),
+        `${JSON.stringify({ ...pkg, version: `v${version}` }, null, 2)}\n`,
+      );
+      execFileSync(process.execPath, [path.join(copy.dir, ".ci", "release", "manifests.mjs"), "sync"]);
+      assert.deepEqual(manifestFaults(copy.dir), [], "the respelled manifests");
+
       // What it publishes is never installed here: this machine's build and placeholders spare
       // compressing the lane's 6 dev builds (about 170 MB) a second time.
       const own = layOutArtifacts(path.join(work, "artifacts-own"), { fromLane: false });
-      const r = publish(copy, own.dir);
+      const r = publish(copy, own.dir, actionsEnv(`v${version}`));
       assert.equal(r.status, 0, `${r.stdout.slice(-3000)}\n${r.stderr.slice(-3000)}`);
       for (const name of names) {
         assert.deepEqual(view(name)["dist-tags"], { latest: rootPkg.version, next: version }, name);
       }
+      assert.match(r.stdout, / under the dist-tag next\n/);
     });
   });
 
