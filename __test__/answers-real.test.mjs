@@ -106,6 +106,31 @@ describe("trimmed-files labels on a fresh index", () => {
   });
 });
 
+describe("a blast radius whose caller files were deleted", () => {
+  test("callers in a file deleted since the index (nested, at the root, a test): each is said gone, nothing else", async () => {
+    const ws = tempDir("pi-codegraph-blast-");
+    const call = (from) => `import { pay } from "${from}";\nexport function use(): number {\n  return pay(3);\n}\n`;
+    writeTree(ws, {
+      "lib/pay.ts": "export function pay(amount: number): number {\n  return amount * 2;\n}\n",
+      "app.ts": call("./lib/pay"),
+      "src/cli/run.ts": call("../../lib/pay"),
+      "lib/pay.test.ts": call("./pay"),
+    });
+    indexTree(ws);
+    fs.rmSync(path.join(ws, "app.ts"));
+    fs.rmSync(path.join(ws, "lib/pay.test.ts"));
+    const r = await pkg.explore("pay", ws);
+    const row = r.text.split("\n").find((l) => l.startsWith("- `pay` ("));
+    // What CodeGraph 1.6.1 prints (the fixture shows what it is for).
+    assert.match(row, /callers in `src\/cli\/run\.ts`, `app\.ts`; tests: `lib\/pay\.test\.ts`$/);
+    assert.deepEqual(r.details.staleFiles, [
+      { path: "app.ts", state: "deleted" },
+      { path: "lib/pay.test.ts", state: "deleted" },
+    ]);
+    assert.match(r.text, /\n⚠ 2 files named above changed .*\(app\.ts — deleted; lib\/pay\.test\.ts — deleted\)/);
+  });
+});
+
 describe("an answer about another symbol, and callers that only import", () => {
   let ws;
   before(() => {

@@ -67,21 +67,24 @@ for (const impl of implementations) {
       assert.equal(fs.statSync(path.join(ws, ".codegraph", "codegraph.db")).size, 4096, "the index is untouched");
     });
 
-    test("deleted only for a file CodeGraph printed as indexed; trimmed-files labels and tails are the paths they stand for", async () => {
+    test("deleted only for a file CodeGraph printed as indexed (a blast radius's files, a location at the root); trimmed-files labels and tails are the paths they stand for", async () => {
       const { ws } = workspace({
         "src/runtime/task/mod.rs": "old",
         "tokio/src/runtime/scheduler/current_thread/mod.rs": "new",
         "docs/notes.md": "new",
         "src/gone.rs": "old",
         "src/blast.rs": "old",
+        "lib/old/api.rs": "old",
+        "spawn_test.rs": "old",
+        "entry.rs": "old",
       });
-      fs.rmSync(path.join(ws, "src/gone.rs"));
-      fs.rmSync(path.join(ws, "src/blast.rs"));
+      for (const gone of ["src/gone.rs", "src/blast.rs", "spawn_test.rs", "entry.rs"]) fs.rmSync(path.join(ws, gone));
       // As CodeGraph 1.6.1 ends a long explore answer on an index of 500 files or more: the
       // labels are the shortest suffixes unique among the answer's paths, none of them a path of
-      // the workspace as written.
+      // the workspace as written. A blast-radius row names its callers' files whole.
       const answer = [
-        "- `spawn` (src/runtime/task/mod.rs:2) — 3 callers in `src/blast.rs`, `lib/old/api.rs` +1 more",
+        "- `spawn` (src/runtime/task/mod.rs:2) — 3 callers in `src/blast.rs`, `lib/old/api.rs` +1 more; tests: `spawn_test.rs`",
+        "1. main (entry.rs:4)",
         "**`src/runtime/task/mod.rs`** — spawn(function)",
         "**`tokio/src/runtime/scheduler/current_thread/mod.rs`** — block_on(function)",
         "**`src/gone.rs`** — gone(function)",
@@ -91,13 +94,16 @@ for (const impl of implementations) {
       ].join("\n");
       const r = await answerWith(pkg, ws, answer);
       assert.deepEqual(r.details.staleFiles, [
+        { path: "src/blast.rs", state: "deleted" },
+        { path: "spawn_test.rs", state: "deleted" },
+        { path: "entry.rs", state: "deleted" },
         { path: "tokio/src/runtime/scheduler/current_thread/mod.rs", state: "changed" },
         { path: "src/gone.rs", state: "deleted" },
         { path: "docs/notes.md", state: "changed" },
       ]);
       assert.equal(
         r.text.slice(answer.length),
-        "⚠ 3 files named above changed after the CodeGraph index was last written (tokio/src/runtime/scheduler/current_thread/mod.rs; src/gone.rs — deleted; docs/notes.md). Results for them may be stale; the user can run /codegraph sync.\n",
+        "⚠ 6 files named above changed after the CodeGraph index was last written (src/blast.rs — deleted; spawn_test.rs — deleted; entry.rs — deleted; tokio/src/runtime/scheduler/current_thread/mod.rs; src/gone.rs — deleted; docs/notes.md). Results for them may be stale; the user can run /codegraph sync.\n",
       );
     });
 

@@ -42,6 +42,28 @@ const SECTION_HEADER = /^\*\*`([^`]+)`\*\*/u;
 /** A row of explore's "Not shown above" list: "- src/util/c7.ts: caller7:2, c7.ts:1". */
 const POINTER_ROW = /^- ([^\s:`]+): /u;
 /**
+ * A row of explore's blast radius: "- `spawn` (src/task/mod.rs:2) — 3 callers in `src/a.rs`,
+ * `app.rs` +1 more; tests: `tests/t.rs`" (or "; tested via callers: `…`"). Every file in
+ * backticks after the count is a caller's file as the index holds it, its whole path (1.6.1
+ * mcp/tools.js: `rel(n.filePath)`), never a trimmed-files label.
+ */
+const BLAST_ROW = /^- `[^`]*` \([^()\s]+\) — \d+ callers? (.*)$/u;
+/**
+ * A location as CodeGraph prints a symbol's: "name (src/a.ts:3)", "(app.ts:1-9)": the file its
+ * index holds, even at the root (bare, `compiler.py:1` may be a file's own symbol).
+ */
+const LOCATION = /\(([^()\s`:]+)(?::\d+)+(?:-\d+)?\)/gu;
+const BACKTICKED = /`([^`]+)`/gu;
+
+/** The paths `line` prints as files the index holds besides headers and rows: locations, a blast-radius row's files. */
+function indexedOn(line) {
+  const paths = new Set([...line.matchAll(LOCATION)].map((m) => m[1]));
+  const blast = BLAST_ROW.exec(line);
+  if (blast) for (const m of blast[1].matchAll(BACKTICKED)) paths.add(m[1]);
+  return paths;
+}
+
+/**
  * CodeGraph's completeness note names trimmed files by labels, not paths: each the shortest
  * suffix no other path of the same answer ends with ("Trimmed for size: `task/mod.rs`,
  * `current_thread/mod.rs` +3 more; gap markers …"). The labels run to the first ";".
@@ -67,10 +89,11 @@ function pathTokens(text) {
  * skipped.
  *
  * A path is `deletable` (its absence may be told as "deleted") only where CodeGraph printed it
- * as a file its index holds: a section header, a "Not shown above" row, or a location with a
- * directory and a line (a bare `name.ext:1` may be a file's own symbol: CodeGraph lists it as
- * `compiler.py:1` after its path). Anywhere else (prose, a docstring, a blast-radius list) a
- * path only says "changed" when the disk holds it as written. The trimmed-files labels are not
+ * as a file its index holds: a section header, a "Not shown above" row, a blast-radius row's
+ * caller and test files, a symbol's location in parentheses, or a location with a directory and a
+ * line (a bare `name.ext:1` may be a file's own symbol: CodeGraph lists it as `compiler.py:1` after
+ * its path). Anywhere else (prose, a docstring) a path only says "changed" when the disk holds it
+ * as written. The trimmed-files labels are not
  * paths: each stands for the answer's one path that ends with it, which is cited on its own;
  * nor is any other unlocated path that is the tail of a path the answer cites.
  */
@@ -92,9 +115,10 @@ function citedPaths(text, max = MAX_CITED_PATHS) {
     const row = POINTER_ROW.exec(line)?.[1];
     const labels = TRIMMED_LIST.exec(line);
     const tokens = pathTokens(labels ? line.replace(labels[1], " ") : line);
+    const indexed = indexedOn(line);
     for (const { path: p, line: located } of tokens) {
       if (warns) flagged.add(p);
-      const deletable = p === header || p === row || (located && p.includes("/"));
+      const deletable = p === header || p === row || indexed.has(p) || (located && p.includes("/"));
       found.set(p, (found.get(p) ?? false) || deletable);
     }
   }
