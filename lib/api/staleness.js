@@ -70,13 +70,31 @@ function indexedOn(line) {
  */
 const TRIMMED_LIST = /Trimmed for size: ([^;]*)/u;
 
-/** The path-shaped tokens of `text` (one line), each `{ path, line }` (`line`: it had a `:line` suffix). */
+/** A location's line suffix: ":12", ":3:7", ":4-9". */
+const LINE_SUFFIX = /^(?::\d+)+(?:-\d+)?$/;
+
+/** `raw` without its leading `@`s and its trailing `.` and `:` (a loop: a regular expression for it is quadratic in a long run). */
+function trimToken(raw) {
+  let start = 0;
+  let end = raw.length;
+  while (start < end && raw[start] === "@") start += 1;
+  while (end > start && (raw[end - 1] === "." || raw[end - 1] === ":")) end -= 1;
+  return raw.slice(start, end);
+}
+
+/**
+ * The path-shaped tokens of `text` (one line), each `{ path, line }` (`line`: it had a `:line`
+ * suffix). A path holds no `:`, so it ends at the token's first one; what follows must be a line
+ * suffix. Linear in the line, whatever it holds.
+ */
 function pathTokens(text) {
   const tokens = [];
   for (const raw of text.split(TOKEN_SPLIT)) {
-    const token = raw.replace(/^@+/, "").replace(/[.:]+$/, "");
-    const m = /^(.*?)((?::\d+)+(?:-\d+)?)?$/.exec(token);
-    if (PATH_SHAPE.test(m[1])) tokens.push({ path: m[1], line: m[2] !== undefined });
+    const token = trimToken(raw);
+    const colon = token.indexOf(":");
+    const p = colon === -1 ? token : token.slice(0, colon);
+    if (colon !== -1 && !LINE_SUFFIX.test(token.slice(colon))) continue;
+    if (PATH_SHAPE.test(p)) tokens.push({ path: p, line: colon !== -1 });
   }
   return tokens;
 }
