@@ -444,6 +444,41 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     assert.deepEqual(hashTree(ws), untouched);
   });
 
+  test("fifteen new_session commands sent without waiting (rpc): the replaced sessions end quietly, the last one works", async () => {
+    const ws = workspace("sessions");
+    const rpc = startPiRpc(["--offline", "--no-context-files", "--provider", "fake", "--model", MODELS.roundTrip], {
+      cwd: ws,
+      env: env(realPath),
+    });
+    for (let i = 0; i < 15; i += 1) rpc.send({ id: `n${i}`, type: "new_session" });
+    for (let i = 0; i < 15; i += 1)
+      await rpc.waitForEvent((e) => e.type === "response" && e.id === `n${i}`, { timeoutMs: 60000, what: `n${i}` });
+    rpc.send({ id: "cg", type: "prompt", message: "/codegraph" });
+    await rpc.waitForEvent((e) => e.type === "response" && e.id === "cg", { timeoutMs: 30000, what: "/codegraph" });
+    const exit = await rpc.end();
+    assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
+    const notes = rpc.events.filter((e) => e.type === "extension_ui_request" && e.method === "notify");
+    assert.match(notes.at(-1)?.message ?? "", /^pi-codegraph: ready$/m, "the surviving session's /codegraph");
+    const said = `${rpc.stderr}\n${notes.map((n) => n.message).join("\n")}`;
+    assert.doesNotMatch(said, /could not start|stale/);
+  });
+
+  test("a start that really fails is still said (rpc): the package's SDK entry, with no typebox beside the install", async () => {
+    const ws = workspace("start-fails");
+    const rpc = startPiRpc(
+      ["--offline", "--no-session", "--no-context-files", "--no-extensions", "-e", path.join(installed, "index.js")],
+      { cwd: ws, env: env(realPath) },
+    );
+    const failed = await rpc.waitForEvent(
+      (e) => e.type === "extension_ui_request" && e.method === "notify" && /could not start/.test(e.message),
+      { timeoutMs: 30000, what: "the start's failure" },
+    );
+    assert.match(failed.message, /^pi-codegraph could not start in this session: .*typebox.*\n.*not registered/);
+    assert.equal(failed.notifyType, "error");
+    const exit = await rpc.end();
+    assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
+  });
+
   test("rpc abort stops the tool and the whole codegraph process tree", async () => {
     const ws = workspace("abort");
     const bin = fakeBinDir();

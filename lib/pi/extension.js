@@ -15,10 +15,20 @@ const SERVING_EVENT = "pi-codegraph:serving";
 /** Resolves once Pi has handled what was already waiting (a client's first command, a key typed). */
 const afterPendingInput = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
-/** A start's failure, told where Pi shows an extension's words (ctx may be stale by then). */
+/**
+ * A start's failure, told where Pi shows an extension's words; nothing when the session was
+ * replaced (or reloaded) while it started: Pi has made its ctx stale (every use throws), nobody is
+ * left to tell, and the session after it starts on its own.
+ */
 function sayFailure(ctx, text) {
+  let hasUI;
   try {
-    if (ctx.hasUI) ctx.ui.notify(text, "error");
+    hasUI = ctx.hasUI;
+  } catch {
+    return;
+  }
+  try {
+    if (hasUI) ctx.ui.notify(text, "error");
     else console.error(text);
   } catch {
     console.error(text);
@@ -46,7 +56,7 @@ function sayFailure(ctx, text) {
 function createExtension(getGlue, getPeers) {
   /** @param {import("@earendil-works/pi-coding-agent").ExtensionAPI} pi */
   return function piCodegraph(pi) {
-    /** The session this copy serves, from session_start to session_shutdown: `{ sessionManager, started, handlers, stopAnswering }`. */
+    /** The session this copy serves, from session_start to session_shutdown: `{ sessionManager, started, handlers, stopAnswering, ended }`. */
     let serving;
 
     pi.on("session_start", (_event, ctx) => {
@@ -62,8 +72,9 @@ function createExtension(getGlue, getPeers) {
         session.handlers = await require("./session.js").startSession(pi, ctx, glue, peers);
         return session.handlers;
       });
-      // Said once, at once (a turn then goes on without the tools; /codegraph fails with it).
-      session.started.catch((err) => sayFailure(ctx, startFailedText(err)));
+      // Said once, at once (a turn then goes on without the tools; /codegraph fails with it), unless
+      // the session ended first: replaced, its start fails on the stale ctx, which says nothing.
+      session.started.catch((err) => session.ended || sayFailure(ctx, startFailedText(err)));
       session.stopAnswering = pi.events.on(SERVING_EVENT, (asked) => {
         // Asked for another session (an SDK host may share a bus); stopped at session_shutdown.
         if (asked.sessionManager !== session.sessionManager) return;
@@ -98,6 +109,7 @@ function createExtension(getGlue, getPeers) {
       const session = serving;
       if (!session) return;
       serving = undefined;
+      session.ended = true;
       session.stopAnswering();
       (await session.started.catch(() => undefined))?.shutdown();
     });
