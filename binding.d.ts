@@ -396,9 +396,10 @@ export interface RunResult {
 
 /**
  * Searches `cwd`'s source as `scan` says (a bounded, sorted walk that skips what CodeGraph's
- * indexer skips). Rejects only for a pattern that does not compile.
+ * indexer skips). Rejects only for a pattern that does not compile; an aborted `signal` ends it
+ * early with what it found (`stopped: "cancelled"`).
  */
-export declare function scanSource(cwd: string, scan: SourceScanRequest): Promise<SourceScanResult>
+export declare function scanSource(cwd: string, scan: SourceScanRequest, signal?: AbortSignal | null): Promise<SourceScanResult>
 
 /**
  * Which files of `extensions` were written after `sinceMs`, as `lib/contract/definitions.js`'s
@@ -407,6 +408,7 @@ export declare function scanSource(cwd: string, scan: SourceScanRequest): Promis
 export interface SourceChangesRequest {
   extensions: Array<string>
   skipDirs: Array<string>
+  skipExact?: Array<string>
   /** Milliseconds since the Unix epoch (the index's last write, as `fs.stat` gives it). */
   sinceMs: number
   maxFiles: number
@@ -421,8 +423,27 @@ export interface SourceChangesResult {
   /** How many changed in all. */
   changed: number
   filesSeen: number
-  /** "deadline" or "files" when a bound ended the walk early; null when it walked the whole tree. */
+  /** Ignore files over the walk's bound, read only in part. */
+  ignoreFilesCut: number
+  /**
+   * "deadline" or "files" when a bound ended the walk early (then `changed` is a lower bound);
+   * null when it walked the whole tree.
+   */
   stopped?: string
+}
+
+/** What each match carries besides its place (`lib/contract/call-sites.js` builds it). */
+export interface SourceScanContext {
+  /** A match's `text` is the first this many characters of its line. */
+  lineChars: number
+  tags: Array<SourceScanTag>
+  /** The lines that open a definition, each pattern capturing the name (tried in order). */
+  openings: Array<SourceScanRule>
+  /** Names an opening never gives (`if`, `for`). */
+  notNames: Array<string>
+  /** A line opening this name's own definition is not "in" it. */
+  ownName?: string
+  maxLinesUp: number
 }
 
 /** A matching line. */
@@ -433,18 +454,33 @@ export interface SourceScanMatch {
   line: number
   /** The file's size in bytes. */
   fileBytes: number
+  /** With a context: the line's first `lineChars` characters. */
+  text?: string
+  /** With a context: the tags whose rules match the whole line. */
+  tags?: Array<string>
+  /** With a context: the definition the line sits in, if one is found. */
+  within?: string
+  /** With a context, in a Rust file: the macro whose block holds the line. */
+  macro?: string
+  /** With a context: how many lines the file has. */
+  fileLines?: number
+  /** With a context: when the file was last written (ms since the epoch; see the core). */
+  writtenMs?: number
 }
 
 /** One scan, as `lib/contract/definitions.js` describes it. */
 export interface SourceScanRequest {
   rules: Array<SourceScanRule>
-  /** Directory names never entered (`node_modules`, `*.egg-info`). */
+  /** Directory names never entered, with `*` for any run of characters (`node_modules`, `*.egg-info`). */
   skipDirs: Array<string>
+  /** Directory names never entered, exactly as written (`.git`, the index directory's name). */
+  skipExact?: Array<string>
   maxFiles: number
   maxFileBytes: number
   maxTotalBytes: number
   maxMatches: number
   deadlineMs: number
+  context?: SourceScanContext
 }
 
 /** What the scan found and how far it went. */
@@ -454,9 +490,11 @@ export interface SourceScanResult {
   bytesScanned: number
   /** Files of a rule's extensions over `maxFileBytes`, not read. */
   filesTooLarge: number
+  /** Ignore files over the walk's bound, read only in part. */
+  ignoreFilesCut: number
   /**
-   * The bound that ended the scan early: "deadline", "files", "bytes" or "matches"; null when
-   * it walked the whole tree.
+   * The bound that ended the scan early: "deadline", "cancelled", "files", "bytes" or
+   * "matches"; null when it walked the whole tree.
    */
   stopped?: string
 }
@@ -470,6 +508,12 @@ export interface SourceScanRule {
    * of `lib/contract/definitions.js` keep to the part JavaScript reads alike).
    */
   pattern: string
+}
+
+/** Lines its rules match carry its name in their `tags`. */
+export interface SourceScanTag {
+  tag: string
+  rules: Array<SourceScanRule>
 }
 
 /** How much of the end of stderr an error carries. */

@@ -103,9 +103,11 @@ for (const [runner, api] of [
     test("a name defined in a file written after the index: said, with the stale-files line", async () => {
       const ws2 = tempDir("pi-codegraph-blind-copy-");
       fs.cpSync(ws, ws2, { recursive: true });
+      // The index written a minute before the edit (a file's own times cannot be set after it:
+      // its change time is the clock's, and a modification time in the future is no later write).
+      const earlier = Date.now() / 1000 - 60;
+      fs.utimesSync(path.join(ws2, ".codegraph", "codegraph.db"), earlier, earlier);
       fs.appendFileSync(path.join(ws2, "src/cart.ts"), "export function addedLater() {}\n");
-      const later = Date.now() / 1000 + 5;
-      fs.utimesSync(path.join(ws2, "src/cart.ts"), later, later);
       const r = await api.node({ symbol: "addedLater" }, ws2);
       assert.equal(
         lead(r),

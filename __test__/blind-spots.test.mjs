@@ -80,7 +80,7 @@ test("far into a very large TypeScript file is said as such; near its top it is 
   const ws = workspace();
   assert.equal(
     await leadFor(ws, "farDown"),
-    `Not in CodeGraph's index: "farDown" is defined at src/effect.ts:2400 (far into a 2,501-line file, where CodeGraph 1.6.1 can miss declarations); read it there.`,
+    `Not in CodeGraph's index: "farDown" is defined at src/effect.ts:2400 (far into a 2,500-line file, where CodeGraph 1.6.1 can miss declarations); read it there.`,
   );
   assert.equal(
     await leadFor(ws, "nearTop"),
@@ -97,7 +97,7 @@ test("explore: only the request's code-like names are looked for, and only those
   assert.equal(prose.text, answer, "no code-like word: nothing looked for");
   const named = await explore("why does nearTop differ from farDown and top_level()");
   assert.deepEqual(named.text.split("\n").slice(0, 2), [
-    `CodeGraph's answer does not mention "farDown"; the source defines it at src/effect.ts:2400 (far into a 2,501-line file, where CodeGraph 1.6.1 can miss declarations); read it there.`,
+    `CodeGraph's answer does not mention "farDown"; the source defines it at src/effect.ts:2400 (far into a 2,500-line file, where CodeGraph 1.6.1 can miss declarations); read it there.`,
     `CodeGraph's answer does not mention "top_level"; the source defines it at src/lib.rs:5; read it there.`,
   ]);
 });

@@ -71,7 +71,7 @@ pub fn run_args(
 }
 
 /// Links the caller's signal to `cancel`. An already aborted signal rejects at once.
-fn link_signal(
+pub(crate) fn link_signal(
   env: &Env,
   signal: Option<Unknown>,
   cancel: &Cancel,

@@ -1,21 +1,29 @@
 //! `scanSource()` and `changedSource()`: the JS shapes of the core's bounded source search
 //! (`pi_codegraph_core::source_scan`) and walk for changed files (`source_changes`), and their
-//! conversion. Both run on tokio's blocking pool; a promise settles with what was found, or a
-//! search rejects with CODEGRAPH_INVALID_REQUEST (a pattern that does not compile:
-//! `lib/contract/definitions.js` builds them, never the model).
+//! conversion. Both run on tokio's blocking pool, never on the host's thread; a promise settles
+//! with what was found, or a search rejects with CODEGRAPH_INVALID_REQUEST (a pattern that does
+//! not compile: `lib/contract/` builds them, never the model). A search takes the caller's
+//! `AbortSignal`: aborted, it ends at its next file (`stopped: "cancelled"`).
 
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
-use napi::bindgen_prelude::Object;
+use napi::bindgen_prelude::{Object, Unknown};
 use napi::{Env, Status};
 use napi_derive::napi;
+use pi_codegraph_core::errors::CodegraphError;
+use pi_codegraph_core::runner::Cancel;
 use pi_codegraph_core::source_changes::{self, ChangeScan};
-use pi_codegraph_core::source_scan::{self, ScanOutcome, ScanRule, SourceScan};
+use pi_codegraph_core::source_scan::{
+  self, MatchContext, ScanContext, ScanOutcome, ScanRule, ScanTag, SourceScan,
+};
+use pi_codegraph_core::source_walk::SkippedDirs;
 
 use pi_codegraph_core::command_run::Failure;
 
-use crate::{convert, runtime};
+use crate::{args, convert, runtime};
 
 /// Which files one pattern applies to.
 #[napi(object, object_to_js = false)]
@@ -27,17 +35,42 @@ pub struct SourceScanRule {
   pub pattern: String,
 }
 
+/// Lines its rules match carry its name in their `tags`.
+#[napi(object, object_to_js = false)]
+pub struct SourceScanTag {
+  pub tag: String,
+  pub rules: Vec<SourceScanRule>,
+}
+
+/// What each match carries besides its place (`lib/contract/call-sites.js` builds it).
+#[napi(object, object_to_js = false)]
+pub struct SourceScanContext {
+  /// A match's `text` is the first this many characters of its line.
+  pub line_chars: u32,
+  pub tags: Vec<SourceScanTag>,
+  /// The lines that open a definition, each pattern capturing the name (tried in order).
+  pub openings: Vec<SourceScanRule>,
+  /// Names an opening never gives (`if`, `for`).
+  pub not_names: Vec<String>,
+  /// A line opening this name's own definition is not "in" it.
+  pub own_name: Option<String>,
+  pub max_lines_up: u32,
+}
+
 /// One scan, as `lib/contract/definitions.js` describes it.
 #[napi(object, object_to_js = false)]
 pub struct SourceScanRequest {
   pub rules: Vec<SourceScanRule>,
-  /// Directory names never entered (`node_modules`, `*.egg-info`).
+  /// Directory names never entered, with `*` for any run of characters (`node_modules`, `*.egg-info`).
   pub skip_dirs: Vec<String>,
+  /// Directory names never entered, exactly as written (`.git`, the index directory's name).
+  pub skip_exact: Option<Vec<String>>,
   pub max_files: u32,
   pub max_file_bytes: f64,
   pub max_total_bytes: f64,
   pub max_matches: u32,
   pub deadline_ms: u32,
+  pub context: Option<SourceScanContext>,
 }
 
 /// A matching line.
@@ -49,6 +82,19 @@ pub struct SourceScanMatch {
   pub line: f64,
   /// The file's size in bytes.
   pub file_bytes: f64,
+  /// With a context: the line's first `lineChars` characters.
+  pub text: Option<String>,
+  /// With a context: the tags whose rules match the whole line.
+  pub tags: Option<Vec<String>>,
+  /// With a context: the definition the line sits in, if one is found.
+  pub within: Option<String>,
+  /// With a context, in a Rust file: the macro whose block holds the line.
+  #[napi(js_name = "macro")]
+  pub in_macro: Option<String>,
+  /// With a context: how many lines the file has.
+  pub file_lines: Option<f64>,
+  /// With a context: when the file was last written (ms since the epoch; see the core).
+  pub written_ms: Option<f64>,
 }
 
 /// What the scan found and how far it went.
@@ -59,8 +105,10 @@ pub struct SourceScanResult {
   pub bytes_scanned: f64,
   /// Files of a rule's extensions over `maxFileBytes`, not read.
   pub files_too_large: u32,
-  /// The bound that ended the scan early: "deadline", "files", "bytes" or "matches"; null when
-  /// it walked the whole tree.
+  /// Ignore files over the walk's bound, read only in part.
+  pub ignore_files_cut: u32,
+  /// The bound that ended the scan early: "deadline", "cancelled", "files", "bytes" or
+  /// "matches"; null when it walked the whole tree.
   pub stopped: Option<String>,
 }
 
@@ -74,22 +122,77 @@ fn whole(n: f64) -> u64 {
   }
 }
 
+fn rules(rules: Vec<SourceScanRule>) -> Vec<ScanRule> {
+  rules
+    .into_iter()
+    .map(|r| ScanRule {
+      extensions: r.extensions,
+      pattern: r.pattern,
+    })
+    .collect()
+}
+
+fn skipped(globs: Vec<String>, exact: Option<Vec<String>>) -> SkippedDirs {
+  SkippedDirs {
+    exact: exact.unwrap_or_default(),
+    globs,
+  }
+}
+
 fn request(scan: SourceScanRequest) -> SourceScan {
   SourceScan {
-    rules: scan
-      .rules
-      .into_iter()
-      .map(|r| ScanRule {
-        extensions: r.extensions,
-        pattern: r.pattern,
-      })
-      .collect(),
-    skip_dirs: scan.skip_dirs,
+    rules: rules(scan.rules),
+    skip: skipped(scan.skip_dirs, scan.skip_exact),
     max_files: scan.max_files as usize,
     max_file_bytes: whole(scan.max_file_bytes),
     max_total_bytes: whole(scan.max_total_bytes),
     max_matches: scan.max_matches as usize,
     deadline: Duration::from_millis(u64::from(scan.deadline_ms)),
+    context: scan.context.map(|c| ScanContext {
+      line_chars: c.line_chars as usize,
+      tags: c
+        .tags
+        .into_iter()
+        .map(|t| ScanTag {
+          tag: t.tag,
+          rules: rules(t.rules),
+        })
+        .collect(),
+      openings: rules(c.openings),
+      not_names: c.not_names,
+      own_name: c.own_name,
+      max_lines_up: c.max_lines_up as usize,
+    }),
+  }
+}
+
+fn matched(
+  path: String,
+  line: u64,
+  file_bytes: u64,
+  context: Option<MatchContext>,
+) -> SourceScanMatch {
+  let (text, tags, within, in_macro, file_lines, written_ms) = match context {
+    Some(c) => (
+      Some(c.text),
+      Some(c.tags),
+      c.within,
+      c.in_macro,
+      Some(c.file_lines as f64),
+      Some(c.written_ms as f64),
+    ),
+    None => (None, None, None, None, None, None),
+  };
+  SourceScanMatch {
+    path,
+    line: line as f64,
+    file_bytes: file_bytes as f64,
+    text,
+    tags,
+    within,
+    in_macro,
+    file_lines,
+    written_ms,
   }
 }
 
@@ -98,40 +201,79 @@ fn result(found: ScanOutcome) -> SourceScanResult {
     matches: found
       .matches
       .into_iter()
-      .map(|m| SourceScanMatch {
-        path: m.path,
-        line: m.line as f64,
-        file_bytes: m.file_bytes as f64,
-      })
+      .map(|m| matched(m.path, m.line, m.file_bytes, m.context))
       .collect(),
     files_scanned: u32::try_from(found.files_scanned).unwrap_or(u32::MAX),
     bytes_scanned: found.bytes_scanned as f64,
     files_too_large: u32::try_from(found.files_too_large).unwrap_or(u32::MAX),
+    ignore_files_cut: u32::try_from(found.ignore_files_cut).unwrap_or(u32::MAX),
     stopped: found.stopped.map(|s| s.tag().to_owned()),
   }
 }
 
 /// Searches `cwd`'s source as `scan` says (a bounded, sorted walk that skips what CodeGraph's
-/// indexer skips). Rejects only for a pattern that does not compile.
-#[napi(ts_return_type = "Promise<SourceScanResult>")]
+/// indexer skips). Rejects only for a pattern that does not compile; an aborted `signal` ends it
+/// early with what it found (`stopped: "cancelled"`).
+#[napi(
+  ts_args_type = "cwd: string, scan: SourceScanRequest, signal?: AbortSignal | null",
+  ts_return_type = "Promise<SourceScanResult>"
+)]
 #[allow(clippy::needless_pass_by_value)] // napi hands the arguments over by value
-pub fn scan_source(env: &Env, cwd: String, scan: SourceScanRequest) -> napi::Result<Object<'_>> {
+pub fn scan_source<'env>(
+  env: &'env Env,
+  cwd: String,
+  scan: SourceScanRequest,
+  signal: Option<Unknown<'env>>,
+) -> napi::Result<Object<'env>> {
   let scan = request(scan);
-  let work = async move {
-    tokio::task::spawn_blocking(move || source_scan::scan(&PathBuf::from(cwd), &scan)).await
+  let cancel = Cancel::default();
+  let stop = Arc::new(AtomicBool::new(false));
+  let link = match args::link_signal(env, signal, &cancel) {
+    Ok(link) => link,
+    // Aborted before it began: nothing is read.
+    Err(CodegraphError::Cancelled { .. }) => {
+      stop.store(true, Ordering::Relaxed);
+      None
+    }
+    Err(_) => {
+      return Err(napi::Error::new(
+        Status::InvalidArg,
+        "CODEGRAPH_INVALID_OPTIONS: the signal is not an AbortSignal",
+      ))
+    }
   };
-  runtime::promise(env, work, |env, outcome| match outcome {
-    Ok(Ok(Ok(found))) => Ok(result(found)),
-    Ok(Ok(Err(bad))) => Err(napi::Error::new(
-      Status::InvalidArg,
-      format!("CODEGRAPH_INVALID_REQUEST: {bad}"),
-    )),
-    Ok(Err(joined)) => Err(napi::Error::new(
-      Status::GenericFailure,
-      format!("the source scan did not finish: {joined}"),
-    )),
-    // No runtime to run it on: a coded error, as every call's.
-    Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),
+  let work = async move {
+    let watch = {
+      let stop = stop.clone();
+      tokio::spawn(async move {
+        cancel.notified().await;
+        stop.store(true, Ordering::Relaxed);
+      })
+    };
+    let found = tokio::task::spawn_blocking(move || {
+      source_scan::scan_cancellable(&PathBuf::from(cwd), &scan, &|| stop.load(Ordering::Relaxed))
+    })
+    .await;
+    watch.abort();
+    found
+  };
+  runtime::promise(env, work, move |env, outcome| {
+    if let Some(link) = link {
+      link.detach(&env);
+    }
+    match outcome {
+      Ok(Ok(Ok(found))) => Ok(result(found)),
+      Ok(Ok(Err(bad))) => Err(napi::Error::new(
+        Status::InvalidArg,
+        format!("CODEGRAPH_INVALID_REQUEST: {bad}"),
+      )),
+      Ok(Err(joined)) => Err(napi::Error::new(
+        Status::GenericFailure,
+        format!("the source scan did not finish: {joined}"),
+      )),
+      // No runtime to run it on: a coded error, as every call's.
+      Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),
+    }
   })
 }
 
@@ -141,6 +283,7 @@ pub fn scan_source(env: &Env, cwd: String, scan: SourceScanRequest) -> napi::Res
 pub struct SourceChangesRequest {
   pub extensions: Vec<String>,
   pub skip_dirs: Vec<String>,
+  pub skip_exact: Option<Vec<String>>,
   /// Milliseconds since the Unix epoch (the index's last write, as `fs.stat` gives it).
   pub since_ms: f64,
   pub max_files: u32,
@@ -156,7 +299,10 @@ pub struct SourceChangesResult {
   /// How many changed in all.
   pub changed: u32,
   pub files_seen: u32,
-  /// "deadline" or "files" when a bound ended the walk early; null when it walked the whole tree.
+  /// Ignore files over the walk's bound, read only in part.
+  pub ignore_files_cut: u32,
+  /// "deadline" or "files" when a bound ended the walk early (then `changed` is a lower bound);
+  /// null when it walked the whole tree.
   pub stopped: Option<String>,
 }
 
@@ -166,7 +312,7 @@ fn changes_request(walk: SourceChangesRequest) -> ChangeScan {
   let since = UNIX_EPOCH + Duration::from_millis(whole(walk.since_ms.ceil()));
   ChangeScan {
     extensions: walk.extensions,
-    skip_dirs: walk.skip_dirs,
+    skip: skipped(walk.skip_dirs, walk.skip_exact),
     since,
     max_files: walk.max_files as usize,
     max_paths: walk.max_paths as usize,
@@ -192,6 +338,7 @@ pub fn changed_source(
       paths: found.paths,
       changed: u32::try_from(found.changed).unwrap_or(u32::MAX),
       files_seen: u32::try_from(found.files_seen).unwrap_or(u32::MAX),
+      ignore_files_cut: u32::try_from(found.ignore_files_cut).unwrap_or(u32::MAX),
       stopped: found.stopped.map(|s| s.tag().to_owned()),
     }),
     Ok(Err(joined)) => Err(napi::Error::new(

@@ -6,7 +6,7 @@
 // (CodeGraph 1.6.1's shapes), worded once (lib/words/), led into the answer by lib/api/answer.js.
 
 const { answerNoteLines } = require("../words/answer-notes.js");
-const { blindSpotLines } = require("../words/blind-spots.js");
+const { blindSpotLines, cutSearchLine } = require("../words/blind-spots.js");
 const { callSiteLine } = require("../words/call-sites.js");
 const { unindexedDefinitions } = require("./blind-spots.js");
 const { unlistedUses } = require("./call-sites.js");
@@ -79,8 +79,9 @@ function answerFacts(command, text) {
  * The note lines that lead `command`'s answer `text` ("" for none): what the answer is about
  * (answerFacts), where the index is blind to a name it lacks (lib/api/blind-spots.js), and the
  * calls, uses or implementations of a callers or impact answer's symbol that the source shows and
- * the answer does not list (lib/api/call-sites.js). `context`: `{ cwd, indexDir, scan }` (the
- * runner's `scanSource`, if it has one).
+ * the answer does not list (lib/api/call-sites.js). `context`: `{ cwd, indexDir, scan, truncated,
+ * early }` (`scan`: the runner's `scanSource`, if it has one; `early`: the search begun with the
+ * call, lib/api/source-search.js).
  */
 async function answerNotes(command, text, context = {}) {
   const facts = answerFacts(command, text);
@@ -90,7 +91,13 @@ async function answerNotes(command, text, context = {}) {
   ]);
   const explore = command?.subcommand === "explore";
   const uses = callSiteLine(unlisted);
-  return [...answerNoteLines(facts), ...blindSpotLines(unindexed, { explore }), ...(uses ? [uses] : [])].join("\n");
+  const cut = unindexed.definitions.length === 0 ? cutSearchLine(unindexed.names, unindexed.cut) : "";
+  return [
+    ...answerNoteLines(facts),
+    ...blindSpotLines(unindexed.definitions, { explore }),
+    ...(cut ? [cut] : []),
+    ...(uses ? [uses] : []),
+  ].join("\n");
 }
 
 module.exports = { answerFacts, answerNotes };

@@ -2,23 +2,22 @@
 // for a call inside a Rust macro block, for one it did not resolve (a path call, a method on a
 // value whose type it did not infer), nor for many an `impl Trait for Type`. While CodeGraph
 // answers `callers` or `impact`, the runner's bounded `scanSource` reads the workspace's lines
-// that mention the name (lib/contract/call-sites.js); once the answer says what the symbol is,
+// that mention the name (lib/api/source-search.js); once the answer says what the symbol is,
 // its calls are picked from them (a function or method), its other uses (a constant or
 // variable), or, after `impact` of a trait, interface or class, the types that implement or
-// extend it. Each one the answer does not already list is given with its file:line
-// and the definition it sits in (or the line itself, for an implementation), as what it is: a
-// text match of the same name, for the model to read. Worded by lib/words/call-sites.js.
+// extend it. The runner tags each line, names the definition it sits in and its macro block, off
+// the host's thread: nothing here reads the repository or runs a pattern over more than a
+// bounded line. Each place the answer does not already list is given with its file:line and the
+// definition it sits in (or the line itself, for an implementation), as what it is: a text match
+// of the same name, for the model to read. Worded by lib/words/call-sites.js.
 
-const fsp = require("node:fs/promises");
-const path = require("node:path");
-const { SEARCHED_SUBCOMMANDS, mentionScan, openedName, searchFor, useRules } = require("../contract/call-sites.js");
-const { definitionRules, familyOf, isScannableName } = require("../contract/definitions.js");
-const { enclosingMacro, isCommentLine } = require("./blind-spots.js");
+const { SEARCHED_SUBCOMMANDS, mentionScan, searchFor } = require("../contract/call-sites.js");
+const { isScannableName } = require("../contract/definitions.js");
+const { isCommentLine } = require("./blind-spots.js");
+const { searched, shortName } = require("./source-search.js");
 
 /** At most this many places are named; the rest are counted. */
 const MAX_SITES = 8;
-/** How far up from a use the definition it sits in is looked for. */
-const MAX_LINES_UP = 5000;
 
 /**
  * The first line of each definition a callers or impact answer is about: `method
@@ -36,8 +35,6 @@ const ROW_LOCATION = /^\s+(\S+):\d+$/u;
 const FILE_HEADING = /^([^\s:]+\.[\w]+)$/u;
 /** An import or re-export line: it names the symbol without using it. */
 const IMPORT_LINE = /^\s*(?:import\b|use\b|pub\s+use\b|from\s+\S+\s+import\b|export\s*(?:\{|\*))/u;
-
-const shortName = (name) => name.split(/::|\.|#/u).at(-1);
 
 /**
  * The symbol `text` (a callers or impact answer) is about: `{ kind, name, definitions: [{ path,
@@ -83,22 +80,6 @@ function isListed(places, site) {
   return [...places].some((p) => p.endsWith(`\0${site.path}`));
 }
 
-/** The definition line `index` (0-based) of `lines` sits in: the nearest one above, less indented. */
-function enclosingName(family, lines, index, name) {
-  const own = openedName(family, lines[index]);
-  if (own !== null && own !== name) return own;
-  const indent = /^\s*/u.exec(lines[index])[0].length;
-  for (let i = index - 1; i >= 0 && i >= index - MAX_LINES_UP; i -= 1) {
-    const text = lines[i];
-    if (text.trim() === "") continue;
-    const depth = /^\s*/u.exec(text)[0].length;
-    if (depth >= indent) continue;
-    const opened = openedName(family, text);
-    if (opened !== null) return opened;
-  }
-  return null;
-}
-
 /** The implementing type an `impl … for T`, `class T extends …` or `class T(…)` line names, or null. */
 function implementorName(lineText) {
   const rust = /\bfor\s+([^{]*?)\s*(?:\bwhere\b|\{|$)/u.exec(lineText);
@@ -107,37 +88,15 @@ function implementorName(lineText) {
   return /\bclass\s+([A-Za-z_$][\w$]*)/u.exec(lineText)?.[1] ?? null;
 }
 
-/** The index directory a search begun before the answer skips (the one CodeGraph's own index has). */
-const EARLY_INDEX_DIR = ".codegraph";
-
-/**
- * The search for the lines that mention the name `command` (callers or impact) asks about, begun
- * in `cwd` while CodeGraph answers: `{ name, found }` (`found` a promise of the scan's outcome,
- * null when it failed), or null for another command, a name no search looks for, or no `scan`.
- */
-function mentionsWhileRunning(command, cwd, scan) {
-  try {
-    if (!SEARCHED_SUBCOMMANDS.has(command?.subcommand) || typeof scan !== "function") return null;
-    const name = typeof command.positional === "string" ? shortName(command.positional) : undefined;
-    if (!isScannableName(name)) return null;
-    const found = Promise.resolve()
-      .then(() => scan(cwd, mentionScan(name)))
-      .catch(() => null);
-    return { name, found };
-  } catch {
-    return null; // a description that cannot be read: nothing begun
-  }
-}
-
 /**
  * The places in `cwd`'s source that `command`'s answer `text` (callers or impact, CodeGraph 1.6.1's
  * shape) does not list: `{ name, search, sites: [{ path, line, within, quote?, macro? }], more,
  * stopped, common }` (`more`: how many past MAX_SITES; `stopped`: the bound that ended the scan;
  * `common`: the name had more matches than the scan reads, so only its own file's are given), or
  * null when there is nothing to add, the answer is not about one symbol or was cut (`truncated`),
- * or the scan fails. `mentions`: mentionsWhileRunning's search, if one was begun.
+ * or the scan fails. `early`: the search begun with the call (lib/api/source-search.js), if any.
  */
-async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, mentions }) {
+async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, early }) {
   const sub = command?.subcommand;
   if (!SEARCHED_SUBCOMMANDS.has(sub) || typeof text !== "string" || typeof scan !== "function") return null;
   // A cut answer may list the place in the part the model does not see: nothing is claimed of it.
@@ -145,41 +104,31 @@ async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, men
   const subject = answerSubject(text);
   const search = subject && searchFor(sub, subject.kind);
   if (!search || !isScannableName(subject.name)) return null;
-  // The search begun with the command (mentionsWhileRunning) serves when it looked for this name
-  // and skipped this index's directory; else it runs now.
-  const early = mentions?.name === subject.name && path.basename(indexDir ?? EARLY_INDEX_DIR) === EARLY_INDEX_DIR;
-  const found = await (early ? mentions.found : scan(cwd, mentionScan(subject.name, { indexDir })).catch(() => null)); // a help, never a failure
+  // The search begun with the command serves when it looked for this name first (its tags are
+  // the first name's); else it runs now.
+  const begun = early?.names[0] === subject.name ? await searched(early, [subject.name], indexDir) : null;
+  const found = begun ?? (await scan(cwd, mentionScan([subject.name], { indexDir })).catch(() => null)); // a help, never a failure
   if (!found) return null;
-  const rules = useRules(search, subject.name).map((r) => ({ ...r, regex: new RegExp(r.pattern, "u") }));
   const matches = Array.isArray(found?.matches) ? found.matches : [];
   const definitionLines = new Set(subject.definitions.map((d) => `${d.path}:${d.line}`));
-  const defines = definitionRules([subject.name]).map((r) => ({ ...r, regex: new RegExp(r.pattern, "u") }));
   const places = listedPlaces(text);
-  const files = new Map();
   const sites = [];
   for (const m of matches) {
     if (definitionLines.has(`${m.path}:${m.line}`)) continue;
-    const extension = path.extname(m.path).slice(1).toLowerCase();
-    const family = familyOf(extension);
-    if (!files.has(m.path)) {
-      const source = await fsp.readFile(path.join(cwd, m.path), "utf8").catch(() => null);
-      files.set(m.path, { source, lines: source?.split("\n") ?? [] });
-    }
-    const { source, lines } = files.get(m.path);
-    const lineText = lines[m.line - 1];
-    if (lineText === undefined || isCommentLine(lineText) || IMPORT_LINE.test(lineText)) continue;
+    const lineText = typeof m.text === "string" ? m.text : "";
+    const tags = Array.isArray(m.tags) ? m.tags : [];
+    if (isCommentLine(lineText) || IMPORT_LINE.test(lineText)) continue;
     // A mention that is not this search's (a call, a use, an implementation).
-    if (!rules.find((r) => r.extensions.includes(extension))?.regex.test(lineText)) continue;
-    const definition = defines.find((r) => r.extensions.includes(extension));
-    if (search !== "implementations" && definition?.regex.test(lineText)) continue; // a namesake's definition
+    if (search !== "uses" && !tags.includes(search)) continue;
+    if (search !== "implementations" && tags.includes("defines")) continue; // a namesake's definition
+    const within = typeof m.within === "string" ? m.within : null;
     const site =
       search === "implementations"
         ? { path: m.path, line: m.line, within: implementorName(lineText), quote: lineText.trim().slice(0, 120) }
-        : { path: m.path, line: m.line, within: enclosingName(family, lines, m.line - 1, subject.name) };
+        : { path: m.path, line: m.line, within };
     if (site.within === subject.name && search !== "implementations") continue; // its own body: recursion
     if (isListed(places, site)) continue;
-    const macro = m.path.endsWith(".rs") && source !== null ? enclosingMacro(source, m.line) : null;
-    sites.push(macro ? { ...site, macro } : site);
+    sites.push(typeof m.macro === "string" ? { ...site, macro: m.macro } : site);
   }
   // The definition's own file first: the uses nearest to it are the likeliest to be of this symbol.
   const home = new Set(subject.definitions.map((d) => d.path));
@@ -188,9 +137,19 @@ async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, men
   // A name with more matches than the search reads is too common to list beyond its own file.
   const common = stopped === "matches";
   const kept = common ? sites.filter((s) => home.has(s.path)) : sites;
-  if (kept.length === 0) return null;
+  // A search a bound cut says so even when it found nothing: what it did not read may hold some.
+  const cut = ["deadline", "files", "bytes"].includes(stopped);
+  if (kept.length === 0 && !cut) return null;
   const more = Math.max(0, kept.length - MAX_SITES);
-  return { name: subject.name, search, sites: kept.slice(0, MAX_SITES), more, stopped, common };
+  return {
+    name: subject.name,
+    search,
+    sites: kept.slice(0, MAX_SITES),
+    more,
+    stopped,
+    common,
+    filesScanned: found.filesScanned,
+  };
 }
 
-module.exports = { answerSubject, listedPlaces, mentionsWhileRunning, unlistedUses };
+module.exports = { answerSubject, listedPlaces, unlistedUses };

@@ -11,7 +11,8 @@ const { LIMIT_NAMES } = require("../contract/limits.js");
 const { Problem, exhausted } = require("../contract/problems.js");
 const { answerNotes } = require("./answer-notes.js");
 const { exploreCommand, nodeCommand, relationsCommand, searchCommand } = require("../contract/commands.js");
-const { mentionsWhileRunning } = require("./call-sites.js");
+const { askedNames } = require("./blind-spots.js");
+const { searchWhileRunning } = require("./source-search.js");
 const { diagnosisWords, failure, wordedError } = require("./failures.js");
 const { withStaleness } = require("./staleness.js");
 const { changedSinceIndex } = require("./disk-changes.js");
@@ -159,13 +160,16 @@ function wrapBackend(backend) {
     }
     const waits = () => ({ queueMs: ticket.queueMs, durationMs: total(), parallelLimit: ticket.policy.limit });
     const scan =
-      typeof backend.scanSource === "function" ? (dir, request) => backend.scanSource(dir, request) : undefined;
-    // The source search a callers or impact answer may need, while CodeGraph answers (lib/api/call-sites.js).
-    const mentions = mentionsWhileRunning(command, cwd, scan);
+      typeof backend.scanSource === "function"
+        ? (dir, request, abort) => backend.scanSource(dir, request, abort)
+        : undefined;
+    // The source search the answer's notes may need, while CodeGraph answers (lib/api/source-search.js).
+    const early = searchWhileRunning(command, cwd, scan, askedNames);
     let result;
     try {
       result = await backend.runCommand(onBehalfOf(command, workspace), cwd, signal ?? null, plain);
     } catch (err) {
+      early?.end();
       ticket.leave();
       // The runner's failure (a Problem: code, facts, the run's details), worded once here with
       // what the glue observed added.
@@ -189,8 +193,8 @@ function wrapBackend(backend) {
       scan,
       indexDir: result?.details?.indexPath,
       truncated: result?.details?.truncated === true,
-      mentions,
-    });
+      early,
+    }).finally(() => early?.end());
     const finished = finishAnswer(result, notes);
     const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };
     const answer = citesFiles(command) ? await withStaleness(finished, cwd, { caps }) : finished;

@@ -7,7 +7,14 @@
 // the syntax Rust's `regex` and JavaScript read alike (no look-around, so a name's edges are
 // written `(?:^|[^\w$])`).
 
-const { FAMILY_EXTENSIONS, SCAN_LIMITS, nameAlternation, skippedDirs } = require("./definitions.js");
+const {
+  FAMILY_EXTENSIONS,
+  LINE_CHARS,
+  SCAN_LIMITS,
+  definitionRules,
+  nameAlternation,
+  skippedDirs,
+} = require("./definitions.js");
 
 /**
  * The search reads every line that mentions the name (its calls, uses or implementations are
@@ -38,9 +45,9 @@ function searchFor(subcommand, kind) {
 const before = "(?:^|[^\\w$])";
 const after = "(?:[^\\w$]|$)";
 
-/** The rules for `search` of `name` (a plain identifier): one pattern per family of languages. */
+/** The rules for `search` of `name` (a plain identifier, or several): one pattern per family of languages. */
 function useRules(search, name) {
-  const n = nameAlternation([name]);
+  const n = nameAlternation([name].flat());
   const rule = (family, pattern) => ({ extensions: FAMILY_EXTENSIONS[family], pattern });
   if (search === "calls") {
     return [
@@ -64,53 +71,70 @@ function useRules(search, name) {
   ];
 }
 
-/**
- * The scan request (`scanSource`'s second argument) for every line that mentions `name`: it can
- * start before CodeGraph has said what kind of symbol `name` is, and each search's rules
- * (useRules) pick their lines from it.
- */
-function mentionScan(name, { indexDir } = {}) {
-  return { rules: useRules("uses", name), skipDirs: skippedDirs(indexDir), ...MENTION_LIMITS };
-}
-
 const ID = "([A-Za-z_$][\\w$]*)";
 const SCRIPT_MODIFIERS = "(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\\s+)*";
 
 /**
  * The lines that open a named definition a use can sit in, per family, each capturing the name:
  * functions and methods, types, and (at the top of a script file only) a variable holding one.
+ * The runners try a file's patterns in this order (crates/core/src/source_context.rs).
  */
 const ENCLOSING = {
   rust: [
-    new RegExp(
-      `^\\s*(?:pub(?:\\s*\\([^)]*\\))?\\s+)?(?:(?:default|const|async|unsafe|extern(?:\\s+"[^"]*")?)\\s+)*fn\\s+${ID}`,
-      "u",
-    ),
+    `^\\s*(?:pub(?:\\s*\\([^)]*\\))?\\s+)?(?:(?:default|const|async|unsafe|extern(?:\\s+"[^"]*")?)\\s+)*fn\\s+${ID}`,
   ],
   script: [
-    new RegExp(`^\\s*(?:export\\s+)?(?:default\\s+)?(?:async\\s+)?function\\*?\\s*${ID}`, "u"),
-    new RegExp(`^(?:export\\s+)?(?:declare\\s+)?(?:const|let|var)\\s+${ID}`, "u"),
-    new RegExp(`^\\s*(?:export\\s+)?(?:default\\s+)?(?:abstract\\s+)?class\\s+${ID}`, "u"),
+    `^\\s*(?:export\\s+)?(?:default\\s+)?(?:async\\s+)?function\\*?\\s*${ID}`,
+    `^(?:export\\s+)?(?:declare\\s+)?(?:const|let|var)\\s+${ID}`,
+    `^\\s*(?:export\\s+)?(?:default\\s+)?(?:abstract\\s+)?class\\s+${ID}`,
     // A method whose parameters close on its line before `{` (one whose parameters go on to the
     // next lines reads like a call statement, `pipe(`: its class is named instead).
-    new RegExp(`^\\s+${SCRIPT_MODIFIERS}\\*?${ID}\\s*(?:<[^>]*>)?\\s*\\([^)]*\\)\\s*(?::[^={;]+)?\\{\\s*$`, "u"),
+    `^\\s+${SCRIPT_MODIFIERS}\\*?${ID}\\s*(?:<[^>]*>)?\\s*\\([^)]*\\)\\s*(?::[^={;]+)?\\{\\s*$`,
   ],
-  python: [new RegExp(`^\\s*(?:async\\s+)?(?:def|class)\\s+${ID}`, "u")],
-  go: [new RegExp(`^func\\s+(?:\\([^)]*\\)\\s*)?${ID}`, "u")],
-  other: [
-    new RegExp(`\\b(?:def|func|fun|function|class|interface|struct|trait|object|protocol|record|module)\\s+${ID}`, "u"),
-  ],
+  python: [`^\\s*(?:async\\s+)?(?:def|class)\\s+${ID}`],
+  go: [`^func\\s+(?:\\([^)]*\\)\\s*)?${ID}`],
+  other: [`\\b(?:def|func|fun|function|class|interface|struct|trait|object|protocol|record|module)\\s+${ID}`],
 };
 /** Words a method pattern would take for a name: control flow and calls that open a block. */
-const NOT_NAMES = new Set(["if", "for", "while", "switch", "catch", "return", "function", "with", "match", "new"]);
+const NOT_NAMES = ["if", "for", "while", "switch", "catch", "return", "function", "with", "match", "new"];
 
-/** The name `lineText` opens a definition of in `family`, or null. */
-function openedName(family, lineText) {
-  for (const pattern of ENCLOSING[family] ?? []) {
-    const name = pattern.exec(lineText)?.[1];
-    if (name && !NOT_NAMES.has(name)) return name;
-  }
-  return null;
+/** ENCLOSING as scan rules, in order. */
+const enclosingRules = () =>
+  Object.entries(ENCLOSING).flatMap(([family, patterns]) =>
+    patterns.map((pattern) => ({ extensions: FAMILY_EXTENSIONS[family], pattern })),
+  );
+
+/** How far up from a use the definition it sits in is looked for. */
+const MAX_LINES_UP = 5000;
+
+/**
+ * The scan request (`scanSource`'s second argument) for every line that mentions any of `names`
+ * (plain identifiers): it can start before CodeGraph has answered, and serves both the places a
+ * callers or impact answer leaves out (lib/api/call-sites.js) and the definitions the index lacks
+ * (lib/api/blind-spots.js). Each match carries its context (the runners read it from the file,
+ * off the host's thread): its line, tagged `defines` (a definition of a name), `calls` (a call
+ * of the first name) and `implementations` (a type implementing or extending it); the
+ * definition it sits in (the first name's own is not a container); its Rust macro block.
+ */
+function mentionScan(names, { indexDir } = {}) {
+  const list = [names].flat();
+  return {
+    rules: useRules("uses", list),
+    ...skippedDirs(indexDir),
+    ...MENTION_LIMITS,
+    context: {
+      lineChars: LINE_CHARS,
+      tags: [
+        { tag: "defines", rules: definitionRules(list) },
+        { tag: "calls", rules: useRules("calls", list[0]) },
+        { tag: "implementations", rules: useRules("implementations", list[0]) },
+      ],
+      openings: enclosingRules(),
+      notNames: NOT_NAMES,
+      ownName: list[0],
+      maxLinesUp: MAX_LINES_UP,
+    },
+  };
 }
 
-module.exports = { MENTION_LIMITS, SEARCHED_SUBCOMMANDS, mentionScan, openedName, searchFor, useRules };
+module.exports = { MENTION_LIMITS, SEARCHED_SUBCOMMANDS, mentionScan, searchFor, useRules };

@@ -100,21 +100,36 @@ function definitionRules(names) {
 }
 
 /**
- * The directory names a walk of the source never enters: `.git`, the index directory's own name
- * (`indexDir`, as the runner found it; `.codegraph` without one) and CodeGraph's skipped ones.
+ * The directories a walk of the source never enters: `skipExact`, names as written (`.git`, the
+ * index directory's own name: `indexDir` as the runner found it, `.codegraph` without one; a
+ * `CODEGRAPH_DIR` of `*` is a name, not a pattern), and `skipDirs`, CodeGraph's skipped ones,
+ * where `*` stands for any run of characters.
  */
 function skippedDirs(indexDir) {
   const indexDirName = typeof indexDir === "string" && indexDir !== "" ? path.basename(indexDir) : ".codegraph";
-  return [".git", indexDirName, ...CODEGRAPH_SKIPPED_DIRS];
+  return { skipExact: [".git", indexDirName], skipDirs: CODEGRAPH_SKIPPED_DIRS };
 }
 
-/** The scan request (`scanSource`'s second argument) for definitions of `names`. */
+/** Each match's text is at most this many characters of its line. */
+const LINE_CHARS = 400;
+
+/**
+ * The scan request (`scanSource`'s second argument) for definitions of `names`: each match with
+ * its context (its line, the file's line count, when it was written, its Rust macro block).
+ */
 function definitionScan(names, { indexDir } = {}) {
-  return { rules: definitionRules(names), skipDirs: skippedDirs(indexDir), ...SCAN_LIMITS };
+  const rules = definitionRules(names);
+  return {
+    rules,
+    ...skippedDirs(indexDir),
+    ...SCAN_LIMITS,
+    context: { lineChars: LINE_CHARS, tags: [{ tag: "defines", rules }], openings: [], notNames: [], maxLinesUp: 0 },
+  };
 }
 
 module.exports = {
   CODEGRAPH_MAX_FILE_BYTES,
+  LINE_CHARS,
   CODEGRAPH_SKIPPED_DIRS,
   FAMILY_EXTENSIONS,
   SCAN_LIMITS,

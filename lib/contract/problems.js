@@ -41,12 +41,22 @@ const noIndex = (path, reason, kind = { is: "missing" }) => new Problem("CODEGRA
 /** CODEGRAPH_INDEX_READONLY; `cause.is`: notWritable, denied (+ path) or readOnlyMount. */
 const indexReadOnly = (dir, reason, cause = { is: "notWritable" }) =>
   new Problem("CODEGRAPH_INDEX_READONLY", { dir, cause, reason });
-/** CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting. */
 /** The last write of the index never finished (index-writer.js interruptedWrite). */
 const indexInterrupted = (w) =>
   new Problem("CODEGRAPH_INDEX_INTERRUPTED", { lock: w.lock, pid: w.pid, rebuild: w.rebuild });
+/**
+ * CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting.
+ * `outside`: "holder" or "unseen" when the pid runs nowhere here but a writer may live outside
+ * this pid namespace, else null.
+ */
 const indexBusy = (writer, waitedMs) =>
-  new Problem("CODEGRAPH_INDEX_BUSY", { lock: writer.lock, pid: writer.pid, rebuild: writer.rebuild, waitedMs });
+  new Problem("CODEGRAPH_INDEX_BUSY", {
+    lock: writer.lock,
+    pid: writer.pid,
+    rebuild: writer.rebuild,
+    outside: writer.outside ?? null,
+    waitedMs,
+  });
 
 /** The OS's own words for `err`, as a message shows them: one bounded line. */
 const osText = (err) =>

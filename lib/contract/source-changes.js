@@ -23,7 +23,7 @@ const CHANGE_WALK_LIMITS = { maxFiles: 50000, maxPaths: 1000, deadlineMs: 300 };
 
 /** The request (`changedSource`'s second argument) for the files written after `sinceMs`. */
 function sourceChangesRequest(sinceMs, { indexDir } = {}) {
-  return { extensions: CODEGRAPH_EXTENSIONS, skipDirs: skippedDirs(indexDir), sinceMs, ...CHANGE_WALK_LIMITS };
+  return { extensions: CODEGRAPH_EXTENSIONS, ...skippedDirs(indexDir), sinceMs, ...CHANGE_WALK_LIMITS };
 }
 
 module.exports = { CHANGE_WALK_LIMITS, CODEGRAPH_EXTENSIONS, sourceChangesRequest };

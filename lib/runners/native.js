@@ -131,9 +131,9 @@ const nativeBackend = {
   /** The addon's diagnosis as it is: its problems are facts (`{ code, facts }`), worded by lib/api/. */
   diagnose: async (cwd, workspace) => loadBinding().diagnose(cwd, workspace ?? null),
   /** The bounded source search (src/source_scan.rs); a pattern that does not compile rejects. */
-  scanSource: async (cwd, scan) =>
+  scanSource: async (cwd, scan, signal) =>
     loadBinding()
-      .scanSource(cwd, scan)
+      .scanSource(cwd, scan, signal ?? null)
       .catch((err) => {
         // napi's code is its status (InvalidArg); the contract's is the one the message leads with.
         if (String(err?.message).startsWith("CODEGRAPH_INVALID_REQUEST:")) err.code = "CODEGRAPH_INVALID_REQUEST";

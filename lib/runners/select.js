@@ -53,7 +53,7 @@ function runnerInfo() {
 const defaultBackend = {
   runCommand: (command, cwd, signal, options) => choose().backend.runCommand(command, cwd, signal, options),
   diagnose: (cwd, workspace) => choose().backend.diagnose(cwd, workspace),
-  scanSource: (cwd, scan) => choose().backend.scanSource(cwd, scan),
+  scanSource: (cwd, scan, signal) => choose().backend.scanSource(cwd, scan, signal),
   changedSource: (cwd, walk) => choose().backend.changedSource(cwd, walk),
   releaseFullOutputs: (paths) => (chosen ? chosen.backend.releaseFullOutputs(paths) : 0),
   runnerInfo,

@@ -24,6 +24,25 @@ function definitionText(d) {
   return `${shownPath(d.path)}:${d.line}${why.length ? ` (${why.join("; ")})` : ""}`;
 }
 
+/** How far a cut search read: "after reading 20,000 files (its bound)". */
+function cutText(cut) {
+  const files = `${count(cut.filesScanned ?? 0)} ${cut.filesScanned === 1 ? "file" : "files"}`;
+  if (cut.stopped === "files") return `after reading ${files} (its bound)`;
+  if (cut.stopped === "bytes") return `after reading ${files} (its bound on bytes read)`;
+  return `at its time bound, after reading ${files}`;
+}
+
+/**
+ * The line for a search for `names` that a bound cut before it found any definition ("" for
+ * none): 'The source search for "spawn_inner" stopped after reading 20,000 files (its bound)
+ * and found no definition; the files it did not read may hold one.'
+ */
+function cutSearchLine(names, cut) {
+  if (!cut || names.length === 0) return "";
+  const quoted = names.map((n) => `"${n}"`).join(", ");
+  return `The source search for ${quoted} stopped ${cutText(cut)} and found no definition; the files it did not read may hold one.`;
+}
+
 /**
  * The lines for `definitions` (`[{ name, path, line, reason, changed }]`, at most a few per name):
  * 'Not in CodeGraph's index: "spawn_inner" is defined at tokio/src/task/spawn.rs:183 (inside a
@@ -47,4 +66,4 @@ function blindSpotLines(definitions, { explore = false } = {}) {
   return lines;
 }
 
-module.exports = { blindSpotLines };
+module.exports = { blindSpotLines, cutSearchLine, cutText };

@@ -2,6 +2,7 @@
 // (lib/api/call-sites.js finds the places): a text match of the same name, so it says where, in
 // which definition, and that reading it is how to be sure.
 
+const { cutText } = require("./blind-spots.js");
 const { shownPath } = require("./paths.js");
 
 const WHAT = { calls: "Calls of", uses: "Uses of", implementations: "Implementations of" };
@@ -26,20 +27,32 @@ function placeText(g) {
   return `${where}${within}${macro}`;
 }
 
+const SEARCH_WORDS = { calls: "calls of", uses: "uses of", implementations: "implementations of" };
+
 /**
- * The line for `found` (`{ name, search, sites, more, stopped, common }` or null; "" for none): 'Calls of
- * "enter_runtime" in the source that CodeGraph's answer does not list (a text search for the name,
- * which namesakes share; read them to be sure): src/runtime/handle.rs:368 in block_on_inner, …'
+ * The line for `found` (`{ name, search, sites, more, stopped, common, filesScanned }` or null;
+ * "" for none): 'Calls of "enter_runtime" in the source that CodeGraph's answer does not list (a
+ * text search for the name, which namesakes share; read them to be sure): src/runtime/handle.rs:368
+ * in block_on_inner, …'. A search a bound cut says how far it read, found something or not.
  */
 function callSiteLine(found) {
-  if (!found || found.sites.length === 0) return "";
+  if (!found) return "";
+  const cut = ["deadline", "files", "bytes"].includes(found.stopped)
+    ? cutText({ stopped: found.stopped, filesScanned: found.filesScanned })
+    : null;
+  if (found.sites.length === 0) {
+    if (!cut) return "";
+    return `The source search for ${SEARCH_WORDS[found.search]} "${found.name}" that CodeGraph's answer does not list stopped ${cut} and found none; the files it did not read may hold some.`;
+  }
   const more = found.common
     ? `${found.more > 0 ? `, ${found.more} more there` : ""}, and more in other files (a name too common to list)`
     : found.more > 0
       ? `, and ${found.more} more`
-      : found.stopped
-        ? ", and perhaps more"
-        : "";
+      : cut
+        ? `, and perhaps more (the search stopped ${cut})`
+        : found.stopped
+          ? ", and perhaps more"
+          : "";
   const places = grouped(found.sites).map(placeText).join(", ");
   return `${WHAT[found.search]} "${found.name}" in the source that CodeGraph's answer does not list (a text search for the name, which namesakes share; read them to be sure): ${places}${more}.`;
 }

@@ -66,6 +66,8 @@ function readOnlyRemediation(f) {
 
 function busyRemediation(f) {
   const lock = shownPath(f.lock);
+  if (f.outside)
+    return `Ask again once that CodeGraph has finished; pi-codegraph never removes a lock a writer may hold. If you know no CodeGraph writes this index (in a container or sandbox sharing the workspace, or anywhere else), run \`codegraph unlock\` in the workspace, or delete ${lock}.`;
   // pid 0: no lock yet, the database is only started.
   if (f.pid === 0)
     return `Ask again once \`codegraph init\` has finished; pi-codegraph never starts, stops or repeats indexing on its own. If no CodeGraph process is indexing, an init was interrupted: run \`/codegraph rebuild\` in Pi (or \`codegraph index\` in the workspace; the database ${lock} is only started).`;

@@ -206,9 +206,17 @@ function resourceReason(f) {
 }
 
 /** "pid 12 holds …: a rebuild", or the pid-0 case: a database only being created. */
+/** What is known of a writer that Pi's pid namespace lacks (`outside`: "holder" or "unseen"). */
+const OUTSIDE_SAYS = {
+  holder: "and a process outside Pi's pid namespace holds the index database open",
+  unseen: "and processes outside Pi's pid namespace cannot be seen from here",
+};
+
 function writerSays(f) {
   const lock = shown(f.lock);
   if (f.pid === 0) return `${lock} holds only its first page: \`codegraph init\` is creating it`;
+  if (f.outside)
+    return `${lock} names pid ${f.pid}, which does not run in Pi's pid namespace, ${OUTSIDE_SAYS[f.outside]}: a CodeGraph in a container or sandbox that shares the workspace may be writing it`;
   const kind = f.rebuild ? "a `codegraph index` rebuild" : "`codegraph init`, `index` or `sync`";
   return `pid ${f.pid} holds ${lock}: ${kind}`;
 }
@@ -257,7 +265,7 @@ const HEADLINES = {
   CODEGRAPH_INDEX_READONLY: (f) =>
     `the CodeGraph index cannot be opened read-write: ${said(WORDED_FACTS.ReadOnlyReason, f.reason)}`,
   CODEGRAPH_INDEX_BUSY: (f) =>
-    `CodeGraph is writing this workspace's index right now (${writerSays(f)})${busyNote(f.waitedMs)}`,
+    `${f.outside ? "CodeGraph may be writing this workspace's index right now, from outside Pi's pid namespace" : "CodeGraph is writing this workspace's index right now"} (${writerSays(f)})${busyNote(f.waitedMs)}`,
   CODEGRAPH_INDEX_INTERRUPTED: (f) =>
     `the last ${f.rebuild ? "rebuild" : "write"} of this workspace's CodeGraph index never finished (${shown(f.lock)} names pid ${f.pid}, which is no longer writing it: CodeGraph was stopped mid-write), so the index may hold only part of the project`,
   CODEGRAPH_SPAWN: (f) => `codegraph could not be started: ${said(WORDED_FACTS.SpawnReason, f.reason)}`,

@@ -33,7 +33,7 @@ pub fn os_text(e: &std::io::Error) -> String {
 
 mod facts;
 mod reasons;
-pub use facts::{Resource, Writer};
+pub use facts::{Outside, Resource, Writer};
 pub use reasons::*;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
@@ -78,6 +78,8 @@ pub enum CodegraphError {
     /// 0: no lock yet, the database is only being created.
     pid: u32,
     rebuild: bool,
+    /// Set when `pid` runs nowhere in this pid namespace and the writer may live outside it.
+    outside: Option<Outside>,
     /// How long this call waited for the writer to finish.
     waited_ms: u64,
   },

@@ -1,5 +1,6 @@
 //! Filesystem primitives every floor shares, with no rule of pi-codegraph's own: a path with its
-//! links resolved, "below" by path components, a regular file opened without blocking.
+//! links resolved, "below" by path components, a regular file opened without blocking or following
+//! a link, and read up to a bound.
 
 use std::path::{Path, PathBuf};
 
@@ -23,21 +24,46 @@ pub fn canonical(p: &Path) -> PathBuf {
   real
 }
 
-/// A regular file opened for reading. Opened with `O_NONBLOCK` (a file swapped for a FIFO after
-/// a metadata check cannot block the open) and checked on the open descriptor.
+/// A regular file opened for reading, never through a symbolic link: opened with `O_NOFOLLOW`
+/// (a link, wherever it points, is refused: a repository can commit `x -> /dev/tty`), with
+/// `O_NONBLOCK` (a file swapped for a FIFO after a metadata check cannot block the open) and
+/// `O_NOCTTY`, and checked on the open descriptor.
 pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
   let mut options = std::fs::OpenOptions::new();
   options.read(true);
   #[cfg(unix)]
   {
     use std::os::unix::fs::OpenOptionsExt;
-    options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY);
+    options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW);
+  }
+  #[cfg(windows)]
+  {
+    use std::os::windows::fs::OpenOptionsExt;
+    // FILE_FLAG_OPEN_REPARSE_POINT: the link itself is opened, and refused below.
+    options.custom_flags(0x0020_0000);
   }
   let file = options.open(path)?;
-  if !file.metadata()?.is_file() {
+  let kind = file.metadata()?.file_type();
+  if !kind.is_file() || kind.is_symlink() {
     return Err(std::io::Error::other("it is not a regular file"));
   }
   Ok(file)
+}
+
+/// At most `max_bytes` from the start of `file`, and whether the file holds more.
+pub fn read_prefix(file: std::fs::File, max_bytes: u64) -> std::io::Result<(Vec<u8>, bool)> {
+  use std::io::Read;
+  let mut bytes = Vec::new();
+  file
+    .take(max_bytes.saturating_add(1))
+    .read_to_end(&mut bytes)?;
+  let more = bytes.len() as u64 > max_bytes;
+  bytes.truncate(
+    usize::try_from(max_bytes)
+      .unwrap_or(usize::MAX)
+      .min(bytes.len()),
+  );
+  Ok((bytes, more))
 }
 
 /// `p` is `home` or below it, by components; on Windows without regard to case (a PATH entry

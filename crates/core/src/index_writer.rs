@@ -19,6 +19,11 @@
 //! From the first moment of an `init`, before any lock: a database no longer than its first
 //! page (see [`being_created`]) is a writer too, with no pid.
 //!
+//! One more rule than CodeGraph's: a pid that runs nowhere in this pid namespace may be a writer
+//! in another (a dev container or a sandboxed shell sharing the workspace). Before such a lock is
+//! called stale, the file system is asked whether a process outside this namespace holds the
+//! index database open (`lock_holders`); if one does, the writer counts as live, `outside`.
+//!
 //! Two deliberate differences, both about values no CodeGraph writer produces: a pid of 0 or
 //! below (which `kill` reads as a process group) is no writer, and an exited but unreaped
 //! process (a zombie) is no writer either: it writes nothing more, so waiting cannot give a
@@ -29,8 +34,9 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use crate::errors::{lossy, CodegraphError, Step, Writer};
+use crate::errors::{lossy, CodegraphError, Outside, Step, Writer};
 use crate::files::open_regular;
+use crate::lock_holders::{database_holder, Holder};
 use crate::resources::exhausted;
 
 /// Held by `codegraph index` for a whole rebuild (JSON: `{"pid": …, "mode": "rebuild", …}`).
@@ -57,10 +63,24 @@ pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, CodegraphError>
     } else {
       lock_pid(&text)
     };
-    if let Some(pid) = pid.filter(|p| alive(*p, rebuild)) {
-      return Ok(Some(Writer { lock, pid, rebuild }));
+    let Some(pid) = pid else { continue };
+    if alive(pid, rebuild) {
+      return Ok(Some(Writer {
+        lock,
+        pid,
+        rebuild,
+        outside: None,
+      }));
     }
-    locked |= pid.is_some() && !rebuild;
+    if let Some(outside) = writing_elsewhere(index_dir) {
+      return Ok(Some(Writer {
+        lock,
+        pid,
+        rebuild,
+        outside: Some(outside),
+      }));
+    }
+    locked |= !rebuild;
   }
   // An init that took its lock is past creating the database: with its writer gone, the write
   // was interrupted ([`interrupted_write`]), however short the database it left.
@@ -72,6 +92,7 @@ pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, CodegraphError>
     lock: db,
     pid: 0,
     rebuild: false,
+    outside: None,
   }))
 }
 
@@ -87,7 +108,7 @@ pub fn interrupted_write(index_dir: &Path) -> Result<Option<Interrupted>, Codegr
   let Some(pid) = read_lock(&lock)?.and_then(|t| lock_pid(&t)) else {
     return Ok(None);
   };
-  if alive(pid, false) {
+  if alive(pid, false) || writing_elsewhere(index_dir).is_some() {
     return Ok(None);
   }
   let rebuild_lock = index_dir.join(REBUILD_FILE);
@@ -187,6 +208,11 @@ fn rebuild_pid(text: &str) -> Option<u32> {
   u32::try_from(v.get("pid")?.as_u64()?)
     .ok()
     .filter(|p| *p > 0 && i32::try_from(*p).is_ok())
+}
+
+/// Whether a writer whose pid this namespace lacks may live outside it (see the module comment).
+fn writing_elsewhere(index_dir: &Path) -> Option<Outside> {
+  matches!(database_holder(index_dir), Holder::Elsewhere(_)).then_some(Outside::Holder)
 }
 
 /// CodeGraph's liveness for each file (see the module comment).

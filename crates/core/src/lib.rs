@@ -14,11 +14,12 @@
 //! `tests/module_graph.rs` reads every `crate::` path and fails on a cycle, or when a module is
 //! not on the floor listed here:
 //!
-//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_scan (numbers,
-//!   facts, the caller's environment, OS primitives, the bounded source search)
-//! - floor 1: access, command, full_output, index_dir, manifest, resources, source_changes
-//! - floor 2: discovery, index_writer, limits, preflight
-//! - floor 3: environment, runner
+//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_context
+//!   (numbers, facts, the caller's environment, OS primitives, what a source line sits in)
+//! - floor 1: access, command, full_output, index_dir, lock_holders, manifest, resources,
+//!   source_walk
+//! - floor 2: discovery, index_writer, limits, preflight, source_scan (the bounded source search)
+//! - floor 3: environment, runner, source_changes
 //! - floor 4: version
 //! - floor 5: command_run (one command, start to finish: checks, run, verdict; and diagnose)
 
@@ -37,6 +38,7 @@ mod host_watch;
 pub mod index_dir;
 pub mod index_writer;
 pub mod limits;
+mod lock_holders;
 pub mod manifest;
 mod pid;
 pub mod preflight;
@@ -44,5 +46,7 @@ pub mod resources;
 pub mod runner;
 pub mod sanitize;
 pub mod source_changes;
+pub mod source_context;
 pub mod source_scan;
+pub mod source_walk;
 pub mod version;

@@ -1,21 +1,24 @@
 //! Which source files were written after a moment (the index's last write): the workspace walked
-//! as the source scan walks it (`source_scan::source_files`: `.gitignore`, `.git/info/exclude`, the
-//! directories CodeGraph skips), reading nothing but each file's metadata. It tells the status
-//! slot about changes no Pi tool reported (a shell command, an editor). Bounded by a deadline and
-//! a number of files seen; at most `max_paths` paths are listed, every change is counted.
+//! as the source scan walks it (`source_walk`: `.gitignore`, `.git/info/exclude`, the directories
+//! CodeGraph skips), reading nothing but each file's metadata. It tells the status slot about
+//! changes no Pi tool reported (a shell command, an editor). "Written" is `source_scan::written_ms`:
+//! the modification time, or on Unix the change time when earlier, so that a modification time
+//! set in the future (`touch -d`, an archive, a skewed clock) is not counted after every sync. Bounded by a deadline
+//! and a number of files seen; at most `max_paths` paths are listed, every change seen is
+//! counted, and a walk a bound ended says so (`stopped`, `files_seen`): its count is a lower bound.
 
 use std::path::Path;
-use std::time::{Duration, Instant, SystemTime};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::source_scan::{shown_path, source_files, ScanStop};
+use crate::source_scan::{written_ms, ScanStop};
+use crate::source_walk::{SkippedDirs, SourceFiles};
 
 /// One walk: which files count (by extension), what is never entered, since when, the bounds.
 #[derive(Debug, Clone)]
 pub struct ChangeScan {
   /// Extensions without the dot, compared case-insensitively.
   pub extensions: Vec<String>,
-  /// Directory names never entered: exact, or with `*` standing for any run of characters.
-  pub skip_dirs: Vec<String>,
+  pub skip: SkippedDirs,
   /// A file modified after this counts.
   pub since: SystemTime,
   pub max_files: usize,
@@ -32,18 +35,24 @@ pub struct ChangeOutcome {
   pub files_seen: usize,
   /// `Deadline` or `Files` when a bound ended the walk early.
   pub stopped: Option<ScanStop>,
+  /// Ignore files read only in part (over the walk's bound).
+  pub ignore_files_cut: usize,
 }
 
 /// Walks `root` as `scan` says. A file whose metadata cannot be read is not counted.
 pub fn changed_since(root: &Path, scan: &ChangeScan) -> ChangeOutcome {
   let started = Instant::now();
+  let since = scan
+    .since
+    .duration_since(UNIX_EPOCH)
+    .map_or(0, |d| d.as_millis() as u64);
   let mut outcome = ChangeOutcome::default();
-  let mut files = source_files(root, &scan.skip_dirs, started, scan.deadline);
-  for (entry, extension) in &mut files {
+  let mut files = SourceFiles::new(root, scan.skip.clone(), started, scan.deadline);
+  while let Some(file) = files.next() {
     if !scan
       .extensions
       .iter()
-      .any(|e| e.eq_ignore_ascii_case(&extension))
+      .any(|e| e.eq_ignore_ascii_case(&file.extension))
     {
       continue;
     }
@@ -52,31 +61,33 @@ pub fn changed_since(root: &Path, scan: &ChangeScan) -> ChangeOutcome {
       break;
     }
     outcome.files_seen += 1;
-    let Ok(modified) = entry.metadata().and_then(|m| Ok(m.modified()?)) else {
-      continue;
-    };
-    if modified <= scan.since {
+    if written_ms(&file.metadata) <= since {
       continue;
     }
     outcome.changed += 1;
     if outcome.paths.len() < scan.max_paths {
-      outcome.paths.push(shown_path(root, entry.path()));
+      outcome.paths.push(files.shown(&file.path));
     }
   }
-  outcome.stopped = outcome.stopped.or(files.stopped);
+  outcome.ignore_files_cut = files.ignore_files_cut;
+  outcome.stopped = outcome.stopped.or(files.stopped.map(ScanStop::from));
   outcome
 }
 
 #[cfg(test)]
 mod tests {
   use super::{changed_since, ChangeScan};
+  use crate::source_walk::SkippedDirs;
   use std::fs;
   use std::time::{Duration, SystemTime};
 
   fn scan(since: SystemTime, max_paths: usize) -> ChangeScan {
     ChangeScan {
       extensions: vec!["rs".into(), "TS".into()],
-      skip_dirs: vec!["target".into()],
+      skip: SkippedDirs {
+        exact: vec![],
+        globs: vec!["target".into()],
+      },
       since,
       max_files: 100,
       max_paths,

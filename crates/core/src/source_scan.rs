@@ -1,12 +1,18 @@
 //! A bounded search of a workspace's source for lines that match a pattern: the runner's half of
-//! "where is the index blind" (the JS api layer, `lib/api/blind-spots.js`, asks for the
-//! definitions of a name CodeGraph said it lacks and words what is found). The walk ignores what
-//! CodeGraph's indexer ignores as far as a walk can (`.gitignore` files at every depth,
-//! `.git/info/exclude`, the directory names the caller lists); the search is ripgrep's
-//! (`grep-searcher` over `grep-regex`). Bounded by a deadline, a number of files and of bytes, and
-//! of matches: what stopped it is part of the outcome. Sequential and sorted by name, so that the
-//! same tree gives the same answer (the Node runner's twin, `lib/runners/node/source-scan.js`,
-//! walks in the same order).
+//! "where is the index blind" and "what does the graph leave out" (the JS api layer,
+//! `lib/api/blind-spots.js` and `lib/api/call-sites.js`, asks for the lines that mention a name
+//! and words what is found). The walk is `source_walk`'s (what CodeGraph's indexer ignores, as
+//! far as a walk can); the search is ripgrep's (`grep-searcher` over `grep-regex`). Bounded by a
+//! deadline, a number of files and of bytes, and of matches: what stopped it is part of the
+//! outcome, with how far it got. Sequential and sorted by name, so that the same tree gives the
+//! same answer (the Node runner's twin, `lib/runners/node/source-scan.js`, walks in the same
+//! order).
+//!
+//! With a [`ScanContext`], each match also carries what the api layer needs to word it, read from
+//! its file in the same pass (`source_context`): the line's text (bounded), the tags whose
+//! patterns the whole line matches, the definition it sits in, the Rust macro block that holds
+//! it, the file's line count and when it was last written. Every file is opened as a regular
+//! file, never through a link, and read up to `max_file_bytes`.
 
 use std::path::Path;
 use std::time::{Duration, Instant};
@@ -14,7 +20,11 @@ use std::time::{Duration, Instant};
 use grep_regex::RegexMatcher;
 use grep_searcher::sinks::Bytes;
 use grep_searcher::{BinaryDetection, SearcherBuilder};
-use ignore::{DirEntry, WalkBuilder};
+use regex::Regex;
+
+use crate::files::{open_regular, read_prefix};
+use crate::source_context::{prefix, Definitions, Lines, MacroLines};
+use crate::source_walk::{SkippedDirs, SourceFiles, WalkStop};
 
 /// Which files one pattern applies to (by extension, compared lowercase, without the dot).
 #[derive(Debug, Clone)]
@@ -23,18 +33,54 @@ pub struct ScanRule {
   pub pattern: String,
 }
 
+/// A name for the lines its rules match (`calls`, `defines`).
+#[derive(Debug, Clone)]
+pub struct ScanTag {
+  pub tag: String,
+  pub rules: Vec<ScanRule>,
+}
+
+/// What each match carries besides its place (see the module comment).
+#[derive(Debug, Clone, Default)]
+pub struct ScanContext {
+  /// A match's `text` is the first this many characters of its line.
+  pub line_chars: usize,
+  pub tags: Vec<ScanTag>,
+  /// The lines that open a definition, per extension, each capturing its name (tried in order).
+  pub openings: Vec<ScanRule>,
+  /// Names an opening never gives (`if`, `for`: a pattern would take them for a method).
+  pub not_names: Vec<String>,
+  /// A line that opens this name's own definition is not "in" it (the symbol asked about).
+  pub own_name: Option<String>,
+  pub max_lines_up: usize,
+}
+
 /// One scan: the rules, the directories never entered, the bounds.
 #[derive(Debug, Clone)]
 pub struct SourceScan {
   pub rules: Vec<ScanRule>,
-  /// Directory names never entered: exact, or with `*` standing for any run of characters.
-  pub skip_dirs: Vec<String>,
+  pub skip: SkippedDirs,
   pub max_files: usize,
   /// Larger files are not read (counted in `files_too_large`).
   pub max_file_bytes: u64,
   pub max_total_bytes: u64,
   pub max_matches: usize,
   pub deadline: Duration,
+  pub context: Option<ScanContext>,
+}
+
+/// What a match's line and file say (with a [`ScanContext`]).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct MatchContext {
+  pub text: String,
+  pub tags: Vec<String>,
+  pub within: Option<String>,
+  pub in_macro: Option<String>,
+  pub file_lines: u64,
+  /// Milliseconds since the Unix epoch: the file's modification time, or on Unix its change
+  /// time when that is earlier (a modification time set in the future, by `touch -d`, an archive
+  /// or a skewed clock, is not a write after the index; the change time cannot be set).
+  pub written_ms: u64,
 }
 
 /// A matching line: the file relative to the root (`/`-separated), its 1-based line, its size.
@@ -43,12 +89,14 @@ pub struct ScanMatch {
   pub path: String,
   pub line: u64,
   pub file_bytes: u64,
+  pub context: Option<MatchContext>,
 }
 
 /// Which bound ended the scan early.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScanStop {
   Deadline,
+  Cancelled,
   Files,
   Bytes,
   Matches,
@@ -59,9 +107,19 @@ impl ScanStop {
   pub fn tag(self) -> &'static str {
     match self {
       ScanStop::Deadline => "deadline",
+      ScanStop::Cancelled => "cancelled",
       ScanStop::Files => "files",
       ScanStop::Bytes => "bytes",
       ScanStop::Matches => "matches",
+    }
+  }
+}
+
+impl From<WalkStop> for ScanStop {
+  fn from(stop: WalkStop) -> Self {
+    match stop {
+      WalkStop::Deadline => ScanStop::Deadline,
+      WalkStop::Cancelled => ScanStop::Cancelled,
     }
   }
 }
@@ -72,6 +130,8 @@ pub struct ScanOutcome {
   pub files_scanned: usize,
   pub bytes_scanned: u64,
   pub files_too_large: usize,
+  /// Ignore files read only in part (over the walk's bound).
+  pub ignore_files_cut: usize,
   pub stopped: Option<ScanStop>,
 }
 
@@ -83,100 +143,89 @@ pub struct ScanPatternError {
   pub text: String,
 }
 
-/// Whether a directory `name` is one `skip` lists (`*` matches any run of characters).
-fn glob_matches(glob: &str, name: &str) -> bool {
-  let mut parts = glob.split('*');
-  let first = parts.next().unwrap_or_default();
-  let Some(mut rest) = name.strip_prefix(first) else {
-    return false;
-  };
-  let tail: Vec<&str> = parts.collect();
-  let Some((last, middle)) = tail.split_last() else {
-    return rest.is_empty();
-  };
-  for part in middle {
-    match rest.find(part) {
-      Some(i) => rest = &rest[i + part.len()..],
-      None => return false,
-    }
-  }
-  rest.len() >= last.len() && rest.ends_with(last)
+fn compiled(pattern: &str) -> Result<Regex, ScanPatternError> {
+  Regex::new(pattern).map_err(|e| ScanPatternError {
+    pattern: pattern.to_owned(),
+    text: e.to_string(),
+  })
 }
 
-fn lowercase_extension(path: &Path) -> Option<String> {
-  path
-    .extension()
-    .map(|e| e.to_string_lossy().to_ascii_lowercase())
+fn applies(rule: &ScanRule, extension: &str) -> bool {
+  rule
+    .extensions
+    .iter()
+    .any(|e| e.eq_ignore_ascii_case(extension))
 }
 
-/// The walk: sorted by name, symlinks not followed, `.gitignore` at every depth and
-/// `.git/info/exclude` read (with or without a repository), `skip_dirs` never entered.
-fn walker(root: &Path, skip_dirs: &[String]) -> ignore::Walk {
-  let skip_dirs = skip_dirs.to_vec();
-  WalkBuilder::new(root)
-    .standard_filters(false)
-    .git_ignore(true)
-    .git_exclude(true)
-    .require_git(false)
-    .follow_links(false)
-    .sort_by_file_name(std::cmp::Ord::cmp)
-    .filter_entry(move |entry: &DirEntry| {
-      let is_dir = entry.file_type().is_some_and(|t| t.is_dir());
-      let name = entry.file_name().to_string_lossy();
-      !(is_dir && entry.depth() > 0 && skip_dirs.iter().any(|g| glob_matches(g, &name)))
+/// A context's patterns, compiled once.
+struct Compiled<'a> {
+  context: &'a ScanContext,
+  tags: Vec<(&'a str, Vec<(&'a ScanRule, Regex)>)>,
+  openings: Vec<(&'a ScanRule, Regex)>,
+}
+
+impl<'a> Compiled<'a> {
+  fn new(context: &'a ScanContext) -> Result<Self, ScanPatternError> {
+    let rules = |rules: &'a [ScanRule]| {
+      rules
+        .iter()
+        .map(|r| Ok((r, compiled(&r.pattern)?)))
+        .collect::<Result<Vec<_>, ScanPatternError>>()
+    };
+    Ok(Compiled {
+      context,
+      tags: context
+        .tags
+        .iter()
+        .map(|t| Ok((t.tag.as_str(), rules(&t.rules)?)))
+        .collect::<Result<_, ScanPatternError>>()?,
+      openings: rules(&context.openings)?,
     })
-    .build()
-}
-
-/// The files of a walk that have an extension, in walk order, each with its extension
-/// lowercased, until `deadline` has passed since `started` (checked before each entry, a
-/// directory's too): the iteration then ends and `stopped` says `Deadline`.
-pub(crate) struct SourceFiles {
-  walk: ignore::Walk,
-  started: Instant,
-  deadline: Duration,
-  /// `Some(Deadline)` once the deadline ended the walk.
-  pub(crate) stopped: Option<ScanStop>,
-}
-
-impl Iterator for SourceFiles {
-  type Item = (DirEntry, String);
-
-  fn next(&mut self) -> Option<Self::Item> {
-    loop {
-      if self.stopped.is_some() {
-        return None;
-      }
-      if self.started.elapsed() >= self.deadline {
-        self.stopped = Some(ScanStop::Deadline);
-        return None;
-      }
-      let Ok(entry) = self.walk.next()? else {
-        continue;
-      };
-      if !entry.file_type().is_some_and(|t| t.is_file()) {
-        continue;
-      }
-      let Some(extension) = lowercase_extension(entry.path()) else {
-        continue;
-      };
-      return Some((entry, extension));
-    }
   }
-}
 
-/// `root`'s source files (SourceFiles), `skip_dirs` never entered.
-pub(crate) fn source_files(
-  root: &Path,
-  skip_dirs: &[String],
-  started: Instant,
-  deadline: Duration,
-) -> SourceFiles {
-  SourceFiles {
-    walk: walker(root, skip_dirs),
-    started,
-    deadline,
-    stopped: None,
+  /// The context of each of `lines` (1-based) of one file.
+  fn of_file(
+    &self,
+    extension: &str,
+    bytes: &[u8],
+    lines: &[u64],
+    written_ms: u64,
+  ) -> Vec<MatchContext> {
+    let text = Lines::new(bytes);
+    let openings: Vec<Regex> = self
+      .openings
+      .iter()
+      .filter(|(r, _)| applies(r, extension))
+      .map(|(_, re)| re.clone())
+      .collect();
+    let mut definitions = Definitions::new(&text, &openings, &self.context.not_names);
+    let macros = (extension == "rs").then(|| MacroLines::new(bytes));
+    lines
+      .iter()
+      .map(|&line| {
+        let index = usize::try_from(line - 1).unwrap_or(usize::MAX);
+        let whole = text.text(index);
+        let tags = self
+          .tags
+          .iter()
+          .filter(|(_, rules)| {
+            rules
+              .iter()
+              .any(|(r, re)| applies(r, extension) && re.is_match(&whole))
+          })
+          .map(|(tag, _)| (*tag).to_owned())
+          .collect();
+        let own = self.context.own_name.as_deref();
+        MatchContext {
+          text: prefix(&whole, self.context.line_chars).to_owned(),
+          tags,
+          within: definitions.enclosing(index, own, self.context.max_lines_up),
+          in_macro: macros.as_ref().and_then(|m| m.at(line)).map(str::to_owned),
+          file_lines: text.count(),
+          written_ms,
+        }
+      })
+      .collect()
   }
 }
 
@@ -201,19 +250,36 @@ fn matching_lines(matcher: &RegexMatcher, bytes: &[u8]) -> Vec<u64> {
   }
 }
 
-/// `path` relative to `root`, `/`-separated.
-pub(crate) fn shown_path(root: &Path, path: &Path) -> String {
-  let relative = path.strip_prefix(root).unwrap_or(path);
-  relative
-    .components()
-    .map(|c| c.as_os_str().to_string_lossy())
-    .collect::<Vec<_>>()
-    .join("/")
+/// When the file was last written, in ms since the epoch (see [`MatchContext::written_ms`]).
+pub fn written_ms(metadata: &std::fs::Metadata) -> u64 {
+  let modified = metadata
+    .modified()
+    .ok()
+    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+    .map_or(0, |d| d.as_millis() as u64);
+  #[cfg(unix)]
+  {
+    use std::os::unix::fs::MetadataExt;
+    let seconds = u64::try_from(metadata.ctime()).unwrap_or(0);
+    let nanos = u64::try_from(metadata.ctime_nsec()).unwrap_or(0);
+    modified.min(seconds * 1000 + nanos / 1_000_000)
+  }
+  #[cfg(not(unix))]
+  modified
 }
 
 /// Searches `root` as `scan` says. Only a pattern that does not compile is an error; a file
 /// that cannot be read is skipped, as CodeGraph skips it.
 pub fn scan(root: &Path, scan: &SourceScan) -> Result<ScanOutcome, ScanPatternError> {
+  scan_cancellable(root, scan, &|| false)
+}
+
+/// [`scan`], ended early (`stopped: cancelled`) once `cancelled` says so.
+pub fn scan_cancellable(
+  root: &Path,
+  scan: &SourceScan,
+  cancelled: &dyn Fn() -> bool,
+) -> Result<ScanOutcome, ScanPatternError> {
   let started = Instant::now();
   let matchers = scan
     .rules
@@ -225,18 +291,15 @@ pub fn scan(root: &Path, scan: &SourceScan) -> Result<ScanOutcome, ScanPatternEr
       })
     })
     .collect::<Result<Vec<_>, _>>()?;
+  let context = scan.context.as_ref().map(Compiled::new).transpose()?;
   let mut outcome = ScanOutcome::default();
-  let mut files = source_files(root, &scan.skip_dirs, started, scan.deadline);
-  for (entry, extension) in &mut files {
-    let Some(rule) = scan.rules.iter().position(|r| {
-      r.extensions
-        .iter()
-        .any(|e| e.eq_ignore_ascii_case(&extension))
-    }) else {
+  let mut files =
+    SourceFiles::cancellable(root, scan.skip.clone(), started, scan.deadline, cancelled);
+  while let Some(file) = files.next() {
+    let Some(rule) = scan.rules.iter().position(|r| applies(r, &file.extension)) else {
       continue;
     };
-    let Ok(meta) = entry.metadata() else { continue };
-    if meta.len() > scan.max_file_bytes {
+    if file.metadata.len() > scan.max_file_bytes {
       outcome.files_too_large += 1;
       continue;
     }
@@ -244,50 +307,48 @@ pub fn scan(root: &Path, scan: &SourceScan) -> Result<ScanOutcome, ScanPatternEr
       outcome.stopped = Some(ScanStop::Files);
       break;
     }
-    if outcome.bytes_scanned + meta.len() > scan.max_total_bytes {
+    if outcome.bytes_scanned + file.metadata.len() > scan.max_total_bytes {
       outcome.stopped = Some(ScanStop::Bytes);
       break;
     }
-    let Ok(bytes) = std::fs::read(entry.path()) else {
+    // The file as opened (a regular file, no link), up to the bound whatever it grew to.
+    let Ok(opened) = open_regular(&file.path) else {
+      continue;
+    };
+    let Ok(metadata) = opened.metadata() else {
+      continue;
+    };
+    let Ok((bytes, _)) = read_prefix(opened, scan.max_file_bytes) else {
       continue;
     };
     outcome.files_scanned += 1;
     outcome.bytes_scanned += bytes.len() as u64;
-    let lines = matching_lines(&matchers[rule], &bytes);
+    let mut lines = matching_lines(&matchers[rule], &bytes);
     if lines.is_empty() {
       continue;
     }
-    let shown = shown_path(root, entry.path());
+    let left = scan.max_matches - outcome.matches.len();
+    let full = lines.len() > left;
+    lines.truncate(left);
+    let shown = files.shown(&file.path);
+    let contexts = context
+      .as_ref()
+      .map(|c| c.of_file(&file.extension, &bytes, &lines, written_ms(&metadata)));
+    let mut contexts = contexts.map(Vec::into_iter);
     for line in lines {
-      if outcome.matches.len() >= scan.max_matches {
-        outcome.stopped = Some(ScanStop::Matches);
-        return Ok(outcome);
-      }
       outcome.matches.push(ScanMatch {
         path: shown.clone(),
         line,
         file_bytes: bytes.len() as u64,
+        context: contexts.as_mut().and_then(Iterator::next),
       });
     }
+    if full {
+      outcome.stopped = Some(ScanStop::Matches);
+      break;
+    }
   }
-  outcome.stopped = outcome.stopped.or(files.stopped);
+  outcome.ignore_files_cut = files.ignore_files_cut;
+  outcome.stopped = outcome.stopped.or(files.stopped.map(ScanStop::from));
   Ok(outcome)
-}
-
-#[cfg(test)]
-mod tests {
-  use super::glob_matches;
-
-  #[test]
-  fn globs_match_whole_names() {
-    assert!(glob_matches("target", "target"));
-    assert!(!glob_matches("target", "targets"));
-    assert!(glob_matches("*.egg-info", "pkg.egg-info"));
-    assert!(!glob_matches("*.egg-info", "pkg.egg-info2"));
-    assert!(glob_matches("cmake-build-*", "cmake-build-debug"));
-    assert!(glob_matches("bazel-*", "bazel-"));
-    assert!(!glob_matches("bazel-*", "bazel"));
-    assert!(glob_matches("a*b*c", "a-b-c"));
-    assert!(!glob_matches("a*b*c", "a-c-b"));
-  }
 }

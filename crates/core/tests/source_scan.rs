@@ -6,6 +6,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use pi_codegraph_core::source_scan::{scan, ScanRule, ScanStop, SourceScan};
+use pi_codegraph_core::source_walk::SkippedDirs;
 
 fn write(root: &Path, rel: &str, text: &[u8]) {
   let path = root.join(rel);
@@ -19,17 +20,16 @@ fn request(pattern: &str) -> SourceScan {
       extensions: vec!["rs".into(), "ts".into()],
       pattern: pattern.into(),
     }],
-    skip_dirs: vec![
-      "node_modules".into(),
-      "target".into(),
-      ".git".into(),
-      "*.egg-info".into(),
-    ],
+    skip: SkippedDirs {
+      exact: vec![".git".into()],
+      globs: vec!["node_modules".into(), "target".into(), "*.egg-info".into()],
+    },
     max_files: 1000,
     max_file_bytes: 1 << 20,
     max_total_bytes: 1 << 30,
     max_matches: 100,
     deadline: Duration::from_secs(10),
+    context: None,
   }
 }
 

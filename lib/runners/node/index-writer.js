@@ -13,11 +13,14 @@
 // and a string `mode` and lives when `kill(pid, 0)` succeeds or fails with EPERM. As in the
 // addon, a pid of 0 or below (a process group to `kill`) and an unreaped zombie are no writer.
 // From the first moment of an `init`, before any lock, a database no longer than its first page
-// is a writer too, with no pid (beingCreated).
+// is a writer too, with no pid (beingCreated). A pid this namespace does not run may be a writer
+// in another (a dev container sharing the workspace): before such a lock is called stale, the
+// lock holders of the database are asked (lock-holders.js); a writer elsewhere is live, `outside`.
 
 const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { exhausted } = require("../../contract/problems.js");
+const { outsideHolder } = require("./lock-holders.js");
 const { signal0, zombie } = require("./pid.js");
 const { readRegular } = require("../../contract/files.js");
 const { SQLITE_MAGIC } = require("../../contract/limits.js");
@@ -62,7 +65,7 @@ async function alive(pid, rebuild) {
   return exists && !(await zombie(pid));
 }
 
-/** The live writer of the index in `indexDir` — `{ lock, pid, rebuild }` — or null. */
+/** The live writer of the index in `indexDir` — `{ lock, pid, rebuild, outside? }` — or null. */
 async function activeWriter(indexDir) {
   let locked = false;
   for (const [name, rebuild] of [
@@ -72,8 +75,11 @@ async function activeWriter(indexDir) {
     const lock = path.join(indexDir, name);
     const text = await readLock(lock);
     const pid = text === null ? null : lockPid(text, rebuild);
-    if (pid !== null && (await alive(pid, rebuild))) return { lock, pid, rebuild };
-    if (pid !== null && !rebuild) locked = true;
+    if (pid === null) continue;
+    if (await alive(pid, rebuild)) return { lock, pid, rebuild };
+    const elsewhere = await outsideHolder(indexDir);
+    if (elsewhere) return { lock, pid, rebuild, ...elsewhere };
+    if (!rebuild) locked = true;
   }
   // An init that took its lock is past creating the database: with its writer gone, the write
   // was interrupted (interruptedWrite), however short the database it left.
@@ -92,7 +98,7 @@ async function interruptedWrite(indexDir) {
   const lock = path.join(indexDir, "codegraph.lock");
   const text = await readLock(lock);
   const pid = text === null ? null : lockPid(text, false);
-  if (pid === null || (await alive(pid, false))) return null;
+  if (pid === null || (await alive(pid, false)) || (await outsideHolder(indexDir))) return null;
   const rebuildText = await readLock(path.join(indexDir, "rebuild.pid"));
   const rebuildPid = rebuildText === null ? null : lockPid(rebuildText, true);
   return { lock, pid, rebuild: rebuildPid !== null && !(await alive(rebuildPid, true)) };

@@ -1,55 +1,88 @@
 // The Node runner's bounded source search, the twin of crates/core/src/source_scan.rs: the same
-// walk (source-walk.js), the same bounds in the same order, the same result. A file with a NUL
-// byte reports nothing; a file that cannot be read is skipped.
+// walk (source-walk.js), the same bounds in the same order, the same result, each match with the
+// same context when asked (source-context.js). A file with a NUL byte reports nothing; a file
+// that cannot be read is skipped. Runs in the source worker (source-worker.js), never on the
+// host's thread.
 //
-// Node differs: the walk and reads are asynchronous, so a scan yields to the event loop (the
-// addon's runs on its own thread). Where the optional `ignore` package is not installed, no
-// `.gitignore` is read (only the listed directory names are skipped) and the outcome says
-// `gitignoreUnread: true`.
+// Node differs: JavaScript's regular expressions backtrack, so a line is matched on its first
+// MAX_MATCHED_CHARS characters (the addon's engine is linear in the line and reads it whole);
+// where the optional `ignore` package is not installed, no `.gitignore` is read and the outcome
+// says `gitignoreUnread: true`.
 
-const fsp = require("node:fs/promises");
-const { gitignoreReadable, shownPath, sourceFiles } = require("./source-walk.js");
+const { definitions, fileLines, prefix, rustMacroLines } = require("./source-context.js");
+const { gitignoreReadable, readWorkspaceFile, shownPath, sourceFiles, stopper } = require("./source-walk.js");
+
+/** A line is matched on at most this many characters (see the top comment). */
+const MAX_MATCHED_CHARS = 4096;
+
+function invalid(pattern, err) {
+  return Object.assign(
+    new Error(`CODEGRAPH_INVALID_REQUEST: invalid scan pattern ${JSON.stringify(pattern)}: ${err.message}`),
+    { code: "CODEGRAPH_INVALID_REQUEST" },
+  );
+}
 
 function compile(rules) {
   return rules.map((rule) => {
     try {
-      return {
-        extensions: rule.extensions.map((e) => e.toLowerCase()),
-        regex: new RegExp(rule.pattern, "u"),
-      };
+      return { extensions: rule.extensions.map((e) => e.toLowerCase()), regex: new RegExp(rule.pattern, "u") };
     } catch (err) {
-      throw Object.assign(
-        new Error(`CODEGRAPH_INVALID_REQUEST: invalid scan pattern ${JSON.stringify(rule.pattern)}: ${err.message}`),
-        {
-          code: "CODEGRAPH_INVALID_REQUEST",
-        },
-      );
+      throw invalid(rule.pattern, err);
     }
   });
 }
 
+/** When a file was last written (crates/core/src/source_scan.rs `written_ms`): the earlier of mtime and ctime. */
+const writtenMs = (stat) =>
+  Math.floor(process.platform === "win32" ? stat.mtimeMs : Math.min(stat.mtimeMs, stat.ctimeMs));
+
+/** A context's patterns compiled once, and what they say of one file's matching lines. */
+function contextOf(context) {
+  const tags = context.tags.map((t) => ({ tag: t.tag, rules: compile(t.rules) }));
+  const openings = compile(context.openings);
+  return (extension, bytes, lineNumbers, stat) => {
+    const text = bytes.toString("utf8");
+    const { lines, count } = fileLines(text);
+    const opens = openings.filter((r) => r.extensions.includes(extension)).map((r) => r.regex);
+    const defs = definitions(lines, opens, context.notNames ?? []);
+    const macros = extension === "rs" ? rustMacroLines(bytes) : null;
+    return lineNumbers.map((line) => {
+      const whole = lines[line - 1] ?? "";
+      const matched = whole.slice(0, MAX_MATCHED_CHARS);
+      const within = defs.enclosing(line - 1, context.ownName ?? null, context.maxLinesUp);
+      const macro = macros?.at(line) ?? null;
+      return {
+        text: prefix(whole, context.lineChars),
+        tags: tags
+          .filter((t) => t.rules.some((r) => r.extensions.includes(extension) && r.regex.test(matched)))
+          .map((t) => t.tag),
+        // Absent rather than null, as the addon's object has them.
+        ...(within === null ? {} : { within }),
+        ...(macro === null ? {} : { macro }),
+        fileLines: count,
+        writtenMs: writtenMs(stat),
+      };
+    });
+  };
+}
+
 /**
- * Searches `cwd`'s source as `scan` says (lib/contract/definitions.js builds it): `{ matches:
- * [{ path, line, fileBytes }], filesScanned, bytesScanned, filesTooLarge, stopped }`.
+ * Searches `cwd`'s source as `scan` says (lib/contract/ builds it): `{ matches: [{ path, line,
+ * fileBytes, …context }], filesScanned, bytesScanned, filesTooLarge, ignoreFilesCut, stopped }`.
+ * `cancel`: an Int32Array over shared memory whose first value, once non-zero, ends the scan.
  */
-async function scanSource(cwd, scan) {
+function scanSource(cwd, scan, cancel = null) {
   const started = Date.now();
   const rules = compile(scan.rules);
-  const out = { matches: [], filesScanned: 0, bytesScanned: 0, filesTooLarge: 0 };
+  const withContext = scan.context ? contextOf(scan.context) : null;
+  const out = { matches: [], filesScanned: 0, bytesScanned: 0, filesTooLarge: 0, ignoreFilesCut: 0 };
   if (!gitignoreReadable()) out.gitignoreUnread = true;
-  for await (const { abs, extension, stopped } of sourceFiles(cwd, scan.skipDirs, started, scan.deadlineMs)) {
-    if (stopped) {
-      out.stopped = stopped;
-      break;
-    }
+  const state = {};
+  const stop = stopper(started, scan.deadlineMs, cancel, state);
+  for (const { abs, extension, stat } of sourceFiles(cwd, scan, stop, state)) {
     const rule = rules.find((r) => r.extensions.includes(extension));
     if (!rule) continue;
-    const size = await fsp.stat(abs).then(
-      (s) => s.size,
-      () => null,
-    );
-    if (size === null) continue;
-    if (size > scan.maxFileBytes) {
+    if (stat.size > scan.maxFileBytes) {
       out.filesTooLarge += 1;
       continue;
     }
@@ -57,27 +90,44 @@ async function scanSource(cwd, scan) {
       out.stopped = "files";
       break;
     }
-    if (out.bytesScanned + size > scan.maxTotalBytes) {
+    if (out.bytesScanned + stat.size > scan.maxTotalBytes) {
       out.stopped = "bytes";
       break;
     }
-    const bytes = await fsp.readFile(abs).catch(() => null);
-    if (bytes === null) continue;
+    let read;
+    try {
+      read = readWorkspaceFile(abs, scan.maxFileBytes);
+    } catch {
+      continue;
+    }
+    const { bytes } = read;
     out.filesScanned += 1;
     out.bytesScanned += bytes.length;
     if (bytes.includes(0)) continue;
-    const shown = shownPath(cwd, abs);
     const lines = bytes.toString("utf8").split("\n");
+    let found = [];
     for (let i = 0; i < lines.length; i += 1) {
-      if (!rule.regex.test(lines[i])) continue;
-      if (out.matches.length >= scan.maxMatches) {
-        out.stopped = "matches";
-        return out;
-      }
-      out.matches.push({ path: shown, line: i + 1, fileBytes: bytes.length });
+      if (i % 256 === 255 && stop()) break;
+      if (rule.regex.test(lines[i].slice(0, MAX_MATCHED_CHARS))) found.push(i + 1);
+    }
+    if (found.length === 0) continue;
+    const room = scan.maxMatches - out.matches.length;
+    const full = found.length > room;
+    found = found.slice(0, room);
+    const shown = shownPath(cwd, abs);
+    const contexts = withContext ? withContext(extension, bytes, found, read.stat) : [];
+    for (const [i, line] of found.entries()) {
+      out.matches.push({ path: shown, line, fileBytes: bytes.length, ...contexts[i] });
+    }
+    if (full) {
+      out.stopped = "matches";
+      break;
     }
   }
+  out.ignoreFilesCut = state.ignoreFilesCut ?? 0;
+  out.stopped ??= state.stopped;
+  if (!out.stopped) delete out.stopped;
   return out;
 }
 
-module.exports = { scanSource };
+module.exports = { scanSource, writtenMs };

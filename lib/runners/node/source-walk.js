@@ -1,11 +1,30 @@
-// The Node runner's walk of a workspace's source, the twin of crates/core/src/source_scan.rs's
-// `walker`: sorted by name, symlinks not followed, `.gitignore` at every depth and
-// `.git/info/exclude` read with the `ignore` package (the deepest that decides wins), the listed
-// directory names never entered. `ignore` is an optional dependency, required when a walk first
-// runs: where it is not installed, no `.gitignore` is read (`gitignoreReadable()` is false).
+// The Node runner's walk of a workspace's source, the twin of crates/core/src/source_walk.rs:
+// depth first, sorted by name, a directory before what it holds, symbolic links never followed,
+// the listed directory names never entered (`skipExact` as written, `skipDirs` with `*` for any
+// run of characters), `.gitignore` at every depth and `.git/info/exclude` read with the `ignore`
+// package (the deepest file that decides wins). It runs in the source worker
+// (source-worker.js), never on the host's thread, so it reads synchronously.
+//
+// A repository's own files are attacker-controlled input: an ignore file is read only when it is
+// a regular file reached without a link (O_NOFOLLOW, O_NONBLOCK, O_NOCTTY, checked on the fd),
+// and only its first MAX_IGNORE_FILE_BYTES (counted in `ignoreFilesCut`). The deadline and the
+// cancel flag are checked before each entry, while a large directory is listed and while an
+// ignore file's patterns are added. `ignore` is an optional dependency: where it is not
+// installed, no `.gitignore` is read (`gitignoreReadable()` is false).
 
-const fsp = require("node:fs/promises");
+const fs = require("node:fs");
 const path = require("node:path");
+const { IS_WINDOWS } = require("../../contract/limits.js");
+
+/** As crates/core/src/source_walk.rs. */
+const MAX_IGNORE_FILE_BYTES = 64 * 1024;
+const IGNORE_LINES_PER_CHUNK = 128;
+const LIST_CHECK_EVERY = 1024;
+
+/** Read-only, never through a link, never blocking on a FIFO, never taking a terminal. */
+const WORKSPACE_OPEN_FLAGS = IS_WINDOWS
+  ? fs.constants.O_RDONLY
+  : fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 
 let ignorePackage;
 /** The `ignore` package, or null where it is not installed. */
@@ -29,86 +48,144 @@ function globMatches(glob, name) {
   return new RegExp(`^${source}$`, "su").test(name);
 }
 
-const byBytes = (a, b) => Buffer.compare(Buffer.from(a.name), Buffer.from(b.name));
-
-/** The gitignore matcher of one directory (its `.gitignore`; at the root `.git/info/exclude` too), or null. */
-async function matcherOf(dir, isRoot) {
-  const ignore = ignoreFactory();
-  if (!ignore) return null;
-  const files = [path.join(dir, ".gitignore")];
-  if (isRoot) files.unshift(path.join(dir, ".git", "info", "exclude"));
-  let matcher = null;
-  for (const file of files) {
-    const text = await fsp.readFile(file, "utf8").catch(() => null);
-    if (text === null) continue;
-    matcher ??= ignore({ allowRelativePaths: true });
-    try {
-      matcher.add(text);
-    } catch {
-      // a pattern the package cannot read: the rest of the file still counts
+/**
+ * At most `maxBytes` of the regular file `file` (opened as WORKSPACE_OPEN_FLAGS says and checked
+ * on the fd): `{ bytes, more, stat }`; throws for anything else (a link, a FIFO, a device).
+ */
+function readWorkspaceFile(file, maxBytes) {
+  if (IS_WINDOWS && fs.lstatSync(file).isSymbolicLink()) throw new Error("a symbolic link");
+  const fd = fs.openSync(file, WORKSPACE_OPEN_FLAGS);
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new Error("it is not a regular file");
+    const buf = Buffer.alloc(Math.min(maxBytes + 1, Math.max(stat.size + 1, 1)));
+    let got = 0;
+    while (got < buf.length) {
+      const n = fs.readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
     }
+    return { bytes: buf.subarray(0, Math.min(got, maxBytes)), more: got > maxBytes, stat };
+  } finally {
+    fs.closeSync(fd);
   }
-  return matcher;
 }
 
-/** Whether `abs` is ignored by the matchers of its directories (`chain`: root first). */
-function ignored(chain, abs, isDir) {
-  for (let i = chain.length - 1; i >= 0; i -= 1) {
-    const { dir, matcher } = chain[i];
-    if (!matcher) continue;
-    const rel = path.relative(dir, abs).split(path.sep).join("/") + (isDir ? "/" : "");
-    let verdict;
-    try {
-      verdict = matcher.test(rel);
-    } catch {
-      continue;
-    }
-    if (verdict.ignored) return true;
-    if (verdict.unignored) return false;
-  }
-  return false;
-}
+const byBytes = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /**
- * Every entry of `cwd`'s tree the walk enters or lists, in the Rust walk's order: `{ abs, entry }`
- * (a `fs.Dirent`; a directory is yielded before what it holds). The caller checks its bounds at
- * each entry and stops by leaving the loop.
+ * The walk (a generator of `{ abs, extension, stat }` for the files that have an extension, in
+ * walk order): `cwd`, `{ skipDirs, skipExact }`, `stop()` (true once the deadline passed or the
+ * caller cancelled: the walk then ends). `state.stopped` is set by `stop`'s caller; `state`
+ * gets `ignoreFilesCut`.
  */
-async function* walkSource(cwd, skipDirs) {
-  async function* walk(dir, chain) {
-    const entries = await fsp.readdir(dir, { withFileTypes: true }).catch(() => []);
-    entries.sort(byBytes);
-    for (const entry of entries) {
-      const abs = path.join(dir, entry.name);
-      if (entry.isDirectory()) {
-        if (skipDirs.some((g) => globMatches(g, entry.name)) || ignored(chain, abs, true)) continue;
-        yield { abs, entry };
-        yield* walk(abs, [...chain, { dir: abs, matcher: await matcherOf(abs, false) }]);
+function* sourceFiles(cwd, { skipDirs = [], skipExact = [] }, stop, state) {
+  state.ignoreFilesCut = 0;
+  const skips = (name) => skipExact.includes(name) || skipDirs.some((g) => globMatches(g, name));
+
+  /** The patterns of one ignore file, added a chunk of lines at a time; null when none or stopped. */
+  function ignoreFile(file) {
+    const ignore = ignoreFactory();
+    if (!ignore) return null;
+    let read;
+    try {
+      read = readWorkspaceFile(file, MAX_IGNORE_FILE_BYTES);
+    } catch {
+      return null;
+    }
+    let text = read.bytes.toString("utf8");
+    if (read.more) {
+      state.ignoreFilesCut += 1;
+      text = text.slice(0, Math.max(0, text.lastIndexOf("\n")));
+    }
+    const lines = text.split(/\r?\n/u);
+    const matcher = ignore({ allowRelativePaths: true });
+    for (let i = 0; i < lines.length; i += IGNORE_LINES_PER_CHUNK) {
+      if (stop()) return null;
+      try {
+        matcher.add(lines.slice(i, i + IGNORE_LINES_PER_CHUNK));
+      } catch {
+        // a pattern the package cannot read: the rest of the file still counts
+      }
+    }
+    return matcher;
+  }
+
+  const isRealDir = (p) => {
+    try {
+      return fs.lstatSync(p).isDirectory();
+    } catch {
+      return false;
+    }
+  };
+  const info = path.join(cwd, ".git", "info");
+  const exclude = isRealDir(path.join(cwd, ".git")) && isRealDir(info) ? ignoreFile(path.join(info, "exclude")) : null;
+
+  /** Whether `abs` is ignored: the deepest ignore file that matches decides, then the exclude. */
+  function ignored(chain, abs, isDir) {
+    const matchers = [...chain].reverse();
+    if (exclude) matchers.push({ dir: cwd, matcher: exclude });
+    for (const { dir, matcher } of matchers) {
+      if (!matcher) continue;
+      const rel = path.relative(dir, abs).split(path.sep).join("/") + (isDir ? "/" : "");
+      let verdict;
+      try {
+        verdict = matcher.test(rel);
+      } catch {
         continue;
       }
-      if (ignored(chain, abs, false)) continue;
-      yield { abs, entry };
+      if (verdict.ignored) return true;
+      if (verdict.unignored) return false;
     }
+    return false;
   }
-  yield* walk(cwd, [{ dir: cwd, matcher: await matcherOf(cwd, true) }]);
-}
 
-/**
- * The files of the walk that have an extension, in its order: `{ abs, entry, extension }` (the
- * extension lowercased), until `deadlineMs` has passed since `started` (checked before each
- * entry, a directory's too): then `{ stopped: "deadline" }`, the last item. The twin of
- * crates/core/src/source_scan.rs `source_files`.
- */
-async function* sourceFiles(cwd, skipDirs, started, deadlineMs) {
-  for await (const { abs, entry } of walkSource(cwd, skipDirs)) {
-    if (Date.now() - started >= deadlineMs) {
-      yield { stopped: "deadline" };
-      return;
+  /** `dir`'s entry names, sorted; null when the deadline passed while listing. */
+  function list(dir) {
+    let handle;
+    try {
+      handle = fs.opendirSync(dir);
+    } catch {
+      return [];
     }
-    if (!entry.isFile()) continue;
-    const extension = path.extname(entry.name).slice(1).toLowerCase();
-    if (extension !== "") yield { abs, entry, extension };
+    const names = [];
+    try {
+      for (let entry = handle.readSync(); entry !== null; entry = handle.readSync()) {
+        names.push(entry.name);
+        if (names.length % LIST_CHECK_EVERY === 0 && stop()) return null;
+      }
+    } catch {
+      // a directory that cannot be read further: what was listed counts
+    } finally {
+      handle.closeSync();
+    }
+    return names.sort(byBytes);
   }
+
+  function* walk(dir, chain) {
+    const names = list(dir);
+    if (names === null) return;
+    const own = names.includes(".gitignore") ? ignoreFile(path.join(dir, ".gitignore")) : null;
+    const here = [...chain, { dir, matcher: own }];
+    for (const name of names) {
+      if (stop()) return;
+      const abs = path.join(dir, name);
+      let stat;
+      try {
+        stat = fs.lstatSync(abs);
+      } catch {
+        continue;
+      }
+      if (stat.isDirectory()) {
+        if (!skips(name) && !ignored(here, abs, true)) yield* walk(abs, here);
+        continue;
+      }
+      if (!stat.isFile() || ignored(here, abs, false)) continue;
+      const extension = path.extname(name).slice(1).toLowerCase();
+      if (extension !== "") yield { abs, extension, stat };
+    }
+  }
+  yield* walk(cwd, []);
 }
 
 /** Whether `.gitignore` files are read (the optional `ignore` package is installed). */
@@ -117,4 +194,17 @@ const gitignoreReadable = () => ignoreFactory() !== null;
 /** `abs` relative to `cwd`, `/`-separated. */
 const shownPath = (cwd, abs) => path.relative(cwd, abs).split(path.sep).join("/");
 
-module.exports = { gitignoreReadable, shownPath, sourceFiles };
+/**
+ * A stop function for a walk begun at `started` (ms): true once `deadlineMs` passed or `cancel`
+ * (an Int32Array over a SharedArrayBuffer, or null) holds a non-zero value; `state.stopped` says which.
+ */
+function stopper(started, deadlineMs, cancel, state) {
+  return () => {
+    if (state.stopped) return true;
+    if (cancel && Atomics.load(cancel, 0) !== 0) state.stopped = "cancelled";
+    else if (Date.now() - started >= deadlineMs) state.stopped = "deadline";
+    return Boolean(state.stopped);
+  };
+}
+
+module.exports = { MAX_IGNORE_FILE_BYTES, gitignoreReadable, readWorkspaceFile, shownPath, sourceFiles, stopper };

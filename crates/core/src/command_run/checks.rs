@@ -226,6 +226,7 @@ fn busy(w: Writer, waited_ms: u64) -> CodegraphError {
     lock: w.lock,
     pid: w.pid,
     rebuild: w.rebuild,
+    outside: w.outside,
     waited_ms,
   }
 }

@@ -164,6 +164,7 @@ fn record_index(d: &mut Diagnosis, index: Result<IndexFound, CodegraphError>, lo
     lock: w.lock.clone(),
     pid: w.pid,
     rebuild: w.rebuild,
+    outside: w.outside,
     waited_ms: 0,
   };
   if let Some(w) = writer {

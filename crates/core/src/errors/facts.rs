@@ -59,7 +59,7 @@ impl Resource {
   }
 }
 
-/// A live process writing the index (as a fact: `{ lock, pid, rebuild }`, the lock raw).
+/// A live process writing the index (as a fact: `{ lock, pid, rebuild, outside }`, the lock raw).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 pub struct Writer {
   /// The lock file that names it (for a database still being created: the database itself).
@@ -69,4 +69,14 @@ pub struct Writer {
   pub pid: u32,
   /// True for `rebuild.pid` (a full rebuild), false for `codegraph.lock` (any write).
   pub rebuild: bool,
+  /// Set when the pid runs nowhere in this pid namespace, yet the writer may live outside it.
+  pub outside: Option<Outside>,
+}
+
+/// Why a writer whose pid this namespace lacks may still be writing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Outside {
+  /// A process outside this pid namespace holds the index database open.
+  Holder,
 }

@@ -26,6 +26,7 @@ fn facts_are_camel_case_with_tagged_reasons_and_raw_paths() {
     lock: PathBuf::from("/w/.codegraph/codegraph.lock"),
     pid: 7,
     rebuild: true,
+    outside: None,
     waited_ms: 1500,
   }
   .facts();
@@ -46,6 +47,7 @@ fn facts_are_camel_case_with_tagged_reasons_and_raw_paths() {
     lock: PathBuf::from("/w/.codegraph/rebuild.pid"),
     pid: 7,
     rebuild: true,
+    outside: None,
   })));
   assert_eq!(
     seen["writerSeen"],

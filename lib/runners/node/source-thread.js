@@ -1,0 +1,90 @@
+// The host's side of the Node runner's source worker (source-worker.js): `scanSource(cwd, scan,
+// signal?)` and `changedSource(cwd, walk)` with the addon's shapes, run off the host's thread.
+// The worker is started on first use and kept (unreferenced while idle, so it never holds a
+// process open). Each request honours its own deadline inside the worker; should the worker
+// not answer within that deadline and a grace (a regular expression that backtracks for
+// seconds, a read stuck on a hung mount), it is terminated, every request it held settles as
+// stopped at its deadline with nothing found, and the next request starts a new one. An aborted
+// signal sets the request's shared cancel flag: the worker ends it at its next file.
+
+const path = require("node:path");
+
+/** How long past a request's own deadline the worker may take to answer before it is ended. */
+const GRACE_MS = 1000;
+
+let worker = null;
+let nextId = 1;
+const pending = new Map(); // id → { settle, timer }
+
+function settleAll(outcome) {
+  for (const [id, entry] of pending) {
+    clearTimeout(entry.timer);
+    pending.delete(id);
+    entry.settle(outcome);
+  }
+}
+
+function started() {
+  if (worker) return worker;
+  const { Worker } = require("node:worker_threads");
+  const own = new Worker(path.join(__dirname, "source-worker.js"));
+  own.unref();
+  own.on("message", ({ id, value, error }) => {
+    const entry = pending.get(id);
+    if (!entry) return;
+    clearTimeout(entry.timer);
+    pending.delete(id);
+    entry.settle(error ? { error } : { value });
+    if (pending.size === 0) own.unref();
+  });
+  const gone = () => {
+    if (worker === own) worker = null;
+    settleAll({ lost: true });
+  };
+  own.on("error", gone);
+  own.on("exit", gone);
+  worker = own;
+  return own;
+}
+
+/** What a request answers when the worker had to be ended: its deadline passed, nothing found. */
+const EMPTY = {
+  scanSource: () => ({ matches: [], filesScanned: 0, bytesScanned: 0, filesTooLarge: 0, ignoreFilesCut: 0 }),
+  changedSource: () => ({ paths: [], changed: 0, filesSeen: 0, ignoreFilesCut: 0 }),
+};
+
+function request(op, cwd, body, signal) {
+  return new Promise((resolve, reject) => {
+    const id = nextId++;
+    const cancel = new Int32Array(new SharedArrayBuffer(4));
+    const onAbort = () => Atomics.store(cancel, 0, 1);
+    if (signal?.aborted) onAbort();
+    signal?.addEventListener?.("abort", onAbort, { once: true });
+    const settle = ({ value, error, lost }) => {
+      signal?.removeEventListener?.("abort", onAbort);
+      if (error) reject(Object.assign(new Error(error.message), error.code ? { code: error.code } : {}));
+      else if (lost) resolve({ ...EMPTY[op](), stopped: Atomics.load(cancel, 0) ? "cancelled" : "deadline" });
+      else resolve(value);
+    };
+    const own = started();
+    const timer = setTimeout(
+      () => {
+        // The worker did not answer in time: ended, with every request it held.
+        if (worker === own) worker = null;
+        settleAll({ lost: true });
+        own.terminate().catch(() => {});
+      },
+      (Number(body?.deadlineMs) || 0) + GRACE_MS,
+    );
+    pending.set(id, { settle, timer });
+    own.ref();
+    own.postMessage({ id, op, cwd, request: body, cancel: cancel.buffer });
+  });
+}
+
+/** The source scan (source-scan.js), in the worker. */
+const scanSource = (cwd, scan, signal) => request("scanSource", cwd, scan, signal ?? null);
+/** The changed-files walk (source-changes.js), in the worker. */
+const changedSource = (cwd, walk) => request("changedSource", cwd, walk, null);
+
+module.exports = { changedSource, scanSource };
