@@ -18,6 +18,7 @@ import { makeMonorepo } from "./helpers/roots.mjs";
 const require = createRequire(import.meta.url);
 const pkg = require("../index.js");
 const { createEditLedger } = require("../lib/api/edit-ledger.js");
+const { CHANGE_WALK_LIMITS } = require("../lib/contract/source-changes.js");
 /** The ledger's bound (lib/api/edit-ledger.js MAX_EDITS_TRACKED), as the user sees it. */
 const BOUND = 1000;
 
@@ -176,4 +177,39 @@ test("a walk that finds more than it lists counts at least that many: 1000+", ()
   assert.equal(ledger.noteChanged(root, files.slice(0, 2), false), false, "the same files again: no change");
   ledger.noteChanged(root, files, true);
   assert.deepEqual([ledger.count(), ledger.more()], [3, true]);
+});
+
+test("a file dated in the future counts until the index is written after it: /codegraph sync and the count agree", async () => {
+  const ws = makeWorkspace();
+  const hour = 3600;
+  fs.utimesSync(path.join(ws, "main.ts"), Date.now() / 1000 - 2 * hour, Date.now() / 1000 - 2 * hour);
+  const future = path.join(ws, "future.ts");
+  fs.writeFileSync(future, "export const later = 1;\n");
+  fs.utimesSync(future, Date.now() / 1000 + hour, Date.now() / 1000 + hour); // an archive's date, a skewed clock
+  const db = path.join(ws, ".codegraph", "codegraph.db");
+  fs.utimesSync(db, Date.now() / 1000 - 60, Date.now() / 1000 - 60);
+  const s = await session(ws);
+  await waitFor(() => s.slot() === "⬡ codegraph · 1 file changed since the index", { what: "the start's walk" });
+  // The sync writes the index after the file was written: its date in the future is no later write.
+  await s.host.commands.get("codegraph").handler("sync --yes", s.ctx);
+  await s.host.beforeAgentStart(s.ctx);
+  assert.equal(s.slot(), "⬡ codegraph");
+  assert.equal(await s.report(), "pi-codegraph: ready");
+});
+
+test("a walk a bound ended says its count is a lower bound, and that a change past it is not counted", async () => {
+  const ws = makeWorkspace();
+  // More files than the walk reads (CHANGE_WALK_LIMITS.maxFiles), the one change sorted last.
+  const many = path.join(ws, "gen");
+  fs.mkdirSync(many);
+  for (let i = 0; i < CHANGE_WALK_LIMITS.maxFiles + 1; i += 1) fs.writeFileSync(path.join(many, `f${i}.ts`), "");
+  const db = path.join(ws, ".codegraph", "codegraph.db");
+  fs.utimesSync(db, Date.now() / 1000 + 60, Date.now() / 1000 + 60); // the index newer than all of them
+  const s = await session(ws);
+  await waitFor(() => /not counted/u.test(s.slot() ?? ""), { what: "the start's walk", timeoutMs: 30_000 });
+  assert.match(s.slot(), /^⬡ codegraph · changes past [\d,]+ files not counted$/u);
+  assert.match(
+    await s.report(),
+    /^pi-codegraph: ready; the walk for changes stopped at (its bound of 50,000 files|its time bound after reading [\d,]+ files), so a change past them is not counted \(\/codegraph status asks CodeGraph\)$/u,
+  );
 });

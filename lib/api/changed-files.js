@@ -9,7 +9,7 @@
 const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { indexFilesCommand } = require("../contract/commands.js");
-const { isWithin } = require("../contract/files.js");
+const { isWithin, writtenMs } = require("../contract/files.js");
 
 /** The `files --json` rows: `[{ path, size }]`; null when the text is not that list. */
 function indexedFiles(text) {
@@ -36,7 +36,7 @@ async function rowState(root, row, indexedAtMs) {
   }
   if (!st.isFile()) return "removed";
   const resized = typeof row.size === "number" && st.size !== row.size;
-  return resized || (indexedAtMs !== null && st.mtimeMs > indexedAtMs) ? "modified" : null;
+  return resized || (indexedAtMs !== null && writtenMs(st) > indexedAtMs) ? "modified" : null;
 }
 
 /**

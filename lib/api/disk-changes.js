@@ -9,8 +9,10 @@ const { indexWrittenAt } = require("./staleness.js");
 
 /**
  * `roots`: `[{ dir, indexDir }]` (the index directory each diagnosis found). Resolves with
- * `[{ dir, files, more }]`: the changed files (absolute) under each root, and whether the walk
- * found more than it lists or stopped at a bound before the end (then there may be more).
+ * `[{ dir, files, more, cut }]`: the changed files (absolute) under each root, whether the walk
+ * found more than it lists or stopped at a bound before the end (then there may be more), and
+ * `cut` (`{ stopped, filesSeen }`, or null) when a bound (its time, its files) ended the walk:
+ * then changes past what it read are not counted.
  */
 async function changedSinceIndex(changedSource, roots) {
   if (typeof changedSource !== "function") return [];
@@ -26,7 +28,8 @@ async function changedSinceIndex(changedSource, roots) {
     }
     const files = walked.paths.map((p) => path.resolve(dir, ...p.split("/")));
     const more = walked.changed > walked.paths.length || (walked.changed > 0 && Boolean(walked.stopped));
-    found.push({ dir, files, more });
+    const cut = walked.stopped ? { stopped: walked.stopped, filesSeen: walked.filesSeen } : null;
+    found.push({ dir, files, more, cut });
   }
   return found;
 }

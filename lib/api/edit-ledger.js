@@ -48,6 +48,7 @@ const MAX_EDITS_TRACKED = 1000;
 function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_TRACKED } = {}) {
   const edits = new Map(); // absolute path → when the tool reported it (ms)
   const untracked = new Map(); // root → the latest edit there past the bound (ms)
+  const cuts = new Map(); // root → how the last walk there was cut ({ stopped, filesSeen })
   let indexed = new Map(); // root directory → when its index was last written (ms), or null
   let indexNames = []; // the names of the roots' index directories, as the last recheck was told
   /** Whether an edit at `at` in `root` (undefined: no root covers it) is not newer than that root's index. */
@@ -76,18 +77,23 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_
     },
     /**
      * Files a walk found written after `root`'s index (absolute; `more`: it found more than it
-     * listed), counted as edits from now; true when the count changed.
+     * listed), counted as edits from now; `cut` (`{ stopped, filesSeen }` or null): how a bound
+     * ended that walk, kept until the next walk of `root`. True when the count or the cut changed.
      */
-    noteChanged(root, files, more = false) {
+    noteChanged(root, files, more = false, cut = null) {
       const before = edits.size + untracked.size;
       const dir = path.resolve(root);
+      const cutBefore = JSON.stringify(cuts.get(dir) ?? null);
+      if (cut) cuts.set(dir, cut);
+      else cuts.delete(dir);
+      const cutChanged = JSON.stringify(cut ?? null) !== cutBefore;
       for (const file of files) {
         if (edits.has(file)) continue;
         if (edits.size < maxTracked) edits.set(file, Date.now());
         else untracked.set(dir, Date.now());
       }
       if (more) untracked.set(dir, Date.now());
-      return edits.size + untracked.size !== before;
+      return edits.size + untracked.size !== before || cutChanged;
     },
     async recheck(roots) {
       const list = (typeof roots === "string" ? [roots] : Array.isArray(roots) ? roots : []).map((r) =>
@@ -110,7 +116,9 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_
     count: () => (edits.size === 0 && untracked.size > 0 ? 1 : edits.size),
     /** The tracked files counted now (absolute), in the order first edited. */
     files: () => [...edits.keys()],
-    more: () => untracked.size > 0,
+    more: () => untracked.size > 0 || cuts.size > 0,
+    /** How the last walk was cut (`{ stopped, filesSeen }`: the first root's), or null: then the count is a lower bound. */
+    cut: () => cuts.values().next().value ?? null,
   };
 }
 

@@ -10,7 +10,7 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { countLines } = require("../contract/limits.js");
 const { DEFAULT_INDEX_DIR } = require("../contract/index-dir.js");
-const { isWithin } = require("../contract/files.js");
+const { isWithin, writtenMs } = require("../contract/files.js");
 const { staleAnswerLine } = require("../words/staleness.js");
 
 /** All the checks of one answer (or one ledger re-check) settle by this deadline, or are not told. */
@@ -198,7 +198,7 @@ async function fileState(root, realRoot, segments, indexMs) {
         return null;
       }
     }
-    if (i === segments.length - 1) return st.isFile() && st.mtimeMs > indexMs ? "changed" : null;
+    if (i === segments.length - 1) return st.isFile() && writtenMs(st) > indexMs ? "changed" : null;
     if (!st.isDirectory()) return "deleted"; // a file where a directory was: the cited path is gone
   }
   return null;

@@ -13,6 +13,11 @@ const INDEX_DB_FILE = "codegraph.db";
 const REGULAR_OPEN_FLAGS = IS_WINDOWS
   ? fs.constants.O_RDONLY
   : fs.constants.O_RDONLY | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
+/**
+ * A workspace's file: as REGULAR_OPEN_FLAGS, never through a link (O_NOFOLLOW: a repository can
+ * commit `.gitignore -> /dev/tty`); crates/core/src/files.rs `open_workspace_file`.
+ */
+const WORKSPACE_OPEN_FLAGS = IS_WINDOWS ? REGULAR_OPEN_FLAGS : REGULAR_OPEN_FLAGS | fs.constants.O_NOFOLLOW;
 
 /**
  * The one rule of a blank request, shared with the addon (preflight/request.rs `is_blank_char`): only
@@ -53,10 +58,11 @@ function isWithin(p, base) {
 
 /**
  * At most `maxBytes` from the start of a regular file, opened non-blocking and checked again on
- * the fd (crates/core/src/files.rs `open_regular`); throws for anything else.
+ * the fd (crates/core/src/files.rs `open_regular`; with `workspace`, never through a link:
+ * `open_workspace_file`); throws for anything else.
  */
-async function readRegular(file, maxBytes) {
-  const { handle } = await openRegular(file);
+async function readRegular(file, maxBytes, { workspace = false } = {}) {
+  const { handle } = await openRegular(file, { workspace });
   try {
     return await readAt(handle, 0, maxBytes);
   } finally {
@@ -68,8 +74,10 @@ async function readRegular(file, maxBytes) {
  * A regular file opened non-blocking and checked again on the fd: `{ handle, stat }` (the
  * caller closes it); throws for anything else, closing what it opened.
  */
-async function openRegular(file) {
-  const handle = await fsp.open(file, REGULAR_OPEN_FLAGS);
+async function openRegular(file, { workspace = false } = {}) {
+  // Windows has no O_NOFOLLOW: the link is looked for first.
+  if (workspace && IS_WINDOWS && (await fsp.lstat(file)).isSymbolicLink()) throw new Error("a symbolic link");
+  const handle = await fsp.open(file, workspace ? WORKSPACE_OPEN_FLAGS : REGULAR_OPEN_FLAGS);
   try {
     const stat = await handle.stat();
     if (!stat.isFile()) throw new Error("it is not a regular file");
@@ -79,6 +87,14 @@ async function openRegular(file) {
     throw err;
   }
 }
+
+/**
+ * When a file was last written, in ms (a `fs.Stats`): its modification time, or on POSIX its
+ * change time when that is earlier. A modification time set in the future (`touch -d`, an
+ * archive's dates, a skewed clock) is no write after the index, and the change time cannot be
+ * set. The addon's twin: crates/core/src/source_scan.rs `written_ms`.
+ */
+const writtenMs = (stat) => Math.floor(IS_WINDOWS ? stat.mtimeMs : Math.min(stat.mtimeMs, stat.ctimeMs));
 
 /** At most `length` bytes of `handle` from `position` (fewer at the end of the file). */
 async function readAt(handle, position, length) {
@@ -96,6 +112,7 @@ module.exports = {
   BLANK,
   INDEX_DB_FILE,
   REGULAR_OPEN_FLAGS,
+  WORKSPACE_OPEN_FLAGS,
   canonicalPath,
   isWithin,
   kindOfFile,
@@ -103,4 +120,5 @@ module.exports = {
   readAt,
   readRegular,
   resolvedPath,
+  writtenMs,
 };

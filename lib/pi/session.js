@@ -96,7 +96,7 @@ async function startSession(pi, ctx, glue, peers) {
     if (!ctx.hasUI) return;
     const { ledger } = state;
     const serving = state.serving();
-    const text = statusText(serving, glue.runnerInfo(), ledger.count(), state.toolRoots(), ledger.more());
+    const text = statusText(serving, glue.runnerInfo(), ledger.count(), state.toolRoots(), ledger.more(), ledger.cut());
     // Coloured from Pi's theme in the terminal only (an rpc client gets the plain words).
     const colour = ctx.mode === "tui" && ctx.ui.theme ? statusColour(serving, ledger.count()) : null;
     const shown = colour ? ctx.ui.theme.fg(colour, text) : text;
@@ -156,7 +156,7 @@ async function startSession(pi, ctx, glue, peers) {
     const roots = state.toolRoots().map((r) => ({ dir: r.dir, indexDir: state.diagnosisOf(r)?.indexDir }));
     let counted = false;
     for (const found of await glue.changedSince(roots)) {
-      if (state.ledger.noteChanged(found.dir, found.files, found.more)) counted = true;
+      if (state.ledger.noteChanged(found.dir, found.files, found.more, found.cut)) counted = true;
     }
     if (counted) slot(ctx);
   }

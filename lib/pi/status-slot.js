@@ -8,9 +8,10 @@ const { editedSlotText } = require("../words/staleness.js");
 /**
  * The status slot: the real state in a few words, the runner when it is a fallback, and when
  * ready how many files this session's edit/write tools changed after the index (`edited`; with
- * `editedMore`, at least that many: the ledger's bound was passed).
+ * `editedMore`, at least that many: the ledger's bound was passed; `walkCut`: a bound ended the
+ * walk for changes, which then counts at least that many).
  */
-function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = false) {
+function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = false, walkCut = null) {
   const fallback = runner?.fallback ? ` (${runner.name} runner)` : "";
   // Which roots the tools answer from, when it is not simply the workspace's own index.
   const where =
@@ -19,7 +20,7 @@ function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = fals
       : roots.length === 1 && roots[0].source !== "workspace"
         ? ` · ${printable(roots[0].label)}`
         : "";
-  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited, editedMore)}`;
+  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited, editedMore, walkCut)}`;
   const words = {
     CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
     CODEGRAPH_NOT_FOUND: "CLI not installed",

@@ -32,13 +32,27 @@ const staleTagText = (count) => `⚠ ${filesWord(count)} changed since the index
 /** `3 files`, or with `more` (past the ledger's bound: at least that many) `1000+ files`. */
 const editedWord = (count, more) => (more ? `${count}+ files` : filesWord(count));
 
+const count = (n) => n.toLocaleString("en-US");
+
+/** How a bound ended the walk for changes: "stopped at its time bound after reading 48,211 files". */
+function walkCutText(cut) {
+  const files = `${count(cut.filesSeen ?? 0)} ${cut.filesSeen === 1 ? "file" : "files"}`;
+  return cut.stopped === "files"
+    ? `stopped at its bound of ${files}`
+    : `stopped at its time bound after reading ${files}`;
+}
+
 /**
  * The status slot's tail when files changed after the index (edited by Pi's tools, or found by
  * the walk after a shell command or before a turn): " · 3 files changed since the index"
- * ("1000+ files" past the bound).
+ * ("1000+ files" past the bound); when a bound cut the walk, what it counted is a lower bound,
+ * said as such (" · at least 3 files changed since the index"), and with none found, that
+ * changes past what it read are not counted.
  */
-function editedSlotText(count, more = false) {
-  return count > 0 ? ` · ${editedWord(count, more)} changed since the index` : "";
+function editedSlotText(n, more = false, cut = null) {
+  if (cut && n === 0) return ` · changes past ${count(cut.filesSeen ?? 0)} files not counted`;
+  if (cut) return ` · at least ${filesWord(n)} changed since the index`;
+  return n > 0 ? ` · ${editedWord(n, more)} changed since the index` : "";
 }
 
 /** At most this many edited files are named in the /codegraph report; the rest are counted. */
@@ -49,12 +63,16 @@ const MAX_EDITED_NAMED = 3;
  * since the index: src/a.ts, src/b.ts, src/c.ts and 1 more". `names`: the files (relative to the
  * workspace), in the order first seen changed.
  */
-function editedReportText(count, more = false, names = []) {
+function editedReportText(n, more = false, names = [], cut = null) {
   const shown = names.slice(0, MAX_EDITED_NAMED).map(shownPath);
-  const rest = count - shown.length;
+  const rest = n - shown.length;
   const list =
     shown.length === 0 ? "" : `: ${shown.join(", ")}${rest > 0 ? ` and ${rest}${more ? "+" : ""} more` : ""}`;
-  return `ready, ${editedWord(count, more)} changed since the index${list}`;
+  if (cut && n === 0)
+    return `ready; the walk for changes ${walkCutText(cut)}, so a change past them is not counted (/codegraph status asks CodeGraph)`;
+  if (cut)
+    return `ready, at least ${filesWord(n)} changed since the index (the walk for changes ${walkCutText(cut)})${list}`;
+  return `ready, ${editedWord(n, more)} changed since the index${list}`;
 }
 
 /**

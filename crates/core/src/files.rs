@@ -1,6 +1,6 @@
 //! Filesystem primitives every floor shares, with no rule of pi-codegraph's own: a path with its
-//! links resolved, "below" by path components, a regular file opened without blocking or following
-//! a link, and read up to a bound.
+//! links resolved, "below" by path components, a regular file opened without blocking (a
+//! workspace's without following a link), and read up to a bound.
 
 use std::path::{Path, PathBuf};
 
@@ -24,20 +24,31 @@ pub fn canonical(p: &Path) -> PathBuf {
   real
 }
 
-/// A regular file opened for reading, never through a symbolic link: opened with `O_NOFOLLOW`
-/// (a link, wherever it points, is refused: a repository can commit `x -> /dev/tty`), with
-/// `O_NONBLOCK` (a file swapped for a FIFO after a metadata check cannot block the open) and
-/// `O_NOCTTY`, and checked on the open descriptor.
+/// A regular file opened for reading. Opened with `O_NONBLOCK` (a file swapped for a FIFO after
+/// a metadata check cannot block the open) and `O_NOCTTY`, and checked on the open descriptor.
+/// A link is followed: for files outside the workspace (CodeGraph's own `package.json`).
 pub fn open_regular(path: &Path) -> std::io::Result<std::fs::File> {
+  open_checked(path, false)
+}
+
+/// A regular file of the workspace opened for reading, never through a symbolic link: as
+/// [`open_regular`], with `O_NOFOLLOW` (a link, wherever it points, is refused: a repository can
+/// commit `.gitignore -> /dev/tty`). For ignore files, sources, CodeGraph's lock files.
+pub fn open_workspace_file(path: &Path) -> std::io::Result<std::fs::File> {
+  open_checked(path, true)
+}
+
+fn open_checked(path: &Path, no_link: bool) -> std::io::Result<std::fs::File> {
   let mut options = std::fs::OpenOptions::new();
   options.read(true);
   #[cfg(unix)]
   {
     use std::os::unix::fs::OpenOptionsExt;
-    options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | libc::O_NOFOLLOW);
+    let link = if no_link { libc::O_NOFOLLOW } else { 0 };
+    options.custom_flags(libc::O_NONBLOCK | libc::O_NOCTTY | link);
   }
   #[cfg(windows)]
-  {
+  if no_link {
     use std::os::windows::fs::OpenOptionsExt;
     // FILE_FLAG_OPEN_REPARSE_POINT: the link itself is opened, and refused below.
     options.custom_flags(0x0020_0000);

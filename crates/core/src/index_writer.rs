@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use crate::errors::{lossy, CodegraphError, Outside, Step, Writer};
-use crate::files::open_regular;
+use crate::files::open_workspace_file;
 use crate::lock_holders::{database_holder, Holder};
 use crate::resources::exhausted;
 
@@ -144,7 +144,7 @@ impl Interrupted {
 /// shorter file, or one page of a header that counts more, is a damaged index, not an init.
 fn being_created(db: &Path) -> Result<bool, CodegraphError> {
   let mut header = [0u8; 32];
-  let read = open_regular(db).and_then(|mut f| {
+  let read = open_workspace_file(db).and_then(|mut f| {
     let len = f.metadata()?.len();
     f.read_exact(&mut header).map(|()| len)
   });
@@ -168,7 +168,7 @@ fn being_created(db: &Path) -> Result<bool, CodegraphError> {
 /// A lock file's text, when it is a small regular file (absent, special or unreadable: none).
 fn read_lock(path: &Path) -> Result<Option<String>, CodegraphError> {
   let mut bytes = Vec::new();
-  let read = open_regular(path).and_then(|f| f.take(MAX_LOCK_BYTES + 1).read_to_end(&mut bytes));
+  let read = open_workspace_file(path).and_then(|f| f.take(MAX_LOCK_BYTES + 1).read_to_end(&mut bytes));
   match read {
     Ok(_) if bytes.len() as u64 <= MAX_LOCK_BYTES => {
       Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))

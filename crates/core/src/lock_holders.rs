@@ -53,7 +53,7 @@ pub fn database_holder(index_dir: &Path) -> Holder {
 #[cfg(target_os = "linux")]
 fn holder_of(file: &Path) -> Option<u32> {
   use std::os::fd::AsRawFd;
-  let opened = crate::files::open_regular(file).ok()?;
+  let opened = crate::files::open_workspace_file(file).ok()?;
   // SAFETY: `flock` is plain data; all-zero is a valid value of it.
   let mut probe: libc::flock = unsafe { std::mem::zeroed() };
   probe.l_type = libc::F_WRLCK as libc::c_short;

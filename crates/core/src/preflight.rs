@@ -8,7 +8,7 @@ use crate::env_snapshot::EnvSnapshot;
 use crate::errors::{
   os_text, CodegraphError, FileKind, NoIndexKind, NoIndexReason, Step, WorkspaceReason,
 };
-use crate::files::{canonical, open_regular};
+use crate::files::{canonical, open_workspace_file};
 use crate::index_dir::{index_dir, index_dir_name_for};
 use crate::resources::exhausted;
 
@@ -230,7 +230,7 @@ fn missing_index(workspace: &Path, env: &EnvSnapshot, what: &Path) -> CodegraphE
 /// The first 16 bytes of a regular file.
 fn read_header(db: &Path) -> std::io::Result<[u8; 16]> {
   let mut header = [0u8; 16];
-  open_regular(db)?.read_exact(&mut header)?;
+  open_workspace_file(db)?.read_exact(&mut header)?;
   Ok(header)
 }
 

@@ -22,7 +22,7 @@ use grep_searcher::sinks::Bytes;
 use grep_searcher::{BinaryDetection, SearcherBuilder};
 use regex::Regex;
 
-use crate::files::{open_regular, read_prefix};
+use crate::files::{open_workspace_file, read_prefix};
 use crate::source_context::{prefix, Definitions, Lines, MacroLines};
 use crate::source_walk::{SkippedDirs, SourceFiles, WalkStop};
 
@@ -312,7 +312,7 @@ pub fn scan_cancellable(
       break;
     }
     // The file as opened (a regular file, no link), up to the bound whatever it grew to.
-    let Ok(opened) = open_regular(&file.path) else {
+    let Ok(opened) = open_workspace_file(&file.path) else {
       continue;
     };
     let Ok(metadata) = opened.metadata() else {

@@ -5,7 +5,7 @@
 //! file that decides winning, as git has it.
 //!
 //! A repository's own files are attacker-controlled input: an ignore file is read only when it
-//! is a regular file reached without a link (`files::open_regular`: a committed
+//! is a regular file reached without a link (`files::open_workspace_file`: a committed
 //! `.gitignore -> /dev/tty` is never opened), and only its first [`MAX_IGNORE_FILE_BYTES`]
 //! (counted in `ignore_files_cut`). The deadline is checked before each entry, while a large
 //! directory is listed and while an ignore file's patterns compile; no read the walk makes can
@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
 
-use crate::files::{open_regular, read_prefix};
+use crate::files::{open_workspace_file, read_prefix};
 
 /// An ignore file's bytes past this are not read (a real one is a few KB; one of megabytes would
 /// cost seconds to compile): the first lines count, the file is counted as cut.
@@ -169,7 +169,7 @@ impl<'a> SourceFiles<'a> {
   /// The patterns of one ignore file (`root`: the directory they are relative to); None when
   /// there are none, or the deadline passed while they were compiled (then the walk stops).
   fn ignore_file(&mut self, root: &Path, file: &Path) -> Option<IgnoreFile> {
-    let (bytes, more) = open_regular(file)
+    let (bytes, more) = open_workspace_file(file)
       .and_then(|f| read_prefix(f, MAX_IGNORE_FILE_BYTES))
       .ok()?;
     let text = String::from_utf8_lossy(&bytes);

@@ -71,9 +71,10 @@ function envDroppedLines(dropped) {
  */
 function readyText(diagnosis, state) {
   const edited = state.ledger?.count() ?? 0;
-  if (edited === 0) return { text: "ready", changed: false };
+  const cut = state.ledger?.cut?.() ?? null;
+  if (edited === 0 && !cut) return { text: "ready", changed: false };
   const names = (state.ledger?.files?.() ?? []).map((file) => path.relative(diagnosis.cwd, file));
-  return { text: editedReportText(edited, state.ledger?.more?.() ?? false, names), changed: true };
+  return { text: editedReportText(edited, state.ledger?.more?.() ?? false, names, cut), changed: edited > 0 };
 }
 
 /**

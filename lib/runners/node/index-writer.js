@@ -35,7 +35,7 @@ const WRITER_POLL_MS = 100;
 /** A lock file's text; null when absent, special, unreadable or too large. Out of resources: throws. */
 async function readLock(file) {
   try {
-    const bytes = await readRegular(file, MAX_LOCK_BYTES + 1);
+    const bytes = await readRegular(file, MAX_LOCK_BYTES + 1, { workspace: true });
     return bytes.length > MAX_LOCK_BYTES ? null : bytes.toString("utf8");
   } catch (err) {
     const problem = exhausted({ is: "readLock" }, err);
@@ -115,7 +115,7 @@ async function beingCreated(db) {
   let header;
   let size;
   try {
-    header = await readRegular(db, 32);
+    header = await readRegular(db, 32, { workspace: true });
     size = (await fsp.stat(db)).size;
   } catch (err) {
     const problem = exhausted({ is: "readIndexHeader" }, err);

@@ -143,7 +143,7 @@ async function checkIndex(workspace, home, env) {
   }
   let header;
   try {
-    header = await readRegular(db, 16);
+    header = await readRegular(db, 16, { workspace: true });
   } catch (err) {
     if (isDenied(err)) throw denied(dir, db, err);
     if (isGone(err)) throw await missing(db);

@@ -1,11 +1,11 @@
 // The Node runner's walk for changed source files, the twin of crates/core/src/source_changes.rs:
 // the same walk (source-walk.js), metadata only, the same bounds in the same order, the same
-// result; "written" is the earlier of a file's modification and change times (source-scan.js
+// result; "written" is the earlier of a file's modification and change times (contract/files.js
 // `writtenMs`: a modification time set in the future is not a write after the index). Runs in
 // the source worker. Where the optional `ignore` package is not installed, no `.gitignore` is
 // read and the outcome says `gitignoreUnread: true`.
 
-const { writtenMs } = require("./source-scan.js");
+const { writtenMs } = require("../../contract/files.js");
 const { gitignoreReadable, shownPath, sourceFiles, stopper } = require("./source-walk.js");
 
 /**

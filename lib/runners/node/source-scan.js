@@ -9,6 +9,7 @@
 // where the optional `ignore` package is not installed, no `.gitignore` is read and the outcome
 // says `gitignoreUnread: true`.
 
+const { writtenMs } = require("../../contract/files.js");
 const { definitions, fileLines, prefix, rustMacroLines } = require("./source-context.js");
 const { gitignoreReadable, readWorkspaceFile, shownPath, sourceFiles, stopper } = require("./source-walk.js");
 
@@ -31,10 +32,6 @@ function compile(rules) {
     }
   });
 }
-
-/** When a file was last written (crates/core/src/source_scan.rs `written_ms`): the earlier of mtime and ctime. */
-const writtenMs = (stat) =>
-  Math.floor(process.platform === "win32" ? stat.mtimeMs : Math.min(stat.mtimeMs, stat.ctimeMs));
 
 /** A context's patterns compiled once, and what they say of one file's matching lines. */
 function contextOf(context) {
@@ -130,4 +127,4 @@ function scanSource(cwd, scan, cancel = null) {
   return out;
 }
 
-module.exports = { scanSource, writtenMs };
+module.exports = { scanSource };

@@ -14,17 +14,13 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
+const { WORKSPACE_OPEN_FLAGS } = require("../../contract/files.js");
 const { IS_WINDOWS } = require("../../contract/limits.js");
 
 /** As crates/core/src/source_walk.rs. */
 const MAX_IGNORE_FILE_BYTES = 64 * 1024;
 const IGNORE_LINES_PER_CHUNK = 128;
 const LIST_CHECK_EVERY = 1024;
-
-/** Read-only, never through a link, never blocking on a FIFO, never taking a terminal. */
-const WORKSPACE_OPEN_FLAGS = IS_WINDOWS
-  ? fs.constants.O_RDONLY
-  : fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK | fs.constants.O_NOCTTY;
 
 let ignorePackage;
 /** The `ignore` package, or null where it is not installed. */
