@@ -101,3 +101,35 @@ test("explore: only the request's code-like names are looked for, and only those
     `CodeGraph's answer does not mention "top_level"; the source defines it at src/lib.rs:5; read it there.`,
   ]);
 });
+
+test("the search for a name the index may lack begins while CodeGraph answers, not after it", async () => {
+  const ws = workspace();
+  const { nativeBackend } = createRequire(import.meta.url)("../lib/runners/native.js");
+  let began;
+  const searching = new Promise((resolve) => {
+    began = resolve;
+  });
+  const backend = {
+    ...nativeBackend,
+    scanSource: (...args) => {
+      began();
+      return nativeBackend.scanSource(...args);
+    },
+    // CodeGraph answers only once the search has begun; a search begun after the answer never would.
+    runCommand: async (...args) => {
+      const late = new Promise((_, reject) =>
+        setTimeout(reject, 10_000, new Error("no search began while CodeGraph ran")),
+      );
+      await Promise.race([searching, late]);
+      return nativeBackend.runCommand(...args);
+    },
+  };
+  const api = pkg.forBackend(backend);
+  const answer = await withEnv({ PI_CODEGRAPH_BIN: notFound("nested_fn").file }, () =>
+    api.node({ symbol: "nested_fn" }, ws),
+  );
+  assert.match(
+    answer.text,
+    /^Not in CodeGraph's index: "nested_fn" is defined at src\/lib\.rs:8 \(inside a cfg_rt! macro block/u,
+  );
+});

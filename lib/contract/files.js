@@ -92,7 +92,7 @@ async function openRegular(file, { workspace = false } = {}) {
  * When a file was last written, in ms (a `fs.Stats`): its modification time, or on POSIX its
  * change time when that is earlier. A modification time set in the future (`touch -d`, an
  * archive's dates, a skewed clock) is no write after the index, and the change time cannot be
- * set. The addon's twin: crates/core/src/source_scan.rs `written_ms`.
+ * set. The addon's twin: crates/core/src/files.rs `written_ms`.
  */
 const writtenMs = (stat) => Math.floor(IS_WINDOWS ? stat.mtimeMs : Math.min(stat.mtimeMs, stat.ctimeMs));
 

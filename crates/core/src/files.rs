@@ -77,6 +77,26 @@ pub fn read_prefix(file: std::fs::File, max_bytes: u64) -> std::io::Result<(Vec<
   Ok((bytes, more))
 }
 
+/// When a file was last written, in ms since the Unix epoch: its modification time, or on Unix
+/// its change time when that is earlier (a modification time set in the future, by `touch -d`,
+/// an archive or a skewed clock, is no write after the index; the change time cannot be set).
+pub fn written_ms(metadata: &std::fs::Metadata) -> u64 {
+  let modified = metadata
+    .modified()
+    .ok()
+    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
+    .map_or(0, |d| d.as_millis() as u64);
+  #[cfg(unix)]
+  {
+    use std::os::unix::fs::MetadataExt;
+    let seconds = u64::try_from(metadata.ctime()).unwrap_or(0);
+    let nanos = u64::try_from(metadata.ctime_nsec()).unwrap_or(0);
+    modified.min(seconds * 1000 + nanos / 1_000_000)
+  }
+  #[cfg(not(unix))]
+  modified
+}
+
 /// `p` is `home` or below it, by components; on Windows without regard to case (a PATH entry
 /// may spell the workspace `c:\users\…` while it resolves to `C:\Users\…`).
 pub fn within(p: &Path, home: &Path) -> bool {

@@ -168,7 +168,8 @@ fn being_created(db: &Path) -> Result<bool, CodegraphError> {
 /// A lock file's text, when it is a small regular file (absent, special or unreadable: none).
 fn read_lock(path: &Path) -> Result<Option<String>, CodegraphError> {
   let mut bytes = Vec::new();
-  let read = open_workspace_file(path).and_then(|f| f.take(MAX_LOCK_BYTES + 1).read_to_end(&mut bytes));
+  let read =
+    open_workspace_file(path).and_then(|f| f.take(MAX_LOCK_BYTES + 1).read_to_end(&mut bytes));
   match read {
     Ok(_) if bytes.len() as u64 <= MAX_LOCK_BYTES => {
       Ok(Some(String::from_utf8_lossy(&bytes).into_owned()))

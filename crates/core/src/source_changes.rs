@@ -1,7 +1,7 @@
 //! Which source files were written after a moment (the index's last write): the workspace walked
 //! as the source scan walks it (`source_walk`: `.gitignore`, `.git/info/exclude`, the directories
 //! CodeGraph skips), reading nothing but each file's metadata. It tells the status slot about
-//! changes no Pi tool reported (a shell command, an editor). "Written" is `source_scan::written_ms`:
+//! changes no Pi tool reported (a shell command, an editor). "Written" is `files::written_ms`:
 //! the modification time, or on Unix the change time when earlier, so that a modification time
 //! set in the future (`touch -d`, an archive, a skewed clock) is not counted after every sync. Bounded by a deadline
 //! and a number of files seen; at most `max_paths` paths are listed, every change seen is
@@ -10,7 +10,8 @@
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::source_scan::{written_ms, ScanStop};
+use crate::files::written_ms;
+use crate::source_scan::ScanStop;
 use crate::source_walk::{SkippedDirs, SourceFiles};
 
 /// One walk: which files count (by extension), what is never entered, since when, the bounds.

@@ -22,7 +22,7 @@ use grep_searcher::sinks::Bytes;
 use grep_searcher::{BinaryDetection, SearcherBuilder};
 use regex::Regex;
 
-use crate::files::{open_workspace_file, read_prefix};
+use crate::files::{open_workspace_file, read_prefix, written_ms};
 use crate::source_context::{prefix, Definitions, Lines, MacroLines};
 use crate::source_walk::{SkippedDirs, SourceFiles, WalkStop};
 
@@ -248,24 +248,6 @@ fn matching_lines(matcher: &RegexMatcher, bytes: &[u8]) -> Vec<u64> {
     Ok(()) => lines,
     Err(_) => Vec::new(),
   }
-}
-
-/// When the file was last written, in ms since the epoch (see [`MatchContext::written_ms`]).
-pub fn written_ms(metadata: &std::fs::Metadata) -> u64 {
-  let modified = metadata
-    .modified()
-    .ok()
-    .and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok())
-    .map_or(0, |d| d.as_millis() as u64);
-  #[cfg(unix)]
-  {
-    use std::os::unix::fs::MetadataExt;
-    let seconds = u64::try_from(metadata.ctime()).unwrap_or(0);
-    let nanos = u64::try_from(metadata.ctime_nsec()).unwrap_or(0);
-    modified.min(seconds * 1000 + nanos / 1_000_000)
-  }
-  #[cfg(not(unix))]
-  modified
 }
 
 /// Searches `root` as `scan` says. Only a pattern that does not compile is an error; a file
