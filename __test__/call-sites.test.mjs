@@ -142,3 +142,36 @@ test("a cut answer: nothing is claimed of what the model does not see", async ()
   assert.match(r.text, /\[Output truncated by/u);
   assert.doesNotMatch(r.text, /in the source that CodeGraph's answer does not list/u);
 });
+
+test("a search a bound cut says so and how far it read, found something or not; so does a not-found one", async () => {
+  const ws = workspace({ "pkg/core.py": PYTHON });
+  const { nativeBackend } = createRequire(import.meta.url)("../lib/runners/native.js");
+  // The runner's scan as it reports a tree past its file bound (__test__/source-scan.test.mjs holds the bound itself).
+  const cut = pkg.forBackend({
+    ...nativeBackend,
+    scanSource: async (...args) => ({
+      ...(await nativeBackend.scanSource(...args)),
+      stopped: "files",
+      filesScanned: 20000,
+    }),
+  });
+  const lead = async (answer, call) =>
+    (await withEnv({ PI_CODEGRAPH_BIN: fakeCli([["stdout", answer]]).file }, call)).text.split("\n", 1)[0];
+  const callersOf = () => cut.relations({ relation: "callers", symbol: "target" }, ws);
+  assert.equal(
+    await lead(callers("pkg/core.py:1"), callersOf),
+    `Calls of "target" ${NOTE}: pkg/core.py:8 in __init__, pkg/core.py:11, and perhaps more (the search stopped after reading 20,000 files, its bound).`,
+  );
+  const listed = [
+    ["method", "__init__", "pkg/core.py:7"],
+    ["file", "core.py", "pkg/core.py:1"],
+  ];
+  assert.equal(
+    await lead(callers("pkg/core.py:1", listed), callersOf),
+    `The source search for calls of "target" that CodeGraph's answer does not list stopped after reading 20,000 files, its bound, and found none; the files it did not read may hold some.`,
+  );
+  assert.equal(
+    await lead('Symbol "elsewhere" not found in the codebase\n', () => cut.node({ symbol: "elsewhere" }, ws)),
+    `The source search for "elsewhere" stopped after reading 20,000 files, its bound, and found no definition; the files it did not read may hold one.`,
+  );
+});

@@ -46,15 +46,15 @@ const indexInterrupted = (w) =>
   new Problem("CODEGRAPH_INDEX_INTERRUPTED", { lock: w.lock, pid: w.pid, rebuild: w.rebuild });
 /**
  * CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting.
- * `outside`: "holder" or "unseen" when the pid runs nowhere here but a writer may live outside
- * this pid namespace, else null.
+ * `outside` ("holder" or "unseen") only when the pid runs nowhere here but a writer may live
+ * outside this pid namespace.
  */
 const indexBusy = (writer, waitedMs) =>
   new Problem("CODEGRAPH_INDEX_BUSY", {
     lock: writer.lock,
     pid: writer.pid,
     rebuild: writer.rebuild,
-    outside: writer.outside ?? null,
+    ...(writer.outside ? { outside: writer.outside } : {}),
     waitedMs,
   });
 

@@ -24,23 +24,24 @@ function definitionText(d) {
   return `${shownPath(d.path)}:${d.line}${why.length ? ` (${why.join("; ")})` : ""}`;
 }
 
-/** How far a cut search read: "after reading 20,000 files (its bound)". */
+/** How far a cut search read: "after reading 20,000 files, its bound". */
 function cutText(cut) {
   const files = `${count(cut.filesScanned ?? 0)} ${cut.filesScanned === 1 ? "file" : "files"}`;
-  if (cut.stopped === "files") return `after reading ${files} (its bound)`;
-  if (cut.stopped === "bytes") return `after reading ${files} (its bound on bytes read)`;
+  if (cut.stopped === "files") return `after reading ${files}, its bound`;
+  if (cut.stopped === "bytes") return `after reading ${files}, its bound on bytes read`;
   return `at its time bound, after reading ${files}`;
 }
 
 /**
  * The line for a search for `names` that a bound cut before it found any definition ("" for
- * none): 'The source search for "spawn_inner" stopped after reading 20,000 files (its bound)
+ * none): 'The source search for "spawn_inner" stopped after reading 20,000 files, its bound,
  * and found no definition; the files it did not read may hold one.'
  */
 function cutSearchLine(names, cut) {
   if (!cut || names.length === 0) return "";
   const quoted = names.map((n) => `"${n}"`).join(", ");
-  return `The source search for ${quoted} stopped ${cutText(cut)} and found no definition; the files it did not read may hold one.`;
+  const how = cutText(cut);
+  return `The source search for ${quoted} stopped ${how}${how.includes(",") ? "," : ""} and found no definition; the files it did not read may hold one.`;
 }
 
 /**

@@ -42,7 +42,7 @@ function callSiteLine(found) {
     : null;
   if (found.sites.length === 0) {
     if (!cut) return "";
-    return `The source search for ${SEARCH_WORDS[found.search]} "${found.name}" that CodeGraph's answer does not list stopped ${cut} and found none; the files it did not read may hold some.`;
+    return `The source search for ${SEARCH_WORDS[found.search]} "${found.name}" that CodeGraph's answer does not list stopped ${cut}${cut.includes(",") ? "," : ""} and found none; the files it did not read may hold some.`;
   }
   const more = found.common
     ? `${found.more > 0 ? `, ${found.more} more there` : ""}, and more in other files (a name too common to list)`

@@ -79,6 +79,7 @@ pub enum CodegraphError {
     pid: u32,
     rebuild: bool,
     /// Set when `pid` runs nowhere in this pid namespace and the writer may live outside it.
+    #[serde(skip_serializing_if = "Option::is_none")]
     outside: Option<Outside>,
     /// How long this call waited for the writer to finish.
     waited_ms: u64,

@@ -16,8 +16,7 @@
 //!
 //! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_context
 //!   (numbers, facts, the caller's environment, OS primitives, what a source line sits in)
-//! - floor 1: access, command, full_output, index_dir, lock_holders, manifest, resources,
-//!   source_walk
+//! - floor 1: access, command, full_output, index_dir, lock_holders, manifest, resources, source_walk
 //! - floor 2: discovery, index_writer, limits, preflight, source_scan (the bounded source search)
 //! - floor 3: environment, runner, source_changes
 //! - floor 4: version

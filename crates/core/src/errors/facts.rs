@@ -70,6 +70,7 @@ pub struct Writer {
   /// True for `rebuild.pid` (a full rebuild), false for `codegraph.lock` (any write).
   pub rebuild: bool,
   /// Set when the pid runs nowhere in this pid namespace, yet the writer may live outside it.
+  #[serde(skip_serializing_if = "Option::is_none")]
   pub outside: Option<Outside>,
 }
 
