@@ -13,6 +13,8 @@ use std::path::Path;
 
 /// Who holds the index database open, besides this process.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+// Outside Linux only `Nobody` is ever the answer (no pid namespaces).
+#[cfg_attr(not(target_os = "linux"), allow(dead_code))]
 pub enum Holder {
   /// No process holds a lock on it.
   Nobody,
