@@ -235,12 +235,8 @@ pub fn scan_source<'env>(
       stop.store(true, Ordering::Relaxed);
       None
     }
-    Err(_) => {
-      return Err(napi::Error::new(
-        Status::InvalidArg,
-        "CODEGRAPH_INVALID_OPTIONS: the signal is not an AbortSignal",
-      ))
-    }
+    // Not an AbortSignal: coded as every call's options are.
+    Err(e) => return Err(convert::js_error(env, &e, &Failure::default())),
   };
   let work = async move {
     let watch = {

@@ -12,7 +12,7 @@
 // how far it read. Worded by lib/words/blind-spots.js.
 
 const path = require("node:path");
-const { CODEGRAPH_MAX_FILE_BYTES, definitionScan, isScannableName } = require("../contract/definitions.js");
+const { CODEGRAPH_MAX_FILE_BYTES, cutByBound, definitionScan, isScannableName } = require("../contract/definitions.js");
 const { searched } = require("./source-search.js");
 const { indexWrittenAt } = require("./staleness.js");
 
@@ -115,8 +115,7 @@ async function unindexedDefinitions(command, text, cwd, { scan, facts, indexDir,
   }
   if (!found) return { names, definitions: [], cut: null };
   const matches = (Array.isArray(found.matches) ? found.matches : []).filter((m) => m.tags?.includes("defines"));
-  const bounded = ["deadline", "files", "bytes"].includes(found.stopped);
-  const cut = bounded ? { stopped: found.stopped, filesScanned: found.filesScanned } : null;
+  const cut = cutByBound(found.stopped) ? { stopped: found.stopped, filesScanned: found.filesScanned } : null;
   if (matches.length === 0) return { names, definitions: [], cut };
   const indexMs = await indexWrittenAt(indexDir).catch(() => null);
   const perName = new Map(names.map((name) => [name, []]));

@@ -12,7 +12,7 @@
 // of the same name, for the model to read. Worded by lib/words/call-sites.js.
 
 const { SEARCHED_SUBCOMMANDS, mentionScan, searchFor } = require("../contract/call-sites.js");
-const { isScannableName } = require("../contract/definitions.js");
+const { cutByBound, isScannableName } = require("../contract/definitions.js");
 const { isCommentLine } = require("./blind-spots.js");
 const { searched, shortName } = require("./source-search.js");
 
@@ -138,8 +138,7 @@ async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, ear
   const common = stopped === "matches";
   const kept = common ? sites.filter((s) => home.has(s.path)) : sites;
   // A search a bound cut says so even when it found nothing: what it did not read may hold some.
-  const cut = ["deadline", "files", "bytes"].includes(stopped);
-  if (kept.length === 0 && !cut) return null;
+  if (kept.length === 0 && !cutByBound(stopped)) return null;
   const more = Math.max(0, kept.length - MAX_SITES);
   return {
     name: subject.name,

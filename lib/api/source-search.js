@@ -7,6 +7,7 @@
 
 const path = require("node:path");
 const { SEARCHED_SUBCOMMANDS, mentionScan } = require("../contract/call-sites.js");
+const { isScannableName } = require("../contract/definitions.js");
 const { DEFAULT_INDEX_DIR } = require("../contract/index-dir.js");
 
 /** `Inventory.add`, `task::spawn`, `A#b`: the last part. */
@@ -23,7 +24,7 @@ function searchWhileRunning(command, cwd, scan, asked) {
     if (typeof scan !== "function") return null;
     const own = SEARCHED_SUBCOMMANDS.has(command?.subcommand) && typeof command.positional === "string";
     const names = [...new Set([...(own ? [shortName(command.positional)] : []), ...asked(command)])]
-      .filter((n) => /^[A-Za-z_$][\w$]{1,99}$/u.test(n))
+      .filter(isScannableName)
       .slice(0, 3);
     if (names.length === 0) return null;
     const controller = new AbortController();

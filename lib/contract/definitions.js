@@ -36,6 +36,9 @@ const SCAN_LIMITS = {
   deadlineMs: 1500,
 };
 
+/** Whether a scan's `stopped` is a bound that cut it before the end of the tree (its time, files or bytes). */
+const cutByBound = (stopped) => stopped === "deadline" || stopped === "files" || stopped === "bytes";
+
 /** A name the scan looks for: a plain identifier (a qualified name is never split into a guess). */
 const isScannableName = (name) => typeof name === "string" && /^[A-Za-z_$][\w$]{1,99}$/u.test(name);
 
@@ -129,10 +132,11 @@ function definitionScan(names, { indexDir } = {}) {
 
 module.exports = {
   CODEGRAPH_MAX_FILE_BYTES,
-  LINE_CHARS,
   CODEGRAPH_SKIPPED_DIRS,
   FAMILY_EXTENSIONS,
+  LINE_CHARS,
   SCAN_LIMITS,
+  cutByBound,
   definitionRules,
   definitionScan,
   familyOf,

@@ -96,6 +96,30 @@ async function openRegular(file, { workspace = false } = {}) {
  */
 const writtenMs = (stat) => Math.floor(IS_WINDOWS ? stat.mtimeMs : Math.min(stat.mtimeMs, stat.ctimeMs));
 
+/**
+ * readRegular() for a thread that may block (the Node runner's source worker): at most `maxBytes`
+ * of the regular file `file`, `{ bytes, more, stat }` (`more`: the file holds more); throws for
+ * anything else, closing what it opened.
+ */
+function readRegularSync(file, maxBytes, { workspace = false } = {}) {
+  if (workspace && IS_WINDOWS && fs.lstatSync(file).isSymbolicLink()) throw new Error("a symbolic link");
+  const fd = fs.openSync(file, workspace ? WORKSPACE_OPEN_FLAGS : REGULAR_OPEN_FLAGS);
+  try {
+    const stat = fs.fstatSync(fd);
+    if (!stat.isFile()) throw new Error("it is not a regular file");
+    const buf = Buffer.alloc(Math.min(maxBytes + 1, Math.max(stat.size + 1, 1)));
+    let got = 0;
+    while (got < buf.length) {
+      const n = fs.readSync(fd, buf, got, buf.length - got, got);
+      if (n === 0) break;
+      got += n;
+    }
+    return { bytes: buf.subarray(0, Math.min(got, maxBytes)), more: got > maxBytes, stat };
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 /** At most `length` bytes of `handle` from `position` (fewer at the end of the file). */
 async function readAt(handle, position, length) {
   const buf = Buffer.alloc(length);
@@ -119,6 +143,7 @@ module.exports = {
   openRegular,
   readAt,
   readRegular,
+  readRegularSync,
   resolvedPath,
   writtenMs,
 };

@@ -2,6 +2,7 @@
 // (lib/api/call-sites.js finds the places): a text match of the same name, so it says where, in
 // which definition, and that reading it is how to be sure.
 
+const { cutByBound } = require("../contract/definitions.js");
 const { cutText } = require("./blind-spots.js");
 const { shownPath } = require("./paths.js");
 
@@ -37,9 +38,7 @@ const SEARCH_WORDS = { calls: "calls of", uses: "uses of", implementations: "imp
  */
 function callSiteLine(found) {
   if (!found) return "";
-  const cut = ["deadline", "files", "bytes"].includes(found.stopped)
-    ? cutText({ stopped: found.stopped, filesScanned: found.filesScanned })
-    : null;
+  const cut = cutByBound(found.stopped) ? cutText({ stopped: found.stopped, filesScanned: found.filesScanned }) : null;
   if (found.sites.length === 0) {
     if (!cut) return "";
     return `The source search for ${SEARCH_WORDS[found.search]} "${found.name}" that CodeGraph's answer does not list stopped ${cut}${cut.includes(",") ? "," : ""} and found none; the files it did not read may hold some.`;

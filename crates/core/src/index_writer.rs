@@ -53,6 +53,8 @@ const MAX_LOCK_BYTES: u64 = 4096;
 /// "no writer": the answer could come from a half-built index.
 pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, CodegraphError> {
   let mut locked = false;
+  // Asked once, whichever lock names a pid that runs nowhere here.
+  let elsewhere = std::cell::OnceCell::new();
   for (name, rebuild) in [(REBUILD_FILE, true), (LOCK_FILE, false)] {
     let lock = index_dir.join(name);
     let Some(text) = read_lock(&lock)? else {
@@ -72,7 +74,7 @@ pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, CodegraphError>
         outside: None,
       }));
     }
-    if let Some(outside) = writing_elsewhere(index_dir) {
+    if let Some(outside) = *elsewhere.get_or_init(|| writing_elsewhere(index_dir)) {
       return Ok(Some(Writer {
         lock,
         pid,

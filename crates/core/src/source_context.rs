@@ -8,6 +8,8 @@
 //!
 //! The Node runner's twin is `lib/runners/node/source-context.js`.
 
+use std::borrow::Cow;
+
 use regex::Regex;
 
 /// Lines longer than this are not read for a definition's opening (none is that long).
@@ -42,16 +44,17 @@ impl<'a> Lines<'a> {
     }
   }
 
-  /// Line `index` (0-based) as text, without its newline; "" past the end.
-  pub fn text(&self, index: usize) -> String {
+  /// Line `index` (0-based) as text, without its newline; "" past the end. Borrowed unless the
+  /// line is not UTF-8.
+  pub fn text(&self, index: usize) -> Cow<'a, str> {
     let Some(&start) = self.starts.get(index) else {
-      return String::new();
+      return Cow::Borrowed("");
     };
     let end = self
       .starts
       .get(index + 1)
       .map_or(self.bytes.len(), |next| next - 1);
-    String::from_utf8_lossy(&self.bytes[start..end.max(start)]).into_owned()
+    String::from_utf8_lossy(&self.bytes[start..end.max(start)])
   }
 }
 
@@ -71,7 +74,7 @@ fn leading_whitespace(text: &str) -> usize {
 /// first group; a name in `not_names` is none), looked up as the lines are asked for.
 pub struct Definitions<'a> {
   lines: &'a Lines<'a>,
-  openings: &'a [Regex],
+  openings: &'a [&'a Regex],
   not_names: &'a [String],
   /// Per line: not read yet, or the name it opens (if any).
   opened: Vec<Opened>,
@@ -84,7 +87,7 @@ enum Opened {
 }
 
 impl<'a> Definitions<'a> {
-  pub fn new(lines: &'a Lines<'a>, openings: &'a [Regex], not_names: &'a [String]) -> Self {
+  pub fn new(lines: &'a Lines<'a>, openings: &'a [&'a Regex], not_names: &'a [String]) -> Self {
     Definitions {
       lines,
       openings,
@@ -308,7 +311,8 @@ mod tests {
   fn the_enclosing_definition_is_the_nearest_less_indented_opening() {
     let source = b"def outer():\n    def inner():\n        pass\n    target()\n";
     let lines = Lines::new(source);
-    let openings = [Regex::new(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_$][\w$]*)").unwrap()];
+    let opening = Regex::new(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_$][\w$]*)").unwrap();
+    let openings = [&opening];
     let mut defs = Definitions::new(&lines, &openings, &[]);
     assert_eq!(
       defs.enclosing(3, Some("target"), 5000).as_deref(),

@@ -192,11 +192,11 @@ impl<'a> Compiled<'a> {
     written_ms: u64,
   ) -> Vec<MatchContext> {
     let text = Lines::new(bytes);
-    let openings: Vec<Regex> = self
+    let openings: Vec<&Regex> = self
       .openings
       .iter()
       .filter(|(r, _)| applies(r, extension))
-      .map(|(_, re)| re.clone())
+      .map(|(_, re)| re)
       .collect();
     let mut definitions = Definitions::new(&text, &openings, &self.context.not_names);
     let macros = (extension == "rs").then(|| MacroLines::new(bytes));

@@ -68,6 +68,8 @@ async function alive(pid, rebuild) {
 /** The live writer of the index in `indexDir` — `{ lock, pid, rebuild, outside? }` — or null. */
 async function activeWriter(indexDir) {
   let locked = false;
+  // Asked once, whichever lock names a pid that runs nowhere here.
+  let elsewhere;
   for (const [name, rebuild] of [
     ["rebuild.pid", true],
     ["codegraph.lock", false],
@@ -77,8 +79,9 @@ async function activeWriter(indexDir) {
     const pid = text === null ? null : lockPid(text, rebuild);
     if (pid === null) continue;
     if (await alive(pid, rebuild)) return { lock, pid, rebuild };
-    const elsewhere = await outsideHolder(indexDir);
-    if (elsewhere) return { lock, pid, rebuild, ...elsewhere };
+    elsewhere ??= outsideHolder(indexDir);
+    const outside = await elsewhere;
+    if (outside) return { lock, pid, rebuild, ...outside };
     if (!rebuild) locked = true;
   }
   // An init that took its lock is past creating the database: with its writer gone, the write

@@ -8,6 +8,7 @@
 
 const fsp = require("node:fs/promises");
 const path = require("node:path");
+const { readAt } = require("../../contract/files.js");
 
 /** The initial pid namespace's inode (PROC_PID_INIT_INO): from it, every process is visible. */
 const INIT_PID_NAMESPACE = "pid:[4026531836]";
@@ -30,7 +31,7 @@ async function holders(keys) {
   if (!handle) return null;
   let text;
   try {
-    text = (await handle.readFile()).subarray(0, MAX_PROC_LOCKS_BYTES).toString("latin1");
+    text = (await readAt(handle, 0, MAX_PROC_LOCKS_BYTES)).toString("latin1");
   } finally {
     await handle.close();
   }

@@ -9,9 +9,9 @@
 // where the optional `ignore` package is not installed, no `.gitignore` is read and the outcome
 // says `gitignoreUnread: true`.
 
-const { writtenMs } = require("../../contract/files.js");
+const { readRegularSync, writtenMs } = require("../../contract/files.js");
 const { definitions, fileLines, prefix, rustMacroLines } = require("./source-context.js");
-const { gitignoreReadable, readWorkspaceFile, shownPath, sourceFiles, stopper } = require("./source-walk.js");
+const { gitignoreReadable, shownPath, sourceFiles, stopper } = require("./source-walk.js");
 
 /** A line is matched on at most this many characters (see the top comment). */
 const MAX_MATCHED_CHARS = 4096;
@@ -93,7 +93,7 @@ function scanSource(cwd, scan, cancel = null) {
     }
     let read;
     try {
-      read = readWorkspaceFile(abs, scan.maxFileBytes);
+      read = readRegularSync(abs, scan.maxFileBytes, { workspace: true });
     } catch {
       continue;
     }

@@ -14,8 +14,7 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
-const { WORKSPACE_OPEN_FLAGS } = require("../../contract/files.js");
-const { IS_WINDOWS } = require("../../contract/limits.js");
+const { readRegularSync } = require("../../contract/files.js");
 
 /** As crates/core/src/source_walk.rs. */
 const MAX_IGNORE_FILE_BYTES = 64 * 1024;
@@ -44,29 +43,6 @@ function globMatches(glob, name) {
   return new RegExp(`^${source}$`, "su").test(name);
 }
 
-/**
- * At most `maxBytes` of the regular file `file` (opened as WORKSPACE_OPEN_FLAGS says and checked
- * on the fd): `{ bytes, more, stat }`; throws for anything else (a link, a FIFO, a device).
- */
-function readWorkspaceFile(file, maxBytes) {
-  if (IS_WINDOWS && fs.lstatSync(file).isSymbolicLink()) throw new Error("a symbolic link");
-  const fd = fs.openSync(file, WORKSPACE_OPEN_FLAGS);
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new Error("it is not a regular file");
-    const buf = Buffer.alloc(Math.min(maxBytes + 1, Math.max(stat.size + 1, 1)));
-    let got = 0;
-    while (got < buf.length) {
-      const n = fs.readSync(fd, buf, got, buf.length - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return { bytes: buf.subarray(0, Math.min(got, maxBytes)), more: got > maxBytes, stat };
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 const byBytes = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b));
 
 /**
@@ -85,7 +61,7 @@ function* sourceFiles(cwd, { skipDirs = [], skipExact = [] }, stop, state) {
     if (!ignore) return null;
     let read;
     try {
-      read = readWorkspaceFile(file, MAX_IGNORE_FILE_BYTES);
+      read = readRegularSync(file, MAX_IGNORE_FILE_BYTES, { workspace: true });
     } catch {
       return null;
     }
@@ -117,23 +93,25 @@ function* sourceFiles(cwd, { skipDirs = [], skipExact = [] }, stop, state) {
   const info = path.join(cwd, ".git", "info");
   const exclude = isRealDir(path.join(cwd, ".git")) && isRealDir(info) ? ignoreFile(path.join(info, "exclude")) : null;
 
+  /** The verdict of one ignore file's patterns on `abs` (relative to `dir`): true, false, or null (none matches). */
+  function verdictOf(dir, matcher, abs, isDir) {
+    const rel = path.relative(dir, abs).split(path.sep).join("/") + (isDir ? "/" : "");
+    try {
+      const verdict = matcher.test(rel);
+      return verdict.ignored ? true : verdict.unignored ? false : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** Whether `abs` is ignored: the deepest ignore file that matches decides, then the exclude. */
   function ignored(chain, abs, isDir) {
-    const matchers = [...chain].reverse();
-    if (exclude) matchers.push({ dir: cwd, matcher: exclude });
-    for (const { dir, matcher } of matchers) {
-      if (!matcher) continue;
-      const rel = path.relative(dir, abs).split(path.sep).join("/") + (isDir ? "/" : "");
-      let verdict;
-      try {
-        verdict = matcher.test(rel);
-      } catch {
-        continue;
-      }
-      if (verdict.ignored) return true;
-      if (verdict.unignored) return false;
+    for (let i = chain.length - 1; i >= 0; i -= 1) {
+      const { dir, matcher } = chain[i];
+      const verdict = matcher ? verdictOf(dir, matcher, abs, isDir) : null;
+      if (verdict !== null) return verdict;
     }
-    return false;
+    return exclude ? verdictOf(cwd, exclude, abs, isDir) === true : false;
   }
 
   /** `dir`'s entry names, sorted; null when the deadline passed while listing. */
@@ -203,4 +181,4 @@ function stopper(started, deadlineMs, cancel, state) {
   };
 }
 
-module.exports = { MAX_IGNORE_FILE_BYTES, gitignoreReadable, readWorkspaceFile, shownPath, sourceFiles, stopper };
+module.exports = { MAX_IGNORE_FILE_BYTES, gitignoreReadable, shownPath, sourceFiles, stopper };
