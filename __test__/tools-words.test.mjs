@@ -124,6 +124,7 @@ for (const impl of implementations) {
           "callers",
           "callees",
           "impact",
+          "path",
         ]);
         assert.deepEqual(s.tool("codegraph_search").parameters.required, ["name"]);
         assert.equal(
