@@ -84,7 +84,7 @@ function noPathText({ from, to, depth, levels, reaching, reached, stops, route, 
     );
   else
     lines.push(
-      `The source of what ${from} reaches was not searched (${reaching.length === 0 ? `nothing reaches ${to}` : "no name to search"}).`,
+      `The source of what ${from} reaches was not searched${reaching.length === 0 ? ` (nothing reaches ${to})` : ""}.`,
     );
   lines.push(`To look further: codegraph_node on ${stops[0] ? nameOf(stops[0]) : from} shows its source and callees.`);
   return lines.join("\n");
