@@ -120,12 +120,19 @@ const joined = (prefix, rest) => ({
   edges: [...prefix.edges, ...rest.edges],
 });
 
-/** The paths by length, the graph's own before text matches at equal length, at most `most`, none twice. */
+/** A test's file (`tests/`, `__tests__/`, `test_x.py`, `x_test.go`, `x.test.ts`, `x.spec.js`). */
+const TEST_FILE = /(?:^|\/)(?:tests?|__tests__|spec)\/|(?:^|\/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$/u;
+
+/**
+ * The paths by length; at equal length the graph's own before text matches, then those through
+ * fewer tests' files; at most `most`, none twice.
+ */
 function shortestFirst(paths, most) {
   const seen = new Set();
   const textHops = (p) => p.edges.filter((e) => e.text).length;
+  const inTests = (p) => p.nodes.filter((n) => TEST_FILE.test(n.filePath)).length;
   return paths
-    .sort((a, b) => a.edges.length - b.edges.length || textHops(a) - textHops(b))
+    .sort((a, b) => a.edges.length - b.edges.length || textHops(a) - textHops(b) || inTests(a) - inTests(b))
     .filter((p) => {
       const key = p.nodes.map((n) => n.id).join(" ");
       if (seen.has(key)) return false;

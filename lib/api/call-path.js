@@ -17,6 +17,7 @@ const { isScannableName } = require("../contract/definitions.js");
 const { DEFAULT_TIMEOUT_MS, isTimeout } = require("../contract/limits.js");
 const words = require("../words/call-path.js");
 const { finishAnswer } = require("./answer.js");
+const { answerNotes } = require("./answer-notes.js");
 const { bridges, forwardStep, joined, parsed, pathsWithin, reverseGraph, shortestFirst } = require("./call-graph.js");
 const { withStaleness } = require("./staleness.js");
 
@@ -86,11 +87,16 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
     let text;
     if (!impact.json || !calls.json) {
       const bad = !impact.json
-        ? { answer: impact, name: to, subcommand: "impact" }
-        : { answer: calls, name: from, subcommand: "callees" };
-      text = bad.answer.truncated
-        ? words.unreadableText(bad)
-        : words.notFoundText({ name: bad.name, said: bad.answer.text });
+        ? { answer: impact, name: to, command: pathImpactCommand(to) }
+        : { answer: calls, name: from, command: pathCalleesCommand(from) };
+      const { subcommand } = bad.command;
+      if (bad.answer.truncated) text = words.unreadableText({ subcommand });
+      else {
+        // Where the source defines the name the index lacks (a macro block, a file too large): lib/api/blind-spots.js.
+        const context = { cwd, scan: deps.scan, indexDir: first?.indexPath };
+        const notes = await answerNotes(bad.command, bad.answer.text, context).catch(() => "");
+        text = [words.notFoundText({ name: bad.name, said: bad.answer.text }), notes].filter(Boolean).join("\n");
+      }
     } else {
       const graph = reverseGraph(impact.json);
       const step = forwardStep(calls.json);
@@ -105,7 +111,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
           indexDir: first?.indexPath,
           started: (s) => (scanning = s),
         });
-        text = answerText({ from, to, graph, ...walk });
+        text = answerText({ from, to, graph, definitions: step.roots.length, ...walk });
       }
     }
     const caps = FOCUSED_CAPS.relations;
@@ -198,9 +204,10 @@ async function walked(graph, step, { data, left, budget, cwd, scan, indexDir, st
 }
 
 /** The answer's text from the walk's outcome. */
-function answerText({ from, to, graph, paths, bridged, reached, levels, scan, scanned, near }) {
+function answerText({ from, to, graph, definitions, paths, bridged, reached, levels, scan, scanned, near }) {
   if (paths.length > 0)
     return words.pathsText({
+      definitions,
       from,
       to,
       paths,

@@ -48,11 +48,16 @@ function scanCut(scan) {
  * The answer when paths were found (`paths`, shortest first): how they were found, then one
  * numbered line each.
  */
-function pathsText({ from, to, paths, depth, bridged, scan }) {
+function pathsText({ from, to, definitions, paths, depth, bridged, scan }) {
   const how = bridged
     ? `from CodeGraph's graph (impact of ${to}, depth ${depth}) and, where it has no edge, the source: a hop marked "text match" is a call by name that the source shows and the graph lacks; read it to be sure`
     : `from CodeGraph's graph (impact of ${to}, depth ${depth}, and the callees of ${from})`;
-  const head = `${count(paths.length, "call path")} from ${from} to ${to}, shortest first, ${how}:`;
+  const starts = new Set(paths.map((p) => p.nodes[0].id)).size;
+  const among =
+    definitions > 1
+      ? ` (${from} names ${definitions} definitions; ${starts === 1 ? "this starts at one" : `these start at ${starts}`})`
+      : "";
+  const head = `${count(paths.length, "call path")} from ${from} to ${to}${among}, shortest first, ${how}:`;
   const lines = paths.map((p, i) => `${i + 1}. ${pathLine(p)}`);
   return `${head}\n${lines.join("\n")}${bridged ? scanCut(scan) : ""}`;
 }
