@@ -4,6 +4,8 @@
 // forward step), the distance of each node to `to`, the shortest paths, and the hops the source
 // shows where the graph has no edge (a text match of a name in a reached definition's body).
 
+const { isCommentLine } = require("./blind-spots.js");
+
 /** The edges a call path follows: calls and functions passed as values (a callback), not imports. */
 const FOLLOWED = new Set(["calls", "references"]);
 
@@ -17,9 +19,21 @@ function parsed(text) {
   }
 }
 
-/** A node as the answer uses it, or null for one that is not a definition (a file, no id). */
-function nodeOf(raw) {
-  if (!raw || typeof raw.id !== "string" || typeof raw.name !== "string" || raw.kind === "file") return null;
+/**
+ * What a path goes through: code that runs (a type, its parameters, an interface or an import is
+ * referenced, never called: effect's signatures reference `R`, `E`, `Covariant`).
+ */
+const RUNS = new Set(["function", "method", "constructor", "variable", "constant", "property", "component", "route"]);
+/** What a reference may pass as a callback. */
+const CALLABLE = new Set(["function", "method", "constructor"]);
+
+/**
+ * A node as the answer uses it, or null for one a path does not go through (a file, a type, no
+ * id); an `asked` definition (`from`'s, `to`'s) of any kind but a file.
+ */
+function nodeOf(raw, { asked = false } = {}) {
+  if (!raw || typeof raw.id !== "string" || typeof raw.name !== "string") return null;
+  if (raw.kind === "file" || (!asked && !RUNS.has(raw.kind))) return null;
   const startLine = Number.isInteger(raw.startLine) ? raw.startLine : null;
   return { id: raw.id, name: raw.name, kind: String(raw.kind), filePath: String(raw.filePath ?? ""), startLine };
 }
@@ -43,7 +57,7 @@ const emptyGraph = () => ({ nodes: new Map(), out: new Map(), roots: [] });
 /** Adds CodeGraph's `definitions[]` (impact's or callees') to `graph`: their nodes, edges and definitions. */
 function addDefinitions(graph, json, lists) {
   for (const d of Array.isArray(json?.definitions) ? json.definitions : []) {
-    const root = nodeOf(d?.definition);
+    const root = nodeOf(d?.definition, { asked: true }); // the asked definition, whatever its kind
     if (root) {
       graph.nodes.set(root.id, root);
       graph.roots.push(root);
@@ -56,6 +70,8 @@ function addDefinitions(graph, json, lists) {
     for (const raw of Array.isArray(d?.edges) ? d.edges : []) {
       const edge = edgeOf(raw);
       if (!edge || !graph.nodes.has(edge.source) || !graph.nodes.has(edge.target)) continue;
+      // A reference is a hop when it passes a function as a value (a callback), not a type's name.
+      if (edge.kind === "references" && !CALLABLE.has(graph.nodes.get(edge.target).kind)) continue;
       const from = graph.out.get(edge.source) ?? [];
       // One edge per pair: the first call site.
       const same = from.find((e) => e.target === edge.target);
@@ -154,7 +170,8 @@ function mention(text, name) {
  * The hops the source shows from the definitions `from` reached (`reached`: id → { node, route })
  * to the nodes that reach `to` (`graph`), by the scan's matches (`matches`: lines naming their
  * names, each with `within`, the definition it sits in): for each match inside a reached
- * definition's body, a "text match" edge to the nearest node of a name it names.
+ * definition's body that calls one of their names (not a comment, not a definition), a "text
+ * match" edge to the nearest node of that name.
  */
 function bridges(graph, reached, matches, names) {
   const byPlace = new Map();
@@ -169,13 +186,14 @@ function bridges(graph, reached, matches, names) {
   const paths = [];
   for (const m of matches) {
     if (typeof m?.within !== "string" || typeof m.text !== "string") continue;
-    if (Array.isArray(m.tags) && m.tags.includes("defines")) continue;
+    // A definition of the name, or a comment that mentions it, is no call.
+    if ((Array.isArray(m.tags) && m.tags.includes("defines")) || isCommentLine(m.text)) continue;
     const r = byPlace.get(`${m.within}\0${m.path}`);
     if (!r || (r.node.startLine !== null && m.line <= r.node.startLine)) continue;
     for (const name of names) {
       const target = nearest.get(name);
       const seen = target && name !== r.node.name && mention(m.text, name);
-      if (!seen) continue;
+      if (!seen?.call) continue; // a name only mentioned (passed, compared) is no hop toward `to`
       const edge = { source: r.node.id, target: target.id, text: true, call: seen.call, file: m.path, line: m.line };
       const prefix = { nodes: [...r.route.nodes], edges: [...r.route.edges, edge] };
       for (const rest of pathsWithin(graph, target, 1))

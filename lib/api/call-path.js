@@ -12,7 +12,8 @@
 
 const path = require("node:path");
 const { mentionScan } = require("../contract/call-sites.js");
-const { FOCUSED_CAPS, PATH_DEPTH, pathCalleesCommand, pathImpactCommand } = require("../contract/commands.js");
+const { FOCUSED_CAPS, PATH_DEPTH, PATH_NEAR_DEPTH } = require("../contract/commands.js");
+const { pathCalleesCommand, pathImpactCommand } = require("../contract/commands.js");
 const { isScannableName } = require("../contract/definitions.js");
 const { DEFAULT_TIMEOUT_MS, isTimeout } = require("../contract/limits.js");
 const words = require("../words/call-path.js");
@@ -83,11 +84,17 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
   };
   let scanning = null;
   try {
-    const [impact, calls] = await Promise.all([data(pathImpactCommand(to)), data(pathCalleesCommand(from))]);
+    let [impact, calls] = await Promise.all([data(pathImpactCommand(to)), data(pathCalleesCommand(from))]);
+    // A graph past its bound is read again, nearer `to`.
+    let depth = PATH_DEPTH;
+    if (impact.truncated) {
+      depth = PATH_NEAR_DEPTH;
+      impact = await data(pathImpactCommand(to, depth));
+    }
     let text;
     if (!impact.json || !calls.json) {
       const bad = !impact.json
-        ? { answer: impact, name: to, command: pathImpactCommand(to) }
+        ? { answer: impact, name: to, command: pathImpactCommand(to, depth) }
         : { answer: calls, name: from, command: pathCalleesCommand(from) };
       const { subcommand } = bad.command;
       if (bad.answer.truncated) text = words.unreadableText({ subcommand });
@@ -111,7 +118,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
           indexDir: first?.indexPath,
           started: (s) => (scanning = s),
         });
-        text = answerText({ from, to, graph, definitions: step.roots.length, ...walk });
+        text = answerText({ from, to, graph, depth, definitions: step.roots.length, ...walk });
       }
     }
     const caps = FOCUSED_CAPS.relations;
@@ -204,14 +211,14 @@ async function walked(graph, step, { data, left, budget, cwd, scan, indexDir, st
 }
 
 /** The answer's text from the walk's outcome. */
-function answerText({ from, to, graph, definitions, paths, bridged, reached, levels, scan, scanned, near }) {
+function answerText({ from, to, graph, depth, definitions, paths, bridged, reached, levels, scan, scanned, near }) {
   if (paths.length > 0)
     return words.pathsText({
       definitions,
       from,
       to,
       paths,
-      depth: PATH_DEPTH,
+      depth,
       bridged: bridged && paths.some((p) => p.edges.some((e) => e.text)),
       scan,
     });
@@ -224,7 +231,7 @@ function answerText({ from, to, graph, definitions, paths, bridged, reached, lev
   return words.noPathText({
     from,
     to,
-    depth: PATH_DEPTH,
+    depth,
     levels,
     reaching,
     reached: stops,

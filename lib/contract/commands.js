@@ -155,14 +155,19 @@ function nodeCommand(params) {
  * 55 KB), the answer then cut to the relations caps.
  */
 const PATH_DATA_CAPS = { maxBytes: 8 * 1024 * 1024, maxLines: 8 * 1024 * 1024 };
-/** How far back from `to` the reverse graph is read: hops of `impact` (CodeGraph clamps to 1–10). */
+/**
+ * How far back from `to` the reverse graph is read: hops of `impact` (CodeGraph clamps to 1–10);
+ * when that graph is past PATH_DATA_CAPS (effect's `flatMap`: 10 MB at depth 6), once more at
+ * PATH_NEAR_DEPTH (4 MB).
+ */
 const PATH_DEPTH = 6;
+const PATH_NEAR_DEPTH = 3;
 /** How many callees of one definition a forward step reads (CodeGraph's default is 20). */
 const PATH_CALLEES = 50;
 
 /** `codegraph impact --json --depth=6 -- <to>`: the reverse graph a call path is read from. */
-function pathImpactCommand(to) {
-  return codegraphCommand("impact", { options: { json: true, depth: PATH_DEPTH }, positional: to, ...PATH_DATA_CAPS });
+function pathImpactCommand(to, depth = PATH_DEPTH) {
+  return codegraphCommand("impact", { options: { json: true, depth }, positional: to, ...PATH_DATA_CAPS });
 }
 
 /** `codegraph callees --json --limit=50 [--file=] -- <name>`: one forward step of a call path. */
@@ -198,6 +203,7 @@ module.exports = {
   indexFilesCommand,
   nodeCommand,
   PATH_DEPTH,
+  PATH_NEAR_DEPTH,
   pathCalleesCommand,
   pathImpactCommand,
   relationsCommand,

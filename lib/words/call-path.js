@@ -75,7 +75,7 @@ function someNames(nodes, most = 6) {
  */
 function noPathText({ from, to, depth, levels, reaching, reached, stops, route, scan, scanned }) {
   const lines = [
-    `No call path from ${from} to ${to} in CodeGraph's graph: ${count(reaching.length, "definition")} ${reaching.length === 1 ? "reaches" : "reach"} ${to} within ${depth} hops${reaching.length > 0 ? ` (${someNames(reaching)})` : ""}, and ${from} reaches ${count(reached.length, "definition")} within ${levels} hops, none of them among those.`,
+    `No call path from ${from} to ${to} in CodeGraph's graph: ${count(reaching.length, "definition")} ${reaching.length === 1 ? "reaches" : "reach"} ${to} within ${depth} hops${reaching.length > 0 ? ` (${someNames(reaching)})` : ""}${reached.length === 0 ? `, and CodeGraph's graph has no callee of ${from}.` : `, and ${from} reaches ${count(reached.length, "definition")} within ${count(levels, "hop")}, none of them among those.`}`,
   ];
   if (stops.length > 0) {
     lines.push(
