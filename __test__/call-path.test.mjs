@@ -200,3 +200,15 @@ for (const impl of implementations) {
     });
   });
 }
+
+test("the transcript's line: 'path from A to B', over the first command it runs (impact of B as JSON)", async () => {
+  const { createRequire } = await import("node:module");
+  const require = createRequire(import.meta.url);
+  const { focusedTool } = require("../lib/pi/tools/focused.js");
+  const { commandLine } = require("../lib/contract/text.js");
+  const spec = focusedTool("codegraph_relations");
+  const args = { relation: "path", from: "main", to: "persist" };
+  assert.equal(spec.subject(args).filter(Boolean).join(" "), "path from main to persist");
+  assert.equal(commandLine(spec.command(args)), "codegraph impact --json --depth=6 -- 'persist'");
+  assert.equal(spec.subject({ relation: "callers", symbol: "x" }).filter(Boolean).join(" "), "callers of x");
+});
