@@ -105,6 +105,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
         text = [words.notFoundText({ name: bad.name, said: bad.answer.text }), notes].filter(Boolean).join("\n");
       }
     } else {
+      await new Promise(setImmediate); // Pi's thread between reading the JSON and the graph
       const graph = reverseGraph(impact.json);
       const step = forwardStep(calls.json);
       if (step.roots.some((r) => graph.dist.get(r.id) === 0)) text = words.samePathText({ from, to });

@@ -151,14 +151,15 @@ function nodeCommand(params) {
 
 /**
  * A call path is read from CodeGraph's JSON (lib/api/call-path.js), which is data for the glue,
- * not text for the model: read whole up to 8 MiB (tokio's widest `impact --depth=6` prints about
- * 55 KB), the answer then cut to the relations caps.
+ * not text for the model: read whole up to 4 MiB (tokio's widest `impact --depth=6` prints about
+ * 55 KB; 4 MiB is read into a graph in about 35 ms of Pi's thread), the answer then cut to the
+ * relations caps.
  */
-const PATH_DATA_CAPS = { maxBytes: 8 * 1024 * 1024, maxLines: 8 * 1024 * 1024 };
+const PATH_DATA_CAPS = { maxBytes: 4 * 1024 * 1024, maxLines: 4 * 1024 * 1024 };
 /**
  * How far back from `to` the reverse graph is read: hops of `impact` (CodeGraph clamps to 1–10);
  * when that graph is past PATH_DATA_CAPS (effect's `flatMap`: 10 MB at depth 6), once more at
- * PATH_NEAR_DEPTH (4 MB).
+ * PATH_NEAR_DEPTH (4.0 MB).
  */
 const PATH_DEPTH = 6;
 const PATH_NEAR_DEPTH = 3;
