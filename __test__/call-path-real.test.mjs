@@ -6,10 +6,31 @@
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { root, tempDir } from "./helpers/index.mjs";
+import { runnerOf } from "./helpers/recording.mjs";
+
+const require = createRequire(import.meta.url);
+const { forBackend } = require("../index.js");
+const { LIMIT_NAMES } = require("../lib/contract/limits.js");
+
+/** The glue over `id`'s runner with `outlineSource` (INTERFACES.md) answered by `outline(request)`. */
+function withOutline(id, outline) {
+  const backend = runnerOf(id);
+  const stub = {
+    runCommand: (...a) => backend.runCommand(...a),
+    scanSource: (...a) => backend.scanSource(...a),
+    outlineSource: async (_dir, request) => outline(request),
+    diagnose: (...a) => backend.diagnose(...a),
+    releaseFullOutputs: (paths) => backend.releaseFullOutputs(paths),
+    runnerInfo: () => backend.runnerInfo(),
+  };
+  for (const name of LIMIT_NAMES) stub[name] = backend[name];
+  return forBackend(stub);
+}
 
 const cliBin = path.join(root, "node_modules", ".bin");
 const originalPath = process.env.PATH;
@@ -131,6 +152,25 @@ for (const impl of implementations) {
       );
       // impact and callees of run_job, then callees of what it reached (save).
       assert.ok(details.processes.length >= 3, JSON.stringify(details.processes));
+    });
+
+    test("with the runner's outline, the bridged call's container is the outline's: a definition that ended before the line bridges nothing", async () => {
+      const outline = (endLine) => (request) => ({
+        files: request.paths.map((p) => ({
+          path: p,
+          lines: 21,
+          language: "python",
+          definitions: [
+            { name: "save", kind: "function", line: 15, endLine, parent: null },
+            { name: "run_job", kind: "function", line: 19, endLine: 20, parent: null },
+          ],
+        })),
+      });
+      const asked = { relation: "path", from: "run_job", to: "write_row" };
+      const whole = await withOutline(impl.id, outline(16)).relations(asked, ws);
+      assert.match(whole.text, /→ save \(app\/jobs\.py:15\) → calls put at app\/jobs\.py:16 \(text match/);
+      const ended = await withOutline(impl.id, outline(15)).relations(asked, ws);
+      assert.match(ended.text, /^No call path from run_job to write_row/);
     });
   });
 }

@@ -173,9 +173,7 @@ function mention(text, name) {
  * definition's body that calls one of their names (not a comment, not a definition), a "text
  * match" edge to the nearest node of that name.
  */
-function bridges(graph, reached, matches, names) {
-  const byPlace = new Map();
-  for (const r of reached.values()) byPlace.set(`${r.node.name}\0${r.node.filePath}`, r);
+function bridges(graph, reached, matches, names, containerOf = withinOf(reached)) {
   const nearest = new Map();
   for (const node of graph.nodes.values()) {
     const d = graph.dist.get(node.id);
@@ -185,10 +183,10 @@ function bridges(graph, reached, matches, names) {
   }
   const paths = [];
   for (const m of matches) {
-    if (typeof m?.within !== "string" || typeof m.text !== "string") continue;
+    if (typeof m?.text !== "string") continue;
     // A definition of the name, or a comment that mentions it, is no call.
     if ((Array.isArray(m.tags) && m.tags.includes("defines")) || isCommentLine(m.text)) continue;
-    const r = byPlace.get(`${m.within}\0${m.path}`);
+    const r = containerOf(m);
     if (!r || (r.node.startLine !== null && m.line <= r.node.startLine)) continue;
     for (const name of names) {
       const target = nearest.get(name);
@@ -203,4 +201,34 @@ function bridges(graph, reached, matches, names) {
   return paths;
 }
 
-module.exports = { bridges, forwardStep, joined, parsed, pathsWithin, reverseGraph, shortestFirst };
+/** The reached definition a match sits in by the scan's `within` (its name, in the same file). */
+function withinOf(reached) {
+  const byPlace = new Map();
+  for (const r of reached.values()) byPlace.set(`${r.node.name}\0${r.node.filePath}`, r);
+  return (m) => (typeof m.within === "string" ? (byPlace.get(`${m.within}\0${m.path}`) ?? null) : null);
+}
+
+/**
+ * The reached definition a match sits in by the files' outlines (`outlines`: the runner's
+ * `outlineSource` files): the innermost definition whose lines hold the match, when it is a reached
+ * one (its name, its first line within a few of CodeGraph's, a decorator or attribute apart) and
+ * no macro template; else, for a file without an outline, by `within`.
+ */
+function outlinedOf(reached, outlines) {
+  const byFile = new Map();
+  for (const f of outlines) if (f && !f.problem && Array.isArray(f.definitions)) byFile.set(f.path, f.definitions);
+  const fallback = withinOf(reached);
+  const inFile = new Map();
+  for (const r of reached.values()) inFile.set(r.node.filePath, [...(inFile.get(r.node.filePath) ?? []), r]);
+  return (m) => {
+    const defs = byFile.get(m.path);
+    if (!defs) return fallback(m);
+    let inner = null;
+    for (const d of defs) if (d.line <= m.line && m.line <= d.endLine && (!inner || d.line >= inner.line)) inner = d;
+    if (!inner || typeof inner.macro === "string") return null;
+    const near = (r) => r.node.startLine === null || Math.abs(r.node.startLine - inner.line) <= 3;
+    return (inFile.get(m.path) ?? []).find((r) => r.node.name === inner.name && near(r)) ?? null;
+  };
+}
+
+module.exports = { bridges, outlinedOf, forwardStep, joined, parsed, pathsWithin, reverseGraph, shortestFirst };

@@ -19,7 +19,16 @@ const { DEFAULT_TIMEOUT_MS, isTimeout } = require("../contract/limits.js");
 const words = require("../words/call-path.js");
 const { finishAnswer } = require("./answer.js");
 const { answerNotes } = require("./answer-notes.js");
-const { bridges, forwardStep, joined, parsed, pathsWithin, reverseGraph, shortestFirst } = require("./call-graph.js");
+const {
+  bridges,
+  outlinedOf,
+  forwardStep,
+  joined,
+  parsed,
+  pathsWithin,
+  reverseGraph,
+  shortestFirst,
+} = require("./call-graph.js");
 const { withStaleness } = require("./staleness.js");
 
 /** At most this many paths are given. */
@@ -54,7 +63,7 @@ function scanNames(graph) {
 
 /**
  * `{ text, details }` for `from` → `to` in `cwd` (`deps`: `run` (lib/api/calls.js), the backend's
- * `scan` and `release` of full-output files). A CodeGraph failure rejects as run() does.
+ * `scan`, `outline` (its `outlineSource`, where it has one) and `release` of full-output files). A CodeGraph failure rejects as run() does.
  */
 async function callPath(deps, { from, to }, cwd, signal, options) {
   const started = performance.now();
@@ -116,6 +125,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
           budget,
           cwd,
           scan: deps.scan,
+          outline: deps.outline,
           indexDir: first?.indexPath,
           started: (s) => (scanning = s),
         });
@@ -151,7 +161,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
  * The walk: paths in the graph from `from`'s definitions; else forward from them, level by level,
  * with the source searched meanwhile for the names of what reaches `to`.
  */
-async function walked(graph, step, { data, left, budget, cwd, scan, indexDir, started }) {
+async function walked(graph, step, { data, left, budget, cwd, scan, outline, indexDir, started }) {
   const paths = step.roots.flatMap((r) => pathsWithin(graph, r, MOST_PATHS));
   const reached = new Map(step.roots.map((r) => [r.id, { node: r, route: { nodes: [r], edges: [] }, level: 0 }]));
   if (paths.length > 0) return { paths: shortestFirst(paths, MOST_PATHS), reached, levels: 0 };
@@ -199,7 +209,7 @@ async function walked(graph, step, { data, left, budget, cwd, scan, indexDir, st
   }
   const found = searching ? await searching : null;
   const matches = Array.isArray(found?.matches) ? found.matches : [];
-  const bridged = bridges(graph, reached, matches, names);
+  const bridged = bridges(graph, reached, matches, names, await containers(reached, matches, cwd, outline));
   return {
     paths: shortestFirst(bridged, MOST_PATHS),
     bridged: true,
@@ -209,6 +219,25 @@ async function walked(graph, step, { data, left, budget, cwd, scan, indexDir, st
     scanned: found !== null,
     near,
   };
+}
+
+/** How long the outlines of the matches' files may take. */
+const OUTLINE_DEADLINE_MS = 1000;
+
+/**
+ * Which reached definition a match sits in: by the outlines of the matches' files that hold a
+ * reached definition (the runner's `outlineSource`, exact where the file is read), else by the
+ * scan's `within` (lib/api/call-graph.js).
+ */
+async function containers(reached, matches, cwd, outline) {
+  if (typeof outline !== "function") return undefined;
+  const files = new Set([...reached.values()].map((r) => r.node.filePath));
+  const paths = [...new Set(matches.map((m) => m.path).filter((p) => files.has(p)))].slice(0, 500);
+  if (paths.length === 0) return undefined;
+  const found = await Promise.resolve()
+    .then(() => outline(cwd, { paths, deadlineMs: OUTLINE_DEADLINE_MS }))
+    .catch(() => null);
+  return Array.isArray(found?.files) ? outlinedOf(reached, found.files) : undefined;
 }
 
 /** The answer's text from the walk's outcome. */

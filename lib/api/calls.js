@@ -256,7 +256,11 @@ function wrapBackend(backend) {
       typeof backend.scanSource === "function"
         ? (dir, request, abort) => backend.scanSource(dir, request, abort)
         : undefined;
-    return callPath({ run, scan, release: releaseFullOutputs }, args, cwd, signal, options);
+    const outline =
+      typeof backend.outlineSource === "function"
+        ? (dir, request, abort) => backend.outlineSource(dir, request, abort)
+        : undefined;
+    return callPath({ run, scan, outline, release: releaseFullOutputs }, args, cwd, signal, options);
   }
   /** `codegraph query …` from codegraph_search's arguments ({ name, kind?, limit? }). */
   const search = focused(searchCommand);
