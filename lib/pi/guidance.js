@@ -69,15 +69,15 @@ const FOCUSED_WORDS = {
   },
   codegraph_relations: {
     description:
-      "What calls a symbol (callers), what it calls (callees), what changing it affects (impact; depth 1 also lists implementations and subclasses), or how one symbol reaches another (path: each hop's file:line), from the workspace's CodeGraph index, with what the source shows and the graph lacks. Read-only.",
-    snippet: "Callers, callees, impact of one symbol, or the call path from one to another, from the CodeGraph index",
+      "What calls a symbol (callers), what it calls (callees), what changing it affects (impact; depth 1 also lists implementations and subclasses), or how one reaches another (path), from the workspace's CodeGraph index, with what the source shows and the graph lacks. Read-only.",
+    snippet: "Callers, callees, impact of one symbol, or a call path between two, from the CodeGraph index",
     guideline:
       "Use codegraph_relations: path (from, to) for how A reaches B; callers for what calls X; impact, depth 1, for what implements or extends X and before changing a signature; file picks one of several definitions. For how A works or where it goes, codegraph_node on A.",
     args: {
       relation: "callers, callees, impact, or path",
-      symbol: "Symbol name (not for path)",
-      from: "path: the symbol the path starts at",
-      to: "path: the symbol it reaches",
+      symbol: "Symbol name",
+      from: "path: start symbol",
+      to: "path: end symbol",
       file: "Indexed file path or suffix that picks the definition",
       limit: "callers/callees: most results per definition (default 20)",
       depth: "impact: hops to follow (default 2)",
