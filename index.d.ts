@@ -217,13 +217,25 @@ export interface NodeParams {
   outline?: boolean;
 }
 
-/** codegraph_relations' arguments: `limit` (1-50) for callers/callees, `depth` (1-10) for impact only. */
-export interface RelationsParams {
-  relation: "callers" | "callees" | "impact";
-  symbol: string;
-  file?: string;
-  limit?: number;
-  depth?: number;
+/**
+ * codegraph_relations' arguments: `limit` (1-50) for callers/callees, `depth` (1-10) for impact
+ * only; or {@link PathParams}.
+ */
+export type RelationsParams =
+  | {
+      relation: "callers" | "callees" | "impact";
+      symbol: string;
+      file?: string;
+      limit?: number;
+      depth?: number;
+    }
+  | PathParams;
+
+/** codegraph_relations' `path`: how `from` reaches `to` (names, the rules of `symbol`). */
+export interface PathParams {
+  relation: "path";
+  from: string;
+  to: string;
 }
 
 /** codegraph_search's arguments: a symbol `name` (or part of one), its `kind`, at most `limit` (1-50) results. */
@@ -248,7 +260,12 @@ export declare function node(
 
 /**
  * Runs `codegraph callers|callees|impact [--file=] [--limit=|--depth=] -- <symbol>` in `cwd`
- * (caps 16 KB / 500 lines), as {@link node} does.
+ * (caps 16 KB / 500 lines), as {@link node} does. `path`: up to three shortest call paths from
+ * `from` to `to`, each hop with its definition's file:line and the call's, read from `impact
+ * --json` of `to` and `callees --json` of what `from` reaches (every command through the same
+ * runner, within one time budget), a hop the graph lacks and the source shows marked "text
+ * match"; without a path, where the walk stops. `details.processes` lists the commands it ran
+ * (`subcommand`, `symbol`, `runMs`), `details.processRunMs` their sum.
  */
 export declare function relations(
   params: RelationsParams,

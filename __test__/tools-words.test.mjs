@@ -74,8 +74,11 @@ for (const impl of implementations) {
         assert.deepEqual(g(), golden3);
         await s.command("tools on relations");
         assert.deepEqual(g().slice(1), golden3.slice(1));
-        assert.match(g()[0], /^Use codegraph_explore for architecture and call-path questions \(how A reaches B/);
-        assert.match(g()[0], /for callers, implementations or a change's impact, codegraph_relations answers/);
+        assert.match(g()[0], /^Use codegraph_explore for architecture questions, naming concrete symbols/);
+        assert.match(
+          g()[0],
+          /for how A reaches B \(a call path\), callers, implementations or a change's impact, codegraph_relations answers/,
+        );
         await s.command("tools off relations");
         assert.deepEqual(g(), golden3);
       });
@@ -116,11 +119,12 @@ for (const impl of implementations) {
           assert.match(t.description, new RegExp(`Cut at ${caps[name]}; a cut result names a file with the rest\\.$`));
           assert.equal(t.parameters.type, "object");
         }
-        assert.deepEqual(s.tool("codegraph_relations").parameters.required, ["relation", "symbol"]);
+        assert.deepEqual(s.tool("codegraph_relations").parameters.required, ["relation"]); // symbol, or from and to for path
         assert.deepEqual(s.tool("codegraph_relations").parameters.properties.relation.enum, [
           "callers",
           "callees",
           "impact",
+          "path",
         ]);
         assert.deepEqual(s.tool("codegraph_search").parameters.required, ["name"]);
         assert.equal(

@@ -79,6 +79,16 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
       }
       process.stdout.write(`FAKE EXPLORE\n${JSON.stringify({ argv: args, cwd: process.cwd() })}\n`);
       break;
+    case "graph": {
+      // FAKE_CG_GRAPH=<file>: `{ "<subcommand> <symbol>": answer }` (an answer: an object printed as
+      // JSON, or text as it is); a key it lacks prints CodeGraph's own not-found line.
+      const answers = JSON.parse(fs.readFileSync(env.FAKE_CG_GRAPH, "utf8"));
+      const symbol = args[args.indexOf("--") + 1] ?? "";
+      const answer = answers[`${args[0]} ${symbol}`];
+      if (answer === undefined) process.stdout.write(`ℹ Symbol "${symbol}" not found\n`);
+      else process.stdout.write(typeof answer === "string" ? answer : `${JSON.stringify(answer, null, 2)}\n`);
+      break;
+    }
     case "lines":
       process.stdout.write(`${Array.from({ length: count }, (_, i) => `line ${i + 1}`).join("\n")}\n`);
       break;

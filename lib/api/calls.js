@@ -11,6 +11,8 @@ const { LIMIT_NAMES } = require("../contract/limits.js");
 const { Problem, exhausted } = require("../contract/problems.js");
 const { answerNotes } = require("./answer-notes.js");
 const { exploreCommand, nodeCommand, relationsCommand, searchCommand } = require("../contract/commands.js");
+const { relationsArguments } = require("../contract/arguments.js");
+const { callPath } = require("./call-path.js");
 const { askedNames } = require("./blind-spots.js");
 const { searchWhileRunning } = require("./source-search.js");
 const { diagnosisWords, failure, wordedError } = require("./failures.js");
@@ -80,6 +82,18 @@ const CITES_FILES = new Set(["explore", "node", "callers", "callees", "impact", 
 function citesFiles(command) {
   try {
     return CITES_FILES.has(command?.subcommand);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Whether `command` asks for CodeGraph's JSON (`--json`): data the glue reads (a call path's
+ * graph), not the model's text, so no notes, source search or stale-files line is added to it.
+ */
+function readsData(command) {
+  try {
+    return Array.isArray(command?.options) && command.options.includes("--json");
   } catch {
     return false;
   }
@@ -164,7 +178,8 @@ function wrapBackend(backend) {
         ? (dir, request, abort) => backend.scanSource(dir, request, abort)
         : undefined;
     // The source search the answer's notes may need, while CodeGraph answers (lib/api/source-search.js).
-    const early = searchWhileRunning(command, cwd, scan, askedNames);
+    const data = readsData(command);
+    const early = data ? null : searchWhileRunning(command, cwd, scan, askedNames);
     let result;
     try {
       result = await backend.runCommand(onBehalfOf(command, workspace), cwd, signal ?? null, plain);
@@ -188,16 +203,18 @@ function wrapBackend(backend) {
     // deadline, from `stat` alone (lib/api/staleness.js).
     // What CodeGraph's text leaves unsaid (another symbol, import-only callers, a name the index
     // lacks but the source defines: lib/api/answer-notes.js), leading the answer.
-    const notes = await answerNotes(command, result?.text, {
-      cwd,
-      scan,
-      indexDir: result?.details?.indexPath,
-      truncated: result?.details?.truncated === true,
-      early,
-    }).finally(() => early?.end());
+    const notes = data
+      ? ""
+      : await answerNotes(command, result?.text, {
+          cwd,
+          scan,
+          indexDir: result?.details?.indexPath,
+          truncated: result?.details?.truncated === true,
+          early,
+        }).finally(() => early?.end());
     const finished = finishAnswer(result, notes);
     const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };
-    const answer = citesFiles(command) ? await withStaleness(finished, cwd, { caps }) : finished;
+    const answer = citesFiles(command) && !data ? await withStaleness(finished, cwd, { caps }) : finished;
     const notice = noticeOf("cliVersionNotice", answer.details.cliVersion);
     return { text: answer.text, details: { ...answer.details, ...notice, ...waits() } };
   }
@@ -222,8 +239,29 @@ function wrapBackend(backend) {
   };
   /** `codegraph node …` from codegraph_node's arguments ({ symbol?, file?, offset?, limit?, outline? }). */
   const node = focused(nodeCommand);
-  /** `codegraph callers|callees|impact …` from codegraph_relations' arguments ({ relation, symbol, file?, limit?, depth? }). */
-  const relations = focused(relationsCommand);
+  const relationsRun = focused(relationsCommand);
+  /**
+   * `codegraph callers|callees|impact …` from codegraph_relations' arguments ({ relation, symbol,
+   * file?, limit?, depth? }); `path` ({ relation, from, to }): several commands, one answer (lib/api/call-path.js).
+   */
+  async function relations(params, cwd, signal, options) {
+    let args;
+    try {
+      args = relationsArguments(params);
+    } catch (err) {
+      throw err instanceof Problem ? wordedError(err) : err;
+    }
+    if (args.relation !== "path") return relationsRun(params, cwd, signal, options);
+    const scan =
+      typeof backend.scanSource === "function"
+        ? (dir, request, abort) => backend.scanSource(dir, request, abort)
+        : undefined;
+    const outline =
+      typeof backend.outlineSource === "function"
+        ? (dir, request, abort) => backend.outlineSource(dir, request, abort)
+        : undefined;
+    return callPath({ run, scan, outline, release: releaseFullOutputs }, args, cwd, signal, options);
+  }
   /** `codegraph query …` from codegraph_search's arguments ({ name, kind?, limit? }). */
   const search = focused(searchCommand);
 

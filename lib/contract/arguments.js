@@ -22,8 +22,11 @@ const RANGES = {
   limit: [1, 50], // callers/callees per definition, search results
 };
 
-/** The relations and what each takes besides `symbol` and `file`. */
-const RELATIONS = { callers: "limit", callees: "limit", impact: "depth" };
+/**
+ * The relations and what each takes besides `symbol` and `file`; `path` takes `from` and `to`
+ * instead (lib/api/call-path.js).
+ */
+const RELATIONS = { callers: "limit", callees: "limit", impact: "depth", path: null };
 
 /**
  * The kinds `codegraph query --kind` filters by: CodeGraph 1.6.1's node kinds (NODE_KINDS in its
@@ -168,12 +171,26 @@ function nodeArguments(params) {
   return { symbol, file, offset, limit, outline };
 }
 
-/** codegraph_relations: `relation` (callers | callees | impact), `symbol`, `file`, `limit` or `depth`. */
+/**
+ * codegraph_relations: `relation` (callers | callees | impact), `symbol`, `file`, `limit` or
+ * `depth`; or `relation: "path"` with `from` and `to` (names, the same rules as `symbol`) alone.
+ */
 function relationsArguments(params) {
   const tool = "codegraph_relations";
   const p = argumentsOf(tool, params);
-  known(tool, p, ["relation", "symbol", "file", "limit", "depth"]);
+  known(tool, p, ["relation", "symbol", "file", "limit", "depth", "from", "to"]);
   const relation = oneOf(tool, "relation", read(tool, p, "relation"), Object.keys(RELATIONS), { optional: false });
+  if (relation === "path") {
+    for (const name of ["symbol", "file", "limit", "depth"])
+      if (read(tool, p, name) !== undefined && read(tool, p, name) !== null)
+        throw argumentError(tool, name, "notFor", { relation });
+    const from = text(tool, "from", read(tool, p, "from"));
+    const to = text(tool, "to", read(tool, p, "to"));
+    return { relation, from, to };
+  }
+  for (const name of ["from", "to"])
+    if (read(tool, p, name) !== undefined && read(tool, p, name) !== null)
+      throw argumentError(tool, name, "notFor", { relation });
   const symbol = text(tool, "symbol", read(tool, p, "symbol"));
   const file = fileKey(tool, "file", read(tool, p, "file"));
   const limit = whole(tool, "limit", read(tool, p, "limit"));

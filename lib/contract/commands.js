@@ -149,9 +149,44 @@ function nodeCommand(params) {
   return codegraphCommand("node", symbol === undefined ? spec : { ...spec, positional: symbol });
 }
 
-/** `codegraph callers|callees [--file=] [--limit=] -- <symbol>` or `codegraph impact [--file=] [--depth=] -- <symbol>`. */
+/**
+ * A call path is read from CodeGraph's JSON (lib/api/call-path.js), which is data for the glue,
+ * not text for the model: read whole up to 4 MiB (tokio's widest `impact --depth=6` prints about
+ * 55 KB; 4 MiB is read into a graph in about 35 ms of Pi's thread), the answer then cut to the
+ * relations caps.
+ */
+const PATH_DATA_CAPS = { maxBytes: 4 * 1024 * 1024, maxLines: 4 * 1024 * 1024 };
+/**
+ * How far back from `to` the reverse graph is read: hops of `impact` (CodeGraph clamps to 1–10);
+ * when that graph is past PATH_DATA_CAPS (effect's `flatMap`: 10 MB at depth 6), once more at
+ * PATH_NEAR_DEPTH (4.0 MB).
+ */
+const PATH_DEPTH = 6;
+const PATH_NEAR_DEPTH = 3;
+/** How many callees of one definition a forward step reads (CodeGraph's default is 20). */
+const PATH_CALLEES = 50;
+
+/** `codegraph impact --json --depth=6 -- <to>`: the reverse graph a call path is read from. */
+function pathImpactCommand(to, depth = PATH_DEPTH) {
+  return codegraphCommand("impact", { options: { json: true, depth }, positional: to, ...PATH_DATA_CAPS });
+}
+
+/** `codegraph callees --json --limit=50 [--file=] -- <name>`: one forward step of a call path. */
+function pathCalleesCommand(name, file) {
+  return codegraphCommand("callees", {
+    options: { json: true, limit: PATH_CALLEES, file },
+    positional: name,
+    ...PATH_DATA_CAPS,
+  });
+}
+
+/**
+ * `codegraph callers|callees [--file=] [--limit=] -- <symbol>` or `codegraph impact [--file=] [--depth=] -- <symbol>`;
+ * for `path`, the first command it runs (`impact` of `to`, the transcript's line).
+ */
 function relationsCommand(params) {
-  const { relation, symbol, file, limit, depth } = relationsArguments(params);
+  const { relation, symbol, file, limit, depth, to } = relationsArguments(params);
+  if (relation === "path") return pathImpactCommand(to);
   return codegraphCommand(relation, { options: { file, limit, depth }, positional: symbol, ...FOCUSED_CAPS.relations });
 }
 
@@ -168,6 +203,10 @@ module.exports = {
   exploreCommand,
   indexFilesCommand,
   nodeCommand,
+  PATH_DEPTH,
+  PATH_NEAR_DEPTH,
+  pathCalleesCommand,
+  pathImpactCommand,
   relationsCommand,
   searchCommand,
   verbCommand,

@@ -37,11 +37,12 @@ const readyGuidelines = [
   `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool" or codegraph_node, use read with the file:line it gives (codegraph_node does not exist here), or ask ${TOOL_NAME} about that symbol.`,
 ];
 /**
- * The first line when codegraph_relations is on: who calls X, what implements or extends Y and what
- * a change breaks go to it (its answers run about 0.2 to 9 KB where explore's run about 24 KB:
- * `npm run bench -- answers`), explore keeps call paths and architecture.
+ * The first line when codegraph_relations is on: how A reaches B goes to its `path` (explore
+ * answers a call-path question with endpoints: issue 45), who calls X, what implements or extends
+ * Y and what a change breaks go to it too (its answers run about 0.2 to 9 KB where explore's run
+ * about 24 KB: `npm run bench -- answers`); explore keeps architecture.
  */
-const withRelationsGuideline = `Use ${TOOL_NAME} for architecture and call-path questions (how A reaches B), naming concrete symbols, files or code terms, since CodeGraph matches names lexically; for callers, implementations or a change's impact, codegraph_relations answers in a fraction of the size.`;
+const withRelationsGuideline = `Use ${TOOL_NAME} for architecture questions, naming concrete symbols, files or code terms, since CodeGraph matches names lexically; for how A reaches B (a call path), callers, implementations or a change's impact, codegraph_relations answers in a fraction of the size.`;
 /** The third line when codegraph_node is on: CodeGraph's pointers to it are followed, not steered away from. */
 const withNodeGuideline = `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool", use read with the file:line it gives; where it says codegraph_node, call codegraph_node.`;
 
@@ -68,13 +69,15 @@ const FOCUSED_WORDS = {
   },
   codegraph_relations: {
     description:
-      "What calls a symbol (callers), what it calls (callees), or what changing it affects (impact; depth 1 also lists implementations and subclasses), from the workspace's CodeGraph index, with what the source shows and the graph lacks. Read-only.",
-    snippet: "Callers, callees or the impact of changing one symbol, from the CodeGraph index",
+      "What calls a symbol (callers), what it calls (callees), what changing it affects (impact; depth 1 also lists implementations and subclasses), or how one reaches another (path), from the workspace's CodeGraph index, with what the source shows and the graph lacks. Read-only.",
+    snippet: "Callers, callees, impact of one symbol, or a call path between two, from the CodeGraph index",
     guideline:
-      "Use codegraph_relations: callers for what calls X; impact, depth 1, for what implements or extends X and before changing a signature; file picks one of several definitions.",
+      "Use codegraph_relations: path (from, to) for how A reaches B; callers for what calls X; impact, depth 1, for what implements or extends X and before changing a signature; file picks one of several definitions. For how A works or where it goes, codegraph_node on A.",
     args: {
-      relation: "callers, callees, or impact",
+      relation: "callers, callees, impact, or path",
       symbol: "Symbol name",
+      from: "path: start symbol",
+      to: "path: end symbol",
       file: "Indexed file path or suffix that picks the definition",
       limit: "callers/callees: most results per definition (default 20)",
       depth: "impact: hops to follow (default 2)",

@@ -52,7 +52,8 @@ const ARGUMENT_RULES = {
   unknown: (r) => `the tool has no such argument (its arguments: ${r.names.join(", ")})`,
   symbolOrFile: () => "give `symbol` (one symbol's source and trail) or `file` (an indexed file), or both",
   fileModeOnly: () => "it applies to file mode only (`file` without `symbol`)",
-  notFor: (r) => `it does not apply to relation=${r.relation} (callers and callees take limit, impact takes depth)`,
+  notFor: (r) =>
+    `it does not apply to relation=${r.relation} (callers and callees take symbol and limit, impact takes symbol and depth, path takes from and to)`,
 };
 
 function argumentSays(r) {

@@ -65,12 +65,17 @@ const FOCUSED_TOOLS = [
     parameters: (peers) =>
       peers.Type.Object({
         relation: enumField(peers, Object.keys(RELATIONS), described("codegraph_relations", "relation")),
-        symbol: nameField(peers.Type, "codegraph_relations", "symbol"),
+        symbol: peers.Type.Optional(nameField(peers.Type, "codegraph_relations", "symbol")),
         file: fileField(peers.Type, "codegraph_relations"),
         limit: wholeField(peers.Type, "codegraph_relations", "limit", "limit"),
         depth: wholeField(peers.Type, "codegraph_relations", "depth", "depth"),
+        from: peers.Type.Optional(nameField(peers.Type, "codegraph_relations", "from")),
+        to: peers.Type.Optional(nameField(peers.Type, "codegraph_relations", "to")),
       }),
-    subject: (args) => [args?.relation && `${args.relation} of`, args?.symbol, args?.file && `in ${args.file}`],
+    subject: (args) =>
+      args?.relation === "path"
+        ? ["path from", args?.from, "to", args?.to]
+        : [args?.relation && `${args.relation} of`, args?.symbol, args?.file && `in ${args.file}`],
   },
   {
     name: "codegraph_search",

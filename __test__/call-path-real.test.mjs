@@ -1,0 +1,176 @@
+// codegraph_relations' `path` against the real, pinned CodeGraph CLI on a small fixture, on both
+// runners (PI_CODEGRAPH_IMPL=native|node picks one): a path of several hops with each call's
+// line, no path (where the walk from `from` stops, and the source searched from there), and a
+// call the graph lacks (a method called on a value whose type CodeGraph does not infer, two
+// classes defining it) bridged by the source scan, the hop marked "text match".
+import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { implementations } from "./helpers/impl.mjs";
+import { root, tempDir } from "./helpers/index.mjs";
+import { runnerOf } from "./helpers/recording.mjs";
+
+const require = createRequire(import.meta.url);
+const { forBackend } = require("../index.js");
+const { LIMIT_NAMES } = require("../lib/contract/limits.js");
+
+/** The glue over `id`'s runner with `outlineSource` (INTERFACES.md) answered by `outline(request)`. */
+function withOutline(id, outline) {
+  const backend = runnerOf(id);
+  const stub = {
+    runCommand: (...a) => backend.runCommand(...a),
+    scanSource: (...a) => backend.scanSource(...a),
+    outlineSource: async (_dir, request) => outline(request),
+    diagnose: (...a) => backend.diagnose(...a),
+    releaseFullOutputs: (paths) => backend.releaseFullOutputs(paths),
+    runnerInfo: () => backend.runnerInfo(),
+  };
+  for (const name of LIMIT_NAMES) stub[name] = backend[name];
+  return forBackend(stub);
+}
+
+const cliBin = path.join(root, "node_modules", ".bin");
+const originalPath = process.env.PATH;
+
+const FILES = {
+  "src/app.ts": [
+    'import { handle } from "./handler";',
+    "",
+    "export function main(input: string): string {",
+    "  const cleaned = input.trim();",
+    "  return handle(cleaned);",
+    "}",
+    "",
+    "export function writeDisk(data: string): string {",
+    "  return data;",
+    "}",
+    "",
+    "export function flush(): string {",
+    '  return writeDisk("x");',
+    "}",
+    "",
+  ].join("\n"),
+  "src/handler.ts": [
+    'import { store } from "./store";',
+    "",
+    "export function handle(value: string): string {",
+    "  const v = value.toUpperCase();",
+    "  return store(v);",
+    "}",
+    "",
+  ].join("\n"),
+  "src/store.ts": [
+    "export function store(value: string): string {",
+    "  return persist(value);",
+    "}",
+    "",
+    "function persist(value: string): string {",
+    "  return value;",
+    "}",
+    "",
+  ].join("\n"),
+  "app/jobs.py": [
+    "def write_row(item):",
+    "    return item",
+    "",
+    "",
+    "class Disk:",
+    "    def put(self, item):",
+    "        return write_row(item)",
+    "",
+    "",
+    "class Memory:",
+    "    def put(self, item):",
+    "        return item",
+    "",
+    "",
+    "def save(sink, item):",
+    "    return sink.put(item)",
+    "",
+    "",
+    "def run_job(item):",
+    "    return save(Disk(), item)",
+    "",
+  ].join("\n"),
+};
+
+let ws;
+before(() => {
+  process.env.PATH = [cliBin, path.dirname(process.execPath), originalPath].join(path.delimiter);
+  ws = tempDir("pi-codegraph-path-");
+  for (const [rel, text] of Object.entries(FILES)) {
+    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
+    fs.writeFileSync(path.join(ws, rel), text);
+  }
+  execFileSync(path.join(cliBin, "codegraph"), ["init", "-y", "."], {
+    cwd: ws,
+    env: { ...process.env, DO_NOT_TRACK: "1" },
+    stdio: "ignore",
+  });
+});
+after(() => {
+  process.env.PATH = originalPath;
+});
+
+for (const impl of implementations) {
+  describe(`${impl.name}: codegraph_relations path, real CLI`, () => {
+    const pathOf = (from, to) => impl.module.relations({ relation: "path", from, to }, ws);
+
+    test("a path of three hops: each definition's file:line and each call's", async () => {
+      const { text, details } = await pathOf("main", "persist");
+      assert.equal(
+        text,
+        "1 call path from main to persist, shortest first, from CodeGraph's graph (impact of persist, depth 6, and the callees of main):\n" +
+          "1. main (src/app.ts:3) → calls handle at src/app.ts:5 → handle (src/handler.ts:3) → calls store at src/handler.ts:5 → store (src/store.ts:1) → calls persist at src/store.ts:2 → persist (src/store.ts:5)",
+      );
+      assert.deepEqual(details.processes.map((p) => p.subcommand).sort(), ["callees", "impact"]);
+    });
+
+    test("no path: where the walk from main stops, the way there, and the source searched from there", async () => {
+      const { text } = await pathOf("main", "writeDisk");
+      assert.equal(
+        text,
+        [
+          "No call path from main to writeDisk in CodeGraph's graph: 1 definition reaches writeDisk within 6 hops (flush), and main reaches 3 definitions within 3 hops, none of them among those.",
+          "Where it stops (what main reaches, those in writeDisk's files or folders first): persist (src/store.ts:5), store (src/store.ts:1), handle (src/handler.ts:3).",
+          "The way there: main (src/app.ts:3) → calls handle at src/app.ts:5 → handle (src/handler.ts:3) → calls store at src/handler.ts:5 → store (src/store.ts:1) → calls persist at src/store.ts:2 → persist (src/store.ts:5)",
+          "The source of what main reaches calls or names none of the definitions that reach writeDisk (a text search for their names).",
+          "To look further: codegraph_node on persist shows its source and callees.",
+        ].join("\n"),
+      );
+    });
+
+    test("a call the graph lacks (sink.put on a value of unknown type) bridged by the source scan, marked text match", async () => {
+      const { text, details } = await pathOf("run_job", "write_row");
+      assert.equal(
+        text,
+        `1 call path from run_job to write_row, shortest first, from CodeGraph's graph (impact of write_row, depth 6) and, where it has no edge, the source: a hop marked "text match" is a call by name that the source shows and the graph lacks; read it to be sure:\n` +
+          "1. run_job (app/jobs.py:19) → calls save at app/jobs.py:20 → save (app/jobs.py:15) → calls put at app/jobs.py:16 (text match: not in CodeGraph's graph; namesakes share the name) → put (app/jobs.py:6) → calls write_row at app/jobs.py:7 → write_row (app/jobs.py:1)",
+      );
+      // impact and callees of run_job, then callees of what it reached (save).
+      assert.ok(details.processes.length >= 3, JSON.stringify(details.processes));
+    });
+
+    test("with the runner's outline, the bridged call's container is the outline's: a definition that ended before the line bridges nothing", async () => {
+      const outline = (endLine) => (request) => ({
+        files: request.paths.map((p) => ({
+          path: p,
+          lines: 21,
+          language: "python",
+          definitions: [
+            { name: "save", kind: "function", line: 15, endLine, parent: null },
+            { name: "run_job", kind: "function", line: 19, endLine: 20, parent: null },
+          ],
+        })),
+      });
+      const asked = { relation: "path", from: "run_job", to: "write_row" };
+      const whole = await withOutline(impl.id, outline(16)).relations(asked, ws);
+      assert.match(whole.text, /→ save \(app\/jobs\.py:15\) → calls put at app\/jobs\.py:16 \(text match/);
+      const ended = await withOutline(impl.id, outline(15)).relations(asked, ws);
+      assert.match(ended.text, /^No call path from run_job to write_row/);
+    });
+  });
+}

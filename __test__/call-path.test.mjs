@@ -1,0 +1,214 @@
+// codegraph_relations' `path` at the seam, over the fake CLI serving CodeGraph 1.6.1's JSON shapes
+// (impact and callees `--json`) for a small graph, on both runners: the argument rules (nothing
+// runs on a bad one), the commands it runs (each through run(), within the call's one budget), the
+// answer's shape (each hop's definition and call site, shortest first, at most three), where a
+// walk without a path stops, a name the index lacks, a cancel. The real CLI on a fixture, the
+// scan's bridge included: call-path-real.test.mjs.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { implementations } from "./helpers/impl.mjs";
+import { fakeBinDir, makeWorkspace, tempDir, withEnv } from "./helpers/index.mjs";
+import { recording, runnerOf } from "./helpers/recording.mjs";
+
+const node = (name, filePath, startLine, kind = "function") => ({
+  id: `${kind}:${name}`,
+  name,
+  kind,
+  filePath,
+  startLine,
+});
+const edge = (source, target, line, kind = "calls") => ({
+  source: source.id,
+  target: target.id,
+  kind,
+  metadata: { confidence: 0.9, resolvedBy: "exact-match", refName: target.name },
+  line,
+  column: 5,
+});
+const definition = (def, more) => ({
+  definition: { ...def, qualifiedName: def.name, language: "typescript" },
+  ...more,
+});
+
+// main → handle → store → persist; main → helper; run → store (a second, longer way in);
+// lonely calls nothing; sink → put (a method, its own edge of an interface's: "implemented by").
+const main = node("main", "src/app.ts", 3);
+const handle = node("handle", "src/handler.ts", 3);
+const store = node("store", "src/store.ts", 1);
+const persist = node("persist", "src/store.ts", 5);
+const helper = node("helper", "src/util.ts", 1);
+const leaf = node("leaf", "src/util.ts", 9);
+const direct = node("direct", "src/app.ts", 20);
+const file = { id: "file:src/app.ts", name: "app.ts", kind: "file", filePath: "src/app.ts", startLine: 1 };
+
+const GRAPH = {
+  "impact persist": {
+    symbol: "persist",
+    depth: 6,
+    definitions: [
+      definition(persist, {
+        affected: [persist, store, handle, main, direct, file],
+        edges: [
+          edge(store, persist, 2),
+          edge(handle, store, 5),
+          edge(main, handle, 5),
+          edge(main, handle, 9), // a second call site: the first is given
+          edge(direct, store, 21),
+          { ...edge(file, handle, 1), kind: "imports" },
+        ],
+      }),
+    ],
+  },
+  "callees main": { definitions: [definition(main, { callees: [handle], edges: [edge(main, handle, 5)] })] },
+  "callees direct": { definitions: [definition(direct, { callees: [store], edges: [edge(direct, store, 21)] })] },
+  "callees helper": { definitions: [definition(helper, { callees: [leaf], edges: [edge(helper, leaf, 2)] })] },
+  "callees leaf": { definitions: [definition(leaf, { callees: [], edges: [] })] },
+};
+
+for (const impl of implementations) {
+  describe(`${impl.name}: codegraph_relations path`, () => {
+    let ws;
+    let bin;
+    let graphFile;
+    const originalPath = process.env.PATH;
+    before(() => {
+      ws = makeWorkspace();
+      bin = fakeBinDir();
+      graphFile = path.join(tempDir(), "graph.json");
+      fs.writeFileSync(graphFile, JSON.stringify(GRAPH));
+      process.env.PATH = bin;
+      delete process.env.PI_CODEGRAPH_BIN;
+    });
+    after(() => {
+      process.env.PATH = originalPath;
+    });
+    const graphCall = (params, options, signal) => {
+      const { glue, seen } = recording(runnerOf(impl.id));
+      const answer = withEnv({ FAKE_CG_MODE: "graph", FAKE_CG_GRAPH: graphFile }, () =>
+        glue.relations(params, ws, signal, options),
+      );
+      return { answer, seen };
+    };
+
+    test("the argument rules: from and to for path (the name rules of symbol), symbol for the others; nothing runs on a bad one", async () => {
+      const cases = [
+        [{ relation: "path", to: "persist" }, /`from`: it is required/],
+        [{ relation: "path", from: "main" }, /`to`: it is required/],
+        [{ relation: "path", from: " ", to: "persist" }, /`from`: it is empty or only whitespace/],
+        [{ relation: "path", from: "a\0b", to: "persist" }, /`from`: it contains a NUL byte/],
+        [{ relation: "path", from: "main", to: "x".repeat(301) }, /`to`: it is longer than 300 characters/],
+        [
+          { relation: "path", from: "main", to: "persist", symbol: "main" },
+          /`symbol`: it does not apply to relation=path/,
+        ],
+        [{ relation: "path", from: "main", to: "persist", depth: 3 }, /`depth`: it does not apply to relation=path/],
+        [
+          { relation: "callers", symbol: "main", to: "persist" },
+          /`to`: it does not apply to relation=callers .*path takes from and to/,
+        ],
+        [{ relation: "impact", from: "main" }, /`from`: it does not apply to relation=impact/],
+        [{ relation: "callers" }, /`symbol`: it is required/],
+        [{ relation: "path", from: "main", to: "persist", form: "x" }, /`form`: the tool has no such argument/],
+      ];
+      for (const [params, message] of cases) {
+        const { answer, seen } = graphCall(params);
+        await assert.rejects(answer, (err) => err.code === "CODEGRAPH_INVALID_REQUEST" && message.test(err.message));
+        assert.equal(seen.length, 0, JSON.stringify(params));
+      }
+    });
+
+    test("a path in the graph: each hop's definition and call site, the first call site of two, shortest first; impact and callees as JSON, within one budget", async () => {
+      const { answer, seen } = graphCall({ relation: "path", from: "main", to: "persist" }, { timeoutMs: 20_000 });
+      const { text, details } = await answer;
+      assert.equal(
+        text.split("\n⚠")[0], // the fake's workspace has none of the files: the stale-files line follows
+        "1 call path from main to persist, shortest first, from CodeGraph's graph (impact of persist, depth 6, and the callees of main):\n" +
+          "1. main (src/app.ts:3) → calls handle at src/app.ts:5 → handle (src/handler.ts:3) → calls store at src/handler.ts:5 → store (src/store.ts:1) → calls persist at src/store.ts:2 → persist (src/store.ts:5)",
+      );
+      const argv = seen.map((s) => [s.command.subcommand, ...s.command.options, "--", s.command.positional].join(" "));
+      assert.deepEqual(argv.sort(), ["callees --json --limit=50 -- main", "impact --json --depth=6 -- persist"]);
+      for (const s of seen) assert.ok(s.options.timeoutMs <= 20_000 && s.options.timeoutMs > 0, s.options.timeoutMs);
+      assert.equal(details.processes.length, 2);
+      assert.equal(details.truncated, false);
+      assert.ok(details.processRunMs >= 0 && details.durationMs >= 0);
+    });
+
+    test("no path: the walk goes forward from `from` (callees of what it reached) and says where it stops and the way there", async () => {
+      const reverse = GRAPH["impact persist"].definitions[0];
+      const graph = {
+        ...GRAPH,
+        "impact persist": {
+          definitions: [
+            {
+              ...reverse,
+              affected: reverse.affected.filter((n) => n !== main),
+              edges: reverse.edges.filter((e) => e.source !== main.id),
+            },
+          ],
+        },
+        "callees main": { definitions: [definition(main, { callees: [helper], edges: [edge(main, helper, 4)] })] },
+      };
+      fs.writeFileSync(graphFile, JSON.stringify(graph));
+      try {
+        const { answer, seen } = graphCall({ relation: "path", from: "main", to: "persist" });
+        const { text } = await answer;
+        assert.match(
+          text,
+          /^No call path from main to persist in CodeGraph's graph: 3 definitions reach persist within 6 hops \(store, handle, direct\)/,
+        );
+        assert.match(text, /main reaches 2 definitions within 3 hops/);
+        assert.match(
+          text,
+          /\nWhere it stops \(what main reaches, those in persist's files or folders first\): leaf \(src\/util\.ts:9\), helper \(src\/util\.ts:1\)\.\n/,
+        );
+        assert.match(
+          text,
+          /\nThe way there: main \(src\/app\.ts:3\) → calls helper at src\/app\.ts:4 → helper \(src\/util\.ts:1\) → calls leaf at src\/util\.ts:2 → leaf \(src\/util\.ts:9\)\n/,
+        );
+        assert.match(text, /To look further: codegraph_node on leaf/);
+        const symbols = seen.map((s) => `${s.command.subcommand} ${s.command.positional}`);
+        assert.deepEqual(symbols.slice(2).sort(), ["callees helper", "callees leaf"]);
+        const narrowed = seen.find((s) => s.command.positional === "helper").command.options;
+        assert.ok(narrowed.includes("--file=src/util.ts"), narrowed.join(" "));
+      } finally {
+        fs.writeFileSync(graphFile, JSON.stringify(GRAPH));
+      }
+    });
+
+    test("a name the index lacks: said, with CodeGraph's own line; the same definition: said", async () => {
+      const { text } = await graphCall({ relation: "path", from: "main", to: "nowhere" }).answer;
+      assert.match(text, /^CodeGraph's index has no symbol named nowhere \(CodeGraph: ℹ Symbol "nowhere" not found\)/);
+      const missing = await graphCall({ relation: "path", from: "ghost", to: "persist" }).answer;
+      assert.match(missing.text, /^CodeGraph's index has no symbol named ghost/);
+      const graph = { ...GRAPH, "callees persist": { definitions: [definition(persist, { callees: [], edges: [] })] } };
+      fs.writeFileSync(graphFile, JSON.stringify(graph));
+      try {
+        const same = await graphCall({ relation: "path", from: "persist", to: "persist" }).answer;
+        assert.match(same.text, /^persist and persist name the same definition/);
+      } finally {
+        fs.writeFileSync(graphFile, JSON.stringify(GRAPH));
+      }
+    });
+
+    test("a cancelled call: CODEGRAPH_CANCELLED, as every call", async () => {
+      const controller = new AbortController();
+      controller.abort();
+      const { answer } = graphCall({ relation: "path", from: "main", to: "persist" }, undefined, controller.signal);
+      await assert.rejects(answer, (err) => err.code === "CODEGRAPH_CANCELLED");
+    });
+  });
+}
+
+test("the transcript's line: 'path from A to B', over the first command it runs (impact of B as JSON)", async () => {
+  const { createRequire } = await import("node:module");
+  const require = createRequire(import.meta.url);
+  const { focusedTool } = require("../lib/pi/tools/focused.js");
+  const { commandLine } = require("../lib/contract/text.js");
+  const spec = focusedTool("codegraph_relations");
+  const args = { relation: "path", from: "main", to: "persist" };
+  assert.equal(spec.subject(args).filter(Boolean).join(" "), "path from main to persist");
+  assert.equal(commandLine(spec.command(args)), "codegraph impact --json --depth=6 -- 'persist'");
+  assert.equal(spec.subject({ relation: "callers", symbol: "x" }).filter(Boolean).join(" "), "callers of x");
+});

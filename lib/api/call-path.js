@@ -1,0 +1,275 @@
+// codegraph_relations' `path`: how `from` reaches `to`, in one call. CodeGraph's own graph first:
+// `impact <to> --json` (the reverse graph, each edge with its call's line) and `callees <from>
+// --json`, run side by side; a path is a walk from `from`'s definitions down the distances to `to`.
+// When `from` is not in that graph, the walk goes forward from it (`callees` of what it reached,
+// a few definitions a level, a few levels) while the source is searched for the names of what
+// reaches `to` (the runner's bounded `scanSource`, each match with the definition it sits in): a
+// name in the body of a definition `from` reached is a hop the graph lacks (a call through a
+// variable, a callback, a dict), given as a text match. Without either, the answer says where
+// the walk stops. Every command goes through run() (admission, caps, timeout, cancel) within the
+// call's one time budget; the answer is cut once (lib/api/answer.js) within the relations caps.
+// Worded by lib/words/call-path.js.
+
+const path = require("node:path");
+const { mentionScan } = require("../contract/call-sites.js");
+const { FOCUSED_CAPS, PATH_DEPTH, PATH_NEAR_DEPTH } = require("../contract/commands.js");
+const { pathCalleesCommand, pathImpactCommand } = require("../contract/commands.js");
+const { isScannableName } = require("../contract/definitions.js");
+const { DEFAULT_TIMEOUT_MS, isTimeout } = require("../contract/limits.js");
+const words = require("../words/call-path.js");
+const { finishAnswer } = require("./answer.js");
+const { answerNotes } = require("./answer-notes.js");
+const {
+  bridges,
+  outlinedOf,
+  forwardStep,
+  joined,
+  parsed,
+  pathsWithin,
+  reverseGraph,
+  shortestFirst,
+} = require("./call-graph.js");
+const { withStaleness } = require("./staleness.js");
+
+/** At most this many paths are given. */
+const MOST_PATHS = 3;
+/** Hops the forward walk takes from `from` (the first is its own callees, read beside impact). */
+const FORWARD_LEVELS = 3;
+/** Definitions a further level reads the callees of: those nearest `to` first. */
+const STEP_WIDTH = 6;
+/** A further level starts only while this share of the budget is left. */
+const STEP_BUDGET_SHARE = 0.5;
+/** Names of what reaches `to` the source is searched for, nearest first. */
+const MAX_SCAN_NAMES = 24;
+/** The search reads every line naming them, up to this many (mentionScan's bounds otherwise). */
+const SCAN_MATCHES = 2000;
+
+const isSignal = (s) => s !== null && typeof s === "object" && typeof s.addEventListener === "function";
+
+/** How near `to` a definition `from` reached looks: in a file, then a folder, of what reaches `to`; deeper first. */
+function nearness(graph) {
+  const files = new Set([...graph.nodes.values()].map((n) => n.filePath));
+  const dirs = new Set([...files].map((f) => path.posix.dirname(f)));
+  const score = (r) => (files.has(r.node.filePath) ? 2 : dirs.has(path.posix.dirname(r.node.filePath)) ? 1 : 0);
+  return (a, b) => score(b) - score(a) || b.level - a.level;
+}
+
+/** The names of what reaches `to`, nearest first, that a text search can look for. */
+function scanNames(graph) {
+  const nodes = [...graph.nodes.values()].filter((n) => graph.dist.has(n.id));
+  nodes.sort((a, b) => graph.dist.get(a.id) - graph.dist.get(b.id));
+  return [...new Set(nodes.map((n) => n.name))].filter(isScannableName).slice(0, MAX_SCAN_NAMES);
+}
+
+/**
+ * `{ text, details }` for `from` → `to` in `cwd` (`deps`: `run` (lib/api/calls.js), the backend's
+ * `scan`, `outline` (its `outlineSource`, where it has one) and `release` of full-output files). A CodeGraph failure rejects as run() does.
+ */
+async function callPath(deps, { from, to }, cwd, signal, options) {
+  const started = performance.now();
+  const budget = isTimeout(options?.timeoutMs) ? Math.trunc(options.timeoutMs) : DEFAULT_TIMEOUT_MS;
+  const left = () => budget - (performance.now() - started);
+  // One signal for every command of the call: the caller's cancel, or the end of the call.
+  const own = new AbortController();
+  const forward = () => own.abort(signal.reason);
+  if (isSignal(signal)) {
+    if (signal.aborted) forward();
+    else signal.addEventListener("abort", forward, { once: true });
+  }
+  const runSignal = signal === undefined || signal === null || isSignal(signal) ? own.signal : signal;
+  const processes = [];
+  let first;
+  /** One command's JSON (null when its text is not JSON: a not-found line, a cut answer). */
+  const data = async (command) => {
+    const result = await deps.run(command, cwd, runSignal, {
+      ...options,
+      timeoutMs: Math.max(1, Math.floor(left())),
+    });
+    const d = result?.details ?? {};
+    first ??= d;
+    processes.push({ subcommand: command.subcommand, symbol: command.positional, runMs: d.runMs ?? 0 });
+    if (d.fullOutputPath) Promise.resolve(deps.release?.([d.fullOutputPath])).catch(() => {});
+    return { json: d.truncated ? null : parsed(result.text), text: result.text, truncated: d.truncated === true };
+  };
+  let scanning = null;
+  try {
+    let [impact, calls] = await Promise.all([data(pathImpactCommand(to)), data(pathCalleesCommand(from))]);
+    // A graph past its bound is read again, nearer `to`.
+    let depth = PATH_DEPTH;
+    if (impact.truncated) {
+      depth = PATH_NEAR_DEPTH;
+      impact = await data(pathImpactCommand(to, depth));
+    }
+    let text;
+    if (!impact.json || !calls.json) {
+      const bad = !impact.json
+        ? { answer: impact, name: to, command: pathImpactCommand(to, depth) }
+        : { answer: calls, name: from, command: pathCalleesCommand(from) };
+      const { subcommand } = bad.command;
+      if (bad.answer.truncated) text = words.unreadableText({ subcommand });
+      else {
+        // Where the source defines the name the index lacks (a macro block, a file too large): lib/api/blind-spots.js.
+        const context = { cwd, scan: deps.scan, indexDir: first?.indexPath };
+        const notes = await answerNotes(bad.command, bad.answer.text, context).catch(() => "");
+        text = [words.notFoundText({ name: bad.name, said: bad.answer.text }), notes].filter(Boolean).join("\n");
+      }
+    } else {
+      await new Promise(setImmediate); // Pi's thread between reading the JSON and the graph
+      const graph = reverseGraph(impact.json);
+      const step = forwardStep(calls.json);
+      if (step.roots.some((r) => graph.dist.get(r.id) === 0)) text = words.samePathText({ from, to });
+      else {
+        const walk = await walked(graph, step, {
+          data,
+          left,
+          budget,
+          cwd,
+          scan: deps.scan,
+          outline: deps.outline,
+          indexDir: first?.indexPath,
+          started: (s) => (scanning = s),
+        });
+        text = answerText({ from, to, graph, depth, definitions: step.roots.length, ...walk });
+      }
+    }
+    const caps = FOCUSED_CAPS.relations;
+    const runMs = processes.reduce((sum, p) => sum + p.runMs, 0);
+    const details = {
+      ...first,
+      truncated: false,
+      totalBytes: Buffer.byteLength(text),
+      totalLines: text.split("\n").length,
+      totalsExact: true,
+      keptBytes: Buffer.byteLength(text),
+      keptLines: text.split("\n").length,
+      fullOutputPath: undefined,
+      processes,
+      processRunMs: runMs,
+    };
+    delete details.fullOutputPath;
+    const finished = finishAnswer({ text, details, answer: { subcommand: "path", printedNothing: false, ...caps } });
+    const answer = await withStaleness(finished, cwd, { caps });
+    return { text: answer.text, details: { ...answer.details, durationMs: Math.round(performance.now() - started) } };
+  } finally {
+    scanning?.abort();
+    if (isSignal(signal)) signal.removeEventListener("abort", forward);
+    own.abort();
+  }
+}
+
+/**
+ * The walk: paths in the graph from `from`'s definitions; else forward from them, level by level,
+ * with the source searched meanwhile for the names of what reaches `to`.
+ */
+async function walked(graph, step, { data, left, budget, cwd, scan, outline, indexDir, started }) {
+  const paths = step.roots.flatMap((r) => pathsWithin(graph, r, MOST_PATHS));
+  const reached = new Map(step.roots.map((r) => [r.id, { node: r, route: { nodes: [r], edges: [] }, level: 0 }]));
+  if (paths.length > 0) return { paths: shortestFirst(paths, MOST_PATHS), reached, levels: 0 };
+  const expand = (s, level) => {
+    for (const root of s.roots) {
+      const here = reached.get(root.id);
+      if (!here || here.level !== level - 1) continue;
+      for (const e of s.out.get(root.id) ?? []) {
+        const node = graph.nodes.get(e.target) ?? s.nodes.get(e.target);
+        if (!node || reached.has(node.id)) continue;
+        const route = { nodes: [...here.route.nodes, node], edges: [...here.route.edges, e] };
+        reached.set(node.id, { node, route, level });
+        for (const rest of pathsWithin(graph, node, MOST_PATHS)) paths.push(joined(route, rest));
+      }
+    }
+  };
+  expand(step, 1);
+  // The source search, begun now, while the walk goes on.
+  const names = scanNames(graph);
+  const controller = new AbortController();
+  started(controller);
+  const searching =
+    typeof scan === "function" && names.length > 0 && paths.length === 0
+      ? Promise.resolve()
+          .then(() => scan(cwd, { ...mentionScan(names, { indexDir }), maxMatches: SCAN_MATCHES }, controller.signal))
+          .catch(() => null)
+      : null;
+  let levels = 1;
+  const near = nearness(graph);
+  while (paths.length === 0 && levels < FORWARD_LEVELS && left() > budget * STEP_BUDGET_SHARE) {
+    const frontier = [...reached.values()]
+      .filter((r) => r.level === levels)
+      .sort(near)
+      .slice(0, STEP_WIDTH);
+    if (frontier.length === 0) break;
+    const steps = await Promise.allSettled(frontier.map((r) => data(pathCalleesCommand(r.node.name, r.node.filePath))));
+    const cancelled = steps.find((s) => s.status === "rejected" && s.reason?.code === "CODEGRAPH_CANCELLED");
+    if (cancelled) throw cancelled.reason;
+    levels += 1;
+    for (const s of steps) if (s.status === "fulfilled" && s.value.json) expand(forwardStep(s.value.json), levels);
+  }
+  if (paths.length > 0) {
+    controller.abort();
+    return { paths: shortestFirst(paths, MOST_PATHS), reached, levels };
+  }
+  const found = searching ? await searching : null;
+  const matches = Array.isArray(found?.matches) ? found.matches : [];
+  const bridged = bridges(graph, reached, matches, names, await containers(reached, matches, cwd, outline));
+  return {
+    paths: shortestFirst(bridged, MOST_PATHS),
+    bridged: true,
+    reached,
+    levels,
+    scan: found,
+    scanned: found !== null,
+    near,
+  };
+}
+
+/** How long the outlines of the matches' files may take. */
+const OUTLINE_DEADLINE_MS = 1000;
+
+/**
+ * Which reached definition a match sits in: by the outlines of the matches' files that hold a
+ * reached definition (the runner's `outlineSource`, exact where the file is read), else by the
+ * scan's `within` (lib/api/call-graph.js).
+ */
+async function containers(reached, matches, cwd, outline) {
+  if (typeof outline !== "function") return undefined;
+  const files = new Set([...reached.values()].map((r) => r.node.filePath));
+  const paths = [...new Set(matches.map((m) => m.path).filter((p) => files.has(p)))].slice(0, 500);
+  if (paths.length === 0) return undefined;
+  const found = await Promise.resolve()
+    .then(() => outline(cwd, { paths, deadlineMs: OUTLINE_DEADLINE_MS }))
+    .catch(() => null);
+  return Array.isArray(found?.files) ? outlinedOf(reached, found.files) : undefined;
+}
+
+/** The answer's text from the walk's outcome. */
+function answerText({ from, to, graph, depth, definitions, paths, bridged, reached, levels, scan, scanned, near }) {
+  if (paths.length > 0)
+    return words.pathsText({
+      definitions,
+      from,
+      to,
+      paths,
+      depth,
+      bridged: bridged && paths.some((p) => p.edges.some((e) => e.text)),
+      scan,
+    });
+  const reaching = [...graph.nodes.values()]
+    .filter((n) => (graph.dist.get(n.id) ?? 0) > 0)
+    .sort((a, b) => graph.dist.get(a.id) - graph.dist.get(b.id));
+  const all = [...reached.values()];
+  const stops = all.filter((r) => r.level > 0).sort(near ?? (() => 0));
+  const shown = (stops.length > 0 ? stops : all).slice(0, 5);
+  return words.noPathText({
+    from,
+    to,
+    depth,
+    levels,
+    reaching,
+    reached: stops,
+    stops: shown.map((r) => r.node),
+    route: shown[0]?.route,
+    scan,
+    scanned,
+  });
+}
+
+module.exports = { callPath };
