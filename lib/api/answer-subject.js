@@ -148,6 +148,7 @@ function subjectFacts(command, text, opens = null) {
     // Another name altogether: node's closest name when the index has none by the one asked.
     const named = defs.filter((d) => d.name === lastPart(asked));
     if (named.length === 0) {
+      if (sub !== "node") return {}; // CodeGraph 1.6.1's relations never answer another name
       const [{ name, path, line }] = defs;
       return { otherSymbol: { asked, got: name, at: { path, line } } };
     }
