@@ -140,6 +140,7 @@ for (const [runner, api] of [
         lead(some),
         `Note: of the 2 definitions below, LocalRuntime::block_on (src/local.rs:4) is not "Runtime::block_on" but another "block_on".`,
       );
+      assert.doesNotMatch(some, /The source defines/u, "the asked one is in the answer");
     });
 
     test("a search none of whose hits has the name: said first, with where the source defines it", async () => {

@@ -21,6 +21,10 @@ const NO_MODULE = new Set(["crate", "super", "self"]);
 /** node's section title: `**calculateTotal** (function)`, and its location line. */
 const NODE_TITLE = /^\*\*(.+?)\*\* \(([\w ]+)\)$/u;
 const NODE_LOCATION = /^\*\*Location:\*\* (.+?):(\d+)$/u;
+/** node's head when it answers with several definitions: `**32 definitions named "save"**` (it lists at most 29). */
+const NODE_COUNT = /^\*\*(\d+) definitions named "/mu;
+/** callers', callees' and impact's head with several: `Callers of "add" — 2 distinct definitions (narrow with --file):`. */
+const RELATION_COUNT = /^(?:Callers of|Callees of|Impact of changing) ".*" — (\d+) distinct definitions/mu;
 /** node's list of definitions it did not print in full: ``- `poll` (method) — src/a.rs:12``. */
 const NODE_LISTED = /^- `(.+?)` \([\w ]+\) — (.+?):(\d+)$/u;
 /** The head of each definition a callers, callees or impact answer is about. */
@@ -49,11 +53,15 @@ function optionValue(command, name) {
   return found?.slice(prefix.length);
 }
 
-/** A path as the index writes it and one asked for name the same file: one a tail of the other, on a `/`. */
+/**
+ * A path as the index writes it and one asked for name the same file: CodeGraph's own rule (the
+ * asked text within the path, any case), or the asked one a longer spelling of the indexed one.
+ */
 function sameFile(at, asked) {
-  const a = at.replace(/\\/gu, "/").replace(/^\.\//u, "");
-  const b = asked.replace(/\\/gu, "/").replace(/^\.\//u, "");
-  return a === b || a.endsWith(`/${b}`) || b.endsWith(`/${a}`);
+  const norm = (p) => p.replace(/\\/gu, "/").replace(/^\.\//u, "").toLowerCase();
+  const a = norm(at);
+  const b = norm(asked);
+  return a.includes(b) || b.endsWith(`/${a}`);
 }
 
 /** The definitions `text` presents, by subcommand: `[{ name, qualified?, path, line }]`. */
@@ -127,9 +135,9 @@ function isAsked(asked, def, opens = null) {
 
 /**
  * What `command`'s answer `text` is about, where it is another symbol or file than asked:
- * `{ otherSymbol?: { asked, got, at } (another name: node's closest one), otherFile?: { asked, file, defs }, otherQualifier?: { asked, defs, of }, unnamedHits?: {
- * asked, count } }` (`defs`: the answer's definitions that are not the asked one; `of`: how many
- * it presents). `{}` when the answer is about the asked symbol, or cannot be read. `opens`: the
+ * `{ otherSymbol?: { asked, got, at } (another name: node's closest one), otherFile?: { asked, file, defs, count }, otherQualifier?: { asked, defs, of }, unnamedHits?: {
+ * asked, count } }` (`defs`: the answer's definitions that are not the asked one; `count`, `of`:
+ * how many it has, some of them perhaps unnamed). `{}` when the answer is about the asked symbol, or cannot be read. `opens`: the
  * scope search's lines (scopeOpens), for an answer that shows no qualified name.
  */
 function subjectFacts(command, text, opens = null) {
@@ -154,10 +162,14 @@ function subjectFacts(command, text, opens = null) {
     }
     const facts = {};
     const file = optionValue(command, "file");
-    if (file && !defs.some((d) => sameFile(d.path, file))) facts.otherFile = { asked, file, defs };
+    // node names at most 29 of a name's definitions; its head, like the relations', counts them all.
+    // (An answer cut at its caps may name fewer than its head counts.)
+    const counted = (sub === "node" ? NODE_COUNT : RELATION_COUNT).exec(text)?.[1];
+    const count = Math.max(defs.length, Number(counted ?? 0));
+    if (file && !defs.some((d) => sameFile(d.path, file))) facts.otherFile = { asked, file, defs, count };
     if (isQualified(asked)) {
       const other = named.filter((d) => isAsked(asked, d, opens) === false);
-      if (other.length > 0) facts.otherQualifier = { asked, defs: other, of: defs.length };
+      if (other.length > 0) facts.otherQualifier = { asked, defs: other, of: count };
     }
     return facts;
   } catch {
@@ -168,10 +180,13 @@ function subjectFacts(command, text, opens = null) {
 /**
  * The names whose definitions in the source the note needs, for `facts`: the asked name's last
  * part, and for a qualified one the scope it names last (`Registration` of
- * `Registration::poll_ready`). Empty when the answer is about the asked symbol.
+ * `Registration::poll_ready`). Empty when the answer is about the asked symbol, or has it among others.
  */
 function askedParts(facts) {
-  const asked = facts.otherFile?.asked ?? facts.otherQualifier?.asked ?? facts.unnamedHits?.asked;
+  // Only some of the answer's definitions are another symbol: the asked one is among the others.
+  const someOther = facts.otherQualifier && facts.otherQualifier.defs.length < facts.otherQualifier.of;
+  const asked =
+    facts.otherFile?.asked ?? (someOther ? undefined : facts.otherQualifier?.asked) ?? facts.unnamedHits?.asked;
   if (asked === undefined) return [];
   const scope = facts.otherQualifier ? scopesOf(asked).at(-1) : undefined;
   return [lastPart(asked), ...(scope ? [scope] : [])];

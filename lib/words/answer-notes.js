@@ -9,10 +9,10 @@ const MAX_NAMED = 3;
 
 const at = (a) => (a ? ` (${shownPath(a.path)}:${a.line})` : "");
 const place = (d) => `${shownPath(d.path)}:${d.line}`;
-/** `LocalRuntime::block_on (src/a.rs:220)` or `src/a.rs:220`, the first few, and how many more. */
-function named(defs, show) {
+/** `LocalRuntime::block_on (src/a.rs:220)` or `src/a.rs:220`, the first few, and how many more (of `count`). */
+function named(defs, show, count = defs.length) {
   const shown = defs.slice(0, MAX_NAMED).map(show);
-  const more = defs.length - shown.length;
+  const more = count - shown.length;
   return `${shown.join(", ")}${more > 0 ? ` and ${more} more` : ""}`;
 }
 const lastOf = (name) =>
@@ -22,10 +22,10 @@ const lastOf = (name) =>
     .at(-1) ?? name;
 
 /** The file note: `--file` holds none of the answer's definitions. */
-function otherFileLine({ asked, file, defs }) {
+function otherFileLine({ asked, file, defs, count = defs.length }) {
   const lead = `Note: CodeGraph's index has no "${asked}" in ${shownPath(file)};`;
-  if (defs.length === 1) return `${lead} this answer is its definition in ${place(defs[0])}.`;
-  return `${lead} this answer is about its ${defs.length} definitions elsewhere: ${named(defs, place)}.`;
+  if (count === 1) return `${lead} this answer is its definition in ${place(defs[0])}.`;
+  return `${lead} this answer is about its ${count} definitions elsewhere: ${named(defs, place, count)}.`;
 }
 
 /** The qualifier note: none, or only some, of the answer's definitions are the qualified name asked. */
