@@ -26,11 +26,13 @@ const SOURCE = {
     "        pub fn block_on(&self) -> u32 {", // 5
     "            2", // 6
     "        }", // 7
-    "    }", // 8
-    "    fn spawn_inner() {}", // 9
-    "}", // 10
+    "        pub fn enter(&self) {}", // 8
+    "    }", // 9
+    "    fn spawn_inner() {}", // 10
+    "}", // 11
   ].join("\n"),
-  "src/other.rs": "pub struct Other;\n\nimpl Other {\n    pub fn poll_ready(&self) -> bool {\n        true\n    }\n}\n",
+  "src/other.rs":
+    "pub struct Other;\n\nimpl Other {\n    pub fn poll_ready(&self) -> bool {\n        true\n    }\n}\ncfg_rt! {\n    pub fn enter() {}\n}\n",
   "src/registration.rs":
     "pub struct Registration;\n\nimpl Registration {\n    pub fn poll_ready(&self) -> bool {\n        false\n    }\n}\n",
   "py/module.py": "def func(x):\n    return x + 1\n",
@@ -143,13 +145,23 @@ for (const [runner, api] of [
       assert.doesNotMatch(some, /The source defines/u, "the asked one is in the answer");
     });
 
+    test("a qualified name the index lacks: where the source defines it in its scope, not its namesakes", async () => {
+      const r = await ask("node", { symbol: "Runtime::enter" }, 'Symbol "Runtime::enter" not found in the codebase');
+      assert.equal(
+        lead(r),
+        `Not in CodeGraph's index: "Runtime::enter" is defined at src/macros.rs:8 (inside a cfg_rt! macro block, which CodeGraph does not index); read it there.`,
+      );
+      const none = await ask("node", { symbol: "Nowhere::enter" }, 'Symbol "Nowhere::enter" not found in the codebase');
+      assert.match(lead(none), /^Symbol "Nowhere::enter" not found/u, "src/other.rs:10 is no Nowhere's");
+    });
+
     test("a search none of whose hits has the name: said first, with where the source defines it", async () => {
       const text = await ask("search", { name: "spawn_inner" }, QUERY_SPAWN);
       assert.equal(
         lead(text, 2),
         [
           `Note: CodeGraph's one search result below is not named "spawn_inner" and does not contain it; it is another name.`,
-          `The source defines "spawn_inner" at src/macros.rs:9 (inside a cfg_rt! macro block, which CodeGraph does not index); read it there.`,
+          `The source defines "spawn_inner" at src/macros.rs:10 (inside a cfg_rt! macro block, which CodeGraph does not index); read it there.`,
         ].join("\n"),
       );
     });

@@ -70,7 +70,8 @@ function inOrder(definitions, [name, scope]) {
  */
 async function answerNotes(command, text, context = {}) {
   const facts = await answerFacts(command, text, context);
-  const opens = facts.otherQualifier ? await scopeOpens(context.scopes, context.indexDir) : null;
+  const qualified = facts.otherQualifier ?? facts.qualifiedMissing;
+  const opens = qualified ? await scopeOpens(context.scopes, context.indexDir) : null;
   const keep = (m, name) => whereAsked(facts, m, name, opens);
   const [unindexed, unlisted, asked] = await Promise.all([
     unindexedDefinitions(command, text, context.cwd, { ...context, facts }),
@@ -78,13 +79,17 @@ async function answerNotes(command, text, context = {}) {
     definitionsOf(askedParts(facts), context.cwd, { ...context, keep }),
   ]);
   const source = askedSourceLine(facts, inOrder(asked.definitions, askedParts(facts)));
+  // A qualified name the index lacks, defined in its scope: a blind spot like any other, by the name asked.
+  const missing = facts.qualifiedMissing
+    ? asked.definitions.map((d) => ({ ...d, name: facts.qualifiedMissing.asked }))
+    : [];
   const explore = command?.subcommand === "explore";
   const uses = callSiteLine(unlisted);
   const cut = unindexed.definitions.length === 0 ? cutSearchLine(unindexed.names, unindexed.cut) : "";
   return [
     ...answerNoteLines(facts),
     ...(source ? [source] : []),
-    ...blindSpotLines(unindexed.definitions, { explore }),
+    ...blindSpotLines([...missing, ...unindexed.definitions], { explore }),
     ...(cut ? [cut] : []),
     ...(uses ? [uses] : []),
   ].join("\n");

@@ -14,6 +14,7 @@ const path = require("node:path");
 const { FAMILY_EXTENSIONS, cutByBound, isScannableName } = require("../contract/definitions.js");
 const { DEFAULT_INDEX_DIR } = require("../contract/index-dir.js");
 const { scopeScan } = require("../contract/scopes.js");
+const { notFoundName } = require("./blind-spots.js");
 
 /** Rust path prefixes that name no module of their own (CodeGraph's `RUST_PATH_PREFIXES`). */
 const NO_MODULE = new Set(["crate", "super", "self"]);
@@ -145,6 +146,8 @@ function subjectFacts(command, text, opens = null) {
     const sub = command?.subcommand;
     const asked = command?.positional;
     if (typeof text !== "string" || typeof asked !== "string" || asked === "") return {};
+    // A qualified name the index lacks: where the source defines it in its scope is looked for.
+    if (isQualified(asked) && notFoundName(command, text) === asked) return { qualifiedMissing: { asked } };
     const defs = presented(sub, text);
     if (defs.length === 0) return {};
     if (sub === "query") {
@@ -186,9 +189,12 @@ function askedParts(facts) {
   // Only some of the answer's definitions are another symbol: the asked one is among the others.
   const someOther = facts.otherQualifier && facts.otherQualifier.defs.length < facts.otherQualifier.of;
   const asked =
-    facts.otherFile?.asked ?? (someOther ? undefined : facts.otherQualifier?.asked) ?? facts.unnamedHits?.asked;
+    facts.otherFile?.asked ??
+    (someOther ? undefined : facts.otherQualifier?.asked) ??
+    facts.unnamedHits?.asked ??
+    facts.qualifiedMissing?.asked;
   if (asked === undefined) return [];
-  const scope = facts.otherQualifier ? scopesOf(asked).at(-1) : undefined;
+  const scope = facts.otherQualifier || facts.qualifiedMissing ? scopesOf(asked).at(-1) : undefined;
   return [lastPart(asked), ...(scope ? [scope] : [])];
 }
 
@@ -201,6 +207,11 @@ function whereAsked(facts, d, name, opens = null) {
   const shown = [...(facts.otherFile?.defs ?? []), ...(facts.otherQualifier?.defs ?? [])];
   if (shown.some((s) => sameFile(s.path, d.path) && s.line === d.line)) return false;
   if (facts.otherFile) return sameFile(d.path, facts.otherFile.file);
+  if (facts.qualifiedMissing) {
+    // The last part's definitions in the scope asked (by their path, or a file that opens it before them).
+    const { asked } = facts.qualifiedMissing;
+    return name === lastPart(asked) && (isAsked(asked, { name, path: d.path }) === true || mayOpen(opens, d) === true);
+  }
   if (facts.otherQualifier && opens && name === lastPart(facts.otherQualifier.asked)) return mayOpen(opens, d) === true;
   return true;
 }

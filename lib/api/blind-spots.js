@@ -56,6 +56,13 @@ function askedNames(command) {
   return sub === "explore" ? requestNames(command.positional) : firstNames([command.positional]);
 }
 
+/** The name a not-found answer (node, callers, callees, impact, query) quotes, or undefined. */
+function notFoundName(command, text) {
+  const sub = command?.subcommand;
+  if (typeof text !== "string" || sub === "explore" || !Object.hasOwn(NOT_FOUND, sub)) return undefined;
+  return NOT_FOUND[sub].exec(text)?.[1];
+}
+
 /**
  * The names `command`'s answer `text` (CodeGraph 1.6.1's shapes) says the index lacks: the quoted
  * one of a not-found answer; node's asked name when it answered with another (`facts.otherSymbol`,
@@ -67,7 +74,7 @@ function missingNames(command, text, facts = {}) {
   if (typeof text !== "string" || !Object.hasOwn(NOT_FOUND, sub)) return [];
   if (facts.otherSymbol) return firstNames([facts.otherSymbol.asked]);
   if (sub !== "explore") {
-    const quoted = NOT_FOUND[sub].exec(text)?.[1];
+    const quoted = notFoundName(command, text);
     return quoted === undefined ? [] : firstNames([quoted]);
   }
   // explore: "No relevant code found" quotes the whole request; any answer may leave a name out.
@@ -143,4 +150,12 @@ async function definitionsOf(names, cwd, { scan, indexDir, early, keep = () => t
   return { names, definitions: [...perName.values()].flat(), cut: null };
 }
 
-module.exports = { MAX_NAMES, askedNames, definitionsOf, isCommentLine, missingNames, unindexedDefinitions };
+module.exports = {
+  MAX_NAMES,
+  askedNames,
+  definitionsOf,
+  isCommentLine,
+  missingNames,
+  notFoundName,
+  unindexedDefinitions,
+};
