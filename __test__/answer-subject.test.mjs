@@ -155,6 +155,16 @@ for (const [runner, api] of [
       assert.match(lead(none), /^Symbol "Nowhere::enter" not found/u, "src/other.rs:10 is no Nowhere's");
     });
 
+    test("an explore request naming a qualified name its answer never mentions: where the source defines it", async () => {
+      const request = "how does Runtime::spawn_inner start a task";
+      const cli = fakeCli([["stdout", `**Exploration: ${request}**\n\nFound 1 symbols across 1 files.\n`]]);
+      const r = await withEnv({ PI_CODEGRAPH_BIN: cli.file }, () => api.explore(request, ws));
+      assert.equal(
+        lead(r.text),
+        `CodeGraph's answer does not mention "spawn_inner"; the source defines it at src/macros.rs:10 (inside a cfg_rt! macro block, which CodeGraph does not index); read it there.`,
+      );
+    });
+
     test("a search none of whose hits has the name: said first, with where the source defines it", async () => {
       const text = await ask("search", { name: "spawn_inner" }, QUERY_SPAWN);
       assert.equal(

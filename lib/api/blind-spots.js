@@ -13,7 +13,7 @@
 
 const path = require("node:path");
 const { CODEGRAPH_MAX_FILE_BYTES, cutByBound, definitionScan, isScannableName } = require("../contract/definitions.js");
-const { searched } = require("./source-search.js");
+const { searched, shortName } = require("./source-search.js");
 const { indexWrittenAt } = require("./staleness.js");
 
 /** At most this many names of one request are looked for, and definitions of one name named. */
@@ -42,11 +42,12 @@ const codeLike = (word, request) =>
 /** Unique plain identifiers, at most MAX_NAMES, in order (a qualified name is never guessed at). */
 const firstNames = (names) => [...new Set(names.filter(isScannableName))].slice(0, MAX_NAMES);
 
-/** The code-like names of an explore request (at most MAX_NAMES), which its answer may leave out. */
+/** The code-like names of an explore request (at most MAX_NAMES; a qualified one's last part), which its answer may leave out. */
 function requestNames(request) {
   if (typeof request !== "string") return [];
   const words = [...request.matchAll(QUALIFIED)].map((m) => m[0]);
-  return firstNames(words.filter((w) => codeLike(w, request)));
+  // A qualified word (`Effect.runPromise`, `Runtime::block_on`) by its last part: the name a definition has.
+  return firstNames(words.filter((w) => codeLike(w, request)).map(shortName));
 }
 
 /** The names a not-found answer to `command` can be about, known before it answers: its own name. */
