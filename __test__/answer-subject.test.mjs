@@ -153,6 +153,16 @@ for (const [runner, api] of [
       );
       const none = await ask("node", { symbol: "Nowhere::enter" }, 'Symbol "Nowhere::enter" not found in the codebase');
       assert.match(lead(none), /^Symbol "Nowhere::enter" not found/u, "src/other.rs:10 is no Nowhere's");
+      // One the index may well have (no reason known it lacks it): only where the source defines it.
+      const plain = await ask(
+        "relations",
+        { relation: "callers", symbol: "crate::Registration::poll_ready" },
+        'ℹ Symbol "crate::Registration::poll_ready" not found',
+      );
+      assert.equal(
+        lead(plain),
+        `The source defines "crate::Registration::poll_ready" at src/registration.rs:4; read it there.`,
+      );
     });
 
     test("an explore request naming a qualified name its answer never mentions: where the source defines it", async () => {

@@ -78,11 +78,16 @@ async function answerNotes(command, text, context = {}) {
     unlistedUses(command, text, context.cwd, context),
     definitionsOf(askedParts(facts), context.cwd, { ...context, keep }),
   ]);
-  const source = askedSourceLine(facts, inOrder(asked.definitions, askedParts(facts)));
-  // A qualified name the index lacks, defined in its scope: a blind spot like any other, by the name asked.
-  const missing = facts.qualifiedMissing
-    ? asked.definitions.map((d) => ({ ...d, name: facts.qualifiedMissing.asked }))
-    : [];
+  // A qualified name CodeGraph found nothing by, defined in its scope: by the name asked; a blind
+  // spot where the index is known to lack it (a macro block, a file too large, …), else only where it is.
+  const missed = facts.qualifiedMissing;
+  const byAsked = missed ? asked.definitions.map((d) => ({ ...d, name: missed.asked })) : [];
+  const blind = (d) => d.reason !== null || d.changed;
+  const missing = byAsked.filter(blind);
+  const source = askedSourceLine(
+    facts,
+    missed ? byAsked.filter((d) => !blind(d)) : inOrder(asked.definitions, askedParts(facts)),
+  );
   const explore = command?.subcommand === "explore";
   const uses = callSiteLine(unlisted);
   const cut = unindexed.definitions.length === 0 ? cutSearchLine(unindexed.names, unindexed.cut) : "";

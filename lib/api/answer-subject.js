@@ -6,9 +6,12 @@
 // (on a separator) or by its file's path naming every qualifier (Rust modules, Python packages);
 // a `file` by the definition's path. CodeGraph's own matcher lets `Runtime.block_on` take
 // `LocalRuntime::block_on` and answers a `file` that holds none of N definitions with all N;
-// its search ranks names that merely look alike. What is not sure (a node answer shows no
-// qualified name) is never said. The facts are worded by lib/words/answer-notes.js; where the
-// source defines the asked one comes from the source search (lib/api/blind-spots.js).
+// its search ranks names that merely look alike. A node answer shows no qualified name: its
+// definition is another scope's only when the scope search (lib/contract/scopes.js, begun with
+// the call) read the whole tree and its file has no line that may open the scope; what is not
+// sure is never said. A qualified name the index lacks is looked for in the source by its last
+// part, in its scope. The facts are worded by lib/words/answer-notes.js; where the source defines
+// the asked one comes from the source search (lib/api/blind-spots.js's definitionsOf).
 
 const path = require("node:path");
 const { FAMILY_EXTENSIONS, cutByBound, isScannableName } = require("../contract/definitions.js");
@@ -36,7 +39,11 @@ const QUERY_LOCATION = /^ {2}(\S.*?):(\d+)$/u;
 const RELATIONS = new Set(["callers", "callees", "impact"]);
 
 /** The parts of a written name: `crate::io::Registration::poll_ready` → its scopes and last part. */
-const partsOf = (name) => name.split(/::|[./#]/u).filter((p) => p.length > 0);
+const partsOf = (name) =>
+  name
+    .replace(/<[^<>]*>/gu, "") // `Vec<T>::push`: generics name no scope
+    .split(/::|[./#]/u)
+    .filter((p) => p.length > 0);
 const isQualified = (name) => partsOf(name).length > 1;
 /** The last part of a written name (`Inventory.add` → `add`). */
 const lastPart = (name) => partsOf(name).at(-1) ?? name;

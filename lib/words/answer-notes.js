@@ -77,7 +77,8 @@ function answerNoteLines(facts) {
  * line, reason, changed, more? }]` (lib/api/blind-spots.js's definitionsOf), in the order to say.
  */
 function askedSourceLine(facts, definitions) {
-  if (!(facts.otherFile || facts.otherQualifier || facts.unnamedHits) || definitions.length === 0) return "";
+  const { otherFile, otherQualifier, unnamedHits, qualifiedMissing } = facts;
+  if (!(otherFile || otherQualifier || unnamedHits || qualifiedMissing) || definitions.length === 0) return "";
   const byName = new Map();
   for (const d of definitions) byName.set(d.name, [...(byName.get(d.name) ?? []), d]);
   const parts = [...byName].map(([name, defs]) => {
