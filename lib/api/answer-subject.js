@@ -52,7 +52,8 @@ const scopesOf = (name) =>
   partsOf(name)
     .slice(0, -1)
     .filter((p) => !NO_MODULE.has(p));
-const canonical = (name) => partsOf(name).join(".");
+/** A name with its scopes joined by `.`, Rust's `crate`/`super`/`self` left out. */
+const canonical = (name) => [...scopesOf(name), lastPart(name)].join(".");
 
 /** `--name=value` of a command description's options, or undefined. */
 function optionValue(command, name) {
