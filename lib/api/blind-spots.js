@@ -13,7 +13,7 @@
 
 const path = require("node:path");
 const { CODEGRAPH_MAX_FILE_BYTES, cutByBound, definitionScan, isScannableName } = require("../contract/definitions.js");
-const { searched } = require("./source-search.js");
+const { searched, shortName } = require("./source-search.js");
 const { indexWrittenAt } = require("./staleness.js");
 
 /** At most this many names of one request are looked for, and definitions of one name named. */
@@ -42,11 +42,12 @@ const codeLike = (word, request) =>
 /** Unique plain identifiers, at most MAX_NAMES, in order (a qualified name is never guessed at). */
 const firstNames = (names) => [...new Set(names.filter(isScannableName))].slice(0, MAX_NAMES);
 
-/** The code-like names of an explore request (at most MAX_NAMES), which its answer may leave out. */
+/** The code-like names of an explore request (at most MAX_NAMES; a qualified one's last part), which its answer may leave out. */
 function requestNames(request) {
   if (typeof request !== "string") return [];
   const words = [...request.matchAll(QUALIFIED)].map((m) => m[0]);
-  return firstNames(words.filter((w) => codeLike(w, request)));
+  // A qualified word (`Effect.runPromise`, `Runtime::block_on`) by its last part: the name a definition has.
+  return firstNames(words.filter((w) => codeLike(w, request)).map(shortName));
 }
 
 /** The names a not-found answer to `command` can be about, known before it answers: its own name. */
@@ -56,10 +57,17 @@ function askedNames(command) {
   return sub === "explore" ? requestNames(command.positional) : firstNames([command.positional]);
 }
 
+/** The name a not-found answer (node, callers, callees, impact, query) quotes, or undefined. */
+function notFoundName(command, text) {
+  const sub = command?.subcommand;
+  if (typeof text !== "string" || sub === "explore" || !Object.hasOwn(NOT_FOUND, sub)) return undefined;
+  return NOT_FOUND[sub].exec(text)?.[1];
+}
+
 /**
  * The names `command`'s answer `text` (CodeGraph 1.6.1's shapes) says the index lacks: the quoted
  * one of a not-found answer; node's asked name when it answered with another (`facts.otherSymbol`,
- * lib/api/answer-notes.js); an explore request's code-like names its answer never mentions.
+ * lib/api/answer-subject.js); an explore request's code-like names its answer never mentions.
  */
 function missingNames(command, text, facts = {}) {
   const sub = command?.subcommand;
@@ -67,7 +75,7 @@ function missingNames(command, text, facts = {}) {
   if (typeof text !== "string" || !Object.hasOwn(NOT_FOUND, sub)) return [];
   if (facts.otherSymbol) return firstNames([facts.otherSymbol.asked]);
   if (sub !== "explore") {
-    const quoted = NOT_FOUND[sub].exec(text)?.[1];
+    const quoted = notFoundName(command, text);
     return quoted === undefined ? [] : firstNames([quoted]);
   }
   // explore: "No relevant code found" quotes the whole request; any answer may leave a name out.
@@ -97,17 +105,24 @@ const mentions = (lineText, name) =>
   new RegExp(`(?<![\\w$])${name.replace(/\$/gu, "\\$")}(?![\\w$])`, "u").test(lineText);
 
 /**
- * The definitions the index lacks for `command`'s answer `text` in `cwd`: `{ definitions: [{
- * name, path, line, reason, macro?, lines?, bytes?, changed, more? }], cut }`, at most
- * MAX_DEFINITIONS_PER_NAME per name (`more` on a name's last one when the source has, or may
- * have, more of them); `changed` when the definition's file was written after the index
- * (`indexWrittenAt(indexDir)`); `cut`: `{ stopped, filesScanned }` when a bound (its time, its
- * files or bytes) ended the scan before the end of the tree, and it found none (what it did not
- * read may hold one). From `early` (lib/api/source-search.js) when it looked for these names,
- * else a scan of its own (`scan`: the runner's `scanSource`). Nothing when no name is missing.
+ * The definitions the index lacks for `command`'s answer `text` in `cwd`: those of the names it
+ * says the index lacks (missingNames), as definitionsOf gives them. Nothing when no name is missing.
  */
 async function unindexedDefinitions(command, text, cwd, { scan, facts, indexDir, early }) {
-  const names = missingNames(command, text, facts);
+  return definitionsOf(missingNames(command, text, facts), cwd, { scan, indexDir, early });
+}
+
+/**
+ * Where the source defines `names` (plain identifiers) in `cwd`: `{ names, definitions: [{
+ * name, path, line, reason, macro?, lines?, bytes?, changed, more? }], cut }`, at most
+ * MAX_DEFINITIONS_PER_NAME per name of those `keep(match, name)` takes (`more` on a name's last one when the
+ * source has, or may have, more of them); `changed` when the definition's file was written after
+ * the index (`indexWrittenAt(indexDir)`); `cut`: `{ stopped, filesScanned }` when a bound (its
+ * time, its files or bytes) ended the scan before the end of the tree, and it found none (what it
+ * did not read may hold one). From `early` (lib/api/source-search.js) when it looked for these
+ * names, else a scan of its own (`scan`: the runner's `scanSource`).
+ */
+async function definitionsOf(names, cwd, { scan, indexDir, early, keep = () => true }) {
   if (names.length === 0 || typeof scan !== "function") return { names, definitions: [], cut: null };
   let found = await searched(early, names, indexDir);
   if (!found || found.stopped === "matches") {
@@ -122,7 +137,7 @@ async function unindexedDefinitions(command, text, cwd, { scan, facts, indexDir,
   for (const m of matches) {
     const lineText = typeof m.text === "string" ? m.text : "";
     const name = isCommentLine(lineText) ? undefined : names.find((n) => mentions(lineText, n));
-    if (!name) continue;
+    if (!name || !keep(m, name)) continue;
     const defs = perName.get(name);
     if (defs.length >= MAX_DEFINITIONS_PER_NAME) {
       defs.at(-1).more = true;
@@ -136,4 +151,12 @@ async function unindexedDefinitions(command, text, cwd, { scan, facts, indexDir,
   return { names, definitions: [...perName.values()].flat(), cut: null };
 }
 
-module.exports = { MAX_NAMES, askedNames, isCommentLine, missingNames, unindexedDefinitions };
+module.exports = {
+  MAX_NAMES,
+  askedNames,
+  definitionsOf,
+  isCommentLine,
+  missingNames,
+  notFoundName,
+  unindexedDefinitions,
+};

@@ -14,6 +14,7 @@ const { exploreCommand, nodeCommand, relationsCommand, searchCommand } = require
 const { relationsArguments } = require("../contract/arguments.js");
 const { callPath } = require("./call-path.js");
 const { askedNames } = require("./blind-spots.js");
+const { qualifiedParts, scopeSearchWhileRunning } = require("./answer-subject.js");
 const { searchWhileRunning } = require("./source-search.js");
 const { diagnosisWords, failure, wordedError } = require("./failures.js");
 const { withStaleness } = require("./staleness.js");
@@ -179,12 +180,15 @@ function wrapBackend(backend) {
         : undefined;
     // The source search the answer's notes may need, while CodeGraph answers (lib/api/source-search.js).
     const data = readsData(command);
-    const early = data ? null : searchWhileRunning(command, cwd, scan, askedNames);
+    // (A qualified name's parts too: where the source defines the one asked, lib/api/answer-subject.js.)
+    const early = data ? null : searchWhileRunning(command, cwd, scan, (c) => [...askedNames(c), ...qualifiedParts(c)]);
+    const scopes = data ? null : scopeSearchWhileRunning(command, cwd, scan);
     let result;
     try {
       result = await backend.runCommand(onBehalfOf(command, workspace), cwd, signal ?? null, plain);
     } catch (err) {
       early?.end();
+      scopes?.end();
       ticket.leave();
       // The runner's failure (a Problem: code, facts, the run's details), worded once here with
       // what the glue observed added.
@@ -211,7 +215,11 @@ function wrapBackend(backend) {
           indexDir: result?.details?.indexPath,
           truncated: result?.details?.truncated === true,
           early,
-        }).finally(() => early?.end());
+          scopes,
+        }).finally(() => {
+          early?.end();
+          scopes?.end();
+        });
     const finished = finishAnswer(result, notes);
     const caps = { maxBytes: result?.answer?.maxBytes, maxLines: result?.answer?.maxLines };
     const answer = citesFiles(command) && !data ? await withStaleness(finished, cwd, { caps }) : finished;
