@@ -141,6 +141,11 @@ const nativeBackend = {
       }),
   /** The bounded walk for source files written after a moment (src/source_scan.rs). */
   changedSource: async (cwd, walk) => loadBinding().changedSource(cwd, walk),
+  /** git as a child (crates/core/src/git_run.rs), with CodeGraph's rules. */
+  runGit: async (command, cwd, signal) =>
+    loadBinding()
+      .runGit(command, cwd, signal ?? null)
+      .catch(asProblem),
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),
   runnerInfo() {

@@ -29,6 +29,7 @@ const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINE
 const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("../contract/limits.js");
 const { releaseFullOutputs } = require("./node/full-output.js");
 const { changedSource, scanSource } = require("./node/source-thread.js");
+const { runGit } = require("./node/git-run.js");
 
 /** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */
 function runnerInfo() {
@@ -42,6 +43,7 @@ module.exports = {
   releaseFullOutputs,
   scanSource,
   changedSource,
+  runGit,
   MAX_REQUEST_CHARS,
   MAX_OUTPUT_BYTES,
   MAX_OUTPUT_LINES,

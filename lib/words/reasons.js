@@ -6,6 +6,7 @@ const { shownPath } = require("./paths.js");
 const { DROP_REASONS } = require("./environment.js");
 const { NOT_KEPT_REASONS } = require("./marker.js");
 const { notOwnLead } = require("./not-own.js");
+const { gitHeadline } = require("./git.js");
 
 /** A path as a message shows it (lib/words/paths.js). */
 const shown = (path) => shownPath(path);
@@ -280,6 +281,7 @@ const HEADLINES = {
             : " before it printed anything"
         }`,
   CODEGRAPH_ADDON: (f) => `the pi-codegraph native addon for ${f.target} is not installed`,
+  CODEGRAPH_GIT: gitHeadline,
   CODEGRAPH_CANCELLED: (f) =>
     f.queue
       ? `${cancelledCall(f)} was cancelled while it waited for its turn (${queueSays(f.queue)}); nothing was started`
