@@ -254,6 +254,7 @@ export declare const enum ErrorCode {
   Exit = 'CODEGRAPH_EXIT',
   Timeout = 'CODEGRAPH_TIMEOUT',
   Cancelled = 'CODEGRAPH_CANCELLED',
+  Git = 'CODEGRAPH_GIT',
   /**
    * Never produced by the addon: the JS glue raises it when the addon cannot load. Listed so
    * that the TypeScript union of codes has one source.
@@ -305,6 +306,14 @@ export interface ErrorDetails {
    * checks never reached the index.
    */
   writerSeen?: WriterSeen | null
+}
+
+/** What one git run printed (`runGit`): stdout within the description's caps. */
+export interface GitResult {
+  text: string
+  /** The caps cut the text (a diff longer than 4 MiB, say). */
+  truncated: boolean
+  durationMs: number
 }
 
 /** What the model may see of stdout, the truncation marker included: bytes ... */
@@ -361,6 +370,14 @@ export declare function releaseFullOutputs(paths?: string[] | null): number
  * inside an `async` function, so even that reaches its caller as a rejection.
  */
 export declare function runCommand(command: CodegraphCommand, cwd: string, signal?: AbortSignal | null, options?: RunOptions | null): Promise<RunResult>
+
+/**
+ * Runs one git description (`lib/contract/git.js` builds it; lib/runners/native.js passes its
+ * fields) in `cwd` with CodeGraph's rules (`pi_codegraph_core::git_run`). Resolves with `{ text,
+ * truncated, durationMs }`; rejects as `runCommand` does (CODEGRAPH_GIT, CODEGRAPH_CANCELLED,
+ * CODEGRAPH_WORKSPACE, CODEGRAPH_RESOURCES).
+ */
+export declare function runGit(subcommand: string, args: string[], maxBytes: number, maxLines: number, timeoutMs: number, cwd: string, signal?: AbortSignal | null): Promise<GitResult>
 
 /**
  * The options of one run (`runCommand`; the public calls' `CallOptions` add to them). The model

@@ -845,6 +845,7 @@ module.exports.MAX_OUTPUT_LINES = nativeBinding.MAX_OUTPUT_LINES
 module.exports.MAX_REQUEST_CHARS = nativeBinding.MAX_REQUEST_CHARS
 module.exports.releaseFullOutputs = nativeBinding.releaseFullOutputs
 module.exports.runCommand = nativeBinding.runCommand
+module.exports.runGit = nativeBinding.runGit
 module.exports.scanSource = nativeBinding.scanSource
 module.exports.STDERR_TAIL_BYTES = nativeBinding.STDERR_TAIL_BYTES
 module.exports.TruncatedBy = nativeBinding.TruncatedBy

@@ -46,4 +46,4 @@ function gitRemediation(f) {
   }
 }
 
-module.exports = { gitHeadline, gitRemediation };
+module.exports = { GIT_REASONS, gitHeadline, gitRemediation };

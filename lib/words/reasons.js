@@ -6,7 +6,7 @@ const { shownPath } = require("./paths.js");
 const { DROP_REASONS } = require("./environment.js");
 const { NOT_KEPT_REASONS } = require("./marker.js");
 const { notOwnLead } = require("./not-own.js");
-const { gitHeadline } = require("./git.js");
+const { GIT_REASONS, gitHeadline } = require("./git.js");
 
 /** A path as a message shows it (lib/words/paths.js). */
 const shown = (path) => shownPath(path);
@@ -194,6 +194,7 @@ const WORDED_FACTS = {
   Resource: RESOURCE_NAMES,
   NotKeptReason: NOT_KEPT_REASONS,
   DropReason: DROP_REASONS,
+  GitReason: GIT_REASONS,
 };
 
 function said(table, reason) {

@@ -19,7 +19,7 @@
 //! - floor 1: access, command, full_output, index_dir, lock_holders, manifest, resources, source_walk
 //! - floor 2: discovery, index_writer, limits, preflight, source_scan (the bounded source search)
 //! - floor 3: environment, runner, source_changes
-//! - floor 4: version
+//! - floor 4: git_run, version (git as a child, CodeGraph's rules; the CLI's version)
 //! - floor 5: command_run (one command, start to finish: checks, run, verdict; and diagnose)
 
 pub mod access;
@@ -32,6 +32,7 @@ pub mod environment;
 pub mod errors;
 pub mod files;
 pub mod full_output;
+pub mod git_run;
 #[cfg(unix)]
 mod host_watch;
 pub mod index_dir;
