@@ -69,7 +69,9 @@ async function runGit(command, cwd, signal) {
     }
     if (out.status.code !== 0 && out.stdout.totalsExact) {
       const stderrTail = out.stderrTail;
-      throw gitFailed(sub, { is: gitExitReason(stderrTail), exitCode: out.status.code ?? -1, stderrTail });
+      const is = gitExitReason(stderrTail);
+      // Only a failure git's words do not name carries its exit and stderr (as the core's).
+      throw gitFailed(sub, is === "exit" ? { is, exitCode: out.status.code ?? -1, stderrTail } : { is });
     }
     return { text: out.stdout.text, truncated: out.stdout.truncated === true, durationMs: out.durationMs };
   } catch (err) {
