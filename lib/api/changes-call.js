@@ -36,11 +36,19 @@ async function changesCall(glue, params, cwd, signal, options) {
   }
   const workspace = options?.workspace ?? undefined;
   let runs = 0;
+  let runMs = 0; // CodeGraph's own processes, summed (the cost's yardstick: bench/figures)
+  let gitMs = 0;
   const deps = {
-    runGit: (command, dir, abort) => backend.runGit(command, dir, abort ?? null),
-    runData: (command, dir, abort) => {
+    runGit: async (command, dir, abort) => {
+      const out = await backend.runGit(command, dir, abort ?? null);
+      gitMs += out?.durationMs ?? 0;
+      return out;
+    },
+    runData: async (command, dir, abort) => {
       runs += 1;
-      return glue.runData(command, dir, abort, workspace);
+      const out = await glue.runData(command, dir, abort, workspace);
+      runMs += out?.details?.runMs ?? 0;
+      return out;
     },
     outline: typeof backend.outlineSource === "function" ? (dir, r, a) => backend.outlineSource(dir, r, a) : undefined,
     scan: typeof backend.scanSource === "function" ? (dir, r, a) => backend.scanSource(dir, r, a) : undefined,
@@ -70,6 +78,8 @@ async function changesCall(glue, params, cwd, signal, options) {
       files: facts.files.length,
       symbols,
       codegraphRuns: runs,
+      codegraphRunMs: Math.round(runMs),
+      gitMs: Math.round(gitMs),
       indexOlder: facts.newerThanIndex.length > 0,
       truncated: wasCut,
       durationMs: Math.round(performance.now() - entered),
