@@ -124,7 +124,7 @@ for (const impl of implementations) {
       );
       assert.match(
         r.text,
-        /^src\/math\.ts \(modified, 1 changed symbol; tests that depend on it \(affected\): test\/math\.test\.ts\)$/m,
+        /^src\/math\.ts \(modified, 1 changed symbol; 1 test file depends on it \(affected\): test\/math\.test\.ts\)$/m,
       );
       assert.match(r.text, /^- add \(function, src\/math\.ts:1-3\), changed line 2$/m);
       assert.match(r.text, /mul \(function, src\/math\.ts:5; uses it at src\/math\.ts:7\)/);
@@ -169,7 +169,7 @@ for (const impl of implementations) {
       assert.match(r.text, /the workspace is not inside a git repository/);
       assert.match(
         r.text,
-        /^src\/math\.ts \(written since the index, 2 changed symbols; tests that depend on it \(affected\): test\/math\.test\.ts\)$/m,
+        /^src\/math\.ts \(written since the index, 2 changed symbols; 1 test file depends on it \(affected\): test\/math\.test\.ts\)$/m,
       );
       assert.equal(r.details.source, "index");
     });

@@ -30,6 +30,8 @@ const PARALLEL = 3;
 /** The default depth of impact (CodeGraph's own), and the most a call may ask. */
 const DEFAULT_DEPTH = 2;
 const MAX_DEPTH = 4;
+/** The key of a search's cut in mentions()'s answer (no name can be a symbol). */
+const CUT = Symbol("cut");
 /** At most this many names are searched in the source (one scan for all). */
 const MAX_SEARCHED = 6;
 
@@ -124,6 +126,8 @@ async function mentions(deps, cwd, names, indexDir, signal) {
   if (wanted.length === 0 || typeof deps.scan !== "function") return {};
   const found = await deps.scan(cwd, mentionScan(wanted, { indexDir }), signal).catch(() => null);
   const byName = {};
+  // A search a bound cut (its files, its matches, its time) may have missed some.
+  if (typeof found?.stopped === "string") byName[CUT] = { stopped: found.stopped, filesScanned: found.filesScanned };
   for (const m of Array.isArray(found?.matches) ? found.matches : []) {
     const tags = Array.isArray(m.tags) ? m.tags : [];
     if (tags.includes("defines") || typeof m.text !== "string") continue;
@@ -199,6 +203,7 @@ async function changesFacts(deps, cwd, params, signal) {
   for (const s of blind) {
     const own = (found[s.name] ?? []).filter((m) => m.line < s.line || m.line > s.endLine || m.path !== s.path);
     s.mentions = own;
+    if (found[CUT]) s.mentionsCut = found[CUT];
   }
   return facts;
 }

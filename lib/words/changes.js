@@ -3,11 +3,14 @@
 // changed symbol with what depends on it, the direct dependents with the line of their call or
 // import. Everything CodeGraph did not say is marked as the source scan's text match.
 
+const { cutText } = require("./blind-spots.js");
 const { headline } = require("./reasons.js");
 
 /** At most this many dependents and text matches are named per symbol; the rest are counted. */
 const MAX_NAMED = 8;
 const MAX_MENTIONS = 5;
+/** At most this many test files are named per changed file; the rest are counted. */
+const MAX_TESTS = 10;
 
 const plural = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 const lines = (ranges) => ranges.map(([a, b]) => (a === b ? `${a}` : `${a}-${b}`)).join(", ") || "none";
@@ -75,11 +78,19 @@ function impactLines(s, depth, stale) {
 /** The source scan's matches of a symbol's name, said as text. */
 function mentionLines(s) {
   if (!Array.isArray(s.mentions)) return [];
-  if (s.mentions.length === 0) return [`  text search for "${s.name}": no other line of the source mentions it`];
+  const c = s.mentionsCut;
+  const how = c && (c.stopped === "matches" ? "at its bound on matches" : cutText(c));
+  const cut = c ? ` (the search stopped ${how}: there may be more)` : "";
+  if (s.mentions.length === 0)
+    return [
+      cut
+        ? `  text search for "${s.name}": no other line it read mentions it${cut}`
+        : `  text search for "${s.name}": no other line of the source mentions it`,
+    ];
   const shown = s.mentions.slice(0, MAX_MENTIONS).map((m) => `${m.path}:${m.line} \`${m.text}\``);
   const more = s.mentions.length > MAX_MENTIONS ? `; and ${s.mentions.length - MAX_MENTIONS} more` : "";
   return [
-    `  text search for "${s.name}" (text matches in the source, not the graph): ${plural(s.mentions.length, "line")}`,
+    `  text search for "${s.name}" (text matches in the source, not the graph): ${plural(s.mentions.length, "line")}${cut}`,
     `    ${shown.join("; ")}${more}`,
   ];
 }
@@ -88,11 +99,13 @@ function mentionLines(s) {
 function fileLine(f) {
   const state = STATES[f.state] ?? f.state;
   let tests = "";
-  if (Array.isArray(f.tests))
+  if (Array.isArray(f.tests)) {
+    const more = f.tests.length > MAX_TESTS ? `, and ${f.tests.length - MAX_TESTS} more` : "";
+    const named = f.tests.slice(0, MAX_TESTS).join(", ");
     tests = f.tests.length
-      ? `; tests that depend on it (affected): ${f.tests.join(", ")}`
+      ? `; ${plural(f.tests.length, "test file")} ${f.tests.length === 1 ? "depends" : "depend"} on it (affected): ${named}${more}`
       : "; no test file depends on it (affected)";
-  else if (f.tests === null) tests = "; its tests could not be read (affected's answer was cut)";
+  } else if (f.tests === null) tests = "; its tests could not be read (affected's answer was cut)";
   const count = f.state === "deleted" ? "" : `, ${plural(f.symbols.length, "changed symbol")}`;
   return `${f.path} (${state}${count}${tests})`;
 }
