@@ -292,6 +292,25 @@ describe("the composition over stand-ins", () => {
     assert.match(text, /Not shown: 4 more symbols not asked about \(ask codegraph_relations impact\)\./);
   });
 
+  test("one failed run leaves its symbol unanswered, said; every run failed is the call's failure", async () => {
+    const d = deps({ diff: diffOf(4) });
+    const runData = d.runData;
+    const boom = () => Object.assign(new Error("CODEGRAPH_TIMEOUT"), { code: "CODEGRAPH_TIMEOUT" });
+    d.runData = async (c, ...rest) => {
+      if (c.positional === "f0") throw boom();
+      return runData(c, ...rest);
+    };
+    const text = changesText(await changesFacts(d, ws, {}));
+    assert.match(
+      text,
+      /^- f0 \(function, a\.ts:1-3\), changed lines 1-3\n {2}dependents: codegraph impact failed \(CODEGRAPH_TIMEOUT\); not counted$/m,
+    );
+    d.runData = async () => {
+      throw boom();
+    };
+    await assert.rejects(changesFacts(d, ws, {}), /CODEGRAPH_TIMEOUT/);
+  });
+
   test("a repository without a commit: every tracked and untracked file is new, and none is asked about tests", async () => {
     const noHead = Object.assign(new Error("CODEGRAPH_GIT"), {
       code: "CODEGRAPH_GIT",

@@ -177,17 +177,33 @@ async function changesFacts(deps, cwd, params, signal) {
   facts.testsNotAsked = testable.length - affected.length;
   const jobs = [
     ...impacts.map(({ f, s }) => async () => {
-      const out = await deps.runData(impactDataCommand(s.name, f.path, depth), cwd, signal);
+      const out = await deps.runData(impactDataCommand(s.name, f.path, depth), cwd, signal).catch((err) => {
+        s.impact = { failed: String(err?.code ?? "CODEGRAPH_SPAWN") };
+        throw err;
+      });
       indexDir ??= out.details?.indexPath ?? null;
       s.impact = out.details?.truncated ? null : impactOf(out.text, f.path, s.line);
     }),
     ...affected.map((f) => async () => {
-      const out = await deps.runData(affectedDataCommand(f.path), cwd, signal);
+      const out = await deps.runData(affectedDataCommand(f.path), cwd, signal).catch((err) => {
+        f.testsFailed = String(err?.code ?? "CODEGRAPH_SPAWN");
+        throw err;
+      });
       indexDir ??= out.details?.indexPath ?? null;
       f.tests = out.details?.truncated ? null : testsOf(out.text);
     }),
   ];
-  await pooled(jobs, PARALLEL, (job) => job());
+  // One failed run leaves its symbol or file unanswered (said); a call whose every run failed (no
+  // CLI, no index, cancelled) is that failure.
+  const failed = await pooled(jobs, PARALLEL, (job) =>
+    job().then(
+      () => null,
+      (err) => err,
+    ),
+  );
+  const errors = failed.filter(Boolean);
+  const cancelled = errors.find((e) => e?.code === "CODEGRAPH_CANCELLED");
+  if (cancelled || (jobs.length > 0 && errors.length === jobs.length)) throw cancelled ?? errors[0];
 
   // The index's age against the change: answers from an older index are said to be.
   const indexMs = indexDir ? await indexWrittenAt(indexDir) : null;
@@ -196,7 +212,9 @@ async function changesFacts(deps, cwd, params, signal) {
   // Where the graph is blind: the source scan for those names, as text.
   const stale = new Set(facts.newerThanIndex);
   const blind = facts.files.flatMap((f) =>
-    f.symbols.filter((s) => s.impact?.found === false || s.impact?.dependents?.length === 0 || stale.has(f.path)),
+    f.symbols.filter(
+      (s) => s.impact?.found === false || s.impact?.failed || s.impact?.dependents?.length === 0 || stale.has(f.path),
+    ),
   );
   const names = [...new Set(blind.map((s) => s.name))];
   const found = await mentions(deps, cwd, names, indexDir ?? undefined, signal);

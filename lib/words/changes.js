@@ -51,6 +51,7 @@ function impactLines(s, depth, stale) {
   const i = s.impact;
   if (i === undefined) return out;
   if (i === null) return ["  dependents: CodeGraph's impact answer was cut or unreadable; not counted"];
+  if (i.failed) return [`  dependents: codegraph impact failed (${i.failed}); not counted`];
   if (!i.found) {
     out.push(
       stale
@@ -106,6 +107,7 @@ function fileLine(f) {
       ? `; ${plural(f.tests.length, "test file")} ${f.tests.length === 1 ? "depends" : "depend"} on it (affected): ${named}${more}`
       : "; no test file depends on it (affected)";
   } else if (f.tests === null) tests = "; its tests could not be read (affected's answer was cut)";
+  else if (f.testsFailed) tests = `; its tests could not be read (codegraph affected failed: ${f.testsFailed})`;
   const count = f.state === "deleted" ? "" : `, ${plural(f.symbols.length, "changed symbol")}`;
   return `${f.path} (${state}${count}${tests})`;
 }
