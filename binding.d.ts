@@ -326,6 +326,13 @@ export declare const MAX_OUTPUT_LINES: number
 export declare const MAX_REQUEST_CHARS: number
 
 /**
+ * Outlines `request.paths` under `cwd` (each opened as a regular file of the workspace, never
+ * through a link): each file's line count, language and definitions. An aborted `signal` ends it
+ * early with what it outlined (`cut: { reason: "cancelled" }`).
+ */
+export declare function outlineSource(cwd: string, request: SourceOutlineRequest, signal?: AbortSignal | null): Promise<SourceOutlineResult>
+
+/**
  * A failure as the addon hands it to JS: the stable code and the facts of the case (paths raw,
  * a tag per kind of reason). lib/words/ builds the message and remediation from them.
  */
@@ -447,6 +454,58 @@ export interface SourceChangesResult {
    * null when it walked the whole tree.
    */
   stopped?: string
+}
+
+/** The bound that ended an outline early: "paths", "cancelled", "deadline" or "bytes". */
+export interface SourceOutlineCut {
+  reason: string
+}
+
+/** One definition: 1-based lines, the whole of it. */
+export interface SourceOutlineDefinition {
+  name: string
+  /** function, method, class, struct, enum, trait, impl, interface, module, macro, variable. */
+  kind: string
+  line: number
+  endLine: number
+  /**
+   * The enclosing definition's index in the same list (the Node runner and `native.js` give null
+   * for none).
+   */
+  parent?: number
+  /** Set on a definition in a `macro_rules!` template: the macro's name. */
+  macro?: string
+}
+
+/** One file's outline. */
+export interface SourceOutlineFile {
+  /** As asked. */
+  path: string
+  /** The file's true line count (0 when it was not read). */
+  lines: number
+  /** "rust", "python", "typescript", "javascript", or none. */
+  language?: string
+  definitions: Array<SourceOutlineDefinition>
+  /**
+   * Why the file was not read or outlined: outside, missing, link, notRegular, tooLarge,
+   * unreadable, binary.
+   */
+  problem?: string
+  /** A bracket, comment or string did not close: the definitions past it may be wrong. */
+  unbalanced?: boolean
+}
+
+/** Which files to outline. */
+export interface SourceOutlineRequest {
+  /** Workspace-relative, `/`-separated (at most 500 are read). */
+  paths: Array<string>
+  /** Milliseconds (default 2,000, at most 60,000). */
+  deadlineMs?: number
+}
+
+export interface SourceOutlineResult {
+  files: Array<SourceOutlineFile>
+  cut?: SourceOutlineCut
 }
 
 /** What each match carries besides its place (`lib/contract/call-sites.js` builds it). */

@@ -843,6 +843,7 @@ module.exports.ErrorCode = nativeBinding.ErrorCode
 module.exports.MAX_OUTPUT_BYTES = nativeBinding.MAX_OUTPUT_BYTES
 module.exports.MAX_OUTPUT_LINES = nativeBinding.MAX_OUTPUT_LINES
 module.exports.MAX_REQUEST_CHARS = nativeBinding.MAX_REQUEST_CHARS
+module.exports.outlineSource = nativeBinding.outlineSource
 module.exports.releaseFullOutputs = nativeBinding.releaseFullOutputs
 module.exports.runCommand = nativeBinding.runCommand
 module.exports.runGit = nativeBinding.runGit

@@ -1,5 +1,5 @@
 //! The napi surface of pi-codegraph: `runCommand()`, `diagnose()`, `releaseFullOutputs()`,
-//! `scanSource()` (src/source_scan.rs) and the
+//! `scanSource()` (src/source_scan.rs), `outlineSource()` (src/source_outline.rs) and the
 //! contract's limits. Only conversion lives in this crate: `args` reads the JS arguments,
 //! `abort` links an `AbortSignal`, `env_capture` reads the environment as JS sees it, `convert`
 //! turns the core's results into JS values, and `types` declares their shapes. Everything that
@@ -14,6 +14,7 @@ mod args;
 mod convert;
 mod env_capture;
 mod runtime;
+mod source_outline;
 mod source_scan;
 mod types;
 
@@ -28,6 +29,7 @@ use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::runner::{self, Cancel, ProgressFn};
 use pi_codegraph_core::{caps, full_output, git_run};
 
+pub use source_outline::*;
 pub use source_scan::*;
 pub use types::*;
 

@@ -152,6 +152,15 @@ const nativeBackend = {
       .runGit(subcommand, args, maxBytes, maxLines, timeoutMs, cwd, signal ?? null)
       .catch(asProblem);
   },
+  /** The outline of source files (src/source_outline.rs), with null where the addon leaves a value out. */
+  outlineSource: async (cwd, request, signal) => {
+    const found = await loadBinding().outlineSource(cwd, request, signal ?? null);
+    for (const file of found.files) {
+      file.language ??= null;
+      for (const d of file.definitions) d.parent ??= null;
+    }
+    return found;
+  },
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),
   runnerInfo() {

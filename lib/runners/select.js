@@ -56,6 +56,7 @@ const defaultBackend = {
   scanSource: (cwd, scan, signal) => choose().backend.scanSource(cwd, scan, signal),
   changedSource: (cwd, walk) => choose().backend.changedSource(cwd, walk),
   runGit: (command, cwd, signal) => choose().backend.runGit(command, cwd, signal),
+  outlineSource: (cwd, request, signal) => choose().backend.outlineSource(cwd, request, signal),
   releaseFullOutputs: (paths) => (chosen ? chosen.backend.releaseFullOutputs(paths) : 0),
   runnerInfo,
 };
