@@ -3,8 +3,7 @@
 // in a symbol whose file a test depends on (affected names the test), a change outside git (the
 // files written since the index), an index older than the change (said, with a text search for the
 // changed names), git missing (and one planted in the workspace never run), and a failing git.
-// The outline is the backend's own `outlineSource` when it has one, else a small stand-in (the
-// composition takes it as a dependency).
+// The outline is the backend's own `outlineSource`.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -24,30 +23,12 @@ const backends = {
   node: () => require(path.join(root, "lib", "runners", "node.js")),
 };
 
-/** A stand-in outline for a backend without outlineSource: `function`/`class` blocks closed by a `}` at column 0. */
-async function standInOutline(dir, { paths }) {
-  return {
-    files: paths.map((p) => {
-      const lines = fs.readFileSync(path.join(dir, p), "utf8").split("\n");
-      if (lines.at(-1) === "") lines.pop();
-      const definitions = [];
-      lines.forEach((l, i) => {
-        const m = /^(?:export )?(function|class) (\w+)/.exec(l);
-        if (!m) return;
-        let end = i;
-        while (end < lines.length && lines[end] !== "}") end++;
-        definitions.push({ name: m[2], kind: m[1], line: i + 1, endLine: end + 1, parent: null });
-      });
-      return { path: p, lines: lines.length, language: "typescript", definitions };
-    }),
-  };
-}
-
-/** The glue over `impl`'s backend, with an outline. */
+/** The glue over `impl`'s backend (its own git runner and outline). */
 function glueFor(impl) {
   const backend = backends[impl.runner]();
-  const outlineSource = backend.outlineSource ?? standInOutline;
-  return forBackend({ ...backend, outlineSource, runGit: backend.runGit });
+  assert.equal(typeof backend.outlineSource, "function");
+  assert.equal(typeof backend.runGit, "function");
+  return forBackend(backend);
 }
 
 const FILES = {
