@@ -28,7 +28,7 @@ for (const impl of implementations) {
         const note = await s.command("tools");
         assert.equal(note.type, "info");
         const lines = note.message.split("\n");
-        assert.equal(lines[0], "CodeGraph tools (the default: all four):");
+        assert.equal(lines[0], "CodeGraph tools (the default: explore, node, relations and search):");
         assert.match(lines[1], /^ {2}codegraph_explore +on \(always\) /);
         for (const [i, name] of FOCUSED.entries()) {
           assert.match(lines[2 + i], new RegExp(`^  ${name} +on +≈ \\d+ tokens +\\S`));
