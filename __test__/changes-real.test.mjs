@@ -111,7 +111,11 @@ for (const impl of implementations) {
       assert.match(r.text, /mul \(function, src\/math\.ts:5; uses it at src\/math\.ts:7\)/);
       assert.match(r.text, /uses it at test\/math\.test\.ts:4/);
       assert.doesNotMatch(r.text, /older than the change/);
-      assert.doesNotMatch(r.text, /text search/, "the graph answered: no text search");
+      // The graph answered: the text search adds only the lines it does not list (a test's name here).
+      assert.match(
+        r.text,
+        /text search for "add": 1 more line of the source mentions it, not among the uses listed above \(text matches, not the graph\)\n {4}test\/math\.test\.ts:3 `test\("add", \(\) => \{`$/m,
+      );
       assert.equal(r.details.source, "git");
       assert.equal(r.details.codegraphRuns, 2, "one impact, one affected");
       // A pure deletion inside mul touches mul.

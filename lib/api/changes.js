@@ -30,8 +30,6 @@ const PARALLEL = 3;
 /** The default depth of impact (CodeGraph's own), and the most a call may ask. */
 const DEFAULT_DEPTH = 2;
 const MAX_DEPTH = 4;
-/** The key of a search's cut in mentions()'s answer (no name can be a symbol). */
-const CUT = Symbol("cut");
 /** At most this many names are searched in the source (one scan for all). */
 const MAX_SEARCHED = 6;
 
@@ -120,24 +118,29 @@ async function newerThanIndex(cwd, files, indexMs) {
   return files.filter((_, i) => newer[i]).map((f) => f.path);
 }
 
-/** The lines that mention each of `names` (the source scan, as text), by name: `{ name: [{ path, line, text }] }`. */
-async function mentions(deps, cwd, names, indexDir, signal) {
+/**
+ * The lines that mention each of `names` (the source scan, as text): `{ searched, byName, cut }`
+ * (`byName`: name → [{ path, line, text }]; `cut`: the bound that stopped the scan, or null).
+ */
+async function mentions(deps, cwd, names, signal) {
+  const none = { searched: [], byName: new Map(), cut: null };
   const wanted = names.filter(isScannableName).slice(0, MAX_SEARCHED);
-  if (wanted.length === 0 || typeof deps.scan !== "function") return {};
-  const found = await deps.scan(cwd, mentionScan(wanted, { indexDir }), signal).catch(() => null);
-  const byName = {};
+  if (wanted.length === 0 || typeof deps.scan !== "function") return none;
+  const found = await deps.scan(cwd, mentionScan(wanted), signal).catch(() => null);
+  if (!found) return none;
+  const byName = new Map(wanted.map((n) => [n, []]));
   // A search a bound cut (its files, its matches, its time) may have missed some.
-  if (typeof found?.stopped === "string") byName[CUT] = { stopped: found.stopped, filesScanned: found.filesScanned };
-  for (const m of Array.isArray(found?.matches) ? found.matches : []) {
+  const cut = typeof found.stopped === "string" ? { stopped: found.stopped, filesScanned: found.filesScanned } : null;
+  for (const m of Array.isArray(found.matches) ? found.matches : []) {
     const tags = Array.isArray(m.tags) ? m.tags : [];
     if (tags.includes("defines") || typeof m.text !== "string") continue;
     if (/^\s*(import\b|from\s+\S+\s+import\b|use\s|#include|\/\/|#|\*|\/\*)/.test(m.text)) continue;
     for (const n of wanted) {
       if (!new RegExp(`(^|[^\\w$])${n.replace(/[$]/g, "\\$")}([^\\w$]|$)`).test(m.text)) continue;
-      byName[n] = [...(byName[n] ?? []), { path: m.path, line: m.line, text: m.text.trim().slice(0, 100) }];
+      byName.get(n).push({ path: m.path, line: m.line, text: m.text.trim().slice(0, 100) });
     }
   }
-  return byName;
+  return { searched: wanted, byName, cut };
 }
 
 /**
@@ -175,6 +178,10 @@ async function changesFacts(deps, cwd, params, signal) {
   const testable = facts.files.filter((f) => f.state !== "untracked" && f.state !== "added");
   const affected = testable.slice(0, MAX_AFFECTED);
   facts.testsNotAsked = testable.length - affected.length;
+  // The source scan for the changed names begins with CodeGraph's runs (one scan for all): where
+  // the graph is blind it says where the names are; elsewhere, the lines the graph does not list.
+  const searchedNames = [...new Set(facts.files.flatMap((f) => f.symbols.map((s) => s.name)))];
+  const scanning = mentions(deps, cwd, searchedNames, signal);
   const jobs = [
     ...impacts.map(({ f, s }) => async () => {
       const out = await deps.runData(impactDataCommand(s.name, f.path, depth), cwd, signal).catch((err) => {
@@ -209,19 +216,30 @@ async function changesFacts(deps, cwd, params, signal) {
   const indexMs = indexDir ? await indexWrittenAt(indexDir) : null;
   facts.indexMs = indexMs;
   facts.newerThanIndex = await newerThanIndex(cwd, facts.files, indexMs);
-  // Where the graph is blind: the source scan for those names, as text.
+  // Where the graph is blind, the scan's lines for the name; where it answered, the lines it does not list.
   const stale = new Set(facts.newerThanIndex);
-  const blind = facts.files.flatMap((f) =>
-    f.symbols.filter(
-      (s) => s.impact?.found === false || s.impact?.failed || s.impact?.dependents?.length === 0 || stale.has(f.path),
-    ),
-  );
-  const names = [...new Set(blind.map((s) => s.name))];
-  const found = await mentions(deps, cwd, names, indexDir ?? undefined, signal);
-  for (const s of blind) {
-    const own = (found[s.name] ?? []).filter((m) => m.line < s.line || m.line > s.endLine || m.path !== s.path);
-    s.mentions = own;
-    if (found[CUT]) s.mentionsCut = found[CUT];
+  const found = await scanning;
+  for (const f of facts.files) {
+    for (const s of f.symbols) {
+      if (!found.searched.includes(s.name)) continue;
+      const blind =
+        s.impact === undefined ||
+        s.impact === null ||
+        s.impact.found === false ||
+        s.impact.failed ||
+        s.impact.dependents.length === 0 ||
+        stale.has(f.path);
+      const listed = new Set(blind ? [] : s.impact.dependents.map((d) => d.callAt).filter(Boolean));
+      const own = found.byName
+        .get(s.name)
+        .filter(
+          (m) => (m.line < s.line || m.line > s.endLine || m.path !== f.path) && !listed.has(`${m.path}:${m.line}`),
+        );
+      if (!blind && own.length === 0) continue;
+      s.mentions = own;
+      if (!blind) s.mentionsBeyond = true;
+      if (found.cut) s.mentionsCut = found.cut;
+    }
   }
   return facts;
 }

@@ -66,7 +66,9 @@ function impactLines(s, depth, stale) {
     return out;
   }
   const direct = i.dependents.filter((d) => d.callAt).length;
-  out.push(`  dependents: ${n} in ${plural(i.files, "file")} (impact, depth ${depth}; ${direct} use it directly)`);
+  out.push(
+    `  dependents: ${n} in ${plural(i.files, "file")} (impact, depth ${depth}; ${direct} ${direct === 1 ? "uses" : "use"} it directly)`,
+  );
   const named = i.dependents.slice(0, MAX_NAMED).map((d) => {
     const at = d.callAt ? `; uses it at ${d.callAt}` : "";
     return `${d.name} (${d.kind}, ${d.path}:${d.line}${at})`;
@@ -91,7 +93,9 @@ function mentionLines(s) {
   const shown = s.mentions.slice(0, MAX_MENTIONS).map((m) => `${m.path}:${m.line} \`${m.text}\``);
   const more = s.mentions.length > MAX_MENTIONS ? `; and ${s.mentions.length - MAX_MENTIONS} more` : "";
   return [
-    `  text search for "${s.name}" (text matches in the source, not the graph): ${plural(s.mentions.length, "line")}${cut}`,
+    s.mentionsBeyond
+      ? `  text search for "${s.name}": ${plural(s.mentions.length, "more line")} of the source ${s.mentions.length === 1 ? "mentions" : "mention"} it, not among the uses listed above (text matches, not the graph)${cut}`
+      : `  text search for "${s.name}" (text matches in the source, not the graph): ${plural(s.mentions.length, "line")}${cut}`,
     `    ${shown.join("; ")}${more}`,
   ];
 }
