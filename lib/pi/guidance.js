@@ -90,6 +90,7 @@ const FOCUSED_WORDS = {
     args: {
       depth: "impact: hops to follow from each changed symbol (default 2)",
     },
+    doing: "git diff HEAD, then CodeGraph's impact and affected",
     line: (depth) =>
       `$ git diff HEAD; codegraph impact${depth ? ` --depth=${depth}` : ""} per changed symbol; codegraph affected per changed file`,
   },
