@@ -254,6 +254,7 @@ export declare const enum ErrorCode {
   Exit = 'CODEGRAPH_EXIT',
   Timeout = 'CODEGRAPH_TIMEOUT',
   Cancelled = 'CODEGRAPH_CANCELLED',
+  Git = 'CODEGRAPH_GIT',
   /**
    * Never produced by the addon: the JS glue raises it when the addon cannot load. Listed so
    * that the TypeScript union of codes has one source.
@@ -307,6 +308,14 @@ export interface ErrorDetails {
   writerSeen?: WriterSeen | null
 }
 
+/** What one git run printed (`runGit`): stdout within the description's caps. */
+export interface GitResult {
+  text: string
+  /** The caps cut the text (a diff longer than 4 MiB, say). */
+  truncated: boolean
+  durationMs: number
+}
+
 /** What the model may see of stdout, the truncation marker included: bytes ... */
 export declare const MAX_OUTPUT_BYTES: number
 
@@ -315,6 +324,13 @@ export declare const MAX_OUTPUT_LINES: number
 
 /** A request's bound (every command's positional text) in UTF-16 code units (what JS `length` counts). */
 export declare const MAX_REQUEST_CHARS: number
+
+/**
+ * Outlines `request.paths` under `cwd` (each opened as a regular file of the workspace, never
+ * through a link): each file's line count, language and definitions. An aborted `signal` ends it
+ * early with what it outlined (`cut: { reason: "cancelled" }`).
+ */
+export declare function outlineSource(cwd: string, request: SourceOutlineRequest, signal?: AbortSignal | null): Promise<SourceOutlineResult>
 
 /**
  * A failure as the addon hands it to JS: the stable code and the facts of the case (paths raw,
@@ -361,6 +377,14 @@ export declare function releaseFullOutputs(paths?: string[] | null): number
  * inside an `async` function, so even that reaches its caller as a rejection.
  */
 export declare function runCommand(command: CodegraphCommand, cwd: string, signal?: AbortSignal | null, options?: RunOptions | null): Promise<RunResult>
+
+/**
+ * Runs one git description (`lib/contract/git.js` builds it; lib/runners/native.js passes its
+ * fields) in `cwd` with CodeGraph's rules (`pi_codegraph_core::git_run`). Resolves with `{ text,
+ * truncated, durationMs }`; rejects as `runCommand` does (CODEGRAPH_GIT, CODEGRAPH_CANCELLED,
+ * CODEGRAPH_WORKSPACE, CODEGRAPH_RESOURCES).
+ */
+export declare function runGit(subcommand: string, args: string[], maxBytes: number, maxLines: number, timeoutMs: number, cwd: string, signal?: AbortSignal | null): Promise<GitResult>
 
 /**
  * The options of one run (`runCommand`; the public calls' `CallOptions` add to them). The model
@@ -430,6 +454,58 @@ export interface SourceChangesResult {
    * null when it walked the whole tree.
    */
   stopped?: string
+}
+
+/** The bound that ended an outline early: "paths", "cancelled", "deadline" or "bytes". */
+export interface SourceOutlineCut {
+  reason: string
+}
+
+/** One definition: 1-based lines, the whole of it. */
+export interface SourceOutlineDefinition {
+  name: string
+  /** function, method, class, struct, enum, trait, impl, interface, module, macro, variable. */
+  kind: string
+  line: number
+  endLine: number
+  /**
+   * The enclosing definition's index in the same list (the Node runner and `native.js` give null
+   * for none).
+   */
+  parent?: number
+  /** Set on a definition in a `macro_rules!` template: the macro's name. */
+  macro?: string
+}
+
+/** One file's outline. */
+export interface SourceOutlineFile {
+  /** As asked. */
+  path: string
+  /** The file's true line count (0 when it was not read). */
+  lines: number
+  /** "rust", "python", "typescript", "javascript", or none. */
+  language?: string
+  definitions: Array<SourceOutlineDefinition>
+  /**
+   * Why the file was not read or outlined: outside, missing, link, notRegular, tooLarge,
+   * unreadable, binary.
+   */
+  problem?: string
+  /** A bracket, comment or string did not close: the definitions past it may be wrong. */
+  unbalanced?: boolean
+}
+
+/** Which files to outline. */
+export interface SourceOutlineRequest {
+  /** Workspace-relative, `/`-separated (at most 500 are read). */
+  paths: Array<string>
+  /** Milliseconds (default 2,000, at most 60,000). */
+  deadlineMs?: number
+}
+
+export interface SourceOutlineResult {
+  files: Array<SourceOutlineFile>
+  cut?: SourceOutlineCut
 }
 
 /** What each match carries besides its place (`lib/contract/call-sites.js` builds it). */

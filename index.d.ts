@@ -282,6 +282,25 @@ export declare function search(
   options?: CallOptions | null,
 ): Promise<Answer>;
 
+/** codegraph_changes' arguments: none needed; `depth`, impact's hops for each changed symbol (1–4, default 2). */
+export interface ChangesParams {
+  depth?: number;
+}
+
+/**
+ * What the working tree's changes touch and break, read-only: git's diff against HEAD (staged,
+ * unstaged, untracked; outside git, the files written since the index) mapped to the changed
+ * symbols, each with its dependents (`codegraph impact --json`) and its file's tests (`codegraph
+ * affected --json`), said within 16 KB / 500 lines. Rejects with CODEGRAPH_GIT when git fails
+ * in a repository, or a runner's code.
+ */
+export declare function changes(
+  params: ChangesParams | null | undefined,
+  cwd: string,
+  signal?: AbortSignal | null,
+  options?: CallOptions | null,
+): Promise<Answer>;
+
 /** Read-only readiness of `cwd`: which codegraph would run, its version, the workspace's own index (`workspace`: Pi's, when `cwd` is another root, as in CallOptions). */
 export declare function diagnose(cwd: string, workspace?: string | null): Promise<Diagnosis>;
 

@@ -327,7 +327,11 @@ for (const impl of implementations) {
       test("64 indexes with 64-character names: at most 16 labels of at most 40 characters reach the tools (the workspace's own and the added first, then the shallowest); the rest are listed as not offered", async (t) => {
         const ws = planted(64, (i) => (i < 2 ? `a/${long(i)}` : long(i)), indexBytes());
         const extra = makeProject(path.join(tempDir("pi-codegraph-extra-"), "extra"));
-        const s = await session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } });
+        // The default set (codegraph_changes' place in it is the bench's to decide).
+        const s = await session(ws, {
+          tools: "node,relations,search",
+          env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") },
+        });
         await s.cg(`roots add ${extra}`);
         const enumOf = (name) => s.project(name)?.enum ?? s.tool(name).parameters.properties.project?.anyOf;
         const labels = enumOf(EXPLORE);

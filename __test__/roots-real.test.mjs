@@ -20,7 +20,7 @@ const LABELS = ["packages/shop", "packages/other"];
 /** The line an answer from `label` (a root inside the workspace) begins with. */
 const pathLine = (label) =>
   `Project ${label} (${label}/): its paths are relative to that directory; for read, prefix them with ${label}/.`;
-const TOOLS = ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"];
+const TOOLS = ["codegraph_changes", "codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"];
 
 let scratch;
 let wrapperDir;

@@ -62,12 +62,12 @@ for (const impl of implementations) {
         );
         assert.deepEqual(
           h.registry.map((t) => t.name),
-          ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"],
+          ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search", "codegraph_changes"],
         );
         assert.deepEqual(
           h.activeTools().map((t) => t.name),
           ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"],
-          "all four reach a request by default (docs/tools.md)",
+          "all four but codegraph_changes reach a request by default (docs/tools.md)",
         );
       });
 
@@ -80,7 +80,7 @@ for (const impl of implementations) {
         await withEnv({ PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-"), PI_CODEGRAPH_TOOLS: undefined }, () =>
           h.startSession({ cwd: ws }),
         );
-        assert.equal(h.registry.length, 4, "explore and the three focused tools, once");
+        assert.equal(h.registry.length, 5, "explore and the four focused tools, once");
         for (const t of h.registry) assert.equal(t.source, "project", t.name);
         assert.deepEqual([...h.commands.keys()], ["codegraph"], "/codegraph once");
         assert.deepEqual(

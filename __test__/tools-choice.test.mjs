@@ -9,7 +9,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { makeWorkspace, tempDir, withEnv } from "./helpers/index.mjs";
-import { FOCUSED, toolsSessions, useToolsEnv } from "./helpers/tools-session.mjs";
+import { ALL, FOCUSED, toolsSessions, useToolsEnv } from "./helpers/tools-session.mjs";
 
 const require = createRequire(import.meta.url);
 // Where the choice for a project is saved (Pi's agent directory, a file named by the project's path).
@@ -28,7 +28,7 @@ for (const impl of implementations) {
         const note = await s.command("tools");
         assert.equal(note.type, "info");
         const lines = note.message.split("\n");
-        assert.equal(lines[0], "CodeGraph tools (the default: all four):");
+        assert.equal(lines[0], "CodeGraph tools (the default: explore, node, relations and search):");
         assert.match(lines[1], /^ {2}codegraph_explore +on \(always\) /);
         for (const [i, name] of FOCUSED.entries()) {
           assert.match(lines[2 + i], new RegExp(`^  ${name} +on +≈ \\d+ tokens +\\S`));
@@ -42,13 +42,13 @@ for (const impl of implementations) {
         const ws = makeWorkspace();
         const s = await session(ws);
         const steps = [
-          ["all", FOCUSED],
+          ["all", ALL],
           ["none", []],
           ["on node", ["codegraph_node"]],
           ["on search codegraph_relations", FOCUSED],
           ["off relations", ["codegraph_node", "codegraph_search"]],
           ["off", []],
-          ["on", FOCUSED],
+          ["on", ALL],
           ["node,search", ["codegraph_node", "codegraph_search"]],
           ["  SEARCH  explore ", ["codegraph_search"]],
           ["NONE", []],
@@ -64,13 +64,13 @@ for (const impl of implementations) {
           );
           const listed = (await s.command("tools")).message;
           assert.match(listed, /saved for this project by \/codegraph tools/);
-          for (const name of FOCUSED)
+          for (const name of ALL)
             assert.match(listed, new RegExp(`  ${name} +${on.includes(name) ? "on " : "off"}`), `${args}: ${name}`);
         }
         // The tools stay registered throughout; only the active set changed.
         assert.deepEqual(
           s.host.registry.map((t) => t.name),
-          ["codegraph_explore", ...FOCUSED],
+          ["codegraph_explore", ...ALL],
         );
       });
 
@@ -119,11 +119,16 @@ for (const impl of implementations) {
           "tools node",
           "tools relations",
           "tools search",
+          "tools changes",
         ]);
         for (const item of s.complete("tools ")) assert.ok(item.description.length > 10, item.value);
         assert.deepEqual(values("tools on n"), ["tools on node"]);
         assert.deepEqual(values("tools o"), ["tools on", "tools off"]);
-        assert.deepEqual(values("tools on node "), ["tools on node relations", "tools on node search"]);
+        assert.deepEqual(values("tools on node "), [
+          "tools on node relations",
+          "tools on node search",
+          "tools on node changes",
+        ]);
         assert.deepEqual(values("tools off r"), ["tools off relations"]);
         assert.equal(values("tools node"), null);
         assert.equal(values("tools all"), null);
@@ -208,7 +213,7 @@ for (const impl of implementations) {
         const ws = makeWorkspace();
         await (await session(ws)).command("tools relations"); // saved: relations
         for (const [value, on, source] of [
-          ["all", FOCUSED, /set by PI_CODEGRAPH_TOOLS/],
+          ["all", ALL, /set by PI_CODEGRAPH_TOOLS/],
           ["none", [], /set by PI_CODEGRAPH_TOOLS/],
           ["node,search", ["codegraph_node", "codegraph_search"], /set by PI_CODEGRAPH_TOOLS/],
           ["codegraph_node", ["codegraph_node"], /set by PI_CODEGRAPH_TOOLS/],
@@ -221,7 +226,7 @@ for (const impl of implementations) {
           const listed = (await s.command("tools")).message;
           assert.match(listed, source, value);
           const ignored = `PI_CODEGRAPH_TOOLS=${JSON.stringify(value)} ignored`;
-          assert.equal(listed.includes(ignored), on === FOCUSED ? false : value === "lots" || value === "", value);
+          assert.equal(listed.includes(ignored), on === ALL ? false : value === "lots" || value === "", value);
         }
         // Unset, and in another project: the invalid value names itself against the default too.
         const other = await session(makeWorkspace(), { env: { PI_CODEGRAPH_TOOLS: "lots" } });
@@ -237,7 +242,12 @@ for (const impl of implementations) {
         await withEnv({ PI_CODEGRAPH_TOOLS: "all" }, async () => {
           const s = await session(ws);
           const note = await s.command("tools off node");
-          assert.deepEqual(s.active(), ["codegraph_explore", "codegraph_relations", "codegraph_search"]);
+          assert.deepEqual(s.active(), [
+            "codegraph_explore",
+            "codegraph_relations",
+            "codegraph_search",
+            "codegraph_changes",
+          ]);
           assert.match(note.message, /PI_CODEGRAPH_TOOLS is set: it decides again when Pi next starts\./);
         });
         // An ignored value decides nothing: the saved choice does at the next start.
@@ -272,6 +282,7 @@ for (const impl of implementations) {
             "codegraph_explore@pi-codegraph",
             "codegraph_relations@pi-codegraph",
             "codegraph_search@pi-codegraph",
+            "codegraph_changes@pi-codegraph",
           ],
         );
         // Ours off does not turn theirs off; ours on does not take it over.
@@ -282,6 +293,7 @@ for (const impl of implementations) {
           "codegraph_explore",
           "codegraph_relations",
           "codegraph_search",
+          "codegraph_changes",
         ]);
         assert.equal(s.tool("codegraph_node").description, "theirs");
         await s.command("tools none");

@@ -142,7 +142,7 @@ for (const impl of implementations) {
         );
         await runCommand(host, ctx, "codegraph", "tools all");
         tools = host.activeTools();
-        assert.deepEqual(tools.map((t) => t.name).sort(), all);
+        assert.deepEqual(tools.map((t) => t.name).sort(), [...all, "codegraph_changes"].sort());
       });
     });
 

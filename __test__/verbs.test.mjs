@@ -109,7 +109,20 @@ for (const impl of implementations) {
       const all = await s.command.getArgumentCompletions("");
       assert.deepEqual(
         all.map((i) => i.value),
-        ["status", "init", "sync", "rebuild", "uninit", "unlock", "cancel", "tools", "projects", "doctor", "help"],
+        [
+          "status",
+          "init",
+          "sync",
+          "rebuild",
+          "uninit",
+          "unlock",
+          "cancel",
+          "changes",
+          "tools",
+          "projects",
+          "doctor",
+          "help",
+        ],
       );
       for (const item of all) assert.ok(item.description.length > 10, item.value);
       assert.deepEqual(

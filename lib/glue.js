@@ -13,7 +13,7 @@ const { FALLBACK_LINE, TOOL_NAME } = require("./pi/guidance.js");
 
 /**
  * The module-shaped glue over `backend`: the default factory (callable, as Pi loads it) with
- * `default`, run, explore, node, relations, search, diagnose, changedSince, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
+ * `default`, run, explore, node, relations, search, changes, diagnose, changedSince, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
  * runnerInfo, addonInfo, TOOL_NAME and FALLBACK_LINE on it.
  *
  * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() that names
@@ -45,6 +45,7 @@ function glueOver(backend, options = {}) {
     node: calls.node,
     relations: calls.relations,
     search: calls.search,
+    changes: calls.changes,
     diagnose: calls.diagnose,
     changedSince: calls.changedSince,
     releaseFullOutputs: calls.releaseFullOutputs,

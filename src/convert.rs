@@ -15,8 +15,8 @@ use pi_codegraph_core::full_output::FullOutput;
 use pi_codegraph_core::runner;
 
 use crate::types::{
-  AddonDiagnosis, AnswerDetails, AnswerFacts, EnvDropped, ErrorCode, ErrorDetails, Problem,
-  Progress, RunResult, TruncatedBy,
+  AddonDiagnosis, AnswerDetails, AnswerFacts, EnvDropped, ErrorCode, ErrorDetails, GitResult,
+  Problem, Progress, RunResult, TruncatedBy,
 };
 
 impl From<errors::ErrorCode> for ErrorCode {
@@ -36,6 +36,7 @@ impl From<errors::ErrorCode> for ErrorCode {
       Core::Exit => Self::Exit,
       Core::Timeout => Self::Timeout,
       Core::Cancelled => Self::Cancelled,
+      Core::Git => Self::Git,
     }
   }
 }
@@ -205,4 +206,13 @@ pub fn js_error(env: &Env, err: &CodegraphError, failure: &Failure) -> Error {
   };
   // Building the object failed (the environment is going away): napi's own error rejects.
   build().unwrap_or_else(|e| e)
+}
+
+/// What git printed, for JS.
+pub fn git_result(out: pi_codegraph_core::git_run::GitOutcome) -> GitResult {
+  GitResult {
+    text: out.text,
+    truncated: out.truncated,
+    duration_ms: millis_f64(out.duration),
+  }
 }

@@ -1,5 +1,5 @@
 //! The napi surface of pi-codegraph: `runCommand()`, `diagnose()`, `releaseFullOutputs()`,
-//! `scanSource()` (src/source_scan.rs) and the
+//! `scanSource()` (src/source_scan.rs), `outlineSource()` (src/source_outline.rs) and the
 //! contract's limits. Only conversion lives in this crate: `args` reads the JS arguments,
 //! `abort` links an `AbortSignal`, `env_capture` reads the environment as JS sees it, `convert`
 //! turns the core's results into JS values, and `types` declares their shapes. Everything that
@@ -14,6 +14,7 @@ mod args;
 mod convert;
 mod env_capture;
 mod runtime;
+mod source_outline;
 mod source_scan;
 mod types;
 
@@ -26,8 +27,9 @@ use napi_derive::napi;
 use pi_codegraph_core::command_run::{self, Failure, DEFAULT_TIMEOUT};
 use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::runner::{self, Cancel, ProgressFn};
-use pi_codegraph_core::{caps, full_output};
+use pi_codegraph_core::{caps, full_output, git_run};
 
+pub use source_outline::*;
 pub use source_scan::*;
 pub use types::*;
 
@@ -121,6 +123,57 @@ pub fn run_command<'env>(
     };
     let (err, failure): &(CodegraphError, Failure) = &failed;
     Err(convert::js_error(&env, err, failure))
+  })
+}
+
+/// Runs one git description (`lib/contract/git.js` builds it; lib/runners/native.js passes its
+/// fields) in `cwd` with CodeGraph's rules (`pi_codegraph_core::git_run`). Resolves with `{ text,
+/// truncated, durationMs }`; rejects as `runCommand` does (CODEGRAPH_GIT, CODEGRAPH_CANCELLED,
+/// CODEGRAPH_WORKSPACE, CODEGRAPH_RESOURCES).
+#[napi(
+  ts_args_type = "subcommand: string, args: string[], maxBytes: number, maxLines: number, timeoutMs: number, cwd: string, signal?: AbortSignal | null",
+  ts_return_type = "Promise<GitResult>"
+)]
+#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
+pub fn run_git<'env>(
+  env: &'env Env,
+  subcommand: String,
+  args: Vec<String>,
+  max_bytes: u32,
+  max_lines: u32,
+  timeout_ms: u32,
+  cwd: String,
+  signal: Option<Unknown<'env>>,
+) -> Result<Object<'env>> {
+  let started = tokio::time::Instant::now();
+  let cancel = Cancel::default();
+  let link = args::link_signal(env, signal, &cancel);
+  let snapshot = env_capture::js_environment(env);
+  let command = git_run::GitCommand {
+    subcommand,
+    args,
+    caps: caps::Caps {
+      bytes: max_bytes as usize,
+      lines: max_lines as usize,
+    },
+    timeout: std::time::Duration::from_millis(u64::from(timeout_ms)),
+  };
+  let (link, linked) = match link {
+    Ok(link) => (link, Ok(())),
+    Err(e) => (None, Err(e)),
+  };
+  let work = async move {
+    linked?;
+    git_run::run_git(command, cwd, snapshot, cancel).await
+  };
+  runtime::promise(env, work, move |env, outcome| {
+    if let Some(link) = link {
+      link.detach(&env);
+    }
+    match outcome.and_then(|r| r) {
+      Ok(out) => Ok(convert::git_result(out)),
+      Err(e) => Err(convert::js_error(&env, &e, &since(started))),
+    }
   })
 }
 

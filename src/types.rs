@@ -36,6 +36,8 @@ pub enum ErrorCode {
   Timeout,
   #[napi(value = "CODEGRAPH_CANCELLED")]
   Cancelled,
+  #[napi(value = "CODEGRAPH_GIT")]
+  Git,
   /// Never produced by the addon: the JS glue raises it when the addon cannot load. Listed so
   /// that the TypeScript union of codes has one source.
   #[napi(value = "CODEGRAPH_ADDON")]
@@ -328,4 +330,13 @@ pub struct AddonDiagnosis {
   pub git_hooks_dir: Option<String>,
   /// What stops an explore here, as `explore` would reject.
   pub problem: Option<Problem>,
+}
+
+/// What one git run printed (`runGit`): stdout within the description's caps.
+#[napi(object)]
+pub struct GitResult {
+  pub text: String,
+  /// The caps cut the text (a diff longer than 4 MiB, say).
+  pub truncated: bool,
+  pub duration_ms: f64,
 }

@@ -7,6 +7,8 @@ import { readLog, tempDir, useAgentDirEnv, withEnv } from "./index.mjs";
 import { createPiHost, piInteractive, piPeers, recordingUi } from "./pi-host.mjs";
 
 export const FOCUSED = ["codegraph_node", "codegraph_relations", "codegraph_search"];
+/** Every focused tool (`/codegraph tools all`): the default set and codegraph_changes. */
+export const ALL = [...FOCUSED, "codegraph_changes"];
 export const CALL = { codegraph_node: "node", codegraph_relations: "relations", codegraph_search: "search" };
 
 /** For a focused-tool test file: the fake CLI (returned: `{ ws, … }`), a temp agent directory, Pi's theme. */

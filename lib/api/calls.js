@@ -19,6 +19,7 @@ const { searchWhileRunning } = require("./source-search.js");
 const { diagnosisWords, failure, wordedError } = require("./failures.js");
 const { withStaleness } = require("./staleness.js");
 const { changedSinceIndex } = require("./disk-changes.js");
+const { changesCall } = require("./changes-call.js");
 const { firstLine } = require("../contract/text.js");
 const { withWordedDropped } = require("../words/environment.js");
 const { versionNotice } = require("../words/versions.js");
@@ -327,9 +328,39 @@ function wrapBackend(backend) {
     return changedSinceIndex(walk, roots);
   }
 
+  /**
+   * A command whose output is data for a composition (codegraph_changes' JSON runs): its turn on
+   * the index, the runner, a worded failure; no notes, no staleness line, no cut of its own.
+   */
+  async function runData(command, cwd, signal, workspace) {
+    const named = namedCommand(command);
+    let ticket;
+    try {
+      ticket = await admit(cwd, { signal, budgetMs: budgetOf(command, null) });
+    } catch (err) {
+      const queue = err?.queue;
+      if (!queue) throw failure("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });
+      if (queue.is === "cancelled") throw failure("CODEGRAPH_CANCELLED", { queue, ...named });
+      throw failure("CODEGRAPH_TIMEOUT", { queue, timeoutMs: queueBound(budgetOf(command, null)), ...named });
+    }
+    try {
+      return await backend.runCommand(onBehalfOf(command, workspace), cwd, signal ?? null, null);
+    } catch (err) {
+      if (err?.code?.startsWith?.("CODEGRAPH_")) throw wordedError(err, named);
+      throw failure("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });
+    } finally {
+      ticket.leave();
+    }
+  }
+
+  /** codegraph_changes ({ depth? }): what the working tree's changes touch and break (lib/api/changes-call.js). */
+  const changes = (params, cwd, signal, options) =>
+    changesCall({ backend, runData, diagnose, changedSince }, params, cwd, signal, options);
+
   return {
     run,
     explore,
+    changes,
     node,
     relations,
     search,

@@ -20,6 +20,7 @@ const RANGES = {
   lines: [1, 2000], // node file mode: at most as many lines as an answer may hold
   depth: [1, 10], // impact: CodeGraph clamps to 1–10
   limit: [1, 50], // callers/callees per definition, search results
+  changesDepth: [1, 4], // codegraph_changes: impact's hops for each changed symbol
 };
 
 /**
@@ -213,8 +214,17 @@ function searchArguments(params) {
   return { name, kind, limit };
 }
 
+/** codegraph_changes: only `depth` (impact's hops for each changed symbol); no arguments at all is the usual call. */
+function changesArguments(params) {
+  const tool = "codegraph_changes";
+  const p = argumentsOf(tool, params ?? {});
+  known(tool, p, ["depth"]);
+  return { depth: whole(tool, "depth", read(tool, p, "depth"), "changesDepth") };
+}
+
 module.exports = {
   argumentError,
+  changesArguments,
   MAX_FILE_CHARS,
   MAX_NAME_CHARS,
   RANGES,

@@ -134,6 +134,7 @@ function verbCommand(verb) {
  */
 const FOCUSED_CAPS = {
   node: { maxBytes: 50 * 1024, maxLines: 2000 },
+  changes: { maxBytes: 16 * 1024, maxLines: 500 },
   relations: { maxBytes: 16 * 1024, maxLines: 500 },
   search: { maxBytes: 16 * 1024, maxLines: 400 },
 };
@@ -196,8 +197,26 @@ function searchCommand(params) {
   return codegraphCommand("query", { options: { kind, limit }, positional: name, ...FOCUSED_CAPS.search });
 }
 
+/**
+ * codegraph_changes' own runs (lib/api/changes.js), read as data, never shown whole: `codegraph
+ * impact --file=<path> --depth=<n> --json -- <name>` and `codegraph affected --json -- <file>`.
+ * JSON runs 4–10× the text, so their caps are 2 MiB (a cut one is said, not parsed).
+ */
+const DATA_CAPS = { maxBytes: 2 * 1024 * 1024, maxLines: 200_000 };
+const impactDataCommand = (name, file, depth) =>
+  codegraphCommand("impact", {
+    options: { file, depth, json: true },
+    positional: name,
+    progress: "none",
+    ...DATA_CAPS,
+  });
+const affectedDataCommand = (file) =>
+  codegraphCommand("affected", { options: { json: true }, positional: file, progress: "none", ...DATA_CAPS });
+
 module.exports = {
   FOCUSED_CAPS,
+  affectedDataCommand,
+  impactDataCommand,
   codegraphCommand,
   exploreCaps,
   exploreCommand,

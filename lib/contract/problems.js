@@ -82,6 +82,13 @@ const timedOut = (timeoutMs, stderrTail = "", partial = undefined, stalled = fal
   new Problem("CODEGRAPH_TIMEOUT", { timeoutMs, stderrTail, stalled, ...partialOf(partial), writerSeen: null });
 const cancelled = (partial) => new Problem("CODEGRAPH_CANCELLED", partialOf(partial));
 
+/**
+ * CODEGRAPH_GIT: git could not answer. `reason.is`: notFound (+ skipped: one inside the workspace
+ * passed over), notRepository, noHead, unsafeOwner, exit (+ exitCode, stderrTail), timeout (+ timeoutMs),
+ * spawn (+ os), invalid (+ problem: the description's, ./git.js gitCommandProblem). `subcommand`: git's.
+ */
+const gitFailed = (subcommand, reason) => new Problem("CODEGRAPH_GIT", { subcommand, reason });
+
 /** A Problem with the run's `details` (anything else is a bug here, still a CODEGRAPH_SPAWN with no details). */
 function withDetails(p, details) {
   if (!(p instanceof Problem)) return new Problem("CODEGRAPH_SPAWN", { reason: { is: "bug", text: osText(p) } }, {});
@@ -94,6 +101,7 @@ module.exports = {
   invalidOptions,
   badWorkspace,
   notFound,
+  gitFailed,
   noIndex,
   indexReadOnly,
   indexBusy,

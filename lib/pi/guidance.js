@@ -83,6 +83,20 @@ const FOCUSED_WORDS = {
       depth: "impact: hops to follow (default 2)",
     },
   },
+  codegraph_changes: {
+    description:
+      "What the working tree's changes touch and break: the changed lines (git diff HEAD, staged, unstaged and untracked; outside git, the files written since the index) mapped to the symbols that hold them, each with what depends on it (impact) and the test files that depend on its file (affected), from the workspace's CodeGraph index; says when the index is older than the change. Read-only.",
+    snippet:
+      "What the working tree's changes touch, what depends on them and which tests cover them, from the CodeGraph index",
+    guideline:
+      "Use codegraph_changes for what your edits (or the uncommitted changes) break and which tests cover them, before running tests or committing.",
+    args: {
+      depth: "impact: hops to follow from each changed symbol (default 2)",
+    },
+    doing: "git diff HEAD, then CodeGraph's impact and affected",
+    line: (depth) =>
+      `$ git diff HEAD; codegraph impact${depth ? ` --depth=${depth}` : ""} per changed symbol; codegraph affected per changed file`,
+  },
   codegraph_search: {
     description:
       "Find symbols by (part of) their name in the workspace's CodeGraph index: kind, name, file:line, signature; no source. Read-only.",

@@ -55,7 +55,7 @@ function renderFocusedCall({ Text }, spec, args, theme, context) {
   const subject = printable(spec.subject(own).filter(Boolean).join(" ").replace(/\s+/g, " "));
   let line;
   try {
-    line = `$ ${commandLine(spec.command(own))}`;
+    line = spec.line ? spec.line(own) : `$ ${commandLine(spec.command(own))}`;
   } catch {
     line = `arguments: ${JSON.stringify(args ?? null)}`;
   }

@@ -10,7 +10,8 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { LIMIT_NAMES } = require("../contract/limits.js");
-const { Problem, exhausted } = require("../contract/problems.js");
+const { Problem, exhausted, gitFailed } = require("../contract/problems.js");
+const { gitCommandProblem } = require("../contract/git.js");
 
 const ROOT = path.join(__dirname, "..", "..");
 
@@ -141,6 +142,25 @@ const nativeBackend = {
       }),
   /** The bounded walk for source files written after a moment (src/source_scan.rs). */
   changedSource: async (cwd, walk) => loadBinding().changedSource(cwd, walk),
+  /** git as a child (crates/core/src/git_run.rs), with CodeGraph's rules. */
+  runGit: async (command, cwd, signal) => {
+    // napi converts typed fields: a malformed description is refused here with the core's code.
+    const problem = gitCommandProblem(command);
+    if (problem) throw gitFailed(String(command?.subcommand ?? "").slice(0, 32), { is: "invalid", problem });
+    const { subcommand, args, maxBytes, maxLines, timeoutMs } = command;
+    return loadBinding()
+      .runGit(subcommand, args, maxBytes, maxLines, timeoutMs, cwd, signal ?? null)
+      .catch(asProblem);
+  },
+  /** The outline of source files (src/source_outline.rs), with null where the addon leaves a value out. */
+  outlineSource: async (cwd, request, signal) => {
+    const found = await loadBinding().outlineSource(cwd, request, signal ?? null);
+    for (const file of found.files) {
+      file.language ??= null;
+      for (const d of file.definitions) d.parent ??= null;
+    }
+    return found;
+  },
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),
   runnerInfo() {

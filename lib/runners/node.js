@@ -15,7 +15,7 @@
 //   launcher outside npm's layout cannot start (Node will not spawn it without a shell).
 // - A file the kernel will not execute (no #!, not a native binary) is refused before the spawn,
 //   since libuv would otherwise run it with /bin/sh.
-// - The source scan and the changed-files walk run in a worker thread (node/source-thread.js),
+// - The source scan, the changed-files walk and the outline run in a worker thread (node/source-thread.js),
 //   where JavaScript's regular expressions match a line's first 4,096 characters only (the
 //   addon's engine is linear and reads it whole). Pids are judged by /proc/locks, which hides
 //   the lock holders this pid namespace cannot see (node/index-writer.js).
@@ -28,7 +28,8 @@ const { runCommand } = require("./node/command-run.js");
 const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("../contract/limits.js");
 const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("../contract/limits.js");
 const { releaseFullOutputs } = require("./node/full-output.js");
-const { changedSource, scanSource } = require("./node/source-thread.js");
+const { changedSource, outlineSource, scanSource } = require("./node/source-thread.js");
+const { runGit } = require("./node/git-run.js");
 
 /** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */
 function runnerInfo() {
@@ -42,6 +43,8 @@ module.exports = {
   releaseFullOutputs,
   scanSource,
   changedSource,
+  runGit,
+  outlineSource,
   MAX_REQUEST_CHARS,
   MAX_OUTPUT_BYTES,
   MAX_OUTPUT_LINES,

@@ -55,6 +55,8 @@ const defaultBackend = {
   diagnose: (cwd, workspace) => choose().backend.diagnose(cwd, workspace),
   scanSource: (cwd, scan, signal) => choose().backend.scanSource(cwd, scan, signal),
   changedSource: (cwd, walk) => choose().backend.changedSource(cwd, walk),
+  runGit: (command, cwd, signal) => choose().backend.runGit(command, cwd, signal),
+  outlineSource: (cwd, request, signal) => choose().backend.outlineSource(cwd, request, signal),
   releaseFullOutputs: (paths) => (chosen ? chosen.backend.releaseFullOutputs(paths) : 0),
   runnerInfo,
 };

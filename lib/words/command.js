@@ -11,6 +11,7 @@ const VERB_LINES = {
   uninit: "Delete this workspace's index and CodeGraph's git hooks (codegraph uninit)",
   unlock: "Remove a stale CodeGraph lock left by an interrupted write (codegraph unlock)",
   cancel: "Stop the index write running in this workspace",
+  changes: "What the working tree's changes touch and break, and which tests cover them (read-only)",
   tools: "Focused CodeGraph tools for the model: list, or all | none | on/off <names> (kept for this workspace)",
   projects:
     "The CodeGraph projects the tools answer from: list, or add <dir> | remove <name> (kept for this workspace)",

@@ -9,6 +9,7 @@ const { headline, queries, seconds } = require("./reasons.js");
 const { withWordedDropped } = require("./environment.js");
 const { redactTail } = require("./redact.js");
 const { notOwnRemediation } = require("./not-own.js");
+const { gitRemediation } = require("./git.js");
 const { withoutUndefined } = require("../contract/text.js");
 
 const WORDED_FROM = Symbol("pi-codegraph words' facts");
@@ -138,6 +139,7 @@ const REMEDIATIONS = {
     `Read the stderr tail below; run the same \`codegraph ${f.subcommand ?? "explore"}\` in the workspace to reproduce it.`,
   CODEGRAPH_TIMEOUT: timeoutRemediation,
   CODEGRAPH_CANCELLED: () => "Nothing to fix: the request was cancelled.",
+  CODEGRAPH_GIT: gitRemediation,
   CODEGRAPH_ADDON: (f) =>
     `Reinstall pi-codegraph with optional dependencies (package pi-codegraph-${f.target}), or run \`pi-codegraph doctor\`.`,
 };

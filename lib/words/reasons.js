@@ -6,6 +6,7 @@ const { shownPath } = require("./paths.js");
 const { DROP_REASONS } = require("./environment.js");
 const { NOT_KEPT_REASONS } = require("./marker.js");
 const { notOwnLead } = require("./not-own.js");
+const { GIT_REASONS, gitHeadline } = require("./git.js");
 
 /** A path as a message shows it (lib/words/paths.js). */
 const shown = (path) => shownPath(path);
@@ -194,6 +195,7 @@ const WORDED_FACTS = {
   Resource: RESOURCE_NAMES,
   NotKeptReason: NOT_KEPT_REASONS,
   DropReason: DROP_REASONS,
+  GitReason: GIT_REASONS,
 };
 
 function said(table, reason) {
@@ -281,6 +283,7 @@ const HEADLINES = {
             : " before it printed anything"
         }`,
   CODEGRAPH_ADDON: (f) => `the pi-codegraph native addon for ${f.target} is not installed`,
+  CODEGRAPH_GIT: gitHeadline,
   CODEGRAPH_CANCELLED: (f) =>
     f.queue
       ? `${cancelledCall(f)} was cancelled while it waited for its turn (${queueSays(f.queue)}); nothing was started`

@@ -22,7 +22,7 @@ function sourceText(choice) {
   if (choice.source === "env") return "set by PI_CODEGRAPH_TOOLS";
   if (choice.source === "saved") return "saved for this project by /codegraph tools";
   if (choice.source === "session") return "chosen by /codegraph tools for this session only: it could not be saved";
-  return "the default: all four";
+  return "the default: explore, node, relations and search";
 }
 
 /**
@@ -42,7 +42,7 @@ function choiceNotes(choice) {
   const notes = [];
   if (choice.ignoredEnv !== undefined)
     notes.push(
-      `PI_CODEGRAPH_TOOLS=${JSON.stringify(choice.ignoredEnv)} ignored: not all, none, or tool names (node, relations, search) separated by commas.`,
+      `PI_CODEGRAPH_TOOLS=${JSON.stringify(choice.ignoredEnv)} ignored: not all, none, or tool names (node, relations, search, changes) separated by commas.`,
     );
   if (choice.savedProblem)
     notes.push(`The saved choice could not be read (${choice.savedProblem}); the default applies.`);
@@ -69,7 +69,7 @@ function toolsListText(tools, choice) {
     ...rows,
     ...choiceNotes(choice),
     "Tokens: what a tool adds to every request while it is on.",
-    "Change: /codegraph tools all | none | on <names> | off <names> | <names> (exactly those). Names: node, relations, search.",
+    "Change: /codegraph tools all | none | on <names> | off <names> | <names> (exactly those). Names: node, relations, search, changes.",
   ].join("\n");
 }
 
@@ -84,7 +84,7 @@ function toolsChangedText({ on, saved, saveError, envSet }) {
 
 /** `/codegraph tools` with a word that is not a tool or a choice. */
 const unknownToolsText = (unknown) =>
-  `/codegraph tools: unknown ${unknown.length === 1 ? "name" : "names"} ${unknown.map((w) => JSON.stringify(w)).join(", ")}. Use all, none, on <names>, off <names>, or names: node, relations, search.`;
+  `/codegraph tools: unknown ${unknown.length === 1 ? "name" : "names"} ${unknown.map((w) => JSON.stringify(w)).join(", ")}. Use all, none, on <names>, off <names>, or names: node, relations, search, changes.`;
 
 /** A tool the installed CLI cannot run: why, for the list. */
 const lackingText = (why) => `${why}: its calls would fail`;

@@ -133,6 +133,11 @@ pub enum CodegraphError {
     partial_bytes: u64,
     partial_text: String,
   },
+  /// git could not say what changed (`git_run`): which subcommand, and why.
+  Git {
+    subcommand: String,
+    reason: GitReason,
+  },
 }
 
 impl CodegraphError {
@@ -168,6 +173,7 @@ pub enum ErrorCode {
   Exit,
   Timeout,
   Cancelled,
+  Git,
 }
 
 impl ErrorCode {
@@ -187,6 +193,7 @@ impl ErrorCode {
       Self::Exit => "CODEGRAPH_EXIT",
       Self::Timeout => "CODEGRAPH_TIMEOUT",
       Self::Cancelled => "CODEGRAPH_CANCELLED",
+      Self::Git => "CODEGRAPH_GIT",
     }
   }
 }
@@ -214,6 +221,7 @@ impl CodegraphError {
       Self::Exit { .. } => ErrorCode::Exit,
       Self::Timeout { .. } => ErrorCode::Timeout,
       Self::Cancelled { .. } => ErrorCode::Cancelled,
+      Self::Git { .. } => ErrorCode::Git,
     }
   }
 }

@@ -4,7 +4,7 @@
 //! returns.
 //!
 //! The entry points are [`command_run::run_command`], [`command_run::diagnose`],
-//! [`source_scan::scan`] and [`source_changes::changed_since`].
+//! [`source_scan::scan`], [`source_changes::changed_since`] and [`source_outline::outline_source`].
 //! [`runner::run`] is public for the integration tests (`tests/`), which drive the process
 //! runner directly with fake CLIs.
 //!
@@ -14,12 +14,13 @@
 //! `tests/module_graph.rs` reads every `crate::` path and fails on a cycle, or when a module is
 //! not on the floor listed here:
 //!
-//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_context
-//!   (numbers, facts, the caller's environment, OS primitives, what a source line sits in)
-//! - floor 1: access, command, full_output, index_dir, lock_holders, manifest, resources, source_walk
+//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_context, source_lex
+//!   (numbers, facts, the caller's environment, OS primitives, what a source line sits in, a
+//!   source file's tokens and definitions)
+//! - floor 1: access, command, full_output, index_dir, lock_holders, manifest, resources, source_outline, source_walk
 //! - floor 2: discovery, index_writer, limits, preflight, source_scan (the bounded source search)
 //! - floor 3: environment, runner, source_changes
-//! - floor 4: version
+//! - floor 4: git_run, version (git as a child, CodeGraph's rules; the CLI's version)
 //! - floor 5: command_run (one command, start to finish: checks, run, verdict; and diagnose)
 
 pub mod access;
@@ -32,6 +33,7 @@ pub mod environment;
 pub mod errors;
 pub mod files;
 pub mod full_output;
+pub mod git_run;
 #[cfg(unix)]
 mod host_watch;
 pub mod index_dir;
@@ -46,6 +48,8 @@ pub mod runner;
 pub mod sanitize;
 pub mod source_changes;
 pub mod source_context;
+pub mod source_lex;
+pub mod source_outline;
 pub mod source_scan;
 pub mod source_walk;
 pub mod version;

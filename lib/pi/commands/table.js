@@ -5,7 +5,7 @@
 //   projects …  /codegraph projects (list, add, remove); `roots`, its old name, still works
 //   doctor    the whole readiness report (lib/pi/commands/status.js)
 //   help      the verbs, a line each (also --help, -h, ?)
-//   <verb> …  status, init, sync, rebuild, uninit, unlock, cancel (lib/pi/commands/verbs.js)
+//   <verb> …  status, init, sync, rebuild, uninit, unlock, cancel, changes (lib/pi/commands/verbs.js)
 //   (nothing) readiness in at most three lines, with the next step (lib/pi/commands/status.js)
 
 const { HELP_WORDS, helpText } = require("../../words/command.js");

@@ -29,6 +29,7 @@ const VERB_FEATURES = {
   rebuild: "index",
   uninit: "uninit --force",
   unlock: "unlock",
+  changes: "impact --file",
 };
 /** `"init --yes"` → `{ verb: "init", yes: true, extra: [] }`. */
 function parseVerbArgs(args) {

@@ -1,5 +1,5 @@
 // The `/codegraph <verb>` commands the user types (the model never runs one: a tool result
-// cannot trigger a command): status, init, sync, rebuild, uninit, unlock and cancel. Each write
+// cannot trigger a command): status, init, sync, rebuild, uninit, unlock, cancel and changes (read-only). Each write
 // is one command description (lib/contract/commands.js) run through the glue's run(), the same hardened
 // runner as explore; this module decides whether to run it (the workspace's own index, the
 // installed CLI, one write at a time, the user's consent), shows its progress and lets the user
@@ -198,6 +198,7 @@ async function verbOf(args, ctx, env) {
   if (notOwnRefusal(verb, d)) return say(notOwnRefusal(verb, d), "warning");
 
   if (verb === "status") return indexStatus(ctx, rootEnv, d, cwd);
+  if (verb === "changes") return showChanges(ctx, rootEnv, cwd);
 
   const running = runningWrites.get(cwd);
   if (running) return say(busyText(verb, { running: running.verb }), "warning");
@@ -333,6 +334,17 @@ async function indexStatus(ctx, env, d, cwd) {
   const changedNames = await changedFileNames(env.glue.run, cwd, facts, onBehalf(cwd, ctx));
   const report = indexReport(facts, { cwd, cliVersion: d.cliVersion, lock: lockState(d), changedNames });
   return env.say(ctx, report, "info");
+}
+
+/** `/codegraph changes`: codegraph_changes' own answer, shown to the user (read-only). */
+async function showChanges(ctx, env, cwd) {
+  let result;
+  try {
+    result = await env.glue.changes({}, cwd, undefined, onBehalf(cwd, ctx));
+  } catch (err) {
+    return env.say(ctx, failedText("changes", err, { durationMs: err?.details?.durationMs ?? 0, cwd }), "error");
+  }
+  return env.say(ctx, result.text, "info");
 }
 
 module.exports = { handleVerb, verbCompletions, parseVerbArgs, watchOff };

@@ -14,8 +14,11 @@ const { readSettingsFile } = require("../settings-file.js");
 const { FOCUSED_NAMES, FOCUSED_TOOLS } = require("./focused.js");
 const { settingsProblemText } = require("../../words/settings.js");
 
-/** The focused tools on when the user chose nothing: all of them (docs/tools.md). */
-const DEFAULT_TOOLS = Object.freeze([...FOCUSED_NAMES]);
+/**
+ * The focused tools on when the user chose nothing: all of them but codegraph_changes (docs/tools.md),
+ * whose place in the default set the answers bench decides (issue 45); `/codegraph tools on changes` adds it.
+ */
+const DEFAULT_TOOLS = Object.freeze(FOCUSED_NAMES.filter((n) => n !== "codegraph_changes"));
 
 /** `node`, `codegraph_node` → `codegraph_node`; anything else → undefined. */
 function toolNameOf(word) {

@@ -93,6 +93,20 @@ const FOCUSED_TOOLS = [
       }),
     subject: (args) => [args?.name, args?.kind && `(${args.kind})`],
   },
+  {
+    name: "codegraph_changes",
+    short: "changes",
+    label: "CodeGraph Changes",
+    call: "changes",
+    // Several runs (git, then impact and affected per changed symbol and file): the transcript
+    // says what runs instead of one command line.
+    command: undefined,
+    line: (args) => FOCUSED_WORDS.codegraph_changes.line(args?.depth),
+    caps: FOCUSED_CAPS.changes,
+    feature: "impact --file",
+    parameters: ({ Type }) => Type.Object({ depth: wholeField(Type, "codegraph_changes", "depth", "changesDepth") }),
+    subject: (args) => ["the working tree's changes", args?.depth && `(depth ${args.depth})`],
+  },
 ];
 
 const FOCUSED_NAMES = FOCUSED_TOOLS.map((t) => t.name);

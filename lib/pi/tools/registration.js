@@ -3,7 +3,7 @@
 // over the backend, and its renderers.
 
 const { FALLBACK_LINE, TOOL_NAME, guidance, toolDescription } = require("../guidance.js");
-const { fallbackLineOf, focusedDescription, focusedGuidance } = require("../guidance.js");
+const { FOCUSED_WORDS, fallbackLineOf, focusedDescription, focusedGuidance } = require("../guidance.js");
 const { failedAnswer } = require("../../api/answer.js");
 const { exploreCaps, exploreCommand } = require("../../contract/commands.js");
 const { invalidArgument: argumentError } = require("../../api/failures.js");
@@ -126,7 +126,7 @@ function createFocusedTool(state, peers, api, spec) {
       }),
     renderCall: (args, theme, context) => renderFocusedCall(peers, spec, args, theme, context),
     renderResult: (result, options, theme, context) =>
-      renderResult(peers, result, options, theme, context, `codegraph ${spec.short}`),
+      renderResult(peers, result, options, theme, context, FOCUSED_WORDS[spec.name].doing ?? `codegraph ${spec.short}`),
   };
 }
 

@@ -8,6 +8,7 @@
 // signal sets the request's shared cancel flag: the worker ends it at its next file.
 
 const path = require("node:path");
+const { outlineDeadline } = require("../../contract/source-outline.js");
 
 /** How long past a request's own deadline the worker may take to answer before it is ended. */
 const GRACE_MS = 1000;
@@ -47,10 +48,18 @@ function started() {
   return own;
 }
 
-/** What a request answers when the worker had to be ended: its deadline passed, nothing found. */
+/** What a request answers when the worker had to be ended (`why`: its deadline passed, or cancelled): nothing found. */
 const EMPTY = {
-  scanSource: () => ({ matches: [], filesScanned: 0, bytesScanned: 0, filesTooLarge: 0, ignoreFilesCut: 0 }),
-  changedSource: () => ({ paths: [], changed: 0, filesSeen: 0, ignoreFilesCut: 0 }),
+  scanSource: (why) => ({
+    matches: [],
+    filesScanned: 0,
+    bytesScanned: 0,
+    filesTooLarge: 0,
+    ignoreFilesCut: 0,
+    stopped: why,
+  }),
+  changedSource: (why) => ({ paths: [], changed: 0, filesSeen: 0, ignoreFilesCut: 0, stopped: why }),
+  outlineSource: (why) => ({ files: [], cut: { reason: why } }),
 };
 
 function request(op, cwd, body, signal) {
@@ -63,7 +72,7 @@ function request(op, cwd, body, signal) {
     const settle = ({ value, error, lost }) => {
       signal?.removeEventListener?.("abort", onAbort);
       if (error) reject(Object.assign(new Error(error.message), error.code ? { code: error.code } : {}));
-      else if (lost) resolve({ ...EMPTY[op](), stopped: Atomics.load(cancel, 0) ? "cancelled" : "deadline" });
+      else if (lost) resolve(EMPTY[op](Atomics.load(cancel, 0) ? "cancelled" : "deadline"));
       else resolve(value);
     };
     const own = started();
@@ -86,5 +95,8 @@ function request(op, cwd, body, signal) {
 const scanSource = (cwd, scan, signal) => request("scanSource", cwd, scan, signal ?? null);
 /** The changed-files walk (source-changes.js), in the worker. */
 const changedSource = (cwd, walk) => request("changedSource", cwd, walk, null);
+/** The outline of source files (source-outline.js), in the worker; its deadline made explicit. */
+const outlineSource = (cwd, outline, signal) =>
+  request("outlineSource", cwd, { ...outline, deadlineMs: outlineDeadline(outline) }, signal ?? null);
 
-module.exports = { changedSource, scanSource };
+module.exports = { changedSource, outlineSource, scanSource };

@@ -1,0 +1,336 @@
+//! git as a child, with CodeGraph's rules: a description (`lib/contract/git.js` builds it: a
+//! read-only subcommand from an allowlist, its arguments, caps, deadline) run as an argument
+//! array in the workspace, `git` found on the absolute PATH entries outside the workspace (one
+//! planted in the repository never runs), the quiet environment without the variables that point
+//! git elsewhere, the C locale, stdout within the caps (no spill file), stderr's tail, the
+//! deadline, cancel and the whole tree killed (`runner::run`). The settings that keep the
+//! repository's own config and attributes from starting anything come first on the command line:
+//! no hooks, no fsmonitor, no pager, no external diff, no textconv. The Node twin is
+//! `lib/runners/node/git-run.js`.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use tokio::time::Instant;
+
+use crate::caps::{Caps, MIN_CAP_BYTES, MIN_CAP_LINES};
+use crate::discovery::{resolves_inside, search, Launch};
+use crate::env_snapshot::{key_eq, EnvSnapshot};
+use crate::environment::ChildEnv;
+use crate::errors::{CodegraphError, GitProblem, GitReason, WorkspaceReason};
+use crate::files::canonical;
+use crate::runner::{run, Cancel, RunSpec};
+
+/// The only subcommands a description may name: each reads, none writes the repository.
+pub const GIT_SUBCOMMANDS: [&str; 3] = ["diff", "ls-files", "rev-parse"];
+const MAX_GIT_ARGS: usize = 16;
+const MAX_GIT_ARG_BYTES: usize = 512;
+const MAX_GIT_TIMEOUT: Duration = Duration::from_mins(1);
+
+#[cfg(not(windows))]
+const NO_HOOKS: &str = "core.hooksPath=/dev/null";
+#[cfg(windows)]
+const NO_HOOKS: &str = "core.hooksPath=|no-hooks|";
+
+/// What every run gets before its subcommand (ours come last among git's settings: they win).
+const GIT_SAFETY: [&str; 14] = [
+  "-c",
+  "core.fsmonitor=false",
+  "-c",
+  NO_HOOKS,
+  "-c",
+  "diff.external=",
+  "-c",
+  "core.quotePath=false",
+  "-c",
+  "core.untrackedCache=false",
+  "-c",
+  "color.ui=false",
+  "--no-pager",
+  "--no-optional-locks",
+];
+/// What `diff` always gets: no external diff, no textconv, no color, no renames, fixed prefixes.
+const DIFF_SAFETY: [&str; 6] = [
+  "--no-ext-diff",
+  "--no-textconv",
+  "--no-color",
+  "--no-renames",
+  "--src-prefix=a/",
+  "--dst-prefix=b/",
+];
+/// Set for git on top of the quiet environment.
+const GIT_ENV: [(&str, &str); 7] = [
+  ("LC_ALL", "C"),
+  ("LANGUAGE", "C"),
+  ("GIT_TERMINAL_PROMPT", "0"),
+  ("GIT_OPTIONAL_LOCKS", "0"),
+  ("GIT_PAGER", "cat"),
+  ("PAGER", "cat"),
+  ("GIT_EXTERNAL_DIFF", ""),
+];
+/// Never passed on: they would point git at another repository, config or program.
+const GIT_DROPPED_ENV: [&str; 19] = [
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_CONFIG",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_EXEC_PATH",
+  "GIT_SSH",
+  "GIT_SSH_COMMAND",
+  "GIT_ASKPASS",
+  "GIT_EDITOR",
+  "GIT_CEILING_DIRECTORIES",
+  "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+  "GIT_NAMESPACE",
+  "GIT_TRACE",
+  "GIT_TRACE2",
+  "GIT_TRACE2_EVENT",
+];
+
+/// One git run as described.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GitCommand {
+  pub subcommand: String,
+  pub args: Vec<String>,
+  pub caps: Caps,
+  pub timeout: Duration,
+}
+
+impl GitCommand {
+  fn failed(&self, reason: GitReason) -> CodegraphError {
+    CodegraphError::Git {
+      subcommand: self.subcommand.chars().take(32).collect(),
+      reason,
+    }
+  }
+
+  /// The description's own rules; a malformed one is CODEGRAPH_GIT `invalid` and never runs.
+  pub fn check(&self) -> Result<(), CodegraphError> {
+    let bad = |problem| Err(self.failed(GitReason::Invalid { problem }));
+    if !GIT_SUBCOMMANDS.contains(&self.subcommand.as_str()) {
+      return bad(GitProblem::GitSubcommand);
+    }
+    let ok = |a: &String| {
+      a.len() <= MAX_GIT_ARG_BYTES
+        && !a.contains(['\0', '\n', '\r'])
+        && (a == "HEAD"
+          || (a.starts_with('-')
+            && a
+              .trim_start_matches('-')
+              .starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
+            && a.len() - a.trim_start_matches('-').len() <= 2))
+    };
+    if self.args.len() > MAX_GIT_ARGS || !self.args.iter().all(ok) {
+      return bad(GitProblem::GitArgs);
+    }
+    let c = self.caps;
+    if !(MIN_CAP_BYTES..=Caps::LARGEST.bytes).contains(&c.bytes)
+      || !(MIN_CAP_LINES..=Caps::LARGEST.lines).contains(&c.lines)
+    {
+      return bad(GitProblem::Caps);
+    }
+    if self.timeout.is_zero() || self.timeout > MAX_GIT_TIMEOUT {
+      return bad(GitProblem::TimeoutMs);
+    }
+    Ok(())
+  }
+
+  /// git's arguments: the safety settings, the subcommand, its safety, its arguments.
+  pub fn argv(&self) -> Vec<OsString> {
+    let mut argv: Vec<OsString> = GIT_SAFETY.iter().map(OsString::from).collect();
+    argv.push(self.subcommand.clone().into());
+    if self.subcommand == "diff" {
+      argv.extend(DIFF_SAFETY.iter().map(OsString::from));
+    }
+    argv.extend(self.args.iter().map(OsString::from));
+    argv
+  }
+}
+
+/// What git printed: the text within the caps, whether they cut it, how long it ran.
+#[derive(Debug)]
+pub struct GitOutcome {
+  pub text: String,
+  pub truncated: bool,
+  pub duration: Duration,
+}
+
+/// How a failed run reads, from its (C locale) stderr.
+fn exit_reason(exit_code: i32, stderr_tail: String) -> GitReason {
+  let s = stderr_tail.to_ascii_lowercase();
+  if s.contains("not a git repository") {
+    GitReason::NotRepository
+  } else if s.contains("ambiguous argument 'head'")
+    || s.contains("bad revision 'head'")
+    || s.contains("unknown revision")
+  {
+    GitReason::NoHead
+  } else if s.contains("dubious ownership") || s.contains("safe.directory") {
+    GitReason::UnsafeOwner
+  } else {
+    GitReason::Exit {
+      exit_code,
+      stderr_tail,
+    }
+  }
+}
+
+/// The child's environment: the quiet one, git's pointers elsewhere dropped, ours set.
+fn git_env(env: &EnvSnapshot, home: &std::path::Path) -> Vec<(OsString, OsString)> {
+  let mut vars = ChildEnv::for_home(env, home).vars;
+  vars.retain(|(k, _)| {
+    !GIT_DROPPED_ENV.iter().any(|d| key_eq(k, d)) && !GIT_ENV.iter().any(|(d, _)| key_eq(k, d))
+  });
+  vars.extend(GIT_ENV.iter().map(|(k, v)| ((*k).into(), (*v).into())));
+  vars
+}
+
+/// Runs `command` in `cwd` (absolute; the workspace). Checks first, then finds git and runs it.
+pub async fn run_git(
+  command: GitCommand,
+  cwd: String,
+  env: EnvSnapshot,
+  cancel: Cancel,
+) -> Result<GitOutcome, CodegraphError> {
+  let started = Instant::now();
+  command.check()?;
+  let dir = PathBuf::from(&cwd);
+  if !dir.is_absolute() {
+    return Err(CodegraphError::Workspace {
+      path: dir,
+      denied: false,
+      reason: WorkspaceReason::Relative,
+    });
+  }
+  // Discovery and the environment read the filesystem: off the async workers.
+  let found = tokio::task::spawn_blocking(move || {
+    let home = canonical(&dir);
+    let mut skipped = None;
+    let git = search(&["git"], env.get("PATH"), |p| {
+      let inside = resolves_inside(p, &home);
+      if inside {
+        skipped.get_or_insert_with(|| p.to_path_buf());
+      }
+      !inside
+    });
+    let vars = git_env(&env, &home);
+    (home, git, skipped, vars)
+  })
+  .await
+  .map_err(|e| command.failed(GitReason::Spawn { os: e.to_string() }))?;
+  let (home, git, skipped, vars) = found;
+  let Some(git) = git else {
+    return Err(command.failed(GitReason::NotFound { skipped }));
+  };
+  let launch = Launch {
+    executable: git.clone(),
+    program: git,
+    prefix: Vec::new(),
+    in_workspace: false,
+    bundle: None,
+  };
+  let args = command.argv();
+  let out = run(RunSpec {
+    launch: &launch,
+    args: &args,
+    cwd: &home,
+    env: &vars,
+    timeout: command.timeout,
+    deadline: started + command.timeout,
+    cancel: Some(cancel),
+    spill: None,
+    caps: command.caps,
+    progress: None,
+  })
+  .await
+  .map_err(|e| match e {
+    CodegraphError::Timeout { .. } => command.failed(GitReason::Timeout {
+      timeout_ms: u64::try_from(command.timeout.as_millis()).unwrap_or(u64::MAX),
+    }),
+    e @ (CodegraphError::Cancelled { .. } | CodegraphError::Resources { .. }) => e,
+    other => command.failed(GitReason::Spawn {
+      os: other.code().as_str().to_owned(),
+    }),
+  })?;
+  if !out.status.success() && !out.stopped_at_drain_limit() {
+    let code = out.status.code().unwrap_or(-1);
+    return Err(command.failed(exit_reason(code, out.stderr_tail)));
+  }
+  Ok(GitOutcome {
+    text: out.stdout.text,
+    truncated: out.stdout.truncated,
+    duration: out.duration,
+  })
+}
+
+#[cfg(test)]
+mod tests {
+  use super::*;
+
+  fn diff(args: &[&str]) -> GitCommand {
+    GitCommand {
+      subcommand: "diff".into(),
+      args: args.iter().map(|a| (*a).to_owned()).collect(),
+      caps: Caps::MAX,
+      timeout: Duration::from_secs(10),
+    }
+  }
+
+  #[test]
+  fn argv_puts_the_safety_settings_first_and_the_diff_safety_after_the_subcommand() {
+    let argv = diff(&["HEAD", "--unified=0"]).argv();
+    let at = argv.iter().position(|a| a == "diff").unwrap();
+    assert_eq!(at, GIT_SAFETY.len());
+    assert!(argv[..at].iter().any(|a| a == "core.fsmonitor=false"));
+    assert!(argv[..at].iter().any(|a| a == NO_HOOKS));
+    assert_eq!(argv[at + 1], "--no-ext-diff");
+    assert_eq!(argv.last().unwrap(), "--unified=0");
+  }
+
+  #[test]
+  fn only_read_only_subcommands_and_option_arguments_run() {
+    assert!(diff(&["HEAD"]).check().is_ok());
+    for bad in [
+      GitCommand {
+        subcommand: "commit".into(),
+        ..diff(&[])
+      },
+      diff(&["src/a.rs"]),
+      diff(&["-c", "x"]),
+      diff(&["---x"]),
+      diff(&["--output=a\nb"]),
+      GitCommand {
+        timeout: Duration::ZERO,
+        ..diff(&[])
+      },
+    ] {
+      let err = bad.check().expect_err(&format!("{bad:?}"));
+      assert!(matches!(
+        err,
+        CodegraphError::Git {
+          reason: GitReason::Invalid { .. },
+          ..
+        }
+      ));
+    }
+  }
+
+  #[test]
+  fn stderr_names_the_reason() {
+    let r = |s: &str| exit_reason(128, s.to_owned());
+    assert_eq!(
+      r("fatal: not a git repository (or any of the parent directories): .git"),
+      GitReason::NotRepository
+    );
+    assert_eq!(
+      r("fatal: ambiguous argument 'HEAD': unknown revision"),
+      GitReason::NoHead
+    );
+    assert!(matches!(r("fatal: other"), GitReason::Exit { .. }));
+  }
+}
