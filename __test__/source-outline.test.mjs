@@ -85,3 +85,28 @@ for (const [runner, outline] of runners) {
     assert.deepEqual(aborted, { files: [], cut: { reason: "cancelled" } });
   });
 }
+
+test("a scan's match carries the file's true line count, the outline's own", async () => {
+  const { definitionScan } = require(path.join(root, "lib/contract/definitions.js"));
+  const files = {
+    "a.py": "def spot():\n    pass",
+    "b.py": "def spot():\r\n    pass\r\n\r\n",
+    "c.rs": "fn spot() {}\n\n",
+  };
+  const dir = tree(files);
+  for (const [runner, outline] of runners) {
+    const scan = runner === "native addon" ? nativeBackend.scanSource : nodeRunner.scanSource;
+    const found = await scan(dir, definitionScan(["spot"]));
+    const outlined = await outline(dir, { paths: Object.keys(files) });
+    assert.deepEqual(
+      found.matches.map((m) => [m.path, m.fileLines]),
+      outlined.files.map((f) => [f.path, f.lines]),
+      runner,
+    );
+    assert.deepEqual(
+      outlined.files.map((f) => f.lines),
+      [2, 3, 2],
+      runner,
+    );
+  }
+});

@@ -59,6 +59,17 @@ pub struct Lexed {
   pub unbalanced: bool,
 }
 
+/// The language a file's extension (without the dot, any case) names, and the lexer that reads it.
+pub fn language_of_extension(extension: &str) -> Option<(&'static str, Lang)> {
+  match extension.to_ascii_lowercase().as_str() {
+    "rs" => Some(("rust", Lang::Rust)),
+    "py" | "pyw" | "pyi" => Some(("python", Lang::Python)),
+    "ts" | "tsx" | "mts" | "cts" => Some(("typescript", Lang::Script)),
+    "js" | "jsx" | "mjs" | "cjs" => Some(("javascript", Lang::Script)),
+    _ => None,
+  }
+}
+
 /// Longest first: the punctuation read as one token.
 fn punctuation(lang: Lang) -> &'static [&'static str] {
   match lang {

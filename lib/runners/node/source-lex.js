@@ -219,4 +219,7 @@ function masked(text, blanks) {
   return parts.join("");
 }
 
-module.exports = { lex, masked };
+/** The lexer that reads each language of lib/contract/source-outline.js. */
+const LEXERS = { rust: "rust", python: "python", typescript: "script", javascript: "script" };
+
+module.exports = { LEXERS, lex, masked };
