@@ -50,7 +50,9 @@ for (const [runner, outline] of runners) {
     }
     assert.deepEqual(
       found.files.map((f) => f.language),
-      ["rust", "rust", "rust", "python", "python", "typescript", "javascript", "rust", null, "python"],
+      cases.map(
+        (c) => ({ rs: "rust", py: "python", ts: "typescript", js: "javascript" })[c.path.split(".").pop()] ?? null,
+      ),
     );
   });
 

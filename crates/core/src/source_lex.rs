@@ -246,6 +246,8 @@ impl Lexer<'_> {
       self.brackets.truncate(k);
     }
     let t = self.token(Kind::Punct, (p as char).to_string(), from, self.line);
+    // A closing bracket is inside what it closes: it opens no logical line.
+    self.out.tokens[t].logical = false;
     if let Some(pair) = pair {
       self.out.tokens[t].pair = Some(pair);
       self.out.tokens[pair].pair = Some(t);

@@ -72,14 +72,12 @@ pub struct MatchContext {
   pub text: String,
   /// Read on the line's code only, where the lexer knows the language.
   pub tags: Vec<String>,
-  /// Whether the scan's pattern matches the line's code (not only its comments and strings);
-  /// None where the lexer cannot tell (a language it does not know, something left unclosed).
+  /// Whether the pattern matches the line's code, not only its comments and strings (None: the
+  /// lexer cannot tell). With a match in code: the innermost definition whose lines hold it, the
+  /// `macro_rules!` whose template does, in Rust the macro invocation whose block does.
   pub code: Option<bool>,
-  /// The innermost definition whose lines hold a match in code.
   pub within: Option<String>,
-  /// The `macro_rules!` whose template holds a match in code.
   pub macro_rules: Option<String>,
-  /// In Rust, the macro invocation whose block holds a match in code.
   pub in_macro: Option<String>,
   pub file_lines: u64,
   /// Milliseconds since the Unix epoch: the file's modification time, or on Unix its change
@@ -191,9 +189,8 @@ impl<'a> Compiled<'a> {
     })
   }
 
-  /// The context of each of `lines` (1-based) of one file, which scan rule `rule` matched. In a
-  /// language the lexer knows (and where everything closed), the tags and the code check read
-  /// each line with its comments and strings blanked, and the place comes from its definitions.
+  /// The context of each of `lines` (1-based) of one file, which scan rule `rule` matched: where
+  /// the lexer reads the file, on each line's code (comments and strings blanked).
   fn of_file(
     &self,
     rule: usize,

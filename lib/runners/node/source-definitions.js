@@ -53,13 +53,22 @@ function definitions(language, lexed, text, code) {
     defs.push(def);
     if (close !== null) open.push({ def: defs.length - 1, close });
   }
-  /** From token `k`: the body `{ open, close }` or the `;` that ends a head without one, or null. */
+  /**
+   * From token `k`: the body `{ open, close }` or the `;` that ends a head without one, or null.
+   * In a script, braces inside `<…>` are a type's (`<T extends { a: 1 }>`), passed.
+   */
   function body(k) {
+    let angle = 0;
     for (let j = k; j < tokens.length && j < k + MAX_HEAD_TOKENS; j += 1) {
       const t = tokens[j];
       if (t.k !== "p") continue;
-      if (t.t === "{") return t.m === -1 ? null : { open: j, close: t.m };
-      if (t.t === "(" || t.t === "[") {
+      if (language === "script" && t.t === "<") angle += 1;
+      else if (t.t === ">" && angle > 0) angle -= 1;
+      else if (t.t === "{" && angle > 0) {
+        if (t.m === -1) return null;
+        j = t.m;
+      } else if (t.t === "{") return t.m === -1 ? null : { open: j, close: t.m };
+      else if (t.t === "(" || t.t === "[") {
         if (t.m === -1) return null;
         j = t.m;
       } else if (t.t === ";") return { open: -1, close: j };
@@ -164,9 +173,12 @@ function definitions(language, lexed, text, code) {
     if (is(j, "p", "(") && tokens[j].m !== -1) {
       j = tokens[j].m + 1;
       if (is(j, "p", ":")) {
+        let angle = 0;
         for (let limit = j + MAX_HEAD_TOKENS; j < tokens.length && j < limit && !is(j, "p", "=>"); j += 1) {
           const t = tokens[j];
-          if (t.t === ";" || t.t === "=" || (t.first && !GOES_ON.has(t.t))) return -1;
+          if (angle === 0 && (t.t === ";" || t.t === "=" || (t.first && !GOES_ON.has(t.t)))) return -1;
+          if (t.t === "<") angle += 1;
+          else if (t.t === ">" && angle > 0) angle -= 1;
           if ((t.t === "(" || t.t === "[" || t.t === "{") && t.m !== -1) j = t.m;
         }
       }

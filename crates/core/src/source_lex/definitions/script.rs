@@ -94,10 +94,16 @@ impl Outliner<'_> {
       j = self.tokens[j].pair.unwrap_or(j) + 1;
       if self.is_p(j, ":") {
         let limit = j + MAX_HEAD_TOKENS;
+        let mut angle = 0usize;
         while j < self.tokens.len() && j < limit && !self.is_p(j, "=>") {
           let t = &self.tokens[j];
-          if t.text == ";" || t.text == "=" || (t.first && !goes_on(&t.text)) {
+          if angle == 0 && (t.text == ";" || t.text == "=" || (t.first && !goes_on(&t.text))) {
             return None;
+          }
+          if t.text == "<" {
+            angle += 1;
+          } else if t.text == ">" && angle > 0 {
+            angle -= 1;
           }
           j = self.jump(j) + 1;
         }
