@@ -142,7 +142,8 @@ impl Outliner<'_> {
   }
 
   /// From token `k`: the body, or the `;` that ends a head without one, or None. In a script,
-  /// braces inside `<…>` are a type's (`<T extends { a: 1 }>`), passed.
+  /// braces inside `<…>` or right after `:` are a type's (`<T extends { a: 1 }>`, `): { a: 1 } {`),
+  /// passed.
   fn body(&self, k: usize) -> Option<Body> {
     let mut j = k;
     let mut angle = 0usize;
@@ -152,7 +153,9 @@ impl Outliner<'_> {
         match t.text.as_str() {
           "<" if self.lang == Lang::Script => angle += 1,
           ">" if angle > 0 => angle -= 1,
-          "{" if angle > 0 => j = t.pair?,
+          "{" if angle > 0 || (self.lang == Lang::Script && j > 0 && self.is_p(j - 1, ":")) => {
+            j = t.pair?;
+          }
           "{" => {
             return t.pair.map(|close| Body {
               open: Some(j),
