@@ -112,3 +112,25 @@ test("a scan's match carries the file's true line count, the outline's own", asy
     );
   }
 });
+
+test("both runners outline the same seeded random sources alike (quotes, brackets, comments, templates cut anywhere)", async () => {
+  const { seeded } = await import("./helpers/corpus.mjs");
+  const pieces = [
+    ...["fn ", "def ", "class ", "impl ", "macro_rules! m ", "const f = ", "function g", "interface I ", "x", "y", "é"],
+    ...["(", ")", "{", "}", "[", "]", "<", ">", "=>", "->", ":", ";", ",", ".", "!", "$", "#", "@", "=", "*"],
+    ...['"', "'", "`", "${", '"""', "'''", 'r#"', '"#', "b'", 'f"{', "//", "/*", "*/", "\\", "/", "'a", "'\\n'"],
+    ...["\n", "\n    ", "\n  ", " ", "\t", "\r\n"],
+  ];
+  const random = seeded(45);
+  const files = {};
+  for (let i = 0; i < 240; i += 1) {
+    const length = 1 + random.below(120);
+    const text = Array.from({ length }, () => pieces[random.below(pieces.length)]).join("");
+    files[`f${i}.${["rs", "py", "ts", "js"][i % 4]}`] = text;
+  }
+  const dir = tree(files);
+  const request = { paths: Object.keys(files), deadlineMs: 60000 };
+  const [native, node] = await Promise.all(runners.map(([, outline]) => outline(dir, request)));
+  assert.equal(native.files.length, 240);
+  for (const [k, file] of native.files.entries()) assert.deepEqual(node.files[k], file, file.path);
+});
