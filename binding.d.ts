@@ -513,13 +513,8 @@ export interface SourceScanContext {
   /** A match's `text` is the first this many characters of its line. */
   lineChars: number
   tags: Array<SourceScanTag>
-  /** The lines that open a definition, each pattern capturing the name (tried in order). */
-  openings: Array<SourceScanRule>
-  /** Names an opening never gives (`if`, `for`). */
-  notNames: Array<string>
   /** A line opening this name's own definition is not "in" it. */
   ownName?: string
-  maxLinesUp: number
 }
 
 /** A matching line. */
@@ -532,10 +527,17 @@ export interface SourceScanMatch {
   fileBytes: number
   /** With a context: the line's first `lineChars` characters. */
   text?: string
-  /** With a context: the tags whose rules match the whole line. */
+  /** With a context: the tags whose rules match the line (its code, where the language is known). */
   tags?: Array<string>
-  /** With a context: the definition the line sits in, if one is found. */
+  /**
+   * With a context, in a language the lexer knows: whether the match is in code (false: only in
+   * a comment, docstring or string). Absent where it cannot tell.
+   */
+  code?: boolean
+  /** With a context: the innermost definition whose lines hold a match in code. */
   within?: string
+  /** With a context: the `macro_rules!` whose template holds a match in code. */
+  macroRules?: string
   /** With a context, in a Rust file: the macro whose block holds the line. */
   macro?: string
   /** With a context: how many lines the file has. */

@@ -2,12 +2,13 @@
 // through the public seam: the fake CLI answers "not found" for any name, the workspace holds the
 // definitions. Variants the real-CLI suite (blind-spots-real.test.mjs) does not reach: braces in
 // strings, comments and character literals, nested and qualified macros, a definition in a
-// comment, far into a very large TypeScript file or near its top, an explore request in prose.
+// comment, a docstring or a string (on both runners: their lexer reads the file), far into a very large TypeScript file or near its top, an explore request in prose.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
+import { implementations } from "./helpers/impl.mjs";
 import { fakeCli, makeWorkspace, useFakeCli, withEnv } from "./helpers/index.mjs";
 
 const pkg = createRequire(import.meta.url)("../index.js");
@@ -51,9 +52,35 @@ function workspace() {
 }
 
 const notFound = (name) => fakeCli([["stdout", `Symbol "${name}" not found in the codebase\n`]]);
-async function leadFor(ws, name) {
-  const r = await withEnv({ PI_CODEGRAPH_BIN: notFound(name).file }, () => pkg.node({ symbol: name }, ws));
+async function leadFor(ws, name, on = pkg) {
+  const r = await withEnv({ PI_CODEGRAPH_BIN: notFound(name).file }, () => on.node({ symbol: name }, ws));
   return r.text.split("\n", 1)[0];
+}
+
+const PYTHON = [
+  "def real_py():", // 1
+  '    """An example:', // 2
+  "", // 3
+  "        def doc_py_example():", // 4: a definition in a docstring is an example
+  "            pass", // 5
+  '    """', // 6
+  "    return 'def in_string_py(): pass'", // 7: and one in a string is text
+].join("\n");
+
+for (const impl of implementations) {
+  test(`${impl.name}: a definition in a docstring or a string is none; the file's own is found`, async () => {
+    const ws = workspace();
+    fs.writeFileSync(path.join(ws, "src", "jobs.py"), PYTHON);
+    const earlier = Date.now() / 1000 - 3600;
+    fs.utimesSync(path.join(ws, "src", "jobs.py"), earlier, earlier);
+    for (const name of ["doc_py_example", "in_string_py"]) {
+      assert.match(await leadFor(ws, name, impl.module), new RegExp(`^Symbol "${name}" not found`, "u"), name);
+    }
+    assert.equal(
+      await leadFor(ws, "real_py", impl.module),
+      `Not in CodeGraph's index: "real_py" is defined at src/jobs.py:1; read it there.`,
+    );
+  });
 }
 
 test("a Rust definition's macro block is found past braces in strings, comments and character literals", async () => {

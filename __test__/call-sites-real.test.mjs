@@ -1,6 +1,8 @@
 // What a callers or impact answer leaves out and the source shows, against the real, pinned
-// CodeGraph CLI: it has no edge for a call inside a Rust macro block, nor for `impl Trait for
-// Arc<Type>`; the answer then names the place, the definition it sits in and why. Nothing is said
+// CodeGraph CLI: it has no edge for a call inside a Rust macro block or a macro_rules! template,
+// nor for `impl Trait for Arc<Type>`; the answer then names the place, the definition (never one
+// that ended before the line) or template it sits in, and why; a mention in a comment, doc
+// comment, docstring or string is no call. Nothing is said
 // where the answer lists every place. Through the public seam (relations on the package), on both
 // runners: each has its own source scan (__test__/source-scan.test.mjs holds them alike).
 import assert from "node:assert/strict";
@@ -53,6 +55,31 @@ impl Schedule for Plain {
 impl Schedule for Arc<Handle> {
     fn schedule(&self) {}
 }
+
+/// Call it as \`helper(3)\` (a doc comment: no call)
+macro_rules! make_getter {
+    ($name:ident) => {
+        pub fn $name(&self) -> u32 {
+            helper(4)
+        }
+    };
+}
+
+// CodeGraph lists this call (in outer, not in nested, which ended before it): not repeated.
+pub fn outer(x: u32) -> u32 {
+    fn nested() -> u32 { 0 }
+    let s = "helper(5)";
+    combine(
+            helper(x), nested())
+}
+`;
+
+const PYTHON = `def documented():
+    """Use it like this:
+
+        helper(6)
+    """
+    return 0
 `;
 
 const TS = `export const LIMIT = 5;
@@ -78,6 +105,7 @@ before(() => {
   fs.mkdirSync(path.join(ws, "src"));
   fs.writeFileSync(path.join(ws, "src", "lib.rs"), RUST);
   fs.writeFileSync(path.join(ws, "src", "cart.ts"), TS);
+  fs.writeFileSync(path.join(ws, "src", "jobs.py"), PYTHON);
   // A namesake's definition (another module's helper): a definition, not a call.
   fs.writeFileSync(path.join(ws, "src", "other.rs"), "pub fn helper() -> u32 {\n    0\n}\n");
   execFileSync(path.join(cliBin, "codegraph"), ["init", "-y", "."], {
@@ -97,7 +125,7 @@ for (const [runner, api] of [
         const r = await api.relations({ relation, symbol: "helper", file: "src/lib.rs" }, ws);
         assert.equal(
           lead(r),
-          `Calls of "helper" ${NOTE}: src/lib.rs:18 in hidden (inside a cfg_rt! macro block, which CodeGraph does not index).`,
+          `Calls of "helper" ${NOTE}: src/lib.rs:18 in hidden (inside a cfg_rt! macro block, which CodeGraph does not index), src/lib.rs:41 in the template of macro_rules! make_getter (the code it generates, which CodeGraph does not index).`,
           relation,
         );
         assert.match(

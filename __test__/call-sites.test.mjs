@@ -1,14 +1,17 @@
 // What a callers or impact answer leaves out and the source shows (lib/api/call-sites.js), through
 // the public seam: the fake CLI prints a CodeGraph-shaped answer, the workspace holds the source.
 // Variants the real-CLI suite (call-sites-real.test.mjs) does not reach: the definition a call
-// sits in, in Python, TypeScript and Go; imports, comments, recursion and the places the answer
-// lists are not named; several definitions of the name; a common name; more places than are
-// named; a cut answer.
+// sits in, in Python, TypeScript and Rust (Go's a text match: the runners' lexer does not read
+// it); imports, comments, docstrings, strings, recursion and the places the answer lists are not
+// named; a nested definition that ended before a line does not hold it; a macro_rules! template
+// is named with its macro, on both runners; several definitions of the name; a common name; more
+// places than are named; a cut answer.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
+import { implementations } from "./helpers/impl.mjs";
 import { fakeCli, makeWorkspace, useFakeCli, withEnv } from "./helpers/index.mjs";
 
 const pkg = createRequire(import.meta.url)("../index.js");
@@ -37,8 +40,8 @@ const callers = (at, rows = [], kind = "function") =>
       : rows.map(([k, name, where]) => `${k.padEnd(12)}${name}\n  ${where}\n`).join("\n")
   }`;
 
-async function leadFor(ws, answer, args = { relation: "callers", symbol: "target" }) {
-  const r = await withEnv({ PI_CODEGRAPH_BIN: fakeCli([["stdout", answer]]).file }, () => pkg.relations(args, ws));
+async function leadFor(ws, answer, args = { relation: "callers", symbol: "target" }, on = pkg) {
+  const r = await withEnv({ PI_CODEGRAPH_BIN: fakeCli([["stdout", answer]]).file }, () => on.relations(args, ws));
   return r.text.split("\n", 1)[0];
 }
 
@@ -78,9 +81,56 @@ test("each call is named with the definition it sits in, whatever the language; 
   const ws = workspace({ "pkg/core.py": PYTHON, "web/router.ts": TS, "cmd/main.go": GO });
   assert.equal(
     await leadFor(ws, callers("pkg/core.py:1")),
-    `Calls of "target" ${NOTE}: pkg/core.py:8 in __init__, pkg/core.py:11, cmd/main.go:4 in Run, web/router.ts:4 in make, web/router.ts:10 in serve.`,
+    `Calls of "target" ${NOTE}: pkg/core.py:8 in __init__, pkg/core.py:11, cmd/main.go:4 (text match), web/router.ts:4 in make, web/router.ts:10 in serve.`,
   );
 });
+
+const HANDLERS = [
+  "def handler(request):", // 1
+  "    def inner():", // 2
+  "        return 1", // 3
+  "    return compute(", // 4
+  "            target(inner()))", // 5: deeper than the nested definition, which ended at line 3
+  "", // 6
+  "def api():", // 7
+  '    """Call it like this:', // 8
+  "", // 9
+  "        target(1)", // 10: example code in a docstring
+  '    """', // 11
+  "    return 'target(2)'  # target(3)", // 12: a string and a comment
+].join("\n");
+
+const RUST = [
+  "pub fn target(x: u8) -> u8 { x }", // 1: a namesake's definition
+  "macro_rules! make_getter {", // 2
+  "    ($name:ident) => {", // 3
+  "        pub fn $name(&self) -> u8 {", // 4
+  "            target(1) // target(9)", // 5: the template's code
+  "        }", // 6
+  "    };", // 7
+  "}", // 8
+  "fn outer() {", // 9
+  "    fn helper() {}", // 10
+  '    let v = compute(r#"target(0)"#,', // 11: a raw string
+  "        target(2),", // 12
+  "    );", // 13
+  "}", // 14
+].join("\n");
+
+for (const impl of implementations) {
+  test(`${impl.name}: a place is never false: no call in a comment, docstring or string, no definition that ended before, a macro template named with its macro`, async () => {
+    const ws = workspace({
+      "lib/core.py": "def target(x):\n    return x\n",
+      "pkg/handlers.py": HANDLERS,
+      "src/m.rs": RUST,
+      "cmd/main.go": GO,
+    });
+    assert.equal(
+      await leadFor(ws, callers("lib/core.py:1"), undefined, impl.module),
+      `Calls of "target" ${NOTE}: cmd/main.go:4 (text match), pkg/handlers.py:5 in handler, src/m.rs:5 in the template of macro_rules! make_getter (the code it generates, which CodeGraph does not index), src/m.rs:12 in outer.`,
+    );
+  });
+}
 
 test("the places the answer lists are not repeated; with all of them listed, nothing is said", async () => {
   const ws = workspace({ "pkg/core.py": PYTHON, "cmd/main.go": GO });
@@ -88,12 +138,15 @@ test("the places the answer lists are not repeated; with all of them listed, not
     ["method", "__init__", "pkg/core.py:7"],
     ["file", "core.py", "pkg/core.py:1"],
   ];
-  assert.equal(await leadFor(ws, callers("pkg/core.py:1", listed)), `Calls of "target" ${NOTE}: cmd/main.go:4 in Run.`);
+  assert.equal(
+    await leadFor(ws, callers("pkg/core.py:1", listed)),
+    `Calls of "target" ${NOTE}: cmd/main.go:4 (text match).`,
+  );
   // An answer about another name than the one asked (the search begun with the call looked for
   // that one): the answer's name is looked for.
   assert.equal(
     await leadFor(ws, callers("pkg/core.py:1", listed), { relation: "callers", symbol: "targt" }),
-    `Calls of "target" ${NOTE}: cmd/main.go:4 in Run.`,
+    `Calls of "target" ${NOTE}: cmd/main.go:4 (text match).`,
   );
   const all = [...listed, ["method", "Run", "cmd/main.go:3"]];
   assert.equal(await leadFor(ws, callers("pkg/core.py:1", all)), "", "CodeGraph's answer as it is");
@@ -110,7 +163,7 @@ test("several definitions of the name: each one's own line is no call, and none 
   const answer = (n) => `\nCallers of "target" — ${n} distinct definitions (narrow with --file):\n\n${defs(n)}`;
   assert.equal(
     await leadFor(ws, answer(2)),
-    `Calls of "target" ${NOTE}: pkg/core.py:8 in __init__, pkg/core.py:11, cmd/main.go:4 in Run.`,
+    `Calls of "target" ${NOTE}: pkg/core.py:8 in __init__, pkg/core.py:11, cmd/main.go:4 (text match).`,
   );
   assert.equal(await leadFor(ws, answer(5)), "", "too many namesakes to tell whose a call is");
 });

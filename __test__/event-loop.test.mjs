@@ -78,7 +78,8 @@ describe("a callers answer over a repository's odd files", {
       assert.ok(heldMs < HELD_MS, `the main thread ran ${heldMs.toFixed(1)} ms without yielding`);
       const lead = value.text.split("\n", 1)[0];
       assert.match(lead, /^Calls of "save" in the source that CodeGraph's answer does not list/u, lead);
-      assert.match(lead, /src\/odd\.ts:2/u, lead);
+      // Its brackets never close: where each call sits cannot be told, so none is claimed.
+      assert.match(lead, /src\/odd\.ts:1, 2 \(text match\)/u, lead);
       assert.match(lead, /src\/table\.rs:\d+ in use\d+/u, lead);
     });
   }

@@ -50,7 +50,9 @@ for (const [runner, outline] of runners) {
     }
     assert.deepEqual(
       found.files.map((f) => f.language),
-      ["rust", "rust", "rust", "python", "python", "typescript", "javascript", "rust", null, "python"],
+      cases.map(
+        (c) => ({ rs: "rust", py: "python", ts: "typescript", js: "javascript" })[c.path.split(".").pop()] ?? null,
+      ),
     );
   });
 
@@ -85,3 +87,50 @@ for (const [runner, outline] of runners) {
     assert.deepEqual(aborted, { files: [], cut: { reason: "cancelled" } });
   });
 }
+
+test("a scan's match carries the file's true line count, the outline's own", async () => {
+  const { definitionScan } = require(path.join(root, "lib/contract/definitions.js"));
+  const files = {
+    "a.py": "def spot():\n    pass",
+    "b.py": "def spot():\r\n    pass\r\n\r\n",
+    "c.rs": "fn spot() {}\n\n",
+  };
+  const dir = tree(files);
+  for (const [runner, outline] of runners) {
+    const scan = runner === "native addon" ? nativeBackend.scanSource : nodeRunner.scanSource;
+    const found = await scan(dir, definitionScan(["spot"]));
+    const outlined = await outline(dir, { paths: Object.keys(files) });
+    assert.deepEqual(
+      found.matches.map((m) => [m.path, m.fileLines]),
+      outlined.files.map((f) => [f.path, f.lines]),
+      runner,
+    );
+    assert.deepEqual(
+      outlined.files.map((f) => f.lines),
+      [2, 3, 2],
+      runner,
+    );
+  }
+});
+
+test("both runners outline the same seeded random sources alike (quotes, brackets, comments, templates cut anywhere)", async () => {
+  const { seeded } = await import("./helpers/corpus.mjs");
+  const pieces = [
+    ...["fn ", "def ", "class ", "impl ", "macro_rules! m ", "const f = ", "function g", "interface I ", "x", "y", "é"],
+    ...["(", ")", "{", "}", "[", "]", "<", ">", "=>", "->", ":", ";", ",", ".", "!", "$", "#", "@", "=", "*"],
+    ...['"', "'", "`", "${", '"""', "'''", 'r#"', '"#', "b'", 'f"{', "//", "/*", "*/", "\\", "/", "'a", "'\\n'"],
+    ...["\n", "\n    ", "\n  ", " ", "\t", "\r\n"],
+  ];
+  const random = seeded(45);
+  const files = {};
+  for (let i = 0; i < 240; i += 1) {
+    const length = 1 + random.below(120);
+    const text = Array.from({ length }, () => pieces[random.below(pieces.length)]).join("");
+    files[`f${i}.${["rs", "py", "ts", "js"][i % 4]}`] = text;
+  }
+  const dir = tree(files);
+  const request = { paths: Object.keys(files), deadlineMs: 60000 };
+  const [native, node] = await Promise.all(runners.map(([, outline]) => outline(dir, request)));
+  assert.equal(native.files.length, 240);
+  for (const [k, file] of native.files.entries()) assert.deepEqual(node.files[k], file, file.path);
+});

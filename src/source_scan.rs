@@ -48,13 +48,8 @@ pub struct SourceScanContext {
   /// A match's `text` is the first this many characters of its line.
   pub line_chars: u32,
   pub tags: Vec<SourceScanTag>,
-  /// The lines that open a definition, each pattern capturing the name (tried in order).
-  pub openings: Vec<SourceScanRule>,
-  /// Names an opening never gives (`if`, `for`).
-  pub not_names: Vec<String>,
   /// A line opening this name's own definition is not "in" it.
   pub own_name: Option<String>,
-  pub max_lines_up: u32,
 }
 
 /// One scan, as `lib/contract/definitions.js` describes it.
@@ -84,10 +79,15 @@ pub struct SourceScanMatch {
   pub file_bytes: f64,
   /// With a context: the line's first `lineChars` characters.
   pub text: Option<String>,
-  /// With a context: the tags whose rules match the whole line.
+  /// With a context: the tags whose rules match the line (its code, where the language is known).
   pub tags: Option<Vec<String>>,
-  /// With a context: the definition the line sits in, if one is found.
+  /// With a context, in a language the lexer knows: whether the match is in code (false: only in
+  /// a comment, docstring or string). Absent where it cannot tell.
+  pub code: Option<bool>,
+  /// With a context: the innermost definition whose lines hold a match in code.
   pub within: Option<String>,
+  /// With a context: the `macro_rules!` whose template holds a match in code.
+  pub macro_rules: Option<String>,
   /// With a context, in a Rust file: the macro whose block holds the line.
   #[napi(js_name = "macro")]
   pub in_macro: Option<String>,
@@ -158,10 +158,7 @@ fn request(scan: SourceScanRequest) -> SourceScan {
           rules: rules(t.rules),
         })
         .collect(),
-      openings: rules(c.openings),
-      not_names: c.not_names,
       own_name: c.own_name,
-      max_lines_up: c.max_lines_up as usize,
     }),
   }
 }
@@ -172,27 +169,33 @@ fn matched(
   file_bytes: u64,
   context: Option<MatchContext>,
 ) -> SourceScanMatch {
-  let (text, tags, within, in_macro, file_lines, written_ms) = match context {
-    Some(c) => (
-      Some(c.text),
-      Some(c.tags),
-      c.within,
-      c.in_macro,
-      Some(c.file_lines as f64),
-      Some(c.written_ms as f64),
-    ),
-    None => (None, None, None, None, None, None),
+  let Some(c) = context else {
+    return SourceScanMatch {
+      path,
+      line: line as f64,
+      file_bytes: file_bytes as f64,
+      text: None,
+      tags: None,
+      code: None,
+      within: None,
+      macro_rules: None,
+      in_macro: None,
+      file_lines: None,
+      written_ms: None,
+    };
   };
   SourceScanMatch {
     path,
     line: line as f64,
     file_bytes: file_bytes as f64,
-    text,
-    tags,
-    within,
-    in_macro,
-    file_lines,
-    written_ms,
+    text: Some(c.text),
+    tags: Some(c.tags),
+    code: c.code,
+    within: c.within,
+    macro_rules: c.macro_rules,
+    in_macro: c.in_macro,
+    file_lines: Some(c.file_lines as f64),
+    written_ms: Some(c.written_ms as f64),
   }
 }
 

@@ -5,11 +5,14 @@
 // that mention the name (lib/api/source-search.js); once the answer says what the symbol is,
 // its calls are picked from them (a function or method), its other uses (a constant or
 // variable), or, after `impact` of a trait, interface or class, the types that implement or
-// extend it. The runner tags each line, names the definition it sits in and its macro block, off
-// the host's thread: nothing here reads the repository or runs a pattern over more than a
-// bounded line. Each place the answer does not already list is given with its file:line and the
-// definition it sits in (or the line itself, for an implementation), as what it is: a text match
-// of the same name, for the model to read. Worded by lib/words/call-sites.js.
+// extend it. The runner's lexer reads each file off the host's thread: a mention only in a
+// comment, docstring or string is dropped (\`code: false\`); each other line is tagged on its code
+// and named with the innermost definition whose lines hold it, the \`macro_rules!\` template or the
+// macro block it sits in. Nothing here reads the repository or runs a pattern over more than a
+// bounded line. Each place the answer does not already list is given with its file:line and where
+// it sits (or the line itself, for an implementation); where the runner could not read the file
+// (a language its lexer does not know, something left unclosed) it is a text match, said so, with
+// no container claimed. Worded by lib/words/call-sites.js.
 
 const { SEARCHED_SUBCOMMANDS, mentionScan, searchFor } = require("../contract/call-sites.js");
 const { cutByBound, isScannableName } = require("../contract/definitions.js");
@@ -74,8 +77,12 @@ function listedPlaces(text) {
   return places;
 }
 
-/** Whether `places` lists `site`: its definition by name in its file, or (outside any) its file at all. */
+/**
+ * Whether `places` lists `site`: its definition by name in its file, a macro template by its
+ * macro's name, or (outside any) its file at all.
+ */
 function isListed(places, site) {
+  if (site.macroRules) return places.has(`${site.macroRules}\0${site.path}`);
   if (site.within !== null) return places.has(`${site.within}\0${site.path}`);
   return [...places].some((p) => p.endsWith(`\0${site.path}`));
 }
@@ -90,7 +97,8 @@ function implementorName(lineText) {
 
 /**
  * The places in `cwd`'s source that `command`'s answer `text` (callers or impact, CodeGraph 1.6.1's
- * shape) does not list: `{ name, search, sites: [{ path, line, within, quote?, macro? }], more,
+ * shape) does not list: `{ name, search, sites: [{ path, line, within, quote?, macro?, macroRules?,
+ * textMatch? }], more,
  * stopped, common }` (`more`: how many past MAX_SITES; `stopped`: the bound that ended the scan;
  * `common`: the name had more matches than the scan reads, so only its own file's are given), or
  * null when there is nothing to add, the answer is not about one symbol or was cut (`truncated`),
@@ -117,17 +125,23 @@ async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, ear
     if (definitionLines.has(`${m.path}:${m.line}`)) continue;
     const lineText = typeof m.text === "string" ? m.text : "";
     const tags = Array.isArray(m.tags) ? m.tags : [];
-    if (isCommentLine(lineText) || IMPORT_LINE.test(lineText)) continue;
+    // The runner's lexer read the file: a mention only in a comment, docstring or string is none.
+    if (m.code === false) continue;
+    const known = m.code === true;
+    if ((!known && isCommentLine(lineText)) || IMPORT_LINE.test(lineText)) continue;
     // A mention that is not this search's (a call, a use, an implementation).
     if (search !== "uses" && !tags.includes(search)) continue;
     if (search !== "implementations" && tags.includes("defines")) continue; // a namesake's definition
-    const within = typeof m.within === "string" ? m.within : null;
+    // Where the lexer could not read the file, no container is claimed: a text match, said so.
+    const within = known && typeof m.within === "string" ? m.within : null;
     const site =
       search === "implementations"
         ? { path: m.path, line: m.line, within: implementorName(lineText), quote: lineText.trim().slice(0, 120) }
         : { path: m.path, line: m.line, within };
     if (site.within === subject.name && search !== "implementations") continue; // its own body: recursion
+    if (known && typeof m.macroRules === "string") site.macroRules = m.macroRules;
     if (isListed(places, site)) continue;
+    if (!known) site.textMatch = true;
     sites.push(typeof m.macro === "string" ? { ...site, macro: m.macro } : site);
   }
   // The definition's own file first: the uses nearest to it are the likeliest to be of this symbol.

@@ -1,8 +1,8 @@
 // What a use of a name looks like in the source, for the places CodeGraph's graph leaves out (a
 // call inside a Rust macro block, one it did not resolve, an `impl Trait for Type` it did not
 // link): the scan request for the lines that mention a name, the patterns that pick its call
-// sites, its other uses, or the types that implement or extend it, and those that find the
-// definition a line sits in. The scan is the runners'
+// sites, its other uses, or the types that implement or extend it (the runners read where a line
+// sits from their lexer's outline of its file). The scan is the runners'
 // `scanSource` (lib/contract/definitions.js has the walk's skips and bounds); the patterns keep to
 // the syntax Rust's `regex` and JavaScript read alike (no look-around, so a name's edges are
 // written `(?:^|[^\w$])`).
@@ -71,50 +71,16 @@ function useRules(search, name) {
   ];
 }
 
-const ID = "([A-Za-z_$][\\w$]*)";
-const SCRIPT_MODIFIERS = "(?:(?:public|private|protected|static|async|readonly|override|abstract|get|set)\\s+)*";
-
-/**
- * The lines that open a named definition a use can sit in, per family, each capturing the name:
- * functions and methods, types, and (at the top of a script file only) a variable holding one.
- * The runners try a file's patterns in this order (crates/core/src/source_context.rs).
- */
-const ENCLOSING = {
-  rust: [
-    `^\\s*(?:pub(?:\\s*\\([^)]*\\))?\\s+)?(?:(?:default|const|async|unsafe|extern(?:\\s+"[^"]*")?)\\s+)*fn\\s+${ID}`,
-  ],
-  script: [
-    `^\\s*(?:export\\s+)?(?:default\\s+)?(?:async\\s+)?function\\*?\\s*${ID}`,
-    `^(?:export\\s+)?(?:declare\\s+)?(?:const|let|var)\\s+${ID}`,
-    `^\\s*(?:export\\s+)?(?:default\\s+)?(?:abstract\\s+)?class\\s+${ID}`,
-    // A method whose parameters close on its line before `{` (one whose parameters go on to the
-    // next lines reads like a call statement, `pipe(`: its class is named instead).
-    `^\\s+${SCRIPT_MODIFIERS}\\*?${ID}\\s*(?:<[^>]*>)?\\s*\\([^)]*\\)\\s*(?::[^={;]+)?\\{\\s*$`,
-  ],
-  python: [`^\\s*(?:async\\s+)?(?:def|class)\\s+${ID}`],
-  go: [`^func\\s+(?:\\([^)]*\\)\\s*)?${ID}`],
-  other: [`\\b(?:def|func|fun|function|class|interface|struct|trait|object|protocol|record|module)\\s+${ID}`],
-};
-/** Words a method pattern would take for a name: control flow and calls that open a block. */
-const NOT_NAMES = ["if", "for", "while", "switch", "catch", "return", "function", "with", "match", "new"];
-
-/** ENCLOSING as scan rules, in order. */
-const enclosingRules = () =>
-  Object.entries(ENCLOSING).flatMap(([family, patterns]) =>
-    patterns.map((pattern) => ({ extensions: FAMILY_EXTENSIONS[family], pattern })),
-  );
-
-/** How far up from a use the definition it sits in is looked for. */
-const MAX_LINES_UP = 5000;
-
 /**
  * The scan request (`scanSource`'s second argument) for every line that mentions any of `names`
  * (plain identifiers): it can start before CodeGraph has answered, and serves both the places a
  * callers or impact answer leaves out (lib/api/call-sites.js) and the definitions the index lacks
  * (lib/api/blind-spots.js). Each match carries its context (the runners read it from the file,
  * off the host's thread): its line, tagged `defines` (a definition of a name), `calls` (a call
- * of the first name) and `implementations` (a type implementing or extending it); the
- * definition it sits in (the first name's own is not a container); its Rust macro block.
+ * of the first name) and `implementations` (a type implementing or extending it), read on its
+ * code where the runner's lexer knows the language; whether the match is code at all; the
+ * definition or `macro_rules!` template it sits in (the first name's own is not a container); its
+ * Rust macro block.
  */
 function mentionScan(names, { indexDir } = {}) {
   const list = [names].flat();
@@ -129,10 +95,7 @@ function mentionScan(names, { indexDir } = {}) {
         { tag: "calls", rules: useRules("calls", list[0]) },
         { tag: "implementations", rules: useRules("implementations", list[0]) },
       ],
-      openings: enclosingRules(),
-      notNames: NOT_NAMES,
       ownName: list[0],
-      maxLinesUp: MAX_LINES_UP,
     },
   };
 }

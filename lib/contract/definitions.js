@@ -126,7 +126,7 @@ function definitionScan(names, { indexDir } = {}) {
     rules,
     ...skippedDirs(indexDir),
     ...SCAN_LIMITS,
-    context: { lineChars: LINE_CHARS, tags: [{ tag: "defines", rules }], openings: [], notNames: [], maxLinesUp: 0 },
+    context: { lineChars: LINE_CHARS, tags: [{ tag: "defines", rules }] },
   };
 }
 

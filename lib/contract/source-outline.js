@@ -18,12 +18,17 @@ const OUTLINE_LANGUAGES = {
   js: "javascript", jsx: "javascript", mjs: "javascript", cjs: "javascript",
 };
 
+/** The language a file extension (without the dot, any case) names, or null. */
+function languageOfExtension(extension) {
+  const key = String(extension).toLowerCase();
+  return Object.hasOwn(OUTLINE_LANGUAGES, key) ? OUTLINE_LANGUAGES[key] : null;
+}
+
 /** The language of workspace-relative `path` by its extension, or null. */
 function outlineLanguage(path) {
   const name = String(path).split("/").pop();
   const dot = name.lastIndexOf(".");
-  if (dot <= 0) return null;
-  return OUTLINE_LANGUAGES[name.slice(dot + 1).toLowerCase()] ?? null;
+  return dot <= 0 ? null : languageOfExtension(name.slice(dot + 1));
 }
 
 /** A request's deadline: its own when a positive number (at most a minute), else the default. */
@@ -37,6 +42,7 @@ module.exports = {
   MAX_OUTLINE_PATHS,
   MAX_OUTLINE_TOTAL_BYTES,
   OUTLINE_DEADLINE_MS,
+  languageOfExtension,
   outlineDeadline,
   outlineLanguage,
 };

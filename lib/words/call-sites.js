@@ -13,7 +13,8 @@ function grouped(sites) {
   const groups = [];
   for (const s of sites) {
     const last = groups.at(-1);
-    if (last && !s.quote && last.path === s.path && last.within === s.within && last.macro === s.macro)
+    const same = (k) => last[k] === s[k];
+    if (last && !s.quote && same("path") && same("within") && same("macro") && same("macroRules") && same("textMatch"))
       last.lines.push(s.line);
     else groups.push({ ...s, lines: [s.line] });
   }
@@ -22,10 +23,14 @@ function grouped(sites) {
 
 function placeText(g) {
   const where = `${shownPath(g.path)}:${g.lines.join(", ")}`;
-  if (g.quote) return `${where} \`${g.quote}\``;
+  const text = g.textMatch ? " (text match)" : "";
+  if (g.quote) return `${where} \`${g.quote}\`${text}`;
   const within = g.within ? ` in ${g.within}` : "";
+  const template = g.macroRules
+    ? ` in the template of macro_rules! ${g.macroRules} (the code it generates, which CodeGraph does not index)`
+    : "";
   const macro = g.macro ? ` (inside a ${g.macro}! macro block, which CodeGraph does not index)` : "";
-  return `${where}${within}${macro}`;
+  return `${where}${within}${template}${macro}${text}`;
 }
 
 const SEARCH_WORDS = { calls: "calls of", uses: "uses of", implementations: "implementations of" };

@@ -14,10 +14,9 @@
 //! `tests/module_graph.rs` reads every `crate::` path and fails on a cycle, or when a module is
 //! not on the floor listed here:
 //!
-//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_context, source_lex
-//!   (numbers, facts, the caller's environment, OS primitives, what a source line sits in, a
-//!   source file's tokens and definitions)
-//! - floor 1: access, command, full_output, index_dir, lock_holders, manifest, resources, source_outline, source_walk
+//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_lex
+//!   (numbers, facts, the caller's environment, OS primitives, a source file's tokens and definitions)
+//! - floor 1: access, command, full_output, index_dir, lock_holders, manifest, resources, source_context, source_outline, source_walk
 //! - floor 2: discovery, index_writer, limits, preflight, source_scan (the bounded source search)
 //! - floor 3: environment, runner, source_changes
 //! - floor 4: git_run, version (git as a child, CodeGraph's rules; the CLI's version)

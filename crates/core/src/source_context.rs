@@ -1,19 +1,17 @@
-//! What a matching line sits in, read from its file once: each line's text, the definition a
-//! line sits in (the nearest line above it, less indented, that opens a definition by the
-//! caller's patterns; the line itself when it opens another name's), and, in a Rust file, the
-//! macro invocation whose block holds it (`cfg_rt! { … }`). Facts for the api layer's call-site
-//! and blind-spot notes, computed here so that no regular expression runs on repository text on
-//! the host's thread: every pass is linear in the file (the `regex` crate's engines are), and a
-//! definition is looked for at most `max_lines_up` lines up.
+//! What a matching line sits in, read from its file once by the lexer (`source_lex`) in a
+//! language it knows: whether the match is code or only in a comment, docstring or string, the
+//! innermost definition whose lines hold it (never one that ended before), the `macro_rules!`
+//! whose template holds it, and, in a Rust file, the macro invocation whose block holds it
+//! (`cfg_rt! { … }`). Facts for the api layer's call-site and blind-spot notes, computed here so
+//! that nothing runs on repository text on the host's thread. In a language the lexer does not
+//! know, or a file where something did not close, none of these is claimed.
 //!
 //! The Node runner's twin is `lib/runners/node/source-context.js`.
 
 use std::borrow::Cow;
 
-use regex::Regex;
-
-/// Lines longer than this are not read for a definition's opening (none is that long).
-const MAX_OPENING_CHARS: usize = 1000;
+use crate::source_lex::definitions::{definitions, Definition};
+use crate::source_lex::{lex, masked, Kind, Lang, Token};
 
 /// A file's bytes split into lines (`\n`; a `\r` stays on its line, as JavaScript's split has it).
 pub struct Lines<'a> {
@@ -66,238 +64,112 @@ pub fn prefix(text: &str, max_chars: usize) -> &str {
     .map_or(text, |(i, _)| &text[..i])
 }
 
-fn leading_whitespace(text: &str) -> usize {
-  text.chars().take_while(|c| c.is_whitespace()).count()
+/// What the lexer says of one file's lines (a file of a language it knows, where everything closed).
+pub struct FileFacts {
+  tokens: Vec<Token>,
+  code: String,
+  starts: Vec<usize>,
+  defs: Vec<Definition>,
+  rust: bool,
 }
 
-/// The definitions the lines of one file open, by `openings` (each capturing the name in its
-/// first group; a name in `not_names` is none), looked up as the lines are asked for.
-pub struct Definitions<'a> {
-  lines: &'a Lines<'a>,
-  openings: &'a [&'a Regex],
-  not_names: &'a [String],
-  /// Per line: not read yet, or the name it opens (if any).
-  opened: Vec<Opened>,
+/// Where a line sits (see [`FileFacts::place`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Place {
+  pub within: Option<String>,
+  pub macro_rules: Option<String>,
+  pub in_macro: Option<String>,
 }
 
-#[derive(Clone)]
-enum Opened {
-  Unread,
-  Read(Option<String>),
-}
-
-impl<'a> Definitions<'a> {
-  pub fn new(lines: &'a Lines<'a>, openings: &'a [&'a Regex], not_names: &'a [String]) -> Self {
-    Definitions {
-      lines,
-      openings,
-      not_names,
-      opened: vec![Opened::Unread; lines.starts.len()],
+impl FileFacts {
+  /// The facts of `text` read by `lang`; None where something did not close (nothing is sure).
+  pub fn new(text: &str, lang: Lang) -> Option<Self> {
+    let lexed = lex(text, lang);
+    if lexed.unbalanced {
+      return None;
     }
+    let code = masked(text, &lexed.blanks);
+    let defs = definitions(lang, &lexed, text, &code);
+    let mut starts = vec![0];
+    starts.extend(
+      code
+        .bytes()
+        .enumerate()
+        .filter(|(_, b)| *b == b'\n')
+        .map(|(i, _)| i + 1),
+    );
+    Some(FileFacts {
+      tokens: lexed.tokens,
+      code,
+      starts,
+      defs,
+      rust: lang == Lang::Rust,
+    })
   }
 
-  /// The name line `index` opens a definition of, or None.
-  fn opened(&mut self, index: usize, text: &str) -> Option<String> {
-    if let Opened::Read(known) = &self.opened[index] {
-      return known.clone();
-    }
-    let line = prefix(text, MAX_OPENING_CHARS);
-    let name = self.openings.iter().find_map(|pattern| {
-      let name = pattern.captures(line)?.get(1)?.as_str();
-      (!self.not_names.iter().any(|n| n == name)).then(|| name.to_owned())
+  /// Line `line` (1-based) with its comments and strings blanked.
+  pub fn code_line(&self, line: u64) -> &str {
+    let index = usize::try_from(line.saturating_sub(1)).unwrap_or(usize::MAX);
+    let Some(&start) = self.starts.get(index) else {
+      return "";
+    };
+    let end = self
+      .starts
+      .get(index + 1)
+      .map_or(self.code.len(), |next| next - 1);
+    self.code.get(start..end.max(start)).unwrap_or("")
+  }
+
+  /// Where line `line` sits: the innermost definition whose lines hold it (not `own`'s own
+  /// opening line), or the `macro_rules!` whose template holds it; in Rust, the macro block.
+  pub fn place(&self, line: u64, own: Option<&str>) -> Place {
+    let innermost = self.defs.iter().rfind(|d| {
+      d.line <= line && line <= d.end_line && !(d.line == line && Some(d.name.as_str()) == own)
     });
-    self.opened[index] = Opened::Read(name.clone());
-    name
+    let mut place = Place::default();
+    match innermost {
+      Some(d) if d.kind == "macro" => place.macro_rules = Some(d.name.clone()),
+      Some(d) if d.in_macro.is_some() => place.macro_rules.clone_from(&d.in_macro),
+      Some(d) if d.kind == "impl" => place.within = Some(format!("impl {}", d.name)),
+      Some(d) => place.within = Some(d.name.clone()),
+      None => {}
+    }
+    if self.rust {
+      place.in_macro = self.macro_block(line);
+    }
+    place
   }
 
-  /// The definition line `index` sits in: the name it opens itself when that is not `own`,
-  /// else the nearest line above, less indented, that opens one (at most `max_up` lines up).
-  pub fn enclosing(&mut self, index: usize, own: Option<&str>, max_up: usize) -> Option<String> {
-    let text = self.lines.text(index);
-    if let Some(name) = self.opened(index, &text) {
-      if Some(name.as_str()) != own {
-        return Some(name);
+  /// The macro `name!` whose block (opened right after it) holds line `line`, innermost first.
+  fn macro_block(&self, line: u64) -> Option<String> {
+    let at = self.tokens.partition_point(|t| t.line < line);
+    let token = if self.tokens.get(at).is_some_and(|t| t.line == line) {
+      at
+    } else {
+      at.checked_sub(1)?
+    };
+    let mut open = self.tokens[token].up;
+    while let Some(o) = open {
+      let bang = o.checked_sub(1).map(|b| &self.tokens[b]);
+      let name = o.checked_sub(2).map(|n| &self.tokens[n]);
+      if let (Some(bang), Some(name)) = (bang, name) {
+        if bang.kind == Kind::Punct
+          && bang.text == "!"
+          && name.kind == Kind::Id
+          && name.text != "macro_rules"
+        {
+          return Some(name.text.clone());
+        }
       }
-    }
-    let indent = leading_whitespace(&text);
-    for i in (index.saturating_sub(max_up)..index).rev() {
-      let above = self.lines.text(i);
-      if above.trim().is_empty() || leading_whitespace(&above) >= indent {
-        continue;
-      }
-      if let Some(name) = self.opened(i, &above) {
-        return Some(name);
-      }
+      open = self.tokens[o].up;
     }
     None
   }
 }
 
-/// The macro `name!` whose block (braces, brackets or parentheses opened right after it) holds
-/// each line of a Rust file, innermost first. Comments, strings (raw ones too) and character
-/// literals are skipped; one pass over the bytes.
-pub struct MacroLines {
-  names: Vec<String>,
-  /// Per line (index 0: line 1), the innermost macro's index in `names`.
-  lines: Vec<Option<usize>>,
-}
-
-impl MacroLines {
-  pub fn new(bytes: &[u8]) -> Self {
-    let n = bytes.len();
-    let mut names: Vec<String> = Vec::new();
-    // Per open bracket, the innermost macro block it is in (its own, or an outer one's).
-    let mut stack: Vec<Option<usize>> = Vec::new();
-    let mut lines: Vec<Option<usize>> = vec![None];
-    let mut i = 0;
-    while i < n {
-      let c = bytes[i];
-      let mut next = i + 1;
-      if c == b'/' && bytes.get(i + 1) == Some(&b'/') {
-        next = memchr_from(bytes, i, b'\n').unwrap_or(n);
-      } else if c == b'/' && bytes.get(i + 1) == Some(&b'*') {
-        next = find_from(bytes, i + 2, b"*/").map_or(n, |end| end + 2);
-      } else if c == b'"' {
-        next = string_end(bytes, i);
-      } else if c == b'\'' {
-        next = char_literal_end(bytes, i).unwrap_or(i + 1);
-      } else if matches!(c, b'{' | b'(' | b'[') {
-        let own = macro_before(bytes, i).map(|name| {
-          names.push(name);
-          names.len() - 1
-        });
-        stack.push(own.or_else(|| stack.last().copied().flatten()));
-      } else if matches!(c, b'}' | b')' | b']') {
-        stack.pop();
-      }
-      // Every line that begins inside what was just passed takes the state after it.
-      let state = stack.last().copied().flatten();
-      #[allow(clippy::naive_bytecount)] // most tokens are one byte long
-      let newlines = bytes[i..next.min(n)]
-        .iter()
-        .filter(|b| **b == b'\n')
-        .count();
-      lines.extend(std::iter::repeat_n(state, newlines));
-      i = next;
-    }
-    MacroLines { names, lines }
-  }
-
-  /// The macro whose block holds line `line` (1-based), if any.
-  pub fn at(&self, line: u64) -> Option<&str> {
-    let index = usize::try_from(line.checked_sub(1)?).ok()?;
-    let state = self
-      .lines
-      .get(index)
-      .or(self.lines.last())
-      .copied()
-      .flatten()?;
-    Some(self.names[state].as_str())
-  }
-}
-
-fn memchr_from(bytes: &[u8], from: usize, byte: u8) -> Option<usize> {
-  bytes[from..]
-    .iter()
-    .position(|b| *b == byte)
-    .map(|p| from + p)
-}
-
-fn find_from(bytes: &[u8], from: usize, needle: &[u8]) -> Option<usize> {
-  bytes
-    .get(from..)?
-    .windows(needle.len())
-    .position(|w| w == needle)
-    .map(|p| from + p)
-}
-
-/// Past the string opening at `i` (`"…"` with escapes, or raw `r#"…"#` when `r`, `r#`… precede it).
-fn string_end(bytes: &[u8], i: usize) -> usize {
-  let window = &bytes[i.saturating_sub(8)..i];
-  let hashes = window.iter().rev().take_while(|b| **b == b'#').count();
-  let raw = window.len() > hashes && window[window.len() - hashes - 1] == b'r';
-  let n = bytes.len();
-  if raw {
-    let mut close = vec![b'"'];
-    close.extend(std::iter::repeat_n(b'#', hashes));
-    return find_from(bytes, i + 1, &close).map_or(n, |end| end + close.len());
-  }
-  let mut j = i + 1;
-  while j < n && bytes[j] != b'"' {
-    j += if bytes[j] == b'\\' { 2 } else { 1 };
-  }
-  j + 1
-}
-
-/// Past a character literal opening at `i` (`'a'`, `'\n'`), or None (a lifetime, `'a`).
-fn char_literal_end(bytes: &[u8], i: usize) -> Option<usize> {
-  let rest = &bytes[i + 1..];
-  if rest.first() == Some(&b'\\') {
-    // `'\x'`: the escaped character is one that is not a newline.
-    let escaped = *rest.get(1)?;
-    return (escaped != b'\n' && rest.get(2) == Some(&b'\'')).then_some(i + 4);
-  }
-  let first = *rest.first()?;
-  if first == b'\'' || first == b'\\' {
-    return None;
-  }
-  // One character, however many bytes it takes in UTF-8.
-  let width = utf8_width(first);
-  (rest.get(width) == Some(&b'\'')).then_some(i + 1 + width + 1)
-}
-
-fn utf8_width(first: u8) -> usize {
-  match first {
-    0xF0..=0xF7 => 4,
-    0xE0..=0xEF => 3,
-    0xC0..=0xDF => 2,
-    _ => 1,
-  }
-}
-
-/// The macro name right before an opening at `i` (`name!` and spaces), within 120 bytes.
-fn macro_before(bytes: &[u8], i: usize) -> Option<String> {
-  let window = &bytes[i.saturating_sub(120)..i];
-  let end = window.len()
-    - window
-      .iter()
-      .rev()
-      .take_while(|b| b.is_ascii_whitespace())
-      .count();
-  if end == 0 || window[end - 1] != b'!' {
-    return None;
-  }
-  let word_end = end - 1;
-  let is_word = |b: &u8| b.is_ascii_alphanumeric() || *b == b'_';
-  let word_start = word_end
-    - window[..word_end]
-      .iter()
-      .rev()
-      .take_while(|b| is_word(b))
-      .count();
-  // The name begins at its first letter or underscore.
-  let word = &window[word_start..word_end];
-  let first = word
-    .iter()
-    .position(|b| b.is_ascii_alphabetic() || *b == b'_')?;
-  Some(String::from_utf8_lossy(&word[first..]).into_owned())
-}
-
 #[cfg(test)]
 mod tests {
   use super::*;
-
-  #[test]
-  fn macro_blocks_hold_their_lines() {
-    let source = b"cfg_rt! {\n    pub fn a() {\n        x();\n    }\n}\nfn b() {}\nquote!(\n  \"}\" // }\n  y\n)\n";
-    let lines = MacroLines::new(source);
-    assert_eq!(lines.at(1), None);
-    assert_eq!(lines.at(2), Some("cfg_rt"));
-    assert_eq!(lines.at(3), Some("cfg_rt"));
-    assert_eq!(lines.at(6), None);
-    assert_eq!(lines.at(8), Some("quote"));
-    assert_eq!(lines.at(9), Some("quote"));
-  }
 
   #[test]
   fn lines_count_as_the_file_has_them() {
@@ -308,23 +180,46 @@ mod tests {
   }
 
   #[test]
-  fn the_enclosing_definition_is_the_nearest_less_indented_opening() {
-    let source = b"def outer():\n    def inner():\n        pass\n    target()\n";
-    let lines = Lines::new(source);
-    let opening = Regex::new(r"^\s*(?:async\s+)?(?:def|class)\s+([A-Za-z_$][\w$]*)").unwrap();
-    let openings = [&opening];
-    let mut defs = Definitions::new(&lines, &openings, &[]);
+  fn a_line_sits_in_the_innermost_definition_that_holds_it() {
+    let text = "fn outer() {\n    fn inner() {\n        x();\n    }\n    target();\n}\n";
+    let facts = FileFacts::new(text, Lang::Rust).unwrap();
     assert_eq!(
-      defs.enclosing(3, Some("target"), 5000).as_deref(),
+      facts.place(5, Some("target")).within.as_deref(),
       Some("outer")
     );
     assert_eq!(
-      defs.enclosing(2, Some("target"), 5000).as_deref(),
+      facts.place(3, Some("target")).within.as_deref(),
       Some("inner")
     );
     assert_eq!(
-      defs.enclosing(1, Some("inner"), 5000).as_deref(),
+      facts.place(2, Some("inner")).within.as_deref(),
       Some("outer")
     );
+  }
+
+  #[test]
+  fn macro_templates_and_macro_blocks_hold_their_lines() {
+    let text = "macro_rules! make {\n    ($n:ident) => { fn $n() { go() } };\n}\ncfg_rt! {\n    pub fn a() {\n        x();\n    }\n}\n";
+    let facts = FileFacts::new(text, Lang::Rust).unwrap();
+    let template = facts.place(2, None);
+    assert_eq!(
+      (template.within, template.macro_rules.as_deref()),
+      (None, Some("make"))
+    );
+    let block = facts.place(6, None);
+    assert_eq!(
+      (block.within.as_deref(), block.in_macro.as_deref()),
+      (Some("a"), Some("cfg_rt"))
+    );
+    assert_eq!(facts.place(9, None), Place::default());
+  }
+
+  #[test]
+  fn comments_and_docstrings_are_not_code() {
+    let text = "def f():\n    \"\"\"Call g() like\n    g(1)\n    \"\"\"\n    g(2)  # g(3)\n";
+    let facts = FileFacts::new(text, Lang::Python).unwrap();
+    assert_eq!(facts.code_line(3).trim(), "");
+    assert_eq!(facts.code_line(5).trim(), "g(2)");
+    assert!(FileFacts::new("fn f() {", Lang::Rust).is_none());
   }
 }

@@ -59,6 +59,17 @@ pub struct Lexed {
   pub unbalanced: bool,
 }
 
+/// The language a file's extension (without the dot, any case) names, and the lexer that reads it.
+pub fn language_of_extension(extension: &str) -> Option<(&'static str, Lang)> {
+  match extension.to_ascii_lowercase().as_str() {
+    "rs" => Some(("rust", Lang::Rust)),
+    "py" | "pyw" | "pyi" => Some(("python", Lang::Python)),
+    "ts" | "tsx" | "mts" | "cts" => Some(("typescript", Lang::Script)),
+    "js" | "jsx" | "mjs" | "cjs" => Some(("javascript", Lang::Script)),
+    _ => None,
+  }
+}
+
 /// Longest first: the punctuation read as one token.
 fn punctuation(lang: Lang) -> &'static [&'static str] {
   match lang {
@@ -235,6 +246,8 @@ impl Lexer<'_> {
       self.brackets.truncate(k);
     }
     let t = self.token(Kind::Punct, (p as char).to_string(), from, self.line);
+    // A closing bracket is inside what it closes: it opens no logical line.
+    self.out.tokens[t].logical = false;
     if let Some(pair) = pair {
       self.out.tokens[t].pair = Some(pair);
       self.out.tokens[pair].pair = Some(t);

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use crate::files::{open_workspace_file, read_prefix};
 use crate::source_lex::definitions::{definitions, Definition};
-use crate::source_lex::{lex, masked, Lang};
+use crate::source_lex::{language_of_extension, lex, masked, Lang};
 
 /// At most this many paths are outlined; past them the outline is cut (`paths`).
 pub const MAX_OUTLINE_PATHS: usize = 500;
@@ -56,17 +56,11 @@ pub struct Outline {
   pub cut: Option<&'static str>,
 }
 
-/// The language of workspace-relative `path` by its extension.
-pub fn language_of(path: &str) -> Option<&'static str> {
+/// The language of workspace-relative `path` by its extension, and its lexer.
+pub fn language_of(path: &str) -> Option<(&'static str, Lang)> {
   let name = path.rsplit('/').next().unwrap_or(path);
   let dot = name.rfind('.').filter(|&d| d > 0)?;
-  match name[dot + 1..].to_ascii_lowercase().as_str() {
-    "rs" => Some("rust"),
-    "py" | "pyw" | "pyi" => Some("python"),
-    "ts" | "tsx" | "mts" | "cts" => Some("typescript"),
-    "js" | "jsx" | "mjs" | "cjs" => Some("javascript"),
-    _ => None,
-  }
+  language_of_extension(&name[dot + 1..])
 }
 
 /// How many lines `text` has: a last line without its newline counts, an empty end does not.
@@ -80,21 +74,8 @@ pub fn line_count(text: &str) -> u64 {
   }
 }
 
-/// Which lexer reads a language.
-pub fn lexer_of(language: &str) -> Option<Lang> {
-  match language {
-    "rust" => Some(Lang::Rust),
-    "python" => Some(Lang::Python),
-    "typescript" | "javascript" => Some(Lang::Script),
-    _ => None,
-  }
-}
-
-/// The definitions of `text` in `language`, and whether something did not close.
-pub fn outline_text(text: &str, language: Option<&str>) -> (Vec<Definition>, bool) {
-  let Some(lang) = language.and_then(lexer_of) else {
-    return (Vec::new(), false);
-  };
+/// The definitions of `text` read by `lang`, and whether something did not close.
+pub fn outline_text(text: &str, lang: Lang) -> (Vec<Definition>, bool) {
   let lexed = lex(text, lang);
   let code = masked(text, &lexed.blanks);
   (definitions(lang, &lexed, text, &code), lexed.unbalanced)
@@ -190,7 +171,7 @@ pub fn outline_source(
     let mut file = FileOutline {
       path: rel.clone(),
       lines: 0,
-      language,
+      language: language.map(|l| l.0),
       definitions: Vec::new(),
       problem: None,
       unbalanced: false,
@@ -203,8 +184,8 @@ pub fn outline_source(
         file.lines = line_count(&text);
         if bytes.contains(&0) {
           file.problem = Some("binary");
-        } else {
-          (file.definitions, file.unbalanced) = outline_text(&text, language);
+        } else if let Some((_, lang)) = language {
+          (file.definitions, file.unbalanced) = outline_text(&text, lang);
         }
       }
     }

@@ -9,9 +9,10 @@
 //! order).
 //!
 //! With a [`ScanContext`], each match also carries what the api layer needs to word it, read from
-//! its file in the same pass (`source_context`): the line's text (bounded), the tags whose
-//! patterns the whole line matches, the definition it sits in, the Rust macro block that holds
-//! it, the file's line count and when it was last written. Every file is opened as a regular
+//! its file in the same pass (`source_context`, over the lexer's outline): the line's text
+//! (bounded), the tags whose patterns its code matches, whether the match is code at all (not a
+//! comment, docstring or string), the definition or `macro_rules!` template it sits in, the Rust
+//! macro block that holds it, the file's line count and when it was last written. Every file is opened as a regular
 //! file, never through a link, and read up to `max_file_bytes`.
 
 use std::path::Path;
@@ -23,7 +24,8 @@ use grep_searcher::{BinaryDetection, SearcherBuilder};
 use regex::Regex;
 
 use crate::files::{open_workspace_file, read_prefix, written_ms};
-use crate::source_context::{prefix, Definitions, Lines, MacroLines};
+use crate::source_context::{prefix, FileFacts, Lines, Place};
+use crate::source_lex::language_of_extension;
 use crate::source_walk::{SkippedDirs, SourceFiles, WalkStop};
 
 /// Which files one pattern applies to (by extension, compared lowercase, without the dot).
@@ -46,13 +48,8 @@ pub struct ScanContext {
   /// A match's `text` is the first this many characters of its line.
   pub line_chars: usize,
   pub tags: Vec<ScanTag>,
-  /// The lines that open a definition, per extension, each capturing its name (tried in order).
-  pub openings: Vec<ScanRule>,
-  /// Names an opening never gives (`if`, `for`: a pattern would take them for a method).
-  pub not_names: Vec<String>,
   /// A line that opens this name's own definition is not "in" it (the symbol asked about).
   pub own_name: Option<String>,
-  pub max_lines_up: usize,
 }
 
 /// One scan: the rules, the directories never entered, the bounds.
@@ -73,8 +70,14 @@ pub struct SourceScan {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct MatchContext {
   pub text: String,
+  /// Read on the line's code only, where the lexer knows the language.
   pub tags: Vec<String>,
+  /// Whether the pattern matches the line's code, not only its comments and strings (None: the
+  /// lexer cannot tell). With a match in code: the innermost definition whose lines hold it, the
+  /// `macro_rules!` whose template does, in Rust the macro invocation whose block does.
+  pub code: Option<bool>,
   pub within: Option<String>,
+  pub macro_rules: Option<String>,
   pub in_macro: Option<String>,
   pub file_lines: u64,
   /// Milliseconds since the Unix epoch: the file's modification time, or on Unix its change
@@ -157,15 +160,15 @@ fn applies(rule: &ScanRule, extension: &str) -> bool {
     .any(|e| e.eq_ignore_ascii_case(extension))
 }
 
-/// A context's patterns, compiled once.
+/// A context's patterns, compiled once (and the scan's own, to tell code from text).
 struct Compiled<'a> {
   context: &'a ScanContext,
   tags: Vec<(&'a str, Vec<(&'a ScanRule, Regex)>)>,
-  openings: Vec<(&'a ScanRule, Regex)>,
+  rules: Vec<Regex>,
 }
 
 impl<'a> Compiled<'a> {
-  fn new(context: &'a ScanContext) -> Result<Self, ScanPatternError> {
+  fn new(context: &'a ScanContext, scan_rules: &[ScanRule]) -> Result<Self, ScanPatternError> {
     let rules = |rules: &'a [ScanRule]| {
       rules
         .iter()
@@ -179,48 +182,55 @@ impl<'a> Compiled<'a> {
         .iter()
         .map(|t| Ok((t.tag.as_str(), rules(&t.rules)?)))
         .collect::<Result<_, ScanPatternError>>()?,
-      openings: rules(&context.openings)?,
+      rules: scan_rules
+        .iter()
+        .map(|r| compiled(&r.pattern))
+        .collect::<Result<_, _>>()?,
     })
   }
 
-  /// The context of each of `lines` (1-based) of one file.
+  /// The context of each of `lines` (1-based) of one file, which scan rule `rule` matched: where
+  /// the lexer reads the file, on each line's code (comments and strings blanked).
   fn of_file(
     &self,
+    rule: usize,
     extension: &str,
     bytes: &[u8],
     lines: &[u64],
     written_ms: u64,
   ) -> Vec<MatchContext> {
     let text = Lines::new(bytes);
-    let openings: Vec<&Regex> = self
-      .openings
-      .iter()
-      .filter(|(r, _)| applies(r, extension))
-      .map(|(_, re)| re)
-      .collect();
-    let mut definitions = Definitions::new(&text, &openings, &self.context.not_names);
-    let macros = (extension == "rs").then(|| MacroLines::new(bytes));
+    let facts = language_of_extension(extension)
+      .and_then(|(_, lang)| FileFacts::new(&String::from_utf8_lossy(bytes), lang));
+    let own = self.context.own_name.as_deref();
     lines
       .iter()
       .map(|&line| {
         let index = usize::try_from(line - 1).unwrap_or(usize::MAX);
         let whole = text.text(index);
+        let read = facts.as_ref().map_or(whole.as_ref(), |f| f.code_line(line));
         let tags = self
           .tags
           .iter()
           .filter(|(_, rules)| {
             rules
               .iter()
-              .any(|(r, re)| applies(r, extension) && re.is_match(&whole))
+              .any(|(r, re)| applies(r, extension) && re.is_match(read))
           })
           .map(|(tag, _)| (*tag).to_owned())
           .collect();
-        let own = self.context.own_name.as_deref();
+        let code = facts.as_ref().map(|_| self.rules[rule].is_match(read));
+        let place = match &facts {
+          Some(f) if code == Some(true) => f.place(line, own),
+          _ => Place::default(),
+        };
         MatchContext {
           text: prefix(&whole, self.context.line_chars).to_owned(),
           tags,
-          within: definitions.enclosing(index, own, self.context.max_lines_up),
-          in_macro: macros.as_ref().and_then(|m| m.at(line)).map(str::to_owned),
+          code,
+          within: place.within,
+          macro_rules: place.macro_rules,
+          in_macro: place.in_macro,
           file_lines: text.count(),
           written_ms,
         }
@@ -273,7 +283,11 @@ pub fn scan_cancellable(
       })
     })
     .collect::<Result<Vec<_>, _>>()?;
-  let context = scan.context.as_ref().map(Compiled::new).transpose()?;
+  let context = scan
+    .context
+    .as_ref()
+    .map(|c| Compiled::new(c, &scan.rules))
+    .transpose()?;
   let mut outcome = ScanOutcome::default();
   let mut files =
     SourceFiles::cancellable(root, scan.skip.clone(), started, scan.deadline, cancelled);
@@ -315,7 +329,7 @@ pub fn scan_cancellable(
     let shown = files.shown(&file.path);
     let contexts = context
       .as_ref()
-      .map(|c| c.of_file(&file.extension, &bytes, &lines, written_ms(&metadata)));
+      .map(|c| c.of_file(rule, &file.extension, &bytes, &lines, written_ms(&metadata)));
     let mut contexts = contexts.map(Vec::into_iter);
     for line in lines {
       outcome.matches.push(ScanMatch {

@@ -16,6 +16,9 @@ const BEFORE_IMPL = new Set(["{", "}", ";", "]", "*", "unsafe", "default"]);
 const GOES_ON = new Set([".", "?.", "=>", "?", ":", "&&", "||", "??", "+", "-", "*", "/", "|", "&", "=", ","]);
 for (const p of ["<", ">", "==", "===", "!=", "!==", "<=", ">=", "%", "^"]) GOES_ON.add(p);
 
+/** A line ending with this goes on (a `>` there closes a type's arguments: it ends nothing open). */
+const endsGoingOn = (text) => text !== ">" && GOES_ON.has(text);
+
 /** The whitespace a name's text is collapsed on. */
 const collapse = (text) =>
   text
@@ -53,13 +56,23 @@ function definitions(language, lexed, text, code) {
     defs.push(def);
     if (close !== null) open.push({ def: defs.length - 1, close });
   }
-  /** From token `k`: the body `{ open, close }` or the `;` that ends a head without one, or null. */
+  /**
+   * From token `k`: the body `{ open, close }` or the `;` that ends a head without one, or null.
+   * In a script, braces inside `<…>` or right after `:` are a type's (`<T extends { a: 1 }>`,
+   * `): { a: 1 } {`), passed.
+   */
   function body(k) {
+    let angle = 0;
     for (let j = k; j < tokens.length && j < k + MAX_HEAD_TOKENS; j += 1) {
       const t = tokens[j];
       if (t.k !== "p") continue;
-      if (t.t === "{") return t.m === -1 ? null : { open: j, close: t.m };
-      if (t.t === "(" || t.t === "[") {
+      if (language === "script" && t.t === "<") angle += 1;
+      else if (t.t === ">" && angle > 0) angle -= 1;
+      else if (t.t === "{" && (angle > 0 || (language === "script" && is(j - 1, "p", ":")))) {
+        if (t.m === -1) return null;
+        j = t.m;
+      } else if (t.t === "{") return t.m === -1 ? null : { open: j, close: t.m };
+      else if (t.t === "(" || t.t === "[") {
         if (t.m === -1) return null;
         j = t.m;
       } else if (t.t === ";") return { open: -1, close: j };
@@ -136,20 +149,35 @@ function definitions(language, lexed, text, code) {
   const lineStart = (at) => (at === 0 ? 0 : text.lastIndexOf("\n", at - 1) + 1);
   const indentAt = (k) => indentOf(text, lineStart(tokens[k].from));
 
-  /** Where a statement starting at token `k` ends: `;`, a closing bracket, or a line that does not go on. */
+  /** Where a statement starting at token `k` ends: `;`, a closing bracket, or a line that does not go on (a `,` may be a type argument's). */
   function statementEnd(k, indent) {
     let j = k;
     for (; j < tokens.length; j += 1) {
       const t = tokens[j];
-      if (j > k && t.first && !GOES_ON.has(t.t) && !GOES_ON.has(tokens[j - 1].t)) {
+      if (j > k && t.first && !GOES_ON.has(t.t) && !endsGoingOn(tokens[j - 1].t)) {
         if (indentAt(j) <= indent) return j - 1;
       }
       if (t.k !== "p") continue;
-      if (t.t === ";" || t.t === ",") return j;
+      // `;`, or a `,` before another declarator (`a = 1, b = 2`; one in `<A, B>` is a type's).
+      if (t.t === ";" || (t.t === "," && is(j + 1, "id") && is(j + 2, "p", "="))) return j;
       if (t.t === ")" || t.t === "]" || t.t === "}") return j - 1;
       if ((t.t === "(" || t.t === "[" || t.t === "{") && t.m !== -1) j = t.m;
     }
     return tokens.length - 1;
+  }
+  /** Past the type parameters `<…>` at token `j` (brackets in them passed whole); `j` when there are none. */
+  function pastAngles(j) {
+    if (!is(j, "p", "<")) return j;
+    let depth = 0;
+    for (let k = j; k < tokens.length && k < j + MAX_HEAD_TOKENS; k += 1) {
+      const t = tokens[k];
+      if (t.k !== "p") continue;
+      if (t.t === "<") depth += 1;
+      else if (t.t === ">") depth -= 1;
+      else if ((t.t === "(" || t.t === "[" || t.t === "{") && t.m !== -1) k = t.m;
+      if (depth === 0) return k + 1;
+    }
+    return j;
   }
   /** An arrow function or function expression from token `k` (its statement's line indented `indent`): the token it ends at, or -1. */
   function functionValue(k, indent) {
@@ -158,15 +186,16 @@ function definitions(language, lexed, text, code) {
       const b = body(j + 1);
       return b === null || b.open === -1 ? -1 : b.close;
     }
-    if (is(j, "p", "<")) {
-      while (j < tokens.length && j < k + MAX_HEAD_TOKENS && !is(j, "p", "(")) j += 1;
-    }
+    j = pastAngles(j);
     if (is(j, "p", "(") && tokens[j].m !== -1) {
       j = tokens[j].m + 1;
       if (is(j, "p", ":")) {
+        let angle = 0;
         for (let limit = j + MAX_HEAD_TOKENS; j < tokens.length && j < limit && !is(j, "p", "=>"); j += 1) {
           const t = tokens[j];
-          if (t.t === ";" || t.t === "=" || (t.first && !GOES_ON.has(t.t))) return -1;
+          if (angle === 0 && (t.t === ";" || t.t === "=" || (t.first && !GOES_ON.has(t.t)))) return -1;
+          if (t.t === "<") angle += 1;
+          else if (t.t === ">" && angle > 0) angle -= 1;
           if ((t.t === "(" || t.t === "[" || t.t === "{") && t.m !== -1) j = t.m;
         }
       }
@@ -183,7 +212,7 @@ function definitions(language, lexed, text, code) {
       if (MODIFIERS.has(prev.t)) continue;
       if (prev.t === ")" && prev.m > 1 && is(prev.m - 2, "p", "@")) return true;
       if (prev.k === "id" && is(j - 2, "p", "@")) return true;
-      return tokens[j].first && !GOES_ON.has(prev.t);
+      return tokens[j].first && !endsGoingOn(prev.t);
     }
     return false;
   }
@@ -235,7 +264,7 @@ function definitions(language, lexed, text, code) {
     if (up === null || up.kind !== "class" || t.up === -1 || tokens[t.up].m !== open[open.length - 1].close) return;
     if (!memberStart(k)) return;
     let j = is(k + 1, "p", "?") || is(k + 1, "p", "!") ? k + 2 : k + 1;
-    if (is(j, "p", "<")) while (j < tokens.length && j < k + MAX_HEAD_TOKENS && !is(j, "p", "(")) j += 1;
+    j = pastAngles(j);
     if (is(j, "p", "(") && tokens[j].m !== -1) {
       const b = body(tokens[j].m + 1);
       if (b !== null && b.open !== -1) add(t.t, "method", t.line, ends(b), parent, b.close);

@@ -124,6 +124,8 @@ class Lexer {
     const pair = open === -1 ? -1 : this.brackets[open];
     if (open !== -1) this.brackets.length = open;
     const t = this.token("p", p, from, this.line);
+    // A closing bracket is inside what it closes: it opens no logical line.
+    this.tokens[t].logical = false;
     if (pair !== -1) {
       this.tokens[t].m = pair;
       this.tokens[pair].m = t;
@@ -219,4 +221,7 @@ function masked(text, blanks) {
   return parts.join("");
 }
 
-module.exports = { lex, masked };
+/** The lexer that reads each language of lib/contract/source-outline.js. */
+const LEXERS = { rust: "rust", python: "python", typescript: "script", javascript: "script" };
+
+module.exports = { LEXERS, lex, masked };

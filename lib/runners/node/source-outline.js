@@ -15,9 +15,7 @@ const {
 } = require("../../contract/source-outline.js");
 const { outlineDeadline, outlineLanguage } = require("../../contract/source-outline.js");
 const { definitions } = require("./source-definitions.js");
-const { lex, masked } = require("./source-lex.js");
-
-const LEXED = { rust: "rust", python: "python", typescript: "script", javascript: "script" };
+const { LEXERS, lex, masked } = require("./source-lex.js");
 
 /** How many lines `text` has: a last line without its newline counts, an empty end does not. */
 function lineCount(text) {
@@ -28,7 +26,7 @@ function lineCount(text) {
 
 /** What outlining `text` in `language` gives: `{ definitions, unbalanced? }`. */
 function outlineText(text, language) {
-  const lexer = LEXED[language];
+  const lexer = LEXERS[language];
   if (!lexer) return { definitions: [] };
   const lexed = lex(text, lexer);
   const defs = definitions(lexer, lexed, text, masked(text, lexed.blanks));

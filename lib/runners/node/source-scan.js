@@ -10,7 +10,9 @@
 // says `gitignoreUnread: true`.
 
 const { readRegularSync, writtenMs } = require("../../contract/files.js");
-const { definitions, fileLines, prefix, rustMacroLines } = require("./source-context.js");
+const { languageOfExtension } = require("../../contract/source-outline.js");
+const { fileFacts, fileLines, prefix } = require("./source-context.js");
+const { LEXERS } = require("./source-lex.js");
 const { gitignoreReadable, shownPath, sourceFiles, stopper } = require("./source-walk.js");
 
 /** A line is matched on at most this many characters (see the top comment). */
@@ -33,29 +35,36 @@ function compile(rules) {
   });
 }
 
-/** A context's patterns compiled once, and what they say of one file's matching lines. */
+/**
+ * A context's patterns compiled once, and what they say of one file's lines that `rule` (the
+ * scan's) matched. In a language the lexer knows (and where everything closed), the tags and the
+ * code check read each line with its comments and strings blanked, and the place comes from its
+ * definitions (source-context.js).
+ */
 function contextOf(context) {
   const tags = context.tags.map((t) => ({ tag: t.tag, rules: compile(t.rules) }));
-  const openings = compile(context.openings);
-  return (extension, bytes, lineNumbers, stat) => {
+  const own = context.ownName ?? null;
+  return (rule, extension, bytes, lineNumbers, stat) => {
     const text = bytes.toString("utf8");
     const { lines, count } = fileLines(text);
-    const opens = openings.filter((r) => r.extensions.includes(extension)).map((r) => r.regex);
-    const defs = definitions(lines, opens, context.notNames ?? []);
-    const macros = extension === "rs" ? rustMacroLines(bytes) : null;
+    const lexer = LEXERS[languageOfExtension(extension)];
+    const facts = lexer ? fileFacts(text, lexer) : null;
     return lineNumbers.map((line) => {
       const whole = lines[line - 1] ?? "";
-      const matched = whole.slice(0, MAX_MATCHED_CHARS);
-      const within = defs.enclosing(line - 1, context.ownName ?? null, context.maxLinesUp);
-      const macro = macros?.at(line) ?? null;
+      const read = (facts ? facts.codeLine(line) : whole).slice(0, MAX_MATCHED_CHARS);
+      const code = facts ? rule.regex.test(read) : null;
+      const place = code ? facts.place(line, own) : {};
+      // Absent rather than null, as the addon's object has them.
+      const set = (key, value) => (value === null || value === undefined ? {} : { [key]: value });
       return {
         text: prefix(whole, context.lineChars),
         tags: tags
-          .filter((t) => t.rules.some((r) => r.extensions.includes(extension) && r.regex.test(matched)))
+          .filter((t) => t.rules.some((r) => r.extensions.includes(extension) && r.regex.test(read)))
           .map((t) => t.tag),
-        // Absent rather than null, as the addon's object has them.
-        ...(within === null ? {} : { within }),
-        ...(macro === null ? {} : { macro }),
+        ...set("code", code),
+        ...set("within", place.within),
+        ...set("macroRules", place.macroRules),
+        ...set("macro", place.macro),
         fileLines: count,
         writtenMs: writtenMs(stat),
       };
@@ -112,7 +121,7 @@ function scanSource(cwd, scan, cancel = null) {
     const full = found.length > room;
     found = found.slice(0, room);
     const shown = shownPath(cwd, abs);
-    const contexts = withContext ? withContext(extension, bytes, found, read.stat) : [];
+    const contexts = withContext ? withContext(rule, extension, bytes, found, read.stat) : [];
     for (const [i, line] of found.entries()) {
       out.matches.push({ path: shown, line, fileBytes: bytes.length, ...contexts[i] });
     }

@@ -141,13 +141,21 @@ impl Outliner<'_> {
     }
   }
 
-  /// From token `k`: the body, or the `;` that ends a head without one, or None.
+  /// From token `k`: the body, or the `;` that ends a head without one, or None. In a script,
+  /// braces inside `<…>` or right after `:` are a type's (`<T extends { a: 1 }>`, `): { a: 1 } {`),
+  /// passed.
   fn body(&self, k: usize) -> Option<Body> {
     let mut j = k;
+    let mut angle = 0usize;
     while j < self.tokens.len() && j < k + MAX_HEAD_TOKENS {
       let t = &self.tokens[j];
       if t.kind == Kind::Punct {
         match t.text.as_str() {
+          "<" if self.lang == Lang::Script => angle += 1,
+          ">" if angle > 0 => angle -= 1,
+          "{" if angle > 0 || (self.lang == Lang::Script && j > 0 && self.is_p(j - 1, ":")) => {
+            j = t.pair?;
+          }
           "{" => {
             return t.pair.map(|close| Body {
               open: Some(j),

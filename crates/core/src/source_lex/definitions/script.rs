@@ -29,6 +29,11 @@ fn goes_on(text: &str) -> bool {
   GOES_ON.contains(&text)
 }
 
+/// A line ending with this goes on (a `>` there closes a type's arguments: it ends nothing open).
+fn ends_going_on(text: &str) -> bool {
+  text != ">" && goes_on(text)
+}
+
 fn item_kind(word: &str) -> Option<&'static str> {
   match word {
     "interface" => Some("interface"),
@@ -48,7 +53,32 @@ impl Outliner<'_> {
     }
   }
 
-  /// Where a statement starting at token `k` ends: `;`, a closing bracket, or a line that does not go on.
+  /// Past the type parameters `<…>` at token `j` (brackets in them passed whole); `j` when there are none.
+  fn past_angles(&self, j: usize) -> usize {
+    if !self.is_p(j, "<") {
+      return j;
+    }
+    let mut depth = 0i64;
+    let mut k = j;
+    while k < self.tokens.len() && k < j + MAX_HEAD_TOKENS {
+      let t = &self.tokens[k];
+      if t.kind == Kind::Punct {
+        match t.text.as_str() {
+          "<" => depth += 1,
+          ">" => depth -= 1,
+          _ => k = self.jump(k),
+        }
+        if depth == 0 {
+          return k + 1;
+        }
+      }
+      k += 1;
+    }
+    j
+  }
+
+  /// Where a statement starting at token `k` ends: `;`, a closing bracket, or a line that does not
+  /// go on (a `,` may be a type argument's).
   fn statement_end(&self, k: usize, indent: u64) -> usize {
     let mut j = k;
     while j < self.tokens.len() {
@@ -56,14 +86,16 @@ impl Outliner<'_> {
       if j > k
         && t.first
         && !goes_on(&t.text)
-        && !goes_on(&self.tokens[j - 1].text)
+        && !ends_going_on(&self.tokens[j - 1].text)
         && self.indent_at(j) <= indent
       {
         return j - 1;
       }
       if t.kind == Kind::Punct {
         match t.text.as_str() {
-          ";" | "," => return j,
+          // `;`, or a `,` before another declarator (`a = 1, b = 2`; one in `<A, B>` is a type's).
+          ";" => return j,
+          "," if self.is_id(j + 1) && self.is_p(j + 2, "=") => return j,
           ")" | "]" | "}" => return j - 1,
           _ => j = self.jump(j),
         }
@@ -85,19 +117,21 @@ impl Outliner<'_> {
       let b = self.body(j + 1)?;
       return b.open.map(|_| b.close);
     }
-    if self.is_p(j, "<") {
-      while j < self.tokens.len() && j < k + MAX_HEAD_TOKENS && !self.is_p(j, "(") {
-        j += 1;
-      }
-    }
+    j = self.past_angles(j);
     if self.is_p(j, "(") && self.tokens[j].pair.is_some() {
       j = self.tokens[j].pair.unwrap_or(j) + 1;
       if self.is_p(j, ":") {
         let limit = j + MAX_HEAD_TOKENS;
+        let mut angle = 0usize;
         while j < self.tokens.len() && j < limit && !self.is_p(j, "=>") {
           let t = &self.tokens[j];
-          if t.text == ";" || t.text == "=" || (t.first && !goes_on(&t.text)) {
+          if angle == 0 && (t.text == ";" || t.text == "=" || (t.first && !goes_on(&t.text))) {
             return None;
+          }
+          if t.text == "<" {
+            angle += 1;
+          } else if t.text == ">" && angle > 0 {
+            angle -= 1;
           }
           j = self.jump(j) + 1;
         }
@@ -133,7 +167,7 @@ impl Outliner<'_> {
         if prev.kind == Kind::Id && j >= 2 && self.is_p(j - 2, "@") {
           return true;
         }
-        return self.tokens[j].first && !goes_on(&prev.text);
+        return self.tokens[j].first && !ends_going_on(&prev.text);
       }
       if j == 0 {
         return false;
@@ -255,11 +289,7 @@ impl Outliner<'_> {
     } else {
       k + 1
     };
-    if self.is_p(j, "<") {
-      while j < self.tokens.len() && j < k + MAX_HEAD_TOKENS && !self.is_p(j, "(") {
-        j += 1;
-      }
-    }
+    j = self.past_angles(j);
     let name = t.text.clone();
     let line = t.line;
     if self.is_p(j, "(") && self.tokens[j].pair.is_some() {
