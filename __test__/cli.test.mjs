@@ -137,7 +137,7 @@ test("doctor's tools row: the focused tools on for this project in Pi, and where
   // PI_CODEGRAPH_TOOLS wins over the saved file; a value it cannot read is ignored and said.
   assert.equal(
     tools({ PI_CODEGRAPH_TOOLS: "all" }),
-    "codegraph_explore, codegraph_node, codegraph_relations, codegraph_search (set by PI_CODEGRAPH_TOOLS)",
+    "codegraph_explore, codegraph_node, codegraph_relations, codegraph_search, codegraph_changes (set by PI_CODEGRAPH_TOOLS)",
   );
   assert.equal(tools({ PI_CODEGRAPH_TOOLS: "none" }), "codegraph_explore only (set by PI_CODEGRAPH_TOOLS)");
   const ignored = tools({ PI_CODEGRAPH_TOOLS: "lots" });

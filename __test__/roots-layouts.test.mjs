@@ -150,7 +150,7 @@ for (const impl of implementations) {
         const own = {
           codegraph_explore: ["request"],
           codegraph_node: ["symbol", "file", "offset", "limit", "outline"],
-          codegraph_relations: ["relation", "symbol", "file", "limit", "depth"],
+          codegraph_relations: ["relation", "symbol", "file", "limit", "depth", "from", "to"],
           codegraph_search: ["name", "kind", "limit"],
         };
         for (const name of TOOLS) {
