@@ -40,12 +40,12 @@ export function changesTree(dir, parent, id) {
   const copy = path.join(parent, `changes-${id}`);
   fs.rmSync(copy, { recursive: true, force: true });
   fs.mkdirSync(parent, { recursive: true });
-  run("cp", ["-a", dir, copy], parent);
+  run("cp", ["-R", "--preserve=mode,timestamps", dir, copy], parent);
   run("git", ["init", "-q"], copy);
   fs.appendFileSync(path.join(copy, ".git", "info", "exclude"), ".codegraph/\n.codegraph-saved/\n");
   run("git", ["add", "-A"], copy);
   run("git", [...GIT_CONFIG, "commit", "-q", "-m", "the cached corpus"], copy);
-  if (syncAfterEdit()) run("cp", ["-a", ".codegraph", ".codegraph-saved"], copy);
+  if (syncAfterEdit()) run("cp", ["-R", "--preserve=mode,timestamps", ".codegraph", ".codegraph-saved"], copy);
   return { dir: copy };
 }
 
@@ -81,7 +81,7 @@ export function applyEdits(q, dir, cli) {
     restore(originals);
     if (syncAfterEdit()) {
       fs.rmSync(path.join(dir, ".codegraph"), { recursive: true, force: true });
-      run("cp", ["-a", ".codegraph-saved", ".codegraph"], dir);
+      run("cp", ["-R", "--preserve=mode,timestamps", ".codegraph-saved", ".codegraph"], dir);
     }
   };
 }

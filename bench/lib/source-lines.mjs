@@ -96,11 +96,11 @@ function startPattern(lang, name) {
   );
 }
 
-/** The last line (1-based) of a brace-language definition that starts at `start`. */
-function braceEnd(code, start, lang) {
+/** The last line (1-based) of a Rust definition that starts at `start`: its braces, or its `;`. */
+function braceEnd(code, start) {
   let depth = 0;
   let opened = false;
-  let other = 0; // () and [] depth, for a TypeScript definition without braces
+  let other = 0;
   for (let l = start; l <= code.length; l++) {
     for (const ch of code[l - 1]) {
       if (ch === "{") {
@@ -112,12 +112,33 @@ function braceEnd(code, start, lang) {
       else if (ch === ";" && depth === 0 && other === 0 && !opened) return l;
       if (opened && depth === 0) return l;
     }
-    if (lang === "ts" && !opened && other === 0 && depth === 0) {
-      const line = code[l - 1].trim();
-      const next = (code.slice(l).find((x) => x.trim()) ?? "").trim();
-      const goesOn = /(?:=>|=|,|\(|:|\?|\||&|\+|-|\*|\/|<)$/u.test(line) || /^(?:[.?:)|&=+]|=>)/u.test(next);
-      if (line && !goesOn && l > start) return l;
+  }
+  return code.length;
+}
+
+const indentOf = (x) => x.length - x.trimStart().length;
+
+/**
+ * The last line (1-based) of a TypeScript/JavaScript definition that starts at `start`: where its
+ * brackets are all closed and the next code line is no deeper than the start and does not go on
+ * with it (formatted code: a parameter's object type has braces too, so braces alone cannot say).
+ */
+function formattedEnd(code, start) {
+  const base = indentOf(code[start - 1]);
+  let depth = 0;
+  for (let l = start; l <= code.length; l++) {
+    for (const ch of code[l - 1]) {
+      if ("{([".includes(ch)) depth++;
+      else if ("})]".includes(ch)) depth--;
     }
+    if (depth > 0) continue;
+    const line = code[l - 1].trim();
+    const nextAt = code.findIndex((x, i) => i >= l && x.trim());
+    if (nextAt < 0) return l;
+    const next = code[nextAt];
+    const goesOn =
+      /(?:=>|=|,|\(|:|\?|\||&|\+|-|\*|\/|<|\.)$/u.test(line) || /^(?:[.?:)\]}|&=+>]|=>)/u.test(next.trim());
+    if (!goesOn && indentOf(next) <= base) return l;
   }
   return code.length;
 }
@@ -151,7 +172,9 @@ export function definitionRanges(code, lang, name) {
   code.forEach((line, i) => {
     if (!pattern.test(line)) return;
     const start = i + 1;
-    ranges.push({ start, end: lang === "python" ? indentEnd(code, start) : braceEnd(code, start, lang) });
+    const end =
+      lang === "python" ? indentEnd(code, start) : lang === "rust" ? braceEnd(code, start) : formattedEnd(code, start);
+    ranges.push({ start, end });
   });
   return ranges;
 }
