@@ -16,7 +16,7 @@ import { codeHas, definitionRanges, readSource } from "./source-lines.mjs";
 
 const EXT = "(?:rs|py|tsx?|m?js|cjs)";
 const FILE = `[\\w$@+./-]+\\.${EXT}`;
-const NAME = "[\\w$][\\w$.:]*";
+const NAME = "[\\w$](?:[\\w$.:]*[\\w$])?";
 const NOTE =
   /(?:Calls|Uses|Implementations) of "([^"]+)" in the source that CodeGraph's answer does not list[^\n]*?\): ([^\n]*)/gu;
 const PLACE = new RegExp(
