@@ -14,7 +14,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { answersFigure } from "../lib/answers-report.mjs";
-import { applyEdits, changesTree, removeTree, syncAfterEdit } from "../lib/changes.mjs";
+import { applyEdits, changesTree, removeTree, syncedToo } from "../lib/changes.mjs";
 import { checkClaims } from "../lib/claims.mjs";
 import { CORPORA, corpusTree } from "../lib/corpora.mjs";
 import { codegraphVersion } from "../lib/django.mjs";
@@ -95,6 +95,9 @@ async function promptCosts(tmp, cli) {
   }
 }
 
+/** The kind a change scenario's second run (the index synced after the edit) is shown as. */
+const SYNCED_KIND = "changes, index synced";
+
 /** Adds one answer's judged claims to `into` (`{ checked, false, unchecked }`). */
 function addClaims(into, text, step, dir) {
   const c = checkClaims(text, step, dir);
@@ -149,11 +152,15 @@ async function runCorpus(pkg, corpus, dir, questions, { parent, cli, claims, ref
         continue;
       }
       tree ??= changesTree(dir, parent, corpus.id);
-      const undo = applyEdits(q, tree.dir, cli);
-      try {
-        rows.push(await runQuestion(pkg, corpus, q, tree.dir, claims, refusals));
-      } finally {
-        undo();
+      for (const sync of syncedToo() ? [false, true] : [false]) {
+        const undo = applyEdits(q, tree.dir, cli, sync);
+        try {
+          const row = await runQuestion(pkg, corpus, q, tree.dir, claims, refusals);
+          // The synced run is shown as its own kind, beside the totals (not in them).
+          rows.push(sync ? { ...row, kind: SYNCED_KIND, aside: true } : row);
+        } finally {
+          undo();
+        }
       }
     }
   } finally {
@@ -184,7 +191,8 @@ export async function answers(ctx) {
         notes.push(`${corpus.what}: no questions (${path.relative(root, file)} is missing).`);
         continue;
       }
-      const questions = JSON.parse(fs.readFileSync(file, "utf8"));
+      const only = process.env.BENCH_ANSWERS_ONLY ? new RegExp(process.env.BENCH_ANSWERS_ONLY, "u") : null;
+      const questions = JSON.parse(fs.readFileSync(file, "utf8")).filter((q) => !only || only.test(q.id));
       // Fails loudly, before any call, on a plan that uses a name from outside.
       checkPlans(path.relative(root, file), questions);
       sets.push({ corpus, questions });
@@ -203,15 +211,20 @@ export async function answers(ctx) {
     }
     if (rows.some((r) => r.kind === "changes")) {
       notes.push(
-        syncAfterEdit()
-          ? "Changes: each edit applied to a git copy of the indexed tree, then `codegraph sync` (BENCH_CHANGES_SYNC=1): the index as new as the edit."
-          : "Changes: each edit applied to a git copy of the indexed tree, the index left as it was (older than the edit, as when an agent has edited); BENCH_CHANGES_SYNC=1 syncs it after each edit.",
+        `Changes: each edit applied to a git copy of the indexed tree, the index left as it was (older than the edit, as when an agent has edited): the kind "changes", counted in the totals and targets. ${
+          syncedToo()
+            ? `Each ran again with \`codegraph sync\` after the edit (the index as new as the edit): "${SYNCED_KIND}", shown beside the totals, not in them (BENCH_CHANGES_SYNC=0 leaves it out).`
+            : "The runs with the index synced after the edit were left out (BENCH_CHANGES_SYNC=0)."
+        }`,
       );
     }
     const corpora = sets.map((s) => s.corpus.id);
+    // A run of some questions only (BENCH_ANSWERS_ONLY) does not replace the figure.
     const figure = answersFigure({ rows, configs: CONFIGS, costs, notes, cgVersion, corpora, claims, refusals });
     // The figure as run, kept beside its module (docs/tools.md quotes it).
-    fs.writeFileSync(path.join(benchDir, "figures", "answers.md"), `${renderFigure(figure).trimEnd()}\n`);
+    if (!process.env.BENCH_ANSWERS_ONLY) {
+      fs.writeFileSync(path.join(benchDir, "figures", "answers.md"), `${renderFigure(figure).trimEnd()}\n`);
+    }
     return figure;
   } finally {
     if (savedBin === undefined) delete process.env.PI_CODEGRAPH_BIN;

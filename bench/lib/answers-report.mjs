@@ -37,9 +37,11 @@ export function summary(rows, config, costs) {
 const cell = (s) => `${s.full} of ${s.n}, ${s.found}/${s.items}, ${s.calls.toFixed(1)} calls, ${kb(s.withPrompt)} KB`;
 
 /** The figure: `rows` (one per question), `claims` per corpus and configuration, `extra` notes. */
-export function answersFigure({ rows, configs, costs, notes, cgVersion, corpora, claims, refusals }) {
+export function answersFigure({ rows: all, configs, costs, notes, cgVersion, corpora, claims, refusals }) {
+  // Rows shown beside the totals (a change scenario run again with the index synced) are not in them.
+  const rows = all.filter((r) => !r.aside);
   const sums = configs.map((c) => ({ config: c, ...summary(rows, c, costs) }));
-  const kinds = [...new Set(rows.map((r) => r.kind))];
+  const kinds = [...new Set(all.map((r) => r.kind))];
   const falseOf = (corpus, config) => claims[corpus]?.[config.id] ?? { checked: 0, false: [], unchecked: [] };
   const tables = [
     {
@@ -72,7 +74,7 @@ export function answersFigure({ rows, configs, costs, notes, cgVersion, corpora,
         "Per kind of question (answered fully, items found, calls per question, KB per question with the prompt)",
       head: ["kind", "questions", ...configs.map((c) => c.label)],
       rows: kinds.map((kind) => {
-        const of = rows.filter((r) => r.kind === kind);
+        const of = all.filter((r) => r.kind === kind);
         return [kind, of.length, ...configs.map((c) => cell(summary(of, c, costs)))];
       }),
     },
@@ -107,7 +109,7 @@ export function answersFigure({ rows, configs, costs, notes, cgVersion, corpora,
     {
       caption: "Per question (items found of the truth's, answer KB, calls; failed and refused calls)",
       head: ["question", "kind", ...configs.map((c) => c.label)],
-      rows: rows.map((r) => [
+      rows: all.map((r) => [
         r.id,
         r.kind,
         ...configs.map((c) => {

@@ -2,9 +2,9 @@
 // real, small edit described as data (`edits: [{ file, old, new }]`, `old` occurring exactly once)
 // applied to a COPY of the indexed corpus, its `.codegraph` index included: the copy is a git
 // repository with the cached tree as its one commit, so `git diff HEAD` sees the edit, and the
-// index is as old as the commit, as when an agent has edited and not re-indexed. With
-// BENCH_CHANGES_SYNC=1 the bench runs `codegraph sync` after each edit (the index as new as the
-// edit) and puts the saved index back after the scenario.
+// index is as old as the commit, as when an agent has edited and not re-indexed. Each scenario
+// also runs a second time with `codegraph sync` after the edit (the index as new as the edit; the
+// saved index is put back after it), unless BENCH_CHANGES_SYNC=0.
 
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -29,12 +29,12 @@ function run(cmd, args, cwd) {
   return r.stdout;
 }
 
-/** Whether the change scenarios re-index after each edit (BENCH_CHANGES_SYNC=1). */
-export const syncAfterEdit = () => process.env.BENCH_CHANGES_SYNC === "1";
+/** Whether each change scenario runs a second time with the index synced after the edit. */
+export const syncedToo = () => process.env.BENCH_CHANGES_SYNC !== "0";
 
 /**
  * A copy of the indexed corpus at `dir` under `parent`, committed as one git commit (the index is
- * excluded from git, not from the copy): `{ dir }`. With sync on, the index is also saved aside.
+ * excluded from git, not from the copy): `{ dir }`. With the synced runs, the index is saved aside.
  */
 export function changesTree(dir, parent, id) {
   const copy = path.join(parent, `changes-${id}`);
@@ -45,7 +45,7 @@ export function changesTree(dir, parent, id) {
   fs.appendFileSync(path.join(copy, ".git", "info", "exclude"), ".codegraph/\n.codegraph-saved/\n");
   run("git", ["add", "-A"], copy);
   run("git", [...GIT_CONFIG, "commit", "-q", "-m", "the cached corpus"], copy);
-  if (syncAfterEdit()) run("cp", ["-R", "--preserve=mode,timestamps", ".codegraph", ".codegraph-saved"], copy);
+  if (syncedToo()) run("cp", ["-R", "--preserve=mode,timestamps", ".codegraph", ".codegraph-saved"], copy);
   return { dir: copy };
 }
 
@@ -59,9 +59,9 @@ function restore(originals) {
 
 /**
  * Applies `q.edits` in the copy at `dir` (each `old` must occur exactly once: a scenario that no
- * longer fits its corpus fails loudly), syncs the index when asked (`cli`), and returns the undo.
+ * longer fits its corpus fails loudly), syncs the index with `cli` when `sync`, and returns the undo.
  */
-export function applyEdits(q, dir, cli) {
+export function applyEdits(q, dir, cli, sync) {
   const originals = new Map();
   for (const e of q.edits ?? []) {
     const file = path.join(dir, e.file);
@@ -76,10 +76,10 @@ export function applyEdits(q, dir, cli) {
     }
     fs.writeFileSync(file, text.slice(0, at) + e.new + text.slice(at + e.old.length));
   }
-  if (syncAfterEdit()) run(cli, ["sync", "."], dir);
+  if (sync) run(cli, ["sync", "."], dir);
   return () => {
     restore(originals);
-    if (syncAfterEdit()) {
+    if (sync) {
       fs.rmSync(path.join(dir, ".codegraph"), { recursive: true, force: true });
       run("cp", ["-R", "--preserve=mode,timestamps", ".codegraph-saved", ".codegraph"], dir);
     }
