@@ -108,6 +108,31 @@ describe("the product's places against the source", () => {
   });
 });
 
+describe("a changes answer's places", () => {
+  fs.mkdirSync(path.join(tmp, "c"), { recursive: true });
+  fs.writeFileSync(
+    path.join(tmp, "c", "b.rs"),
+    "fn outer() {\n    inner();\n}\n/// inner() doc\nfn other() {\n    inner();\n}\nfn inner() {\n    let x = 1;\n}\n",
+  );
+  test("changed symbols, dependents and their uses, text-search lines", () => {
+    const answer = [
+      "Changes: the working tree against HEAD: 1 file, 1 changed symbol, 2 dependents, 0 test files.",
+      "c/b.rs (modified, 1 changed symbol)",
+      "- inner (function, c/b.rs:8-10), changed line 9",
+      "  dependents: 2 in 1 file (impact, depth 2; 2 use it directly)",
+      "    outer (function, c/b.rs:1; uses it at c/b.rs:2); other (function, c/b.rs:5; uses it at c/b.rs:2)",
+      '  text search for "inner" (text matches in the source, not the graph): 2 lines',
+      "    c/b.rs:4 `/// inner() doc`; c/b.rs:3 `}`",
+    ].join("\n");
+    const r = checkClaims(answer, { tool: "codegraph_changes", args: {} }, tmp);
+    assert.equal(r.checked, 7, JSON.stringify(r));
+    assert.deepEqual(
+      r.false.map((f) => f.said),
+      ["other uses inner at c/b.rs:2", "c/b.rs:3 `"],
+    );
+  });
+});
+
 describe("the questions", () => {
   const cache = path.resolve(process.env.BENCH_CACHE ?? path.join(root, ".tmp", "bench-cache"));
   for (const corpus of CORPORA) {

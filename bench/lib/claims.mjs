@@ -23,9 +23,6 @@ const PLACE = new RegExp(
   `(${FILE}):(\\d+(?:, \\d+(?![\\w./:]))*)(?: in (\\$?${NAME}))?( \\(inside a [\\w]+! macro block[^)]*\\))?( \`[^\`]*\`)?`,
   "gu",
 );
-const DEFINED = new RegExp(`(?<![\\w$.:])(${NAME}) \\((${FILE}):(\\d+)(?:[-–]\\d+)?\\)`, "gu");
-const CALLS = new RegExp(`\\bcalls (${NAME}) at (${FILE}):(\\d+)`, "gu");
-const AT_IN = new RegExp(`(?<![\\w$.:])(${NAME}) at (${FILE}):(\\d+) in (\\$?${NAME})`, "gu");
 
 const lastPart = (name) => name.split(/::|\./u).filter(Boolean).at(-1) ?? name;
 
@@ -69,7 +66,7 @@ function judge(read, { file, line, name, within, kind }) {
       : { ok: false, why: `"${short}" is not on ${file}:${line}` };
   }
   const at = kind === "defined" ? definitionLine(src, line) : line;
-  if (!codeHas(src.code[at - 1], short)) {
+  if (kind !== "text" && !codeHas(src.code[at - 1], short)) {
     const inText = src.lines[at - 1].includes(short);
     return { ok: false, why: `"${short}" is ${inText ? "in a comment or string, not code," : "not"} on ${file}:${at}` };
   }
@@ -105,23 +102,61 @@ function noteClaims(text) {
   return claims;
 }
 
-/** The claims of an answer the product writes itself (a path, a changes answer). */
+/** The facts inside a name's parentheses: `(kind in Parent, a macro_rules! template of m, file:line-end; uses it at file:line)`. */
+function inParens(content) {
+  const place = new RegExp(`(${FILE}):(\\d+)`, "u").exec(content);
+  if (!place) return null;
+  const parent = new RegExp(`^[\\w -]+? in (\\$?${NAME})(?:,|$)`, "u").exec(content.slice(0, place.index));
+  const uses = new RegExp(`uses it at (${FILE}):(\\d+)`, "u").exec(content);
+  return {
+    file: place[1],
+    line: Number(place[2]),
+    parent: parent?.[1],
+    template: /macro_rules! template/u.test(content),
+    uses: uses && { file: uses[1], line: Number(uses[2]) },
+  };
+}
+
+/**
+ * The claims of an answer the product writes itself (a path, a changes answer): each `Name
+ * (…file:line…)` a definition there (inside its parent when one is said); each hop's `calls B at
+ * file:line` B at that line inside the hop before ("text match": the text only); a dependent's
+ * `uses it at file:line` the changed symbol there, inside the dependent; a text search's
+ * `file:line \`text\`` the searched name in that line's text.
+ */
 function ownClaims(text) {
   const claims = [];
+  let changed = null;
+  let searched = null;
   for (const line of text.split("\n")) {
-    const kind = /text match/u.test(line) ? "text" : null;
-    const defs = [...line.matchAll(DEFINED)].map((m) => ({ at: m.index, name: m[1], file: m[2], line: Number(m[3]) }));
-    for (const d of defs) claims.push({ ...d, kind: kind ?? "defined", said: `${d.name} (${d.file}:${d.line})` });
-    for (const m of line.matchAll(CALLS)) {
-      const caller = defs.filter((d) => d.at < m.index).at(-1);
-      const claim = { name: m[1], file: m[2], line: Number(m[3]), kind: kind ?? "code", said: m[0] };
-      if (caller) {
-        if (caller.file !== claim.file) claims.push({ ...claim, wrongFile: caller.name });
-        else claims.push({ ...claim, within: caller.name });
-      } else claims.push(claim);
+    if (/^- /u.test(line)) changed = new RegExp(`^- (${NAME}) \\(`, "u").exec(line)?.[1] ?? null;
+    const search = /text search for "([^"]+)"/u.exec(line);
+    if (search) searched = search[1];
+    else if (searched && /^\s{4}/u.test(line)) {
+      for (const m of line.matchAll(new RegExp(`(${FILE}):(\\d+) \``, "gu")))
+        claims.push({ name: searched, file: m[1], line: Number(m[2]), kind: "text", said: m[0] });
+    } else searched = null;
+    const defs = [];
+    for (const m of line.matchAll(new RegExp(`(?<![\\w$.:/])(${NAME}) \\(([^()]*)\\)`, "gu"))) {
+      const p = inParens(m[2]);
+      if (!p) continue;
+      const d = { at: m.index, name: m[1], file: p.file, line: p.line };
+      defs.push(d);
+      const kind = p.template ? "text" : "defined";
+      claims.push({ ...d, kind, within: p.parent, said: `${d.name} (${d.file}:${d.line})` });
+      if (p.uses && changed) {
+        const said = `${d.name} uses ${changed} at ${p.uses.file}:${p.uses.line}`;
+        claims.push({ name: changed, ...p.uses, kind: "code", within: d.name, said });
+      }
     }
-    for (const m of line.matchAll(AT_IN)) {
-      claims.push({ name: m[1], file: m[2], line: Number(m[3]), within: m[4], kind: kind ?? "code", said: m[0] });
+    for (const m of line.matchAll(
+      new RegExp(`\\b(?:calls|names|passes) (${NAME}) (?:as a value )?at (${FILE}):(\\d+)`, "gu"),
+    )) {
+      const kind = line.startsWith(" (text match", m.index + m[0].length) ? "text" : "code";
+      const caller = defs.filter((d) => d.at < m.index).at(-1);
+      const claim = { name: m[1], file: m[2], line: Number(m[3]), kind, said: m[0] };
+      if (caller && caller.file !== claim.file) claims.push({ ...claim, wrongFile: caller.name });
+      else claims.push({ ...claim, within: caller?.name });
     }
   }
   return claims;
