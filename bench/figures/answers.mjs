@@ -107,8 +107,8 @@ function addClaims(into, text, step, dir) {
 }
 
 /** One question under every configuration, in `dir`: its row; claims and refusals are added to. */
-async function runQuestion(pkg, corpus, q, dir, claims, refusals) {
-  const row = { corpus: corpus.id, id: q.id, kind: q.kind, items: q.truth.length, by: {} };
+async function runQuestion(pkg, corpus, q, dir, claims, refusals, synced = false) {
+  const row = { corpus: corpus.id, id: q.id, kind: q.kind, items: q.truth.length, by: {}, synced };
   for (const config of CONFIGS) {
     const plan = (q.plans[config.plan] ?? []).slice(0, 3);
     const texts = [];
@@ -125,6 +125,15 @@ async function runQuestion(pkg, corpus, q, dir, claims, refusals) {
       by.calls++;
       if (answer.failed) by.failed++;
       texts.push(answer.text);
+      if (process.env.BENCH_ANSWERS_SHOW) {
+        // Every answer as read, for a reader of the figure: <dir>/<question>.<config>.<call>.txt.
+        const name = `${q.id}${row.synced ? "-synced" : ""}.${config.id}.${index}.txt`;
+        fs.mkdirSync(process.env.BENCH_ANSWERS_SHOW, { recursive: true });
+        fs.writeFileSync(
+          path.join(process.env.BENCH_ANSWERS_SHOW, name),
+          `${JSON.stringify(step)}\n\n${answer.text}\n`,
+        );
+      }
       claims[config.id] ??= { checked: 0, false: [], unchecked: [] };
       addClaims(claims[config.id], answer.text, step, dir);
     }
@@ -155,7 +164,7 @@ async function runCorpus(pkg, corpus, dir, questions, { parent, cli, claims, ref
       for (const sync of syncedToo() ? [false, true] : [false]) {
         const undo = applyEdits(q, tree.dir, cli, sync);
         try {
-          const row = await runQuestion(pkg, corpus, q, tree.dir, claims, refusals);
+          const row = await runQuestion(pkg, corpus, q, tree.dir, claims, refusals, sync);
           // The synced run is shown as its own kind, beside the totals (not in them).
           rows.push(sync ? { ...row, kind: SYNCED_KIND, aside: true } : row);
         } finally {

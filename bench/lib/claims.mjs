@@ -139,7 +139,8 @@ function ownClaims(text) {
     const defs = [];
     for (const m of line.matchAll(new RegExp(`(?<![\\w$.:/])(${NAME}) \\(([^()]*)\\)`, "gu"))) {
       const p = inParens(m[2]);
-      if (!p) continue;
+      // A file as a dependent (CodeGraph's file node: "models.py (file, …:1)") names no definition.
+      if (!p || /^file\b/u.test(m[2]) || new RegExp(`\\.${EXT}$`, "u").test(m[1])) continue;
       const d = { at: m.index, name: m[1], file: p.file, line: p.line };
       defs.push(d);
       const kind = p.template ? "text" : "defined";
