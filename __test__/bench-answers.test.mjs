@@ -94,6 +94,18 @@ describe("the product's places against the source", () => {
     assert.equal(judged(note("g", "src/m.py:3 in $name")).false.length, 1);
   });
 
+  test("a blind-spot line's definitions", () => {
+    const line = (where) => `Not in CodeGraph's index: "inner" is defined at ${where}; read it there.`;
+    assert.deepEqual(
+      judged(line("src/a.rs:1 (a macro block), src/a.rs:2")).false.map((f) => f.said),
+      ['"inner" is defined at src/a.rs:1', '"inner" is defined at src/a.rs:2'],
+    );
+    const ok = judged(
+      `CodeGraph's answer does not mention "other"; the source defines it at src/a.rs:6; read it there.`,
+    );
+    assert.deepEqual([ok.checked, ok.false], [1, []]);
+  });
+
   test("a text match says only that the text is there", () => {
     assert.deepEqual(judged(note("inner", "src/a.rs:5 `/// inner() is documented here`")).false, []);
   });

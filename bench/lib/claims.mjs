@@ -86,9 +86,18 @@ function judge(read, { file, line, name, within, kind }) {
   return { ok: true };
 }
 
-/** The claims of a call-site note's places. */
+/** A blind-spot line: where the source defines a name CodeGraph's answer lacks (lib/words/blind-spots.js). */
+const DEFINED_AT =
+  /(?:Not in CodeGraph's index: "([^"]+)" is defined at|CodeGraph's answer does not mention "([^"]+)"; the source defines it at) ([^\n]*?); read it there\./gu;
+
+/** The claims of a call-site note's places, and of a blind-spot line's definitions. */
 function noteClaims(text) {
   const claims = [];
+  for (const m of text.matchAll(DEFINED_AT)) {
+    const name = m[1] ?? m[2];
+    for (const p of m[3].matchAll(new RegExp(`(${FILE}):(\\d+)`, "gu")))
+      claims.push({ name, file: p[1], line: Number(p[2]), kind: "defined", said: `"${name}" is defined at ${p[0]}` });
+  }
   for (const note of text.matchAll(NOTE)) {
     const [, name, places] = note;
     for (const p of places.matchAll(PLACE)) {
