@@ -95,6 +95,31 @@ async function promptCosts(tmp, cli) {
   }
 }
 
+/** The newest write time of a file under `dir` (0 when there is none). */
+function newestUnder(dir) {
+  let newest = 0;
+  for (const e of fs.existsSync(dir) ? fs.readdirSync(dir, { recursive: true, withFileTypes: true }) : []) {
+    if (e.isFile()) newest = Math.max(newest, fs.statSync(path.join(e.parentPath ?? e.path, e.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Which runner answered, in words; with the native addon, whether it is older than the Rust
+ * sources beside it (a stale build answers with the old core: rebuild before reading the figure).
+ */
+function runnerNote(pkg) {
+  const info = pkg.runnerInfo();
+  if (!info.path) return `Answered by the ${info.name} runner.`;
+  const built = fs.statSync(info.path).mtimeMs;
+  const sources = Math.max(newestUnder(path.join(root, "src")), newestUnder(path.join(root, "crates", "core", "src")));
+  const stale =
+    sources > built
+      ? ` **It is older than the Rust sources (built ${new Date(built).toISOString()}, sources written ${new Date(sources).toISOString()}): rebuild it (npm run build) before reading this figure.**`
+      : "";
+  return `Answered by the ${info.name} (${path.relative(root, info.path)}).${stale}`;
+}
+
 /** The kind a change scenario's second run (the index synced after the edit) is shown as. */
 const SYNCED_KIND = "changes, index synced";
 
@@ -190,7 +215,7 @@ export async function answers(ctx) {
     const costs = await promptCosts(parent, cli);
     const pkg = require(path.join(root, "index.js"));
     const rows = [];
-    const notes = [];
+    const notes = [runnerNote(pkg)];
     const claims = {};
     const refusals = [];
     const sets = [];
