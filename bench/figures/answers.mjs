@@ -26,10 +26,22 @@ import { piParts, requestWith } from "./prompt.mjs";
 const require = createRequire(import.meta.url);
 const { exploreCaps, exploreCommand } = require(path.join(root, "lib", "contract", "commands.js"));
 const { FOCUSED_NAMES, FOCUSED_TOOLS } = require(path.join(root, "lib", "pi", "tools", "focused.js"));
+const { DEFAULT_TOOLS } = require(path.join(root, "lib", "pi", "tools", "choice.js"));
 const QUESTIONS_DIR = path.join(benchDir, "answers");
+const DEFAULT_SET = FOCUSED_TOOLS.filter((t) => DEFAULT_TOOLS.includes(t.name));
 /** The configurations: the plan each question has for it, and the tools Pi is given. */
 export const CONFIGS = [
   { id: "explore", label: "explore alone", plan: "explore", tools: "none", active: [] },
+  {
+    // Today's default (lib/pi/tools/choice.js): a question whose focused plan needs a tool this set
+    // lacks is asked with its explore plan, as a model without that tool would.
+    id: "default",
+    label: `explore + ${DEFAULT_SET.map((t) => t.short).join(", ")} (the default)`,
+    plan: "focused",
+    fallback: "explore",
+    tools: DEFAULT_SET.map((t) => t.short).join(","),
+    active: DEFAULT_SET.map((t) => t.name),
+  },
   {
     id: "focused",
     label: `explore + ${FOCUSED_TOOLS.map((t) => t.short).join(", ")}`,
@@ -135,7 +147,9 @@ function addClaims(into, text, step, dir) {
 async function runQuestion(pkg, corpus, q, dir, claims, refusals, synced = false) {
   const row = { corpus: corpus.id, id: q.id, kind: q.kind, items: q.truth.length, by: {}, synced };
   for (const config of CONFIGS) {
-    const plan = (q.plans[config.plan] ?? []).slice(0, 3);
+    const fits = (p) => (p ?? []).every((s) => s.tool === "codegraph_explore" || config.active.includes(s.tool));
+    const wanted = q.plans[config.plan];
+    const plan = (fits(wanted) || !config.fallback ? (wanted ?? []) : (q.plans[config.fallback] ?? [])).slice(0, 3);
     const texts = [];
     const by = { calls: 0, failed: 0, refused: [] };
     for (const [index, step] of plan.entries()) {
