@@ -16,29 +16,42 @@ function strings({ isIdChar, isIdStart }) {
       return this.token("s", "", from, this.line);
     },
 
+    /** A string's `\\` at `i`: it and the character it escapes (a line break counted). */
+    escape() {
+      if (this.at(this.i + 1) === 10) this.line += 1;
+      this.i += 2;
+    },
+
+    /** One character `c` of a string's body, at `i` (a line break counted). */
+    step(c) {
+      if (c === 10) this.line += 1;
+      this.i += 1;
+    },
+
+    /** The string token `t` the text ended in: never closed. */
+    unclosed(t, part) {
+      this.i = this.n;
+      this.unbalanced = true;
+      this.ended(t, part);
+    },
+
     /** A quoted string whose body starts at `i`: escapes skip a character; `oneLine` ends it at a newline. */
     quoted(from, quote, oneLine) {
       const t = this.stringToken(from);
       while (this.i < this.n) {
         const c = this.at(this.i);
         if (c === 92) {
-          if (this.at(this.i + 1) === 10) this.line += 1;
-          this.i += 2;
+          this.escape();
           continue;
         }
         if (c === quote) {
           this.i += 1;
           return this.ended(t, from);
         }
-        if (c === 10) {
-          if (oneLine) return this.ended(t, from);
-          this.line += 1;
-        }
-        this.i += 1;
+        if (c === 10 && oneLine) return this.ended(t, from);
+        this.step(c);
       }
-      this.i = this.n;
-      this.unbalanced = true;
-      this.ended(t, from);
+      this.unclosed(t, from);
     },
 
     /** Code inside a string (`${…}`, an f-string's `{…}`), from the `{` at `i` past its `}`. */
@@ -60,10 +73,8 @@ function strings({ isIdChar, isIdStart }) {
       let part = from;
       while (this.i < this.n) {
         const c = this.at(this.i);
-        if (c === 92) {
-          if (this.at(this.i + 1) === 10) this.line += 1;
-          this.i += 2;
-        } else if (c === 96) {
+        if (c === 92) this.escape();
+        else if (c === 96) {
           this.i += 1;
           return this.ended(t, part);
         } else if (c === 36 && this.at(this.i + 1) === 123) {
@@ -71,14 +82,9 @@ function strings({ isIdChar, isIdStart }) {
           this.i += 1;
           this.inner();
           part = this.i - 1;
-        } else {
-          if (c === 10) this.line += 1;
-          this.i += 1;
-        }
+        } else this.step(c);
       }
-      this.i = this.n;
-      this.unbalanced = true;
-      this.ended(t, part);
+      this.unclosed(t, part);
     },
 
     pythonString(from, q, f) {
@@ -90,10 +96,8 @@ function strings({ isIdChar, isIdStart }) {
       while (this.i < this.n) {
         const c = this.at(this.i);
         const next = this.at(this.i + 1);
-        if (c === 92) {
-          if (next === 10) this.line += 1;
-          this.i += 2;
-        } else if (c === quote && (!triple || (next === quote && this.at(this.i + 2) === quote))) {
+        if (c === 92) this.escape();
+        else if (c === quote && (!triple || (next === quote && this.at(this.i + 2) === quote))) {
           this.i += triple ? 3 : 1;
           return this.ended(t, part);
         } else if (c === 10 && !triple) {
@@ -104,14 +108,9 @@ function strings({ isIdChar, isIdStart }) {
           this.blank(part, this.i + 1);
           this.inner();
           part = this.i - 1;
-        } else {
-          if (c === 10) this.line += 1;
-          this.i += 1;
-        }
+        } else this.step(c);
       }
-      this.i = this.n;
-      this.unbalanced = true;
-      this.ended(t, part);
+      this.unclosed(t, part);
     },
 
     /** Rust's raw string at `q` (`#`… then `"`), or false. */

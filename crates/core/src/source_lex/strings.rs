@@ -29,33 +29,48 @@ impl Lexer<'_> {
     self.token(Kind::Str, String::new(), from, self.line)
   }
 
+  /// A string's `\` at `i`: it and the character it escapes (a line break counted).
+  fn escape(&mut self) {
+    if self.at(self.i + 1) == Some(b'\n') {
+      self.line += 1;
+    }
+    self.i += 2;
+  }
+
+  /// One character `c` of a string's body, at `i` (a line break counted).
+  fn step(&mut self, c: u8) {
+    if c == b'\n' {
+      self.line += 1;
+    }
+    self.i += 1;
+  }
+
+  /// The string token `t` the text ended in: never closed.
+  fn unclosed(&mut self, t: usize, part: usize) {
+    self.i = self.text.len();
+    self.out.unbalanced = true;
+    self.ended(t, part);
+  }
+
   /// A quoted string whose body starts at `i`: escapes skip a character; `one_line` ends it at a newline.
   pub(super) fn quoted(&mut self, from: usize, quote: u8, one_line: bool) {
     let t = self.string_token(from);
     while self.i < self.text.len() {
       let c = self.text[self.i];
       if c == b'\\' {
-        if self.at(self.i + 1) == Some(b'\n') {
-          self.line += 1;
-        }
-        self.i += 2;
+        self.escape();
         continue;
       }
       if c == quote {
         self.i += 1;
         return self.ended(t, from);
       }
-      if c == b'\n' {
-        if one_line {
-          return self.ended(t, from);
-        }
-        self.line += 1;
+      if c == b'\n' && one_line {
+        return self.ended(t, from);
       }
-      self.i += 1;
+      self.step(c);
     }
-    self.i = self.text.len();
-    self.out.unbalanced = true;
-    self.ended(t, from);
+    self.unclosed(t, from);
   }
 
   /// Code inside a string (`${…}`, an f-string's `{…}`), from the `{` at `i` past its `}`.
@@ -83,10 +98,7 @@ impl Lexer<'_> {
     while self.i < self.text.len() {
       let c = self.text[self.i];
       if c == b'\\' {
-        if self.at(self.i + 1) == Some(b'\n') {
-          self.line += 1;
-        }
-        self.i += 2;
+        self.escape();
       } else if c == b'`' {
         self.i += 1;
         return self.ended(t, part);
@@ -96,15 +108,10 @@ impl Lexer<'_> {
         self.inner();
         part = self.i - 1;
       } else {
-        if c == b'\n' {
-          self.line += 1;
-        }
-        self.i += 1;
+        self.step(c);
       }
     }
-    self.i = self.text.len();
-    self.out.unbalanced = true;
-    self.ended(t, part);
+    self.unclosed(t, part);
   }
 
   pub(super) fn python_string(&mut self, from: usize, q: usize, f: bool) {
@@ -117,10 +124,7 @@ impl Lexer<'_> {
       let c = self.text[self.i];
       let next = self.at(self.i + 1);
       if c == b'\\' {
-        if next == Some(b'\n') {
-          self.line += 1;
-        }
-        self.i += 2;
+        self.escape();
       } else if c == quote
         && (!triple || (next == Some(quote) && self.at(self.i + 2) == Some(quote)))
       {
@@ -135,15 +139,10 @@ impl Lexer<'_> {
         self.inner();
         part = self.i - 1;
       } else {
-        if c == b'\n' {
-          self.line += 1;
-        }
-        self.i += 1;
+        self.step(c);
       }
     }
-    self.i = self.text.len();
-    self.out.unbalanced = true;
-    self.ended(t, part);
+    self.unclosed(t, part);
   }
 
   /// Rust's raw string at `q` (`#`… then `"`), or false.
