@@ -15,6 +15,7 @@
 
 const path = require("node:path");
 const { FAMILY_EXTENSIONS, cutByBound, isScannableName } = require("../contract/definitions.js");
+const { RELATION_HEAD } = require("../contract/call-sites.js");
 const { DEFAULT_INDEX_DIR } = require("../contract/index-dir.js");
 const { scopeScan } = require("../contract/scopes.js");
 const { notFoundName } = require("./blind-spots.js");
@@ -31,8 +32,6 @@ const NODE_COUNT = /^\*\*(\d+) definitions named "/mu;
 const RELATION_COUNT = /^(?:Callers of|Callees of|Impact of changing) ".*" — (\d+) distinct definitions/mu;
 /** node's list of definitions it did not print in full: ``- `poll` (method) — src/a.rs:12``. */
 const NODE_LISTED = /^- `(.+?)` \([\w ]+\) — (.+?):(\d+)$/u;
-/** The head of each definition a callers, callees or impact answer is about. */
-const RELATION_HEAD = /^([a-z_]+) (\S+) \([\w#+-]+\) — (.+?):(\d+)(?: \(\d+\):| — \d+ affected symbols?:)?$/u;
 /** A query result's row and its location: `method      poll_ready` / `  src/a.rs:144`. */
 const QUERY_ROW = /^[a-z_]+ {2,}(\S+)$/u;
 const QUERY_LOCATION = /^ {2}(\S.*?):(\d+)$/u;
