@@ -19,6 +19,7 @@ const { RELATION_HEAD } = require("../contract/call-sites.js");
 const { DEFAULT_INDEX_DIR } = require("../contract/index-dir.js");
 const { scopeScan } = require("../contract/scopes.js");
 const { notFoundName } = require("./blind-spots.js");
+const { begun } = require("./source-search.js");
 
 /** Rust path prefixes that name no module of their own (CodeGraph's `RUST_PATH_PREFIXES`). */
 const NO_MODULE = new Set(["crate", "super", "self"]);
@@ -244,11 +245,7 @@ function scopeSearchWhileRunning(command, cwd, scan) {
     if (command.subcommand !== "node" && !RELATIONS.has(command.subcommand)) return null;
     const scope = scopesOf(asked).at(-1);
     if (!isScannableName(scope)) return null;
-    const controller = new AbortController();
-    const found = Promise.resolve()
-      .then(() => scan(cwd, scopeScan(scope), controller.signal))
-      .catch(() => null);
-    return { scope, found, end: () => controller.abort() };
+    return { scope, ...begun((signal) => scan(cwd, scopeScan(scope), signal)) };
   } catch {
     return null; // a description that cannot be read: nothing begun
   }
