@@ -129,6 +129,14 @@ function strings({ isIdChar, isIdStart }) {
       return true;
     },
 
+    /** A `kind` token started at `from` whose text runs from `textFrom` to the end of the word's characters at `start`. */
+    wordToken(kind, from, textFrom, start) {
+      let k = start;
+      while (isIdChar(this.at(k), false)) k += 1;
+      this.i = k;
+      this.token(kind, this.text.slice(textFrom, k), from, this.line);
+    },
+
     /** Rust's `'`: a character literal (`'a'`, `'\n'`, `b'x'`) or a lifetime (`'a`). */
     rustQuote(from, q) {
       if (this.at(q + 1) === 92) {
@@ -145,10 +153,7 @@ function strings({ isIdChar, isIdStart }) {
           return this.ended(this.stringToken(from), from);
         }
         if (isIdStart(c, false)) {
-          let k = q + 2;
-          while (isIdChar(this.at(k), false)) k += 1;
-          this.i = k;
-          this.token("lt", this.text.slice(q, k), from, this.line);
+          this.wordToken("lt", from, q, q + 2);
           return;
         }
       }
@@ -165,10 +170,7 @@ function strings({ isIdChar, isIdStart }) {
         if (this.rawString(from, j)) return true;
         this.i = from;
         if (word === "r" && next === 35 && isIdStart(this.at(j + 1), false)) {
-          let k = j + 1;
-          while (isIdChar(this.at(k), false)) k += 1;
-          this.i = k;
-          this.token("id", this.text.slice(from, k), from, this.line);
+          this.wordToken("id", from, from, j + 1);
           return true;
         }
         return false;

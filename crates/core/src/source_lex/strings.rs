@@ -174,6 +174,18 @@ impl Lexer<'_> {
     true
   }
 
+  /// A `kind` token started at `from` whose text runs from `text_from` to the end of the word's
+  /// characters at `start`.
+  fn word_token(&mut self, kind: Kind, from: usize, text_from: usize, start: usize) {
+    let mut k = start;
+    while is_id_char(self.at(k), false) {
+      k += 1;
+    }
+    self.i = k;
+    let text = String::from_utf8_lossy(&self.text[text_from..k]).into_owned();
+    self.token(kind, text, from, self.line);
+  }
+
   /// Rust's `'`: a character literal (`'a'`, `'\n'`, `b'x'`) or a lifetime (`'a`).
   pub(super) fn rust_quote(&mut self, from: usize, q: usize) {
     let n = self.text.len();
@@ -201,13 +213,7 @@ impl Lexer<'_> {
         return self.ended(t, from);
       }
       if is_id_start(c, false) {
-        let mut k = q + 2;
-        while is_id_char(self.at(k), false) {
-          k += 1;
-        }
-        self.i = k;
-        let text = String::from_utf8_lossy(&self.text[q..k]).into_owned();
-        self.token(Kind::Lifetime, text, from, self.line);
+        self.word_token(Kind::Lifetime, from, q, q + 2);
         return;
       }
     }
@@ -226,13 +232,7 @@ impl Lexer<'_> {
       }
       self.i = from;
       if word == "r" && next == Some(b'#') && is_id_start(self.at(j + 1), false) {
-        let mut k = j + 1;
-        while is_id_char(self.at(k), false) {
-          k += 1;
-        }
-        self.i = k;
-        let text = String::from_utf8_lossy(&self.text[from..k]).into_owned();
-        self.token(Kind::Id, text, from, self.line);
+        self.word_token(Kind::Id, from, from, j + 1);
         return true;
       }
       return false;
