@@ -67,6 +67,14 @@ function strings({ isIdChar, isIdStart }) {
       this.inString -= 1;
     },
 
+    /** A string's code part at the `{` at `brace`: its text since `part` blanked up to it, the code read past its `}`; where its next part begins (that `}`). */
+    codePart(part, brace) {
+      this.blank(part, brace + 1);
+      this.i = brace;
+      this.inner();
+      return this.i - 1;
+    },
+
     template(from) {
       const t = this.stringToken(from);
       this.i += 1;
@@ -78,10 +86,7 @@ function strings({ isIdChar, isIdStart }) {
           this.i += 1;
           return this.ended(t, part);
         } else if (c === 36 && this.at(this.i + 1) === 123) {
-          this.blank(part, this.i + 2);
-          this.i += 1;
-          this.inner();
-          part = this.i - 1;
+          part = this.codePart(part, this.i + 1);
         } else this.step(c);
       }
       this.unclosed(t, part);
@@ -105,9 +110,7 @@ function strings({ isIdChar, isIdStart }) {
         } else if (f && (c === 123 || c === 125) && next === c) {
           this.i += 2;
         } else if (f && c === 123) {
-          this.blank(part, this.i + 1);
-          this.inner();
-          part = this.i - 1;
+          part = this.codePart(part, this.i);
         } else this.step(c);
       }
       this.unclosed(t, part);

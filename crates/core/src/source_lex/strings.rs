@@ -91,6 +91,15 @@ impl Lexer<'_> {
     self.in_string -= 1;
   }
 
+  /// A string's code part at the `{` at `brace`: the string's text since `part` blanked up to it,
+  /// the code read past its `}`; where the string's next part begins (that `}`).
+  fn code_part(&mut self, part: usize, brace: usize) -> usize {
+    self.blank(part, brace + 1);
+    self.i = brace;
+    self.inner();
+    self.i - 1
+  }
+
   pub(super) fn template(&mut self, from: usize) {
     let t = self.string_token(from);
     self.i += 1;
@@ -103,10 +112,7 @@ impl Lexer<'_> {
         self.i += 1;
         return self.ended(t, part);
       } else if c == b'$' && self.at(self.i + 1) == Some(b'{') {
-        self.blank(part, self.i + 2);
-        self.i += 1;
-        self.inner();
-        part = self.i - 1;
+        part = self.code_part(part, self.i + 1);
       } else {
         self.step(c);
       }
@@ -135,9 +141,7 @@ impl Lexer<'_> {
       } else if f && (c == b'{' || c == b'}') && next == Some(c) {
         self.i += 2;
       } else if f && c == b'{' {
-        self.blank(part, self.i + 1);
-        self.inner();
-        part = self.i - 1;
+        part = self.code_part(part, self.i);
       } else {
         self.step(c);
       }
