@@ -5,18 +5,14 @@
 // macro block CodeGraph does not index. Through the public seam (node, relations, search on the
 // package), on both runners. An answer about the asked symbol gets no note.
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { before, describe, test } from "node:test";
-import { root, tempDir } from "./helpers/index.mjs";
+import { cliBin, indexedWorkspace } from "./helpers/real-cli.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../index.js");
 const nodeRunner = require("../lib/runners/node.js");
-const cliBin = path.join(root, "node_modules", ".bin");
-const codegraph = path.join(cliBin, "codegraph");
 // The pinned CLI is the one on PATH, as a user's global install would be.
 process.env.PATH = `${cliBin}${path.delimiter}${process.env.PATH}`;
 
@@ -64,16 +60,8 @@ const MACRO = "inside a cfg_rt! macro block, which CodeGraph does not index";
 
 let ws;
 before(() => {
-  ws = tempDir("pi-codegraph-subject-");
-  for (const [rel, text] of Object.entries(FILES)) {
-    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
-    fs.writeFileSync(path.join(ws, rel), `${text}\n`);
-  }
-  execFileSync(codegraph, ["init", "-y", "."], {
-    cwd: ws,
-    env: { ...process.env, DO_NOT_TRACK: "1" },
-    stdio: "ignore",
-  });
+  const lines = Object.entries(FILES).map(([rel, text]) => [rel, `${text}\n`]);
+  ws = indexedWorkspace("pi-codegraph-subject-", Object.fromEntries(lines));
 });
 
 for (const [runner, api] of [

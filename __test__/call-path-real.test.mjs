@@ -4,13 +4,11 @@
 // call the graph lacks (a method called on a value whose type CodeGraph does not infer, two
 // classes defining it) bridged by the source scan, the hop marked "text match".
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
-import { root, tempDir } from "./helpers/index.mjs";
+import { cliBin, indexedWorkspace } from "./helpers/real-cli.mjs";
 import { runnerOf } from "./helpers/recording.mjs";
 
 const require = createRequire(import.meta.url);
@@ -32,7 +30,6 @@ function withOutline(id, outline) {
   return forBackend(stub);
 }
 
-const cliBin = path.join(root, "node_modules", ".bin");
 const originalPath = process.env.PATH;
 
 const FILES = {
@@ -100,16 +97,7 @@ const FILES = {
 let ws;
 before(() => {
   process.env.PATH = [cliBin, path.dirname(process.execPath), originalPath].join(path.delimiter);
-  ws = tempDir("pi-codegraph-path-");
-  for (const [rel, text] of Object.entries(FILES)) {
-    fs.mkdirSync(path.dirname(path.join(ws, rel)), { recursive: true });
-    fs.writeFileSync(path.join(ws, rel), text);
-  }
-  execFileSync(path.join(cliBin, "codegraph"), ["init", "-y", "."], {
-    cwd: ws,
-    env: { ...process.env, DO_NOT_TRACK: "1" },
-    stdio: "ignore",
-  });
+  ws = indexedWorkspace("pi-codegraph-path-", FILES);
 });
 after(() => {
   process.env.PATH = originalPath;

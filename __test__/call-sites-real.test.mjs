@@ -6,17 +6,14 @@
 // where the answer lists every place. Through the public seam (relations on the package), on both
 // runners: each has its own source scan (__test__/source-scan.test.mjs holds them alike).
 import assert from "node:assert/strict";
-import { execFileSync } from "node:child_process";
-import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { before, describe, test } from "node:test";
-import { root, tempDir } from "./helpers/index.mjs";
+import { cliBin, indexedWorkspace } from "./helpers/real-cli.mjs";
 
 const require = createRequire(import.meta.url);
 const pkg = require("../index.js");
 const nodeRunner = require("../lib/runners/node.js");
-const cliBin = path.join(root, "node_modules", ".bin");
 // The pinned CLI is the one on PATH, as a user's global install would be.
 process.env.PATH = `${cliBin}${path.delimiter}${process.env.PATH}`;
 
@@ -101,17 +98,12 @@ const NOTE =
 
 let ws;
 before(() => {
-  ws = tempDir("pi-codegraph-calls-");
-  fs.mkdirSync(path.join(ws, "src"));
-  fs.writeFileSync(path.join(ws, "src", "lib.rs"), RUST);
-  fs.writeFileSync(path.join(ws, "src", "cart.ts"), TS);
-  fs.writeFileSync(path.join(ws, "src", "jobs.py"), PYTHON);
-  // A namesake's definition (another module's helper): a definition, not a call.
-  fs.writeFileSync(path.join(ws, "src", "other.rs"), "pub fn helper() -> u32 {\n    0\n}\n");
-  execFileSync(path.join(cliBin, "codegraph"), ["init", "-y", "."], {
-    cwd: ws,
-    env: { ...process.env, DO_NOT_TRACK: "1" },
-    stdio: "ignore",
+  ws = indexedWorkspace("pi-codegraph-calls-", {
+    "src/lib.rs": RUST,
+    "src/cart.ts": TS,
+    "src/jobs.py": PYTHON,
+    // A namesake's definition (another module's helper): a definition, not a call.
+    "src/other.rs": "pub fn helper() -> u32 {\n    0\n}\n",
   });
 });
 

@@ -14,7 +14,16 @@ import { root, tempDir, withEnv } from "./helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
 const lib = (...p) => require(path.join(root, "lib", ...p));
-const { diffHeadCommand, gitCommand, headCommand, untrackedCommand } = lib("contract", "git.js");
+const {
+  DIFF_SAFETY,
+  GIT_DROPPED_ENV,
+  GIT_ENV,
+  GIT_SAFETY,
+  diffHeadCommand,
+  gitCommand,
+  headCommand,
+  untrackedCommand,
+} = lib("contract", "git.js");
 const { parseDiff, parseFileList, isIndexedLanguage } = lib("api", "git-diff.js");
 const { touchedDefinitions, impactOf, testsOf } = lib("api", "changed-symbols.js");
 const { changesFacts } = lib("api", "changes.js");
@@ -24,13 +33,13 @@ const backends = {
   node: () => lib("runners", "node.js"),
 };
 
-/** A git on PATH that records its argv, cwd and some variables, and prints `out`. */
+/** A git on PATH that records its argv, cwd and the variables the contract sets or drops, and prints `out`. */
 function recordingGit(out = "") {
   const dir = tempDir("pi-codegraph-fake-git-");
   const log = path.join(dir, "log.json");
   const script = `#!${process.execPath}
 const fs = require("node:fs");
-const keys = ["LC_ALL", "GIT_DIR", "GIT_CONFIG_PARAMETERS", "GIT_PAGER", "GIT_TERMINAL_PROMPT", "CODEGRAPH_TELEMETRY"];
+const keys = ${JSON.stringify([...Object.keys(GIT_ENV), ...GIT_DROPPED_ENV, "CODEGRAPH_TELEMETRY"])};
 fs.writeFileSync(${JSON.stringify(log)}, JSON.stringify({ argv: process.argv.slice(2), cwd: process.cwd(), env: Object.fromEntries(keys.map((k) => [k, process.env[k] ?? null])) }));
 process.stdout.write(${JSON.stringify(out)});
 `;
@@ -46,8 +55,8 @@ for (const impl of implementations) {
       const ws = tempDir("pi-codegraph-ws-");
       const git = recordingGit("diff --git a/x.ts b/x.ts\n");
       const env = {
+        ...Object.fromEntries(GIT_DROPPED_ENV.map((k) => [k, "/elsewhere"])),
         PATH: `${git.dir}:/usr/bin:/bin`,
-        GIT_DIR: "/elsewhere",
         GIT_CONFIG_PARAMETERS: "'core.pager=evil'",
       };
       const r = await withEnv(env, () => backend.runGit(diffHeadCommand(), ws));
@@ -55,29 +64,14 @@ for (const impl of implementations) {
       assert.equal(r.truncated, false);
       const seen = git.read();
       const at = seen.argv.indexOf("diff");
-      assert.deepEqual(seen.argv.slice(0, at), [
-        "-c",
-        "core.fsmonitor=false",
-        "-c",
-        "core.hooksPath=/dev/null",
-        "-c",
-        "diff.external=",
-        "-c",
-        "core.quotePath=false",
-        "-c",
-        "core.untrackedCache=false",
-        "-c",
-        "color.ui=false",
-        "--no-pager",
-        "--no-optional-locks",
-      ]);
-      assert.deepEqual(seen.argv.slice(at + 1, at + 3), ["--no-ext-diff", "--no-textconv"]);
+      assert.deepEqual(seen.argv.slice(0, at), GIT_SAFETY, "the contract's settings, exactly, on both runners");
+      assert.deepEqual(seen.argv.slice(at + 1, at + 1 + DIFF_SAFETY.length), DIFF_SAFETY);
       assert.deepEqual(seen.argv.slice(-3), ["HEAD", "--unified=0", "--relative"]);
       assert.equal(seen.cwd, ws);
+      for (const [k, v] of Object.entries(GIT_ENV)) assert.equal(seen.env[k], v, `${k} is the contract's`);
+      for (const k of GIT_DROPPED_ENV) assert.equal(seen.env[k], null, `${k} is not passed on`);
       assert.equal(seen.env.LC_ALL, "C");
-      assert.equal(seen.env.GIT_DIR, null, "GIT_DIR is not passed on");
       assert.equal(seen.env.GIT_CONFIG_PARAMETERS, null, "nor the caller's -c settings");
-      assert.equal(seen.env.GIT_TERMINAL_PROMPT, "0");
       assert.equal(seen.env.CODEGRAPH_TELEMETRY, "0", "the quiet defaults too");
     });
 

@@ -16,6 +16,7 @@ mod env_capture;
 mod runtime;
 mod source_outline;
 mod source_scan;
+mod threaded;
 mod types;
 
 use std::path::PathBuf;

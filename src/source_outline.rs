@@ -4,18 +4,13 @@
 //! next file (`cut: { reason: "cancelled" }`).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 
 use napi::bindgen_prelude::{Object, Unknown};
-use napi::{Env, Status};
+use napi::Env;
 use napi_derive::napi;
-use pi_codegraph_core::command_run::Failure;
-use pi_codegraph_core::errors::CodegraphError;
-use pi_codegraph_core::runner::Cancel;
 use pi_codegraph_core::source_outline::{self, FileOutline, Outline, OutlineRequest};
 
-use crate::{args, convert, runtime};
+use crate::threaded::threaded;
 
 /// Which files to outline.
 #[napi(object, object_to_js = false)]
@@ -120,44 +115,11 @@ pub fn outline_source<'env>(
     paths: request.paths,
     deadline_ms: request.deadline_ms,
   };
-  let cancel = Cancel::default();
-  let stop = Arc::new(AtomicBool::new(false));
-  let link = match args::link_signal(env, signal, &cancel) {
-    Ok(link) => link,
-    Err(CodegraphError::Cancelled { .. }) => {
-      stop.store(true, Ordering::Relaxed);
-      None
-    }
-    Err(e) => return Err(convert::js_error(env, &e, &Failure::default())),
-  };
-  let work = async move {
-    let watch = {
-      let stop = stop.clone();
-      tokio::spawn(async move {
-        cancel.notified().await;
-        stop.store(true, Ordering::Relaxed);
-      })
-    };
-    let outlined = tokio::task::spawn_blocking(move || {
-      source_outline::outline_source(&PathBuf::from(cwd), &request, &|| {
-        stop.load(Ordering::Relaxed)
-      })
-    })
-    .await;
-    watch.abort();
-    outlined
-  };
-  runtime::promise(env, work, move |env, outcome| {
-    if let Some(link) = link {
-      link.detach(&env);
-    }
-    match outcome {
-      Ok(Ok(outline)) => Ok(result(outline)),
-      Ok(Err(joined)) => Err(napi::Error::new(
-        Status::GenericFailure,
-        format!("the source outline did not finish: {joined}"),
-      )),
-      Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),
-    }
-  })
+  threaded(
+    env,
+    signal,
+    "the source outline",
+    move |stopped| source_outline::outline_source(&PathBuf::from(cwd), &request, stopped),
+    |outline| Ok(result(outline)),
+  )
 }

@@ -6,15 +6,11 @@
 //! `AbortSignal`: aborted, it ends at its next file (`stopped: "cancelled"`).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Arc;
 use std::time::{Duration, UNIX_EPOCH};
 
 use napi::bindgen_prelude::{Object, Unknown};
 use napi::{Env, Status};
 use napi_derive::napi;
-use pi_codegraph_core::errors::CodegraphError;
-use pi_codegraph_core::runner::Cancel;
 use pi_codegraph_core::source_changes::{self, ChangeScan};
 use pi_codegraph_core::source_scan::{
   self, MatchContext, ScanContext, ScanOutcome, ScanRule, ScanTag, SourceScan,
@@ -23,7 +19,8 @@ use pi_codegraph_core::source_walk::SkippedDirs;
 
 use pi_codegraph_core::command_run::Failure;
 
-use crate::{args, convert, runtime};
+use crate::threaded::threaded;
+use crate::{convert, runtime};
 
 /// Which files one pattern applies to.
 #[napi(object, object_to_js = false)]
@@ -229,51 +226,19 @@ pub fn scan_source<'env>(
   signal: Option<Unknown<'env>>,
 ) -> napi::Result<Object<'env>> {
   let scan = request(scan);
-  let cancel = Cancel::default();
-  let stop = Arc::new(AtomicBool::new(false));
-  let link = match args::link_signal(env, signal, &cancel) {
-    Ok(link) => link,
-    // Aborted before it began: nothing is read.
-    Err(CodegraphError::Cancelled { .. }) => {
-      stop.store(true, Ordering::Relaxed);
-      None
-    }
-    // Not an AbortSignal: coded as every call's options are.
-    Err(e) => return Err(convert::js_error(env, &e, &Failure::default())),
-  };
-  let work = async move {
-    let watch = {
-      let stop = stop.clone();
-      tokio::spawn(async move {
-        cancel.notified().await;
-        stop.store(true, Ordering::Relaxed);
-      })
-    };
-    let found = tokio::task::spawn_blocking(move || {
-      source_scan::scan_cancellable(&PathBuf::from(cwd), &scan, &|| stop.load(Ordering::Relaxed))
-    })
-    .await;
-    watch.abort();
-    found
-  };
-  runtime::promise(env, work, move |env, outcome| {
-    if let Some(link) = link {
-      link.detach(&env);
-    }
-    match outcome {
-      Ok(Ok(Ok(found))) => Ok(result(found)),
-      Ok(Ok(Err(bad))) => Err(napi::Error::new(
+  threaded(
+    env,
+    signal,
+    "the source scan",
+    move |stopped| source_scan::scan_cancellable(&PathBuf::from(cwd), &scan, stopped),
+    |found| match found {
+      Ok(found) => Ok(result(found)),
+      Err(bad) => Err(napi::Error::new(
         Status::InvalidArg,
         format!("CODEGRAPH_INVALID_REQUEST: {bad}"),
       )),
-      Ok(Err(joined)) => Err(napi::Error::new(
-        Status::GenericFailure,
-        format!("the source scan did not finish: {joined}"),
-      )),
-      // No runtime to run it on: a coded error, as every call's.
-      Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),
-    }
-  })
+    },
+  )
 }
 
 /// Which files of `extensions` were written after `sinceMs`, as `lib/contract/definitions.js`'s

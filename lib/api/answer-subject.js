@@ -15,9 +15,11 @@
 
 const path = require("node:path");
 const { FAMILY_EXTENSIONS, cutByBound, isScannableName } = require("../contract/definitions.js");
+const { RELATION_HEAD } = require("../contract/call-sites.js");
 const { DEFAULT_INDEX_DIR } = require("../contract/index-dir.js");
 const { scopeScan } = require("../contract/scopes.js");
 const { notFoundName } = require("./blind-spots.js");
+const { begun } = require("./source-search.js");
 
 /** Rust path prefixes that name no module of their own (CodeGraph's `RUST_PATH_PREFIXES`). */
 const NO_MODULE = new Set(["crate", "super", "self"]);
@@ -31,8 +33,6 @@ const NODE_COUNT = /^\*\*(\d+) definitions named "/mu;
 const RELATION_COUNT = /^(?:Callers of|Callees of|Impact of changing) ".*" — (\d+) distinct definitions/mu;
 /** node's list of definitions it did not print in full: ``- `poll` (method) — src/a.rs:12``. */
 const NODE_LISTED = /^- `(.+?)` \([\w ]+\) — (.+?):(\d+)$/u;
-/** The head of each definition a callers, callees or impact answer is about. */
-const RELATION_HEAD = /^([a-z_]+) (\S+) \([\w#+-]+\) — (.+?):(\d+)(?: \(\d+\):| — \d+ affected symbols?:)?$/u;
 /** A query result's row and its location: `method      poll_ready` / `  src/a.rs:144`. */
 const QUERY_ROW = /^[a-z_]+ {2,}(\S+)$/u;
 const QUERY_LOCATION = /^ {2}(\S.*?):(\d+)$/u;
@@ -245,11 +245,7 @@ function scopeSearchWhileRunning(command, cwd, scan) {
     if (command.subcommand !== "node" && !RELATIONS.has(command.subcommand)) return null;
     const scope = scopesOf(asked).at(-1);
     if (!isScannableName(scope)) return null;
-    const controller = new AbortController();
-    const found = Promise.resolve()
-      .then(() => scan(cwd, scopeScan(scope), controller.signal))
-      .catch(() => null);
-    return { scope, found, end: () => controller.abort() };
+    return { scope, ...begun((signal) => scan(cwd, scopeScan(scope), signal)) };
   } catch {
     return null; // a description that cannot be read: nothing begun
   }

@@ -29,6 +29,7 @@ const {
   reverseGraph,
   shortestFirst,
 } = require("./call-graph.js");
+const { begun } = require("./source-search.js");
 const { withStaleness } = require("./staleness.js");
 
 /** At most this many paths are given. */
@@ -151,7 +152,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
     const answer = await withStaleness(finished, cwd, { caps });
     return { text: answer.text, details: { ...answer.details, durationMs: Math.round(performance.now() - started) } };
   } finally {
-    scanning?.abort();
+    scanning?.end();
     if (isSignal(signal)) signal.removeEventListener("abort", forward);
     own.abort();
   }
@@ -181,14 +182,12 @@ async function walked(graph, step, { data, left, budget, cwd, scan, outline, ind
   expand(step, 1);
   // The source search, begun now, while the walk goes on.
   const names = scanNames(graph);
-  const controller = new AbortController();
-  started(controller);
-  const searching =
+  const search =
     typeof scan === "function" && names.length > 0 && paths.length === 0
-      ? Promise.resolve()
-          .then(() => scan(cwd, { ...mentionScan(names, { indexDir }), maxMatches: SCAN_MATCHES }, controller.signal))
-          .catch(() => null)
+      ? begun((signal) => scan(cwd, { ...mentionScan(names, { indexDir }), maxMatches: SCAN_MATCHES }, signal))
       : null;
+  started(search);
+  const searching = search?.found ?? null;
   let levels = 1;
   const near = nearness(graph);
   while (paths.length === 0 && levels < FORWARD_LEVELS && left() > budget * STEP_BUDGET_SHARE) {

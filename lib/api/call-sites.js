@@ -14,7 +14,7 @@
 // (a language its lexer does not know, something left unclosed) it is a text match, said so, with
 // no container claimed. Worded by lib/words/call-sites.js.
 
-const { SEARCHED_SUBCOMMANDS, mentionScan, searchFor } = require("../contract/call-sites.js");
+const { RELATION_HEAD, SEARCHED_SUBCOMMANDS, mentionScan, searchFor } = require("../contract/call-sites.js");
 const { cutByBound, isScannableName } = require("../contract/definitions.js");
 const { isCommentLine } = require("./blind-spots.js");
 const { searched, shortName } = require("./source-search.js");
@@ -22,12 +22,8 @@ const { searched, shortName } = require("./source-search.js");
 /** At most this many places are named; the rest are counted. */
 const MAX_SITES = 8;
 
-/**
- * The first line of each definition a callers or impact answer is about: `method
- * Registration::poll_ready (rust) — src/a.rs:144`; with several, each ends with its count (` (2):`,
- * ` — 3 affected symbols:`).
- */
-const SUBJECT = /^([a-z_]+) (\S+) \([\w#+-]+\) — (.+?):(\d+)(?: \(\d+\):| — \d+ affected symbols?:)?$/gmu;
+/** Each definition's first line in a whole answer (lib/contract/call-sites.js's RELATION_HEAD). */
+const SUBJECT = new RegExp(RELATION_HEAD.source, "gmu");
 /** Past this many definitions of one name (`new`, `get`), a text search cannot tell whose a call is. */
 const MAX_DEFINITIONS = 4;
 /** A row naming a symbol: `method      poll_write_ready`, `  function    build:820`, `file        References.ts [imports]`. */

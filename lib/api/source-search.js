@@ -14,6 +14,18 @@ const { DEFAULT_INDEX_DIR } = require("../contract/index-dir.js");
 const shortName = (name) => name.split(/::|\.|#/u).at(-1);
 
 /**
+ * `search(signal)` (a source scan) begun now: `{ found, end }` (`found`: a promise of its outcome,
+ * null when it failed; `end()` aborts its signal).
+ */
+function begun(search) {
+  const controller = new AbortController();
+  const found = Promise.resolve()
+    .then(() => search(controller.signal))
+    .catch(() => null);
+  return { found, end: () => controller.abort() };
+}
+
+/**
  * The search for `command`'s names in `cwd` (`asked(command)`: the names a not-found answer to it
  * can be about; a callers or impact answer's symbol by its short name first), begun now:
  * `{ names, found, end }` (`found`: a promise of the scan's outcome, null when it failed), or
@@ -27,11 +39,7 @@ function searchWhileRunning(command, cwd, scan, asked) {
       .filter(isScannableName)
       .slice(0, 3);
     if (names.length === 0) return null;
-    const controller = new AbortController();
-    const found = Promise.resolve()
-      .then(() => scan(cwd, mentionScan(names), controller.signal))
-      .catch(() => null);
-    return { names, found, end: () => controller.abort() };
+    return { names, ...begun((signal) => scan(cwd, mentionScan(names), signal)) };
   } catch {
     return null; // a description that cannot be read: nothing begun
   }
@@ -47,4 +55,4 @@ async function searched(early, names, indexDir) {
   return early.found;
 }
 
-module.exports = { searchWhileRunning, searched, shortName };
+module.exports = { begun, searchWhileRunning, searched, shortName };

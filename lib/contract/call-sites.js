@@ -22,6 +22,13 @@ const {
  */
 const MENTION_LIMITS = { ...SCAN_LIMITS, maxMatches: 256 };
 
+/**
+ * The first line of each definition a callers, callees or impact answer is about: `method
+ * Registration::poll_ready (rust) — src/a.rs:144`; with several, each ends with its count (` (2):`,
+ * ` — 3 affected symbols:`). Groups: kind, name, file, line. One line (no flags beyond `u`).
+ */
+const RELATION_HEAD = /^([a-z_]+) (\S+) \([\w#+-]+\) — (.+?):(\d+)(?: \(\d+\):| — \d+ affected symbols?:)?$/u;
+
 /** What to look for, by the kind CodeGraph gives the symbol (its answer's first line). */
 const SEARCH_BY_KIND = {
   calls: new Set(["function", "method", "constructor"]),
@@ -100,4 +107,4 @@ function mentionScan(names, { indexDir } = {}) {
   };
 }
 
-module.exports = { MENTION_LIMITS, SEARCHED_SUBCOMMANDS, mentionScan, searchFor, useRules };
+module.exports = { MENTION_LIMITS, RELATION_HEAD, SEARCHED_SUBCOMMANDS, mentionScan, searchFor, useRules };

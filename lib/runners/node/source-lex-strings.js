@@ -16,29 +16,42 @@ function strings({ isIdChar, isIdStart }) {
       return this.token("s", "", from, this.line);
     },
 
+    /** A string's `\\` at `i`: it and the character it escapes (a line break counted). */
+    escape() {
+      if (this.at(this.i + 1) === 10) this.line += 1;
+      this.i += 2;
+    },
+
+    /** One character `c` of a string's body, at `i` (a line break counted). */
+    step(c) {
+      if (c === 10) this.line += 1;
+      this.i += 1;
+    },
+
+    /** The string token `t` the text ended in: never closed. */
+    unclosed(t, part) {
+      this.i = this.n;
+      this.unbalanced = true;
+      this.ended(t, part);
+    },
+
     /** A quoted string whose body starts at `i`: escapes skip a character; `oneLine` ends it at a newline. */
     quoted(from, quote, oneLine) {
       const t = this.stringToken(from);
       while (this.i < this.n) {
         const c = this.at(this.i);
         if (c === 92) {
-          if (this.at(this.i + 1) === 10) this.line += 1;
-          this.i += 2;
+          this.escape();
           continue;
         }
         if (c === quote) {
           this.i += 1;
           return this.ended(t, from);
         }
-        if (c === 10) {
-          if (oneLine) return this.ended(t, from);
-          this.line += 1;
-        }
-        this.i += 1;
+        if (c === 10 && oneLine) return this.ended(t, from);
+        this.step(c);
       }
-      this.i = this.n;
-      this.unbalanced = true;
-      this.ended(t, from);
+      this.unclosed(t, from);
     },
 
     /** Code inside a string (`${…}`, an f-string's `{…}`), from the `{` at `i` past its `}`. */
@@ -54,31 +67,29 @@ function strings({ isIdChar, isIdStart }) {
       this.inString -= 1;
     },
 
+    /** A string's code part at the `{` at `brace`: its text since `part` blanked up to it, the code read past its `}`; where its next part begins (that `}`). */
+    codePart(part, brace) {
+      this.blank(part, brace + 1);
+      this.i = brace;
+      this.inner();
+      return this.i - 1;
+    },
+
     template(from) {
       const t = this.stringToken(from);
       this.i += 1;
       let part = from;
       while (this.i < this.n) {
         const c = this.at(this.i);
-        if (c === 92) {
-          if (this.at(this.i + 1) === 10) this.line += 1;
-          this.i += 2;
-        } else if (c === 96) {
+        if (c === 92) this.escape();
+        else if (c === 96) {
           this.i += 1;
           return this.ended(t, part);
         } else if (c === 36 && this.at(this.i + 1) === 123) {
-          this.blank(part, this.i + 2);
-          this.i += 1;
-          this.inner();
-          part = this.i - 1;
-        } else {
-          if (c === 10) this.line += 1;
-          this.i += 1;
-        }
+          part = this.codePart(part, this.i + 1);
+        } else this.step(c);
       }
-      this.i = this.n;
-      this.unbalanced = true;
-      this.ended(t, part);
+      this.unclosed(t, part);
     },
 
     pythonString(from, q, f) {
@@ -90,10 +101,8 @@ function strings({ isIdChar, isIdStart }) {
       while (this.i < this.n) {
         const c = this.at(this.i);
         const next = this.at(this.i + 1);
-        if (c === 92) {
-          if (next === 10) this.line += 1;
-          this.i += 2;
-        } else if (c === quote && (!triple || (next === quote && this.at(this.i + 2) === quote))) {
+        if (c === 92) this.escape();
+        else if (c === quote && (!triple || (next === quote && this.at(this.i + 2) === quote))) {
           this.i += triple ? 3 : 1;
           return this.ended(t, part);
         } else if (c === 10 && !triple) {
@@ -101,17 +110,10 @@ function strings({ isIdChar, isIdStart }) {
         } else if (f && (c === 123 || c === 125) && next === c) {
           this.i += 2;
         } else if (f && c === 123) {
-          this.blank(part, this.i + 1);
-          this.inner();
-          part = this.i - 1;
-        } else {
-          if (c === 10) this.line += 1;
-          this.i += 1;
-        }
+          part = this.codePart(part, this.i);
+        } else this.step(c);
       }
-      this.i = this.n;
-      this.unbalanced = true;
-      this.ended(t, part);
+      this.unclosed(t, part);
     },
 
     /** Rust's raw string at `q` (`#`… then `"`), or false. */
@@ -130,6 +132,14 @@ function strings({ isIdChar, isIdStart }) {
       return true;
     },
 
+    /** A `kind` token started at `from` whose text runs from `textFrom` to the end of the word's characters at `start`. */
+    wordToken(kind, from, textFrom, start) {
+      let k = start;
+      while (isIdChar(this.at(k), false)) k += 1;
+      this.i = k;
+      this.token(kind, this.text.slice(textFrom, k), from, this.line);
+    },
+
     /** Rust's `'`: a character literal (`'a'`, `'\n'`, `b'x'`) or a lifetime (`'a`). */
     rustQuote(from, q) {
       if (this.at(q + 1) === 92) {
@@ -146,10 +156,7 @@ function strings({ isIdChar, isIdStart }) {
           return this.ended(this.stringToken(from), from);
         }
         if (isIdStart(c, false)) {
-          let k = q + 2;
-          while (isIdChar(this.at(k), false)) k += 1;
-          this.i = k;
-          this.token("lt", this.text.slice(q, k), from, this.line);
+          this.wordToken("lt", from, q, q + 2);
           return;
         }
       }
@@ -166,10 +173,7 @@ function strings({ isIdChar, isIdStart }) {
         if (this.rawString(from, j)) return true;
         this.i = from;
         if (word === "r" && next === 35 && isIdStart(this.at(j + 1), false)) {
-          let k = j + 1;
-          while (isIdChar(this.at(k), false)) k += 1;
-          this.i = k;
-          this.token("id", this.text.slice(from, k), from, this.line);
+          this.wordToken("id", from, from, j + 1);
           return true;
         }
         return false;

@@ -29,33 +29,48 @@ impl Lexer<'_> {
     self.token(Kind::Str, String::new(), from, self.line)
   }
 
+  /// A string's `\` at `i`: it and the character it escapes (a line break counted).
+  fn escape(&mut self) {
+    if self.at(self.i + 1) == Some(b'\n') {
+      self.line += 1;
+    }
+    self.i += 2;
+  }
+
+  /// One character `c` of a string's body, at `i` (a line break counted).
+  fn step(&mut self, c: u8) {
+    if c == b'\n' {
+      self.line += 1;
+    }
+    self.i += 1;
+  }
+
+  /// The string token `t` the text ended in: never closed.
+  fn unclosed(&mut self, t: usize, part: usize) {
+    self.i = self.text.len();
+    self.out.unbalanced = true;
+    self.ended(t, part);
+  }
+
   /// A quoted string whose body starts at `i`: escapes skip a character; `one_line` ends it at a newline.
   pub(super) fn quoted(&mut self, from: usize, quote: u8, one_line: bool) {
     let t = self.string_token(from);
     while self.i < self.text.len() {
       let c = self.text[self.i];
       if c == b'\\' {
-        if self.at(self.i + 1) == Some(b'\n') {
-          self.line += 1;
-        }
-        self.i += 2;
+        self.escape();
         continue;
       }
       if c == quote {
         self.i += 1;
         return self.ended(t, from);
       }
-      if c == b'\n' {
-        if one_line {
-          return self.ended(t, from);
-        }
-        self.line += 1;
+      if c == b'\n' && one_line {
+        return self.ended(t, from);
       }
-      self.i += 1;
+      self.step(c);
     }
-    self.i = self.text.len();
-    self.out.unbalanced = true;
-    self.ended(t, from);
+    self.unclosed(t, from);
   }
 
   /// Code inside a string (`${…}`, an f-string's `{…}`), from the `{` at `i` past its `}`.
@@ -76,6 +91,15 @@ impl Lexer<'_> {
     self.in_string -= 1;
   }
 
+  /// A string's code part at the `{` at `brace`: the string's text since `part` blanked up to it,
+  /// the code read past its `}`; where the string's next part begins (that `}`).
+  fn code_part(&mut self, part: usize, brace: usize) -> usize {
+    self.blank(part, brace + 1);
+    self.i = brace;
+    self.inner();
+    self.i - 1
+  }
+
   pub(super) fn template(&mut self, from: usize) {
     let t = self.string_token(from);
     self.i += 1;
@@ -83,28 +107,17 @@ impl Lexer<'_> {
     while self.i < self.text.len() {
       let c = self.text[self.i];
       if c == b'\\' {
-        if self.at(self.i + 1) == Some(b'\n') {
-          self.line += 1;
-        }
-        self.i += 2;
+        self.escape();
       } else if c == b'`' {
         self.i += 1;
         return self.ended(t, part);
       } else if c == b'$' && self.at(self.i + 1) == Some(b'{') {
-        self.blank(part, self.i + 2);
-        self.i += 1;
-        self.inner();
-        part = self.i - 1;
+        part = self.code_part(part, self.i + 1);
       } else {
-        if c == b'\n' {
-          self.line += 1;
-        }
-        self.i += 1;
+        self.step(c);
       }
     }
-    self.i = self.text.len();
-    self.out.unbalanced = true;
-    self.ended(t, part);
+    self.unclosed(t, part);
   }
 
   pub(super) fn python_string(&mut self, from: usize, q: usize, f: bool) {
@@ -117,10 +130,7 @@ impl Lexer<'_> {
       let c = self.text[self.i];
       let next = self.at(self.i + 1);
       if c == b'\\' {
-        if next == Some(b'\n') {
-          self.line += 1;
-        }
-        self.i += 2;
+        self.escape();
       } else if c == quote
         && (!triple || (next == Some(quote) && self.at(self.i + 2) == Some(quote)))
       {
@@ -131,19 +141,12 @@ impl Lexer<'_> {
       } else if f && (c == b'{' || c == b'}') && next == Some(c) {
         self.i += 2;
       } else if f && c == b'{' {
-        self.blank(part, self.i + 1);
-        self.inner();
-        part = self.i - 1;
+        part = self.code_part(part, self.i);
       } else {
-        if c == b'\n' {
-          self.line += 1;
-        }
-        self.i += 1;
+        self.step(c);
       }
     }
-    self.i = self.text.len();
-    self.out.unbalanced = true;
-    self.ended(t, part);
+    self.unclosed(t, part);
   }
 
   /// Rust's raw string at `q` (`#`… then `"`), or false.
@@ -175,6 +178,18 @@ impl Lexer<'_> {
     true
   }
 
+  /// A `kind` token started at `from` whose text runs from `text_from` to the end of the word's
+  /// characters at `start`.
+  fn word_token(&mut self, kind: Kind, from: usize, text_from: usize, start: usize) {
+    let mut k = start;
+    while is_id_char(self.at(k), false) {
+      k += 1;
+    }
+    self.i = k;
+    let text = String::from_utf8_lossy(&self.text[text_from..k]).into_owned();
+    self.token(kind, text, from, self.line);
+  }
+
   /// Rust's `'`: a character literal (`'a'`, `'\n'`, `b'x'`) or a lifetime (`'a`).
   pub(super) fn rust_quote(&mut self, from: usize, q: usize) {
     let n = self.text.len();
@@ -202,13 +217,7 @@ impl Lexer<'_> {
         return self.ended(t, from);
       }
       if is_id_start(c, false) {
-        let mut k = q + 2;
-        while is_id_char(self.at(k), false) {
-          k += 1;
-        }
-        self.i = k;
-        let text = String::from_utf8_lossy(&self.text[q..k]).into_owned();
-        self.token(Kind::Lifetime, text, from, self.line);
+        self.word_token(Kind::Lifetime, from, q, q + 2);
         return;
       }
     }
@@ -227,13 +236,7 @@ impl Lexer<'_> {
       }
       self.i = from;
       if word == "r" && next == Some(b'#') && is_id_start(self.at(j + 1), false) {
-        let mut k = j + 1;
-        while is_id_char(self.at(k), false) {
-          k += 1;
-        }
-        self.i = k;
-        let text = String::from_utf8_lossy(&self.text[from..k]).into_owned();
-        self.token(Kind::Id, text, from, self.line);
+        self.word_token(Kind::Id, from, from, j + 1);
         return true;
       }
       return false;

@@ -23,27 +23,25 @@ fn shown(d: &Definition) -> String {
   )
 }
 
+/// A corpus array of strings.
+fn strings(v: &Value) -> Vec<&str> {
+  v.as_array()
+    .unwrap()
+    .iter()
+    .map(|s| s.as_str().unwrap())
+    .collect()
+}
+
 #[test]
 fn every_case_outlines_as_the_corpus_says() {
   let corpus: Value = serde_json::from_str(CORPUS).unwrap();
   for case in corpus["cases"].as_array().unwrap() {
     let name = case["name"].as_str().unwrap();
-    let lines: Vec<&str> = case["text"]
-      .as_array()
-      .unwrap()
-      .iter()
-      .map(|l| l.as_str().unwrap())
-      .collect();
-    let text = lines.join("\n");
+    let text = strings(&case["text"]).join("\n");
     let (definitions, unbalanced) = language_of(case["path"].as_str().unwrap())
       .map_or((Vec::new(), false), |(_, lang)| outline_text(&text, lang));
     assert_eq!(line_count(&text), case["lines"].as_u64().unwrap(), "{name}");
-    let expected: Vec<&str> = case["definitions"]
-      .as_array()
-      .unwrap()
-      .iter()
-      .map(|d| d.as_str().unwrap())
-      .collect();
+    let expected = strings(&case["definitions"]);
     assert_eq!(
       definitions.iter().map(shown).collect::<Vec<_>>(),
       expected,
