@@ -98,6 +98,7 @@ export class Cart {
 // A setter with the field of its name (a builder's setting) and the places that read the field.
 const CONFIG = `pub struct Config {
     pub interval: u32,
+    pub ticks: u32,
 }
 
 pub struct Builder {
@@ -118,7 +119,7 @@ impl Builder {
 
 pub fn tick(config: &Config, n: u32) -> bool {
     let label = "config.interval";
-    n % config.interval == 0
+    n % config.interval == 0 && n < config.ticks
 }
 `;
 
@@ -180,11 +181,20 @@ for (const [runner, api] of [
         lead(r),
         `Uses of "interval" in the source that CodeGraph's answer does not list, not calls (the name as a field or variable, or the function passed on; namesakes share it, read them to be sure): ${[
           place(2, "Config", "pub interval: u32,"),
-          place(6, "Builder", "interval: u32,"),
-          place(17, "build", "Config { interval: self.interval }"),
-          place(23, "tick", "n % config.interval == 0"),
+          place(7, "Builder", "interval: u32,"),
+          place(18, "build", "Config { interval: self.interval }"),
+          place(24, "tick", "n % config.interval == 0 && n < config.ticks"),
         ].join(", ")}.`,
       );
+    });
+
+    test("a field CodeGraph's index has no symbol by: callers name its uses in code", async () => {
+      const r = await api.relations({ relation: "callers", symbol: "ticks" }, ws);
+      assert.equal(
+        lead(r),
+        "Uses of \"ticks\" in the source that CodeGraph's answer does not list (CodeGraph's index has no symbol by the name; a text search for the name, which namesakes share; read them to be sure): src/config.rs:3 in Config (`pub ticks: u32,`), src/config.rs:24 in tick (`n % config.interval == 0 && n < config.ticks`).",
+      );
+      assert.match(r.text, /Symbol "ticks" not found/u, "CodeGraph's own answer follows");
     });
 
     test("nothing is said where the answer lists every call or use", async () => {

@@ -16,7 +16,7 @@
 
 const { SEARCHED_SUBCOMMANDS, mentionScan, searchFor } = require("../contract/call-sites.js");
 const { cutByBound, isScannableName } = require("../contract/definitions.js");
-const { isCommentLine } = require("./blind-spots.js");
+const { isCommentLine, notFoundName } = require("./blind-spots.js");
 const { searched, shortName } = require("./source-search.js");
 
 /** At most this many places are named (calls, and apart the other uses of a function's name); the rest are counted. */
@@ -115,9 +115,10 @@ function inOrder(sites, home) {
 /**
  * The places in `cwd`'s source that `command`'s answer `text` (callers or impact, CodeGraph 1.6.1's
  * shape) does not list: `{ name, search, sites: [{ path, line, within, quote?, shown?, macro?,
- * macroRules?, textMatch? }], more, reads, readsMore, stopped, common }` (`quote`: an
+ * macroRules?, textMatch? }], more, reads, readsMore, unindexed, stopped, common }` (`quote`: an
  * implementation's line; `shown`: a use's line; `reads`: a function's name used in code but not
- * called, in the same shape; `more`, `readsMore`: how many past MAX_SITES; `stopped`: the bound that ended the scan;
+ * called, in the same shape; `unindexed`: callers of a name CodeGraph's index has no symbol by,
+ * whose every use in code is named; `more`, `readsMore`: how many past MAX_SITES; `stopped`: the bound that ended the scan;
  * `common`: the name had more matches than the scan reads, so only its own file's are given), or
  * null when there is nothing to add, the answer is not about one symbol or was cut (`truncated`),
  * or the scan fails. `early`: the search begun with the call (lib/api/source-search.js), if any.
@@ -127,8 +128,12 @@ async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, ear
   if (!SEARCHED_SUBCOMMANDS.has(sub) || typeof text !== "string" || typeof scan !== "function") return null;
   // A cut answer may list the place in the part the model does not see: nothing is claimed of it.
   if (truncated) return null;
-  const subject = answerSubject(text);
-  const search = subject && searchFor(sub, subject.kind);
+  // callers of a name the index has no symbol by (a Rust field, a name in a macro block): its uses.
+  const named = answerSubject(text);
+  const missing = !named && sub === "callers" ? notFoundName(command, text) : undefined;
+  const unindexed = missing !== undefined;
+  const subject = unindexed ? { kind: null, name: shortName(missing), definitions: [] } : named;
+  const search = unindexed ? "uses" : subject && searchFor(sub, subject.kind);
   if (!search || !isScannableName(subject.name)) return null;
   // The search begun with the command serves when it looked for this name first (its tags are
   // the first name's); else it runs now.
@@ -186,6 +191,7 @@ async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, ear
     search,
     sites: kept.slice(0, MAX_SITES),
     more: Math.max(0, kept.length - MAX_SITES),
+    unindexed,
     reads: keptReads.slice(0, MAX_SITES),
     readsMore: Math.max(0, keptReads.length - MAX_SITES),
     stopped,

@@ -73,8 +73,9 @@ function callSiteLine(found) {
   const lines = [];
   if (found.sites.length > 0) {
     const places = grouped(found.sites).map(placeText).join(", ");
+    const why = found.unindexed ? "CodeGraph's index has no symbol by the name; " : "";
     lines.push(
-      `${WHAT[found.search]} "${found.name}" in the source that CodeGraph's answer does not list (a text search for the name, which namesakes share; read them to be sure): ${places}${moreText(found, found.more, cut)}.`,
+      `${WHAT[found.search]} "${found.name}" in the source that CodeGraph's answer does not list (${why}a text search for the name, which namesakes share; read them to be sure): ${places}${moreText(found, found.more, cut)}.`,
     );
   }
   if (reads.length > 0) {
