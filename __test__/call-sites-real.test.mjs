@@ -92,6 +92,34 @@ export class Cart {
 }
 `;
 
+// A setter with the field of its name (a builder's setting) and the places that read the field.
+const CONFIG = `pub struct Config {
+    pub interval: u32,
+    pub ticks: u32,
+}
+
+pub struct Builder {
+    interval: u32,
+}
+
+impl Builder {
+    /// Sets \`interval\` (a doc comment: no use)
+    pub fn interval(&mut self, val: u32) -> &mut Self {
+        self.interval = val;
+        self
+    }
+
+    pub fn build(&self) -> Config {
+        Config { interval: self.interval }
+    }
+}
+
+pub fn tick(config: &Config, n: u32) -> bool {
+    let label = "config.interval";
+    n % config.interval == 0 && n < config.ticks
+}
+`;
+
 const lead = (r) => r.text.split("\n", 1)[0];
 const NOTE =
   "in the source that CodeGraph's answer does not list (a text search for the name, which namesakes share; read them to be sure)";
@@ -102,6 +130,7 @@ before(() => {
     "src/lib.rs": RUST,
     "src/cart.ts": TS,
     "src/jobs.py": PYTHON,
+    "src/config.rs": CONFIG,
     // A namesake's definition (another module's helper): a definition, not a call.
     "src/other.rs": "pub fn helper() -> u32 {\n    0\n}\n",
   });
@@ -135,6 +164,29 @@ for (const [runner, api] of [
         `Implementations of "Schedule" ${NOTE}: src/lib.rs:33 \`impl Schedule for Arc<Handle> {\`.`,
       );
       assert.match(r.text, /struct +Plain:26/u, "the one it has is CodeGraph's");
+    });
+
+    test("a setter's field read where the graph has no call: callers name each use, its definition and line; a doc comment or string is none", async () => {
+      const r = await api.relations({ relation: "callers", symbol: "interval", file: "src/config.rs" }, ws);
+      const place = (line, within, code) => `src/config.rs:${line} in ${within} (\`${code}\`)`;
+      assert.equal(
+        lead(r),
+        `Uses of "interval" in the source that CodeGraph's answer does not list, not calls (the name as a field or variable, or the function passed on; namesakes share it, read them to be sure): ${[
+          place(2, "Config", "pub interval: u32,"),
+          place(7, "Builder", "interval: u32,"),
+          place(18, "build", "Config { interval: self.interval }"),
+          place(24, "tick", "n % config.interval == 0 && n < config.ticks"),
+        ].join(", ")}.`,
+      );
+    });
+
+    test("a field CodeGraph's index has no symbol by: callers name its uses in code", async () => {
+      const r = await api.relations({ relation: "callers", symbol: "ticks" }, ws);
+      assert.equal(
+        lead(r),
+        "Uses of \"ticks\" in the source that CodeGraph's answer does not list (CodeGraph's index has no symbol by the name; a text search for the name, which namesakes share; read them to be sure): src/config.rs:3 in Config (`pub ticks: u32,`), src/config.rs:24 in tick (`n % config.interval == 0 && n < config.ticks`).",
+      );
+      assert.match(r.text, /Symbol "ticks" not found/u, "CodeGraph's own answer follows");
     });
 
     test("nothing is said where the answer lists every call or use", async () => {

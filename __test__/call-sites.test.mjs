@@ -168,12 +168,41 @@ test("several definitions of the name: each one's own line is no call, and none 
   assert.equal(await leadFor(ws, answer(5)), "", "too many namesakes to tell whose a call is");
 });
 
+test("a function's name used in code, not called: its own line, each with its definition and line, the tests' last; a string or comment mention is none", async () => {
+  const reader = [
+    "def read(conf):", // 1
+    "    n = conf.target", // 2: a read of a field of the name
+    '    msg = "conf.target"', // 3: a string
+    "    return n  # conf.target", // 4: a comment
+  ].join("\n");
+  const tests = "def test_read(conf):\n    assert conf.target == 1\n";
+  const ws = workspace({ "pkg/core.py": PYTHON, "pkg/reader.py": reader, "app/tests/test_reader.py": tests });
+  const r = await withEnv({ PI_CODEGRAPH_BIN: fakeCli([["stdout", callers("pkg/core.py:1")]]).file }, () =>
+    pkg.relations({ relation: "callers", symbol: "target" }, ws),
+  );
+  const [calls, reads] = r.text.split("\n", 2);
+  assert.equal(calls, `Calls of "target" ${NOTE}: pkg/core.py:8 in __init__, pkg/core.py:11.`);
+  assert.equal(
+    reads,
+    'Uses of "target" in the source that CodeGraph\'s answer does not list, not calls (the name as a field or variable, or the function passed on; namesakes share it, read them to be sure): pkg/reader.py:2 in read (`n = conf.target`), app/tests/test_reader.py:2 in test_read (`assert conf.target == 1`).',
+  );
+  const impactAnswer = callers("pkg/core.py:1").replace("Callers of", "Impact of");
+  const impact = await withEnv({ PI_CODEGRAPH_BIN: fakeCli([["stdout", impactAnswer]]).file }, () =>
+    pkg.relations({ relation: "impact", symbol: "target" }, ws),
+  );
+  assert.equal(impact.text.split("\n", 1)[0], calls);
+  assert.doesNotMatch(impact.text, /not calls/u, "impact names the calls only");
+});
+
 test("a constant's uses; more places than are named are counted", async () => {
   const uses = Array.from({ length: 10 }, (_, i) => `def reader${i}():\n    return LIMIT + ${i}`).join("\n");
   const ws = workspace({ "conf.py": "LIMIT = 5\n", "readers.py": uses });
   const answer = callers("conf.py:1", [], "constant").replace(/target/gu, "LIMIT");
   const lead = await leadFor(ws, answer, { relation: "callers", symbol: "LIMIT" });
-  const named = Array.from({ length: 8 }, (_, i) => `readers.py:${2 * i + 2} in reader${i}`).join(", ");
+  const named = Array.from(
+    { length: 8 },
+    (_, i) => `readers.py:${2 * i + 2} in reader${i} (\`return LIMIT + ${i}\`)`,
+  ).join(", ");
   assert.equal(lead, `Uses of "LIMIT" ${NOTE}: ${named}, and 2 more.`);
 });
 

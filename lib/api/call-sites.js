@@ -16,11 +16,15 @@
 
 const { RELATION_HEAD, SEARCHED_SUBCOMMANDS, mentionScan, searchFor } = require("../contract/call-sites.js");
 const { cutByBound, isScannableName } = require("../contract/definitions.js");
-const { isCommentLine } = require("./blind-spots.js");
+const { isCommentLine, notFoundName } = require("./blind-spots.js");
 const { searched, shortName } = require("./source-search.js");
 
-/** At most this many places are named; the rest are counted. */
+/** At most this many places are named (calls, and apart the other uses of a function's name); the rest are counted. */
 const MAX_SITES = 8;
+/** A use's line is quoted up to this many characters: how the value is read (copied, compared, passed on). */
+const QUOTE_CHARS = 80;
+/** A test's path (`tests/`, `__tests__/`, `test_x.py`, `x_test.go`, `x.test.ts`, `x.spec.ts`): its places come last. */
+const TEST_PATH = /(?:^|\/)(?:tests?|__tests__|spec)\/|(?:^|\/)test_[^/]*$|_test\.\w+$|\.(?:test|spec)\.\w+$/u;
 
 /** Each definition's first line in a whole answer (lib/contract/call-sites.js's RELATION_HEAD). */
 const SUBJECT = new RegExp(RELATION_HEAD.source, "gmu");
@@ -91,11 +95,26 @@ function implementorName(lineText) {
   return /\bclass\s+([A-Za-z_$][\w$]*)/u.exec(lineText)?.[1] ?? null;
 }
 
+/** The line of a use, cut to QUOTE_CHARS, or undefined when it holds a backtick (the quote's own mark). */
+function quoteOf(lineText) {
+  const line = lineText.trim();
+  if (line === "" || line.includes("`")) return undefined;
+  return line.length > QUOTE_CHARS ? `${line.slice(0, QUOTE_CHARS)}…` : line;
+}
+
+/** `sites` in the order to name them: the definition's own file, then the code's, then the tests'. */
+function inOrder(sites, home) {
+  const rank = (s) => (home.has(s.path) ? 0 : TEST_PATH.test(s.path) ? 2 : 1);
+  return [...sites].sort((a, b) => rank(a) - rank(b));
+}
+
 /**
  * The places in `cwd`'s source that `command`'s answer `text` (callers or impact, CodeGraph 1.6.1's
- * shape) does not list: `{ name, search, sites: [{ path, line, within, quote?, macro?, macroRules?,
- * textMatch? }], more,
- * stopped, common }` (`more`: how many past MAX_SITES; `stopped`: the bound that ended the scan;
+ * shape) does not list: `{ name, search, sites: [{ path, line, within, quote?, shown?, macro?,
+ * macroRules?, textMatch? }], more, reads, readsMore, unindexed, stopped, common }` (`quote`: an
+ * implementation's line; `shown`: a use's line; `reads`: a function's name used in code but not
+ * called, in the same shape; `unindexed`: callers of a name CodeGraph's index has no symbol by,
+ * whose every use in code is named; `more`, `readsMore`: how many past MAX_SITES; `stopped`: the bound that ended the scan;
  * `common`: the name had more matches than the scan reads, so only its own file's are given), or
  * null when there is nothing to add, the answer is not about one symbol or was cut (`truncated`),
  * or the scan fails. `early`: the search begun with the call (lib/api/source-search.js), if any.
@@ -105,8 +124,12 @@ async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, ear
   if (!SEARCHED_SUBCOMMANDS.has(sub) || typeof text !== "string" || typeof scan !== "function") return null;
   // A cut answer may list the place in the part the model does not see: nothing is claimed of it.
   if (truncated) return null;
-  const subject = answerSubject(text);
-  const search = subject && searchFor(sub, subject.kind);
+  // callers of a name the index has no symbol by (a Rust field, a name in a macro block): its uses.
+  const named = answerSubject(text);
+  const missing = !named && sub === "callers" ? notFoundName(command, text) : undefined;
+  const unindexed = missing !== undefined;
+  const subject = unindexed ? { kind: null, name: shortName(missing), definitions: [] } : named;
+  const search = unindexed ? "uses" : subject && searchFor(sub, subject.kind);
   if (!search || !isScannableName(subject.name)) return null;
   // The search begun with the command serves when it looked for this name first (its tags are
   // the first name's); else it runs now.
@@ -117,6 +140,9 @@ async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, ear
   const definitionLines = new Set(subject.definitions.map((d) => `${d.path}:${d.line}`));
   const places = listedPlaces(text);
   const sites = [];
+  // A function's name used in code but not called: a field or variable of that name (a setter's
+  // field, a setting read), or the function passed on. Told apart, with the line quoted.
+  const reads = [];
   for (const m of matches) {
     if (definitionLines.has(`${m.path}:${m.line}`)) continue;
     const lineText = typeof m.text === "string" ? m.text : "";
@@ -125,36 +151,45 @@ async function unlistedUses(command, text, cwd, { scan, indexDir, truncated, ear
     if (m.code === false) continue;
     const known = m.code === true;
     if ((!known && isCommentLine(lineText)) || IMPORT_LINE.test(lineText)) continue;
-    // A mention that is not this search's (a call, a use, an implementation).
-    if (search !== "uses" && !tags.includes(search)) continue;
     if (search !== "implementations" && tags.includes("defines")) continue; // a namesake's definition
+    // A mention that is not this search's (a call, a use, an implementation); a function's other
+    // uses in code are its reads.
+    const read = search === "calls" && sub === "callers" && known && !tags.includes("calls");
+    if (search !== "uses" && !tags.includes(search) && !read) continue;
     // Where the lexer could not read the file, no container is claimed: a text match, said so.
     const within = known && typeof m.within === "string" ? m.within : null;
     const site =
       search === "implementations"
         ? { path: m.path, line: m.line, within: implementorName(lineText), quote: lineText.trim().slice(0, 120) }
         : { path: m.path, line: m.line, within };
+    // A use's line says how the value is read; a text match's is not shown (its line is not sure code).
+    const shown = known && (search === "uses" || read) ? quoteOf(lineText) : undefined;
+    if (shown !== undefined) site.shown = shown;
     if (site.within === subject.name && search !== "implementations") continue; // its own body: recursion
     if (known && typeof m.macroRules === "string") site.macroRules = m.macroRules;
     if (isListed(places, site)) continue;
     if (!known) site.textMatch = true;
-    sites.push(typeof m.macro === "string" ? { ...site, macro: m.macro } : site);
+    (read ? reads : sites).push(typeof m.macro === "string" ? { ...site, macro: m.macro } : site);
   }
-  // The definition's own file first: the uses nearest to it are the likeliest to be of this symbol.
+  // The definition's own file first (the uses nearest to it are the likeliest to be of this
+  // symbol), the tests' last.
   const home = new Set(subject.definitions.map((d) => d.path));
-  sites.sort((a, b) => Number(home.has(b.path)) - Number(home.has(a.path)));
   const stopped = typeof found.stopped === "string" ? found.stopped : null;
   // A name with more matches than the search reads is too common to list beyond its own file.
   const common = stopped === "matches";
-  const kept = common ? sites.filter((s) => home.has(s.path)) : sites;
+  const keep = (list) => inOrder(common ? list.filter((s) => home.has(s.path)) : list, home);
+  const kept = keep(sites);
+  const keptReads = keep(reads);
   // A search a bound cut says so even when it found nothing: what it did not read may hold some.
-  if (kept.length === 0 && !cutByBound(stopped)) return null;
-  const more = Math.max(0, kept.length - MAX_SITES);
+  if (kept.length === 0 && keptReads.length === 0 && !cutByBound(stopped)) return null;
   return {
     name: subject.name,
     search,
     sites: kept.slice(0, MAX_SITES),
-    more,
+    more: Math.max(0, kept.length - MAX_SITES),
+    unindexed,
+    reads: keptReads.slice(0, MAX_SITES),
+    readsMore: Math.max(0, keptReads.length - MAX_SITES),
     stopped,
     common,
     filesScanned: found.filesScanned,

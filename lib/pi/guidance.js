@@ -69,10 +69,10 @@ const FOCUSED_WORDS = {
   },
   codegraph_relations: {
     description:
-      "What calls a symbol (callers), what it calls (callees), what changing it affects (impact; depth 1 also lists implementations and subclasses), or how one reaches another (path), from the workspace's CodeGraph index, with what the source shows and the graph lacks. Read-only.",
+      "What calls or reads a symbol (callers), what it calls (callees), what changing it affects (impact; depth 1 also lists implementations and subclasses), or how one reaches another (path), from the workspace's CodeGraph index, with what the source shows and the graph lacks. Read-only.",
     snippet: "Callers, callees, impact of one symbol, or a call path between two, from the CodeGraph index",
     guideline:
-      "Use codegraph_relations: path (from, to) for how A reaches B; callers for what calls X; impact, depth 1, for what implements or extends X and before changing a signature; file picks one of several definitions. For how A works or where it goes, codegraph_node on A.",
+      "Use codegraph_relations: path (from, to) for how A reaches B; callers for what calls or reads X (where a setting is read); impact, depth 1, for what implements or extends X and before changing a signature; file picks one of several definitions. For how A works or where it goes, codegraph_node on A.",
     args: {
       relation: "callers, callees, impact, or path",
       symbol: "Symbol name",

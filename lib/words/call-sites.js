@@ -14,7 +14,16 @@ function grouped(sites) {
   for (const s of sites) {
     const last = groups.at(-1);
     const same = (k) => last[k] === s[k];
-    if (last && !s.quote && same("path") && same("within") && same("macro") && same("macroRules") && same("textMatch"))
+    if (
+      last &&
+      !s.quote &&
+      !s.shown &&
+      same("path") &&
+      same("within") &&
+      same("macro") &&
+      same("macroRules") &&
+      same("textMatch")
+    )
       last.lines.push(s.line);
     else groups.push({ ...s, lines: [s.line] });
   }
@@ -30,35 +39,52 @@ function placeText(g) {
     ? ` in the template of macro_rules! ${g.macroRules} (the code it generates, which CodeGraph does not index)`
     : "";
   const macro = g.macro ? ` (inside a ${g.macro}! macro block, which CodeGraph does not index)` : "";
-  return `${where}${within}${template}${macro}${text}`;
+  const shown = g.shown ? ` (\`${g.shown}\`)` : "";
+  return `${where}${within}${template}${macro}${shown}${text}`;
+}
+
+/** `, and 3 more`, `, and perhaps more (the search stopped …)`: what a list of places leaves out. */
+function moreText(found, more, cut) {
+  if (found.common)
+    return `${more > 0 ? `, ${more} more there` : ""}, and more in other files (a name too common to list)`;
+  if (more > 0) return `, and ${more} more`;
+  if (cut) return `, and perhaps more (the search stopped ${cut})`;
+  return found.stopped ? ", and perhaps more" : "";
 }
 
 const SEARCH_WORDS = { calls: "calls of", uses: "uses of", implementations: "implementations of" };
 
 /**
- * The line for `found` (`{ name, search, sites, more, stopped, common, filesScanned }` or null;
- * "" for none): 'Calls of "enter_runtime" in the source that CodeGraph's answer does not list (a
- * text search for the name, which namesakes share; read them to be sure): src/runtime/handle.rs:368
- * in block_on_inner, …'. A search a bound cut says how far it read, found something or not.
+ * The line for `found` (`{ name, search, sites, more, reads?, readsMore?, stopped, common,
+ * filesScanned }` or null; "" for none): 'Calls of "enter_runtime" in the source that CodeGraph's
+ * answer does not list (a text search for the name, which namesakes share; read them to be sure):
+ * src/runtime/handle.rs:368 in block_on_inner, …', and on a line of its own the name's other uses
+ * in code (`reads`), each with its line quoted. A search a bound cut says how far it read, found
+ * something or not.
  */
 function callSiteLine(found) {
   if (!found) return "";
   const cut = cutByBound(found.stopped) ? cutText({ stopped: found.stopped, filesScanned: found.filesScanned }) : null;
-  if (found.sites.length === 0) {
+  const reads = found.reads ?? [];
+  if (found.sites.length === 0 && reads.length === 0) {
     if (!cut) return "";
     return `The source search for ${SEARCH_WORDS[found.search]} "${found.name}" that CodeGraph's answer does not list stopped ${cut}${cut.includes(",") ? "," : ""} and found none; the files it did not read may hold some.`;
   }
-  const more = found.common
-    ? `${found.more > 0 ? `, ${found.more} more there` : ""}, and more in other files (a name too common to list)`
-    : found.more > 0
-      ? `, and ${found.more} more`
-      : cut
-        ? `, and perhaps more (the search stopped ${cut})`
-        : found.stopped
-          ? ", and perhaps more"
-          : "";
-  const places = grouped(found.sites).map(placeText).join(", ");
-  return `${WHAT[found.search]} "${found.name}" in the source that CodeGraph's answer does not list (a text search for the name, which namesakes share; read them to be sure): ${places}${more}.`;
+  const lines = [];
+  if (found.sites.length > 0) {
+    const places = grouped(found.sites).map(placeText).join(", ");
+    const why = found.unindexed ? "CodeGraph's index has no symbol by the name; " : "";
+    lines.push(
+      `${WHAT[found.search]} "${found.name}" in the source that CodeGraph's answer does not list (${why}a text search for the name, which namesakes share; read them to be sure): ${places}${moreText(found, found.more, cut)}.`,
+    );
+  }
+  if (reads.length > 0) {
+    const places = grouped(reads).map(placeText).join(", ");
+    lines.push(
+      `Uses of "${found.name}" in the source that CodeGraph's answer does not list, not calls (the name as a field or variable, or the function passed on; namesakes share it, read them to be sure): ${places}${moreText(found, found.readsMore ?? 0, cut)}.`,
+    );
+  }
+  return lines.join("\n");
 }
 
 module.exports = { callSiteLine };
