@@ -323,6 +323,54 @@ describe("the composition over stand-ins", () => {
     assert.match(changesText(facts), /a repository with no commit yet/);
   });
 
+  test("text matches: the changed file's first, calls before other mentions, tests last, each in the definition that holds it", async () => {
+    const d = deps({ diff: diffOf(1) });
+    d.runData = async (c) => ({
+      text:
+        c.subcommand === "affected"
+          ? '{"affectedTests":["t/zeta.test.ts","t/other.test.ts","t/a_f0.test.ts","tests/uses.ts"]}'
+          : '{"definitions":[{"definition":{"id":"x","filePath":"a.ts","startLine":1},"affected":[]}]}',
+      details: {},
+    });
+    const at = (p, line, text) => ({ path: p, line, text, tags: [] });
+    d.scan = async () => ({
+      matches: [
+        at("tests/uses.ts", 2, "expect(f0()).toBe(1);"),
+        at("b.ts", 3, "const x = { f0 };"),
+        at("b.ts", 8, "return f0();"),
+        at("m.rs", 2, "f0(x)"),
+        at("a.ts", 7, "f0();"),
+      ],
+    });
+    d.outline = async (_dir, { paths }) => ({
+      files: paths.map((p) => ({
+        path: p,
+        definitions:
+          p === "m.rs"
+            ? [{ name: "gen", kind: "function", line: 1, endLine: 4, macro: "mac" }]
+            : p === "b.ts"
+              ? [{ name: "g", kind: "function", line: 6, endLine: 9, parent: null }]
+              : [
+                  { name: "f0", kind: "function", line: 1, endLine: 3, parent: null },
+                  { name: "h", kind: "function", line: 6, endLine: 8, parent: null },
+                  { name: "caseOne", kind: "function", line: 1, endLine: 4, parent: null },
+                ],
+      })),
+    });
+    const text = changesText(await changesFacts(d, ws, {}));
+    const search = text.split("\n").find((l) => l.startsWith("    a.ts:7"));
+    assert.equal(
+      search,
+      "    a.ts:7 in h `f0();`; b.ts:8 in g `return f0();`; m.rs:2 `f0(x)`; b.ts:3 `const x = { f0 };`; tests/uses.ts:2 in caseOne `expect(f0()).toBe(1);`",
+      "no container outside every definition, none from a macro template",
+    );
+    assert.match(text, /each in the definition that holds it, by the file's outline/);
+    assert.match(
+      text,
+      /4 test files depend on it \(affected\): tests\/uses\.ts \(holds a dependent or mentions a changed name\); named like the changed file or its dependents' files: t\/a_f0\.test\.ts; others: t\/zeta\.test\.ts, t\/other\.test\.ts\)/,
+    );
+  });
+
   test("the arguments: none, or depth 1–4; anything else is refused before any run", async () => {
     const glue = require(path.join(root, "index.js")).forBackend({
       runCommand: async () => assert.fail("nothing runs"),

@@ -1,0 +1,129 @@
+// The source scan's side of codegraph_changes: the lines that mention each changed name (text
+// matches, not the graph), ordered so the likeliest uses come first (the changed file's own, then
+// call-like lines outside test files, then the rest), each with the definition that holds it by
+// the file's outline where the outline is sure of one (never a macro template); and the changed
+// file's test files ranked: those that cover a changed symbol first (a dependent's file, or a
+// file that mentions a changed name), then those named like the changed file or its dependents'.
+
+const { mentionScan } = require("../contract/call-sites.js");
+const { isScannableName } = require("../contract/definitions.js");
+
+/** At most this many names are searched in the source (one scan for all). */
+const MAX_SEARCHED = 6;
+/** At most this many files holding mentions are outlined for their enclosing definitions. */
+const MAX_OUTLINED = 60;
+
+/** Whether workspace-relative `p` reads as a test file (a tests directory, or a test's file name). */
+function isTestPath(p) {
+  const parts = String(p).split("/");
+  const base = parts.at(-1) ?? "";
+  return (
+    parts.slice(0, -1).some((d) => /^(tests?|__tests__|spec|testing)$/i.test(d)) ||
+    /^test_|_tests?\.|\.(test|spec)\./i.test(base)
+  );
+}
+
+/** Whether a line's text calls or applies `name` (`name(`, `name!(`, `name::<`, `name<…>(`). */
+const callLike = (text, name) =>
+  new RegExp(`(^|[^\\w$])${name.replace(/[$]/g, "\\$")}\\s*(!\\s*)?(\\(|::<|<[^;{}]*>\\s*\\()`).test(text);
+
+/**
+ * The lines that mention each of `names` (the source scan, as text): `{ searched, byName, cut }`
+ * (`byName`: name → [{ path, line, text }]; `cut`: the bound that stopped the scan, or null).
+ */
+async function mentions(deps, cwd, names, signal) {
+  const none = { searched: [], byName: new Map(), cut: null };
+  const wanted = names.filter(isScannableName).slice(0, MAX_SEARCHED);
+  if (wanted.length === 0 || typeof deps.scan !== "function") return none;
+  const found = await deps.scan(cwd, mentionScan(wanted), signal).catch(() => null);
+  if (!found) return none;
+  const byName = new Map(wanted.map((n) => [n, []]));
+  // A search a bound cut (its files, its matches, its time) may have missed some.
+  const cut = typeof found.stopped === "string" ? { stopped: found.stopped, filesScanned: found.filesScanned } : null;
+  for (const m of Array.isArray(found.matches) ? found.matches : []) {
+    const tags = Array.isArray(m.tags) ? m.tags : [];
+    if (tags.includes("defines") || typeof m.text !== "string") continue;
+    if (/^\s*(import\b|from\s+\S+\s+import\b|use\s|#include|\/\/|#|\*|\/\*)/.test(m.text)) continue;
+    for (const n of wanted) {
+      if (!new RegExp(`(^|[^\\w$])${n.replace(/[$]/g, "\\$")}([^\\w$]|$)`).test(m.text)) continue;
+      byName.get(n).push({ path: m.path, line: m.line, text: m.text.trim().slice(0, 100) });
+    }
+  }
+  return { searched: wanted, byName, cut };
+}
+
+/** `list` ordered for symbol `name` of file `own`: its file's lines, call-like lines outside tests, the rest. */
+function ordered(list, name, own) {
+  const rank = (m) => (m.path === own ? 0 : isTestPath(m.path) ? 3 : callLike(m.text, name) ? 1 : 2);
+  return list
+    .map((m, i) => ({ m, i, r: rank(m) }))
+    .sort((a, b) => a.r - b.r || a.i - b.i)
+    .map((x) => x.m);
+}
+
+/**
+ * Each symbol's mentions (`s.mentions`, set by changesFacts) in order, each with `within`: the
+ * innermost definition of the file's outline that holds its line (`{ name, line }`), where the
+ * outline has one and it is no macro template. Outlines at most MAX_OUTLINED files.
+ */
+async function placeMentions(deps, cwd, files, signal) {
+  const symbols = files.flatMap((f) => f.symbols.filter((s) => Array.isArray(s.mentions)).map((s) => ({ f, s })));
+  for (const { f, s } of symbols) s.mentions = ordered(s.mentions, s.name, f.path);
+  if (typeof deps.outline !== "function") return;
+  const paths = [...new Set(symbols.flatMap(({ s }) => s.mentions.map((m) => m.path)))].slice(0, MAX_OUTLINED);
+  if (paths.length === 0) return;
+  const outline = await deps.outline(cwd, { paths }, signal).catch(() => null);
+  const byPath = new Map();
+  for (const o of outline?.files ?? []) if (o && !o.problem && Array.isArray(o.definitions)) byPath.set(o.path, o);
+  for (const { s } of symbols) {
+    for (const m of s.mentions) {
+      const defs = byPath.get(m.path)?.definitions;
+      if (!defs) continue;
+      let inner = null;
+      for (const d of defs) if (d.line <= m.line && m.line <= d.endLine && (!inner || d.line >= inner.line)) inner = d;
+      if (inner && typeof inner.macro !== "string" && typeof inner.name === "string" && inner.line !== m.line)
+        m.within = { name: inner.name, line: inner.line };
+    }
+  }
+}
+
+const GENERIC = new Set(["src", "lib", "mod", "index", "init", "main", "tests", "test", "spec", "internal", "testing"]);
+/** The words of a path's parts (`src/time/sleep.rs` → time, sleep), generic ones left out. */
+const words = (p) =>
+  String(p)
+    .replace(/\.[^./]+$/, "")
+    .split(/[/_.\-\s]+|(?<=[a-z])(?=[A-Z])/)
+    .map((w) => w.toLowerCase())
+    .filter((w) => w.length > 1 && !GENERIC.has(w));
+
+/**
+ * File `f`'s test files (`f.tests`, CodeGraph's affected) ranked: `{ covering, named, rest }`,
+ * `covering` those that hold a dependent of a changed symbol or mention a changed name; `named`
+ * those whose file name shares words with the changed file or a changed symbol (twice the weight)
+ * or a dependent's file, most shared first; `rest` in CodeGraph's order.
+ */
+function rankTests(f) {
+  const tests = Array.isArray(f.tests) ? f.tests : [];
+  const near = new Set();
+  const own = new Set([...words(f.path), ...f.symbols.flatMap((s) => words(s.name))]);
+  const theirs = new Set();
+  for (const s of f.symbols) {
+    for (const d of s.impact?.dependents ?? []) {
+      near.add(d.path);
+      for (const w of words(d.path)) theirs.add(w);
+    }
+    for (const m of s.mentions ?? []) near.add(m.path);
+  }
+  const covering = tests.filter((t) => near.has(t));
+  const score = (t) => words(t.split("/").pop()).reduce((n, w) => n + (own.has(w) ? 2 : theirs.has(w) ? 1 : 0), 0);
+  const named = tests
+    .filter((t) => !near.has(t))
+    .map((t, i) => ({ t, i, n: score(t) }))
+    .filter((x) => x.n > 0)
+    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .map((x) => x.t);
+  const taken = new Set([...covering, ...named]);
+  return { covering, named, rest: tests.filter((t) => !taken.has(t)) };
+}
+
+module.exports = { MAX_SEARCHED, isTestPath, mentions, placeMentions, rankTests };
