@@ -105,7 +105,7 @@ for (const impl of implementations) {
       );
       assert.match(
         r.text,
-        /^src\/math\.ts \(modified, 1 changed symbol; 1 test file depends on it \(affected\): test\/math\.test\.ts\)$/m,
+        /^src\/math\.ts \(modified, 1 changed symbol; 1 test file depends on it \(affected\): test\/math\.test\.ts \(holds a dependent or mentions a changed name\)\)$/m,
       );
       assert.match(r.text, /^- add \(function, src\/math\.ts:1-3\), changed line 2$/m);
       assert.match(r.text, /mul \(function, src\/math\.ts:5; uses it at src\/math\.ts:7\)/);
@@ -125,7 +125,7 @@ for (const impl of implementations) {
       assert.match(cut.text, /impact, depth 1/);
     });
 
-    test("an index older than the change says so, and a text search for the changed names follows", async () => {
+    test("an index older than the change says so; where the graph has no dependent, the text search gives the callers' places, each in its definition", async () => {
       const ws = project(`stale-${impl.id}`);
       edit(ws, "src/app.ts", "return mul(w, h);", "return mul(h, w);");
       fs.writeFileSync(
@@ -138,7 +138,7 @@ for (const impl of implementations) {
       assert.match(r.text, /^- area \(function, src\/app\.ts:3-5\), changed line 4$/m);
       assert.match(
         r.text,
-        /text search for "area" \(text matches in the source, not the graph\): 1 line\n {4}src\/extra\.ts:2 `return area\(1, 2\);`/,
+        /text search for "area" \(text matches in the source, not the graph; each in the definition that holds it, by the file's outline\): 1 line\n {4}src\/extra\.ts:2 in extra `return area\(1, 2\);`/,
       );
       assert.equal(r.details.indexOlder, true);
     });

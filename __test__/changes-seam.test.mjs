@@ -371,6 +371,43 @@ describe("the composition over stand-ins", () => {
     );
   });
 
+  test("a file's tests: covering ones first, then named like it, then an indirect dependent's; unlisted ones by name", () => {
+    const { rankTests } = lib("api", "change-mentions.js");
+    const f = {
+      path: "src/time/sleep.rs",
+      tests: ["tests/a.rs", "tests/deep.rs", "tests/direct.rs", "tests/time_pause.rs", "tests/said.rs"],
+      symbols: [
+        {
+          name: "poll_elapsed",
+          kind: "method",
+          line: 399,
+          endLine: 426,
+          changed: [[415, 417]],
+          impact: {
+            dependents: [
+              { name: "x", path: "tests/deep.rs", line: 1 },
+              { name: "y", path: "tests/direct.rs", line: 1, callAt: "tests/direct.rs:3" },
+            ],
+          },
+          mentions: [{ path: "tests/said.rs", line: 2, text: "poll_elapsed" }],
+        },
+      ],
+    };
+    const tracked = ["src/time/sleep.rs", "tests/time_sleep.rs", "tests/sleep/tests.rs", "src/sleepy.rs", "tests/a.rs"];
+    assert.deepEqual(rankTests(f, tracked), {
+      covering: ["tests/direct.rs", "tests/said.rs"],
+      named: ["tests/time_pause.rs"],
+      rest: ["tests/deep.rs", "tests/a.rs"],
+      unlisted: ["tests/time_sleep.rs", "tests/sleep/tests.rs"],
+    });
+    f.ranked = rankTests(f, tracked);
+    f.state = "modified";
+    assert.match(
+      changesText({ source: "git", depth: 2, files: [f], outlined: true }),
+      /5 test files depend on it \(affected\): tests\/direct\.rs, tests\/said\.rs \(hold a dependent or mention a changed name\); named like the changed file or its dependents' files: tests\/time_pause\.rs; others: tests\/deep\.rs, tests\/a\.rs; test files named like it that affected does not list \(by name only\): tests\/time_sleep\.rs, tests\/sleep\/tests\.rs\)/,
+    );
+  });
+
   test("the arguments: none, or depth 1–4; anything else is refused before any run", async () => {
     const glue = require(path.join(root, "index.js")).forBackend({
       runCommand: async () => assert.fail("nothing runs"),

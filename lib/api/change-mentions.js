@@ -12,6 +12,8 @@ const { isScannableName } = require("../contract/definitions.js");
 const MAX_SEARCHED = 6;
 /** At most this many files holding mentions are outlined for their enclosing definitions. */
 const MAX_OUTLINED = 60;
+/** At most this many test files affected does not list are named by their file name. */
+const MAX_UNLISTED = 3;
 
 /** Whether workspace-relative `p` reads as a test file (a tests directory, or a test's file name). */
 function isTestPath(p) {
@@ -87,7 +89,11 @@ async function placeMentions(deps, cwd, files, signal) {
   }
 }
 
-const GENERIC = new Set(["src", "lib", "mod", "index", "init", "main", "tests", "test", "spec", "internal", "testing"]);
+// biome-ignore format: one list
+const GENERIC = new Set([
+  "src", "lib", "mod", "index", "init", "main", "tests", "test", "spec", "internal", "testing",
+  "with", "to", "of", "for", "in", "on", "by", "is", "as", "at", "from", "and", "or", "the", "get", "set", "new",
+]);
 /** The words of a path's parts (`src/time/sleep.rs` → time, sleep), generic ones left out. */
 const words = (p) =>
   String(p)
@@ -96,34 +102,63 @@ const words = (p) =>
     .map((w) => w.toLowerCase())
     .filter((w) => w.length > 1 && !GENERIC.has(w));
 
+/** A test's own file name (`tests.py`, `test_x.py`, `x_test.go`, `x.test.ts`), not a fixture beside it. */
+const TEST_NAME = /^(tests?\.|test_)|_tests?\.|\.(test|spec)\./i;
+
+/** A path within its package: the first directory left out (`django/urls/base.py` → urls/base.py). */
+const inPackage = (p) => (p.split("/").length > 2 ? p.split("/").slice(1).join("/") : p);
+
+/** The words of a test file's name and its directory's (`tests/signing/tests.py` → signing). */
+const nameWords = (p) => words(p.split("/").slice(-2).join("/"));
+
 /**
- * File `f`'s test files (`f.tests`, CodeGraph's affected) ranked: `{ covering, named, rest }`,
- * `covering` those that hold a dependent of a changed symbol or mention a changed name; `named`
- * those whose file name shares words with the changed file or a changed symbol (twice the weight)
- * or a dependent's file, most shared first; `rest` in CodeGraph's order.
+ * File `f`'s test files (`f.tests`, CodeGraph's affected) ranked: `{ covering, named, rest,
+ * unlisted }`. `covering`: those that hold a direct dependent of a changed symbol (its call or
+ * import) or mention a changed name; `named`: those whose file or directory name shares words with the changed
+ * file or a changed symbol (twice the weight) or a dependent's file outside the tests, most shared first; `rest`:
+ * those holding an indirect dependent first, then CodeGraph's order. `unlisted`: test files of
+ * `tracked` (the repository's files) that affected does not list, named with every word of the
+ * changed file's name (its directory's for a `mod.rs` or `__init__.py`), at most MAX_UNLISTED.
  */
-function rankTests(f) {
+function rankTests(f, tracked = []) {
   const tests = Array.isArray(f.tests) ? f.tests : [];
-  const near = new Set();
-  const own = new Set([...words(f.path), ...f.symbols.flatMap((s) => words(s.name))]);
+  const direct = new Set();
+  const indirect = new Set();
+  const fileWords = new Set(words(inPackage(f.path)));
+  const symbolWords = new Set(f.symbols.flatMap((s) => words(s.name)));
   const theirs = new Set();
   for (const s of f.symbols) {
-    for (const d of s.impact?.dependents ?? []) {
-      near.add(d.path);
-      for (const w of words(d.path)) theirs.add(w);
-    }
-    for (const m of s.mentions ?? []) near.add(m.path);
+    for (const d of s.impact?.dependents ?? []) (d.callAt ? direct : indirect).add(d.path);
+    for (const m of s.mentions ?? []) direct.add(m.path);
   }
-  const covering = tests.filter((t) => near.has(t));
-  const score = (t) => words(t.split("/").pop()).reduce((n, w) => n + (own.has(w) ? 2 : theirs.has(w) ? 1 : 0), 0);
+  for (const p of direct) if (!isTestPath(p)) for (const w of words(inPackage(p))) theirs.add(w);
+  const covering = tests.filter((t) => direct.has(t));
+  const weight = (w) => (symbolWords.has(w) ? 3 : fileWords.has(w) ? 2 : theirs.has(w) ? 1 : 0);
+  const score = (t) => [...new Set(nameWords(t))].reduce((n, w) => n + weight(w), 0);
   const named = tests
-    .filter((t) => !near.has(t))
-    .map((t, i) => ({ t, i, n: score(t) }))
+    .filter((t) => !direct.has(t))
+    .map((t, i) => ({ t, i, n: score(t), k: TEST_NAME.test(t.split("/").pop()) ? 0 : 1 }))
     .filter((x) => x.n > 0)
-    .sort((a, b) => b.n - a.n || a.i - b.i)
+    .sort((a, b) => a.k - b.k || b.n - a.n || a.i - b.i)
     .map((x) => x.t);
   const taken = new Set([...covering, ...named]);
-  return { covering, named, rest: tests.filter((t) => !taken.has(t)) };
+  const left = tests.filter((t) => !taken.has(t));
+  const rest = [...left.filter((t) => indirect.has(t)), ...left.filter((t) => !indirect.has(t))];
+  const parts = f.path.split("/");
+  let stem = words(parts.at(-1));
+  if (stem.length === 0) stem = words(parts.at(-2) ?? "");
+  const listed = new Set(tests);
+  const unlisted =
+    stem.length === 0
+      ? []
+      : tracked
+          .filter((t) => t !== f.path && !listed.has(t) && isTestPath(t))
+          .filter((t) => {
+            const w = new Set(nameWords(t));
+            return stem.every((x) => w.has(x));
+          })
+          .slice(0, MAX_UNLISTED);
+  return { covering, named, rest, unlisted };
 }
 
 module.exports = { MAX_SEARCHED, isTestPath, mentions, placeMentions, rankTests };

@@ -154,6 +154,8 @@ async function changesFacts(deps, cwd, params, signal) {
   // the graph is blind it says where the names are; elsewhere, the lines the graph does not list.
   const searchedNames = [...new Set(facts.files.flatMap((f) => f.symbols.map((s) => s.name)))];
   const scanning = mentions(deps, cwd, searchedNames, signal);
+  // The repository's files: test files named like a changed file that affected does not list.
+  const trackedList = fromGit.source === "git" ? deps.runGit(trackedCommand(), cwd, signal).catch(() => null) : null;
   const jobs = [
     ...impacts.map(({ f, s }) => async () => {
       const out = await deps.runData(impactDataCommand(s.name, f.path, depth), cwd, signal).catch((err) => {
@@ -216,7 +218,8 @@ async function changesFacts(deps, cwd, params, signal) {
   // Each text match with the definition that holds it (the outline's), the likeliest uses first;
   // each file's tests, those that cover a changed symbol first.
   await placeMentions(deps, cwd, facts.files, signal);
-  for (const f of facts.files) if (Array.isArray(f.tests)) f.ranked = rankTests(f);
+  const tracked = parseFileList((await trackedList)?.text ?? "");
+  for (const f of facts.files) if (Array.isArray(f.tests)) f.ranked = rankTests(f, tracked);
   return facts;
 }
 

@@ -136,6 +136,9 @@ function fileLine(f) {
     tests = f.tests.length
       ? `; ${plural(f.tests.length, "test file")} ${f.tests.length === 1 ? "depends" : "depend"} on it (affected): ${testNames(f)}${more}`
       : "; no test file depends on it (affected)";
+    const unlisted = f.ranked?.unlisted ?? [];
+    if (unlisted.length)
+      tests += `; ${unlisted.length === 1 ? "a test file" : "test files"} named like it that affected does not list (by name only): ${unlisted.join(", ")}`;
   } else if (f.tests === null) tests = "; its tests could not be read (affected's answer was cut)";
   else if (f.testsFailed) tests = `; its tests could not be read (codegraph affected failed: ${f.testsFailed})`;
   const count = f.state === "deleted" ? "" : `, ${plural(f.symbols.length, "changed symbol")}`;
