@@ -2,7 +2,9 @@
 // through the exported changes() and through the registered tool and `/codegraph changes`: a change
 // in a symbol whose file a test depends on (affected names the test), a change outside git (the
 // files written since the index), an index older than the change (said, with a text search for the
-// changed names), git missing (and one planted in the workspace never run), and a failing git.
+// changed names, each caller's place in its definition where the graph has no dependent), git
+// missing (and one planted in the workspace never run), and a failing git. A file's tests: those
+// that hold a dependent first, and one named like it that affected cannot list, said by name only.
 // The outline is the backend's own `outlineSource`.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -97,6 +99,11 @@ for (const impl of implementations) {
 
     test("a changed symbol: its dependents with the lines that use it, and the test file that depends on its file", async () => {
       const ws = project(`covered-${impl.id}`);
+      // A test file named like the changed one that imports nothing of it (affected cannot list it).
+      fs.writeFileSync(path.join(ws, "test", "math_more.test.ts"), 'test("more", () => {});\n');
+      const git = (...args) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws });
+      git("add", "-A");
+      git("commit", "-qm", "more");
       edit(ws, "src/math.ts", "return a + b;", "return b + a;", -60_000); // older than the index
       const r = await glue.changes({}, ws);
       assert.match(
@@ -105,7 +112,7 @@ for (const impl of implementations) {
       );
       assert.match(
         r.text,
-        /^src\/math\.ts \(modified, 1 changed symbol; 1 test file depends on it \(affected\): test\/math\.test\.ts \(holds a dependent or mentions a changed name\)\)$/m,
+        /^src\/math\.ts \(modified, 1 changed symbol; 1 test file depends on it \(affected\): test\/math\.test\.ts \(holds a dependent or mentions a changed name\); a test file named like it that affected does not list \(by name only\): test\/math_more\.test\.ts\)$/m,
       );
       assert.match(r.text, /^- add \(function, src\/math\.ts:1-3\), changed line 2$/m);
       assert.match(r.text, /mul \(function, src\/math\.ts:5; uses it at src\/math\.ts:7\)/);
@@ -154,7 +161,7 @@ for (const impl of implementations) {
       assert.match(r.text, /the workspace is not inside a git repository/);
       assert.match(
         r.text,
-        /^src\/math\.ts \(written since the index, 2 changed symbols; 1 test file depends on it \(affected\): test\/math\.test\.ts\)$/m,
+        /^src\/math\.ts \(written since the index, 2 changed symbols; 1 test file depends on it \(affected\): test\/math\.test\.ts \(holds a dependent or mentions a changed name\)\)$/m,
       );
       assert.equal(r.details.source, "index");
     });
