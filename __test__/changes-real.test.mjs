@@ -139,13 +139,29 @@ for (const impl of implementations) {
         path.join(ws, "src", "extra.ts"),
         "export function extra(): number {\n  return area(1, 2);\n}\n",
       );
+      // A caller committed after the index (the graph is blind to it), and a test that calls it.
+      fs.writeFileSync(
+        path.join(ws, "src", "more.ts"),
+        "export function moreArea(): number {\n  return area(2, 3);\n}\n",
+      );
+      fs.writeFileSync(
+        path.join(ws, "test", "more.test.ts"),
+        'test("x", () => {\n  expect(moreArea()).toBe(6);\n});\n',
+      );
+      const git = (...args) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws });
+      git("add", "src/more.ts", "test/more.test.ts");
+      git("commit", "-qm", "more");
       const r = await glue.changes({}, ws);
       assert.match(r.text, /^The index \(written .* UTC\) is older than the change to src\/app\.ts/m);
       assert.match(r.text, /^src\/extra\.ts \(new, untracked, 1 changed symbol\)$/m);
       assert.match(r.text, /^- area \(function, src\/app\.ts:3-5\), changed line 4$/m);
       assert.match(
         r.text,
-        /text search for "area" \(text matches in the source, not the graph; each in the definition that holds it, by the file's outline\): 1 line\n {4}src\/extra\.ts:2 in extra `return area\(1, 2\);`/,
+        /text search for "area" \(text matches in the source, not the graph; each in the definition that holds it, by the file's outline\): 2 lines\n {4}src\/extra\.ts:2 in extra `return area\(1, 2\);`; src\/more\.ts:2 in moreArea `return area\(2, 3\);`$/m,
+      );
+      assert.match(
+        r.text,
+        /^src\/app\.ts \(modified, 1 changed symbol; no test file depends on it \(affected\); the test files that mention its callers' names \(moreArea\) most \(text matches\): test\/more\.test\.ts \(1 line\)\)$/m,
       );
       assert.equal(r.details.indexOlder, true);
     });

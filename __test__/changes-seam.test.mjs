@@ -408,6 +408,84 @@ describe("the composition over stand-ins", () => {
     );
   });
 
+  test("the tests that mention the callers' names most: callers from the graph and from call-like text in functions, one scan", async () => {
+    const { callerTests } = lib("api", "change-mentions.js");
+    const f = {
+      path: "src/rt.rs",
+      state: "modified",
+      tests: [],
+      symbols: [
+        {
+          name: "enter_runtime",
+          kind: "function",
+          line: 35,
+          endLine: 74,
+          changed: [[35, 35]],
+          impact: {
+            found: true,
+            files: 1,
+            dependents: [{ name: "block_on_inner", path: "src/h.rs", line: 3, callAt: "src/h.rs:9" }],
+          },
+          mentions: [
+            {
+              path: "src/s.rs",
+              line: 8,
+              text: "enter_runtime(h, |b| {",
+              within: { name: "block_on", kind: "method", line: 5 },
+            },
+            {
+              path: "src/s.rs",
+              line: 2,
+              text: "use enter_runtime as E;",
+              within: { name: "Context", kind: "struct", line: 1 },
+            },
+            {
+              path: "src/s.rs",
+              line: 20,
+              text: "enter_runtime(x)",
+              within: { name: "run", kind: "function", line: 19 },
+            },
+            {
+              path: "src/s.rs",
+              line: 30,
+              text: "enter_runtime(x)",
+              within: { name: "__init__", kind: "method", line: 29 },
+            },
+          ],
+        },
+      ],
+    };
+    const asked = [];
+    const at = (p, line, text) => ({ path: p, line, text, tags: [] });
+    const deps = {
+      scan: async (_cwd, request) => {
+        asked.push(request);
+        return {
+          stopped: "matches",
+          matches: [
+            at("tests/rt_common.rs", 3, "rt.block_on(async {"),
+            at("tests/rt_common.rs", 4, "rt.block_on(block_on_inner())"),
+            at("tests/rt_common.rs", 9, "rt.block_on(f)"),
+            at("tests/other.rs", 1, "block_on(f)"),
+            at("src/s.rs", 5, "fn block_on() {}"),
+          ],
+        };
+      },
+    };
+    await callerTests(deps, ws, [f], undefined);
+    assert.equal(asked.length, 1);
+    assert.ok(asked[0].maxMatches > 256, "more matches than a mention search reads");
+    assert.deepEqual(f.callerTests.names, ["block_on_inner", "block_on"], "no type, no short name, no dunder");
+    assert.deepEqual(f.callerTests.top, [
+      { path: "tests/rt_common.rs", count: 3 },
+      { path: "tests/other.rs", count: 1 },
+    ]);
+    assert.match(
+      changesText({ source: "git", depth: 2, files: [f], outlined: true }),
+      /; the test files that mention its callers' names \(block_on_inner, block_on\) most \(text matches; the search stopped at its bound on matches: there may be more\): tests\/rt_common\.rs \(3 lines\), tests\/other\.rs \(1 line\)\)$/m,
+    );
+  });
+
   test("the arguments: none, or depth 1–4; anything else is refused before any run", async () => {
     const glue = require(path.join(root, "index.js")).forBackend({
       runCommand: async () => assert.fail("nothing runs"),

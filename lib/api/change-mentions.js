@@ -12,6 +12,14 @@ const { isScannableName } = require("../contract/definitions.js");
 const MAX_SEARCHED = 6;
 /** At most this many files holding mentions are outlined for their enclosing definitions. */
 const MAX_OUTLINED = 60;
+/** The callers whose names are searched in the tests: at most this many, each this long at least. */
+const MAX_CALLER_NAMES = 4;
+const MIN_CALLER_NAME = 5;
+/** The kinds of definition that call (a text match in a type or a module is no call). */
+const CALLABLE = new Set(["function", "method", "constructor"]);
+/** The caller search reads at most this many matches; at most this many test files are named. */
+const MAX_CALLER_MATCHES = 2048;
+const MAX_CALLER_TESTS = 3;
 /** At most this many test files affected does not list are named by their file name. */
 const MAX_UNLISTED = 3;
 
@@ -20,7 +28,7 @@ function isTestPath(p) {
   const parts = String(p).split("/");
   const base = parts.at(-1) ?? "";
   return (
-    parts.slice(0, -1).some((d) => /^(tests?|__tests__|spec|testing)$/i.test(d)) ||
+    parts.slice(0, -1).some((d) => /^(tests?|__tests__|spec)$/i.test(d)) ||
     /^test_|_tests?\.|\.(test|spec)\./i.test(base)
   );
 }
@@ -84,7 +92,7 @@ async function placeMentions(deps, cwd, files, signal) {
       let inner = null;
       for (const d of defs) if (d.line <= m.line && m.line <= d.endLine && (!inner || d.line >= inner.line)) inner = d;
       if (inner && typeof inner.macro !== "string" && typeof inner.name === "string" && inner.line !== m.line)
-        m.within = { name: inner.name, line: inner.line };
+        m.within = { name: inner.name, kind: inner.kind, line: inner.line };
     }
   }
 }
@@ -161,4 +169,56 @@ function rankTests(f, tracked = []) {
   return { covering, named, rest, unlisted };
 }
 
-module.exports = { MAX_SEARCHED, isTestPath, mentions, placeMentions, rankTests };
+/**
+ * The test files that mention the changed symbols' callers most (one scan of the source for all):
+ * each file's `f.callerTests = { names, top: [{ path, count }], cut }`, `names` its callers' names
+ * searched (the direct dependents' and the functions that hold a call-like text match, outside the
+ * tests, neither a changed name nor a dunder nor shorter than MIN_CALLER_NAME), `count` the lines of a test file that mention one of them.
+ */
+async function callerTests(deps, cwd, files, signal) {
+  if (typeof deps.scan !== "function") return;
+  const changed = new Set(files.flatMap((f) => f.symbols.map((s) => s.name)));
+  const namesOf = new Map();
+  for (const f of files) {
+    const names = new Set();
+    for (const s of f.symbols) {
+      for (const d of s.impact?.dependents ?? []) if (d.callAt && !isTestPath(d.path)) names.add(d.name);
+      for (const m of s.mentions ?? [])
+        if (m.within && CALLABLE.has(m.within.kind) && callLike(m.text, s.name) && !isTestPath(m.path))
+          names.add(m.within.name);
+    }
+    const kept = [...names].filter(
+      (n) => !changed.has(n) && n.length >= MIN_CALLER_NAME && !/^__\w+__$/.test(n) && isScannableName(n),
+    );
+    if (kept.length) namesOf.set(f, kept);
+  }
+  const wanted = [...new Set([...namesOf.values()].flat())].slice(0, MAX_CALLER_NAMES);
+  if (wanted.length === 0) return;
+  const request = { ...mentionScan(wanted), maxMatches: MAX_CALLER_MATCHES };
+  const found = await deps.scan(cwd, request, signal).catch(() => null);
+  if (!found) return;
+  const cut = typeof found.stopped === "string" ? { stopped: found.stopped, filesScanned: found.filesScanned } : null;
+  const hits = new Map(wanted.map((n) => [n, new Map()]));
+  for (const m of Array.isArray(found.matches) ? found.matches : []) {
+    if (typeof m.text !== "string" || !isTestPath(m.path) || (m.tags ?? []).includes("defines")) continue;
+    for (const n of wanted) {
+      if (!new RegExp(`(^|[^\\w$])${n.replace(/[$]/g, "\\$")}([^\\w$]|$)`).test(m.text)) continue;
+      const byPath = hits.get(n);
+      byPath.set(m.path, (byPath.get(m.path) ?? new Set()).add(m.line));
+    }
+  }
+  for (const [f, all] of namesOf) {
+    const names = all.filter((n) => wanted.includes(n));
+    const lines = new Map();
+    for (const n of names) {
+      for (const [p, set] of hits.get(n)) lines.set(p, new Set([...(lines.get(p) ?? []), ...set]));
+    }
+    const top = [...lines.entries()]
+      .map(([path, set]) => ({ path, count: set.size }))
+      .sort((a, b) => b.count - a.count || (a.path < b.path ? -1 : 1))
+      .slice(0, MAX_CALLER_TESTS);
+    if (names.length) f.callerTests = { names, top, cut };
+  }
+}
+
+module.exports = { MAX_SEARCHED, callerTests, isTestPath, mentions, placeMentions, rankTests };

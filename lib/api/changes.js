@@ -14,7 +14,7 @@ const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { affectedDataCommand, impactDataCommand } = require("../contract/commands.js");
 const { diffHeadCommand, headCommand, trackedCommand, untrackedCommand } = require("../contract/git.js");
-const { mentions, placeMentions, rankTests } = require("./change-mentions.js");
+const { callerTests, mentions, placeMentions, rankTests } = require("./change-mentions.js");
 const { IMPACT_KINDS, impactOf, testsOf, touchedDefinitions } = require("./changed-symbols.js");
 const { isIndexedLanguage, parseDiff, parseFileList } = require("./git-diff.js");
 const { indexWrittenAt } = require("./staleness.js");
@@ -216,8 +216,9 @@ async function changesFacts(deps, cwd, params, signal) {
     }
   }
   // Each text match with the definition that holds it (the outline's), the likeliest uses first;
-  // each file's tests, those that cover a changed symbol first.
+  // each file's tests, those that cover a changed symbol first, and those that name its callers most.
   await placeMentions(deps, cwd, facts.files, signal);
+  await callerTests(deps, cwd, facts.files, signal);
   const tracked = parseFileList((await trackedList)?.text ?? "");
   for (const f of facts.files) if (Array.isArray(f.tests)) f.ranked = rankTests(f, tracked);
   return facts;

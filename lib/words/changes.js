@@ -127,6 +127,16 @@ function testNames(f) {
   return parts.join("; ");
 }
 
+/** The test files that mention a changed symbol's callers most (text matches). */
+function callerTestsText(c) {
+  if (!c?.top?.length) return "";
+  const how = c.cut && (c.cut.stopped === "matches" ? "at its bound on matches" : cutText(c.cut));
+  const cut = c.cut ? `; the search stopped ${how}: there may be more` : "";
+  const names = c.names.join(", ");
+  const top = c.top.map((t) => `${t.path} (${plural(t.count, "line")})`).join(", ");
+  return `; the test files that mention its callers' names (${names}) most (text matches${cut}): ${top}`;
+}
+
 /** A file's header: its state, its test files (CodeGraph's affected). */
 function fileLine(f) {
   const state = STATES[f.state] ?? f.state;
@@ -141,6 +151,7 @@ function fileLine(f) {
       tests += `; ${unlisted.length === 1 ? "a test file" : "test files"} named like it that affected does not list (by name only): ${unlisted.join(", ")}`;
   } else if (f.tests === null) tests = "; its tests could not be read (affected's answer was cut)";
   else if (f.testsFailed) tests = `; its tests could not be read (codegraph affected failed: ${f.testsFailed})`;
+  tests += callerTestsText(f.callerTests);
   const count = f.state === "deleted" ? "" : `, ${plural(f.symbols.length, "changed symbol")}`;
   return `${f.path} (${state}${count}${tests})`;
 }
