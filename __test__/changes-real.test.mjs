@@ -2,7 +2,9 @@
 // through the exported changes() and through the registered tool and `/codegraph changes`: a change
 // in a symbol whose file a test depends on (affected names the test), a change outside git (the
 // files written since the index), an index older than the change (said, with a text search for the
-// changed names), git missing (and one planted in the workspace never run), and a failing git.
+// changed names, each caller's place in its definition where the graph has no dependent), git
+// missing (and one planted in the workspace never run), and a failing git. A file's tests: those
+// that hold a dependent first, and one named like it that affected cannot list, said by name only.
 // The outline is the backend's own `outlineSource`.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
@@ -97,6 +99,11 @@ for (const impl of implementations) {
 
     test("a changed symbol: its dependents with the lines that use it, and the test file that depends on its file", async () => {
       const ws = project(`covered-${impl.id}`);
+      // A test file named like the changed one that imports nothing of it (affected cannot list it).
+      fs.writeFileSync(path.join(ws, "test", "math_more.test.ts"), 'test("more", () => {});\n');
+      const git = (...args) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws });
+      git("add", "-A");
+      git("commit", "-qm", "more");
       edit(ws, "src/math.ts", "return a + b;", "return b + a;", -60_000); // older than the index
       const r = await glue.changes({}, ws);
       assert.match(
@@ -105,7 +112,7 @@ for (const impl of implementations) {
       );
       assert.match(
         r.text,
-        /^src\/math\.ts \(modified, 1 changed symbol; 1 test file depends on it \(affected\): test\/math\.test\.ts\)$/m,
+        /^src\/math\.ts \(modified, 1 changed symbol; 1 test file depends on it \(affected\): test\/math\.test\.ts \(holds a dependent or mentions a changed name\); a test file named like it that affected does not list \(by name only\): test\/math_more\.test\.ts\)$/m,
       );
       assert.match(r.text, /^- add \(function, src\/math\.ts:1-3\), changed line 2$/m);
       assert.match(r.text, /mul \(function, src\/math\.ts:5; uses it at src\/math\.ts:7\)/);
@@ -125,20 +132,36 @@ for (const impl of implementations) {
       assert.match(cut.text, /impact, depth 1/);
     });
 
-    test("an index older than the change says so, and a text search for the changed names follows", async () => {
+    test("an index older than the change says so; where the graph has no dependent, the text search gives the callers' places, each in its definition", async () => {
       const ws = project(`stale-${impl.id}`);
       edit(ws, "src/app.ts", "return mul(w, h);", "return mul(h, w);");
       fs.writeFileSync(
         path.join(ws, "src", "extra.ts"),
         "export function extra(): number {\n  return area(1, 2);\n}\n",
       );
+      // A caller committed after the index (the graph is blind to it), and a test that calls it.
+      fs.writeFileSync(
+        path.join(ws, "src", "more.ts"),
+        "export function moreArea(): number {\n  return area(2, 3);\n}\n",
+      );
+      fs.writeFileSync(
+        path.join(ws, "test", "more.test.ts"),
+        'test("x", () => {\n  expect(moreArea()).toBe(6);\n});\n',
+      );
+      const git = (...args) => execFileSync("git", ["-c", "user.name=t", "-c", "user.email=t@t", ...args], { cwd: ws });
+      git("add", "src/more.ts", "test/more.test.ts");
+      git("commit", "-qm", "more");
       const r = await glue.changes({}, ws);
       assert.match(r.text, /^The index \(written .* UTC\) is older than the change to src\/app\.ts/m);
       assert.match(r.text, /^src\/extra\.ts \(new, untracked, 1 changed symbol\)$/m);
       assert.match(r.text, /^- area \(function, src\/app\.ts:3-5\), changed line 4$/m);
       assert.match(
         r.text,
-        /text search for "area" \(text matches in the source, not the graph\): 1 line\n {4}src\/extra\.ts:2 `return area\(1, 2\);`/,
+        /text search for "area" \(text matches in the source, not the graph; each in the definition that holds it, by the file's outline\): 2 lines\n {4}src\/extra\.ts:2 in extra `return area\(1, 2\);`; src\/more\.ts:2 in moreArea `return area\(2, 3\);`$/m,
+      );
+      assert.match(
+        r.text,
+        /^src\/app\.ts \(modified, 1 changed symbol; no test file depends on it \(affected\); the test files that mention its callers' names \(moreArea\) most \(text matches\): test\/more\.test\.ts \(1 line\)\)$/m,
       );
       assert.equal(r.details.indexOlder, true);
     });
@@ -154,7 +177,7 @@ for (const impl of implementations) {
       assert.match(r.text, /the workspace is not inside a git repository/);
       assert.match(
         r.text,
-        /^src\/math\.ts \(written since the index, 2 changed symbols; 1 test file depends on it \(affected\): test\/math\.test\.ts\)$/m,
+        /^src\/math\.ts \(written since the index, 2 changed symbols; 1 test file depends on it \(affected\): test\/math\.test\.ts \(holds a dependent or mentions a changed name\)\)$/m,
       );
       assert.equal(r.details.source, "index");
     });

@@ -317,6 +317,169 @@ describe("the composition over stand-ins", () => {
     assert.match(changesText(facts), /a repository with no commit yet/);
   });
 
+  test("text matches: the changed file's first, calls before other mentions, tests last, each in the definition that holds it", async () => {
+    const d = deps({ diff: diffOf(1) });
+    d.runData = async (c) => ({
+      text:
+        c.subcommand === "affected"
+          ? '{"affectedTests":["t/zeta.test.ts","t/other.test.ts","t/a_f0.test.ts","tests/uses.ts"]}'
+          : '{"definitions":[{"definition":{"id":"x","filePath":"a.ts","startLine":1},"affected":[]}]}',
+      details: {},
+    });
+    const at = (p, line, text) => ({ path: p, line, text, tags: [] });
+    d.scan = async () => ({
+      matches: [
+        at("tests/uses.ts", 2, "expect(f0()).toBe(1);"),
+        at("b.ts", 3, "const x = { f0 };"),
+        at("b.ts", 8, "return f0();"),
+        at("m.rs", 2, "f0(x)"),
+        at("a.ts", 7, "f0();"),
+      ],
+    });
+    d.outline = async (_dir, { paths }) => ({
+      files: paths.map((p) => ({
+        path: p,
+        definitions:
+          p === "m.rs"
+            ? [{ name: "gen", kind: "function", line: 1, endLine: 4, macro: "mac" }]
+            : p === "b.ts"
+              ? [{ name: "g", kind: "function", line: 6, endLine: 9, parent: null }]
+              : [
+                  { name: "f0", kind: "function", line: 1, endLine: 3, parent: null },
+                  { name: "h", kind: "function", line: 6, endLine: 8, parent: null },
+                  { name: "caseOne", kind: "function", line: 1, endLine: 4, parent: null },
+                ],
+      })),
+    });
+    const text = changesText(await changesFacts(d, ws, {}));
+    const search = text.split("\n").find((l) => l.startsWith("    a.ts:7"));
+    assert.equal(
+      search,
+      "    a.ts:7 in h `f0();`; b.ts:8 in g `return f0();`; m.rs:2 `f0(x)`; b.ts:3 `const x = { f0 };`; tests/uses.ts:2 in caseOne `expect(f0()).toBe(1);`",
+      "no container outside every definition, none from a macro template",
+    );
+    assert.match(text, /each in the definition that holds it, by the file's outline/);
+    assert.match(
+      text,
+      /4 test files depend on it \(affected\): tests\/uses\.ts \(holds a dependent or mentions a changed name\); named like the changed file or its dependents' files: t\/a_f0\.test\.ts; others: t\/zeta\.test\.ts, t\/other\.test\.ts\)/,
+    );
+  });
+
+  test("a file's tests: covering ones first, then named like it, then an indirect dependent's; unlisted ones by name", () => {
+    const { rankTests } = lib("api", "change-mentions.js");
+    const f = {
+      path: "src/time/sleep.rs",
+      tests: ["tests/a.rs", "tests/deep.rs", "tests/direct.rs", "tests/time_pause.rs", "tests/said.rs"],
+      symbols: [
+        {
+          name: "poll_elapsed",
+          kind: "method",
+          line: 399,
+          endLine: 426,
+          changed: [[415, 417]],
+          impact: {
+            dependents: [
+              { name: "x", path: "tests/deep.rs", line: 1 },
+              { name: "y", path: "tests/direct.rs", line: 1, callAt: "tests/direct.rs:3" },
+            ],
+          },
+          mentions: [{ path: "tests/said.rs", line: 2, text: "poll_elapsed" }],
+        },
+      ],
+    };
+    const tracked = ["src/time/sleep.rs", "tests/time_sleep.rs", "tests/sleep/tests.rs", "src/sleepy.rs", "tests/a.rs"];
+    assert.deepEqual(rankTests(f, tracked), {
+      covering: ["tests/direct.rs", "tests/said.rs"],
+      named: ["tests/time_pause.rs"],
+      rest: ["tests/deep.rs", "tests/a.rs"],
+      unlisted: ["tests/time_sleep.rs", "tests/sleep/tests.rs"],
+    });
+    f.ranked = rankTests(f, tracked);
+    f.state = "modified";
+    assert.match(
+      changesText({ source: "git", depth: 2, files: [f], outlined: true }),
+      /5 test files depend on it \(affected\): tests\/direct\.rs, tests\/said\.rs \(hold a dependent or mention a changed name\); named like the changed file or its dependents' files: tests\/time_pause\.rs; others: tests\/deep\.rs, tests\/a\.rs; test files named like it that affected does not list \(by name only\): tests\/time_sleep\.rs, tests\/sleep\/tests\.rs\)/,
+    );
+  });
+
+  test("the tests that mention the callers' names most: callers from the graph and from call-like text in functions, one scan", async () => {
+    const { callerTests } = lib("api", "change-mentions.js");
+    const f = {
+      path: "src/rt.rs",
+      state: "modified",
+      tests: [],
+      symbols: [
+        {
+          name: "enter_runtime",
+          kind: "function",
+          line: 35,
+          endLine: 74,
+          changed: [[35, 35]],
+          impact: {
+            found: true,
+            files: 1,
+            dependents: [{ name: "block_on_inner", path: "src/h.rs", line: 3, callAt: "src/h.rs:9" }],
+          },
+          mentions: [
+            {
+              path: "src/s.rs",
+              line: 8,
+              text: "enter_runtime(h, |b| {",
+              within: { name: "block_on", kind: "method", line: 5 },
+            },
+            {
+              path: "src/s.rs",
+              line: 2,
+              text: "use enter_runtime as E;",
+              within: { name: "Context", kind: "struct", line: 1 },
+            },
+            {
+              path: "src/s.rs",
+              line: 20,
+              text: "enter_runtime(x)",
+              within: { name: "run", kind: "function", line: 19 },
+            },
+            {
+              path: "src/s.rs",
+              line: 30,
+              text: "enter_runtime(x)",
+              within: { name: "__init__", kind: "method", line: 29 },
+            },
+          ],
+        },
+      ],
+    };
+    const asked = [];
+    const at = (p, line, text) => ({ path: p, line, text, tags: [] });
+    const deps = {
+      scan: async (_cwd, request) => {
+        asked.push(request);
+        return {
+          stopped: "matches",
+          matches: [
+            at("tests/rt_common.rs", 3, "rt.block_on(async {"),
+            at("tests/rt_common.rs", 4, "rt.block_on(block_on_inner())"),
+            at("tests/rt_common.rs", 9, "rt.block_on(f)"),
+            at("tests/other.rs", 1, "block_on(f)"),
+            at("src/s.rs", 5, "fn block_on() {}"),
+          ],
+        };
+      },
+    };
+    await callerTests(deps, ws, [f], undefined);
+    assert.equal(asked.length, 1);
+    assert.ok(asked[0].maxMatches > 256, "more matches than a mention search reads");
+    assert.deepEqual(f.callerTests.names, ["block_on_inner", "block_on"], "no type, no short name, no dunder");
+    assert.deepEqual(f.callerTests.top, [
+      { path: "tests/rt_common.rs", count: 3 },
+      { path: "tests/other.rs", count: 1 },
+    ]);
+    assert.match(
+      changesText({ source: "git", depth: 2, files: [f], outlined: true }),
+      /; the test files that mention its callers' names \(block_on_inner, block_on\) most \(text matches; the search stopped at its bound on matches: there may be more\): tests\/rt_common\.rs \(3 lines\), tests\/other\.rs \(1 line\)\)$/m,
+    );
+  });
+
   test("the arguments: none, or depth 1–4; anything else is refused before any run", async () => {
     const glue = require(path.join(root, "index.js")).forBackend({
       runCommand: async () => assert.fail("nothing runs"),

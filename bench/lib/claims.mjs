@@ -60,11 +60,9 @@ function judge(read, { file, line, name, within, kind }) {
   if (!src) return { ok: false, why: `${file} is not a file of the tree` };
   if (!(line >= 1 && line <= src.count)) return { ok: false, why: `${file} has ${src.count} lines, not ${line}` };
   const short = lastPart(name);
-  if (kind === "text") {
-    return src.lines[line - 1].includes(short)
-      ? { ok: true }
-      : { ok: false, why: `"${short}" is not on ${file}:${line}` };
-  }
+  if (kind === "text" && !src.lines[line - 1].includes(short))
+    return { ok: false, why: `"${short}" is not on ${file}:${line}` };
+  if (kind === "text" && !within) return { ok: true };
   const at = kind === "defined" ? definitionLine(src, line) : line;
   if (kind !== "text" && !codeHas(src.code[at - 1], short)) {
     const inText = src.lines[at - 1].includes(short);
@@ -142,8 +140,8 @@ function ownClaims(text) {
     const search = /text search for "([^"]+)"/u.exec(line);
     if (search) searched = search[1];
     else if (searched && /^\s{4}/u.test(line)) {
-      for (const m of line.matchAll(new RegExp(`(${FILE}):(\\d+) \``, "gu")))
-        claims.push({ name: searched, file: m[1], line: Number(m[2]), kind: "text", said: m[0] });
+      for (const m of line.matchAll(new RegExp(`(${FILE}):(\\d+)(?: in (\\$?${NAME}))? \``, "gu")))
+        claims.push({ name: searched, file: m[1], line: Number(m[2]), within: m[3], kind: "text", said: m[0] });
     } else searched = null;
     const defs = [];
     for (const m of line.matchAll(new RegExp(`(?<![\\w$.:/])(${NAME}) \\(([^()]*)\\)`, "gu"))) {

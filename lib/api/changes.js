@@ -13,9 +13,8 @@
 const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { affectedDataCommand, impactDataCommand } = require("../contract/commands.js");
-const { mentionScan } = require("../contract/call-sites.js");
-const { isScannableName } = require("../contract/definitions.js");
 const { diffHeadCommand, headCommand, trackedCommand, untrackedCommand } = require("../contract/git.js");
+const { callerTests, mentions, placeMentions, rankTests } = require("./change-mentions.js");
 const { IMPACT_KINDS, impactOf, testsOf, touchedDefinitions } = require("./changed-symbols.js");
 const { isIndexedLanguage, parseDiff, parseFileList } = require("./git-diff.js");
 const { indexWrittenAt } = require("./staleness.js");
@@ -30,8 +29,6 @@ const PARALLEL = 3;
 /** The default depth of impact (CodeGraph's own), and the most a call may ask. */
 const DEFAULT_DEPTH = 2;
 const MAX_DEPTH = 4;
-/** At most this many names are searched in the source (one scan for all). */
-const MAX_SEARCHED = 6;
 
 /** `items` through `fn`, at most `limit` at once, results in order. */
 async function pooled(items, limit, fn) {
@@ -119,31 +116,6 @@ async function newerThanIndex(cwd, files, indexMs) {
 }
 
 /**
- * The lines that mention each of `names` (the source scan, as text): `{ searched, byName, cut }`
- * (`byName`: name → [{ path, line, text }]; `cut`: the bound that stopped the scan, or null).
- */
-async function mentions(deps, cwd, names, signal) {
-  const none = { searched: [], byName: new Map(), cut: null };
-  const wanted = names.filter(isScannableName).slice(0, MAX_SEARCHED);
-  if (wanted.length === 0 || typeof deps.scan !== "function") return none;
-  const found = await deps.scan(cwd, mentionScan(wanted), signal).catch(() => null);
-  if (!found) return none;
-  const byName = new Map(wanted.map((n) => [n, []]));
-  // A search a bound cut (its files, its matches, its time) may have missed some.
-  const cut = typeof found.stopped === "string" ? { stopped: found.stopped, filesScanned: found.filesScanned } : null;
-  for (const m of Array.isArray(found.matches) ? found.matches : []) {
-    const tags = Array.isArray(m.tags) ? m.tags : [];
-    if (tags.includes("defines") || typeof m.text !== "string") continue;
-    if (/^\s*(import\b|from\s+\S+\s+import\b|use\s|#include|\/\/|#|\*|\/\*)/.test(m.text)) continue;
-    for (const n of wanted) {
-      if (!new RegExp(`(^|[^\\w$])${n.replace(/[$]/g, "\\$")}([^\\w$]|$)`).test(m.text)) continue;
-      byName.get(n).push({ path: m.path, line: m.line, text: m.text.trim().slice(0, 100) });
-    }
-  }
-  return { searched: wanted, byName, cut };
-}
-
-/**
  * The answer's facts for the workspace `cwd` (see lib/words/changes.js for how they read). `deps`:
  * `{ runGit, runData, outline?, scan?, diagnose, changedSince }` (lib/api/calls.js passes the
  * backend's); `params`: `{ depth? }`.
@@ -182,6 +154,8 @@ async function changesFacts(deps, cwd, params, signal) {
   // the graph is blind it says where the names are; elsewhere, the lines the graph does not list.
   const searchedNames = [...new Set(facts.files.flatMap((f) => f.symbols.map((s) => s.name)))];
   const scanning = mentions(deps, cwd, searchedNames, signal);
+  // The repository's files: test files named like a changed file that affected does not list.
+  const trackedList = fromGit.source === "git" ? deps.runGit(trackedCommand(), cwd, signal).catch(() => null) : null;
   const jobs = [
     ...impacts.map(({ f, s }) => async () => {
       const out = await deps.runData(impactDataCommand(s.name, f.path, depth), cwd, signal).catch((err) => {
@@ -241,6 +215,12 @@ async function changesFacts(deps, cwd, params, signal) {
       if (found.cut) s.mentionsCut = found.cut;
     }
   }
+  // Each text match with the definition that holds it (the outline's), the likeliest uses first;
+  // each file's tests, those that cover a changed symbol first, and those that name its callers most.
+  await placeMentions(deps, cwd, facts.files, signal);
+  await callerTests(deps, cwd, facts.files, signal);
+  const tracked = parseFileList((await trackedList)?.text ?? "");
+  for (const f of facts.files) if (Array.isArray(f.tests)) f.ranked = rankTests(f, tracked);
   return facts;
 }
 

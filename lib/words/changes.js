@@ -8,7 +8,7 @@ const { headline } = require("./reasons.js");
 
 /** At most this many dependents and text matches are named per symbol; the rest are counted. */
 const MAX_NAMED = 8;
-const MAX_MENTIONS = 5;
+const MAX_MENTIONS = 8;
 /** At most this many test files are named per changed file; the rest are counted. */
 const MAX_TESTS = 10;
 
@@ -90,14 +90,51 @@ function mentionLines(s) {
         ? `  text search for "${s.name}": no other line it read mentions it${cut}`
         : `  text search for "${s.name}": no other line of the source mentions it`,
     ];
-  const shown = s.mentions.slice(0, MAX_MENTIONS).map((m) => `${m.path}:${m.line} \`${m.text}\``);
+  const shown = s.mentions
+    .slice(0, MAX_MENTIONS)
+    .map((m) => `${m.path}:${m.line}${m.within ? ` in ${m.within.name}` : ""} \`${m.text}\``);
+  const placed = s.mentions.some((m) => m.within)
+    ? "; each in the definition that holds it, by the file's outline"
+    : "";
   const more = s.mentions.length > MAX_MENTIONS ? `; and ${s.mentions.length - MAX_MENTIONS} more` : "";
   return [
     s.mentionsBeyond
-      ? `  text search for "${s.name}": ${plural(s.mentions.length, "more line")} of the source ${s.mentions.length === 1 ? "mentions" : "mention"} it, not among the uses listed above (text matches, not the graph)${cut}`
-      : `  text search for "${s.name}" (text matches in the source, not the graph): ${plural(s.mentions.length, "line")}${cut}`,
+      ? `  text search for "${s.name}": ${plural(s.mentions.length, "more line")} of the source ${s.mentions.length === 1 ? "mentions" : "mention"} it, not among the uses listed above (text matches, not the graph${placed})${cut}`
+      : `  text search for "${s.name}" (text matches in the source, not the graph${placed}): ${plural(s.mentions.length, "line")}${cut}`,
     `    ${shown.join("; ")}${more}`,
   ];
+}
+
+/** The first MAX_TESTS of a file's test files, those that cover a changed symbol first (f.ranked). */
+function testNames(f) {
+  const r = f.ranked ?? { covering: [], named: [], rest: f.tests };
+  let room = MAX_TESTS;
+  const take = (list) => {
+    const shown = list.slice(0, Math.max(0, room));
+    room -= shown.length;
+    return shown.join(", ");
+  };
+  const parts = [];
+  const covering = take(r.covering);
+  if (covering)
+    parts.push(
+      `${covering} (${r.covering.length === 1 ? "holds a dependent or mentions" : "hold a dependent or mention"} a changed name)`,
+    );
+  const named = take(r.named);
+  if (named) parts.push(`named like the changed file or its dependents' files: ${named}`);
+  const rest = take(r.rest);
+  if (rest) parts.push(parts.length ? `others: ${rest}` : rest);
+  return parts.join("; ");
+}
+
+/** The test files that mention a changed symbol's callers most (text matches). */
+function callerTestsText(c) {
+  if (!c?.top?.length) return "";
+  const how = c.cut && (c.cut.stopped === "matches" ? "at its bound on matches" : cutText(c.cut));
+  const cut = c.cut ? `; the search stopped ${how}: there may be more` : "";
+  const names = c.names.join(", ");
+  const top = c.top.map((t) => `${t.path} (${plural(t.count, "line")})`).join(", ");
+  return `; the test files that mention its callers' names (${names}) most (text matches${cut}): ${top}`;
 }
 
 /** A file's header: its state, its test files (CodeGraph's affected). */
@@ -106,12 +143,15 @@ function fileLine(f) {
   let tests = "";
   if (Array.isArray(f.tests)) {
     const more = f.tests.length > MAX_TESTS ? `, and ${f.tests.length - MAX_TESTS} more` : "";
-    const named = f.tests.slice(0, MAX_TESTS).join(", ");
     tests = f.tests.length
-      ? `; ${plural(f.tests.length, "test file")} ${f.tests.length === 1 ? "depends" : "depend"} on it (affected): ${named}${more}`
+      ? `; ${plural(f.tests.length, "test file")} ${f.tests.length === 1 ? "depends" : "depend"} on it (affected): ${testNames(f)}${more}`
       : "; no test file depends on it (affected)";
+    const unlisted = f.ranked?.unlisted ?? [];
+    if (unlisted.length)
+      tests += `; ${unlisted.length === 1 ? "a test file" : "test files"} named like it that affected does not list (by name only): ${unlisted.join(", ")}`;
   } else if (f.tests === null) tests = "; its tests could not be read (affected's answer was cut)";
   else if (f.testsFailed) tests = `; its tests could not be read (codegraph affected failed: ${f.testsFailed})`;
+  tests += callerTestsText(f.callerTests);
   const count = f.state === "deleted" ? "" : `, ${plural(f.symbols.length, "changed symbol")}`;
   return `${f.path} (${state}${count}${tests})`;
 }
