@@ -78,6 +78,30 @@ for (const impl of implementations) {
       bin = fakeBinDir();
       graphFile = path.join(tempDir(), "graph.json");
       fs.writeFileSync(graphFile, JSON.stringify(GRAPH));
+      // The callers' source, each call on the edge's line; store's spread over two lines (CodeGraph's
+      // line is where the expression starts, the name is on the next).
+      const lines = (at) => Array.from({ length: 30 }, (_, i) => at[i + 1] ?? "").join("\n");
+      const files = {
+        "src/app.ts": lines({
+          3: "export function main() {",
+          4: "  helper();",
+          5: "  handle(1);",
+          9: "  handle(2);",
+          21: "  store(1);",
+        }),
+        "src/handler.ts": lines({ 3: "export function handle(x) {", 5: "  return store(x);" }),
+        "src/store.ts": lines({
+          1: "export function store(x) {",
+          2: "  return db",
+          3: "    .persist(x);",
+          5: "export function persist(x) {}",
+        }),
+        "src/util.ts": lines({ 1: "export function helper() {", 2: "  leaf();", 9: "export function leaf() {}" }),
+      };
+      for (const [f, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(ws, f)), { recursive: true });
+        fs.writeFileSync(path.join(ws, f), text);
+      }
       process.env.PATH = bin;
       delete process.env.PI_CODEGRAPH_BIN;
     });
@@ -119,13 +143,13 @@ for (const impl of implementations) {
       }
     });
 
-    test("a path in the graph: each hop's definition and call site, the first call site of two, shortest first; impact and callees as JSON, within one budget", async () => {
+    test("a path in the graph: each hop's definition and call site (the line naming the callee where the call spans lines), the first call site of two, shortest first; impact and callees as JSON, within one budget", async () => {
       const { answer, seen } = graphCall({ relation: "path", from: "main", to: "persist" }, { timeoutMs: 20_000 });
       const { text, details } = await answer;
       assert.equal(
-        text.split("\n⚠")[0], // the fake's workspace has none of the files: the stale-files line follows
+        text.split("\n⚠")[0], // the fake's index is older than the files: a stale-files line may follow
         "1 call path from main to persist, shortest first, from CodeGraph's graph (impact of persist, depth 6, and the callees of main):\n" +
-          "1. main (src/app.ts:3) → calls handle at src/app.ts:5 → handle (src/handler.ts:3) → calls store at src/handler.ts:5 → store (src/store.ts:1) → calls persist at src/store.ts:2 → persist (src/store.ts:5)",
+          "1. main (src/app.ts:3) → calls handle at src/app.ts:5 → handle (src/handler.ts:3) → calls store at src/handler.ts:5 → store (src/store.ts:1) → calls persist at src/store.ts:3 → persist (src/store.ts:5)",
       );
       const argv = seen.map((s) => [s.command.subcommand, ...s.command.options, "--", s.command.positional].join(" "));
       assert.deepEqual(argv.sort(), ["callees --json --limit=50 -- main", "impact --json --depth=6 -- persist"]);
@@ -175,6 +199,20 @@ for (const impl of implementations) {
       } finally {
         fs.writeFileSync(graphFile, JSON.stringify(GRAPH));
       }
+    });
+
+    test("a qualified name CodeGraph lacks as written: asked by its last part, the definitions its module or file names kept; none: said, all read", async () => {
+      const { answer, seen } = graphCall({ relation: "path", from: "app.main", to: "store.persist" });
+      const { text } = await answer;
+      assert.match(text, /^1 call path from app\.main to store\.persist, shortest first/);
+      assert.match(text, /\n1\. main \(src\/app\.ts:3\) → calls handle at src\/app\.ts:5 →/);
+      const asked = seen.map((s) => `${s.command.subcommand} ${s.command.positional}`);
+      assert.deepEqual(asked.sort(), ["callees app.main", "callees main", "impact persist", "impact store.persist"]);
+      const other = await graphCall({ relation: "path", from: "util.main", to: "persist" }).answer;
+      assert.match(
+        other.text,
+        /^None of CodeGraph's 1 definition named main is util\.main by its qualified name or file \(another symbol\): the answer below reads it\.\n1 call path from util\.main to persist/,
+      );
     });
 
     test("a name the index lacks: said, with CodeGraph's own line; the same definition: said", async () => {

@@ -273,6 +273,7 @@ async function scopeOpens(search, indexDir) {
 module.exports = {
   askedParts,
   isAsked,
+  isQualified,
   lastPart,
   optionValue,
   presented,

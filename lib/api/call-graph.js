@@ -35,7 +35,8 @@ function nodeOf(raw, { asked = false } = {}) {
   if (!raw || typeof raw.id !== "string" || typeof raw.name !== "string") return null;
   if (raw.kind === "file" || (!asked && !RUNS.has(raw.kind))) return null;
   const startLine = Number.isInteger(raw.startLine) ? raw.startLine : null;
-  return { id: raw.id, name: raw.name, kind: String(raw.kind), filePath: String(raw.filePath ?? ""), startLine };
+  const node = { id: raw.id, name: raw.name, kind: String(raw.kind), filePath: String(raw.filePath ?? ""), startLine };
+  return typeof raw.qualifiedName === "string" ? { ...node, qualified: raw.qualifiedName } : node;
 }
 
 /** An edge as the answer uses it: its ends, kind, the call's line, whether CodeGraph made it from an interface. */
@@ -83,9 +84,15 @@ function addDefinitions(graph, json, lists) {
   return graph;
 }
 
-/** impact's reverse graph of `to`, with `dist`: each node's hops to one of `to`'s definitions. */
-function reverseGraph(json) {
+/**
+ * impact's reverse graph of `to`, with `dist`: each node's hops to one of `to`'s definitions, those
+ * `keep` takes (all when it takes none: `unmatched`).
+ */
+function reverseGraph(json, keep = () => true) {
   const graph = addDefinitions(emptyGraph(), json, ["affected"]);
+  const kept = graph.roots.filter(keep);
+  const unmatched = kept.length === 0 && graph.roots.length > 0;
+  if (!unmatched) graph.roots = kept;
   const into = new Map();
   for (const edges of graph.out.values()) for (const e of edges) into.set(e.target, [...(into.get(e.target) ?? []), e]);
   const dist = new Map(graph.roots.map((r) => [r.id, 0]));
@@ -100,7 +107,7 @@ function reverseGraph(json) {
         }
     level = next;
   }
-  return { ...graph, dist };
+  return { ...graph, dist, unmatched };
 }
 
 /** One forward step: callees' definitions (`roots`), the nodes they call and the edges. */
@@ -231,4 +238,14 @@ function outlinedOf(reached, outlines) {
   };
 }
 
-module.exports = { bridges, outlinedOf, forwardStep, joined, parsed, pathsWithin, reverseGraph, shortestFirst };
+module.exports = {
+  bridges,
+  mention,
+  outlinedOf,
+  forwardStep,
+  joined,
+  parsed,
+  pathsWithin,
+  reverseGraph,
+  shortestFirst,
+};

@@ -19,6 +19,8 @@ const { DEFAULT_TIMEOUT_MS, isTimeout } = require("../contract/limits.js");
 const words = require("../words/call-path.js");
 const { finishAnswer } = require("./answer.js");
 const { answerNotes } = require("./answer-notes.js");
+const { placedCalls } = require("./call-lines.js");
+const { isAsked, isQualified, lastPart } = require("./answer-subject.js");
 const {
   bridges,
   outlinedOf,
@@ -62,6 +64,14 @@ function scanNames(graph) {
 }
 
 /**
+ * Whether a definition of the graph (`node`) may be the one `name` asks for: a qualified name's
+ * last part, its qualifier matched by the definition's qualified name or its file's path
+ * (lib/api/answer-subject.js); any of the name's definitions for a plain name.
+ */
+const askedBy = (name) => (node) =>
+  !isQualified(name) || isAsked(name, { name: node.name, qualified: node.qualified, path: node.filePath }) !== false;
+
+/**
  * `{ text, details }` for `from` → `to` in `cwd` (`deps`: `run` (lib/api/calls.js), the backend's
  * `scan`, `outline` (its `outlineSource`, where it has one) and `release` of full-output files). A CodeGraph failure rejects as run() does.
  */
@@ -94,11 +104,22 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
   let scanning = null;
   try {
     let [impact, calls] = await Promise.all([data(pathImpactCommand(to)), data(pathCalleesCommand(from))]);
+    // A qualified name CodeGraph does not know as written (`signing.dumps`, `Effect.sleep`) is asked
+    // by its last part; its definitions are then held against the qualifier.
+    let toName = to;
+    const retry = async (answer, name, command) =>
+      !answer.json && !answer.truncated && isQualified(name) ? command(lastPart(name)) : null;
+    const [impactLast, callsLast] = await Promise.all([
+      retry(impact, to, (n) => data(pathImpactCommand(n))),
+      retry(calls, from, (n) => data(pathCalleesCommand(n))),
+    ]);
+    if (impactLast?.json || impactLast?.truncated) [impact, toName] = [impactLast, lastPart(to)];
+    if (callsLast?.json) calls = callsLast;
     // A graph past its bound is read again, nearer `to`.
     let depth = PATH_DEPTH;
     if (impact.truncated) {
       depth = PATH_NEAR_DEPTH;
-      impact = await data(pathImpactCommand(to, depth));
+      impact = await data(pathImpactCommand(toName, depth));
     }
     let text;
     if (!impact.json || !calls.json) {
@@ -115,8 +136,16 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
       }
     } else {
       await new Promise(setImmediate); // Pi's thread between reading the JSON and the graph
-      const graph = reverseGraph(impact.json);
+      const graph = reverseGraph(impact.json, askedBy(to));
       const step = forwardStep(calls.json);
+      // `from`'s definitions its qualifier matches; all of them when it matches none (said).
+      const starts = step.roots.filter(askedBy(from));
+      const fromOther = starts.length === 0 && step.roots.length > 0;
+      if (!fromOther) step.roots = starts;
+      const others = [
+        ...(fromOther ? [{ asked: from, count: step.roots.length }] : []),
+        ...(graph.unmatched ? [{ asked: to, count: graph.roots.length }] : []),
+      ];
       if (step.roots.some((r) => graph.dist.get(r.id) === 0)) text = words.samePathText({ from, to });
       else {
         const walk = await walked(graph, step, {
@@ -129,8 +158,9 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
           indexDir: first?.indexPath,
           started: (s) => (scanning = s),
         });
-        text = answerText({ from, to, graph, depth, definitions: step.roots.length, ...walk });
+        text = await answerText({ from, to, graph, depth, definitions: step.roots.length, cwd, ...walk });
       }
+      text = [...others.map(words.otherSymbolText), text].join("\n");
     }
     const caps = FOCUSED_CAPS.relations;
     const runMs = processes.reduce((sum, p) => sum + p.runMs, 0);
@@ -240,14 +270,28 @@ async function containers(reached, matches, cwd, outline) {
   return Array.isArray(found?.files) ? outlinedOf(reached, found.files) : undefined;
 }
 
-/** The answer's text from the walk's outcome. */
-function answerText({ from, to, graph, depth, definitions, paths, bridged, reached, levels, scan, scanned, near }) {
+/** The answer's text from the walk's outcome, each hop at the line that names its callee (lib/api/call-lines.js). */
+async function answerText({
+  from,
+  to,
+  graph,
+  depth,
+  definitions,
+  cwd,
+  paths,
+  bridged,
+  reached,
+  levels,
+  scan,
+  scanned,
+  near,
+}) {
   if (paths.length > 0)
     return words.pathsText({
       definitions,
       from,
       to,
-      paths,
+      paths: await placedCalls(paths, cwd),
       depth,
       bridged: bridged && paths.some((p) => p.edges.some((e) => e.text)),
       scan,
@@ -266,7 +310,7 @@ function answerText({ from, to, graph, depth, definitions, paths, bridged, reach
     reaching,
     reached: stops,
     stops: shown.map((r) => r.node),
-    route: shown[0]?.route,
+    route: shown[0] ? (await placedCalls([shown[0].route], cwd))[0] : undefined,
     scan,
     scanned,
   });
