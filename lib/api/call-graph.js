@@ -173,21 +173,25 @@ function mention(text, name) {
   return { call: new RegExp(`${before}${n}\\s*(?:::\\s*<[^>]*>\\s*)?(?:<[^>()]*>\\s*)?\\(`, "u").test(text) };
 }
 
+/** A name's definitions a text match may mean, nearest `to` first: the hop is by name, and namesakes share it. */
+const MOST_NAMESAKES = 3;
+
 /**
  * The hops the source shows from the definitions `from` reached (`reached`: id → { node, route })
  * to the nodes that reach `to` (`graph`), by the scan's matches (`matches`: lines naming their
  * names, each with `within`, the definition it sits in): for each match inside a reached
  * definition's body that calls one of their names (not a comment, not a definition), a "text
- * match" edge to the nearest node of that name.
+ * match" edge to each of the nearest few nodes of that name (a call by name may mean any
+ * namesake; the shortest paths are given first). A definition calling its own name on
+ * something else (`backend.authenticate(…)` in `authenticate`) is a hop to another definition.
  */
 function bridges(graph, reached, matches, names, containerOf = withinOf(reached)) {
-  const nearest = new Map();
+  const named = new Map();
   for (const node of graph.nodes.values()) {
-    const d = graph.dist.get(node.id);
-    if (d === undefined) continue;
-    const best = nearest.get(node.name);
-    if (!best || d < graph.dist.get(best.id)) nearest.set(node.name, node);
+    if (!graph.dist.has(node.id)) continue;
+    named.set(node.name, [...(named.get(node.name) ?? []), node]);
   }
+  for (const list of named.values()) list.sort((a, b) => graph.dist.get(a.id) - graph.dist.get(b.id));
   const paths = [];
   for (const m of matches) {
     if (typeof m?.text !== "string") continue;
@@ -196,13 +200,18 @@ function bridges(graph, reached, matches, names, containerOf = withinOf(reached)
     const r = containerOf(m);
     if (!r || (r.node.startLine !== null && m.line <= r.node.startLine)) continue;
     for (const name of names) {
-      const target = nearest.get(name);
-      const seen = target && name !== r.node.name && mention(m.text, name);
+      const seen = named.has(name) && mention(m.text, name);
       if (!seen?.call) continue; // a name only mentioned (passed, compared) is no hop toward `to`
-      const edge = { source: r.node.id, target: target.id, text: true, call: seen.call, file: m.path, line: m.line };
-      const prefix = { nodes: [...r.route.nodes], edges: [...r.route.edges, edge] };
-      for (const rest of pathsWithin(graph, target, 1))
-        paths.push(joined({ ...prefix, nodes: [...prefix.nodes, target] }, rest));
+      const targets = named
+        .get(name)
+        .filter((t) => t.id !== r.node.id)
+        .slice(0, MOST_NAMESAKES);
+      for (const target of targets) {
+        const edge = { source: r.node.id, target: target.id, text: true, call: seen.call, file: m.path, line: m.line };
+        const prefix = { nodes: [...r.route.nodes], edges: [...r.route.edges, edge] };
+        for (const rest of pathsWithin(graph, target, 1))
+          paths.push(joined({ ...prefix, nodes: [...prefix.nodes, target] }, rest));
+      }
     }
   }
   return paths;
