@@ -62,4 +62,4 @@ async function placedCalls(routes, cwd) {
   return placed;
 }
 
-module.exports = { placedCalls };
+module.exports = { linesOf, placedCalls };

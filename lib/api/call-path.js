@@ -20,6 +20,7 @@ const words = require("../words/call-path.js");
 const { finishAnswer } = require("./answer.js");
 const { answerNotes } = require("./answer-notes.js");
 const { placedCalls } = require("./call-lines.js");
+const { textStep } = require("./call-text-step.js");
 const { isAsked, isQualified, lastPart } = require("./answer-subject.js");
 const {
   bridges,
@@ -219,6 +220,18 @@ async function walked(graph, step, { data, left, budget, cwd, scan, outline, ind
           .then(() => scan(cwd, { ...mentionScan(names, { indexDir }), maxMatches: SCAN_MATCHES }, controller.signal))
           .catch(() => null)
       : null;
+  // `from`'s definitions the graph gives no callee: the names their bodies call, looked up (text matches).
+  const bare = step.roots.filter((r) => (step.out.get(r.id) ?? []).length === 0);
+  if (bare.length > 0 && left() > budget * STEP_BUDGET_SHARE) {
+    const lookup = (name) => data(pathCalleesCommand(name));
+    for (const h of await textStep(bare, { cwd, outline, lookup, forwardStep })) {
+      const here = reached.get(h.root.id);
+      if (reached.has(h.node.id) || !here) continue;
+      const route = { nodes: [...here.route.nodes, h.node], edges: [...here.route.edges, h.edge] };
+      reached.set(h.node.id, { node: h.node, route, level: 1 });
+      for (const rest of pathsWithin(graph, h.node, MOST_PATHS)) paths.push(joined(route, rest));
+    }
+  }
   let levels = 1;
   const near = nearness(graph);
   while (paths.length === 0 && levels < FORWARD_LEVELS && left() > budget * STEP_BUDGET_SHARE) {
@@ -235,7 +248,8 @@ async function walked(graph, step, { data, left, budget, cwd, scan, outline, ind
   }
   if (paths.length > 0) {
     controller.abort();
-    return { paths: shortestFirst(paths, MOST_PATHS), reached, levels };
+    const bridged = paths.some((p) => p.edges.some((e) => e.text));
+    return { paths: shortestFirst(paths, MOST_PATHS), reached, levels, bridged };
   }
   const found = searching ? await searching : null;
   const matches = Array.isArray(found?.matches) ? found.matches : [];
