@@ -6,11 +6,16 @@
 // scan's bridge included: call-path-real.test.mjs.
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { fakeBinDir, makeWorkspace, tempDir, withEnv } from "./helpers/index.mjs";
 import { recording, runnerOf } from "./helpers/recording.mjs";
+
+const require = createRequire(import.meta.url);
+const { forBackend } = require("../index.js");
+const { LIMIT_NAMES } = require("../lib/contract/limits.js");
 
 const node = (name, filePath, startLine, kind = "function") => ({
   id: `${kind}:${name}`,
@@ -41,6 +46,7 @@ const persist = node("persist", "src/store.ts", 5);
 const helper = node("helper", "src/util.ts", 1);
 const leaf = node("leaf", "src/util.ts", 9);
 const direct = node("direct", "src/app.ts", 20);
+const orphan = node("orphan", "src/orphan.ts", 1);
 const file = { id: "file:src/app.ts", name: "app.ts", kind: "file", filePath: "src/app.ts", startLine: 1 };
 
 const GRAPH = {
@@ -65,6 +71,9 @@ const GRAPH = {
   "callees direct": { definitions: [definition(direct, { callees: [store], edges: [edge(direct, store, 21)] })] },
   "callees helper": { definitions: [definition(helper, { callees: [leaf], edges: [edge(helper, leaf, 2)] })] },
   "callees leaf": { definitions: [definition(leaf, { callees: [], edges: [] })] },
+  // orphan calls handle on a line CodeGraph has no edge for: the walk's text step looks it up.
+  "callees orphan": { definitions: [definition(orphan, { callees: [], edges: [] })] },
+  "callees handle": { definitions: [definition(handle, { callees: [store], edges: [edge(handle, store, 5)] })] },
 };
 
 for (const impl of implementations) {
@@ -96,6 +105,7 @@ for (const impl of implementations) {
           3: "    .persist(x);",
           5: "export function persist(x) {}",
         }),
+        "src/orphan.ts": lines({ 1: "export function orphan(x) {", 2: "  return registry.handle(x);", 3: "}" }),
         "src/util.ts": lines({ 1: "export function helper() {", 2: "  leaf();", 9: "export function leaf() {}" }),
       };
       for (const [f, text] of Object.entries(files)) {
@@ -213,6 +223,31 @@ for (const impl of implementations) {
         other.text,
         /^None of CodeGraph's 1 definition named main is util\.main by its qualified name or file \(another symbol\): the answer below reads it\.\n1 call path from util\.main to persist/,
       );
+    });
+
+    test("no callee of from in the graph: the names its body calls are looked up (callees by name), the hop a text match", async () => {
+      // The runner with its outlineSource (the text step reads the body's lines by it), its commands recorded.
+      const base = runnerOf(impl.id);
+      const seen = [];
+      const withOutline = forBackend({
+        ...Object.fromEntries(LIMIT_NAMES.map((n) => [n, base[n]])),
+        runCommand(command, cwd, signal, options) {
+          seen.push({ command });
+          return base.runCommand(command, cwd, signal, options);
+        },
+        outlineSource: (...a) => base.outlineSource(...a),
+        diagnose: (...a) => base.diagnose(...a),
+        releaseFullOutputs: (p) => base.releaseFullOutputs(p),
+        runnerInfo: () => base.runnerInfo(),
+      });
+      const { text } = await withEnv({ FAKE_CG_MODE: "graph", FAKE_CG_GRAPH: graphFile }, () =>
+        withOutline.relations({ relation: "path", from: "orphan", to: "persist" }, ws),
+      );
+      assert.match(
+        text,
+        /\n1\. orphan \(src\/orphan\.ts:1\) → calls handle at src\/orphan\.ts:2 \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) → calls store at src\/handler\.ts:5 →/,
+      );
+      assert.ok(seen.some((s) => s.command.subcommand === "callees" && s.command.positional === "handle"));
     });
 
     test("a name the index lacks: said, with CodeGraph's own line; the same definition: said", async () => {
