@@ -115,7 +115,8 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
       retry(calls, from, (n) => data(pathCalleesCommand(n))),
     ]);
     if (impactLast?.json || impactLast?.truncated) [impact, toName] = [impactLast, lastPart(to)];
-    if (callsLast?.json) calls = callsLast;
+    let fromName = from;
+    if (callsLast?.json) [calls, fromName] = [callsLast, lastPart(from)];
     // A graph past its bound is read again, nearer `to`.
     let depth = PATH_DEPTH;
     if (impact.truncated) {
@@ -159,7 +160,8 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
           indexDir: first?.indexPath,
           started: (s) => (scanning = s),
         });
-        text = await answerText({ from, to, graph, depth, definitions: step.roots.length, cwd, ...walk });
+        const asked = { impactOf: toName, calleesOf: fromName };
+        text = await answerText({ from, to, graph, depth, definitions: step.roots.length, cwd, asked, ...walk });
       }
       text = [...others.map(words.otherSymbolText), text].join("\n");
     }
@@ -292,6 +294,7 @@ async function answerText({
   depth,
   definitions,
   cwd,
+  asked,
   paths,
   bridged,
   reached,
@@ -309,6 +312,7 @@ async function answerText({
       depth,
       bridged: bridged && paths.some((p) => p.edges.some((e) => e.text)),
       scan,
+      ...asked,
     });
   const reaching = [...graph.nodes.values()]
     .filter((n) => (graph.dist.get(n.id) ?? 0) > 0)

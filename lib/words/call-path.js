@@ -53,13 +53,14 @@ function scanCut(scan) {
 }
 
 /**
- * The answer when paths were found (`paths`, shortest first): how they were found, then one
- * numbered line each.
+ * The answer when paths were found (`paths`, shortest first): how they were found (`impactOf`,
+ * `calleesOf`: the names CodeGraph was asked, a qualified one's last part where it lacked it as
+ * written), then one numbered line each.
  */
-function pathsText({ from, to, definitions, paths, depth, bridged, scan }) {
+function pathsText({ from, to, definitions, paths, depth, bridged, scan, impactOf = to, calleesOf = from }) {
   const how = bridged
-    ? `from CodeGraph's graph (impact of ${to}, depth ${depth}) and, where it has no edge, the source: a hop marked "text match" is a call by name that the source shows and the graph lacks; read it to be sure`
-    : `from CodeGraph's graph (impact of ${to}, depth ${depth}, and the callees of ${from})`;
+    ? `from CodeGraph's graph (impact of ${impactOf}, depth ${depth}) and, where it has no edge, the source: a hop marked "text match" is a call by name that the source shows and the graph lacks; read it to be sure`
+    : `from CodeGraph's graph (impact of ${impactOf}, depth ${depth}, and the callees of ${calleesOf})`;
   const starts = new Set(paths.map((p) => p.nodes[0].id)).size;
   const among =
     definitions > 1
