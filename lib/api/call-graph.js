@@ -115,25 +115,37 @@ const forwardStep = (json) => addDefinitions(emptyGraph(), json, ["callees"]);
 
 /**
  * Up to `most` shortest paths (`{ nodes, edges }`) in `graph` from `start` to one of its roots,
- * each edge one hop nearer (`dist`); the enumeration bounded.
+ * each edge one hop nearer (`dist`); with `detour`, when there are fewer, then those one hop
+ * longer by one edge to a definition as near as the one before (offerUnsafe → scheduleReleaseTaker
+ * → releaseTakers beside offerUnsafe → releaseTakers: another way the code goes). The enumeration
+ * bounded.
  */
-function pathsWithin(graph, start, most) {
+function pathsWithin(graph, start, most, { detour = false } = {}) {
   const found = [];
+  const keys = new Set();
   let steps = 0;
-  const walk = (nodes, edges) => {
+  const walk = (nodes, edges, sideways) => {
     const here = nodes.at(-1).id;
     if (graph.dist.get(here) === 0) {
-      found.push({ nodes, edges });
+      const key = nodes.map((n) => n.id).join(" ");
+      if (!keys.has(key)) found.push({ nodes, edges });
+      keys.add(key);
       return;
     }
     for (const e of graph.out.get(here) ?? []) {
       steps += 1;
       if (found.length >= most || steps > 10_000) return;
-      if (graph.dist.get(e.target) === graph.dist.get(here) - 1)
-        walk([...nodes, graph.nodes.get(e.target)], [...edges, e]);
+      const d = graph.dist.get(e.target);
+      const nearer = d === graph.dist.get(here) - 1;
+      const aside = sideways > 0 && d === graph.dist.get(here) && !nodes.some((n) => n.id === e.target);
+      if (nearer || aside) walk([...nodes, graph.nodes.get(e.target)], [...edges, e], aside ? sideways - 1 : sideways);
     }
   };
-  if (graph.dist.has(start.id)) walk([graph.nodes.get(start.id) ?? start], []);
+  if (graph.dist.has(start.id)) {
+    const first = graph.nodes.get(start.id) ?? start;
+    walk([first], [], 0);
+    if (detour && found.length < most) walk([first], [], 1);
+  }
   return found;
 }
 

@@ -195,7 +195,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
  * with the source searched meanwhile for the names of what reaches `to`.
  */
 async function walked(graph, step, { data, left, budget, cwd, scan, outline, indexDir, started }) {
-  const paths = step.roots.flatMap((r) => pathsWithin(graph, r, MOST_PATHS));
+  const paths = step.roots.flatMap((r) => pathsWithin(graph, r, MOST_PATHS, { detour: true }));
   const reached = new Map(step.roots.map((r) => [r.id, { node: r, route: { nodes: [r], edges: [] }, level: 0 }]));
   if (paths.length > 0) return { paths: shortestFirst(paths, MOST_PATHS), reached, levels: 0 };
   const expand = (s, level) => {
@@ -207,7 +207,7 @@ async function walked(graph, step, { data, left, budget, cwd, scan, outline, ind
         if (!node || reached.has(node.id)) continue;
         const route = { nodes: [...here.route.nodes, node], edges: [...here.route.edges, e] };
         reached.set(node.id, { node, route, level });
-        for (const rest of pathsWithin(graph, node, MOST_PATHS)) paths.push(joined(route, rest));
+        for (const rest of pathsWithin(graph, node, MOST_PATHS, { detour: true })) paths.push(joined(route, rest));
       }
     }
   };
