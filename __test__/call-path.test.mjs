@@ -169,6 +169,39 @@ for (const impl of implementations) {
       assert.ok(details.processRunMs >= 0 && details.durationMs >= 0);
     });
 
+    test("a detour: beside the shortest path, one a hop longer through a definition as near as the one before", async () => {
+      const cache = node("cache", "src/cache.ts", 1);
+      const reverse = GRAPH["impact persist"].definitions[0];
+      const graph = {
+        ...GRAPH,
+        "impact persist": {
+          definitions: [
+            {
+              ...reverse,
+              affected: [...reverse.affected, cache],
+              edges: [...reverse.edges, edge(store, cache, 2), edge(cache, persist, 2)],
+            },
+          ],
+        },
+      };
+      fs.writeFileSync(graphFile, JSON.stringify(graph));
+      try {
+        const { text } = await graphCall({ relation: "path", from: "main", to: "persist" }).answer;
+        const lines = text.split("\n⚠")[0].split("\n");
+        assert.match(lines[0], /^2 call paths from main to persist, shortest first/);
+        assert.match(
+          lines[1],
+          /^1\. main .* → store \(src\/store\.ts:1\) → calls persist at src\/store\.ts:3 → persist/,
+        );
+        assert.match(
+          lines[2],
+          /^2\. main .* → store \(src\/store\.ts:1\) → calls cache .*→ cache \(src\/cache\.ts:1\) → calls persist .*→ persist/,
+        );
+      } finally {
+        fs.writeFileSync(graphFile, JSON.stringify(GRAPH));
+      }
+    });
+
     test("no path: the walk goes forward from `from` (callees of what it reached) and says where it stops and the way there", async () => {
       const reverse = GRAPH["impact persist"].definitions[0];
       const graph = {
