@@ -1,6 +1,7 @@
 // codegraph_relations' `path` against the real, pinned CodeGraph CLI on a small fixture, on both
 // runners (PI_CODEGRAPH_IMPL=native|node picks one): a path of several hops with each call's
-// line, no path (where the walk from `from` stops, and the source searched from there), and a
+// line (the line naming the callee when a call spans two), a qualified `from` (its file's
+// definition), no path (where the walk from `from` stops, and the source searched from there), and a
 // call the graph lacks (a method called on a value whose type CodeGraph does not infer, two
 // classes defining it) bridged by the source scan, the hop marked "text match".
 import assert from "node:assert/strict";
@@ -69,6 +70,25 @@ const FILES = {
     "}",
     "",
   ].join("\n"),
+  // Two dumps (a qualified name keeps sign.ts's); a call spread over two lines, its name on the second.
+  "src/sign.ts": [
+    "export function digest(value: string): string {",
+    "  return value;",
+    "}",
+    "",
+    "export class Signer {",
+    "  static sign(value: string): string {",
+    "    return digest(value);",
+    "  }",
+    "}",
+    "",
+    "export function dumps(value: string): string {",
+    "  return Signer",
+    "    .sign(value);",
+    "}",
+    "",
+  ].join("\n"),
+  "src/cookie.ts": ["export function dumps(value: string): string {", "  return value.trim();", "}", ""].join("\n"),
   "app/jobs.py": [
     "def write_row(item):",
     "    return item",
@@ -115,6 +135,17 @@ for (const impl of implementations) {
           "1. main (src/app.ts:3) → calls handle at src/app.ts:5 → handle (src/handler.ts:3) → calls store at src/handler.ts:5 → store (src/store.ts:1) → calls persist at src/store.ts:2 → persist (src/store.ts:5)",
       );
       assert.deepEqual(details.processes.map((p) => p.subcommand).sort(), ["callees", "impact"]);
+    });
+
+    test("a qualified from: the definition its file names; a call over two lines said at the line naming the callee", async () => {
+      const { text } = await pathOf("sign.dumps", "digest");
+      assert.equal(
+        text,
+        "1 call path from sign.dumps to digest, shortest first, from CodeGraph's graph (impact of digest, depth 6, and the callees of sign.dumps):\n" +
+          "1. dumps (src/sign.ts:11) → calls sign at src/sign.ts:13 → sign (src/sign.ts:6) → calls digest at src/sign.ts:7 → digest (src/sign.ts:1)",
+      );
+      const other = await pathOf("cookie.dumps", "digest");
+      assert.match(other.text, /^No call path from cookie\.dumps to digest/);
     });
 
     test("no path: where the walk from main stops, the way there, and the source searched from there", async () => {

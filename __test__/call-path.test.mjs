@@ -6,11 +6,16 @@
 // scan's bridge included: call-path-real.test.mjs.
 import assert from "node:assert/strict";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { fakeBinDir, makeWorkspace, tempDir, withEnv } from "./helpers/index.mjs";
 import { recording, runnerOf } from "./helpers/recording.mjs";
+
+const require = createRequire(import.meta.url);
+const { forBackend } = require("../index.js");
+const { LIMIT_NAMES } = require("../lib/contract/limits.js");
 
 const node = (name, filePath, startLine, kind = "function") => ({
   id: `${kind}:${name}`,
@@ -41,6 +46,7 @@ const persist = node("persist", "src/store.ts", 5);
 const helper = node("helper", "src/util.ts", 1);
 const leaf = node("leaf", "src/util.ts", 9);
 const direct = node("direct", "src/app.ts", 20);
+const orphan = node("orphan", "src/orphan.ts", 1);
 const file = { id: "file:src/app.ts", name: "app.ts", kind: "file", filePath: "src/app.ts", startLine: 1 };
 
 const GRAPH = {
@@ -65,6 +71,9 @@ const GRAPH = {
   "callees direct": { definitions: [definition(direct, { callees: [store], edges: [edge(direct, store, 21)] })] },
   "callees helper": { definitions: [definition(helper, { callees: [leaf], edges: [edge(helper, leaf, 2)] })] },
   "callees leaf": { definitions: [definition(leaf, { callees: [], edges: [] })] },
+  // orphan calls handle on a line CodeGraph has no edge for: the walk's text step looks it up.
+  "callees orphan": { definitions: [definition(orphan, { callees: [], edges: [] })] },
+  "callees handle": { definitions: [definition(handle, { callees: [store], edges: [edge(handle, store, 5)] })] },
 };
 
 for (const impl of implementations) {
@@ -78,6 +87,31 @@ for (const impl of implementations) {
       bin = fakeBinDir();
       graphFile = path.join(tempDir(), "graph.json");
       fs.writeFileSync(graphFile, JSON.stringify(GRAPH));
+      // The callers' source, each call on the edge's line; store's spread over two lines (CodeGraph's
+      // line is where the expression starts, the name is on the next).
+      const lines = (at) => Array.from({ length: 30 }, (_, i) => at[i + 1] ?? "").join("\n");
+      const files = {
+        "src/app.ts": lines({
+          3: "export function main() {",
+          4: "  helper();",
+          5: "  handle(1);",
+          9: "  handle(2);",
+          21: "  store(1);",
+        }),
+        "src/handler.ts": lines({ 3: "export function handle(x) {", 5: "  return store(x);" }),
+        "src/store.ts": lines({
+          1: "export function store(x) {",
+          2: "  return db",
+          3: "    .persist(x);",
+          5: "export function persist(x) {}",
+        }),
+        "src/orphan.ts": lines({ 1: "export function orphan(x) {", 2: "  return registry.handle(x);", 3: "}" }),
+        "src/util.ts": lines({ 1: "export function helper() {", 2: "  leaf();", 9: "export function leaf() {}" }),
+      };
+      for (const [f, text] of Object.entries(files)) {
+        fs.mkdirSync(path.dirname(path.join(ws, f)), { recursive: true });
+        fs.writeFileSync(path.join(ws, f), text);
+      }
       process.env.PATH = bin;
       delete process.env.PI_CODEGRAPH_BIN;
     });
@@ -119,13 +153,13 @@ for (const impl of implementations) {
       }
     });
 
-    test("a path in the graph: each hop's definition and call site, the first call site of two, shortest first; impact and callees as JSON, within one budget", async () => {
+    test("a path in the graph: each hop's definition and call site (the line naming the callee where the call spans lines), the first call site of two, shortest first; impact and callees as JSON, within one budget", async () => {
       const { answer, seen } = graphCall({ relation: "path", from: "main", to: "persist" }, { timeoutMs: 20_000 });
       const { text, details } = await answer;
       assert.equal(
-        text.split("\n⚠")[0], // the fake's workspace has none of the files: the stale-files line follows
+        text.split("\n⚠")[0], // the fake's index is older than the files: a stale-files line may follow
         "1 call path from main to persist, shortest first, from CodeGraph's graph (impact of persist, depth 6, and the callees of main):\n" +
-          "1. main (src/app.ts:3) → calls handle at src/app.ts:5 → handle (src/handler.ts:3) → calls store at src/handler.ts:5 → store (src/store.ts:1) → calls persist at src/store.ts:2 → persist (src/store.ts:5)",
+          "1. main (src/app.ts:3) → calls handle at src/app.ts:5 → handle (src/handler.ts:3) → calls store at src/handler.ts:5 → store (src/store.ts:1) → calls persist at src/store.ts:3 → persist (src/store.ts:5)",
       );
       const argv = seen.map((s) => [s.command.subcommand, ...s.command.options, "--", s.command.positional].join(" "));
       assert.deepEqual(argv.sort(), ["callees --json --limit=50 -- main", "impact --json --depth=6 -- persist"]);
@@ -133,6 +167,39 @@ for (const impl of implementations) {
       assert.equal(details.processes.length, 2);
       assert.equal(details.truncated, false);
       assert.ok(details.processRunMs >= 0 && details.durationMs >= 0);
+    });
+
+    test("a detour: beside the shortest path, one a hop longer through a definition as near as the one before", async () => {
+      const cache = node("cache", "src/cache.ts", 1);
+      const reverse = GRAPH["impact persist"].definitions[0];
+      const graph = {
+        ...GRAPH,
+        "impact persist": {
+          definitions: [
+            {
+              ...reverse,
+              affected: [...reverse.affected, cache],
+              edges: [...reverse.edges, edge(store, cache, 2), edge(cache, persist, 2)],
+            },
+          ],
+        },
+      };
+      fs.writeFileSync(graphFile, JSON.stringify(graph));
+      try {
+        const { text } = await graphCall({ relation: "path", from: "main", to: "persist" }).answer;
+        const lines = text.split("\n⚠")[0].split("\n");
+        assert.match(lines[0], /^2 call paths from main to persist, shortest first/);
+        assert.match(
+          lines[1],
+          /^1\. main .* → store \(src\/store\.ts:1\) → calls persist at src\/store\.ts:3 → persist/,
+        );
+        assert.match(
+          lines[2],
+          /^2\. main .* → store \(src\/store\.ts:1\) → calls cache .*→ cache \(src\/cache\.ts:1\) → calls persist .*→ persist/,
+        );
+      } finally {
+        fs.writeFileSync(graphFile, JSON.stringify(GRAPH));
+      }
     });
 
     test("no path: the walk goes forward from `from` (callees of what it reached) and says where it stops and the way there", async () => {
@@ -175,6 +242,48 @@ for (const impl of implementations) {
       } finally {
         fs.writeFileSync(graphFile, JSON.stringify(GRAPH));
       }
+    });
+
+    test("a qualified name CodeGraph lacks as written: asked by its last part, the definitions its module or file names kept; none: said, all read", async () => {
+      const { answer, seen } = graphCall({ relation: "path", from: "app.main", to: "store.persist" });
+      const { text } = await answer;
+      assert.match(
+        text,
+        /^1 call path from app\.main to store\.persist, shortest first, from CodeGraph's graph \(impact of persist, depth 6, and the callees of main\):/,
+      );
+      assert.match(text, /\n1\. main \(src\/app\.ts:3\) → calls handle at src\/app\.ts:5 →/);
+      const asked = seen.map((s) => `${s.command.subcommand} ${s.command.positional}`);
+      assert.deepEqual(asked.sort(), ["callees app.main", "callees main", "impact persist", "impact store.persist"]);
+      const other = await graphCall({ relation: "path", from: "util.main", to: "persist" }).answer;
+      assert.match(
+        other.text,
+        /^None of CodeGraph's 1 definition named main is util\.main by its qualified name or file \(another symbol\): the answer below reads it\.\n1 call path from util\.main to persist/,
+      );
+    });
+
+    test("no callee of from in the graph: the names its body calls are looked up (callees by name), the hop a text match", async () => {
+      // The runner with its outlineSource (the text step reads the body's lines by it), its commands recorded.
+      const base = runnerOf(impl.id);
+      const seen = [];
+      const withOutline = forBackend({
+        ...Object.fromEntries(LIMIT_NAMES.map((n) => [n, base[n]])),
+        runCommand(command, cwd, signal, options) {
+          seen.push({ command });
+          return base.runCommand(command, cwd, signal, options);
+        },
+        outlineSource: (...a) => base.outlineSource(...a),
+        diagnose: (...a) => base.diagnose(...a),
+        releaseFullOutputs: (p) => base.releaseFullOutputs(p),
+        runnerInfo: () => base.runnerInfo(),
+      });
+      const { text } = await withEnv({ FAKE_CG_MODE: "graph", FAKE_CG_GRAPH: graphFile }, () =>
+        withOutline.relations({ relation: "path", from: "orphan", to: "persist" }, ws),
+      );
+      assert.match(
+        text,
+        /\n1\. orphan \(src\/orphan\.ts:1\) → calls handle at src\/orphan\.ts:2 \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) → calls store at src\/handler\.ts:5 →/,
+      );
+      assert.ok(seen.some((s) => s.command.subcommand === "callees" && s.command.positional === "handle"));
     });
 
     test("a name the index lacks: said, with CodeGraph's own line; the same definition: said", async () => {

@@ -269,6 +269,7 @@ async function scopeOpens(search, indexDir) {
 module.exports = {
   askedParts,
   isAsked,
+  isQualified,
   lastPart,
   optionValue,
   presented,

@@ -35,7 +35,8 @@ function nodeOf(raw, { asked = false } = {}) {
   if (!raw || typeof raw.id !== "string" || typeof raw.name !== "string") return null;
   if (raw.kind === "file" || (!asked && !RUNS.has(raw.kind))) return null;
   const startLine = Number.isInteger(raw.startLine) ? raw.startLine : null;
-  return { id: raw.id, name: raw.name, kind: String(raw.kind), filePath: String(raw.filePath ?? ""), startLine };
+  const node = { id: raw.id, name: raw.name, kind: String(raw.kind), filePath: String(raw.filePath ?? ""), startLine };
+  return typeof raw.qualifiedName === "string" ? { ...node, qualified: raw.qualifiedName } : node;
 }
 
 /** An edge as the answer uses it: its ends, kind, the call's line, whether CodeGraph made it from an interface. */
@@ -83,9 +84,15 @@ function addDefinitions(graph, json, lists) {
   return graph;
 }
 
-/** impact's reverse graph of `to`, with `dist`: each node's hops to one of `to`'s definitions. */
-function reverseGraph(json) {
+/**
+ * impact's reverse graph of `to`, with `dist`: each node's hops to one of `to`'s definitions, those
+ * `keep` takes (all when it takes none: `unmatched`).
+ */
+function reverseGraph(json, keep = () => true) {
   const graph = addDefinitions(emptyGraph(), json, ["affected"]);
+  const kept = graph.roots.filter(keep);
+  const unmatched = kept.length === 0 && graph.roots.length > 0;
+  if (!unmatched) graph.roots = kept;
   const into = new Map();
   for (const edges of graph.out.values()) for (const e of edges) into.set(e.target, [...(into.get(e.target) ?? []), e]);
   const dist = new Map(graph.roots.map((r) => [r.id, 0]));
@@ -100,7 +107,7 @@ function reverseGraph(json) {
         }
     level = next;
   }
-  return { ...graph, dist };
+  return { ...graph, dist, unmatched };
 }
 
 /** One forward step: callees' definitions (`roots`), the nodes they call and the edges. */
@@ -108,25 +115,37 @@ const forwardStep = (json) => addDefinitions(emptyGraph(), json, ["callees"]);
 
 /**
  * Up to `most` shortest paths (`{ nodes, edges }`) in `graph` from `start` to one of its roots,
- * each edge one hop nearer (`dist`); the enumeration bounded.
+ * each edge one hop nearer (`dist`); with `detour`, when there are fewer, then those one hop
+ * longer by one edge to a definition as near as the one before (offerUnsafe → scheduleReleaseTaker
+ * → releaseTakers beside offerUnsafe → releaseTakers: another way the code goes). The enumeration
+ * bounded.
  */
-function pathsWithin(graph, start, most) {
+function pathsWithin(graph, start, most, { detour = false } = {}) {
   const found = [];
+  const keys = new Set();
   let steps = 0;
-  const walk = (nodes, edges) => {
+  const walk = (nodes, edges, sideways) => {
     const here = nodes.at(-1).id;
     if (graph.dist.get(here) === 0) {
-      found.push({ nodes, edges });
+      const key = nodes.map((n) => n.id).join(" ");
+      if (!keys.has(key)) found.push({ nodes, edges });
+      keys.add(key);
       return;
     }
     for (const e of graph.out.get(here) ?? []) {
       steps += 1;
       if (found.length >= most || steps > 10_000) return;
-      if (graph.dist.get(e.target) === graph.dist.get(here) - 1)
-        walk([...nodes, graph.nodes.get(e.target)], [...edges, e]);
+      const d = graph.dist.get(e.target);
+      const nearer = d === graph.dist.get(here) - 1;
+      const aside = sideways > 0 && d === graph.dist.get(here) && !nodes.some((n) => n.id === e.target);
+      if (nearer || aside) walk([...nodes, graph.nodes.get(e.target)], [...edges, e], aside ? sideways - 1 : sideways);
     }
   };
-  if (graph.dist.has(start.id)) walk([graph.nodes.get(start.id) ?? start], []);
+  if (graph.dist.has(start.id)) {
+    const first = graph.nodes.get(start.id) ?? start;
+    walk([first], [], 0);
+    if (detour && found.length < most) walk([first], [], 1);
+  }
   return found;
 }
 
@@ -166,21 +185,25 @@ function mention(text, name) {
   return { call: new RegExp(`${before}${n}\\s*(?:::\\s*<[^>]*>\\s*)?(?:<[^>()]*>\\s*)?\\(`, "u").test(text) };
 }
 
+/** A name's definitions a text match may mean, nearest `to` first: the hop is by name, and namesakes share it. */
+const MOST_NAMESAKES = 3;
+
 /**
  * The hops the source shows from the definitions `from` reached (`reached`: id → { node, route })
  * to the nodes that reach `to` (`graph`), by the scan's matches (`matches`: lines naming their
  * names, each with `within`, the definition it sits in): for each match inside a reached
  * definition's body that calls one of their names (not a comment, not a definition), a "text
- * match" edge to the nearest node of that name.
+ * match" edge to each of the nearest few nodes of that name (a call by name may mean any
+ * namesake; the shortest paths are given first). A definition calling its own name on
+ * something else (`backend.authenticate(…)` in `authenticate`) is a hop to another definition.
  */
 function bridges(graph, reached, matches, names, containerOf = withinOf(reached)) {
-  const nearest = new Map();
+  const named = new Map();
   for (const node of graph.nodes.values()) {
-    const d = graph.dist.get(node.id);
-    if (d === undefined) continue;
-    const best = nearest.get(node.name);
-    if (!best || d < graph.dist.get(best.id)) nearest.set(node.name, node);
+    if (!graph.dist.has(node.id)) continue;
+    named.set(node.name, [...(named.get(node.name) ?? []), node]);
   }
+  for (const list of named.values()) list.sort((a, b) => graph.dist.get(a.id) - graph.dist.get(b.id));
   const paths = [];
   for (const m of matches) {
     if (typeof m?.text !== "string") continue;
@@ -189,13 +212,18 @@ function bridges(graph, reached, matches, names, containerOf = withinOf(reached)
     const r = containerOf(m);
     if (!r || (r.node.startLine !== null && m.line <= r.node.startLine)) continue;
     for (const name of names) {
-      const target = nearest.get(name);
-      const seen = target && name !== r.node.name && mention(m.text, name);
+      const seen = named.has(name) && mention(m.text, name);
       if (!seen?.call) continue; // a name only mentioned (passed, compared) is no hop toward `to`
-      const edge = { source: r.node.id, target: target.id, text: true, call: seen.call, file: m.path, line: m.line };
-      const prefix = { nodes: [...r.route.nodes], edges: [...r.route.edges, edge] };
-      for (const rest of pathsWithin(graph, target, 1))
-        paths.push(joined({ ...prefix, nodes: [...prefix.nodes, target] }, rest));
+      const targets = named
+        .get(name)
+        .filter((t) => t.id !== r.node.id)
+        .slice(0, MOST_NAMESAKES);
+      for (const target of targets) {
+        const edge = { source: r.node.id, target: target.id, text: true, call: seen.call, file: m.path, line: m.line };
+        const prefix = { nodes: [...r.route.nodes], edges: [...r.route.edges, edge] };
+        for (const rest of pathsWithin(graph, target, 1))
+          paths.push(joined({ ...prefix, nodes: [...prefix.nodes, target] }, rest));
+      }
     }
   }
   return paths;
@@ -231,4 +259,14 @@ function outlinedOf(reached, outlines) {
   };
 }
 
-module.exports = { bridges, outlinedOf, forwardStep, joined, parsed, pathsWithin, reverseGraph, shortestFirst };
+module.exports = {
+  bridges,
+  mention,
+  outlinedOf,
+  forwardStep,
+  joined,
+  parsed,
+  pathsWithin,
+  reverseGraph,
+  shortestFirst,
+};

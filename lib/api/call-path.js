@@ -19,6 +19,9 @@ const { DEFAULT_TIMEOUT_MS, isTimeout } = require("../contract/limits.js");
 const words = require("../words/call-path.js");
 const { finishAnswer } = require("./answer.js");
 const { answerNotes } = require("./answer-notes.js");
+const { placedCalls } = require("./call-lines.js");
+const { textStep } = require("./call-text-step.js");
+const { isAsked, isQualified, lastPart } = require("./answer-subject.js");
 const {
   bridges,
   outlinedOf,
@@ -63,6 +66,14 @@ function scanNames(graph) {
 }
 
 /**
+ * Whether a definition of the graph (`node`) may be the one `name` asks for: a qualified name's
+ * last part, its qualifier matched by the definition's qualified name or its file's path
+ * (lib/api/answer-subject.js); any of the name's definitions for a plain name.
+ */
+const askedBy = (name) => (node) =>
+  !isQualified(name) || isAsked(name, { name: node.name, qualified: node.qualified, path: node.filePath }) !== false;
+
+/**
  * `{ text, details }` for `from` → `to` in `cwd` (`deps`: `run` (lib/api/calls.js), the backend's
  * `scan`, `outline` (its `outlineSource`, where it has one) and `release` of full-output files). A CodeGraph failure rejects as run() does.
  */
@@ -95,11 +106,23 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
   let scanning = null;
   try {
     let [impact, calls] = await Promise.all([data(pathImpactCommand(to)), data(pathCalleesCommand(from))]);
+    // A qualified name CodeGraph does not know as written (`signing.dumps`, `Effect.sleep`) is asked
+    // by its last part; its definitions are then held against the qualifier.
+    let toName = to;
+    const retry = async (answer, name, command) =>
+      !answer.json && !answer.truncated && isQualified(name) ? command(lastPart(name)) : null;
+    const [impactLast, callsLast] = await Promise.all([
+      retry(impact, to, (n) => data(pathImpactCommand(n))),
+      retry(calls, from, (n) => data(pathCalleesCommand(n))),
+    ]);
+    if (impactLast?.json || impactLast?.truncated) [impact, toName] = [impactLast, lastPart(to)];
+    let fromName = from;
+    if (callsLast?.json) [calls, fromName] = [callsLast, lastPart(from)];
     // A graph past its bound is read again, nearer `to`.
     let depth = PATH_DEPTH;
     if (impact.truncated) {
       depth = PATH_NEAR_DEPTH;
-      impact = await data(pathImpactCommand(to, depth));
+      impact = await data(pathImpactCommand(toName, depth));
     }
     let text;
     if (!impact.json || !calls.json) {
@@ -116,8 +139,16 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
       }
     } else {
       await new Promise(setImmediate); // Pi's thread between reading the JSON and the graph
-      const graph = reverseGraph(impact.json);
+      const graph = reverseGraph(impact.json, askedBy(to));
       const step = forwardStep(calls.json);
+      // `from`'s definitions its qualifier matches; all of them when it matches none (said).
+      const starts = step.roots.filter(askedBy(from));
+      const fromOther = starts.length === 0 && step.roots.length > 0;
+      if (!fromOther) step.roots = starts;
+      const others = [
+        ...(fromOther ? [{ asked: from, count: step.roots.length }] : []),
+        ...(graph.unmatched ? [{ asked: to, count: graph.roots.length }] : []),
+      ];
       if (step.roots.some((r) => graph.dist.get(r.id) === 0)) text = words.samePathText({ from, to });
       else {
         const walk = await walked(graph, step, {
@@ -130,8 +161,10 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
           indexDir: first?.indexPath,
           started: (s) => (scanning = s),
         });
-        text = answerText({ from, to, graph, depth, definitions: step.roots.length, ...walk });
+        const asked = { impactOf: toName, calleesOf: fromName };
+        text = await answerText({ from, to, graph, depth, definitions: step.roots.length, cwd, asked, ...walk });
       }
+      text = [...others.map(words.otherSymbolText), text].join("\n");
     }
     const caps = FOCUSED_CAPS.relations;
     const runMs = processes.reduce((sum, p) => sum + p.runMs, 0);
@@ -163,7 +196,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
  * with the source searched meanwhile for the names of what reaches `to`.
  */
 async function walked(graph, step, { data, left, budget, cwd, scan, outline, indexDir, started }) {
-  const paths = step.roots.flatMap((r) => pathsWithin(graph, r, MOST_PATHS));
+  const paths = step.roots.flatMap((r) => pathsWithin(graph, r, MOST_PATHS, { detour: true }));
   const reached = new Map(step.roots.map((r) => [r.id, { node: r, route: { nodes: [r], edges: [] }, level: 0 }]));
   if (paths.length > 0) return { paths: shortestFirst(paths, MOST_PATHS), reached, levels: 0 };
   const expand = (s, level) => {
@@ -175,7 +208,7 @@ async function walked(graph, step, { data, left, budget, cwd, scan, outline, ind
         if (!node || reached.has(node.id)) continue;
         const route = { nodes: [...here.route.nodes, node], edges: [...here.route.edges, e] };
         reached.set(node.id, { node, route, level });
-        for (const rest of pathsWithin(graph, node, MOST_PATHS)) paths.push(joined(route, rest));
+        for (const rest of pathsWithin(graph, node, MOST_PATHS, { detour: true })) paths.push(joined(route, rest));
       }
     }
   };
@@ -188,6 +221,18 @@ async function walked(graph, step, { data, left, budget, cwd, scan, outline, ind
       : null;
   started(search);
   const searching = search?.found ?? null;
+  // `from`'s definitions the graph gives no callee: the names their bodies call, looked up (text matches).
+  const bare = step.roots.filter((r) => (step.out.get(r.id) ?? []).length === 0);
+  if (bare.length > 0 && left() > budget * STEP_BUDGET_SHARE) {
+    const lookup = (name) => data(pathCalleesCommand(name));
+    for (const h of await textStep(bare, { cwd, outline, lookup, forwardStep })) {
+      const here = reached.get(h.root.id);
+      if (reached.has(h.node.id) || !here) continue;
+      const route = { nodes: [...here.route.nodes, h.node], edges: [...here.route.edges, h.edge] };
+      reached.set(h.node.id, { node: h.node, route, level: 1 });
+      for (const rest of pathsWithin(graph, h.node, MOST_PATHS)) paths.push(joined(route, rest));
+    }
+  }
   let levels = 1;
   const near = nearness(graph);
   while (paths.length === 0 && levels < FORWARD_LEVELS && left() > budget * STEP_BUDGET_SHARE) {
@@ -203,8 +248,9 @@ async function walked(graph, step, { data, left, budget, cwd, scan, outline, ind
     for (const s of steps) if (s.status === "fulfilled" && s.value.json) expand(forwardStep(s.value.json), levels);
   }
   if (paths.length > 0) {
-    controller.abort();
-    return { paths: shortestFirst(paths, MOST_PATHS), reached, levels };
+    search?.end();
+    const bridged = paths.some((p) => p.edges.some((e) => e.text));
+    return { paths: shortestFirst(paths, MOST_PATHS), reached, levels, bridged };
   }
   const found = searching ? await searching : null;
   const matches = Array.isArray(found?.matches) ? found.matches : [];
@@ -239,17 +285,33 @@ async function containers(reached, matches, cwd, outline) {
   return Array.isArray(found?.files) ? outlinedOf(reached, found.files) : undefined;
 }
 
-/** The answer's text from the walk's outcome. */
-function answerText({ from, to, graph, depth, definitions, paths, bridged, reached, levels, scan, scanned, near }) {
+/** The answer's text from the walk's outcome, each hop at the line that names its callee (lib/api/call-lines.js). */
+async function answerText({
+  from,
+  to,
+  graph,
+  depth,
+  definitions,
+  cwd,
+  asked,
+  paths,
+  bridged,
+  reached,
+  levels,
+  scan,
+  scanned,
+  near,
+}) {
   if (paths.length > 0)
     return words.pathsText({
       definitions,
       from,
       to,
-      paths,
+      paths: await placedCalls(paths, cwd),
       depth,
       bridged: bridged && paths.some((p) => p.edges.some((e) => e.text)),
       scan,
+      ...asked,
     });
   const reaching = [...graph.nodes.values()]
     .filter((n) => (graph.dist.get(n.id) ?? 0) > 0)
@@ -265,7 +327,7 @@ function answerText({ from, to, graph, depth, definitions, paths, bridged, reach
     reaching,
     reached: stops,
     stops: shown.map((r) => r.node),
-    route: shown[0]?.route,
+    route: shown[0] ? (await placedCalls([shown[0].route], cwd))[0] : undefined,
     scan,
     scanned,
   });

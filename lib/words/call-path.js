@@ -8,6 +8,12 @@ const { cutText } = require("./blind-spots.js");
 const { shownPath } = require("./paths.js");
 
 const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+/** A written name's last part: `Inventory.add` → `add`. */
+const lastName = (name) =>
+  String(name)
+    .split(/::|[./#]/u)
+    .filter(Boolean)
+    .at(-1) ?? name;
 const nameOf = (node) => String(node.name).replace(/\s+/gu, " ");
 /** `spawn (src/task/spawn.rs:168)`. */
 const place = (node) => `${nameOf(node)} (${shownPath(node.filePath)}:${node.startLine})`;
@@ -26,8 +32,10 @@ function hopWords(source, edge, target) {
     return `${verb} ${name} at ${at(edge.file, edge.line)} (text match: not in CodeGraph's graph; namesakes share the name)`;
   }
   if (edge.implementation) return "is implemented by";
-  if (edge.kind === "references") return `passes ${name} as a value at ${at(source.filePath, edge.line)}`;
-  return `calls ${name} at ${at(source.filePath, edge.line)}`;
+  // A call whose line does not name the callee (CodeGraph's line is where the expression starts).
+  const where = edge.starts ? "in an expression starting at" : "at";
+  if (edge.kind === "references") return `passes ${name} as a value ${where} ${at(source.filePath, edge.line)}`;
+  return `calls ${name} ${where} ${at(source.filePath, edge.line)}`;
 }
 
 /** A path (`{ nodes, edges }`, edges[i] from nodes[i] to nodes[i + 1]) on one line. */
@@ -45,13 +53,14 @@ function scanCut(scan) {
 }
 
 /**
- * The answer when paths were found (`paths`, shortest first): how they were found, then one
- * numbered line each.
+ * The answer when paths were found (`paths`, shortest first): how they were found (`impactOf`,
+ * `calleesOf`: the names CodeGraph was asked, a qualified one's last part where it lacked it as
+ * written), then one numbered line each.
  */
-function pathsText({ from, to, definitions, paths, depth, bridged, scan }) {
+function pathsText({ from, to, definitions, paths, depth, bridged, scan, impactOf = to, calleesOf = from }) {
   const how = bridged
-    ? `from CodeGraph's graph (impact of ${to}, depth ${depth}) and, where it has no edge, the source: a hop marked "text match" is a call by name that the source shows and the graph lacks; read it to be sure`
-    : `from CodeGraph's graph (impact of ${to}, depth ${depth}, and the callees of ${from})`;
+    ? `from CodeGraph's graph (impact of ${impactOf}, depth ${depth}) and, where it has no edge, the source: a hop marked "text match" is a call by name that the source shows and the graph lacks; read it to be sure`
+    : `from CodeGraph's graph (impact of ${impactOf}, depth ${depth}, and the callees of ${calleesOf})`;
   const starts = new Set(paths.map((p) => p.nodes[0].id)).size;
   const among =
     definitions > 1
@@ -101,6 +110,10 @@ function notFoundText({ name, said }) {
   return `CodeGraph's index has no symbol named ${name}${cli}, so no call path can be read from its graph. codegraph_search finds symbols by part of their name.`;
 }
 
+/** Said first when none of the definitions CodeGraph has of a qualified name's last part is the qualified one. */
+const otherSymbolText = ({ asked, count: n }) =>
+  `None of CodeGraph's ${count(n, "definition")} named ${lastName(asked)} is ${asked} by its qualified name or file (another symbol): the answer below reads ${n === 1 ? "it" : "all of them"}.`;
+
 /** The answer when `from` is `to` itself. */
 const samePathText = ({ from, to }) => `${from} and ${to} name the same definition: there is no call path to find.`;
 
@@ -108,4 +121,4 @@ const samePathText = ({ from, to }) => `${from} and ${to} name the same definiti
 const unreadableText = ({ subcommand }) =>
   `CodeGraph's answer to ${subcommand} could not be read as its JSON (cut at its bound or not JSON), so no call path is given. codegraph_relations impact of the target lists what reaches it.`;
 
-module.exports = { noPathText, notFoundText, pathLine, pathsText, samePathText, unreadableText };
+module.exports = { noPathText, notFoundText, otherSymbolText, pathLine, pathsText, samePathText, unreadableText };
