@@ -1,0 +1,123 @@
+// codegraph_relations' `path` from the definitions of `from` CodeGraph's index lacks (inside a
+// Rust macro block such as `cfg_rt! { … }`, far into a very large TypeScript file): the source
+// is searched for them (lib/api/blind-spots.js's definitionsOf, each with why the index lacks
+// it), each body read by the runner's outline (its lines, the file read bounded), and the names it
+// calls followed: to a definition of the graph that reaches `to` (a path on from there), or to
+// another definition of the same file (read the same way, a few levels). Every such hop is a text
+// match (a call by name: namesakes share it). A help beside the graph's paths, never a failure.
+
+const { definitionsOf, isCommentLine, reasonFor } = require("./blind-spots.js");
+const { joined, pathsWithin, shortestFirst } = require("./call-graph.js");
+const { linesOf } = require("./call-lines.js");
+const { CALLED, NOT_CALLS } = require("./call-text-step.js");
+
+/** Definitions of `from` the walk starts at, levels it reads through the source, paths it gives. */
+const MOST_STARTS = 8;
+/** Why the index lacks a definition whose body the source shows (lib/api/blind-spots.js). */
+/** Definitions the scan may find of the name, most of them indexed ones. */
+const SCAN_MATCHES = 400;
+const UNINDEXED = new Set(["macro-block", "large-file"]);
+const LEVELS = 3;
+const MOST_PATHS = 3;
+/** Definitions of one name the graph has that a call by that name may go to. */
+const MOST_NAMESAKES = 3;
+/** A body is read up to this many lines, each up to this length. */
+const MOST_BODY_LINES = 300;
+const MAX_LINE = 4000;
+const OUTLINE_DEADLINE_MS = 1000;
+
+/**
+ * Paths to `to` (the reverse `graph`) from the definitions named `name` that the index lacks
+ * (`keep(node)` takes those `from` may ask for): `[{ nodes, edges }]`, the first node of each a
+ * definition from the source (`unindexed`: why the index lacks it), its text hops marked `text`.
+ */
+async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = () => true }) {
+  if (typeof scan !== "function" || typeof outline !== "function") return [];
+  const lacked = (m) => UNINDEXED.has(reasonFor(m).reason);
+  const found = await definitionsOf([name], cwd, {
+    scan,
+    indexDir,
+    keep: lacked,
+    most: MOST_STARTS,
+    maxMatches: SCAN_MATCHES,
+  }).catch(() => null);
+  const starts = (found?.definitions ?? [])
+    .map((d) => ({ ...nodeAt(d.path, d.line, name), unindexed: d }))
+    .filter(keep)
+    .slice(0, MOST_STARTS);
+  if (starts.length === 0) return [];
+  // The definitions of the graph that reach `to` (or are it), by name, nearest first.
+  const reaching = new Map();
+  for (const n of graph.nodes.values())
+    if (graph.dist.has(n.id)) reaching.set(n.name, [...(reaching.get(n.name) ?? []), n]);
+  for (const list of reaching.values()) list.sort((a, b) => graph.dist.get(a.id) - graph.dist.get(b.id));
+  const outlines = new Map();
+  const outlineOf = (file) => {
+    if (!outlines.has(file))
+      outlines.set(
+        file,
+        Promise.resolve()
+          .then(() => outline(cwd, { paths: [file], deadlineMs: OUTLINE_DEADLINE_MS }))
+          .then((f) => (Array.isArray(f?.files?.[0]?.definitions) ? f.files[0].definitions : []))
+          .catch(() => []),
+      );
+    return outlines.get(file);
+  };
+  const paths = [];
+  const seen = new Set(starts.map((s) => s.id));
+  let level = starts.map((node) => ({ node, route: { nodes: [node], edges: [] } }));
+  for (let l = 0; l < LEVELS && level.length > 0 && paths.length < MOST_PATHS; l += 1) {
+    const next = [];
+    for (const { node, route } of level) {
+      const defs = await outlineOf(node.filePath);
+      const def = defs.find((d) => d.name === node.name && Math.abs(d.line - node.startLine) <= 3);
+      const lines = def && Number.isInteger(def.endLine) ? await linesOf(cwd, node.filePath) : null;
+      if (!lines) continue;
+      const nested = new Set(defs.map((d) => d.line)); // a nested definition's line names it, calls nothing
+      const last = Math.min(def.endLine, lines.length, def.line + MOST_BODY_LINES);
+      const named = new Set();
+      for (let line = def.line + 1; line <= last; line += 1) {
+        const text = lines[line - 1].slice(0, MAX_LINE);
+        if (nested.has(line) || isCommentLine(text)) continue;
+        for (const m of text.matchAll(CALLED)) {
+          const callee = m[1];
+          if (NOT_CALLS.has(callee) || named.has(callee)) continue;
+          named.add(callee);
+          const hop = { source: node.id, text: true, call: true, file: node.filePath, line };
+          const targets = (reaching.get(callee) ?? []).slice(0, MOST_NAMESAKES);
+          for (const t of targets) {
+            const prefix = { nodes: [...route.nodes, t], edges: [...route.edges, { ...hop, target: t.id }] };
+            for (const rest of pathsWithin(graph, t, 1)) paths.push(joined(prefix, rest));
+          }
+          const local = targets.length === 0 && defs.find((d) => d.name === callee && Number.isInteger(d.endLine));
+          if (!local) continue;
+          const to = nodeAt(node.filePath, local.line, callee);
+          if (seen.has(to.id)) continue;
+          seen.add(to.id);
+          const edge = { ...hop, target: to.id };
+          next.push({ node: to, route: { nodes: [...route.nodes, to], edges: [...route.edges, edge] } });
+        }
+      }
+    }
+    level = next;
+  }
+  return paths;
+}
+
+/** A definition the source shows, as the walk's nodes are. */
+const nodeAt = (file, line, name) => ({
+  id: `source:${file}:${line}`,
+  name,
+  kind: "function",
+  filePath: file,
+  startLine: line,
+});
+
+/** The walk's outcome with the paths from the source beside the graph's (at least one of them, when any). */
+function withSourcePaths(walk, extra, most) {
+  if (extra.length === 0) return walk;
+  const own = shortestFirst(extra, walk.paths.length > 0 ? most - 1 : most);
+  return { ...walk, paths: [...shortestFirst(walk.paths, most - own.length), ...own], bridged: true };
+}
+
+module.exports = { sourcePaths, withSourcePaths };
