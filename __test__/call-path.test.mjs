@@ -2,7 +2,7 @@
 // (impact and callees `--json`) for a small graph, on both runners: the argument rules (nothing
 // runs on a bad one), the commands it runs (each through run(), within the call's one budget), the
 // answer's shape (each hop's definition and call site, shortest first, at most three), where a
-// walk without a path stops, a name the index lacks, a cancel. The real CLI on a fixture, the
+// walk without a path stops, a name the index lacks (a `from` in a macro block: from its source), a cancel. The real CLI on a fixture, the
 // scan's bridge included: call-path-real.test.mjs.
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -106,6 +106,13 @@ for (const impl of implementations) {
           5: "export function persist(x) {}",
         }),
         "src/orphan.ts": lines({ 1: "export function orphan(x) {", 2: "  return registry.handle(x);", 3: "}" }),
+        "src/blind.rs": lines({
+          1: "cfg_x! {",
+          2: "    pub fn hidden(x: u32) {",
+          3: "        handle(x);",
+          4: "    }",
+          5: "}",
+        }),
         "src/util.ts": lines({ 1: "export function helper() {", 2: "  leaf();", 9: "export function leaf() {}" }),
       };
       for (const [f, text] of Object.entries(files)) {
@@ -284,6 +291,26 @@ for (const impl of implementations) {
         /\n1\. orphan \(src\/orphan\.ts:1\) → calls handle at src\/orphan\.ts:2 \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) → calls store at src\/handler\.ts:5 →/,
       );
       assert.ok(seen.some((s) => s.command.subcommand === "callees" && s.command.positional === "handle"));
+    });
+
+    test("a from the index lacks (inside a Rust macro block): the path from its source body, the hop a text match", async () => {
+      const base = runnerOf(impl.id); // with its scanSource and outlineSource
+      const glue = forBackend({
+        ...Object.fromEntries(LIMIT_NAMES.map((n) => [n, base[n]])),
+        ...Object.fromEntries(
+          ["runCommand", "scanSource", "outlineSource", "diagnose", "releaseFullOutputs", "runnerInfo"].map((n) => [
+            n,
+            (...a) => base[n](...a),
+          ]),
+        ),
+      });
+      const { text } = await withEnv({ FAKE_CG_MODE: "graph", FAKE_CG_GRAPH: graphFile }, () =>
+        glue.relations({ relation: "path", from: "hidden", to: "persist" }, ws),
+      );
+      assert.match(
+        text,
+        /\n1\. hidden \(src\/blind\.rs:2; not in CodeGraph's index: inside a cfg_x! macro block, which CodeGraph does not index\) → calls handle at src\/blind\.rs:3 \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) → calls store at src\/handler\.ts:5 →/,
+      );
     });
 
     test("a name the index lacks: said, with CodeGraph's own line; the same definition: said", async () => {
