@@ -113,6 +113,8 @@ for (const impl of implementations) {
           4: "    }",
           5: "}",
         }),
+        // A re-export far into a large file (CodeGraph 1.6.1 can miss it): its one name, handle.
+        "src/facade.ts": `${"\n".repeat(2099)}export const relayed = registry.handle;\n`,
         "src/util.ts": lines({ 1: "export function helper() {", 2: "  leaf();", 9: "export function leaf() {}" }),
       };
       for (const [f, text] of Object.entries(files)) {
@@ -293,7 +295,7 @@ for (const impl of implementations) {
       assert.ok(seen.some((s) => s.command.subcommand === "callees" && s.command.positional === "handle"));
     });
 
-    test("a from the index lacks (inside a Rust macro block): the path from its source body, the hop a text match", async () => {
+    test("a from the index lacks (inside a Rust macro block; a re-export far into a large file): the path from its source body or the name it gives, the hop a text match", async () => {
       const base = runnerOf(impl.id); // with its scanSource and outlineSource
       const glue = forBackend({
         ...Object.fromEntries(LIMIT_NAMES.map((n) => [n, base[n]])),
@@ -304,8 +306,14 @@ for (const impl of implementations) {
           ]),
         ),
       });
-      const { text } = await withEnv({ FAKE_CG_MODE: "graph", FAKE_CG_GRAPH: graphFile }, () =>
-        glue.relations({ relation: "path", from: "hidden", to: "persist" }, ws),
+      const pathOf = (from) =>
+        withEnv({ FAKE_CG_MODE: "graph", FAKE_CG_GRAPH: graphFile }, () =>
+          glue.relations({ relation: "path", from, to: "persist" }, ws),
+        );
+      const { text } = await pathOf("hidden");
+      assert.match(
+        (await pathOf("relayed")).text,
+        /\n1\. relayed \(src\/facade\.ts:2100; not in CodeGraph's index: far into a 2,100-line file, where CodeGraph 1\.6\.1 can miss declarations\) → names handle at src\/facade\.ts:2100 \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) →/,
       );
       assert.match(
         text,

@@ -129,7 +129,8 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
     }
     let text;
     // `from`'s definitions the index lacks (a macro block, far into a large file): from the source.
-    const context = { cwd, scan: deps.scan, outline: deps.outline, indexDir: first?.indexPath, keep: askedBy(from) };
+    const keep = (n) => !isQualified(from) || isAsked(from, { name: n.name, path: n.filePath }) === true; // its file
+    const context = { cwd, scan: deps.scan, outline: deps.outline, indexDir: first?.indexPath, keep };
     const graph = impact.json ? reverseGraph(impact.json, askedBy(to)) : null;
     const early = graph ? sourcePaths(graph, lastPart(from), context).catch(() => []) : Promise.resolve([]);
     const own = calls.json ? [] : await early;

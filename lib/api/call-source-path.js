@@ -3,8 +3,9 @@
 // is searched for them (lib/api/blind-spots.js's definitionsOf, each with why the index lacks
 // it), each body read by the runner's outline (its lines, the file read bounded), and the names it
 // calls followed: to a definition of the graph that reaches `to` (a path on from there), or to
-// another definition of the same file (read the same way, a few levels). Every such hop is a text
-// match (a call by name: namesakes share it). A help beside the graph's paths, never a failure.
+// another definition of the same file (read the same way, a few levels); a re-export or alias
+// (`export const forkChild = internal.forkChild`) to the definitions of the name it gives, the
+// source's where the index lacks them. Every such hop is a text match (namesakes share the name). A help beside the graph's paths, never a failure.
 
 const { definitionsOf, isCommentLine, reasonFor } = require("./blind-spots.js");
 const { joined, pathsWithin, shortestFirst } = require("./call-graph.js");
@@ -17,7 +18,12 @@ const MOST_STARTS = 8;
 /** Definitions the scan may find of the name, most of them indexed ones. */
 const SCAN_MATCHES = 400;
 const UNINDEXED = new Set(["macro-block", "large-file"]);
-const LEVELS = 3;
+const LEVELS = 6;
+/** Definitions a level reads. */
+const LEVEL_WIDTH = 12;
+/** A value definition that is another's name: `= internal.forkChild`, `= completeWith as any`, at its end. */
+const ALIAS = /=\s*(?:[A-Za-z_$][\w$]*\.)?([A-Za-z_$][\w$]*)\s*(?:as\s+any\s*)?;?\s*$/u;
+const VALUES = new Set(["variable", "constant"]);
 const MOST_PATHS = 3;
 /** Definitions of one name the graph has that a call by that name may go to. */
 const MOST_NAMESAKES = 3;
@@ -34,17 +40,17 @@ const OUTLINE_DEADLINE_MS = 1000;
 async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = () => true }) {
   if (typeof scan !== "function" || typeof outline !== "function") return [];
   const lacked = (m) => UNINDEXED.has(reasonFor(m).reason);
-  const found = await definitionsOf([name], cwd, {
-    scan,
-    indexDir,
-    keep: lacked,
-    most: MOST_STARTS,
-    maxMatches: SCAN_MATCHES,
-  }).catch(() => null);
-  const starts = (found?.definitions ?? [])
-    .map((d) => ({ ...nodeAt(d.path, d.line, name), unindexed: d }))
-    .filter(keep)
-    .slice(0, MOST_STARTS);
+  const unindexed = async (n) => {
+    const found = await definitionsOf([n], cwd, {
+      scan,
+      indexDir,
+      keep: lacked,
+      most: MOST_STARTS,
+      maxMatches: SCAN_MATCHES,
+    });
+    return found.definitions.map((d) => ({ ...nodeAt(d.path, d.line, n), unindexed: d }));
+  };
+  const starts = (await unindexed(name).catch(() => [])).filter(keep).slice(0, MOST_STARTS);
   if (starts.length === 0) return [];
   // The definitions of the graph that reach `to` (or are it), by name, nearest first.
   const reaching = new Map();
@@ -75,27 +81,36 @@ async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = (
       if (!lines) continue;
       const nested = new Set(defs.map((d) => d.line)); // a nested definition's line names it, calls nothing
       const last = Math.min(def.endLine, lines.length, def.line + MOST_BODY_LINES);
+      // A re-export or alias (`export const sleep: … = internal.sleep`, `done = completeWith as any`): its one name.
+      const alias = VALUES.has(def.kind) ? ALIAS.exec(lines[def.endLine - 1]?.slice(0, MAX_LINE) ?? "") : null;
       const named = new Set();
-      for (let line = def.line + 1; line <= last; line += 1) {
+      for (let line = alias ? def.endLine : def.line + 1; line <= last; line += 1) {
         const text = lines[line - 1].slice(0, MAX_LINE);
-        if (nested.has(line) || isCommentLine(text)) continue;
-        for (const m of text.matchAll(CALLED)) {
+        if ((nested.has(line) && !alias) || isCommentLine(text)) continue;
+        for (const m of alias ? [alias] : text.matchAll(CALLED)) {
           const callee = m[1];
           if (NOT_CALLS.has(callee) || named.has(callee)) continue;
           named.add(callee);
-          const hop = { source: node.id, text: true, call: true, file: node.filePath, line };
+          const hop = { source: node.id, text: true, call: !alias, file: node.filePath, line };
           const targets = (reaching.get(callee) ?? []).slice(0, MOST_NAMESAKES);
           for (const t of targets) {
             const prefix = { nodes: [...route.nodes, t], edges: [...route.edges, { ...hop, target: t.id }] };
             for (const rest of pathsWithin(graph, t, 1)) paths.push(joined(prefix, rest));
           }
-          const local = targets.length === 0 && defs.find((d) => d.name === callee && Number.isInteger(d.endLine));
-          if (!local) continue;
-          const to = nodeAt(node.filePath, local.line, callee);
-          if (seen.has(to.id)) continue;
-          seen.add(to.id);
-          const edge = { ...hop, target: to.id };
-          next.push({ node: to, route: { nodes: [...route.nodes, to], edges: [...route.edges, edge] } });
+          if (targets.length > 0) continue;
+          const local = defs.find((d) => d.name === callee && d.line !== def.line && Number.isInteger(d.endLine));
+          // What an alias names in another file: the source's definitions of it the index lacks.
+          const tos = local
+            ? [nodeAt(node.filePath, local.line, callee)]
+            : alias
+              ? await unindexed(callee).catch(() => [])
+              : [];
+          for (const to of tos) {
+            if (seen.has(to.id) || next.length >= LEVEL_WIDTH) continue;
+            seen.add(to.id);
+            const edge = { ...hop, target: to.id };
+            next.push({ node: to, route: { nodes: [...route.nodes, to], edges: [...route.edges, edge] } });
+          }
         }
       }
     }
