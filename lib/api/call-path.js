@@ -173,7 +173,10 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
           indexDir: first?.indexPath,
           started: (s) => (scanning = s),
         });
-        const walk = withSourcePaths(graphWalk, await early, MOST_PATHS);
+        // No path in the graph: `from`'s indexed bodies read from the source too (a call through an alias).
+        const bodies = graphWalk.paths.length > 0 || left() < budget * STEP_BUDGET_SHARE ? [] : step.roots.slice(0, 3);
+        const read = bodies.length ? await sourcePaths(graph, from, { ...context, roots: bodies }).catch(() => []) : [];
+        const walk = withSourcePaths(graphWalk, [...(await early), ...read], MOST_PATHS);
         const asked = { impactOf: toName, calleesOf: fromName };
         text = await answerText({ from, to, graph, depth, definitions: step.roots.length, cwd, asked, ...walk });
       }

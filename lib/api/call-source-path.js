@@ -36,8 +36,9 @@ const OUTLINE_DEADLINE_MS = 1000;
  * Paths to `to` (the reverse `graph`) from the definitions named `name` that the index lacks
  * (`keep(node)` takes those `from` may ask for): `[{ nodes, edges }]`, the first node of each a
  * definition from the source (`unindexed`: why the index lacks it), its text hops marked `text`.
+ * `roots`: definitions of the index to start at instead (where its graph has no path from them).
  */
-async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = () => true }) {
+async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = () => true, roots }) {
   if (typeof scan !== "function" || typeof outline !== "function") return [];
   const lacked = (m) => UNINDEXED.has(reasonFor(m).reason);
   const unindexed = async (n) => {
@@ -50,7 +51,7 @@ async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = (
     });
     return found.definitions.map((d) => ({ ...nodeAt(d.path, d.line, n), unindexed: d }));
   };
-  const starts = (await unindexed(name).catch(() => [])).filter(keep).slice(0, MOST_STARTS);
+  const starts = roots ?? (await unindexed(name).catch(() => [])).filter(keep).slice(0, MOST_STARTS);
   if (starts.length === 0) return [];
   // The definitions of the graph that reach `to` (or are it), by name, nearest first.
   const reaching = new Map();
@@ -92,19 +93,21 @@ async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = (
           if (NOT_CALLS.has(callee) || named.has(callee)) continue;
           named.add(callee);
           const hop = { source: node.id, text: true, call: !alias, file: node.filePath, line };
-          const targets = (reaching.get(callee) ?? []).slice(0, MOST_NAMESAKES);
+          // The same file's definition of the name first (not yet walked), else the graph's namesakes.
+          const local = defs.find((d) => d.name === callee && d.line !== def.line && Number.isInteger(d.endLine));
+          const near = local ? nodeAt(node.filePath, local.line, callee) : null;
+          const namesakes = reaching.get(callee) ?? [];
+          const indexed =
+            near && namesakes.find((t) => t.filePath === near.filePath && Math.abs(t.startLine - near.startLine) <= 3);
+          const own = !indexed && near && !seen.has(near.id);
+          const targets = indexed ? [indexed] : own ? [] : namesakes.slice(0, MOST_NAMESAKES);
           for (const t of targets) {
             const prefix = { nodes: [...route.nodes, t], edges: [...route.edges, { ...hop, target: t.id }] };
             for (const rest of pathsWithin(graph, t, 1)) paths.push(joined(prefix, rest));
           }
-          if (targets.length > 0) continue;
-          const local = defs.find((d) => d.name === callee && d.line !== def.line && Number.isInteger(d.endLine));
+          if (targets.length > 0 && !alias) continue; // an alias's own file's definition may be one the index lacks
           // What an alias names in another file: the source's definitions of it the index lacks.
-          const tos = local
-            ? [nodeAt(node.filePath, local.line, callee)]
-            : alias
-              ? await unindexed(callee).catch(() => [])
-              : [];
+          const tos = own ? [near] : alias ? await unindexed(callee).catch(() => []) : [];
           for (const to of tos) {
             if (seen.has(to.id) || next.length >= LEVEL_WIDTH) continue;
             seen.add(to.id);
