@@ -133,8 +133,12 @@ const nodeAt = (file, line, name) => ({
 
 /** The walk's outcome with the paths from the source beside the graph's (at least one of them, when any). */
 function withSourcePaths(walk, extra, most) {
-  if (extra.length === 0) return walk;
-  const own = shortestFirst(extra, walk.paths.length > 0 ? most - 1 : most);
+  // A path through the same places as one before it (a source node where the graph has the definition) is not said twice.
+  const placeKey = (p) => p.nodes.map((n) => `${n.filePath}:${n.startLine}`).join(" ");
+  const said = new Set(walk.paths.map(placeKey));
+  const fresh = shortestFirst(extra, extra.length).filter((p) => !said.has(placeKey(p)) && said.add(placeKey(p)));
+  const own = fresh.slice(0, walk.paths.length > 0 ? most - 1 : most);
+  if (own.length === 0) return walk;
   return { ...walk, paths: [...shortestFirst(walk.paths, most - own.length), ...own], bridged: true };
 }
 
