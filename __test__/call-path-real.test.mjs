@@ -3,7 +3,8 @@
 // line (the line naming the callee when a call spans two), a qualified `from` (its file's
 // definition), no path (where the walk from `from` stops, and the source searched from there), and a
 // call the graph lacks (a method called on a value whose type CodeGraph does not infer, two
-// classes defining it) bridged by the source scan, the hop marked "text match".
+// classes defining it) bridged by the source scan, the hop marked "text match"; a `from` the index
+// lacks (inside a Rust macro block) walked from its source body.
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -112,6 +113,29 @@ const FILES = {
     "    return save(Disk(), item)",
     "",
   ].join("\n"),
+  // launch and prepare inside a macro block (CodeGraph does not index them); finish's caller relay outside.
+  "src/lib.rs": [
+    "macro_rules! cfg_x { ($($item:item)*) => { $($item)* } }",
+    "",
+    "pub fn finish(v: u32) -> u32 {",
+    "    v + 1",
+    "}",
+    "",
+    "pub fn relay(v: u32) -> u32 {",
+    "    finish(v)",
+    "}",
+    "",
+    "cfg_x! {",
+    "    pub fn launch(v: u32) -> u32 {",
+    "        prepare(v)",
+    "    }",
+    "",
+    "    fn prepare(v: u32) -> u32 {",
+    "        relay(v)",
+    "    }",
+    "}",
+    "",
+  ].join("\n"),
 };
 
 let ws;
@@ -171,6 +195,15 @@ for (const impl of implementations) {
       );
       // impact and callees of run_job, then callees of what it reached (save).
       assert.ok(details.processes.length >= 3, JSON.stringify(details.processes));
+    });
+
+    test("a from the index lacks (inside a macro block): its body read from the source, each hop a text match", async () => {
+      const { text } = await pathOf("launch", "finish");
+      assert.equal(
+        text,
+        `1 call path from launch to finish, shortest first, from CodeGraph's graph (impact of finish, depth 6) and, where it has no edge, the source: a hop marked "text match" is a call by name that the source shows and the graph lacks; read it to be sure:\n` +
+          "1. launch (src/lib.rs:12; not in CodeGraph's index: inside a cfg_x! macro block, which CodeGraph does not index) → calls prepare at src/lib.rs:13 (text match: not in CodeGraph's graph; namesakes share the name) → prepare (src/lib.rs:16) → calls relay at src/lib.rs:17 (text match: not in CodeGraph's graph; namesakes share the name) → relay (src/lib.rs:7) → calls finish at src/lib.rs:8 → finish (src/lib.rs:3)",
+      );
     });
 
     test("with the runner's outline, the bridged call's container is the outline's: a definition that ended before the line bridges nothing", async () => {

@@ -2,7 +2,7 @@
 // (impact and callees `--json`) for a small graph, on both runners: the argument rules (nothing
 // runs on a bad one), the commands it runs (each through run(), within the call's one budget), the
 // answer's shape (each hop's definition and call site, shortest first, at most three), where a
-// walk without a path stops, a name the index lacks, a cancel. The real CLI on a fixture, the
+// walk without a path stops, a name the index lacks (a `from` in a macro block: from its source), a cancel. The real CLI on a fixture, the
 // scan's bridge included: call-path-real.test.mjs.
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -106,6 +106,15 @@ for (const impl of implementations) {
           5: "export function persist(x) {}",
         }),
         "src/orphan.ts": lines({ 1: "export function orphan(x) {", 2: "  return registry.handle(x);", 3: "}" }),
+        "src/blind.rs": lines({
+          1: "cfg_x! {",
+          2: "    pub fn hidden(x: u32) {",
+          3: "        handle(x);",
+          4: "    }",
+          5: "}",
+        }),
+        // A re-export far into a large file (CodeGraph 1.6.1 can miss it): its one name, handle.
+        "src/facade.ts": `${"\n".repeat(2099)}export const relayed = registry.handle;\n`,
         "src/util.ts": lines({ 1: "export function helper() {", 2: "  leaf();", 9: "export function leaf() {}" }),
       };
       for (const [f, text] of Object.entries(files)) {
@@ -284,6 +293,32 @@ for (const impl of implementations) {
         /\n1\. orphan \(src\/orphan\.ts:1\) → calls handle at src\/orphan\.ts:2 \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) → calls store at src\/handler\.ts:5 →/,
       );
       assert.ok(seen.some((s) => s.command.subcommand === "callees" && s.command.positional === "handle"));
+    });
+
+    test("a from the index lacks (inside a Rust macro block; a re-export far into a large file): the path from its source body or the name it gives, the hop a text match", async () => {
+      const base = runnerOf(impl.id); // with its scanSource and outlineSource
+      const glue = forBackend({
+        ...Object.fromEntries(LIMIT_NAMES.map((n) => [n, base[n]])),
+        ...Object.fromEntries(
+          ["runCommand", "scanSource", "outlineSource", "diagnose", "releaseFullOutputs", "runnerInfo"].map((n) => [
+            n,
+            (...a) => base[n](...a),
+          ]),
+        ),
+      });
+      const pathOf = (from) =>
+        withEnv({ FAKE_CG_MODE: "graph", FAKE_CG_GRAPH: graphFile }, () =>
+          glue.relations({ relation: "path", from, to: "persist" }, ws),
+        );
+      const { text } = await pathOf("hidden");
+      assert.match(
+        (await pathOf("relayed")).text,
+        /\n1\. relayed \(src\/facade\.ts:2100; not in CodeGraph's index: far into a 2,100-line file, where CodeGraph 1\.6\.1 can miss declarations\) → names handle at src\/facade\.ts:2100 \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) →/,
+      );
+      assert.match(
+        text,
+        /\n1\. hidden \(src\/blind\.rs:2; not in CodeGraph's index: inside a cfg_x! macro block, which CodeGraph does not index\) → calls handle at src\/blind\.rs:3 \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) → calls store at src\/handler\.ts:5 →/,
+      );
     });
 
     test("a name the index lacks: said, with CodeGraph's own line; the same definition: said", async () => {

@@ -115,18 +115,23 @@ async function unindexedDefinitions(command, text, cwd, { scan, facts, indexDir,
 /**
  * Where the source defines `names` (plain identifiers) in `cwd`: `{ names, definitions: [{
  * name, path, line, reason, macro?, lines?, bytes?, changed, more? }], cut }`, at most
- * MAX_DEFINITIONS_PER_NAME per name of those `keep(match, name)` takes (`more` on a name's last one when the
+ * `most` (MAX_DEFINITIONS_PER_NAME; the scan's `maxMatches` may be raised) per name of those `keep(match, name)` takes (`more` on a name's last one when the
  * source has, or may have, more of them); `changed` when the definition's file was written after
  * the index (`indexWrittenAt(indexDir)`); `cut`: `{ stopped, filesScanned }` when a bound (its
  * time, its files or bytes) ended the scan before the end of the tree, and it found none (what it
  * did not read may hold one). From `early` (lib/api/source-search.js) when it looked for these
  * names, else a scan of its own (`scan`: the runner's `scanSource`).
  */
-async function definitionsOf(names, cwd, { scan, indexDir, early, keep = () => true }) {
+async function definitionsOf(
+  names,
+  cwd,
+  { scan, indexDir, early, keep = () => true, most = MAX_DEFINITIONS_PER_NAME, maxMatches },
+) {
   if (names.length === 0 || typeof scan !== "function") return { names, definitions: [], cut: null };
   let found = await searched(early, names, indexDir);
   if (!found || found.stopped === "matches") {
-    found = await scan(cwd, definitionScan(names, { indexDir })).catch(() => null); // a help, never a failure
+    const request = { ...definitionScan(names, { indexDir }), ...(maxMatches && { maxMatches }) };
+    found = await scan(cwd, request).catch(() => null); // a help, never a failure
   }
   if (!found) return { names, definitions: [], cut: null };
   const matches = (Array.isArray(found.matches) ? found.matches : []).filter((m) => m.tags?.includes("defines"));
@@ -139,7 +144,7 @@ async function definitionsOf(names, cwd, { scan, indexDir, early, keep = () => t
     const name = isCommentLine(lineText) ? undefined : names.find((n) => mentions(lineText, n));
     if (!name || !keep(m, name)) continue;
     const defs = perName.get(name);
-    if (defs.length >= MAX_DEFINITIONS_PER_NAME) {
+    if (defs.length >= most) {
       defs.at(-1).more = true;
       continue;
     }
@@ -158,5 +163,6 @@ module.exports = {
   isCommentLine,
   missingNames,
   notFoundName,
+  reasonFor,
   unindexedDefinitions,
 };

@@ -20,6 +20,7 @@ const words = require("../words/call-path.js");
 const { finishAnswer } = require("./answer.js");
 const { answerNotes } = require("./answer-notes.js");
 const { placedCalls } = require("./call-lines.js");
+const { sourcePaths, withSourcePaths } = require("./call-source-path.js");
 const { textStep } = require("./call-text-step.js");
 const { isAsked, isQualified, lastPart } = require("./answer-subject.js");
 const {
@@ -47,6 +48,8 @@ const STEP_BUDGET_SHARE = 0.5;
 const MAX_SCAN_NAMES = 24;
 /** The search reads every line naming them, up to this many (mentionScan's bounds otherwise). */
 const SCAN_MATCHES = 2000;
+/** How long the outlines of the matches' files may take. */
+const OUTLINE_DEADLINE_MS = 1000;
 
 const isSignal = (s) => s !== null && typeof s === "object" && typeof s.addEventListener === "function";
 
@@ -125,7 +128,17 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
       impact = await data(pathImpactCommand(toName, depth));
     }
     let text;
-    if (!impact.json || !calls.json) {
+    // `from`'s definitions the index lacks (a macro block, far into a large file): from the source.
+    const keep = (n) => !isQualified(from) || isAsked(from, { name: n.name, path: n.filePath }) === true; // its file
+    const context = { cwd, scan: deps.scan, outline: deps.outline, indexDir: first?.indexPath, keep };
+    const graph = impact.json ? reverseGraph(impact.json, askedBy(to)) : null;
+    const early = graph ? sourcePaths(graph, lastPart(from), context).catch(() => []) : Promise.resolve([]);
+    const own = calls.json ? [] : await early;
+    if (own.length > 0) {
+      const asked = { impactOf: toName, calleesOf: fromName };
+      const outcome = { paths: own.slice(0, MOST_PATHS), bridged: true, reached: new Map(), levels: 0 };
+      text = await answerText({ from, to, graph, depth, definitions: 0, cwd, asked, ...outcome });
+    } else if (!impact.json || !calls.json) {
       const bad = !impact.json
         ? { answer: impact, name: to, command: pathImpactCommand(to, depth) }
         : { answer: calls, name: from, command: pathCalleesCommand(from) };
@@ -139,7 +152,6 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
       }
     } else {
       await new Promise(setImmediate); // Pi's thread between reading the JSON and the graph
-      const graph = reverseGraph(impact.json, askedBy(to));
       const step = forwardStep(calls.json);
       // `from`'s definitions its qualifier matches; all of them when it matches none (said).
       const starts = step.roots.filter(askedBy(from));
@@ -151,7 +163,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
       ];
       if (step.roots.some((r) => graph.dist.get(r.id) === 0)) text = words.samePathText({ from, to });
       else {
-        const walk = await walked(graph, step, {
+        const graphWalk = await walked(graph, step, {
           data,
           left,
           budget,
@@ -161,6 +173,10 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
           indexDir: first?.indexPath,
           started: (s) => (scanning = s),
         });
+        // No path in the graph: `from`'s indexed bodies read from the source too (a call through an alias).
+        const bodies = graphWalk.paths.length > 0 || left() < budget * STEP_BUDGET_SHARE ? [] : step.roots.slice(0, 3);
+        const read = bodies.length ? await sourcePaths(graph, from, { ...context, roots: bodies }).catch(() => []) : [];
+        const walk = withSourcePaths(graphWalk, [...(await early), ...read], MOST_PATHS);
         const asked = { impactOf: toName, calleesOf: fromName };
         text = await answerText({ from, to, graph, depth, definitions: step.roots.length, cwd, asked, ...walk });
       }
@@ -265,9 +281,6 @@ async function walked(graph, step, { data, left, budget, cwd, scan, outline, ind
     near,
   };
 }
-
-/** How long the outlines of the matches' files may take. */
-const OUTLINE_DEADLINE_MS = 1000;
 
 /**
  * Which reached definition a match sits in: by the outlines of the matches' files that hold a

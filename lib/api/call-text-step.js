@@ -109,4 +109,4 @@ async function textStep(roots, { cwd, outline, lookup, forwardStep }) {
   return out;
 }
 
-module.exports = { textStep };
+module.exports = { CALLED, NOT_CALLS, textStep };

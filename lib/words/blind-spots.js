@@ -67,4 +67,4 @@ function blindSpotLines(definitions, { explore = false } = {}) {
   return lines;
 }
 
-module.exports = { blindSpotLines, cutSearchLine, cutText, definitionText };
+module.exports = { blindSpotLines, cutSearchLine, cutText, definitionText, reasonText };

@@ -4,7 +4,7 @@
 // where no path is found, where the walk from `from` stops and what the source shows from there.
 
 const { cutByBound } = require("../contract/definitions.js");
-const { cutText } = require("./blind-spots.js");
+const { cutText, reasonText } = require("./blind-spots.js");
 const { shownPath } = require("./paths.js");
 
 const count = (n, one, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -40,7 +40,9 @@ function hopWords(source, edge, target) {
 
 /** A path (`{ nodes, edges }`, edges[i] from nodes[i] to nodes[i + 1]) on one line. */
 function pathLine(path) {
-  const parts = [place(path.nodes[0])];
+  const start = path.nodes[0];
+  const why = start.unindexed ? reasonText(start.unindexed) : null;
+  const parts = [why ? `${place(start).slice(0, -1)}; not in CodeGraph's index: ${why})` : place(start)];
   for (let i = 0; i < path.edges.length; i += 1)
     parts.push(hopWords(path.nodes[i], path.edges[i], path.nodes[i + 1]), place(path.nodes[i + 1]));
   return parts.join(" → ");
