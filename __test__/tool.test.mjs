@@ -66,8 +66,8 @@ for (const impl of implementations) {
         );
         assert.deepEqual(
           h.activeTools().map((t) => t.name),
-          ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"],
-          "all four but codegraph_changes reach a request by default (docs/tools.md)",
+          ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search", "codegraph_changes"],
+          "all five reach a request by default (docs/tools.md)",
         );
       });
 
