@@ -117,11 +117,7 @@ test("a saved tools choice or roots file that is no regular file, or too large: 
     }
     const { why } = PLANTS[r.name];
     const [toolsFile, rootsFile] = c.files;
-    assert.deepEqual(
-      r.active,
-      DEFAULT_ACTIVE,
-      `${r.name}: the default (every tool) applies`,
-    );
+    assert.deepEqual(r.active, DEFAULT_ACTIVE, `${r.name}: the default (every tool) applies`);
     const toolsLine = r.status.split("\n").find((l) => l.startsWith("saved tools choice ignored: "));
     assert.ok(toolsLine?.includes(toolsFile), `${r.name}: /codegraph names the tools file:\n${r.status}`);
     assert.match(toolsLine, why);
