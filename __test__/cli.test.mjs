@@ -146,7 +146,10 @@ test("doctor's tools row: the focused tools on for this project in Pi, and where
   // A saved file that cannot be used: the default, and why.
   fs.writeFileSync(file, "{not json");
   const corrupt = tools({});
-  assert.match(corrupt, /^codegraph_explore, codegraph_node, codegraph_relations, codegraph_search, codegraph_changes \(the default/);
+  assert.match(
+    corrupt,
+    /^codegraph_explore, codegraph_node, codegraph_relations, codegraph_search, codegraph_changes \(the default/,
+  );
   assert.match(corrupt, /The saved choice could not be read \(.*not JSON\); the default applies\./);
 });
 
