@@ -119,7 +119,7 @@ test("doctor's tools row: the focused tools on for this project in Pi, and where
   const tools = (vars, dir = ws) => rows(run(["doctor"], dir, bin, { vars }).stdout).tools;
   assert.equal(
     tools({}),
-    "codegraph_explore, codegraph_node, codegraph_relations, codegraph_search (the default; /codegraph tools in Pi turns them off)",
+    "codegraph_explore, codegraph_node, codegraph_relations, codegraph_search, codegraph_changes (the default; /codegraph tools in Pi turns them off)",
   );
   await chooseInPi(ws, "node search");
   const saved = tools({});
@@ -132,7 +132,7 @@ test("doctor's tools row: the focused tools on for this project in Pi, and where
   // Another project has its own choice (none saved).
   assert.match(
     tools({}, makeWorkspace()),
-    /^codegraph_explore, codegraph_node, codegraph_relations, codegraph_search \(the default/,
+    /^codegraph_explore, codegraph_node, codegraph_relations, codegraph_search, codegraph_changes \(the default/,
   );
   // PI_CODEGRAPH_TOOLS wins over the saved file; a value it cannot read is ignored and said.
   assert.equal(
@@ -146,7 +146,10 @@ test("doctor's tools row: the focused tools on for this project in Pi, and where
   // A saved file that cannot be used: the default, and why.
   fs.writeFileSync(file, "{not json");
   const corrupt = tools({});
-  assert.match(corrupt, /^codegraph_explore, codegraph_node, codegraph_relations, codegraph_search \(the default/);
+  assert.match(
+    corrupt,
+    /^codegraph_explore, codegraph_node, codegraph_relations, codegraph_search, codegraph_changes \(the default/,
+  );
   assert.match(corrupt, /The saved choice could not be read \(.*not JSON\); the default applies\./);
 });
 
@@ -159,7 +162,7 @@ test("doctor reads Pi's agent directory as Pi does: PI_CODING_AGENT_DIR with ~ f
   const unset = rows(run(["doctor"], ws, bin, { vars: { HOME: home, PI_CODING_AGENT_DIR: undefined } }).stdout).tools;
   assert.match(
     unset,
-    /^codegraph_explore, codegraph_node, codegraph_relations, codegraph_search \(the default/,
+    /^codegraph_explore, codegraph_node, codegraph_relations, codegraph_search, codegraph_changes \(the default/,
     "~/.pi/agent under that home holds nothing",
   );
 });

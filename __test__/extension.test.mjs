@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { describe, test } from "node:test";
-import { makeWorkspace, useFakeCli } from "./helpers/index.mjs";
+import { DEFAULT_ACTIVE, makeWorkspace, useFakeCli } from "./helpers/index.mjs";
 import { codegraphSaid, createPiHost, piPeers, recordingUi, servingStarted } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
@@ -35,7 +35,7 @@ describe("the session's start, after session_start", () => {
     const options = await host.beforeAgentStart(ctx);
     assert.deepEqual(
       host.activeTools().map((t) => t.name),
-      ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"],
+      DEFAULT_ACTIVE,
     );
     assert.match(options.toolSnippets.codegraph_explore, /CodeGraph/);
     assert.ok(options.toolGuidelines.codegraph_explore.length > 0);

@@ -13,7 +13,7 @@ import { createRequire } from "node:module";
 import net from "node:net";
 import path from "node:path";
 import { after, test } from "node:test";
-import { fakeBinDir, makeWorkspace, root, tempDir } from "./helpers/index.mjs";
+import { DEFAULT_ACTIVE, fakeBinDir, makeWorkspace, root, tempDir } from "./helpers/index.mjs";
 import { piEnv, piMissing, piScratch, startPiRpc } from "./helpers/pi-harness.mjs";
 
 const require = createRequire(import.meta.url);
@@ -117,11 +117,7 @@ test("a saved tools choice or roots file that is no regular file, or too large: 
     }
     const { why } = PLANTS[r.name];
     const [toolsFile, rootsFile] = c.files;
-    assert.deepEqual(
-      r.active,
-      ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"],
-      `${r.name}: the default (all four) applies`,
-    );
+    assert.deepEqual(r.active, DEFAULT_ACTIVE, `${r.name}: the default (every tool) applies`);
     const toolsLine = r.status.split("\n").find((l) => l.startsWith("saved tools choice ignored: "));
     assert.ok(toolsLine?.includes(toolsFile), `${r.name}: /codegraph names the tools file:\n${r.status}`);
     assert.match(toolsLine, why);

@@ -6,7 +6,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
-import { fakeBinDir, makeWorkspace, root, tempDir, withEnv } from "./helpers/index.mjs";
+import { DEFAULT_ACTIVE, fakeBinDir, makeWorkspace, root, tempDir, withEnv } from "./helpers/index.mjs";
 import { createPiHost, piInteractive, plainTheme, recordingUi, renderText } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
@@ -66,8 +66,8 @@ for (const impl of implementations) {
         );
         assert.deepEqual(
           h.activeTools().map((t) => t.name),
-          ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"],
-          "all four but codegraph_changes reach a request by default (docs/tools.md)",
+          ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search", "codegraph_changes"],
+          "all five reach a request by default (docs/tools.md)",
         );
       });
 
@@ -85,7 +85,7 @@ for (const impl of implementations) {
         assert.deepEqual([...h.commands.keys()], ["codegraph"], "/codegraph once");
         assert.deepEqual(
           h.activeTools().map((t) => t.name),
-          ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"],
+          DEFAULT_ACTIVE,
         );
       });
 

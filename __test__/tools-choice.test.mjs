@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
-import { makeWorkspace, tempDir, withEnv } from "./helpers/index.mjs";
+import { DEFAULT_ACTIVE, makeWorkspace, tempDir, withEnv } from "./helpers/index.mjs";
 import { ALL, FOCUSED, toolsSessions, useToolsEnv } from "./helpers/tools-session.mjs";
 
 const require = createRequire(import.meta.url);
@@ -22,15 +22,15 @@ for (const impl of implementations) {
     const pkg = impl.module;
     const { session } = toolsSessions(pkg, fake);
     describe("/codegraph tools", () => {
-      test("the list by default: all four on (explore always), each with its line and cost; the source", async () => {
+      test("the list by default: every tool on (explore always), each with its line and cost; the source", async () => {
         const s = await session(makeWorkspace());
-        assert.deepEqual(s.active(), ["codegraph_explore", ...FOCUSED]);
+        assert.deepEqual(s.active(), DEFAULT_ACTIVE);
         const note = await s.command("tools");
         assert.equal(note.type, "info");
         const lines = note.message.split("\n");
-        assert.equal(lines[0], "CodeGraph tools (the default: explore, node, relations and search):");
+        assert.equal(lines[0], "CodeGraph tools (the default: explore, node, relations, search and changes):");
         assert.match(lines[1], /^ {2}codegraph_explore +on \(always\) /);
-        for (const [i, name] of FOCUSED.entries()) {
+        for (const [i, name] of DEFAULT_ACTIVE.slice(1).entries()) {
           assert.match(lines[2 + i], new RegExp(`^  ${name} +on +≈ \\d+ tokens +\\S`));
           assert.ok(lines[2 + i].length <= 160, `fits 160 columns: ${lines[2 + i]}`);
         }
@@ -148,7 +148,7 @@ for (const impl of implementations) {
         assert.deepEqual(again.active(), ["codegraph_explore", "codegraph_relations"]);
         assert.match((await again.command("tools")).message, /^CodeGraph tools \(saved for this project/);
         const other = await session(makeWorkspace());
-        assert.deepEqual(other.active(), ["codegraph_explore", ...FOCUSED]);
+        assert.deepEqual(other.active(), DEFAULT_ACTIVE);
         assert.match((await other.command("tools")).message, /^CodeGraph tools \(the default/);
       });
 
@@ -168,7 +168,7 @@ for (const impl of implementations) {
           assert.equal(JSON.parse(fs.readFileSync(file, "utf8")).project, ws);
           spoil(file);
           const again = await session(ws);
-          assert.deepEqual(again.active(), ["codegraph_explore", ...FOCUSED]);
+          assert.deepEqual(again.active(), DEFAULT_ACTIVE);
           const listed = (await again.command("tools")).message;
           assert.match(listed, /^CodeGraph tools \(the default/);
           assert.match(listed, /\nThe saved choice could not be read \(.+\); the default applies\.\n/);
@@ -230,7 +230,7 @@ for (const impl of implementations) {
         }
         // Unset, and in another project: the invalid value names itself against the default too.
         const other = await session(makeWorkspace(), { env: { PI_CODEGRAPH_TOOLS: "lots" } });
-        assert.deepEqual(other.active(), ["codegraph_explore", ...FOCUSED]);
+        assert.deepEqual(other.active(), DEFAULT_ACTIVE);
         assert.match(
           (await other.command("tools")).message,
           /PI_CODEGRAPH_TOOLS="lots" ignored: not all, none, or tool names/,

@@ -29,7 +29,8 @@ import { startTuiPi, tmuxMissing } from "./helpers/tmux-pi.mjs";
 const require = createRequire(import.meta.url);
 const { FOCUSED_WORDS } = require("../lib/pi/guidance.js");
 
-const FOCUSED = ["codegraph_node", "codegraph_relations", "codegraph_search"];
+// Every focused tool, in the order real Pi's request carries them: the default set (with explore).
+const FOCUSED = ["codegraph_node", "codegraph_relations", "codegraph_search", "codegraph_changes"];
 const NO_NODE_LINE = "(codegraph_node does not exist here)";
 const relationsCall = (id, args) => [{ id, name: "codegraph_relations", arguments: args }];
 // One model id per case keeps each case's requests apart; [] answers with plain text.
@@ -134,13 +135,12 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
       assert.equal(exit.code, 0, `pi rpc exit; stderr:\n${rpc.stderr}`);
     });
 
-    test("a fresh session: the four tools in the tools array, each advertised in the prompt (the default)", async () => {
+    test("a fresh session: every tool in the tools array, each advertised in the prompt (the default)", async () => {
       const body = await send("p1", "hello");
       assert.ok(toolNames(body).includes("codegraph_explore"), JSON.stringify(toolNames(body)));
-      assert.deepEqual(focusedIn(body), ["codegraph_node", "codegraph_relations", "codegraph_search"]);
+      assert.deepEqual(focusedIn(body), FOCUSED);
       const system = systemOf(body);
-      for (const name of ["codegraph_node", "codegraph_relations", "codegraph_search"])
-        assert.ok(advertises(system, name), `${name}'s snippet and guideline`);
+      for (const name of FOCUSED) assert.ok(advertises(system, name), `${name}'s snippet and guideline`);
       assert.ok(!system.includes(NO_NODE_LINE), "codegraph_node is there: nothing says it is not");
     });
 
@@ -159,6 +159,7 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
       assert.ok(advertises(system, "codegraph_node"), "node's snippet and guideline");
       assert.ok(advertises(system, "codegraph_relations"), "relations' snippet and guideline");
       assert.ok(!advertises(system, "codegraph_search"));
+      assert.ok(!advertises(system, "codegraph_changes"));
       assert.doesNotMatch(system, /codegraph_search/);
       assert.ok(!system.includes(NO_NODE_LINE), "explore no longer says codegraph_node does not exist");
     });
@@ -194,11 +195,7 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
     // Another project in the same agent dir: its own (default) choice.
     const other = await runPi(json(model, "hello"), { cwd: workspace("other"), env: env() });
     assert.equal(other.code, 0, explain(other));
-    assert.deepEqual(focusedIn(server.bodiesFor(model).at(-1)), [
-      "codegraph_node",
-      "codegraph_relations",
-      "codegraph_search",
-    ]);
+    assert.deepEqual(focusedIn(server.bodiesFor(model).at(-1)), FOCUSED);
   });
 
   describe("a model's call of codegraph_relations", () => {

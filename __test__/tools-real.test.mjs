@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
-import { recordingCli, rejectsWith, root, tempDir, withEnv } from "./helpers/index.mjs";
+import { DEFAULT_ACTIVE, recordingCli, rejectsWith, root, tempDir, withEnv } from "./helpers/index.mjs";
 import { hostWith, recordingUi, runCommand } from "./helpers/pi-host.mjs";
 
 const realBin = path.join(root, "node_modules", ".bin");
@@ -119,9 +119,15 @@ for (const impl of implementations) {
     ];
 
     before(async () => {
-      // No choice saved by an earlier suite: the default, all four on.
+      // No choice saved by an earlier suite: the default, every tool on.
       fs.rmSync(path.join(scratch, "agent"), { recursive: true, force: true });
-      const all = ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search"];
+      const all = [
+        "codegraph_explore",
+        "codegraph_node",
+        "codegraph_relations",
+        "codegraph_search",
+        "codegraph_changes",
+      ];
       await env(async () => {
         const host = await hostWith(impl.module);
         const ctx = { cwd: ws, hasUI: true, ui: recordingUi() };
@@ -131,8 +137,8 @@ for (const impl of implementations) {
             .activeTools()
             .map((t) => t.name)
             .sort(),
-          all,
-          "all four on by default",
+          [...DEFAULT_ACTIVE].sort(),
+          "the default",
         );
         await runCommand(host, ctx, "codegraph", "tools none");
         assert.deepEqual(
@@ -142,7 +148,7 @@ for (const impl of implementations) {
         );
         await runCommand(host, ctx, "codegraph", "tools all");
         tools = host.activeTools();
-        assert.deepEqual(tools.map((t) => t.name).sort(), [...all, "codegraph_changes"].sort());
+        assert.deepEqual(tools.map((t) => t.name).sort(), [...all].sort());
       });
     });
 

@@ -4,6 +4,7 @@
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
 import fs from "node:fs";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { after, before } from "node:test";
@@ -15,6 +16,12 @@ const SQLITE_HEADER = Buffer.from("SQLite format 3\0", "latin1");
 const FAKE_SCRIPT = path.join(here, "fake-codegraph.js");
 
 export { isAlive, killAndReap, processesDie, waitFor } from "./processes.mjs";
+
+/** Pi's active CodeGraph tools when the user chose nothing: explore and lib/pi/tools/choice.js's DEFAULT_TOOLS. */
+export const DEFAULT_ACTIVE = Object.freeze([
+  "codegraph_explore",
+  ...createRequire(import.meta.url)("../../lib/pi/tools/choice.js").DEFAULT_TOOLS,
+]);
 
 // Every temp directory a test file made goes when its process exits: the suite makes thousands
 // (real indexes and Pi sessions among them), run after run, on disks that are not only ours.

@@ -6,8 +6,9 @@ import { before } from "node:test";
 import { readLog, tempDir, useAgentDirEnv, withEnv } from "./index.mjs";
 import { createPiHost, piInteractive, piPeers, recordingUi } from "./pi-host.mjs";
 
+/** The focused tools that answer about a symbol (CALL gives each one's call). */
 export const FOCUSED = ["codegraph_node", "codegraph_relations", "codegraph_search"];
-/** Every focused tool (`/codegraph tools all`): the default set and codegraph_changes. */
+/** Every focused tool (`/codegraph tools all`, also the default: helpers/index.mjs DEFAULT_ACTIVE). */
 export const ALL = [...FOCUSED, "codegraph_changes"];
 export const CALL = { codegraph_node: "node", codegraph_relations: "relations", codegraph_search: "search" };
 

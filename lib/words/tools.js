@@ -22,7 +22,7 @@ function sourceText(choice) {
   if (choice.source === "env") return "set by PI_CODEGRAPH_TOOLS";
   if (choice.source === "saved") return "saved for this project by /codegraph tools";
   if (choice.source === "session") return "chosen by /codegraph tools for this session only: it could not be saved";
-  return "the default: explore, node, relations and search";
+  return "the default: explore, node, relations, search and changes";
 }
 
 /**

@@ -15,10 +15,11 @@ const { FOCUSED_NAMES, FOCUSED_TOOLS } = require("./focused.js");
 const { settingsProblemText } = require("../../words/settings.js");
 
 /**
- * The focused tools on when the user chose nothing: all of them but codegraph_changes (docs/tools.md),
- * whose place in the default set the answers bench decides (issue 45); `/codegraph tools on changes` adds it.
+ * The focused tools on when the user chose nothing: all of them, as the answers bench decided
+ * (docs/tools.md: with codegraph_changes on, the change scenarios are answered from the working
+ * tree's diff, at a fraction of explore's bytes); `/codegraph tools none` leaves explore alone.
  */
-const DEFAULT_TOOLS = Object.freeze(FOCUSED_NAMES.filter((n) => n !== "codegraph_changes"));
+const DEFAULT_TOOLS = Object.freeze([...FOCUSED_NAMES]);
 
 /** `node`, `codegraph_node` → `codegraph_node`; anything else → undefined. */
 function toolNameOf(word) {
