@@ -318,7 +318,7 @@ for (const impl of implementations) {
       );
       assert.match(
         (await pathOf("wrapped")).text,
-        /\n1\. wrapped \(src\/facade\.ts:2102; .*\) → calls withRun at src\/facade\.ts:2103 \(text match: .*\) → withRun \(src\/facade\.ts:2101\) → runs the function given it at src\/facade\.ts:2103, which calls handle \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) →/,
+        /\n1\. wrapped \(src\/facade\.ts:2102; .*\) → calls withRun at src\/facade\.ts:2103 \(text match: .*\) → withRun \(src\/facade\.ts:2101\) → is given, at src\/facade\.ts:2103, a function that calls handle \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) →/,
       );
       assert.match(
         text,

@@ -113,7 +113,7 @@ async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = (
           if (NOT_CALLS.has(callee) || named.has(callee)) continue;
           named.add(callee);
           const hop = { source: node.id, text: true, call: !alias, file: node.filePath, line };
-          // A call in the function given to a call of the same file's: through that definition, which runs it.
+          // A call in the function given to a call of the same file's: through that definition, given it.
           const via = wrapper ? [wrapper.node, { ...hop, target: wrapper.node.id }] : null;
           const through = via ? { ...hop, source: wrapper.node.id, callback: true } : hop;
           const base = via ? { nodes: [...route.nodes, via[0]], edges: [...route.edges, via[1]] } : route;
