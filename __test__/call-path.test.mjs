@@ -114,7 +114,8 @@ for (const impl of implementations) {
           5: "}",
         }),
         // A re-export far into a large file (CodeGraph 1.6.1 can miss it): its one name, handle.
-        "src/facade.ts": `${"\n".repeat(2099)}export const relayed = registry.handle;\n`,
+        // …and a call in the function given to the same file's withRun: through withRun, which runs it.
+        "src/facade.ts": `${"\n".repeat(2099)}export const relayed = registry.handle;\nexport const withRun = (f) => f(registry);\nexport const wrapped = (x) =>\n  withRun((r) => r.handle(x));\n`,
         "src/util.ts": lines({ 1: "export function helper() {", 2: "  leaf();", 9: "export function leaf() {}" }),
       };
       for (const [f, text] of Object.entries(files)) {
@@ -295,7 +296,7 @@ for (const impl of implementations) {
       assert.ok(seen.some((s) => s.command.subcommand === "callees" && s.command.positional === "handle"));
     });
 
-    test("a from the index lacks (inside a Rust macro block; a re-export far into a large file): the path from its source body or the name it gives, the hop a text match", async () => {
+    test("a from the index lacks (inside a Rust macro block; a re-export far into a large file): the path from its source body or the name it gives, the hop a text match; a call in a function given to a call, through what it is given to", async () => {
       const base = runnerOf(impl.id); // with its scanSource and outlineSource
       const glue = forBackend({
         ...Object.fromEntries(LIMIT_NAMES.map((n) => [n, base[n]])),
@@ -313,7 +314,11 @@ for (const impl of implementations) {
       const { text } = await pathOf("hidden");
       assert.match(
         (await pathOf("relayed")).text,
-        /\n1\. relayed \(src\/facade\.ts:2100; not in CodeGraph's index: far into a 2,100-line file, where CodeGraph 1\.6\.1 can miss declarations\) → names handle at src\/facade\.ts:2100 \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) →/,
+        /\n1\. relayed \(src\/facade\.ts:2100; not in CodeGraph's index: far into a 2,103-line file, where CodeGraph 1\.6\.1 can miss declarations\) → names handle at src\/facade\.ts:2100 \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) →/,
+      );
+      assert.match(
+        (await pathOf("wrapped")).text,
+        /\n1\. wrapped \(src\/facade\.ts:2102; .*\) → calls withRun at src\/facade\.ts:2103 \(text match: .*\) → withRun \(src\/facade\.ts:2101\) → is given, at src\/facade\.ts:2103, a function that calls handle \(text match: not in CodeGraph's graph; namesakes share the name\) → handle \(src\/handler\.ts:3\) →/,
       );
       assert.match(
         text,

@@ -31,6 +31,20 @@ const MOST_NAMESAKES = 3;
 const MOST_BODY_LINES = 300;
 const MAX_LINE = 4000;
 const OUTLINE_DEADLINE_MS = 1000;
+/** What follows a call's `(` when it is given a function: `(clock) =>`, `x =>`, `function`, `|x|`, `move |x|`. */
+const GIVEN_FUNCTION =
+  /^\s*(?:async\s*)?(?:\([^()]*\)\s*(?::[^=]*)?=>|[A-Za-z_$][\w$]*\s*=>|function\b|(?:move\s*)?\|)/u;
+
+/** Whether `index` on `text` is inside the parentheses opened just before `open`. */
+function insideCall(text, open, index) {
+  let depth = 1;
+  for (let i = open; i < index; i += 1) {
+    if (text[i] === "(") depth += 1;
+    else if (text[i] === ")") depth -= 1;
+    if (depth === 0) return false;
+  }
+  return true;
+}
 
 /**
  * Paths to `to` (the reverse `graph`) from the definitions named `name` that the index lacks
@@ -88,11 +102,21 @@ async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = (
       for (let line = alias ? def.endLine : def.line + 1; line <= last; line += 1) {
         const text = lines[line - 1].slice(0, MAX_LINE);
         if ((nested.has(line) && !alias) || isCommentLine(text)) continue;
+        const wrappers = []; // calls on this line given a function: `clockWith((clock) => clock.sleep(…))`
         for (const m of alias ? [alias] : text.matchAll(CALLED)) {
           const callee = m[1];
+          const wrapper = alias ? undefined : wrappers.find((w) => insideCall(text, w.at, m.index));
+          if (!alias && GIVEN_FUNCTION.test(text.slice(m.index + m[0].length))) {
+            const d = defs.find((x) => x.name === callee && x.line !== def.line && Number.isInteger(x.endLine));
+            if (d) wrappers.push({ at: m.index + m[0].length, node: nodeAt(node.filePath, d.line, callee) });
+          }
           if (NOT_CALLS.has(callee) || named.has(callee)) continue;
           named.add(callee);
           const hop = { source: node.id, text: true, call: !alias, file: node.filePath, line };
+          // A call in the function given to a call of the same file's: through that definition, given it.
+          const via = wrapper ? [wrapper.node, { ...hop, target: wrapper.node.id }] : null;
+          const through = via ? { ...hop, source: wrapper.node.id, callback: true } : hop;
+          const base = via ? { nodes: [...route.nodes, via[0]], edges: [...route.edges, via[1]] } : route;
           // The same file's definition of the name first (not yet walked), else the graph's namesakes.
           const local = defs.find((d) => d.name === callee && d.line !== def.line && Number.isInteger(d.endLine));
           const near = local ? nodeAt(node.filePath, local.line, callee) : null;
@@ -102,7 +126,7 @@ async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = (
           const own = !indexed && near && !seen.has(near.id);
           const targets = indexed ? [indexed] : own ? [] : namesakes.slice(0, MOST_NAMESAKES);
           for (const t of targets) {
-            const prefix = { nodes: [...route.nodes, t], edges: [...route.edges, { ...hop, target: t.id }] };
+            const prefix = { nodes: [...base.nodes, t], edges: [...base.edges, { ...through, target: t.id }] };
             for (const rest of pathsWithin(graph, t, 1)) paths.push(joined(prefix, rest));
           }
           if (targets.length > 0 && !alias) continue; // an alias's own file's definition may be one the index lacks
@@ -111,8 +135,8 @@ async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = (
           for (const to of tos) {
             if (seen.has(to.id) || next.length >= LEVEL_WIDTH) continue;
             seen.add(to.id);
-            const edge = { ...hop, target: to.id };
-            next.push({ node: to, route: { nodes: [...route.nodes, to], edges: [...route.edges, edge] } });
+            const edge = { ...through, target: to.id };
+            next.push({ node: to, route: { nodes: [...base.nodes, to], edges: [...base.edges, edge] } });
           }
         }
       }

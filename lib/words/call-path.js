@@ -29,6 +29,8 @@ function hopWords(source, edge, target) {
   const name = nameOf(target);
   if (edge.text) {
     const verb = edge.call ? "calls" : "names";
+    if (edge.callback)
+      return `is given, at ${at(edge.file, edge.line)}, a function that calls ${name} (text match: not in CodeGraph's graph; namesakes share the name)`;
     return `${verb} ${name} at ${at(edge.file, edge.line)} (text match: not in CodeGraph's graph; namesakes share the name)`;
   }
   if (edge.implementation) return "is implemented by";
