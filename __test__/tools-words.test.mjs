@@ -116,7 +116,7 @@ for (const impl of implementations) {
           assert.ok(t.promptSnippet.length > 20 && !t.promptSnippet.includes("\n"), name);
           assert.equal(t.promptGuidelines.length, 1, name);
           assert.ok(t.promptGuidelines[0].includes(name), name);
-          assert.match(t.description, new RegExp(`Cut at ${caps[name]}; a cut result names a file with the rest\\.$`));
+          assert.match(t.description, new RegExp(`Cut at ${caps[name]}; the rest is saved to a file\\.$`));
           assert.equal(t.parameters.type, "object");
         }
         assert.deepEqual(s.tool("codegraph_relations").parameters.required, ["relation"]); // symbol, or from and to for path

@@ -26,7 +26,9 @@ const CONFIGS = [
   { label: "codegraph_node on", env: "node" },
   { label: "codegraph_relations on", env: "relations" },
   { label: "codegraph_search on", env: "search" },
-  { label: "all three on", env: "all" },
+  { label: "codegraph_changes on", env: "changes" },
+  { label: "node, relations and search on (the default before issue 45)", env: "node,relations,search" },
+  { label: "all four on (the default)", env: "all" },
 ];
 
 const bytes = (s) => Buffer.byteLength(s);
@@ -226,7 +228,7 @@ export async function prompt(ctx) {
         why: `with no focused tool on, the request (system prompt and tools array) must be the one of commit ${BEFORE}, word for word: the focused tools are registered inactive, and explore's guidance changes only when codegraph_node is on.`,
       },
       {
-        what: "prompt: all three focused tools on, added to every request",
+        what: "prompt: all four focused tools on (the default), added to every request",
         target: `< ${TOKEN_TARGET.toLocaleString("en")} tokens`,
         measured: `≈ ${tokens(allAdded.chars)} tokens (${allAdded.bytes.toLocaleString("en")} bytes)`,
         met: ready && tokens(allAdded.chars) < TOKEN_TARGET,

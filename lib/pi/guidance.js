@@ -54,14 +54,14 @@ const withNodeGuideline = `${TOOL_NAME} answers are CodeGraph's own text: where 
 const FOCUSED_WORDS = {
   codegraph_node: {
     description:
-      "Read one symbol from the workspace's CodeGraph index (location, signature, source, callers, callees), or an indexed file's numbered lines or symbol outline. Read-only.",
+      "Read one symbol from the workspace's CodeGraph index (location, signature, source, callers, callees), or an indexed file's numbered lines or outline. Read-only.",
     snippet:
-      "One named symbol's source with its callers and callees, or an indexed file's lines or outline, from the CodeGraph index",
+      "A symbol's source, callers and callees, or an indexed file's lines or outline",
     guideline:
-      "Use codegraph_node to read a symbol you can name, or a file's outline (outline: true), instead of whole files.",
+      "Use codegraph_node to read a symbol or a file's outline (outline: true) instead of whole files.",
     args: {
       symbol: "Symbol name, e.g. 'checkout' or 'CheckoutService.checkout'",
-      file: "Indexed file (e.g. 'src/cart.ts'): alone, file mode; with symbol, which definition",
+      file: "Indexed file: alone, file mode; with symbol, which definition",
       offset: "File mode: first line (1-based)",
       limit: "File mode: number of lines",
       outline: "File mode: only the file's symbols and its dependents",
@@ -69,29 +69,28 @@ const FOCUSED_WORDS = {
   },
   codegraph_relations: {
     description:
-      "What calls or reads a symbol (callers), what it calls (callees), what changing it affects (impact; depth 1 also lists implementations and subclasses), or how one reaches another (path), from the workspace's CodeGraph index, with what the source shows and the graph lacks. Read-only.",
-    snippet: "Callers, callees, impact of one symbol, or a call path between two, from the CodeGraph index",
+      "What calls or reads a symbol (callers), what it calls (callees), what changing it affects (impact; depth 1 also lists implementations), or how one reaches another (path), from the workspace's CodeGraph index and the source. Read-only.",
+    snippet: "Callers, callees, impact of a symbol, or a call path between two",
     guideline:
-      "Use codegraph_relations: path (from, to) for how A reaches B; callers for what calls or reads X (where a setting is read); impact, depth 1, for what implements or extends X and before changing a signature; file picks one of several definitions. For how A works or where it goes, codegraph_node on A.",
+      "Use codegraph_relations: path (from, to) for how A reaches B; callers for what calls or reads X; impact, depth 1, for what implements or extends X. For how A works, codegraph_node on A.",
     args: {
       relation: "callers, callees, impact, or path",
       symbol: "Symbol name",
       from: "path: start symbol",
       to: "path: end symbol",
-      file: "Indexed file path or suffix that picks the definition",
-      limit: "callers/callees: most results per definition (default 20)",
+      file: "Indexed file that picks the definition",
+      limit: "callers/callees: most results (default 20)",
       depth: "impact: hops to follow (default 2)",
     },
   },
   codegraph_changes: {
     description:
-      "What the working tree's changes touch and break: the changed lines (git diff HEAD, staged, unstaged and untracked; outside git, the files written since the index) mapped to the symbols that hold them, each with what depends on it (impact) and the test files that depend on its file (affected), from the workspace's CodeGraph index; says when the index is older than the change. Read-only.",
-    snippet:
-      "What the working tree's changes touch, what depends on them and which tests cover them, from the CodeGraph index",
+      "The uncommitted changes (git diff HEAD, untracked files too): the symbols they touch, what depends on each and the tests that cover them, from the workspace's CodeGraph index. Read-only.",
+    snippet: "What uncommitted changes break, and the tests that cover them",
     guideline:
-      "Use codegraph_changes for what your edits (or the uncommitted changes) break and which tests cover them, before running tests or committing.",
+      "Use codegraph_changes for what your edits break and which tests to run.",
     args: {
-      depth: "impact: hops to follow from each changed symbol (default 2)",
+      depth: "impact: hops to follow (default 2)",
     },
     doing: "git diff HEAD, then CodeGraph's impact and affected",
     line: (depth) =>
@@ -99,10 +98,10 @@ const FOCUSED_WORDS = {
   },
   codegraph_search: {
     description:
-      "Find symbols by (part of) their name in the workspace's CodeGraph index: kind, name, file:line, signature; no source. Read-only.",
-    snippet: "Find symbols by (part of) their name: kind, file:line and signature, from the CodeGraph index",
+      "Find symbols by part of their name in the workspace's CodeGraph index: kind, file:line, signature; no source. Read-only.",
+    snippet: "Find symbols by part of their name (kind, file:line, signature)",
     guideline:
-      "Use codegraph_search to find where a named symbol is defined; then read or codegraph_node the one you need.",
+      "Use codegraph_search to find where a symbol is defined.",
     args: {
       name: "Symbol name or part of one",
       kind: "Only symbols of this kind",
@@ -114,7 +113,7 @@ const FOCUSED_WORDS = {
 /** A focused tool's description: its words and the caps of its command. */
 function focusedDescription(name, caps) {
   const { maxLines: lines, maxBytes: bytes } = caps;
-  return `${FOCUSED_WORDS[name].description} Cut at ${Math.round(bytes / 1024)}KB or ${lines} lines; a cut result names a file with the rest.`;
+  return `${FOCUSED_WORDS[name].description} Cut at ${Math.round(bytes / 1024)}KB or ${lines} lines; the rest is saved to a file.`;
 }
 
 /**
