@@ -55,10 +55,8 @@ const FOCUSED_WORDS = {
   codegraph_node: {
     description:
       "Read one symbol from the workspace's CodeGraph index (location, signature, source, callers, callees), or an indexed file's numbered lines or outline. Read-only.",
-    snippet:
-      "A symbol's source, callers and callees, or an indexed file's lines or outline",
-    guideline:
-      "Use codegraph_node to read a symbol or a file's outline (outline: true) instead of whole files.",
+    snippet: "A symbol's source, callers and callees, or an indexed file's lines or outline",
+    guideline: "Use codegraph_node to read a symbol or a file's outline (outline: true) instead of whole files.",
     args: {
       symbol: "Symbol name, e.g. 'checkout' or 'CheckoutService.checkout'",
       file: "Indexed file: alone, file mode; with symbol, which definition",
@@ -87,8 +85,7 @@ const FOCUSED_WORDS = {
     description:
       "The uncommitted changes (git diff HEAD, untracked files too): the symbols they touch, what depends on each and the tests that cover them, from the workspace's CodeGraph index. Read-only.",
     snippet: "What uncommitted changes break, and the tests that cover them",
-    guideline:
-      "Use codegraph_changes for what your edits break and which tests to run.",
+    guideline: "Use codegraph_changes for what your edits break and which tests to run.",
     args: {
       depth: "impact: hops to follow (default 2)",
     },
@@ -100,8 +97,7 @@ const FOCUSED_WORDS = {
     description:
       "Find symbols by part of their name in the workspace's CodeGraph index: kind, file:line, signature; no source. Read-only.",
     snippet: "Find symbols by part of their name (kind, file:line, signature)",
-    guideline:
-      "Use codegraph_search to find where a symbol is defined.",
+    guideline: "Use codegraph_search to find where a symbol is defined.",
     args: {
       name: "Symbol name or part of one",
       kind: "Only symbols of this kind",
