@@ -1,8 +1,7 @@
 // Which focused tools are on (lib/pi/tools/focused.js): the user's choice, never the model's. It comes from
 // PI_CODEGRAPH_TOOLS when that is set and valid, else from what `/codegraph tools` saved for this
-// project, else all of them: on bench/answers' 27 questions the four tools answer as many fully as
-// explore alone at 0.42× the answers' bytes, 0.60× with their prompt cost (docs/tools.md says why,
-// and what upstream argues for explore alone). The
+// project, else all of them, as the answers bench decided (docs/tools.md says why, and what
+// upstream argues for explore alone). The
 // choice is saved outside the project, in Pi's agent directory (one small file per project), so
 // it lasts across sessions and the workspace is never written.
 
