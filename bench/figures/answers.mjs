@@ -26,25 +26,25 @@ import { piParts, requestWith } from "./prompt.mjs";
 const require = createRequire(import.meta.url);
 const { exploreCaps, exploreCommand } = require(path.join(root, "lib", "contract", "commands.js"));
 const { FOCUSED_NAMES, FOCUSED_TOOLS } = require(path.join(root, "lib", "pi", "tools", "focused.js"));
-const { DEFAULT_TOOLS } = require(path.join(root, "lib", "pi", "tools", "choice.js"));
 const QUESTIONS_DIR = path.join(benchDir, "answers");
-const DEFAULT_SET = FOCUSED_TOOLS.filter((t) => DEFAULT_TOOLS.includes(t.name));
+const WITHOUT_CHANGES = FOCUSED_TOOLS.filter((t) => t.name !== "codegraph_changes");
 /** The configurations: the plan each question has for it, and the tools Pi is given. */
 export const CONFIGS = [
   { id: "explore", label: "explore alone", plan: "explore", tools: "none", active: [] },
   {
-    // Today's default (lib/pi/tools/choice.js): a question whose focused plan needs a tool this set
-    // lacks is asked with its explore plan, as a model without that tool would.
-    id: "default",
-    label: `explore + ${DEFAULT_SET.map((t) => t.short).join(", ")} (the default)`,
+    // The default before issue 45 (without codegraph_changes), beside all four (today's default,
+    // lib/pi/tools/choice.js): a question whose focused plan needs a tool this set lacks is asked
+    // with its explore plan, as a model without that tool would.
+    id: "without-changes",
+    label: `explore + ${WITHOUT_CHANGES.map((t) => t.short).join(", ")}`,
     plan: "focused",
     fallback: "explore",
-    tools: DEFAULT_SET.map((t) => t.short).join(","),
-    active: DEFAULT_SET.map((t) => t.name),
+    tools: WITHOUT_CHANGES.map((t) => t.short).join(","),
+    active: WITHOUT_CHANGES.map((t) => t.name),
   },
   {
     id: "focused",
-    label: `explore + ${FOCUSED_TOOLS.map((t) => t.short).join(", ")}`,
+    label: `explore + ${FOCUSED_TOOLS.map((t) => t.short).join(", ")} (the default)`,
     plan: "focused",
     tools: "all",
     active: FOCUSED_NAMES,
