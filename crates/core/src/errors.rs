@@ -32,8 +32,10 @@ pub fn os_text(e: &std::io::Error) -> String {
 }
 
 mod facts;
+mod git_reasons;
 mod reasons;
 pub use facts::{Outside, Resource, Writer};
+pub use git_reasons::*;
 pub use reasons::*;
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
