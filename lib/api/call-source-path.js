@@ -52,20 +52,10 @@ function insideCall(text, open, index) {
  * definition from the source (`unindexed`: why the index lacks it), its text hops marked `text`.
  * `roots`: definitions of the index to start at instead (where its graph has no path from them).
  */
-async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = () => true, roots }) {
+async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = () => true, roots, lacking }) {
   if (typeof scan !== "function" || typeof outline !== "function") return [];
-  const lacked = (m) => UNINDEXED.has(reasonFor(m).reason);
-  const unindexed = async (n) => {
-    const found = await definitionsOf([n], cwd, {
-      scan,
-      indexDir,
-      keep: lacked,
-      most: MOST_STARTS,
-      maxMatches: SCAN_MATCHES,
-    });
-    return found.definitions.map((d) => ({ ...nodeAt(d.path, d.line, n), unindexed: d }));
-  };
-  const starts = roots ?? (await unindexed(name).catch(() => [])).filter(keep).slice(0, MOST_STARTS);
+  const unindexed = (n) => lackedDefinitions(n, { cwd, scan, indexDir, lacking });
+  const starts = roots ?? (await unindexed(name)).filter(keep).slice(0, MOST_STARTS);
   if (starts.length === 0) return [];
   // The definitions of the graph that reach `to` (or are it), by name, nearest first.
   const reaching = new Map();
@@ -131,7 +121,7 @@ async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = (
           }
           if (targets.length > 0 && !alias) continue; // an alias's own file's definition may be one the index lacks
           // What an alias names in another file: the source's definitions of it the index lacks.
-          const tos = own ? [near] : alias ? await unindexed(callee).catch(() => []) : [];
+          const tos = own ? [near] : alias ? await unindexed(callee) : [];
           for (const to of tos) {
             if (seen.has(to.id) || next.length >= LEVEL_WIDTH) continue;
             seen.add(to.id);
@@ -144,6 +134,25 @@ async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = (
     level = next;
   }
   return paths;
+}
+
+const lacked = (m) => UNINDEXED.has(reasonFor(m).reason);
+
+/**
+ * The definitions of `name` the source shows and the index lacks (as the walk's nodes, each with
+ * `unindexed`: why), found once per call: `lacking` (a Map the call holds) keeps each name's
+ * search, so a call may begin one early and a name met again is not searched again. Never rejects.
+ */
+function lackedDefinitions(name, { cwd, scan, indexDir, lacking = new Map() }) {
+  if (typeof scan !== "function") return Promise.resolve([]);
+  if (!lacking.has(name)) {
+    const request = { scan, indexDir, keep: lacked, most: MOST_STARTS, maxMatches: SCAN_MATCHES };
+    const found = definitionsOf([name], cwd, request)
+      .then((f) => f.definitions.map((d) => ({ ...nodeAt(d.path, d.line, name), unindexed: d })))
+      .catch(() => []);
+    lacking.set(name, found);
+  }
+  return lacking.get(name);
 }
 
 /** A definition the source shows, as the walk's nodes are. */
@@ -166,4 +175,4 @@ function withSourcePaths(walk, extra, most) {
   return { ...walk, paths: [...shortestFirst(walk.paths, most - own.length), ...own], bridged: true };
 }
 
-module.exports = { sourcePaths, withSourcePaths };
+module.exports = { lackedDefinitions, sourcePaths, withSourcePaths };

@@ -49,6 +49,7 @@ pub mod source_changes;
 pub mod source_context;
 pub mod source_lex;
 pub mod source_outline;
+pub mod source_pattern;
 pub mod source_scan;
 pub mod source_walk;
 pub mod version;

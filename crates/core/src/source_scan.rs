@@ -26,6 +26,8 @@ use regex::Regex;
 use crate::files::{open_workspace_file, read_prefix, written_ms};
 use crate::source_context::{prefix, FileFacts, Lines, Place};
 use crate::source_lex::language_of_extension;
+pub use crate::source_pattern::ScanPatternError;
+use crate::source_pattern::{compiled, line_matcher};
 use crate::source_walk::{SkippedDirs, SourceFiles, WalkStop};
 
 /// Which files one pattern applies to (by extension, compared lowercase, without the dot).
@@ -136,21 +138,6 @@ pub struct ScanOutcome {
   /// Ignore files read only in part (over the walk's bound).
   pub ignore_files_cut: usize,
   pub stopped: Option<ScanStop>,
-}
-
-/// A pattern that does not compile: the pattern and the regex engine's text.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid scan pattern {pattern:?}: {text}")]
-pub struct ScanPatternError {
-  pub pattern: String,
-  pub text: String,
-}
-
-fn compiled(pattern: &str) -> Result<Regex, ScanPatternError> {
-  Regex::new(pattern).map_err(|e| ScanPatternError {
-    pattern: pattern.to_owned(),
-    text: e.to_string(),
-  })
 }
 
 fn applies(rule: &ScanRule, extension: &str) -> bool {
@@ -276,12 +263,7 @@ pub fn scan_cancellable(
   let matchers = scan
     .rules
     .iter()
-    .map(|rule| {
-      RegexMatcher::new_line_matcher(&rule.pattern).map_err(|e| ScanPatternError {
-        pattern: rule.pattern.clone(),
-        text: e.to_string(),
-      })
-    })
+    .map(|rule| line_matcher(&rule.pattern))
     .collect::<Result<Vec<_>, _>>()?;
   let context = scan
     .context
