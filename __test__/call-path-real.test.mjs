@@ -4,7 +4,8 @@
 // definition), no path (where the walk from `from` stops, and the source searched from there), and a
 // call the graph lacks (a method called on a value whose type CodeGraph does not infer, two
 // classes defining it) bridged by the source scan, the hop marked "text match"; a `from` the index
-// lacks (inside a Rust macro block) walked from its source body.
+// lacks (inside a Rust macro block) walked from its source body; two hops the graph lacks in a
+// row (the graph of `to` grown back through the source, a docstring naming the callee no hop).
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -113,6 +114,34 @@ const FILES = {
     "    return save(Disk(), item)",
     "",
   ].join("\n"),
+  // Two hops the graph lacks in a row: a method two classes define called on a manager, then a
+  // compiler of unknown type.
+  "shop/orders/__init__.py": ["def place(order):", "    return order.save()", ""].join("\n"),
+  "shop/orders/backends.py": ["class Orders:", "    def place(self, order):", "        return order", ""].join("\n"),
+  "shop/orders/models.py": [
+    "def write(rows):",
+    "    return rows",
+    "",
+    "",
+    "class Query:",
+    "    def insert_rows(self, rows):",
+    "        return self.compiler().write(rows)",
+    "",
+    "",
+    "class Order:",
+    "    def save(self, manager):",
+    "        return self.do_insert(manager)",
+    "",
+    "    def do_insert(self, manager):",
+    '        """Calls insert_rows (the manager has it), never write directly."""',
+    "        return manager.insert_rows([self])",
+    "",
+    "",
+    "class Cache:",
+    "    def insert_rows(self, rows):",
+    "        return rows",
+    "",
+  ].join("\n"),
   // launch and prepare inside a macro block (CodeGraph does not index them); finish's caller relay outside.
   "src/lib.rs": [
     "macro_rules! cfg_x { ($($item:item)*) => { $($item)* } }",
@@ -203,6 +232,15 @@ for (const impl of implementations) {
         text,
         `1 call path from launch to finish, shortest first, from CodeGraph's graph (impact of finish, depth 6) and, where it has no edge, the source: a hop marked "text match" is a call by name that the source shows and the graph lacks; read it to be sure:\n` +
           "1. launch (src/lib.rs:12; not in CodeGraph's index: inside a cfg_x! macro block, which CodeGraph does not index) → calls prepare at src/lib.rs:13 (text match: not in CodeGraph's graph; namesakes share the name) → prepare (src/lib.rs:16) → calls relay at src/lib.rs:17 (text match: not in CodeGraph's graph; namesakes share the name) → relay (src/lib.rs:7) → calls finish at src/lib.rs:8 → finish (src/lib.rs:3)",
+      );
+    });
+
+    test("two hops the graph lacks in a row: its graph of to grown back through the source; a qualified from starts at the definition it names exactly", async () => {
+      const { text } = await pathOf("shop.orders.place", "write");
+      assert.equal(
+        text,
+        `1 call path from shop.orders.place to write, shortest first, from CodeGraph's graph (impact of write, depth 6) and, where it has no edge, the source: a hop marked "text match" is a call by name that the source shows and the graph lacks; read it to be sure:\n` +
+          "1. place (shop/orders/__init__.py:1) → calls save at shop/orders/__init__.py:2 → save (shop/orders/models.py:11) → calls do_insert at shop/orders/models.py:12 → do_insert (shop/orders/models.py:14) → calls insert_rows at shop/orders/models.py:16 (text match: not in CodeGraph's graph; namesakes share the name) → insert_rows (shop/orders/models.py:6) → calls write at shop/orders/models.py:7 (text match: not in CodeGraph's graph; namesakes share the name) → write (shop/orders/models.py:1)",
       );
     });
 

@@ -142,6 +142,26 @@ function isAsked(asked, def, opens = null) {
   return mayOpen(opens, def) === false ? false : null;
 }
 
+/** A file's module path: `django/contrib/auth/__init__.py` → `django/contrib/auth`, `src/a/mod.rs` → `src/a`. */
+const modulePath = (file) => file.replace(/\.[^./]+$/u, "").replace(/\/(?:__init__|mod|index)$/u, "");
+
+/**
+ * Whether `def` (`{ name, qualified?, path }`) is exactly what the qualified `asked` writes, not
+ * only a definition in its scope: its module's path ends with the qualifier
+ * (`django.contrib.auth.authenticate` is `django/contrib/auth/__init__.py`'s function, not
+ * `ModelBackend.authenticate` of `django/contrib/auth/backends.py`), or with all but its last
+ * part, the last then its class (`models.Model.save`). False for a plain name.
+ */
+function isExactly(asked, def) {
+  if (!isQualified(asked) || def.name !== lastPart(asked)) return false;
+  const scopes = scopesOf(asked);
+  const module = modulePath(def.path).split("/");
+  const endsWith = (parts) => parts.every((p, i) => module[module.length - parts.length + i] === p);
+  const owner = def.qualified === undefined ? null : scopesOf(def.qualified.replace(/::/gu, "."));
+  if (endsWith(scopes)) return owner === null || owner.length === 0;
+  return owner !== null && owner.at(-1) === scopes.at(-1) && endsWith(scopes.slice(0, -1));
+}
+
 /**
  * What `command`'s answer `text` is about, where it is another symbol or file than asked:
  * `{ otherSymbol?: { asked, got, at } (another name: node's closest one), otherFile?: { asked, file, defs, count }, otherQualifier?: { asked, defs, of }, unnamedHits?: {
@@ -269,6 +289,7 @@ async function scopeOpens(search, indexDir) {
 module.exports = {
   askedParts,
   isAsked,
+  isExactly,
   isQualified,
   lastPart,
   optionValue,

@@ -207,8 +207,8 @@ function bridges(graph, reached, matches, names, containerOf = withinOf(reached)
   const paths = [];
   for (const m of matches) {
     if (typeof m?.text !== "string") continue;
-    // A definition of the name, or a comment that mentions it, is no call.
-    if ((Array.isArray(m.tags) && m.tags.includes("defines")) || isCommentLine(m.text)) continue;
+    // A definition of the name, or a comment, docstring or string that mentions it, is no call.
+    if ((Array.isArray(m.tags) && m.tags.includes("defines")) || isCommentLine(m.text) || m.code === false) continue;
     const r = containerOf(m);
     if (!r || (r.node.startLine !== null && m.line <= r.node.startLine)) continue;
     for (const name of names) {
