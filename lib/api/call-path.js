@@ -138,7 +138,10 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
         // No path in the graph: `from`'s indexed bodies read from the source too (a call through an alias).
         const bodies = graphWalk.paths.length > 0 || left() < budget * STEP_BUDGET_SHARE ? [] : step.roots.slice(0, 3);
         const read = bodies.length ? await sourcePaths(graph, from, { ...context, roots: bodies }).catch(() => []) : [];
-        const walk = withSourcePaths(graphWalk, [...(await early), ...read], MOST_PATHS);
+        let walk = withSourcePaths(graphWalk, [...(await early), ...read], MOST_PATHS);
+        // Still none: the graph of `to` grown back through the source (lib/api/call-text-reach.js).
+        const grown = walk.paths.length === 0 && graphWalk.grow ? await graphWalk.grow() : [];
+        if (grown.length > 0) walk = { ...walk, paths: grown, bridged: true };
         const asked = { impactOf: toName, calleesOf: fromName };
         text = await answerText({ from, to, graph, depth, definitions: step.roots.length, cwd, asked, ...walk });
       }

@@ -111,35 +111,36 @@ async function walked(graph, step, { data, left, budget, cwd, scan, outline, ind
   }
   const found = searching ? await searching : null;
   const matches = Array.isArray(found?.matches) ? found.matches : [];
-  let bridged = bridges(graph, reached, matches, names, await containers(reached, matches, cwd, outline));
-  // No hop joins them: the graph of `to` grown backward through the source, a level at a time.
-  const searched = new Set(names);
-  let level = { matches, names };
-  for (let l = 0; l < TEXT_LEVELS && bridged.length === 0 && left() > budget * TEXT_BUDGET_SHARE; l += 1) {
-    const more = extendedByText(graph, level.matches, level.names, { searched, near: nearReached(reached) });
-    if (more.length === 0 || typeof scan !== "function") break;
-    for (const n of more) searched.add(n);
-    const deeper = begun((signal) =>
-      scan(cwd, { ...mentionScan(more, { indexDir }), maxMatches: SCAN_MATCHES }, signal),
-    );
-    started(deeper);
-    const next = await deeper.found;
-    level = { matches: Array.isArray(next?.matches) ? next.matches : [], names: more };
-    bridged = bridges(graph, reached, level.matches, more, await containers(reached, level.matches, cwd, outline));
-  }
-  const placed = await placedTextNodes(shortestFirst(bridged, MOST_PATHS), {
-    cwd,
-    outline,
-    deadlineMs: OUTLINE_DEADLINE_MS,
-  });
+  const bridged = bridges(graph, reached, matches, names, await containers(reached, matches, cwd, outline));
+  // No hop joins them: `grow()` grows the graph of `to` backward through the source, a level at a
+  // time (the caller's last resort, after `from`'s own bodies are read).
+  const grow = async () => {
+    const searched = new Set(names);
+    let level = { matches, names };
+    let grown = [];
+    for (let l = 0; l < TEXT_LEVELS && grown.length === 0 && left() > budget * TEXT_BUDGET_SHARE; l += 1) {
+      const more = extendedByText(graph, level.matches, level.names, { searched, near: nearReached(reached) });
+      if (more.length === 0 || typeof scan !== "function") break;
+      for (const n of more) searched.add(n);
+      const deeper = begun((signal) =>
+        scan(cwd, { ...mentionScan(more, { indexDir }), maxMatches: SCAN_MATCHES }, signal),
+      );
+      started(deeper);
+      const next = await deeper.found;
+      level = { matches: Array.isArray(next?.matches) ? next.matches : [], names: more };
+      grown = bridges(graph, reached, level.matches, more, await containers(reached, level.matches, cwd, outline));
+    }
+    return placedTextNodes(shortestFirst(grown, MOST_PATHS), { cwd, outline, deadlineMs: OUTLINE_DEADLINE_MS });
+  };
   return {
-    paths: placed,
+    paths: shortestFirst(bridged, MOST_PATHS),
     bridged: true,
     reached,
     levels,
     scan: found,
     scanned: found !== null,
     near,
+    grow: bridged.length === 0 ? grow : null,
   };
 }
 
