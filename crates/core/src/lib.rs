@@ -14,7 +14,7 @@
 //! `tests/module_graph.rs` reads every `crate::` path and fails on a cycle, or when a module is
 //! not on the floor listed here:
 //!
-//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_lex
+//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_lex, source_pattern
 //!   (numbers, facts, the caller's environment, OS primitives, a source file's tokens and definitions)
 //! - floor 1: access, command, full_output, index_dir, lock_holders, manifest, resources, source_context, source_outline, source_walk
 //! - floor 2: discovery, index_writer, limits, preflight, source_scan (the bounded source search)
