@@ -34,6 +34,7 @@ export const WAITING = [
   "__test__/verbs-tui.test.mjs",
   "__test__/verbs-tui-init.test.mjs",
   "__test__/pi-tui.test.mjs",
+  "__test__/history-tui.test.mjs",
   "__test__/tools-seam.test.mjs",
   "__test__/faults/admission.test.mjs",
   "__test__/faults/command.test.mjs",
@@ -57,6 +58,7 @@ const WAIT_CONCURRENCY = 4;
 export const LOWEST_PI = [
   "__test__/pi-e2e.test.mjs",
   "__test__/pi-tui.test.mjs",
+  "__test__/history-tui.test.mjs",
   "__test__/prompt-cache.test.mjs",
   "__test__/tools-pi.test.mjs",
 ];

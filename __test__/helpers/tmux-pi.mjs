@@ -13,10 +13,12 @@ export const tmuxMissing = spawnSync("tmux", ["-V"]).status === 0 ? false : "tmu
 /**
  * Starts Pi in `cwd` inside a detached 160×50 tmux session named `name`. `scratch` holds the
  * agent dir and HOME; `baseUrl` is the model server (never called by command-only tests);
- * `pathDirs` the PATH; `env` extra variables. Returns `{ tmux(...args), screen(), keys(...keys),
- * type(text), stop() }`.
+ * `pathDirs` the PATH; `env` extra variables; with `session`, Pi keeps its session (in the agent
+ * dir) instead of `--no-session`. Returns `{ tmux(...args), screen(), keys(...keys), type(text),
+ * relaunch(...args), stop() }`: `relaunch` ends that Pi and starts another in its place, with `args`
+ * (`-c`: the last session again).
  */
-export async function startTuiPi({ name, scratch, cwd, baseUrl, pathDirs, env: extra = {} }) {
+export async function startTuiPi({ name, scratch, cwd, baseUrl, pathDirs, env: extra = {}, session = false }) {
   const tmux = (...args) => execFileSync("tmux", ["-L", name, ...args], { encoding: "utf8" });
   const agentDir = path.join(scratch, "agent");
   const home = path.join(scratch, "home");
@@ -33,13 +35,18 @@ export async function startTuiPi({ name, scratch, cwd, baseUrl, pathDirs, env: e
   const install = (await installPacked({ cwd: scratch, env })).result;
   assert.equal(install.code, 0, install.stderr);
   const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-  const pi = [process.execPath, PI_CLI, "--offline", "--no-session", "--provider", "fake", "--model", "tui-model"];
-  tmux("new-session", "-d", "-s", name, "-x", "160", "-y", "50", "-c", cwd, "env", ...envArgs, ...pi);
+  const pi = [process.execPath, PI_CLI, "--offline", ...(session ? [] : ["--no-session"])];
+  const model = ["--provider", "fake", "--model", "tui-model"];
+  tmux("new-session", "-d", "-s", name, "-x", "160", "-y", "50", "-c", cwd, "env", ...envArgs, ...pi, ...model);
   return {
     tmux,
     screen: () => tmux("capture-pane", "-p", "-J", "-S", "-400", "-t", name),
     keys: (...keys) => tmux("send-keys", "-t", name, ...keys),
     type: (text) => tmux("send-keys", "-t", name, "-l", text),
+    relaunch: (...args) => {
+      tmux("respawn-pane", "-k", "-t", name, "-c", cwd, "env", ...envArgs, ...pi, ...args, ...model);
+      tmux("clear-history", "-t", name);
+    },
     stop: () => {
       try {
         tmux("kill-server");

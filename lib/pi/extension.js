@@ -12,6 +12,9 @@ const { COMMAND_DESCRIPTION, startFailedText } = require("../words/command.js");
  */
 const SERVING_EVENT = "pi-codegraph:serving";
 
+/** What the names of this package's tools begin with (codegraph_explore, codegraph_node, …). */
+const TOOL_PREFIX = "codegraph_";
+
 /** Resolves once Pi has handled what was already waiting (a client's first command, a key typed). */
 const afterPendingInput = () => new Promise((resolve) => setImmediate(() => setImmediate(resolve)));
 
@@ -33,6 +36,32 @@ function sayFailure(ctx, text) {
   } catch {
     console.error(text);
   }
+}
+
+/**
+ * Pi's resolver of a tool's renderers by name (`(toolName, next)`): `next()` (another copy's, or
+ * the registered tool's) first, else this package's renderers for its own tools' names. Pi's peers
+ * are asked for on the first row of ours (a value under Pi; a promise elsewhere, those rows then
+ * drawn by Pi until it settles); the renderers' modules load then too, not at Pi's start.
+ */
+function rendererResolver(getPeers) {
+  let peers;
+  let asked = false;
+  const ready = () => {
+    if (!asked) {
+      asked = true;
+      const got = getPeers();
+      if (typeof got?.then === "function") got.then((p) => (peers = p)).catch(() => {});
+      else peers = got;
+    }
+    return peers;
+  };
+  return (toolName, next) => {
+    const registered = next();
+    if (registered || typeof toolName !== "string" || !toolName.startsWith(TOOL_PREFIX)) return registered;
+    const ofPi = ready();
+    return ofPi ? require("./tools/renderers.js").toolRenderers(toolName, ofPi) : undefined;
+  };
 }
 
 /**
@@ -58,6 +87,10 @@ function createExtension(getGlue, getPeers) {
   return function piCodegraph(pi) {
     /** The session this copy serves, from session_start to session_shutdown: `{ sessionManager, started, handlers, stopAnswering, ended }`. */
     let serving;
+
+    // The rows of a resumed or reloaded session are drawn before the tools are registered: their
+    // renderers by name, from now on (lib/pi/tools/renderers.js; a registered tool's come first).
+    if (typeof pi.registerToolRenderer === "function") pi.registerToolRenderer(rendererResolver(getPeers));
 
     pi.on("session_start", (_event, ctx) => {
       if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;

@@ -3,11 +3,11 @@
 // over the backend, and its renderers.
 
 const { FALLBACK_LINE, TOOL_NAME, guidance, toolDescription } = require("../guidance.js");
-const { FOCUSED_WORDS, fallbackLineOf, focusedDescription, focusedGuidance } = require("../guidance.js");
+const { fallbackLineOf, focusedDescription, focusedGuidance } = require("../guidance.js");
 const { failedAnswer } = require("../../api/answer.js");
 const { exploreCaps, exploreCommand } = require("../../contract/commands.js");
 const { invalidArgument: argumentError } = require("../../api/failures.js");
-const { renderCall, renderFocusedCall, renderResult } = require("../render.js");
+const { toolRenderers } = require("./renderers.js");
 const { WORKSPACE_LABEL, pathFacts, rootFor } = require("../roots/roots.js");
 const { focusedTool } = require("./focused.js");
 const { pathLineText, projectArgText } = require("../../words/roots.js");
@@ -96,8 +96,7 @@ function createTool(state, peers, api, name = TOOL_NAME) {
           err.code === "CODEGRAPH_CANCELLED" || err.details?.argument === "project" ? "" : FALLBACK_LINE,
       }),
 
-    renderCall: (args, theme, context) => renderCall(peers, args, theme, context),
-    renderResult: (result, options, theme, context) => renderResult(peers, result, options, theme, context),
+    ...toolRenderers(TOOL_NAME, peers),
   };
 }
 
@@ -124,9 +123,7 @@ function createFocusedTool(state, peers, api, spec) {
             ? ""
             : fallbackLineOf(spec.name),
       }),
-    renderCall: (args, theme, context) => renderFocusedCall(peers, spec, args, theme, context),
-    renderResult: (result, options, theme, context) =>
-      renderResult(peers, result, options, theme, context, FOCUSED_WORDS[spec.name].doing ?? `codegraph ${spec.short}`),
+    ...toolRenderers(spec.name, peers),
   };
 }
 
