@@ -69,6 +69,13 @@ for (const impl of implementations) {
           ["codegraph_explore", "codegraph_node", "codegraph_relations", "codegraph_search", "codegraph_changes"],
           "all five reach a request by default (docs/tools.md)",
         );
+        // Read-only, no network: a permission extension need not confirm their calls.
+        for (const t of h.registry)
+          assert.deepEqual(
+            t.annotations,
+            { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+            t.name,
+          );
       });
 
       test("a second installed copy skips quietly; the first stays active", async () => {

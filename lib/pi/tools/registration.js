@@ -56,6 +56,19 @@ function withPathLine(text, root, workspace) {
 }
 
 /**
+ * What every tool declares it does (MCP's hints, Pi ≥ 0.99 `annotations`): it only reads (the
+ * index and the working tree; the model never writes the index), changes nothing, answers the
+ * same call the same way, and reaches nothing beyond the workspace (no network). A permission
+ * extension reads them to decide which calls to confirm.
+ */
+const ANNOTATIONS = Object.freeze({
+  readOnlyHint: true,
+  destructiveHint: false,
+  idempotentHint: true,
+  openWorldHint: false,
+});
+
+/**
  * The tool `name` (codegraph_explore by default, or a focused tool) for the session `state` (its
  * diagnosis and the focused tools on decide the guidance), built with Pi's peers (TypeBox's `Type`
  * and pi-ai's `StringEnum` for the schema; pi-tui's `Text` and Pi's `formatSize` and `keyHint` for
@@ -73,6 +86,7 @@ function createTool(state, peers, api, name = TOOL_NAME) {
     name: TOOL_NAME,
     label: "CodeGraph Explore",
     description: toolDescription(caps),
+    annotations: { ...ANNOTATIONS },
     ...guidance(state.wordedReadiness?.() ?? state.diagnosis, active, roots),
     parameters: Type.Object({
       request: Type.String({
@@ -108,6 +122,7 @@ function createFocusedTool(state, peers, api, spec) {
     name: spec.name,
     label: spec.label,
     description: focusedDescription(spec.name, spec.caps),
+    annotations: { ...ANNOTATIONS },
     ...focusedGuidance(spec.name, state.wordedReadiness?.() ?? state.diagnosis),
     parameters: project.project ? peers.Type.Object({ ...base.properties, ...project }) : base,
     execute: (_toolCallId, params, signal, onUpdate, ctx) =>
