@@ -555,5 +555,6 @@ test("doctor on a Node.js below the supported floor names the floor and what is 
   assert.match(runtime, /^Node\.js v(1\d|2[01])\./);
   assert.match(runtime, /below the supported floor, Node\.js 22/);
   assert.match(runtime, /known to work: Node\.js 22 and 24/);
+  assert.match(runtime, /`nvm install 22`.*`npm install --prefix ~\/\.node22 node@22`/, "how to get it");
   assert.doesNotMatch(rows(run(["doctor"], ws).stdout).runtime, /below the supported floor/, "not on this Node");
 });

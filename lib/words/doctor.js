@@ -72,11 +72,15 @@ function outsideFilesLines(found) {
 /** What CI runs the suites on: the floor's Node.js line and the newest one. */
 const NODE_TESTED = "Node.js 22 and 24";
 
+/** How to get a Node.js the floor allows: a version manager, or npm alone (the npm package `node@22`, as CI does). */
+const NODE_HOW =
+  "`nvm install 22` (or fnm, Volta, the system's packages); with npm alone, `npm install --prefix ~/.node22 node@22`, then `~/.node22/node_modules/.bin` first on PATH";
+
 /** The runtime row's note for a Node.js below the floor (`hosts`: lib/contract/hosts.js testedHosts), else "". */
 function belowNodeFloorText(hosts, version) {
   if (!hosts.belowNodeFloor(version)) return "";
   const { range, version: floor } = hosts.nodeFloor;
-  return `: below the supported floor, Node.js ${floor.join(".")} (package.json engines ${range}); known to work: ${NODE_TESTED}. Run pi-codegraph and Pi on one of those`;
+  return `: below the supported floor, Node.js ${floor.join(".")} (package.json engines ${range}); known to work: ${NODE_TESTED}. Run pi-codegraph and Pi on one of those: ${NODE_HOW}`;
 }
 
 /** doctor's `pi` row: "@earendil-works/pi-coding-agent 1.0.3 to 1.6.0 (tested; they need Node.js >=22.19.0); …". */
