@@ -31,6 +31,16 @@ eachBackend("discovery", ({ explore, exploreWith, diagnose }) => {
     await assertNothingLeft();
   });
 
+  test("no CLI and no index: the CLI is the cause named (CODEGRAPH_NOT_FOUND), not the index", async () => {
+    const bare = tempDir("pi-codegraph-faults-noindex-");
+    const empty = tempDir("pi-codegraph-faults-bin-");
+    const err = expectError(
+      await exploreWith(undefined, "q", bare, null, null, { PATH: empty }),
+      "CODEGRAPH_NOT_FOUND",
+    );
+    assert.doesNotMatch(`${err.message} ${err.remediation}`, /\/codegraph init|no index/i);
+  });
+
   test("is executable but not a program (exec format error): CODEGRAPH_SPAWN", async () => {
     const dir = tempDir("pi-codegraph-faults-bin-");
     const file = path.join(dir, "codegraph");

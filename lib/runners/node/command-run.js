@@ -25,7 +25,7 @@ const { packageVersion, startVersionProbe } = require("./version.js");
 
 /**
  * The filesystem checks before a run, in the addon's order: workspace, where a write may write
- * (write-target.js), index, executable (and its package metadata). `home` is the workspace with symlinks resolved, computed once. A
+ * (write-target.js), executable, index (then the executable's package metadata). `home` is the workspace with symlinks resolved, computed once. A
  * command that needs no index (init) gets the directory its index will have, so that an active
  * writer there is still seen.
  */
@@ -37,10 +37,12 @@ async function preflightChecks(cwd, env, command) {
   // finds it itself for a command that reads the index).
   const dir = command.writesIndex || !command.needsIndex ? await indexDirOf(workspace, home, env) : undefined;
   if (command.writesIndex) await checkWrites(workspace, home, env, dir, command);
+  // The executable before the index: without a CLI the cause to name is the CLI (an index could
+  // not be made either), not the index.
+  const launch = await discover(homes, env);
   const index = command.needsIndex
     ? await ownEntries(workspace, home, env, await checkIndex(workspace, home, env))
     : { dir, resolved: await resolvedPath(dir) };
-  const launch = await discover(homes, env);
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);
   // For a command that reads the index, with no writer at work: the last write never finished.

@@ -117,6 +117,9 @@ pub(super) async fn preflight(
     if let (Some(subcommand), Some(dir)) = (&write_subcommand, &chosen) {
       check_writes(&workspace, &home, &env, dir, needs_index, subcommand)?;
     }
+    // The executable before the index: without a CLI the cause to name is the CLI (an index could
+    // not be made either), not the index.
+    let launch = discover_in(&env, &homes)?;
     let index = if needs_index {
       let found = check_index(&workspace, &home, &env)?;
       own_entries(&workspace, &home, &env, found)?
@@ -128,7 +131,6 @@ pub(super) async fn preflight(
         bytes: None,
       }
     };
-    let launch = discover_in(&env, &homes)?;
     let writer = active_writer(&index.dir)?;
     let interrupted = if refuses_interrupted && writer.is_none() {
       interrupted_write(&index.dir)?.map(Interrupted::error)
