@@ -22,6 +22,8 @@ export interface AddonDiagnosis {
   launcher?: string
   /** The executable lives inside the workspace (by the user's choice). */
   executableInWorkspace: boolean
+  /** The executable is the CodeGraph CLI installed beside this package: none is on PATH. */
+  executableBesidePackage: boolean
   /** What of the user's environment an explore's CLI would not get. */
   envDropped: Array<EnvDropped>
   cliVersion?: string
@@ -424,6 +426,13 @@ export interface RunResult {
  * early with what it found (`stopped: "cancelled"`).
  */
 export declare function scanSource(cwd: string, scan: SourceScanRequest, signal?: AbortSignal | null): Promise<SourceScanResult>
+
+/**
+ * Where the CodeGraph CLI installed beside this package is (its `node_modules/.bin/codegraph`),
+ * or `null` for none: discovery runs it when `PI_CODEGRAPH_BIN` is unset and none is on PATH,
+ * under the same workspace rule. The package sets it once, when it loads.
+ */
+export declare function setPackageCli(path: string | null): void
 
 /**
  * Which files of `extensions` were written after `sinceMs`, as `lib/contract/definitions.js`'s

@@ -848,5 +848,6 @@ module.exports.releaseFullOutputs = nativeBinding.releaseFullOutputs
 module.exports.runCommand = nativeBinding.runCommand
 module.exports.runGit = nativeBinding.runGit
 module.exports.scanSource = nativeBinding.scanSource
+module.exports.setPackageCli = nativeBinding.setPackageCli
 module.exports.STDERR_TAIL_BYTES = nativeBinding.STDERR_TAIL_BYTES
 module.exports.TruncatedBy = nativeBinding.TruncatedBy

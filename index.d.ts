@@ -400,6 +400,8 @@ export interface Backend extends Limits {
   diagnose(cwd: string, workspace?: string | null): Promise<AddonDiagnosis | Omit<Diagnosis, "parallel">>;
   releaseFullOutputs(paths: string[] | null): number;
   runnerInfo?(): RunnerInfo;
+  /** Where the CodeGraph CLI installed beside the package is (null: none): discovery's last place, after PI_CODEGRAPH_BIN and PATH. */
+  setPackageCli?(path: string | null): void;
 }
 
 /** The Pi extension factory (default export). */
@@ -408,3 +410,10 @@ export default piCodegraph;
 
 /** This package's exports, built over `backend` instead of the default one. */
 export declare function forBackend(backend: Backend): typeof import("./index");
+
+/**
+ * Lets the default runner run the CodeGraph CLI installed beside this package (a checkout's
+ * pinned devDependency) when `PI_CODEGRAPH_BIN` is unset and none is on PATH, as Pi's entry and
+ * `pi-codegraph doctor` do; the SDK's default export leaves it off. Returns the package's exports.
+ */
+export declare function usePackageCli(): typeof import("./index");

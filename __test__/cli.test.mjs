@@ -231,14 +231,28 @@ test("doctor names what of the environment CodeGraph does not get (PATH entries 
   assert.equal(rows(allowed.stdout).dropped, undefined);
 });
 
-test("doctor without codegraph on PATH: says so, exit 1", () => {
+test("doctor without codegraph on PATH nor beside pi-codegraph: says so, exit 1", () => {
   const ws = makeWorkspace();
-  const r = run(["doctor"], ws, tempDir());
+  // A copy of the package with no node_modules: no CodeGraph is installed beside it.
+  const script = path.join(packageCopy(), "bin", "pi-codegraph.js");
+  const r = run(["doctor"], ws, tempDir(), { script, vars: { NODE_PATH: undefined } });
   assert.equal(r.code, 1);
   assert.match(r.stdout, /^status\s+not ready \(CODEGRAPH_NOT_FOUND\)$/m);
   assert.match(rows(r.stdout).codegraph, /not found.*PATH/);
   assert.equal(rows(r.stdout).index, path.join(ws, ".codegraph"));
   assert.equal(rows(r.stdout).version, undefined);
+});
+
+test("doctor without codegraph on PATH, in a checkout: the pinned CLI installed beside pi-codegraph runs, said so", () => {
+  const ws = makeWorkspace();
+  const r = run(["doctor"], ws, tempDir());
+  const row = rows(r.stdout);
+  assert.match(
+    row.codegraph,
+    /node_modules\/@colbymchenry\/codegraph\/npm-shim\.js \(installed beside pi-codegraph: none on PATH\)$/,
+  );
+  assert.equal(row.version, "1.6.1 (from package.json)");
+  assert.doesNotMatch(r.stdout, /CODEGRAPH_NOT_FOUND/);
 });
 
 test("doctor with a wrong PI_CODEGRAPH_BIN prints that problem, not 'not found on PATH'", () => {
@@ -308,6 +322,7 @@ test("doctor prints the rows the diagnosis carries: ancestor index, in-workspace
       runnerInfo: () => ({ name: "native addon", path: "/stub/pi-codegraph.stub.node", note: null, fallback: false }),
       limits: () => ({}),
       explore: async () => { throw new Error("unused"); },
+      usePackageCli: () => module.exports,
     };\n`,
   );
   const script = path.join(copy, "bin", "pi-codegraph.js");

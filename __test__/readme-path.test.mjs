@@ -1,8 +1,9 @@
 // A newcomer's path from the README into Pi, on a fresh clone (CI's `quickstart` step runs this
 // file in the clone it built, PI_CODEGRAPH_README_CHECKOUT): the README's "Into Pi" commands as
 // written, in a scratch HOME where `~/your-project` is a copy of the shop fixture and
-// `~/path/to/pi-codegraph` the clone; `pi` is the clone's pinned Pi and `codegraph` its pinned CLI
-// (the README's global installs), the default model a loopback fake (Pi's own settings.json).
+// `~/path/to/pi-codegraph` the clone; `pi` is the clone's pinned Pi (the README's global install)
+// and no `codegraph` is on PATH (the clone's pinned CLI, beside pi-codegraph, runs), the default
+// model a loopback fake (Pi's own settings.json).
 // Step 1 is the quick start's first command, which the step has just run; step 2 runs verbatim in
 // tmux; steps 3 and 4 are typed: `/codegraph init` (Pi's confirm, then done) and a question,
 // whose codegraph_explore row is checked on the screen, then `/codegraph`. With
@@ -59,13 +60,13 @@ before(async () => {
   fs.cpSync(path.join(checkout, "__test__", "fixtures", "shop"), path.join(home, "your-project"), { recursive: true });
   fs.mkdirSync(path.join(home, "path", "to"), { recursive: true });
   fs.symlinkSync(checkout, path.join(home, "path", "to", "pi-codegraph"));
-  // `pi` and `codegraph` as the README's global installs put them on PATH.
+  // `pi` as the README's global install puts it on PATH. No global CodeGraph: the checkout's
+  // pinned CLI, installed beside pi-codegraph by step 1, is the one that runs.
   const bin = path.join(scratch, "bin");
   fs.mkdirSync(bin);
   const piDir = path.join(checkout, "node_modules", "@earendil-works", "pi-coding-agent");
   const piCli = path.join(piDir, JSON.parse(fs.readFileSync(path.join(piDir, "package.json"), "utf8")).bin.pi);
   fs.writeFileSync(path.join(bin, "pi"), `#!/bin/sh\nexec "${process.execPath}" "${piCli}" "$@"\n`, { mode: 0o755 });
-  fs.symlinkSync(path.join(checkout, "node_modules", ".bin", "codegraph"), path.join(bin, "codegraph"));
   server = await startFakeOpenAI({ request: REQUEST });
   const agentDir = path.join(home, ".pi", "agent");
   writeModelsJson(agentDir, server.baseUrl, ["readme-model"]);

@@ -8,10 +8,12 @@ const fs = require("node:fs");
 const path = require("node:path");
 const pkg = require("../package.json");
 const { testedHosts } = require("../lib/contract/hosts.js");
-const { explore, diagnose, run, addonInfo, runnerInfo, limits } = require("../index.js");
+// As under Pi: the CodeGraph CLI installed beside this package runs when none is on PATH.
+const { explore, diagnose, run, addonInfo, runnerInfo, limits } = require("../index.js").usePackageCli();
 const { verbCommand } = require("../lib/contract/commands.js");
 const { parseIndexStatus } = require("../lib/contract/index-status.js");
 const {
+  BESIDE_PACKAGE_TEXT,
   belowNodeFloorText,
   doctorRootLines,
   outsideFilesLines,
@@ -172,7 +174,9 @@ async function doctor(dir) {
   rows.push(["extension", `pi-codegraph ${pkg.version} at ${PKG_DIR}`]);
   rows.push([
     "codegraph",
-    d.executable ?? d.executableProblem ?? (code === "CODEGRAPH_NOT_FOUND" ? d.problem : (skipped ?? "not found")),
+    d.executable
+      ? `${d.executable}${d.executableBesidePackage ? BESIDE_PACKAGE_TEXT : ""}`
+      : (d.executableProblem ?? (code === "CODEGRAPH_NOT_FOUND" ? d.problem : (skipped ?? "not found"))),
   ]);
   if (d.executable && d.executableInWorkspace) {
     rows.push(["warning", `this codegraph lives inside the workspace; run it only if you trust ${d.executable}`]);

@@ -21,6 +21,7 @@ const ownRequire = createRequire(import.meta.url);
 const { createExtension } = ownRequire("../lib/pi/extension.js");
 const { peersFrom } = ownRequire("../lib/pi/peers.js");
 export default createExtension(
-  () => ownRequire("../index.js"),
+  // Under Pi, the CodeGraph CLI installed beside this package runs when none is on PATH.
+  () => ownRequire("../index.js").usePackageCli(),
   () => peersFrom({ typebox, piAi, piTui, piCodingAgent }),
 );

@@ -151,6 +151,7 @@ pub fn diagnosis(d: &command_run::Diagnosis, cwd: String) -> AddonDiagnosis {
     executable: d.executable.as_deref().map(lossy),
     launcher: d.launcher.as_deref().map(lossy),
     executable_in_workspace: d.executable_in_workspace,
+    executable_beside_package: d.executable_beside_package,
     env_dropped: env_dropped(&d.env_dropped),
     cli_version: d.cli_version.as_ref().map(|v| v.text.clone()),
     cli_version_source: d.cli_version.as_ref().map(|v| v.source.to_owned()),

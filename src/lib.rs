@@ -231,3 +231,12 @@ pub fn release_full_outputs(paths: Option<Vec<String>>) -> u32 {
   };
   u32::try_from(released).unwrap_or(u32::MAX)
 }
+
+/// Where the CodeGraph CLI installed beside this package is (its `node_modules/.bin/codegraph`),
+/// or `null` for none: discovery runs it when `PI_CODEGRAPH_BIN` is unset and none is on PATH,
+/// under the same workspace rule. The package sets it once, when it loads.
+#[napi(ts_args_type = "path: string | null")]
+#[allow(clippy::needless_pass_by_value)] // napi hands the string over by value
+pub fn set_package_cli(path: Option<String>) {
+  pi_codegraph_core::discovery::set_package_cli(path.map(PathBuf::from));
+}

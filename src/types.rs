@@ -298,6 +298,8 @@ pub struct AddonDiagnosis {
   pub launcher: Option<String>,
   /// The executable lives inside the workspace (by the user's choice).
   pub executable_in_workspace: bool,
+  /// The executable is the CodeGraph CLI installed beside this package: none is on PATH.
+  pub executable_beside_package: bool,
   /// What of the user's environment an explore's CLI would not get.
   pub env_dropped: Vec<EnvDropped>,
   pub cli_version: Option<String>,

@@ -16,11 +16,40 @@ import {
   writeFake,
 } from "../helpers/index.mjs";
 import { assertNothingLeft } from "../helpers/processes.mjs";
+import { runnerOf } from "../helpers/recording.mjs";
 import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
-eachBackend("discovery", ({ explore, exploreWith, diagnose }) => {
+eachBackend("discovery", ({ explore, exploreWith, diagnose }, backend) => {
+  test("none on PATH: the CLI installed beside the package runs (said by diagnose); one inside the workspace only when allowed", async () => {
+    const runner = runnerOf(backend.id);
+    const fake = fakeCli([["stdout", "BESIDE\n"]]);
+    const empty = { PATH: tempDir("pi-codegraph-faults-bin-") };
+    try {
+      runner.setPackageCli(fake.file);
+      assert.equal(expectResult(await exploreWith(undefined, "q", suite.ws, null, null, empty)).text, "BESIDE\n");
+      const d = await withEnv({ PI_CODEGRAPH_BIN: undefined, ...empty }, () => diagnose(suite.ws));
+      assert.equal(d.executable, fake.file);
+      assert.equal(d.executableBesidePackage, true);
+      // On PATH, the one there wins.
+      const onPath = fakeCli([["stdout", "ON PATH\n"]]);
+      const found = await exploreWith(undefined, "q", suite.ws, null, null, { PATH: onPath.dir });
+      assert.equal(expectResult(found).text, "ON PATH\n");
+      // Inside the workspace: the same rule as PATH's.
+      const planted = path.join(suite.ws, "codegraph-beside");
+      fs.copyFileSync(fake.file, planted);
+      fs.chmodSync(planted, 0o755);
+      runner.setPackageCli(planted);
+      expectError(await exploreWith(undefined, "q", suite.ws, null, null, empty), "CODEGRAPH_NOT_FOUND");
+      fs.rmSync(planted);
+    } finally {
+      runner.setPackageCli(null);
+    }
+    expectError(await exploreWith(undefined, "q", suite.ws, null, null, empty), "CODEGRAPH_NOT_FOUND");
+    await assertNothingLeft();
+  });
+
   test("is not executable: CODEGRAPH_SPAWN via PI_CODEGRAPH_BIN; skipped on PATH (CODEGRAPH_NOT_FOUND)", async () => {
     const fake = fakeCli([["stdout", "must never run\n"]]);
     fs.chmodSync(fake.file, 0o644);

@@ -161,6 +161,12 @@ const nativeBackend = {
     }
     return found;
   },
+  /** Where the CodeGraph CLI installed beside this package is (src/lib.rs setPackageCli); nothing without an addon. */
+  setPackageCli: (file) => {
+    try {
+      loadBinding().setPackageCli(typeof file === "string" ? file : null);
+    } catch {}
+  },
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),
   runnerInfo() {

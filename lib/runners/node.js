@@ -30,6 +30,7 @@ const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("../contract/limits.js"
 const { releaseFullOutputs } = require("./node/full-output.js");
 const { changedSource, outlineSource, scanSource } = require("./node/source-thread.js");
 const { runGit } = require("./node/git-run.js");
+const { setPackageCli } = require("./node/discovery.js");
 
 /** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */
 function runnerInfo() {
@@ -38,6 +39,7 @@ function runnerInfo() {
 
 module.exports = {
   runCommand,
+  setPackageCli,
   runnerInfo,
   diagnose,
   releaseFullOutputs,

@@ -10,9 +10,19 @@ const { loadBinding, nativeBackend } = require("./native.js");
 const RUNNER_VAR = "PI_CODEGRAPH_RUNNER";
 
 let chosen;
+/** The CodeGraph CLI installed beside this package (setPackageCli), handed to the runner once chosen; undefined: never set here. */
+let packageCli;
 /** `{ backend, info }`: the runner every call of this process goes to. */
 function choose() {
   if (chosen) return chosen;
+  chosen = chosenRunner();
+  if (packageCli !== undefined) chosen.backend.setPackageCli?.(packageCli);
+  return chosen;
+}
+
+/** The runner PI_CODEGRAPH_RUNNER and the addon decide: `{ backend, info }`. */
+function chosenRunner() {
+  let runner;
   const raw = process.env[RUNNER_VAR];
   const wanted = String(raw ?? "")
     .trim()
@@ -22,22 +32,22 @@ function choose() {
     info: { name: "node", path: null, note, fallback },
   });
   if (wanted === "native") {
-    chosen = { backend: nativeBackend, info: null };
+    runner = { backend: nativeBackend, info: null };
   } else if (wanted === "node") {
-    chosen = nodeRunner(`${RUNNER_VAR}=node`, false);
+    runner = nodeRunner(`${RUNNER_VAR}=node`, false);
   } else {
     const ignored = wanted ? `; ${RUNNER_VAR}=${firstLine(raw).slice(0, 40)} is neither native nor node` : "";
     try {
       loadBinding();
-      chosen = { backend: nativeBackend, info: null };
+      runner = { backend: nativeBackend, info: null };
     } catch (err) {
       if (err.code === "CODEGRAPH_RESOURCES") throw err; // decided on a later call, when it loads
       // One line: what the addon loader found; the whole story is addonInfo().error.
       const why = err.facts?.story?.split(" (tried ")[0] ?? firstLine(err);
-      chosen = nodeRunner(`native addon not loaded: ${why}${ignored}`, true);
+      runner = nodeRunner(`native addon not loaded: ${why}${ignored}`, true);
     }
   }
-  return chosen;
+  return runner;
 }
 
 /** The runner: `{ name, path, note, fallback }` (fallback: the Node runner stands in for the addon). */
@@ -58,6 +68,11 @@ const defaultBackend = {
   runGit: (command, cwd, signal) => choose().backend.runGit(command, cwd, signal),
   outlineSource: (cwd, request, signal) => choose().backend.outlineSource(cwd, request, signal),
   releaseFullOutputs: (paths) => (chosen ? chosen.backend.releaseFullOutputs(paths) : 0),
+  /** Where the CodeGraph CLI installed beside this package is: discovery's last place (after PI_CODEGRAPH_BIN and PATH). */
+  setPackageCli: (file) => {
+    packageCli = typeof file === "string" ? file : null;
+    chosen?.backend.setPackageCli?.(packageCli);
+  },
   runnerInfo,
 };
 for (const name of LIMIT_NAMES) {

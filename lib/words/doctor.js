@@ -90,7 +90,11 @@ function piTestedText(hosts) {
   return `@earendil-works/pi-coding-agent ${range} (tested; they need Node.js ${hosts.nodeFloor.range}); install this package in Pi with \`pi install npm:pi-codegraph\``;
 }
 
+/** After the executable's path, when it is the CLI installed beside this package (lib/runners: discovery's last place). */
+const BESIDE_PACKAGE_TEXT = " (installed beside pi-codegraph: none on PATH)";
+
 module.exports = {
+  BESIDE_PACKAGE_TEXT,
   belowNodeFloorText,
   piTestedText,
   doctorRootLines,

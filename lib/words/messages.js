@@ -126,7 +126,7 @@ const REMEDIATIONS = {
       : OPTIONS_SHAPE,
   CODEGRAPH_WORKSPACE: workspaceRemediation,
   CODEGRAPH_NOT_FOUND: () =>
-    "Install the CodeGraph CLI (npm install -g @colbymchenry/codegraph) and make sure `codegraph` is on PATH, or set PI_CODEGRAPH_BIN to its absolute path.",
+    "Install the CodeGraph CLI (npm install -g @colbymchenry/codegraph) and make sure `codegraph` is on PATH, or set PI_CODEGRAPH_BIN to its absolute path; in a checkout of pi-codegraph, `npm install` there puts the pinned CLI beside it, which is used when none is on PATH.",
   CODEGRAPH_NO_INDEX: noIndexRemediation,
   CODEGRAPH_INDEX_READONLY: readOnlyRemediation,
   CODEGRAPH_INDEX_BUSY: busyRemediation,

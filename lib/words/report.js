@@ -9,7 +9,7 @@ const MORE_LINE = "/codegraph doctor shows the details, /codegraph help the verb
 /** The user's next step for the states a newcomer meets first, shorter than the model's remediation. */
 const USER_STEPS = {
   CODEGRAPH_NOT_FOUND:
-    "Next: install the CodeGraph CLI (npm install -g @colbymchenry/codegraph), or set PI_CODEGRAPH_BIN.",
+    "Next: install the CodeGraph CLI (npm install -g @colbymchenry/codegraph), or set PI_CODEGRAPH_BIN; from a checkout of pi-codegraph, `npm install` there.",
   CODEGRAPH_NO_INDEX: "Next: /codegraph init indexes this workspace.",
   CODEGRAPH_INDEX_INTERRUPTED: "Next: /codegraph rebuild, or /codegraph unlock to use the index as it is.",
 };

@@ -12,6 +12,9 @@ use crate::errors::{CodegraphError, NotFoundReason};
 use crate::files::{canonical, within};
 use crate::manifest::read_manifest;
 
+mod package_cli;
+pub use package_cli::{package_cli, set_package_cli};
+
 /// Names an operator can use to point at a specific CodeGraph install. Never model-controlled.
 pub const BIN_OVERRIDE_VAR: &str = "PI_CODEGRAPH_BIN";
 
@@ -39,6 +42,8 @@ pub struct Launch {
   /// When `executable` is CodeGraph's npm launcher: the platform bundle it would exec, which
   /// runs instead (one Node start fewer), and that bundle's version.
   pub bundle: Option<Bundle>,
+  /// The CLI installed beside this package, run because none is on PATH ([`package_cli`]).
+  pub beside_package: bool,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -108,9 +113,18 @@ pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, Codeg
     }
     true
   });
-  match found {
-    Some(found) => Ok(launch_for(found, env, found_inside, &node_ok)),
-    None => Err(CodegraphError::NotFound {
+  // None on PATH: the CLI installed beside this package, under the same workspace rule.
+  let beside = package_cli().filter(|p| allow_inside || !inside(p));
+  match (found, beside) {
+    (Some(found), _) => Ok(launch_for(found, env, found_inside, &node_ok)),
+    (None, Some(beside)) => {
+      let in_workspace = inside(&beside);
+      Ok(Launch {
+        beside_package: true,
+        ..launch_for(beside, env, in_workspace, &node_ok)
+      })
+    }
+    (None, None) => Err(CodegraphError::NotFound {
       reason: NotFoundReason::NotOnPath {
         names: NAMES,
         skipped,
@@ -225,6 +239,7 @@ pub fn launch_for(
             prefix: vec![shim.into_os_string()],
             in_workspace,
             bundle: None,
+            beside_package: false,
           };
         }
       }
@@ -237,6 +252,7 @@ pub fn launch_for(
       prefix: Vec::new(),
       in_workspace,
       bundle: Some(bundle),
+      beside_package: false,
     };
   }
   Launch {
@@ -245,6 +261,7 @@ pub fn launch_for(
     prefix: Vec::new(),
     in_workspace,
     bundle: None,
+    beside_package: false,
   }
 }
 

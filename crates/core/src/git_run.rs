@@ -233,6 +233,7 @@ pub async fn run_git(
     prefix: Vec::new(),
     in_workspace: false,
     bundle: None,
+    beside_package: false,
   };
   let args = command.argv();
   let out = run(RunSpec {

@@ -7,6 +7,7 @@ const { ignoredSettingsLines } = require("../../words/settings.js");
 const { editedReportText } = require("../../words/staleness.js");
 const { toolsOnText } = require("../../words/tools.js");
 const { MORE_LINE, SYNC_STEP, enclosingStepText, nextStepText, notReadyText } = require("../../words/report.js");
+const { BESIDE_PACKAGE_TEXT } = require("../../words/doctor.js");
 
 /** "native addon /path/x.node", "node (native addon not loaded: …)": the runner in one line. */
 function runnerLine(runner) {
@@ -21,7 +22,7 @@ function executableLine(d) {
   }
   const source = d.cliVersionSource ? ` [version from ${d.cliVersionSource}]` : "";
   const version = d.cliVersion ? ` (${d.cliVersion})${source}` : "";
-  return `${d.executable}${version}${d.executableInWorkspace ? " [inside the workspace]" : ""}`;
+  return `${d.executable}${version}${d.executableInWorkspace ? " [inside the workspace]" : ""}${d.executableBesidePackage ? BESIDE_PACKAGE_TEXT : ""}`;
 }
 
 const MIB = 1024 * 1024;

@@ -107,7 +107,7 @@ async function resolveLeniently(p, depth) {
 }
 
 /**
- * `{ executable, program, prefix, inWorkspace, bundle }`: run `program ...prefix <args>`;
+ * `{ executable, program, prefix, inWorkspace, bundle, besidePackage? }`: run `program ...prefix <args>`;
  * `executable` is what the user has. `home` is the workspace with symlinks resolved.
  * PI_CODEGRAPH_BIN is the user's explicit choice and is used wherever it is; on PATH an
  * executable that resolves inside the workspace is skipped unless the user opted in.
@@ -135,11 +135,24 @@ async function discover(home, env) {
     }
     return true;
   });
-  if (!found) {
-    const names = CODEGRAPH_NAMES;
-    throw notFound({ is: "notOnPath", names, skipped: skipped ?? undefined, allowVariable: ALLOW_WORKSPACE_BIN_VAR });
-  }
-  return launchFor(found, foundInside, env, nodeOk);
+  if (found) return launchFor(found, foundInside, env, nodeOk);
+  // None on PATH: the CLI installed beside this package, under the same workspace rule.
+  const beside = packageCli !== null && (await isRegularFile(packageCli)) ? packageCli : null;
+  const besideInside = beside !== null && (await inside(beside));
+  if (beside && (allowInside || !besideInside))
+    return { ...(await launchFor(beside, besideInside, env, nodeOk)), besidePackage: true };
+  const names = CODEGRAPH_NAMES;
+  throw notFound({ is: "notOnPath", names, skipped: skipped ?? undefined, allowVariable: ALLOW_WORKSPACE_BIN_VAR });
+}
+
+/**
+ * The CodeGraph CLI installed beside this package (the checkout's `node_modules/.bin/codegraph`):
+ * the last place discovery looks, after PI_CODEGRAPH_BIN and PATH (the addon's
+ * discovery/package_cli.rs). Set once by the package when it loads; a relative path is ignored.
+ */
+let packageCli = null;
+function setPackageCli(file) {
+  packageCli = typeof file === "string" && path.isAbsolute(file) ? file : null;
 }
 
 /**
@@ -228,6 +241,7 @@ module.exports = {
   allowsWorkspaceCode,
   resolvesInside,
   discover,
+  setPackageCli,
   readManifest,
   binPath,
   launchFor,

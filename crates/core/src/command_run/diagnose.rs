@@ -33,6 +33,8 @@ pub struct Diagnosis {
   /// What runs instead of `executable` (the npm shim's platform bundle), when that differs.
   pub launcher: Option<PathBuf>,
   pub executable_in_workspace: bool,
+  /// The executable is the CLI installed beside this package (none on PATH).
+  pub executable_beside_package: bool,
   /// What of the user's environment an explore's child would not get.
   pub env_dropped: Vec<Dropped>,
   pub cli_version: Option<Version>,
@@ -136,6 +138,7 @@ pub async fn diagnose_for(
         .within(DIAGNOSE_VERSION_WAIT + Duration::from_millis(600))
         .await;
       d.executable_in_workspace = launch.in_workspace;
+      d.executable_beside_package = launch.beside_package;
       d.launcher = launch.bundle.map(|b| b.launcher);
       d.executable = Some(launch.executable);
     }

@@ -28,7 +28,13 @@ async function diagnose(cwd, workspace) {
   const userEnv = { ...process.env };
   // Pi's workspace, when cwd is another root: only an absolute path counts, as in the addon.
   const onBehalfOf = typeof workspace === "string" && path.isAbsolute(workspace) ? workspace : undefined;
-  const d = { cwd: typeof cwd === "string" ? cwd : "", ready: false, executableInWorkspace: false, envDropped: [] };
+  const d = {
+    cwd: typeof cwd === "string" ? cwd : "",
+    ready: false,
+    executableInWorkspace: false,
+    executableBesidePackage: false,
+    envDropped: [],
+  };
   let problem;
   const checks = (async () => {
     const workspace = await checkWorkspace(d.cwd);
@@ -79,6 +85,7 @@ async function diagnose(cwd, workspace) {
       const v = await probe.within(DIAGNOSE_VERSION_WAIT_MS + 600);
       Object.assign(d, { cliVersion: v?.text, cliVersionSource: v?.source });
       d.executableInWorkspace = launch.inWorkspace;
+      d.executableBesidePackage = launch.besidePackage === true;
       if (launch.bundle) d.launcher = launch.bundle.launcher;
       d.executable = launch.executable;
     }
