@@ -65,7 +65,9 @@ test("interactive Pi shows the status, the call, the collapsed and expanded resu
   });
   assert.match(collapsed, new RegExp(`codegraph_explore ${REQUEST}`));
   assert.doesNotMatch(collapsed, /\$ codegraph explore/, "the request is shown once");
-  assert.match(collapsed, /\*\*Flow \(call path/);
+  // The preview drawn as the expanded view is, in brief: no Markdown markers.
+  assert.match(collapsed, /^\s*Flow \(call path/m);
+  assert.doesNotMatch(collapsed, /\*\*Flow|```/);
   // Pi's own expand hint, naming the key Pi binds (its keyHint, as its read and bash tools show it).
   assert.match(collapsed, /… \d+ more lines, ctrl\+o to expand/);
   assert.match(collapsed, /\d+\.\dKB · \d+ lines · \d+\.\d\ds · codegraph 1\.6\.1/);

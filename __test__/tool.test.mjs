@@ -248,18 +248,15 @@ for (const impl of implementations) {
         assert.match(errExpanded, /secret tail/);
       });
 
-      test("expanded, the answer is Markdown drawn by Pi (no ** or # left); collapsed, blank lines take no preview row; 1 line", () => {
-        const answer = "## Flow\n\n**CheckoutService.checkout**\n\n\nline a\n\nline b\n";
+      test("expanded, the answer is Markdown drawn by Pi (no ** or # left); collapsed too, blank lines and fences take no preview row; 1 line", () => {
+        const answer = "## Flow\n\n**CheckoutService.checkout**\n\n```ts\n\nline a\n\nline `b`\n```\n";
         const result = { content: [{ type: "text", text: answer }], details: { durationMs: 5, cliVersion: "1.6.1" } };
         const expanded = render(tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}));
         assert.match(expanded, /^Flow$/m);
         assert.match(expanded, /^CheckoutService\.checkout$/m);
         assert.doesNotMatch(expanded, /\*\*|^#/m);
         const collapsed = render(tool.renderResult(result, { expanded: false, isPartial: false }, theme, {}));
-        assert.equal(
-          collapsed.split("\n").slice(0, 4).join("\n"),
-          "## Flow\n**CheckoutService.checkout**\nline a\nline b",
-        );
+        assert.equal(collapsed.split("\n").slice(0, 4).join("\n"), "Flow\nCheckoutService.checkout\nline a\nline b");
         const stale = {
           ...result,
           details: {

@@ -218,7 +218,9 @@ for (const impl of implementations) {
 
         test("relations callers: one group per definition of charge; `file` picks one", async () => {
           const both = await env(() => call.relations({ relation: "callers", symbol: "charge" }));
-          assert.match(both.text, /2 distinct definitions/);
+          // CodeGraph's "narrow with --file", in the tool's own parameter.
+          assert.match(both.text, /2 distinct definitions \(narrow with `file`\):/);
+          assert.doesNotMatch(both.text, /--file|--limit/);
           assert.match(both.text, /StripeProcessor::charge .*src\/stripe\.ts:4/);
           assert.match(both.text, /PaymentProcessor::charge .*src\/types\.ts:7/);
           assertNoJson(both.text);

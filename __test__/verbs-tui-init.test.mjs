@@ -78,6 +78,6 @@ test("interactive Pi: /codegraph init below an indexed project, a new index pick
     what: "the explore result",
   });
   assert.match(answered, new RegExp(`codegraph_explore ${REQUEST}`));
-  assert.match(answered, /\*\*Flow \(call path/);
+  assert.match(answered, /^\s*Flow \(call path/m);
   assert.doesNotMatch(answered, /CODEGRAPH_NO_INDEX/);
 });

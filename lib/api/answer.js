@@ -8,7 +8,7 @@
 
 const { cut, countLines, MARKER_LINES } = require("../contract/limits.js");
 const { withWordedDropped } = require("../words/environment.js");
-const { incompleteMarkers, notKept, printedNothing, truncationMarker } = require("../words/marker.js");
+const { inToolWords, incompleteMarkers, notKept, printedNothing, truncationMarker } = require("../words/marker.js");
 const { messageBeforePartial } = require("../words/messages.js");
 
 /**
@@ -22,7 +22,7 @@ function finishAnswer({ text, details: raw, answer }, notes = "") {
   const lead = notes === "" ? "" : `${notes}\n\n`;
   const maxBytes = answer.maxBytes - Buffer.byteLength(lead);
   const maxLines = answer.maxLines - countLines(lead);
-  const body = answer.printedNothing ? printedNothing(answer.subcommand) : text;
+  const body = answer.printedNothing ? printedNothing(answer.subcommand) : inToolWords(text);
   if (!details.truncated && Buffer.byteLength(body) <= maxBytes && countLines(body) <= maxLines)
     return { text: lead + body, details };
   const facts = details.truncated

@@ -120,13 +120,32 @@ function renderResult(peers, result, options, theme, context, doing) {
   if (d.fullOutputPath) footer += `\n${theme.fg("dim", `full output: ${d.fullOutputPath}`)}`;
   else if (d.fullOutputMissing) footer += `\n${theme.fg("dim", `full output not kept: ${d.fullOutputMissing}`)}`;
   if (options.expanded) return expandedAnswer(peers, body, footer, theme);
-  // The preview skips blank lines: they would take its few rows from the answer.
-  const kept = all.slice(0, keptLines).filter((l) => l.trim() !== "");
+  // The preview skips blank lines and code fences: they would take its few rows from the answer.
+  const kept = all.slice(0, keptLines).filter((l) => l.trim() !== "" && !FENCE.test(l));
   const more = kept.length - PREVIEW_LINES;
-  const preview = kept.slice(0, PREVIEW_LINES).join("\n");
+  const preview = kept
+    .slice(0, PREVIEW_LINES)
+    .map((l) => previewLine(l, theme))
+    .join("\n");
   const hint =
     more > 0 ? `\n${theme.fg("muted", `… ${plural(more, "more line")},`)} ${keyHint(EXPAND_KEY, "to expand")}` : "";
-  return new Text(`${theme.fg("toolOutput", preview)}${hint}\n${footer}`, 0, 0);
+  return new Text(`${preview}${hint}\n${footer}`, 0, 0);
+}
+
+/** A Markdown code fence: "```", "```typescript". */
+const FENCE = /^\s*```/u;
+
+/**
+ * One line of the collapsed preview as the expanded view draws it, in brief: a heading's `#`
+ * and `**strong**` bold, a quote's `>` and `` `code` ``'s backticks left out (Pi's Markdown draws the whole answer
+ * when expanded; a preview line is plain text).
+ */
+function previewLine(line, theme) {
+  const heading = /^#{1,6}\s+(.*)$/u.exec(line);
+  const text = (heading ? heading[1] : line.replace(/^>\s?/u, ""))
+    .replace(/\*\*([^*]+)\*\*/gu, (_, strong) => theme.bold(strong))
+    .replace(/`([^`]+)`/gu, "$1");
+  return theme.fg("toolOutput", heading ? theme.bold(text) : text);
 }
 
 /**

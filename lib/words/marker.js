@@ -61,4 +61,23 @@ function incompleteMarkers(f) {
   };
 }
 
-module.exports = { NOT_KEPT_REASONS, incompleteMarkers, notKept, printedNothing, truncationMarker };
+/**
+ * CodeGraph's advice in its CLI's options, said in the tools' own parameters: `narrow with
+ * --file` (callers', callees' and impact's head when a name has several definitions) and `pass
+ * --limit to widen` (a list it cut) name flags the model cannot pass. Each is rewritten to the
+ * same length (`file`, `limit` in backticks), so the answer's counts and caps stay as measured.
+ */
+const CLI_ADVICE = [
+  [/narrow with --file\b/gu, "narrow with `file`"],
+  [/pass --limit to widen/gu, "pass `limit` to widen"],
+];
+const inToolWords = (text) => CLI_ADVICE.reduce((t, [flag, own]) => t.replace(flag, own), text);
+
+module.exports = {
+  inToolWords,
+  NOT_KEPT_REASONS,
+  incompleteMarkers,
+  notKept,
+  printedNothing,
+  truncationMarker,
+};
