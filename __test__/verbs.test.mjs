@@ -162,6 +162,7 @@ for (const impl of implementations) {
         assert.match(said, /^\/codegraph init: done in \d+\.\d s; the agent's CodeGraph tools answer from it now\./);
         assert.match(said, /Indexed 7 files/);
         assert.match(said, /43 nodes, 81 edges in 264ms/);
+        assert.doesNotMatch(said, /wal-valve/, "CodeGraph's debug lines are no summary");
         assert.match(said, /the agent's CodeGraph tools answer from it now\./);
       });
       assert.ok(fs.existsSync(path.join(ws, ".codegraph", "codegraph.db")));

@@ -277,6 +277,8 @@ function lifecycle(sub, grandchild) {
           "◆  Indexed 7 files",
           "│",
           "●  43 nodes, 81 edges in 264ms",
+          // CodeGraph 1.6.1's debug line after a write (its WAL checkpoint).
+          "[wal-valve] checkpoint after write: 12 pages",
         ]),
       );
       return;

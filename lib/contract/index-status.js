@@ -96,13 +96,14 @@ function lastLines(text, n = 20) {
 
 /**
  * CodeGraph's summary of a write: its result lines ("Indexed 7 files", "43 nodes, 81 edges in
- * 264ms", "Already up to date", "Synced 1 changed files", hooks installed), without the progress.
+ * 264ms", "Already up to date", "Synced 1 changed files", hooks installed), without the progress
+ * and its debug lines.
  */
 function writeSummary(text) {
   return contentLines(text).filter(
     (l) =>
       !/^\[\d/.test(l) &&
-      !/^\[worker\]/.test(l) &&
+      !/^\[[a-z][a-z-]*\]/.test(l) && // CodeGraph's debug lines: `[worker] …`, `[wal-valve] …`
       !/^(Scanning|Parsing|Resolving|Linking)\b.*\.\.\.$/.test(l) &&
       !/^(Initializing CodeGraph|Indexing project|Syncing CodeGraph|Done)$/.test(l),
   );
