@@ -225,6 +225,25 @@ const STATES = {
   failed: "failed (the last index write failed: /codegraph rebuild)",
 };
 
+/**
+ * When CodeGraph last wrote the index, as a person reads it: "5 min ago (2026-12-06 09:14 UTC)";
+ * CodeGraph's own text when it is no time; "unknown" without one.
+ */
+function whenText(iso, nowMs = Date.now()) {
+  const at = Date.parse(iso ?? "");
+  if (!Number.isFinite(at)) return iso ?? "unknown";
+  const minutes = Math.round((nowMs - at) / 60000);
+  const ago =
+    minutes < 1
+      ? "just now"
+      : minutes < 60
+        ? `${minutes} min ago`
+        : minutes < 48 * 60
+          ? `${Math.round(minutes / 60)} h ago`
+          : `${Math.round(minutes / 1440)} days ago`;
+  return `${ago} (${new Date(at).toISOString().slice(0, 16).replace("T", " ")} UTC)`;
+}
+
 /** The `/codegraph status` report from the parsed `status --json` facts `s` plus what we know. */
 function indexReport(s, f) {
   const lines = [`CodeGraph index of ${shownPath(s.projectPath ?? f.cwd)}`];
@@ -253,7 +272,7 @@ function indexReport(s, f) {
       `worktree mismatch: ${typeof s.worktreeMismatch === "string" ? s.worktreeMismatch : JSON.stringify(s.worktreeMismatch)}`,
     );
   lines.push(lockLine(f.lock));
-  lines.push(`last indexed: ${s.lastIndexed ?? "unknown"}`);
+  lines.push(`last indexed: ${whenText(s.lastIndexed)}`);
   const count = (n, what) => (Number.isFinite(n) ? `${n} ${what}` : `? ${what}`);
   lines.push(
     `size: ${count(s.fileCount, "files")}, ${count(s.nodeCount, "nodes")}, ${count(s.edgeCount, "edges")}; database ${bytesText(s.dbSizeBytes)}`,
