@@ -192,4 +192,7 @@ test("a write's progress: one bar for the whole write that never goes back as Co
   );
   assert.equal(bars.at(-1), 100);
   assert.match(shown[4], /^codegraph init: step 2 of 4, parsing 50\/100 files · ▰▰▰▰▱▱▱▱▱▱ 42% · 4 s$/);
+  // Each count with what it counts.
+  assert.match(shown[7], /step 3 of 4, resolving 50\/100 references · /);
+  assert.match(shown[10], /step 4 of 4, linking 50\/100 passes · /);
 });

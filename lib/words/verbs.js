@@ -81,6 +81,8 @@ const WRITE_PHASES = ["scanning", "parsing", "resolving", "linking"];
 /** Each phase's share of a whole write (parsing the files is most of it), in percent. */
 const PHASE_SHARE = { scanning: 5, parsing: 75, resolving: 15, linking: 5 };
 const BAR_CELLS = 10;
+/** What a phase counts (CodeGraph 1.6.1: the files it parses, the references it resolves, its linking passes). */
+const PHASE_UNITS = { parsing: "files", resolving: "references", linking: "passes" };
 
 /** How far the whole write is (0-100): the phases before this one, and this one's own percent. */
 function overallPercent(p) {
@@ -104,7 +106,8 @@ function barText(percent) {
 function progressText(verb, p, elapsedMs, withCancel) {
   const parts = [];
   const step = WRITE_PHASES.indexOf(p?.phase);
-  const counts = p?.done !== undefined ? ` ${p.done}/${p.total}${p.phase === "parsing" ? " files" : ""}` : "";
+  const unit = PHASE_UNITS[p?.phase];
+  const counts = p?.done !== undefined ? ` ${p.done}/${p.total}${unit ? ` ${unit}` : ""}` : "";
   if (step >= 0)
     parts.push(`step ${step + 1} of ${WRITE_PHASES.length}, ${p.phase}${counts}`, barText(overallPercent(p)));
   else if (p?.phase) parts.push(`${p.phase}${counts}`);
