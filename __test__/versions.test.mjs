@@ -100,7 +100,7 @@ describe("supports() and versionNotice()", () => {
       assert.match(feature, /^[a-z]+(?: --[a-z-]+)?$/, feature);
       assert.match(since, /^\d+\.\d+\.\d+$/, `${feature}: ${since}`);
     }
-    assert.equal(TESTED_VERSIONS, "1.6.x");
+    assert.equal(TESTED_VERSIONS, "1.6.1", "the version the tests run: the pinned devDependency");
   });
 
   test("a version below a feature's floor does not have it, and says why; at or above it does", () => {
@@ -146,27 +146,35 @@ describe("supports() and versionNotice()", () => {
     assert.deepEqual(supports("0.8.0", "no-such-command"), { ok: true });
   });
 
-  test("inside the tested range: no notice", () => {
-    for (const v of ["1.6.0", "1.6.1", "1.6.7", "1.6.2-rc.1", "v1.6.1"]) assert.equal(versionNotice(v), null, v);
+  test("the tested version: no notice; another of its minor line is said untested (1.6.2 exists outside npm)", () => {
+    for (const v of ["1.6.1", "v1.6.1", "1.6.1-rc.1"]) assert.equal(versionNotice(v), null, v);
+    assert.equal(
+      versionNotice("1.6.2"),
+      "CodeGraph 1.6.2: pi-codegraph is tested with 1.6.1; newer versions are used as they are, untested.",
+    );
+    assert.match(
+      versionNotice("1.6.0"),
+      /^CodeGraph 1\.6\.0 is older than the tested 1\.6\.1 and has no `callers --file`/,
+    );
   });
 
   test("newer: one sentence, used as it is, untested", () => {
     assert.equal(
       versionNotice("9.9.9-fake"),
-      "CodeGraph 9.9.9-fake: pi-codegraph is tested with 1.6.x; newer versions are used as they are, untested.",
+      "CodeGraph 9.9.9-fake: pi-codegraph is tested with 1.6.1; newer versions are used as they are, untested.",
     );
-    assert.match(versionNotice("1.7.0"), /^CodeGraph 1\.7\.0: pi-codegraph is tested with 1\.6\.x;/);
+    assert.match(versionNotice("1.7.0"), /^CodeGraph 1\.7\.0: pi-codegraph is tested with 1\.6\.1;/);
     assert.match(versionNotice("2.0.0"), /newer versions are used as they are, untested\.$/);
   });
 
   test("older: one sentence naming what it lacks, a missing command once (not its options)", () => {
     assert.equal(
       versionNotice("1.4.1"),
-      "CodeGraph 1.4.1 is older than the tested 1.6.x and has no `init --yes`, `callers --file`, `callees --file`, `impact --file`; update CodeGraph to use them.",
+      "CodeGraph 1.4.1 is older than the tested 1.6.1 and has no `init --yes`, `callers --file`, `callees --file`, `impact --file`; update CodeGraph to use them.",
     );
     assert.equal(
       versionNotice("1.0.0-faults"),
-      "CodeGraph 1.0.0-faults is older than the tested 1.6.x and has no `explore`, `node`, `init --yes`, `callers --file`, `callees --file`, `impact --file`; update CodeGraph to use them.",
+      "CodeGraph 1.0.0-faults is older than the tested 1.6.1 and has no `explore`, `node`, `init --yes`, `callers --file`, `callees --file`, `impact --file`; update CodeGraph to use them.",
     );
     const oldest = versionNotice("0.8.0");
     assert.match(oldest, /`callers`, `callees`, `impact`, `explore`, `node`, `init --yes`;/);

@@ -11,8 +11,12 @@
 // first). The features the pinned 1.6.1 has are checked against its `--help` by
 // __test__/versions.test.mjs, so the map cannot drift from the CLI the package is tested with.
 
-/** The versions the package is tested with (the pinned devDependency is 1.6.1): one minor line. */
-const TESTED_VERSIONS = "1.6.x";
+/**
+ * The version the package is tested with: the pinned devDependency, the only one the tests run.
+ * Others of its minor line (1.6.0 on npm, 1.6.2 outside it) are used as they are and said to be
+ * untested; an older one also says what it lacks.
+ */
+const TESTED_VERSIONS = "1.6.1";
 
 /** A feature, as `codegraph <command> [--option]`, → the first version that has it. */
 const CLI_FEATURES = {
@@ -63,7 +67,7 @@ function compareParts(a, b) {
   return a.major - b.major || a.minor - b.minor || a.patch - b.patch;
 }
 
-const TESTED_PARTS = versionParts(TESTED_VERSIONS.replace("x", "0"));
+const TESTED_PARTS = versionParts(TESTED_VERSIONS);
 
 /**
  * The version that added `feature` (a key of CLI_FEATURES) when the installed CodeGraph
@@ -79,7 +83,7 @@ function missingSince(cliVersion, feature) {
 }
 
 /**
- * Where `cliVersion` stands against the tested range, as facts: null inside it (or a version we
+ * Where `cliVersion` stands against the tested version, as facts: null for it (or a version we
  * cannot read); `{ shown, tested, newer: true }` above it; `{ shown, tested, missing }` below it
  * (each missing feature once: a command's options are left out when the command itself is missing).
  */
@@ -87,7 +91,7 @@ function versionStanding(cliVersion) {
   const version = versionParts(cliVersion);
   if (!version) return null;
   const shown = String(cliVersion).trim();
-  if (version.major === TESTED_PARTS.major && version.minor === TESTED_PARTS.minor) return null;
+  if (compareParts(version, TESTED_PARTS) === 0) return null;
   if (compareParts(version, TESTED_PARTS) > 0) return { shown, tested: TESTED_VERSIONS, newer: true };
   const missing = Object.keys(CLI_FEATURES).filter((feature) => missingSince(cliVersion, feature) !== null);
   const commandMissing = new Set(missing.filter((feature) => !feature.includes(" ")));
