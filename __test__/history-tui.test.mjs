@@ -88,8 +88,11 @@ test("an explore row and a node row are drawn as before after /reload and after 
       throw new Error(`${e.message}; screen:\n${screen()}`);
     });
   pi.tmux("clear-history", "-t", `pi-codegraph-history-${process.pid}`);
-  pi.keys("/reload", "Enter");
-  await waitFor(() => /reloaded/i.test(screen()), { timeoutMs: 30000, what: "the reload" });
+  // Enter once the editor shows the command (keys typed ahead of it may be read before it).
+  pi.type("/reload");
+  await waitFor(() => screen().includes("/reload"), { what: "the typed /reload" });
+  pi.keys("Enter");
+  await waitFor(() => screen().includes("Reloaded keybindings"), { timeoutMs: 30000, what: "the reload" });
   assertRowsDrawn(await seen("the rows after /reload"), "after /reload");
 
   pi.relaunch("-c");

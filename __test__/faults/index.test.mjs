@@ -75,11 +75,15 @@ eachBackend("never hangs, never touches the host's stdin", ({ exploreWith, diagn
   test("eight FIFO explores at once do not starve a normal explore after them", async () => {
     const fifoWs = workspaceWithDb(mkfifo);
     const fake = fakeCli([["stdout", "normal answer\n"]]);
-    const stuck = Array.from({ length: 8 }, () => exploreWith(fake.file, "q", fifoWs));
-    const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 20000 });
-    assert.equal(expectResult(outcome).text, "normal answer\n");
-    assert.ok(outcome.ms < 5000, `took ${outcome.ms} ms`);
-    for (const o of await Promise.all(stuck)) expectError(o, "CODEGRAPH_NO_INDEX");
+    // The CLI on PATH for the whole test: the calls overlap, and one call's PI_CODEGRAPH_BIN, put
+    // back when it ends, must not leave a queued call without a CLI (the executable is found first).
+    await withEnv({ PATH: fake.dir }, async () => {
+      const stuck = Array.from({ length: 8 }, () => exploreWith(fake.file, "q", fifoWs));
+      const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 20000 });
+      assert.equal(expectResult(outcome).text, "normal answer\n");
+      assert.ok(outcome.ms < 5000, `took ${outcome.ms} ms`);
+      for (const o of await Promise.all(stuck)) expectError(o, "CODEGRAPH_NO_INDEX");
+    });
     await assertNothingLeft();
   });
 
