@@ -35,10 +35,10 @@ async function linesOf(cwd, file) {
  * line where the source names its callee, else the hop marked `starts` (the call starts at its
  * line). Text matches keep theirs (the scan read the line); an interface's link has no line.
  */
-async function placedCalls(routes, cwd) {
+async function placedCalls(routes, cwd, readLines = linesOf) {
   const files = new Map();
   const read = (file) => {
-    if (!files.has(file)) files.set(file, linesOf(cwd, file));
+    if (!files.has(file)) files.set(file, readLines(cwd, file));
     return files.get(file);
   };
   const placed = [];

@@ -19,6 +19,7 @@ const { answerNotes } = require("./answer-notes.js");
 const { isAsked, isExactly, isQualified, lastPart } = require("./answer-subject.js");
 const { forwardStep, parsed, reverseGraph } = require("./call-graph.js");
 const { placedCalls } = require("./call-lines.js");
+const { callReads } = require("./call-reads.js");
 const { lackedDefinitions, sourcePaths, withSourcePaths } = require("./call-source-path.js");
 const { MOST_PATHS, STEP_BUDGET_SHARE, walked } = require("./call-walk.js");
 const { withStaleness } = require("./staleness.js");
@@ -64,6 +65,8 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
     return { json: d.truncated ? null : parsed(result.text), text: result.text, truncated: d.truncated === true };
   };
   let scanning = null;
+  // What the call reads of the source (outlines, lines), read once.
+  const reads = callReads(deps.outline);
   // The source's definitions of `from` the index lacks, searched for while CodeGraph answers.
   const lacking = new Map();
   if (typeof deps.outline === "function") lackedDefinitions(lastPart(from), { cwd, scan: deps.scan, lacking });
@@ -90,14 +93,15 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
     let text;
     // `from`'s definitions the index lacks (a macro block, far into a large file): from the source.
     const keep = (n) => !isQualified(from) || isAsked(from, { name: n.name, path: n.filePath }) === true; // its file
-    const context = { cwd, scan: deps.scan, outline: deps.outline, indexDir: first?.indexPath, keep, lacking };
+    const { outline, lines } = reads;
+    const context = { cwd, scan: deps.scan, outline, lines, indexDir: first?.indexPath, keep, lacking };
     const graph = impact.json ? reverseGraph(impact.json, askedBy(to)) : null;
     const early = graph ? sourcePaths(graph, lastPart(from), context).catch(() => []) : Promise.resolve([]);
     const own = calls.json ? [] : await early;
     if (own.length > 0) {
       const asked = { impactOf: toName, calleesOf: fromName };
       const outcome = { paths: own.slice(0, MOST_PATHS), bridged: true, reached: new Map(), levels: 0 };
-      text = await answerText({ from, to, graph, depth, definitions: 0, cwd, asked, ...outcome });
+      text = await answerText({ from, to, graph, depth, definitions: 0, cwd, lines, asked, ...outcome });
     } else if (!impact.json || !calls.json) {
       const bad = !impact.json
         ? { answer: impact, name: to, command: pathImpactCommand(to, depth) }
@@ -131,7 +135,8 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
           budget,
           cwd,
           scan: deps.scan,
-          outline: deps.outline,
+          outline,
+          lines,
           indexDir: first?.indexPath,
           started: (s) => (scanning = s),
         });
@@ -143,7 +148,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
         const grown = walk.paths.length === 0 && graphWalk.grow ? await graphWalk.grow() : [];
         if (grown.length > 0) walk = { ...walk, paths: grown, bridged: true };
         const asked = { impactOf: toName, calleesOf: fromName };
-        text = await answerText({ from, to, graph, depth, definitions: step.roots.length, cwd, asked, ...walk });
+        text = await answerText({ from, to, graph, depth, definitions: step.roots.length, cwd, lines, asked, ...walk });
       }
       text = [...others.map(words.otherSymbolText), text].join("\n");
     }
@@ -180,6 +185,7 @@ async function answerText({
   depth,
   definitions,
   cwd,
+  lines,
   asked,
   paths,
   bridged,
@@ -194,7 +200,7 @@ async function answerText({
       definitions,
       from,
       to,
-      paths: await placedCalls(paths, cwd),
+      paths: await placedCalls(paths, cwd, lines),
       depth,
       bridged: bridged && paths.some((p) => p.edges.some((e) => e.text)),
       scan,
@@ -214,7 +220,7 @@ async function answerText({
     reaching,
     reached: stops,
     stops: shown.map((r) => r.node),
-    route: shown[0] ? (await placedCalls([shown[0].route], cwd))[0] : undefined,
+    route: shown[0] ? (await placedCalls([shown[0].route], cwd, lines))[0] : undefined,
     scan,
     scanned,
   });

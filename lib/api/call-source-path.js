@@ -52,7 +52,11 @@ function insideCall(text, open, index) {
  * definition from the source (`unindexed`: why the index lacks it), its text hops marked `text`.
  * `roots`: definitions of the index to start at instead (where its graph has no path from them).
  */
-async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = () => true, roots, lacking }) {
+async function sourcePaths(
+  graph,
+  name,
+  { cwd, scan, outline, lines: readLines = linesOf, indexDir, keep = () => true, roots, lacking },
+) {
   if (typeof scan !== "function" || typeof outline !== "function") return [];
   const unindexed = (n) => lackedDefinitions(n, { cwd, scan, indexDir, lacking });
   const starts = roots ?? (await unindexed(name)).filter(keep).slice(0, MOST_STARTS);
@@ -62,18 +66,12 @@ async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = (
   for (const n of graph.nodes.values())
     if (graph.dist.has(n.id)) reaching.set(n.name, [...(reaching.get(n.name) ?? []), n]);
   for (const list of reaching.values()) list.sort((a, b) => graph.dist.get(a.id) - graph.dist.get(b.id));
-  const outlines = new Map();
-  const outlineOf = (file) => {
-    if (!outlines.has(file))
-      outlines.set(
-        file,
-        Promise.resolve()
-          .then(() => outline(cwd, { paths: [file], deadlineMs: OUTLINE_DEADLINE_MS }))
-          .then((f) => (Array.isArray(f?.files?.[0]?.definitions) ? f.files[0].definitions : []))
-          .catch(() => []),
-      );
-    return outlines.get(file);
-  };
+  // One file's definitions (the call's outlines are read once: lib/api/call-reads.js).
+  const outlineOf = (file) =>
+    Promise.resolve()
+      .then(() => outline(cwd, { paths: [file], deadlineMs: OUTLINE_DEADLINE_MS }))
+      .then((f) => (Array.isArray(f?.files?.[0]?.definitions) ? f.files[0].definitions : []))
+      .catch(() => []);
   const paths = [];
   const seen = new Set(starts.map((s) => s.id));
   let level = starts.map((node) => ({ node, route: { nodes: [node], edges: [] } }));
@@ -82,7 +80,7 @@ async function sourcePaths(graph, name, { cwd, scan, outline, indexDir, keep = (
     for (const { node, route } of level) {
       const defs = await outlineOf(node.filePath);
       const def = defs.find((d) => d.name === node.name && Math.abs(d.line - node.startLine) <= 3);
-      const lines = def && Number.isInteger(def.endLine) ? await linesOf(cwd, node.filePath) : null;
+      const lines = def && Number.isInteger(def.endLine) ? await readLines(cwd, node.filePath) : null;
       if (!lines) continue;
       const nested = new Set(defs.map((d) => d.line)); // a nested definition's line names it, calls nothing
       const last = Math.min(def.endLine, lines.length, def.line + MOST_BODY_LINES);

@@ -42,7 +42,7 @@ const CALLABLE = new Set(["function", "method", "constructor"]);
  * The calls `roots`' bodies make by name: `[{ root, name, line }]`, at most NAMES_PER_BODY a body
  * and MOST_NAMES in all, the first call of each name; empty without an outline.
  */
-async function bodyNames(roots, cwd, outline) {
+async function bodyNames(roots, cwd, outline, readLines) {
   if (typeof outline !== "function") return [];
   const readable = roots.filter((r) => r.filePath && r.startLine !== null);
   const paths = [...new Set(readable.map((r) => r.filePath))];
@@ -59,7 +59,7 @@ async function bodyNames(roots, cwd, outline) {
     const defs = outlines.get(root.filePath) ?? [];
     const def = defs.find((d) => d.name === root.name && Math.abs(d.line - root.startLine) <= 3);
     if (!def || !Number.isInteger(def.endLine) || typeof def.macro === "string") continue;
-    const lines = await linesOf(cwd, root.filePath);
+    const lines = await readLines(cwd, root.filePath);
     if (!lines) continue;
     const starts = new Set(defs.map((d) => d.line)); // a nested definition's line names it, calls nothing
     const last = Math.min(def.endLine, lines.length, def.line + MOST_BODY_LINES);
@@ -86,8 +86,8 @@ async function bodyNames(roots, cwd, outline) {
  * text-match hop to it, `json` CodeGraph's callees answer it came from (its callees, for the
  * walk's next level). `lookup(name)`: CodeGraph's `callees <name> --json` as `{ json }`.
  */
-async function textStep(roots, { cwd, outline, lookup, forwardStep }) {
-  const calls = await bodyNames(roots, cwd, outline);
+async function textStep(roots, { cwd, outline, lines = linesOf, lookup, forwardStep }) {
+  const calls = await bodyNames(roots, cwd, outline, lines);
   const names = [...new Set(calls.map((c) => c.name))];
   const answers = await Promise.allSettled(names.map((n) => lookup(n)));
   const cancelled = answers.find((a) => a.status === "rejected" && a.reason?.code === "CODEGRAPH_CANCELLED");

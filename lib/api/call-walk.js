@@ -52,7 +52,7 @@ function scanNames(graph) {
  * The walk: paths in the graph from `from`'s definitions; else forward from them, level by level,
  * with the source searched meanwhile for the names of what reaches `to`.
  */
-async function walked(graph, step, { data, left, budget, cwd, scan, outline, indexDir, started }) {
+async function walked(graph, step, { data, left, budget, cwd, scan, outline, lines, indexDir, started }) {
   const paths = step.roots.flatMap((r) => pathsWithin(graph, r, MOST_PATHS, { detour: true }));
   const reached = new Map(step.roots.map((r) => [r.id, { node: r, route: { nodes: [r], edges: [] }, level: 0 }]));
   if (paths.length > 0) return { paths: shortestFirst(paths, MOST_PATHS), reached, levels: 0 };
@@ -82,7 +82,7 @@ async function walked(graph, step, { data, left, budget, cwd, scan, outline, ind
   const bare = step.roots.filter((r) => (step.out.get(r.id) ?? []).length === 0);
   if (bare.length > 0 && left() > budget * STEP_BUDGET_SHARE) {
     const lookup = (name) => data(pathCalleesCommand(name));
-    for (const h of await textStep(bare, { cwd, outline, lookup, forwardStep })) {
+    for (const h of await textStep(bare, { cwd, outline, lines, lookup, forwardStep })) {
       const here = reached.get(h.root.id);
       if (reached.has(h.node.id) || !here) continue;
       const route = { nodes: [...here.route.nodes, h.node], edges: [...here.route.edges, h.edge] };
