@@ -134,13 +134,18 @@ function isAsked(asked, def, opens = null) {
     if (got === want || got.endsWith(`.${want}`)) return true;
   }
   const scopes = scopesOf(asked);
-  const segments = def.path.split("/").filter(Boolean);
-  const named = (scope) => segments.some((s) => s === scope || s.replace(/\.[^.]+$/u, "") === scope);
-  if (scopes.length > 0 && scopes.every(named)) return true;
+  if (scopes.length > 0 && scopes.every((scope) => pathNames(def.path, scope))) return true;
   if (def.qualified !== undefined) return false;
   // No qualifier shown: a file that opens no scope of the name the qualifier ends with holds none of its definitions.
   return mayOpen(opens, def) === false ? false : null;
 }
+
+/** Whether `file`'s path names `scope`: a folder or a file, with or without its extension (`src/runtime/context.rs` names `context`). */
+const pathNames = (file, scope) =>
+  file
+    .split("/")
+    .filter(Boolean)
+    .some((s) => s === scope || s.replace(/\.[^.]+$/u, "") === scope);
 
 /** A file's module path: `django/contrib/auth/__init__.py` → `django/contrib/auth`, `src/a/mod.rs` → `src/a`. */
 const modulePath = (file) => file.replace(/\.[^./]+$/u, "").replace(/\/(?:__init__|mod|index)$/u, "");
@@ -292,6 +297,7 @@ module.exports = {
   isExactly,
   isQualified,
   lastPart,
+  pathNames,
   optionValue,
   presented,
   qualifiedParts,

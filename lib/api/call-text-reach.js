@@ -12,6 +12,7 @@
 
 const path = require("node:path");
 const { isScannableName } = require("../contract/definitions.js");
+const { pathNames } = require("./answer-subject.js");
 const { isCommentLine } = require("./blind-spots.js");
 const { mention } = require("./call-graph.js");
 
@@ -29,10 +30,6 @@ function qualifierOf(text, name) {
   const m = new RegExp(`([A-Za-z_$][\\w$]*)\\s*(::|\\.)\\s*${n}\\s*[(<:]`, "u").exec(text);
   return m ? { scope: m[1], attribute: m[2] === "." } : null;
 }
-
-/** Whether `file`'s path names `scope`: a folder or the file's stem (`src/runtime/context.rs` names `context`). */
-const fileNames = (file, scope) =>
-  file.split("/").some((part, i, all) => (i === all.length - 1 ? part.replace(/\.[^.]+$/u, "") : part) === scope);
 
 /**
  * Adds to `graph` (nodes, out, dist) the definitions the search's `matches` show calling one of
@@ -69,7 +66,7 @@ function extendedByText(graph, matches, names, { searched, near }) {
     for (const call of calls) {
       const all = (named.get(call.name) ?? []).filter((t) => t.id !== id);
       const own = all.filter((t) => t.filePath === node.filePath);
-      const scoped = call.qualifier ? all.filter((t) => fileNames(t.filePath, call.qualifier.scope)) : [];
+      const scoped = call.qualifier ? all.filter((t) => pathNames(t.filePath, call.qualifier.scope)) : [];
       // `user.check_password(…)` on a value is a method's call: not a module's function, when another may be meant.
       const methods = call.qualifier?.attribute ? all.filter((t) => t.kind !== "function") : [];
       const chosen = own.length ? own : scoped.length ? scoped : methods.length ? methods : all;
