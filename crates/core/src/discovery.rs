@@ -113,25 +113,26 @@ pub fn discover_in(env: &EnvSnapshot, homes: &[PathBuf]) -> Result<Launch, Codeg
     }
     true
   });
+  if let Some(found) = found {
+    return Ok(launch_for(found, env, found_inside, &node_ok));
+  }
   // None on PATH: the CLI installed beside this package, under the same workspace rule.
-  let beside = package_cli().filter(|p| allow_inside || !inside(p));
-  match (found, beside) {
-    (Some(found), _) => Ok(launch_for(found, env, found_inside, &node_ok)),
-    (None, Some(beside)) => {
-      let in_workspace = inside(&beside);
-      Ok(Launch {
+  if let Some(beside) = package_cli() {
+    let in_workspace = inside(&beside);
+    if allow_inside || !in_workspace {
+      return Ok(Launch {
         beside_package: true,
         ..launch_for(beside, env, in_workspace, &node_ok)
-      })
+      });
     }
-    (None, None) => Err(CodegraphError::NotFound {
-      reason: NotFoundReason::NotOnPath {
-        names: NAMES,
-        skipped,
-        allow_variable: ALLOW_WORKSPACE_BIN_VAR,
-      },
-    }),
   }
+  Err(CodegraphError::NotFound {
+    reason: NotFoundReason::NotOnPath {
+      names: NAMES,
+      skipped,
+      allow_variable: ALLOW_WORKSPACE_BIN_VAR,
+    },
+  })
 }
 
 /// The user opted in to code from inside the workspace (`PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`):
