@@ -87,12 +87,26 @@ test("an explore row and a node row are drawn as before after /reload and after 
     waitFor(() => (bothRows(screen()) ? screen() : null), { timeoutMs: 30000, what }).catch((e) => {
       throw new Error(`${e.message}; screen:\n${screen()}`);
     });
+  // The second turn over (the model's closing text after the node row): Pi refuses /reload while
+  // a response runs ("Wait for the current response to finish before reloading").
+  await waitFor(() => screen().split("FAKE_MODEL_DONE").length > 2, { timeoutMs: 30000, what: "the turn's end" });
   pi.tmux("clear-history", "-t", `pi-codegraph-history-${process.pid}`);
-  // Enter once the editor shows the command (keys typed ahead of it may be read before it).
-  pi.type("/reload");
-  await waitFor(() => screen().includes("/reload"), { what: "the typed /reload" });
-  pi.keys("Enter");
-  await waitFor(() => screen().includes("Reloaded keybindings"), { timeoutMs: 30000, what: "the reload" });
+  const reloaded = () => screen().includes("Reloaded keybindings");
+  const refusals = () => screen().split("before reloading").length;
+  // Enter once the editor shows the command (keys typed ahead of it may be read before it). Pi's
+  // completion list may take that Enter (it completes the command), and a response still ending
+  // refuses it: then it is typed again, a few times at most.
+  for (let attempt = 0; attempt < 3 && !reloaded(); attempt += 1) {
+    const before = refusals();
+    pi.type("/reload");
+    await waitFor(() => screen().includes("/reload"), { what: "the typed /reload" });
+    pi.keys("Enter");
+    await waitFor(() => reloaded() || refusals() > before, { timeoutMs: 10000, what: "the reload" }).catch(() => {});
+    if (!reloaded()) pi.keys("C-u"); // the editor emptied for the next attempt
+  }
+  await waitFor(reloaded, { timeoutMs: 30000, what: "the reload" }).catch((e) => {
+    throw new Error(`${e.message}; screen:\n${screen()}`);
+  });
   assertRowsDrawn(await seen("the rows after /reload"), "after /reload");
 
   pi.relaunch("-c");
