@@ -15,6 +15,7 @@ import path from "node:path";
 import { describe, test } from "node:test";
 import { implementations } from "./helpers/impl.mjs";
 import { isAlive, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
+import { codegraphSaid, hostWith, recordingUi } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
 const { verbCommand } = require("../lib/contract/commands.js");
@@ -127,6 +128,65 @@ for (const impl of implementations) {
     });
   });
 }
+
+// The verbs a user types after a stopped rebuild tell one state (the real CLI, the addon): the
+// unlock dialog names only what CodeGraph's unlock removes (each gone after it), /codegraph,
+// /codegraph status and a second unlock agree that the index is usable but unfinished, and a whole
+// rebuild ends that.
+describe("after a cancelled rebuild, the verbs tell one state", { skip: cliMissing, timeout: 120000 }, () => {
+  test("unlock removes what it names; /codegraph, status and a second unlock agree; a whole rebuild ends it", async () => {
+    const ws = project();
+    const { run } = implementations[0].module;
+    await withEnv(ENV, async () => {
+      await run(verbCommand("init"), ws);
+      const ac = new AbortController();
+      const rebuild = run(verbCommand("rebuild"), ws, ac.signal).catch((e) => e);
+      await waitFor(() => fs.existsSync(path.join(ws, ".codegraph", "rebuild.pid")) && isLive(ws), {
+        timeoutMs: 20000,
+        what: "the rebuild to take its locks",
+      });
+      ac.abort();
+      assert.equal((await rebuild).code, "CODEGRAPH_CANCELLED");
+
+      const host = await hostWith(implementations[0].module, "interrupted");
+      const ctx = { cwd: ws, hasUI: true, ui: recordingUi() };
+      await host.startSession(ctx);
+      const said = (args) => codegraphSaid(host, ctx, args);
+      assert.match(
+        await said(""),
+        /not ready \(CODEGRAPH_INDEX_INTERRUPTED\)[\s\S]*Next: \/codegraph rebuild, or \/codegraph unlock/,
+      );
+
+      const unlocked = await said("unlock");
+      const [dialog] = ctx.ui.confirms;
+      const named = [...dialog.body.matchAll(/(\S+\.codegraph\/\S+?)[,.]? /g)].map((m) => m[1]);
+      assert.deepEqual(
+        named.map((f) => path.basename(f)),
+        ["codegraph.lock"],
+        dialog.body,
+      );
+      assert.equal(fs.existsSync(named[0]), false, "what the dialog named is gone");
+      assert.match(unlocked, /\/codegraph unlock: done in [\s\S]*Note: the index may hold only part of the project/);
+
+      const brief = await said("");
+      assert.match(brief, /^pi-codegraph: ready, from an unfinished index[\s\S]*\nNext: \/codegraph rebuild/);
+      const status = await said("status");
+      assert.match(status, /state: unfinished \(the last index write was stopped before its end/);
+      assert.match(status, /lock: none/);
+      assert.doesNotMatch(status, /stale|extractor changed|state: indexing/);
+
+      const again = await said("unlock");
+      assert.equal(ctx.ui.confirms.length, 1, "nothing to remove: nothing asked");
+      assert.match(again, /^\/codegraph unlock: no stale lock was there; nothing changed\./);
+      assert.doesNotMatch(again, /done/);
+
+      await said("rebuild --yes");
+      assert.match(await said(""), /^pi-codegraph: ready\n/);
+      assert.doesNotMatch(await said("status"), /unfinished|rebuild recommended/);
+      await host.shutdown(ctx);
+    });
+  });
+});
 
 /** The lock names a live process (the write is under way, not yet stopped). */
 function isLive(ws) {

@@ -91,6 +91,13 @@ for (const impl of implementations) {
       const err = await explore("q", ws).catch((e) => e);
       assert.equal(err.code, "CODEGRAPH_INDEX_INTERRUPTED", err.message);
       assert.ok(!(err.details.lockWaitMs > 0), `no wait for a writer that is gone (${err.details.lockWaitMs} ms)`);
+      // A rebuild stopped right after it recreated the database, its lock since removed by unlock:
+      // the rebuild.pid it took first says the database is no init being created.
+      fs.rmSync(path.join(ws, ".codegraph", "codegraph.lock"));
+      const stale = JSON.stringify({ pid: deadPid(), mode: "rebuild" });
+      fs.writeFileSync(path.join(ws, ".codegraph", "rebuild.pid"), stale);
+      const d = await diagnose(ws);
+      assert.equal(d.problemCode, undefined, d.problem);
     });
 
     test("a writer that dies while an explore waits for it, leaving its lock: refused after the wait, the CLI never ran", async () => {

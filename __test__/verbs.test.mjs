@@ -161,7 +161,10 @@ for (const impl of implementations) {
         assert.doesNotMatch(body, /git hooks/, "file watching is on here: no hooks");
         assert.match(said, /^\/codegraph init: done in \d+\.\d s; the agent's CodeGraph tools answer from it now\./);
         assert.match(said, /Indexed 7 files/);
-        assert.match(said, /43 nodes, 81 edges in 264ms/);
+        assert.match(said, /^ {2}43 nodes, 81 edges$/m);
+        // One duration, the one measured: CodeGraph's own (its indexing alone) would disagree with it.
+        assert.equal(said.match(/\d(?:\.\d+)? ?(?:ms|s)\b/g)?.length, 1, said);
+        assert.doesNotMatch(said, /Initialized in/, "the workspace is not said again");
         assert.doesNotMatch(said, /wal-valve/, "CodeGraph's debug lines are no summary");
         assert.match(said, /the agent's CodeGraph tools answer from it now\./);
       });
@@ -250,7 +253,7 @@ for (const impl of implementations) {
       const s = await session(ws, { confirm: false });
       await logged(async (log) => {
         assert.match(await s.cg("sync"), /^\/codegraph sync: done in /);
-        assert.match(await s.cg("unlock"), /^\/codegraph unlock: done in /);
+        assert.match(await s.cg("unlock"), /^\/codegraph unlock: (done in |no stale lock was there; nothing changed)/);
         assert.deepEqual(argvs(log), [["sync"], ["unlock"]]);
       });
       assert.equal(s.ui.confirms.length, 0);
@@ -460,7 +463,7 @@ for (const impl of implementations) {
             const said = await running;
             assert.match(
               said,
-              /^\/codegraph rebuild: cancelled after \d+\.\d s, CodeGraph stopped; the index may be partial: run \/codegraph rebuild again\.$/,
+              /^\/codegraph rebuild: cancelled after \d+\.\d s, CodeGraph stopped; the index may hold only part of the project: \/codegraph rebuild builds it whole, \/codegraph unlock uses it as it is\.$/,
             );
             await waitFor(() => !isAlive(pids.self) && !isAlive(pids.grandchild), {
               timeoutMs: 5000,

@@ -46,6 +46,8 @@ function parseIndexStatus(text) {
       },
       worktreeMismatch: raw.worktreeMismatch ?? null,
       builtWithVersion: str(index.builtWithVersion),
+      // null once a build started and never finished (CodeGraph records it when one finishes).
+      builtWithExtractionVersion: num(index.builtWithExtractionVersion),
       reindexRecommended: index.reindexRecommended === true,
       state: str(index.state),
       pendingRefs: num(index.pendingRefs),
@@ -109,4 +111,20 @@ function writeSummary(text) {
   );
 }
 
-module.exports = { contentLines, parseIndexStatus, writeProgress, lastLines, writeSummary };
+/** CodeGraph's own time in a result line ("43 nodes, 81 edges in 642ms"): the verb says the one we measured. */
+const OWN_TIME = /\s+in\s+\d+(?:\.\d+)?\s*(?:ms|s|m)$/;
+
+/**
+ * What a finished write said, as facts: `summary` (its last result lines, without CodeGraph's own
+ * time and its "Initialized in <workspace>"), `upToDate` (a sync that found nothing to do),
+ * `nothingToDo` (an unlock that found no stale lock).
+ */
+function writeOutcome(text) {
+  const summary = writeSummary(text)
+    .filter((l) => !/^Initialized in /.test(l))
+    .map((l) => l.replace(OWN_TIME, ""))
+    .slice(-8);
+  return { summary, upToDate: /Already up to date/.test(text), nothingToDo: /nothing to do/i.test(text) };
+}
+
+module.exports = { contentLines, parseIndexStatus, writeProgress, lastLines, writeOutcome, writeSummary };

@@ -4,6 +4,9 @@
 const { shownPath } = require("./paths.js");
 
 const SYNC_STEP = "Next: /codegraph sync brings the index up to date.";
+/** Ready, but from the part of the project a stopped rebuild wrote (lib/pi/commands/index-files.js unfinishedRebuild). */
+const UNFINISHED_READY = "ready, from an unfinished index (its last rebuild was stopped before the end)";
+const UNFINISHED_STEP = "Next: /codegraph rebuild builds the whole project's index.";
 const MORE_LINE = "/codegraph doctor shows the details, /codegraph help the verbs.";
 
 /** The user's next step for the states a newcomer meets first, shorter than the model's remediation. */
@@ -30,4 +33,12 @@ const enclosingStepText = (ancestorIndex) =>
 const notReadyText = (code, problem) =>
   `pi-codegraph: not ready (${code})${problem ? `: ${String(problem).split("\n")[0]}` : ""}`;
 
-module.exports = { MORE_LINE, SYNC_STEP, enclosingStepText, nextStepText, notReadyText };
+module.exports = {
+  MORE_LINE,
+  SYNC_STEP,
+  UNFINISHED_READY,
+  UNFINISHED_STEP,
+  enclosingStepText,
+  nextStepText,
+  notReadyText,
+};

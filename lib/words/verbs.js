@@ -121,8 +121,15 @@ function loaderText(verb, p, elapsedMs) {
   return progressText(verb, p, elapsedMs, false);
 }
 
+/** The index holds part of the project: a rebuild was stopped before its end (its rebuild.pid is left). */
+const UNFINISHED_TEXT =
+  "the index may hold only part of the project: its last rebuild was stopped before the end; /codegraph rebuild builds it whole";
+
 /** The result of a finished write: measured duration, CodeGraph's summary lines, what follows. */
 function doneText(verb, f) {
+  // An unlock with no stale lock to remove: nothing changed, and "done" would say otherwise.
+  if (verb === "unlock" && f.nothingToDo && !f.lockLeft)
+    return `/codegraph unlock: no stale lock was there; nothing changed.${f.unfinished ? ` Note: ${UNFINISHED_TEXT}.` : ""}`;
   // What it means for the user, in the same sentence: the agent's tools, or why they still cannot answer.
   const after =
     verb === "uninit"
@@ -136,6 +143,7 @@ function doneText(verb, f) {
     lines.push(
       `A lock file is still there (${shownPath(f.lockLeft)}); run \`codegraph unlock\` in the workspace to read CodeGraph's reason.`,
     );
+  if (f.ready && f.unfinished && verb !== "uninit") lines.push(`Note: ${UNFINISHED_TEXT}.`);
   return lines.join("\n");
 }
 
@@ -144,7 +152,8 @@ function failedText(verb, err, f) {
   if (err?.code === "CODEGRAPH_CANCELLED") {
     const after = {
       init: "; the index may be partial: /codegraph rebuild finishes it, /codegraph uninit removes it",
-      rebuild: "; the index may be partial: run /codegraph rebuild again",
+      rebuild:
+        "; the index may hold only part of the project: /codegraph rebuild builds it whole, /codegraph unlock uses it as it is",
       sync: "; run /codegraph sync again to finish the update",
     }[verb];
     return `/codegraph ${verb}: cancelled after ${durationText(f.durationMs)}, CodeGraph stopped${after ?? ""}.`;
@@ -216,7 +225,7 @@ const noIndexDirText = (verb, d) =>
 
 /** The lock line of the status report: `lock` is { live: problem } | { stale: [paths] } | null. */
 function lockLine(lock) {
-  if (!lock) return "lock: none";
+  if (!lock) return "lock: none (no CodeGraph writer runs)";
   if (lock.live) return `lock: held by a live CodeGraph writer (${lock.live})`;
   return `lock: stale (${lock.stale.map(shownPath).join(", ")}): no CodeGraph writer runs; /codegraph unlock removes it`;
 }
@@ -224,9 +233,26 @@ function lockLine(lock) {
 const STATES = {
   complete: "complete",
   partial: "partial (an index write did not finish: /codegraph rebuild)",
-  indexing: "indexing (a write is running, or one was interrupted: /codegraph rebuild if none runs)",
   failed: "failed (the last index write failed: /codegraph rebuild)",
 };
+
+/**
+ * CodeGraph's `index.state` in words, with what the lock files say: "indexing" is a write under way
+ * only while a writer lives; with none, or with a stopped rebuild's rebuild.pid left (its state may
+ * be null: stopped before it marked the run), the index is unfinished. Null when nothing is known.
+ */
+function stateText(s, f) {
+  if (s.state === "indexing" && f.lock?.live) return "indexing (a CodeGraph write is running now)";
+  if (s.state === "indexing" || (f.unfinished && s.state !== "complete"))
+    return "unfinished (the last index write was stopped before its end, so the index may hold only part of the project: /codegraph rebuild builds it whole)";
+  return s.state ? (STATES[s.state] ?? s.state) : null;
+}
+
+/** Why CodeGraph recommends a rebuild: no build of this index ever finished, or its extractor changed since. */
+const rebuildWhyText = (s) =>
+  s.builtWithExtractionVersion === undefined
+    ? "rebuild recommended: no build of this index has finished; run /codegraph rebuild (sync will not fix this)"
+    : "rebuild recommended: CodeGraph's extractor changed since this index was built; run /codegraph rebuild (sync will not fix this)";
 
 /**
  * When CodeGraph last wrote the index, as a person reads it: "5 min ago (2026-12-06 09:14 UTC)";
@@ -254,11 +280,10 @@ function indexReport(s, f) {
   const built = s.builtWithVersion ?? "unknown";
   const differ = s.builtWithVersion && cli !== "unknown" && s.builtWithVersion !== cli;
   lines.push(`versions: CLI ${cli}; index built with ${built}${differ ? " (they differ)" : ""}`);
-  if (s.state) lines.push(`state: ${STATES[s.state] ?? s.state}`);
-  if (s.reindexRecommended)
-    lines.push(
-      "rebuild recommended: CodeGraph's extractor changed since this index was built; run /codegraph rebuild (sync will not fix this)",
-    );
+  const state = stateText(s, f);
+  if (state) lines.push(`state: ${state}`);
+  // An unfinished index's state line says it already.
+  if (s.reindexRecommended && !state?.startsWith("unfinished")) lines.push(rebuildWhyText(s));
   const p = s.pendingChanges;
   if (p) {
     const total = (p.added ?? 0) + (p.modified ?? 0) + (p.removed ?? 0);
@@ -316,6 +341,7 @@ const unknownProjectText = (verb, label, labels) =>
   `/codegraph ${verb}: no project is named ${JSON.stringify(label)}${labels.length ? `; the projects: ${labels.join(", ")}` : "; /codegraph projects lists them"}. Nothing was run.`;
 
 module.exports = {
+  UNFINISHED_TEXT,
   enclosingChoiceText,
   pickProjectText,
   pickTitleText,

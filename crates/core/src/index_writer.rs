@@ -82,10 +82,11 @@ pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, CodegraphError>
         outside: Some(outside),
       }));
     }
-    locked |= !rebuild;
+    locked = true;
   }
-  // An init that took its lock is past creating the database: with its writer gone, the write
-  // was interrupted ([`interrupted_write`]), however short the database it left.
+  // A write that took its lock (an init's `codegraph.lock`, a rebuild's `rebuild.pid`, taken
+  // before it recreates the database) is past creating the database: with its writer gone, the
+  // write was interrupted ([`interrupted_write`]), however short the database it left.
   if locked {
     return Ok(None);
   }

@@ -5,26 +5,50 @@
 const fs = require("node:fs");
 const path = require("node:path");
 
-/** CodeGraph's lock files (lib/runners/node/index-writer.js). */
-const LOCK_FILES = ["codegraph.lock", "rebuild.pid"];
+/**
+ * The lock every CodeGraph write holds (crates/core/src/index_writer.rs), and the only file
+ * `codegraph unlock` removes (besides its daemon's files): a stale one blocks CodeGraph's next write.
+ */
+const LOCK_FILE = "codegraph.lock";
+/**
+ * What `codegraph index` holds for a whole rebuild and removes when it ends, however it ends; left
+ * behind only when the rebuild was stopped (killed, cancelled). CodeGraph replaces it at the next
+ * rebuild and `unlock` leaves it, so it is no lock to remove: it says the index is unfinished.
+ */
+const REBUILD_FILE = "rebuild.pid";
 
-/** CodeGraph's lock files present in the index directory `indexDir` (none without one). */
-function lockFilesIn(indexDir) {
-  if (typeof indexDir !== "string" || indexDir === "") return [];
-  return LOCK_FILES.map((name) => path.join(indexDir, name)).filter((file) => {
-    try {
-      return fs.statSync(file).isFile();
-    } catch {
-      return false;
-    }
-  });
+const fileIn = (indexDir, name) => {
+  if (typeof indexDir !== "string" || indexDir === "") return null;
+  const file = path.join(indexDir, name);
+  try {
+    return fs.statSync(file).isFile() ? file : null;
+  } catch {
+    return null;
+  }
+};
+
+/** CodeGraph's lock file in the index directory `indexDir`, as a list: what `unlock` would remove. */
+function staleLocksIn(indexDir) {
+  const lock = fileIn(indexDir, LOCK_FILE);
+  return lock ? [lock] : [];
 }
 
-/** The lock as the status report shows it: a live writer, stale files, or none. */
+/** No writer runs on the diagnosed index (the core judged it, crates/core/src/index_writer.rs). */
+const noWriter = (diagnosis) => diagnosis?.problemCode !== "CODEGRAPH_INDEX_BUSY";
+
+/** The lock as the status report shows it: a live writer, a stale lock, or none. */
 function lockState(diagnosis) {
-  if (diagnosis?.problemCode === "CODEGRAPH_INDEX_BUSY") return { live: diagnosis.indexProblem ?? diagnosis.problem };
-  const stale = lockFilesIn(diagnosis?.indexDir);
+  if (!noWriter(diagnosis)) return { live: diagnosis.indexProblem ?? diagnosis.problem };
+  const stale = staleLocksIn(diagnosis?.indexDir);
   return stale.length ? { stale } : null;
+}
+
+/**
+ * The `rebuild.pid` a stopped rebuild left, when no writer runs: the index holds what that rebuild
+ * had written (part of the project) until a rebuild finishes; null otherwise.
+ */
+function unfinishedRebuild(diagnosis) {
+  return noWriter(diagnosis) ? fileIn(diagnosis?.indexDir, REBUILD_FILE) : null;
 }
 
 /**
@@ -37,4 +61,4 @@ function ownIndexPath(diagnosis) {
   return typeof dir === "string" && dir !== "" && fs.existsSync(path.join(dir, "codegraph.db")) ? dir : null;
 }
 
-module.exports = { lockFilesIn, lockState, ownIndexPath };
+module.exports = { lockState, ownIndexPath, staleLocksIn, unfinishedRebuild };

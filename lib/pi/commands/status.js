@@ -6,7 +6,16 @@ const { printable } = require("../../contract/text.js");
 const { ignoredSettingsLines } = require("../../words/settings.js");
 const { editedReportText } = require("../../words/staleness.js");
 const { toolsOnText } = require("../../words/tools.js");
-const { MORE_LINE, SYNC_STEP, enclosingStepText, nextStepText, notReadyText } = require("../../words/report.js");
+const {
+  MORE_LINE,
+  SYNC_STEP,
+  UNFINISHED_READY,
+  UNFINISHED_STEP,
+  enclosingStepText,
+  nextStepText,
+  notReadyText,
+} = require("../../words/report.js");
+const { unfinishedRebuild } = require("./index-files.js");
 const { BESIDE_PACKAGE_TEXT } = require("../../words/doctor.js");
 
 /** "native addon /path/x.node", "node (native addon not loaded: …)": the runner in one line. */
@@ -71,8 +80,10 @@ function envDroppedLines(dropped) {
  * changed since the index: a.ts, b.ts" (`state.ledger`); `changed`: whether any are.
  */
 function readyText(diagnosis, state) {
+  const unfinished = unfinishedRebuild(diagnosis) !== null;
   const edited = state.ledger?.count() ?? 0;
   const cut = state.ledger?.cut?.() ?? null;
+  if (unfinished) return { text: UNFINISHED_READY, changed: false, unfinished };
   if (edited === 0 && !cut) return { text: "ready", changed: false };
   const names = (state.ledger?.files?.() ?? []).map((file) => path.relative(diagnosis.cwd, file));
   return { text: editedReportText(edited, state.ledger?.more?.() ?? false, names, cut), changed: edited > 0 };
@@ -157,8 +168,9 @@ function briefReport(diagnosis, state) {
     const lines = [notReadyText(serving.problemCode, serving.problem), next, MORE_LINE];
     return lines.map(printable).join("\n");
   }
-  const { text, changed } = readyText(diagnosis, state);
-  return [`pi-codegraph: ${text}`, ...(changed ? [SYNC_STEP] : []), MORE_LINE].map(printable).join("\n");
+  const { text, changed, unfinished } = readyText(diagnosis, state);
+  const next = unfinished ? [UNFINISHED_STEP] : changed ? [SYNC_STEP] : [];
+  return [`pi-codegraph: ${text}`, ...next, MORE_LINE].map(printable).join("\n");
 }
 
 /** `/codegraph doctor`: readiness and changed files checked again, then the whole report, a warning when not ready. */

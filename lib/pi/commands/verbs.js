@@ -6,7 +6,7 @@
 // stop it, and says what happened. Words: lib/words/verbs.js.
 
 const { verbCommand } = require("../../contract/commands.js");
-const { lockFilesIn, lockState, ownIndexPath } = require("./index-files.js");
+const { lockState, ownIndexPath, staleLocksIn, unfinishedRebuild } = require("./index-files.js");
 const {
   NEED_YES,
   VERB_FEATURES,
@@ -16,7 +16,7 @@ const {
   verbSupport,
   watchOff,
 } = require("./verb-rules.js");
-const { lastLines, parseIndexStatus, writeProgress, writeSummary } = require("../../contract/index-status.js");
+const { lastLines, parseIndexStatus, writeOutcome, writeProgress } = require("../../contract/index-status.js");
 const { spokenRoot, verbTarget } = require("./verb-target.js");
 const { canBuildProgressBox, progressBox } = require("./progress-box.js");
 const { notOwnRefusal } = require("./verb-refusal.js");
@@ -29,13 +29,8 @@ const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport
 const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("../../words/verbs.js");
 const { nothingToCancelText, progressText, unknownVerbText, unreadableStatusText } = require("../../words/verbs.js");
 const { bugText, noIndexDirText, unsupportedText } = require("../../words/verbs.js");
-const {
-  pickProjectText,
-  pickTitleText,
-  projectHeadText,
-  typeLabelText,
-  unknownProjectText,
-} = require("../../words/verbs.js");
+const { pickProjectText, pickTitleText, projectHeadText } = require("../../words/verbs.js");
+const { typeLabelText, unknownProjectText } = require("../../words/verbs.js");
 
 /** How often the progress line is redrawn (our own clock; the CLI may print nothing for long). */
 const PROGRESS_TICK_MS = 1000;
@@ -227,7 +222,7 @@ async function verbOf(args, ctx, env) {
         gitHooksDir: d.gitHooksDir,
         ancestorIndex: d.ancestorIndex,
         indexBytes: d.indexBytes,
-        locks: verb === "unlock" ? lockFilesIn(d.indexDir) : [],
+        locks: verb === "unlock" ? staleLocksIn(d.indexDir) : [],
       });
       let ok = false;
       try {
@@ -305,14 +300,11 @@ async function runWrite(verb, ctx, env, cwd) {
     const facts = { durationMs, cwd, ancestorIndex: d.ancestorIndex, subcommand: verbCommand(verb).subcommand };
     return env.say(ctx, failedText(verb, err, facts), type);
   }
-  const end = outputEnd(outcome.value, env.glue);
-  const summary = writeSummary(end).slice(-8);
-  const left = verb === "unlock" ? lockFilesIn(d.indexDir).find((f) => f.endsWith("codegraph.lock")) : undefined;
   const text = doneText(verb, {
+    ...writeOutcome(outputEnd(outcome.value, env.glue)),
     durationMs,
-    summary,
-    lockLeft: left,
-    upToDate: /Already up to date/.test(end),
+    lockLeft: verb === "unlock" ? staleLocksIn(d.indexDir)[0] : undefined,
+    unfinished: unfinishedRebuild(d),
     ready: d.ready,
     problemCode: d.problemCode,
   });
@@ -332,7 +324,13 @@ async function indexStatus(ctx, env, d, cwd) {
   const facts = parseIndexStatus(result.text);
   if (!facts) return env.say(ctx, unreadableStatusText(result.text), "warning");
   const changedNames = await changedFileNames(env.glue.run, cwd, facts, onBehalf(cwd, ctx));
-  const report = indexReport(facts, { cwd, cliVersion: d.cliVersion, lock: lockState(d), changedNames });
+  const report = indexReport(facts, {
+    cwd,
+    cliVersion: d.cliVersion,
+    lock: lockState(d),
+    unfinished: unfinishedRebuild(d),
+    changedNames,
+  });
   return env.say(ctx, report, "info");
 }
 

@@ -82,10 +82,11 @@ async function activeWriter(indexDir) {
     elsewhere ??= outsideHolder(indexDir);
     const outside = await elsewhere;
     if (outside) return { lock, pid, rebuild, ...outside };
-    if (!rebuild) locked = true;
+    locked = true;
   }
-  // An init that took its lock is past creating the database: with its writer gone, the write
-  // was interrupted (interruptedWrite), however short the database it left.
+  // A write that took its lock (an init's codegraph.lock, a rebuild's rebuild.pid, taken before it
+  // recreates the database) is past creating the database: with its writer gone, the write was
+  // interrupted, however short the database it left.
   if (locked) return null;
   const db = path.join(indexDir, "codegraph.db");
   return (await beingCreated(db)) ? { lock: db, pid: 0, rebuild: false } : null;

@@ -230,4 +230,14 @@ fn a_one_page_database_behind_a_lock_whose_writer_is_gone_is_interrupted_not_bei
     "the init took its lock and is gone"
   );
   assert!(interrupted_write(dir.path()).expect("readable").is_some());
+  // A rebuild stopped right after it recreated the database, its lock removed by `unlock`: the
+  // rebuild.pid it took first says the database is past being created.
+  std::fs::remove_file(dir.path().join("codegraph.lock")).unwrap();
+  let stale = format!(r#"{{"pid":{},"mode":"rebuild"}}"#, dead_pid());
+  std::fs::write(dir.path().join("rebuild.pid"), stale).unwrap();
+  assert_eq!(
+    writer(dir.path()),
+    None,
+    "the rebuild took its lock and is gone"
+  );
 }
