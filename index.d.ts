@@ -366,6 +366,8 @@ export declare const FALLBACK_LINE: string;
 export interface Peers {
   Type: unknown;
   Text: unknown;
+  /** pi-tui's `Box`: a `/codegraph` report's card in the transcript (else the report is a notice). */
+  Box?: unknown;
   /** pi-ai's `StringEnum`, for the focused tools' enum fields (relation, kind). */
   StringEnum?: unknown;
   /** Pi's `getAgentDir`: where `/codegraph tools` saves the choice per project (else PI_CODING_AGENT_DIR, ~/.pi/agent). */

@@ -2,7 +2,8 @@
 // its session kept, a loopback model that calls codegraph_explore, then codegraph_node. After
 // `/reload` and after `pi -c` (the session resumed by a new Pi), both rows are drawn by the
 // package's renderers as before (the request or the symbol on one line, the collapsed answer
-// with its footer), never by Pi's default (the arguments as JSON, the whole answer).
+// with its footer), never by Pi's default (the arguments as JSON, the whole answer); and a
+// bare `/codegraph` typed before them is drawn again as its card (a report kept in the transcript).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -65,7 +66,14 @@ function assertRowsDrawn(shown, when) {
   assert.match(shown, new RegExp(`codegraph_node ${SYMBOL}`), `${when}: the node row's symbol`);
   assert.doesNotMatch(shown, /"request"|"symbol"/, `${when}: no arguments as JSON`);
   assert.equal(shown.match(/· codegraph 1\.6\.1/g)?.length, 2, `${when}: two collapsed answers with their footers`);
+  assert.match(shown, REPORT_CARD, `${when}: the report's card`);
 }
+
+/**
+ * Bare /codegraph's card, by its last line (its head may scroll off a 50-line screen): Pi draws a
+ * custom entry only through its renderer, so the line is there only if the package's drew it.
+ */
+const REPORT_CARD = /^ *\/codegraph doctor shows the details, \/codegraph help the verbs\. *$/m;
 
 const bothRows = (shown) =>
   shown.includes(`codegraph_node ${SYMBOL}`) && (shown.match(/· codegraph 1\.6\.1/g)?.length ?? 0) >= 2;
@@ -75,6 +83,11 @@ test("an explore row and a node row are drawn as before after /reload and after 
   timeout: 120000,
 }, async () => {
   await waitFor(() => screen().includes("⬡ codegraph"), { timeoutMs: 20000, what: "Pi's status bar" });
+  pi.keys("/codegraph", "Enter");
+  await waitFor(() => /^ *\/codegraph *\n *pi-codegraph: ready/m.test(screen()), {
+    timeoutMs: 10000,
+    what: "the report's card, titled",
+  });
   pi.keys("How does checkout reach charge?", "Enter");
   await waitFor(() => /· codegraph 1\.6\.1/.test(screen()), { timeoutMs: 30000, what: "the explore row" });
   pi.keys("Where is applyDiscount?", "Enter");

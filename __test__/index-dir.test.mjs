@@ -204,9 +204,9 @@ for (const impl of implementations) {
         assert.match(ui.confirms[0].body, new RegExp(`Creates ${ws}/\\.codegraph-wsl/`));
         assert.ok(fs.existsSync(path.join(ws, ".codegraph-wsl", "codegraph.db")));
         assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph");
-        // A rebuild's stale rebuild.pid, where CodeGraph keeps it.
-        const stale = path.join(ws, ".codegraph-wsl", "rebuild.pid");
-        fs.writeFileSync(stale, JSON.stringify({ pid: 2147483646, mode: "rebuild", startedAt: 1 }));
+        // A stale codegraph.lock, where CodeGraph keeps it (what its unlock removes).
+        const stale = path.join(ws, ".codegraph-wsl", "codegraph.lock");
+        fs.writeFileSync(stale, "2147483646");
         assert.match(await said("status"), new RegExp(`lock: stale \\(${stale.replace(/[.]/g, "\\.")}\\)`));
         await said("unlock");
         assert.ok(ui.confirms.at(-1).body.includes(`Removes ${stale}`), ui.confirms.at(-1).body);

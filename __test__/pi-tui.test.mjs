@@ -119,6 +119,12 @@ test("interactive Pi shows the status, the call, the collapsed and expanded resu
     timeoutMs: 10000,
     what: "did you mean",
   });
+  // Reports are kept in the transcript, each a card titled by what was typed: the notice after
+  // them (Pi draws one dim and replaces it with the next) left both on screen.
+  const kept = screen();
+  assert.match(kept, /^ *\/codegraph doctor *$/m, "the doctor report's card");
+  assert.match(kept, /last error: none/, "the doctor report, still on screen");
+  assert.match(kept, /\/codegraph doctor shows the details/, "the short report, still on screen");
   await submit("/codegraph help", "The verbs, a line each");
   const help = await waitFor(() => (/\/codegraph help +The verbs, a line each/.test(screen()) ? screen() : null), {
     timeoutMs: 10000,

@@ -12,6 +12,12 @@ const { COMMAND_DESCRIPTION, startFailedText } = require("../words/command.js");
  */
 const SERVING_EVENT = "pi-codegraph:serving";
 
+/**
+ * The custom type of a `/codegraph` report kept in the transcript (lib/pi/report-entry.js): the
+ * renderer is registered under it while Pi loads the extension, so a resumed session draws them.
+ */
+const REPORT_ENTRY = "pi-codegraph-report";
+
 /** What the names of this package's tools begin with (codegraph_explore, codegraph_node, …). */
 const TOOL_PREFIX = "codegraph_";
 
@@ -39,15 +45,13 @@ function sayFailure(ctx, text) {
 }
 
 /**
- * Pi's resolver of a tool's renderers by name (`(toolName, next)`): `next()` (another copy's, or
- * the registered tool's) first, else this package's renderers for its own tools' names. Pi's peers
- * are asked for on the first row of ours (a value under Pi; a promise elsewhere, those rows then
- * drawn by Pi until it settles); the renderers' modules load then too, not at Pi's start.
+ * Pi's peers, asked for on first use (a value under Pi; a promise elsewhere, undefined until it
+ * settles): the first row or report drawn, not Pi's start.
  */
-function rendererResolver(getPeers) {
+function peersOnFirstUse(getPeers) {
   let peers;
   let asked = false;
-  const ready = () => {
+  return () => {
     if (!asked) {
       asked = true;
       const got = getPeers();
@@ -56,13 +60,27 @@ function rendererResolver(getPeers) {
     }
     return peers;
   };
+}
+
+/**
+ * Pi's resolver of a tool's renderers by name (`(toolName, next)`): `next()` (another copy's, or
+ * the registered tool's) first, else this package's renderers for its own tools' names (their
+ * modules loaded on the first row of ours; until Pi's peers are there, Pi draws those rows).
+ */
+function rendererResolver(peers) {
   return (toolName, next) => {
     const registered = next();
     if (registered || typeof toolName !== "string" || !toolName.startsWith(TOOL_PREFIX)) return registered;
-    const ofPi = ready();
+    const ofPi = peers();
     return ofPi ? require("./tools/renderers.js").toolRenderers(toolName, ofPi) : undefined;
   };
 }
+
+/** Pi's renderer of a report entry (lib/pi/report-entry.js, loaded on the first one drawn). */
+const reportRenderer = (peers) => (entry, _options, theme) => {
+  const ofPi = peers();
+  return ofPi?.Box ? require("./report-entry.js").renderReport(entry, theme, ofPi) : undefined;
+};
 
 /**
  * Builds the Pi extension factory over `getGlue()` (the package: its calls plus extensionInfo()
@@ -88,9 +106,11 @@ function createExtension(getGlue, getPeers) {
     /** The session this copy serves, from session_start to session_shutdown: `{ sessionManager, started, handlers, stopAnswering, ended }`. */
     let serving;
 
-    // The rows of a resumed or reloaded session are drawn before the tools are registered: their
-    // renderers by name, from now on (lib/pi/tools/renderers.js; a registered tool's come first).
-    if (typeof pi.registerToolRenderer === "function") pi.registerToolRenderer(rendererResolver(getPeers));
+    // The rows and reports of a resumed or reloaded session are drawn before the session's start:
+    // their renderers from now on (lib/pi/tools/renderers.js, a registered tool's first; reports).
+    const peers = peersOnFirstUse(getPeers);
+    if (typeof pi.registerToolRenderer === "function") pi.registerToolRenderer(rendererResolver(peers));
+    if (typeof pi.registerEntryRenderer === "function") pi.registerEntryRenderer(REPORT_ENTRY, reportRenderer(peers));
 
     pi.on("session_start", (_event, ctx) => {
       if (pi.getAllTools().some((tool) => tool.name === TOOL_NAME)) return;
@@ -149,4 +169,4 @@ function createExtension(getGlue, getPeers) {
   };
 }
 
-module.exports = { createExtension, SERVING_EVENT };
+module.exports = { createExtension, REPORT_ENTRY, SERVING_EVENT };

@@ -4,17 +4,18 @@
 
 /**
  * The peers from the four modules' namespaces: TypeBox's `Type`; pi-ai's `StringEnum`; pi-tui's
- * `Text` and the parts of Pi's bordered loader (`Container`, `Spacer`, `CancellableLoader`); Pi's
+ * `Text`, `Box` (a report's card) and the parts of Pi's bordered loader (`Container`, `Spacer`, `CancellableLoader`); Pi's
  * `DynamicBorder`, `formatSize`, `getAgentDir` and `keyHint`.
  */
 function peersFrom({ typebox, piAi, piTui, piCodingAgent }) {
   const { Type } = typebox;
   const { StringEnum } = piAi;
-  const { CancellableLoader, Container, Markdown, Spacer, Text } = piTui;
+  const { Box, CancellableLoader, Container, Markdown, Spacer, Text } = piTui;
   const { DynamicBorder, formatSize, getAgentDir, getMarkdownTheme, keyHint } = piCodingAgent;
   return {
     Type,
     Text,
+    Box,
     StringEnum,
     CancellableLoader,
     Container,

@@ -5,6 +5,7 @@
 
 const path = require("node:path");
 const { TOOL_NAME } = require("./guidance.js");
+const { REPORT_ENTRY } = require("./extension.js");
 const { indexedRoots, loadAddedRoots } = require("./roots/roots.js");
 const { hasIndex } = require("./roots/index-probe.js");
 const { SessionState } = require("./session-state.js");
@@ -206,12 +207,23 @@ async function startSession(pi, ctx, glue, peers) {
     else process.stdout.write(`${text}\n`);
   };
 
+  /**
+   * A report the user reads (`name`: the verb typed, "" for bare /codegraph): in the terminal UI an
+   * entry kept in the transcript (lib/pi/report-entry.js), never sent to the model; elsewhere said.
+   */
+  const keeps = typeof pi.appendEntry === "function" && typeof pi.registerEntryRenderer === "function";
+  const show = (ctx, name, text, type) => {
+    if (keeps && ctx.mode === "tui") pi.appendEntry(REPORT_ENTRY, { report: name, text, type });
+    else say(ctx, text, type);
+  };
+
   /** What every /codegraph handler takes (lib/pi/commands/table.js): one shape for all. */
   const commandContext = {
     glue,
     state,
     refresh,
     say,
+    show,
     get peers() {
       return state.peers;
     },

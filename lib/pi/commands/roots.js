@@ -106,7 +106,7 @@ async function handleRoots(rest, ctx, env) {
   if (word !== "" && word !== "list") return env.say(ctx, unknownRootsText(word), "warning");
   await env.state.rescan(ctx);
   const facts = { scan: env.state.scan, savedProblem: env.state.added.problem };
-  return env.say(ctx, rootsListText(rootRows(env.state), facts), "info");
+  return env.show(ctx, "projects", rootsListText(rootRows(env.state), facts), "info");
 }
 
 /** The directories below the one `typed` points into whose names start as its last part does. */

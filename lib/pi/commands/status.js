@@ -174,18 +174,18 @@ function briefReport(diagnosis, state) {
 }
 
 /** `/codegraph doctor`: readiness and changed files checked again, then the whole report, a warning when not ready. */
-async function handleReport(ctx, { glue, state, refresh, say }) {
+async function handleReport(ctx, { glue, state, refresh, show }) {
   await refresh(ctx);
   await state.walkChanges?.(ctx);
   const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
-  say(ctx, statusReport(state.diagnosis, state, info), state.serving().ready ? "info" : "warning");
+  show(ctx, "doctor", statusReport(state.diagnosis, state, info), state.serving().ready ? "info" : "warning");
 }
 
 /** Bare `/codegraph`: readiness and changed files checked again, then the short report (briefReport). */
-async function handleBrief(ctx, { state, refresh, say }) {
+async function handleBrief(ctx, { state, refresh, show }) {
   await refresh(ctx);
   await state.walkChanges?.(ctx);
-  say(ctx, briefReport(state.diagnosis, state), state.serving().ready ? "info" : "warning");
+  show(ctx, "", briefReport(state.diagnosis, state), state.serving().ready ? "info" : "warning");
 }
 
 module.exports = {

@@ -37,7 +37,7 @@ const SUBCOMMANDS = [
     word: "help",
     waitsForScan: false,
     load: () => null,
-    handle: (_m, _rest, ctx, context) => context.say(ctx, helpText(), "info"),
+    handle: (_m, _rest, ctx, context) => context.show(ctx, "help", helpText(), "info"),
     complete: () => null,
   },
 ];

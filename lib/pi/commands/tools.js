@@ -50,10 +50,10 @@ function toolRows(state, peers) {
  * `/codegraph tools <rest>`: list, or change and save. `env`: `{ state, peers, say }` from
  * lib/pi/session.js (state.applyChoice() re-registers and sets Pi's active tools).
  */
-async function handleTools(rest, ctx, { state, peers, say }) {
+async function handleTools(rest, ctx, { state, peers, say, show }) {
   const parsed = parseToolsArgs(rest);
   if (parsed.unknown) return say(ctx, unknownToolsText(parsed.unknown), "warning");
-  if (parsed.action === "list") return say(ctx, toolsListText(toolRows(state, peers), state.choice), "info");
+  if (parsed.action === "list") return show(ctx, "tools", toolsListText(toolRows(state, peers), state.choice), "info");
   const names = applyChoice(state.choice.names, parsed);
   let saved;
   let saveError;

@@ -180,8 +180,10 @@ async function verbOf(args, ctx, env) {
   const cwd = root ? root.dir : ctx.cwd;
   // What is said about another root, or by a write while there are others, begins with the root it is about.
   const named = spokenRoot(verb, root, env.state, ctx.cwd);
-  const say = (text, type = "info") => env.say(ctx, named ? `${projectHeadText(named)}\n${text}` : text, type);
-  const rootEnv = { ...env, say: (_c, text, type) => say(text, type) };
+  const headed = (text) => (named ? `${projectHeadText(named)}\n${text}` : text);
+  const say = (text, type = "info") => env.say(ctx, headed(text), type);
+  const show = (_c, name, text, type) => env.show(ctx, name, headed(text), type);
+  const rootEnv = { ...env, say: (_c, text, type) => say(text, type), show };
   const d = root ? await env.glue.diagnose(cwd, ctx.cwd) : (env.state.diagnosis ?? {});
   const support = verbSupport(verb, d.cliVersion);
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
@@ -331,7 +333,7 @@ async function indexStatus(ctx, env, d, cwd) {
     unfinished: unfinishedRebuild(d),
     changedNames,
   });
-  return env.say(ctx, report, "info");
+  return env.show(ctx, "status", report, "info");
 }
 
 /** `/codegraph changes`: codegraph_changes' own answer, shown to the user (read-only). */
