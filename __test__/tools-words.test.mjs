@@ -154,31 +154,47 @@ for (const impl of implementations) {
     });
 
     describe("rendering", () => {
-      test("renderCall shows the subject and, once it runs, the CLI form; an invalid call shows its arguments", async () => {
+      test("the call row is its subject; the CLI form and its directory head an answer only, never an error", async () => {
         const s = await allOn();
-        const draw = (name, args, context = { executionStarted: true }) =>
-          renderText(s.tool(name).renderCall(args, plainTheme, context), 160);
-        // A call Pi refused before running it (or still streaming its arguments): no command line.
-        assert.equal(
-          draw("codegraph_relations", { relation: "callers", symbol: "charge" }, { executionStarted: false }),
-          "codegraph_relations callers of charge",
-        );
+        const draw = (name, args) => renderText(s.tool(name).renderCall(args, plainTheme, {}), 160);
         assert.equal(
           draw("codegraph_relations", { relation: "callers", symbol: "charge", limit: 5 }),
-          "codegraph_relations callers of charge\n$ codegraph callers --limit=5 -- 'charge'",
+          "codegraph_relations callers of charge",
+        );
+        assert.equal(draw("codegraph_node", { file: "src/cart.ts", outline: true }), "codegraph_node file src/cart.ts");
+        const answered = (name, args, result = {}) =>
+          renderText(
+            s
+              .tool(name)
+              .renderResult(
+                { content: [{ type: "text", text: "answer\n" }], details: { keptBytes: 7, ...result } },
+                { expanded: false },
+                plainTheme,
+                { args, cwd: "/w/shop" },
+              ),
+            160,
+          ).split("\n")[0];
+        assert.equal(
+          answered("codegraph_relations", { relation: "callers", symbol: "charge", limit: 5 }),
+          "$ codegraph callers --limit=5 -- 'charge' · in /w/shop",
         );
         assert.equal(
-          draw("codegraph_node", { file: "src/cart.ts", outline: true }),
-          "codegraph_node file src/cart.ts\n$ codegraph node --file=src/cart.ts --symbols-only",
+          answered("codegraph_search", { name: "Cart", kind: "class", project: "api" }, { project: { dir: "/w/api" } }),
+          "$ codegraph query --kind=class -- 'Cart' · in /w/api",
+          "in the project's directory, where it ran",
         );
-        assert.equal(
-          draw("codegraph_search", { name: "Cart", kind: "class" }),
-          "codegraph_search Cart (class)\n$ codegraph query --kind=class -- 'Cart'",
+        // A call refused before any command ran (here: an argument the runner refuses).
+        const refused = renderText(
+          s
+            .tool("codegraph_relations")
+            .renderResult(
+              { content: [{ type: "text", text: "CODEGRAPH_INVALID_REQUEST: limit" }] },
+              { expanded: false },
+              plainTheme,
+              { args: { relation: "callers", symbol: "x", limit: 0 }, cwd: "/w/shop", isError: true },
+            ),
         );
-        assert.equal(
-          draw("codegraph_relations", { relation: "impact", symbol: "x", limit: 5 }),
-          'codegraph_relations impact of x\narguments: {"relation":"impact","symbol":"x","limit":5}',
-        );
+        assert.doesNotMatch(refused, /\$ codegraph/);
       });
 
       test("the progress row names the command", async () => {

@@ -43,35 +43,43 @@ function projectTag(args, theme) {
   return typeof project === "string" ? theme.fg("muted", `[${printable(project)}] `) : "";
 }
 
-/**
- * A focused tool's call (`spec` from lib/pi/tools/focused.js): what it asks about on one line, and
- * once it runs the CLI command under it (its options are not in the subject); a call Pi refused
- * before running shows no command (arguments it would refuse: shown as given, the error follows).
- */
+/** The arguments of a focused tool's call without `project` (which picks where it runs, not what). */
+const ownArgs = (args) => {
+  const { project: _project, ...own } = args !== null && typeof args === "object" ? args : {};
+  return own;
+};
+
+/** A focused tool's call (`spec` from lib/pi/tools/focused.js): what it asks about, on one line. */
 function renderFocusedCall({ Text }, spec, args, theme, context) {
   const text = context?.lastComponent ?? new Text("", 0, 0);
-  // The command is built from the tool's own arguments: `project` picks where it runs.
-  const { project: _project, ...own } = args !== null && typeof args === "object" ? args : {};
-  const subject = printable(spec.subject(own).filter(Boolean).join(" ").replace(/\s+/g, " "));
-  let line;
-  try {
-    line = spec.line ? spec.line(own) : `$ ${commandLine(spec.command(own))}`;
-  } catch {
-    line = `arguments: ${JSON.stringify(args ?? null)}`;
-  }
-  // Pi before 1.x's executionStarted says nothing: the command is shown as it was.
-  const ran = context?.executionStarted !== false;
+  const subject = printable(spec.subject(ownArgs(args)).filter(Boolean).join(" ").replace(/\s+/g, " "));
   text.setText(
-    `${theme.fg("toolTitle", theme.bold(`${spec.name} `))}${projectTag(args, theme)}${theme.fg("accent", subject)}${ran ? `\n${theme.fg("dim", printable(line))}` : ""}`,
+    `${theme.fg("toolTitle", theme.bold(`${spec.name} `))}${projectTag(args, theme)}${theme.fg("accent", subject)}`,
   );
   return text;
+}
+
+/**
+ * What a focused tool's answer came from, for the user to run again: "$ codegraph callers -- 'x'
+ * · in /path/to/project" (the project's directory where it ran: a root's, else Pi's workspace).
+ * Only under an answer: a call refused or failed ran no such command (its error says why).
+ */
+function ranLine(spec, result, context) {
+  let line;
+  try {
+    line = spec.line ? spec.line(ownArgs(context?.args)) : `$ ${commandLine(spec.command(ownArgs(context?.args)))}`;
+  } catch {
+    return null;
+  }
+  const dir = result.details?.project?.dir ?? context?.cwd;
+  return printable(typeof dir === "string" ? `${line} · in ${dir}` : line);
 }
 
 /**
  * Partial progress, an error (code and remediation first), or the answer with its facts. `doing`
  * names the running command in the progress row (a focused tool's; explore's by default).
  */
-function renderResult(peers, result, options, theme, context, doing) {
+function renderResult(peers, result, options, theme, context, doing, spec) {
   const { Text, formatSize, keyHint: importedKeyHint } = peers;
   // Pi 1.5+ hands the renderer the user's key names (its docs: an imported keyHint may be another
   // copy that knows none of them); the imported one before that.
@@ -119,7 +127,9 @@ function renderResult(peers, result, options, theme, context, doing) {
   if (d.staleFiles?.length) footer += ` ${theme.fg("warning", staleTagText(d.staleFiles.length))}`;
   if (d.fullOutputPath) footer += `\n${theme.fg("dim", `full output: ${d.fullOutputPath}`)}`;
   else if (d.fullOutputMissing) footer += `\n${theme.fg("dim", `full output not kept: ${d.fullOutputMissing}`)}`;
-  if (options.expanded) return expandedAnswer(peers, body, footer, theme);
+  const ran = spec ? ranLine(spec, result, context) : null;
+  const head = ran ? `${theme.fg("dim", ran)}\n` : "";
+  if (options.expanded) return expandedAnswer(peers, body, footer, theme, head);
   // The preview skips blank lines and code fences: they would take its few rows from the answer.
   const kept = all.slice(0, keptLines).filter((l) => l.trim() !== "" && !FENCE.test(l));
   const more = kept.length - PREVIEW_LINES;
@@ -129,7 +139,7 @@ function renderResult(peers, result, options, theme, context, doing) {
     .join("\n");
   const hint =
     more > 0 ? `\n${theme.fg("muted", `… ${plural(more, "more line")},`)} ${keyHint(EXPAND_KEY, "to expand")}` : "";
-  return new Text(`${preview}${hint}\n${footer}`, 0, 0);
+  return new Text(`${head}${preview}${hint}\n${footer}`, 0, 0);
 }
 
 /** A Markdown code fence: "```", "```typescript". */
@@ -152,15 +162,16 @@ function previewLine(line, theme) {
  * The whole answer as Markdown, drawn by Pi's Markdown component with Pi's Markdown theme (the
  * code blocks highlighted), its footer under it; plain text where the host gives no Markdown.
  */
-function expandedAnswer({ Text, Markdown, Container, getMarkdownTheme }, body, footer, theme) {
+function expandedAnswer({ Text, Markdown, Container, getMarkdownTheme }, body, footer, theme, head) {
   let markdownTheme;
   try {
     markdownTheme = Markdown && Container && getMarkdownTheme?.();
   } catch {
     // Pi's theme is not initialised (a host without Pi's interactive mode): plain text.
   }
-  if (!markdownTheme) return new Text(`${theme.fg("toolOutput", body)}\n${footer}`, 0, 0);
+  if (!markdownTheme) return new Text(`${head}${theme.fg("toolOutput", body)}\n${footer}`, 0, 0);
   const box = new Container();
+  if (head) box.addChild(new Text(head.replace(/\n$/, ""), 0, 0));
   box.addChild(new Markdown(body, 0, 0, markdownTheme));
   box.addChild(new Text(footer, 0, 0));
   return box;

@@ -21,7 +21,8 @@ function toolRenderers(name, peers) {
   const doing = FOCUSED_WORDS[spec.name].doing ?? `codegraph ${spec.short}`;
   return {
     renderCall: (args, theme, context) => renderFocusedCall(peers, spec, args, theme, context),
-    renderResult: (result, options, theme, context) => renderResult(peers, result, options, theme, context, doing),
+    renderResult: (result, options, theme, context) =>
+      renderResult(peers, result, options, theme, context, doing, spec),
   };
 }
 
