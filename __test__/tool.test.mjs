@@ -183,6 +183,16 @@ for (const impl of implementations) {
         assert.ok(t.promptGuidelines.every((g) => /Do not call codegraph_explore/.test(g)));
         assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph: no index");
         assert.equal(fs.existsSync(path.join(bare, ".codegraph")), false, "diagnosis never creates an index");
+        // What the user reads: their own next step, not the sentence telling the model it never indexes.
+        const { h } = await session(bare);
+        for (const args of ["", "doctor", "help"]) {
+          await h.commands.get("codegraph").handler(args, { cwd: bare, hasUI: true, ui });
+          assert.doesNotMatch(ui.notes.at(-1).message, /the model never|model never runs/, `/codegraph ${args}`);
+        }
+        assert.match(
+          ui.notes.at(-2).message,
+          /^fix: Run `\/codegraph init` in Pi \(or `codegraph init` in \S+\) yourself\.$/m,
+        );
       });
 
       test("not installed: says so, and the status slot too", async () => {
@@ -308,6 +318,25 @@ for (const impl of implementations) {
         const collapsed = render(tool.renderResult(result, { expanded: false, isPartial: false }, theme, {}));
         assert.match(collapsed, /\[truncated\]/);
         assert.ok(collapsed.includes(`full output: ${result.details.fullOutputPath}`));
+      });
+
+      test("an answer cut inside a code block: the block is closed before the marker, within the caps; expanded, the full output is named once", async () => {
+        // Short lines: the line cap cuts it, and the closing line is one more the cut must leave room for.
+        const code = Array.from({ length: 3000 }, () => "x").join("\n");
+        const stdout = `## src/a.ts\n\n\`\`\`typescript\n${code}\n\`\`\`\n`;
+        const result = await withEnv({ FAKE_CG_MODE: "exit", FAKE_CG_EXIT: "0", FAKE_CG_STDOUT: stdout }, () =>
+          tool.execute("call-7", { request: "q" }, undefined, undefined, { cwd: ws }),
+        );
+        const text = result.content[0].text;
+        assert.match(text, /\n```\n\n\[Output truncated by /, "the open block closed, then the marker");
+        assert.equal((text.match(/^```/gm) ?? []).length % 2, 0, "every block closed");
+        const { limits } = impl.module;
+        assert.ok(Buffer.byteLength(text) <= limits().MAX_OUTPUT_BYTES, "within the byte cap");
+        assert.equal(result.details.truncatedBy, "lines");
+        assert.ok(text.split("\n").length <= limits().MAX_OUTPUT_LINES, `${text.split("\n").length} lines`);
+        const expanded = render(tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}));
+        const file = result.details.fullOutputPath;
+        assert.equal(expanded.split(file).length - 1, 1, "the full output's path, once");
       });
     });
   });

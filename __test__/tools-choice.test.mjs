@@ -60,7 +60,9 @@ for (const impl of implementations) {
           const now = on.length ? `codegraph_explore, ${on.join(", ")}` : "codegraph_explore only";
           assert.match(
             note.message,
-            new RegExp(`^CodeGraph tools on from the next request: ${now}\\.\\nSaved for this project \\(`),
+            new RegExp(
+              `^CodeGraph tools on from the next request: ${now}\\.\\nSaved for this project \\(${ws}\\) in your Pi settings, not in the repository\\.`,
+            ),
           );
           const listed = (await s.command("tools")).message;
           assert.match(listed, /saved for this project by \/codegraph tools/);

@@ -8,6 +8,7 @@
 
 const { cut, countLines, MARKER_LINES } = require("../contract/limits.js");
 const { withWordedDropped } = require("../words/environment.js");
+const { FENCE_CLOSE, openFence } = require("../words/marker.js");
 const { inToolWords, incompleteMarkers, notKept, printedNothing, truncationMarker } = require("../words/marker.js");
 const { messageBeforePartial } = require("../words/messages.js");
 
@@ -44,7 +45,11 @@ function finishAnswer({ text, details: raw, answer }, notes = "") {
       keptLines: answer.maxLines,
     }),
   );
-  const [kept, cutBy] = cut(body, Math.max(0, maxBytes - reserve), Math.max(1, maxLines - MARKER_LINES));
+  const room = [Math.max(0, maxBytes - reserve), Math.max(1, maxLines - MARKER_LINES)];
+  let [kept, cutBy] = cut(body, ...room);
+  // Cut inside a code block: the marker closes it, so the kept text leaves room for that line.
+  if (openFence(kept))
+    [kept, cutBy] = cut(body, Math.max(0, room[0] - FENCE_CLOSE.length - 1), Math.max(1, room[1] - 1));
   // Storing only stops at a cap, so a cut is found when more was seen; "bytes" is the honest
   // default for the drain-limit stop.
   const counts = { truncatedBy: cutBy ?? "bytes", keptBytes: Buffer.byteLength(kept), keptLines: countLines(kept) };

@@ -125,11 +125,12 @@ function renderResult(peers, result, options, theme, context, doing, spec) {
   if (d.truncated) footer += ` ${theme.fg("warning", "[truncated]")}`;
   // Seen without expanding: the answer's own line naming them is at its end.
   if (d.staleFiles?.length) footer += ` ${theme.fg("warning", staleTagText(d.staleFiles.length))}`;
-  if (d.fullOutputPath) footer += `\n${theme.fg("dim", `full output: ${d.fullOutputPath}`)}`;
-  else if (d.fullOutputMissing) footer += `\n${theme.fg("dim", `full output not kept: ${d.fullOutputMissing}`)}`;
   const ran = spec ? ranLine(spec, result, context) : null;
   const head = ran ? `${theme.fg("dim", ran)}\n` : "";
+  // Expanded, the answer's own truncation marker names the full output: said once.
   if (options.expanded) return expandedAnswer(peers, body, footer, theme, head);
+  if (d.fullOutputPath) footer += `\n${theme.fg("dim", `full output: ${d.fullOutputPath}`)}`;
+  else if (d.fullOutputMissing) footer += `\n${theme.fg("dim", `full output not kept: ${d.fullOutputMissing}`)}`;
   // The preview skips blank lines and code fences: they would take its few rows from the answer.
   const kept = all.slice(0, keptLines).filter((l) => l.trim() !== "" && !FENCE.test(l));
   const more = kept.length - PREVIEW_LINES;

@@ -31,7 +31,7 @@ function helpText() {
   return [
     "/codegraph: whether CodeGraph is ready here, and the next step",
     ...Object.entries(VERB_LINES).map(([verb, line]) => `/codegraph ${verb.padEnd(width)}  ${line}`),
-    "The index is written only by a verb you type; the model never runs one.",
+    "Only the verbs you type here (init, sync, rebuild, uninit, unlock) write the index.",
   ].join("\n");
 }
 

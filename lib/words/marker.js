@@ -22,6 +22,12 @@ function notKept(reason) {
   return words ? words(reason) : `(unnamed reason ${JSON.stringify(reason?.is)})`;
 }
 
+/** What closes a Markdown code block: the marker's extra line when the cut left one open. */
+const FENCE_CLOSE = "```";
+
+/** Whether `text` ends inside a Markdown code block (an odd count of fence lines). */
+const openFence = (text) => (String(text).match(/^[ \t]*```/gmu)?.length ?? 0) % 2 === 1;
+
 /**
  * The visible marker appended to truncated output. `b`: the kept `text`, `truncatedBy`,
  * `keptLines`/`keptBytes`, `totalLines`/`totalBytes`, `totalsExact`, and the full output's
@@ -36,9 +42,11 @@ function truncationMarker(b) {
   } else if (b.fullOutputMissing) {
     more = `More output existed; the full output was not kept (${b.fullOutputMissing}); ask a narrower question to see it`;
   }
-  // One blank line between the kept text and the marker.
-  const gap = b.text === "" || b.text.endsWith("\n") ? "\n" : "\n\n";
-  return `${gap}[Output truncated by ${b.truncatedBy ?? "bytes"}: showing ${b.keptLines} of ${atLeast}${b.totalLines} lines (${b.keptBytes} of ${atLeast}${b.totalBytes} bytes). ${more}]`;
+  // One blank line between the kept text and the marker; a code block the cut left open is closed
+  // first, so the marker is read (and drawn) as words, not as code.
+  const close = openFence(b.text) ? `${FENCE_CLOSE}\n` : "";
+  const gap = b.text === "" || b.text.endsWith("\n") ? "" : "\n";
+  return `${gap}${close}\n[Output truncated by ${b.truncatedBy ?? "bytes"}: showing ${b.keptLines} of ${atLeast}${b.totalLines} lines (${b.keptBytes} of ${atLeast}${b.totalBytes} bytes). ${more}]`;
 }
 
 /** The answer when CodeGraph printed nothing but white space. */
@@ -74,6 +82,8 @@ const CLI_ADVICE = [
 const inToolWords = (text) => CLI_ADVICE.reduce((t, [flag, own]) => t.replace(flag, own), text);
 
 module.exports = {
+  FENCE_CLOSE,
+  openFence,
   inToolWords,
   NOT_KEPT_REASONS,
   incompleteMarkers,

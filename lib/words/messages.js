@@ -245,7 +245,17 @@ function problemWords(code, facts) {
   return { problemCode: code, problem: headline(code, facts), remediation: remediation(code, facts) };
 }
 
+/**
+ * A remediation as the user reads it (doctor's fix line, bare /codegraph's next step): without the
+ * sentence that tells the model it never writes the index (the user is the one who does).
+ */
+const forUser = (text) =>
+  String(text ?? "")
+    .replaceAll(`; ${NEVER_WRITES_INDEX}`, ".")
+    .replaceAll(` ${NEVER_WRITES_INDEX}`, "");
+
 module.exports = {
+  forUser,
   headline,
   remediation,
   publicError,

@@ -1,6 +1,7 @@
 // The words of bare `/codegraph`: readiness in at most three lines, the next step among them
 // (`/codegraph doctor` says everything: lib/pi/commands/status.js).
 
+const { forUser } = require("./messages.js");
 const { shownPath } = require("./paths.js");
 
 const SYNC_STEP = "Next: /codegraph sync brings the index up to date.";
@@ -23,7 +24,7 @@ const USER_STEPS = {
  * the diagnosis' remediation, which says why and what instead.
  */
 const nextStepText = (code, remediation, { plain = true } = {}) =>
-  (plain && USER_STEPS[code]) || `Next: ${String(remediation ?? "").split("\n")[0]}`;
+  (plain && USER_STEPS[code]) || `Next: ${forUser(remediation).split("\n")[0]}`;
 
 /** The next step where the enclosing project has an index and this directory none: /codegraph init asks which. */
 const enclosingStepText = (ancestorIndex) =>

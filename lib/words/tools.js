@@ -73,10 +73,13 @@ function toolsListText(tools, choice) {
   ].join("\n");
 }
 
-/** After a change: what is on now, from when, and where it was saved (or why not). */
-function toolsChangedText({ on, saved, saveError, envSet }) {
+/**
+ * After a change: what is on now, from when, and for which project it was saved (in the user's Pi
+ * settings; the file's own name is a hash, which says nothing to a person), or why not.
+ */
+function toolsChangedText({ on, saved, saveError, envSet, project }) {
   const lines = [`CodeGraph tools on from the next request: ${toolsNow(on)}.`];
-  if (saved) lines.push(`Saved for this project (${shownPath(saved)}).`);
+  if (saved) lines.push(`Saved for this project (${shownPath(project)}) in your Pi settings, not in the repository.`);
   if (saveError) lines.push(`Not saved (${saveError}): the choice lasts for this session only.`);
   if (envSet) lines.push("PI_CODEGRAPH_TOOLS is set: it decides again when Pi next starts.");
   return lines.join("\n");

@@ -17,6 +17,7 @@ const {
 } = require("../../words/report.js");
 const { unfinishedRebuild } = require("./index-files.js");
 const { BESIDE_PACKAGE_TEXT } = require("../../words/doctor.js");
+const { forUser } = require("../../words/messages.js");
 
 /** "native addon /path/x.node", "node (native addon not loaded: …)": the runner in one line. */
 function runnerLine(runner) {
@@ -142,7 +143,7 @@ function statusReport(diagnosis, state, info) {
   if (!serving.ready) {
     if (!["CODEGRAPH_NOT_FOUND", "CODEGRAPH_NO_INDEX"].includes(serving.problemCode))
       lines.push(`problem: ${serving.problem}`);
-    lines.push(`fix: ${serving.remediation}`);
+    lines.push(`fix: ${forUser(serving.remediation)}`);
   }
   lines.push(
     `last error: ${state.lastError ? `${state.lastError.at} ${state.lastError.message.split("\n")[0]}` : "none"}`,

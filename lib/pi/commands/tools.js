@@ -68,7 +68,7 @@ async function handleTools(rest, ctx, { state, peers, say, show }) {
   const on = state.activeFocused();
   // Only a value it reads decides at the next start (an ignored one leaves that to the saved file).
   const envSet = envChoice(process.env)?.names !== undefined;
-  say(ctx, toolsChangedText({ on, saved, saveError, envSet }), saveError ? "warning" : "info");
+  say(ctx, toolsChangedText({ on, saved, saveError, envSet, project: ctx.cwd }), saveError ? "warning" : "info");
 }
 
 /**
