@@ -161,6 +161,16 @@ for (const impl of implementations) {
         ]);
         for (const l of labels) assert.ok([...l].length <= 40, l);
       });
+
+      test("under the user's home, an outside project is ~/<its path from home>, as a person writes it", async () => {
+        const { project, ws } = makeNested("notes");
+        const home = path.dirname(path.dirname(project));
+        const s = await withEnv({ HOME: home }, () =>
+          session(ws, { env: { PI_CODING_AGENT_DIR: tempDir("pi-codegraph-agent-") } }),
+        );
+        const label = `~/${path.relative(home, project)}`;
+        assert.equal(await withEnv({ HOME: home }, () => s.cg("roots add ..")), added(label, project));
+      });
     });
 
     describe("a label is read once a scan still running has finished", () => {

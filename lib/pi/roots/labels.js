@@ -1,14 +1,17 @@
 // What each root is called, and which roots the model is offered. A label is a function of the
 // workspace and the root's directory alone, never of the order the roots were found or added in:
 // "." is the workspace's own; a root inside the workspace is labelled by its workspace-relative
-// path (`packages/api`); a root outside by a path that starts with `..` (`../elsewhere/api`, or
-// `../../django` for an enclosing project), which no root inside can have. A label that had to
+// path (`packages/api`); a root outside under the user's home by its path from there
+// (`~/src/django`, as a person writes it; an enclosing project too), any other outside root by a
+// path that starts with `..` (`../elsewhere/api`, `../../django` for an enclosing one): no root
+// inside can have either. A label that had to
 // lose something (a character a label cannot hold, or length past MAX_LABEL_CHARS) keeps what
 // fits of the path's last components (after `…/` when cut) and ends with `~` and 8 hex digits of the directory's hash, characters no
 // lossless label holds. So a later scan, add or remove never gives an existing label to another
 // directory, and a scanned root and an added one never compete for a label.
 
 const crypto = require("node:crypto");
+const os = require("node:os");
 const path = require("node:path");
 const { isWithin } = require("../../contract/files.js");
 const { MAX_OFFERED_ROOTS } = require("../../contract/limits.js");
@@ -47,6 +50,17 @@ function lossyLabel(outside, clean, dir) {
   return `${cut}${kept}${hash}`;
 }
 
+/** The user's home directory (resolved), when it is one a label can start from (not the root). */
+function homeOf() {
+  let home;
+  try {
+    home = path.resolve(os.homedir());
+  } catch {
+    return null;
+  }
+  return home === path.parse(home).root ? null : home;
+}
+
 /**
  * The label of the root at `dir` (absolute, resolved) in the workspace `workspace` (absolute,
  * resolved). Pure: the same directory always has the same label in one workspace.
@@ -59,7 +73,15 @@ function rootLabel(workspace, dir) {
     if (clean === rel && rel.length <= MAX_LABEL_CHARS) return rel;
     return lossyLabel(false, clean, dir);
   }
-  // Outside: the path from the workspace; an enclosing directory by its name (`../../django`,
+  // Outside, under the user's home (not the workspace's own home): `~/` and the path from there.
+  const home = homeOf();
+  if (home && isWithin(dir, home) && dir !== home) {
+    const fromHome = posixRel(home, dir);
+    const clean = fromHome.replace(LABEL_OTHER, "_");
+    if (clean === fromHome && fromHome.length + 2 <= MAX_LABEL_CHARS) return `~/${fromHome}`;
+    return lossyLabel(true, clean, dir);
+  }
+  // Elsewhere: the path from the workspace; an enclosing directory by its name (`../../django`,
   // not `..`), so its label says which project it is.
   let rel = posixRel(workspace, dir);
   const base = path.basename(dir);
