@@ -122,6 +122,21 @@ for (const impl of implementations) {
           API.map((l) => `project ${l}: ${path.join(ws, l)} (ready)`),
         );
         assert.ok(report.includes(`workspace: ${ws}`));
+        // Under "ready", the workspace's own index is said to be absent, not unusable.
+        assert.ok(report.includes("index: none of the workspace's own; the tools answer from the projects below"));
+        assert.doesNotMatch(report.join("\n"), /no usable index/);
+      });
+
+      test("files changed in one project: the next step names that project's sync; in both, each", async () => {
+        const t = await session(makeMonorepo());
+        const edit = (file) => t.host.toolResult({ toolName: "edit", input: { path: file } }, t.ctx);
+        await edit("packages/web/src/cart.ts");
+        assert.match(await t.cg(""), /\nNext: \/codegraph sync packages\/web brings its index up to date\.\n/);
+        await edit("packages/api/src/cart.ts");
+        assert.match(
+          await t.cg(""),
+          /\nNext: \/codegraph sync <name> for each project with changes: packages\/api, packages\/web\.\n/,
+        );
       });
 
       test("/codegraph roots lists the labels, directories, sources and readiness, and what the scan did", async () => {

@@ -104,26 +104,19 @@ for (const impl of implementations) {
       pkg = impl.module;
     });
 
-    test("completion: the verbs with a line each, matching the prefix; --yes after a writing verb and a dash", async () => {
+    test("completion: every verb with a line each, those for the state first (Pi shows five); matching the prefix; --yes after a writing verb and a dash", async () => {
       const s = await session(makeWorkspace());
       const all = await s.command.getArgumentCompletions("");
+      const listed = all.map((i) => i.value);
+      // Ready: the everyday verbs first, then the rest in the help's order.
+      assert.deepEqual(listed.slice(0, 5), ["sync", "changes", "status", "doctor", "help"]);
       assert.deepEqual(
-        all.map((i) => i.value),
-        [
-          "status",
-          "init",
-          "sync",
-          "rebuild",
-          "uninit",
-          "unlock",
-          "cancel",
-          "changes",
-          "tools",
-          "projects",
-          "doctor",
-          "help",
-        ],
+        [...listed].sort(),
+        [...Object.keys(createRequire(import.meta.url)("../lib/words/command.js").VERB_LINES)].sort(),
       );
+      // No index yet: init first.
+      const bare = await session(makeWorkspace({ index: false }));
+      assert.equal((await bare.command.getArgumentCompletions(""))[0].value, "init");
       for (const item of all) assert.ok(item.description.length > 10, item.value);
       assert.deepEqual(
         (await s.command.getArgumentCompletions("u")).map((i) => i.value),
@@ -195,7 +188,10 @@ for (const impl of implementations) {
       assert.doesNotMatch(s.ui.confirms[0].body, /installs git hooks/);
       writeIndex(ws);
       await s.cg("uninit");
-      assert.match(s.ui.confirms[1].body, /^Deletes .*\/\.codegraph\/ \(\d+ (B|KiB)\)\. codegraph_explore stops/);
+      assert.match(
+        s.ui.confirms[1].body,
+        /^Deletes .*\/\.codegraph\/ \(\d+ (B|KiB)\)\. The agent's CodeGraph tools stop answering/,
+      );
     });
 
     test("init where the workspace has its own index: says so, points at sync/rebuild, runs nothing", async () => {
@@ -219,7 +215,11 @@ for (const impl of implementations) {
     for (const [verb, argv, body] of [
       ["rebuild", ["index", "--verbose"], /stops a running CodeGraph MCP daemon for this project/],
       // Not a git repository: no word of git hooks (below, one that is).
-      ["uninit", ["uninit", "--force"], /^Deletes .*\/\.codegraph\/ \(4 KiB\)\. codegraph_explore stops/],
+      [
+        "uninit",
+        ["uninit", "--force"],
+        /^Deletes .*\/\.codegraph\/ \(4 KiB\)\. The agent's CodeGraph tools stop answering here/,
+      ],
     ]) {
       test(`${verb}: asks first, then runs \`${argv.join(" ")}\`; declined, nothing runs and nothing changes`, async () => {
         const ws = makeWorkspace();

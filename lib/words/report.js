@@ -5,6 +5,16 @@ const { forUser } = require("./messages.js");
 const { shownPath } = require("./paths.js");
 
 const SYNC_STEP = "Next: /codegraph sync brings the index up to date.";
+/**
+ * The sync step naming the projects whose indexes the changed files are in (`labels`, lib/pi/roots
+ * labels): the plain step for the workspace's own alone, else `/codegraph sync <label>` for each.
+ */
+function syncStepText(labels) {
+  const named = labels.filter((l) => l !== ".");
+  if (named.length === 0) return SYNC_STEP;
+  if (labels.length === 1) return `Next: /codegraph sync ${named[0]} brings its index up to date.`;
+  return `Next: /codegraph sync <name> for each project with changes: ${labels.join(", ")}.`;
+}
 /** Ready, but from the part of the project a stopped rebuild wrote (lib/pi/commands/index-files.js unfinishedRebuild). */
 const UNFINISHED_READY = "ready, from an unfinished index (its last rebuild was stopped before the end)";
 const UNFINISHED_STEP = "Next: /codegraph rebuild builds the whole project's index.";
@@ -37,6 +47,7 @@ const notReadyText = (code, problem) =>
 module.exports = {
   MORE_LINE,
   SYNC_STEP,
+  syncStepText,
   UNFINISHED_READY,
   UNFINISHED_STEP,
   enclosingStepText,

@@ -55,7 +55,7 @@ function confirmText(verb, f) {
     case "uninit":
       return {
         title: "Delete the CodeGraph index?",
-        body: `Deletes ${dir}/ (${bytesText(f.indexBytes)})${f.gitHooksDir ? " and CodeGraph's git hooks in this repository" : ""}. codegraph_explore stops working here until /codegraph init.`,
+        body: `Deletes ${dir}/ (${bytesText(f.indexBytes)})${f.gitHooksDir ? " and CodeGraph's git hooks in this repository" : ""}. The agent's CodeGraph tools stop answering here until /codegraph init.`,
       };
     case "unlock":
       return {

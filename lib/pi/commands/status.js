@@ -8,12 +8,12 @@ const { editedReportText } = require("../../words/staleness.js");
 const { toolsOnText } = require("../../words/tools.js");
 const {
   MORE_LINE,
-  SYNC_STEP,
   UNFINISHED_READY,
   UNFINISHED_STEP,
   enclosingStepText,
   nextStepText,
   notReadyText,
+  syncStepText,
 } = require("../../words/report.js");
 const { unfinishedRebuild } = require("./index-files.js");
 const { BESIDE_PACKAGE_TEXT } = require("../../words/doctor.js");
@@ -117,6 +117,9 @@ function statusReport(diagnosis, state, info) {
         : "";
     const size = indexSizeText(diagnosis);
     lines.push(`index: ${diagnosis.indexPath}${resolved}${size ? ` (${size})` : ""}`);
+  } else if (serving.ready && serving !== diagnosis && diagnosis.problemCode === "CODEGRAPH_NO_INDEX") {
+    // A monorepo's workspace without an index of its own, served by its projects' (listed below).
+    lines.push("index: none of the workspace's own; the tools answer from the projects below");
   } else {
     lines.push(
       `index: ${diagnosis.indexProblem ?? (diagnosis.problemCode === "CODEGRAPH_NO_INDEX" ? diagnosis.problem : "not checked")}`,
@@ -152,6 +155,21 @@ function statusReport(diagnosis, state, info) {
 }
 
 /**
+ * The labels of the indexed roots holding the files changed since their index (each file in the
+ * deepest root containing it), in the roots' order: what a sync would have to name.
+ */
+function changedLabels(state) {
+  const roots = state.verbRoots?.() ?? [];
+  const inside = (file, dir) => file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
+  const holders = new Set();
+  for (const file of state.ledger?.files?.() ?? []) {
+    const holder = roots.filter((r) => inside(file, r.dir)).sort((a, b) => b.dir.length - a.dir.length)[0];
+    if (holder) holders.add(holder);
+  }
+  return roots.filter((r) => holders.has(r)).map((r) => r.label);
+}
+
+/**
  * Bare `/codegraph`: at most three lines: the state (the report's first line), the next step
  * when there is one (the problem's remediation; /codegraph sync when files changed since the
  * index), and where the rest is.
@@ -170,7 +188,7 @@ function briefReport(diagnosis, state) {
     return lines.map(printable).join("\n");
   }
   const { text, changed, unfinished } = readyText(diagnosis, state);
-  const next = unfinished ? [UNFINISHED_STEP] : changed ? [SYNC_STEP] : [];
+  const next = unfinished ? [UNFINISHED_STEP] : changed ? [syncStepText(changedLabels(state))] : [];
   return [`pi-codegraph: ${text}`, ...next, MORE_LINE].map(printable).join("\n");
 }
 

@@ -47,8 +47,16 @@ const VERBS = {
   waitsForScan: true,
   load: () => require("./verbs.js"),
   handle: (m, args, ctx, context) => m.handleVerb(args, ctx, context),
-  complete: (m, prefix, context) =>
-    m.verbCompletions(prefix, context.state.diagnosis?.cliVersion, context.state.verbRoots()),
+  complete: (_m, prefix, context, cwd) =>
+    require("./verb-completions.js").verbCompletions(
+      prefix,
+      context.state.diagnosis?.cliVersion,
+      context.state.verbRoots(),
+      {
+        problemCode: context.state.serving?.().problemCode,
+        cwd,
+      },
+    ),
 };
 
 /** Nothing typed: the short report, from readiness as it is once a scan still running has settled. */

@@ -21,6 +21,19 @@ function asksFirst(verb, indexDir) {
   if (verb === "unlock") return staleLocksIn(indexDir).length > 0;
   return true;
 }
+/**
+ * The verbs a user most likely wants now, in order, before the rest (Pi's completion list shows
+ * five at a time by default): cancel while a write runs; init without an index; rebuild and
+ * unlock after an interrupted write; else the everyday reads and sync.
+ */
+function leadingVerbs({ problemCode, writing }) {
+  if (writing) return ["cancel", "status", "doctor"];
+  if (problemCode === "CODEGRAPH_NO_INDEX") return ["init", "projects", "doctor", "help"];
+  if (problemCode === "CODEGRAPH_INDEX_INTERRUPTED") return ["rebuild", "unlock", "status", "doctor"];
+  if (problemCode === "CODEGRAPH_NOT_FOUND") return ["doctor", "help"];
+  return ["sync", "changes", "status", "doctor", "help"];
+}
+
 /** The feature each verb needs of the CLI (lib/contract/versions.js). */
 const VERB_FEATURES = {
   status: "status --json",
@@ -66,4 +79,13 @@ function watchOff(cwd, env = process.env) {
   return { is: "wsl", mount: /^\/mnt\/[a-z]/i.exec(cwd)[0] };
 }
 
-module.exports = { NEED_YES, VERB_FEATURES, WRITE_VERBS, asksFirst, parseVerbArgs, verbSupport, watchOff };
+module.exports = {
+  leadingVerbs,
+  NEED_YES,
+  VERB_FEATURES,
+  WRITE_VERBS,
+  asksFirst,
+  parseVerbArgs,
+  verbSupport,
+  watchOff,
+};

@@ -7,15 +7,7 @@
 
 const { verbCommand } = require("../../contract/commands.js");
 const { lockState, ownIndexPath, staleLocksIn, unfinishedRebuild } = require("./index-files.js");
-const {
-  NEED_YES,
-  VERB_FEATURES,
-  WRITE_VERBS,
-  asksFirst,
-  parseVerbArgs,
-  verbSupport,
-  watchOff,
-} = require("./verb-rules.js");
+const { NEED_YES, VERB_FEATURES, asksFirst, parseVerbArgs, verbSupport, watchOff } = require("./verb-rules.js");
 const { lastLines, parseIndexStatus, writeOutcome, writeProgress } = require("../../contract/index-status.js");
 const { spokenRoot, verbTarget } = require("./verb-target.js");
 const { canBuildProgressBox, progressBox } = require("./progress-box.js");
@@ -24,7 +16,7 @@ const { changedFileNames } = require("../../api/changed-files.js");
 const { VERB_LINES } = require("../../words/command.js");
 const { closestWord } = require("./did-you-mean.js");
 const { askEnclosing } = require("./enclosing-choice.js");
-const { CANCELLED_NOTHING, YES_LINE, alreadyIndexedText, busyText } = require("../../words/verbs.js");
+const { CANCELLED_NOTHING, alreadyIndexedText, busyText } = require("../../words/verbs.js");
 const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport } = require("../../words/verbs.js");
 const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("../../words/verbs.js");
 const { nothingToCancelText, progressText, unknownVerbText, unreadableStatusText } = require("../../words/verbs.js");
@@ -35,39 +27,7 @@ const { typeLabelText, unknownProjectText } = require("../../words/verbs.js");
 /** How often the progress line is redrawn (our own clock; the CLI may print nothing for long). */
 const PROGRESS_TICK_MS = 1000;
 
-/** The write running in each workspace (one at a time per workspace, across sessions): cwd → { verb, controller }. */
-const runningWrites = new Map();
-
-/**
- * Pi's argument completion for `/codegraph `: the verbs matching `prefix` (minus those the
- * installed CLI lacks); after a verb, the labels of the `roots` (lib/pi/roots/roots.js) when there are
- * several or the only one is not the workspace's own; after a writing verb and a dash, `--yes`.
- */
-function verbCompletions(prefix, cliVersion, roots = []) {
-  const text = String(prefix ?? "");
-  const space = text.search(/\s/);
-  if (space === -1) {
-    // A verb typed in full: nothing to complete, so Enter runs it (Pi's editor applies a shown
-    // argument completion on Enter instead of submitting).
-    if (Object.hasOwn(VERB_LINES, text)) return null;
-    const items = Object.entries(VERB_LINES)
-      .filter(([verb]) => verb.startsWith(text.toLowerCase()) && verbSupport(verb, cliVersion).ok)
-      .map(([verb, line]) => ({ value: verb, label: verb, description: line }));
-    return items.length ? items : null;
-  }
-  const verb = text.slice(0, space).toLowerCase();
-  const rest = text.slice(space).trim();
-  const labelled = roots.length > 1 || roots.some((r) => r.source !== "workspace");
-  if (labelled && !rest.startsWith("-") && verb !== "init" && Object.hasOwn(VERB_FEATURES, verb)) {
-    const items = roots
-      .filter((r) => r.label.startsWith(rest) && r.label !== rest)
-      .map((r) => ({ value: `${verb} ${r.label}`, label: r.label, description: r.dir }));
-    return items.length ? items : null;
-  }
-  // Only once a dash is typed: Enter on a shown `--yes` would fill it in unasked.
-  if (!WRITE_VERBS.has(verb) || !verbSupport(verb, cliVersion).ok || !rest || !"--yes".startsWith(rest)) return null;
-  return [{ value: `${verb} --yes`, label: "--yes", description: YES_LINE }];
-}
+const { runningWrites } = require("./running-writes.js");
 
 /**
  * The end of a finished write's output, from its own result: the whole text, or when the caps cut
@@ -347,4 +307,4 @@ async function showChanges(ctx, env, cwd) {
   return env.say(ctx, result.text, "info");
 }
 
-module.exports = { handleVerb, verbCompletions, parseVerbArgs, watchOff };
+module.exports = { handleVerb, parseVerbArgs, watchOff };
