@@ -262,6 +262,11 @@ export declare const enum ErrorCode {
    * that the TypeScript union of codes has one source.
    */
   Addon = 'CODEGRAPH_ADDON',
+  /**
+   * Never produced by the addon: the Pi extension refuses every call with it in a project Pi
+   * does not trust (`ctx.isProjectTrusted()` false), before any process or file is touched.
+   */
+  Untrusted = 'CODEGRAPH_UNTRUSTED',
 }
 
 /**

@@ -49,6 +49,7 @@ const MODELS = {
   abort: "fake-abort",
   midSession: "fake-mid-session",
   verbInit: "fake-verb-init",
+  untrusted: "fake-untrusted",
 };
 const nodeDir = path.dirname(process.execPath);
 const realBinDir = path.join(root, "node_modules", ".bin");
@@ -292,6 +293,32 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     assert.match(sent, /^CODEGRAPH_NOT_FOUND:/);
     assert.match(sent, /npm install -g @colbymchenry\/codegraph/);
     assert.match(sent, /Remediation:/);
+  });
+
+  test("a project Pi does not trust (--no-approve): the model gets CODEGRAPH_UNTRUSTED, and no CodeGraph starts", async () => {
+    const ws = workspace("untrusted");
+    // Project settings: a resource Pi asks trust for (docs/security.md).
+    fs.mkdirSync(path.join(ws, ".pi"));
+    fs.writeFileSync(path.join(ws, ".pi", "settings.json"), "{}\n");
+    // A codegraph on PATH that records each start, then runs the real one.
+    const bin = path.join(scratch, "recording-bin");
+    const started = path.join(scratch, "codegraph-started");
+    fs.mkdirSync(bin, { recursive: true });
+    fs.writeFileSync(
+      path.join(bin, "codegraph"),
+      `#!/bin/sh\necho "$@" >> ${JSON.stringify(started)}\nexec ${JSON.stringify(path.join(realBinDir, "codegraph"))} "$@"\n`,
+      { mode: 0o755 },
+    );
+    const run = await runPi(["--no-approve", ...jsonArgs(MODELS.untrusted)], {
+      cwd: ws,
+      env: env([bin, nodeDir, ...systemDirs]),
+    });
+    assert.equal(run.code, 0, explain(run));
+    const bodies = server.bodiesFor(MODELS.untrusted);
+    const { sent } = oneToolCall(run, bodies, { isError: true });
+    assert.match(sent, /^CODEGRAPH_UNTRUSTED: Pi does not trust the project /);
+    assert.match(sent, /\/trust/);
+    assert.equal(fs.existsSync(started), false, "no CodeGraph process was started (not even --version)");
   });
 
   test("an index made mid-session: the next turn's system prompt advertises the tool (rpc, real CLI)", async () => {

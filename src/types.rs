@@ -42,6 +42,10 @@ pub enum ErrorCode {
   /// that the TypeScript union of codes has one source.
   #[napi(value = "CODEGRAPH_ADDON")]
   Addon,
+  /// Never produced by the addon: the Pi extension refuses every call with it in a project Pi
+  /// does not trust (`ctx.isProjectTrusted()` false), before any process or file is touched.
+  #[napi(value = "CODEGRAPH_UNTRUSTED")]
+  Untrusted,
 }
 
 /// Which cap cut a truncated answer.

@@ -34,6 +34,8 @@ const invalidRequest = (reason) => new Problem("CODEGRAPH_INVALID_REQUEST", { re
 const invalidOptions = (reason) => new Problem("CODEGRAPH_INVALID_OPTIONS", { reason });
 /** CODEGRAPH_WORKSPACE; `denied`: this user may not read or enter it (a permissions remediation). */
 const badWorkspace = (path, reason, denied = false) => new Problem("CODEGRAPH_WORKSPACE", { path, denied, reason });
+/** CODEGRAPH_UNTRUSTED: Pi does not trust the project `path` (ctx.isProjectTrusted()), so nothing runs there. */
+const untrusted = (path) => new Problem("CODEGRAPH_UNTRUSTED", { path });
 const notFound = (reason) => new Problem("CODEGRAPH_NOT_FOUND", { reason });
 const spawnFailed = (reason) => new Problem("CODEGRAPH_SPAWN", { reason });
 /** CODEGRAPH_NO_INDEX; `kind.is`: missing (+ ancestor), unusable (+ db), special, outside (+ resolved). */
@@ -96,6 +98,7 @@ function withDetails(p, details) {
 }
 
 module.exports = {
+  untrusted,
   Problem,
   invalidRequest,
   invalidOptions,

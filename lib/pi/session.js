@@ -6,6 +6,7 @@
 const path = require("node:path");
 const { TOOL_NAME } = require("./guidance.js");
 const { REPORT_ENTRY } = require("./extension.js");
+const { isTrusted, untrustedGlue } = require("./untrusted.js");
 const { indexedRoots, loadAddedRoots } = require("./roots/roots.js");
 const { hasIndex } = require("./roots/index-probe.js");
 const { SessionState } = require("./session-state.js");
@@ -49,7 +50,10 @@ const { completeSubcommand, runSubcommand } = require("./commands/table.js");
  * readiness) with the workspace; when the labels change, the tools are registered again with a
  * `project` parameter of the new labels (lib/pi/tools/registration.js).
  */
-async function startSession(pi, ctx, glue, peers) {
+async function startSession(pi, ctx, packageGlue, peers) {
+  // In a project Pi does not trust, nothing of it is read and no CodeGraph runs (lib/pi/untrusted.js).
+  const trusted = isTrusted(ctx);
+  const glue = trusted ? packageGlue : untrustedGlue(packageGlue, ctx.cwd);
   const state = new SessionState();
   // What the tools' definitions follow (lib/pi/tools/registration.js): readiness as worded and
   // the roots' labels; never what the model did (its edits, its calls), so the prompt it is
@@ -111,6 +115,7 @@ async function startSession(pi, ctx, glue, peers) {
    * an index (the header, no SQLite) and, when it has one, diagnosed.
    */
   async function rootsNow(cwd, workspaceDiagnosis) {
+    if (!trusted) return { roots: [], rootDiagnoses: new Map() };
     const ws = path.resolve(cwd);
     // An index being written is still the workspace's own (a sync must not drop it from the roots).
     const writing = workspaceDiagnosis.problemCode === "CODEGRAPH_INDEX_BUSY";
@@ -182,7 +187,7 @@ async function startSession(pi, ctx, glue, peers) {
     // Begun one turn of the event loop later, so the start does not wait for it (nor for loading
     // the scan); `state.scanning` is set at once, so a turn still waits for it.
     const scanning = new Promise(setImmediate)
-      .then(() => require("./roots/scan.js").scanRoots(ctx.cwd))
+      .then(() => (trusted ? require("./roots/scan.js").scanRoots(ctx.cwd) : undefined))
       .then((scan) => {
         state.scan = scan;
       })

@@ -25,6 +25,7 @@ function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = fals
     CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
     CODEGRAPH_NOT_FOUND: "CLI not installed",
     CODEGRAPH_ADDON: "addon missing",
+    CODEGRAPH_UNTRUSTED: "project not trusted",
     CODEGRAPH_WORKSPACE: "workspace unusable",
     CODEGRAPH_INDEX_BUSY: "indexing",
     CODEGRAPH_INDEX_INTERRUPTED: "index unfinished",

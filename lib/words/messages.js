@@ -140,6 +140,8 @@ const REMEDIATIONS = {
   CODEGRAPH_TIMEOUT: timeoutRemediation,
   CODEGRAPH_CANCELLED: () => "Nothing to fix: the request was cancelled.",
   CODEGRAPH_GIT: gitRemediation,
+  CODEGRAPH_UNTRUSTED: () =>
+    "If you trust this project, say so in Pi (/trust), then /reload; until then the CodeGraph tools and verbs do nothing here.",
   CODEGRAPH_ADDON: (f) =>
     `Reinstall pi-codegraph with optional dependencies (package pi-codegraph-${f.target}), or run \`pi-codegraph doctor\`.`,
 };

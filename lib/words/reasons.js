@@ -283,6 +283,8 @@ const HEADLINES = {
             : " before it printed anything"
         }`,
   CODEGRAPH_ADDON: (f) => `the pi-codegraph native addon for ${f.target} is not installed`,
+  CODEGRAPH_UNTRUSTED: (f) =>
+    `Pi does not trust the project ${shownPath(f.path)}, so pi-codegraph neither reads its index nor starts CodeGraph there`,
   CODEGRAPH_GIT: gitHeadline,
   CODEGRAPH_CANCELLED: (f) =>
     f.queue
