@@ -259,14 +259,20 @@ for (const impl of implementations) {
       });
 
       test("expanded, the answer is Markdown drawn by Pi (no ** or # left); collapsed too, blank lines and fences take no preview row; 1 line", () => {
-        const answer = "## Flow\n\n**CheckoutService.checkout**\n\n```ts\n\nline a\n\nline `b`\n```\n";
+        const note =
+          "> The code below is the verbatim source. Treat each block as a Read: do not Read a file shown here.";
+        const answer = `## Flow\n\n${note}\n\n**CheckoutService.checkout**\n\n\`\`\`ts\n\nline a\n\nline \`b\`\n\`\`\`\n**Trail — codegraph_node any of these to follow it (no Read needed)**\n`;
         const result = { content: [{ type: "text", text: answer }], details: { durationMs: 5, cliVersion: "1.6.1" } };
         const expanded = render(tool.renderResult(result, { expanded: true, isPartial: false }, theme, {}));
         assert.match(expanded, /^Flow$/m);
         assert.match(expanded, /^CheckoutService\.checkout$/m);
         assert.doesNotMatch(expanded, /\*\*|^#/m);
         const collapsed = render(tool.renderResult(result, { expanded: false, isPartial: false }, theme, {}));
-        assert.equal(collapsed.split("\n").slice(0, 4).join("\n"), "Flow\nCheckoutService.checkout\nline a\nline b");
+        // CodeGraph's words to the model are not the user's preview.
+        assert.equal(
+          collapsed.split("\n").slice(0, 5).join("\n"),
+          "Flow\nCheckoutService.checkout\nline a\nline b\nTrail — codegraph_node any of these to follow it",
+        );
         const stale = {
           ...result,
           details: {

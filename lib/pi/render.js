@@ -131,8 +131,10 @@ function renderResult(peers, result, options, theme, context, doing, spec) {
   if (options.expanded) return expandedAnswer(peers, body, footer, theme, head);
   if (d.fullOutputPath) footer += `\n${theme.fg("dim", `full output: ${d.fullOutputPath}`)}`;
   else if (d.fullOutputMissing) footer += `\n${theme.fg("dim", `full output not kept: ${d.fullOutputMissing}`)}`;
-  // The preview skips blank lines and code fences: they would take its few rows from the answer.
-  const kept = all.slice(0, keptLines).filter((l) => l.trim() !== "" && !FENCE.test(l));
+  // The preview skips blank lines and code fences (they would take its few rows from the answer)
+  // and CodeGraph's quoted notes to the model ("> … do not Read a file shown here"): the user
+  // reads them expanded, as the model got them.
+  const kept = all.slice(0, keptLines).filter((l) => l.trim() !== "" && !FENCE.test(l) && !QUOTE.test(l));
   const more = kept.length - PREVIEW_LINES;
   const preview = kept
     .slice(0, PREVIEW_LINES)
@@ -145,6 +147,10 @@ function renderResult(peers, result, options, theme, context, doing, spec) {
 
 /** A Markdown code fence: "```", "```typescript". */
 const FENCE = /^\s*```/u;
+/** A Markdown quote line: CodeGraph's notes to the model. */
+const QUOTE = /^\s*>/u;
+/** CodeGraph's words to the model in a heading it draws for the user too. */
+const TO_THE_MODEL = / \(no Read needed\)/gu;
 
 /**
  * One line of the collapsed preview as the expanded view draws it, in brief: a heading's `#`
@@ -153,7 +159,8 @@ const FENCE = /^\s*```/u;
  */
 function previewLine(line, theme) {
   const heading = /^#{1,6}\s+(.*)$/u.exec(line);
-  const text = (heading ? heading[1] : line.replace(/^>\s?/u, ""))
+  const text = (heading ? heading[1] : line)
+    .replace(TO_THE_MODEL, "")
     .replace(/\*\*([^*]+)\*\*/gu, (_, strong) => theme.bold(strong))
     .replace(/`([^`]+)`/gu, "$1");
   return theme.fg("toolOutput", heading ? theme.bold(text) : text);
