@@ -51,6 +51,7 @@ before(async () => {
     baseUrl: server.baseUrl,
     pathDirs,
     session: true,
+    rows: 90, // the whole transcript on screen: Pi redraws it at /reload, with no scrollback
   });
 });
 
@@ -69,11 +70,8 @@ function assertRowsDrawn(shown, when) {
   assert.match(shown, REPORT_CARD, `${when}: the report's card`);
 }
 
-/**
- * Bare /codegraph's card, by its last line (its head may scroll off a 50-line screen): Pi draws a
- * custom entry only through its renderer, so the line is there only if the package's drew it.
- */
-const REPORT_CARD = /^ *\/codegraph doctor shows the details, \/codegraph help the verbs\. *$/m;
+/** Bare /codegraph's card: its title alone on a line, then the report (Pi draws a custom entry only through its renderer). */
+const REPORT_CARD = /^ *\/codegraph *\n *pi-codegraph: ready *\n/m;
 
 const bothRows = (shown) =>
   shown.includes(`codegraph_node ${SYMBOL}`) && (shown.match(/· codegraph 1\.6\.1/g)?.length ?? 0) >= 2;
@@ -84,10 +82,7 @@ test("an explore row and a node row are drawn as before after /reload and after 
 }, async () => {
   await waitFor(() => screen().includes("⬡ codegraph"), { timeoutMs: 20000, what: "Pi's status bar" });
   pi.keys("/codegraph", "Enter");
-  await waitFor(() => /^ *\/codegraph *\n *pi-codegraph: ready/m.test(screen()), {
-    timeoutMs: 10000,
-    what: "the report's card, titled",
-  });
+  await waitFor(() => REPORT_CARD.test(screen()), { timeoutMs: 10000, what: "the report's card" });
   pi.keys("How does checkout reach charge?", "Enter");
   await waitFor(() => /· codegraph 1\.6\.1/.test(screen()), { timeoutMs: 30000, what: "the explore row" });
   pi.keys("Where is applyDiscount?", "Enter");

@@ -16,9 +16,18 @@ export const tmuxMissing = spawnSync("tmux", ["-V"]).status === 0 ? false : "tmu
  * `pathDirs` the PATH; `env` extra variables; with `session`, Pi keeps its session (in the agent
  * dir) instead of `--no-session`. Returns `{ tmux(...args), screen(), keys(...keys), type(text),
  * relaunch(...args), stop() }`: `relaunch` ends that Pi and starts another in its place, with `args`
- * (`-c`: the last session again).
+ * (`-c`: the last session again). `rows`: the terminal's height (160 columns wide).
  */
-export async function startTuiPi({ name, scratch, cwd, baseUrl, pathDirs, env: extra = {}, session = false }) {
+export async function startTuiPi({
+  name,
+  scratch,
+  cwd,
+  baseUrl,
+  pathDirs,
+  env: extra = {},
+  session = false,
+  rows = 50,
+}) {
   const tmux = (...args) => execFileSync("tmux", ["-L", name, ...args], { encoding: "utf8" });
   const agentDir = path.join(scratch, "agent");
   const home = path.join(scratch, "home");
@@ -37,7 +46,7 @@ export async function startTuiPi({ name, scratch, cwd, baseUrl, pathDirs, env: e
   const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
   const pi = [process.execPath, PI_CLI, "--offline", ...(session ? [] : ["--no-session"])];
   const model = ["--provider", "fake", "--model", "tui-model"];
-  tmux("new-session", "-d", "-s", name, "-x", "160", "-y", "50", "-c", cwd, "env", ...envArgs, ...pi, ...model);
+  tmux("new-session", "-d", "-s", name, "-x", "160", "-y", String(rows), "-c", cwd, "env", ...envArgs, ...pi, ...model);
   return {
     tmux,
     screen: () => tmux("capture-pane", "-p", "-J", "-S", "-400", "-t", name),
