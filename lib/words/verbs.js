@@ -237,14 +237,18 @@ const STATES = {
 };
 
 /**
- * CodeGraph's `index.state` in words, with what the lock files say: "indexing" is a write under way
- * only while a writer lives; with none, or with a stopped rebuild's rebuild.pid left (its state may
- * be null: stopped before it marked the run), the index is unfinished. Null when nothing is known.
+ * Whether the index is unfinished, from CodeGraph's `index.state` and the lock files: "indexing"
+ * with no live writer, or a stopped rebuild's rebuild.pid left (its state may be null: stopped
+ * before it marked the run) on an index CodeGraph does not call complete.
  */
-function stateText(s, f) {
-  if (s.state === "indexing" && f.lock?.live) return "indexing (a CodeGraph write is running now)";
-  if (s.state === "indexing" || (f.unfinished && s.state !== "complete"))
+const isUnfinished = (s, f) =>
+  !f.lock?.live && (s.state === "indexing" || (Boolean(f.unfinished) && s.state !== "complete"));
+
+/** CodeGraph's `index.state` in words (`unfinished`: isUnfinished); null when nothing is known. */
+function stateText(s, unfinished) {
+  if (unfinished)
     return "unfinished (the last index write was stopped before its end, so the index may hold only part of the project: /codegraph rebuild builds it whole)";
+  if (s.state === "indexing") return "indexing (a CodeGraph write is running now)";
   return s.state ? (STATES[s.state] ?? s.state) : null;
 }
 
@@ -280,10 +284,11 @@ function indexReport(s, f) {
   const built = s.builtWithVersion ?? "unknown";
   const differ = s.builtWithVersion && cli !== "unknown" && s.builtWithVersion !== cli;
   lines.push(`versions: CLI ${cli}; index built with ${built}${differ ? " (they differ)" : ""}`);
-  const state = stateText(s, f);
+  const unfinished = isUnfinished(s, f);
+  const state = stateText(s, unfinished);
   if (state) lines.push(`state: ${state}`);
   // An unfinished index's state line says it already.
-  if (s.reindexRecommended && !state?.startsWith("unfinished")) lines.push(rebuildWhyText(s));
+  if (s.reindexRecommended && !unfinished) lines.push(rebuildWhyText(s));
   const p = s.pendingChanges;
   if (p) {
     const total = (p.added ?? 0) + (p.modified ?? 0) + (p.removed ?? 0);
@@ -341,7 +346,6 @@ const unknownProjectText = (verb, label, labels) =>
   `/codegraph ${verb}: no project is named ${JSON.stringify(label)}${labels.length ? `; the projects: ${labels.join(", ")}` : "; /codegraph projects lists them"}. Nothing was run.`;
 
 module.exports = {
-  UNFINISHED_TEXT,
   enclosingChoiceText,
   pickProjectText,
   pickTitleText,
