@@ -100,10 +100,11 @@ eachBackend(
       const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 1500 });
       const result = expectResult(outcome);
       assert.equal(result.text, "answer without waiting\n");
-      assert.ok(outcome.ms < 1000, `the answer waited ${outcome.ms} ms for the version`);
       assert.equal(result.details.cliVersion ?? null, null);
       const probe = await waitFor(() => fake.readPids(), { what: "the probe to start" });
-      // Bounded by the call's 1.5 s deadline (not the probe's own 5 s).
+      // Not delayed: the answer came while the probe still hung (a busy machine slows both, so no
+      // clock is asked); it is stopped by the call's 1.5 s deadline (not the probe's own 5 s).
+      assert.ok(isAlive(probe.probe), "the probe still hung when the answer came");
       await waitFor(() => !isAlive(probe.probe), { timeoutMs: 3000, what: "the probe to be stopped at the deadline" });
 
       // An abort while only the version is pending: the call has already answered.
