@@ -67,7 +67,11 @@ function assertRowsDrawn(shown, when) {
   assert.match(shown, new RegExp(`codegraph_node ${SYMBOL}`), `${when}: the node row's symbol`);
   assert.doesNotMatch(shown, /"request"|"symbol"/, `${when}: no arguments as JSON`);
   // Under the node answer (not its call row), the command it ran and where.
-  assert.match(shown, new RegExp(`codegraph_node ${SYMBOL} *\\n *\\$ codegraph node -- '${SYMBOL}' · in \\S+/ws`), when);
+  assert.match(
+    shown,
+    new RegExp(`codegraph_node ${SYMBOL} *\\n *\\$ codegraph node -- '${SYMBOL}' · in \\S+/ws`),
+    when,
+  );
   assert.equal(shown.match(/· codegraph 1\.6\.1/g)?.length, 2, `${when}: two collapsed answers with their footers`);
   assert.match(shown, REPORT_CARD, `${when}: the report's card`);
 }

@@ -137,7 +137,7 @@ for (const impl of implementations) {
         await host.startSession(ctx);
         const { value: said, opened } = await recordingReads(() => codegraphSaid(host, ctx, "sync"));
         assert.match(said, /Synced 3000 changed files/);
-        assert.match(said, /^  43 nodes, 81 edges$/m);
+        assert.match(said, /^ {2}43 nodes, 81 edges$/m);
         assert.doesNotMatch(said, /\[worker\]|changed-\d/, "no progress line in the summary");
         // Full-output files live in <tmp>/pi-codegraph-<uid>/<name>.txt (both runners).
         const spills = opened.filter((f) => /[\\/]pi-codegraph(-\d+)?[\\/][^\\/]+\.txt$/.test(f));
