@@ -122,4 +122,4 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_
   };
 }
 
-module.exports = { MAX_EDITS_TRACKED, createEditLedger };
+module.exports = { MAX_EDITS_TRACKED, coveringDir, createEditLedger };

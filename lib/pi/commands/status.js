@@ -16,6 +16,7 @@ const {
   syncStepText,
 } = require("../../words/report.js");
 const { unfinishedRebuild } = require("./index-files.js");
+const { coveringDir } = require("../../api/edit-ledger.js");
 const { BESIDE_PACKAGE_TEXT } = require("../../words/doctor.js");
 const { forUser } = require("../../words/messages.js");
 
@@ -160,13 +161,9 @@ function statusReport(diagnosis, state, info) {
  */
 function changedLabels(state) {
   const roots = state.verbRoots?.() ?? [];
-  const inside = (file, dir) => file === dir || file.startsWith(dir.endsWith(path.sep) ? dir : dir + path.sep);
-  const holders = new Set();
-  for (const file of state.ledger?.files?.() ?? []) {
-    const holder = roots.filter((r) => inside(file, r.dir)).sort((a, b) => b.dir.length - a.dir.length)[0];
-    if (holder) holders.add(holder);
-  }
-  return roots.filter((r) => holders.has(r)).map((r) => r.label);
+  const dirs = roots.map((r) => r.dir);
+  const holders = new Set((state.ledger?.files?.() ?? []).map((file) => coveringDir(dirs, file)));
+  return roots.filter((r) => holders.has(r.dir)).map((r) => r.label);
 }
 
 /**
