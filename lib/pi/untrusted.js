@@ -5,7 +5,7 @@
 // trust it), and the walks for changed files read nothing. Pi before 1.x has no trust: trusted.
 
 const { untrusted } = require("../contract/problems.js");
-const { wordedError } = require("../api/failures.js");
+const { failure } = require("../api/failures.js");
 const { problemWords } = require("../words/messages.js");
 
 /** Whether Pi trusts the project of `ctx` (a host without the question trusts it). */
@@ -19,11 +19,10 @@ function isTrusted(ctx) {
 
 /** `glue` for a session in the untrusted project `cwd`: the same shape, nothing run or read. */
 function untrustedGlue(glue, cwd) {
-  const refusal = () => wordedError(untrusted(cwd));
-  const refuse = async () => {
-    throw refusal();
-  };
   const { code, facts } = untrusted(cwd);
+  const refuse = async () => {
+    throw failure(code, facts);
+  };
   const diagnose = async (dir) => ({ cwd: dir, ready: false, ...problemWords(code, facts) });
   return {
     ...glue,
