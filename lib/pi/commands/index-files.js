@@ -27,20 +27,17 @@ const fileIn = (indexDir, name) => {
   }
 };
 
-/** CodeGraph's lock file in the index directory `indexDir`, as a list: what `unlock` would remove. */
-function staleLocksIn(indexDir) {
-  const lock = fileIn(indexDir, LOCK_FILE);
-  return lock ? [lock] : [];
-}
+/** CodeGraph's lock file in the index directory `indexDir` (what `unlock` would remove), or null. */
+const lockFileIn = (indexDir) => fileIn(indexDir, LOCK_FILE);
 
 /** No writer runs on the diagnosed index (the core judged it, crates/core/src/index_writer.rs). */
 const noWriter = (diagnosis) => diagnosis?.problemCode !== "CODEGRAPH_INDEX_BUSY";
 
-/** The lock as the status report shows it: a live writer, a stale lock, or none. */
+/** The lock as the status report shows it: a live writer, a stale lock (its path), or none. */
 function lockState(diagnosis) {
   if (!noWriter(diagnosis)) return { live: diagnosis.indexProblem ?? diagnosis.problem };
-  const stale = staleLocksIn(diagnosis?.indexDir);
-  return stale.length ? { stale } : null;
+  const stale = lockFileIn(diagnosis?.indexDir);
+  return stale ? { stale } : null;
 }
 
 /**
@@ -61,4 +58,4 @@ function ownIndexPath(diagnosis) {
   return typeof dir === "string" && dir !== "" && fs.existsSync(path.join(dir, "codegraph.db")) ? dir : null;
 }
 
-module.exports = { lockState, ownIndexPath, staleLocksIn, unfinishedRebuild };
+module.exports = { lockFileIn, lockState, ownIndexPath, unfinishedRebuild };

@@ -4,7 +4,7 @@
 
 const { isWslWindowsDrive } = require("../../contract/index-dir.js");
 const { supports } = require("../../words/versions.js");
-const { staleLocksIn } = require("./index-files.js");
+const { lockFileIn } = require("./index-files.js");
 
 /** The verbs that write the index (or its lock files): they ask first where a UI exists. */
 const WRITE_VERBS = new Set(["init", "sync", "rebuild", "uninit", "unlock"]);
@@ -18,7 +18,7 @@ const NEED_YES = new Set(["rebuild", "uninit"]);
  */
 function asksFirst(verb, indexDir) {
   if (verb === "sync") return false;
-  if (verb === "unlock") return staleLocksIn(indexDir).length > 0;
+  if (verb === "unlock") return lockFileIn(indexDir) !== null;
   return true;
 }
 /**

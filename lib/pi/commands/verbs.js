@@ -6,7 +6,7 @@
 // stop it, and says what happened. Words: lib/words/verbs.js.
 
 const { verbCommand } = require("../../contract/commands.js");
-const { lockState, ownIndexPath, staleLocksIn, unfinishedRebuild } = require("./index-files.js");
+const { lockFileIn, lockState, ownIndexPath, unfinishedRebuild } = require("./index-files.js");
 const { NEED_YES, VERB_FEATURES, asksFirst, parseVerbArgs, verbSupport, watchOff } = require("./verb-rules.js");
 const { lastLines, parseIndexStatus, writeOutcome, writeProgress } = require("../../contract/index-status.js");
 const { spokenRoot, verbTarget } = require("./verb-target.js");
@@ -16,18 +16,18 @@ const { changedFileNames } = require("../../api/changed-files.js");
 const { VERB_LINES } = require("../../words/command.js");
 const { closestWord } = require("./did-you-mean.js");
 const { askEnclosing } = require("./enclosing-choice.js");
+const { runningWrites } = require("./running-writes.js");
 const { CANCELLED_NOTHING, alreadyIndexedText, busyText } = require("../../words/verbs.js");
-const { cancellingText, confirmText, doneText, failedText, hooksWhy, indexReport } = require("../../words/verbs.js");
+const { cancellingText, confirmText, doneText, failedText, hooksWhy } = require("../../words/verbs.js");
+const { indexReport, unreadableStatusText } = require("../../words/index-report.js");
 const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("../../words/verbs.js");
-const { nothingToCancelText, progressText, unknownVerbText, unreadableStatusText } = require("../../words/verbs.js");
+const { nothingToCancelText, progressText, unknownVerbText } = require("../../words/verbs.js");
 const { bugText, noIndexDirText, unsupportedText } = require("../../words/verbs.js");
 const { pickProjectText, pickTitleText, projectHeadText } = require("../../words/verbs.js");
 const { typeLabelText, unknownProjectText } = require("../../words/verbs.js");
 
 /** How often the progress line is redrawn (our own clock; the CLI may print nothing for long). */
 const PROGRESS_TICK_MS = 1000;
-
-const { runningWrites } = require("./running-writes.js");
 
 /**
  * The end of a finished write's output, from its own result: the whole text, or when the caps cut
@@ -184,7 +184,7 @@ async function verbOf(args, ctx, env) {
         gitHooksDir: d.gitHooksDir,
         ancestorIndex: d.ancestorIndex,
         indexBytes: d.indexBytes,
-        locks: verb === "unlock" ? staleLocksIn(d.indexDir) : [],
+        lock: verb === "unlock" ? lockFileIn(d.indexDir) : null,
       });
       let ok = false;
       try {
@@ -265,7 +265,7 @@ async function runWrite(verb, ctx, env, cwd) {
   const text = doneText(verb, {
     ...writeOutcome(outputEnd(outcome.value, env.glue)),
     durationMs,
-    lockLeft: verb === "unlock" ? staleLocksIn(d.indexDir)[0] : undefined,
+    lockLeft: verb === "unlock" ? lockFileIn(d.indexDir) : null,
     unfinished: unfinishedRebuild(d),
     ready: d.ready,
     problemCode: d.problemCode,
