@@ -17,7 +17,8 @@ let ws;
 function packageWithoutBinary() {
   const dir = tempDir("pi-codegraph-nobinary-");
   for (const f of ["index.js", "binding.js", "package.json"]) fs.copyFileSync(path.join(root, f), path.join(dir, f));
-  fs.cpSync(path.join(root, "lib"), path.join(dir, "lib"), { recursive: true });
+  // The WebAssembly core ships in the package (wasm/): the Node runner's core.
+  for (const d of ["lib", "wasm"]) fs.cpSync(path.join(root, d), path.join(dir, d), { recursive: true });
   return require(path.join(dir, "index.js"));
 }
 
@@ -55,6 +56,11 @@ describe("default: the Node runner stands in", () => {
     assert.equal(result.text.split("\n")[0], "FAKE EXPLORE");
     const runner = pkg.runnerInfo();
     assert.equal(runner.name, "node");
+    assert.match(
+      runner.path,
+      /[\\/]wasm[\\/]pi-codegraph\.wasm32-wasi\.wasm$/,
+      "the core it runs is the WebAssembly build",
+    );
     assert.equal(runner.fallback, true);
     assert.match(runner.note, /^native addon not loaded: no pi-codegraph native addon for \S+/);
     assert.doesNotMatch(runner.note, /tried|\n/, "one line; the whole story is addonInfo()'s");
@@ -69,7 +75,10 @@ describe("default: the Node runner stands in", () => {
     // The limits come from the Node runner; the 15KB is explore's while codegraph_node is on (the default).
     assert.match(s.tool.description, /2000 lines or 15KB/);
     assert.equal(s.ui.statuses.get("codegraph"), "⬡ codegraph (node runner)");
-    assert.match(await s.report(), /^runner: node \(native addon not loaded: no pi-codegraph native addon/m);
+    assert.match(
+      await s.report(),
+      /^runner: node \S+pi-codegraph\.wasm32-wasi\.wasm \(native addon not loaded: no pi-codegraph native addon/m,
+    );
     const result = await s.tool.execute("c", { request: "q" }, undefined, undefined, { cwd: ws });
     assert.equal(result.content[0].text.split("\n")[0], "FAKE EXPLORE");
   });

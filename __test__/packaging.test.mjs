@@ -63,11 +63,23 @@ for (const triple of targets) {
 }
 
 // Their versions are napi prepublish's to set at release (to the version being published);
-// besides them only `ignore`, which the Node runner's source scan reads .gitignore files with
-// (optional: an install without it still runs, lib/runners/node/source-scan.js).
-test("the root's optionalDependencies are exactly the platform packages and the Node runner's ignore", () => {
+// besides them only what loads the WebAssembly core where no platform package does
+// (wasm/pi-codegraph.wasi.cjs requires them): optional, so that an offline install of the package
+// with its platform package still succeeds.
+const WASM_RUNTIME = ["@emnapi/core", "@emnapi/runtime", "@napi-rs/wasm-runtime"];
+test("the root's optionalDependencies are exactly the platform packages and the WebAssembly core's loader", () => {
   const names = Object.keys(rootPkg.optionalDependencies ?? {}).sort();
-  assert.deepEqual(names, [...targets.map((t) => expected(t).name), "ignore"].sort());
+  assert.deepEqual(names, [...targets.map((t) => expected(t).name), ...WASM_RUNTIME].sort());
+  assert.equal(rootPkg.dependencies, undefined, "nothing a native install does not need is required");
+});
+
+test("the WebAssembly core is linked against the emnapi its loader runs: one exact version", () => {
+  const built = rootPkg.devDependencies.emnapi;
+  assert.match(built, /^\d+\.\d+\.\d+$/, "emnapi (linked into wasm/) is pinned");
+  for (const name of ["@emnapi/core", "@emnapi/runtime"]) assert.equal(rootPkg.optionalDependencies[name], built, name);
+  const loader = fs.readFileSync(path.join(root, "wasm", "pi-codegraph.wasi.cjs"), "utf8");
+  for (const name of ["@napi-rs/wasm-runtime", "@emnapi/runtime"])
+    assert.ok(loader.includes(`require('${name}')`), name);
 });
 
 test("the generated loader asks for each platform package by its name", () => {

@@ -3,14 +3,10 @@
 //! never on the host's thread, and takes the caller's `AbortSignal`: aborted, it ends before its
 //! next file (`cut: { reason: "cancelled" }`).
 
-use std::path::PathBuf;
-
-use napi::bindgen_prelude::{Object, Unknown};
-use napi::Env;
 use napi_derive::napi;
-use pi_codegraph_core::source_outline::{self, FileOutline, Outline, OutlineRequest};
-
-use crate::threaded::threaded;
+use pi_codegraph_core::source_outline::{FileOutline, Outline};
+#[cfg(not(target_family = "wasm"))]
+pub use promised::outline_source;
 
 /// Which files to outline.
 #[napi(object, object_to_js = false)]
@@ -88,7 +84,7 @@ fn file(f: FileOutline) -> SourceOutlineFile {
   }
 }
 
-fn result(outline: Outline) -> SourceOutlineResult {
+pub(crate) fn result(outline: Outline) -> SourceOutlineResult {
   SourceOutlineResult {
     files: outline.files.into_iter().map(file).collect(),
     cut: outline.cut.map(|reason| SourceOutlineCut {
@@ -97,29 +93,43 @@ fn result(outline: Outline) -> SourceOutlineResult {
   }
 }
 
-/// Outlines `request.paths` under `cwd` (each opened as a regular file of the workspace, never
-/// through a link): each file's line count, language and definitions. An aborted `signal` ends it
-/// early with what it outlined (`cut: { reason: "cancelled" }`).
-#[napi(
-  ts_args_type = "cwd: string, request: SourceOutlineRequest, signal?: AbortSignal | null",
-  ts_return_type = "Promise<SourceOutlineResult>"
-)]
-#[allow(clippy::needless_pass_by_value)] // napi hands the arguments over by value
-pub fn outline_source<'env>(
-  env: &'env Env,
-  cwd: String,
-  request: SourceOutlineRequest,
-  signal: Option<Unknown<'env>>,
-) -> napi::Result<Object<'env>> {
-  let request = OutlineRequest {
-    paths: request.paths,
-    deadline_ms: request.deadline_ms,
-  };
-  threaded(
-    env,
-    signal,
-    "the source outline",
-    move |stopped| source_outline::outline_source(&PathBuf::from(cwd), &request, stopped),
-    |outline| Ok(result(outline)),
-  )
+/// The native addon's call: a promise, on tokio's blocking pool.
+#[cfg(not(target_family = "wasm"))]
+mod promised {
+  use std::path::PathBuf;
+
+  use napi::bindgen_prelude::{Object, Unknown};
+  use napi::Env;
+  use napi_derive::napi;
+  use pi_codegraph_core::source_outline::{self, OutlineRequest};
+
+  use super::{result, SourceOutlineRequest};
+  use crate::threaded::threaded;
+
+  /// Outlines `request.paths` under `cwd` (each opened as a regular file of the workspace, never
+  /// through a link): each file's line count, language and definitions. An aborted `signal` ends it
+  /// early with what it outlined (`cut: { reason: "cancelled" }`).
+  #[napi(
+    ts_args_type = "cwd: string, request: SourceOutlineRequest, signal?: AbortSignal | null",
+    ts_return_type = "Promise<SourceOutlineResult>"
+  )]
+  #[allow(clippy::needless_pass_by_value)] // napi hands the arguments over by value
+  pub fn outline_source<'env>(
+    env: &'env Env,
+    cwd: String,
+    request: SourceOutlineRequest,
+    signal: Option<Unknown<'env>>,
+  ) -> napi::Result<Object<'env>> {
+    let request = OutlineRequest {
+      paths: request.paths,
+      deadline_ms: request.deadline_ms,
+    };
+    threaded(
+      env,
+      signal,
+      "the source outline",
+      move |stopped| source_outline::outline_source(&PathBuf::from(cwd), &request, stopped),
+      |outline| Ok(result(outline)),
+    )
+  }
 }

@@ -5,22 +5,16 @@
 //! not compile: `lib/contract/` builds them, never the model). A search takes the caller's
 //! `AbortSignal`: aborted, it ends at its next file (`stopped: "cancelled"`).
 
-use std::path::PathBuf;
 use std::time::{Duration, UNIX_EPOCH};
 
-use napi::bindgen_prelude::{Object, Unknown};
-use napi::{Env, Status};
 use napi_derive::napi;
-use pi_codegraph_core::source_changes::{self, ChangeScan};
+use pi_codegraph_core::source_changes::{ChangeOutcome, ChangeScan};
 use pi_codegraph_core::source_scan::{
-  self, MatchContext, ScanContext, ScanOutcome, ScanRule, ScanTag, SourceScan,
+  MatchContext, ScanContext, ScanOutcome, ScanRule, ScanTag, SourceScan,
 };
 use pi_codegraph_core::source_walk::SkippedDirs;
-
-use pi_codegraph_core::command_run::Failure;
-
-use crate::threaded::threaded;
-use crate::{convert, runtime};
+#[cfg(not(target_family = "wasm"))]
+pub use promised::{changed_source, scan_source};
 
 /// Which files one pattern applies to.
 #[napi(object, object_to_js = false)]
@@ -136,7 +130,7 @@ fn skipped(globs: Vec<String>, exact: Option<Vec<String>>) -> SkippedDirs {
   }
 }
 
-fn request(scan: SourceScanRequest) -> SourceScan {
+pub(crate) fn request(scan: SourceScanRequest) -> SourceScan {
   SourceScan {
     rules: rules(scan.rules),
     skip: skipped(scan.skip_dirs, scan.skip_exact),
@@ -196,7 +190,7 @@ fn matched(
   }
 }
 
-fn result(found: ScanOutcome) -> SourceScanResult {
+pub(crate) fn result(found: ScanOutcome) -> SourceScanResult {
   SourceScanResult {
     matches: found
       .matches
@@ -209,36 +203,6 @@ fn result(found: ScanOutcome) -> SourceScanResult {
     ignore_files_cut: u32::try_from(found.ignore_files_cut).unwrap_or(u32::MAX),
     stopped: found.stopped.map(|s| s.tag().to_owned()),
   }
-}
-
-/// Searches `cwd`'s source as `scan` says (a bounded, sorted walk that skips what CodeGraph's
-/// indexer skips). Rejects only for a pattern that does not compile; an aborted `signal` ends it
-/// early with what it found (`stopped: "cancelled"`).
-#[napi(
-  ts_args_type = "cwd: string, scan: SourceScanRequest, signal?: AbortSignal | null",
-  ts_return_type = "Promise<SourceScanResult>"
-)]
-#[allow(clippy::needless_pass_by_value)] // napi hands the arguments over by value
-pub fn scan_source<'env>(
-  env: &'env Env,
-  cwd: String,
-  scan: SourceScanRequest,
-  signal: Option<Unknown<'env>>,
-) -> napi::Result<Object<'env>> {
-  let scan = request(scan);
-  threaded(
-    env,
-    signal,
-    "the source scan",
-    move |stopped| source_scan::scan_cancellable(&PathBuf::from(cwd), &scan, stopped),
-    |found| match found {
-      Ok(found) => Ok(result(found)),
-      Err(bad) => Err(napi::Error::new(
-        Status::InvalidArg,
-        format!("CODEGRAPH_INVALID_REQUEST: {bad}"),
-      )),
-    },
-  )
 }
 
 /// Which files of `extensions` were written after `sinceMs`, as `lib/contract/definitions.js`'s
@@ -270,7 +234,7 @@ pub struct SourceChangesResult {
   pub stopped: Option<String>,
 }
 
-fn changes_request(walk: SourceChangesRequest) -> ChangeScan {
+pub(crate) fn changes_request(walk: SourceChangesRequest) -> ChangeScan {
   // Rounded up to a whole millisecond (the Node runner alike): an mtime read as a float is not
   // exact, and a file written in the index's own millisecond is not told as newer.
   let since = UNIX_EPOCH + Duration::from_millis(whole(walk.since_ms.ceil()));
@@ -284,31 +248,83 @@ fn changes_request(walk: SourceChangesRequest) -> ChangeScan {
   }
 }
 
-/// Walks `cwd` for source files written after `walk.sinceMs` (metadata only, the scan's walk).
-#[napi(ts_return_type = "Promise<SourceChangesResult>")]
-#[allow(clippy::needless_pass_by_value)] // napi hands the arguments over by value
-pub fn changed_source(
-  env: &Env,
-  cwd: String,
-  walk: SourceChangesRequest,
-) -> napi::Result<Object<'_>> {
-  let walk = changes_request(walk);
-  let work = async move {
-    tokio::task::spawn_blocking(move || source_changes::changed_since(&PathBuf::from(cwd), &walk))
-      .await
+pub(crate) fn changes_result(found: ChangeOutcome) -> SourceChangesResult {
+  SourceChangesResult {
+    paths: found.paths,
+    changed: u32::try_from(found.changed).unwrap_or(u32::MAX),
+    files_seen: u32::try_from(found.files_seen).unwrap_or(u32::MAX),
+    ignore_files_cut: u32::try_from(found.ignore_files_cut).unwrap_or(u32::MAX),
+    stopped: found.stopped.map(|s| s.tag().to_owned()),
+  }
+}
+
+/// The native addon's calls: promises, on tokio's blocking pool.
+#[cfg(not(target_family = "wasm"))]
+mod promised {
+  use std::path::PathBuf;
+
+  use napi::bindgen_prelude::{Object, Unknown};
+  use napi::{Env, Status};
+  use napi_derive::napi;
+  use pi_codegraph_core::command_run::Failure;
+  use pi_codegraph_core::{source_changes, source_scan};
+
+  use super::{
+    changes_request, changes_result, request, result, SourceChangesRequest, SourceScanRequest,
   };
-  runtime::promise(env, work, |env, outcome| match outcome {
-    Ok(Ok(found)) => Ok(SourceChangesResult {
-      paths: found.paths,
-      changed: u32::try_from(found.changed).unwrap_or(u32::MAX),
-      files_seen: u32::try_from(found.files_seen).unwrap_or(u32::MAX),
-      ignore_files_cut: u32::try_from(found.ignore_files_cut).unwrap_or(u32::MAX),
-      stopped: found.stopped.map(|s| s.tag().to_owned()),
-    }),
-    Ok(Err(joined)) => Err(napi::Error::new(
-      Status::GenericFailure,
-      format!("the source walk did not finish: {joined}"),
-    )),
-    Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),
-  })
+  use crate::threaded::threaded;
+  use crate::{convert, runtime};
+
+  /// Searches `cwd`'s source as `scan` says (a bounded, sorted walk that skips what CodeGraph's
+  /// indexer skips). Rejects only for a pattern that does not compile; an aborted `signal` ends it
+  /// early with what it found (`stopped: "cancelled"`).
+  #[napi(
+    ts_args_type = "cwd: string, scan: SourceScanRequest, signal?: AbortSignal | null",
+    ts_return_type = "Promise<SourceScanResult>"
+  )]
+  #[allow(clippy::needless_pass_by_value)] // napi hands the arguments over by value
+  pub fn scan_source<'env>(
+    env: &'env Env,
+    cwd: String,
+    scan: SourceScanRequest,
+    signal: Option<Unknown<'env>>,
+  ) -> napi::Result<Object<'env>> {
+    let scan = request(scan);
+    threaded(
+      env,
+      signal,
+      "the source scan",
+      move |stopped| source_scan::scan_cancellable(&PathBuf::from(cwd), &scan, stopped),
+      |found| match found {
+        Ok(found) => Ok(result(found)),
+        Err(bad) => Err(napi::Error::new(
+          Status::InvalidArg,
+          format!("CODEGRAPH_INVALID_REQUEST: {bad}"),
+        )),
+      },
+    )
+  }
+
+  /// Walks `cwd` for source files written after `walk.sinceMs` (metadata only, the scan's walk).
+  #[napi(ts_return_type = "Promise<SourceChangesResult>")]
+  #[allow(clippy::needless_pass_by_value)] // napi hands the arguments over by value
+  pub fn changed_source(
+    env: &Env,
+    cwd: String,
+    walk: SourceChangesRequest,
+  ) -> napi::Result<Object<'_>> {
+    let walk = changes_request(walk);
+    let work = async move {
+      tokio::task::spawn_blocking(move || source_changes::changed_since(&PathBuf::from(cwd), &walk))
+        .await
+    };
+    runtime::promise(env, work, |env, outcome| match outcome {
+      Ok(Ok(found)) => Ok(changes_result(found)),
+      Ok(Err(joined)) => Err(napi::Error::new(
+        Status::GenericFailure,
+        format!("the source walk did not finish: {joined}"),
+      )),
+      Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),
+    })
+  }
 }

@@ -52,6 +52,24 @@ function actionsEnv(tag) {
 }
 
 /** The files a publish needs of this checkout (the published set, the manifests, the release scripts). */
+/** The installed directories of the root's registry dependencies (the WebAssembly core's loader: every optional one but the platform packages) and of theirs, each once (node_modules is flat here). */
+function dependencyDirs(from) {
+  const seen = new Set();
+  const visit = (name) => {
+    const dir = path.join(from, "node_modules", name);
+    if (seen.has(dir)) return;
+    seen.add(dir);
+    for (const dep of Object.keys(
+      JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8")).dependencies ?? {},
+    )) {
+      visit(dep);
+    }
+  };
+  const platform = (name) => name.startsWith(`${rootPkg.name}-`);
+  for (const name of Object.keys(rootPkg.optionalDependencies ?? {}).filter((n) => !platform(n))) visit(name);
+  return [...seen];
+}
+
 const COPIED = [...rootPkg.files, "package.json", "package-lock.json", "npm", ".ci/release", ".gitignore"];
 
 /** A copy of this checkout at `dir`, committed to a git repository of its own (the maintainer's tree at a tag). */
@@ -149,15 +167,18 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
     artifacts = layOutArtifacts(path.join(work, "artifacts"));
     for (const [platform, how] of Object.entries(artifacts.made)) console.log(`# ${platform}: ${how}`);
     assert.notEqual(artifacts.made[host], "PLACEHOLDER", `this machine's .node (${host}): run npm run build`);
-    // pi-codegraph's one registry dependency (the Node runner's optional `ignore`), from this
-    // checkout's install: the registry has no uplink.
-    const packed = execFileSync(path.join(npmBin, "npm"), ["pack", path.join(root, "node_modules", "ignore")], {
-      cwd: work,
-      env,
-      encoding: "utf8",
-    }).trim();
-    const r = npm(["publish", path.join(work, packed.split("\n").pop())]);
-    assert.equal(r.status, 0, r.stderr);
+    // pi-codegraph's registry dependencies (the WebAssembly core's loader, @napi-rs/wasm-runtime,
+    // and what it needs), from this checkout's install: the registry has no uplink.
+    for (const dir of dependencyDirs(root)) {
+      const packed = execFileSync(path.join(npmBin, "npm"), ["pack", "--ignore-scripts", dir], {
+        cwd: work,
+        env,
+        encoding: "utf8",
+      }).trim();
+      // A package's own publishConfig may name the public registry: this one is told explicitly.
+      const r = npm(["publish", "--registry", registry.url, path.join(work, packed.split("\n").pop())]);
+      assert.equal(r.status, 0, r.stderr);
+    }
   });
 
   after(async () => {
@@ -287,9 +308,13 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
     );
   });
 
-  test("`pi install npm:pi-codegraph` from the registry into a scratch Pi home, and one explore in Pi", {
-    timeout: 120000,
-  }, async () => {
+  /**
+   * `pi install npm:pi-codegraph` from the registry into a scratch Pi home, one explore in Pi and
+   * `/codegraph doctor`'s runner line, handed to `check(modules, runner)` before the scratch home
+   * goes; `npmEnv`: what Pi's npm is told besides the registry. The workspace's index is set back
+   * an hour, so that doctor's changed-files walk (the core's) finds its sources.
+   */
+  async function piInstallAndExplore(npmEnv, check) {
     const { scratch, home, agentDir } = piScratch("pi-codegraph-release-pi-");
     const server = await startFakeOpenAI({ request: "what calls main" });
     try {
@@ -297,6 +322,7 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
       const piWith = (dirs) => ({
         ...piEnv({ agentDir, home, pathDirs: dirs }),
         NPM_CONFIG_USERCONFIG: registry.npmrc,
+        ...npmEnv,
       });
       const install = await runPi(["install", `npm:${rootPkg.name}`], {
         cwd: scratch,
@@ -304,10 +330,12 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
         timeoutMs: 90000,
       });
       assert.equal(install.code, 0, install.stdout + install.stderr);
-      const addon = path.join(agentDir, "npm", "node_modules", `${rootPkg.name}-${host}`, `pi-codegraph.${host}.node`);
-      assert.ok(fs.existsSync(addon), "Pi's npm install brought the platform package");
+      const modules = path.join(agentDir, "npm", "node_modules");
 
       const ws = makeWorkspace();
+      const hourAgo = new Date(Date.now() - 3600_000);
+      fs.utimesSync(path.join(ws, ".codegraph", "codegraph.db"), hourAgo, hourAgo);
+      fs.writeFileSync(path.join(ws, "late.ts"), "export function late() {}\n");
       const run = await runPi(jsonModeArgs("release-model", "What calls main?"), {
         cwd: ws,
         env: piWith([fakeBinDir(), nodeDir]),
@@ -321,11 +349,38 @@ describe("the publish job against a registry on 127.0.0.1", { skip: !tools && "r
         cwd: ws,
         env: piWith([fakeBinDir(), nodeDir]),
       });
-      const runner = `${report.stdout}\n${report.stderr}`.split("\n").find((l) => l.startsWith("runner: "));
-      assert.equal(runner, `runner: native addon ${addon}`);
+      const text = `${report.stdout}\n${report.stderr}`;
+      // Both sources are newer than the index set back an hour.
+      assert.match(text, /ready, 2 files changed since the index: late\.ts, main\.ts/, "the core's walk");
+      check(
+        modules,
+        text.split("\n").find((l) => l.startsWith("runner: ")),
+      );
     } finally {
       await server.close();
       fs.rmSync(scratch, { recursive: true, force: true });
     }
+  }
+
+  test("`pi install npm:pi-codegraph` from the registry into a scratch Pi home, and one explore in Pi", {
+    timeout: 120000,
+  }, async () => {
+    await piInstallAndExplore({}, (modules, runner) => {
+      const addon = path.join(modules, `${rootPkg.name}-${host}`, `pi-codegraph.${host}.node`);
+      assert.ok(fs.existsSync(addon), "Pi's npm install brought the platform package");
+      assert.equal(runner, `runner: native addon ${addon}`);
+    });
+  });
+
+  test("on a platform with no prebuilt addon (Android, as Termux is), the WebAssembly core answers in Pi", {
+    timeout: 120000,
+  }, async () => {
+    // npm installs for the platform it is told (its `os` config): no platform package matches.
+    await piInstallAndExplore({ npm_config_os: "android" }, (modules, runner) => {
+      assert.ok(!fs.existsSync(path.join(modules, `${rootPkg.name}-${host}`)), "no platform package was installed");
+      const core = path.join(modules, rootPkg.name, "wasm", "pi-codegraph.wasm32-wasi.wasm");
+      assert.ok(fs.existsSync(core), "the package carries the WebAssembly core");
+      assert.ok(runner?.startsWith(`runner: node ${core} (native addon not loaded: `), runner);
+    });
   });
 });

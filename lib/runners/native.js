@@ -12,6 +12,7 @@ const path = require("node:path");
 const { LIMIT_NAMES } = require("../contract/limits.js");
 const { Problem, exhausted, gitFailed } = require("../contract/problems.js");
 const { gitCommandProblem } = require("../contract/git.js");
+const { coded, outlined } = require("./core-results.js");
 
 const ROOT = path.join(__dirname, "..", "..");
 
@@ -136,9 +137,7 @@ const nativeBackend = {
     loadBinding()
       .scanSource(cwd, scan, signal ?? null)
       .catch((err) => {
-        // napi's code is its status (InvalidArg); the contract's is the one the message leads with.
-        if (String(err?.message).startsWith("CODEGRAPH_INVALID_REQUEST:")) err.code = "CODEGRAPH_INVALID_REQUEST";
-        throw err;
+        throw coded(err);
       }),
   /** The bounded walk for source files written after a moment (src/source_scan.rs). */
   changedSource: async (cwd, walk) => loadBinding().changedSource(cwd, walk),
@@ -153,14 +152,8 @@ const nativeBackend = {
       .catch(asProblem);
   },
   /** The outline of source files (src/source_outline.rs), with null where the addon leaves a value out. */
-  outlineSource: async (cwd, request, signal) => {
-    const found = await loadBinding().outlineSource(cwd, request, signal ?? null);
-    for (const file of found.files) {
-      file.language ??= null;
-      for (const d of file.definitions) d.parent ??= null;
-    }
-    return found;
-  },
+  outlineSource: async (cwd, request, signal) =>
+    outlined(await loadBinding().outlineSource(cwd, request, signal ?? null)),
   /** Where the CodeGraph CLI installed beside this package is (src/lib.rs setPackageCli); nothing without an addon. */
   setPackageCli: (file) => {
     try {

@@ -1,7 +1,8 @@
-// The plain-Node backend of pi-codegraph: the same module shape and the same promises as the
-// native addon (lib/runners/native.js loads that one), so the glue can run over either; the
-// fault suites (__test__/faults/) run against both. One module per responsibility, as the core
-// crate (crates/core/src/) has them:
+// The Node runner, pi-codegraph's backend where no native addon loads: the same module shape and
+// the same promises as the native addon (lib/runners/native.js loads that one), so the glue can
+// run over either; the fault suites (__test__/faults/) run against both. What the core carries as
+// WebAssembly (docs/architecture.md) runs here as that; the rest is one module per
+// responsibility, as the core crate (crates/core/src/) has them:
 // command (a description read and checked), args, limits, errors, sanitize, preflight, pid, index-writer,
 // discovery, environment, spill (full outputs), collect
 // (the bounded stdout/stderr collectors), host-exit, host-watch, process, run, version, explore,
@@ -15,10 +16,11 @@
 //   launcher outside npm's layout cannot start (Node will not spawn it without a shell).
 // - A file the kernel will not execute (no #!, not a native binary) is refused before the spawn,
 //   since libuv would otherwise run it with /bin/sh.
-// - The source scan, the changed-files walk and the outline run in a worker thread (node/source-thread.js),
-//   where JavaScript's regular expressions match a line's first 4,096 characters only (the
-//   addon's engine is linear and reads it whole). Pids are judged by /proc/locks, which hides
-//   the lock holders this pid namespace cannot see (node/index-writer.js).
+// - The source scan, the changed-files walk and the outline are the core's own, built for
+//   WebAssembly (wasm/), run in a worker thread (node/source-thread.js). WASI opens a file only
+//   after looking at its path (no O_NONBLOCK, no O_NOFOLLOW): a FIFO swapped in between can block
+//   the open until the worker is ended at the request's deadline. Pids are judged by
+//   /proc/locks, which hides the lock holders this pid namespace cannot see (node/index-writer.js).
 // - The child's environment is built from process.env, whose values are strings: bytes that are
 //   not UTF-8 reach the CLI replaced (U+FFFD). The addon keeps the C environment's bytes where
 //   process.env shows the same value.
@@ -31,10 +33,11 @@ const { releaseFullOutputs } = require("./node/full-output.js");
 const { changedSource, outlineSource, scanSource } = require("./node/source-thread.js");
 const { runGit } = require("./node/git-run.js");
 const { setPackageCli } = require("./node/discovery.js");
+const { wasmCoreFile } = require("./node/wasm-core.js");
 
-/** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen). */
+/** Which runner this is, for the status slot, /codegraph and doctor (select.js adds why it was chosen): its path is the WebAssembly core's. */
 function runnerInfo() {
-  return { name: "node", path: null, note: null, fallback: false };
+  return { name: "node", path: wasmCoreFile(), note: null, fallback: false };
 }
 
 module.exports = {

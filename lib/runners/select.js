@@ -6,6 +6,7 @@
 const { LIMIT_NAMES } = require("../contract/limits.js");
 const { firstLine } = require("../contract/text.js");
 const { loadBinding, nativeBackend } = require("./native.js");
+const { wasmCoreFile } = require("./node/wasm-core.js");
 
 const RUNNER_VAR = "PI_CODEGRAPH_RUNNER";
 
@@ -29,7 +30,7 @@ function chosenRunner() {
     .toLowerCase();
   const nodeRunner = (note, fallback) => ({
     backend: require("./node.js"),
-    info: { name: "node", path: null, note, fallback },
+    info: { name: "node", path: wasmCoreFile(), note, fallback },
   });
   if (wanted === "native") {
     runner = { backend: nativeBackend, info: null };

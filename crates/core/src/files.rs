@@ -53,6 +53,21 @@ fn open_checked(path: &Path, no_link: bool) -> std::io::Result<std::fs::File> {
     // FILE_FLAG_OPEN_REPARSE_POINT: the link itself is opened, and refused below.
     options.custom_flags(0x0020_0000);
   }
+  // WASI has neither O_NONBLOCK nor O_NOFOLLOW on open: the path is looked at first (a link is
+  // refused, a FIFO or a device is never opened). A FIFO swapped in between the look and the
+  // open can still block it: the WebAssembly core runs in the JS runner's worker, which is ended
+  // at the request's deadline (lib/runners/node/source-thread.js).
+  #[cfg(target_family = "wasm")]
+  {
+    let seen = if no_link {
+      std::fs::symlink_metadata(path)?
+    } else {
+      std::fs::metadata(path)?
+    };
+    if !seen.file_type().is_file() {
+      return Err(std::io::Error::other("it is not a regular file"));
+    }
+  }
   let file = options.open(path)?;
   let kind = file.metadata()?.file_type();
   if !kind.is_file() || kind.is_symlink() {

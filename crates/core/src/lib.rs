@@ -8,6 +8,13 @@
 //! [`runner::run`] is public for the integration tests (`tests/`), which drive the process
 //! runner directly with fake CLIs.
 //!
+//! # Two builds
+//!
+//! The native addon builds every module. The WebAssembly build (`wasm32-wasip1-threads`, the Node
+//! runner's core where no addon loads) builds those WASI can carry: the modules marked
+//! `cfg(not(target_family = "wasm"))` below start, wait for or signal processes, or read host facts
+//! WASI has no call for (owners, modes, the process table); docs/architecture.md says which and why.
+//!
 //! # Floors
 //!
 //! A module uses only modules on floors below its own (a submodule counts as its parent).
@@ -22,27 +29,43 @@
 //! - floor 4: git_run, version (git as a child, CodeGraph's rules; the CLI's version)
 //! - floor 5: command_run (one command, start to finish: checks, run, verdict; and diagnose)
 
+#[cfg(not(target_family = "wasm"))]
 pub mod access;
 pub mod caps;
+#[cfg(not(target_family = "wasm"))]
 pub mod command;
+#[cfg(not(target_family = "wasm"))]
 pub mod command_run;
+#[cfg(not(target_family = "wasm"))]
 pub mod discovery;
 pub mod env_snapshot;
+#[cfg(not(target_family = "wasm"))]
 pub mod environment;
 pub mod errors;
 pub mod files;
+#[cfg(not(target_family = "wasm"))]
 pub mod full_output;
+#[cfg(not(target_family = "wasm"))]
 pub mod git_run;
-#[cfg(unix)]
+#[cfg(all(unix, not(target_family = "wasm")))]
 mod host_watch;
+#[cfg(not(target_family = "wasm"))]
 pub mod index_dir;
+#[cfg(not(target_family = "wasm"))]
 pub mod index_writer;
+#[cfg(not(target_family = "wasm"))]
 pub mod limits;
+#[cfg(not(target_family = "wasm"))]
 mod lock_holders;
+#[cfg(not(target_family = "wasm"))]
 pub mod manifest;
+#[cfg(not(target_family = "wasm"))]
 mod pid;
+#[cfg(not(target_family = "wasm"))]
 pub mod preflight;
+#[cfg(not(target_family = "wasm"))]
 pub mod resources;
+#[cfg(not(target_family = "wasm"))]
 pub mod runner;
 pub mod sanitize;
 pub mod source_changes;
@@ -52,4 +75,5 @@ pub mod source_outline;
 pub mod source_pattern;
 pub mod source_scan;
 pub mod source_walk;
+#[cfg(not(target_family = "wasm"))]
 pub mod version;

@@ -1,5 +1,6 @@
-// The host's side of the Node runner's source worker (source-worker.js): `scanSource(cwd, scan,
-// signal?)` and `changedSource(cwd, walk)` with the addon's shapes, run off the host's thread.
+// The host's side of the Node runner's source worker (source-worker.js, where the core runs as
+// WebAssembly): `scanSource(cwd, scan, signal?)`, `changedSource(cwd, walk)` and
+// `outlineSource(cwd, outline, signal?)` with the addon's shapes, run off the host's thread.
 // The worker is started on first use and kept (unreferenced while idle, so it never holds a
 // process open). Each request honours its own deadline inside the worker; should the worker
 // not answer within that deadline and a grace (a regular expression that backtracks for
@@ -9,9 +10,12 @@
 
 const path = require("node:path");
 const { outlineDeadline } = require("../../contract/source-outline.js");
+const { coded, outlined } = require("../core-results.js");
 
 /** How long past a request's own deadline the worker may take to answer before it is ended. */
 const GRACE_MS = 1000;
+/** And a new worker, which compiles the WebAssembly core before its first answer, this much more. */
+const LOAD_GRACE_MS = 10000;
 
 let worker = null;
 let nextId = 1;
@@ -31,6 +35,7 @@ function started() {
   const own = new Worker(path.join(__dirname, "source-worker.js"));
   own.unref();
   own.on("message", ({ id, value, error }) => {
+    own.answered = true;
     const entry = pending.get(id);
     if (!entry) return;
     clearTimeout(entry.timer);
@@ -71,7 +76,7 @@ function request(op, cwd, body, signal) {
     signal?.addEventListener?.("abort", onAbort, { once: true });
     const settle = ({ value, error, lost }) => {
       signal?.removeEventListener?.("abort", onAbort);
-      if (error) reject(Object.assign(new Error(error.message), error.code ? { code: error.code } : {}));
+      if (error) reject(coded(Object.assign(new Error(error.message), error.code ? { code: error.code } : {})));
       else if (lost) resolve(EMPTY[op](Atomics.load(cancel, 0) ? "cancelled" : "deadline"));
       else resolve(value);
     };
@@ -83,7 +88,7 @@ function request(op, cwd, body, signal) {
         settleAll({ lost: true });
         own.terminate().catch(() => {});
       },
-      (Number(body?.deadlineMs) || 0) + GRACE_MS,
+      (Number(body?.deadlineMs) || 0) + GRACE_MS + (own.answered ? 0 : LOAD_GRACE_MS),
     );
     pending.set(id, { settle, timer });
     own.ref();
@@ -91,12 +96,12 @@ function request(op, cwd, body, signal) {
   });
 }
 
-/** The source scan (source-scan.js), in the worker. */
+/** The core's source scan, in the worker. */
 const scanSource = (cwd, scan, signal) => request("scanSource", cwd, scan, signal ?? null);
-/** The changed-files walk (source-changes.js), in the worker. */
+/** The core's changed-files walk, in the worker. */
 const changedSource = (cwd, walk) => request("changedSource", cwd, walk, null);
-/** The outline of source files (source-outline.js), in the worker; its deadline made explicit. */
-const outlineSource = (cwd, outline, signal) =>
-  request("outlineSource", cwd, { ...outline, deadlineMs: outlineDeadline(outline) }, signal ?? null);
+/** The core's outline of source files, in the worker; its deadline made explicit. */
+const outlineSource = async (cwd, outline, signal) =>
+  outlined(await request("outlineSource", cwd, { ...outline, deadlineMs: outlineDeadline(outline) }, signal ?? null));
 
 module.exports = { changedSource, outlineSource, scanSource };
