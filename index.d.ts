@@ -4,8 +4,15 @@ import type {
   CodegraphCommand,
   ErrorCode,
   ErrorDetails,
+  GitResult,
   RunOptions,
   RunResult,
+  SourceChangesRequest,
+  SourceChangesResult,
+  SourceOutlineRequest,
+  SourceOutlineResult,
+  SourceScanRequest,
+  SourceScanResult,
 } from "./binding";
 
 export type {
@@ -401,9 +408,26 @@ export interface Backend extends Limits {
   /** The diagnosis without `parallel`: its problems as facts (`{ code, facts }`) or worded already. */
   diagnose(cwd: string, workspace?: string | null): Promise<AddonDiagnosis | Omit<Diagnosis, "parallel">>;
   releaseFullOutputs(paths: string[] | null): number;
+  /** The bounded source search (the answers' notes, blind spots and paths; without it they say less). */
+  scanSource?(cwd: string, scan: SourceScanRequest, signal?: AbortSignal | null): Promise<SourceScanResult>;
+  /** The walk for source files written after the index (the changed count). */
+  changedSource?(cwd: string, walk: SourceChangesRequest): Promise<SourceChangesResult>;
+  /** The outline of source files (definitions and their lines). */
+  outlineSource?(cwd: string, request: SourceOutlineRequest, signal?: AbortSignal | null): Promise<SourceOutlineResult>;
+  /** git as a child, with CodeGraph's rules (codegraph_changes; without it that tool fails coded). */
+  runGit?(command: GitCommand, cwd: string, signal?: AbortSignal | null): Promise<GitResult>;
   runnerInfo?(): RunnerInfo;
   /** Where the CodeGraph CLI installed beside the package is (null: none): discovery's last place, after PI_CODEGRAPH_BIN and PATH. */
   setPackageCli?(path: string | null): void;
+}
+
+/** One git run as lib/contract/git.js describes it: an allowlisted read-only subcommand and its bounds. */
+export interface GitCommand {
+  subcommand: string;
+  args: string[];
+  maxBytes: number;
+  maxLines: number;
+  timeoutMs: number;
 }
 
 /** The Pi extension factory (default export). */

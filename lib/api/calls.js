@@ -19,6 +19,7 @@ const { withStaleness } = require("./staleness.js");
 const { changedSinceIndex } = require("./disk-changes.js");
 const { changesCall } = require("./changes-call.js");
 const { firstLine } = require("../contract/text.js");
+const { methodOf } = require("../contract/runner-methods.js");
 const { withWordedDropped } = require("../words/environment.js");
 const { budgetOf, citesFiles, namedCommand, noticeOf, observed } = require("./call-options.js");
 const { onBehalfOf, plainOptions, readsData, writesIndex } = require("./call-options.js");
@@ -59,10 +60,7 @@ function wrapBackend(backend) {
       });
     }
     const waits = () => ({ queueMs: ticket.queueMs, durationMs: total(), parallelLimit: ticket.policy.limit });
-    const scan =
-      typeof backend.scanSource === "function"
-        ? (dir, request, abort) => backend.scanSource(dir, request, abort)
-        : undefined;
+    const scan = methodOf(backend, "scanSource");
     // The source search the answer's notes may need, while CodeGraph answers (lib/api/source-search.js).
     const data = readsData(command);
     // (A qualified name's parts too: where the source defines the one asked, lib/api/answer-subject.js.)
@@ -145,14 +143,8 @@ function wrapBackend(backend) {
       throw err instanceof Problem ? wordedError(err) : err;
     }
     if (args.relation !== "path") return relationsRun(params, cwd, signal, options);
-    const scan =
-      typeof backend.scanSource === "function"
-        ? (dir, request, abort) => backend.scanSource(dir, request, abort)
-        : undefined;
-    const outline =
-      typeof backend.outlineSource === "function"
-        ? (dir, request, abort) => backend.outlineSource(dir, request, abort)
-        : undefined;
+    const scan = methodOf(backend, "scanSource");
+    const outline = methodOf(backend, "outlineSource");
     return callPath({ run, scan, outline, release: releaseFullOutputs }, args, cwd, signal, options);
   }
   /** `codegraph query …` from codegraph_search's arguments ({ name, kind?, limit? }). */
@@ -208,8 +200,7 @@ function wrapBackend(backend) {
 
   /** The source files written after each root's index (`[{ dir, indexDir }]`): lib/api/disk-changes.js. */
   function changedSince(roots) {
-    const walk = typeof backend.changedSource === "function" ? (dir, w) => backend.changedSource(dir, w) : undefined;
-    return changedSinceIndex(walk, roots);
+    return changedSinceIndex(methodOf(backend, "changedSource"), roots);
   }
 
   /**

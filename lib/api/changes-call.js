@@ -8,6 +8,7 @@ const { FOCUSED_CAPS } = require("../contract/commands.js");
 const { cut, countLines } = require("../contract/limits.js");
 const { Problem } = require("../contract/problems.js");
 const { firstLine } = require("../contract/text.js");
+const { methodOf } = require("../contract/runner-methods.js");
 const { changesText, cutLine } = require("../words/changes.js");
 const { changesFacts } = require("./changes.js");
 const { failure, wordedError } = require("./failures.js");
@@ -50,14 +51,14 @@ async function changesCall(glue, params, cwd, signal, options) {
       runMs += out?.details?.runMs ?? 0;
       return out;
     },
-    outline: typeof backend.outlineSource === "function" ? (dir, r, a) => backend.outlineSource(dir, r, a) : undefined,
-    scan: typeof backend.scanSource === "function" ? (dir, r, a) => backend.scanSource(dir, r, a) : undefined,
+    outline: methodOf(backend, "outlineSource"),
+    scan: methodOf(backend, "scanSource"),
     diagnose: (dir) => glue.diagnose(dir, workspace),
     changedSince: (roots) => glue.changedSince(roots),
   };
   let facts;
   try {
-    if (typeof backend.runGit !== "function")
+    if (!methodOf(backend, "runGit"))
       throw failure("CODEGRAPH_GIT", { subcommand: "", reason: { is: "spawn", os: "this runner cannot start git" } });
     if (signal?.aborted) throw failure("CODEGRAPH_CANCELLED", { subcommand: "changes" });
     facts = await changesFacts(deps, cwd, args, signal);

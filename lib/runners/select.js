@@ -4,6 +4,7 @@
 // errors (nothing falls back); `node` never loads the addon. Decided once, on first use.
 
 const { LIMIT_NAMES } = require("../contract/limits.js");
+const { RUNNER_METHOD_NAMES } = require("../contract/runner-methods.js");
 const { firstLine } = require("../contract/text.js");
 const { loadBinding, nativeBackend } = require("./native.js");
 const { wasmCoreFile } = require("./node/wasm-core.js");
@@ -61,13 +62,8 @@ function runnerInfo() {
   return { ...native, note: forced };
 }
 
-const defaultBackend = {
-  runCommand: (command, cwd, signal, options) => choose().backend.runCommand(command, cwd, signal, options),
-  diagnose: (cwd, workspace) => choose().backend.diagnose(cwd, workspace),
-  scanSource: (cwd, scan, signal) => choose().backend.scanSource(cwd, scan, signal),
-  changedSource: (cwd, walk) => choose().backend.changedSource(cwd, walk),
-  runGit: (command, cwd, signal) => choose().backend.runGit(command, cwd, signal),
-  outlineSource: (cwd, request, signal) => choose().backend.outlineSource(cwd, request, signal),
+/** The methods that do more than forward to the chosen runner. */
+const OWN_METHODS = {
   releaseFullOutputs: (paths) => (chosen ? chosen.backend.releaseFullOutputs(paths) : 0),
   /** Where the CodeGraph CLI installed beside this package is: discovery's last place (after PI_CODEGRAPH_BIN and PATH). */
   setPackageCli: (file) => {
@@ -76,6 +72,10 @@ const defaultBackend = {
   },
   runnerInfo,
 };
+/** Every runner method (lib/contract/runner-methods.js), each forwarded to the runner chosen on first use. */
+const defaultBackend = Object.fromEntries(
+  RUNNER_METHOD_NAMES.map((name) => [name, OWN_METHODS[name] ?? ((...args) => choose().backend[name](...args))]),
+);
 for (const name of LIMIT_NAMES) {
   Object.defineProperty(defaultBackend, name, { enumerable: true, get: () => choose().backend[name] });
 }

@@ -1,0 +1,28 @@
+// The runner's methods, declared once. Every backend provides each (the native addon through
+// lib/runners/native.js, the Node runner through lib/runners/node.js); lib/runners/select.js
+// forwards each to the runner it chose; `__test__/runner-methods.test.mjs` holds the addon
+// (`binding`: a napi export of that name in binding.d.ts), the WebAssembly build (`wasm`: what it
+// carries, src/wasm.rs) and index.d.ts's Backend to this list. Limits are LIMIT_NAMES (limits.js).
+
+/** `{ [name]: { binding, wasm, optional } }`; `optional`: the glue works without it (a custom backend may lack it). */
+const RUNNER_METHODS = Object.freeze({
+  runCommand: { binding: true, wasm: false, optional: false },
+  diagnose: { binding: true, wasm: false, optional: false },
+  releaseFullOutputs: { binding: true, wasm: false, optional: false },
+  scanSource: { binding: true, wasm: true, optional: true },
+  changedSource: { binding: true, wasm: true, optional: true },
+  outlineSource: { binding: true, wasm: true, optional: true },
+  runGit: { binding: true, wasm: false, optional: true },
+  setPackageCli: { binding: true, wasm: false, optional: true },
+  runnerInfo: { binding: false, wasm: false, optional: true },
+});
+
+/** The method names, in the list's order. */
+const RUNNER_METHOD_NAMES = Object.freeze(Object.keys(RUNNER_METHODS));
+
+/** `backend[name]` called on the backend when it has one, else undefined (an optional method a custom backend may lack). */
+function methodOf(backend, name) {
+  return typeof backend?.[name] === "function" ? (...args) => backend[name](...args) : undefined;
+}
+
+module.exports = { RUNNER_METHODS, RUNNER_METHOD_NAMES, methodOf };
