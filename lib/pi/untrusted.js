@@ -17,22 +17,32 @@ function isTrusted(ctx) {
   }
 }
 
-/** `glue` for a session in the untrusted project `cwd`: the same shape, nothing run or read. */
+/** The glue's functions that read nothing of a project and start nothing: every other one is refused. */
+const HARMLESS = new Set([
+  "default",
+  "createExtension",
+  "extensionInfo",
+  "runnerInfo",
+  "addonInfo",
+  "limits",
+  "releaseFullOutputs",
+]);
+
+/**
+ * `glue` for a session in the untrusted project `cwd`: the same shape, nothing run or read. Every
+ * call is refused unless it is known harmless, so a call added to the glue later is refused too.
+ */
 function untrustedGlue(glue, cwd) {
   const { code, facts } = untrusted(cwd);
   const refuse = async () => {
     throw failure(code, facts);
   };
-  const diagnose = async (dir) => ({ cwd: dir, ready: false, ...problemWords(code, facts) });
+  const guarded = Object.fromEntries(
+    Object.entries(glue).map(([name, value]) => [name, typeof value !== "function" || HARMLESS.has(name) ? value : refuse]),
+  );
   return {
-    ...glue,
-    run: refuse,
-    explore: refuse,
-    node: refuse,
-    relations: refuse,
-    search: refuse,
-    changes: refuse,
-    diagnose,
+    ...guarded,
+    diagnose: async (dir) => ({ cwd: dir, ready: false, ...problemWords(code, facts) }),
     changedSince: async () => [],
   };
 }
