@@ -18,6 +18,7 @@ const { callerTests, mentions, placeMentions, rankTests } = require("./change-me
 const { IMPACT_KINDS, impactOf, testsOf, touchedDefinitions } = require("./changed-symbols.js");
 const { isIndexedLanguage, parseDiff, parseFileList } = require("./git-diff.js");
 const { indexWrittenAt } = require("./staleness.js");
+const { DEFAULT_INDEX_DIR } = require("../contract/index-dir.js");
 
 /** At most this many changed files are outlined and listed (the outline's own bound is 500). */
 const MAX_FILES = 200;
@@ -127,7 +128,7 @@ async function changesFacts(deps, cwd, params, signal) {
   let indexDir = null;
   if (fromGit.source === "index") ({ files, indexDir, cut } = await indexChanges(deps, cwd));
   const facts = { source: fromGit.source, depth, gitProblem: fromGit.gitProblem, cut };
-  const own = files.filter((f) => !f.path.startsWith(".codegraph/"));
+  const own = files.filter((f) => !f.path.startsWith(`${DEFAULT_INDEX_DIR}/`));
   const indexed = own.filter((f) => isIndexedLanguage(f.path));
   facts.otherFiles = own.length - indexed.length;
   facts.filesNotListed = Math.max(0, indexed.length - MAX_FILES);

@@ -7,6 +7,7 @@
 // CodeGraph parses for symbols in the languages a pattern below knows (dist/extraction/grammars.js).
 
 const path = require("node:path");
+const { DEFAULT_INDEX_DIR } = require("./index-dir.js");
 
 /** CodeGraph 1.6.1 skips a file larger than this (dist/extraction/file-limits.js). */
 const CODEGRAPH_MAX_FILE_BYTES = 1024 * 1024;
@@ -104,12 +105,12 @@ function definitionRules(names) {
 
 /**
  * The directories a walk of the source never enters: `skipExact`, names as written (`.git`, the
- * index directory's own name: `indexDir` as the runner found it, `.codegraph` without one; a
+ * index directory's own name: `indexDir` as the runner found it, the default name without one; a
  * `CODEGRAPH_DIR` of `*` is a name, not a pattern), and `skipDirs`, CodeGraph's skipped ones,
  * where `*` stands for any run of characters.
  */
 function skippedDirs(indexDir) {
-  const indexDirName = typeof indexDir === "string" && indexDir !== "" ? path.basename(indexDir) : ".codegraph";
+  const indexDirName = typeof indexDir === "string" && indexDir !== "" ? path.basename(indexDir) : DEFAULT_INDEX_DIR;
   return { skipExact: [".git", indexDirName], skipDirs: CODEGRAPH_SKIPPED_DIRS };
 }
 
