@@ -5,6 +5,8 @@
 //   api/       calls, admission, answer, staleness: runners (through select.js), words, contract
 //   pi/        the session, tools/, commands/, roots/: api, words, contract, never a runner
 //   glue.js    assembles the package (index.js's one import besides the runner it picks)
+//   bin/       `pi-codegraph` (doctor, explore): the package (index.js) and every floor but the
+//              runners, whose native.js it asks only for the platform it looks for
 // Within a floor a module may import its own floor. A require the rules do not allow fails with
 // the file, the line and the arrow.
 
@@ -16,6 +18,7 @@ import { fileURLToPath } from "node:url";
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const LIB = path.join(ROOT, "lib");
+const BIN = path.join(ROOT, "bin");
 
 /** floor → the floors it may import (its own always). */
 const ALLOWED = {
@@ -25,13 +28,15 @@ const ALLOWED = {
   api: ["contract", "words", "runners"],
   pi: ["contract", "words", "api"],
   glue: ["contract", "words", "runners", "api", "pi"],
+  bin: ["contract", "words", "runners", "api", "pi"],
 };
-/** What a floor may import of another floor, when not all of it. */
+/** What a floor may import of another floor, when not all of it (by the importing floor, else for any). */
 const ENTRIES = { runners: new Set(["lib/runners/select.js"]) };
+const BIN_ENTRIES = { runners: new Set(["lib/runners/native.js"]) };
 /** Outside lib/ that a floor may require. */
-const OUTSIDE = { runners: new Set(["binding.js"]) };
+const OUTSIDE = { runners: new Set(["binding.js"]), bin: new Set(["index.js", "package.json"]) };
 
-const floorOf = (rel) => (rel === "lib/glue.js" ? "glue" : rel.split("/")[1]);
+const floorOf = (rel) => (rel.startsWith("bin/") ? "bin" : rel === "lib/glue.js" ? "glue" : rel.split("/")[1]);
 
 function* jsFiles(dir) {
   for (const entry of fs.readdirSync(dir, { withFileTypes: true })) {
@@ -44,7 +49,7 @@ function* jsFiles(dir) {
 /** Every local require of lib/: `{ from, line, to }`, repository-relative with `/`. */
 function localRequires() {
   const found = [];
-  for (const file of jsFiles(LIB)) {
+  for (const file of [...jsFiles(LIB), ...jsFiles(BIN)]) {
     const from = path.relative(ROOT, file).split(path.sep).join("/");
     fs.readFileSync(file, "utf8")
       .split("\n")
@@ -68,8 +73,8 @@ function problemOf({ from, to }) {
   const target = floorOf(to);
   if (target === floor) return null;
   if (!ALLOWED[floor].includes(target)) return `${floor} → ${target}`;
-  if (ENTRIES[target] && floor !== "glue" && !ENTRIES[target].has(to))
-    return `${floor} → ${to} (only ${[...ENTRIES[target]].join(", ")} of ${target}/)`;
+  const entries = floor === "bin" ? BIN_ENTRIES[target] : ENTRIES[target];
+  if (entries && floor !== "glue" && !entries.has(to)) return `${floor} → ${to} (only ${[...entries].join(", ")} of ${target}/)`;
   return null;
 }
 
@@ -92,4 +97,6 @@ test("the rule catches an arrow up, across and past an entry", () => {
     /only lib\/runners\/select\.js/,
   );
   assert.equal(problemOf({ from: "lib/pi/tools/focused.js", to: "lib/pi/commands/verbs.js" }), null);
+  assert.match(problemOf({ from: "bin/pi-codegraph.js", to: "lib/runners/node.js" }), /only lib\/runners\/native\.js/);
+  assert.equal(problemOf({ from: "bin/pi-codegraph.js", to: "README.md" }), "bin → README.md (outside lib/)");
 });
