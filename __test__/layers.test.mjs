@@ -74,7 +74,8 @@ function problemOf({ from, to }) {
   if (target === floor) return null;
   if (!ALLOWED[floor].includes(target)) return `${floor} → ${target}`;
   const entries = floor === "bin" ? BIN_ENTRIES[target] : ENTRIES[target];
-  if (entries && floor !== "glue" && !entries.has(to)) return `${floor} → ${to} (only ${[...entries].join(", ")} of ${target}/)`;
+  if (entries && floor !== "glue" && !entries.has(to))
+    return `${floor} → ${to} (only ${[...entries].join(", ")} of ${target}/)`;
   return null;
 }
 

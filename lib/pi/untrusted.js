@@ -38,7 +38,10 @@ function untrustedGlue(glue, cwd) {
     throw failure(code, facts);
   };
   const guarded = Object.fromEntries(
-    Object.entries(glue).map(([name, value]) => [name, typeof value !== "function" || HARMLESS.has(name) ? value : refuse]),
+    Object.entries(glue).map(([name, value]) => [
+      name,
+      typeof value !== "function" || HARMLESS.has(name) ? value : refuse,
+    ]),
   );
   return {
     ...guarded,
