@@ -17,14 +17,9 @@ import { processesDie } from "./helpers/processes.mjs";
 import { recording, runnerOf } from "./helpers/recording.mjs";
 
 const require = createRequire(import.meta.url);
-const {
-  exploreCommand,
-  nodeCommand,
-  relationsCommand,
-  searchCommand,
-  FOCUSED_CAPS,
-} = require("../lib/contract/commands.js");
+const { exploreCommand, nodeCommand, relationsCommand, FOCUSED_CAPS } = require("../lib/contract/commands.js");
 const { MAX_NAME_CHARS } = require("../lib/contract/arguments.js");
+const { toolRow } = require("../lib/contract/tools.js");
 
 /** Every call: its label, the glue name, its arguments for a text, its description, its subcommand, its caps. */
 const CALLS = [
@@ -37,7 +32,7 @@ const CALLS = [
     relationsCommand,
     relation,
   ]),
-  ["codegraph_search", "search", (q) => ({ name: q }), searchCommand, "query"],
+  ["codegraph_search", "search", (q) => ({ name: q }), toolRow("codegraph_search").command, "query"],
 ].map(([label, glue, params, describe, subcommand]) => ({
   label,
   glue,

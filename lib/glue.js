@@ -10,6 +10,7 @@
 const { createExtension } = require("./pi/extension.js");
 const { wrapBackend } = require("./api/calls.js");
 const { FALLBACK_LINE, TOOL_NAME } = require("./pi/guidance.js");
+const { FOCUSED_TOOL_ROWS } = require("./contract/tools.js");
 
 /**
  * The module-shaped glue over `backend`: the default factory (callable, as Pi loads it) with
@@ -42,10 +43,8 @@ function glueOver(backend, options = {}) {
     default: factory,
     run: calls.run,
     explore: calls.explore,
-    node: calls.node,
-    relations: calls.relations,
-    search: calls.search,
-    changes: calls.changes,
+    // Each focused tool's call (lib/contract/tools.js): node, relations, search, changes.
+    ...Object.fromEntries(FOCUSED_TOOL_ROWS.map((row) => [row.call, calls[row.call]])),
     diagnose: calls.diagnose,
     changedSince: calls.changedSince,
     releaseFullOutputs: calls.releaseFullOutputs,

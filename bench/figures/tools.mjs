@@ -26,26 +26,26 @@ const QUIET = {
   NO_COLOR: "1",
 };
 const CASES = [
-  { label: "node: symbol", call: "node", command: "nodeCommand", params: { symbol: "checkout" } },
+  { label: "node: symbol", call: "node", tool: "codegraph_node", params: { symbol: "checkout" } },
   {
     label: "node: file outline",
     call: "node",
-    command: "nodeCommand",
+    tool: "codegraph_node",
     params: { file: "src/cart.ts", outline: true },
   },
   {
     label: "relations: callers",
     call: "relations",
-    command: "relationsCommand",
+    tool: "codegraph_relations",
     params: { relation: "callers", symbol: "charge" },
   },
   {
     label: "relations: impact",
     call: "relations",
-    command: "relationsCommand",
+    tool: "codegraph_relations",
     params: { relation: "impact", symbol: "charge" },
   },
-  { label: "search", call: "search", command: "searchCommand", params: { name: "Service" } },
+  { label: "search", call: "search", tool: "codegraph_search", params: { name: "Service" } },
 ];
 
 /** The argv the runner gives the CLI for a command description (lib/runners/node/command.js commandArgv). */
@@ -79,7 +79,7 @@ export async function tools(ctx) {
   try {
     const { dir, initMs } = indexShop(parent, cli);
     const pkg = require(path.join(root, "index.js"));
-    const commands = require(path.join(root, "lib", "contract", "commands.js"));
+    const { toolRow } = require(path.join(root, "lib", "contract", "tools.js"));
     const env = { ...process.env, ...QUIET };
     const rows = [];
     const targets = [];
@@ -87,7 +87,7 @@ export async function tools(ctx) {
     const shares = [];
     let launcherShown;
     for (const c of CASES) {
-      const argv = argvOf(commands[c.command](c.params));
+      const argv = argvOf(toolRow(c.tool).command(c.params));
       const outside = [];
       // The CLI's run as the runner timed it (spawn to exit), for the wall outside it.
       const tool = () =>
@@ -158,7 +158,7 @@ export async function tools(ctx) {
     });
     return {
       title: "Focused tools against CodeGraph's launcher (CodeGraph 1.6.1)",
-      about: `The shop fixture: \`codegraph init -y .\` on a temp copy took ${ms(initMs)} ms. Each case: index.js's exported call (\`node\`, \`relations\` or \`search\`, the functions the tools' execute() calls) against CodeGraph's own launcher (${launcherShown}, the platform bundle's \`bin/codegraph\` that the npm shim execs and the call ran) started directly with execFile, the argv the call's command description gives (lib/contract/commands.js) and the quiet environment the runner sets. One warm-up each, then ${PAIRS} pairs whose order alternates; the target is the median of the pairs' wall ratios, which cancels drift between pairs better than the ratio of the medians (shown too). Every pair's two answers (and the warm-up's) are compared byte for byte: the copy is freshly indexed, so no stale-files line is added.`,
+      about: `The shop fixture: \`codegraph init -y .\` on a temp copy took ${ms(initMs)} ms. Each case: index.js's exported call (\`node\`, \`relations\` or \`search\`, the functions the tools' execute() calls) against CodeGraph's own launcher (${launcherShown}, the platform bundle's \`bin/codegraph\` that the npm shim execs and the call ran) started directly with execFile, the argv the call's command description gives (the tool's row, lib/contract/tools.js) and the quiet environment the runner sets. One warm-up each, then ${PAIRS} pairs whose order alternates; the target is the median of the pairs' wall ratios, which cancels drift between pairs better than the ratio of the medians (shown too). Every pair's two answers (and the warm-up's) are compared byte for byte: the copy is freshly indexed, so no stale-files line is added.`,
       tables: [
         {
           caption: "Per call on the shop fixture, ms",

@@ -8,7 +8,8 @@ const { finishAnswer } = require("./answer.js");
 const { LIMIT_NAMES } = require("../contract/limits.js");
 const { Problem, exhausted } = require("../contract/problems.js");
 const { answerNotes } = require("./answer-notes.js");
-const { exploreCommand, nodeCommand, relationsCommand, searchCommand } = require("../contract/commands.js");
+const { exploreCommand } = require("../contract/commands.js");
+const { FOCUSED_TOOL_ROWS } = require("../contract/tools.js");
 const { relationsArguments } = require("../contract/arguments.js");
 const { callPath } = require("./call-path.js");
 const { askedNames } = require("./blind-spots.js");
@@ -24,7 +25,7 @@ const { withWordedDropped } = require("../words/environment.js");
 const { budgetOf, citesFiles, namedCommand, noticeOf, observed } = require("./call-options.js");
 const { onBehalfOf, plainOptions, readsData, writesIndex } = require("./call-options.js");
 
-/** `{ run, explore, node, relations, search, diagnose, releaseFullOutputs, limits }` over `backend`. See index.d.ts. */
+/** `{ run, explore, node, relations, search, changes, diagnose, releaseFullOutputs, limits, … }` over `backend` (a call per focused tool, lib/contract/tools.js). See index.d.ts. */
 function wrapBackend(backend) {
   /** Runs the described command in `cwd`; every failure is a CODEGRAPH_* rejection. */
   async function run(command, cwd, signal, options) {
@@ -128,9 +129,15 @@ function wrapBackend(backend) {
     }
     return run(command, cwd, signal, options);
   };
-  /** `codegraph node …` from codegraph_node's arguments ({ symbol?, file?, offset?, limit?, outline? }). */
-  const node = focused(nodeCommand);
-  const relationsRun = focused(relationsCommand);
+  /**
+   * Each focused tool's call that is one CodeGraph command, by its row (lib/contract/tools.js):
+   * `node`, `search`, relations' callers, callees and impact; relations' path and changes are
+   * composed of several runs (below).
+   */
+  const commandCalls = Object.fromEntries(
+    FOCUSED_TOOL_ROWS.filter((row) => row.command).map((row) => [row.call, focused(row.command)]),
+  );
+  const relationsRun = commandCalls.relations;
   /**
    * `codegraph callers|callees|impact …` from codegraph_relations' arguments ({ relation, symbol,
    * file?, limit?, depth? }); `path` ({ relation, from, to }): several commands, one answer (lib/api/call-path.js).
@@ -147,8 +154,6 @@ function wrapBackend(backend) {
     const outline = methodOf(backend, "outlineSource");
     return callPath({ run, scan, outline, release: releaseFullOutputs }, args, cwd, signal, options);
   }
-  /** `codegraph query …` from codegraph_search's arguments ({ name, kind?, limit? }). */
-  const search = focused(searchCommand);
 
   /**
    * Read-only readiness of a workspace (executable, version, index); a failure is a diagnosis too.
@@ -235,10 +240,9 @@ function wrapBackend(backend) {
   return {
     run,
     explore,
-    changes,
-    node,
+    ...commandCalls,
     relations,
-    search,
+    changes,
     diagnose,
     releaseFullOutputs,
     limits,

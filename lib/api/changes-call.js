@@ -3,7 +3,8 @@
 // index) and the glue (data runs through the index's queue), the answer said once
 // (lib/words/changes.js) and held within its caps, every failure worded (lib/api/failures.js).
 
-const { changesArguments } = require("../contract/arguments.js");
+const { checkedArguments } = require("../contract/arguments.js");
+const { toolRow } = require("../contract/tools.js");
 const { FOCUSED_CAPS } = require("../contract/commands.js");
 const { cut, countLines } = require("../contract/limits.js");
 const { Problem } = require("../contract/problems.js");
@@ -31,7 +32,7 @@ async function changesCall(glue, params, cwd, signal, options) {
   const { backend } = glue;
   let args;
   try {
-    args = changesArguments(params);
+    args = checkedArguments(toolRow("codegraph_changes"), params);
   } catch (err) {
     throw err instanceof Problem ? wordedError(err) : err;
   }

@@ -203,28 +203,30 @@ function relationsArguments(params) {
   return { relation, symbol, file, limit, depth };
 }
 
-/** codegraph_search: `name` (a symbol name or part of one), `kind`, `limit`. */
-function searchArguments(params) {
-  const tool = "codegraph_search";
-  const p = argumentsOf(tool, params);
-  known(tool, p, ["name", "kind", "limit"]);
-  const name = text(tool, "name", read(tool, p, "name"));
-  const kind = oneOf(tool, "kind", read(tool, p, "kind"), SEARCH_KINDS);
-  const limit = whole(tool, "limit", read(tool, p, "limit"));
-  return { name, kind, limit };
-}
+/** Each argument kind's rule (lib/contract/tools.js says which a tool's arguments are). */
+const KIND_RULES = {
+  name: (tool, name, value, arg) => text(tool, name, value, { optional: arg.optional === true }),
+  file: (tool, name, value) => fileKey(tool, name, value),
+  whole: (tool, name, value, arg) => whole(tool, name, value, arg.range ?? name),
+  flag: (tool, name, value) => flag(tool, name, value),
+  enum: (tool, name, value, arg) => oneOf(tool, name, value, arg.values, { optional: arg.optional === true }),
+};
 
-/** codegraph_changes: only `depth` (impact's hops for each changed symbol); no arguments at all is the usual call. */
-function changesArguments(params) {
-  const tool = "codegraph_changes";
+/**
+ * A tool's arguments by its row's `args` (lib/contract/tools.js): each read and held to its kind's
+ * rule, in the row's order, any other refused; none at all is an empty object.
+ */
+function checkedArguments({ name: tool, args }, params) {
   const p = argumentsOf(tool, params ?? {});
-  known(tool, p, ["depth"]);
-  return { depth: whole(tool, "depth", read(tool, p, "depth"), "changesDepth") };
+  known(tool, p, Object.keys(args));
+  return Object.fromEntries(
+    Object.entries(args).map(([name, arg]) => [name, KIND_RULES[arg.kind](tool, name, read(tool, p, name), arg)]),
+  );
 }
 
 module.exports = {
   argumentError,
-  changesArguments,
+  checkedArguments,
   MAX_FILE_CHARS,
   MAX_NAME_CHARS,
   RANGES,
@@ -232,5 +234,4 @@ module.exports = {
   SEARCH_KINDS,
   nodeArguments,
   relationsArguments,
-  searchArguments,
 };

@@ -12,7 +12,7 @@
 
 const { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("./limits.js");
 const { LARGEST_CAP_BYTES, LARGEST_CAP_LINES, MAX_WRITE_TIMEOUT_MS } = require("./limits.js");
-const { nodeArguments, relationsArguments, searchArguments } = require("./arguments.js");
+const { nodeArguments, relationsArguments } = require("./arguments.js");
 
 /**
  * `{ name: value }` as CLI options: `true` is a bare `--name`, `false`, `undefined` and `null` are
@@ -191,12 +191,6 @@ function relationsCommand(params) {
   return codegraphCommand(relation, { options: { file, limit, depth }, positional: symbol, ...FOCUSED_CAPS.relations });
 }
 
-/** `codegraph query [--kind=] [--limit=] -- <name>`: text, never `--json` (4–10× larger for the model). */
-function searchCommand(params) {
-  const { name, kind, limit } = searchArguments(params);
-  return codegraphCommand("query", { options: { kind, limit }, positional: name, ...FOCUSED_CAPS.search });
-}
-
 /**
  * codegraph_changes' own runs (lib/api/changes.js), read as data, never shown whole: `codegraph
  * impact --file=<path> --depth=<n> --json -- <name>` and `codegraph affected --json -- <file>`.
@@ -227,6 +221,5 @@ module.exports = {
   pathCalleesCommand,
   pathImpactCommand,
   relationsCommand,
-  searchCommand,
   verbCommand,
 };

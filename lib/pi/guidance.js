@@ -47,12 +47,15 @@ const withRelationsGuideline = `Use ${TOOL_NAME} for architecture questions, nam
 const withNodeGuideline = `${TOOL_NAME} answers are CodeGraph's own text: where it says to use "the Read tool", use read with the file:line it gives; where it says codegraph_node, call codegraph_node.`;
 
 /**
- * The focused tools' words (lib/pi/tools/focused.js has the rest): the description (the caps appended), one
- * prompt snippet and one guideline each, and the schema's argument descriptions. Kept short: every
- * active tool costs its words on every request.
+ * The focused tools' words (lib/contract/tools.js has the rest): the label, the description (the
+ * caps appended), one prompt snippet and one guideline each, the schema's argument descriptions,
+ * and `subject(args)`: what the transcript shows of a call. Kept short: every active tool costs
+ * its words on every request.
  */
 const FOCUSED_WORDS = {
   codegraph_node: {
+    label: "CodeGraph Node",
+    subject: (args) => [args?.symbol, args?.file && `file ${args.file}`],
     description:
       "Read one symbol from the workspace's CodeGraph index (location, signature, source, callers, callees), or an indexed file's numbered lines or outline. Read-only.",
     snippet: "A symbol's source, callers and callees, or an indexed file's lines or outline",
@@ -66,6 +69,11 @@ const FOCUSED_WORDS = {
     },
   },
   codegraph_relations: {
+    label: "CodeGraph Relations",
+    subject: (args) =>
+      args?.relation === "path"
+        ? ["path from", args?.from, "to", args?.to]
+        : [args?.relation && `${args.relation} of`, args?.symbol, args?.file && `in ${args.file}`],
     description:
       "What calls or reads a symbol (callers), what it calls (callees), what changing it affects (impact; depth 1 also lists implementations), or how one reaches another (path), from the workspace's CodeGraph index and the source. Read-only.",
     snippet: "Callers, callees, impact of a symbol, or a call path between two",
@@ -82,6 +90,8 @@ const FOCUSED_WORDS = {
     },
   },
   codegraph_changes: {
+    label: "CodeGraph Changes",
+    subject: (args) => ["the working tree's changes", args?.depth && `(depth ${args.depth})`],
     description:
       "The uncommitted changes (git diff HEAD, untracked files too): the symbols they touch, what depends on each and the tests that cover them, from the workspace's CodeGraph index. Read-only.",
     snippet: "What uncommitted changes break, and the tests that cover them",
@@ -90,10 +100,13 @@ const FOCUSED_WORDS = {
       depth: "impact: hops to follow (default 2)",
     },
     doing: "git diff HEAD, then CodeGraph's impact and affected",
-    line: (depth) =>
-      `$ git diff HEAD; codegraph impact${depth ? ` --depth=${depth}` : ""} per changed symbol; codegraph affected per changed file`,
+    // Several runs: the transcript says what runs instead of one command line.
+    line: (args) =>
+      `$ git diff HEAD; codegraph impact${args?.depth ? ` --depth=${args.depth}` : ""} per changed symbol; codegraph affected per changed file`,
   },
   codegraph_search: {
+    label: "CodeGraph Search",
+    subject: (args) => [args?.name, args?.kind && `(${args.kind})`],
     description:
       "Find symbols by part of their name in the workspace's CodeGraph index: kind, file:line, signature; no source. Read-only.",
     snippet: "Find symbols by part of their name (kind, file:line, signature)",

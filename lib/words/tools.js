@@ -2,6 +2,11 @@
 // what the choice's sources say (PI_CODEGRAPH_TOOLS, the saved file).
 
 const { shownPath } = require("./paths.js");
+const { FOCUSED_TOOL_ROWS } = require("../contract/tools.js");
+
+/** The short names the user types, in the rows' order: "node, relations, search, changes". */
+const SHORT_NAMES = FOCUSED_TOOL_ROWS.map((row) => row.short);
+const namesText = SHORT_NAMES.join(", ");
 
 /** What each word after `/codegraph tools` does, for the completion. */
 const TOOLS_WORDS = {
@@ -22,7 +27,7 @@ function sourceText(choice) {
   if (choice.source === "env") return "set by PI_CODEGRAPH_TOOLS";
   if (choice.source === "saved") return "saved for this project by /codegraph tools";
   if (choice.source === "session") return "chosen by /codegraph tools for this session only: it could not be saved";
-  return "the default: explore, node, relations, search and changes";
+  return `the default: explore, ${SHORT_NAMES.slice(0, -1).join(", ")} and ${SHORT_NAMES.at(-1)}`;
 }
 
 /**
@@ -42,7 +47,7 @@ function choiceNotes(choice) {
   const notes = [];
   if (choice.ignoredEnv !== undefined)
     notes.push(
-      `PI_CODEGRAPH_TOOLS=${JSON.stringify(choice.ignoredEnv)} ignored: not all, none, or tool names (node, relations, search, changes) separated by commas.`,
+      `PI_CODEGRAPH_TOOLS=${JSON.stringify(choice.ignoredEnv)} ignored: not all, none, or tool names (${namesText}) separated by commas.`,
     );
   if (choice.savedProblem)
     notes.push(`The saved choice could not be read (${choice.savedProblem}); the default applies.`);
@@ -69,7 +74,7 @@ function toolsListText(tools, choice) {
     ...rows,
     ...choiceNotes(choice),
     "Tokens: what a tool adds to every request while it is on.",
-    "Change: /codegraph tools all | none | on <names> | off <names> | <names> (exactly those). Names: node, relations, search, changes.",
+    `Change: /codegraph tools all | none | on <names> | off <names> | <names> (exactly those). Names: ${namesText}.`,
   ].join("\n");
 }
 
@@ -87,7 +92,7 @@ function toolsChangedText({ on, saved, saveError, envSet, project }) {
 
 /** `/codegraph tools` with a word that is not a tool or a choice. */
 const unknownToolsText = (unknown) =>
-  `/codegraph tools: unknown ${unknown.length === 1 ? "name" : "names"} ${unknown.map((w) => JSON.stringify(w)).join(", ")}. Use all, none, on <names>, off <names>, or names: node, relations, search, changes.`;
+  `/codegraph tools: unknown ${unknown.length === 1 ? "name" : "names"} ${unknown.map((w) => JSON.stringify(w)).join(", ")}. Use all, none, on <names>, off <names>, or names: ${namesText}.`;
 
 /** A tool the installed CLI cannot run: why, for the list. */
 const lackingText = (why) => `${why}: its calls would fail`;
