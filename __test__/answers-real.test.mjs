@@ -13,7 +13,7 @@ import { doctorRows, root, tempDir } from "./helpers/index.mjs";
 const require = createRequire(import.meta.url);
 const pkg = require("../index.js");
 const { changedFileNames } = require("../lib/api/changed-files.js");
-const { verbCommand } = require("../lib/contract/commands.js");
+const { verbCommand } = require("../lib/contract/verbs.js");
 const { parseIndexStatus } = require("../lib/contract/index-status.js");
 const cliBin = path.join(root, "node_modules", ".bin");
 const originalPath = process.env.PATH;

@@ -16,7 +16,7 @@ import { indexBytes } from "./helpers/roots.mjs";
 import { DRIVE, dirOnDrive } from "./helpers/wsl-drive.mjs";
 
 const require = createRequire(import.meta.url);
-const { verbCommand } = require("../lib/contract/commands.js");
+const { verbCommand } = require("../lib/contract/verbs.js");
 const { hasIndex } = require("../lib/pi/roots/index-probe.js");
 const { scanRoots } = require("../lib/pi/roots/scan.js");
 useFakeCli();

@@ -18,7 +18,7 @@ import { isAlive, root, tempDir, waitFor, withEnv } from "./helpers/index.mjs";
 import { codegraphSaid, hostWith, recordingUi } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
-const { verbCommand } = require("../lib/contract/commands.js");
+const { verbCommand } = require("../lib/contract/verbs.js");
 const { parseIndexStatus } = require("../lib/contract/index-status.js");
 const realBin = path.join(root, "node_modules", ".bin");
 const cliMissing = fs.existsSync(path.join(realBin, "codegraph")) ? false : "the pinned CodeGraph CLI is not installed";
@@ -102,7 +102,7 @@ for (const impl of implementations) {
             ? `require(${JSON.stringify(path.join(root, "index.js"))}).forBackend(require(${JSON.stringify(path.join(root, "lib", "runners", "node.js"))}))`
             : `require(${JSON.stringify(path.join(root, "index.js"))})`;
         const script = `const pkg = ${load};
-          const { verbCommand } = require(${JSON.stringify(path.join(root, "lib", "contract", "commands.js"))});
+          const { verbCommand } = require(${JSON.stringify(path.join(root, "lib", "contract", "verbs.js"))});
           pkg.run(verbCommand("init"), ${JSON.stringify(ws)}).then(() => console.log("finished"), (e) => console.log(e.code));`;
         const host = spawn(process.execPath, ["-e", script], { stdio: ["ignore", "pipe", "inherit"] });
         let said = "";

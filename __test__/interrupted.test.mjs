@@ -16,7 +16,7 @@ import { makeWorkspace, readJsonFile, readLog, tempDir, useFakeCli, waitFor, wit
 import { codegraphSaid, hostWith, piInteractive, recordingUi } from "./helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
-const { verbCommand } = require("../lib/contract/commands.js");
+const { verbCommand } = require("../lib/contract/verbs.js");
 useFakeCli();
 before(piInteractive);
 

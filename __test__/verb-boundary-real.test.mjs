@@ -14,7 +14,7 @@ import { piEnv, piMissing, piScratch, runPi, startPiRpc, writeModelsJson } from 
 import { snapshot } from "./helpers/snapshot.mjs";
 
 const require = createRequire(import.meta.url);
-const { verbCommand } = require("../lib/contract/commands.js");
+const { verbCommand } = require("../lib/contract/verbs.js");
 const realBin = path.join(root, "node_modules", ".bin");
 const cliMissing = fs.existsSync(path.join(realBin, "codegraph")) ? false : "the pinned CodeGraph CLI is not installed";
 // CodeGraph's launcher calls dirname/readlink through PATH.

@@ -16,7 +16,7 @@ import { root, tempDir, withEnv } from "./helpers/index.mjs";
 import { snapshot } from "./helpers/snapshot.mjs";
 
 const require = createRequire(import.meta.url);
-const { verbCommand } = require("../lib/contract/commands.js");
+const { verbCommand } = require("../lib/contract/verbs.js");
 const realBin = path.join(root, "node_modules", ".bin");
 const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
 const gitMissing = systemDirs.some((d) => fs.existsSync(path.join(d, "git"))) ? false : "git is not installed";

@@ -1,4 +1,4 @@
-// The `/codegraph` verbs' command descriptions (lib/contract/commands.js verbCommand) through run() with
+// The `/codegraph` verbs' command descriptions (lib/contract/verbs.js verbCommand) through run() with
 // the real pinned CodeGraph 1.6.1 on a copy of the shop fixture, in lifecycle order (init, status,
 // sync, rebuild, unlock, uninit), checking what each leaves on disk; and the runner's refusal of a
 // write from a subdirectory, where CodeGraph itself would walk up to the project's index.
@@ -12,7 +12,7 @@ import { implementations } from "./helpers/impl.mjs";
 import { rejectsWith, root, tempDir, withEnv } from "./helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
-const { verbCommand } = require("../lib/contract/commands.js");
+const { verbCommand } = require("../lib/contract/verbs.js");
 const { parseIndexStatus, writeProgress } = require("../lib/contract/index-status.js");
 const realBin = path.join(root, "node_modules", ".bin");
 const cliMissing = fs.existsSync(path.join(realBin, "codegraph")) ? false : "the pinned CodeGraph CLI is not installed";

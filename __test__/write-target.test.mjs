@@ -15,7 +15,7 @@ import { makeWorkspace, readLog, root, tempDir, useFakeCli, withEnv } from "./he
 import { snapshot } from "./helpers/snapshot.mjs";
 
 const require = createRequire(import.meta.url);
-const { verbCommand } = require("../lib/contract/commands.js");
+const { verbCommand } = require("../lib/contract/verbs.js");
 
 useFakeCli();
 
@@ -270,7 +270,7 @@ for (const impl of implementations) {
     const child = `
       const m = require(${JSON.stringify(path.join(root, "index.js"))});
       const api = ${impl.id === "native" ? "m" : `m.forBackend(require(${JSON.stringify(path.join(root, "lib", "runners", "node.js"))}))`};
-      const { verbCommand } = require(${JSON.stringify(path.join(root, "lib", "contract", "commands.js"))});
+      const { verbCommand } = require(${JSON.stringify(path.join(root, "lib", "contract", "verbs.js"))});
       api.diagnose(${JSON.stringify(ws)}).then((d) =>
         api.run(verbCommand("uninit"), ${JSON.stringify(ws)}).then(
           () => console.log(JSON.stringify({ ok: true })),

@@ -10,7 +10,7 @@ const pkg = require("../package.json");
 const { testedHosts } = require("../lib/contract/hosts.js");
 // As under Pi: the CodeGraph CLI installed beside this package runs when none is on PATH.
 const { explore, diagnose, run, addonInfo, runnerInfo, limits } = require("../index.js").usePackageCli();
-const { verbCommand } = require("../lib/contract/commands.js");
+const { verbCommand } = require("../lib/contract/verbs.js");
 const { parseIndexStatus } = require("../lib/contract/index-status.js");
 const {
   BESIDE_PACKAGE_TEXT,

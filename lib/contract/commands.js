@@ -11,7 +11,7 @@
 // starts; the positional text follows explore's request rules (CODEGRAPH_INVALID_REQUEST).
 
 const { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("./limits.js");
-const { LARGEST_CAP_BYTES, LARGEST_CAP_LINES, MAX_WRITE_TIMEOUT_MS } = require("./limits.js");
+const { LARGEST_CAP_BYTES, LARGEST_CAP_LINES } = require("./limits.js");
 const { nodeArguments, relationsArguments } = require("./arguments.js");
 
 /**
@@ -80,31 +80,6 @@ function exploreCaps(active, limits) {
 }
 
 /**
- * The `/codegraph` verbs' commands (lib/pi/commands/verbs.js), by verb. None takes a path (`-p` or a
- * positional): CodeGraph's `status`, `sync`, `uninit`, `unlock` and `index` walk up to an
- * enclosing project's index, so each runs in the workspace and needs the workspace's own index
- * (the runner's preflight refuses otherwise), except `init`, which creates it. Never `--force` to
- * init or index (it overrides CodeGraph's refusal of $HOME and /). The writes refuse at once when
- * a CodeGraph writer holds the index (CODEGRAPH_INDEX_BUSY) and may run up to the runner's
- * longest write timeout; `-v` makes init and index print per-file progress ("3/7 (42%)").
- */
-const VERB_COMMANDS = {
-  status: () => codegraphCommand("status", { options: { json: true }, progress: "none", allowInterrupted: true }),
-  init: () =>
-    codegraphCommand("init", {
-      options: { yes: true, verbose: true },
-      needsIndex: false,
-      writesIndex: true,
-      timeoutMs: MAX_WRITE_TIMEOUT_MS,
-    }),
-  sync: () => codegraphCommand("sync", { writesIndex: true, timeoutMs: MAX_WRITE_TIMEOUT_MS }),
-  rebuild: () =>
-    codegraphCommand("index", { options: { verbose: true }, writesIndex: true, timeoutMs: MAX_WRITE_TIMEOUT_MS }),
-  uninit: () => codegraphCommand("uninit", { options: { force: true }, writesIndex: true }),
-  unlock: () => codegraphCommand("unlock", { writesIndex: true }),
-};
-
-/**
  * `codegraph files --json`: the index's files (path, language, size), for naming the files
  * CodeGraph counts as changed. Read-only; about 100 bytes a file, so its caps are the largest
  * a command may ask (16 MiB: some 160,000 files), never the model's.
@@ -116,11 +91,6 @@ function indexFilesCommand() {
     maxBytes: LARGEST_CAP_BYTES,
     maxLines: LARGEST_CAP_LINES,
   });
-}
-
-/** The command description of `/codegraph <verb>`, or undefined for a verb that runs none. */
-function verbCommand(verb) {
-  return Object.hasOwn(VERB_COMMANDS, verb) ? VERB_COMMANDS[verb]() : undefined;
 }
 
 /**
@@ -221,5 +191,4 @@ module.exports = {
   pathCalleesCommand,
   pathImpactCommand,
   relationsCommand,
-  verbCommand,
 };

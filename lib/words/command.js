@@ -31,7 +31,8 @@ function helpText() {
   return [
     "/codegraph: whether CodeGraph is ready here, and the next step",
     ...Object.entries(VERB_LINES).map(([verb, line]) => `/codegraph ${verb.padEnd(width)}  ${line}`),
-    "Only the verbs you type here (init, sync, rebuild, uninit, unlock) write the index.",
+    // The verbs' rows load when help is first asked for: Pi's start reads only this file's lines.
+    `Only the verbs you type here (${[...require("../contract/verbs.js").verbsWhere("writes")].join(", ")}) write the index.`,
   ].join("\n");
 }
 

@@ -6,10 +6,11 @@
 
 const fs = require("node:fs");
 const path = require("node:path");
+const { verbsWhere } = require("../../contract/verbs.js");
 const { notOwnVerbText } = require("../../words/not-own.js");
 
-/** The verbs that delete the index directory (CodeGraph's `uninit`). */
-const DELETING_VERBS = new Set(["uninit"]);
+/** The verbs that delete the index directory (CodeGraph's `uninit`; lib/contract/verbs.js). */
+const DELETING_VERBS = verbsWhere("deletes");
 
 /**
  * Whether the diagnosis found a database CodeGraph cannot open where the CLI looks (damaged, not

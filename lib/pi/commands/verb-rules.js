@@ -3,23 +3,24 @@
 // how the typed words are read, and when CodeGraph turns file watching off.
 
 const { isWslWindowsDrive } = require("../../contract/index-dir.js");
+const { INDEX_VERBS, verbsWhere } = require("../../contract/verbs.js");
 const { supports } = require("../../words/versions.js");
 const { lockFileIn } = require("./index-files.js");
 
-/** The verbs that write the index (or its lock files): they ask first where a UI exists. */
-const WRITE_VERBS = new Set(["init", "sync", "rebuild", "uninit", "unlock"]);
+/** The verbs that write the index (or its lock files): they ask first where a UI exists (lib/contract/verbs.js). */
+const WRITE_VERBS = verbsWhere("writes");
 /** Without a UI these need `--yes`: they destroy what the index holds. */
-const NEED_YES = new Set(["rebuild", "uninit"]);
+const NEED_YES = verbsWhere("needYes");
 
 /**
- * Whether the user has something to decide before `verb` runs on the index in `indexDir`: sync
- * only brings it up to date, and unlock with no lock file only clears CodeGraph's stale daemon
- * files, so neither asks; init, rebuild and uninit, and unlock removing a lock, do.
+ * Whether the user has something to decide before `verb` runs on the index in `indexDir`, by its
+ * row's `asks`: sync only brings it up to date and never asks; unlock asks only when it would
+ * remove a lock file (otherwise it clears CodeGraph's stale daemon files); init, rebuild and uninit always.
  */
 function asksFirst(verb, indexDir) {
-  if (verb === "sync") return false;
-  if (verb === "unlock") return lockFileIn(indexDir) !== null;
-  return true;
+  const asks = INDEX_VERBS[verb]?.asks ?? "always";
+  if (asks === "whenLocked") return lockFileIn(indexDir) !== null;
+  return asks === "always";
 }
 /**
  * The verbs a user most likely wants now, in order, before the rest (Pi's completion list shows
@@ -34,16 +35,8 @@ function leadingVerbs({ problemCode, writing }) {
   return ["sync", "changes", "status", "doctor", "help"];
 }
 
-/** The feature each verb needs of the CLI (lib/contract/versions.js). */
-const VERB_FEATURES = {
-  status: "status --json",
-  init: "init --yes",
-  sync: "sync",
-  rebuild: "index",
-  uninit: "uninit --force",
-  unlock: "unlock",
-  changes: "impact --file",
-};
+/** The feature each verb needs of the CLI (lib/contract/versions.js), from its row. */
+const VERB_FEATURES = Object.fromEntries(Object.entries(INDEX_VERBS).map(([verb, row]) => [verb, row.feature]));
 /** `"init --yes"` → `{ verb: "init", yes: true, extra: [] }`. */
 function parseVerbArgs(args) {
   const parts = String(args ?? "")

@@ -2,8 +2,10 @@
 // label, the workspace's own (always for init), else the only root; but a verb that writes acts
 // on a root outside the workspace only when the user typed that root's label.
 
-/** The verbs that write an index (or its lock files) in a root other than the workspace. */
-const WRITES_ELSEWHERE = new Set(["sync", "rebuild", "uninit", "unlock"]);
+const { verbsWhere } = require("../../contract/verbs.js");
+
+/** The verbs that write an index (or its lock files) in a root other than the workspace (lib/contract/verbs.js). */
+const WRITES_ELSEWHERE = verbsWhere("elsewhere");
 
 /**
  * The root `verb` acts on: `{ root }` (null: the workspace), `{ unknown: labels }` when `label`

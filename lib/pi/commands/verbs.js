@@ -5,7 +5,7 @@
 // installed CLI, one write at a time, the user's consent), shows its progress and lets the user
 // stop it, and says what happened. Words: lib/words/verbs.js.
 
-const { verbCommand } = require("../../contract/commands.js");
+const { verbCommand } = require("../../contract/verbs.js");
 const { lockFileIn, lockState, ownIndexPath, unfinishedRebuild } = require("./index-files.js");
 const { NEED_YES, VERB_FEATURES, asksFirst, parseVerbArgs, verbSupport, watchOff } = require("./verb-rules.js");
 const { lastLines, parseIndexStatus, writeOutcome, writeProgress } = require("../../contract/index-status.js");
