@@ -1,7 +1,6 @@
-// The runners' bounded source search (`scanSource`: crates/core/src/source_scan.rs and its twin
-// lib/runners/node/source-scan.js) and walk for changed files (`changedSource`:
-// crates/core/src/source_changes.rs, lib/runners/node/source-changes.js) on one tree: the same
-// answer from both, what CodeGraph's indexer skips skipped (nested .gitignore and its negations,
+// The runners' bounded source search (`scanSource`: crates/core/src/source_scan.rs) and walk for
+// changed files (`changedSource`: crates/core/src/source_changes.rs), the native addon's and the
+// Node runner's (the same core as WebAssembly, in its worker) on one tree: the same answer from both, what CodeGraph's indexer skips skipped (nested .gitignore and its negations,
 // .git/info/exclude, its directory names, a binary file, a file over the size bound), and each
 // bound said. The Rust suite
 // (crates/core/tests/source_scan.rs) holds the core alone; this holds what JS receives.
@@ -82,6 +81,15 @@ test("both runners find the same definitions, skipping what CodeGraph's indexer 
     const found = await scanSource(dir, definitionScan(names));
     const places = found.matches.map(({ path, line, fileBytes }) => ({ path, line, fileBytes }));
     assert.deepEqual({ ...found, matches: places }, expected, name);
+    // The same directory named relative to the process's own (WASI has no working directory).
+    const cwd = process.cwd();
+    process.chdir(path.dirname(dir));
+    try {
+      const relative = await scanSource(path.basename(dir), definitionScan(names));
+      assert.deepEqual(relative.matches, found.matches, `${name}, a relative directory`);
+    } finally {
+      process.chdir(cwd);
+    }
   }
 });
 

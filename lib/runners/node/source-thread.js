@@ -92,7 +92,8 @@ function request(op, cwd, body, signal) {
     );
     pending.set(id, { settle, timer });
     own.ref();
-    own.postMessage({ id, op, cwd, request: body, cancel: cancel.buffer });
+    // WASI has no working directory: the core is given the directory as an absolute path.
+    own.postMessage({ id, op, cwd: path.resolve(String(cwd)), request: body, cancel: cancel.buffer });
   });
 }
 
