@@ -64,7 +64,7 @@ export function names(text, item) {
  * follow the configuration's tools, lib/pi/tools/registration.js): `{ text, failed }`, a failure
  * in its words. A tool this checkout does not have fails the same way, so the figure still runs.
  */
-async function call(pkg, step, cwd, active) {
+export async function call(pkg, step, cwd, active) {
   try {
     if (step.tool === "codegraph_explore") {
       return { text: (await pkg.run(exploreCommand(step.args.request, exploreCaps(active, pkg.limits())), cwd)).text };
@@ -80,7 +80,7 @@ async function call(pkg, step, cwd, active) {
 }
 
 /** What each configuration's tools add to every request, in bytes (system prompt + tool definitions). */
-async function promptCosts(tmp, cli) {
+export async function promptCosts(tmp, cli) {
   const saved = { tools: process.env.PI_CODEGRAPH_TOOLS, agent: process.env.PI_CODING_AGENT_DIR };
   process.env.PI_CODING_AGENT_DIR = path.join(tmp, "agent");
   try {
