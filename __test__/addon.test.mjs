@@ -14,11 +14,12 @@ const saved = { PATH: process.env.PATH, RUNNER: process.env.PI_CODEGRAPH_RUNNER 
 let ws;
 
 /** The package's JS (lib/ included) without any .node next to it or a platform package to find. */
-function packageWithoutBinary() {
+function packageWithoutBinary({ wasm = true } = {}) {
   const dir = tempDir("pi-codegraph-nobinary-");
   for (const f of ["index.js", "binding.js", "package.json"]) fs.copyFileSync(path.join(root, f), path.join(dir, f));
   // The WebAssembly core ships in the package (wasm/): the Node runner's core.
-  for (const d of ["lib", "wasm"]) fs.cpSync(path.join(root, d), path.join(dir, d), { recursive: true });
+  for (const d of wasm ? ["lib", "wasm"] : ["lib"])
+    fs.cpSync(path.join(root, d), path.join(dir, d), { recursive: true });
   return require(path.join(dir, "index.js"));
 }
 
@@ -63,8 +64,17 @@ describe("default: the Node runner stands in", () => {
     );
     assert.equal(runner.fallback, true);
     assert.match(runner.note, /^native addon not loaded: no pi-codegraph native addon for \S+/);
-    assert.doesNotMatch(runner.note, /tried|\n/, "one line; the whole story is addonInfo()'s");
+    assert.doesNotMatch(runner.note, /tried|\n|WebAssembly/, "one line; the whole story is addonInfo()'s");
     assert.match(pkg.addonInfo().error, /tried/);
+  });
+
+  test("without its WebAssembly core too, explore still answers and the runner says what is off", async () => {
+    const bare = packageWithoutBinary({ wasm: false });
+    const result = await bare.explore("what calls main", ws);
+    assert.equal(result.text.split("\n")[0], "FAKE EXPLORE");
+    const runner = bare.runnerInfo();
+    assert.equal(runner.path, null);
+    assert.match(runner.note, /WebAssembly core \(wasm\/\) is missing, so no source notes.*changed count/);
   });
 
   test("the tool is ready; the status slot and /codegraph name the runner", async () => {

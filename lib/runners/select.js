@@ -10,6 +10,8 @@ const { loadBinding, nativeBackend } = require("./native.js");
 const { wasmCoreFile } = require("./node/wasm-core.js");
 
 const RUNNER_VAR = "PI_CODEGRAPH_RUNNER";
+const NO_WASM_CORE =
+  "its WebAssembly core (wasm/) is missing, so no source notes, paths through the source or changed count: reinstall pi-codegraph, or npm run build in a checkout";
 
 let chosen;
 /** The CodeGraph CLI installed beside this package (setPackageCli), handed to the runner once chosen; undefined: never set here. */
@@ -29,10 +31,13 @@ function chosenRunner() {
   const wanted = String(raw ?? "")
     .trim()
     .toLowerCase();
-  const nodeRunner = (note, fallback) => ({
-    backend: require("./node.js"),
-    info: { name: "node", path: wasmCoreFile(), note, fallback },
-  });
+  const nodeRunner = (note, fallback) => {
+    // Without its WebAssembly core the Node runner still runs CodeGraph; what the core reads of
+    // the source (the answers' notes, a path through the source, the changed count) is off.
+    const core = wasmCoreFile();
+    const off = core ? "" : `; ${NO_WASM_CORE}`;
+    return { backend: require("./node.js"), info: { name: "node", path: core, note: `${note}${off}`, fallback } };
+  };
   if (wanted === "native") {
     runner = { backend: nativeBackend, info: null };
   } else if (wanted === "node") {
