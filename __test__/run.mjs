@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm test`: every suite (__test__/*.test.mjs, __test__/faults/*.test.mjs), in two groups run
+// `npm test`: every suite (__test__/<seam>/*.test.mjs: helpers/suites.mjs), in two groups run
 // side by side, each file in its own process as `node --test` runs them:
 // - the files that wait (on timeouts, writers, a tmux screen, Pi hosts) rather than compute, listed
 //   in WAITING below, several at a time (WAIT_CONCURRENCY): their waits overlap, their CPU is small;
@@ -18,24 +18,29 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { packTarballs } from "./helpers/packed.mjs";
+import { suiteFiles } from "./helpers/suites.mjs";
 
 const here = import.meta.dirname;
 const root = path.dirname(here);
 
 /** The smoke set (see smoke.test.mjs): load, one explore per runner through real CodeGraph, real Pi rpc, the addon and binding. */
-export const SMOKE = ["__test__/smoke.test.mjs", "__test__/addon.test.mjs", "__test__/binding-smoke.test.mjs"];
+export const SMOKE = [
+  "__test__/smoke/smoke.test.mjs",
+  "__test__/packaging/addon.test.mjs",
+  "__test__/packaging/binding-smoke.test.mjs",
+];
 
 /** Files whose wall time is mostly waiting (CPU under a third of wall, run alone: bench/test-times.mjs). */
 export const WAITING = [
-  "__test__/progress.test.mjs",
-  "__test__/write-slot.test.mjs",
-  "__test__/explore.test.mjs",
-  "__test__/verbs.test.mjs",
-  "__test__/verbs-tui.test.mjs",
-  "__test__/verbs-tui-init.test.mjs",
-  "__test__/pi-tui.test.mjs",
-  "__test__/history-tui.test.mjs",
-  "__test__/tools-seam.test.mjs",
+  "__test__/contracts/progress.test.mjs",
+  "__test__/contracts/write-slot.test.mjs",
+  "__test__/contracts/explore.test.mjs",
+  "__test__/verbs/verbs.test.mjs",
+  "__test__/verbs/verbs-tui.test.mjs",
+  "__test__/verbs/verbs-tui-init.test.mjs",
+  "__test__/real-pi/pi-tui.test.mjs",
+  "__test__/real-pi/history-tui.test.mjs",
+  "__test__/seam/tools-seam.test.mjs",
   "__test__/faults/admission.test.mjs",
   "__test__/faults/command.test.mjs",
   "__test__/faults/durations.test.mjs",
@@ -56,23 +61,15 @@ const WAIT_CONCURRENCY = 4;
  * `pi-lowest` (package.json; the pinned Pi is the current one).
  */
 export const LOWEST_PI = [
-  "__test__/pi-e2e.test.mjs",
-  "__test__/pi-tui.test.mjs",
-  "__test__/history-tui.test.mjs",
-  "__test__/prompt-cache.test.mjs",
-  "__test__/tools-pi.test.mjs",
+  "__test__/real-pi/pi-e2e.test.mjs",
+  "__test__/real-pi/pi-tui.test.mjs",
+  "__test__/real-pi/history-tui.test.mjs",
+  "__test__/real-pi/prompt-cache.test.mjs",
+  "__test__/tools/tools-pi.test.mjs",
 ];
 const LOWEST_PI_DIR = path.join(root, "node_modules", "pi-lowest");
 
-function allFiles() {
-  const list = [];
-  for (const dir of ["__test__", "__test__/faults"]) {
-    for (const name of fs.readdirSync(path.join(root, dir)).sort()) {
-      if (name.endsWith(".test.mjs")) list.push(`${dir}/${name}`);
-    }
-  }
-  return list;
-}
+const allFiles = () => suiteFiles(root);
 
 /**
  * Runs `node --test` on `files` (`concurrency`: node's default when null); resolves with its exit

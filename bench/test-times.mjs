@@ -8,6 +8,7 @@ import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { suiteFiles } from "../__test__/helpers/suites.mjs";
 
 const root = path.resolve(import.meta.dirname, "..");
 const args = process.argv.slice(2);
@@ -18,15 +19,7 @@ for (let i = 0; i < args.length; i++) {
   else files.push(args[i]);
 }
 
-function defaultFiles() {
-  const list = [];
-  for (const dir of ["__test__", "__test__/faults"]) {
-    for (const name of fs.readdirSync(path.join(root, dir)).sort()) {
-      if (name.endsWith(".test.mjs")) list.push(`${dir}/${name}`);
-    }
-  }
-  return list;
-}
+const defaultFiles = () => suiteFiles(root);
 
 const timeFile = path.join(os.tmpdir(), `pi-codegraph-test-times-${process.pid}`);
 const rows = [];

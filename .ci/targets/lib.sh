@@ -78,9 +78,9 @@ smoke() {
   local stage="$CARGO_TARGET_DIR/smoke-$t"
   rm -rf "$stage" && mkdir -p "$stage/__test__"
   cp -r "$root/index.js" "$root/binding.js" "$root/package.json" "$root/lib" "$stage/"
-  cp -r "$root/__test__/binding-smoke.test.mjs" "$root/__test__/helpers" "$stage/__test__/"
+  cp -r "$root/__test__/packaging/binding-smoke.test.mjs" "$root/__test__/helpers" "$stage/__test__/"
   cp "$node_file" "$stage/"
-  (cd "$stage" && echo "node $("$@" --version)" && PI_CODEGRAPH_RUNNER=native "$@" --test --test-reporter=spec __test__/binding-smoke.test.mjs)
+  (cd "$stage" && echo "node $("$@" --version)" && PI_CODEGRAPH_RUNNER=native "$@" --test --test-reporter=spec __test__/packaging/binding-smoke.test.mjs)
 }
 
 glibc_floor() {

@@ -3,7 +3,7 @@
 // verdict on the process table, and the call under test/diagnose() of one backend with a given
 // executable. The call: explore(), the runner-level contract's one way in (a topic may add a
 // focused tool, adapted to take the test's request as its one text argument, for what that tool
-// itself adds; what differs per tool is proven at the seam, __test__/tools-seam.test.mjs).
+// itself adds; what differs per tool is proven at the seam, __test__/seam/tools-seam.test.mjs).
 import os from "node:os";
 import { after, before, describe } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
@@ -98,7 +98,7 @@ export function useFaultsSuite() {
  * the runner-level contract, proven once per runner through explore (`tools` defaults to
  * ["explore"]): the focused tools reach the same run() with their own command description, and
  * what differs per tool (description, caps, argument rules, words) is proven at that seam by
- * __test__/tools-seam.test.mjs (a recording stub over both runners) and against the real CLI by
+ * __test__/seam/tools-seam.test.mjs (a recording stub over both runners) and against the real CLI by
  * tools-real.test.mjs. A topic that also runs a focused tool (glue names in `tools`) does so for
  * what that tool itself adds, and says which tests those are.
  */

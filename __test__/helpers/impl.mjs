@@ -4,7 +4,7 @@
 // runner cannot keep a promise, the test says so by name: `impl.differs("why")` is
 // `{ skip: "node backend: why" }` for the Node runner and `{}` for the native one.
 // PI_CODEGRAPH_IMPL=native|node picks one. (The single-file example is no runner: it uses the
-// package, and __test__/example.test.mjs proves it as its user has it.)
+// package, and __test__/example/example.test.mjs proves it as its user has it.)
 import { createRequire } from "node:module";
 import path from "node:path";
 import { root } from "./index.mjs";

@@ -2,7 +2,7 @@
 // prompt caching would see. Each prompt is four requests: the model asks codegraph_explore, writes
 // a file with Pi's own `write` tool (an edit the index does not know), asks codegraph_explore
 // again, and answers. Between prompts the user may type a command (`userActions`, keyed by the
-// prompt index before which it runs). Used by __test__/prompt-cache.test.mjs (the guarantee) and
+// prompt index before which it runs). Used by __test__/real-pi/prompt-cache.test.mjs (the guarantee) and
 // bench/figures/cache.mjs (the figure).
 import fs from "node:fs";
 import path from "node:path";

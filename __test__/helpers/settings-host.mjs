@@ -1,4 +1,4 @@
-// A child process for __test__/settings-files.test.mjs: Pi host sessions (helpers/pi-host.mjs)
+// A child process for __test__/contracts/settings-files.test.mjs: Pi host sessions (helpers/pi-host.mjs)
 // over the package, one per case, each in its own workspace whose saved settings files the test
 // planted (a FIFO, a device…). A session start that blocks on one blocks this whole process, so
 // the test runs it here under a hard timeout. argv[2]: JSON `{ cases: [{ name, ws, swap? }] }`;

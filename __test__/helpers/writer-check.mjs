@@ -1,4 +1,4 @@
-// Run by __test__/interrupted-outside.test.mjs, perhaps in a pid namespace of its own: what the
+// Run by __test__/repository-files/interrupted-outside.test.mjs, perhaps in a pid namespace of its own: what the
 // runner PI_CODEGRAPH_IMPL names says of the index in argv[2] (diagnose, then `/codegraph unlock`
 // in a Pi session over the fake CLI), as one JSON line on stdout.
 import fs from "node:fs";

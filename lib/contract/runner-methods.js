@@ -1,6 +1,6 @@
 // The runner's methods, declared once. Every backend provides each (the native addon through
 // lib/runners/native.js, the Node runner through lib/runners/node.js); lib/runners/select.js
-// forwards each to the runner it chose; `__test__/runner-methods.test.mjs` holds the addon
+// forwards each to the runner it chose; `__test__/packaging/runner-methods.test.mjs` holds the addon
 // (`binding`: a napi export of that name in binding.d.ts), the WebAssembly build (`wasm`: what it
 // carries, src/wasm.rs) and index.d.ts's Backend to this list. Limits are LIMIT_NAMES (limits.js).
 

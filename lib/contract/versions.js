@@ -9,7 +9,7 @@
 // an npm shim and the CLI sits in the platform package (`@colbymchenry/codegraph-linux-x64`,
 // `lib/dist/bin/codegraph.js`). "0.8.0" below means "in every published version" (0.8.0 is the
 // first). The features the pinned 1.6.1 has are checked against its `--help` by
-// __test__/versions.test.mjs, so the map cannot drift from the CLI the package is tested with.
+// __test__/contracts/versions.test.mjs, so the map cannot drift from the CLI the package is tested with.
 
 /**
  * The version the package is tested with: the pinned devDependency, the only one the tests run.

@@ -1,6 +1,6 @@
 // The extension as Pi loads it: which copy serves a session, and the session's start run after
 // Pi's own. Light on purpose (this file, the tool's name and the command's words: six modules,
-// __test__/start-cost.test.mjs): Pi loads it while starting; the package, its runner and the
+// __test__/architecture/start-cost.test.mjs): Pi loads it while starting; the package, its runner and the
 // session's modules load when the session's start runs (bench/figures/start.mjs).
 
 const { TOOL_NAME } = require("./guidance.js");

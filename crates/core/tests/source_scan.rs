@@ -1,5 +1,5 @@
 //! The bounded source search: what it skips (as CodeGraph's indexer does), its order, its
-//! bounds. The Node runner's twin is held to the same tree by `__test__/source-scan.test.mjs`.
+//! bounds. The Node runner's twin is held to the same tree by `__test__/answers/source-scan.test.mjs`.
 
 use std::fs;
 use std::path::Path;

@@ -1,6 +1,6 @@
 //! The tagged facts an error carries: what kind of file, which reason, which step. Each enum
 //! serializes as `{ "is": "<tag>", ...fields }`; `lib/words/reasons.js` words every tag
-//! (`__test__/words.test.mjs` fails when one has no words).
+//! (`__test__/contracts/words.test.mjs` fails when one has no words).
 
 use std::path::PathBuf;
 

@@ -21,7 +21,7 @@ fn small_output_is_kept_whole() {
 }
 
 // The marker is worded and fitted to the caps by the glue (lib/api/answer.js, lib/words/marker.js;
-// tested through explore() in __test__/explore.test.mjs): here the stored text stays within the
+// tested through explore() in __test__/contracts/explore.test.mjs): here the stored text stays within the
 // caps (+ a few bytes around a cut character) and every truncated answer names its file.
 
 #[test]

@@ -1,4 +1,4 @@
-//! Unit tests of `write_target` (the public-seam tests are __test__/write-target.test.mjs).
+//! Unit tests of `write_target` (the public-seam tests are __test__/contracts/write-target.test.mjs).
 
 use super::*;
 

@@ -1,0 +1,53 @@
+// The runner's methods are one list (lib/contract/runner-methods.js): every backend provides each,
+// the native addon and binding.d.ts each export those it carries, the WebAssembly build exactly
+// those it carries, and index.d.ts's Backend declares each. A method added to one side only fails here.
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { test } from "node:test";
+import { root } from "../helpers/index.mjs";
+
+const require = createRequire(import.meta.url);
+const { RUNNER_METHODS, RUNNER_METHOD_NAMES } = require("../../lib/contract/runner-methods.js");
+const { LIMIT_NAMES } = require("../../lib/contract/limits.js");
+const carried = (key) => RUNNER_METHOD_NAMES.filter((name) => RUNNER_METHODS[name][key]);
+
+test("every backend has every runner method and limit", () => {
+  const backends = {
+    "the Node runner": require("../../lib/runners/node.js"),
+    "the native backend": require("../../lib/runners/native.js").nativeBackend,
+    "the default backend": require("../../lib/runners/select.js").defaultBackend,
+  };
+  for (const [label, backend] of Object.entries(backends)) {
+    for (const name of RUNNER_METHOD_NAMES) assert.equal(typeof backend[name], "function", `${label} lacks ${name}`);
+    for (const name of LIMIT_NAMES) assert.equal(typeof backend[name], "number", `${label} lacks the limit ${name}`);
+  }
+});
+
+test("the native addon and binding.d.ts export the methods it carries, and the limits", () => {
+  const binding = require("../../lib/runners/native.js").loadBinding();
+  const declared = fs.readFileSync(path.join(root, "binding.d.ts"), "utf8");
+  for (const name of carried("binding")) {
+    assert.equal(typeof binding[name], "function", `the addon lacks ${name}`);
+    assert.match(declared, new RegExp(`^export declare function ${name}\\(`, "m"), `binding.d.ts lacks ${name}`);
+  }
+  for (const name of LIMIT_NAMES) assert.equal(typeof binding[name], "number", `the addon lacks ${name}`);
+});
+
+test("the WebAssembly build exports exactly the methods it carries", () => {
+  const { WASM_LOADER } = require("../../lib/runners/node/wasm-core.js");
+  const wasm = require(WASM_LOADER);
+  const exported = Object.keys(wasm).filter((name) => typeof wasm[name] === "function");
+  assert.deepEqual(exported.sort(), carried("wasm").sort());
+});
+
+test("index.d.ts's Backend declares every runner method", () => {
+  const types = fs.readFileSync(path.join(root, "index.d.ts"), "utf8");
+  const backend = types.slice(types.indexOf("export interface Backend"));
+  const body = backend.slice(0, backend.indexOf("\n}\n"));
+  for (const name of RUNNER_METHOD_NAMES) {
+    const optional = RUNNER_METHODS[name].optional ? "\\?" : "";
+    assert.match(body, new RegExp(`^  ${name}${optional}\\(`, "m"), `Backend lacks ${name}${optional ? "?" : ""}`);
+  }
+});
