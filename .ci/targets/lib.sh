@@ -76,9 +76,10 @@ place() {
 # the checkout's own .node is never replaced. NODE_CMD... runs node.
 smoke() {
   local stage="$CARGO_TARGET_DIR/smoke-$t"
-  rm -rf "$stage" && mkdir -p "$stage/__test__"
+  rm -rf "$stage" && mkdir -p "$stage/__test__/packaging"
   cp -r "$root/index.js" "$root/binding.js" "$root/package.json" "$root/lib" "$stage/"
-  cp -r "$root/__test__/packaging/binding-smoke.test.mjs" "$root/__test__/helpers" "$stage/__test__/"
+  cp -r "$root/__test__/helpers" "$stage/__test__/"
+  cp "$root/__test__/packaging/binding-smoke.test.mjs" "$stage/__test__/packaging/"
   cp "$node_file" "$stage/"
   (cd "$stage" && echo "node $("$@" --version)" && PI_CODEGRAPH_RUNNER=native "$@" --test --test-reporter=spec __test__/packaging/binding-smoke.test.mjs)
 }
