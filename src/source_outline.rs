@@ -4,7 +4,7 @@
 //! next file (`cut: { reason: "cancelled" }`).
 
 use napi_derive::napi;
-use pi_codegraph_core::source_outline::{FileOutline, Outline};
+use pi_codegraph_core::source_outline::{FileOutline, Outline, OutlineRequest};
 #[cfg(not(target_family = "wasm"))]
 pub use promised::outline_source;
 
@@ -84,6 +84,14 @@ fn file(f: FileOutline) -> SourceOutlineFile {
   }
 }
 
+/// The core's request from the JS one (both builds' `outlineSource`).
+pub(crate) fn outline_request(request: SourceOutlineRequest) -> OutlineRequest {
+  OutlineRequest {
+    paths: request.paths,
+    deadline_ms: request.deadline_ms,
+  }
+}
+
 pub(crate) fn result(outline: Outline) -> SourceOutlineResult {
   SourceOutlineResult {
     files: outline.files.into_iter().map(file).collect(),
@@ -101,9 +109,9 @@ mod promised {
   use napi::bindgen_prelude::{Object, Unknown};
   use napi::Env;
   use napi_derive::napi;
-  use pi_codegraph_core::source_outline::{self, OutlineRequest};
+  use pi_codegraph_core::source_outline;
 
-  use super::{result, SourceOutlineRequest};
+  use super::{outline_request, result, SourceOutlineRequest};
   use crate::threaded::threaded;
 
   /// Outlines `request.paths` under `cwd` (each opened as a regular file of the workspace, never
@@ -120,10 +128,7 @@ mod promised {
     request: SourceOutlineRequest,
     signal: Option<Unknown<'env>>,
   ) -> napi::Result<Object<'env>> {
-    let request = OutlineRequest {
-      paths: request.paths,
-      deadline_ms: request.deadline_ms,
-    };
+    let request = outline_request(request);
     threaded(
       env,
       signal,

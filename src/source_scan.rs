@@ -9,6 +9,7 @@ use std::time::{Duration, UNIX_EPOCH};
 
 use napi_derive::napi;
 use pi_codegraph_core::source_changes::{ChangeOutcome, ChangeScan};
+use pi_codegraph_core::source_pattern::ScanPatternError;
 use pi_codegraph_core::source_scan::{
   MatchContext, ScanContext, ScanOutcome, ScanRule, ScanTag, SourceScan,
 };
@@ -248,6 +249,15 @@ pub(crate) fn changes_request(walk: SourceChangesRequest) -> ChangeScan {
   }
 }
 
+/// A scan whose pattern does not compile, as both builds reject it: napi's InvalidArg, the
+/// contract's code first in the message (lib/runners/core-results.js reads it from there).
+pub(crate) fn pattern_refused(bad: &ScanPatternError) -> napi::Error {
+  napi::Error::new(
+    napi::Status::InvalidArg,
+    format!("CODEGRAPH_INVALID_REQUEST: {bad}"),
+  )
+}
+
 pub(crate) fn changes_result(found: ChangeOutcome) -> SourceChangesResult {
   SourceChangesResult {
     paths: found.paths,
@@ -270,7 +280,8 @@ mod promised {
   use pi_codegraph_core::{source_changes, source_scan};
 
   use super::{
-    changes_request, changes_result, request, result, SourceChangesRequest, SourceScanRequest,
+    changes_request, changes_result, pattern_refused, request, result, SourceChangesRequest,
+    SourceScanRequest,
   };
   use crate::threaded::threaded;
   use crate::{convert, runtime};
@@ -297,10 +308,7 @@ mod promised {
       move |stopped| source_scan::scan_cancellable(&PathBuf::from(cwd), &scan, stopped),
       |found| match found {
         Ok(found) => Ok(result(found)),
-        Err(bad) => Err(napi::Error::new(
-          Status::InvalidArg,
-          format!("CODEGRAPH_INVALID_REQUEST: {bad}"),
-        )),
+        Err(bad) => Err(pattern_refused(&bad)),
       },
     )
   }

@@ -8,15 +8,16 @@
 use std::path::PathBuf;
 
 use napi::bindgen_prelude::Function;
-use napi::Status;
 use napi_derive::napi;
-use pi_codegraph_core::source_outline::{self as core_outline, OutlineRequest};
+use pi_codegraph_core::source_outline as core_outline;
 use pi_codegraph_core::{source_changes, source_scan as core_scan};
 
-use crate::source_outline::{result as outline_result, SourceOutlineRequest, SourceOutlineResult};
+use crate::source_outline::{
+  outline_request, result as outline_result, SourceOutlineRequest, SourceOutlineResult,
+};
 use crate::source_scan::{
-  changes_request, changes_result, request, result, SourceChangesRequest, SourceChangesResult,
-  SourceScanRequest, SourceScanResult,
+  changes_request, changes_result, pattern_refused, request, result, SourceChangesRequest,
+  SourceChangesResult, SourceScanRequest, SourceScanResult,
 };
 
 /// `stopped()` as the core asks it: the JS function's answer, and `false` when there is none or it throws.
@@ -36,10 +37,7 @@ pub fn scan_source_here(
   let stopped = asker(stopped.as_ref());
   match core_scan::scan_cancellable(&PathBuf::from(cwd), &scan, &stopped) {
     Ok(found) => Ok(result(found)),
-    Err(bad) => Err(napi::Error::new(
-      Status::InvalidArg,
-      format!("CODEGRAPH_INVALID_REQUEST: {bad}"),
-    )),
+    Err(bad) => Err(pattern_refused(&bad)),
   }
 }
 
@@ -61,10 +59,7 @@ pub fn outline_source_here(
   request: SourceOutlineRequest,
   stopped: Option<Function<'_, (), bool>>,
 ) -> SourceOutlineResult {
-  let request = OutlineRequest {
-    paths: request.paths,
-    deadline_ms: request.deadline_ms,
-  };
+  let request = outline_request(request);
   let stopped = asker(stopped.as_ref());
   outline_result(core_outline::outline_source(
     &PathBuf::from(cwd),
