@@ -7,11 +7,10 @@ const { LIMIT_NAMES } = require("../contract/limits.js");
 const { RUNNER_METHOD_NAMES } = require("../contract/runner-methods.js");
 const { firstLine } = require("../contract/text.js");
 const { loadBinding, nativeBackend } = require("./native.js");
-const { wasmCoreFile } = require("./node/wasm-core.js");
+const { WASM_CORE_FIX, wasmCoreFile } = require("./node/wasm-core.js");
 
 const RUNNER_VAR = "PI_CODEGRAPH_RUNNER";
-const NO_WASM_CORE =
-  "its WebAssembly core (wasm/) is missing, so no source notes, paths through the source or changed count: reinstall pi-codegraph, or npm run build in a checkout";
+const NO_WASM_CORE = `its WebAssembly core (wasm/) is missing, so no source notes, paths through the source or changed count: ${WASM_CORE_FIX}`;
 
 let chosen;
 /** The CodeGraph CLI installed beside this package (setPackageCli), handed to the runner once chosen; undefined: never set here. */

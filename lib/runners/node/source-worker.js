@@ -7,7 +7,7 @@
 // `{ id, error: { message, code } }`. source-thread.js drives it.
 
 const { parentPort } = require("node:worker_threads");
-const { WASM_LOADER } = require("./wasm-core.js");
+const { WASM_CORE_FIX, WASM_LOADER } = require("./wasm-core.js");
 
 // Node says once per thread that WASI is experimental; the host's terminal is Pi's, so this
 // thread's warning is not written there.
@@ -27,8 +27,7 @@ function loaded() {
   } catch (err) {
     const problem = new Error(
       `CODEGRAPH_ADDON: the WebAssembly core (${WASM_LOADER}) could not be loaded: ` +
-        `${String(err?.message ?? err).split("\n")[0]}. Fix: reinstall pi-codegraph, or in a checkout ` +
-        "run `npm run build` (it builds wasm/ too).",
+        `${String(err?.message ?? err).split("\n")[0]}. Fix: ${WASM_CORE_FIX}.`,
     );
     throw Object.assign(problem, { code: "CODEGRAPH_ADDON" });
   }
@@ -39,7 +38,8 @@ parentPort.on("message", ({ id, op, cwd, request, cancel }) => {
   const flag = cancel ? new Int32Array(cancel) : null;
   const stopped = () => (flag ? Atomics.load(flag, 0) !== 0 : false);
   try {
-    const value = op === "changedSource" ? loaded()[op](cwd, request) : loaded()[op](cwd, request, stopped);
+    // The walk for changed files takes no `stopped` (its own deadline bounds it); it ignores it.
+    const value = loaded()[op](cwd, request, stopped);
     parentPort.postMessage({ id, value });
   } catch (err) {
     parentPort.postMessage({ id, error: { message: String(err?.message ?? err), code: err?.code } });

@@ -10,9 +10,12 @@ const WASM_LOADER = path.join(WASM_DIR, "pi-codegraph.wasi.cjs");
 /** The module itself. */
 const WASM_FILE = path.join(WASM_DIR, "pi-codegraph.wasm32-wasi.wasm");
 
+/** How to get the WebAssembly core back, said wherever it is missing (the runner's note, a source call's error). */
+const WASM_CORE_FIX = "reinstall pi-codegraph, or run `npm run build` in a checkout (it builds wasm/)";
+
 /** The WebAssembly core's file when it is there, else null. */
 function wasmCoreFile() {
   return fs.existsSync(WASM_FILE) ? WASM_FILE : null;
 }
 
-module.exports = { WASM_LOADER, wasmCoreFile };
+module.exports = { WASM_CORE_FIX, WASM_LOADER, wasmCoreFile };
