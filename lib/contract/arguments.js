@@ -203,13 +203,18 @@ function relationsArguments(params) {
   return { relation, symbol, file, limit, depth };
 }
 
+/** The kinds that are never required (a lookup key, a number, a flag); a name or an enum is when its row says so. */
+const ALWAYS_OPTIONAL = new Set(["file", "whole", "flag"]);
+/** Whether a tool's argument (its row's `args` entry) may be left out: the schema and the rule both ask this. */
+const isOptional = (arg) => ALWAYS_OPTIONAL.has(arg.kind) || arg.optional === true;
+
 /** Each argument kind's rule (lib/contract/tools.js says which a tool's arguments are). */
 const KIND_RULES = {
-  name: (tool, name, value, arg) => text(tool, name, value, { optional: arg.optional === true }),
+  name: (tool, name, value, arg) => text(tool, name, value, { optional: isOptional(arg) }),
   file: (tool, name, value) => fileKey(tool, name, value),
   whole: (tool, name, value, arg) => whole(tool, name, value, arg.range ?? name),
   flag: (tool, name, value) => flag(tool, name, value),
-  enum: (tool, name, value, arg) => oneOf(tool, name, value, arg.values, { optional: arg.optional === true }),
+  enum: (tool, name, value, arg) => oneOf(tool, name, value, arg.values, { optional: isOptional(arg) }),
 };
 
 /**
@@ -227,6 +232,7 @@ function checkedArguments({ name: tool, args }, params) {
 module.exports = {
   argumentError,
   checkedArguments,
+  isOptional,
   MAX_FILE_CHARS,
   MAX_NAME_CHARS,
   RANGES,

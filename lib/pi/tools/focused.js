@@ -5,7 +5,7 @@
 // system prompt until the user turns them on (lib/pi/tools/choice.js), because every active tool
 // costs its words on every request.
 
-const { MAX_FILE_CHARS, MAX_NAME_CHARS, RANGES } = require("../../contract/arguments.js");
+const { MAX_FILE_CHARS, MAX_NAME_CHARS, RANGES, isOptional } = require("../../contract/arguments.js");
 const { FOCUSED_TOOL_ROWS } = require("../../contract/tools.js");
 const { FOCUSED_WORDS } = require("../guidance.js");
 
@@ -19,25 +19,23 @@ const enumField = ({ Type, StringEnum }, values, options) =>
     ? StringEnum(values, options)
     : Type.Unsafe({ type: "string", enum: values, ...(options?.description && { description: options.description }) });
 
-/** Each argument kind's schema (lib/contract/tools.js), its description from the tool's words. */
+/** Each argument kind's schema, its description from the tool's words (left out or not: `isOptional`). */
 const KIND_SCHEMAS = {
   name: ({ Type }, described) => Type.String({ ...described, minLength: 1, maxLength: MAX_NAME_CHARS }),
-  file: ({ Type }, described) => Type.Optional(Type.String({ ...described, minLength: 1, maxLength: MAX_FILE_CHARS })),
+  file: ({ Type }, described) => Type.String({ ...described, minLength: 1, maxLength: MAX_FILE_CHARS }),
   whole: ({ Type }, described, arg, name) => {
     const [minimum, maximum] = RANGES[arg.range ?? name];
-    return Type.Optional(Type.Integer({ ...described, minimum, maximum }));
+    return Type.Integer({ ...described, minimum, maximum });
   },
-  flag: ({ Type }, described) => Type.Optional(Type.Boolean(described)),
+  flag: ({ Type }, described) => Type.Boolean(described),
   enum: (peers, described, arg) => enumField(peers, arg.values, described),
 };
-/** The kinds whose schema is optional only when the row says so. */
-const OPTIONAL_BY_ROW = new Set(["name", "enum"]);
 
 /** A row's schema over Pi's peers (TypeBox `Type`, pi-ai's `StringEnum` when given). */
 function parametersOf(row, peers) {
   const fields = Object.entries(row.args).map(([name, arg]) => {
     const field = KIND_SCHEMAS[arg.kind](peers, { description: FOCUSED_WORDS[row.name].args[name] }, arg, name);
-    return [name, OPTIONAL_BY_ROW.has(arg.kind) && arg.optional ? peers.Type.Optional(field) : field];
+    return [name, isOptional(arg) ? peers.Type.Optional(field) : field];
   });
   return peers.Type.Object(Object.fromEntries(fields));
 }
