@@ -289,6 +289,12 @@ function lifecycle(sub, grandchild) {
       gate(files(2, 3)[0], () => written(3, ["◆  Indexed 7 files", "│", "●  43 nodes, 81 edges in 301ms"]));
       return;
     case "sync":
+      // FAKE_CG_SYNC_FAIL=1: a sync that fails (exit 1, a reason on stderr).
+      if (env.FAKE_CG_SYNC_FAIL) {
+        process.stderr.write("Error: sync stopped: worker exited unexpectedly\n");
+        process.exitCode = 1;
+        return;
+      }
       fs.writeFileSync(lock, String(process.pid));
       out(["┌  Syncing CodeGraph", "│", "Scanning files..."]);
       gate("Scanning files...", () => {

@@ -123,6 +123,11 @@ export function createPiHost() {
         );
       return returned;
     },
+    /** What Pi does when a turn ends (the assistant's message and its tool results kept): turn_end handlers in load order. */
+    async turnEnd(ctx) {
+      for (const h of handlers.filter((h) => h.event === "turn_end"))
+        await h.fn({ type: "turn_end", turnIndex: 0, toolResults: [], entries: [], continue: false }, ctx);
+    },
     async shutdown(ctx) {
       for (const h of handlers.filter((h) => h.event === "session_shutdown")) await h.fn({}, ctx);
     },

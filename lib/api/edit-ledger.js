@@ -116,6 +116,8 @@ function createEditLedger({ deadlineMs = STALE_CHECK_MS, maxTracked = MAX_EDITS_
     count: () => (edits.size === 0 && untracked.size > 0 ? 1 : edits.size),
     /** The tracked files counted now (absolute), in the order first edited. */
     files: () => [...edits.keys()],
+    /** The tracked files counted now that were noted after `ms` (a Date.now() time). */
+    filesNotedAfter: (ms) => [...edits].filter(([, at]) => at > ms).map(([file]) => file),
     more: () => untracked.size > 0 || cuts.size > 0,
     /** How the last walk was cut (`{ stopped, filesSeen }`: the first root's), or null: then the count is a lower bound. */
     cut: () => cuts.values().next().value ?? null,

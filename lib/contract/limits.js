@@ -17,6 +17,12 @@ const MAX_TIMEOUT_MS = 2 ** 31 - 1;
 const isTimeout = (ms) => typeof ms === "number" && Number.isFinite(ms) && ms >= 1 && ms <= MAX_TIMEOUT_MS;
 /** An index-writing command's longest deadline (crates/core/src/command.rs MAX_WRITE_TIMEOUT). */
 const MAX_WRITE_TIMEOUT_MS = 60 * 60 * 1000;
+/**
+ * How long a command that reads the index waits for CodeGraph to finish writing it before it says
+ * the index is busy (crates/core/src/command_run.rs WRITER_WAIT); a tool call waits as long for an
+ * auto sync of its session (lib/pi/auto-sync.js).
+ */
+const WRITER_WAIT_MS = 10000;
 /** The least caps a command may choose: room for the marker and some text. */
 const MIN_CAP_BYTES = 4 * 1024;
 const MIN_CAP_LINES = 10;
@@ -92,6 +98,7 @@ module.exports = {
   MAX_OUTPUT_BYTES,
   MAX_OUTPUT_LINES,
   MAX_WRITE_TIMEOUT_MS,
+  WRITER_WAIT_MS,
   MIN_CAP_BYTES,
   MIN_CAP_LINES,
   LARGEST_CAP_BYTES,

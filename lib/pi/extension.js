@@ -153,6 +153,11 @@ function createExtension(getGlue, getPeers) {
       serving?.handlers?.toolResult(event, ctx);
     });
 
+    // Returns nothing: a turn's end is only a moment to start a sync at (lib/pi/auto-sync.js).
+    pi.on("turn_end", (event, ctx) => {
+      serving?.handlers?.turnEnd(event, ctx);
+    });
+
     pi.on("before_agent_start", async (event, ctx) => {
       const handlers = await serving?.started.catch(() => undefined);
       await handlers?.beforeAgentStart(event, ctx);

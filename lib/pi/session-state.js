@@ -32,6 +32,8 @@ class SessionState {
   /** The roots now, each with `indexed`, and the diagnosis of each one other than the workspace. */
   roots = [];
   rootDiagnoses = new Map();
+  /** Auto sync (lib/pi/auto-sync.js): `on`, `syncing`, `settled()`, `afterTurn(ctx)`; set at the start. */
+  autoSync = undefined;
   /** The status slot's text as last shown (only a change reaches the UI). */
   shownStatus = undefined;
   /** The readiness the tools' words were last registered with (wordedReadiness). */

@@ -14,6 +14,7 @@ const { statusColour, statusText } = require("./status-slot.js");
 const { createTool } = require("./tools/registration.js");
 const { FOCUSED_NAMES } = require("./tools/focused.js");
 const { agentDirOf, choiceFor } = require("./tools/choice.js");
+const { createAutoSync, loadSyncMode } = require("./auto-sync.js");
 const { notServingText } = require("../words/command.js");
 
 // What only a typed /codegraph needs (the verbs, /codegraph projects and /codegraph tools) loads
@@ -101,7 +102,15 @@ async function startSession(pi, ctx, packageGlue, peers) {
     if (!ctx.hasUI) return;
     const { ledger } = state;
     const serving = state.serving();
-    const text = statusText(serving, glue.runnerInfo(), ledger.count(), state.toolRoots(), ledger.more(), ledger.cut());
+    const text = statusText(
+      serving,
+      glue.runnerInfo(),
+      ledger.count(),
+      state.toolRoots(),
+      ledger.more(),
+      ledger.cut(),
+      state.autoSync,
+    );
     // Coloured from Pi's theme in the terminal only (an rpc client gets the plain words).
     const colour = ctx.mode === "tui" && ctx.ui.theme ? statusColour(serving, ledger.count()) : null;
     const shown = colour ? ctx.ui.theme.fg(colour, text) : text;
@@ -182,6 +191,8 @@ async function startSession(pi, ctx, packageGlue, peers) {
     });
     return walking;
   };
+  /** The walk under way (and any asked for meanwhile), or null. */
+  state.walkInFlight = () => walking;
   /** Scans for the indexes below the workspace again; the roots follow once it is done. */
   state.rescan = (ctx) => {
     // Begun one turn of the event loop later, so the start does not wait for it (nor for loading
@@ -238,6 +249,10 @@ async function startSession(pi, ctx, packageGlue, peers) {
   state.agentDir = agentDirOf(peers.getAgentDir);
   state.choice = choiceFor(ctx.cwd, { agentDir: state.agentDir });
   state.added = loadAddedRoots(state.agentDir, ctx.cwd);
+  // Off unless the user turned it on for this workspace; never in a project Pi does not trust.
+  const mode = trusted ? loadSyncMode(state.agentDir, ctx.cwd) : { on: false };
+  state.autoSync = createAutoSync({ state, glue, cwd: ctx.cwd, on: mode.on, say, slot });
+  state.autoSync.problem = mode.problem;
   state.diagnosis = await glue.diagnose(ctx.cwd);
   Object.assign(state, await rootsNow(ctx.cwd, state.diagnosis));
   // The tools registered before ours (name → whose): a focused tool name another extension
@@ -267,6 +282,10 @@ async function startSession(pi, ctx, packageGlue, peers) {
       if (state.ledger.note(event, ctx?.cwd, roots)) slot(ctx);
       // A shell command may have changed any file: the walk looks, off the result's path.
       if (event?.toolName === "bash") state.walkChanges(ctx);
+    },
+    // A turn ended: with auto sync on, what it changed is synced in the background (not awaited).
+    turnEnd(_event, ctx) {
+      state.autoSync.afterTurn(ctx);
     },
     async beforeAgentStart(event, ctx) {
       // A scan still running (the start's, or /codegraph projects'; bounded by its own deadline)
@@ -298,6 +317,7 @@ function standingDown(owner, glue, say) {
   const nothing = () => {};
   return {
     toolResult: nothing,
+    turnEnd: nothing,
     beforeAgentStart: nothing,
     complete: () => null,
     command: async (_args, cmdCtx) => say(cmdCtx, notServingText(owner, glue.extensionInfo()), "warning"),

@@ -4,14 +4,16 @@
 
 const { printable } = require("../contract/text.js");
 const { editedSlotText } = require("../words/staleness.js");
+const { autoSlotText } = require("../words/auto-sync.js");
 
 /**
  * The status slot: the real state in a few words, the runner when it is a fallback, and when
  * ready how many files this session's edit/write tools changed after the index (`edited`; with
  * `editedMore`, at least that many: the ledger's bound was passed; `walkCut`: a bound ended the
- * walk for changes, which then counts at least that many).
+ * walk for changes, which then counts at least that many), and auto sync when on (`sync`:
+ * lib/pi/auto-sync.js, `{ on, syncing }`).
  */
-function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = false, walkCut = null) {
+function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = false, walkCut = null, sync = null) {
   const fallback = runner?.fallback ? ` (${runner.name} runner)` : "";
   // Which roots the tools answer from, when it is not simply the workspace's own index.
   const where =
@@ -20,7 +22,8 @@ function statusText(diagnosis, runner, edited = 0, roots = [], editedMore = fals
       : roots.length === 1 && roots[0].source !== "workspace"
         ? ` · ${printable(roots[0].label)}`
         : "";
-  if (diagnosis.ready) return `⬡ codegraph${where}${fallback}${editedSlotText(edited, editedMore, walkCut)}`;
+  if (diagnosis.ready)
+    return `⬡ codegraph${where}${fallback}${editedSlotText(edited, editedMore, walkCut)}${autoSlotText(sync)}`;
   const words = {
     CODEGRAPH_NO_INDEX: diagnosis.ancestorIndex ? "no index here (parent project has one)" : "no index",
     CODEGRAPH_NOT_FOUND: "CLI not installed",

@@ -6,7 +6,7 @@
 const VERB_LINES = {
   status: "CodeGraph's own index report: pending changes, state, versions, lock (read-only)",
   init: "Create this workspace's CodeGraph index (codegraph init)",
-  sync: "Bring the index up to date with the changed files (codegraph sync)",
+  sync: "Bring the index up to date with the changed files (codegraph sync); auto | manual: after every turn, or only when typed",
   rebuild: "Recreate the index from scratch (codegraph index)",
   uninit: "Delete this workspace's index and CodeGraph's git hooks (codegraph uninit)",
   unlock: "Remove a stale CodeGraph lock left by an interrupted write (codegraph unlock)",

@@ -4,6 +4,7 @@
 const path = require("node:path");
 const { printable } = require("../../contract/text.js");
 const { ignoredSettingsLines } = require("../../words/settings.js");
+const { autoReportLine } = require("../../words/auto-sync.js");
 const { editedReportText } = require("../../words/staleness.js");
 const { toolsOnText } = require("../../words/tools.js");
 const {
@@ -142,6 +143,8 @@ function statusReport(diagnosis, state, info) {
   // The tools on (lib/pi/tools/choice.js), only when someone chose them: the default adds no line.
   const on = state.activeFocused?.() ?? [];
   if (state.choice && state.choice.source !== "default") lines.push(`tools: ${toolsOnText(on, state.choice)}`);
+  if (state.autoSync) lines.push(autoReportLine(state.autoSync));
+  if (state.autoSync?.problem) lines.push(`saved sync mode ignored: ${state.autoSync.problem}; manual applies`);
   lines.push(...ignoredSettingsLines(state.choice, state.added));
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
   if (!serving.ready) {
@@ -193,6 +196,7 @@ function briefReport(diagnosis, state) {
 async function handleReport(ctx, { glue, state, refresh, show }) {
   await refresh(ctx);
   await state.walkChanges?.(ctx);
+  await state.autoSync?.settled(); // an auto sync deciding or running: its outcome is part of the report
   const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
   show(ctx, "doctor", statusReport(state.diagnosis, state, info), state.serving().ready ? "info" : "warning");
 }

@@ -4,6 +4,14 @@
 const { VERB_LINES } = require("../../words/command.js");
 const { YES_LINE } = require("../../words/verbs.js");
 const { runningWrites } = require("./running-writes.js");
+const { SYNC_MODE_LINES } = require("../../words/auto-sync.js");
+
+/** The completions of `/codegraph sync `'s modes. */
+const SYNC_MODE_ITEMS = Object.entries(SYNC_MODE_LINES).map(([mode, line]) => ({
+  value: `sync ${mode}`,
+  label: mode,
+  description: line,
+}));
 const { VERB_FEATURES, WRITE_VERBS, leadingVerbs, verbSupport } = require("./verb-rules.js");
 
 /**
@@ -28,6 +36,9 @@ function verbCompletions(prefix, cliVersion, roots = [], now = {}) {
   }
   const verb = text.slice(0, space).toLowerCase();
   const rest = text.slice(space).trim();
+  // After `sync `: its modes (lib/pi/auto-sync.js), before the roots' labels.
+  const modes = verb === "sync" && !rest.startsWith("-") ? SYNC_MODE_ITEMS.filter((m) => m.label.startsWith(rest)) : [];
+  if (modes.length > 0 && !modes.some((m) => m.label === rest)) return modes;
   const labelled = roots.length > 1 || roots.some((r) => r.source !== "workspace");
   if (labelled && !rest.startsWith("-") && verb !== "init" && Object.hasOwn(VERB_FEATURES, verb)) {
     const items = roots

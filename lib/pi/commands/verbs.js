@@ -17,6 +17,7 @@ const { VERB_LINES } = require("../../words/command.js");
 const { closestWord } = require("./did-you-mean.js");
 const { askEnclosing } = require("./enclosing-choice.js");
 const { runningWrites } = require("./running-writes.js");
+const { SYNC_MODES } = require("../auto-sync.js");
 const { CANCELLED_NOTHING, alreadyIndexedText, busyText } = require("../../words/verbs.js");
 const { cancellingText, confirmText, doneText, failedText, hooksWhy } = require("../../words/verbs.js");
 const { indexReport, unreadableStatusText } = require("../../words/index-report.js");
@@ -116,6 +117,9 @@ async function verbOf(args, ctx, env) {
   const { verb, yes, extra } = parseVerbArgs(args);
   const plainSay = (text, type = "info") => env.say(ctx, text, type);
   if (verb === "cancel") return cancelWrite(extra, ctx, env);
+  // `sync auto` / `sync manual`: the workspace's mode, not a project's label.
+  if (verb === "sync" && extra.length === 1 && SYNC_MODES.includes(extra[0].toLowerCase()))
+    return require("./sync-mode.js").setSyncMode(extra[0].toLowerCase(), ctx, env);
   // One word may follow a verb: a project's label (an option other than --yes is not ours to pass).
   if (!Object.hasOwn(VERB_FEATURES, verb) || extra.length > 1 || extra[0]?.startsWith("-")) {
     const guess = Object.hasOwn(VERB_FEATURES, verb) ? undefined : closestWord(verb, Object.keys(VERB_LINES));

@@ -170,6 +170,8 @@ async function executeCall(state, ctx, onUpdate, { pick, run, caps, trailer }) {
   // and a later session must not release this call's (it stays until the process exits).
   const sessionFiles = state.fullOutputs;
   let root = null;
+  // An auto sync of this session's edits running now: the answer waits for it (bounded), and says how long.
+  const syncWaitMs = (await state.autoSync?.settled()) || undefined;
   try {
     // The workspace is Pi's, never the model's: no tool has a path parameter, and `project` is a
     // label of one of the session's roots.
@@ -185,7 +187,10 @@ async function executeCall(state, ctx, onUpdate, { pick, run, caps, trailer }) {
     if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);
     const project = root ? { project: { label: root.label, dir: root.dir } } : {};
     const text = withPathLine(result.text, root, ctx?.cwd);
-    return { content: [{ type: "text", text }], details: { ...result.details, ...project } };
+    return {
+      content: [{ type: "text", text }],
+      details: { ...result.details, ...project, ...(syncWaitMs ? { syncWaitMs } : {}) },
+    };
   } catch (err) {
     state.callEnded(err);
     // Pi hands the model only the message: it carries what a stopped CLI had printed.

@@ -8,7 +8,7 @@ const { badWorkspace, cancelled, indexBusy, indexInterrupted, invalidOptions } =
 const { timedOut, withDetails } = require("../../contract/problems.js");
 const { withoutUndefined } = require("../../contract/text.js");
 const { blockedCause, classifyExit, withinCauseWait } = require("./command-run/exit.js");
-const { MAX_WRITE_TIMEOUT_MS } = require("../../contract/limits.js");
+const { MAX_WRITE_TIMEOUT_MS, WRITER_WAIT_MS } = require("../../contract/limits.js");
 const { childEnv, pinGitHooks } = require("./environment.js");
 const { ownGitHooks } = require("./git-hooks.js");
 const { linkSignal, parseRunOptions } = require("./args.js");
@@ -19,7 +19,7 @@ const { homesOf } = require("./preflight.js");
 const { resolvedPath } = require("../../contract/files.js");
 const { indexDirOf } = require("../../contract/index-dir.js");
 const { checkWrites, ownEntries } = require("./write-target.js");
-const { WRITER_POLL_MS, WRITER_WAIT_MS, activeWriter, interruptedWrite } = require("./index-writer.js");
+const { WRITER_POLL_MS, activeWriter, interruptedWrite } = require("./index-writer.js");
 const { run } = require("./runner.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
 

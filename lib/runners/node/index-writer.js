@@ -27,8 +27,6 @@ const { SQLITE_MAGIC } = require("../../contract/limits.js");
 
 /** CodeGraph's lock files are a few dozen bytes; anything larger is not one. */
 const MAX_LOCK_BYTES = 4096;
-/** How long an explore waits for CodeGraph to finish writing the index. */
-const WRITER_WAIT_MS = 10000;
 /** How often the lock files are read again meanwhile. */
 const WRITER_POLL_MS = 100;
 
@@ -133,4 +131,4 @@ async function beingCreated(db) {
   return page > 0 && size === page && header.readUInt32BE(28) <= 1;
 }
 
-module.exports = { WRITER_WAIT_MS, WRITER_POLL_MS, activeWriter, interruptedWrite };
+module.exports = { WRITER_POLL_MS, activeWriter, interruptedWrite };
