@@ -39,12 +39,24 @@ const FIGURES = Object.fromEntries(
     "walk",
     "core",
     "mcp",
+    "autosync",
     "uses",
     "composed",
   ].map((name) => [name, async () => (await import(`./figures/${name}.mjs`))[name]]),
 );
 /** Figures that need none of the setup (the fake CLI, the addon, the Rust floor, Pi's exec): run alone, they skip it. */
-const STANDALONE = new Set(["roots", "start", "cache", "answers", "walk", "core", "mcp", "uses", "composed"]);
+const STANDALONE = new Set([
+  "roots",
+  "start",
+  "cache",
+  "answers",
+  "walk",
+  "core",
+  "mcp",
+  "autosync",
+  "uses",
+  "composed",
+]);
 const DEBUG_WHY =
   "The addon measured is a debug build (opt-level 0): clean_text's VT parser, StdoutCollector::push's byte loops and cut() run unoptimised (with the debug build a 50 KB answer cost ≈ 1.8 ms more than a 200 B one; with the release build ≈ 0.1 ms).";
 
