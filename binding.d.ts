@@ -208,6 +208,13 @@ export interface CodegraphCommand {
   workspace?: string
 }
 
+/**
+ * Copies another worktree's CodeGraph index (`request.from`) into `request.to` below `cwd`
+ * (new files, never a link; made whole beside it, then renamed into place). An aborted `signal`
+ * stops it with nothing left behind (`refused: { is: "stopped", why: "cancelled" }`).
+ */
+export declare function copyIndex(cwd: string, request: IndexCopyRequest, signal?: AbortSignal | null): Promise<IndexCopyResult>
+
 /** The default deadline of one explore. */
 export declare const DEFAULT_TIMEOUT_MS: number
 
@@ -321,6 +328,37 @@ export interface GitResult {
   /** The caps cut the text (a diff longer than 4 MiB, say). */
   truncated: boolean
   durationMs: number
+}
+
+/**
+ * Why nothing was copied: `is` one of fromNotDirectory, noDatabase, notRegular (`name`),
+ * targetExists, targetOutside, stopped (`why`: cancelled or deadline), io (`step`, `path`, `os`).
+ */
+export interface IndexCopyRefusal {
+  is: string
+  name?: string
+  why?: string
+  step?: string
+  path?: string
+  os?: string
+}
+
+/**
+ * What to copy: `from` (the sibling worktree's index directory) into `to` (this workspace's
+ * index directory, which must not exist yet).
+ */
+export interface IndexCopyRequest {
+  from: string
+  to: string
+  /** Milliseconds (default and most: an index write's longest, one hour). */
+  deadlineMs?: number
+}
+
+/** The files copied (by name) and their bytes; or, with nothing left behind, why not. */
+export interface IndexCopyResult {
+  files: Array<string>
+  bytes: number
+  refused?: IndexCopyRefusal
 }
 
 /** What the model may see of stdout, the truncation marker included: bytes ... */

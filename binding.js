@@ -836,6 +836,7 @@ function __napiStampBindingTarget(exportsObject, target) {
 module.exports.__napiBindingTarget = __napiStampBindingTarget(nativeBinding, __napiLoadedBindingTarget)
 module.exports = nativeBinding
 module.exports.changedSource = nativeBinding.changedSource
+module.exports.copyIndex = nativeBinding.copyIndex
 module.exports.DEFAULT_TIMEOUT_MS = nativeBinding.DEFAULT_TIMEOUT_MS
 module.exports.diagnose = nativeBinding.diagnose
 module.exports.DRAIN_LIMIT_BYTES = nativeBinding.DRAIN_LIMIT_BYTES

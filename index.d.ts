@@ -5,6 +5,8 @@ import type {
   ErrorCode,
   ErrorDetails,
   GitResult,
+  IndexCopyRequest,
+  IndexCopyResult,
   RunOptions,
   RunResult,
   SourceChangesRequest,
@@ -21,6 +23,9 @@ export type {
   EnvDropped,
   ErrorCode,
   ErrorDetails,
+  IndexCopyRefusal,
+  IndexCopyRequest,
+  IndexCopyResult,
   Progress,
   TruncatedBy,
   WriterSeen,
@@ -331,6 +336,31 @@ export interface ChangedFiles {
  */
 export declare function changedSince(projects: IndexedProject[]): Promise<ChangedFiles[]>;
 
+/** One git worktree as `git worktree list --porcelain` names it. */
+export interface Worktree {
+  dir: string;
+  head?: string;
+  branch?: string;
+  detached?: boolean;
+  locked?: boolean;
+}
+
+/** The worktree a directory is in and the repository's others; null where git cannot say. */
+export declare function worktrees(
+  cwd: string,
+  signal?: AbortSignal | null,
+): Promise<{ own: Worktree; others: Worktree[]; relative: string } | null>;
+
+/**
+ * Copies another worktree's CodeGraph index (`request.from`) into `request.to` below `cwd`: new
+ * files, never a link, renamed into place once whole; a refusal is a fact (`refused`), and leaves nothing.
+ */
+export declare function copyIndex(
+  cwd: string,
+  request: IndexCopyRequest,
+  signal?: AbortSignal | null,
+): Promise<IndexCopyResult>;
+
 /**
  * Deletes the temp files holding the full output of truncated answers: the listed ones (one
  * session's), or all of this process's. Returns how many.
@@ -414,6 +444,8 @@ export interface Backend extends Limits {
   changedSource?(cwd: string, walk: SourceChangesRequest): Promise<SourceChangesResult>;
   /** The outline of source files (definitions and their lines). */
   outlineSource?(cwd: string, request: SourceOutlineRequest, signal?: AbortSignal | null): Promise<SourceOutlineResult>;
+  /** The copy of another worktree's index into this workspace's (`/codegraph init` in a git worktree). */
+  copyIndex?(cwd: string, request: IndexCopyRequest, signal?: AbortSignal | null): Promise<IndexCopyResult>;
   /** git as a child, with CodeGraph's rules (codegraph_changes; without it that tool fails coded). */
   runGit?(command: GitCommand, cwd: string, signal?: AbortSignal | null): Promise<GitResult>;
   runnerInfo?(): RunnerInfo;

@@ -47,6 +47,8 @@ function glueOver(backend, options = {}) {
     ...Object.fromEntries(FOCUSED_TOOL_ROWS.map((row) => [row.call, calls[row.call]])),
     diagnose: calls.diagnose,
     changedSince: calls.changedSince,
+    worktrees: calls.worktrees,
+    copyIndex: calls.copyIndex,
     releaseFullOutputs: calls.releaseFullOutputs,
     limits: calls.limits,
     createExtension: makeExtension,

@@ -1,7 +1,7 @@
 //! The napi surface of pi-codegraph: `runCommand()`, `runGit()`, `diagnose()`,
 //! `releaseFullOutputs()`, `setPackageCli()` and the contract's limits (src/runner_calls.rs),
 //! `scanSource()`, `changedSource()` (src/source_scan.rs) and `outlineSource()`
-//! (src/source_outline.rs); built for WebAssembly, the source calls alone (src/wasm.rs). Only
+//! (src/source_outline.rs), `copyIndex()` (src/index_copy.rs); built for WebAssembly, the source calls alone (src/wasm.rs). Only
 //! conversion lives in this crate: `args` reads the JS arguments, `abort` links an `AbortSignal`,
 //! `env_capture` reads the environment as JS sees it, `convert` turns the core's results into JS
 //! values, and `types` declares their shapes. Everything that does the work is in
@@ -22,6 +22,7 @@ mod args;
 mod convert;
 #[cfg(not(target_family = "wasm"))]
 mod env_capture;
+mod index_copy;
 #[cfg(not(target_family = "wasm"))]
 mod runner_calls;
 #[cfg(not(target_family = "wasm"))]
@@ -35,6 +36,7 @@ mod types;
 #[cfg(target_family = "wasm")]
 mod wasm;
 
+pub use index_copy::*;
 #[cfg(not(target_family = "wasm"))]
 pub use runner_calls::*;
 pub use source_outline::*;

@@ -9,9 +9,11 @@ use std::path::PathBuf;
 
 use napi::bindgen_prelude::Function;
 use napi_derive::napi;
+use pi_codegraph_core::index_copy as core_copy;
 use pi_codegraph_core::source_outline as core_outline;
 use pi_codegraph_core::{source_changes, source_scan as core_scan};
 
+use crate::index_copy::{copy_request, copy_result, IndexCopyRequest, IndexCopyResult};
 use crate::source_outline::{
   outline_request, result as outline_result, SourceOutlineRequest, SourceOutlineResult,
 };
@@ -66,4 +68,17 @@ pub fn outline_source_here(
     &request,
     &stopped,
   ))
+}
+
+/// The copy of another worktree's index (the native `copyIndex`), run on the caller's thread.
+#[napi(js_name = "copyIndex")]
+#[allow(clippy::needless_pass_by_value)] // napi hands the arguments over by value
+pub fn copy_index_here(
+  cwd: String,
+  request: IndexCopyRequest,
+  stopped: Option<Function<'_, (), bool>>,
+) -> IndexCopyResult {
+  let request = copy_request(cwd, request);
+  let stopped = asker(stopped.as_ref());
+  copy_result(core_copy::copy_index(&request, &stopped))
 }

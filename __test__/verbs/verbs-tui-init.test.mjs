@@ -58,6 +58,8 @@ test("interactive Pi: /codegraph init below an indexed project, a new index pick
   pi.keys("Enter");
   await waitFor(() => screen().includes("has a CodeGraph index. Which should the tools use here?"), {
     what: "Pi's select",
+  }).catch((e) => {
+    throw new Error(`${e.message}; screen:\n${screen()}`);
   });
   assert.match(screen(), /Its index \(adds .*\/project as a project; nothing is indexed\)/);
   assert.match(screen(), /A new index of .*\/project\/ws only \(codegraph init\)/);

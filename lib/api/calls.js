@@ -18,6 +18,7 @@ const { searchWhileRunning } = require("./source-search.js");
 const { diagnosisWords, failure, wordedError } = require("./failures.js");
 const { withStaleness } = require("./staleness.js");
 const { changedSinceIndex } = require("./disk-changes.js");
+const { worktreesOf } = require("./worktrees.js");
 const { changesCall } = require("./changes-call.js");
 const { firstLine } = require("../contract/text.js");
 const { methodOf } = require("../contract/runner-methods.js");
@@ -237,9 +238,21 @@ function wrapBackend(backend) {
   const changes = (params, cwd, signal, options) =>
     changesCall({ backend, runData, diagnose, changedSince }, params, cwd, signal, options);
 
+  /** The worktree `cwd` is in and the repository's others (lib/api/worktrees.js), or null. */
+  const worktrees = (cwd, signal) => worktreesOf(backend, cwd, signal);
+
+  /** The runner's copy of another worktree's index into `cwd`'s (`{ from, to }`); a refusal is a fact. */
+  async function copyIndex(cwd, request, signal) {
+    const copy = methodOf(backend, "copyIndex");
+    if (!copy) return { files: [], bytes: 0, refused: { is: "unsupported" } };
+    return copy(cwd, request, signal ?? null);
+  }
+
   return {
     run,
     explore,
+    worktrees,
+    copyIndex,
     ...commandCalls,
     relations,
     changes,

@@ -66,4 +66,4 @@ async function changedFileNames(run, cwd, status, options) {
   return named;
 }
 
-module.exports = { changedFileNames };
+module.exports = { changedFileNames, indexedFiles };

@@ -8,8 +8,13 @@
 
 const { IS_WINDOWS, MIN_CAP_BYTES, MIN_CAP_LINES, LARGEST_CAP_BYTES, LARGEST_CAP_LINES } = require("./limits.js");
 
-/** The only subcommands a description may name: each reads, none writes the repository. */
-const GIT_SUBCOMMANDS = Object.freeze(["diff", "ls-files", "rev-parse"]);
+/**
+ * The only subcommands a description may name: each reads, none writes the repository (`worktree`
+ * only as WORKTREE_LIST, the one form of it that reads).
+ */
+const GIT_SUBCOMMANDS = Object.freeze(["diff", "ls-files", "rev-parse", "worktree"]);
+/** The arguments `worktree` must have, exactly: the list of the repository's worktrees. */
+const WORKTREE_LIST = Object.freeze(["list", "--porcelain"]);
 /** What a git run may take by default: 10 s and 4 MiB of output (a diff of the whole tree is read in bounded pieces). */
 const GIT_TIMEOUT_MS = 10_000;
 const GIT_MAX_BYTES = 4 * 1024 * 1024;
@@ -114,7 +119,8 @@ function gitCommandProblem(c) {
     a.length <= MAX_GIT_ARG_BYTES &&
     !/[\0\n\r]/.test(a) &&
     (/^--?[a-z0-9]/.test(a) || a === "HEAD");
-  if (!args.every(ok)) return { is: "gitArgs", max: MAX_GIT_ARGS };
+  const listed = c.subcommand !== "worktree" || (args.length === 2 && args.every((a, i) => a === WORKTREE_LIST[i]));
+  if (!listed || (c.subcommand !== "worktree" && !args.every(ok))) return { is: "gitArgs", max: MAX_GIT_ARGS };
   const caps = [c.maxBytes, c.maxLines];
   if (!caps.every(Number.isInteger)) return { is: "caps" };
   if (c.maxBytes < MIN_CAP_BYTES || c.maxBytes > LARGEST_CAP_BYTES) return { is: "caps" };
@@ -136,6 +142,10 @@ const headCommand = () => gitCommand("rev-parse", ["--verify", "--quiet", "HEAD"
 const untrackedCommand = () => gitCommand("ls-files", ["--others", "--exclude-standard"]);
 /** `git ls-files --cached`: every tracked file (a repository without HEAD: all of them are new). */
 const trackedCommand = () => gitCommand("ls-files", ["--cached"]);
+/** `git worktree list --porcelain`: the repository's worktrees, the main one first. */
+const worktreesCommand = () => gitCommand("worktree", [...WORKTREE_LIST], { maxBytes: 256 * 1024, maxLines: 20_000 });
+/** `git rev-parse --show-toplevel`: the worktree the workspace is in. */
+const toplevelCommand = () => gitCommand("rev-parse", ["--show-toplevel"], { maxBytes: 8192, maxLines: 10 });
 
 /** How a failed git run reads, from its exit and its (C locale) stderr: a reason tag. */
 function gitExitReason(stderr) {
@@ -158,6 +168,8 @@ module.exports = {
   gitCommandProblem,
   gitExitReason,
   headCommand,
+  toplevelCommand,
+  worktreesCommand,
   trackedCommand,
   untrackedCommand,
 };

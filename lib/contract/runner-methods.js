@@ -12,6 +12,7 @@ const RUNNER_METHODS = Object.freeze({
   scanSource: { binding: true, wasm: true, optional: true },
   changedSource: { binding: true, wasm: true, optional: true },
   outlineSource: { binding: true, wasm: true, optional: true },
+  copyIndex: { binding: true, wasm: true, optional: true },
   runGit: { binding: true, wasm: false, optional: true },
   setPackageCli: { binding: true, wasm: false, optional: true },
   runnerInfo: { binding: false, wasm: false, optional: true },

@@ -154,6 +154,8 @@ const nativeBackend = {
   /** The outline of source files (src/source_outline.rs), with null where the addon leaves a value out. */
   outlineSource: async (cwd, request, signal) =>
     outlined(await loadBinding().outlineSource(cwd, request, signal ?? null)),
+  /** The copy of another worktree's index into this workspace's (src/index_copy.rs): a refusal is a fact. */
+  copyIndex: async (cwd, request, signal) => loadBinding().copyIndex(cwd, request, signal ?? null),
   /** Where the CodeGraph CLI installed beside this package is (src/lib.rs setPackageCli); nothing without an addon. */
   setPackageCli: (file) => {
     try {

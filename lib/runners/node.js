@@ -30,7 +30,7 @@ const { runCommand } = require("./node/command-run.js");
 const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("../contract/limits.js");
 const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("../contract/limits.js");
 const { releaseFullOutputs } = require("./node/full-output.js");
-const { changedSource, outlineSource, scanSource } = require("./node/source-thread.js");
+const { changedSource, copyIndex, outlineSource, scanSource } = require("./node/source-thread.js");
 const { runGit } = require("./node/git-run.js");
 const { setPackageCli } = require("./node/discovery.js");
 const { wasmCoreFile } = require("./node/wasm-core.js");
@@ -50,6 +50,7 @@ module.exports = {
   changedSource,
   runGit,
   outlineSource,
+  copyIndex,
   MAX_REQUEST_CHARS,
   MAX_OUTPUT_BYTES,
   MAX_OUTPUT_LINES,

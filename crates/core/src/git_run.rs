@@ -22,8 +22,11 @@ use crate::errors::{CodegraphError, GitProblem, GitReason, WorkspaceReason};
 use crate::files::canonical;
 use crate::runner::{run, Cancel, RunSpec};
 
-/// The only subcommands a description may name: each reads, none writes the repository.
-pub const GIT_SUBCOMMANDS: [&str; 3] = ["diff", "ls-files", "rev-parse"];
+/// The only subcommands a description may name: each reads, none writes the repository
+/// (`worktree` only as [`WORKTREE_LIST`], the one form of it that reads).
+pub const GIT_SUBCOMMANDS: [&str; 4] = ["diff", "ls-files", "rev-parse", "worktree"];
+/// The arguments `worktree` must have, exactly: the list of the repository's worktrees.
+pub const WORKTREE_LIST: [&str; 2] = ["list", "--porcelain"];
 const MAX_GIT_ARGS: usize = 16;
 const MAX_GIT_ARG_BYTES: usize = 512;
 const MAX_GIT_TIMEOUT: Duration = Duration::from_mins(1);
@@ -125,7 +128,9 @@ impl GitCommand {
               .starts_with(|c: char| c.is_ascii_lowercase() || c.is_ascii_digit())
             && a.len() - a.trim_start_matches('-').len() <= 2))
     };
-    if self.args.len() > MAX_GIT_ARGS || !self.args.iter().all(ok) {
+    let listed = self.subcommand != "worktree" || self.args == WORKTREE_LIST;
+    let options = self.subcommand == "worktree" || self.args.iter().all(ok);
+    if self.args.len() > MAX_GIT_ARGS || !listed || !options {
       return bad(GitProblem::GitArgs);
     }
     let c = self.caps;
@@ -296,7 +301,16 @@ mod tests {
   #[test]
   fn only_read_only_subcommands_and_option_arguments_run() {
     assert!(diff(&["HEAD"]).check().is_ok());
+    let worktree = |args: &[&str]| GitCommand {
+      subcommand: "worktree".into(),
+      ..diff(args)
+    };
+    assert!(worktree(&["list", "--porcelain"]).check().is_ok());
     for bad in [
+      worktree(&["add", "x"]),
+      worktree(&["remove", "--force"]),
+      worktree(&["list"]),
+      worktree(&["list", "--porcelain", "-z"]),
       GitCommand {
         subcommand: "commit".into(),
         ..diff(&[])

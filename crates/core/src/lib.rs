@@ -23,7 +23,7 @@
 //!
 //! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_lex, source_pattern
 //!   (numbers, facts, the caller's environment, OS primitives, a source file's tokens and definitions)
-//! - floor 1: access, command, full_output, index_dir, lock_holders, manifest, resources, source_context, source_outline, source_walk
+//! - floor 1: access, command, full_output, index_copy, index_dir, lock_holders, manifest, resources, source_context, source_outline, source_walk
 //! - floor 2: discovery, index_writer, limits, preflight, source_scan (the bounded source search)
 //! - floor 3: environment, runner, source_changes
 //! - floor 4: git_run, version (git as a child, CodeGraph's rules; the CLI's version)
@@ -49,6 +49,7 @@ pub mod full_output;
 pub mod git_run;
 #[cfg(all(unix, not(target_family = "wasm")))]
 mod host_watch;
+pub mod index_copy;
 #[cfg(not(target_family = "wasm"))]
 pub mod index_dir;
 #[cfg(not(target_family = "wasm"))]

@@ -5,6 +5,7 @@ const path = require("node:path");
 const { printable } = require("../../contract/text.js");
 const { ignoredSettingsLines } = require("../../words/settings.js");
 const { autoReportLine } = require("../../words/auto-sync.js");
+const { worktreeLine } = require("../../words/worktrees.js");
 const { editedReportText } = require("../../words/staleness.js");
 const { toolsOnText } = require("../../words/tools.js");
 const {
@@ -127,6 +128,7 @@ function statusReport(diagnosis, state, info) {
       `index: ${diagnosis.indexProblem ?? (diagnosis.problemCode === "CODEGRAPH_NO_INDEX" ? diagnosis.problem : "not checked")}`,
     );
   }
+  if (info.worktree) lines.push(info.worktree);
   if (diagnosis.ancestorIndex) lines.push(`enclosing project with an index: ${diagnosis.ancestorIndex}`);
   // What every /codegraph verb would refuse here, and why (lib/pi/commands/verb-refusal.js).
   if (diagnosis.writeProblem) lines.push(`verbs: refused: ${diagnosis.writeProblem}`);
@@ -197,7 +199,12 @@ async function handleReport(ctx, { glue, state, refresh, show }) {
   await refresh(ctx);
   await state.walkChanges?.(ctx);
   await state.autoSync?.settled(); // an auto sync deciding or running: its outcome is part of the report
-  const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo() };
+  // In a repository with several worktrees: which one this is, and where its index came from.
+  const worktrees = await glue.worktrees?.(ctx.cwd).catch(() => null);
+  const worktree = worktrees?.others.length
+    ? worktreeLine(worktrees, require("./worktree-init.js").copiedFrom(state.agentDir, ctx.cwd))
+    : null;
+  const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo(), worktree };
   show(ctx, "doctor", statusReport(state.diagnosis, state, info), state.serving().ready ? "info" : "warning");
 }
 

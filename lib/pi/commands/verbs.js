@@ -5,30 +5,29 @@
 // installed CLI, one write at a time, the user's consent), shows its progress and lets the user
 // stop it, and says what happened. Words: lib/words/verbs.js.
 
+const path = require("node:path");
 const { verbCommand } = require("../../contract/verbs.js");
 const { lockFileIn, lockState, ownIndexPath, unfinishedRebuild } = require("./index-files.js");
 const { NEED_YES, VERB_FEATURES, asksFirst, parseVerbArgs, verbSupport, watchOff } = require("./verb-rules.js");
-const { lastLines, parseIndexStatus, writeOutcome, writeProgress } = require("../../contract/index-status.js");
+const { parseIndexStatus, writeOutcome } = require("../../contract/index-status.js");
 const { spokenRoot, verbTarget } = require("./verb-target.js");
-const { canBuildProgressBox, progressBox } = require("./progress-box.js");
+const { withProgress } = require("./write-progress.js");
 const { notOwnRefusal } = require("./verb-refusal.js");
 const { changedFileNames } = require("../../api/changed-files.js");
 const { VERB_LINES } = require("../../words/command.js");
 const { closestWord } = require("./did-you-mean.js");
 const { askEnclosing } = require("./enclosing-choice.js");
+const { askWorktreeStart, copyAndSync } = require("./worktree-init.js");
 const { runningWrites } = require("./running-writes.js");
 const { SYNC_MODES } = require("../auto-sync.js");
 const { CANCELLED_NOTHING, alreadyIndexedText, busyText } = require("../../words/verbs.js");
 const { cancellingText, confirmText, doneText, failedText, hooksWhy } = require("../../words/verbs.js");
 const { indexReport, unreadableStatusText } = require("../../words/index-report.js");
-const { liveWriterText, loaderText, needsYesText, noCliText, noOwnIndexText } = require("../../words/verbs.js");
-const { nothingToCancelText, progressText, unknownVerbText } = require("../../words/verbs.js");
+const { liveWriterText, needsYesText, noCliText, noOwnIndexText } = require("../../words/verbs.js");
+const { nothingToCancelText, unknownVerbText } = require("../../words/verbs.js");
 const { bugText, noIndexDirText, unsupportedText } = require("../../words/verbs.js");
 const { pickProjectText, pickTitleText, projectHeadText } = require("../../words/verbs.js");
 const { typeLabelText, unknownProjectText } = require("../../words/verbs.js");
-
-/** How often the progress line is redrawn (our own clock; the CLI may print nothing for long). */
-const PROGRESS_TICK_MS = 1000;
 
 /**
  * The end of a finished write's output, from its own result: the whole text, or when the caps cut
@@ -39,66 +38,6 @@ function outputEnd(result, glue) {
   const d = result.details ?? {};
   if (d.fullOutputPath) glue.releaseFullOutputs([d.fullOutputPath]);
   return d.truncated ? String(d.outputTail ?? "") : result.text;
-}
-
-/**
- * Runs `work(onProgress)` while showing its progress: in the TUI a bordered loader (progress-box.js; Esc aborts
- * `controller`), elsewhere with a UI the status slot at most once a second. Resolves with the
- * outcome `{ value } | { error }`.
- */
-async function withProgress(verb, ctx, peers, controller, work) {
-  const started = performance.now();
-  const elapsed = () => performance.now() - started;
-  let latest = {};
-  let redraw = () => {};
-  const onProgress = (p) => {
-    const now = writeProgress(typeof p?.tail === "string" ? p.tail : lastLines(p?.text));
-    // A count whose phase line has left the tail is still that phase's: the label stays.
-    latest = now.phase === undefined && latest.phase !== undefined ? { ...now, phase: latest.phase } : now;
-    redraw();
-  };
-  const outcome = work(onProgress).then(
-    (value) => ({ value }),
-    (error) => ({ error }),
-  );
-  if (!ctx.hasUI) return outcome;
-  const ui = ctx.ui;
-  let inTui = false;
-  // The terminal UI only (Pi's rule: custom() is for ctx.mode "tui"; a host without mode is judged
-  // by whether it has custom()).
-  const tui = ctx.mode === undefined || ctx.mode === "tui";
-  if (tui && typeof ui.custom === "function" && canBuildProgressBox(peers)) {
-    try {
-      await ui.custom((tuiHost, theme, _keybindings, done) => {
-        inTui = true;
-        const box = progressBox(peers, tuiHost, theme, loaderText(verb, latest, 0), () => controller.abort());
-        redraw = () => box.setMessage(loaderText(verb, latest, elapsed()));
-        const tick = setInterval(redraw, PROGRESS_TICK_MS);
-        outcome.then(() => {
-          clearInterval(tick);
-          box.dispose();
-          done(undefined);
-        });
-        return box.component;
-      });
-    } catch {}
-  }
-  if (inTui) return outcome;
-  // No custom UI (rpc: custom() returns undefined): the status slot, which `/codegraph cancel` names.
-  let shown;
-  redraw = () => {};
-  const post = () => {
-    const text = progressText(verb, latest, elapsed(), true);
-    if (text !== shown) ui.setStatus("codegraph", text);
-    shown = text;
-  };
-  post();
-  const tick = setInterval(post, PROGRESS_TICK_MS);
-  try {
-    return await outcome;
-  } finally {
-    clearInterval(tick);
-  }
 }
 
 /**
@@ -172,9 +111,20 @@ async function verbOf(args, ctx, env) {
   if (d.problemCode === "CODEGRAPH_INDEX_BUSY")
     return say(liveWriterText(verb, d.indexProblem ?? d.problem), "warning");
 
-  // A choice to make, not a consent to give: the enclosing project's index, or a new one here.
-  const choice =
-    !yes && verb === "init" && !root ? await askEnclosing(ctx, { cwd, ancestorIndex: d.ancestorIndex }) : null;
+  // A choice to make, not a consent to give: in a git worktree, another worktree's index (copied
+  // and synced) or a new one; else the enclosing project's index (never another worktree's), or a new one here.
+  const asking = !yes && verb === "init" && !root;
+  const start = asking ? await askWorktreeStart(ctx, env, cwd) : null;
+  if (start?.copy) {
+    const to = path.join(cwd, path.basename(start.copy.diagnosis.indexPath));
+    return copyAndSync(ctx, rootEnv, cwd, to, start.copy);
+  }
+  if (start?.none) return say(CANCELLED_NOTHING(verb));
+  const choice = start?.fresh
+    ? "here"
+    : asking
+      ? await askEnclosing(ctx, { cwd, ancestorIndex: d.ancestorIndex })
+      : null;
   if (choice === "enclosing") return require("./roots.js").handleRoots(` add ${d.ancestorIndex}`, ctx, env);
   if (choice === "none") return say(CANCELLED_NOTHING(verb));
   if (!yes && !choice && asksFirst(verb, d.indexDir)) {

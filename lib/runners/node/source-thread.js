@@ -1,6 +1,6 @@
 // The host's side of the Node runner's source worker (source-worker.js, where the core runs as
-// WebAssembly): `scanSource(cwd, scan, signal?)`, `changedSource(cwd, walk)` and
-// `outlineSource(cwd, outline, signal?)` with the addon's shapes, run off the host's thread.
+// WebAssembly): `scanSource(cwd, scan, signal?)`, `changedSource(cwd, walk)`,
+// `outlineSource(cwd, outline, signal?)` and `copyIndex(cwd, copy, signal?)` with the addon's shapes, run off the host's thread.
 // The worker is started on first use and kept (unreferenced while idle, so it never holds a
 // process open). Each request honours its own deadline inside the worker; should the worker
 // not answer within that deadline and a grace (a regular expression that backtracks for
@@ -11,6 +11,7 @@
 const path = require("node:path");
 const { outlineDeadline } = require("../../contract/source-outline.js");
 const { coded, outlined } = require("../core-results.js");
+const { MAX_WRITE_TIMEOUT_MS } = require("../../contract/limits.js");
 
 /** How long past a request's own deadline the worker may take to answer before it is ended. */
 const GRACE_MS = 1000;
@@ -65,6 +66,7 @@ const EMPTY = {
   }),
   changedSource: (why) => ({ paths: [], changed: 0, filesSeen: 0, ignoreFilesCut: 0, stopped: why }),
   outlineSource: (why) => ({ files: [], cut: { reason: why } }),
+  copyIndex: (why) => ({ files: [], bytes: 0, refused: { is: "stopped", why } }),
 };
 
 function request(op, cwd, body, signal) {
@@ -105,4 +107,8 @@ const changedSource = (cwd, walk) => request("changedSource", cwd, walk, null);
 const outlineSource = async (cwd, outline, signal) =>
   outlined(await request("outlineSource", cwd, { ...outline, deadlineMs: outlineDeadline(outline) }, signal ?? null));
 
-module.exports = { changedSource, outlineSource, scanSource };
+/** The core's copy of another worktree's index, in the worker (its deadline: an index write's longest, unless asked). */
+const copyIndex = (cwd, copy, signal) =>
+  request("copyIndex", cwd, { ...copy, deadlineMs: copy?.deadlineMs ?? MAX_WRITE_TIMEOUT_MS }, signal ?? null);
+
+module.exports = { changedSource, copyIndex, outlineSource, scanSource };
