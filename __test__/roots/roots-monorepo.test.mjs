@@ -241,10 +241,14 @@ for (const impl of implementations) {
         });
       });
 
-      test("verb completion: after a verb, the labels", () => {
+      test("verb completion: after a verb, the labels (then sync's modes)", () => {
         assert.deepEqual(
-          s.complete("sync ").map((i) => [i.value, i.description]),
-          API.map((l) => [`sync ${l}`, path.join(ws, l)]),
+          s.complete("sync ").map((i) => i.value),
+          [...API.map((l) => `sync ${l}`), "sync auto", "sync manual"],
+        );
+        assert.deepEqual(
+          s.complete("status ").map((i) => [i.value, i.description]),
+          API.map((l) => [`status ${l}`, path.join(ws, l)]),
         );
         assert.deepEqual(
           s.complete("status packages/w").map((i) => i.value),

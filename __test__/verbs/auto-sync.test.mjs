@@ -71,6 +71,11 @@ describe("auto sync", () => {
     });
     assert.doesNotMatch(s.slot(), /auto/);
     assert.match(await s.cg("doctor"), /^sync: manual/m);
+    const complete = async (prefix) =>
+      (await s.host.commands.get("codegraph").getArgumentCompletions(prefix))?.map((i) => i.value) ?? null;
+    assert.deepEqual(await complete("sync "), ["sync auto", "sync manual"]);
+    assert.deepEqual(await complete("sync m"), ["sync manual"]);
+    assert.equal(await complete("sync auto"), null, "typed in full: Enter runs it");
   });
 
   test("on: kept in Pi's agent directory (the workspace untouched); one sync per turn that changed an indexed file; none after a turn without, nor for a file CodeGraph does not index", async () => {

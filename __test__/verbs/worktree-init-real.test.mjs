@@ -146,6 +146,25 @@ describe("init in a git worktree: copy another worktree's index and sync it", {
     });
     assert.ok(fs.existsSync(path.join(nested, ".codegraph", "codegraph.db")));
   });
+
+  test("another worktree is never a project: not found by the scan below the workspace, refused by projects add", async () => {
+    const inner = path.join(main, "wts", "inner");
+    git(main, "worktree", "add", "-q", "-b", "inner", inner);
+    codegraphInit(inner);
+    const sub = path.join(main, "py");
+    await env(async () => {
+      const s = await session(main, () => undefined);
+      const listed = await s.cg("projects");
+      assert.doesNotMatch(listed, /inner/, listed);
+      const refused = await s.cg(`projects add ${inner}`);
+      assert.match(
+        refused,
+        /^\/codegraph projects add: nothing added: .*inner is in another git worktree of this repository/,
+      );
+      // A directory of this worktree is no other worktree: refused for its own reason only.
+      assert.doesNotMatch(await s.cg(`projects add ${sub}`), /another git worktree/);
+    });
+  });
 });
 
 for (const impl of implementations) {

@@ -114,6 +114,8 @@ function notAddedText(f) {
     already: () => `${dir} is already a project (${f.label})`,
     tooMany: () => `at most ${f.max} projects can be added to one workspace`,
     unusable: () => `${dir} cannot be used (${f.why})`,
+    otherWorktree: () =>
+      `${dir} is in another git worktree of this repository: its index answers for that worktree's code, not this one's (/codegraph init here can start from a copy of it)`,
   }[f.is];
   return `/codegraph projects add: nothing added: ${why ? why() : f.is}.`;
 }

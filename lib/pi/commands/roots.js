@@ -8,6 +8,7 @@ const fs = require("node:fs");
 const fsp = require("node:fs/promises");
 const os = require("node:os");
 const path = require("node:path");
+const { inOtherWorktree, worktreeOf } = require("../roots/worktree-of.js");
 const { MAX_ADDED_ROOTS, saveAddedRoots } = require("../roots/roots.js");
 const { hasIndex } = require("../roots/index-probe.js");
 const { ROOTS_WORDS, addedText, notAddedText, notRemovedText, removedText } = require("../../words/roots.js");
@@ -60,6 +61,7 @@ async function addRoot(text, ctx, env) {
     return say(ctx, notAddedText({ is, dir, why: err?.code }), "warning");
   }
   if (!st.isDirectory()) return say(ctx, notAddedText({ is: "notDir", dir }), "warning");
+  if (inOtherWorktree(dir, worktreeOf(ctx.cwd))) return say(ctx, notAddedText({ is: "otherWorktree", dir }), "warning");
   const known = state.roots.find((r) => r.dir === dir);
   if (known && (known.indexed || known.source === "added"))
     return say(ctx, notAddedText({ is: "already", dir, label: known.label }), "warning");

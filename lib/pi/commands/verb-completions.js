@@ -36,16 +36,19 @@ function verbCompletions(prefix, cliVersion, roots = [], now = {}) {
   }
   const verb = text.slice(0, space).toLowerCase();
   const rest = text.slice(space).trim();
-  // After `sync `: its modes (lib/pi/auto-sync.js), before the roots' labels.
-  const modes = verb === "sync" && !rest.startsWith("-") ? SYNC_MODE_ITEMS.filter((m) => m.label.startsWith(rest)) : [];
-  if (modes.length > 0 && !modes.some((m) => m.label === rest)) return modes;
+  // After `sync `: its modes (lib/pi/auto-sync.js), after the roots' labels when there are any.
+  const modes =
+    verb === "sync" && !rest.startsWith("-")
+      ? SYNC_MODE_ITEMS.filter((m) => m.label.startsWith(rest) && m.label !== rest)
+      : [];
   const labelled = roots.length > 1 || roots.some((r) => r.source !== "workspace");
   if (labelled && !rest.startsWith("-") && verb !== "init" && Object.hasOwn(VERB_FEATURES, verb)) {
     const items = roots
       .filter((r) => r.label.startsWith(rest) && r.label !== rest)
       .map((r) => ({ value: `${verb} ${r.label}`, label: r.label, description: r.dir }));
-    return items.length ? items : null;
+    return items.length + modes.length ? [...items, ...modes] : null;
   }
+  if (modes.length > 0) return modes;
   // Only once a dash is typed: Enter on a shown `--yes` would fill it in unasked.
   if (!WRITE_VERBS.has(verb) || !verbSupport(verb, cliVersion).ok || !rest || !"--yes".startsWith(rest)) return null;
   return [{ value: `${verb} --yes`, label: "--yes", description: YES_LINE }];

@@ -7,6 +7,7 @@
 // root by its label; it never names a path.
 
 const path = require("node:path");
+const { inOtherWorktree, worktreeOf } = require("./worktree-of.js");
 const { invalidArgument: argumentError } = require("../../api/failures.js");
 const { isWithin } = require("../../contract/files.js");
 const { WORKSPACE_LABEL, markOffered, rootLabel } = require("./labels.js");
@@ -100,7 +101,10 @@ function loadAddedRoots(agentDir, workspace) {
     if (!Array.isArray(data?.roots)) return { dirs: [], problem: `${file}: no roots list` };
     // Only absolute paths without NUL: a file edited by hand cannot add a relative or odd one.
     const dirs = data.roots.filter((d) => typeof d === "string" && path.isAbsolute(d) && !d.includes("\0"));
-    return { dirs: [...new Set(dirs.map((d) => path.resolve(d)))].slice(0, MAX_ADDED_ROOTS) };
+    // Never another worktree of the workspace's repository (its index answers for another branch).
+    const own = worktreeOf(workspace);
+    const ours = dirs.map((d) => path.resolve(d)).filter((d) => !inOtherWorktree(d, own));
+    return { dirs: [...new Set(ours)].slice(0, MAX_ADDED_ROOTS) };
   } catch {
     return { dirs: [], problem: `${file}: not JSON` };
   }

@@ -13,6 +13,7 @@ const { IS_WINDOWS, MAX_TIMEOUT_MS } = require("../../contract/limits.js");
 const { DEFAULT_INDEX_DIR, WSL_INDEX_DIR, indexDirName } = require("../../contract/index-dir.js");
 const { isWithin, resolvedPath } = require("../../contract/files.js");
 const { hasIndex } = require("./index-probe.js");
+const { inOtherWorktree, worktreeOf } = require("./worktree-of.js");
 
 /**
  * Depth and count are upstream's (maxDepth 4: an index in a directory four levels below the
@@ -155,6 +156,7 @@ async function scanWalk(base, home, state) {
     state.gated = gate;
     return;
   }
+  state.worktree = worktreeOf(base);
   const [top] = await visitLevel([base], state);
   if (!top) {
     state.truncated = "dirs";
@@ -177,6 +179,10 @@ async function scanWalk(base, home, state) {
         state.truncated = "dirs";
         return;
       }
+      // Another worktree of the workspace's repository: neither a project nor entered (its index
+      // answers for another branch). Asked only of a directory whose listing shows a `.git`.
+      const gitMarked = visit.entries.some((e) => e.name === ".git");
+      if (gitMarked && inOtherWorktree(level[i], state.worktree)) continue;
       if (visit.indexed) {
         // A project's own subdirectories are not separate projects: an indexed one is not entered.
         if (state.roots.length >= state.maxRoots) {
