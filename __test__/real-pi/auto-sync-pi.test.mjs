@@ -158,7 +158,9 @@ describe("auto sync in the real Pi CLI (rpc)", { skip: piMissing, timeout: 18000
       await rpc.ask("Write src/one.ts");
       await rpc.ask("Write src/two.ts");
       await rpc.ask("/codegraph doctor"); // waits for any auto sync still deciding
-      const failed = rpc.notes().filter((e) => e.message.startsWith("Auto sync failed"));
+      const failed = rpc
+        .notes()
+        .filter((e) => e.message.startsWith("Auto sync, after the last turn: /codegraph sync failed"));
       assert.equal(
         failed.length,
         1,

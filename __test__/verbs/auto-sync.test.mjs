@@ -150,9 +150,9 @@ describe("auto sync", () => {
     assert.equal(errors.length, 1, errors.join("\n---\n"));
     assert.match(
       errors[0],
-      /^Auto sync failed: codegraph sync exited with code 1\.\nstderr:\nError: sync stopped: worker exited/,
+      /^Auto sync, after the last turn: \/codegraph sync failed after \d+\.\d s: codegraph sync exited with code 1\.\nstderr:\nError: sync stopped: worker exited/,
     );
-    assert.match(errors[0], /Auto sync is off: \/codegraph sync runs it by hand/);
+    assert.match(errors[0], /\nAuto sync is off: \/codegraph sync runs it by hand/);
     assert.doesNotMatch(s.slot(), /auto/);
     assert.doesNotMatch((await session(ws)).slot(), /auto/, "kept off");
   });

@@ -188,7 +188,7 @@ function createAutoSync({ state, glue, cwd, on, say, slot }) {
       } catch {
         saved = false;
       }
-      tell(ctx, autoSyncFailedText(error, saved), "error");
+      tell(ctx, autoSyncFailedText(error, saved, sync.last.durationMs), "error");
     }
     redraw(ctx);
   }

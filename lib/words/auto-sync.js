@@ -37,21 +37,15 @@ function autoOffText(file, why) {
 const autoSyncCancelledText = () =>
   "Auto sync: cancelled, CodeGraph stopped mid-write; the index may be partial until /codegraph sync finishes the update. Auto stays on (/codegraph sync manual turns it off).";
 
-/** An auto sync that failed: said once; auto is off (`saved`: that was kept for the workspace too). */
-function autoSyncFailedText(err, saved) {
-  const d = err?.details ?? {};
-  const how =
-    err?.code === "CODEGRAPH_EXIT"
-      ? `codegraph sync ${d.exitCode !== null && d.exitCode !== undefined ? `exited with code ${d.exitCode}` : "was killed"}`
-      : String(err?.message ?? err).split("\n")[0];
-  const tail = String(d.stderrTail ?? "")
-    .trimEnd()
-    .split("\n")
-    .slice(-8)
-    .join("\n");
+/**
+ * An auto sync that failed: said once, in the words of a typed sync's failure (lib/words/verbs.js,
+ * loaded only now); auto is off (`saved`: that was kept for the workspace too).
+ */
+function autoSyncFailedText(err, saved, durationMs) {
+  const { failedText } = require("./verbs.js");
   return [
-    `Auto sync failed: ${how}.${tail ? `\nstderr:\n${tail}` : ""}`,
-    `Auto sync is off${saved ? "" : " for this session"}: /codegraph sync runs it by hand (and shows what fails); /codegraph sync auto turns it on again.`,
+    `Auto sync, after the last turn: ${failedText("sync", err, { durationMs, subcommand: "sync" })}`,
+    `Auto sync is off${saved ? "" : " for this session"}: /codegraph sync runs it by hand; /codegraph sync auto turns it on again.`,
   ].join("\n");
 }
 
