@@ -40,22 +40,22 @@ const FIGURES = Object.fromEntries(
     "core",
     "mcp",
     "autosync",
+    "scale",
     "uses",
     "composed",
   ].map((name) => [name, async () => (await import(`./figures/${name}.mjs`))[name]]),
 );
-/** Figures that need none of the setup (the fake CLI, the addon, the Rust floor, Pi's exec): run alone, they skip it. */
-const STANDALONE = new Set([
-  "roots",
-  "start",
-  "cache",
-  "answers",
-  "walk",
-  "core",
-  "mcp",
-  "autosync",
-  "uses",
-  "composed",
+/** Figures that need the setup (the fake CLI, the addon, the Rust floor, Pi's exec); run alone, any other skips it. */
+const NEEDS_SETUP = new Set([
+  "overhead",
+  "flood",
+  "abort",
+  "concurrency",
+  "load",
+  "real",
+  "tools",
+  "prompt",
+  "parallel",
 ]);
 const DEBUG_WHY =
   "The addon measured is a debug build (opt-level 0): clean_text's VT parser, StdoutCollector::push's byte loops and cut() run unoptimised (with the debug build a 50 KB answer cost ≈ 1.8 ms more than a 200 B one; with the release build ≈ 0.1 ms).";
@@ -75,7 +75,7 @@ try {
   let addon = null;
   let machine = null;
   let warning = null;
-  if (selected.every((name) => STANDALONE.has(name))) log(`setup in ${tmp}: none needed`);
+  if (selected.every((name) => !NEEDS_SETUP.has(name))) log(`setup in ${tmp}: none needed`);
   else {
     log(`setup in ${tmp}: compiling the fake CLI, building the Rust floor…`);
     const { loadPiExec, useAddon } = await import("./lib/peers.mjs");
