@@ -490,6 +490,8 @@ export interface SourceChangesRequest {
   maxFiles: number
   maxPaths: number
   deadlineMs: number
+  /** When given, no walk: only these workspace-relative paths (the candidates git names) are looked at. */
+  paths?: Array<string>
 }
 
 /** What the walk found. */

@@ -218,6 +218,8 @@ pub struct SourceChangesRequest {
   pub max_files: u32,
   pub max_paths: u32,
   pub deadline_ms: u32,
+  /// When given, no walk: only these workspace-relative paths (the candidates git names) are looked at.
+  pub paths: Option<Vec<String>>,
 }
 
 /// What the walk found.
@@ -246,6 +248,7 @@ pub(crate) fn changes_request(walk: SourceChangesRequest) -> ChangeScan {
     max_files: walk.max_files as usize,
     max_paths: walk.max_paths as usize,
     deadline: Duration::from_millis(u64::from(walk.deadline_ms)),
+    only: walk.paths,
   }
 }
 

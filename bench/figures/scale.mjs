@@ -1,7 +1,8 @@
-// Changes seen at any size (issue 48's item 4, measured before it is built): synthetic git
+// Changes seen at any size (issue 48's item 4): synthetic git
 // repositories of 10,000 to 300,000 TypeScript files, five changes planted after "the index"
 // (the first, a middle and the last directory in walk order, a new file, a file deep down), and
-// how many of them each way of looking finds, in how long, in the same run: the product's walk
+// how many of them each way of looking finds, in how long, in the same run: the product
+// (the glue's changedSince: git's candidates where git can name them), its walk
 // (`changedSource` with lib/contract/source-changes.js's request, the addon and the Node runner's
 // WebAssembly core), `git status --porcelain -uall` (git's index, no fsmonitor), and a bare walk
 // (`find -newer`, one lstat per file). `node bench/run.mjs scale`.
@@ -54,6 +55,8 @@ export async function scale(ctx) {
   const { nativeBackend } = require(path.join(root, "lib", "runners", "native.js"));
   const nodeRunner = require(path.join(root, "lib", "runners", "node.js"));
   const { sourceChangesRequest, CHANGE_WALK_LIMITS } = require(path.join(root, "lib", "contract", "source-changes.js"));
+  process.env.PI_CODEGRAPH_BIN ??= path.join(root, "node_modules", ".bin", "codegraph");
+  const pkg = require(path.join(root, "index.js"));
   const rows = [];
   const notes = [];
   for (const files of SIZES) {
@@ -63,7 +66,10 @@ export async function scale(ctx) {
     git(dir, "add", "-A");
     git(dir, "commit", "-q", "-m", "tree");
     git(dir, "status", "--porcelain"); // git refreshes its index once, as a user's first status does
-    const marker = path.join(ctx.tmp, `scale-${files}.index-time`);
+    // "The index": written after the commit; its time is what the changes are newer than.
+    const indexDir = path.join(dir, ".codegraph");
+    fs.mkdirSync(indexDir);
+    const marker = path.join(indexDir, "codegraph.db");
     fs.writeFileSync(marker, "");
     const since = fs.statSync(marker).mtimeMs;
     await new Promise((resolve) => setTimeout(resolve, 1100)); // past the file system's time granularity
@@ -84,6 +90,9 @@ export async function scale(ctx) {
       // The walk lists at most maxPaths; here only the planted files changed.
       return `${foundOf(v.paths)} of ${PLANTED}${v.stopped ? `, "at least" (stopped: ${v.stopped} after ${v.filesSeen} files)` : ""} · ${ms(r.ms)} ms`;
     };
+    const product = await timed3(() => pkg.changedSince([{ dir, indexDir }]));
+    const [seen] = product.value;
+    const productRow = `${foundOf(seen.files.map((f) => path.relative(dir, f).split(path.sep).join("/")))} of ${PLANTED}${seen.cut ? `, "at least" (stopped: ${seen.cut.stopped})` : ""} · ${ms(product.ms)} ms (${seen.source})`;
     const addon = await walkRow(nativeBackend);
     const wasm = await walkRow(nodeRunner);
     const status = await timed3(() => git(dir, "--no-optional-locks", "status", "--porcelain", "-uall"));
@@ -103,6 +112,7 @@ export async function scale(ctx) {
     const findFound = foundOf(find.value.stdout.split("\n").map((l) => l.replace(/^\.\//, "")));
     rows.push([
       files.toLocaleString("en-US"),
+      productRow,
       addon,
       wasm,
       `${statusFound} of ${PLANTED} · ${ms(status.ms)} ms`,
@@ -111,6 +121,7 @@ export async function scale(ctx) {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   notes.push(
+    "The product: the glue's changedSince (lib/api/disk-changes.js): in a git repository whose HEAD has not moved since the index, git names the candidates (`ls-files -m -o --exclude-standard`, `diff --cached --name-only`) and only those are looked at (source: git); else the walk.",
     `The product's walk: at most ${CHANGE_WALK_LIMITS.maxFiles.toLocaleString("en-US")} files within ${CHANGE_WALK_LIMITS.deadlineMs} ms (lib/contract/source-changes.js); stopped, it says its count is a lower bound ("at least").`,
     "git status: the repository's own index, refreshed once before; no fsmonitor (git's built-in one is not on Linux, and a hook one would run the repository's configured program), no untracked cache.",
     "find: one lstat per file, nothing parsed: the floor of a walk without a watcher.",
@@ -121,7 +132,14 @@ export async function scale(ctx) {
     tables: [
       {
         caption: "Per tree",
-        head: ["files", "addon walk", "Node runner walk (WebAssembly)", "git status", "find -newer"],
+        head: [
+          "files",
+          "the product (changedSince)",
+          "addon walk",
+          "Node runner walk (WebAssembly)",
+          "git status",
+          "find -newer",
+        ],
         rows,
       },
     ],

@@ -204,9 +204,9 @@ function wrapBackend(backend) {
     }
   }
 
-  /** The source files written after each root's index (`[{ dir, indexDir }]`): lib/api/disk-changes.js. */
+  /** The source files written after each root's index (`[{ dir, indexDir }]`): lib/api/disk-changes.js (git's candidates where it can name them). */
   function changedSince(roots) {
-    return changedSinceIndex(methodOf(backend, "changedSource"), roots);
+    return changedSinceIndex(methodOf(backend, "changedSource"), roots, methodOf(backend, "runGit"));
   }
 
   /**

@@ -1,37 +1,75 @@
 // Changes no Pi tool reported (a shell command, the user's editor): the source files written
-// after each root's index, from the runner's bounded walk (`changedSource`: metadata only,
-// lib/contract/source-changes.js's extensions and skipped directories). The index is only
-// `stat`ed for its last write; a root whose index time is unknown, or whose walk fails, is left out.
+// after each root's index, through the runner's `changedSource` (metadata only,
+// lib/contract/source-changes.js's extensions and skipped directories). In a git repository whose
+// HEAD has not moved since the index, git names the candidates (the files that differ from its
+// index, the staged ones, the untracked ones it does not ignore: what it already keeps), and only
+// those are looked at: complete at any size, in git's time. Elsewhere, or when HEAD moved (a
+// commit, a checkout or a pull since the index: the files it wrote are in no such list), the
+// bounded walk. The index is only `stat`ed for its last write; a root whose index time is
+// unknown, or whose walk fails, is left out.
 
+const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { sourceChangesRequest } = require("../contract/source-changes.js");
+const { gitDirCommand, stagedCommand, unstagedCommand } = require("../contract/git.js");
 const { indexWrittenAt } = require("./staleness.js");
+const { parseFileList } = require("./git-diff.js");
+
+/** The paths of a git run (git-diff.js parseFileList), or null when its caps cut the list (then it is not all of them). */
+const pathList = (out) => (!out || out.truncated ? null : parseFileList(out.text));
 
 /**
- * `roots`: `[{ dir, indexDir }]` (the index directory each diagnosis found). Resolves with
- * `[{ dir, files, more, cut }]`: the changed files (absolute) under each root, whether the walk
- * found more than it lists or stopped at a bound before the end (then there may be more), and
- * `cut` (`{ stopped, filesSeen }`, or null) when a bound (its time, its files) ended the walk:
- * then changes past what it read are not counted.
+ * The files git names as changed in `dir` (relative, `/`-separated), when that list is complete
+ * for changes after `sinceMs`: null outside git, without git, when HEAD moved after it (or its
+ * reflog cannot tell), when a list was cut, or when it names a nested repository (a directory).
  */
-async function changedSinceIndex(changedSource, roots) {
+async function gitCandidates(runGit, dir, sinceMs) {
+  if (typeof runGit !== "function") return null;
+  try {
+    const gitDir = (await runGit(gitDirCommand(), dir)).text.trim();
+    if (!path.isAbsolute(gitDir)) return null;
+    const moved = await fsp.stat(path.join(gitDir, "logs", "HEAD")).then(
+      (st) => st.mtimeMs > sinceMs,
+      () => true,
+    );
+    if (moved) return null;
+    const [unstaged, staged] = await Promise.all([runGit(unstagedCommand(), dir), runGit(stagedCommand(), dir)]);
+    const lists = [pathList(unstaged), pathList(staged)];
+    if (lists.includes(null)) return null;
+    const all = [...new Set(lists.flat())];
+    return all.some((p) => p.endsWith("/")) ? null : all;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * `roots`: `[{ dir, indexDir }]` (the index directory each diagnosis found); `runGit`: the runner's
+ * git, if it has one. Resolves with `[{ dir, files, more, cut, source }]`: the changed files
+ * (absolute) under each root, whether more were found than listed or a bound stopped the walk
+ * before the end (then there may be more), `cut` (`{ stopped, filesSeen }`, or null) when a bound
+ * (its time, its files) ended it: then changes past what it read are not counted; `source`: "git"
+ * or "walk".
+ */
+async function changedSinceIndex(changedSource, roots, runGit) {
   if (typeof changedSource !== "function") return [];
   const found = [];
   for (const { dir, indexDir } of roots) {
     const since = await indexWrittenAt(indexDir);
     if (since === null) continue;
+    const paths = await gitCandidates(runGit, dir, since);
     let walked;
     try {
-      walked = await changedSource(dir, sourceChangesRequest(since, { indexDir }));
+      walked = await changedSource(dir, sourceChangesRequest(since, { indexDir, ...(paths ? { paths } : {}) }));
     } catch {
       continue;
     }
     const files = walked.paths.map((p) => path.resolve(dir, ...p.split("/")));
     const more = walked.changed > walked.paths.length || (walked.changed > 0 && Boolean(walked.stopped));
     const cut = walked.stopped ? { stopped: walked.stopped, filesSeen: walked.filesSeen } : null;
-    found.push({ dir, files, more, cut });
+    found.push({ dir, files, more, cut, source: paths ? "git" : "walk" });
   }
   return found;
 }
 
-module.exports = { changedSinceIndex };
+module.exports = { changedSinceIndex, gitCandidates };

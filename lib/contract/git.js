@@ -142,6 +142,15 @@ const headCommand = () => gitCommand("rev-parse", ["--verify", "--quiet", "HEAD"
 const untrackedCommand = () => gitCommand("ls-files", ["--others", "--exclude-standard"]);
 /** `git ls-files --cached`: every tracked file (a repository without HEAD: all of them are new). */
 const trackedCommand = () => gitCommand("ls-files", ["--cached"]);
+/** `git rev-parse --absolute-git-dir`: this worktree's git directory (its reflog: whether HEAD moved). */
+const gitDirCommand = () => gitCommand("rev-parse", ["--absolute-git-dir"], { maxBytes: 8192, maxLines: 10 });
+/**
+ * `git ls-files -m -o --exclude-standard`: the files that differ from git's index, and the
+ * untracked ones not ignored (a line each, C-quoted when odd: the runner's text has no NUL).
+ */
+const unstagedCommand = () => gitCommand("ls-files", ["--modified", "--others", "--exclude-standard"]);
+/** `git diff --cached --name-only --relative`: the files staged since HEAD, under the workspace. */
+const stagedCommand = () => gitCommand("diff", ["--cached", "--name-only", "--relative"]);
 /** `git worktree list --porcelain`: the repository's worktrees, the main one first. */
 const worktreesCommand = () => gitCommand("worktree", [...WORKTREE_LIST], { maxBytes: 256 * 1024, maxLines: 20_000 });
 /** `git rev-parse --show-toplevel`: the worktree the workspace is in. */
@@ -167,8 +176,11 @@ module.exports = {
   gitCommand,
   gitCommandProblem,
   gitExitReason,
+  gitDirCommand,
   headCommand,
+  stagedCommand,
   toplevelCommand,
+  unstagedCommand,
   worktreesCommand,
   trackedCommand,
   untrackedCommand,

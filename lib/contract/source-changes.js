@@ -21,9 +21,13 @@ const CODEGRAPH_EXTENSIONS = [
 /** The walk's bounds: it runs after shell commands and before turns, so it must cost next to nothing. */
 const CHANGE_WALK_LIMITS = { maxFiles: 50000, maxPaths: 1000, deadlineMs: 300 };
 
-/** The request (`changedSource`'s second argument) for the files written after `sinceMs`. */
-function sourceChangesRequest(sinceMs, { indexDir } = {}) {
-  return { extensions: CODEGRAPH_EXTENSIONS, ...skippedDirs(indexDir), sinceMs, ...CHANGE_WALK_LIMITS };
+/**
+ * The request (`changedSource`'s second argument) for the files written after `sinceMs`; with
+ * `paths` (the candidates git names, lib/api/disk-changes.js), those alone are looked at, no walk.
+ */
+function sourceChangesRequest(sinceMs, { indexDir, paths } = {}) {
+  const only = Array.isArray(paths) ? { paths } : {};
+  return { extensions: CODEGRAPH_EXTENSIONS, ...skippedDirs(indexDir), sinceMs, ...CHANGE_WALK_LIMITS, ...only };
 }
 
 module.exports = { CHANGE_WALK_LIMITS, CODEGRAPH_EXTENSIONS, sourceChangesRequest };

@@ -25,6 +25,10 @@ pub struct ChangeScan {
   pub max_files: usize,
   pub max_paths: usize,
   pub deadline: Duration,
+  /// When given, no walk: only these workspace-relative, `/`-separated paths are looked at (the
+  /// candidates git names: lib/api/disk-changes.js), by the same rules (extension, skipped
+  /// directories, never through a link). One with an empty, `.` or `..` component is left out.
+  pub only: Option<Vec<String>>,
 }
 
 /// What the walk found: the first `max_paths` changed files (relative, `/`-separated, in walk
@@ -40,8 +44,12 @@ pub struct ChangeOutcome {
   pub ignore_files_cut: usize,
 }
 
-/// Walks `root` as `scan` says. A file whose metadata cannot be read is not counted.
+/// Walks `root` as `scan` says (or looks at `scan.only`). A file whose metadata cannot be read is
+/// not counted.
 pub fn changed_since(root: &Path, scan: &ChangeScan) -> ChangeOutcome {
+  if let Some(paths) = &scan.only {
+    return changed_among(root, scan, paths);
+  }
   let started = Instant::now();
   let since = scan
     .since
@@ -75,6 +83,58 @@ pub fn changed_since(root: &Path, scan: &ChangeScan) -> ChangeOutcome {
   outcome
 }
 
+/// `scan.only`: each listed path as the walk would judge the file there, without walking.
+fn changed_among(root: &Path, scan: &ChangeScan, paths: &[String]) -> ChangeOutcome {
+  let started = Instant::now();
+  let since = scan
+    .since
+    .duration_since(UNIX_EPOCH)
+    .map_or(0, |d| d.as_millis() as u64);
+  let mut outcome = ChangeOutcome::default();
+  for rel in paths {
+    if started.elapsed() >= scan.deadline {
+      outcome.stopped = Some(ScanStop::Deadline);
+      break;
+    }
+    let parts: Vec<&str> = rel.split('/').collect();
+    let Some((name, dirs)) = parts.split_last() else {
+      continue;
+    };
+    if parts
+      .iter()
+      .any(|p| p.is_empty() || *p == "." || *p == "..")
+      || dirs.iter().any(|d| scan.skip.skips(d))
+    {
+      continue;
+    }
+    let extension = Path::new(name)
+      .extension()
+      .map(|e| e.to_string_lossy().into_owned());
+    let wanted =
+      extension.is_some_and(|x| scan.extensions.iter().any(|e| e.eq_ignore_ascii_case(&x)));
+    if !wanted {
+      continue;
+    }
+    if outcome.files_seen >= scan.max_files {
+      outcome.stopped = Some(ScanStop::Files);
+      break;
+    }
+    outcome.files_seen += 1;
+    // Never followed: a link is no file here, as in the walk.
+    let Ok(metadata) = std::fs::symlink_metadata(root.join(rel)) else {
+      continue;
+    };
+    if !metadata.is_file() || written_ms(&metadata) <= since {
+      continue;
+    }
+    outcome.changed += 1;
+    if outcome.paths.len() < scan.max_paths {
+      outcome.paths.push(rel.clone());
+    }
+  }
+  outcome
+}
+
 #[cfg(test)]
 mod tests {
   use super::{changed_since, ChangeScan};
@@ -93,6 +153,7 @@ mod tests {
       max_files: 100,
       max_paths,
       deadline: Duration::from_secs(10),
+      only: None,
     }
   }
 
@@ -130,6 +191,31 @@ mod tests {
     assert_eq!(
       (capped.paths, capped.changed),
       (vec!["src/a.rs".to_owned()], 2)
+    );
+
+    // Given paths (git's candidates): only those, by the same rules, no walk.
+    #[cfg(unix)]
+    std::os::unix::fs::symlink(root.join("src/a.rs"), root.join("src/link.rs")).unwrap();
+    let mut listed = scan(since, 10);
+    listed.only = Some(
+      [
+        "src/b.Ts",
+        "src/old.rs",
+        "src/notes.md",
+        "target/out.rs",
+        "src/link.rs",
+        "src/../src/a.rs",
+        "src/gone.rs",
+      ]
+      .map(str::to_owned)
+      .to_vec(),
+    );
+    let among = changed_since(root, &listed);
+    assert_eq!(among.paths, vec!["src/b.Ts"], "src/a.rs was not listed");
+    assert_eq!(
+      (among.changed, among.files_seen, among.stopped),
+      (1, 4, None),
+      "seen: b.Ts, old.rs, link.rs, gone.rs"
     );
   }
 }

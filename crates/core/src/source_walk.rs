@@ -46,7 +46,7 @@ pub struct SkippedDirs {
 }
 
 impl SkippedDirs {
-  fn skips(&self, name: &str) -> bool {
+  pub(crate) fn skips(&self, name: &str) -> bool {
     self.exact.iter().any(|e| e == name) || self.globs.iter().any(|g| glob_matches(g, name))
   }
 }
