@@ -66,6 +66,7 @@ export const LOWEST_PI = [
   "__test__/real-pi/history-tui.test.mjs",
   "__test__/real-pi/prompt-cache.test.mjs",
   "__test__/tools/tools-pi.test.mjs",
+  "__test__/real-pi/auto-sync-pi.test.mjs",
 ];
 const LOWEST_PI_DIR = path.join(root, "node_modules", "pi-lowest");
 
