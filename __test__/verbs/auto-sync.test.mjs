@@ -50,6 +50,16 @@ async function session(ws, { trusted = true } = {}) {
   };
 }
 
+/**
+ * `/codegraph sync auto`, and its catch-up decided (the report waits for it): the turns that
+ * follow are the test's alone.
+ */
+async function turnOn(s) {
+  const said = await s.cg("sync auto");
+  await s.cg("doctor");
+  return said;
+}
+
 /** Runs `fn(log)` with the fake logging its runs to a fresh file (`extra`: more of the fake's env). */
 function logged(fn, extra = {}) {
   const file = path.join(tempDir("pi-codegraph-auto-log-"), "log.jsonl");
@@ -82,7 +92,7 @@ describe("auto sync", () => {
     const ws = makeWorkspace();
     const s = await session(ws);
     const before = hashTree(ws);
-    const said = await s.cg("sync auto");
+    const said = await turnOn(s);
     assert.match(said, /^\/codegraph sync auto: on\./);
     const kept = /Kept for this workspace \((.+)\)\./.exec(said)[1];
     assert.ok(kept.includes(path.join("pi-codegraph", "sync")), kept);
@@ -133,7 +143,7 @@ describe("auto sync", () => {
   test("a failing sync is said once and turns auto off, for later sessions too", async () => {
     const ws = makeWorkspace();
     const s = await session(ws);
-    await s.cg("sync auto");
+    await turnOn(s);
     await logged(
       async (runs) => {
         await s.edit("src/added.ts");
@@ -160,7 +170,7 @@ describe("auto sync", () => {
   test("another writer holds the index: no second writer starts, nothing is said, auto stays on", async () => {
     const ws = makeWorkspace();
     const s = await session(ws);
-    await s.cg("sync auto");
+    await turnOn(s);
     const lock = path.join(ws, ".codegraph", "codegraph.lock");
     fs.writeFileSync(lock, String(process.pid)); // a live writer (this process stands in for it)
     const notes = s.ui.notes.length;
@@ -189,7 +199,7 @@ describe("auto sync", () => {
     const ws = makeWorkspace();
     const gate = tempDir("pi-codegraph-auto-gate-");
     const s = await session(ws);
-    await s.cg("sync auto");
+    await turnOn(s);
     await logged(
       async () => {
         await s.edit("src/added.ts");
