@@ -49,6 +49,10 @@ function notCopiedText(f) {
   return `/codegraph init: the index of ${worktreeName(f.sibling.worktree)} was not copied: ${why ?? r.is}. Nothing was kept; /codegraph init --yes makes a new index here.`;
 }
 
+/** Bare /codegraph's first line's end: which worktree this is, when the repository has several. */
+const worktreeBrief = (worktrees) =>
+  `(worktree ${worktrees.own.branch ?? shownPath(worktrees.own.dir)}; its index is its own)`;
+
 /** /codegraph doctor's line: the worktree the workspace is in, whose index it reads. */
 function worktreeLine(worktrees, copied) {
   if (!worktrees) return null;
@@ -59,4 +63,4 @@ function worktreeLine(worktrees, copied) {
   return `worktree: ${worktreeName(worktrees.own)}, ${others === 0 ? "the repository's only one" : `one of ${others + 1}`}; the index is this worktree's own${from}`;
 }
 
-module.exports = { copiedText, notCopiedText, worktreeChoiceText, worktreeLine, worktreeName };
+module.exports = { copiedText, notCopiedText, worktreeBrief, worktreeChoiceText, worktreeLine, worktreeName };

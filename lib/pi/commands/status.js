@@ -5,7 +5,7 @@ const path = require("node:path");
 const { printable } = require("../../contract/text.js");
 const { ignoredSettingsLines } = require("../../words/settings.js");
 const { autoReportLine } = require("../../words/auto-sync.js");
-const { worktreeLine } = require("../../words/worktrees.js");
+const { worktreeBrief, worktreeLine } = require("../../words/worktrees.js");
 const { editedReportText } = require("../../words/staleness.js");
 const { toolsOnText } = require("../../words/tools.js");
 const {
@@ -176,8 +176,10 @@ function changedLabels(state) {
  * when there is one (the problem's remediation; /codegraph sync when files changed since the
  * index), and where the rest is.
  */
-function briefReport(diagnosis, state) {
+function briefReport(diagnosis, state, worktree = null) {
   const serving = state.serving?.() ?? diagnosis;
+  // In a repository of several worktrees, the first line says which one this is (its index is its own).
+  const named = (line) => (worktree ? `${line} ${worktree}` : line);
   if (!serving.ready) {
     // A verb refused here (an index directory that is not the workspace's alone) or an enclosing
     // project's index: the remediation's own words, not a verb that would be refused.
@@ -186,12 +188,12 @@ function briefReport(diagnosis, state) {
     const next = choose
       ? enclosingStepText(serving.ancestorIndex)
       : nextStepText(serving.problemCode, serving.remediation, { plain });
-    const lines = [notReadyText(serving.problemCode, serving.problem), next, MORE_LINE];
+    const lines = [named(notReadyText(serving.problemCode, serving.problem)), next, MORE_LINE];
     return lines.map(printable).join("\n");
   }
   const { text, changed, unfinished } = readyText(diagnosis, state);
   const next = unfinished ? [UNFINISHED_STEP] : changed ? [syncStepText(changedLabels(state))] : [];
-  return [`pi-codegraph: ${text}`, ...next, MORE_LINE].map(printable).join("\n");
+  return [named(`pi-codegraph: ${text}`), ...next, MORE_LINE].map(printable).join("\n");
 }
 
 /** `/codegraph doctor`: readiness and changed files checked again, then the whole report, a warning when not ready. */
@@ -209,10 +211,12 @@ async function handleReport(ctx, { glue, state, refresh, show }) {
 }
 
 /** Bare `/codegraph`: readiness and changed files checked again, then the short report (briefReport). */
-async function handleBrief(ctx, { state, refresh, show }) {
+async function handleBrief(ctx, { glue, state, refresh, show }) {
   await refresh(ctx);
   await state.walkChanges?.(ctx);
-  show(ctx, "", briefReport(state.diagnosis, state), state.serving().ready ? "info" : "warning");
+  const worktrees = await glue.worktrees?.(ctx.cwd).catch(() => null);
+  const worktree = worktrees?.others.length ? worktreeBrief(worktrees) : null;
+  show(ctx, "", briefReport(state.diagnosis, state, worktree), state.serving().ready ? "info" : "warning");
 }
 
 module.exports = {
