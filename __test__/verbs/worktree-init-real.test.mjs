@@ -94,7 +94,7 @@ describe("init in a git worktree: copy another worktree's index and sync it", {
         /Not in CodeGraph's index|changed after the CodeGraph index/,
         "CodeGraph's own answer",
       );
-      assert.match(await s.cg(""), /^pi-codegraph: ready \(worktree feature; its index is its own\)$/m);
+      assert.match(await s.cg(""), /^pi-codegraph: ready \(worktree feature\)$/m);
       const doctor = await s.cg("doctor");
       assert.match(
         doctor,

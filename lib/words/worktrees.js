@@ -50,8 +50,7 @@ function notCopiedText(f) {
 }
 
 /** Bare /codegraph's first line's end: which worktree this is, when the repository has several. */
-const worktreeBrief = (worktrees) =>
-  `(worktree ${worktrees.own.branch ?? shownPath(worktrees.own.dir)}; its index is its own)`;
+const worktreeBrief = (worktrees) => `(worktree ${worktrees.own.branch ?? shownPath(worktrees.own.dir)})`;
 
 /** /codegraph doctor's line: the worktree the workspace is in, whose index it reads. */
 function worktreeLine(worktrees, copied) {
