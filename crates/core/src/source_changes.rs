@@ -31,6 +31,16 @@ pub struct ChangeScan {
   pub only: Option<Vec<String>>,
 }
 
+impl ChangeScan {
+  /// `since` in milliseconds since the Unix epoch, as [`written_ms`] gives a file's.
+  fn since_ms(&self) -> u64 {
+    self
+      .since
+      .duration_since(UNIX_EPOCH)
+      .map_or(0, |d| d.as_millis() as u64)
+  }
+}
+
 /// What the walk found: the first `max_paths` changed files (relative, `/`-separated, in walk
 /// order), how many changed in all, how many files of the extensions it looked at.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -51,10 +61,7 @@ pub fn changed_since(root: &Path, scan: &ChangeScan) -> ChangeOutcome {
     return changed_among(root, scan, paths);
   }
   let started = Instant::now();
-  let since = scan
-    .since
-    .duration_since(UNIX_EPOCH)
-    .map_or(0, |d| d.as_millis() as u64);
+  let since = scan.since_ms();
   let mut outcome = ChangeOutcome::default();
   let mut files = SourceFiles::new(root, scan.skip.clone(), started, scan.deadline);
   while let Some(file) = files.next() {
@@ -86,10 +93,7 @@ pub fn changed_since(root: &Path, scan: &ChangeScan) -> ChangeOutcome {
 /// `scan.only`: each listed path as the walk would judge the file there, without walking.
 fn changed_among(root: &Path, scan: &ChangeScan, paths: &[String]) -> ChangeOutcome {
   let started = Instant::now();
-  let since = scan
-    .since
-    .duration_since(UNIX_EPOCH)
-    .map_or(0, |d| d.as_millis() as u64);
+  let since = scan.since_ms();
   let mut outcome = ChangeOutcome::default();
   for rel in paths {
     if started.elapsed() >= scan.deadline {
