@@ -8,7 +8,7 @@ const path = require("node:path");
 const { methodOf } = require("../contract/runner-methods.js");
 const { indexFilesCommand } = require("../contract/commands.js");
 const { toplevelCommand, worktreesCommand } = require("../contract/git.js");
-const { isWithin } = require("../contract/files.js");
+const { canonicalPath, isWithin } = require("../contract/files.js");
 const { indexedFiles } = require("./changed-files.js");
 
 /** At most this many of a copied index's files are looked for in the worktree. */
@@ -34,14 +34,8 @@ function parseWorktrees(text) {
   return list;
 }
 
-/** `p` with its links resolved, or `p`. */
-function real(p) {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return path.resolve(p);
-  }
-}
+/** `p` (made absolute) with its links resolved (contract/files.js canonicalPath). */
+const real = (p) => canonicalPath(path.resolve(p));
 
 /**
  * The worktree `cwd` is in and the repository's others: `{ own: { dir, branch? }, others: [...],

@@ -8,14 +8,10 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { readSettingsFile } = require("../settings-file.js");
+const { canonicalPath } = require("../../contract/files.js");
 
-const real = (p) => {
-  try {
-    return fs.realpathSync.native(p);
-  } catch {
-    return path.resolve(p);
-  }
-};
+/** `p` (made absolute) with its links resolved (contract/files.js canonicalPath). */
+const real = (p) => canonicalPath(path.resolve(p));
 
 /** The worktree holding `dir`: `{ top, common }` (its directory; the repository's shared git directory), or null. */
 function worktreeOf(dir) {
