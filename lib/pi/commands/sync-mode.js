@@ -5,7 +5,7 @@
 
 const { saveSyncMode } = require("../auto-sync.js");
 const { ownIndexPath } = require("./index-files.js");
-const { verbSupport } = require("./verb-rules.js");
+const { cliUnusable, verbSupport } = require("./verb-rules.js");
 const { autoOffText, autoOnText, autoRefusedText } = require("../../words/auto-sync.js");
 const { noCliText, noOwnIndexText, unsupportedText } = require("../../words/verbs.js");
 
@@ -32,8 +32,7 @@ async function setSyncMode(mode, ctx, env) {
   const d = state.diagnosis ?? {};
   // Untrusted, no CLI: the same refusal a typed sync gets, before anything is kept.
   if (d.problemCode === "CODEGRAPH_UNTRUSTED") return say(autoRefusedText(d.problem), "warning");
-  if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
-    return say(noCliText(verb, d.problem), "error");
+  if (cliUnusable(d)) return say(noCliText(verb, d.problem), "error");
   const support = verbSupport("sync", d.cliVersion);
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
   if (!ownIndexPath(d)) return say(noOwnIndexText(verb, { cwd: ctx.cwd, ancestorIndex: d.ancestorIndex }), "warning");

@@ -49,6 +49,9 @@ function parseVerbArgs(args) {
   return { verb: verb.toLowerCase(), yes, extra };
 }
 
+/** No CodeGraph CLI that can run here (none found, or no runner to run it): every verb says so first. */
+const cliUnusable = (d) => !d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode);
+
 /** Whether the installed CLI (`cliVersion`) has what `verb` runs. */
 function verbSupport(verb, cliVersion) {
   const feature = VERB_FEATURES[verb];
@@ -78,6 +81,7 @@ module.exports = {
   VERB_FEATURES,
   WRITE_VERBS,
   asksFirst,
+  cliUnusable,
   parseVerbArgs,
   verbSupport,
   watchOff,

@@ -8,7 +8,15 @@
 const path = require("node:path");
 const { verbCommand } = require("../../contract/verbs.js");
 const { lockFileIn, lockState, ownIndexPath, unfinishedRebuild } = require("./index-files.js");
-const { NEED_YES, VERB_FEATURES, asksFirst, parseVerbArgs, verbSupport, watchOff } = require("./verb-rules.js");
+const {
+  NEED_YES,
+  VERB_FEATURES,
+  asksFirst,
+  cliUnusable,
+  parseVerbArgs,
+  verbSupport,
+  watchOff,
+} = require("./verb-rules.js");
 const { parseIndexStatus, writeOutcome } = require("../../contract/index-status.js");
 const { spokenRoot, verbTarget } = require("./verb-target.js");
 const { withProgress } = require("./write-progress.js");
@@ -90,8 +98,7 @@ async function verbOf(args, ctx, env) {
   const d = root ? await env.glue.diagnose(cwd, ctx.cwd) : (env.state.diagnosis ?? {});
   const support = verbSupport(verb, d.cliVersion);
   if (!support.ok) return say(unsupportedText(verb, support.why), "warning");
-  if (!d.executable && ["CODEGRAPH_NOT_FOUND", "CODEGRAPH_ADDON"].includes(d.problemCode))
-    return say(noCliText(verb, d.problem), "error");
+  if (cliUnusable(d)) return say(noCliText(verb, d.problem), "error");
   // Every verb acts on the index directory the diagnosis found; without one it says why, never guesses.
   if (typeof d.indexDir !== "string" || d.indexDir === "") return say(noIndexDirText(verb, d), "warning");
   // The index not the workspace's own: every verb says so alike, before any dialog.
