@@ -12,15 +12,14 @@
 // index.
 
 const path = require("node:path");
-const { readSettingsFile } = require("./settings-file.js");
-const { savedFile, saveJson } = require("./tools/choice.js");
+const { readSaved, savedFile, saveJson } = require("./tools/choice.js");
 const { runningWrites } = require("./commands/running-writes.js");
 const { coveringDir } = require("../api/edit-ledger.js");
+const { isIndexedLanguage } = require("../api/git-diff.js");
+const { staleCheckBy } = require("../api/staleness.js");
 const { WRITER_WAIT_MS } = require("../contract/limits.js");
-const { CODEGRAPH_EXTENSIONS } = require("../contract/source-changes.js");
 const { verbCommand } = require("../contract/verbs.js");
 const { autoSyncCancelledText, autoSyncFailedText } = require("../words/auto-sync.js");
-const { settingsProblemText } = require("../words/settings.js");
 
 /** The kind of saved choice (lib/pi/tools/choice.js savedFile): one small file per project. */
 const SYNC_KIND = "sync";
@@ -29,16 +28,11 @@ const SYNC_MODES = ["auto", "manual"];
 
 /** Whether auto sync is saved on for `cwd`: `{ on }`, with `problem` when the saved file could not be used (then off). */
 function loadSyncMode(agentDir, cwd) {
-  const file = savedFile(agentDir, cwd, SYNC_KIND);
-  const read = readSettingsFile(file); // a regular file only, bounded (a FIFO there never blocks)
-  if (read.absent) return { on: false };
-  if (read.reason) return { on: false, problem: settingsProblemText(file, read.reason) };
-  try {
-    const mode = JSON.parse(read.text)?.sync;
-    return SYNC_MODES.includes(mode) ? { on: mode === "auto" } : { on: false, problem: `${file}: no sync mode` };
-  } catch {
-    return { on: false, problem: `${file}: not JSON` };
-  }
+  const { file, data, absent, problem } = readSaved(agentDir, cwd, SYNC_KIND);
+  if (absent) return { on: false };
+  if (problem) return { on: false, problem };
+  const mode = data?.sync;
+  return SYNC_MODES.includes(mode) ? { on: mode === "auto" } : { on: false, problem: `${file}: no sync mode` };
 }
 
 /** Saves the mode for `cwd` (temp file, then rename). Returns the file or throws. */
@@ -46,10 +40,6 @@ function saveSyncMode(agentDir, cwd, on) {
   const data = { project: path.resolve(cwd), sync: on ? "auto" : "manual", savedAt: new Date().toISOString() };
   return saveJson(savedFile(agentDir, cwd, SYNC_KIND), data);
 }
-
-const INDEXED = new Set(CODEGRAPH_EXTENSIONS);
-/** A file of a language CodeGraph indexes (by its extension, as the changed-files walk counts them). */
-const indexedLanguage = (file) => INDEXED.has(path.extname(file).slice(1).toLowerCase());
 
 /** The problem codes after which auto sync stays on: another writer (nothing was run), and the user's cancel. */
 const NOT_FAILURES = new Set(["CODEGRAPH_INDEX_BUSY", "CODEGRAPH_CANCELLED"]);
@@ -88,11 +78,7 @@ function createAutoSync({ state, glue, cwd, on, say, slot }) {
     async settled(ms = WRITER_WAIT_MS) {
       if (!sync.running) return 0;
       const started = performance.now();
-      let timer;
-      const late = new Promise((resolve) => {
-        timer = setTimeout(resolve, ms);
-      });
-      await Promise.race([sync.running, late]).finally(() => clearTimeout(timer));
+      await staleCheckBy(() => sync.running, ms, undefined);
       return Math.max(1, Math.round(performance.now() - started));
     },
     /**
@@ -133,7 +119,7 @@ function createAutoSync({ state, glue, cwd, on, say, slot }) {
   /** Whether the ledger holds a file of an indexed language under the workspace's own index, noted since the last sync began. */
   function changedHere() {
     const dirs = [ws, ...state.toolRoots().map((r) => path.resolve(r.dir))];
-    const ours = (file) => coveringDir(dirs, file) === ws && indexedLanguage(file);
+    const ours = (file) => coveringDir(dirs, file) === ws && isIndexedLanguage(file);
     return state.ledger.filesNotedAfter(lastStarted).some(ours);
   }
 
@@ -196,4 +182,4 @@ function createAutoSync({ state, glue, cwd, on, say, slot }) {
   return sync;
 }
 
-module.exports = { SYNC_MODES, createAutoSync, indexedLanguage, loadSyncMode, saveSyncMode };
+module.exports = { SYNC_MODES, createAutoSync, loadSyncMode, saveSyncMode };

@@ -12,8 +12,7 @@ const path = require("node:path");
 const { verbCommand } = require("../../contract/verbs.js");
 const { writeOutcome } = require("../../contract/index-status.js");
 const { indexFilesHere, siblingIndexes } = require("../../api/worktrees.js");
-const { savedFile, saveJson } = require("../tools/choice.js");
-const { readSettingsFile } = require("../settings-file.js");
+const { readSaved, savedFile, saveJson } = require("../tools/choice.js");
 const { runningWrites } = require("./running-writes.js");
 const { withProgress } = require("./write-progress.js");
 const { copiedText, notCopiedText, worktreeChoiceText } = require("../../words/worktrees.js");
@@ -23,14 +22,8 @@ const COPY_KIND = "worktree";
 
 /** Where this workspace's index was copied from (`{ from, at }`), or null. */
 function copiedFrom(agentDir, cwd) {
-  const read = readSettingsFile(savedFile(agentDir, cwd, COPY_KIND));
-  if (!read.text) return null;
-  try {
-    const data = JSON.parse(read.text);
-    return typeof data?.from === "string" && typeof data?.at === "string" ? { from: data.from, at: data.at } : null;
-  } catch {
-    return null;
-  }
+  const { data } = readSaved(agentDir, cwd, COPY_KIND);
+  return typeof data?.from === "string" && typeof data?.at === "string" ? { from: data.from, at: data.at } : null;
 }
 
 /**
@@ -65,34 +58,26 @@ async function copyAndSync(ctx, env, cwd, to, sibling) {
   runningWrites.set(cwd, { verb: "init", controller });
   const started = performance.now();
   const facts = { sibling };
+  let made = false; // the copy is there (only a copy this flow made is ever removed)
   let kept = false;
-  const outcome = await withProgress("init", ctx, env.peers, controller, async (onProgress) => {
+  const { error } = await withProgress("init", ctx, env.peers, controller, async (onProgress) => {
     onProgress({ text: `Copying the index of ${sibling.dir}…` });
     const copy = await env.glue.copyIndex(cwd, { from: sibling.diagnosis.indexPath, to }, controller.signal);
     if (copy.refused) return Object.assign(facts, { refused: copy.refused });
+    made = true;
     facts.bytes = copy.bytes;
     const check = await indexFilesHere(env.glue.run, cwd, controller.signal);
-    if (!check.ours) {
-      removeCopy(to);
-      return Object.assign(facts, check, { refused: { is: "notOurs" } });
-    }
-    try {
-      const synced = await env.glue.run(verbCommand("sync"), cwd, controller.signal, { onProgress });
-      facts.summary = writeOutcome(synced.text).summary.join("\n");
-      kept = true;
-    } catch (error) {
-      removeCopy(to);
-      return Object.assign(facts, {
-        refused: { is: error?.code === "CODEGRAPH_CANCELLED" ? "stopped" : "sync", why: "cancelled" },
-        error,
-      });
-    }
-    return facts;
+    if (!check.ours) return Object.assign(facts, check, { refused: { is: "notOurs" } });
+    const synced = await env.glue.run(verbCommand("sync"), cwd, controller.signal, { onProgress });
+    facts.summary = writeOutcome(synced.text).summary.join("\n");
+    kept = true;
   }).finally(() => runningWrites.delete(cwd));
-  if (outcome.error && !kept) {
-    removeCopy(to);
-    Object.assign(facts, { refused: { is: "sync" }, error: outcome.error });
+  if (error) {
+    const stopped = error.code === "CODEGRAPH_CANCELLED";
+    Object.assign(facts, { refused: stopped ? { is: "stopped", why: "cancelled" } : { is: "sync" }, error });
   }
+  // Whatever kept it from being synced, the copy goes: nothing is kept but a whole, synced index.
+  if (made && !kept) removeCopy(to);
   facts.durationMs = performance.now() - started;
   if (kept) {
     try {

@@ -12,9 +12,7 @@ const { invalidArgument: argumentError } = require("../../api/failures.js");
 const { isWithin } = require("../../contract/files.js");
 const { WORKSPACE_LABEL, markOffered, rootLabel } = require("./labels.js");
 const { hasIndex } = require("./index-probe.js");
-const { readSettingsFile } = require("../settings-file.js");
-const { savedFile, saveJson } = require("../tools/choice.js");
-const { settingsProblemText } = require("../../words/settings.js");
+const { readSaved, savedFile, saveJson } = require("../tools/choice.js");
 
 /** At most this many roots the user can add to one project (each is diagnosed before every turn). */
 const MAX_ADDED_ROOTS = 16;
@@ -91,23 +89,17 @@ function rootFor(roots, project, tool) {
 
 /** What `/codegraph projects add` saved for `workspace`: `{ dirs }`, `{ dirs: [], problem }`, or `{ dirs: [] }`. */
 function loadAddedRoots(agentDir, workspace) {
-  const file = savedFile(agentDir, workspace, "roots");
-  // A regular file only, bounded (lib/pi/settings-file.js): anything else is ignored, and said.
-  const read = readSettingsFile(file);
-  if (read.absent) return { dirs: [] };
-  if (read.reason) return { dirs: [], problem: settingsProblemText(file, read.reason) };
-  try {
-    const data = JSON.parse(read.text);
-    if (!Array.isArray(data?.roots)) return { dirs: [], problem: `${file}: no roots list` };
-    // Only absolute paths without NUL: a file edited by hand cannot add a relative or odd one.
-    const dirs = data.roots.filter((d) => typeof d === "string" && path.isAbsolute(d) && !d.includes("\0"));
-    // Never another worktree of the workspace's repository (its index answers for another branch).
-    const own = worktreeOf(workspace);
-    const ours = dirs.map((d) => path.resolve(d)).filter((d) => !inOtherWorktree(d, own));
-    return { dirs: [...new Set(ours)].slice(0, MAX_ADDED_ROOTS) };
-  } catch {
-    return { dirs: [], problem: `${file}: not JSON` };
-  }
+  // Anything but a regular JSON file is ignored, and said (readSaved).
+  const { file, data, absent, problem } = readSaved(agentDir, workspace, "roots");
+  if (absent) return { dirs: [] };
+  if (problem) return { dirs: [], problem };
+  if (!Array.isArray(data?.roots)) return { dirs: [], problem: `${file}: no roots list` };
+  // Only absolute paths without NUL: a file edited by hand cannot add a relative or odd one.
+  const dirs = data.roots.filter((d) => typeof d === "string" && path.isAbsolute(d) && !d.includes("\0"));
+  // Never another worktree of the workspace's repository (its index answers for another branch).
+  const own = worktreeOf(workspace);
+  const ours = dirs.map((d) => path.resolve(d)).filter((d) => !inOtherWorktree(d, own));
+  return { dirs: [...new Set(ours)].slice(0, MAX_ADDED_ROOTS) };
 }
 
 /** Saves the added roots of `workspace` (temp file, then rename). Returns the file or throws. */

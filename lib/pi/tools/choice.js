@@ -90,22 +90,33 @@ function saveJson(file, data) {
   return file;
 }
 
+/**
+ * What was saved of `kind` for the project `cwd` (savedFile): `{ file, data }` (its JSON),
+ * `{ file, absent: true }`, or `{ file, problem }` (a file that is not a regular one, too large,
+ * unreadable, or not JSON). A regular file only, bounded: a FIFO planted there would block session
+ * start for good (lib/pi/settings-file.js).
+ */
+function readSaved(agentDir, cwd, kind) {
+  const file = savedFile(agentDir, cwd, kind);
+  const read = readSettingsFile(file);
+  if (read.absent) return { file, absent: true };
+  if (read.reason) return { file, problem: settingsProblemText(file, read.reason) };
+  try {
+    return { file, data: JSON.parse(read.text) };
+  } catch {
+    return { file, problem: `${file}: not JSON` };
+  }
+}
+
 /** The saved choice: `{ names }`, `{ problem }` (a file we cannot read or use), or undefined (none saved). */
 function loadSaved(agentDir, cwd) {
-  const file = savedFile(agentDir, cwd);
-  // A regular file only, bounded: a FIFO planted there would block session start for good.
-  const read = readSettingsFile(file);
-  if (read.absent) return undefined;
-  if (read.reason) return { problem: settingsProblemText(file, read.reason) };
-  try {
-    const data = JSON.parse(read.text);
-    if (!Array.isArray(data?.tools) || data.tools.some((n) => typeof n !== "string"))
-      return { problem: `${file}: no tools list` };
-    // Names this version does not know (a newer version's) are left out, not refused.
-    return { names: FOCUSED_NAMES.filter((n) => data.tools.includes(n)) };
-  } catch {
-    return { problem: `${file}: not JSON` };
-  }
+  const { file, data, absent, problem } = readSaved(agentDir, cwd, "tools");
+  if (absent) return undefined;
+  if (problem) return { problem };
+  if (!Array.isArray(data?.tools) || data.tools.some((n) => typeof n !== "string"))
+    return { problem: `${file}: no tools list` };
+  // Names this version does not know (a newer version's) are left out, not refused.
+  return { names: FOCUSED_NAMES.filter((n) => data.tools.includes(n)) };
 }
 
 /** Saves `names` for `cwd` (write to a temp file, then rename: never half a file). Returns the file or throws. */
@@ -171,6 +182,7 @@ module.exports = {
   loadSaved,
   parseToolList,
   parseToolsArgs,
+  readSaved,
   saveChoice,
   saveJson,
   savedFile,
