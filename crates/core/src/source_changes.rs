@@ -39,6 +39,14 @@ impl ChangeScan {
       .duration_since(UNIX_EPOCH)
       .map_or(0, |d| d.as_millis() as u64)
   }
+
+  /// Whether files of `extension` (without the dot) are looked at.
+  fn wants(&self, extension: &str) -> bool {
+    self
+      .extensions
+      .iter()
+      .any(|e| e.eq_ignore_ascii_case(extension))
+  }
 }
 
 /// What the walk found: the first `max_paths` changed files (relative, `/`-separated, in walk
@@ -54,6 +62,32 @@ pub struct ChangeOutcome {
   pub ignore_files_cut: usize,
 }
 
+impl ChangeOutcome {
+  /// One file of the extensions, the walk's and the candidates' alike: false (nothing counted,
+  /// `stopped` set) once the file bound is reached; else seen, and changed when `written()` (its
+  /// write time, asked only now; none when it is no regular file there) is after `since`.
+  fn count(
+    &mut self,
+    scan: &ChangeScan,
+    since: u64,
+    written: impl FnOnce() -> Option<u64>,
+    shown: impl FnOnce() -> String,
+  ) -> bool {
+    if self.files_seen >= scan.max_files {
+      self.stopped = Some(ScanStop::Files);
+      return false;
+    }
+    self.files_seen += 1;
+    if written().is_some_and(|at| at > since) {
+      self.changed += 1;
+      if self.paths.len() < scan.max_paths {
+        self.paths.push(shown());
+      }
+    }
+    true
+  }
+}
+
 /// Walks `root` as `scan` says (or looks at `scan.only`). A file whose metadata cannot be read is
 /// not counted.
 pub fn changed_since(root: &Path, scan: &ChangeScan) -> ChangeOutcome {
@@ -65,24 +99,12 @@ pub fn changed_since(root: &Path, scan: &ChangeScan) -> ChangeOutcome {
   let mut outcome = ChangeOutcome::default();
   let mut files = SourceFiles::new(root, scan.skip.clone(), started, scan.deadline);
   while let Some(file) = files.next() {
-    if !scan
-      .extensions
-      .iter()
-      .any(|e| e.eq_ignore_ascii_case(&file.extension))
-    {
+    if !scan.wants(&file.extension) {
       continue;
     }
-    if outcome.files_seen >= scan.max_files {
-      outcome.stopped = Some(ScanStop::Files);
+    let written = || Some(written_ms(&file.metadata));
+    if !outcome.count(scan, since, written, || files.shown(&file.path)) {
       break;
-    }
-    outcome.files_seen += 1;
-    if written_ms(&file.metadata) <= since {
-      continue;
-    }
-    outcome.changed += 1;
-    if outcome.paths.len() < scan.max_paths {
-      outcome.paths.push(files.shown(&file.path));
     }
   }
   outcome.ignore_files_cut = files.ignore_files_cut;
@@ -111,29 +133,19 @@ fn changed_among(root: &Path, scan: &ChangeScan, paths: &[String]) -> ChangeOutc
     {
       continue;
     }
-    let extension = Path::new(name)
+    let wanted = Path::new(name)
       .extension()
-      .map(|e| e.to_string_lossy().into_owned());
-    let wanted =
-      extension.is_some_and(|x| scan.extensions.iter().any(|e| e.eq_ignore_ascii_case(&x)));
+      .is_some_and(|x| scan.wants(&x.to_string_lossy()));
     if !wanted {
       continue;
     }
-    if outcome.files_seen >= scan.max_files {
-      outcome.stopped = Some(ScanStop::Files);
-      break;
-    }
-    outcome.files_seen += 1;
     // Never followed: a link is no file here, as in the walk.
-    let Ok(metadata) = std::fs::symlink_metadata(root.join(rel)) else {
-      continue;
+    let written = || {
+      let metadata = std::fs::symlink_metadata(root.join(rel)).ok()?;
+      metadata.is_file().then(|| written_ms(&metadata))
     };
-    if !metadata.is_file() || written_ms(&metadata) <= since {
-      continue;
-    }
-    outcome.changed += 1;
-    if outcome.paths.len() < scan.max_paths {
-      outcome.paths.push(rel.clone());
+    if !outcome.count(scan, since, written, || rel.clone()) {
+      break;
     }
   }
   outcome
