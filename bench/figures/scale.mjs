@@ -2,7 +2,7 @@
 // repositories of 10,000 to 300,000 TypeScript files, five changes planted after "the index"
 // (the first, a middle and the last directory in walk order, a new file, a file deep down), and
 // how many of them each way of looking finds, in how long, in the same run: the product
-// (the glue's changedSince: git's candidates where git can name them), its walk
+// (the glue's changedSince: the walk, then git's candidates when a bound ended it), its walk
 // (`changedSource` with lib/contract/source-changes.js's request, the addon and the Node runner's
 // WebAssembly core), `git status --porcelain -uall` (git's index, no fsmonitor), and a bare walk
 // (`find -newer`, one lstat per file). `node bench/run.mjs scale`.
@@ -121,7 +121,7 @@ export async function scale(ctx) {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   notes.push(
-    "The product: the glue's changedSince (lib/api/disk-changes.js): in a git repository whose HEAD has not moved since the index, git names the candidates (`ls-files -m -o --exclude-standard`, `diff --cached --name-only`) and only those are looked at (source: git); else the walk.",
+    "The product: the glue's changedSince (lib/api/disk-changes.js): the walk; when a bound ends it, in a git repository whose HEAD has not moved since the index, git names the candidates (`ls-files -m -o --exclude-standard`, `diff --cached --name-only`) and only those are looked at (source: git), and git is asked first there from then on (the median is of the runs after the first).",
     `The product's walk: at most ${CHANGE_WALK_LIMITS.maxFiles.toLocaleString("en-US")} files within ${CHANGE_WALK_LIMITS.deadlineMs} ms (lib/contract/source-changes.js); stopped, it says its count is a lower bound ("at least").`,
     "git status: the repository's own index, refreshed once before; no fsmonitor (git's built-in one is not on Linux, and a hook one would run the repository's configured program), no untracked cache.",
     "find: one lstat per file, nothing parsed: the floor of a walk without a watcher.",

@@ -206,8 +206,10 @@ function wrapBackend(backend) {
 
   /** The source files written after each root's index (`[{ dir, indexDir }]`): lib/api/disk-changes.js (git's candidates where it can name them). */
   function changedSince(roots) {
-    return changedSinceIndex(methodOf(backend, "changedSource"), roots, methodOf(backend, "runGit"));
+    return changedSinceIndex(methodOf(backend, "changedSource"), roots, methodOf(backend, "runGit"), walkCutRoots);
   }
+  /** The roots whose last walk for changes a bound ended: git is asked first there (lib/api/disk-changes.js). */
+  const walkCutRoots = new Set();
 
   /**
    * A command whose output is data for a composition (codegraph_changes' JSON runs): its turn on

@@ -1,12 +1,13 @@
 // Changes no Pi tool reported (a shell command, the user's editor): the source files written
 // after each root's index, through the runner's `changedSource` (metadata only,
-// lib/contract/source-changes.js's extensions and skipped directories). In a git repository whose
-// HEAD has not moved since the index, git names the candidates (the files that differ from its
-// index, the staged ones, the untracked ones it does not ignore: what it already keeps), and only
-// those are looked at: complete at any size, in git's time. Elsewhere, or when HEAD moved (a
-// commit, a checkout or a pull since the index: the files it wrote are in no such list), the
-// bounded walk. The index is only `stat`ed for its last write; a root whose index time is
-// unknown, or whose walk fails, is left out.
+// lib/contract/source-changes.js's extensions and skipped directories): the bounded walk, which
+// starts no process. When a bound ends it (a large tree), in a git repository whose HEAD has not
+// moved since the index, git names the candidates (the files that differ from its index, the
+// staged ones, the untracked ones it does not ignore: what it already keeps) and only those are
+// looked at: complete at any size, in git's time. When HEAD moved (a commit, a checkout or a pull
+// since the index: the files it wrote are in no such list), or outside git, the walk's count
+// stands, said to be a lower bound. The index is only `stat`ed for its last write; a root whose
+// index time is unknown, or whose walk fails, is left out.
 
 const fsp = require("node:fs/promises");
 const path = require("node:path");
@@ -45,29 +46,42 @@ async function gitCandidates(runGit, dir, sinceMs) {
 
 /**
  * `roots`: `[{ dir, indexDir }]` (the index directory each diagnosis found); `runGit`: the runner's
- * git, if it has one. Resolves with `[{ dir, files, more, cut, source }]`: the changed files
+ * git, if it has one; `large`: the roots whose last walk a bound ended (kept by the caller across
+ * calls, so a large tree is not walked in vain each time). Resolves with `[{ dir, files, more, cut, source }]`: the changed files
  * (absolute) under each root, whether more were found than listed or a bound stopped the walk
  * before the end (then there may be more), `cut` (`{ stopped, filesSeen }`, or null) when a bound
- * (its time, its files) ended it: then changes past what it read are not counted; `source`: "git"
- * or "walk".
+ * (its time, its files) ended it: then changes past what it read are not counted; `source`: "walk",
+ * or "git" when git named the candidates after a bound ended the walk.
  */
-async function changedSinceIndex(changedSource, roots, runGit) {
+async function changedSinceIndex(changedSource, roots, runGit, large = new Set()) {
   if (typeof changedSource !== "function") return [];
   const found = [];
   for (const { dir, indexDir } of roots) {
     const since = await indexWrittenAt(indexDir);
     if (since === null) continue;
-    const paths = await gitCandidates(runGit, dir, since);
-    let walked;
-    try {
-      walked = await changedSource(dir, sourceChangesRequest(since, { indexDir, ...(paths ? { paths } : {}) }));
-    } catch {
-      continue;
+    // The candidates git names, looked at alone; null where git cannot name them all.
+    const named = async () => {
+      const paths = await gitCandidates(runGit, dir, since);
+      return paths && changedSource(dir, sourceChangesRequest(since, { indexDir, paths })).catch(() => null);
+    };
+    // A root whose last walk a bound ended asks git first; a walk a bound ends hands over to git.
+    let walked = large.has(dir) ? await named() : null;
+    let source = walked ? "git" : "walk";
+    if (!walked) {
+      try {
+        walked = await changedSource(dir, sourceChangesRequest(since, { indexDir }));
+      } catch {
+        continue;
+      }
+      if (walked.stopped) large.add(dir);
+      else large.delete(dir);
+      const instead = walked.stopped ? await named() : null;
+      if (instead) [walked, source] = [instead, "git"];
     }
     const files = walked.paths.map((p) => path.resolve(dir, ...p.split("/")));
     const more = walked.changed > walked.paths.length || (walked.changed > 0 && Boolean(walked.stopped));
     const cut = walked.stopped ? { stopped: walked.stopped, filesSeen: walked.filesSeen } : null;
-    found.push({ dir, files, more, cut, source: paths ? "git" : "walk" });
+    found.push({ dir, files, more, cut, source });
   }
   return found;
 }
