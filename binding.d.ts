@@ -120,6 +120,11 @@ export interface AnswerDetails {
   lockWaitMs: number
   /** Milliseconds of the CLI run itself: from its start to its exit. */
   runMs: number
+  /**
+   * Present (true) when the workspace's long-lived CodeGraph answered (auto sync on), not a
+   * process of this call's own; `runMs` is then its answer's time.
+   */
+  warm?: boolean
   truncated: boolean
   /** Which cap cut the text, when truncated. */
   truncatedBy?: TruncatedBy
@@ -206,6 +211,12 @@ export interface CodegraphCommand {
    * code inside it is kept from the child as code inside `cwd` is. Absent: `cwd` alone.
    */
   workspace?: string
+  /**
+   * Answer through the workspace's long-lived CodeGraph (`codegraph serve --mcp`, started on
+   * first use, stopped by `stopWarm()`) when the command is one it answers as the CLI would
+   * (explore, node); the glue sets it while the user has auto sync on. Default false: a process.
+   */
+  warm?: boolean
 }
 
 /**
@@ -651,11 +662,27 @@ export interface SourceScanTag {
 /** How much of the end of stderr an error carries. */
 export declare const STDERR_TAIL_BYTES: number
 
+/**
+ * Stops every long-lived CodeGraph this process runs (`codegraph serve --mcp`, started for calls
+ * whose description asks `warm` while the user has auto sync on): their whole trees, after their
+ * stdin closes. The Pi extension calls it at `session_shutdown` and when auto sync is turned off.
+ * Resolves with how many ran.
+ */
+export declare function stopWarm(): Promise<number>
+
 /** Which cap cut a truncated answer. */
 export declare const enum TruncatedBy {
   Bytes = 'bytes',
   Lines = 'lines',
 }
+
+export interface WarmServer {
+  cwd: string
+  pid?: number
+}
+
+/** The long-lived CodeGraphs running now: `{ cwd, pid }` each (for `/codegraph doctor`). */
+export declare function warmServers(): Array<{ cwd: string; pid: number | null }>
 
 /** A CodeGraph process writing the index, as CODEGRAPH_TIMEOUT's `details.writerSeen` names it. */
 export interface WriterSeen {

@@ -851,4 +851,6 @@ module.exports.runGit = nativeBinding.runGit
 module.exports.scanSource = nativeBinding.scanSource
 module.exports.setPackageCli = nativeBinding.setPackageCli
 module.exports.STDERR_TAIL_BYTES = nativeBinding.STDERR_TAIL_BYTES
+module.exports.stopWarm = nativeBinding.stopWarm
 module.exports.TruncatedBy = nativeBinding.TruncatedBy
+module.exports.warmServers = nativeBinding.warmServers

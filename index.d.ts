@@ -59,6 +59,13 @@ export interface CallOptions extends RunOptions {
    * inside `cwd` is (PATH entries, the executable, NODE_OPTIONS). Without it, `cwd` alone.
    */
   workspace?: string;
+  /**
+   * Answer through the workspace's one long-lived CodeGraph (`codegraph serve --mcp`, the native
+   * addon's; started on first use, stopped by stopWarm()) where the command is explore or node:
+   * the Pi tools set it while the user has auto sync on. The answer is the process's; its details
+   * say `warm: true`. Without it, or on the Node runner, a process per call.
+   */
+  warm?: boolean;
 }
 
 /** What the glue adds to every call's `details`: the user's whole wait. */
@@ -391,6 +398,10 @@ export interface RunnerInfo {
   fallback: boolean;
 }
 export declare function runnerInfo(): RunnerInfo;
+/** Stops every long-lived CodeGraph the runner keeps for `warm` calls (their whole trees); resolves with how many ran. */
+export declare function stopWarm(): Promise<number>;
+/** The long-lived CodeGraphs running now. */
+export declare function warmServers(): Array<{ cwd: string; pid: number | null }>;
 
 /** This copy of pi-codegraph (with two installs, the one Pi loads first is active). */
 export declare function extensionInfo(): { name: string; version: string; path: string };
@@ -451,6 +462,9 @@ export interface Backend extends Limits {
   runnerInfo?(): RunnerInfo;
   /** Where the CodeGraph CLI installed beside the package is (null: none): discovery's last place, after PI_CODEGRAPH_BIN and PATH. */
   setPackageCli?(path: string | null): void;
+  /** Stops the long-lived CodeGraphs it keeps for `warm` calls (without it, it keeps none). */
+  stopWarm?(): Promise<number>;
+  warmServers?(): Array<{ cwd: string; pid: number | null }>;
 }
 
 /** One git run as lib/contract/git.js describes it: an allowlisted read-only subcommand and its bounds. */

@@ -49,6 +49,8 @@ function glueOver(backend, options = {}) {
     changedSince: calls.changedSince,
     worktrees: calls.worktrees,
     copyIndex: calls.copyIndex,
+    stopWarm: calls.stopWarm,
+    warmServers: calls.warmServers,
     releaseFullOutputs: calls.releaseFullOutputs,
     limits: calls.limits,
     createExtension: makeExtension,

@@ -127,6 +127,7 @@ pub fn result(o: Outcome) -> RunResult {
       duration_ms: millis_u32(o.times.duration),
       lock_wait_ms: millis_u32(o.times.lock_wait),
       run_ms: millis_u32(o.times.run),
+      warm: o.warm.then_some(true),
       truncated: o.stdout.truncated,
       truncated_by: o.stdout.truncated_by.map(TruncatedBy::from),
       total_bytes: o.stdout.total_bytes as f64,

@@ -11,7 +11,7 @@ use napi_derive::napi;
 use pi_codegraph_core::command_run::{self, Failure, DEFAULT_TIMEOUT};
 use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::runner::{self, Cancel, ProgressFn};
-use pi_codegraph_core::{caps, full_output, git_run};
+use pi_codegraph_core::{caps, full_output, git_run, warm};
 
 use crate::{args, convert, env_capture, runtime};
 
@@ -220,4 +220,31 @@ pub fn release_full_outputs(paths: Option<Vec<String>>) -> u32 {
 #[allow(clippy::needless_pass_by_value)] // napi hands the string over by value
 pub fn set_package_cli(path: Option<String>) {
   pi_codegraph_core::discovery::set_package_cli(path.map(PathBuf::from));
+}
+
+/// Stops every long-lived CodeGraph this process runs (`codegraph serve --mcp`, started for calls
+/// whose description asks `warm` while the user has auto sync on): their whole trees, after their
+/// stdin closes. The Pi extension calls it at `session_shutdown` and when auto sync is turned off.
+/// Resolves with how many ran.
+#[napi(ts_return_type = "Promise<number>")]
+pub fn stop_warm(env: &Env) -> Result<Object<'_>> {
+  runtime::promise(env, warm::stop_all(), |_, stopped| Ok(stopped.unwrap_or(0)))
+}
+
+/// The long-lived CodeGraphs running now: `{ cwd, pid }` each (for `/codegraph doctor`).
+#[napi(ts_return_type = "Array<{ cwd: string; pid: number | null }>")]
+pub fn warm_servers() -> Vec<WarmServer> {
+  warm::running()
+    .into_iter()
+    .map(|(cwd, pid)| WarmServer {
+      cwd: cwd.to_string_lossy().into_owned(),
+      pid,
+    })
+    .collect()
+}
+
+#[napi(object)]
+pub struct WarmServer {
+  pub cwd: String,
+  pub pid: Option<u32>,
 }

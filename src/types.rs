@@ -106,6 +106,10 @@ pub struct CodegraphCommand {
   /// Pi's workspace (absolute), when `cwd` is another root the command runs in on its behalf:
   /// code inside it is kept from the child as code inside `cwd` is. Absent: `cwd` alone.
   pub workspace: Option<String>,
+  /// Answer through the workspace's long-lived CodeGraph (`codegraph serve --mcp`, started on
+  /// first use, stopped by `stopWarm()`) when the command is one it answers as the CLI would
+  /// (explore, node); the glue sets it while the user has auto sync on. Default false: a process.
+  pub warm: Option<bool>,
 }
 
 pub type ProgressCallback = ThreadsafeFunction<Progress, (), Progress, Status, false>;
@@ -179,6 +183,9 @@ pub struct AnswerDetails {
   pub lock_wait_ms: u32,
   /// Milliseconds of the CLI run itself: from its start to its exit.
   pub run_ms: u32,
+  /// Present (true) when the workspace's long-lived CodeGraph answered (auto sync on), not a
+  /// process of this call's own; `runMs` is then its answer's time.
+  pub warm: Option<bool>,
   pub truncated: bool,
   /// Which cap cut the text, when truncated.
   pub truncated_by: Option<TruncatedBy>,

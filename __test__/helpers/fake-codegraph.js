@@ -57,6 +57,10 @@ const log = (record) => env.FAKE_CG_LOG && fs.appendFileSync(env.FAKE_CG_LOG, `$
     }
   }
 
+  if (args[0] === "serve") {
+    require("./fake-mcp-server.js")(env);
+    return;
+  }
   const mode = env.FAKE_CG_MODE ?? "echo";
   if (mode === "echo" && LIFECYCLE.includes(args[0])) {
     lifecycle(args[0], grandchild);

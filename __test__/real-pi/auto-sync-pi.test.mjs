@@ -4,7 +4,8 @@
 // "Find <name>" codegraph_search.
 // - With the real pinned CodeGraph on an indexed copy of the shop fixture: with `/codegraph sync
 //   auto` on, a turn that writes a new function and then a turn that asks for it: CodeGraph's answer
-//   finds it, with no sync typed; with auto off the index does not have it (the answer says the
+//   finds it, with no sync typed, and node's is the one long-lived CodeGraph's, which is gone once
+//   Pi ends; with auto off the index does not have it (the answer says the
 //   file changed after the index), and the status slot counts the changed file.
 // - With the fake CLI (deterministic failures and a held write): a failing sync is said once and
 //   auto is off afterwards; a second Pi on the same workspace never starts a second writer.
@@ -25,6 +26,7 @@ import {
   tearDownPiSuite,
   writeModelsJson,
 } from "../helpers/pi-harness.mjs";
+import { processesIn } from "../helpers/processes.mjs";
 
 const MODEL = "fake-auto-sync";
 const SOURCE = "export function auditRefund(id: string): boolean {\n  return id.length > 0;\n}\n";
@@ -44,6 +46,8 @@ function plan(body) {
   if (write) return [{ id: "call_write", name: "write", arguments: { path: write[1], content: SOURCE } }];
   const find = /^Find (\S+)/.exec(prompt);
   if (find) return [{ id: "call_find", name: "codegraph_search", arguments: { name: find[1] } }];
+  const show = /^Show (\S+)/.exec(prompt);
+  if (show) return [{ id: "call_show", name: "codegraph_node", arguments: { symbol: show[1] } }];
   return [];
 }
 
@@ -111,7 +115,8 @@ describe("auto sync in the real Pi CLI (rpc)", { skip: piMissing, timeout: 18000
     };
 
     test("auto on: a turn writes a new function, the next turn's search finds it with no sync typed", async () => {
-      const rpc = pi(copy("on"), realPath);
+      const ws = copy("on");
+      const rpc = pi(ws, realPath);
       await rpc.ask("/codegraph sync auto");
       assert.match(rpc.notes().at(-1).message, /^\/codegraph sync auto: on\./);
       await rpc.ask("Write src/audit.ts with auditRefund");
@@ -127,7 +132,15 @@ describe("auto sync in the real Pi CLI (rpc)", { skip: piMissing, timeout: 18000
         rpc.slots().join("\n"),
       );
       assert.match(rpc.slots().at(-1), /^⬡ codegraph · auto$/, "synced: nothing counted as changed");
+      // With auto on, one long-lived CodeGraph answers node (the native addon's); gone when Pi ends.
+      await rpc.ask("Show auditRefund");
+      const shown = rpc.events.findLast((e) => e.type === "tool_execution_end" && e.toolName === "codegraph_node");
+      assert.match(contentText(shown.result), /auditRefund[\s\S]*src\/audit\.ts/);
+      assert.equal(shown.result.details.warm, true);
+      assert.equal(processesIn(ws).filter((p) => / serve --mcp/.test(p.cmd)).length, 1, "one server while Pi runs");
       assert.equal((await rpc.end()).code, 0, rpc.stderr);
+      assert.deepEqual(processesIn(ws), [], "nothing left running after Pi");
+      assert.equal(fs.existsSync(path.join(ws, ".codegraph", "writer.pid")), false);
     });
 
     test("auto off: the same turns; the search does not find it, and the status slot counts the changed file", async () => {

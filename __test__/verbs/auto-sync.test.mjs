@@ -23,6 +23,8 @@ import {
 import { codegraphSaid, hostWith, piInteractive, recordingUi } from "../helpers/pi-host.mjs";
 
 const pkg = createRequire(import.meta.url)("../../index.js");
+/** What answers the tools while auto sync is on: one long-lived CodeGraph (the native addon), or a process per call. */
+const answeredWith = (calls) => (pkg.runnerInfo().name === "native addon" ? ["serve"] : Array(calls).fill("explore"));
 useAgentDirEnv(["PI_CODEGRAPH_TOOLS"]);
 before(piInteractive);
 
@@ -103,7 +105,7 @@ describe("auto sync", () => {
       await s.turnEnd();
       const answer = await s.explore();
       assert.ok(answer.details.syncWaitMs > 0, "the call waited for the sync the turn started");
-      assert.deepEqual(runs(), ["sync", "explore"]);
+      assert.deepEqual(runs(), ["sync", ...answeredWith(1)]);
       assert.doesNotMatch(s.slot(), /changed/, "the synced index is newer than the edit");
 
       await s.turnEnd(); // nothing changed since
@@ -111,7 +113,7 @@ describe("auto sync", () => {
       await s.turnEnd();
       const second = await s.explore();
       assert.equal(second.details.syncWaitMs, undefined);
-      assert.deepEqual(runs(), ["sync", "explore", "explore"]);
+      assert.deepEqual(runs(), ["sync", ...answeredWith(2)]);
     });
     // A new session in the same workspace: the choice holds.
     const again = await session(ws);
@@ -124,6 +126,32 @@ describe("auto sync", () => {
       assert.deepEqual(runs(), ["explore"]);
     });
     assert.doesNotMatch(again.slot(), /auto/);
+  });
+
+  test("on: the calls are answered by one long-lived CodeGraph, stopped when auto sync is turned off and when the session ends (the native addon; contracts/warm.test.mjs holds its guarantees)", {
+    skip: pkg.runnerInfo().name !== "native addon" && "the Node runner keeps no process",
+  }, async () => {
+    const ws = makeWorkspace();
+    const s = await session(ws);
+    await turnOn(s);
+    const pidOf = (answer) => Number(/ by (\d+) \(call \d+\)/.exec(answer.content[0].text)[1]);
+    await logged(async (runs) => {
+      const [first, second] = [await s.explore(), await s.explore()];
+      assert.deepEqual([first.details.warm, second.details.warm], [true, true]);
+      assert.equal(pidOf(first), pidOf(second));
+      assert.deepEqual(runs(), ["serve"]);
+      await s.cg("sync manual");
+      await waitFor(() => !isAlive(pidOf(first)), { timeoutMs: 5000, what: "the server stopped" });
+      const off = await s.explore();
+      assert.equal(off.details.warm, undefined, "auto off: a process per call again");
+      assert.deepEqual(runs(), ["serve", "explore"]);
+      await turnOn(s);
+      const again = await s.explore();
+      assert.equal(again.details.warm, true);
+      await s.host.shutdown(s.ctx);
+      assert.equal(isAlive(pidOf(again)), false, "stopped before session_shutdown returned");
+      assert.deepEqual(pkg.warmServers(), []);
+    });
   });
 
   test("a project Pi does not trust: auto sync is not turned on, and a choice saved earlier is not applied", async () => {

@@ -28,25 +28,31 @@ function safeListener(fn) {
 function plainOptions(options) {
   if (options === undefined || options === null) return { plain: null, onQueue: undefined };
   if (typeof options !== "object") return { plain: options, onQueue: undefined }; // the backend rejects it
-  const { timeoutMs, onProgress, onQueue, workspace } = options;
+  const { timeoutMs, onProgress, onQueue, workspace, warm } = options;
   if (onQueue !== undefined && onQueue !== null && typeof onQueue !== "function")
     throw failure("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "onQueue" } });
   return {
     plain: { timeoutMs, onProgress: typeof onProgress === "function" ? safeListener(onProgress) : onProgress },
     onQueue: typeof onQueue === "function" ? safeListener(onQueue) : undefined,
     workspace,
+    warm: warm === true,
   };
 }
 
 /**
  * The description with `workspace` (Pi's, when cwd is another root: its code is kept from the
- * child too) among its fields; the description as it is when there is none, or when it cannot
- * be copied (the backend then rejects it with its own words).
+ * child too) and `warm` (answer through the workspace's long-lived CodeGraph where the runner
+ * can: the user has auto sync on) among its fields; the description as it is when there are
+ * none, or when it cannot be copied (the backend then rejects it with its own words).
  */
-function onBehalfOf(command, workspace) {
-  if (workspace === undefined || workspace === null) return command;
+function onBehalfOf(command, workspace, warm = false) {
+  if ((workspace === undefined || workspace === null) && !warm) return command;
   try {
-    return { ...command, workspace };
+    return {
+      ...command,
+      ...(workspace === undefined || workspace === null ? {} : { workspace }),
+      ...(warm ? { warm } : {}),
+    };
   } catch {
     return command;
   }

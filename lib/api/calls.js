@@ -35,8 +35,9 @@ function wrapBackend(backend) {
     let plain;
     let onQueue;
     let workspace;
+    let warm;
     try {
-      ({ plain, onQueue, workspace } = plainOptions(options));
+      ({ plain, onQueue, workspace, warm } = plainOptions(options));
     } catch (cause) {
       if (cause?.code === "CODEGRAPH_INVALID_OPTIONS") throw cause;
       throw failure("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "optionsUnreadable", text: firstLine(cause) } });
@@ -70,7 +71,7 @@ function wrapBackend(backend) {
     const scopes = data ? null : scopeSearchWhileRunning(command, cwd, scan);
     let result;
     try {
-      result = await backend.runCommand(onBehalfOf(command, workspace), cwd, signal ?? null, plain);
+      result = await backend.runCommand(onBehalfOf(command, workspace, warm), cwd, signal ?? null, plain);
     } catch (err) {
       early?.end();
       scopes?.end();
@@ -250,9 +251,28 @@ function wrapBackend(backend) {
     return copy(cwd, request, signal ?? null);
   }
 
+  /** Stops every long-lived CodeGraph the runner keeps (none: 0); never rejects. */
+  async function stopWarm() {
+    try {
+      return (await methodOf(backend, "stopWarm")?.()) ?? 0;
+    } catch {
+      return 0;
+    }
+  }
+  /** The long-lived CodeGraphs running now (`[{ cwd, pid }]`). */
+  function warmServers() {
+    try {
+      return methodOf(backend, "warmServers")?.() ?? [];
+    } catch {
+      return [];
+    }
+  }
+
   return {
     run,
     explore,
+    stopWarm,
+    warmServers,
     worktrees,
     copyIndex,
     ...commandCalls,

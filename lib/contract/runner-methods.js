@@ -15,6 +15,8 @@ const RUNNER_METHODS = Object.freeze({
   copyIndex: { binding: true, wasm: true, optional: true },
   runGit: { binding: true, wasm: false, optional: true },
   setPackageCli: { binding: true, wasm: false, optional: true },
+  stopWarm: { binding: true, wasm: false, optional: true },
+  warmServers: { binding: true, wasm: false, optional: true },
   runnerInfo: { binding: false, wasm: false, optional: true },
 });
 

@@ -112,6 +112,8 @@ function createAutoSync({ state, glue, cwd, on, say, slot }) {
     /** The user turned it on or off (`/codegraph sync auto|manual`): the slot says so at once. */
     set(on, ctx) {
       sync.on = on;
+      // Off: no CodeGraph outlives a call again.
+      if (!on) glue.stopWarm?.();
       redraw(ctx);
     },
   };
@@ -168,6 +170,7 @@ function createAutoSync({ state, glue, cwd, on, say, slot }) {
     if (error?.code === "CODEGRAPH_CANCELLED") tell(ctx, autoSyncCancelledText(), "warning");
     else if (error && !NOT_FAILURES.has(error.code)) {
       sync.on = false; // said once: the next turn runs nothing
+      glue.stopWarm?.();
       let saved = true;
       try {
         saveSyncMode(state.agentDir, ws, false);

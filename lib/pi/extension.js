@@ -169,7 +169,7 @@ function createExtension(getGlue, getPeers) {
       serving = undefined;
       session.ended = true;
       session.stopAnswering();
-      (await session.started.catch(() => undefined))?.shutdown();
+      await (await session.started.catch(() => undefined))?.shutdown();
     });
   };
 }

@@ -308,6 +308,8 @@ async function startSession(pi, ctx, packageGlue, peers) {
       const ending = state.fullOutputs;
       state.fullOutputs = [];
       glue.releaseFullOutputs(ending);
+      // The long-lived CodeGraph auto sync's calls were answered by: its whole tree, now.
+      return glue.stopWarm?.();
     },
   };
 }

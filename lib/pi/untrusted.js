@@ -26,6 +26,8 @@ const HARMLESS = new Set([
   "addonInfo",
   "limits",
   "releaseFullOutputs",
+  "stopWarm",
+  "warmServers",
 ]);
 
 /**

@@ -162,6 +162,10 @@ const nativeBackend = {
       loadBinding().setPackageCli(typeof file === "string" ? file : null);
     } catch {}
   },
+  /** Stops every long-lived CodeGraph of this process (crates/core/src/warm.rs); none without an addon. */
+  stopWarm: async () => (binding ? binding.stopWarm() : 0),
+  /** The long-lived CodeGraphs running now (`[{ cwd, pid }]`). */
+  warmServers: () => (binding ? binding.warmServers() : []),
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),
   runnerInfo() {

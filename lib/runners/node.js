@@ -40,8 +40,14 @@ function runnerInfo() {
   return { name: "node", path: wasmCoreFile(), note: null, fallback: false };
 }
 
+/** The Node runner keeps no long-lived CodeGraph (the WebAssembly core cannot keep a process): a process per call. */
+const stopWarm = async () => 0;
+const warmServers = () => [];
+
 module.exports = {
   runCommand,
+  stopWarm,
+  warmServers,
   setPackageCli,
   runnerInfo,
   diagnose,

@@ -15,7 +15,7 @@ const autoSlotText = (sync) => (sync?.syncing ? " · syncing (auto)" : sync?.on 
 /** `/codegraph sync auto` done (`file`: where the choice was kept, or null when it could not be). */
 function autoOnText(file, why) {
   return [
-    "/codegraph sync auto: on. After each turn that changes files CodeGraph indexes, the index is synced in the background; the tools' calls meanwhile wait for it.",
+    "/codegraph sync auto: on. After each turn that changes files CodeGraph indexes, the index is synced in the background; the tools' calls meanwhile wait for it. Where the native addon runs, one CodeGraph kept running for the session answers explore and node (faster than a process per call); while it runs, CodeGraph refuses another of its servers, or a `codegraph index` typed outside Pi, on this project.",
     file
       ? `Kept for this workspace (${shownPath(file)}). /codegraph sync manual turns it off; /codegraph cancel stops a sync.`
       : `Not kept for later sessions (${why}); on for this session. /codegraph sync manual turns it off.`,
@@ -59,11 +59,18 @@ const LAST_OUTCOMES = {
   failed: () => "the sync failed",
 };
 
-/** What `/codegraph doctor` says of the mode, and of the last decision when auto is on. */
-function autoReportLine(sync) {
+/**
+ * What `/codegraph doctor` says of the mode, of the last decision when auto is on, and of the
+ * long-lived CodeGraph that answers explore and node meanwhile (`servers`: `[{ cwd, pid }]`).
+ */
+function autoReportLine(sync, servers = []) {
   if (!sync?.on) return "sync: manual (/codegraph sync auto to follow edits)";
   const last = sync.last && LAST_OUTCOMES[sync.last.outcome]?.(sync.last.durationMs);
-  return `sync: auto${last ? `; after the last turn: ${last}` : " (after each turn that changes indexed files)"}`;
+  const mode = `sync: auto${last ? `; after the last turn: ${last}` : " (after each turn that changes indexed files)"}`;
+  const [server] = servers;
+  return server
+    ? `${mode}; explore and node answered by one CodeGraph kept running for this session (pid ${server.pid}; it holds the index until the session ends)`
+    : mode;
 }
 
 module.exports = {

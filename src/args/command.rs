@@ -97,6 +97,7 @@ pub fn rest(d: &Object, positional: Option<String>) -> Result<Command, Codegraph
     allow_interrupted: optional_flag(d, "allowInterrupted")?,
     progress,
     workspace: workspace(d)?,
+    warm: optional_flag(d, "warm")?,
   };
   command.check()?;
   Ok(command)

@@ -46,6 +46,9 @@ pub struct Command {
   /// Pi's workspace, when the command runs in another root (cwd) on its behalf: code inside it
   /// is kept from the child as code inside cwd is (PATH entries, the executable, NODE_OPTIONS).
   pub workspace: Option<PathBuf>,
+  /// Answer through the workspace's long-lived CodeGraph when the command is one it answers
+  /// (`warm::tool_call`): the glue asks for it while the user has auto sync on.
+  pub warm: bool,
 }
 
 impl Command {
@@ -62,6 +65,7 @@ impl Command {
       allow_interrupted: false,
       progress: true,
       workspace: None,
+      warm: false,
     }
   }
 

@@ -16,8 +16,9 @@ use crate::errors::{CodegraphError, SpawnReason, Step};
 use crate::full_output::SpillTarget;
 use crate::limits::Bounded;
 use crate::preflight::IndexFound;
-use crate::runner::{run, Cancel, ProgressFn, RunSpec};
+use crate::runner::{run, Cancel, ProgressFn, RunOutput, RunSpec};
 use crate::version::{Probe, Version};
+use crate::warm::{self, Ask, Served};
 
 mod checks;
 mod diagnose;
@@ -50,6 +51,8 @@ pub struct Outcome {
   pub exit_code: i32,
   pub times: Times,
   pub stdout: Bounded,
+  /// Answered by the workspace's long-lived CodeGraph (`warm`), not by a process of its own.
+  pub warm: bool,
   /// What of the user's environment the child did not get (`environment::code_paths`).
   pub env_dropped: Vec<Dropped>,
 }
@@ -219,28 +222,15 @@ async fn run_timed(
   } = &ready;
   let child_env = &child_env.vars;
 
-  // Always an argument array, never a shell; `--` ends option parsing, so a request such as
-  // "-p /etc" stays the query and never becomes the CLI's `--path`.
-  let args = command.argv();
   let version = Probe::start(launch, workspace, child_env, deadline);
   let cancel_probe = cancel.clone();
   let run_started = Instant::now();
-  let result = run(RunSpec {
-    launch,
-    args: &args,
-    cwd: workspace,
-    env: child_env,
-    timeout,
-    deadline,
-    cancel: Some(cancel),
-    spill: Some(SpillTarget {
-      tmpdir_var: env.get_set("TMPDIR").map(PathBuf::from),
-      workspace: workspace.clone(),
-    }),
-    caps: command.caps,
-    progress: progress.filter(|_| command.progress),
-  })
-  .await;
+  let spill = SpillTarget {
+    tmpdir_var: env.get_set("TMPDIR").map(PathBuf::from),
+    workspace: workspace.clone(),
+  };
+  let (result, warm) =
+    serve_or_run(&command, &ready, spill, deadline, timeout, cancel, progress).await;
   // The version never delays the answer: what is known now is reported.
   let cli_version = version.now();
   let failure =
@@ -290,6 +280,67 @@ async fn run_timed(
       run: out.duration,
     },
     stdout: out.stdout,
+    warm,
     env_dropped: child_env.dropped,
   })
+}
+
+/// The command answered by the workspace's long-lived CodeGraph when the description asks `warm`
+/// and it can (`warm::serve`), else run as a process of its own; whether the server answered. A
+/// write that CodeGraph does not make beside its server stops it first.
+async fn serve_or_run(
+  command: &Command,
+  ready: &Ready,
+  spill: SpillTarget,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: Cancel,
+  progress: Option<&ProgressFn>,
+) -> (std::result::Result<RunOutput, CodegraphError>, bool) {
+  let Ready {
+    workspace,
+    launch,
+    child_env,
+    index,
+    ..
+  } = ready;
+  warm::stop_before_write(command, workspace).await;
+  let served = if command.warm {
+    let ask = Ask {
+      command,
+      launch,
+      workspace,
+      env: &child_env.vars,
+      index_dir: &index.dir,
+      deadline,
+      timeout,
+      cancel: &cancel,
+      spill: Some(spill.clone()),
+    };
+    warm::serve(ask).await
+  } else {
+    Served::Unavailable
+  };
+  match served {
+    Served::Answered(out) => (Ok(out), true),
+    Served::Stopped(e) => (Err(e), false),
+    Served::Unavailable => {
+      // Always an argument array, never a shell; `--` ends option parsing, so a request such as
+      // "-p /etc" stays the query and never becomes the CLI's `--path`.
+      let args = command.argv();
+      let spec = RunSpec {
+        launch,
+        args: &args,
+        cwd: workspace,
+        env: &child_env.vars,
+        timeout,
+        deadline,
+        cancel: Some(cancel),
+        spill: Some(spill),
+        caps: command.caps,
+        progress: progress.filter(|_| command.progress),
+      };
+      (run(spec).await, false)
+    }
+  }
 }

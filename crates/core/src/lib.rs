@@ -26,7 +26,8 @@
 //! - floor 1: access, command, full_output, index_copy, index_dir, lock_holders, manifest, resources, source_context, source_outline, source_walk
 //! - floor 2: discovery, index_writer, limits, preflight, source_scan (the bounded source search)
 //! - floor 3: environment, runner, source_changes
-//! - floor 4: git_run, version (git as a child, CodeGraph's rules; the CLI's version)
+//! - floor 4: git_run, version, warm (git as a child, CodeGraph's rules; the CLI's version; the
+//!   long-lived CodeGraph that answers when auto sync is on)
 //! - floor 5: command_run (one command, start to finish: checks, run, verdict; and diagnose)
 
 #[cfg(not(target_family = "wasm"))]
@@ -78,3 +79,5 @@ pub mod source_scan;
 pub mod source_walk;
 #[cfg(not(target_family = "wasm"))]
 pub mod version;
+#[cfg(not(target_family = "wasm"))]
+pub mod warm;

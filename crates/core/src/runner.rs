@@ -22,7 +22,7 @@ use crate::full_output::SpillTarget;
 use crate::limits::{Bounded, StderrTail, StdoutCollector};
 use crate::resources::exhausted;
 
-mod tree;
+pub(crate) mod tree;
 use tree::{kill_strays, terminate, TreeGuard};
 
 /// How long a process gets to exit after SIGTERM before the whole group is SIGKILLed.

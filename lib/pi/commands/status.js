@@ -145,7 +145,7 @@ function statusReport(diagnosis, state, info) {
   // The tools on (lib/pi/tools/choice.js), only when someone chose them: the default adds no line.
   const on = state.activeFocused?.() ?? [];
   if (state.choice && state.choice.source !== "default") lines.push(`tools: ${toolsOnText(on, state.choice)}`);
-  if (state.autoSync) lines.push(autoReportLine(state.autoSync));
+  if (state.autoSync) lines.push(autoReportLine(state.autoSync, info.warm));
   if (state.autoSync?.problem) lines.push(`saved sync mode ignored: ${state.autoSync.problem}; manual applies`);
   lines.push(...ignoredSettingsLines(state.choice, state.added));
   for (const line of envDroppedLines(diagnosis.envDropped)) lines.push(`not passed to codegraph: ${line}`);
@@ -206,7 +206,12 @@ async function handleReport(ctx, { glue, state, refresh, show }) {
   const worktree = worktrees?.others.length
     ? worktreeLine(worktrees, require("./worktree-init.js").copiedFrom(state.agentDir, ctx.cwd))
     : null;
-  const info = { extension: glue.extensionInfo(), runner: glue.runnerInfo(), worktree };
+  const info = {
+    extension: glue.extensionInfo(),
+    runner: glue.runnerInfo(),
+    worktree,
+    warm: glue.warmServers?.() ?? [],
+  };
   show(ctx, "doctor", statusReport(state.diagnosis, state, info), state.serving().ready ? "info" : "warning");
 }
 

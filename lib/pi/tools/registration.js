@@ -181,7 +181,10 @@ async function executeCall(state, ctx, onUpdate, { pick, run, caps, trailer }) {
     root = picked.root?.source === "workspace" || typeof ctx?.cwd !== "string" ? null : picked.root;
     // In another root, on behalf of Pi's workspace: code inside either is kept from the child.
     const workspace = root ? { workspace: ctx?.cwd } : {};
-    const result = await run({ onProgress, onQueue, ...workspace }, { root, rest: picked.rest });
+    // Auto sync on: the user has said CodeGraph may write the workspace's index, so one
+    // long-lived CodeGraph may answer there (the runner's, stopped at the session's end).
+    const warm = !root && state.autoSync?.on === true ? { warm: true } : {};
+    const result = await run({ onProgress, onQueue, ...workspace, ...warm }, { root, rest: picked.rest });
     state.callEnded();
     const file = result.details.fullOutputPath;
     if (file && sessionFiles === state.fullOutputs) sessionFiles.push(file);

@@ -7,7 +7,7 @@ use crate::caps::STDERR_TAIL_BYTES;
 use crate::sanitize::clean_text;
 
 /// Keeps the final `STDERR_TAIL_BYTES` of stderr.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, Clone)]
 pub struct StderrTail {
   ring: VecDeque<u8>,
   seen_bytes: u64,

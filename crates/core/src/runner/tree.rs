@@ -11,10 +11,10 @@ use super::TERM_GRACE;
 /// panic, or the future itself being dropped), and reaps the CLI. While it lives, the host watch
 /// knows the group, so the tree also dies if the host process does.
 #[cfg_attr(not(unix), allow(dead_code))] // the pid is only used by the Unix host watch
-pub(super) struct TreeGuard(pub(super) ManuallyDrop<Box<dyn ChildWrapper>>, Option<u32>);
+pub(crate) struct TreeGuard(pub(crate) ManuallyDrop<Box<dyn ChildWrapper>>, Option<u32>);
 
 impl TreeGuard {
-  pub(super) fn new(child: Box<dyn ChildWrapper>) -> Self {
+  pub(crate) fn new(child: Box<dyn ChildWrapper>) -> Self {
     let pgid = child.id();
     #[cfg(unix)]
     if let Some(pgid) = pgid {
@@ -46,7 +46,7 @@ impl Drop for TreeGuard {
 }
 
 /// SIGTERM the group, give it `TERM_GRACE` to exit, then SIGKILL whatever is left.
-pub(super) async fn terminate(child: &mut Box<dyn ChildWrapper>) {
+pub(crate) async fn terminate(child: &mut Box<dyn ChildWrapper>) {
   kill_strays(&**child);
   #[cfg(unix)]
   {
@@ -61,7 +61,7 @@ pub(super) async fn terminate(child: &mut Box<dyn ChildWrapper>) {
 /// `/proc` while the CLI still runs; the group kill that follows reaches the rest. A descendant
 /// whose parent already exited has been re-parented and is out of reach, as is a `setsid`
 /// daemon that was orphaned (README, "Nothing left running").
-pub(super) fn kill_strays(child: &dyn ChildWrapper) {
+pub(crate) fn kill_strays(child: &dyn ChildWrapper) {
   #[cfg(target_os = "linux")]
   if let Some(root) = child.id() {
     for pid in descendants_outside_group(root) {
