@@ -42,6 +42,7 @@ const STANDALONE = [
   "core",
   "mcp",
   "autosync",
+  "warm",
   "scale",
   "uses",
   "composed",

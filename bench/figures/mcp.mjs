@@ -21,12 +21,12 @@ import { call, names, promptCosts } from "./answers.mjs";
 const require = createRequire(import.meta.url);
 const { FOCUSED_NAMES } = require(path.join(root, "lib", "pi", "tools", "focused.js"));
 /** Every tool of CodeGraph 1.6.1's MCP server (its mcp/tools.js). */
-const ALL_MCP_TOOLS = "search,callers,callees,impact,node,explore,status,files";
+export const ALL_MCP_TOOLS = "search,callers,callees,impact,node,explore,status,files";
 
 /** An explore step as the MCP server's codegraph_explore takes it. */
-const mcpExplore = (step) => ({ tool: "codegraph_explore", args: { query: step.args.request } });
+export const mcpExplore = (step) => ({ tool: "codegraph_explore", args: { query: step.args.request } });
 /** A focused step as the MCP server's own tool of the same kind takes it; null where it has none (path, changes). */
-function mcpFocused(step) {
+export function mcpFocused(step) {
   const { tool, args } = step;
   if (tool === "codegraph_explore") return mcpExplore(step);
   if (tool === "codegraph_relations" && args.relation !== "path") {
