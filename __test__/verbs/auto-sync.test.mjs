@@ -140,6 +140,10 @@ describe("auto sync", () => {
       assert.deepEqual([first.details.warm, second.details.warm], [true, true]);
       assert.equal(pidOf(first), pidOf(second));
       assert.deepEqual(runs(), ["serve"]);
+      assert.match(
+        await s.cg("doctor"),
+        new RegExp(`^sync: auto.*; explore and node answered by one CodeGraph kept running for this session \\(pid ${pidOf(first)};`, "m"),
+      );
       await s.cg("sync manual");
       await waitFor(() => !isAlive(pidOf(first)), { timeoutMs: 5000, what: "the server stopped" });
       const off = await s.explore();

@@ -121,7 +121,7 @@ export async function scale(ctx) {
     fs.rmSync(dir, { recursive: true, force: true });
   }
   notes.push(
-    "The product: the glue's changedSince (lib/api/disk-changes.js): the walk; when a bound ends it, in a git repository whose HEAD has not moved since the index, git names the candidates (`ls-files -m -o --exclude-standard`, `diff --cached --name-only`) and only those are looked at (source: git), and git is asked first there from then on (the median is of the runs after the first).",
+    "The product: the glue's changedSince (lib/api/disk-changes.js): the walk; when a bound ends it, in a git repository whose HEAD has not moved since the index, git names the candidates (`diff --name-only`, `ls-files -o --exclude-standard` and `diff --cached --name-only`, the three at once) and only those are looked at (source: git), and git is asked first there from then on (the median is of the runs after the first).",
     `The product's walk: at most ${CHANGE_WALK_LIMITS.maxFiles.toLocaleString("en-US")} files within ${CHANGE_WALK_LIMITS.deadlineMs} ms (lib/contract/source-changes.js); stopped, it says its count is a lower bound ("at least").`,
     "git status: the repository's own index, refreshed once before; no fsmonitor (git's built-in one is not on Linux, and a hook one would run the repository's configured program), no untracked cache.",
     "find: one lstat per file, nothing parsed: the floor of a walk without a watcher.",

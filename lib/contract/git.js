@@ -145,10 +145,11 @@ const trackedCommand = () => gitCommand("ls-files", ["--cached"]);
 /** `git rev-parse --absolute-git-dir`: this worktree's git directory (its reflog: whether HEAD moved). */
 const gitDirCommand = () => gitCommand("rev-parse", ["--absolute-git-dir"], { maxBytes: 8192, maxLines: 10 });
 /**
- * `git ls-files -m -o --exclude-standard`: the files that differ from git's index, and the
- * untracked ones not ignored (a line each, C-quoted when odd: the runner's text has no NUL).
+ * `git diff --name-only --relative`: the files under the workspace that differ from git's index
+ * (a line each, C-quoted when odd: the runner's text has no NUL). git checks them on several
+ * threads (`ls-files -m` on one), and beside `untrackedCommand`, run at the same time.
  */
-const unstagedCommand = () => gitCommand("ls-files", ["--modified", "--others", "--exclude-standard"]);
+const unstagedCommand = () => gitCommand("diff", ["--name-only", "--relative"]);
 /** `git diff --cached --name-only --relative`: the files staged since HEAD, under the workspace. */
 const stagedCommand = () => gitCommand("diff", ["--cached", "--name-only", "--relative"]);
 /** `git worktree list --porcelain`: the repository's worktrees, the main one first. */
