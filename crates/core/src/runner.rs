@@ -11,7 +11,6 @@ use std::process::{ExitStatus, Stdio};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use process_wrap::tokio::CommandWrap;
 use tokio::io::AsyncReadExt;
 use tokio::sync::Notify;
 
@@ -23,7 +22,7 @@ use crate::limits::{Bounded, StderrTail, StdoutCollector};
 use crate::resources::exhausted;
 
 pub(crate) mod tree;
-use tree::{kill_strays, terminate, TreeGuard};
+use tree::{kill_strays, spawn_tree, terminate, TreeGuard};
 
 /// How long a process gets to exit after SIGTERM before the whole group is SIGKILLed.
 const TERM_GRACE: Duration = Duration::from_millis(500);
@@ -114,14 +113,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
     .stdin(Stdio::null())
     .stdout(Stdio::piped())
     .stderr(Stdio::piped());
-  let mut wrap = CommandWrap::from(command);
-  #[cfg(unix)]
-  wrap.wrap(process_wrap::tokio::ProcessGroup::leader());
-  #[cfg(windows)]
-  wrap.wrap(process_wrap::tokio::JobObject);
-  wrap.wrap(process_wrap::tokio::KillOnDrop);
-
-  let child = wrap.spawn().map_err(|e| spawn_error(spec.launch, &e))?;
+  let child = spawn_tree(command).map_err(|e| spawn_error(spec.launch, &e))?;
   let mut guard = TreeGuard::new(child);
   let mut stdout = guard.0.stdout().take().expect("stdout is piped");
   let mut stderr = guard.0.stderr().take().expect("stderr is piped");

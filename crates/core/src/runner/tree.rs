@@ -3,9 +3,24 @@
 
 use std::mem::ManuallyDrop;
 
-use process_wrap::tokio::ChildWrapper;
+use process_wrap::tokio::{ChildWrapper, CommandWrap};
 
 use super::TERM_GRACE;
+
+/// Starts `command` as the leader of its own process group (Unix) or in a job object (Windows),
+/// killed on drop: "kill" then means the whole tree (CodeGraph's npm shim starts the real CLI as
+/// a child; killing only the shim would orphan it).
+pub(crate) fn spawn_tree(
+  command: tokio::process::Command,
+) -> std::io::Result<Box<dyn ChildWrapper>> {
+  let mut wrap = CommandWrap::from(command);
+  #[cfg(unix)]
+  wrap.wrap(process_wrap::tokio::ProcessGroup::leader());
+  #[cfg(windows)]
+  wrap.wrap(process_wrap::tokio::JobObject);
+  wrap.wrap(process_wrap::tokio::KillOnDrop);
+  wrap.spawn()
+}
 
 /// Kills the whole tree when dropped, whatever path the run leaves by (an early return, a
 /// panic, or the future itself being dropped), and reaps the CLI. While it lives, the host watch

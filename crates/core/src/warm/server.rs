@@ -11,7 +11,6 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use process_wrap::tokio::CommandWrap;
 use serde_json::{json, Value};
 use tokio::io::{AsyncBufRead, AsyncBufReadExt, AsyncReadExt, AsyncWriteExt, BufReader};
 use tokio::process::ChildStdin;
@@ -22,7 +21,7 @@ use crate::caps::DRAIN_LIMIT_BYTES;
 use crate::discovery::Launch;
 use crate::errors::CodegraphError;
 use crate::limits::StderrTail;
-use crate::runner::tree::{terminate, TreeGuard};
+use crate::runner::tree::{spawn_tree, terminate, TreeGuard};
 use crate::runner::Cancel;
 
 /// The MCP revision asked for (CodeGraph 1.6.1 answers it as asked).
@@ -100,13 +99,7 @@ impl Server {
       .stdin(Stdio::piped())
       .stdout(Stdio::piped())
       .stderr(Stdio::piped());
-    let mut wrap = CommandWrap::from(command);
-    #[cfg(unix)]
-    wrap.wrap(process_wrap::tokio::ProcessGroup::leader());
-    #[cfg(windows)]
-    wrap.wrap(process_wrap::tokio::JobObject);
-    wrap.wrap(process_wrap::tokio::KillOnDrop);
-    let Ok(mut child) = wrap.spawn() else {
+    let Ok(mut child) = spawn_tree(command) else {
       return Err(None);
     };
     let pid = child.id();
