@@ -170,6 +170,23 @@ export interface AnswerFacts {
 /** Walks `cwd` for source files written after `walk.sinceMs` (metadata only, the scan's walk). */
 export declare function changedSource(cwd: string, walk: SourceChangesRequest): Promise<SourceChangesResult>
 
+/** What `watchChanges` reports of a root's watch. */
+export interface ChangeWatchReport {
+  /** Every directory is watched: `touched` holds every file written since this watch (`epoch`) was ready. */
+  ready: boolean
+  /** Which watch: another after one was lost or stopped. */
+  epoch: number
+  /** Workspace-relative, `/`-separated source files written since it was ready. */
+  touched: Array<string>
+  /**
+   * Why the last watch of this root ended, when one did (`overflow`, `watchLimit`, `tooManyDirs`,
+   * `tooManyChanges`, `setupDeadline`, `unsupported`).
+   */
+  lost?: string
+  /** Directories watched. */
+  dirs: number
+}
+
 /**
  * A CodeGraph command as data, as `lib/contract/commands.js` builds it: `codegraph <subcommand>
  * <options> [-- <positional>]`. Declared for the generated TypeScript types; `args::command`
@@ -676,6 +693,9 @@ export declare const enum TruncatedBy {
   Lines = 'lines',
 }
 
+/** Ends every watch (the session's end, auto sync turned off); how many ran. */
+export declare function unwatchChanges(): number
+
 export interface WarmServer {
   cwd: string
   pid?: number
@@ -683,6 +703,12 @@ export interface WarmServer {
 
 /** The long-lived CodeGraphs running now: `{ cwd, pid }` each (for `/codegraph doctor`). */
 export declare function warmServers(): Array<{ cwd: string; pid: number | null }>
+
+/**
+ * The watch of `cwd` (the request's extensions and skipped directories are the walk's: its
+ * `sinceMs` and bounds are not read), started on first use or after one was lost; its report.
+ */
+export declare function watchChanges(cwd: string, request: SourceChangesRequest): ChangeWatchReport
 
 /** A CodeGraph process writing the index, as CODEGRAPH_TIMEOUT's `details.writerSeen` names it. */
 export interface WriterSeen {

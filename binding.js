@@ -853,4 +853,6 @@ module.exports.setPackageCli = nativeBinding.setPackageCli
 module.exports.STDERR_TAIL_BYTES = nativeBinding.STDERR_TAIL_BYTES
 module.exports.stopWarm = nativeBinding.stopWarm
 module.exports.TruncatedBy = nativeBinding.TruncatedBy
+module.exports.unwatchChanges = nativeBinding.unwatchChanges
 module.exports.warmServers = nativeBinding.warmServers
+module.exports.watchChanges = nativeBinding.watchChanges

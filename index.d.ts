@@ -1,6 +1,7 @@
 import type {
   AddonDiagnosis,
   AnswerDetails,
+  ChangeWatchReport,
   CodegraphCommand,
   ErrorCode,
   ErrorDetails,
@@ -334,14 +335,24 @@ export interface ChangedFiles {
   dir: string;
   files: string[];
   more: boolean;
+  /** Where a bound ended the walk (then changes past it are not counted), or null. */
+  cut: { stopped: string; filesSeen: number } | null;
+  /** "walk"; "git" (git named the candidates of a large tree); "watch" (what git named once its watch was ready, and what the watch saw since). */
+  source: "walk" | "git" | "watch";
 }
 
 /**
  * The source files written after each project's index: a bounded metadata walk (CodeGraph's
- * extensions, outside what it skips and `.gitignore`s), what the status bar counts. A project
- * whose index time is unknown, or whose walk fails, is left out.
+ * extensions, outside what it skips and `.gitignore`s), what the status bar counts; where a bound
+ * ends it in git, git's candidates; with `options.watch` (auto sync on), a large project is also
+ * watched (Linux). A project whose index time is unknown, or whose walk fails, is left out.
  */
-export declare function changedSince(projects: IndexedProject[]): Promise<ChangedFiles[]>;
+export declare function changedSince(
+  projects: IndexedProject[],
+  options?: { watch?: boolean },
+): Promise<ChangedFiles[]>;
+/** Ends every watch changedSince({ watch: true }) started; how many ran. */
+export declare function unwatchChanges(): number;
 
 /** One git worktree as `git worktree list --porcelain` names it. */
 export interface Worktree {
@@ -465,6 +476,9 @@ export interface Backend extends Limits {
   /** Stops the long-lived CodeGraphs it keeps for `warm` calls (without it, it keeps none). */
   stopWarm?(): Promise<number>;
   warmServers?(): Array<{ cwd: string; pid: number | null }>;
+  /** The watch of a large tree's changes (Linux's inotify): started on first use, its report. */
+  watchChanges?(cwd: string, request: SourceChangesRequest): Promise<ChangeWatchReport>;
+  unwatchChanges?(): number;
 }
 
 /** One git run as lib/contract/git.js describes it: an allowlisted read-only subcommand and its bounds. */

@@ -51,6 +51,7 @@ function glueOver(backend, options = {}) {
     copyIndex: calls.copyIndex,
     stopWarm: calls.stopWarm,
     warmServers: calls.warmServers,
+    unwatchChanges: calls.unwatchChanges,
     releaseFullOutputs: calls.releaseFullOutputs,
     limits: calls.limits,
     createExtension: makeExtension,

@@ -19,6 +19,8 @@ mod abort;
 #[cfg(not(target_family = "wasm"))]
 mod args;
 #[cfg(not(target_family = "wasm"))]
+mod change_watch;
+#[cfg(not(target_family = "wasm"))]
 mod convert;
 #[cfg(not(target_family = "wasm"))]
 mod env_capture;
@@ -36,6 +38,8 @@ mod types;
 #[cfg(target_family = "wasm")]
 mod wasm;
 
+#[cfg(not(target_family = "wasm"))]
+pub use change_watch::*;
 pub use index_copy::*;
 #[cfg(not(target_family = "wasm"))]
 pub use runner_calls::*;

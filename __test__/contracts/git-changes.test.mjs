@@ -1,8 +1,10 @@
 // Changes no Pi tool reported, in a git repository (lib/api/disk-changes.js): while HEAD has not
 // moved since the index, git names the candidates (differing from its index, staged, untracked
 // and not ignored) and only those are looked at, so a change past the walk's file bound is still
-// counted, with no lower bound; once HEAD moved (a commit since the index), the bounded walk. The
-// glue's changedSince over each runner (the WebAssembly core takes the same `paths`), with real git.
+// counted, with no lower bound; with auto sync on, a large tree is also watched (the addon, on
+// Linux): git's list once the watch is ready, and the watch's files since, with no git run; once
+// HEAD moved (a commit since the index), the bounded walk. The glue's changedSince over each
+// runner (the WebAssembly core takes the same `paths`), with real git.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -60,6 +62,40 @@ describe("changes named by git", { timeout: 180_000 }, () => {
       ]);
       assert.equal(found.cut, null, "complete: no bound ended it");
       assert.equal(found.more, false);
+    });
+  }
+
+  for (const impl of implementations) {
+    test(`${impl.name}: auto sync on: a large tree is watched; once git's list is kept, the watch's files are added with no git run (Linux); the Node runner, which cannot watch, keeps git's`, async () => {
+      const count = async () => (await impl.module.changedSince([{ dir: ws, indexDir }], { watch: true }))[0];
+      const counted = (found) => found.files.map((f) => path.relative(ws, f)).sort();
+      let found = await count();
+      const watches = impl.id === "native" && process.platform === "linux";
+      // The watch runs on its own thread: counts until it is ready and git's list is kept (bounded).
+      for (let i = 0; watches && found.source !== "watch" && i < 500; i += 1) {
+        await new Promise((r) => setTimeout(r, 10));
+        found = await count();
+      }
+      assert.equal(found.source, watches ? "watch" : "git");
+      assert.deepEqual(counted(found), ["gen/f50000.ts", "gen/staged.ts", "new.py"]);
+      fs.mkdirSync(path.join(ws, "fresh", "deeper"), { recursive: true });
+      fs.writeFileSync(path.join(ws, "fresh", "deeper", `n_${impl.id}.ts`), "export const n = 1;\n");
+      fs.mkdirSync(path.join(ws, "ignored", "more"), { recursive: true });
+      fs.writeFileSync(path.join(ws, "ignored", "more", "i.ts"), ""); // ignored: never counted
+      fs.appendFileSync(path.join(ws, "gen", "f00000.ts"), "export const y = 1;\n");
+      const want = [`fresh/deeper/n_${impl.id}.ts`, "gen/f00000.ts", "gen/f50000.ts", "gen/staged.ts", "new.py"];
+      found = await count();
+      for (let i = 0; watches && counted(found).length < want.length && i < 500; i += 1) {
+        await new Promise((r) => setTimeout(r, 10));
+        found = await count();
+      }
+      assert.equal(found.source, watches ? "watch" : "git");
+      assert.deepEqual(counted(found), want);
+      assert.equal(found.cut, null);
+      impl.module.unwatchChanges();
+      fs.rmSync(path.join(ws, "fresh"), { recursive: true });
+      git(ws, "checkout", "-q", "--", "gen/f00000.ts");
+      fs.utimesSync(path.join(ws, "gen", "f00000.ts"), Date.now() / 1000 - 120, Date.now() / 1000 - 120);
     });
   }
 

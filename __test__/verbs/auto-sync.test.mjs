@@ -142,7 +142,10 @@ describe("auto sync", () => {
       assert.deepEqual(runs(), ["serve"]);
       assert.match(
         await s.cg("doctor"),
-        new RegExp(`^sync: auto.*; explore and node answered by one CodeGraph kept running for this session \\(pid ${pidOf(first)};`, "m"),
+        new RegExp(
+          `^sync: auto.*; explore and node answered by one CodeGraph kept running for this session \\(pid ${pidOf(first)};`,
+          "m",
+        ),
       );
       await s.cg("sync manual");
       await waitFor(() => !isAlive(pidOf(first)), { timeoutMs: 5000, what: "the server stopped" });

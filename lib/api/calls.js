@@ -205,12 +205,29 @@ function wrapBackend(backend) {
     }
   }
 
-  /** The source files written after each root's index (`[{ dir, indexDir }]`): lib/api/disk-changes.js (git's candidates where it can name them). */
-  function changedSince(roots) {
-    return changedSinceIndex(methodOf(backend, "changedSource"), roots, methodOf(backend, "runGit"), walkCutRoots);
+  /**
+   * The source files written after each root's index (`[{ dir, indexDir }]`): lib/api/disk-changes.js
+   * (git's candidates where it can name them; `options.watch`, while auto sync is on: a large
+   * root's watch, where the runner has one).
+   */
+  function changedSince(roots, options) {
+    const watch = options?.watch === true ? methodOf(backend, "watchChanges") : undefined;
+    const deps = { runGit: methodOf(backend, "runGit"), large: walkCutRoots, watch, baselines: watchBaselines };
+    return changedSinceIndex(methodOf(backend, "changedSource"), roots, deps);
   }
   /** The roots whose last walk for changes a bound ended: git is asked first there (lib/api/disk-changes.js). */
   const walkCutRoots = new Set();
+  /** Per watched root, what git named once its watch was ready (`{ epoch, paths }`). */
+  const watchBaselines = new Map();
+  /** Ends every watch of the runner (none: 0); never throws. */
+  function unwatchChanges() {
+    watchBaselines.clear();
+    try {
+      return methodOf(backend, "unwatchChanges")?.() ?? 0;
+    } catch {
+      return 0;
+    }
+  }
 
   /**
    * A command whose output is data for a composition (codegraph_changes' JSON runs): its turn on
@@ -273,6 +290,7 @@ function wrapBackend(backend) {
     explore,
     stopWarm,
     warmServers,
+    unwatchChanges,
     worktrees,
     copyIndex,
     ...commandCalls,

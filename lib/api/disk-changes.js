@@ -7,8 +7,12 @@
 // once) and only those are
 // looked at: complete at any size, in git's time. When HEAD moved (a commit, a checkout or a pull
 // since the index: the files it wrote are in no such list), or outside git, the walk's count
-// stands, said to be a lower bound. The index is only `stat`ed for its last write; a root whose
-// index time is unknown, or whose walk fails, is left out.
+// stands, said to be a lower bound. While auto sync is on, such a large root is also watched
+// (the runner's watchChanges: Linux's inotify): once git has named the candidates after the
+// watch was ready, those and the files the watch saw since are looked at, with no walk and no git
+// run; a watch that is lost (an overflow, the user's watch limit) hands back to git. The index is
+// only `stat`ed for its last write; a root whose index time is unknown, or whose walk fails, is
+// left out.
 
 const fsp = require("node:fs/promises");
 const path = require("node:path");
@@ -47,29 +51,46 @@ async function gitCandidates(runGit, dir, sinceMs) {
 }
 
 /**
- * `roots`: `[{ dir, indexDir }]` (the index directory each diagnosis found); `runGit`: the runner's
- * git, if it has one; `large`: the roots whose last walk a bound ended (kept by the caller across
- * calls, so a large tree is not walked in vain each time). Resolves with `[{ dir, files, more, cut, source }]`: the changed files
- * (absolute) under each root, whether more were found than listed or a bound stopped the walk
- * before the end (then there may be more), `cut` (`{ stopped, filesSeen }`, or null) when a bound
- * (its time, its files) ended it: then changes past what it read are not counted; `source`: "walk",
- * or "git" when git named the candidates after a bound ended the walk.
+ * `roots`: `[{ dir, indexDir }]` (the index directory each diagnosis found); `deps`: `runGit` (the
+ * runner's git, if it has one), `large` (the roots whose last walk a bound ended, kept by the
+ * caller across calls, so a large tree is not walked in vain each time), `watch` (the runner's
+ * watchChanges, while auto sync is on) and `baselines` (kept by the caller: per watched root, what
+ * git named once its watch was ready). Resolves with `[{ dir, files, more, cut, source }]`: the
+ * changed files (absolute) under each root, whether more were found than listed or a bound
+ * stopped the walk before the end (then there may be more), `cut` (`{ stopped, filesSeen }`, or
+ * null) when a bound (its time, its files) ended it: then changes past what it read are not
+ * counted; `source`: "walk", "git" when git named the candidates after a bound ended the walk, or
+ * "watch" when what git named once the root's watch was ready and what the watch saw since were.
  */
-async function changedSinceIndex(changedSource, roots, runGit, large = new Set()) {
+async function changedSinceIndex(changedSource, roots, deps = {}) {
   if (typeof changedSource !== "function") return [];
+  const { runGit, large = new Set(), watch, baselines = new Map() } = deps;
   const found = [];
   for (const { dir, indexDir } of roots) {
     const since = await indexWrittenAt(indexDir);
     if (since === null) continue;
+    const among = (paths) => changedSource(dir, sourceChangesRequest(since, { indexDir, paths })).catch(() => null);
+    // A large root, while auto sync is on: watched. Once git has named the candidates after its
+    // watch was ready, those and the files the watch saw since are all there is to look at.
+    const watched =
+      watch && large.has(dir) ? await watch(dir, sourceChangesRequest(since, { indexDir })).catch(() => null) : null;
+    const kept = watched?.ready ? baselines.get(dir) : undefined;
+    let walked = kept && kept.epoch === watched.epoch ? await among([...kept.paths, ...watched.touched]) : null;
+    let source = walked && !walked.stopped ? "watch" : null;
+    if (!source) walked = null;
     // The candidates git names, looked at alone; null where git cannot name them all.
     const named = async () => {
       const paths = await gitCandidates(runGit, dir, since);
-      return paths && changedSource(dir, sourceChangesRequest(since, { indexDir, paths })).catch(() => null);
+      if (paths && watched?.ready) baselines.set(dir, { epoch: watched.epoch, paths });
+      return paths && among(paths);
     };
     // A root whose last walk a bound ended asks git first; a walk a bound ends hands over to git.
-    let walked = large.has(dir) ? await named() : null;
-    let source = walked ? "git" : "walk";
+    if (!walked && large.has(dir)) {
+      walked = await named();
+      source = walked ? "git" : null;
+    }
     if (!walked) {
+      source = "walk";
       try {
         walked = await changedSource(dir, sourceChangesRequest(since, { indexDir }));
       } catch {

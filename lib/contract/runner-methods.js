@@ -17,6 +17,8 @@ const RUNNER_METHODS = Object.freeze({
   setPackageCli: { binding: true, wasm: false, optional: true },
   stopWarm: { binding: true, wasm: false, optional: true },
   warmServers: { binding: true, wasm: false, optional: true },
+  watchChanges: { binding: true, wasm: false, optional: true },
+  unwatchChanges: { binding: true, wasm: false, optional: true },
   runnerInfo: { binding: false, wasm: false, optional: true },
 });
 

@@ -49,6 +49,12 @@ const NOT_FAILURES = new Set(["CODEGRAPH_INDEX_BUSY", "CODEGRAPH_CANCELLED"]);
  * roots, refresh and walkChanges), `glue` (run) and `say(ctx, text, type)`; `slot(ctx)` redraws
  * the status slot. `on` starts as saved for `cwd`.
  */
+/** What auto sync keeps while it is on, ended: the long-lived CodeGraph and the watches of large trees. */
+function releaseKept(glue) {
+  glue.unwatchChanges?.();
+  glue.stopWarm?.();
+}
+
 function createAutoSync({ state, glue, cwd, on, say, slot }) {
   const ws = path.resolve(cwd);
   // The session may have ended while a sync ran: Pi's ctx is stale then, and nobody is left to tell.
@@ -112,8 +118,8 @@ function createAutoSync({ state, glue, cwd, on, say, slot }) {
     /** The user turned it on or off (`/codegraph sync auto|manual`): the slot says so at once. */
     set(on, ctx) {
       sync.on = on;
-      // Off: no CodeGraph outlives a call again.
-      if (!on) glue.stopWarm?.();
+      // Off: no CodeGraph outlives a call again, and nothing is watched.
+      if (!on) releaseKept(glue);
       redraw(ctx);
     },
   };
@@ -170,7 +176,7 @@ function createAutoSync({ state, glue, cwd, on, say, slot }) {
     if (error?.code === "CODEGRAPH_CANCELLED") tell(ctx, autoSyncCancelledText(), "warning");
     else if (error && !NOT_FAILURES.has(error.code)) {
       sync.on = false; // said once: the next turn runs nothing
-      glue.stopWarm?.();
+      releaseKept(glue);
       let saved = true;
       try {
         saveSyncMode(state.agentDir, ws, false);

@@ -170,7 +170,8 @@ async function startSession(pi, ctx, packageGlue, peers) {
     // without an index time is left out by the walk).
     const roots = state.toolRoots().map((r) => ({ dir: r.dir, indexDir: state.diagnosisOf(r)?.indexDir }));
     let counted = false;
-    for (const found of await glue.changedSince(roots)) {
+    // While auto sync is on, a large root is watched (lib/api/disk-changes.js).
+    for (const found of await glue.changedSince(roots, { watch: state.autoSync?.on === true })) {
       if (state.ledger.noteChanged(found.dir, found.files, found.more, found.cut)) counted = true;
     }
     if (counted) slot(ctx);
@@ -308,7 +309,8 @@ async function startSession(pi, ctx, packageGlue, peers) {
       const ending = state.fullOutputs;
       state.fullOutputs = [];
       glue.releaseFullOutputs(ending);
-      // The long-lived CodeGraph auto sync's calls were answered by: its whole tree, now.
+      // What auto sync kept for the session: the long-lived CodeGraph (its whole tree) and the watches.
+      glue.unwatchChanges?.();
       return glue.stopWarm?.();
     },
   };

@@ -28,6 +28,7 @@ const HARMLESS = new Set([
   "releaseFullOutputs",
   "stopWarm",
   "warmServers",
+  "unwatchChanges",
 ]);
 
 /**

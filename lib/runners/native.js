@@ -166,6 +166,10 @@ const nativeBackend = {
   stopWarm: async () => (binding ? binding.stopWarm() : 0),
   /** The long-lived CodeGraphs running now (`[{ cwd, pid }]`). */
   warmServers: () => (binding ? binding.warmServers() : []),
+  /** The watch of a large tree's changes while auto sync is on (crates/core/src/change_watch.rs: Linux's inotify). */
+  watchChanges: async (cwd, request) => loadBinding().watchChanges(cwd, request),
+  /** Ends every watch; none without an addon. */
+  unwatchChanges: () => (binding ? binding.unwatchChanges() : 0),
   /** Nothing to release when the addon never loaded (it then never kept a file). */
   releaseFullOutputs: (paths) => (binding ? binding.releaseFullOutputs(paths ?? null) : 0),
   runnerInfo() {

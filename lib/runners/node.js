@@ -43,11 +43,16 @@ function runnerInfo() {
 /** The Node runner keeps no long-lived CodeGraph (the WebAssembly core cannot keep a process): a process per call. */
 const stopWarm = async () => 0;
 const warmServers = () => [];
+/** Nor a watch (WASI has no inotify): the count of changes stays git's or the walk's. */
+const watchChanges = async () => ({ ready: false, epoch: 0, touched: [], lost: "unsupported", dirs: 0 });
+const unwatchChanges = () => 0;
 
 module.exports = {
   runCommand,
   stopWarm,
   warmServers,
+  watchChanges,
+  unwatchChanges,
   setPackageCli,
   runnerInfo,
   diagnose,

@@ -78,6 +78,7 @@ const OWN_METHODS = {
   /** Only a runner already chosen can have started one (none is chosen to stop nothing). */
   stopWarm: async () => (chosen?.backend.stopWarm ? chosen.backend.stopWarm() : 0),
   warmServers: () => (chosen?.backend.warmServers ? chosen.backend.warmServers() : []),
+  unwatchChanges: () => (chosen?.backend.unwatchChanges ? chosen.backend.unwatchChanges() : 0),
 };
 /** Every runner method (lib/contract/runner-methods.js), each forwarded to the runner chosen on first use. */
 const defaultBackend = Object.fromEntries(

@@ -24,7 +24,8 @@
 //! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_lex, source_pattern
 //!   (numbers, facts, the caller's environment, OS primitives, a source file's tokens and definitions)
 //! - floor 1: access, command, full_output, index_copy, index_dir, lock_holders, manifest, resources, source_context, source_outline, source_walk
-//! - floor 2: discovery, index_writer, limits, preflight, source_scan (the bounded source search)
+//! - floor 2: change_watch, discovery, index_writer, limits, preflight, source_scan (the bounded
+//!   source search; the watch of a large tree while auto sync is on)
 //! - floor 3: environment, runner, source_changes
 //! - floor 4: git_run, version, warm (git as a child, CodeGraph's rules; the CLI's version; the
 //!   long-lived CodeGraph that answers when auto sync is on)
@@ -33,6 +34,8 @@
 #[cfg(not(target_family = "wasm"))]
 pub mod access;
 pub mod caps;
+#[cfg(any(target_os = "linux", target_os = "android"))]
+pub mod change_watch;
 #[cfg(not(target_family = "wasm"))]
 pub mod command;
 #[cfg(not(target_family = "wasm"))]

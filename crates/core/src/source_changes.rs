@@ -26,8 +26,9 @@ pub struct ChangeScan {
   pub max_paths: usize,
   pub deadline: Duration,
   /// When given, no walk: only these workspace-relative, `/`-separated paths are looked at (the
-  /// candidates git names: lib/api/disk-changes.js), by the same rules (extension, skipped
-  /// directories, never through a link). One with an empty, `.` or `..` component is left out.
+  /// candidates git or a watcher names: lib/api/disk-changes.js), by the same rules (extension,
+  /// skipped directories, never through a link, what the ignore files leave out:
+  /// `SourceFiles::reaches`). One with an empty, `.` or `..` component is left out.
   pub only: Option<Vec<String>>,
 }
 
@@ -117,6 +118,11 @@ fn changed_among(root: &Path, scan: &ChangeScan, paths: &[String]) -> ChangeOutc
   let started = Instant::now();
   let since = scan.since_ms();
   let mut outcome = ChangeOutcome::default();
+  // Sorted, so that paths in the same directories read its ignore files once.
+  let mut paths: Vec<&String> = paths.iter().collect();
+  paths.sort_unstable();
+  paths.dedup();
+  let mut reach = SourceFiles::along(root, scan.skip.clone(), started, scan.deadline);
   for rel in paths {
     if started.elapsed() >= scan.deadline {
       outcome.stopped = Some(ScanStop::Deadline);
@@ -136,7 +142,12 @@ fn changed_among(root: &Path, scan: &ChangeScan, paths: &[String]) -> ChangeOutc
     let wanted = Path::new(name)
       .extension()
       .is_some_and(|x| scan.wants(&x.to_string_lossy()));
-    if !wanted {
+    // What the walk would not reach (an ignored file or directory, a link on the way) is not counted.
+    if !wanted || !reach.reaches(rel) {
+      if reach.stopped.is_some() {
+        outcome.stopped = Some(ScanStop::Deadline);
+        break;
+      }
       continue;
     }
     // Never followed: a link is no file here, as in the walk.

@@ -21,6 +21,8 @@ use ignore::Match;
 
 use crate::files::{open_workspace_file, read_prefix};
 
+mod reach;
+
 /// An ignore file's bytes past this are not read (a real one is a few KB; one of megabytes would
 /// cost seconds to compile): the first lines count, the file is counted as cut.
 pub const MAX_IGNORE_FILE_BYTES: u64 = 64 * 1024;
@@ -117,6 +119,8 @@ pub struct SourceFiles<'a> {
   pub stopped: Option<WalkStop>,
   /// Ignore files longer than [`MAX_IGNORE_FILE_BYTES`], read only in part.
   pub ignore_files_cut: usize,
+  /// The directories entered, when asked for ([`SourceFiles::entering`]).
+  entered: Option<Vec<PathBuf>>,
 }
 
 const NEVER: &dyn Fn() -> bool = &|| false;
@@ -143,6 +147,7 @@ impl<'a> SourceFiles<'a> {
       cancelled,
       stopped: None,
       ignore_files_cut: 0,
+      entered: None,
     };
     // `.git/info/exclude`, when `.git` and `.git/info` are directories (not links, not a
     // worktree's `.git` file, whose exclude lives outside the workspace).
@@ -153,6 +158,18 @@ impl<'a> SourceFiles<'a> {
     }
     walk.enter(root.to_path_buf());
     walk
+  }
+
+  /// The same walk, keeping every directory it enters (the root first): [`SourceFiles::entered`].
+  #[must_use]
+  pub fn entering(mut self) -> Self {
+    self.entered = Some(self.stack.iter().map(|l| l.dir.clone()).collect());
+    self
+  }
+
+  /// The directories entered so far (with [`SourceFiles::entering`]; else none).
+  pub fn entered(&mut self) -> Vec<PathBuf> {
+    self.entered.take().unwrap_or_default()
   }
 
   fn should_stop(&mut self) -> bool {
@@ -219,6 +236,9 @@ impl<'a> SourceFiles<'a> {
     } else {
       None
     };
+    if let Some(entered) = &mut self.entered {
+      entered.push(dir.clone());
+    }
     self.stack.push(Level {
       dir,
       pending,
