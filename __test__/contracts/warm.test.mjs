@@ -90,17 +90,24 @@ describe("the long-lived CodeGraph", { skip: !native && "the native addon only" 
     });
   }
 
-  test("a server that exits without answering leaves the call to a process", async () => {
-    const ws = makeWorkspace();
-    await watched(
-      async (runs) => {
-        const answer = await pkg.explore("who calls main", ws, null, warm);
-        assert.equal(answer.details.warm, undefined);
-        assert.deepEqual(runs(), ["serve --mcp", "explore --"]);
-      },
-      { FAKE_CG_SERVE: "die" },
-    );
-  });
+  for (const [mode, what] of [
+    ["die", "exits without answering"],
+    ["flood", "answers with a line longer than the runner reads"],
+  ]) {
+    test(`a server that ${what} is stopped and leaves the call to a process`, async () => {
+      const ws = makeWorkspace();
+      await watched(
+        async (runs, pids) => {
+          const answer = await pkg.explore("who calls main", ws, null, warm);
+          assert.equal(answer.details.warm, undefined);
+          assert.deepEqual(runs(), ["serve --mcp", "explore --"]);
+          assert.equal(isAlive(pids().server), false);
+          assert.deepEqual(pkg.warmServers(), []);
+        },
+        { FAKE_CG_SERVE: mode },
+      );
+    });
+  }
 
   test("a call the server declines (a JSON-RPC error) runs as a process; the server stays for the next", async () => {
     const ws = makeWorkspace();

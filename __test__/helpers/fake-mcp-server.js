@@ -6,7 +6,8 @@
 // - "die": the process exits at a tools/call without answering (the call runs as a process);
 // - "error": answered with `isError` (the CLI's exit 1);
 // - "decline-once": the first tools/call gets a JSON-RPC error, the next ones answers;
-// - "refuse": exits 1 at once, as CodeGraph's server does when another server holds the index.
+// - "refuse": exits 1 at once, as CodeGraph's server does when another server holds the index;
+// - "flood": answers a tools/call with one line longer than the runner reads (34 MiB).
 // FAKE_CG_SERVE_PIDS names a file the fake writes `{ server, grandchild }` to once both run (a
 // grandchild in its process group, which must die with it). It exits when its stdin closes, as
 // CodeGraph's server does.
@@ -46,6 +47,12 @@ module.exports = function serve(env) {
     if (message.method !== "tools/call") return;
     if (mode === "hang") return;
     if (mode === "die") process.exit(3);
+    if (mode === "flood") {
+      process.stdout.write(
+        `{"jsonrpc":"2.0","id":${message.id},"result":{"content":[{"type":"text","text":"${"x".repeat(34 << 20)}"}]}}\n`,
+      );
+      return;
+    }
     if (mode === "decline-once" && answered === 0 && !declined) {
       declined = true;
       send({ id: message.id, error: { code: -32602, message: "invalid params" } });
