@@ -13,24 +13,7 @@ use super::{is_real_dir, Level, SkippedDirs, SourceFiles, NEVER};
 impl SourceFiles<'_> {
   /// A walk that enters nothing yet, for [`SourceFiles::reaches`].
   pub fn along(root: &Path, skip: SkippedDirs, started: Instant, deadline: Duration) -> Self {
-    let mut walk = SourceFiles {
-      root: root.to_path_buf(),
-      skip,
-      exclude: None,
-      stack: Vec::new(),
-      started,
-      deadline,
-      cancelled: NEVER,
-      stopped: None,
-      ignore_files_cut: 0,
-      entered: None,
-    };
-    let git = root.join(".git");
-    let info = git.join("info");
-    if is_real_dir(&git) && is_real_dir(&info) {
-      walk.exclude = walk.ignore_file(root, &info.join("exclude"));
-    }
-    walk
+    Self::unentered(root, skip, started, deadline, NEVER)
   }
 
   /// Whether the walk reaches `rel` (`/`-separated, under the root; components already checked
@@ -94,6 +77,17 @@ mod tests {
 
   use super::super::{SkippedDirs, SourceFiles};
 
+  /// Kept, ignored by a pattern, re-included, in an ignored directory, in another, in a skipped one.
+  const FILES: [&str; 7] = [
+    "src/a.ts",
+    "src/keep.gen.ts",
+    "src/x.gen.ts",
+    "src/gen/b.ts",
+    "dist/c.ts",
+    "node_modules/x/d.ts",
+    "docs/e.ts",
+  ];
+
   #[test]
   fn reaches_what_the_walk_yields_and_nothing_else() {
     let dir = tempfile::tempdir().unwrap();
@@ -103,15 +97,7 @@ mod tests {
     }
     fs::write(root.join(".gitignore"), "dist/\n*.gen.ts\n").unwrap();
     fs::write(root.join("src/.gitignore"), "gen/\n!keep.gen.ts\n").unwrap();
-    for f in [
-      "src/a.ts",
-      "src/keep.gen.ts",
-      "src/x.gen.ts",
-      "src/gen/b.ts",
-      "dist/c.ts",
-      "node_modules/x/d.ts",
-      "docs/e.ts",
-    ] {
+    for f in FILES {
       fs::write(root.join(f), "x").unwrap();
     }
     #[cfg(unix)]
@@ -130,16 +116,8 @@ mod tests {
     };
     assert_eq!(walked, ["docs/e.ts", "src/a.ts", "src/keep.gen.ts"]);
     let mut along = SourceFiles::along(root, skip, Instant::now(), Duration::from_secs(10));
-    let mut asked = vec![
-      "src/a.ts",
-      "src/keep.gen.ts",
-      "src/x.gen.ts",
-      "src/gen/b.ts",
-      "dist/c.ts",
-      "node_modules/x/d.ts",
-      "docs/e.ts",
-      "linked/e.ts",
-    ];
+    // Each file, and one reached through a link (never followed).
+    let mut asked: Vec<&str> = FILES.iter().copied().chain(["linked/e.ts"]).collect();
     asked.sort_unstable();
     let reached: Vec<&str> = asked.into_iter().filter(|p| along.reaches(p)).collect();
     assert_eq!(reached, ["docs/e.ts", "src/a.ts", "src/keep.gen.ts"]);
