@@ -45,16 +45,19 @@ function saveSyncMode(agentDir, cwd, on) {
 const NOT_FAILURES = new Set(["CODEGRAPH_INDEX_BUSY", "CODEGRAPH_CANCELLED"]);
 
 /**
+ * What auto sync keeps while it is on, ended (auto sync off, failed, or the session's end): the
+ * watches of large trees, and the long-lived CodeGraph (resolves once its whole tree is stopped).
+ */
+function releaseKept(glue) {
+  glue.unwatchChanges?.();
+  return glue.stopWarm?.();
+}
+
+/**
  * The session's auto sync over `state` (lib/pi/session-state.js: the ledger, readiness, the
  * roots, refresh and walkChanges), `glue` (run) and `say(ctx, text, type)`; `slot(ctx)` redraws
  * the status slot. `on` starts as saved for `cwd`.
  */
-/** What auto sync keeps while it is on, ended: the long-lived CodeGraph and the watches of large trees. */
-function releaseKept(glue) {
-  glue.unwatchChanges?.();
-  glue.stopWarm?.();
-}
-
 function createAutoSync({ state, glue, cwd, on, say, slot }) {
   const ws = path.resolve(cwd);
   // The session may have ended while a sync ran: Pi's ctx is stale then, and nobody is left to tell.
@@ -191,4 +194,4 @@ function createAutoSync({ state, glue, cwd, on, say, slot }) {
   return sync;
 }
 
-module.exports = { SYNC_MODES, createAutoSync, loadSyncMode, saveSyncMode };
+module.exports = { SYNC_MODES, createAutoSync, loadSyncMode, releaseKept, saveSyncMode };

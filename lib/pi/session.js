@@ -14,7 +14,7 @@ const { statusColour, statusText } = require("./status-slot.js");
 const { createTool } = require("./tools/registration.js");
 const { FOCUSED_NAMES } = require("./tools/focused.js");
 const { agentDirOf, choiceFor } = require("./tools/choice.js");
-const { createAutoSync, loadSyncMode } = require("./auto-sync.js");
+const { createAutoSync, loadSyncMode, releaseKept } = require("./auto-sync.js");
 const { notServingText } = require("../words/command.js");
 
 // What only a typed /codegraph needs (the verbs, /codegraph projects and /codegraph tools) loads
@@ -309,9 +309,8 @@ async function startSession(pi, ctx, packageGlue, peers) {
       const ending = state.fullOutputs;
       state.fullOutputs = [];
       glue.releaseFullOutputs(ending);
-      // What auto sync kept for the session: the long-lived CodeGraph (its whole tree) and the watches.
-      glue.unwatchChanges?.();
-      return glue.stopWarm?.();
+      // What auto sync kept for the session: the watches and the long-lived CodeGraph (its whole tree).
+      return releaseKept(glue);
     },
   };
 }
