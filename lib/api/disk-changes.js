@@ -69,38 +69,37 @@ async function changedSinceIndex(changedSource, roots, deps = {}) {
   for (const { dir, indexDir } of roots) {
     const since = await indexWrittenAt(indexDir);
     if (since === null) continue;
-    const among = (paths) => changedSource(dir, sourceChangesRequest(since, { indexDir, paths })).catch(() => null);
-    // A large root, while auto sync is on: watched. Once git has named the candidates after its
-    // watch was ready, those and the files the watch saw since are all there is to look at.
-    const watched =
-      watch && large.has(dir) ? await watch(dir, sourceChangesRequest(since, { indexDir })).catch(() => null) : null;
-    const kept = watched?.ready ? baselines.get(dir) : undefined;
-    let walked = kept && kept.epoch === watched.epoch ? await among([...kept.paths, ...watched.touched]) : null;
-    let source = walked && !walked.stopped ? "watch" : null;
-    if (!source) walked = null;
-    // The candidates git names, looked at alone; null where git cannot name them all.
-    const named = async () => {
+    const request = (paths) => sourceChangesRequest(since, { indexDir, paths });
+    const among = (paths) => changedSource(dir, request(paths)).catch(() => null);
+    // A large root, while auto sync is on: watched (the watch starts at the first ask).
+    const watched = watch && large.has(dir) ? await watch(dir, request()).catch(() => null) : null;
+    /** The candidates git names, looked at alone (kept once the watch is ready); null where git cannot name them all. */
+    const byGit = async () => {
       const paths = await gitCandidates(runGit, dir, since);
       if (paths && watched?.ready) baselines.set(dir, { epoch: watched.epoch, paths });
       return paths && among(paths);
     };
-    // A root whose last walk a bound ended asks git first; a walk a bound ends hands over to git.
-    if (!walked && large.has(dir)) {
-      walked = await named();
-      source = walked ? "git" : null;
-    }
-    if (!walked) {
-      source = "walk";
-      try {
-        walked = await changedSource(dir, sourceChangesRequest(since, { indexDir }));
-      } catch {
-        continue;
-      }
+    /** What git named once this watch was ready, and the files it saw written since: all there is to look at. */
+    const byWatch = async () => {
+      const kept = watched?.ready ? baselines.get(dir) : undefined;
+      if (!kept || kept.epoch !== watched.epoch) return null;
+      const seen = await among([...kept.paths, ...watched.touched]);
+      return seen && !seen.stopped ? seen : null;
+    };
+    /** The bounded walk; a walk a bound ends hands over to git, and the root asks git first from then on. */
+    const byWalk = async () => {
+      const walked = await changedSource(dir, request()).catch(() => null);
+      if (!walked) return null;
       if (walked.stopped) large.add(dir);
       else large.delete(dir);
-      const instead = walked.stopped ? await named() : null;
-      if (instead) [walked, source] = [instead, "git"];
-    }
+      const instead = walked.stopped ? await byGit() : null;
+      return instead ? { walked: instead, source: "git" } : { walked, source: "walk" };
+    };
+    const tagged = (walked, source) => (walked ? { walked, source } : null);
+    const counted =
+      tagged(await byWatch(), "watch") ?? (large.has(dir) ? tagged(await byGit(), "git") : null) ?? (await byWalk());
+    if (!counted) continue;
+    const { walked, source } = counted;
     const files = walked.paths.map((p) => path.resolve(dir, ...p.split("/")));
     const more = walked.changed > walked.paths.length || (walked.changed > 0 && Boolean(walked.stopped));
     const cut = walked.stopped ? { stopped: walked.stopped, filesSeen: walked.filesSeen } : null;
