@@ -30,14 +30,9 @@ pub fn watch_changes(cwd: String, request: SourceChangesRequest) -> ChangeWatchR
   #[cfg(any(target_os = "linux", target_os = "android"))]
   {
     let scan = changes_request(request);
-    let extensions = scan
-      .extensions
-      .iter()
-      .map(|e| e.to_ascii_lowercase())
-      .collect();
     let r = pi_codegraph_core::change_watch::watch_changes(
       std::path::Path::new(&cwd),
-      extensions,
+      scan.extensions,
       scan.skip,
     );
     ChangeWatchReport {

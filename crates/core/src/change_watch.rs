@@ -20,6 +20,7 @@ use std::time::{Duration, Instant};
 
 use inotify::{EventMask, Inotify, WatchDescriptor, WatchMask};
 
+use crate::files::name_listed;
 use crate::source_walk::{shown_path, SkippedDirs, SourceFiles};
 
 /// At most this many directories are watched (a watch each, from the user's inotify limit).
@@ -63,7 +64,7 @@ fn watches() -> &'static Mutex<HashMap<PathBuf, Arc<Watch>>> {
   WATCHES.get_or_init(Mutex::default)
 }
 
-/// The watch of `root` (extensions lowercase, without the dot), started if none runs or the last
+/// The watch of `root` (extensions without the dot, as the walk's), started if none runs or the last
 /// one was lost (that loss is reported once, with the new one's epoch).
 pub fn watch_changes(root: &Path, extensions: Vec<String>, skip: SkippedDirs) -> WatchReport {
   static EPOCHS: AtomicU64 = AtomicU64::new(1);
@@ -156,13 +157,7 @@ fn run(watch: &Watch, root: &Path, extensions: &[String], skip: &SkippedDirs) {
     state.ready = true;
     state.dirs = dirs.len();
   }
-  let wants = |name: &str| {
-    Path::new(name).extension().is_some_and(|x| {
-      extensions
-        .iter()
-        .any(|e| e.eq_ignore_ascii_case(&x.to_string_lossy()))
-    })
-  };
+  let wants = |name: &str| name_listed(extensions, name);
   let mut buffer = vec![0u8; 64 * 1024];
   while !watch.stop.load(Ordering::Relaxed) {
     if !readable(&inotify, 250) {

@@ -112,6 +112,19 @@ pub fn written_ms(metadata: &std::fs::Metadata) -> u64 {
   modified
 }
 
+/// Whether `extension` (without the dot) is one of `extensions`, compared without regard to ASCII
+/// case: the rule every walk of source files uses to tell which files it looks at.
+pub fn extension_listed(extensions: &[String], extension: &str) -> bool {
+  extensions.iter().any(|e| e.eq_ignore_ascii_case(extension))
+}
+
+/// Whether the file named `name` has one of `extensions` ([`extension_listed`]).
+pub fn name_listed(extensions: &[String], name: &str) -> bool {
+  Path::new(name)
+    .extension()
+    .is_some_and(|x| extension_listed(extensions, &x.to_string_lossy()))
+}
+
 /// `p` is `home` or below it, by components; on Windows without regard to case (a PATH entry
 /// may spell the workspace `c:\users\…` while it resolves to `C:\Users\…`).
 pub fn within(p: &Path, home: &Path) -> bool {

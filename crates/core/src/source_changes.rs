@@ -10,7 +10,7 @@
 use std::path::Path;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use crate::files::written_ms;
+use crate::files::{extension_listed, name_listed, written_ms};
 use crate::source_scan::ScanStop;
 use crate::source_walk::{SkippedDirs, SourceFiles};
 
@@ -43,10 +43,7 @@ impl ChangeScan {
 
   /// Whether files of `extension` (without the dot) are looked at.
   fn wants(&self, extension: &str) -> bool {
-    self
-      .extensions
-      .iter()
-      .any(|e| e.eq_ignore_ascii_case(extension))
+    extension_listed(&self.extensions, extension)
   }
 }
 
@@ -139,9 +136,7 @@ fn changed_among(root: &Path, scan: &ChangeScan, paths: &[String]) -> ChangeOutc
     {
       continue;
     }
-    let wanted = Path::new(name)
-      .extension()
-      .is_some_and(|x| scan.wants(&x.to_string_lossy()));
+    let wanted = name_listed(&scan.extensions, name);
     // What the walk would not reach (an ignored file or directory, a link on the way) is not counted.
     if !wanted || !reach.reaches(rel) {
       if reach.stopped.is_some() {

@@ -23,7 +23,7 @@ use grep_searcher::sinks::Bytes;
 use grep_searcher::{BinaryDetection, SearcherBuilder};
 use regex::Regex;
 
-use crate::files::{open_workspace_file, read_prefix, written_ms};
+use crate::files::{extension_listed, open_workspace_file, read_prefix, written_ms};
 use crate::source_context::{prefix, FileFacts, Lines, Place};
 use crate::source_lex::language_of_extension;
 pub use crate::source_pattern::ScanPatternError;
@@ -141,10 +141,7 @@ pub struct ScanOutcome {
 }
 
 fn applies(rule: &ScanRule, extension: &str) -> bool {
-  rule
-    .extensions
-    .iter()
-    .any(|e| e.eq_ignore_ascii_case(extension))
+  extension_listed(&rule.extensions, extension)
 }
 
 /// A context's patterns, compiled once (and the scan's own, to tell code from text).

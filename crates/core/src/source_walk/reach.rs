@@ -56,12 +56,8 @@ impl SourceFiles<'_> {
 
   /// Enters `dir` for its `.gitignore` alone (nothing listed).
   fn push(&mut self, dir: PathBuf) {
-    let file = dir.join(".gitignore");
-    let ignore = if std::fs::symlink_metadata(&file).is_ok() {
-      self.ignore_file(&dir, &file)
-    } else {
-      None
-    };
+    // None where there is none, or it is no regular file reached without a link.
+    let ignore = self.ignore_file(&dir, &dir.join(".gitignore"));
     self.stack.push(Level {
       dir,
       pending: Vec::new(),
