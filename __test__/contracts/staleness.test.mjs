@@ -123,6 +123,20 @@ for (const impl of implementations) {
       assert.equal(r.details.staleFiles, undefined);
     });
 
+    test("an empty codegraph.db-wal is no write (CodeGraph opened the index, as `unlock` does); a -wal with frames is", async () => {
+      const { ws, T } = workspace({ "src/a.ts": "new" });
+      const wal = path.join(ws, ".codegraph", "codegraph.db-wal");
+      fs.writeFileSync(wal, "");
+      fs.utimesSync(wal, T + 200, T + 200);
+      const answer = "1. a (src/a.ts:1)\n";
+      const opened = await answerWith(pkg, ws, answer);
+      assert.deepEqual(opened.details.staleFiles, [{ path: "src/a.ts", state: "changed" }]);
+      fs.writeFileSync(wal, Buffer.alloc(4096, 1));
+      fs.utimesSync(wal, T + 200, T + 200);
+      const written = await answerWith(pkg, ws, answer);
+      assert.equal(written.details.staleFiles, undefined);
+    });
+
     test("a file's own symbol in CodeGraph's per-file list (`compiler.py:1` after its path) is not a root-level file", async () => {
       const { ws } = workspace({ "django/db/models/sql/compiler.py": "old" });
       // As CodeGraph 1.6.1 lists a file's symbols on Django: the file node is `<name>:1`.

@@ -86,7 +86,10 @@ for (const impl of implementations) {
         assert.ok(ui.confirms.at(-1).body.includes(`Removes ${lock}`), ui.confirms.at(-1).body);
         assert.match(unlocked, /^\/codegraph unlock: done/);
         assert.equal(fs.existsSync(lock), false, "CodeGraph's unlock removed the lock we named");
-        assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph");
+        // Unlock opened the index (an empty -wal) but wrote nothing: the edit is still after it.
+        // Bare /codegraph waits for the walk the turn began.
+        assert.match(await said(""), /^pi-codegraph: ready, 1 file changed since the index: src\/index\.ts/);
+        assert.equal(ui.statuses.get("codegraph"), "⬡ codegraph · 1 file changed since the index");
       });
     });
   });

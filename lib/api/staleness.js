@@ -204,13 +204,17 @@ async function fileState(root, realRoot, segments, indexMs) {
   return null;
 }
 
-/** When the index in `indexDir` was last written (ms): the newest of the db and its -wal; null when there is none. */
+/**
+ * When the index in `indexDir` was last written (ms): the newest of the db and its -wal; null when
+ * there is none. An empty -wal is no write: SQLite makes one whenever CodeGraph opens the index (a
+ * reader, `codegraph unlock`), and a write leaves frames in it or moves the db's own time.
+ */
 async function indexWrittenAt(indexDir) {
   if (typeof indexDir !== "string" || indexDir === "") return null;
   const times = await Promise.all(
     INDEX_FILES.map((f) =>
       fsp.stat(path.join(indexDir, f)).then(
-        (st) => st.mtimeMs,
+        (st) => (st.size > 0 || f === INDEX_FILES[0] ? st.mtimeMs : null),
         () => null,
       ),
     ),
