@@ -94,10 +94,12 @@ export function packedTarballs() {
  * npm runs offline; the binary package, which the registry would deliver as the main one's
  * optional dependency, is put into the same npm project first. Resolves with
  * `{ result, dir }`: Pi's exit and output, and the installed copy's directory. `piCommand`: another
- * Pi executable (runPi's), such as Pi's Bun-compiled binary.
+ * Pi executable (runPi's), such as Pi's Bun-compiled binary. `binary: false`: the binary package is
+ * left out, as on a platform the release has none for (the WebAssembly core then runs).
  */
-export async function installPacked({ cwd, env, project = false, piCommand }) {
-  const { main, platform } = packedTarballs();
+export async function installPacked({ cwd, env, project = false, piCommand, binary = true }) {
+  const { main } = packedTarballs();
+  const platform = binary ? packedTarballs().platform : null;
   const prefix = project ? path.join(cwd, ".pi", "npm") : path.join(env.PI_CODING_AGENT_DIR, "npm");
   const npmEnv = {
     ...env,
