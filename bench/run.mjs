@@ -23,6 +23,7 @@ import {
 /** The figures that need the setup (the fake CLI, the addon, the Rust floor, Pi's exec), in the order they run. */
 const NEEDS_SETUP = new Set([
   "overhead",
+  "output",
   "flood",
   "abort",
   "concurrency",

@@ -1,6 +1,8 @@
 //! `run`'s arguments (a command description, the workspace, a signal, options) read out of
 //! whatever JS passed. Nothing here trusts napi's typed conversion: a wrong type must reject with
-//! a stable CODEGRAPH_* code, not napi's untyped error (or a wrapped u32).
+//! a stable CODEGRAPH_* code, not napi's untyped error (or a wrapped u32). The reading is both
+//! builds' ([`read_call`]; the WebAssembly build's `readCall`, src/output.rs); the signal and the
+//! progress callback are linked natively here, by the Node runner in JS.
 
 use std::time::Duration;
 
@@ -8,14 +10,67 @@ use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unkno
 use napi::{Env, ValueType};
 use pi_codegraph_core::command::{Command, MAX_WRITE_TIMEOUT};
 use pi_codegraph_core::errors::{CodegraphError, OptionsReason, WorkspaceReason};
+#[cfg(not(target_family = "wasm"))]
 use pi_codegraph_core::runner::Cancel;
 
+#[cfg(not(target_family = "wasm"))]
 use crate::abort::AbortLink;
+#[cfg(not(target_family = "wasm"))]
 use crate::types::ProgressCallback;
 
 mod command;
 
-/// `run`'s arguments, checked.
+/// A call's arguments as read: the command, the workspace, the timeout (the caller's
+/// `options.timeoutMs`, else the command's own) and `options.onProgress` (a function, or none).
+pub struct Call<'env> {
+  pub command: Command,
+  /// Read as UTF-8 (the Node runner keeps the caller's own string, once this says it is one).
+  #[cfg_attr(target_family = "wasm", allow(dead_code))]
+  pub cwd: String,
+  pub timeout: Duration,
+  pub on_progress: Option<Unknown<'env>>,
+}
+
+/// Reads the command, the workspace and the options, in explore's order: the request (the
+/// positional text), the workspace, the rest. The first problem wins; a JS exception a getter or
+/// Proxy trap left pending is cleared, since the call rejects instead.
+pub fn read_call<'env>(
+  env: &Env,
+  command: &Unknown<'env>,
+  cwd: &Unknown<'env>,
+  options: Option<Unknown<'env>>,
+) -> Result<Call<'env>, CodegraphError> {
+  let read = || {
+    let description = command::description(command)?;
+    let positional = command::positional(&description)?;
+    let cwd = string_arg(cwd).ok_or_else(|| CodegraphError::Workspace {
+      path: std::path::PathBuf::new(),
+      reason: WorkspaceReason::NotString,
+      denied: false,
+    })?;
+    let command = command::rest(&description, positional)?;
+    let (timeout, on_progress) = parse_options(options)?;
+    let timeout = timeout.unwrap_or(command.timeout);
+    if command.writes_index && timeout > MAX_WRITE_TIMEOUT {
+      return Err(invalid_options(OptionsReason::WriteTimeout {
+        field: "options.timeoutMs",
+        max_ms: MAX_WRITE_TIMEOUT.as_millis() as u64,
+      }));
+    }
+    Ok(Call {
+      command,
+      cwd,
+      timeout,
+      on_progress,
+    })
+  };
+  let read = read();
+  clear_pending_exception(env);
+  read
+}
+
+/// `run`'s arguments, checked, with the progress callback the addon calls.
+#[cfg(not(target_family = "wasm"))]
 pub struct RunArgs {
   pub command: Command,
   pub cwd: String,
@@ -24,9 +79,9 @@ pub struct RunArgs {
   pub on_progress: Option<ProgressCallback>,
 }
 
-/// Reads the arguments and links the signal to `cancel`. The first problem wins and every later
-/// check is skipped; a JS exception a getter or Proxy trap left pending is cleared, since the
-/// promise rejects instead.
+/// Reads the arguments ([`read_call`]) and links the signal to `cancel`. The first problem wins
+/// and every later check is skipped.
+#[cfg(not(target_family = "wasm"))]
 pub fn run_args(
   env: &Env,
   command: &Unknown,
@@ -36,28 +91,21 @@ pub fn run_args(
   cancel: &Cancel,
 ) -> (Result<RunArgs, CodegraphError>, Option<AbortLink>) {
   let read = || {
-    // In explore's order: the request (the positional text), the workspace, the rest.
-    let description = command::description(command)?;
-    let positional = command::positional(&description)?;
-    let cwd = string_arg(cwd).ok_or_else(|| CodegraphError::Workspace {
-      path: std::path::PathBuf::new(),
-      reason: WorkspaceReason::NotString,
-      denied: false,
-    })?;
-    let command = command::rest(&description, positional)?;
-    let (timeout, on_progress) = parse_options(env, options)?;
-    let timeout = timeout.unwrap_or(command.timeout);
-    if command.writes_index && timeout > MAX_WRITE_TIMEOUT {
-      return Err(invalid_options(OptionsReason::WriteTimeout {
-        field: "options.timeoutMs",
-        max_ms: MAX_WRITE_TIMEOUT.as_millis() as u64,
-      }));
-    }
+    let call = read_call(env, command, cwd, options)?;
+    let on_progress = match call.on_progress {
+      // SAFETY: both handles belong to the current call's live environment, and the value was
+      // checked to be a function, which is what the threadsafe function wraps.
+      Some(f) => Some(
+        unsafe { ProgressCallback::from_napi_value(env.raw(), f.raw()) }
+          .map_err(|_| invalid_options(OptionsReason::ProgressUnusable))?,
+      ),
+      None => None,
+    };
     let link = link_signal(env, signal, cancel)?;
     let args = RunArgs {
-      command,
-      cwd,
-      timeout,
+      command: call.command,
+      cwd: call.cwd,
+      timeout: call.timeout,
       on_progress,
     };
     Ok((args, link))
@@ -71,6 +119,7 @@ pub fn run_args(
 }
 
 /// Links the caller's signal to `cancel`. An already aborted signal rejects at once.
+#[cfg(not(target_family = "wasm"))]
 pub(crate) fn link_signal(
   env: &Env,
   signal: Option<Unknown>,
@@ -120,9 +169,8 @@ fn invalid_options(reason: OptionsReason) -> CodegraphError {
 
 /// `{ timeoutMs?, onProgress? }` as a caller may really pass it (no timeout: the command's).
 fn parse_options(
-  env: &Env,
   options: Option<Unknown>,
-) -> Result<(Option<Duration>, Option<ProgressCallback>), CodegraphError> {
+) -> Result<(Option<Duration>, Option<Unknown>), CodegraphError> {
   let defaults = (None, None);
   let Some(options) = options else {
     return Ok(defaults);
@@ -140,15 +188,10 @@ fn parse_options(
       .map_err(|_| invalid_options(OptionsReason::Unreadable { field: name }))
   };
   let timeout = timeout_ms(&field("timeoutMs")?, "options.timeoutMs")?;
-  let progress_value = field("onProgress")?;
-  let on_progress = match progress_value.get_type() {
+  let progress = field("onProgress")?;
+  let on_progress = match progress.get_type() {
     Ok(ValueType::Undefined | ValueType::Null) => None,
-    Ok(ValueType::Function) => Some(
-      // SAFETY: both handles belong to the current call's live environment, and the value was
-      // just checked to be a function, which is what the threadsafe function wraps.
-      unsafe { ProgressCallback::from_napi_value(env.raw(), progress_value.raw()) }
-        .map_err(|_| invalid_options(OptionsReason::ProgressUnusable))?,
-    ),
+    Ok(ValueType::Function) => Some(progress),
     _ => return Err(invalid_options(OptionsReason::OnProgress)),
   };
   Ok((timeout, on_progress))

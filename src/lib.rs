@@ -1,11 +1,12 @@
 //! The napi surface of pi-codegraph: `runCommand()`, `runGit()`, `diagnose()`,
 //! `releaseFullOutputs()`, `setPackageCli()` and the contract's limits (src/runner_calls.rs),
 //! `scanSource()`, `changedSource()` (src/source_scan.rs) and `outlineSource()`
-//! (src/source_outline.rs), `copyIndex()` (src/index_copy.rs); built for WebAssembly, the source calls alone (src/wasm.rs). Only
-//! conversion lives in this crate: `args` reads the JS arguments, `abort` links an `AbortSignal`,
-//! `env_capture` reads the environment as JS sees it, `convert` turns the core's results into JS
-//! values, and `types` declares their shapes. Everything that does the work is in
-//! `pi-codegraph-core` (crates/core).
+//! (src/source_outline.rs), `copyIndex()` (src/index_copy.rs). Built for WebAssembly: the source
+//! calls (src/wasm.rs), a run's output collectors (src/output.rs), and a call's arguments and its
+//! exit's verdict (src/call.rs). Only conversion lives in this crate: `args` reads the JS
+//! arguments, `abort` links an `AbortSignal`, `env_capture` reads the environment as JS sees it,
+//! `convert` turns the core's results into JS values, and `types` declares their shapes.
+//! Everything that does the work is in `pi-codegraph-core` (crates/core).
 
 // napi-rs hands every call and callback a `&Env` and its APIs borrow it; passing it by value
 // instead would only differ from every napi-rs example.
@@ -16,8 +17,9 @@
 // (src/wasm.rs) for the JS runner's worker.
 #[cfg(not(target_family = "wasm"))]
 mod abort;
-#[cfg(not(target_family = "wasm"))]
 mod args;
+#[cfg(target_family = "wasm")]
+mod call;
 #[cfg(not(target_family = "wasm"))]
 mod change_watch;
 #[cfg(not(target_family = "wasm"))]
@@ -25,6 +27,8 @@ mod convert;
 #[cfg(not(target_family = "wasm"))]
 mod env_capture;
 mod index_copy;
+#[cfg(target_family = "wasm")]
+mod output;
 #[cfg(not(target_family = "wasm"))]
 mod runner_calls;
 #[cfg(not(target_family = "wasm"))]
@@ -38,9 +42,13 @@ mod types;
 #[cfg(target_family = "wasm")]
 mod wasm;
 
+#[cfg(target_family = "wasm")]
+pub use call::*;
 #[cfg(not(target_family = "wasm"))]
 pub use change_watch::*;
 pub use index_copy::*;
+#[cfg(target_family = "wasm")]
+pub use output::*;
 #[cfg(not(target_family = "wasm"))]
 pub use runner_calls::*;
 pub use source_outline::*;

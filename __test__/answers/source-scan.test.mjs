@@ -113,6 +113,22 @@ test("each bound ends the scan and says which, the same way on both runners", as
   }
 });
 
+test("a lone surrogate in a pattern reaches the core as U+FFFD on both runners (as V8's napi hands it over)", async () => {
+  const dir = tree();
+  fs.writeFileSync(path.join(dir, "src", "odd.ts"), 'const tag = "a\uFFFDb";\n');
+  for (const [name, scanSource] of runners) {
+    const found = await scanSource(dir, {
+      ...definitionScan(names),
+      rules: [{ extensions: ["ts"], pattern: "a\uD800b" }],
+    });
+    assert.deepEqual(
+      found.matches.map((m) => m.path),
+      ["src/odd.ts"],
+      name,
+    );
+  }
+});
+
 test("a pattern that does not compile rejects with CODEGRAPH_INVALID_REQUEST on both runners", async () => {
   const dir = tree();
   for (const [name, scanSource] of runners) {

@@ -57,6 +57,25 @@ export function tempDir(prefix = "pi-codegraph-") {
   return dir;
 }
 
+/** The packages the WebAssembly core's loader needs (wasm/pi-codegraph.wasi.cjs), with theirs. */
+export const WASM_RUNTIME = [
+  "@napi-rs/wasm-runtime",
+  "@emnapi/core",
+  "@emnapi/runtime",
+  "@emnapi/wasi-threads",
+  "@tybys/wasm-util",
+  "tslib",
+];
+
+/** Links the WebAssembly runtime into `dir`/node_modules, as an install of the package has it (and nothing else: no platform package, no CodeGraph). */
+export function linkWasmRuntime(dir) {
+  for (const name of WASM_RUNTIME) {
+    const link = path.join(dir, "node_modules", name);
+    fs.mkdirSync(path.dirname(link), { recursive: true });
+    fs.symlinkSync(path.join(root, "node_modules", name), link, "junction");
+  }
+}
+
 /** A workspace with (by default) a minimal index: `.codegraph/codegraph.db` with a SQLite header. */
 export function makeWorkspace({ index = true } = {}) {
   const dir = tempDir("pi-codegraph-ws-");

@@ -1,6 +1,7 @@
 // The package as its users get it, and Pi's own install of it. `npm pack` of this checkout (the
-// published file set, no node_modules) and this platform's binary package (napi-rs's
-// pi-codegraph-<target> with the built addon, as the release job assembles it), packed once per
+// published file set, no node_modules), this platform's binary package (napi-rs's
+// pi-codegraph-<target> with the built addon, as the release job assembles it) and the
+// WebAssembly core's runtime (its optional dependencies, with theirs), packed once per
 // `npm test` (__test__/run.mjs passes their directory in PI_CODEGRAPH_TEST_PACKED) or once per
 // process; then `pi install npm:pi-codegraph@file:<tarball>`: Pi runs `npm install <spec> --prefix
 // <agent dir>/npm --legacy-peer-deps` (or <project>/.pi/npm with -l), so nothing of Pi's own
@@ -10,7 +11,7 @@ import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { root, tempDir } from "./index.mjs";
+import { root, tempDir, WASM_RUNTIME } from "./index.mjs";
 import { runPi } from "./pi-harness.mjs";
 
 const require = createRequire(import.meta.url);
@@ -64,10 +65,27 @@ export function packReports(dest) {
   return { main, platform: npmPack(platformDir, dest) };
 }
 
-/** Packs into `dest`: `{ main, platform }`, the tarballs' paths (packReports). */
+/** The directory in `dest` that holds the WebAssembly runtime's tarballs. */
+const runtimeDir = (dest) => path.join(dest, "wasm-runtime");
+
+/** The WebAssembly runtime's packages as installed here, packed into `dest`'s runtime directory: their paths. */
+function packRuntime(dest) {
+  const dir = runtimeDir(dest);
+  fs.mkdirSync(dir, { recursive: true });
+  return WASM_RUNTIME.map((name) => npmPack(path.join(root, "node_modules", name), dir).file);
+}
+
+/** The runtime tarballs packed into `dest`. */
+const runtimeTarballs = (dest) =>
+  fs
+    .readdirSync(runtimeDir(dest))
+    .filter((f) => f.endsWith(".tgz"))
+    .map((f) => path.join(runtimeDir(dest), f));
+
+/** Packs into `dest`: `{ main, platform, runtime }`, the tarballs' paths (packReports, and the WebAssembly runtime's). */
 export function packTarballs(dest) {
   const { main, platform } = packReports(dest);
-  return { main: main.file, platform: platform?.file ?? null };
+  return { main: main.file, platform: platform?.file ?? null, runtime: packRuntime(dest) };
 }
 
 let packed;
@@ -80,6 +98,7 @@ export function packedTarballs() {
     packed = {
       main: path.join(dir, `pi-codegraph-${version}.tgz`),
       platform: fs.existsSync(platform) ? platform : null,
+      runtime: runtimeTarballs(dir),
     };
     assert.ok(fs.existsSync(packed.main), `PI_CODEGRAPH_TEST_PACKED holds ${packed.main}`);
   } else {
@@ -91,14 +110,14 @@ export function packedTarballs() {
 /**
  * Installs the packed package the way `pi install npm:<spec>` does: into `env`'s agent dir, or with `project` into
  * `cwd`'s .pi/ (`--approve`: Pi 1.x writes project package storage only for a trusted project).
- * npm runs offline; the binary package, which the registry would deliver as the main one's
- * optional dependency, is put into the same npm project first. Resolves with
+ * npm runs offline; the binary package and the WebAssembly runtime, which the registry would
+ * deliver as the main one's optional dependencies, are put into the same npm project first. Resolves with
  * `{ result, dir }`: Pi's exit and output, and the installed copy's directory. `piCommand`: another
  * Pi executable (runPi's), such as Pi's Bun-compiled binary. `binary: false`: the binary package is
  * left out, as on a platform the release has none for (the WebAssembly core then runs).
  */
 export async function installPacked({ cwd, env, project = false, piCommand, binary = true }) {
-  const { main } = packedTarballs();
+  const { main, runtime } = packedTarballs();
   const platform = binary ? packedTarballs().platform : null;
   const prefix = project ? path.join(cwd, ".pi", "npm") : path.join(env.PI_CODING_AGENT_DIR, "npm");
   const npmEnv = {
@@ -110,10 +129,11 @@ export async function installPacked({ cwd, env, project = false, piCommand, bina
     npm_config_fund: "false",
     npm_config_loglevel: "error",
   };
-  if (platform) {
+  const optional = [...runtime, ...(platform ? [platform] : [])];
+  if (optional.length > 0) {
     fs.mkdirSync(prefix, { recursive: true });
     fs.writeFileSync(path.join(prefix, "package.json"), '{ "name": "pi-extensions", "private": true }\n');
-    execFileSync(npmPath, ["install", platform, "--prefix", prefix, "--legacy-peer-deps"], {
+    execFileSync(npmPath, ["install", ...optional, "--prefix", prefix, "--legacy-peer-deps"], {
       env: npmEnv,
       stdio: ["ignore", "pipe", "pipe"],
       timeout: 60000,

@@ -6,7 +6,7 @@ import fs from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fakeBinDir, makeWorkspace, root, tempDir } from "../helpers/index.mjs";
+import { fakeBinDir, linkWasmRuntime, makeWorkspace, root, tempDir } from "../helpers/index.mjs";
 import { hostWith, recordingUi } from "../helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
@@ -20,6 +20,7 @@ function packageWithoutBinary({ wasm = true } = {}) {
   // The WebAssembly core ships in the package (wasm/): the Node runner's core.
   for (const d of wasm ? ["lib", "wasm"] : ["lib"])
     fs.cpSync(path.join(root, d), path.join(dir, d), { recursive: true });
+  linkWasmRuntime(dir);
   return require(path.join(dir, "index.js"));
 }
 
@@ -68,13 +69,17 @@ describe("default: the Node runner stands in", () => {
     assert.match(pkg.addonInfo().error, /tried/);
   });
 
-  test("without its WebAssembly core too, explore still answers and the runner says what is off", async () => {
+  test("without its WebAssembly core too: CODEGRAPH_ADDON naming it and the fix, and the runner says what is off", async () => {
     const bare = packageWithoutBinary({ wasm: false });
-    const result = await bare.explore("what calls main", ws);
-    assert.equal(result.text.split("\n")[0], "FAKE EXPLORE");
+    await assert.rejects(bare.explore("what calls main", ws), (err) => {
+      assert.equal(err.code, "CODEGRAPH_ADDON");
+      assert.match(err.message, /WebAssembly core \(wasm\/\).*could not be loaded/);
+      assert.match(err.message, /\nRemediation: .*npm run build/);
+      return true;
+    });
     const runner = bare.runnerInfo();
     assert.equal(runner.path, null);
-    assert.match(runner.note, /WebAssembly core \(wasm\/\) is missing, so no source notes.*changed count/);
+    assert.match(runner.note, /WebAssembly core \(wasm\/\) is missing, so CodeGraph cannot run: reinstall/);
   });
 
   test("the tool is ready; the status slot and /codegraph name the runner", async () => {

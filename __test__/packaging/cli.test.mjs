@@ -7,6 +7,7 @@ import path from "node:path";
 import { before, test } from "node:test";
 import {
   fakeBinDir,
+  linkWasmRuntime,
   makeWorkspace,
   processesDie,
   readLog,
@@ -42,9 +43,10 @@ function run(args, cwd, PATH = bin, { vars, script = cli } = {}) {
 /** A copy of the package's JS (no .node file, no node_modules, no binding.js): the addon cannot load. */
 function packageCopy() {
   const dir = tempDir("pi-codegraph-copy-");
-  for (const f of ["index.js", "index.d.ts", "extensions", "package.json", "lib", "bin"]) {
+  for (const f of ["index.js", "index.d.ts", "extensions", "package.json", "lib", "bin", "wasm"]) {
     fs.cpSync(path.join(root, f), path.join(dir, f), { recursive: true });
   }
+  linkWasmRuntime(dir);
   return dir;
 }
 
@@ -275,7 +277,10 @@ test("doctor without the native addon: the Node runner stands in, and the runner
   assert.equal(r.code, 0, r.stdout + r.stderr);
   const row = rows(r.stdout);
   assert.equal(row.status, "ready, the index is up to date");
-  assert.match(row.runner, /^node \(native addon not loaded: no pi-codegraph native addon for \S+/);
+  assert.match(
+    row.runner,
+    /^node \S+pi-codegraph\.wasm32-wasi\.wasm \(native addon not loaded: no pi-codegraph native addon for \S+/,
+  );
   assert.match(row.addon, /^not loaded: .*no pi-codegraph native addon.*binding\.js/);
   assert.equal(row.fix, undefined);
   const e = run(["explore", "what calls main"], ws, bin, { vars, script: path.join(copy, "bin", "pi-codegraph.js") });

@@ -8,7 +8,6 @@ const MAX_OUTPUT_BYTES = 50 * 1024; // what the model may see of stdout: 51,200 
 const MAX_OUTPUT_LINES = 2000; // ... or 2,000 lines, whichever comes first
 const DRAIN_LIMIT_BYTES = 16 * 1024 * 1024; // stdout past the caps is counted (and spilled) up to this
 const STDERR_TAIL_BYTES = 4 * 1024;
-const STDOUT_EXCERPT_BYTES = 1024; // shown when a failing CLI left stderr empty
 const OUTPUT_TAIL_BYTES = 1024; // the end of stdout, whatever the caps kept: progress's tail, a cut answer's outputTail
 const DEFAULT_TIMEOUT_MS = 30000;
 /** Node's timers fire at once past 2^31−1 ms; the addon takes the same bound. */
@@ -38,10 +37,6 @@ const TERM_GRACE_MS = 500; // SIGTERM, then SIGKILL this much later
 const PIPE_GRACE_MS = 250; // how long a descendant may hold the pipes after the CLI exited
 const PROGRESS_INTERVAL_MS = 250;
 const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
-/** What CodeGraph 1.1 to 1.6.1 print on stderr when a directory has no usable index. */
-const CLI_NO_INDEX_MARKER = "no .codegraph/ index exists";
-/** The signals a crashing or killed CLI usually dies by: named in the message. */
-const COMMON_SIGNALS = "SIGSEGV SIGKILL SIGABRT SIGBUS SIGILL SIGFPE SIGTERM SIGINT SIGHUP SIGPIPE".split(" ");
 /** Set for the child unless the user set them: no telemetry, update check, download or colour. */
 const QUIET_DEFAULTS = {
   CODEGRAPH_TELEMETRY: "0",
@@ -105,7 +100,6 @@ module.exports = {
   LARGEST_CAP_LINES,
   DRAIN_LIMIT_BYTES,
   STDERR_TAIL_BYTES,
-  STDOUT_EXCERPT_BYTES,
   OUTPUT_TAIL_BYTES,
   DEFAULT_TIMEOUT_MS,
   MAX_TIMEOUT_MS,
@@ -115,8 +109,6 @@ module.exports = {
   PIPE_GRACE_MS,
   PROGRESS_INTERVAL_MS,
   SQLITE_MAGIC,
-  CLI_NO_INDEX_MARKER,
-  COMMON_SIGNALS,
   QUIET_DEFAULTS,
   countLines,
   isContinuation,

@@ -8,7 +8,7 @@
 const RUNNER_METHODS = Object.freeze({
   runCommand: { binding: true, wasm: false, optional: false },
   diagnose: { binding: true, wasm: false, optional: false },
-  releaseFullOutputs: { binding: true, wasm: false, optional: false },
+  releaseFullOutputs: { binding: true, wasm: true, optional: false },
   scanSource: { binding: true, wasm: true, optional: true },
   changedSource: { binding: true, wasm: true, optional: true },
   outlineSource: { binding: true, wasm: true, optional: true },
@@ -22,6 +22,12 @@ const RUNNER_METHODS = Object.freeze({
   runnerInfo: { binding: false, wasm: false, optional: true },
 });
 
+/**
+ * What else the WebAssembly build exports, for the Node runner's host side: the classes it runs a
+ * CLI's output through (src/output.rs), and a call's reading and exit's verdict (src/call.rs).
+ */
+const WASM_HOST_EXPORTS = Object.freeze(["OutputCollector", "StderrTail", "readCall", "saysCannotOpen", "exitProblem"]);
+
 /** The method names, in the list's order. */
 const RUNNER_METHOD_NAMES = Object.freeze(Object.keys(RUNNER_METHODS));
 
@@ -30,4 +36,4 @@ function methodOf(backend, name) {
   return typeof backend?.[name] === "function" ? (...args) => backend[name](...args) : undefined;
 }
 
-module.exports = { RUNNER_METHODS, RUNNER_METHOD_NAMES, methodOf };
+module.exports = { RUNNER_METHODS, RUNNER_METHOD_NAMES, WASM_HOST_EXPORTS, methodOf };

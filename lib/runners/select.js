@@ -10,7 +10,7 @@ const { loadBinding, nativeBackend } = require("./native.js");
 const { WASM_CORE_FIX, wasmCoreFile } = require("./node/wasm-core.js");
 
 const RUNNER_VAR = "PI_CODEGRAPH_RUNNER";
-const NO_WASM_CORE = `its WebAssembly core (wasm/) is missing, so no source notes, paths through the source or changed count: ${WASM_CORE_FIX}`;
+const NO_WASM_CORE = `its WebAssembly core (wasm/) is missing, so CodeGraph cannot run: ${WASM_CORE_FIX}`;
 
 let chosen;
 /** The CodeGraph CLI installed beside this package (setPackageCli), handed to the runner once chosen; undefined: never set here. */
@@ -31,8 +31,7 @@ function chosenRunner() {
     .trim()
     .toLowerCase();
   const nodeRunner = (note, fallback) => {
-    // Without its WebAssembly core the Node runner still runs CodeGraph; what the core reads of
-    // the source (the answers' notes, a path through the source, the changed count) is off.
+    // Without its WebAssembly core the Node runner runs nothing (each call says CODEGRAPH_ADDON).
     const core = wasmCoreFile();
     const off = core ? "" : `; ${NO_WASM_CORE}`;
     return { backend: require("./node.js"), info: { name: "node", path: core, note: `${note}${off}`, fallback } };

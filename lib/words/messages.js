@@ -143,7 +143,9 @@ const REMEDIATIONS = {
   CODEGRAPH_UNTRUSTED: () =>
     "If you trust this project, say so in Pi (/trust), then /reload; until then the CodeGraph tools and verbs do nothing here.",
   CODEGRAPH_ADDON: (f) =>
-    `Reinstall pi-codegraph with optional dependencies (package pi-codegraph-${f.target}), or run \`pi-codegraph doctor\`.`,
+    f.core === "wasm"
+      ? "Reinstall pi-codegraph with optional dependencies (it needs @napi-rs/wasm-runtime here), or run `npm run build` in a checkout (it builds wasm/)."
+      : `Reinstall pi-codegraph with optional dependencies (package pi-codegraph-${f.target}), or run \`pi-codegraph doctor\`.`,
 };
 
 /** What the user (or the model on the user's behalf) can do about it, in one line. */

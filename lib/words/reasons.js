@@ -282,7 +282,10 @@ const HEADLINES = {
             ? ` after printing ${partialBytes(f)} bytes of a partial answer (${f.partialShown ? "below" : "kept in details.partialText"})`
             : " before it printed anything"
         }`,
-  CODEGRAPH_ADDON: (f) => `the pi-codegraph native addon for ${f.target} is not installed`,
+  CODEGRAPH_ADDON: (f) =>
+    f.core === "wasm"
+      ? "pi-codegraph's WebAssembly core (wasm/), which runs where no native addon loads, could not be loaded"
+      : `the pi-codegraph native addon for ${f.target} is not installed`,
   CODEGRAPH_UNTRUSTED: (f) =>
     `Pi does not trust the project ${shownPath(f.path)}, so pi-codegraph neither reads its index nor starts CodeGraph there`,
   CODEGRAPH_GIT: gitHeadline,

@@ -225,7 +225,7 @@ async fn run_timed(
   let version = Probe::start(launch, workspace, child_env, deadline);
   let cancel_probe = cancel.clone();
   let run_started = Instant::now();
-  let spill = SpillTarget {
+  let spill = SpillTarget::Find {
     tmpdir_var: env.get_set("TMPDIR").map(PathBuf::from),
     workspace: workspace.clone(),
   };

@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::PathBuf;
 use std::sync::{Mutex, OnceLock};
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use tempfile::TempPath;
 
 use crate::caps::DRAIN_LIMIT_BYTES;
@@ -20,13 +20,30 @@ use crate::sanitize::Cleaner;
 
 /// All full-output files of this process together hold at most this much.
 pub const PROCESS_BUDGET_BYTES: u64 = 64 * 1024 * 1024;
+/// How the files' names begin (the WebAssembly build's host names them: it is given the prefix).
+#[cfg(not(target_family = "wasm"))]
 const FILE_PREFIX: &str = "explore-";
 
 /// Where the spill would go, decided only when an answer is first cut.
 #[derive(Debug, Clone)]
-pub struct SpillTarget {
-  pub tmpdir_var: Option<PathBuf>,
-  pub workspace: PathBuf,
+pub enum SpillTarget {
+  /// Found (and made) when first needed: the first usable private directory among `TMPDIR`,
+  /// `/tmp` and `/var/tmp` outside `workspace` (dir.rs), the files named after this process.
+  #[cfg(not(target_family = "wasm"))]
+  Find {
+    tmpdir_var: Option<PathBuf>,
+    workspace: PathBuf,
+  },
+  /// Found by the host by the same rules, or why there is none: the WebAssembly build can read
+  /// no owner or mode and knows no pid (lib/runners/node/spill-place.js finds it there).
+  Chosen(Result<SpillPlace, NotKeptReason>),
+}
+
+/// A private directory for the files, and the prefix of their names (`explore-<pid>-ns<ns>-`).
+#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+pub struct SpillPlace {
+  pub dir: PathBuf,
+  pub prefix: String,
 }
 
 /// The spill file while a run writes it. Dropped unfinished (an error, a cancel), it deletes
@@ -57,7 +74,7 @@ pub enum FullOutput {
 
 /// Why a truncated answer has no full-output file: a tag and its facts (the directory as shown,
 /// the OS's own text); lib/words/marker.js words each.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "is", rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum NotKeptReason {
   /// The process budget is spent by files open sessions may still read.
@@ -108,14 +125,27 @@ impl Spill {
         mib: PROCESS_BUDGET_BYTES / (1024 * 1024),
       });
     }
-    let dir = private_dir(target)?;
-    sweep_once(&dir);
+    let place = match target {
+      #[cfg(not(target_family = "wasm"))]
+      SpillTarget::Find {
+        tmpdir_var,
+        workspace,
+      } => {
+        let dir = private_dir(tmpdir_var.as_deref(), workspace)?;
+        sweep_once(&dir);
+        SpillPlace {
+          dir,
+          prefix: owner_prefix(),
+        }
+      }
+      SpillTarget::Chosen(chosen) => chosen.clone()?,
+    };
     let (file, path) = tempfile::Builder::new()
-      .prefix(&owner_prefix())
+      .prefix(&place.prefix)
       .suffix(".txt")
-      .tempfile_in(&dir)
+      .tempfile_in(&place.dir)
       .map_err(|e| NotKeptReason::FileCreate {
-        dir: dir.display().to_string(),
+        dir: place.dir.display().to_string(),
         error: Some(e.to_string()),
       })?
       .into_parts();
@@ -178,7 +208,9 @@ impl Spill {
       complete: complete && !self.cut,
     };
     // Rust statics are never dropped and process.exit() runs no destructors; exit() does run
-    // atexit handlers, so the files go with a normal or process.exit() exit too.
+    // atexit handlers, so the files go with a normal or process.exit() exit too. (The
+    // WebAssembly build's host releases them at its exit: lib/runners/node/host-watch.js.)
+    #[cfg(not(target_family = "wasm"))]
     AT_EXIT.call_once(|| {
       // SAFETY: `release_at_exit` is a plain `extern "C" fn()` that lives as long as the process.
       unsafe { libc::atexit(release_at_exit) };
@@ -194,6 +226,7 @@ fn write_failed(e: &std::io::Error) -> NotKeptReason {
   }
 }
 
+#[cfg(not(target_family = "wasm"))]
 static AT_EXIT: std::sync::Once = std::sync::Once::new();
 
 impl Drop for Spill {
@@ -205,6 +238,7 @@ impl Drop for Spill {
   }
 }
 
+#[cfg(not(target_family = "wasm"))]
 extern "C" fn release_at_exit() {
   release_all();
 }
@@ -234,9 +268,11 @@ pub fn release(paths: &[PathBuf]) -> usize {
   before - reg.files.len()
 }
 
+#[cfg(not(target_family = "wasm"))]
 mod dir;
 #[cfg(test)]
 use dir::dir_name;
+#[cfg(not(target_family = "wasm"))]
 use dir::{owner_prefix, private_dir, sweep_once};
 
 #[cfg(test)]

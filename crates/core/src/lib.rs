@@ -23,7 +23,7 @@
 //!
 //! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_lex, source_pattern
 //!   (numbers, facts, the caller's environment, OS primitives, a source file's tokens and definitions)
-//! - floor 1: access, command, full_output, index_copy, index_dir, lock_holders, manifest, resources, source_context, source_outline, source_walk
+//! - floor 1: access, command, exit_verdict, full_output, index_copy, index_dir, lock_holders, manifest, resources, source_context, source_outline, source_walk
 //! - floor 2: change_watch, discovery, index_writer, limits, preflight, source_scan (the bounded
 //!   source search; the watch of a large tree while auto sync is on)
 //! - floor 3: environment, runner, source_changes
@@ -36,7 +36,6 @@ pub mod access;
 pub mod caps;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub mod change_watch;
-#[cfg(not(target_family = "wasm"))]
 pub mod command;
 #[cfg(not(target_family = "wasm"))]
 pub mod command_run;
@@ -46,8 +45,8 @@ pub mod env_snapshot;
 #[cfg(not(target_family = "wasm"))]
 pub mod environment;
 pub mod errors;
+pub mod exit_verdict;
 pub mod files;
-#[cfg(not(target_family = "wasm"))]
 pub mod full_output;
 #[cfg(not(target_family = "wasm"))]
 pub mod git_run;
@@ -58,7 +57,6 @@ pub mod index_copy;
 pub mod index_dir;
 #[cfg(not(target_family = "wasm"))]
 pub mod index_writer;
-#[cfg(not(target_family = "wasm"))]
 pub mod limits;
 #[cfg(not(target_family = "wasm"))]
 mod lock_holders;

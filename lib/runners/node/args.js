@@ -1,37 +1,7 @@
-// run()'s arguments besides the command (src/args.rs): the options and the caller's signal, read
-// from whatever was passed, each problem a coded CODEGRAPH_INVALID_OPTIONS (an aborted signal
-// CODEGRAPH_CANCELLED).
+// The caller's signal (src/args.rs links it natively; the core reads the other arguments for both
+// builds): each problem a coded CODEGRAPH_INVALID_OPTIONS (an aborted signal CODEGRAPH_CANCELLED).
 
 const { cancelled, invalidOptions } = require("../../contract/problems.js");
-const { isTimeout } = require("../../contract/limits.js");
-
-/**
- * `{ timeoutMs?, onProgress? }` as a caller may really pass them (no timeoutMs: the command's
- * own); a wrong type or a throwing getter is CODEGRAPH_INVALID_OPTIONS.
- */
-function parseRunOptions(options) {
-  const parsed = { timeoutMs: undefined, onProgress: undefined };
-  if (options === undefined || options === null) return parsed;
-  if (typeof options !== "object") throw invalidOptions({ is: "notObject" });
-  const field = (name) => {
-    try {
-      return options[name];
-    } catch {
-      throw invalidOptions({ is: "unreadable", field: name });
-    }
-  };
-  const timeoutMs = field("timeoutMs");
-  if (timeoutMs !== undefined && timeoutMs !== null) {
-    if (!isTimeout(timeoutMs)) throw invalidOptions({ is: "timeoutMs", field: "options.timeoutMs" });
-    parsed.timeoutMs = Math.trunc(timeoutMs);
-  }
-  const onProgress = field("onProgress");
-  if (onProgress !== undefined && onProgress !== null) {
-    if (typeof onProgress !== "function") throw invalidOptions({ is: "onProgress" });
-    parsed.onProgress = onProgress;
-  }
-  return parsed;
-}
 
 /** Links the caller's signal to `cancel` with a listener (the caller's onabort stays theirs). */
 function linkSignal(signal, cancel) {
@@ -60,4 +30,4 @@ function linkSignal(signal, cancel) {
   };
 }
 
-module.exports = { parseRunOptions, linkSignal };
+module.exports = { linkSignal };

@@ -1,18 +1,19 @@
 // runCommand(): the backend's main call, the same as the native addon's (crates/core/src/command_run.rs,
-// src/lib.rs): one CodeGraph command, described as data (./command.js), with argument checks in the
-// addon's order, preflight, discovery, the writer policy, the run, and what its exit means.
+// src/lib.rs): one CodeGraph command, described as data and read by the core as the addon reads it
+// (src/args.rs, through the WebAssembly core), then preflight, discovery, the writer policy, the
+// run, and what its exit means.
 
 const { setTimeout: delay } = require("node:timers/promises");
 const { discover, launchRuns } = require("./discovery.js");
-const { badWorkspace, cancelled, indexBusy, indexInterrupted, invalidOptions } = require("../../contract/problems.js");
+const { Problem, cancelled, indexBusy, indexInterrupted } = require("../../contract/problems.js");
 const { timedOut, withDetails } = require("../../contract/problems.js");
 const { withoutUndefined } = require("../../contract/text.js");
 const { blockedCause, classifyExit, withinCauseWait } = require("./command-run/exit.js");
-const { MAX_WRITE_TIMEOUT_MS, WRITER_WAIT_MS } = require("../../contract/limits.js");
+const { WRITER_WAIT_MS } = require("../../contract/limits.js");
 const { childEnv, pinGitHooks } = require("./environment.js");
 const { ownGitHooks } = require("./git-hooks.js");
-const { linkSignal, parseRunOptions } = require("./args.js");
-const { commandArgv, commandObject, commandPositional, readCommand } = require("./command.js");
+const { linkSignal } = require("./args.js");
+const { hostCore, wellFormed } = require("./wasm-core.js");
 const { envSet } = require("../../contract/env-snapshot.js");
 const { checkIndex, checkRequest, checkWorkspace } = require("./preflight.js");
 const { homesOf } = require("./preflight.js");
@@ -22,6 +23,9 @@ const { checkWrites, ownEntries } = require("./write-target.js");
 const { WRITER_POLL_MS, activeWriter, interruptedWrite } = require("./index-writer.js");
 const { run } = require("./runner.js");
 const { packageVersion, startVersionProbe } = require("./version.js");
+
+/** UTF-8 bytes from the core as a string (undefined stays undefined). */
+const text = (bytes) => (bytes === undefined || bytes === null ? undefined : Buffer.from(bytes).toString());
 
 /**
  * The filesystem checks before a run, in the addon's order: workspace, where a write may write
@@ -46,15 +50,12 @@ async function preflightChecks(cwd, env, command) {
   launch.packageVersion = await packageVersion(launch);
   const writer = await activeWriter(index.dir);
   // For a command that reads the index, with no writer at work: the last write never finished.
-  const interrupted = refusesInterrupted(command) && !writer ? await interruptedWrite(index.dir) : null;
+  const interrupted = command.refusesInterrupted && !writer ? await interruptedWrite(index.dir) : null;
   const child = await childEnv(env, homes);
   // init and uninit write git hooks where git names them: only the workspace's own.
   if (command.writesIndex) pinGitHooks(child.env, await ownGitHooks(workspace, home));
   return { workspace, index, launch, writer, interrupted, child };
 }
-
-/** Whether an index whose last write never finished is refused: a command that reads it (not status). */
-const refusesInterrupted = (c) => c.needsIndex && !c.writesIndex && !c.allowInterrupted;
 
 /**
  * An active index writer: a command that writes is refused at once (two writers would corrupt the
@@ -120,7 +121,7 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
 }
 
 /**
- * Runs one CodeGraph command (a description, ./command.js; lib/contract/commands.js builds them) in `cwd`.
+ * Runs one CodeGraph command (a description: lib/contract/commands.js builds them) in `cwd`.
  * Resolves with `{ text, details, answer }`; rejects with a Problem (`code`, `facts` and the run's
  * `details`), as the addon does; lib/api/ words both. Never throws synchronously. `options`: `timeoutMs` (default: the command's)
  * and `onProgress({ text, tail, seenBytes, seenLines, elapsedMs })`, at most every 250 ms (output
@@ -134,21 +135,19 @@ async function runCommand(command, cwd, signal, options) {
   const failure = {}; // diagnostics that travel with an error
   let unlink = null;
   try {
-    // In explore's order: the request (the positional text), the workspace, the rest.
-    const description = commandObject(command);
-    const positional = commandPositional(description);
-    if (typeof cwd !== "string") throw badWorkspace("", { is: "notString" });
-    const checked = readCommand(description, positional);
-    const parsed = parseRunOptions(options);
-    const timeoutMs = parsed.timeoutMs ?? checked.timeoutMs;
-    if (checked.writesIndex && timeoutMs > MAX_WRITE_TIMEOUT_MS)
-      throw invalidOptions({ is: "writeTimeout", field: "options.timeoutMs", maxMs: MAX_WRITE_TIMEOUT_MS });
-    const onProgress = checked.progress ? parsed.onProgress : undefined;
+    // The command, the workspace and the options, in explore's order, as the addon reads them;
+    // its strings come back as UTF-8 (wasm-core.js says why each way).
+    const call = hostCore().readCall(wellFormed(command), wellFormed(cwd), options);
+    if (call.problem) throw new Problem(call.problem.code, call.problem.facts);
+    const { argv, positional, workspace, ...flags } = call.command;
+    const checked = { ...flags, argv: argv.map(text), positional: text(positional), workspace: text(workspace) };
+    // The callback the core found a function (read again here: the core keeps no JS value).
+    const onProgress = checked.progress && call.onProgress ? options.onProgress : undefined;
     unlink = linkSignal(signal, cancel);
     return await runChecked(
       checked,
-      cwd,
-      { userEnv, timeoutMs, started, deadline: started + timeoutMs, cancel, onProgress },
+      cwd.toWellFormed(),
+      { userEnv, timeoutMs: call.timeoutMs, started, deadline: started + call.timeoutMs, cancel, onProgress },
       failure,
     );
   } catch (err) {
@@ -192,7 +191,7 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
   if (writer) lockWaitMs = msSince(waitStarted);
   // As the checks found it, or, after waiting for a writer, as that writer left it.
   const unfinished =
-    refusesInterrupted(command) && (writer ? await withinDeadline(interruptedWrite(index.dir), bounds) : interrupted);
+    command.refusesInterrupted && (writer ? await withinDeadline(interruptedWrite(index.dir), bounds) : interrupted);
   if (unfinished) {
     fill(undefined);
     throw indexInterrupted(unfinished);
@@ -205,14 +204,14 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
   try {
     out = await run({
       launch,
-      args: commandArgv(command),
+      args: command.argv,
       cwd: workspace,
       env,
       timeoutMs,
       deadline,
       cancel,
       spillTarget: { workspace, tmpdir: envSet(userEnv, "TMPDIR") },
-      caps: command.caps,
+      caps: { bytes: command.maxBytes, lines: command.maxLines },
       onProgress,
     });
   } catch (problem) {
@@ -242,8 +241,8 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
     answer: {
       subcommand: command.subcommand,
       printedNothing: !b.text.trim() && !b.truncated,
-      maxBytes: command.caps.bytes,
-      maxLines: command.caps.lines,
+      maxBytes: command.maxBytes,
+      maxLines: command.maxLines,
       fullOutputComplete: b.fullOutput?.complete,
       fullOutputMissing: b.fullOutput?.reason,
     },

@@ -2,13 +2,44 @@
 // cancellation, and nothing left running behind it.
 
 const { spawn } = require("node:child_process");
-const { StderrTail } = require("./limits/stderr-tail.js");
-const { StdoutCollector } = require("./limits/stdout-collector.js");
+const fs = require("node:fs");
 const { cancelled, spawnFailed, timedOut } = require("../../contract/problems.js");
-const { DRAIN_LIMIT_BYTES, IS_WINDOWS, PIPE_GRACE_MS, PROGRESS_INTERVAL_MS } = require("../../contract/limits.js");
+const { IS_WINDOWS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("../../contract/limits.js");
+const { PIPE_GRACE_MS, PROGRESS_INTERVAL_MS } = require("../../contract/limits.js");
 const { execFormatProblem } = require("./runner/exec-format.js");
+const { onHostExit } = require("./host-watch.js");
+const { spillPlace } = require("./spill-place.js");
+const { hostCore } = require("./wasm-core.js");
 const { killStrays, signalTree, spawnProblem, streamClosed } = require("./runner/tree.js");
 const { terminate, trackChild, untrackChild } = require("./runner/tree.js");
+
+/** Deletes every full-output file this process keeps (at its exit). */
+const releaseAll = () => hostCore().releaseFullOutputs();
+
+/**
+ * The core's collectors of one run's output (crates/core/src/limits/): stdout within `caps`, its
+ * full output kept in the place `spillTarget` leads to (none: no file), and stderr's tail.
+ */
+function collectors(spillTarget, caps) {
+  const { OutputCollector, StderrTail } = hostCore();
+  if (spillTarget) onHostExit(releaseAll);
+  return { out: new OutputCollector(caps, spillTarget ? spillPlace(spillTarget) : undefined), err: new StderrTail() };
+}
+
+/**
+ * The bounded stdout; its full-output file closed to others (0600) as the native runner makes it:
+ * WASI creates files 0666 less the umask, in the private 0700 directory that kept others out
+ * while it was written.
+ */
+function finished(out, totalsExact) {
+  const stdout = out.finish(totalsExact);
+  if (stdout.fullOutput?.path && !IS_WINDOWS) {
+    try {
+      fs.chmodSync(stdout.fullOutput.path, 0o600);
+    } catch {}
+  }
+  return stdout;
+}
 
 /**
  * Runs `launch` with `args` (an argument array, no shell, stdin /dev/null). Resolves with the
@@ -26,8 +57,13 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     const elapsed = () => Math.floor(performance.now() - started);
     const badFormat = execFormatProblem(launch.program);
     if (badFormat) return reject(spawnFailed({ is: "execFormat", executable: launch.executable, why: badFormat }));
-    const out = new StdoutCollector(spillTarget, caps);
-    const err = new StderrTail();
+    let out;
+    let err;
+    try {
+      ({ out, err } = collectors(spillTarget, caps ?? { bytes: MAX_OUTPUT_BYTES, lines: MAX_OUTPUT_LINES }));
+    } catch (problem) {
+      return reject(problem);
+    }
     let child;
     try {
       child = spawn(launch.program, [...launch.prefix, ...args], {
@@ -120,21 +156,21 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
       settle();
       signalTree(child, "SIGKILL"); // nothing of the run may outlive it, even a quiet descendant
       untrackChild(child);
-      resolve({ stdout: out.finish(totalsExact), stderrTail: err.finish(), status, durationMs: elapsed() });
+      resolve({ stdout: finished(out, totalsExact), stderrTail: err.text(), status, durationMs: elapsed() });
     };
 
     cancel.onCancel = () => stop((partial) => cancelled(partial), { drainStderr: false });
-    const onDeadline = () => stop((partial) => timedOut(timeoutMs, err.finish(), partial), { drainStderr: true });
+    const onDeadline = () => stop((partial) => timedOut(timeoutMs, err.text(), partial), { drainStderr: true });
     later(Math.max(0, (deadline ?? started + timeoutMs) - started), onDeadline);
     child.stdout.on("error", () => {}); // a broken pipe just ends the stream ('close' follows)
     child.stderr.on("error", () => {});
     child.on("error", () => {}); // after a successful spawn: a failed kill, nothing to report
     child.stdout.on("data", (chunk) => {
       if (!outOpen) return;
-      out.push(chunk);
+      const flood = out.push(chunk);
       if (settled) return;
       if (onProgress) progress();
-      if (out.seenBytes > DRAIN_LIMIT_BYTES) {
+      if (flood) {
         // A flood: stop reading and stop the writer; the totals are now lower bounds.
         totalsExact = false;
         killStrays(child);

@@ -12,6 +12,7 @@ const path = require("node:path");
 const { outlineDeadline } = require("../../contract/source-outline.js");
 const { coded, outlined } = require("../core-results.js");
 const { MAX_WRITE_TIMEOUT_MS } = require("../../contract/limits.js");
+const { wellFormed } = require("./wasm-core.js");
 
 /** How long past a request's own deadline the worker may take to answer before it is ended. */
 const GRACE_MS = 1000;
@@ -94,8 +95,10 @@ function request(op, cwd, body, signal) {
     );
     pending.set(id, { settle, timer });
     own.ref();
-    // WASI has no working directory: the core is given the directory as an absolute path.
-    own.postMessage({ id, op, cwd: path.resolve(String(cwd)), request: body, cancel: cancel.buffer });
+    // WASI has no working directory: the core is given the directory as an absolute path; every
+    // string well-formed (wasm-core.js wellFormed).
+    const request = wellFormed(body);
+    own.postMessage({ id, op, cwd: path.resolve(String(cwd)).toWellFormed(), request, cancel: cancel.buffer });
   });
 }
 

@@ -1,8 +1,12 @@
 // Where the Node runner's core is: the Rust core built for WebAssembly (`npm run build:wasm`, into
-// wasm/ at the package's root, shipped in the package). Only source-worker.js loads it.
+// wasm/ at the package's root, shipped in the package). source-worker.js loads it in its worker
+// for the source calls; hostCore() loads it on the host's thread for what each run computes as its
+// output streams (pure work on bytes in memory, and the full-output file's writes).
 
 const fs = require("node:fs");
 const path = require("node:path");
+const { isProxy } = require("node:util").types;
+const { Problem, exhausted } = require("../../contract/problems.js");
 
 const WASM_DIR = path.join(__dirname, "..", "..", "..", "wasm");
 /** napi-rs's generated WASI loader (it reads the .wasm beside it). */
@@ -18,4 +22,62 @@ function wasmCoreFile() {
   return fs.existsSync(WASM_FILE) ? WASM_FILE : null;
 }
 
-module.exports = { WASM_CORE_FIX, WASM_LOADER, wasmCoreFile };
+let core = null;
+let loadError = null;
+/**
+ * The WebAssembly core on this thread, loaded on first use (about 50 ms, once); a CODEGRAPH_ADDON
+ * Problem when it cannot be. Node's one-time notice that WASI is experimental is not written to
+ * the host's terminal (Pi's).
+ */
+function hostCore() {
+  if (core) return core;
+  if (!loadError) {
+    const emitWarning = process.emitWarning;
+    process.emitWarning = (warning, ...rest) => {
+      const type = typeof rest[0] === "string" ? rest[0] : rest[0]?.type;
+      if (type !== "ExperimentalWarning" || !String(warning).startsWith("WASI"))
+        emitWarning.call(process, warning, ...rest);
+    };
+    try {
+      core = require(WASM_LOADER);
+      return core;
+    } catch (err) {
+      // Out of descriptors, processes or memory for the load: the core is there, and the next
+      // call tries again (nothing is decided).
+      const resources = exhausted({ is: "loadAddon" }, err);
+      if (resources) throw resources;
+      loadError = err;
+    } finally {
+      process.emitWarning = emitWarning;
+    }
+  }
+  const story = `${WASM_LOADER}: ${String(loadError?.message ?? loadError).split("\n")[0]}`;
+  throw new Problem("CODEGRAPH_ADDON", { target: "wasm32-wasi", story, core: "wasm" });
+}
+
+/**
+ * `value` (plain data: strings, arrays, objects) with every string well-formed, a lone surrogate
+ * as U+FFFD, as V8's own napi hands strings to the native addon: emnapi, which hands them to the
+ * WebAssembly core, pairs a lone surrogate with the unit after it instead (`"a\uD800b"` arrived
+ * as U+10062). Anything else (a Proxy, an accessor, a hidden field) goes as it is, for the core's
+ * reader to read, and code, as the addon's does.
+ */
+function wellFormed(value) {
+  if (typeof value === "string") return value.toWellFormed();
+  if (value === null || typeof value !== "object" || isProxy(value)) return value;
+  try {
+    const isArray = Array.isArray(value);
+    if (Object.getPrototypeOf(value) !== (isArray ? Array.prototype : Object.prototype)) return value;
+    const fields = Object.entries(Object.getOwnPropertyDescriptors(value));
+    for (const [key, field] of fields) {
+      if (isArray && key === "length") continue;
+      if (!("value" in field) || !field.enumerable) return value; // an accessor, a hidden field
+    }
+    if (isArray) return value.map(wellFormed);
+    return Object.fromEntries(fields.map(([key, field]) => [key, wellFormed(field.value)]));
+  } catch {
+    return value;
+  }
+}
+
+module.exports = { WASM_CORE_FIX, WASM_LOADER, hostCore, wasmCoreFile, wellFormed };

@@ -4,18 +4,20 @@
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use super::{NotKeptReason, SpillTarget, FILE_PREFIX};
+use super::{NotKeptReason, FILE_PREFIX};
 
 /// The first usable private directory among `TMPDIR`, `/tmp` and `/var/tmp` (the OS temp dir
 /// on Windows) that is not inside the workspace.
-pub(super) fn private_dir(target: &SpillTarget) -> Result<PathBuf, NotKeptReason> {
+pub(super) fn private_dir(
+  tmpdir_var: Option<&Path>,
+  workspace: &Path,
+) -> Result<PathBuf, NotKeptReason> {
   let canonical = |p: &Path| p.canonicalize().unwrap_or_else(|_| p.to_path_buf());
-  let home = canonical(&target.workspace);
-  let mut candidates: Vec<PathBuf> = target
-    .tmpdir_var
+  let home = canonical(workspace);
+  let mut candidates: Vec<PathBuf> = tmpdir_var
     .iter()
     .filter(|p| p.is_absolute())
-    .cloned()
+    .map(|p| p.to_path_buf())
     .collect();
   if cfg!(windows) {
     candidates.push(std::env::temp_dir());

@@ -5,7 +5,7 @@ use std::path::Path;
 use super::*;
 
 fn target(tmp: &Path, ws: &Path) -> SpillTarget {
-  SpillTarget {
+  SpillTarget::Find {
     tmpdir_var: Some(tmp.to_path_buf()),
     workspace: ws.to_path_buf(),
   }
@@ -42,9 +42,9 @@ fn never_inside_the_workspace() {
   let ws = tempfile::tempdir().unwrap();
   let inside = ws.path().join("tmp");
   std::fs::create_dir(&inside).unwrap();
-  let dir = private_dir(&target(&inside, ws.path())).unwrap();
+  let dir = private_dir(Some(&inside), ws.path()).unwrap();
   assert!(!dir.starts_with(ws.path()), "{}", dir.display());
   // A workspace of `/` holds every temp dir: no file, and a reason.
-  let err = private_dir(&target(&inside, Path::new("/"))).unwrap_err();
+  let err = private_dir(Some(&inside), Path::new("/")).unwrap_err();
   assert_eq!(err, NotKeptReason::AllTempInWorkspace);
 }

@@ -177,6 +177,13 @@ impl StdoutCollector {
     self.totals.tail()
   }
 
+  /// A run that failed keeps no full-output file, and starts none later; what was kept stays
+  /// for `preview` (the JS runner's failure reports it after the spill is gone).
+  pub fn discard_spill(&mut self) {
+    self.spill = None;
+    self.target = None;
+  }
+
   /// True once the CLI has printed more than we are willing to drain.
   pub fn over_drain_limit(&self) -> bool {
     self.seen_bytes > DRAIN_LIMIT_BYTES

@@ -46,7 +46,7 @@ fn a_truncated_answer_is_stored_within_the_caps_and_names_its_file() {
     vec![b'z'; MAX_BYTES + 3],
   ];
   for raw in cases {
-    let target = SpillTarget {
+    let target = SpillTarget::Find {
       tmpdir_var: Some(dir.path().to_path_buf()),
       workspace: ws.path().to_path_buf(),
     };
