@@ -13,7 +13,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { stripVTControlCharacters } from "node:util";
 import { startFakeOpenAI } from "../helpers/fake-openai.mjs";
-import { fakeBinDir, makeWorkspace, root, tempDir, withEnv } from "../helpers/index.mjs";
+import { fakeBinDir, makeWorkspace, REAL_CLI_PATH, root, tempDir, withEnv } from "../helpers/index.mjs";
 import {
   contentText,
   indexShop,
@@ -40,9 +40,7 @@ const require = createRequire(import.meta.url);
 const EXAMPLE = path.join(root, "example", "codegraph-explore.js");
 const TOOL = "codegraph_explore";
 const REQUEST = "how does NoteService.addNote reach MemoryStorage.save";
-const nodeDir = path.dirname(process.execPath);
-// The pinned CLI's npm shim runs a /bin/sh launcher that needs dirname and readlink on PATH.
-const realPath = [path.join(root, "node_modules", ".bin"), nodeDir, ...["/usr/bin", "/bin"].filter(fs.existsSync)];
+const realPath = REAL_CLI_PATH;
 const WIDE = 100000; // render without wrapping: lines are compared as the answer has them
 
 /** A copy of the shipped example workspace (its sources, not an index), indexed by the pinned CLI. */

@@ -57,6 +57,15 @@ export function tempDir(prefix = "pi-codegraph-") {
   return dir;
 }
 
+/**
+ * The system directories a run of the real pinned CodeGraph needs on PATH: 1.6.1's npm shim execs
+ * a per-platform /bin/sh launcher that calls `dirname` and `readlink` through PATH (a user's PATH
+ * has them).
+ */
+export const SYSTEM_DIRS = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
+/** PATH's directories for the real pinned CodeGraph: its npm shim (node_modules/.bin), this Node, the system's. */
+export const REAL_CLI_PATH = [path.join(root, "node_modules", ".bin"), path.dirname(process.execPath), ...SYSTEM_DIRS];
+
 /** The packages the WebAssembly core's loader needs (wasm/pi-codegraph.wasi.cjs), with theirs. */
 export const WASM_RUNTIME = [
   "@napi-rs/wasm-runtime",

@@ -13,7 +13,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { fakeBinDir, root } from "../helpers/index.mjs";
+import { fakeBinDir, REAL_CLI_PATH, root } from "../helpers/index.mjs";
 import { installPacked } from "../helpers/packed.mjs";
 import {
   abortMidTool,
@@ -39,9 +39,7 @@ const PROMPT = "How does CheckoutService.checkout end up calling charge?";
 const MODELS = { roundTrip: "fake-bun-roundtrip", noIndex: "fake-bun-no-index", abort: "fake-bun-abort" };
 const nodeDir = path.dirname(process.execPath);
 const realBinDir = path.join(root, "node_modules", ".bin");
-// The real CLI's npm shim execs a /bin/sh launcher that needs `dirname` and `readlink` on PATH.
-const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
-const realPath = [realBinDir, nodeDir, ...systemDirs];
+const realPath = REAL_CLI_PATH;
 const piFlags = (model) => ["--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model", model];
 const byType = (events, type) => events.filter((e) => e.type === type && e.toolName === TOOL);
 const explain = (run) => `exit ${run.code}${run.signal ? ` (${run.signal})` : ""}; stderr:\n${run.stderr.slice(-4000)}`;

@@ -8,14 +8,13 @@ import fs from "node:fs";
 import path from "node:path";
 import { before, describe, test } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
-import { root, waitFor, withEnv } from "../helpers/index.mjs";
+import { REAL_CLI_PATH, root, waitFor, withEnv } from "../helpers/index.mjs";
 import { codegraphSaid, hostWith, piInteractive, recordingUi } from "../helpers/pi-host.mjs";
 import { DRIVE, dirOnDrive } from "../helpers/wsl-drive.mjs";
 
 const realBin = path.join(root, "node_modules", ".bin");
 const cliMissing = fs.existsSync(path.join(realBin, "codegraph")) ? false : "the pinned CodeGraph CLI is not installed";
-// CodeGraph's launcher calls dirname/readlink through PATH.
-const realPath = [realBin, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter);
+const realPath = REAL_CLI_PATH.join(path.delimiter);
 const ENV = {
   PATH: realPath,
   DO_NOT_TRACK: "1",

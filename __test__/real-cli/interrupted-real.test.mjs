@@ -14,7 +14,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
-import { isAlive, root, tempDir, waitFor, withEnv } from "../helpers/index.mjs";
+import { isAlive, REAL_CLI_PATH, root, tempDir, waitFor, withEnv } from "../helpers/index.mjs";
 import { codegraphSaid, hostWith, recordingUi } from "../helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
@@ -22,8 +22,7 @@ const { verbCommand } = require("../../lib/contract/verbs.js");
 const { parseIndexStatus } = require("../../lib/contract/index-status.js");
 const realBin = path.join(root, "node_modules", ".bin");
 const cliMissing = fs.existsSync(path.join(realBin, "codegraph")) ? false : "the pinned CodeGraph CLI is not installed";
-// CodeGraph's launcher calls dirname/readlink through PATH.
-const realPath = [realBin, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter);
+const realPath = REAL_CLI_PATH.join(path.delimiter);
 const ENV = { PATH: realPath, DO_NOT_TRACK: "1", PI_CODEGRAPH_BIN: undefined, CODEGRAPH_DIR: undefined };
 
 /** A project of `n` small TypeScript files: long enough an init to be stopped mid-write. */

@@ -14,7 +14,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startFakeOpenAI } from "../helpers/fake-openai.mjs";
-import { fakeBinDir, makeWorkspace, readLog, root, tempDir, waitFor } from "../helpers/index.mjs";
+import { fakeBinDir, makeWorkspace, REAL_CLI_PATH, readLog, tempDir, waitFor } from "../helpers/index.mjs";
 import { installPacked } from "../helpers/packed.mjs";
 import {
   contentText,
@@ -31,9 +31,7 @@ import { processesIn } from "../helpers/processes.mjs";
 const MODEL = "fake-auto-sync";
 const SOURCE = "export function auditRefund(id: string): boolean {\n  return id.length > 0;\n}\n";
 const nodeDir = path.dirname(process.execPath);
-// CodeGraph 1.6.1's launcher calls `dirname` and `readlink` through PATH (see pi-e2e.test.mjs).
-const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
-const realPath = [path.join(root, "node_modules", ".bin"), nodeDir, ...systemDirs];
+const realPath = REAL_CLI_PATH;
 const explain = (run) => `exit ${run.code}${run.signal ? ` (${run.signal})` : ""}; stderr:\n${run.stderr.slice(-4000)}`;
 
 /** The loopback model's calls for a turn: from the last user prompt, once (none after a tool result). */

@@ -7,7 +7,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { startFakeOpenAI } from "../helpers/fake-openai.mjs";
-import { isAlive, root, waitFor } from "../helpers/index.mjs";
+import { isAlive, REAL_CLI_PATH, root, waitFor } from "../helpers/index.mjs";
 import { installPacked } from "../helpers/packed.mjs";
 import {
   piEnv,
@@ -20,8 +20,7 @@ import {
 } from "../helpers/pi-harness.mjs";
 
 const MODEL = "fake-interrupted";
-const nodeDir = path.dirname(process.execPath);
-const realPath = [path.join(root, "node_modules", ".bin"), nodeDir, ...["/usr/bin", "/bin"].filter(fs.existsSync)];
+const realPath = REAL_CLI_PATH;
 const cliMissing = fs.existsSync(path.join(root, "node_modules", ".bin", "codegraph"))
   ? false
   : "no pinned CodeGraph CLI";

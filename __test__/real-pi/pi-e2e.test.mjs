@@ -18,7 +18,18 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { stripVTControlCharacters } from "node:util";
-import { fakeBinDir, hashTree, isAlive, readJsonFile, root, tempDir, waitFor, withEnv } from "../helpers/index.mjs";
+import {
+  fakeBinDir,
+  hashTree,
+  isAlive,
+  REAL_CLI_PATH,
+  readJsonFile,
+  root,
+  SYSTEM_DIRS,
+  tempDir,
+  waitFor,
+  withEnv,
+} from "../helpers/index.mjs";
 import { installPacked, packedTarballs } from "../helpers/packed.mjs";
 import {
   abortMidTool,
@@ -53,10 +64,7 @@ const MODELS = {
 };
 const nodeDir = path.dirname(process.execPath);
 const realBinDir = path.join(root, "node_modules", ".bin");
-// CodeGraph 1.6.1's npm shim execs a per-platform /bin/sh launcher that calls `dirname` and
-// `readlink` through PATH, so the real CLI needs the system directories too (a user's PATH has them).
-const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
-const realPath = [realBinDir, nodeDir, ...systemDirs];
+const realPath = REAL_CLI_PATH;
 
 /**
  * What the tool declares for a workspace, from the package's own factory driven the way Pi drives
@@ -311,7 +319,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     );
     const run = await runPi(["--no-approve", ...jsonArgs(MODELS.untrusted)], {
       cwd: ws,
-      env: env([bin, nodeDir, ...systemDirs]),
+      env: env([bin, nodeDir, ...SYSTEM_DIRS]),
     });
     assert.equal(run.code, 0, explain(run));
     const bodies = server.bodiesFor(MODELS.untrusted);

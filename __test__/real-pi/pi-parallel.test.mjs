@@ -6,10 +6,9 @@
 // The tool runs the real pinned CodeGraph CLI on an indexed copy of the fixture, so the eight
 // explores run as eight concurrent CLI processes on one index.
 import assert from "node:assert/strict";
-import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { root, waitFor } from "../helpers/index.mjs";
+import { REAL_CLI_PATH, waitFor } from "../helpers/index.mjs";
 import { installPacked } from "../helpers/packed.mjs";
 import {
   assistantText,
@@ -45,9 +44,7 @@ const ids = CALLS.map((c) => c.id);
 const CLI_SCRIPT = path.join("bin", "codegraph.js");
 
 const nodeDir = path.dirname(process.execPath);
-// CodeGraph 1.6.1's launcher calls `dirname` and `readlink` through PATH (see pi-e2e.test.mjs).
-const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
-const realPath = [path.join(root, "node_modules", ".bin"), nodeDir, ...systemDirs];
+const realPath = REAL_CLI_PATH;
 const explain = (run) => `exit ${run.code}${run.signal ? ` (${run.signal})` : ""}; stderr:\n${run.stderr.slice(-4000)}`;
 /** The answer's heading: CodeGraph opens its exploration of a request with it. */
 const heading = (request) => `**Exploration: ${request}**`;

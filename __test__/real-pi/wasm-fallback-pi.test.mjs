@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
-import { root } from "../helpers/index.mjs";
+import { REAL_CLI_PATH } from "../helpers/index.mjs";
 import { installPacked } from "../helpers/packed.mjs";
 import {
   jsonModeArgs,
@@ -21,8 +21,7 @@ import {
 const REQUEST = "how does CheckoutService.checkout call charge";
 const MODEL = "fake-wasm-fallback";
 const nodeDir = path.dirname(process.execPath);
-const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
-const realPath = [path.join(root, "node_modules", ".bin"), nodeDir, ...systemDirs];
+const realPath = REAL_CLI_PATH;
 const explain = (run) => `exit ${run.code}; stderr:\n${run.stderr.slice(-4000)}`;
 
 /** Every file under `dir` whose name ends in `.node`. */

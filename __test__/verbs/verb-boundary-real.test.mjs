@@ -9,7 +9,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
-import { root, tempDir, withEnv } from "../helpers/index.mjs";
+import { REAL_CLI_PATH, root, tempDir, withEnv } from "../helpers/index.mjs";
 import { piEnv, piMissing, piScratch, runPi, startPiRpc, writeModelsJson } from "../helpers/pi-harness.mjs";
 import { snapshot } from "../helpers/snapshot.mjs";
 
@@ -17,9 +17,7 @@ const require = createRequire(import.meta.url);
 const { verbCommand } = require("../../lib/contract/verbs.js");
 const realBin = path.join(root, "node_modules", ".bin");
 const cliMissing = fs.existsSync(path.join(realBin, "codegraph")) ? false : "the pinned CodeGraph CLI is not installed";
-// CodeGraph's launcher calls dirname/readlink through PATH.
-const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
-const realPath = [realBin, path.dirname(process.execPath), ...systemDirs];
+const realPath = REAL_CLI_PATH;
 
 /** `outer/shop` (the fixture, unindexed) with `.codegraph` made by `link(ws)`, and `outer/victim`. */
 function shopWith(link) {

@@ -12,17 +12,16 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { describe, test } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
-import { root, tempDir, withEnv } from "../helpers/index.mjs";
+import { REAL_CLI_PATH, root, SYSTEM_DIRS, tempDir, withEnv } from "../helpers/index.mjs";
 import { snapshot } from "../helpers/snapshot.mjs";
 
 const require = createRequire(import.meta.url);
 const { verbCommand } = require("../../lib/contract/verbs.js");
 const realBin = path.join(root, "node_modules", ".bin");
-const systemDirs = ["/usr/bin", "/bin"].filter((d) => fs.existsSync(d));
-const gitMissing = systemDirs.some((d) => fs.existsSync(path.join(d, "git"))) ? false : "git is not installed";
+const gitMissing = SYSTEM_DIRS.some((d) => fs.existsSync(path.join(d, "git"))) ? false : "git is not installed";
 const cliMissing = fs.existsSync(path.join(realBin, "codegraph")) ? false : "the pinned CodeGraph CLI is not installed";
-// CodeGraph's launcher calls dirname/readlink through PATH, its CLI git.
-const realPath = [realBin, path.dirname(process.execPath), ...systemDirs];
+// The real CLI's PATH (helpers: its launcher's dirname and readlink), and git for its hooks.
+const realPath = REAL_CLI_PATH;
 const MARKER = "# >>> codegraph sync hook >>>";
 
 const git = (cwd, ...args) =>

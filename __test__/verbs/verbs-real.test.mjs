@@ -9,15 +9,14 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { implementations } from "../helpers/impl.mjs";
-import { rejectsWith, root, tempDir, withEnv } from "../helpers/index.mjs";
+import { REAL_CLI_PATH, rejectsWith, root, tempDir, withEnv } from "../helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
 const { verbCommand } = require("../../lib/contract/verbs.js");
 const { parseIndexStatus, writeProgress } = require("../../lib/contract/index-status.js");
 const realBin = path.join(root, "node_modules", ".bin");
 const cliMissing = fs.existsSync(path.join(realBin, "codegraph")) ? false : "the pinned CodeGraph CLI is not installed";
-// CodeGraph's launcher calls dirname/readlink through PATH.
-const realPath = [realBin, path.dirname(process.execPath), "/usr/bin", "/bin"].join(path.delimiter);
+const realPath = REAL_CLI_PATH.join(path.delimiter);
 
 for (const impl of implementations) {
   describe(`${impl.name}: the verbs on the real CodeGraph CLI`, { skip: cliMissing, timeout: 120000 }, () => {
