@@ -208,6 +208,10 @@ export function parseJsonl(text) {
     });
 }
 
+/** A Pi run in one line for an assertion's message: its exit (and signal) and the end of its stderr. */
+export const explainRun = (run) =>
+  `exit ${run.code}${run.signal ? ` (${run.signal})` : ""}; stderr:\n${run.stderr.slice(-4000)}`;
+
 /**
  * Runs Pi to completion: `{ code, signal, stdout, stderr, events }` (`piCommand`: see spawnPi;
  * `onSpawn` gets the child process as soon as it is started).

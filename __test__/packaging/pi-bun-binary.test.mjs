@@ -19,6 +19,7 @@ import {
   abortMidTool,
   assistantText,
   contentText,
+  explainRun,
   oneToolCall,
   piEnv,
   runPi,
@@ -42,7 +43,6 @@ const realBinDir = path.join(root, "node_modules", ".bin");
 const realPath = REAL_CLI_PATH;
 const piFlags = (model) => ["--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model", model];
 const byType = (events, type) => events.filter((e) => e.type === type && e.toolName === TOOL);
-const explain = (run) => `exit ${run.code}${run.signal ? ` (${run.signal})` : ""}; stderr:\n${run.stderr.slice(-4000)}`;
 const systemOf = (body) => contentText(body.messages.find((m) => m.role === "system" || m.role === "developer"));
 
 /** Extension load or runtime errors, from stderr and (json/rpc) events. */
@@ -76,7 +76,7 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
     // The published file set, installed by the binary itself as `pi install npm:` does
     // (helpers/packed.mjs): Pi's npm install into the agent dir, the addon's package beside it.
     const { result, dir } = await installPacked({ cwd: scratch, env: env([nodeDir]), piCommand: piBinary });
-    assert.equal(result.code, 0, `${piBinary} install: ${explain(result)}`);
+    assert.equal(result.code, 0, `${piBinary} install: ${explainRun(result)}`);
     packed = dir;
     assert.ok(fs.existsSync(path.join(packed, "package.json")), "installed under the agent dir's npm project");
   });
@@ -87,7 +87,7 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
     const ws = path.join(scratch, "ws-roundtrip");
     fs.cpSync(indexed, ws, { recursive: true });
     const run = await pi(["--mode", "json", ...piFlags(MODELS.roundTrip), PROMPT], { cwd: ws, env: env(realPath) });
-    assert.equal(run.code, 0, explain(run));
+    assert.equal(run.code, 0, explainRun(run));
     assert.deepEqual(extensionErrors(run.stderr, run.events), []);
     assert.deepEqual(
       run.events.filter((e) => e.type === "__unparsable__"),
@@ -124,7 +124,7 @@ describe("pi-codegraph in Pi's Bun-compiled single binary", { skip, timeout: 120
     fs.cpSync(path.join(root, "__test__", "fixtures", "shop"), ws, { recursive: true });
     assert.ok(!fs.existsSync(path.join(ws, ".codegraph")), "the fixture itself has no index");
     const run = await pi(["--mode", "json", ...piFlags(MODELS.noIndex), PROMPT], { cwd: ws, env: env(realPath) });
-    assert.equal(run.code, 0, explain(run));
+    assert.equal(run.code, 0, explainRun(run));
     assert.deepEqual(extensionErrors(run.stderr, run.events), []);
 
     const bodies = server.bodiesFor(MODELS.noIndex);

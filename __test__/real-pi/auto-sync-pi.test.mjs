@@ -18,6 +18,7 @@ import { fakeBinDir, makeWorkspace, REAL_CLI_PATH, readLog, tempDir, waitFor } f
 import { installPacked } from "../helpers/packed.mjs";
 import {
   contentText,
+  explainRun,
   indexShop,
   piEnv,
   piMissing,
@@ -32,7 +33,6 @@ const MODEL = "fake-auto-sync";
 const SOURCE = "export function auditRefund(id: string): boolean {\n  return id.length > 0;\n}\n";
 const nodeDir = path.dirname(process.execPath);
 const realPath = REAL_CLI_PATH;
-const explain = (run) => `exit ${run.code}${run.signal ? ` (${run.signal})` : ""}; stderr:\n${run.stderr.slice(-4000)}`;
 
 /** The loopback model's calls for a turn: from the last user prompt, once (none after a tool result). */
 function plan(body) {
@@ -66,7 +66,7 @@ describe("auto sync in the real Pi CLI (rpc)", { skip: piMissing, timeout: 18000
     server = await startFakeOpenAI({ plan });
     writeModelsJson(agentDir, server.baseUrl, [MODEL]);
     const install = (await installPacked({ cwd: scratch, env: env([nodeDir]) })).result;
-    assert.equal(install.code, 0, `pi install: ${explain(install)}`);
+    assert.equal(install.code, 0, `pi install: ${explainRun(install)}`);
   });
   after(() => tearDownPiSuite({ strayPids, server, dirs: [scratch] }));
 

@@ -35,6 +35,7 @@ import {
   abortMidTool,
   assistantText,
   contentText,
+  explainRun,
   indexShop,
   jsonModeArgs,
   oneToolCall,
@@ -105,7 +106,6 @@ function assertGuidanceInPrompt(body, declared) {
 
 const jsonArgs = (model) => jsonModeArgs(model, PROMPT);
 const byType = (events, type) => events.filter((e) => e.type === type && e.toolName === TOOL);
-const explain = (run) => `exit ${run.code}${run.signal ? ` (${run.signal})` : ""}; stderr:\n${run.stderr.slice(-4000)}`;
 
 describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 }, () => {
   let scratch;
@@ -134,7 +134,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
 
     // The user's global install: `pi install npm:pi-codegraph`, from the packed tarball.
     const { result, dir } = await installPacked({ cwd: scratch, env: env([nodeDir]) });
-    assert.equal(result.code, 0, `pi install: ${explain(result)}`);
+    assert.equal(result.code, 0, `pi install: ${explainRun(result)}`);
     installed = dir;
   });
 
@@ -153,14 +153,14 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     }, async () => {
       const args = jsonArgs(MODELS.roundTrip).slice(0, -1);
       const report = await runPi([...args, "/codegraph doctor"], { cwd: ws, env: env(realPath) });
-      assert.equal(report.code, 0, explain(report));
+      assert.equal(report.code, 0, explainRun(report));
       const line = `${report.stdout}\n${report.stderr}`.split("\n").find((l) => l.startsWith("runner: "));
       const addonPackage = path.join(path.dirname(installed), `pi-codegraph-${target()}`);
       assert.equal(line, `runner: native addon ${path.join(addonPackage, `pi-codegraph.${target()}.node`)}`);
     });
 
     test("round trip: the model gets CodeGraph's real answer and Pi reports a successful tool run", (t) => {
-      assert.equal(run.code, 0, explain(run));
+      assert.equal(run.code, 0, explainRun(run));
       assert.deepEqual(
         run.events.filter((e) => e.type === "__unparsable__"),
         [],
@@ -232,7 +232,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
         env: env([nodeDir]),
         timeoutMs: 20000,
       });
-      assert.equal(install.code, 0, `pi install -l: ${explain(install)}`);
+      assert.equal(install.code, 0, `pi install -l: ${explainRun(install)}`);
       assert.ok(fs.existsSync(path.join(ws, ".pi", "settings.json")), "a project install");
       // JITI_DEBUG makes Pi's loader (jiti) log each module it imports: proof both copies loaded.
       run = await runPi(["--approve", ...jsonArgs(MODELS.twoCopies)], {
@@ -242,7 +242,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     });
 
     test("both copies load, Pi still exits 0, the tool works and the model sees it once", () => {
-      assert.equal(run.code, 0, explain(run));
+      assert.equal(run.code, 0, explainRun(run));
       assert.doesNotMatch(run.stderr, /conflicts with/, "no fatal tool-name conflict");
       const jitiLines = stripVTControlCharacters(run.stderr)
         .split("\n")
@@ -265,7 +265,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     test("/codegraph names the active copy: the one Pi loaded first (the project install)", async () => {
       const args = ["--approve", ...jsonArgs(MODELS.twoCopies).slice(0, -1)];
       const report = await runPi([...args, "/codegraph doctor"], { cwd: ws, env: env(realPath) });
-      assert.equal(report.code, 0, explain(report));
+      assert.equal(report.code, 0, explainRun(report));
       // Pi's json mode guards stdout for its events: the report goes to stderr.
       const line = `${report.stdout}\n${report.stderr}`.split("\n").find((l) => l.startsWith("extension: "));
       assert.ok(line, `no extension line in: ${report.stderr.slice(0, 2000)}`);
@@ -291,7 +291,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     fs.mkdirSync(nodeOnly);
     fs.symlinkSync(process.execPath, path.join(nodeOnly, path.basename(process.execPath)));
     const run = await runPi(jsonArgs(MODELS.notFound), { cwd: ws, env: env([nodeOnly]) });
-    assert.equal(run.code, 0, explain(run));
+    assert.equal(run.code, 0, explainRun(run));
 
     const bodies = server.bodiesFor(MODELS.notFound);
     assert.equal(bodies.length, 2);
@@ -321,7 +321,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
       cwd: ws,
       env: env([bin, nodeDir, ...SYSTEM_DIRS]),
     });
-    assert.equal(run.code, 0, explain(run));
+    assert.equal(run.code, 0, explainRun(run));
     const bodies = server.bodiesFor(MODELS.untrusted);
     const { sent } = oneToolCall(run, bodies, { isError: true });
     assert.match(sent, /^CODEGRAPH_UNTRUSTED: Pi does not trust the project /);
@@ -471,7 +471,7 @@ describe("pi-codegraph in the real Pi CLI", { skip: piMissing, timeout: 90000 },
     const untouched = hashTree(ws);
     const args = ["-p", "--offline", "--no-session", "--no-context-files", "--provider", "fake", "--model"];
     const run = await runPi([...args, MODELS.verbInit, "/codegraph rebuild"], { cwd: ws, env: env(realPath) });
-    assert.equal(run.code, 0, explain(run));
+    assert.equal(run.code, 0, explainRun(run));
     assert.match(
       `${run.stdout}${run.stderr}`,
       /\/codegraph rebuild: refused without confirmation .*type: \/codegraph rebuild --yes/,

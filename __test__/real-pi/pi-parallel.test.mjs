@@ -13,6 +13,7 @@ import { installPacked } from "../helpers/packed.mjs";
 import {
   assistantText,
   contentText,
+  explainRun,
   jsonModeArgs,
   piEnv,
   piMissing,
@@ -45,7 +46,6 @@ const CLI_SCRIPT = path.join("bin", "codegraph.js");
 
 const nodeDir = path.dirname(process.execPath);
 const realPath = REAL_CLI_PATH;
-const explain = (run) => `exit ${run.code}${run.signal ? ` (${run.signal})` : ""}; stderr:\n${run.stderr.slice(-4000)}`;
 /** The answer's heading: CodeGraph opens its exploration of a request with it. */
 const heading = (request) => `**Exploration: ${request}**`;
 
@@ -79,7 +79,7 @@ describe("eight parallel codegraph_explore calls in the real Pi CLI", { skip: pi
         extra: { TMPDIR: path.join(scratch, "tmp"), PI_CODEGRAPH_MAX_PARALLEL: LIMIT },
       });
     const install = (await installPacked({ cwd: scratch, env: env([nodeDir]) })).result;
-    assert.equal(install.code, 0, `pi install: ${explain(install)}`);
+    assert.equal(install.code, 0, `pi install: ${explainRun(install)}`);
 
     // Watch the workspace's process table while Pi runs: what ran there, and how many at once.
     // Reading /proc is not atomic: a CLI that ends while one is read and the next that starts
@@ -111,7 +111,7 @@ describe("eight parallel codegraph_explore calls in the real Pi CLI", { skip: pi
   after(() => tearDownPiSuite({ strayPids, server, dirs: [scratch] }));
 
   test("one message, eight calls: every call answers its own question, in the order of the calls", (t) => {
-    assert.equal(run.code, 0, explain(run));
+    assert.equal(run.code, 0, explainRun(run));
     assert.deepEqual(
       run.events.filter((e) => e.type === "__unparsable__"),
       [],

@@ -9,6 +9,7 @@ import { after, before, describe, test } from "node:test";
 import { REAL_CLI_PATH } from "../helpers/index.mjs";
 import { installPacked } from "../helpers/packed.mjs";
 import {
+  explainRun,
   jsonModeArgs,
   oneToolCall,
   piEnv,
@@ -22,7 +23,6 @@ const REQUEST = "how does CheckoutService.checkout call charge";
 const MODEL = "fake-wasm-fallback";
 const nodeDir = path.dirname(process.execPath);
 const realPath = REAL_CLI_PATH;
-const explain = (run) => `exit ${run.code}; stderr:\n${run.stderr.slice(-4000)}`;
 
 /** Every file under `dir` whose name ends in `.node`. */
 const nativeFiles = (dir) =>
@@ -40,7 +40,7 @@ describe("installed without its binary package: the WebAssembly core answers in 
   before(async () => {
     suite = await startPiSuite("pi-codegraph-wasm-", { request: REQUEST, models: [MODEL] });
     const { result, dir } = await installPacked({ cwd: suite.scratch, env: env([nodeDir]), binary: false });
-    assert.equal(result.code, 0, `pi install: ${explain(result)}`);
+    assert.equal(result.code, 0, `pi install: ${explainRun(result)}`);
     installed = dir;
   });
   after(() => tearDownPiSuite({ strayPids: [], server: suite?.server, dirs: [suite?.scratch] }));
@@ -49,7 +49,7 @@ describe("installed without its binary package: the WebAssembly core answers in 
     assert.deepEqual(nativeFiles(path.dirname(installed)), []);
     const args = jsonModeArgs(MODEL, "q").slice(0, -1);
     const report = await runPi([...args, "/codegraph doctor"], { cwd: suite.indexed, env: env(realPath) });
-    assert.equal(report.code, 0, explain(report));
+    assert.equal(report.code, 0, explainRun(report));
     const line = `${report.stdout}\n${report.stderr}`.split("\n").find((l) => l.startsWith("runner: "));
     const wasm = path.join(installed, "wasm", "pi-codegraph.wasm32-wasi.wasm");
     assert.ok(line?.startsWith(`runner: node ${wasm} (native addon not loaded: `), line);
@@ -60,7 +60,7 @@ describe("installed without its binary package: the WebAssembly core answers in 
       cwd: suite.indexed,
       env: env(realPath),
     });
-    assert.equal(run.code, 0, explain(run));
+    assert.equal(run.code, 0, explainRun(run));
     const { sent, end } = oneToolCall(run, suite.server.bodiesFor(MODEL), { isError: false });
     assert.match(sent, /\*\*Exploration: how does CheckoutService\.checkout call charge/);
     assert.match(sent, /src\/checkout\.ts/);

@@ -14,6 +14,7 @@ import { recordingCli, root, tempDir, waitFor } from "../helpers/index.mjs";
 import { installPacked } from "../helpers/packed.mjs";
 import {
   contentText,
+  explainRun,
   indexShop,
   piEnv,
   piMissing,
@@ -50,7 +51,6 @@ const base = (model) => ["--offline", "--no-session", "--no-context-files", "--p
 const json = (model, prompt) => ["--mode", "json", ...base(model), prompt];
 const systemOf = (body) => contentText(body.messages.find((m) => m.role === "system" || m.role === "developer"));
 const focusedIn = (body) => toolNames(body).filter((n) => FOCUSED.includes(n));
-const explain = (run) => `exit ${run.code}; stderr:\n${run.stderr.slice(-3000)}`;
 
 /** Pi collapses whitespace in a snippet and trims a guideline before writing it into the prompt. */
 const oneLine = (s) => s.replace(/\s+/g, " ").trim();
@@ -104,7 +104,7 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
     server = await startFakeOpenAI({ byModel: BY_MODEL });
     writeModelsJson(agentDir, server.baseUrl, Object.keys(BY_MODEL));
     const install = (await installPacked({ cwd: scratch, env: env() })).result;
-    assert.equal(install.code, 0, `pi install: ${explain(install)}`);
+    assert.equal(install.code, 0, `pi install: ${explainRun(install)}`);
   });
   after(() => tearDownPiSuite({ strayPids: [], server, dirs: [scratch] }));
 
@@ -179,22 +179,22 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
     const model = "fake-saved";
     const ws = workspace("saved");
     const set = await runPi(json(model, "/codegraph tools node relations"), { cwd: ws, env: env() });
-    assert.equal(set.code, 0, explain(set));
+    assert.equal(set.code, 0, explainRun(set));
     assert.equal(server.bodiesFor(model).length, 0, "the command reached no model");
 
     const next = await runPi(json(model, "hello"), { cwd: ws, env: env() });
-    assert.equal(next.code, 0, explain(next));
+    assert.equal(next.code, 0, explainRun(next));
     assert.deepEqual(focusedIn(server.bodiesFor(model).at(-1)), ["codegraph_node", "codegraph_relations"]);
 
     const overridden = await runPi(json(model, "hello"), { cwd: ws, env: env({ PI_CODEGRAPH_TOOLS: "search" }) });
-    assert.equal(overridden.code, 0, explain(overridden));
+    assert.equal(overridden.code, 0, explainRun(overridden));
     const body = server.bodiesFor(model).at(-1);
     assert.deepEqual(focusedIn(body), ["codegraph_search"]);
     assert.ok(advertises(systemOf(body), "codegraph_search"));
 
     // Another project in the same agent dir: its own (default) choice.
     const other = await runPi(json(model, "hello"), { cwd: workspace("other"), env: env() });
-    assert.equal(other.code, 0, explain(other));
+    assert.equal(other.code, 0, explainRun(other));
     assert.deepEqual(focusedIn(server.bodiesFor(model).at(-1)), FOCUSED);
   });
 
@@ -206,7 +206,7 @@ describe("the focused tools in the real Pi CLI", { skip: piMissing, timeout: 180
         cwd: ws,
         env: env({ PI_CODEGRAPH_TOOLS: "relations" }),
       });
-      assert.equal(run.code, 0, explain(run));
+      assert.equal(run.code, 0, explainRun(run));
       const bodies = server.bodiesFor(model);
       assert.equal(bodies.length, 2, "the call's turn and the final turn");
       assert.deepEqual(focusedIn(bodies[0]), ["codegraph_relations"]);
