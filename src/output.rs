@@ -109,13 +109,14 @@ pub struct OutputCollector {
 
 #[napi]
 impl OutputCollector {
-  /// A collector within `caps`; a truncated answer's full output goes to `place` (none: no file).
+  /// A collector within `caps` (none: the contract's maxima, `Caps::MAX`); a truncated answer's
+  /// full output goes to `place` (none: no file).
   #[napi(constructor)]
-  pub fn new(caps: OutputCaps, place: Option<OutputPlace>) -> Self {
-    let caps = Caps {
+  pub fn new(caps: Option<OutputCaps>, place: Option<OutputPlace>) -> Self {
+    let caps = caps.map_or(Caps::MAX, |caps| Caps {
       bytes: (caps.bytes as usize).min(Caps::LARGEST.bytes),
       lines: (caps.lines as usize).clamp(1, Caps::LARGEST.lines),
-    };
+    });
     Self {
       inner: Some(StdoutCollector::with_caps(place.map(spill_target), caps)),
     }

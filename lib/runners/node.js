@@ -29,11 +29,10 @@ const { diagnose } = require("./node/command-run/diagnose.js");
 const { runCommand } = require("./node/command-run.js");
 const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("../contract/limits.js");
 const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("../contract/limits.js");
-const { hostCore } = require("./node/wasm-core.js");
 const { changedSource, copyIndex, outlineSource, scanSource } = require("./node/source-thread.js");
 const { runGit } = require("./node/git-run.js");
 const { setPackageCli } = require("./node/discovery.js");
-const { wasmCoreFile } = require("./node/wasm-core.js");
+const { hostCore, wasmCoreFile } = require("./node/wasm-core.js");
 
 /** Deletes full-output files (the core's, crates/core/src/full_output.rs): the listed paths, or with none all of this process's. */
 const releaseFullOutputs = (paths) => hostCore().releaseFullOutputs(paths ?? null);

@@ -137,7 +137,8 @@ async function runCommand(command, cwd, signal, options) {
   try {
     // The command, the workspace and the options, in explore's order, as the addon reads them;
     // its strings come back as UTF-8 (wasm-core.js says why each way).
-    const call = hostCore().readCall(wellFormed(command), wellFormed(cwd), options);
+    const here = wellFormed(cwd);
+    const call = hostCore().readCall(wellFormed(command), here, options);
     if (call.problem) throw new Problem(call.problem.code, call.problem.facts);
     const { argv, positional, workspace, ...flags } = call.command;
     const checked = { ...flags, argv: argv.map(text), positional: text(positional), workspace: text(workspace) };
@@ -146,7 +147,7 @@ async function runCommand(command, cwd, signal, options) {
     unlink = linkSignal(signal, cancel);
     return await runChecked(
       checked,
-      cwd.toWellFormed(),
+      here,
       { userEnv, timeoutMs: call.timeoutMs, started, deadline: started + call.timeoutMs, cancel, onProgress },
       failure,
     );

@@ -4,8 +4,7 @@
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const { cancelled, spawnFailed, timedOut } = require("../../contract/problems.js");
-const { IS_WINDOWS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("../../contract/limits.js");
-const { PIPE_GRACE_MS, PROGRESS_INTERVAL_MS } = require("../../contract/limits.js");
+const { IS_WINDOWS, PIPE_GRACE_MS, PROGRESS_INTERVAL_MS } = require("../../contract/limits.js");
 const { execFormatProblem } = require("./runner/exec-format.js");
 const { onHostExit } = require("./host-watch.js");
 const { spillPlace } = require("./spill-place.js");
@@ -17,7 +16,8 @@ const { terminate, trackChild, untrackChild } = require("./runner/tree.js");
 const releaseAll = () => hostCore().releaseFullOutputs();
 
 /**
- * The core's collectors of one run's output (crates/core/src/limits/): stdout within `caps`, its
+ * The core's collectors of one run's output (crates/core/src/limits/): stdout within `caps` (none:
+ * the contract's maxima), its
  * full output kept in the place `spillTarget` leads to (none: no file), and stderr's tail.
  */
 function collectors(spillTarget, caps) {
@@ -60,7 +60,7 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget,
     let out;
     let err;
     try {
-      ({ out, err } = collectors(spillTarget, caps ?? { bytes: MAX_OUTPUT_BYTES, lines: MAX_OUTPUT_LINES }));
+      ({ out, err } = collectors(spillTarget, caps));
     } catch (problem) {
       return reject(problem);
     }

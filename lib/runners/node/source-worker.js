@@ -7,16 +7,10 @@
 // `{ id, error: { message, code } }`. source-thread.js drives it.
 
 const { parentPort } = require("node:worker_threads");
-const { WASM_CORE_FIX, WASM_LOADER } = require("./wasm-core.js");
+const { WASM_CORE_FIX, WASM_LOADER, withoutWasiNotice } = require("./wasm-core.js");
 
-// Node says once per thread that WASI is experimental; the host's terminal is Pi's, so this
-// thread's warning is not written there.
-const emitWarning = process.emitWarning;
-process.emitWarning = (warning, ...rest) => {
-  const type = typeof rest[0] === "string" ? rest[0] : rest[0]?.type;
-  if (type === "ExperimentalWarning" && String(warning).startsWith("WASI")) return;
-  emitWarning.call(process, warning, ...rest);
-};
+// Node says once per thread that WASI is experimental; not on Pi's terminal.
+process.emitWarning = withoutWasiNotice(process.emitWarning);
 
 let core = null;
 /** The WebAssembly core, loaded on the first request; a failure is the request's coded error. */

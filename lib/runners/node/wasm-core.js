@@ -22,22 +22,29 @@ function wasmCoreFile() {
   return fs.existsSync(WASM_FILE) ? WASM_FILE : null;
 }
 
+/**
+ * `emitWarning` without Node's one-time notice (per thread) that WASI is experimental: the
+ * terminal of the host that loads the core is Pi's.
+ */
+function withoutWasiNotice(emitWarning) {
+  return (warning, ...rest) => {
+    const type = typeof rest[0] === "string" ? rest[0] : rest[0]?.type;
+    if (type === "ExperimentalWarning" && String(warning).startsWith("WASI")) return;
+    emitWarning.call(process, warning, ...rest);
+  };
+}
+
 let core = null;
 let loadError = null;
 /**
- * The WebAssembly core on this thread, loaded on first use (about 50 ms, once); a CODEGRAPH_ADDON
- * Problem when it cannot be. Node's one-time notice that WASI is experimental is not written to
- * the host's terminal (Pi's).
+ * The WebAssembly core on this thread, loaded on first use (about 50 ms, once, without the WASI
+ * notice); a CODEGRAPH_ADDON Problem when it cannot be.
  */
 function hostCore() {
   if (core) return core;
   if (!loadError) {
     const emitWarning = process.emitWarning;
-    process.emitWarning = (warning, ...rest) => {
-      const type = typeof rest[0] === "string" ? rest[0] : rest[0]?.type;
-      if (type !== "ExperimentalWarning" || !String(warning).startsWith("WASI"))
-        emitWarning.call(process, warning, ...rest);
-    };
+    process.emitWarning = withoutWasiNotice(emitWarning);
     try {
       core = require(WASM_LOADER);
       return core;
@@ -80,4 +87,4 @@ function wellFormed(value) {
   }
 }
 
-module.exports = { WASM_CORE_FIX, WASM_LOADER, hostCore, wasmCoreFile, wellFormed };
+module.exports = { WASM_CORE_FIX, WASM_LOADER, hostCore, wasmCoreFile, wellFormed, withoutWasiNotice };
