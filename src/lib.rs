@@ -2,8 +2,9 @@
 //! `releaseFullOutputs()`, `setPackageCli()` and the contract's limits (src/runner_calls.rs),
 //! `scanSource()`, `changedSource()` (src/source_scan.rs) and `outlineSource()`
 //! (src/source_outline.rs), `copyIndex()` (src/index_copy.rs). Built for WebAssembly: the source
-//! calls (src/wasm.rs), a run's output collectors (src/output.rs), and a call's arguments and its
-//! exit's verdict (src/call.rs). Only conversion lives in this crate: `args` reads the JS
+//! calls (src/wasm.rs), a run's output collectors (src/output.rs), a call's arguments and its
+//! exit's verdict (src/call.rs), and the checks before and after a run, a diagnosis's and git's
+//! (src/checks.rs, src/survey.rs, with the host's answers: src/host_answers.rs). Only conversion lives in this crate: `args` reads the JS
 //! arguments, `abort` links an `AbortSignal`, `env_capture` reads the environment as JS sees it,
 //! `convert` turns the core's results into JS values, and `types` declares their shapes.
 //! Everything that does the work is in `pi-codegraph-core` (crates/core).
@@ -22,10 +23,14 @@ mod args;
 mod call;
 #[cfg(not(target_family = "wasm"))]
 mod change_watch;
+#[cfg(target_family = "wasm")]
+mod checks;
 #[cfg(not(target_family = "wasm"))]
 mod convert;
 #[cfg(not(target_family = "wasm"))]
 mod env_capture;
+#[cfg(target_family = "wasm")]
+mod host_answers;
 mod index_copy;
 #[cfg(target_family = "wasm")]
 mod output;
@@ -35,6 +40,8 @@ mod runner_calls;
 mod runtime;
 mod source_outline;
 mod source_scan;
+#[cfg(target_family = "wasm")]
+mod survey;
 #[cfg(not(target_family = "wasm"))]
 mod threaded;
 #[cfg(not(target_family = "wasm"))]
@@ -46,6 +53,8 @@ mod wasm;
 pub use call::*;
 #[cfg(not(target_family = "wasm"))]
 pub use change_watch::*;
+#[cfg(target_family = "wasm")]
+pub use checks::*;
 pub use index_copy::*;
 #[cfg(target_family = "wasm")]
 pub use output::*;
@@ -53,5 +62,7 @@ pub use output::*;
 pub use runner_calls::*;
 pub use source_outline::*;
 pub use source_scan::*;
+#[cfg(target_family = "wasm")]
+pub use survey::*;
 #[cfg(not(target_family = "wasm"))]
 pub use types::*;

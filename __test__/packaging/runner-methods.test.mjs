@@ -9,7 +9,12 @@ import { test } from "node:test";
 import { root } from "../helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
-const { RUNNER_METHODS, RUNNER_METHOD_NAMES, WASM_HOST_EXPORTS } = require("../../lib/contract/runner-methods.js");
+const {
+  RUNNER_METHODS,
+  RUNNER_METHOD_NAMES,
+  WASM_HOST_EXPORTS,
+  WASM_WORKER_CHECKS,
+} = require("../../lib/contract/runner-methods.js");
 const { LIMIT_NAMES } = require("../../lib/contract/limits.js");
 const carried = (key) => RUNNER_METHOD_NAMES.filter((name) => RUNNER_METHODS[name][key]);
 
@@ -39,7 +44,7 @@ test("the WebAssembly build exports exactly the methods it carries, and what the
   const { WASM_LOADER } = require("../../lib/runners/node/wasm-core.js");
   const wasm = require(WASM_LOADER);
   const exported = Object.keys(wasm).filter((name) => typeof wasm[name] === "function");
-  assert.deepEqual(exported.sort(), [...carried("wasm"), ...WASM_HOST_EXPORTS].sort());
+  assert.deepEqual(exported.sort(), [...carried("wasm"), ...WASM_HOST_EXPORTS, ...WASM_WORKER_CHECKS].sort());
 });
 
 test("index.d.ts's Backend declares every runner method", () => {

@@ -28,6 +28,12 @@ const RUNNER_METHODS = Object.freeze({
  */
 const WASM_HOST_EXPORTS = Object.freeze(["OutputCollector", "StderrTail", "readCall", "saysCannotOpen", "exitProblem"]);
 
+/**
+ * And the checks it runs in the Node runner's worker (src/checks.rs, src/survey.rs): each takes
+ * its arguments, then the host's answers (`ask`, and `{ pid, platform, arch }`).
+ */
+const WASM_WORKER_CHECKS = Object.freeze(["runChecks", "writerNow", "blockedCause", "surveyWorkspace", "findGit"]);
+
 /** The method names, in the list's order. */
 const RUNNER_METHOD_NAMES = Object.freeze(Object.keys(RUNNER_METHODS));
 
@@ -36,4 +42,4 @@ function methodOf(backend, name) {
   return typeof backend?.[name] === "function" ? (...args) => backend[name](...args) : undefined;
 }
 
-module.exports = { RUNNER_METHODS, RUNNER_METHOD_NAMES, WASM_HOST_EXPORTS, methodOf };
+module.exports = { RUNNER_METHODS, RUNNER_METHOD_NAMES, WASM_HOST_EXPORTS, WASM_WORKER_CHECKS, methodOf };

@@ -123,8 +123,17 @@ fn access(path: &Path, write: bool) -> std::io::Result<()> {
   }
 }
 
+/// access(2) as the WebAssembly build's host answers it.
+#[cfg(target_family = "wasm")]
+fn access(path: &Path, write: bool) -> std::io::Result<()> {
+  use crate::host::{EXECUTE, READ, WRITE};
+  let is_dir = std::fs::metadata(path)?.is_dir();
+  let mode = READ | if write { WRITE } else { 0 } | if is_dir { EXECUTE } else { 0 };
+  crate::host::access(path, mode)
+}
+
 /// Windows has no access(2) with these answers; the CLI's own message stands.
-#[cfg(not(unix))]
+#[cfg(not(any(unix, target_family = "wasm")))]
 fn access(path: &Path, _write: bool) -> std::io::Result<()> {
   std::fs::metadata(path).map(|_| ())
 }

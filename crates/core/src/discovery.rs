@@ -9,10 +9,11 @@ use std::path::{Path, PathBuf};
 
 use crate::env_snapshot::EnvSnapshot;
 use crate::errors::{CodegraphError, NotFoundReason};
-use crate::files::{canonical, within};
-use crate::manifest::read_manifest;
+use crate::files::{canonical, split_path_list, within};
 
+mod npm_bundle;
 mod package_cli;
+pub use npm_bundle::npm_bundle;
 pub use package_cli::{package_cli, set_package_cli};
 
 /// Names an operator can use to point at a specific CodeGraph install. Never model-controlled.
@@ -198,18 +199,38 @@ pub fn search(
   path: Option<&std::ffi::OsStr>,
   mut accept: impl FnMut(&Path) -> bool,
 ) -> Option<PathBuf> {
-  let dirs: Vec<PathBuf> = std::env::split_paths(path?)
+  let dirs: Vec<PathBuf> = split_path_list(path?)
+    .into_iter()
     .filter(|d| d.is_absolute())
     .collect();
   if dirs.is_empty() {
     return None;
   }
-  let joined = std::env::join_paths(&dirs).ok()?;
-  names.iter().find_map(|name| {
-    which::which_in_all(name, Some(&joined), &dirs[0])
-      .ok()?
-      .find(|p| accept(p))
-  })
+  names
+    .iter()
+    .find_map(|name| candidates(name, &dirs).find(|p| accept(p)))
+}
+
+/// Where `name` is an executable in `dirs`, in order (`which`, natively).
+#[cfg(not(target_family = "wasm"))]
+fn candidates<'a>(name: &str, dirs: &'a [PathBuf]) -> Box<dyn Iterator<Item = PathBuf> + 'a> {
+  let Some(joined) = crate::files::join_path_list(dirs) else {
+    return Box::new(std::iter::empty());
+  };
+  match which::which_in_all(name, Some(&joined), &dirs[0]) {
+    Ok(found) => Box::new(found),
+    Err(_) => Box::new(std::iter::empty()),
+  }
+}
+
+/// Where `name` is an executable in `dirs`, in order: a file the host says it may execute (WASI's
+/// std can split no search list, and its access(2) calls every file executable).
+#[cfg(target_family = "wasm")]
+fn candidates<'a>(name: &'a str, dirs: &'a [PathBuf]) -> impl Iterator<Item = PathBuf> + 'a {
+  dirs
+    .iter()
+    .map(move |d| d.join(name))
+    .filter(|p| p.is_file() && crate::host::access(p, crate::host::EXECUTE).is_ok())
 }
 
 /// A `.cmd`/`.bat` launcher cannot be spawned without `cmd.exe` re-parsing its arguments, so for
@@ -264,54 +285,6 @@ pub fn launch_for(
     bundle: None,
     beside_package: false,
   }
-}
-
-/// CodeGraph's npm package name; its `npm-shim.js` finds `<name>-<platform>-<arch>`.
-const NPM_PACKAGE: &str = "@colbymchenry/codegraph";
-
-/// When `executable` resolves to CodeGraph's npm shim (`<pkg>/npm-shim.js`, the package's
-/// declared `codegraph` bin), the platform bundle's `bin/codegraph` found the way the shim's
-/// `require.resolve` finds it: `node_modules` directories from the shim's real location upward.
-/// The shim only starts Node to exec that launcher with the same arguments and environment (it
-/// threads `CODEGRAPH_HOST_PPID`, which the launcher sets to the same host pid when run
-/// directly). Not on Windows, where the shim runs the bundle differently and nothing tests it.
-pub fn npm_bundle(executable: &Path) -> Option<Bundle> {
-  if cfg!(windows) {
-    return None;
-  }
-  let real = executable.canonicalize().ok()?;
-  let pkg_dir = real.parent()?;
-  let manifest = read_manifest(&pkg_dir.join("package.json"))?;
-  if manifest.name.as_deref() != Some(NPM_PACKAGE)
-    || manifest.bin_path("codegraph")? != "npm-shim.js"
-  {
-    return None;
-  }
-  if real.file_name()? != "npm-shim.js" {
-    return None;
-  }
-  let platform = match std::env::consts::OS {
-    "macos" => "darwin",
-    other => other,
-  };
-  let arch = match std::env::consts::ARCH {
-    "x86_64" => "x64",
-    "aarch64" => "arm64",
-    other => other,
-  };
-  let bundle_name = format!("{NPM_PACKAGE}-{platform}-{arch}");
-  pkg_dir
-    .ancestors()
-    .filter(|dir| dir.file_name().is_none_or(|n| n != "node_modules"))
-    .map(|dir| dir.join("node_modules").join(&bundle_name))
-    .find_map(|bundle| {
-      let launcher = bundle.join("bin").join("codegraph");
-      std::fs::metadata(&launcher).ok()?.is_file().then_some(())?;
-      let version = read_manifest(&bundle.join("package.json"))
-        .filter(|m| m.name.as_deref() == Some(bundle_name.as_str()))
-        .and_then(|m| m.version);
-      Some(Bundle { launcher, version })
-    })
 }
 
 /// npm puts the launcher in `<prefix>/` (global) or `node_modules/.bin/` (local).

@@ -28,7 +28,13 @@ pub(crate) fn lossy_opt<S: Serializer>(p: &Option<PathBuf>, s: S) -> Result<S::O
 
 /// The OS's own text for an I/O error, as a fact (one line, as `io::Error` displays it).
 pub fn os_text(e: &std::io::Error) -> String {
-  e.to_string()
+  let text = e.to_string();
+  // The WebAssembly build's numbers are WASI's (EACCES is 2 there): its text keeps only the words.
+  #[cfg(target_family = "wasm")]
+  if let Some(at) = text.find(" (os error ") {
+    return text[..at].to_owned();
+  }
+  text
 }
 
 mod facts;

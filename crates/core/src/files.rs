@@ -53,18 +53,19 @@ fn open_checked(path: &Path, no_link: bool) -> std::io::Result<std::fs::File> {
     // FILE_FLAG_OPEN_REPARSE_POINT: the link itself is opened, and refused below.
     options.custom_flags(0x0020_0000);
   }
-  // WASI has neither O_NONBLOCK nor O_NOFOLLOW on open: the path is looked at first (a link is
-  // refused, a FIFO or a device is never opened). A FIFO swapped in between the look and the
-  // open can still block it: the WebAssembly core runs in the JS runner's worker, which is ended
+  // WASI has neither O_NONBLOCK nor O_NOFOLLOW on open: the host opens the path first as the
+  // native build does (the checks install it: `host`), or else the path is looked at (the source
+  // calls: a link is refused, a FIFO or a device is never opened). A FIFO swapped in between can
+  // still block WASI's open: the WebAssembly core runs in the JS runner's worker, which is ended
   // at the request's deadline (lib/runners/node/source-thread.js).
   #[cfg(target_family = "wasm")]
   {
-    let seen = if no_link {
-      std::fs::symlink_metadata(path)?
-    } else {
-      std::fs::metadata(path)?
+    let regular = match crate::host::opens_regular(path, no_link) {
+      Some(answer) => answer?,
+      None if no_link => std::fs::symlink_metadata(path)?.file_type().is_file(),
+      None => std::fs::metadata(path)?.file_type().is_file(),
     };
-    if !seen.file_type().is_file() {
+    if !regular {
       return Err(std::io::Error::other("it is not a regular file"));
     }
   }
@@ -164,5 +165,40 @@ mod tests {
       Path::new(r"C:\Users\Me\wsx"),
       Path::new(r"C:\Users\Me\ws")
     ));
+  }
+}
+
+/// A search list's entries (PATH, NODE_PATH), empty ones kept, as the host's OS separates them:
+/// std's own rule natively; `:` in the WebAssembly build, whose std has no rule (it panics), for
+/// the Unix-like hosts the Node runner's WASI serves.
+pub fn split_path_list(list: &std::ffi::OsStr) -> Vec<std::path::PathBuf> {
+  #[cfg(not(target_family = "wasm"))]
+  {
+    std::env::split_paths(list).collect()
+  }
+  #[cfg(target_family = "wasm")]
+  {
+    list
+      .to_string_lossy()
+      .split(':')
+      .map(std::path::PathBuf::from)
+      .collect()
+  }
+}
+
+/// `entries` joined into one search list ([`split_path_list`]'s inverse); None when an entry holds
+/// the separator.
+pub fn join_path_list(entries: &[std::path::PathBuf]) -> Option<std::ffi::OsString> {
+  #[cfg(not(target_family = "wasm"))]
+  {
+    std::env::join_paths(entries).ok()
+  }
+  #[cfg(target_family = "wasm")]
+  {
+    let texts: Vec<String> = entries
+      .iter()
+      .map(|e| e.to_string_lossy().into_owned())
+      .collect();
+    (!texts.iter().any(|t| t.contains(':'))).then(|| texts.join(":").into())
   }
 }

@@ -9,7 +9,7 @@
 
 use std::fs::File;
 use std::io::Write;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::sync::{Mutex, OnceLock};
 
 use serde::{Deserialize, Serialize};
@@ -20,8 +20,7 @@ use crate::sanitize::Cleaner;
 
 /// All full-output files of this process together hold at most this much.
 pub const PROCESS_BUDGET_BYTES: u64 = 64 * 1024 * 1024;
-/// How the files' names begin (the WebAssembly build's host names them: it is given the prefix).
-#[cfg(not(target_family = "wasm"))]
+/// How the files' names begin.
 const FILE_PREFIX: &str = "explore-";
 
 /// Where the spill would go, decided only when an answer is first cut.
@@ -29,13 +28,12 @@ const FILE_PREFIX: &str = "explore-";
 pub enum SpillTarget {
   /// Found (and made) when first needed: the first usable private directory among `TMPDIR`,
   /// `/tmp` and `/var/tmp` outside `workspace` (dir.rs), the files named after this process.
-  #[cfg(not(target_family = "wasm"))]
   Find {
     tmpdir_var: Option<PathBuf>,
     workspace: PathBuf,
   },
-  /// Found by the host by the same rules, or why there is none: the WebAssembly build can read
-  /// no owner or mode and knows no pid (lib/runners/node/spill-place.js finds it there).
+  /// Found beforehand ([`find_place`]), or why there is none: the WebAssembly build finds it in
+  /// the Node runner's worker, with its host's answers, and writes the file on the host's thread.
   Chosen(Result<SpillPlace, NotKeptReason>),
 }
 
@@ -126,18 +124,10 @@ impl Spill {
       });
     }
     let place = match target {
-      #[cfg(not(target_family = "wasm"))]
       SpillTarget::Find {
         tmpdir_var,
         workspace,
-      } => {
-        let dir = private_dir(tmpdir_var.as_deref(), workspace)?;
-        sweep_once(&dir);
-        SpillPlace {
-          dir,
-          prefix: owner_prefix(),
-        }
-      }
+      } => find_place(tmpdir_var.as_deref(), workspace)?,
       SpillTarget::Chosen(chosen) => chosen.clone()?,
     };
     let (file, path) = tempfile::Builder::new()
@@ -268,12 +258,25 @@ pub fn release(paths: &[PathBuf]) -> usize {
   before - reg.files.len()
 }
 
-#[cfg(not(target_family = "wasm"))]
 mod dir;
 #[cfg(test)]
 use dir::dir_name;
-#[cfg(not(target_family = "wasm"))]
 use dir::{owner_prefix, private_dir, sweep_once};
+
+/// The place for a run's full output: the first usable private directory among `tmpdir_var`
+/// (`TMPDIR`), `/tmp` and `/var/tmp` outside `workspace` (made if need be, the files of dead hosts
+/// swept from it once), the files named after this process.
+pub fn find_place(
+  tmpdir_var: Option<&Path>,
+  workspace: &Path,
+) -> Result<SpillPlace, NotKeptReason> {
+  let dir = private_dir(tmpdir_var, workspace)?;
+  sweep_once(&dir);
+  Ok(SpillPlace {
+    dir,
+    prefix: owner_prefix(),
+  })
+}
 
 #[cfg(test)]
 mod tests;

@@ -15,11 +15,10 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::caps::{Caps, MIN_CAP_BYTES, MIN_CAP_LINES};
-use crate::discovery::{resolves_inside, search, Launch};
-use crate::env_snapshot::{key_eq, EnvSnapshot};
-use crate::environment::ChildEnv;
+use crate::discovery::Launch;
+use crate::env_snapshot::EnvSnapshot;
 use crate::errors::{CodegraphError, GitProblem, GitReason, WorkspaceReason};
-use crate::files::canonical;
+use crate::git_found::{find_git, GitFound};
 use crate::runner::{run, Cancel, RunSpec};
 
 /// The only subcommands a description may name: each reads, none writes the repository
@@ -62,39 +61,6 @@ const DIFF_SAFETY: [&str; 6] = [
   "--src-prefix=a/",
   "--dst-prefix=b/",
 ];
-/// Set for git on top of the quiet environment.
-const GIT_ENV: [(&str, &str); 7] = [
-  ("LC_ALL", "C"),
-  ("LANGUAGE", "C"),
-  ("GIT_TERMINAL_PROMPT", "0"),
-  ("GIT_OPTIONAL_LOCKS", "0"),
-  ("GIT_PAGER", "cat"),
-  ("PAGER", "cat"),
-  ("GIT_EXTERNAL_DIFF", ""),
-];
-/// Never passed on: they would point git at another repository, config or program.
-const GIT_DROPPED_ENV: [&str; 19] = [
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_INDEX_FILE",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_CONFIG",
-  "GIT_CONFIG_PARAMETERS",
-  "GIT_CONFIG_COUNT",
-  "GIT_EXEC_PATH",
-  "GIT_SSH",
-  "GIT_SSH_COMMAND",
-  "GIT_ASKPASS",
-  "GIT_EDITOR",
-  "GIT_CEILING_DIRECTORIES",
-  "GIT_DISCOVERY_ACROSS_FILESYSTEM",
-  "GIT_NAMESPACE",
-  "GIT_TRACE",
-  "GIT_TRACE2",
-  "GIT_TRACE2_EVENT",
-];
-
 /// One git run as described.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GitCommand {
@@ -185,16 +151,6 @@ fn exit_reason(exit_code: i32, stderr_tail: String) -> GitReason {
   }
 }
 
-/// The child's environment: the quiet one, git's pointers elsewhere dropped, ours set.
-fn git_env(env: &EnvSnapshot, home: &std::path::Path) -> Vec<(OsString, OsString)> {
-  let mut vars = ChildEnv::for_home(env, home).vars;
-  vars.retain(|(k, _)| {
-    !GIT_DROPPED_ENV.iter().any(|d| key_eq(k, d)) && !GIT_ENV.iter().any(|(d, _)| key_eq(k, d))
-  });
-  vars.extend(GIT_ENV.iter().map(|(k, v)| ((*k).into(), (*v).into())));
-  vars
-}
-
 /// Runs `command` in `cwd` (absolute; the workspace). Checks first, then finds git and runs it.
 pub async fn run_git(
   command: GitCommand,
@@ -213,22 +169,15 @@ pub async fn run_git(
     });
   }
   // Discovery and the environment read the filesystem: off the async workers.
-  let found = tokio::task::spawn_blocking(move || {
-    let home = canonical(&dir);
-    let mut skipped = None;
-    let git = search(&["git"], env.get("PATH"), |p| {
-      let inside = resolves_inside(p, &home);
-      if inside {
-        skipped.get_or_insert_with(|| p.to_path_buf());
-      }
-      !inside
-    });
-    let vars = git_env(&env, &home);
-    (home, git, skipped, vars)
-  })
-  .await
-  .map_err(|e| command.failed(GitReason::Spawn { os: e.to_string() }))?;
-  let (home, git, skipped, vars) = found;
+  let found = tokio::task::spawn_blocking(move || find_git(&dir, &env))
+    .await
+    .map_err(|e| command.failed(GitReason::Spawn { os: e.to_string() }))?;
+  let GitFound {
+    home,
+    git,
+    skipped,
+    vars,
+  } = found;
   let Some(git) = git else {
     return Err(command.failed(GitReason::NotFound { skipped }));
   };

@@ -87,7 +87,12 @@ pub fn dir_name(index_dir: &Path) -> String {
 /// (read once per process, as the CLI caches it).
 fn is_wsl(env: &EnvSnapshot) -> bool {
   static KERNEL: OnceLock<bool> = OnceLock::new();
-  if !cfg!(target_os = "linux") {
+  // The WebAssembly build's target is `wasi`: its host says whether it runs on Linux.
+  #[cfg(target_family = "wasm")]
+  let linux = crate::host::linux();
+  #[cfg(not(target_family = "wasm"))]
+  let linux = cfg!(target_os = "linux");
+  if !linux {
     return false;
   }
   if env.get_set("WSL_DISTRO_NAME").is_some() || env.get_set("WSL_INTEROP").is_some() {

@@ -216,11 +216,15 @@ fn rebuild_pid(text: &str) -> Option<u32> {
 
 /// Whether a writer whose pid this namespace lacks may live outside it (see the module comment).
 fn writing_elsewhere(index_dir: &Path) -> Option<Outside> {
-  matches!(database_holder(index_dir), Holder::Elsewhere(_)).then_some(Outside::Holder)
+  match database_holder(index_dir) {
+    Holder::Elsewhere(_) => Some(Outside::Holder),
+    Holder::Unseen => Some(Outside::Unseen),
+    Holder::Nobody | Holder::Here(_) => None,
+  }
 }
 
 /// CodeGraph's liveness for each file (see the module comment).
-#[cfg(unix)]
+#[cfg(any(unix, target_family = "wasm"))]
 fn alive(pid: u32, rebuild: bool) -> bool {
   use crate::pid::{signal0, zombie, Signal0};
   let exists = match signal0(pid) {
@@ -231,7 +235,7 @@ fn alive(pid: u32, rebuild: bool) -> bool {
   exists && !zombie(pid)
 }
 
-#[cfg(not(unix))]
+#[cfg(not(any(unix, target_family = "wasm")))]
 fn alive(pid: u32, _rebuild: bool) -> bool {
   crate::pid::running(pid)
 }

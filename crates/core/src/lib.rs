@@ -21,17 +21,22 @@
 //! `tests/module_graph.rs` reads every `crate::` path and fails on a cycle, or when a module is
 //! not on the floor listed here:
 //!
-//! - floor 0: caps, env_snapshot, errors, files, host_watch, pid, sanitize, source_lex, source_pattern
-//!   (numbers, facts, the caller's environment, OS primitives, a source file's tokens and definitions)
-//! - floor 1: access, command, exit_verdict, full_output, index_copy, index_dir, lock_holders, manifest, resources, source_context, source_outline, source_walk
-//! - floor 2: change_watch, discovery, index_writer, limits, preflight, source_scan (the bounded
-//!   source search; the watch of a large tree while auto sync is on)
-//! - floor 3: environment, runner, source_changes
-//! - floor 4: git_run, version, warm (git as a child, CodeGraph's rules; the CLI's version; the
+//! - floor 0: caps, env_snapshot, errors, host, host_watch, sanitize, source_lex, source_pattern
+//!   (numbers, facts, the caller's environment, the WebAssembly host's answers, a source file's
+//!   tokens and definitions)
+//! - floor 1: access, command, exit_verdict, files, index_dir, pid, resources, source_context (OS
+//!   primitives)
+//! - floor 2: exec_format, full_output, index_copy, lock_holders, manifest, preflight, source_outline, source_walk
+//!   (whether the kernel runs a file itself)
+//! - floor 3: change_watch, discovery, index_writer, limits, source_scan (the bounded source
+//!   search; the watch of a large tree while auto sync is on)
+//! - floor 4: environment, runner, source_changes
+//! - floor 5: git_found, ready, warm (where git is; the checks before a run, in one pass; the
 //!   long-lived CodeGraph that answers when auto sync is on)
-//! - floor 5: command_run (one command, start to finish: checks, run, verdict; and diagnose)
+//! - floor 6: diagnosis, git_run (a survey made a diagnosis; git as a child, CodeGraph's rules)
+//! - floor 7: version (the CLI's version)
+//! - floor 8: command_run (one command, start to finish: checks, run, verdict; and diagnose)
 
-#[cfg(not(target_family = "wasm"))]
 pub mod access;
 pub mod caps;
 #[cfg(any(target_os = "linux", target_os = "android"))]
@@ -39,34 +44,30 @@ pub mod change_watch;
 pub mod command;
 #[cfg(not(target_family = "wasm"))]
 pub mod command_run;
-#[cfg(not(target_family = "wasm"))]
+pub mod diagnosis;
 pub mod discovery;
 pub mod env_snapshot;
-#[cfg(not(target_family = "wasm"))]
 pub mod environment;
 pub mod errors;
+pub mod exec_format;
 pub mod exit_verdict;
 pub mod files;
 pub mod full_output;
+pub mod git_found;
 #[cfg(not(target_family = "wasm"))]
 pub mod git_run;
+pub mod host;
 #[cfg(all(unix, not(target_family = "wasm")))]
 mod host_watch;
 pub mod index_copy;
-#[cfg(not(target_family = "wasm"))]
 pub mod index_dir;
-#[cfg(not(target_family = "wasm"))]
 pub mod index_writer;
 pub mod limits;
-#[cfg(not(target_family = "wasm"))]
 mod lock_holders;
-#[cfg(not(target_family = "wasm"))]
 pub mod manifest;
-#[cfg(not(target_family = "wasm"))]
 mod pid;
-#[cfg(not(target_family = "wasm"))]
 pub mod preflight;
-#[cfg(not(target_family = "wasm"))]
+pub mod ready;
 pub mod resources;
 #[cfg(not(target_family = "wasm"))]
 pub mod runner;

@@ -6,6 +6,8 @@ use std::path::Path;
 
 use crate::files::open_regular;
 
+/// CodeGraph's npm package: its `package.json` sits beside the `npm-shim.js` launcher.
+const PACKAGE_NAME: &str = "@colbymchenry/codegraph";
 /// A `package.json` larger than this is not one of CodeGraph's.
 const MAX_PACKAGE_JSON_BYTES: u64 = 256 * 1024;
 
@@ -41,4 +43,19 @@ pub fn read_manifest(path: &Path) -> Option<Manifest> {
     .as_ref()
     .is_none_or(|v| !v.is_empty() && v.len() <= 64)
     .then_some(m)
+}
+
+/// CodeGraph's own version, from its `package.json`, when `executable` is that package's declared
+/// `codegraph` bin (`<pkg>/npm-shim.js`, linked from `node_modules/.bin` or a global bin).
+pub fn cli_package_version(executable: &Path) -> Option<String> {
+  let real = executable.canonicalize().ok()?;
+  let dir = real.parent()?;
+  let m = read_manifest(&dir.join("package.json"))?;
+  if m.name.as_deref() != Some(PACKAGE_NAME) {
+    return None;
+  }
+  if dir.join(m.bin_path("codegraph")?).canonicalize().ok()? != real {
+    return None;
+  }
+  m.version
 }

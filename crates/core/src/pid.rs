@@ -2,17 +2,10 @@
 //! the writer still at work?) and for full-output files named after their host (`full_output`:
 //! is that host gone?).
 
-/// What `kill(pid, 0)` says about a process id.
-#[cfg(unix)]
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Signal0 {
-  /// It succeeded: the process exists and we may signal it.
-  Delivered,
-  /// EPERM (or an id that is not a `pid_t`): it exists, and belongs to someone else.
-  NotPermitted,
-  /// ESRCH: no such process (in our pid namespace).
-  NoSuchProcess,
-}
+/// `kill(pid, 0)`: the WebAssembly build asks its host.
+#[cfg(target_family = "wasm")]
+pub use crate::host::signal0;
+pub use crate::host::Signal0;
 
 #[cfg(unix)]
 pub fn signal0(pid: u32) -> Signal0 {
@@ -32,7 +25,7 @@ pub fn signal0(pid: u32) -> Signal0 {
 /// Whether a process with id `pid` exists, as `kill(pid, 0)` says: only "no such process"
 /// (ESRCH) means it does not (one we may not signal exists); an id that is not a `pid_t` cannot
 /// be asked about and counts as existing.
-#[cfg(unix)]
+#[cfg(any(unix, target_family = "wasm"))]
 pub fn exists(pid: u32) -> bool {
   signal0(pid) != Signal0::NoSuchProcess
 }
@@ -46,7 +39,7 @@ pub fn running(pid: u32) -> bool {
 
 /// A process that has exited but is not reaped yet is done (Linux; elsewhere the question is
 /// not asked).
-#[cfg(unix)]
+#[cfg(any(unix, target_family = "wasm"))]
 pub fn zombie(pid: u32) -> bool {
   std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
     stat
@@ -84,7 +77,7 @@ pub fn running(pid: u32) -> bool {
   }
 }
 
-#[cfg(not(any(unix, windows)))]
+#[cfg(not(any(unix, windows, target_family = "wasm")))]
 pub fn running(_pid: u32) -> bool {
   false
 }

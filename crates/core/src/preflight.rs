@@ -56,9 +56,12 @@ pub fn check_workspace(cwd: &str) -> Result<PathBuf, CodegraphError> {
       Err(e) => unreadable(Step::ListWorkspace, e),
     },
     Ok(m) => fail(WorkspaceReason::NotDirectory {
-      file_kind: kind_of(&m),
+      file_kind: kind_of(&path, &m),
     }),
-    Err(e) if e.kind() == std::io::ErrorKind::NotFound => fail(WorkspaceReason::Missing),
+    Err(e) if e.kind() == std::io::ErrorKind::NotFound => match past_wasi(&path) {
+      Some(file_kind) => fail(WorkspaceReason::NotDirectory { file_kind }),
+      None => fail(WorkspaceReason::Missing),
+    },
     Err(e) => unreadable(Step::ReadWorkspace, e),
   }
 }
@@ -112,13 +115,24 @@ pub fn check_index(
     Ok(m) => {
       return Err(no_index(
         NoIndexReason::NotDirectory {
+          file_kind: kind_of(&dir, &m),
           path: dir,
-          file_kind: kind_of(&m),
         },
         NoIndexKind::Special,
       ))
     }
-    Err(e) if is_gone(&e) => return Err(missing(&dir)),
+    Err(e) if is_gone(&e) => {
+      return Err(match past_wasi(&dir) {
+        Some(file_kind) => no_index(
+          NoIndexReason::NotDirectory {
+            file_kind,
+            path: dir,
+          },
+          NoIndexKind::Special,
+        ),
+        None => missing(&dir),
+      })
+    }
     Err(e) => {
       let unreadable = || CodegraphError::Workspace {
         path: workspace.to_path_buf(),
@@ -136,13 +150,24 @@ pub fn check_index(
     Ok(m) => {
       return Err(no_index(
         NoIndexReason::NotRegular {
+          file_kind: kind_of(&db, &m),
           path: db,
-          file_kind: kind_of(&m),
         },
         NoIndexKind::Special,
       ))
     }
-    Err(e) if is_gone(&e) => return Err(missing(&db)),
+    Err(e) if is_gone(&e) => {
+      return Err(match past_wasi(&db) {
+        Some(file_kind) => no_index(
+          NoIndexReason::NotRegular {
+            file_kind,
+            path: db,
+          },
+          NoIndexKind::Special,
+        ),
+        None => missing(&db),
+      })
+    }
     // `.codegraph/` may not be entered: the index may be fine, only access fails.
     Err(e) if is_denied(&e) => return Err(denied(&dir, &dir, &e)),
     Err(e) => {
@@ -248,8 +273,8 @@ pub fn ancestor_index(workspace: &Path, env: &EnvSnapshot) -> Option<PathBuf> {
     .map(Path::to_path_buf)
 }
 
-/// What a file is, as a fact (the words module names it).
-fn kind_of(m: &std::fs::Metadata) -> FileKind {
+/// What a file is, as a fact (the words module names it): `m` is `path`'s metadata, links followed.
+fn kind_of(path: &Path, m: &std::fs::Metadata) -> FileKind {
   let t = m.file_type();
   if t.is_dir() {
     return FileKind::Directory;
@@ -273,7 +298,42 @@ fn kind_of(m: &std::fs::Metadata) -> FileKind {
       return FileKind::Socket;
     }
   }
+  #[cfg(target_family = "wasm")]
+  if let Ok(crate::host::Stat {
+    special: Some(special),
+    ..
+  }) = crate::host::stat(path, true)
+  {
+    return special_kind(special);
+  }
+  #[cfg(not(target_family = "wasm"))]
+  let _ = path;
   FileKind::Special
+}
+
+/// The host's kind of a special file, as a fact.
+#[cfg(target_family = "wasm")]
+fn special_kind(special: crate::host::Special) -> FileKind {
+  use crate::host::Special;
+  match special {
+    Special::Fifo => FileKind::Fifo,
+    Special::CharDevice => FileKind::CharDevice,
+    Special::BlockDevice => FileKind::BlockDevice,
+    Special::Socket => FileKind::Socket,
+  }
+}
+
+/// What a path WASI says is not there is, when the host reaches it: a link into /proc's magic
+/// links (`/dev/stdin`), which WASI, resolving links itself, cannot follow. Natively never asked.
+#[cfg(target_family = "wasm")]
+fn past_wasi(path: &Path) -> Option<FileKind> {
+  let stat = crate::host::stat(path, true).ok()?;
+  Some(stat.special.map_or(FileKind::Special, special_kind))
+}
+
+#[cfg(not(target_family = "wasm"))]
+fn past_wasi(_: &Path) -> Option<FileKind> {
+  None
 }
 
 #[cfg(test)]

@@ -18,20 +18,12 @@ use tokio::time::Instant;
 
 use crate::discovery::Launch;
 use crate::errors::CodegraphError;
-use crate::manifest::read_manifest;
 use crate::runner::{run, Cancel, RunSpec};
 
 /// The longest a `--version` probe may run, whatever the caller's deadline.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);
-/// CodeGraph's npm package: its `package.json` sits beside the `npm-shim.js` launcher.
-const PACKAGE_NAME: &str = "@colbymchenry/codegraph";
 
-/// A version and where it came from (`"package.json"` or `"--version"`).
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Version {
-  pub text: String,
-  pub source: &'static str,
-}
+pub use crate::diagnosis::Version;
 
 type Cell = Arc<OnceCell<Option<Version>>>;
 type Cache = Mutex<HashMap<PathBuf, Cell>>;
@@ -177,25 +169,7 @@ async fn probe(
   )
 }
 
-/// The version from package metadata: the platform bundle's when it runs, else CodeGraph's own
-/// `package.json` when the executable is its npm launcher (`<pkg>/npm-shim.js`, linked from
-/// `node_modules/.bin` or a global bin).
-pub fn package_version(launch: &Launch) -> Option<String> {
-  if let Some(bundle) = &launch.bundle {
-    return bundle.version.clone();
-  }
-  let real = launch.executable.canonicalize().ok()?;
-  let dir = real.parent()?;
-  let m = read_manifest(&dir.join("package.json"))?;
-  if m.name.as_deref() != Some(PACKAGE_NAME) {
-    return None;
-  }
-  // Only when the executable is the package's declared `codegraph` bin.
-  if dir.join(m.bin_path("codegraph")?).canonicalize().ok()? != real {
-    return None;
-  }
-  m.version
-}
+pub use crate::ready::package_version;
 
 #[cfg(test)]
 mod tests;

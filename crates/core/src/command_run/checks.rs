@@ -2,7 +2,7 @@
 //! the ones after a failure (did the workspace vanish or lock?), off the async workers and
 //! bounded by the call's deadline and cancel.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::time::Duration;
 
 use tokio::time::Instant;
@@ -10,34 +10,15 @@ use tokio::time::Instant;
 use super::WRITER_WAIT;
 use crate::access::{index_blocked, workspace_blocked};
 use crate::command::Command;
-use crate::discovery::{discover_in, Launch};
 use crate::env_snapshot::EnvSnapshot;
-use crate::environment::ChildEnv;
 use crate::errors::{CodegraphError, SpawnReason, Writer};
-use crate::files::canonical;
-use crate::index_dir::{dir_name, index_dir};
 use crate::index_writer::{active_writer, interrupted_write, Interrupted};
-use crate::preflight::{
-  allow_external, check_index, check_removable, check_request, check_workspace, check_write_target,
-  own_entries, own_git_hooks, IndexFound,
-};
+use crate::ready;
+pub(super) use crate::ready::Ready;
 use crate::runner::Cancel;
 
 /// How often the lock files are read again while a writer is active.
 const WRITER_POLL: Duration = Duration::from_millis(100);
-
-/// What the checks before the run establish.
-pub(super) struct Ready {
-  pub(super) workspace: PathBuf,
-  pub(super) index: IndexFound,
-  pub(super) launch: Launch,
-  /// A CodeGraph process writing the index as the checks ran.
-  pub(super) writer: Option<Writer>,
-  /// For a command that reads the index, with no writer at work: the last write never finished.
-  pub(super) interrupted: Option<CodegraphError>,
-  /// The environment of every process this call starts (the explore and a `--version` probe).
-  pub(super) child_env: ChildEnv,
-}
 
 /// `check` on the blocking pool (a `stat` on a hung mount blocks an async worker), bounded by
 /// the call's deadline and cancel.
@@ -77,19 +58,8 @@ fn checks_failed(e: tokio::task::JoinError) -> CodegraphError {
   }
 }
 
-/// The directories whose code the child must not run: the workspace it runs in (`home`) and, for
-/// a call in another root, Pi's workspace (`on_behalf_of`), resolved as `home` is.
-pub(super) fn homes(home: &Path, on_behalf_of: Option<&Path>) -> Vec<PathBuf> {
-  let mut homes = vec![home.to_path_buf()];
-  if let Some(ws) = on_behalf_of {
-    homes.push(canonical(ws));
-  }
-  homes
-}
-
-/// The filesystem checks before anything runs. A command that writes the index is first held to
-/// the workspace's own index directory ([`check_writes`]). A command that needs no index (init) is
-/// given the directory its index will have, so that an active writer there is still seen.
+/// The filesystem checks before anything runs ([`crate::ready::checks`]), off the async workers
+/// and bounded by the call's deadline and cancel.
 pub(super) async fn preflight(
   command: &Command,
   cwd: String,
@@ -98,83 +68,15 @@ pub(super) async fn preflight(
   timeout: Duration,
   cancel: &Cancel,
 ) -> std::result::Result<Ready, CodegraphError> {
-  if let Some(text) = &command.positional {
-    check_request(text)?;
-  }
+  let command = command.clone();
   let env = env.clone();
-  let needs_index = command.needs_index;
-  let write_subcommand = command.writes_index.then(|| command.subcommand.clone());
-  let refuses_interrupted = command.refuses_interrupted();
-  let on_behalf_of = command.workspace.clone();
-  let checks = move || {
-    let workspace = check_workspace(&cwd)?;
-    let home = canonical(&workspace);
-    let homes = homes(&home, on_behalf_of.as_deref());
-    // The directory the CLI will open, chosen once for the write checks and for init
-    // (check_index finds it itself for a command that reads the index).
-    let chosen =
-      (write_subcommand.is_some() || !needs_index).then(|| index_dir(&workspace, &home, &env));
-    if let (Some(subcommand), Some(dir)) = (&write_subcommand, &chosen) {
-      check_writes(&workspace, &home, &env, dir, needs_index, subcommand)?;
-    }
-    // The executable before the index: without a CLI the cause to name is the CLI (an index could
-    // not be made either), not the index.
-    let launch = discover_in(&env, &homes)?;
-    let index = if needs_index {
-      let found = check_index(&workspace, &home, &env)?;
-      own_entries(&workspace, &home, &env, found)?
-    } else {
-      let dir = chosen.unwrap_or_else(|| index_dir(&workspace, &home, &env));
-      IndexFound {
-        resolved: canonical(&dir),
-        dir,
-        bytes: None,
-      }
-    };
-    let writer = active_writer(&index.dir)?;
-    let interrupted = if refuses_interrupted && writer.is_none() {
-      interrupted_write(&index.dir)?.map(Interrupted::error)
-    } else {
-      None
-    };
-    let mut child_env = ChildEnv::for_homes(&env, &homes);
-    if write_subcommand.is_some() {
-      // init and uninit write git hooks where git names them: only the workspace's own.
-      child_env.pin_git_hooks(own_git_hooks(&workspace, &home).as_deref());
-    }
-    Ok(Ready {
-      workspace,
-      index,
-      launch,
-      writer,
-      interrupted,
-      child_env,
-    })
-  };
-  off_thread(checks, deadline, timeout, cancel).await
-}
-
-/// The subcommands that delete the index directory (CodeGraph's `removeDirectory`).
-const REMOVES_INDEX_DIR: &[&str] = &["uninit"];
-
-/// A command that writes the index writes only into the workspace's own index directory
-/// ([`check_write_target`]; a link is accepted only for an existing index the user accepts
-/// outside the workspace), and one that deletes it deletes only what CodeGraph made
-/// ([`check_removable`]).
-pub(super) fn check_writes(
-  workspace: &Path,
-  home: &Path,
-  env: &EnvSnapshot,
-  index_dir: &Path,
-  needs_index: bool,
-  subcommand: &str,
-) -> std::result::Result<(), CodegraphError> {
-  let name = dir_name(index_dir);
-  check_write_target(workspace, home, &name, needs_index && allow_external(env))?;
-  if REMOVES_INDEX_DIR.contains(&subcommand) {
-    check_removable(workspace, &name)?;
-  }
-  Ok(())
+  off_thread(
+    move || ready::checks(&command, &cwd, &env),
+    deadline,
+    timeout,
+    cancel,
+  )
+  .await
 }
 
 /// A command that reads the index is refused when the last write never finished

@@ -14,6 +14,7 @@ use std::ffi::{OsStr, OsString};
 use std::path::{Path, PathBuf};
 
 use crate::discovery::resolves_inside_any;
+use crate::files::{join_path_list, split_path_list};
 use serde::Serialize;
 
 /// Search lists whose entries name programs or libraries to load: PATH (every program the
@@ -155,7 +156,7 @@ pub fn filter(
       }
       if left.len() == entries.len() {
         kept.push((key.clone(), value.clone()));
-      } else if let (false, Ok(joined)) = (left.is_empty(), std::env::join_paths(&left)) {
+      } else if let (false, Some(joined)) = (left.is_empty(), join_path_list(&left)) {
         // (join_paths refuses only a separator inside an entry, which split_paths never yields.)
         kept.push((key.clone(), joined));
       }
@@ -182,7 +183,8 @@ pub fn filter(
 /// A list's entries, empty ones included (`split_paths` keeps them). glibc also separates
 /// `LD_PRELOAD` entries with spaces.
 fn split_list(value: &OsStr, spaces_too: bool) -> Vec<OsString> {
-  let entries: Vec<OsString> = std::env::split_paths(value)
+  let entries: Vec<OsString> = split_path_list(value)
+    .into_iter()
     .map(PathBuf::into_os_string)
     .collect();
   if !spaces_too {

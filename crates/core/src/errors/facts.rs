@@ -51,7 +51,18 @@ impl Resource {
         _ => None,
       }
     }
-    #[cfg(not(any(unix, windows)))]
+    // WASI's numbers (preview 1): EMFILE, ENFILE, EAGAIN, ENOMEM.
+    #[cfg(target_family = "wasm")]
+    {
+      match e.raw_os_error()? {
+        33 => Some(Self::ProcessFiles),
+        41 => Some(Self::SystemFiles),
+        6 => Some(Self::Processes),
+        48 => Some(Self::Memory),
+        _ => None,
+      }
+    }
+    #[cfg(not(any(unix, windows, target_family = "wasm")))]
     {
       let _ = e;
       None
@@ -80,4 +91,7 @@ pub struct Writer {
 pub enum Outside {
   /// A process outside this pid namespace holds the index database open.
   Holder,
+  /// None was seen, but this pid namespace cannot see every holder (the WebAssembly build, which
+  /// reads /proc/locks: it leaves out the locks of processes this namespace cannot see).
+  Unseen,
 }

@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
 use super::{NotKeptReason, FILE_PREFIX};
+use crate::errors::os_text;
 
 /// The first usable private directory among `TMPDIR`, `/tmp` and `/var/tmp` (the OS temp dir
 /// on Windows) that is not inside the workspace.
@@ -37,18 +38,37 @@ pub(super) fn private_dir(
   Err(last)
 }
 
-/// This user's id.
+/// This user's id (none on Windows; the WebAssembly build asks its host).
 #[cfg(unix)]
-fn uid() -> u32 {
+#[allow(clippy::unnecessary_wraps)] // the other builds may have none
+fn uid() -> Option<u32> {
   // SAFETY: getuid(2) has no preconditions and cannot fail.
-  unsafe { libc::getuid() }
+  Some(unsafe { libc::getuid() })
+}
+
+#[cfg(target_family = "wasm")]
+fn uid() -> Option<u32> {
+  crate::host::uid()
+}
+
+#[cfg(not(any(unix, target_family = "wasm")))]
+fn uid() -> Option<u32> {
+  None
+}
+
+/// This process's id (the WebAssembly build asks its host: WASI has none).
+fn own_pid() -> u32 {
+  #[cfg(target_family = "wasm")]
+  return crate::host::pid();
+  #[cfg(not(target_family = "wasm"))]
+  return std::process::id();
 }
 
 pub(super) fn dir_name() -> String {
-  #[cfg(unix)]
-  return format!("pi-codegraph-{}", uid());
-  #[cfg(not(unix))]
-  return "pi-codegraph".to_owned();
+  match uid() {
+    Some(uid) => format!("pi-codegraph-{uid}"),
+    None => "pi-codegraph".to_owned(),
+  }
 }
 
 /// Creates `dir` 0700, or accepts it if it is a real directory (not a symlink) owned by us and
@@ -57,7 +77,7 @@ fn ensure_private(dir: &Path) -> Result<PathBuf, NotKeptReason> {
   let shown = || dir.display().to_string();
   let unusable = |e: std::io::Error| NotKeptReason::DirUnusable {
     dir: shown(),
-    error: e.to_string(),
+    error: os_text(&e),
   };
   #[cfg(unix)]
   {
@@ -68,24 +88,50 @@ fn ensure_private(dir: &Path) -> Result<PathBuf, NotKeptReason> {
       Err(e) => {
         return Err(NotKeptReason::DirCreate {
           dir: shown(),
-          error: e.to_string(),
+          error: os_text(&e),
         })
       }
     }
     let m = std::fs::symlink_metadata(dir).map_err(unusable)?;
-    if !m.file_type().is_dir() || m.uid() != uid() {
+    if !m.file_type().is_dir() || Some(m.uid()) != uid() {
       return Err(NotKeptReason::DirNotOurs { dir: shown() });
     }
     if m.permissions().mode() & 0o077 != 0 {
       std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(|e| {
         NotKeptReason::DirPrivate {
           dir: shown(),
-          error: e.to_string(),
+          error: os_text(&e),
         }
       })?;
     }
   }
-  #[cfg(not(unix))]
+  // WASI has no owner and no mode: the host makes the directory, reads and closes it.
+  #[cfg(target_family = "wasm")]
+  {
+    use crate::host;
+    match host::make_private_dir(dir) {
+      Ok(()) => {}
+      Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+      Err(e) => {
+        return Err(NotKeptReason::DirCreate {
+          dir: shown(),
+          error: os_text(&e),
+        })
+      }
+    }
+    let is_dir = std::fs::symlink_metadata(dir).map_err(unusable)?.is_dir();
+    let st = host::stat(dir, false).map_err(unusable)?;
+    if !is_dir || Some(st.uid) != uid() {
+      return Err(NotKeptReason::DirNotOurs { dir: shown() });
+    }
+    if st.mode & 0o077 != 0 {
+      host::close_to_others(dir).map_err(|e| NotKeptReason::DirPrivate {
+        dir: shown(),
+        error: os_text(&e),
+      })?;
+    }
+  }
+  #[cfg(not(any(unix, target_family = "wasm")))]
   std::fs::create_dir_all(dir).map_err(unusable)?;
   Ok(dir.to_path_buf())
 }
@@ -103,7 +149,7 @@ fn pid_namespace() -> Option<u64> {
 /// How this process's files are named: `explore-<pid>-ns<pid namespace>-` (Linux), so that a
 /// sweep judges a pid only where it means the same process.
 pub(super) fn owner_prefix() -> String {
-  let pid = std::process::id();
+  let pid = own_pid();
   match pid_namespace() {
     Some(ns) => format!("{FILE_PREFIX}{pid}-ns{ns}-"),
     None => format!("{FILE_PREFIX}{pid}-"),
@@ -115,7 +161,7 @@ pub(super) fn owner_prefix() -> String {
 /// container or a bwrap sandbox sharing /tmp), whose pid says nothing here, is never swept.
 /// Names without a namespace (an older pi-codegraph, a system without namespaces) are judged by
 /// the pid alone, as before.
-#[cfg(unix)]
+#[cfg(any(unix, target_family = "wasm"))]
 fn owner_gone(rest: &str) -> bool {
   let mut parts = rest.split('-');
   let Some(pid) = parts.next().and_then(|p| p.parse::<u32>().ok()) else {
@@ -126,7 +172,7 @@ fn owner_gone(rest: &str) -> bool {
       return false;
     }
   }
-  pid != std::process::id() && !crate::pid::exists(pid)
+  pid != own_pid() && !crate::pid::exists(pid)
 }
 
 /// Once per process: deletes the files of hosts that are gone (see [`owner_gone`]).
@@ -136,9 +182,8 @@ pub(super) fn sweep_once(dir: &Path) {
 }
 
 fn sweep(dir: &Path) {
-  #[cfg(unix)]
+  #[cfg(any(unix, target_family = "wasm"))]
   {
-    use std::os::unix::fs::MetadataExt;
     let Ok(entries) = std::fs::read_dir(dir) else {
       return;
     };
@@ -148,14 +193,24 @@ fn sweep(dir: &Path) {
       let Some(rest) = name.to_str().and_then(|n| n.strip_prefix(FILE_PREFIX)) else {
         continue;
       };
-      let ours = entry
-        .metadata()
-        .is_ok_and(|m| m.is_file() && m.uid() == uid);
+      let ours = entry.metadata().is_ok_and(|m| m.is_file()) && owner(&entry.path()) == uid;
       if ours && owner_gone(rest) {
         let _ = std::fs::remove_file(entry.path());
       }
     }
   }
-  #[cfg(not(unix))]
+  #[cfg(not(any(unix, target_family = "wasm")))]
   let _ = dir;
+}
+
+/// A file's owner (the WebAssembly build asks its host).
+#[cfg(unix)]
+fn owner(path: &Path) -> Option<u32> {
+  use std::os::unix::fs::MetadataExt;
+  std::fs::symlink_metadata(path).ok().map(|m| m.uid())
+}
+
+#[cfg(target_family = "wasm")]
+fn owner(path: &Path) -> Option<u32> {
+  crate::host::stat(path, false).ok().map(|s| s.uid)
 }

@@ -51,7 +51,9 @@ fn lone_file_or_absent(p: &Path) -> bool {
       use std::os::unix::fs::MetadataExt;
       m.nlink() == 1
     }
-    #[cfg(not(unix))]
+    #[cfg(target_family = "wasm")]
+    Ok(_) => crate::host::stat(p, false).is_ok_and(|s| s.nlink == 1),
+    #[cfg(not(any(unix, target_family = "wasm")))]
     Ok(_) => true,
   }
 }

@@ -24,7 +24,7 @@ pub fn check_request(request: &str) -> Result<(), CodegraphError> {
   Ok(())
 }
 
-/// The one rule of a blank request, shared with the Node runner (`preflight.js` `BLANK`): every
+/// The one rule of a blank request, shared with the tools' arguments (`lib/contract/files.js` `BLANK`): every
 /// character is Unicode White_Space (`char::is_whitespace`: U+0085, U+00A0, U+3000 …), a control
 /// (Cc) or a format character (Cf: U+FEFF, U+200B, the bidi controls, tag characters …). Such a
 /// request shows nothing a person could read, so the CLI would answer a question nobody asked.

@@ -248,8 +248,12 @@ struct Mounts(Vec<PathBuf>);
 
 impl Mounts {
   fn read() -> Self {
+    #[cfg(target_family = "wasm")]
+    let linux = crate::host::linux();
     #[cfg(target_os = "linux")]
-    if let Ok(text) = std::fs::read_to_string("/proc/self/mountinfo") {
+    let linux = true;
+    #[cfg(any(target_os = "linux", target_family = "wasm"))]
+    if let Some(Ok(text)) = linux.then(|| std::fs::read_to_string("/proc/self/mountinfo")) {
       return Self(
         text
           .lines()
@@ -275,6 +279,16 @@ impl Mounts {
         return true;
       }
     }
+    #[cfg(target_family = "wasm")]
+    if parent.is_some() {
+      let dev = |p: &Path, follow| crate::host::stat(p, follow).map(|s| s.dev).ok();
+      let above = path.parent().and_then(|p| dev(p, true));
+      if let (Some(here), Some(above)) = (dev(path, false), above) {
+        if here != above {
+          return true;
+        }
+      }
+    }
     #[cfg(not(unix))]
     let _ = (meta, parent);
     if self.0.is_empty() {
@@ -286,7 +300,7 @@ impl Mounts {
 }
 
 /// mountinfo's octal escapes (`\040` a space, `\011` a tab, `\012` a newline, `\134` a backslash).
-#[cfg(any(target_os = "linux", test))]
+#[cfg(any(target_os = "linux", target_family = "wasm", test))]
 fn unescape_mount(field: &str) -> String {
   let bytes = field.as_bytes();
   let mut out = Vec::with_capacity(bytes.len());

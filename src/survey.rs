@@ -1,0 +1,122 @@
+//! A diagnosis's checks and git's, for the WebAssembly build's host (the Node runner's worker):
+//! the core's own (crates/core/src/ready.rs `survey`, git_found.rs), synchronous, with the host's
+//! answers installed as for the checks before a run (src/checks.rs).
+
+// napi hands the arguments over by value.
+#![allow(clippy::needless_pass_by_value)]
+
+use std::path::PathBuf;
+
+use napi::bindgen_prelude::{Buffer, FnArgs, Function};
+use napi::Env;
+use napi_derive::napi;
+use pi_codegraph_core::diagnosis::Diagnosis;
+use pi_codegraph_core::discovery::set_package_cli;
+use pi_codegraph_core::errors::CodegraphError;
+use pi_codegraph_core::git_found::find_git;
+use pi_codegraph_core::ready;
+
+use crate::checks::{dropped_value, env_bytes, exec_format, launch_value, lossy, snapshot};
+use crate::host_answers::{asking, HostInfo};
+
+/// A diagnosis of a workspace, all but the CLI's version, in the addon's `AddonDiagnosis` shape
+/// (`diagnosis`); and, when the CLI was found, what to probe its version with (`launch`, in
+/// `workspace`, with the child's environment `childEnv`: names and values alternating, as UTF-8).
+#[napi(object)]
+pub struct SurveyResult {
+  pub diagnosis: serde_json::Value,
+  pub launch: Option<serde_json::Value>,
+  pub workspace: Option<String>,
+  pub child_env: Vec<Buffer>,
+}
+
+/// The addon's `AddonDiagnosis` (src/convert.rs `diagnosis`) as plain data, but the version.
+fn diagnosis_value(d: &Diagnosis, cwd: String) -> serde_json::Value {
+  let problem = |e: &Option<CodegraphError>| {
+    e.as_ref()
+      .map(|e| serde_json::json!({ "code": e.code().as_str(), "facts": e.facts() }))
+  };
+  let index = d.index.as_ref();
+  serde_json::json!({
+    "cwd": cwd,
+    "ready": d.problem.is_none(),
+    "executable": d.executable.as_deref().map(lossy),
+    "launcher": d.launcher.as_deref().map(lossy),
+    "executableInWorkspace": d.executable_in_workspace,
+    "executableBesidePackage": d.executable_beside_package,
+    "envDropped": dropped_value(&d.env_dropped),
+    "indexDir": d.index_dir.as_deref().map(lossy),
+    "indexPath": index.map(|i| lossy(&i.dir)),
+    "indexResolved": index.map(|i| lossy(&i.resolved)),
+    "indexBytes": index.and_then(|i| i.bytes),
+    "ancestorIndex": d.ancestor_index.as_deref().map(lossy),
+    "executableProblem": problem(&d.executable_problem),
+    "indexProblem": problem(&d.index_problem),
+    "writeProblem": problem(&d.write_problem),
+    "removeProblem": problem(&d.remove_problem),
+    "gitHooksDir": d.git_hooks.as_deref().map(lossy),
+    "problem": problem(&d.problem),
+  })
+}
+
+/// The diagnosis's checks of `cwd` (crates/core/src/ready.rs `survey`) made a diagnosis
+/// (crates/core/src/diagnosis.rs), on the caller's thread.
+#[napi(js_name = "surveyWorkspace")]
+pub fn survey_workspace(
+  env: &Env,
+  cwd: String,
+  on_behalf_of: Option<String>,
+  vars: Vec<String>,
+  package_cli: Option<String>,
+  ask: Function<'_, FnArgs<(String, String)>, String>,
+  info: HostInfo,
+) -> napi::Result<SurveyResult> {
+  let snapshot = snapshot(&vars);
+  set_package_cli(package_cli.map(PathBuf::from));
+  let on_behalf_of = on_behalf_of.map(PathBuf::from);
+  asking(env, &ask, info, || {
+    let (d, to_probe) = match ready::survey(&cwd, on_behalf_of.as_deref(), &snapshot) {
+      Ok(survey) => Diagnosis::of(survey),
+      Err(e) => (Diagnosis::failed(e), None),
+    };
+    SurveyResult {
+      diagnosis: diagnosis_value(&d, cwd.clone()),
+      launch: to_probe.as_ref().map(|p| launch_value(&p.launch)),
+      workspace: to_probe.as_ref().map(|p| lossy(&p.workspace)),
+      child_env: to_probe.map(|p| env_bytes(&p.vars)).unwrap_or_default(),
+    }
+  })
+}
+
+/// Where git is for the workspace `cwd` (absolute) and what it is given (git_found.rs).
+#[napi(object)]
+pub struct GitFoundResult {
+  pub home: String,
+  pub git: Option<String>,
+  pub skipped: Option<String>,
+  pub child_env: Vec<Buffer>,
+  /// Why the kernel would not execute git itself (crates/core/src/exec_format.rs).
+  pub exec_format: Option<String>,
+}
+
+/// Finds git for the workspace `cwd`, and its environment, on the caller's thread.
+#[napi(js_name = "findGit")]
+pub fn find_git_here(
+  env: &Env,
+  cwd: String,
+  vars: Vec<String>,
+  ask: Function<'_, FnArgs<(String, String)>, String>,
+  info: HostInfo,
+) -> napi::Result<GitFoundResult> {
+  let snapshot = snapshot(&vars);
+  asking(env, &ask, info, || {
+    let found = find_git(&PathBuf::from(&cwd), &snapshot);
+    GitFoundResult {
+      home: lossy(&found.home),
+      git: found.git.as_deref().map(lossy),
+      skipped: found.skipped.as_deref().map(lossy),
+      child_env: env_bytes(&found.vars),
+      exec_format: found.git.as_deref().and_then(exec_format),
+    }
+  })
+}
