@@ -156,9 +156,12 @@ fs.closeSync(fs.openSync(${JSON.stringify(fifo)}, fs.constants.O_WRONLY | fs.con
       assert.equal(r.code, 0, r.stderr);
       const out = JSON.parse(r.stdout);
       assert.ok(out.ms < 2500, `settled after ${out.ms} ms`);
+      // The checks stall with the pool (the filesystem did not answer), or, where they do not use it
+      // (both runners' cores check on threads of their own), the CLI runs and answers, or a busy
+      // machine does not finish it within the 500 ms: each settles by the deadline, and says so.
       if (out.code) {
         assert.equal(out.code, "CODEGRAPH_TIMEOUT", out.message);
-        assert.match(out.message, /the filesystem did not answer/);
+        assert.match(out.message, /the filesystem did not answer|did not finish within 500 ms/);
       } else assert.equal(out.text, "answered\n");
       await assertNothingLeft();
     });

@@ -47,7 +47,12 @@ eachBackend(
       const err = expectError(outcome, "CODEGRAPH_INDEX_BUSY");
       assert.ok(outcome.ms >= 1400 && outcome.ms < 5000, `took ${outcome.ms} ms`);
       assert.ok(err.message.includes(`pid ${writer.pid} holds ${lock}`), err.message);
-      assert.match(err.message, /`codegraph init`, `index` or `sync`.*still after 1\.\d s of waiting/);
+      // The wait began once the checks were done (a first call also starts the Node runner's core
+      // worker): it says how long it waited, as lockWaitMs counts it.
+      const waited = /`codegraph init`, `index` or `sync`.*still after (\d+\.\d) s of waiting/.exec(err.message);
+      assert.ok(waited, err.message);
+      assert.equal(waited[1], (err.details.lockWaitMs / 1000).toFixed(1), err.message);
+      assert.ok(err.details.lockWaitMs > 0, `waited ${err.details.lockWaitMs} ms`);
       assert.match(err.remediation, /Ask again once CodeGraph has finished/);
       assert.ok(err.remediation.includes(`the lock is stale: delete ${lock}`), err.remediation);
       assert.equal(err.details.indexPath, path.join(ws, ".codegraph"));

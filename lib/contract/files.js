@@ -27,17 +27,6 @@ const WORKSPACE_OPEN_FLAGS = IS_WINDOWS ? REGULAR_OPEN_FLAGS : REGULAR_OPEN_FLAG
  */
 const BLANK = /^[\p{White_Space}\p{Cc}\p{Cf}]*$/u;
 
-/** What a file is (preflight.rs `FileKind`); lib/words names it. */
-function kindOfFile(st) {
-  if (st.isDirectory()) return "directory";
-  if (st.isFile()) return "regularFile";
-  if (st.isFIFO()) return "fifo";
-  if (st.isCharacterDevice()) return "charDevice";
-  if (st.isBlockDevice()) return "blockDevice";
-  if (st.isSocket()) return "socket";
-  return "special";
-}
-
 /** `p` with every symlink resolved, or `p` itself when that fails (synchronous, for the spill). */
 function canonicalPath(p) {
   try {
@@ -54,20 +43,6 @@ const resolvedPath = (p) => fsp.realpath(p).catch(() => p);
 function isWithin(p, base) {
   const rel = path.relative(base, p);
   return rel === "" || (!path.isAbsolute(rel) && rel !== ".." && !rel.startsWith(`..${path.sep}`));
-}
-
-/**
- * At most `maxBytes` from the start of a regular file, opened non-blocking and checked again on
- * the fd (crates/core/src/files.rs `open_regular`; with `workspace`, never through a link:
- * `open_workspace_file`); throws for anything else.
- */
-async function readRegular(file, maxBytes, { workspace = false } = {}) {
-  const { handle } = await openRegular(file, { workspace });
-  try {
-    return await readAt(handle, 0, maxBytes);
-  } finally {
-    await handle.close();
-  }
 }
 
 /**
@@ -96,30 +71,6 @@ async function openRegular(file, { workspace = false } = {}) {
  */
 const writtenMs = (stat) => Math.floor(IS_WINDOWS ? stat.mtimeMs : Math.min(stat.mtimeMs, stat.ctimeMs));
 
-/**
- * readRegular() for a thread that may block (the Node runner's source worker): at most `maxBytes`
- * of the regular file `file`, `{ bytes, more, stat }` (`more`: the file holds more); throws for
- * anything else, closing what it opened.
- */
-function readRegularSync(file, maxBytes, { workspace = false } = {}) {
-  if (workspace && IS_WINDOWS && fs.lstatSync(file).isSymbolicLink()) throw new Error("a symbolic link");
-  const fd = fs.openSync(file, workspace ? WORKSPACE_OPEN_FLAGS : REGULAR_OPEN_FLAGS);
-  try {
-    const stat = fs.fstatSync(fd);
-    if (!stat.isFile()) throw new Error("it is not a regular file");
-    const buf = Buffer.alloc(Math.min(maxBytes + 1, Math.max(stat.size + 1, 1)));
-    let got = 0;
-    while (got < buf.length) {
-      const n = fs.readSync(fd, buf, got, buf.length - got, got);
-      if (n === 0) break;
-      got += n;
-    }
-    return { bytes: buf.subarray(0, Math.min(got, maxBytes)), more: got > maxBytes, stat };
-  } finally {
-    fs.closeSync(fd);
-  }
-}
-
 /** At most `length` bytes of `handle` from `position` (fewer at the end of the file). */
 async function readAt(handle, position, length) {
   const buf = Buffer.alloc(length);
@@ -136,14 +87,10 @@ module.exports = {
   BLANK,
   INDEX_DB_FILE,
   REGULAR_OPEN_FLAGS,
-  WORKSPACE_OPEN_FLAGS,
   canonicalPath,
   isWithin,
-  kindOfFile,
   openRegular,
   readAt,
-  readRegular,
-  readRegularSync,
   resolvedPath,
   writtenMs,
 };

@@ -22,7 +22,7 @@ const GIT_MAX_LINES = 200_000;
 const MAX_GIT_ARGS = 16;
 const MAX_GIT_ARG_BYTES = 512;
 
-/** A hooks path nothing can be found under (environment.js's NO_HOOKS_DIR, for git itself). */
+/** A hooks path nothing can be found under (the core's NO_HOOKS, for git itself). */
 const NO_HOOKS = IS_WINDOWS ? "|no-hooks|" : "/dev/null";
 
 /**

@@ -74,16 +74,10 @@ async function indexDirNameFor(project, env) {
   return hasDb ? DEFAULT_INDEX_DIR : WSL_INDEX_DIR;
 }
 
-/** `<workspace>/<name>`, the name chosen for `home` (the workspace with symlinks resolved). */
-async function indexDirOf(workspace, home, env) {
-  return path.join(workspace, await indexDirNameFor(home, env));
-}
-
 module.exports = {
   DEFAULT_INDEX_DIR,
   WSL_INDEX_DIR,
   indexDirName,
   indexDirNameFor,
-  indexDirOf,
   isWslWindowsDrive,
 };

@@ -30,7 +30,6 @@ class Problem extends Error {
   }
 }
 /** `reason`: `{ is: "blank" | "nul" | "tooLong" | … }` (lib/words/reasons.js names them all). */
-const invalidRequest = (reason) => new Problem("CODEGRAPH_INVALID_REQUEST", { reason });
 const invalidOptions = (reason) => new Problem("CODEGRAPH_INVALID_OPTIONS", { reason });
 /** CODEGRAPH_WORKSPACE; `denied`: this user may not read or enter it (a permissions remediation). */
 const badWorkspace = (path, reason, denied = false) => new Problem("CODEGRAPH_WORKSPACE", { path, denied, reason });
@@ -40,14 +39,11 @@ const notFound = (reason) => new Problem("CODEGRAPH_NOT_FOUND", { reason });
 const spawnFailed = (reason) => new Problem("CODEGRAPH_SPAWN", { reason });
 /** CODEGRAPH_NO_INDEX; `kind.is`: missing (+ ancestor), unusable (+ db), special, outside (+ resolved). */
 const noIndex = (path, reason, kind = { is: "missing" }) => new Problem("CODEGRAPH_NO_INDEX", { path, kind, reason });
-/** CODEGRAPH_INDEX_READONLY; `cause.is`: notWritable, denied (+ path) or readOnlyMount. */
-const indexReadOnly = (dir, reason, cause = { is: "notWritable" }) =>
-  new Problem("CODEGRAPH_INDEX_READONLY", { dir, cause, reason });
-/** The last write of the index never finished (index-writer.js interruptedWrite). */
+/** The last write of the index never finished (crates/core/src/index_writer.rs `interrupted_write`). */
 const indexInterrupted = (w) =>
   new Problem("CODEGRAPH_INDEX_INTERRUPTED", { lock: w.lock, pid: w.pid, rebuild: w.rebuild });
 /**
- * CodeGraph is writing the index (a live `writer` from index-writer.js); `waitedMs` of waiting.
+ * CodeGraph is writing the index (a live `writer`: crates/core/src/index_writer.rs); `waitedMs` of waiting.
  * `outside` ("holder" or "unseen") only when the pid runs nowhere here but a writer may live
  * outside this pid namespace.
  */
@@ -100,13 +96,11 @@ function withDetails(p, details) {
 module.exports = {
   untrusted,
   Problem,
-  invalidRequest,
   invalidOptions,
   badWorkspace,
   notFound,
   gitFailed,
   noIndex,
-  indexReadOnly,
   indexBusy,
   indexInterrupted,
   spawnFailed,

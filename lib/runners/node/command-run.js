@@ -1,61 +1,70 @@
 // runCommand(): the backend's main call, the same as the native addon's (crates/core/src/command_run.rs,
 // src/lib.rs): one CodeGraph command, described as data and read by the core as the addon reads it
-// (src/args.rs, through the WebAssembly core), then preflight, discovery, the writer policy, the
-// run, and what its exit means.
+// (src/args.rs, through the WebAssembly core), then the core's checks (crates/core/src/ready.rs, in
+// its worker), the writer policy, the run, and what its exit means.
 
 const { setTimeout: delay } = require("node:timers/promises");
-const { discover, launchRuns } = require("./discovery.js");
 const { Problem, cancelled, indexBusy, indexInterrupted } = require("../../contract/problems.js");
 const { timedOut, withDetails } = require("../../contract/problems.js");
 const { withoutUndefined } = require("../../contract/text.js");
-const { blockedCause, classifyExit, withinCauseWait } = require("./command-run/exit.js");
+const { blockedCause, childEnvOf, classifyExit, coreChecked, withinCauseWait } = require("./command-run/exit.js");
 const { WRITER_WAIT_MS } = require("../../contract/limits.js");
-const { childEnv, pinGitHooks } = require("./environment.js");
-const { ownGitHooks } = require("./git-hooks.js");
 const { linkSignal } = require("./args.js");
 const { hostCore, wellFormed } = require("./wasm-core.js");
-const { envSet } = require("../../contract/env-snapshot.js");
-const { checkIndex, checkRequest, checkWorkspace } = require("./preflight.js");
-const { homesOf } = require("./preflight.js");
-const { resolvedPath } = require("../../contract/files.js");
-const { indexDirOf } = require("../../contract/index-dir.js");
-const { checkWrites, ownEntries } = require("./write-target.js");
-const { WRITER_POLL_MS, activeWriter, interruptedWrite } = require("./index-writer.js");
 const { run } = require("./runner.js");
-const { packageVersion, startVersionProbe } = require("./version.js");
+const { launchRuns, startVersionProbe } = require("./version.js");
+
+/** How often the lock files are read again while a writer is active (command_run/checks.rs). */
+const WRITER_POLL_MS = 100;
 
 /** UTF-8 bytes from the core as a string (undefined stays undefined). */
 const text = (bytes) => (bytes === undefined || bytes === null ? undefined : Buffer.from(bytes).toString());
 
-/**
- * The filesystem checks before a run, in the addon's order: workspace, where a write may write
- * (write-target.js), executable, index (then the executable's package metadata). `home` is the workspace with symlinks resolved, computed once. A
- * command that needs no index (init) gets the directory its index will have, so that an active
- * writer there is still seen.
- */
-async function preflightChecks(cwd, env, command) {
-  const workspace = await checkWorkspace(cwd);
-  const home = await resolvedPath(workspace);
-  const homes = await homesOf(home, command.workspace);
-  // The directory the CLI will open, chosen once for the write checks and for init (checkIndex
-  // finds it itself for a command that reads the index).
-  const dir = command.writesIndex || !command.needsIndex ? await indexDirOf(workspace, home, env) : undefined;
-  if (command.writesIndex) await checkWrites(workspace, home, env, dir, command);
-  // The executable before the index: without a CLI the cause to name is the CLI (an index could
-  // not be made either), not the index.
-  const launch = await discover(homes, env);
-  const index = command.needsIndex
-    ? await ownEntries(workspace, home, env, await checkIndex(workspace, home, env))
-    : { dir, resolved: await resolvedPath(dir) };
-  launch.packageVersion = await packageVersion(launch);
-  const writer = await activeWriter(index.dir);
-  // For a command that reads the index, with no writer at work: the last write never finished.
-  const interrupted = command.refusesInterrupted && !writer ? await interruptedWrite(index.dir) : null;
-  const child = await childEnv(env, homes);
-  // init and uninit write git hooks where git names them: only the workspace's own.
-  if (command.writesIndex) pinGitHooks(child.env, await ownGitHooks(workspace, home));
-  return { workspace, index, launch, writer, interrupted, child };
+/** The CLI installed beside the package (crates/core/src/discovery/package_cli.rs), when set. */
+let packageCli = null;
+/** Sets (or with a non-path clears) the CLI beside the package (the core takes an absolute path only). */
+function setPackageCli(file) {
+  packageCli = typeof file === "string" ? file : null;
 }
+/** The CLI beside the package, as set. */
+const packageCliSet = () => packageCli;
+
+/**
+ * The checks before a run (crates/core/src/ready.rs, in the core's worker): the request, the
+ * workspace, where a write may write, the executable, the index, an active writer, an unfinished
+ * write, and the child's environment; the core's first problem rejected as a Problem.
+ */
+async function preflightChecks(cwd, userEnv, command, deadline) {
+  const request = {
+    cwd,
+    subcommand: command.subcommand,
+    positional: command.positional,
+    workspace: command.workspace,
+    needsIndex: command.needsIndex,
+    writesIndex: command.writesIndex,
+    refusesInterrupted: command.refusesInterrupted,
+    env: Object.entries(userEnv).flat(),
+    packageCli: packageCli ?? undefined,
+  };
+  const { ready, childEnv } = await coreChecked("runChecks", [request], deadline);
+  const env = childEnvOf(childEnv);
+  const { workspace, index, launch, writer, interrupted, dropped, spill } = ready;
+  return {
+    workspace,
+    spill,
+    index: { ...index, bytes: index.bytes ?? undefined },
+    launch,
+    writer,
+    interrupted,
+    child: { env, dropped },
+  };
+}
+
+/** The writer at work on the index in `indexDir` now (crates/core/src/index_writer.rs), or null. */
+const activeWriter = async (indexDir, deadline) => (await coreChecked("writerNow", [indexDir, false], deadline)).writer;
+/** The unfinished write the lock files in `indexDir` show with no writer at work, or null. */
+const interruptedWrite = async (indexDir, deadline) =>
+  (await coreChecked("writerNow", [indexDir, true], deadline)).interrupted;
 
 /**
  * An active index writer: a command that writes is refused at once (two writers would corrupt the
@@ -82,7 +91,7 @@ async function waitForWriter(writer, indexDir, bounds) {
     const last = writer;
     // The pause and the re-check, ended at once by a cancel; at the deadline (or a filesystem
     // that stalls until it) the writer is still the reason.
-    const recheck = delay(Math.min(WRITER_POLL_MS, giveUp - now)).then(() => activeWriter(indexDir));
+    const recheck = delay(Math.min(WRITER_POLL_MS, giveUp - now)).then(() => activeWriter(indexDir, bounds.deadline));
     writer = await withinDeadline(recheck, bounds).catch((p) => {
       throw p?.code === "CODEGRAPH_TIMEOUT" ? busy(last) : p;
     });
@@ -96,7 +105,7 @@ const msSince = (t) => Math.floor(performance.now() - t);
  * At a timeout: the CodeGraph writer active on the index in `indexDir` right now (activeWriter's
  * rules), or null: none, or the filesystem did not answer within the cause wait.
  */
-const writerNow = (indexDir) => withinCauseWait(activeWriter(indexDir));
+const writerNow = (indexDir) => withinCauseWait((deadline) => activeWriter(indexDir, deadline));
 
 /**
  * `work`, bounded by the call's deadline and cancel. The checks themselves cannot be stopped (a
@@ -161,10 +170,9 @@ async function runCommand(command, cwd, signal, options) {
 
 async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline, cancel, onProgress }, failure) {
   const request = command.positional;
-  if (request !== undefined) checkRequest(request);
-  const checks = preflightChecks(cwd, userEnv, command);
+  const checks = preflightChecks(cwd, userEnv, command, deadline);
   const bounds = { timeoutMs, deadline, cancel };
-  const { workspace, index, launch, writer, interrupted, child } = await withinDeadline(checks, bounds);
+  const { workspace, index, launch, writer, interrupted, child, spill } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
   let lockWaitMs = 0;
   /** What is known of a failure after the checks; `runMs` once the CLI was started. */
@@ -192,7 +200,8 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
   if (writer) lockWaitMs = msSince(waitStarted);
   // As the checks found it, or, after waiting for a writer, as that writer left it.
   const unfinished =
-    command.refusesInterrupted && (writer ? await withinDeadline(interruptedWrite(index.dir), bounds) : interrupted);
+    command.refusesInterrupted &&
+    (writer ? await withinDeadline(interruptedWrite(index.dir, deadline), bounds) : interrupted);
   if (unfinished) {
     fill(undefined);
     throw indexInterrupted(unfinished);
@@ -211,7 +220,7 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
       timeoutMs,
       deadline,
       cancel,
-      spillTarget: { workspace, tmpdir: envSet(userEnv, "TMPDIR") },
+      spill,
       caps: { bytes: command.maxBytes, lines: command.maxLines },
       onProgress,
     });
@@ -277,4 +286,4 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
   };
 }
 
-module.exports = { runCommand };
+module.exports = { packageCliSet, runCommand, setPackageCli };

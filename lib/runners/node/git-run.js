@@ -1,27 +1,17 @@
 // git as a child (crates/core/src/git_run.rs): a description of lib/contract/git.js run with
 // CodeGraph's rules. `git` is found on the absolute PATH entries outside the workspace (one
 // planted in the repository never runs, whatever the opt-in for CodeGraph says); the child gets
-// the quiet environment (./environment.js) without the variables that point git elsewhere, in
+// the quiet environment without the variables that point git elsewhere (both the core's,
+// crates/core/src/git_found.rs, asked in its worker), in
 // the C locale; argv only, cwd = the workspace, stdout within the description's caps (no spill
 // file: a cut diff is said, not kept), stderr's tail, the deadline, cancel and the tree killed.
 
 const path = require("node:path");
-const { GIT_DROPPED_ENV, GIT_ENV, gitArgv, gitCommandProblem, gitExitReason } = require("../../contract/git.js");
-const { IS_WINDOWS } = require("../../contract/limits.js");
+const { gitArgv, gitCommandProblem, gitExitReason } = require("../../contract/git.js");
 const { badWorkspace, cancelled, gitFailed, withDetails } = require("../../contract/problems.js");
-const { resolvedPath } = require("../../contract/files.js");
 const { linkSignal } = require("./args.js");
-const { resolvesInside, searchPath } = require("./discovery.js");
-const { childEnv } = require("./environment.js");
+const { childEnvOf, coreChecked } = require("./command-run/exit.js");
 const { run } = require("./runner.js");
-
-/** The child's environment: the quiet one, git's pointers elsewhere dropped, ours added. */
-async function gitEnv(userEnv, home) {
-  const { env } = await childEnv(userEnv, home);
-  const dropped = new Set(GIT_DROPPED_ENV.map((k) => (IS_WINDOWS ? k.toUpperCase() : k)));
-  for (const key of Object.keys(env)) if (dropped.has(IS_WINDOWS ? key.toUpperCase() : key)) delete env[key];
-  return Object.assign(env, GIT_ENV);
-}
 
 /**
  * Runs the git description `command` in `cwd`. Resolves with `{ text, truncated, durationMs }`;
@@ -38,28 +28,23 @@ async function runGit(command, cwd, signal) {
     if (problem) throw gitFailed(sub, { is: "invalid", problem });
     if (typeof cwd !== "string" || !path.isAbsolute(cwd)) throw badWorkspace(String(cwd ?? ""), { is: "relative" });
     unlink = linkSignal(signal, cancel);
-    const home = await resolvedPath(cwd);
-    const userEnv = { ...process.env };
-    let skipped;
-    const git = await searchPath(["git"], userEnv, async (p) => {
-      if (!(await resolvesInside(p, home))) return true;
-      skipped ??= p;
-      return false;
-    });
+    // git on PATH outside the workspace, and its environment (crates/core/src/git_found.rs).
+    const args = [cwd, Object.entries({ ...process.env }).flat()];
+    const found = await coreChecked("findGit", args, started + command.timeoutMs);
+    const { home, git, skipped } = found;
     if (!git) throw gitFailed(sub, { is: "notFound", ...(skipped ? { skipped } : {}) });
-    const env = await gitEnv(userEnv, home);
+    const env = childEnvOf(found.childEnv);
     if (cancel.requested) throw cancelled();
     let out;
     try {
       out = await run({
-        launch: { executable: git, program: git, prefix: [] },
+        launch: { executable: git, program: git, prefix: [], execFormat: found.execFormat },
         args: gitArgv(command),
         cwd: home,
         env,
         timeoutMs: command.timeoutMs,
         deadline: started + command.timeoutMs,
         cancel,
-        spillTarget: undefined,
         caps: { bytes: command.maxBytes, lines: command.maxLines },
       });
     } catch (p) {

@@ -5,9 +5,7 @@ const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const { cancelled, spawnFailed, timedOut } = require("../../contract/problems.js");
 const { IS_WINDOWS, PIPE_GRACE_MS, PROGRESS_INTERVAL_MS } = require("../../contract/limits.js");
-const { execFormatProblem } = require("./runner/exec-format.js");
 const { onHostExit } = require("./host-watch.js");
-const { spillPlace } = require("./spill-place.js");
 const { hostCore } = require("./wasm-core.js");
 const { killStrays, signalTree, spawnProblem, streamClosed } = require("./runner/tree.js");
 const { terminate, trackChild, untrackChild } = require("./runner/tree.js");
@@ -17,13 +15,13 @@ const releaseAll = () => hostCore().releaseFullOutputs();
 
 /**
  * The core's collectors of one run's output (crates/core/src/limits/): stdout within `caps` (none:
- * the contract's maxima), its
- * full output kept in the place `spillTarget` leads to (none: no file), and stderr's tail.
+ * the contract's maxima), its full output kept in `spill` (the place the core's checks found:
+ * `{ dir, prefix }` or `{ reason }`; none: no file), and stderr's tail.
  */
-function collectors(spillTarget, caps) {
+function collectors(spill, caps) {
   const { OutputCollector, StderrTail } = hostCore();
-  if (spillTarget) onHostExit(releaseAll);
-  return { out: new OutputCollector(caps, spillTarget ? spillPlace(spillTarget) : undefined), err: new StderrTail() };
+  if (spill) onHostExit(releaseAll);
+  return { out: new OutputCollector(caps, spill ?? undefined), err: new StderrTail() };
 }
 
 /**
@@ -50,17 +48,19 @@ function finished(out, totalsExact) {
  * `{ requested, onCancel }`, raised by the caller. A `background` run (the version probe) does
  * not keep the host alive; the host's exit still kills it.
  */
-function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spillTarget, caps, onProgress, background }) {
+function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spill, caps, onProgress, background }) {
   return new Promise((resolve, reject) => {
     if (cancel.requested) return reject(cancelled()); // aborted during preflight: start nothing
     const started = performance.now();
     const elapsed = () => Math.floor(performance.now() - started);
-    const badFormat = execFormatProblem(launch.program);
+    // A file the kernel would not execute itself (the core's checks judged it: `execFormat`),
+    // which libuv would otherwise hand to /bin/sh.
+    const badFormat = launch.execFormat;
     if (badFormat) return reject(spawnFailed({ is: "execFormat", executable: launch.executable, why: badFormat }));
     let out;
     let err;
     try {
-      ({ out, err } = collectors(spillTarget, caps));
+      ({ out, err } = collectors(spill, caps));
     } catch (problem) {
       return reject(problem);
     }

@@ -13,6 +13,7 @@ const { outlineDeadline } = require("../../contract/source-outline.js");
 const { coded, outlined } = require("../core-results.js");
 const { MAX_WRITE_TIMEOUT_MS } = require("../../contract/limits.js");
 const { wellFormed } = require("./wasm-core.js");
+const { WASM_WORKER_CHECKS } = require("../../contract/runner-methods.js");
 
 /** How long past a request's own deadline the worker may take to answer before it is ended. */
 const GRACE_MS = 1000;
@@ -45,12 +46,13 @@ function started() {
     entry.settle(error ? { error } : { value });
     if (pending.size === 0) own.unref();
   });
-  const gone = () => {
+  // An error (it could not start: no descriptors or memory left) or an exit: every request it held is lost.
+  const gone = (failure) => {
     if (worker === own) worker = null;
-    settleAll({ lost: true });
+    settleAll({ lost: true, failure: failure ?? null });
   };
   own.on("error", gone);
-  own.on("exit", gone);
+  own.on("exit", () => gone(null));
   worker = own;
   return own;
 }
@@ -68,19 +70,31 @@ const EMPTY = {
   changedSource: (why) => ({ paths: [], changed: 0, filesSeen: 0, ignoreFilesCut: 0, stopped: why }),
   outlineSource: (why) => ({ files: [], cut: { reason: why } }),
   copyIndex: (why) => ({ files: [], bytes: 0, refused: { is: "stopped", why } }),
+  // A check the worker was ended in (its caller stopped waiting at the same deadline), or that
+  // was lost with a worker that failed (`failure`: why): coreChecked (command-run/exit.js) says which.
+  ...Object.fromEntries(WASM_WORKER_CHECKS.map((op) => [op, (why, failure) => ({ stopped: why, failure })])),
 };
 
 function request(op, cwd, body, signal) {
+  // WASI has no working directory: the core is given the directory as an absolute path; every
+  // string well-formed (wasm-core.js wellFormed).
+  const message = { op, cwd: path.resolve(String(cwd)).toWellFormed(), request: wellFormed(body) };
+  return posted(message, Number(body?.deadlineMs) || 0, signal);
+}
+
+/** `message` to the worker, answered within `deadlineMs` and a grace, or settled as stopped. */
+function posted(message, deadlineMs, signal) {
+  const { op } = message;
   return new Promise((resolve, reject) => {
     const id = nextId++;
     const cancel = new Int32Array(new SharedArrayBuffer(4));
     const onAbort = () => Atomics.store(cancel, 0, 1);
     if (signal?.aborted) onAbort();
     signal?.addEventListener?.("abort", onAbort, { once: true });
-    const settle = ({ value, error, lost }) => {
+    const settle = ({ value, error, lost, failure }) => {
       signal?.removeEventListener?.("abort", onAbort);
       if (error) reject(coded(Object.assign(new Error(error.message), error.code ? { code: error.code } : {})));
-      else if (lost) resolve(EMPTY[op](Atomics.load(cancel, 0) ? "cancelled" : "deadline"));
+      else if (lost) resolve(EMPTY[op](Atomics.load(cancel, 0) ? "cancelled" : "deadline", failure ?? undefined));
       else resolve(value);
     };
     const own = started();
@@ -91,16 +105,20 @@ function request(op, cwd, body, signal) {
         settleAll({ lost: true });
         own.terminate().catch(() => {});
       },
-      (Number(body?.deadlineMs) || 0) + GRACE_MS + (own.answered ? 0 : LOAD_GRACE_MS),
+      deadlineMs + GRACE_MS + (own.answered ? 0 : LOAD_GRACE_MS),
     );
     pending.set(id, { settle, timer });
     own.ref();
-    // WASI has no working directory: the core is given the directory as an absolute path; every
-    // string well-formed (wasm-core.js wellFormed).
-    const request = wellFormed(body);
-    own.postMessage({ id, op, cwd: path.resolve(String(cwd)).toWellFormed(), request, cancel: cancel.buffer });
+    own.postMessage({ id, ...message, cancel: cancel.buffer });
   });
 }
+
+/**
+ * One of the core's checks (src/checks.rs, src/survey.rs: `runChecks`, `writerNow`, `blockedCause`,
+ * `surveyWorkspace`, `findGit`) in the
+ * worker, with `args` (well-formed); given up on by the worker's clock at `deadlineMs` and a grace.
+ */
+const coreCheck = (op, args, deadlineMs) => posted({ op, args: wellFormed(args) }, deadlineMs, null);
 
 /** The core's source scan, in the worker. */
 const scanSource = (cwd, scan, signal) => request("scanSource", cwd, scan, signal ?? null);
@@ -114,4 +132,4 @@ const outlineSource = async (cwd, outline, signal) =>
 const copyIndex = (cwd, copy, signal) =>
   request("copyIndex", cwd, { ...copy, deadlineMs: copy?.deadlineMs ?? MAX_WRITE_TIMEOUT_MS }, signal ?? null);
 
-module.exports = { changedSource, copyIndex, outlineSource, scanSource };
+module.exports = { changedSource, copyIndex, coreCheck, outlineSource, scanSource };

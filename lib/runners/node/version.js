@@ -4,36 +4,18 @@
 // bounded by the calling explore's deadline, and is stopped when that call fails. Answers are
 // cached per executable that runs; concurrent first calls share one probe.
 
-const fsp = require("node:fs/promises");
-const path = require("node:path");
-const { binPath, launchRuns, readManifest } = require("./discovery.js");
 const { VERSION_TIMEOUT_MS } = require("../../contract/limits.js");
 const { run } = require("./runner.js");
 
-const CODEGRAPH_PACKAGE_NAME = "@colbymchenry/codegraph";
 /** executable that runs → { known: true, value } or { known: false, pending, cancel } */
 const versionCache = new Map();
 
-/** The version from package metadata: the platform bundle's when it runs, else CodeGraph's own package.json. */
-async function packageVersion(launch) {
-  if (launch.bundle) return launch.bundle.version;
-  try {
-    const real = await fsp.realpath(launch.executable);
-    const dir = path.dirname(real);
-    const m = await readManifest(path.join(dir, "package.json"));
-    const bin = binPath(m, "codegraph");
-    if (m?.name !== CODEGRAPH_PACKAGE_NAME || typeof bin !== "string") return undefined;
-    // Only when the executable is the package's declared `codegraph` bin.
-    if ((await fsp.realpath(path.join(dir, bin))) !== real) return undefined;
-    return m.version;
-  } catch {
-    return undefined;
-  }
-}
+/** What actually runs: the bundle's launcher, or the executable itself. */
+const launchRuns = (launch) => launch.bundle?.launcher ?? launch.executable;
 
 /**
  * Starts finding the version of `launch`: at once from package metadata (`launch.packageVersion`,
- * read by packageVersion() in the preflight) or the cache, else a background `--version` run
+ * read by the core's checks) or the cache, else a background `--version` run
  * that ends by `deadline` (a performance.now() time) at the latest. Returns `{ now(),
  * within(ms), stop() }`; versions are `{ text, source }` or null.
  */
@@ -93,4 +75,4 @@ function probeEntry(key, launch, cwd, env, deadline) {
   return entry;
 }
 
-module.exports = { packageVersion, startVersionProbe };
+module.exports = { launchRuns, startVersionProbe };
