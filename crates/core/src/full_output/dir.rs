@@ -79,10 +79,9 @@ fn ensure_private(dir: &Path) -> Result<PathBuf, NotKeptReason> {
     dir: shown(),
     error: os_text(&e),
   };
-  #[cfg(unix)]
+  #[cfg(any(unix, target_family = "wasm"))]
   {
-    use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
-    match std::fs::DirBuilder::new().mode(0o700).create(dir) {
+    match private::make(dir) {
       Ok(()) => {}
       Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
       Err(e) => {
@@ -92,40 +91,12 @@ fn ensure_private(dir: &Path) -> Result<PathBuf, NotKeptReason> {
         })
       }
     }
-    let m = std::fs::symlink_metadata(dir).map_err(unusable)?;
-    if !m.file_type().is_dir() || Some(m.uid()) != uid() {
+    let (is_dir, owner, mode) = private::owner_and_mode(dir).map_err(unusable)?;
+    if !is_dir || Some(owner) != uid() {
       return Err(NotKeptReason::DirNotOurs { dir: shown() });
     }
-    if m.permissions().mode() & 0o077 != 0 {
-      std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700)).map_err(|e| {
-        NotKeptReason::DirPrivate {
-          dir: shown(),
-          error: os_text(&e),
-        }
-      })?;
-    }
-  }
-  // WASI has no owner and no mode: the host makes the directory, reads and closes it.
-  #[cfg(target_family = "wasm")]
-  {
-    use crate::host;
-    match host::make_private_dir(dir) {
-      Ok(()) => {}
-      Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
-      Err(e) => {
-        return Err(NotKeptReason::DirCreate {
-          dir: shown(),
-          error: os_text(&e),
-        })
-      }
-    }
-    let is_dir = std::fs::symlink_metadata(dir).map_err(unusable)?.is_dir();
-    let st = host::stat(dir, false).map_err(unusable)?;
-    if !is_dir || Some(st.uid) != uid() {
-      return Err(NotKeptReason::DirNotOurs { dir: shown() });
-    }
-    if st.mode & 0o077 != 0 {
-      host::close_to_others(dir).map_err(|e| NotKeptReason::DirPrivate {
+    if mode & 0o077 != 0 {
+      private::close(dir).map_err(|e| NotKeptReason::DirPrivate {
         dir: shown(),
         error: os_text(&e),
       })?;
@@ -134,6 +105,51 @@ fn ensure_private(dir: &Path) -> Result<PathBuf, NotKeptReason> {
   #[cfg(not(any(unix, target_family = "wasm")))]
   std::fs::create_dir_all(dir).map_err(unusable)?;
   Ok(dir.to_path_buf())
+}
+
+/// The private directory's primitives: the OS's, or (WASI has no owner and no mode) the
+/// WebAssembly build's host's.
+#[cfg(unix)]
+mod private {
+  use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+  use std::path::Path;
+
+  /// `mkdir(dir, 0o700)`.
+  pub(super) fn make(dir: &Path) -> std::io::Result<()> {
+    std::fs::DirBuilder::new().mode(0o700).create(dir)
+  }
+
+  /// Whether `dir` is a directory (not a link), its owner and its permission bits.
+  pub(super) fn owner_and_mode(dir: &Path) -> std::io::Result<(bool, u32, u32)> {
+    let m = std::fs::symlink_metadata(dir)?;
+    Ok((m.file_type().is_dir(), m.uid(), m.permissions().mode()))
+  }
+
+  /// `chmod(dir, 0o700)`.
+  pub(super) fn close(dir: &Path) -> std::io::Result<()> {
+    std::fs::set_permissions(dir, std::fs::Permissions::from_mode(0o700))
+  }
+}
+
+#[cfg(target_family = "wasm")]
+mod private {
+  use std::path::Path;
+
+  use crate::host;
+
+  pub(super) fn make(dir: &Path) -> std::io::Result<()> {
+    host::make_private_dir(dir)
+  }
+
+  pub(super) fn owner_and_mode(dir: &Path) -> std::io::Result<(bool, u32, u32)> {
+    let is_dir = std::fs::symlink_metadata(dir)?.is_dir();
+    let st = host::stat(dir, false)?;
+    Ok((is_dir, st.uid, st.mode))
+  }
+
+  pub(super) fn close(dir: &Path) -> std::io::Result<()> {
+    host::close_to_others(dir)
+  }
 }
 
 /// The pid namespace this process lives in (Linux: the inode of /proc/self/ns/pid), once.
@@ -203,14 +219,10 @@ fn sweep(dir: &Path) {
   let _ = dir;
 }
 
-/// A file's owner (the WebAssembly build asks its host).
-#[cfg(unix)]
+/// A file's owner.
+#[cfg(any(unix, target_family = "wasm"))]
 fn owner(path: &Path) -> Option<u32> {
-  use std::os::unix::fs::MetadataExt;
-  std::fs::symlink_metadata(path).ok().map(|m| m.uid())
-}
-
-#[cfg(target_family = "wasm")]
-fn owner(path: &Path) -> Option<u32> {
-  crate::host::stat(path, false).ok().map(|s| s.uid)
+  private::owner_and_mode(path)
+    .ok()
+    .map(|(_, owner, _)| owner)
 }
