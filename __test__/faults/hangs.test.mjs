@@ -2,19 +2,56 @@
 // the deadline, stopped, and reported with what it had said.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
-import { expectError, expectResult, FAKE_VERSION, fakeCli, tempDir, withEnv } from "../helpers/index.mjs";
+import {
+  expectError,
+  expectResult,
+  FAKE_VERSION,
+  fakeCli,
+  makeWorkspace,
+  root,
+  tempDir,
+  withEnv,
+} from "../helpers/index.mjs";
 import { assertNothingLeft, isAlive, processesDie, runNode, waitFor } from "../helpers/processes.mjs";
 import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
+const require = createRequire(import.meta.url);
+const nodeRunner = require(path.join(root, "lib/runners/node.js"));
+const { sourceChangesRequest } = require(path.join(root, "lib/contract/source-changes.js"));
 
 // Timeouts dominate this topic: through explore (the default);
 // the focused tools reach the same run() (tools-seam.test.mjs), both backends.
 eachBackend(
   "hangs",
-  ({ exploreWith, diagnose, callee }) => {
+  ({ exploreWith, diagnose, callee }, backend) => {
+    test("a walk of a large tree in flight never holds up a run's checks: the explore answers first", {
+      skip: backend.id !== "node" && "the addon's checks run on its blocking pool, never queued behind a walk",
+    }, async () => {
+      // 40,000 files walked with a long budget: the walk takes many times what an explore takes
+      // (both warm). The checks run in a worker of their own, not behind the walk.
+      const ws = makeWorkspace();
+      for (let d = 0; d < 200; d += 1) {
+        const dir = path.join(ws, "src", `d${d}`);
+        fs.mkdirSync(dir, { recursive: true });
+        for (let f = 0; f < 200; f += 1) fs.writeFileSync(path.join(dir, `f${f}.ts`), "x\n");
+      }
+      const walk = (deadlineMs) => nodeRunner.changedSource(ws, { ...sourceChangesRequest(0), deadlineMs });
+      const fake = fakeCli([["stdout", "answered\n"]]);
+      expectResult(await exploreWith(fake.file, "q", ws));
+      await walk(1);
+      const order = [];
+      const walked = walk(30000).then((found) => order.push(`walked ${found.filesSeen} files`));
+      const answered = exploreWith(fake.file, "q", ws).then((outcome) => order.push(expectResult(outcome).text));
+      await Promise.all([walked, answered]);
+      assert.equal(order[0], "answered\n", order.join(" | "));
+      assert.match(order[1], /^walked \d{5} files$/);
+    });
+
     test("prints stderr forever: bounded by the timeout (CODEGRAPH_TIMEOUT), writer stopped", async () => {
       const fake = fakeCli([["stderrForever", "endless-stderr\n"]]);
       const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 1000 });

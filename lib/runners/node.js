@@ -3,17 +3,18 @@
 // run over either; the fault suites (__test__/faults/) run against both. Its core is the addon's
 // own Rust, built for WebAssembly (docs/architecture.md): a call's reading, its output and its
 // exit's meaning on the host's thread (node/wasm-core.js); the checks before and after a run, a
-// diagnosis's, where git is, the source scan, walk and outline in a worker (node/source-worker.js,
-// driven by node/source-thread.js), and the place for a cut answer's full output with them. What
+// diagnosis's, where git is, the source scan, walk and outline in workers (node/source-worker.js,
+// driven by node/source-thread.js: one for the checks, one for the source calls), and the place for a cut answer's full output with them. What
 // is left here is what WASI cannot do: launching CodeGraph and git and killing their tree
 // (node/runner.js, node/runner/), the version probe (a process), the host's answers to the core
 // (node/source-worker.js `ask`), and the order of a call's steps (node/command-run.js, the twin of
 // crates/core/src/command_run.rs).
 //
 // Where plain Node differs from the addon ("Node differs"):
-// - The checks run in one worker, one call's at a time, bounded by the call's deadline and cancel;
-//   a stat stuck on a hung mount holds the worker until that deadline (and a second), when it is
-//   ended, and the checks of other calls queued behind it are lost with it (as timeouts).
+// - The checks run in a worker of their own (never behind a scan or a walk), one call's at a time,
+//   bounded by the call's deadline and cancel; a stat stuck on a hung mount holds that worker until
+//   the deadline (and a second), when it is ended, and the checks of other calls queued behind it
+//   are lost with it (as timeouts).
 // - Windows (experimental): descendants are killed with taskkill, not a job object; a .cmd
 //   launcher outside npm's layout cannot start (Node will not spawn it without a shell). PATH is
 //   split on `:` by the core's WebAssembly build: on Windows the native addon is the runner.

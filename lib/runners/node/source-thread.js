@@ -1,12 +1,14 @@
-// The host's side of the Node runner's source worker (source-worker.js, where the core runs as
+// The host's side of the Node runner's core workers (source-worker.js, where the core runs as
 // WebAssembly): `scanSource(cwd, scan, signal?)`, `changedSource(cwd, walk)`,
-// `outlineSource(cwd, outline, signal?)` and `copyIndex(cwd, copy, signal?)` with the addon's shapes, run off the host's thread.
-// The worker is started on first use and kept (unreferenced while idle, so it never holds a
-// process open). Each request honours its own deadline inside the worker; should the worker
-// not answer within that deadline and a grace (a regular expression that backtracks for
-// seconds, a read stuck on a hung mount), it is terminated, every request it held settles as
-// stopped at its deadline with nothing found, and the next request starts a new one. An aborted
-// signal sets the request's shared cancel flag: the worker ends it at its next file.
+// `outlineSource(cwd, outline, signal?)` and `copyIndex(cwd, copy, signal?)` with the addon's
+// shapes, and the checks (`coreCheck`), run off the host's thread. Two workers, one per lane: the
+// checks before a run never queue behind a source call, which may take up to its deadline. Each
+// is started on first use and kept (unreferenced while idle, so it never holds a process open).
+// Each request honours its own deadline inside the worker; should the worker not answer within
+// that deadline and a grace (a regular expression that backtracks for seconds, a read stuck on a
+// hung mount), it is terminated, every request it held settles as stopped at its deadline with
+// nothing found, and the next request starts a new one. An aborted signal sets the request's
+// shared cancel flag: the worker ends it at its next file.
 
 const path = require("node:path");
 const { outlineDeadline } = require("../../contract/source-outline.js");
@@ -20,20 +22,33 @@ const GRACE_MS = 1000;
 /** And a new worker, which compiles the WebAssembly core before its first answer, this much more. */
 const LOAD_GRACE_MS = 10000;
 
-let worker = null;
+/** The workers, one per lane: the checks before a run never queue behind a scan, a walk or a copy. */
+const workers = new Map(); // lane → Worker
 let nextId = 1;
-const pending = new Map(); // id → { settle, timer }
+const pending = new Map(); // id → { settle, timer, lane }
+const CHECK_OPS = new Set(WASM_WORKER_CHECKS);
+/** The lane a request runs in: the checks (short, before every run), or the source calls. */
+const laneOf = (op) => (CHECK_OPS.has(op) ? "checks" : "source");
 
-function settleAll(outcome) {
+/** Settles every request of `lane` with `outcome` (its worker was ended, or failed). */
+function settleAll(lane, outcome) {
   for (const [id, entry] of pending) {
+    if (entry.lane !== lane) continue;
     clearTimeout(entry.timer);
     pending.delete(id);
     entry.settle(outcome);
   }
 }
 
-function started() {
-  if (worker) return worker;
+/** Ends `own`, the worker of `lane`, with every request it held. */
+function ended(lane, own, outcome) {
+  if (workers.get(lane) === own) workers.delete(lane);
+  settleAll(lane, outcome);
+}
+
+function started(lane) {
+  const running = workers.get(lane);
+  if (running) return running;
   const { Worker } = require("node:worker_threads");
   const own = new Worker(path.join(__dirname, "source-worker.js"));
   own.unref();
@@ -44,16 +59,12 @@ function started() {
     clearTimeout(entry.timer);
     pending.delete(id);
     entry.settle(error ? { error } : { value });
-    if (pending.size === 0) own.unref();
+    if (![...pending.values()].some((e) => e.lane === lane)) own.unref();
   });
   // An error (it could not start: no descriptors or memory left) or an exit: every request it held is lost.
-  const gone = (failure) => {
-    if (worker === own) worker = null;
-    settleAll({ lost: true, failure: failure ?? null });
-  };
-  own.on("error", gone);
-  own.on("exit", () => gone(null));
-  worker = own;
+  own.on("error", (failure) => ended(lane, own, { lost: true, failure }));
+  own.on("exit", () => ended(lane, own, { lost: true, failure: null }));
+  workers.set(lane, own);
   return own;
 }
 
@@ -97,17 +108,17 @@ function posted(message, deadlineMs, signal) {
       else if (lost) resolve(EMPTY[op](Atomics.load(cancel, 0) ? "cancelled" : "deadline", failure ?? undefined));
       else resolve(value);
     };
-    const own = started();
+    const lane = laneOf(op);
+    const own = started(lane);
     const timer = setTimeout(
       () => {
         // The worker did not answer in time: ended, with every request it held.
-        if (worker === own) worker = null;
-        settleAll({ lost: true });
+        ended(lane, own, { lost: true });
         own.terminate().catch(() => {});
       },
       deadlineMs + GRACE_MS + (own.answered ? 0 : LOAD_GRACE_MS),
     );
-    pending.set(id, { settle, timer });
+    pending.set(id, { settle, timer, lane });
     own.ref();
     own.postMessage({ id, ...message, cancel: cancel.buffer });
   });
