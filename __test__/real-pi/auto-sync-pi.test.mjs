@@ -137,6 +137,10 @@ describe("auto sync in the real Pi CLI (rpc)", { skip: piMissing, timeout: 18000
       assert.equal(shown.result.details.warm, true);
       assert.equal(processesIn(ws).filter((p) => / serve --mcp/.test(p.cmd)).length, 1, "one server while Pi runs");
       assert.equal((await rpc.end()).code, 0, rpc.stderr);
+      // Pi's end kills the server's tree; a killed process may still be tearing down (its command line
+      // already empty, Pi gone as its parent) for a moment after Pi's exit.
+      const gone = () => processesIn(ws).length === 0;
+      await waitFor(gone, { timeoutMs: 3000, what: "Pi's processes in the workspace to end" }).catch(() => {});
       assert.deepEqual(processesIn(ws), [], "nothing left running after Pi");
       assert.equal(fs.existsSync(path.join(ws, ".codegraph", "writer.pid")), false);
     });
