@@ -5,6 +5,7 @@
 /// `kill(pid, 0)`: the WebAssembly build asks its host.
 #[cfg(target_family = "wasm")]
 pub use crate::host::signal0;
+#[cfg(any(unix, target_family = "wasm"))]
 pub use crate::host::Signal0;
 
 #[cfg(unix)]
