@@ -12,6 +12,7 @@ const { WRITER_WAIT_MS } = require("../../contract/limits.js");
 const { linkSignal } = require("./args.js");
 const { hostCore, wellFormed } = require("./wasm-core.js");
 const { run } = require("./runner.js");
+const { checksLoaded, checksReady } = require("./source-thread.js");
 const { launchRuns, startVersionProbe } = require("./version.js");
 
 /** How often the lock files are read again while a writer is active (command_run/checks.rs). */
@@ -138,14 +139,15 @@ function withinDeadline(work, { timeoutMs, deadline, cancel }) {
  * `outputTail`.
  */
 async function runCommand(command, cwd, signal, options) {
-  const started = performance.now(); // the call's clock: details.durationMs runs from here
+  let started = performance.now(); // the call's clock: details.durationMs runs from here
   const userEnv = { ...process.env }; // the call's environment, read once when it is made
   const cancel = { requested: false, onCancel: null };
   const failure = {}; // diagnostics that travel with an error
   let unlink = null;
   try {
-    // The command, the workspace and the options, in explore's order, as the addon reads them;
-    // its strings come back as UTF-8 (wasm-core.js says why each way).
+    // The command, the workspace and the options, in explore's order, as the addon reads them
+    // (at once, as they are when the call is made); its strings come back as UTF-8 (wasm-core.js
+    // says why each way).
     const here = wellFormed(cwd);
     const call = hostCore().readCall(wellFormed(command), here, options);
     if (call.problem) throw new Problem(call.problem.code, call.problem.facts);
@@ -154,6 +156,13 @@ async function runCommand(command, cwd, signal, options) {
     // The callback the core found a function (read again here: the core keeps no JS value).
     const onProgress = checked.progress && call.onProgress ? options.onProgress : undefined;
     unlink = linkSignal(signal, cancel);
+    // The core's checks worker starts and compiles its WebAssembly once per process, outside the
+    // call's deadline, as the addon is loaded before its own clock starts; a core that cannot load
+    // is said by the checks themselves, and an abort meanwhile by the checks' bound.
+    if (!checksReady()) {
+      await checksLoaded().catch(() => {});
+      started = performance.now();
+    }
     return await runChecked(
       checked,
       here,

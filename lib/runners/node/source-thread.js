@@ -25,15 +25,15 @@ const LOAD_GRACE_MS = 10000;
 /** The workers, one per lane: the checks before a run never queue behind a scan, a walk or a copy. */
 const workers = new Map(); // lane → Worker
 let nextId = 1;
-const pending = new Map(); // id → { settle, timer, lane }
+const pending = new Map(); // id → { settle, timer, own: the worker that holds it }
 const CHECK_OPS = new Set(WASM_WORKER_CHECKS);
-/** The lane a request runs in: the checks (short, before every run), or the source calls. */
-const laneOf = (op) => (CHECK_OPS.has(op) ? "checks" : "source");
+/** The lane a request runs in: the checks (short, before every run; `load` readies it), or the source calls. */
+const laneOf = (op) => (op === "load" || CHECK_OPS.has(op) ? "checks" : "source");
 
-/** Settles every request of `lane` with `outcome` (its worker was ended, or failed). */
-function settleAll(lane, outcome) {
+/** Settles every request `own` held with `outcome` (it was ended, or failed). */
+function settleAll(own, outcome) {
   for (const [id, entry] of pending) {
-    if (entry.lane !== lane) continue;
+    if (entry.own !== own) continue;
     clearTimeout(entry.timer);
     pending.delete(id);
     entry.settle(outcome);
@@ -43,7 +43,7 @@ function settleAll(lane, outcome) {
 /** Ends `own`, the worker of `lane`, with every request it held. */
 function ended(lane, own, outcome) {
   if (workers.get(lane) === own) workers.delete(lane);
-  settleAll(lane, outcome);
+  settleAll(own, outcome);
 }
 
 function started(lane) {
@@ -59,7 +59,7 @@ function started(lane) {
     clearTimeout(entry.timer);
     pending.delete(id);
     entry.settle(error ? { error } : { value });
-    if (![...pending.values()].some((e) => e.lane === lane)) own.unref();
+    if (![...pending.values()].some((e) => e.own === own)) own.unref();
   });
   // An error (it could not start: no descriptors or memory left) or an exit: every request it held is lost.
   own.on("error", (failure) => ended(lane, own, { lost: true, failure }));
@@ -83,7 +83,9 @@ const EMPTY = {
   copyIndex: (why) => ({ files: [], bytes: 0, refused: { is: "stopped", why } }),
   // A check the worker was ended in (its caller stopped waiting at the same deadline), or that
   // was lost with a worker that failed (`failure`: why): coreChecked (command-run/exit.js) says which.
-  ...Object.fromEntries(WASM_WORKER_CHECKS.map((op) => [op, (why, failure) => ({ stopped: why, failure })])),
+  ...Object.fromEntries(
+    ["load", ...WASM_WORKER_CHECKS].map((op) => [op, (why, failure) => ({ stopped: why, failure })]),
+  ),
 };
 
 function request(op, cwd, body, signal) {
@@ -118,7 +120,7 @@ function posted(message, deadlineMs, signal) {
       },
       deadlineMs + GRACE_MS + (own.answered ? 0 : LOAD_GRACE_MS),
     );
-    pending.set(id, { settle, timer, lane });
+    pending.set(id, { settle, timer, own });
     own.ref();
     own.postMessage({ id, ...message, cancel: cancel.buffer });
   });
@@ -130,6 +132,14 @@ function posted(message, deadlineMs, signal) {
  * worker, with `args` (well-formed); given up on by the worker's clock at `deadlineMs` and a grace.
  */
 const coreCheck = (op, args, deadlineMs) => posted({ op, args: wellFormed(args) }, deadlineMs, null);
+
+/**
+ * The checks' worker with its core loaded (started and its WebAssembly compiled, once per worker):
+ * at once when it has answered before, else once it answers `load` (within the load's grace).
+ */
+const checksLoaded = () => (checksReady() ? Promise.resolve(true) : posted({ op: "load" }, 0, null));
+/** Whether the checks' worker is running and has answered (its core loaded). */
+const checksReady = () => workers.get("checks")?.answered === true;
 
 /** The core's source scan, in the worker. */
 const scanSource = (cwd, scan, signal) => request("scanSource", cwd, scan, signal ?? null);
@@ -143,4 +153,4 @@ const outlineSource = async (cwd, outline, signal) =>
 const copyIndex = (cwd, copy, signal) =>
   request("copyIndex", cwd, { ...copy, deadlineMs: copy?.deadlineMs ?? MAX_WRITE_TIMEOUT_MS }, signal ?? null);
 
-module.exports = { changedSource, copyIndex, coreCheck, outlineSource, scanSource };
+module.exports = { changedSource, checksLoaded, checksReady, copyIndex, coreCheck, outlineSource, scanSource };

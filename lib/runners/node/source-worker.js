@@ -116,7 +116,10 @@ parentPort.on("message", ({ id, op, cwd, request, args, cancel }) => {
   const stopped = () => (flag ? Atomics.load(flag, 0) !== 0 : false);
   try {
     // The walk for changed files takes no `stopped` (its own deadline bounds it); it ignores it.
-    const value = CHECKS.has(op) ? copiedOut(loaded()[op](...args, ask, HOST)) : loaded()[op](cwd, request, stopped);
+    const core = loaded();
+    // `load` only readies the core (its WebAssembly compiled): lib/runners/node/source-thread.js checksLoaded.
+    const value =
+      op === "load" ? true : CHECKS.has(op) ? copiedOut(core[op](...args, ask, HOST)) : core[op](cwd, request, stopped);
     parentPort.postMessage({ id, value });
   } catch (err) {
     parentPort.postMessage({ id, error: { message: String(err?.message ?? err), code: err?.code } });
