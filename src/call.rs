@@ -138,7 +138,8 @@ pub fn read_call<'env>(
   }
 }
 
-fn core_problem(err: &CodegraphError) -> CoreProblem {
+/// A failure as its code and facts (lib/words/ words them).
+pub(crate) fn core_problem(err: &CodegraphError) -> CoreProblem {
   CoreProblem {
     code: err.code().as_str().to_owned(),
     facts: err.facts(),

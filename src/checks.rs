@@ -24,15 +24,8 @@ use pi_codegraph_core::index_writer::{active_writer, interrupted_write};
 use pi_codegraph_core::preflight::IndexFound;
 use pi_codegraph_core::ready::{self, Ready};
 
-use crate::call::CoreProblem;
+use crate::call::{core_problem, CoreProblem};
 use crate::host_answers::{asking, HostInfo};
-
-pub(crate) fn core_problem(err: &CodegraphError) -> CoreProblem {
-  CoreProblem {
-    code: err.code().as_str().to_owned(),
-    facts: err.facts(),
-  }
-}
 
 /// A command as the host's reading of it gave it (src/call.rs `CheckedCommand`), for its checks.
 #[napi(object)]

@@ -213,14 +213,14 @@ pub fn search(
 
 /// Where `name` is an executable in `dirs`, in order (`which`, natively).
 #[cfg(not(target_family = "wasm"))]
-fn candidates<'a>(name: &str, dirs: &'a [PathBuf]) -> Box<dyn Iterator<Item = PathBuf> + 'a> {
-  let Some(joined) = crate::files::join_path_list(dirs) else {
-    return Box::new(std::iter::empty());
-  };
-  match which::which_in_all(name, Some(&joined), &dirs[0]) {
-    Ok(found) => Box::new(found),
-    Err(_) => Box::new(std::iter::empty()),
-  }
+fn candidates<'a>(name: &'a str, dirs: &'a [PathBuf]) -> impl Iterator<Item = PathBuf> + 'a {
+  crate::files::join_path_list(dirs)
+    .into_iter()
+    .flat_map(move |joined| {
+      which::which_in_all(name, Some(joined), &dirs[0])
+        .into_iter()
+        .flatten()
+    })
 }
 
 /// Where `name` is an executable in `dirs`, in order: a file the host says it may execute (WASI's
