@@ -7,19 +7,16 @@ const { setTimeout: delay } = require("node:timers/promises");
 const { Problem, cancelled, indexBusy, indexInterrupted } = require("../../contract/problems.js");
 const { timedOut, withDetails } = require("../../contract/problems.js");
 const { withoutUndefined } = require("../../contract/text.js");
-const { blockedCause, childEnvOf, classifyExit, coreChecked, withinCauseWait } = require("./command-run/exit.js");
+const { blockedCause, classifyExit, withinCauseWait } = require("./command-run/exit.js");
 const { WRITER_WAIT_MS } = require("../../contract/limits.js");
 const { linkSignal } = require("./args.js");
-const { hostCore, wellFormed } = require("./wasm-core.js");
+const { fromUtf8, hostCore, wellFormed } = require("./wasm-core.js");
 const { run } = require("./runner.js");
-const { checksLoaded, checksReady } = require("./source-thread.js");
+const { checksLoaded, checksReady, childEnvOf, coreChecked } = require("./source-thread.js");
 const { launchRuns, startVersionProbe } = require("./version.js");
 
 /** How often the lock files are read again while a writer is active (command_run/checks.rs). */
 const WRITER_POLL_MS = 100;
-
-/** UTF-8 bytes from the core as a string (undefined stays undefined). */
-const text = (bytes) => (bytes === undefined || bytes === null ? undefined : Buffer.from(bytes).toString());
 
 /** The CLI installed beside the package (crates/core/src/discovery/package_cli.rs), when set. */
 let packageCli = null;
@@ -152,7 +149,12 @@ async function runCommand(command, cwd, signal, options) {
     const call = hostCore().readCall(wellFormed(command), here, options);
     if (call.problem) throw new Problem(call.problem.code, call.problem.facts);
     const { argv, positional, workspace, ...flags } = call.command;
-    const checked = { ...flags, argv: argv.map(text), positional: text(positional), workspace: text(workspace) };
+    const checked = {
+      ...flags,
+      argv: argv.map(fromUtf8),
+      positional: fromUtf8(positional),
+      workspace: fromUtf8(workspace),
+    };
     // The callback the core found a function (read again here: the core keeps no JS value).
     const onProgress = checked.progress && call.onProgress ? options.onProgress : undefined;
     unlink = linkSignal(signal, cancel);

@@ -10,7 +10,7 @@ const path = require("node:path");
 const { gitArgv, gitCommandProblem, gitExitReason } = require("../../contract/git.js");
 const { badWorkspace, cancelled, gitFailed, withDetails } = require("../../contract/problems.js");
 const { linkSignal } = require("./args.js");
-const { childEnvOf, coreChecked } = require("./command-run/exit.js");
+const { childEnvOf, coreChecked } = require("./source-thread.js");
 const { run } = require("./runner.js");
 
 /**

@@ -14,7 +14,8 @@ const path = require("node:path");
 const { outlineDeadline } = require("../../contract/source-outline.js");
 const { coded, outlined } = require("../core-results.js");
 const { MAX_WRITE_TIMEOUT_MS } = require("../../contract/limits.js");
-const { wellFormed } = require("./wasm-core.js");
+const { fromUtf8, wellFormed } = require("./wasm-core.js");
+const { Problem, exhausted, osText, timedOut } = require("../../contract/problems.js");
 const { WASM_WORKER_CHECKS } = require("../../contract/runner-methods.js");
 
 /** How long past a request's own deadline the worker may take to answer before it is ended. */
@@ -126,12 +127,39 @@ function posted(message, deadlineMs, signal) {
   });
 }
 
-/**
- * One of the core's checks (src/checks.rs, src/survey.rs: `runChecks`, `writerNow`, `blockedCause`,
- * `surveyWorkspace`, `findGit`) in the
- * worker, with `args` (well-formed); given up on by the worker's clock at `deadlineMs` and a grace.
- */
+/** One of the core's checks in the worker, with `args` (well-formed), given up on after `deadlineMs` and a grace. */
 const coreCheck = (op, args, deadlineMs) => posted({ op, args: wellFormed(args) }, deadlineMs, null);
+
+/**
+ * One of the core's checks in its worker (src/checks.rs), given up on at `deadline` (a
+ * performance.now() time): its answer, or its problem (`{ code, facts }`) rejected as a Problem; a
+ * worker ended at the deadline is CODEGRAPH_TIMEOUT (the call's own bound says so first).
+ */
+async function coreChecked(op, args, deadline) {
+  const remaining = Math.max(0, deadline - performance.now());
+  const answer = await coreCheck(op, args, remaining).catch((err) => {
+    throw err?.code === "CODEGRAPH_ADDON" ? coreMissing(err) : err;
+  });
+  if (answer?.failure) throw coreMissing(answer.failure);
+  if (answer?.stopped) throw timedOut(Math.round(remaining), "", undefined, true);
+  if (answer?.problem) throw new Problem(answer.problem.code, answer.problem.facts);
+  return answer;
+}
+
+/**
+ * The core's worker could not answer: it could not start or load the core. CODEGRAPH_RESOURCES when
+ * a resource ran out (the next call tries again), else CODEGRAPH_ADDON with the worker's story.
+ */
+const coreMissing = (err) =>
+  exhausted({ is: "loadAddon" }, err) ??
+  new Problem("CODEGRAPH_ADDON", { target: "wasm32-wasi", story: osText(err), core: "wasm" });
+
+/** A child's environment from the core's names and values (alternating, UTF-8). */
+function childEnvOf(pairs) {
+  const env = {};
+  for (let i = 0; i + 1 < pairs.length; i += 2) env[fromUtf8(pairs[i])] = fromUtf8(pairs[i + 1]);
+  return env;
+}
 
 /**
  * The checks' worker with its core loaded (started and its WebAssembly compiled, once per worker):
@@ -153,4 +181,13 @@ const outlineSource = async (cwd, outline, signal) =>
 const copyIndex = (cwd, copy, signal) =>
   request("copyIndex", cwd, { ...copy, deadlineMs: copy?.deadlineMs ?? MAX_WRITE_TIMEOUT_MS }, signal ?? null);
 
-module.exports = { changedSource, checksLoaded, checksReady, copyIndex, coreCheck, outlineSource, scanSource };
+module.exports = {
+  changedSource,
+  checksLoaded,
+  checksReady,
+  childEnvOf,
+  copyIndex,
+  coreChecked,
+  outlineSource,
+  scanSource,
+};

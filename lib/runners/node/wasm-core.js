@@ -87,4 +87,7 @@ function wellFormed(value) {
   }
 }
 
-module.exports = { WASM_CORE_FIX, WASM_LOADER, hostCore, wasmCoreFile, wellFormed, withoutWasiNotice };
+/** UTF-8 bytes from the core as a string (undefined and null stay undefined). */
+const fromUtf8 = (bytes) => (bytes === undefined || bytes === null ? undefined : Buffer.from(bytes).toString());
+
+module.exports = { WASM_CORE_FIX, WASM_LOADER, fromUtf8, hostCore, wasmCoreFile, wellFormed, withoutWasiNotice };

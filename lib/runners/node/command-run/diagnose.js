@@ -8,7 +8,7 @@ const path = require("node:path");
 const { Problem, badWorkspace, osText } = require("../../../contract/problems.js");
 const { withoutUndefined } = require("../../../contract/text.js");
 const { startVersionProbe } = require("../version.js");
-const { coreChecked, childEnvOf } = require("./exit.js");
+const { coreChecked, childEnvOf } = require("../source-thread.js");
 
 /** How long diagnose() waits for a `--version` probe: a slow CLI must not stall session_start. */
 const DIAGNOSE_VERSION_WAIT_MS = 1000;

@@ -1,36 +1,12 @@
 // What a failed run means (crates/core/src/exit_verdict.rs decides it, as the WebAssembly core):
 // a vanished or locked workspace or an index this user cannot access (crates/core/src/access.rs,
 // in the core's worker), else an index the CLI cannot use, a read-only one, or a failure with its
-// stderr tail. And the one way the runner asks the core's checks in its worker (coreChecked).
+// stderr tail.
 
 const os = require("node:os");
-const { Problem, exhausted, osText, timedOut } = require("../../../contract/problems.js");
+const { Problem } = require("../../../contract/problems.js");
 const { hostCore } = require("../wasm-core.js");
-const { coreCheck } = require("../source-thread.js");
-
-/**
- * One of the core's checks in its worker (src/checks.rs), given up on at `deadline` (a
- * performance.now() time): its answer, or its problem (`{ code, facts }`) rejected as a Problem; a
- * worker ended at the deadline is CODEGRAPH_TIMEOUT (the call's own bound says so first).
- */
-async function coreChecked(op, args, deadline) {
-  const remaining = Math.max(0, deadline - performance.now());
-  const answer = await coreCheck(op, args, remaining).catch((err) => {
-    throw err?.code === "CODEGRAPH_ADDON" ? coreMissing(err) : err;
-  });
-  if (answer?.failure) throw coreMissing(answer.failure);
-  if (answer?.stopped) throw timedOut(Math.round(remaining), "", undefined, true);
-  if (answer?.problem) throw new Problem(answer.problem.code, answer.problem.facts);
-  return answer;
-}
-
-/**
- * The core's worker could not answer: it could not start or load the core. CODEGRAPH_RESOURCES when
- * a resource ran out (the next call tries again), else CODEGRAPH_ADDON with the worker's story.
- */
-const coreMissing = (err) =>
-  exhausted({ is: "loadAddon" }, err) ??
-  new Problem("CODEGRAPH_ADDON", { target: "wasm32-wasi", story: osText(err), core: "wasm" });
+const { coreChecked } = require("../source-thread.js");
 
 /** How long the checks after a failure may take (a hung mount must not hold the answer). */
 const CAUSE_WAIT_MS = 1000;
@@ -59,14 +35,6 @@ function withinCauseWait(probe) {
   return Promise.race([found, late]).finally(() => clearTimeout(timer));
 }
 
-/** A child's environment from the core's names and values (alternating, UTF-8). */
-function childEnvOf(pairs) {
-  const env = {};
-  for (let i = 0; i + 1 < pairs.length; i += 2)
-    env[Buffer.from(pairs[i]).toString()] = Buffer.from(pairs[i + 1]).toString();
-  return env;
-}
-
 /** What a non-zero exit means (`out`: the run's, `index`: the index the checks found). */
 async function classifyExit(out, workspace, index) {
   const core = hostCore();
@@ -87,4 +55,4 @@ async function classifyExit(out, workspace, index) {
   return new Problem(problem, facts);
 }
 
-module.exports = { blockedCause, childEnvOf, classifyExit, coreChecked, withinCauseWait };
+module.exports = { blockedCause, classifyExit, withinCauseWait };
