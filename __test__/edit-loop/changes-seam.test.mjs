@@ -14,16 +14,45 @@ import { root, tempDir, withEnv } from "../helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
 const lib = (...p) => require(path.join(root, "lib", ...p));
-const {
-  DIFF_SAFETY,
-  GIT_DROPPED_ENV,
-  GIT_ENV,
-  GIT_SAFETY,
-  diffHeadCommand,
-  gitCommand,
-  headCommand,
-  untrackedCommand,
-} = lib("contract", "git.js");
+const { DIFF_SAFETY, GIT_SAFETY, diffHeadCommand, gitCommand, headCommand, untrackedCommand } = lib(
+  "contract",
+  "git.js",
+);
+
+/** The environment git gets on top of the quiet one (crates/core/src/git_found.rs): C messages, no prompt, no pager. */
+const GIT_ENV = Object.freeze({
+  LC_ALL: "C",
+  LANGUAGE: "C",
+  GIT_TERMINAL_PROMPT: "0",
+  GIT_OPTIONAL_LOCKS: "0",
+  GIT_PAGER: "cat",
+  PAGER: "cat",
+  GIT_EXTERNAL_DIFF: "",
+});
+
+/** The variables git never gets (git_found.rs): they would point it at another repository, config or program. */
+const GIT_DROPPED_ENV = Object.freeze([
+  "GIT_DIR",
+  "GIT_WORK_TREE",
+  "GIT_INDEX_FILE",
+  "GIT_OBJECT_DIRECTORY",
+  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+  "GIT_CONFIG",
+  "GIT_CONFIG_PARAMETERS",
+  "GIT_CONFIG_COUNT",
+  "GIT_EXEC_PATH",
+  "GIT_SSH",
+  "GIT_SSH_COMMAND",
+  "GIT_ASKPASS",
+  "GIT_EDITOR",
+  "GIT_CEILING_DIRECTORIES",
+  "GIT_DISCOVERY_ACROSS_FILESYSTEM",
+  "GIT_NAMESPACE",
+  "GIT_TRACE",
+  "GIT_TRACE2",
+  "GIT_TRACE2_EVENT",
+]);
+
 const { parseDiff, parseFileList, isIndexedLanguage } = lib("api", "git-diff.js");
 const { touchedDefinitions, impactOf, testsOf } = lib("api", "changed-symbols.js");
 const { changesFacts } = lib("api", "changes.js");

@@ -56,40 +56,6 @@ const DIFF_SAFETY = Object.freeze([
   "--dst-prefix=b/",
 ]);
 
-/** The environment git gets on top of the quiet one: C messages, no prompt, no system config's pager. */
-const GIT_ENV = Object.freeze({
-  LC_ALL: "C",
-  LANGUAGE: "C",
-  GIT_TERMINAL_PROMPT: "0",
-  GIT_OPTIONAL_LOCKS: "0",
-  GIT_PAGER: "cat",
-  PAGER: "cat",
-  GIT_EXTERNAL_DIFF: "",
-});
-
-/** The variables a run never passes on: they would point git at another repository, config or program. */
-const GIT_DROPPED_ENV = Object.freeze([
-  "GIT_DIR",
-  "GIT_WORK_TREE",
-  "GIT_INDEX_FILE",
-  "GIT_OBJECT_DIRECTORY",
-  "GIT_ALTERNATE_OBJECT_DIRECTORIES",
-  "GIT_CONFIG",
-  "GIT_CONFIG_PARAMETERS",
-  "GIT_CONFIG_COUNT",
-  "GIT_EXEC_PATH",
-  "GIT_SSH",
-  "GIT_SSH_COMMAND",
-  "GIT_ASKPASS",
-  "GIT_EDITOR",
-  "GIT_CEILING_DIRECTORIES",
-  "GIT_DISCOVERY_ACROSS_FILESYSTEM",
-  "GIT_NAMESPACE",
-  "GIT_TRACE",
-  "GIT_TRACE2",
-  "GIT_TRACE2_EVENT",
-]);
-
 /**
  * A description of `git <subcommand> <args...>`: `{ program: "git", subcommand, args, maxBytes,
  * maxLines, timeoutMs }`. `args` are ours (never the model's or the user's text).
@@ -168,8 +134,6 @@ function gitExitReason(stderr) {
 
 module.exports = {
   DIFF_SAFETY,
-  GIT_DROPPED_ENV,
-  GIT_ENV,
   GIT_SAFETY,
   GIT_SUBCOMMANDS,
   diffHeadCommand,
