@@ -452,12 +452,12 @@ export declare function releaseFullOutputs(paths?: string[] | null): number
 export declare function runCommand(command: CodegraphCommand, cwd: string, signal?: AbortSignal | null, options?: RunOptions | null): Promise<RunResult>
 
 /**
- * Runs one git description (`lib/contract/git.js` builds it; lib/runners/native.js passes its
- * fields) in `cwd` with CodeGraph's rules (`pi_codegraph_core::git_run`). Resolves with `{ text,
- * truncated, durationMs }`; rejects as `runCommand` does (CODEGRAPH_GIT, CODEGRAPH_CANCELLED,
- * CODEGRAPH_WORKSPACE, CODEGRAPH_RESOURCES).
+ * Runs one git description (`lib/contract/git.js` builds it; src/args/git.rs reads it, a
+ * malformed one CODEGRAPH_GIT `invalid`) in `cwd` with CodeGraph's rules
+ * (`pi_codegraph_core::git_run`). Resolves with `{ text, truncated, durationMs }`; rejects as
+ * `runCommand` does (CODEGRAPH_GIT, CODEGRAPH_CANCELLED, CODEGRAPH_WORKSPACE, CODEGRAPH_RESOURCES).
  */
-export declare function runGit(subcommand: string, args: string[], maxBytes: number, maxLines: number, timeoutMs: number, cwd: string, signal?: AbortSignal | null): Promise<GitResult>
+export declare function runGit(command: object, cwd: string, signal?: AbortSignal | null): Promise<GitResult>
 
 /**
  * The options of one run (`runCommand`; the public calls' `CallOptions` add to them). The model

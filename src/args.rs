@@ -19,6 +19,8 @@ use crate::abort::AbortLink;
 use crate::types::ProgressCallback;
 
 mod command;
+mod git;
+pub use git::read_git;
 
 /// A call's arguments as read: the command, the workspace, the timeout (the caller's
 /// `options.timeoutMs`, else the command's own) and `options.onProgress` (a function, or none).

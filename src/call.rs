@@ -1,6 +1,7 @@
-//! A call as the WebAssembly build's host (the Node runner, lib/runners/node/command-run.js) gives
-//! it to the core, on the host's thread: its arguments read as the addon reads them (src/args.rs),
-//! and what a run that exited non-zero meant (crates/core/src/exit_verdict.rs).
+//! A call as the WebAssembly build's host (the Node runner, lib/runners/node/command-run.js and
+//! git-run.js) gives it to the core, on the host's thread: its arguments read as the addon reads
+//! them (src/args.rs), and what a run that exited non-zero meant (crates/core/src/exit_verdict.rs,
+//! git_run.rs).
 
 // napi hands the arguments over by value.
 #![allow(clippy::needless_pass_by_value)]
@@ -144,4 +145,61 @@ pub(crate) fn core_problem(err: &CodegraphError) -> CoreProblem {
     code: err.code().as_str().to_owned(),
     facts: err.facts(),
   }
+}
+
+/// A git description as the core read and checked it (crates/core/src/git_run.rs), for the Node
+/// runner: git's whole argument array (its safety settings first), or the description's problem.
+#[napi(object)]
+pub struct ReadGit {
+  pub problem: Option<CoreProblem>,
+  pub argv: Option<Vec<String>>,
+  pub max_bytes: u32,
+  pub max_lines: u32,
+  pub timeout_ms: u32,
+}
+
+/// Reads a git description as the addon's `runGit` does.
+#[napi(js_name = "readGit")]
+pub fn read_git(env: &Env, command: Unknown) -> ReadGit {
+  match args::read_git(env, &command) {
+    Ok(git) => ReadGit {
+      problem: None,
+      argv: Some(
+        git
+          .argv()
+          .into_iter()
+          .map(|a| a.to_string_lossy().into_owned())
+          .collect(),
+      ),
+      max_bytes: u32::try_from(git.caps.bytes).unwrap_or(u32::MAX),
+      max_lines: u32::try_from(git.caps.lines).unwrap_or(u32::MAX),
+      timeout_ms: u32::try_from(git.timeout.as_millis()).unwrap_or(u32::MAX),
+    },
+    Err(err) => ReadGit {
+      problem: Some(core_problem(&err)),
+      argv: None,
+      max_bytes: 0,
+      max_lines: 0,
+      timeout_ms: 0,
+    },
+  }
+}
+
+/// What a git run of `command` that did not answer means: `exited` (its exit code and stderr
+/// tail) or else the runner's problem `code`; none when that problem passes on as it is (a cancel,
+/// a resource running out).
+#[napi(js_name = "gitFailed")]
+pub fn git_failed(
+  env: &Env,
+  command: Unknown,
+  exit_code: Option<i32>,
+  stderr_tail: Option<String>,
+  code: Option<String>,
+) -> Option<CoreProblem> {
+  let git = args::read_git(env, &command).ok()?;
+  let err = match code {
+    Some(code) => git.run_failed(&code)?,
+    None => git.exited(exit_code.unwrap_or(-1), stderr_tail.unwrap_or_default()),
+  };
+  Some(core_problem(&err))
 }

@@ -108,45 +108,36 @@ pub fn run_command<'env>(
   })
 }
 
-/// Runs one git description (`lib/contract/git.js` builds it; lib/runners/native.js passes its
-/// fields) in `cwd` with CodeGraph's rules (`pi_codegraph_core::git_run`). Resolves with `{ text,
-/// truncated, durationMs }`; rejects as `runCommand` does (CODEGRAPH_GIT, CODEGRAPH_CANCELLED,
-/// CODEGRAPH_WORKSPACE, CODEGRAPH_RESOURCES).
+/// Runs one git description (`lib/contract/git.js` builds it; src/args/git.rs reads it, a
+/// malformed one CODEGRAPH_GIT `invalid`) in `cwd` with CodeGraph's rules
+/// (`pi_codegraph_core::git_run`). Resolves with `{ text, truncated, durationMs }`; rejects as
+/// `runCommand` does (CODEGRAPH_GIT, CODEGRAPH_CANCELLED, CODEGRAPH_WORKSPACE, CODEGRAPH_RESOURCES).
 #[napi(
-  ts_args_type = "subcommand: string, args: string[], maxBytes: number, maxLines: number, timeoutMs: number, cwd: string, signal?: AbortSignal | null",
+  ts_args_type = "command: object, cwd: string, signal?: AbortSignal | null",
   ts_return_type = "Promise<GitResult>"
 )]
-#[allow(clippy::too_many_arguments, clippy::needless_pass_by_value)]
+#[allow(clippy::needless_pass_by_value)]
 pub fn run_git<'env>(
   env: &'env Env,
-  subcommand: String,
-  args: Vec<String>,
-  max_bytes: u32,
-  max_lines: u32,
-  timeout_ms: u32,
+  command: Unknown<'env>,
   cwd: String,
   signal: Option<Unknown<'env>>,
 ) -> Result<Object<'env>> {
   let started = tokio::time::Instant::now();
   let cancel = Cancel::default();
-  let link = args::link_signal(env, signal, &cancel);
+  let read = args::read_git(env, &command);
+  let link = read
+    .as_ref()
+    .map_err(Clone::clone)
+    .and_then(|_| args::link_signal(env, signal, &cancel));
   let snapshot = env_capture::js_environment(env);
-  let command = git_run::GitCommand {
-    subcommand,
-    args,
-    caps: caps::Caps {
-      bytes: max_bytes as usize,
-      lines: max_lines as usize,
-    },
-    timeout: std::time::Duration::from_millis(u64::from(timeout_ms)),
-  };
   let (link, linked) = match link {
     Ok(link) => (link, Ok(())),
     Err(e) => (None, Err(e)),
   };
   let work = async move {
     linked?;
-    git_run::run_git(command, cwd, snapshot, cancel).await
+    git_run::run_git(read?, cwd, snapshot, cancel).await
   };
   runtime::promise(env, work, move |env, outcome| {
     if let Some(link) = link {

@@ -14,10 +14,18 @@ import { root, tempDir, withEnv } from "../helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
 const lib = (...p) => require(path.join(root, "lib", ...p));
-const { DIFF_SAFETY, GIT_SAFETY, diffHeadCommand, gitCommand, headCommand, untrackedCommand } = lib(
-  "contract",
-  "git.js",
-);
+const { diffHeadCommand, gitCommand, headCommand, untrackedCommand } = lib("contract", "git.js");
+
+/** The settings every git run gets before its subcommand (crates/core/src/git_run.rs GIT_SAFETY). */
+const GIT_SAFETY = Object.freeze([
+  ...["-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null", "-c", "diff.external="],
+  ...["-c", "core.quotePath=false", "-c", "core.untrackedCache=false", "-c", "color.ui=false"],
+  ...["--no-pager", "--no-optional-locks"],
+]);
+/** What `diff` always gets after its subcommand (git_run.rs DIFF_SAFETY). */
+const DIFF_SAFETY = Object.freeze([
+  ...["--no-ext-diff", "--no-textconv", "--no-color", "--no-renames", "--src-prefix=a/", "--dst-prefix=b/"],
+]);
 
 /** The environment git gets on top of the quiet one (crates/core/src/git_found.rs): C messages, no prompt, no pager. */
 const GIT_ENV = Object.freeze({
@@ -106,10 +114,27 @@ for (const impl of implementations) {
 
     test("only read-only subcommands with option arguments run; a git in the workspace never does", async () => {
       const ws = tempDir("pi-codegraph-ws-");
-      for (const bad of [gitCommand("commit", []), gitCommand("diff", ["src/a.ts"]), gitCommand("push", ["--force"])]) {
+      // Each read by the core, on both runners (src/args/git.rs, then git_run.rs's rules).
+      const described = gitCommand("diff", ["HEAD"]);
+      for (const [bad, problem] of [
+        [gitCommand("commit", []), "gitSubcommand"],
+        [gitCommand("diff", ["src/a.ts"]), "gitArgs"],
+        [gitCommand("diff", ["---x"]), "gitArgs"],
+        [gitCommand("push", ["--force"]), "gitSubcommand"],
+        [gitCommand("worktree", ["add", "--force"]), "gitArgs"],
+        [{ ...described, program: "sh" }, "gitProgram"],
+        [null, "gitProgram"],
+        [{ ...described, subcommand: 7 }, "gitSubcommand"],
+        [{ ...described, args: "HEAD" }, "gitArgs"],
+        [{ ...described, args: Array(17).fill("--stat") }, "gitArgs"],
+        [{ ...described, maxBytes: 1.5 }, "caps"],
+        [{ ...described, maxLines: 0 }, "caps"],
+        [{ ...described, timeoutMs: 60_001 }, "timeoutMs"],
+        [{ ...described, timeoutMs: "10" }, "timeoutMs"],
+      ]) {
         await assert.rejects(backend.runGit(bad, ws), (err) => {
           assert.equal(err.code, "CODEGRAPH_GIT");
-          assert.equal(err.facts.reason.is, "invalid");
+          assert.deepEqual(err.facts.reason, { is: "invalid", problem: { is: problem } }, JSON.stringify(bad));
           return true;
         });
       }

@@ -83,7 +83,7 @@ const cancelled = (partial) => new Problem("CODEGRAPH_CANCELLED", partialOf(part
 /**
  * CODEGRAPH_GIT: git could not answer. `reason.is`: notFound (+ skipped: one inside the workspace
  * passed over), notRepository, noHead, unsafeOwner, exit (+ exitCode, stderrTail), timeout (+ timeoutMs),
- * spawn (+ os), invalid (+ problem: the description's, ./git.js gitCommandProblem). `subcommand`: git's.
+ * spawn (+ os), invalid (+ problem: the description's, as the core read it: crates/core/src/git_command.rs). `subcommand`: git's.
  */
 const gitFailed = (subcommand, reason) => new Problem("CODEGRAPH_GIT", { subcommand, reason });
 

@@ -24,9 +24,12 @@ const RUNNER_METHODS = Object.freeze({
 
 /**
  * What else the WebAssembly build exports, for the Node runner's host side: the classes it runs a
- * CLI's output through (src/output.rs), and a call's reading and exit's verdict (src/call.rs).
+ * CLI's output through (src/output.rs), a call's and a git description's reading and what their
+ * exits mean (src/call.rs).
  */
-const WASM_HOST_EXPORTS = Object.freeze(["OutputCollector", "StderrTail", "readCall", "saysCannotOpen", "exitProblem"]);
+const WASM_HOST_EXPORTS = Object.freeze([
+  ...["OutputCollector", "StderrTail", "readCall", "saysCannotOpen", "exitProblem", "readGit", "gitFailed"],
+]);
 
 /**
  * And the checks it runs in the Node runner's worker (src/checks.rs, src/survey.rs): each takes

@@ -10,8 +10,7 @@
 const fs = require("node:fs");
 const path = require("node:path");
 const { LIMIT_NAMES } = require("../contract/limits.js");
-const { Problem, exhausted, gitFailed } = require("../contract/problems.js");
-const { gitCommandProblem } = require("../contract/git.js");
+const { Problem, exhausted } = require("../contract/problems.js");
 const { coded, outlined } = require("./core-results.js");
 
 const ROOT = path.join(__dirname, "..", "..");
@@ -141,16 +140,11 @@ const nativeBackend = {
       }),
   /** The bounded walk for source files written after a moment (src/source_scan.rs). */
   changedSource: async (cwd, walk) => loadBinding().changedSource(cwd, walk),
-  /** git as a child (crates/core/src/git_run.rs), with CodeGraph's rules. */
-  runGit: async (command, cwd, signal) => {
-    // napi converts typed fields: a malformed description is refused here with the core's code.
-    const problem = gitCommandProblem(command);
-    if (problem) throw gitFailed(String(command?.subcommand ?? "").slice(0, 32), { is: "invalid", problem });
-    const { subcommand, args, maxBytes, maxLines, timeoutMs } = command;
-    return loadBinding()
-      .runGit(subcommand, args, maxBytes, maxLines, timeoutMs, cwd, signal ?? null)
-      .catch(asProblem);
-  },
+  /** git as a child (crates/core/src/git_run.rs), with CodeGraph's rules; the core reads the description. */
+  runGit: async (command, cwd, signal) =>
+    loadBinding()
+      .runGit(command, cwd, signal ?? null)
+      .catch(asProblem),
   /** The outline of source files (src/source_outline.rs), with null where the addon leaves a value out. */
   outlineSource: async (cwd, request, signal) =>
     outlined(await loadBinding().outlineSource(cwd, request, signal ?? null)),

@@ -24,8 +24,8 @@
 //! - floor 0: caps, env_snapshot, errors, host, host_watch, sanitize, source_lex, source_pattern
 //!   (numbers, facts, the caller's environment, the WebAssembly host's answers, a source file's
 //!   tokens and definitions)
-//! - floor 1: access, command, exit_verdict, files, index_dir, pid, resources, source_context (OS
-//!   primitives)
+//! - floor 1: access, command, exit_verdict, files, git_command, index_dir, pid, resources, source_context
+//!   (OS primitives; a command and a git run as described)
 //! - floor 2: exec_format, full_output, index_copy, lock_holders, manifest, preflight, source_outline, source_walk
 //!   (whether the kernel runs a file itself)
 //! - floor 3: change_watch, discovery, index_writer, limits, source_scan (the bounded source
@@ -53,6 +53,7 @@ pub mod exec_format;
 pub mod exit_verdict;
 pub mod files;
 pub mod full_output;
+pub mod git_command;
 pub mod git_found;
 #[cfg(not(target_family = "wasm"))]
 pub mod git_run;

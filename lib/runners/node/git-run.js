@@ -7,11 +7,11 @@
 // file: a cut diff is said, not kept), stderr's tail, the deadline, cancel and the tree killed.
 
 const path = require("node:path");
-const { gitArgv, gitCommandProblem, gitExitReason } = require("../../contract/git.js");
-const { badWorkspace, cancelled, gitFailed, withDetails } = require("../../contract/problems.js");
+const { Problem, badWorkspace, cancelled, gitFailed, withDetails } = require("../../contract/problems.js");
 const { linkSignal } = require("./args.js");
 const { childEnvOf, coreChecked } = require("./source-thread.js");
 const { run } = require("./runner.js");
+const { hostCore, wellFormed } = require("./wasm-core.js");
 
 /**
  * Runs the git description `command` in `cwd`. Resolves with `{ text, truncated, durationMs }`;
@@ -21,43 +21,39 @@ const { run } = require("./runner.js");
 async function runGit(command, cwd, signal) {
   const started = performance.now();
   const cancel = { requested: false, onCancel: null };
-  const sub = typeof command?.subcommand === "string" ? command.subcommand.slice(0, 32) : "";
   let unlink = null;
   try {
-    const problem = gitCommandProblem(command);
-    if (problem) throw gitFailed(sub, { is: "invalid", problem });
+    // The description as the addon reads it (src/args/git.rs): git's argv, its caps and deadline.
+    const core = hostCore();
+    const described = wellFormed(command);
+    const git = core.readGit(described);
+    if (git.problem) throw new Problem(git.problem.code, git.problem.facts);
     if (typeof cwd !== "string" || !path.isAbsolute(cwd)) throw badWorkspace(String(cwd ?? ""), { is: "relative" });
     unlink = linkSignal(signal, cancel);
+    const deadline = started + git.timeoutMs;
     // git on PATH outside the workspace, and its environment (crates/core/src/git_found.rs).
-    const args = [cwd, Object.entries({ ...process.env }).flat()];
-    const found = await coreChecked("findGit", args, started + command.timeoutMs);
-    const { home, git, skipped } = found;
-    if (!git) throw gitFailed(sub, { is: "notFound", ...(skipped ? { skipped } : {}) });
-    const env = childEnvOf(found.childEnv);
+    const found = await coreChecked("findGit", [cwd, Object.entries({ ...process.env }).flat()], deadline);
+    if (!found.git)
+      throw gitFailed(command.subcommand, { is: "notFound", ...(found.skipped ? { skipped: found.skipped } : {}) });
     if (cancel.requested) throw cancelled();
-    let out;
-    try {
-      out = await run({
-        launch: { executable: git, program: git, prefix: [], execFormat: found.execFormat },
-        args: gitArgv(command),
-        cwd: home,
-        env,
-        timeoutMs: command.timeoutMs,
-        deadline: started + command.timeoutMs,
-        cancel,
-        caps: { bytes: command.maxBytes, lines: command.maxLines },
-      });
-    } catch (p) {
-      if (p?.code === "CODEGRAPH_TIMEOUT") throw gitFailed(sub, { is: "timeout", timeoutMs: command.timeoutMs });
-      if (p?.code === "CODEGRAPH_CANCELLED") throw p;
-      throw gitFailed(sub, { is: "spawn", os: String(p?.facts?.reason?.os ?? p?.message ?? p).slice(0, 200) });
-    }
-    if (out.status.code !== 0 && out.stdout.totalsExact) {
-      const stderrTail = out.stderrTail;
-      const is = gitExitReason(stderrTail);
-      // Only a failure git's words do not name carries its exit and stderr (as the core's).
-      throw gitFailed(sub, is === "exit" ? { is, exitCode: out.status.code ?? -1, stderrTail } : { is });
-    }
+    // What a run that did not answer means is the core's (crates/core/src/git_run.rs).
+    const failed = (exitCode, stderrTail, code) => {
+      const problem = core.gitFailed(described, exitCode, stderrTail, code);
+      return problem ? new Problem(problem.code, problem.facts) : null;
+    };
+    const out = await run({
+      launch: { executable: found.git, program: found.git, prefix: [], execFormat: found.execFormat },
+      args: git.argv,
+      cwd: found.home,
+      env: childEnvOf(found.childEnv),
+      timeoutMs: git.timeoutMs,
+      deadline,
+      cancel,
+      caps: { bytes: git.maxBytes, lines: git.maxLines },
+    }).catch((p) => {
+      throw failed(undefined, undefined, String(p?.code ?? "")) ?? p;
+    });
+    if (out.status.code !== 0 && out.stdout.totalsExact) throw failed(out.status.code ?? -1, out.stderrTail);
     return { text: out.stdout.text, truncated: out.stdout.truncated === true, durationMs: out.durationMs };
   } catch (err) {
     throw withDetails(err, { durationMs: Math.floor(performance.now() - started) });

@@ -6,10 +6,12 @@ use serde::Serialize;
 
 use super::lossy_opt;
 
-/// What was wrong with a description (`lib/contract/git.js` gitCommandProblem's tags).
+/// What was wrong with a description (`GitCommand::check`, and src/args/git.rs as it reads one).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize)]
 #[serde(tag = "is", rename_all = "camelCase")]
 pub enum GitProblem {
+  /// Not a description of a git run (`program` is not "git").
+  GitProgram,
   GitSubcommand,
   GitArgs,
   Caps,
