@@ -203,3 +203,10 @@ pub fn git_failed(
   };
   Some(core_problem(&err))
 }
+
+/// The CLI `root`'s live descendants that left its process group (Linux's `/proc`, read through
+/// the host's root): the Node runner SIGKILLs them before the group (crates/core/src/pid.rs).
+#[napi(js_name = "straysOf")]
+pub fn strays_of(root: u32) -> Vec<u32> {
+  pi_codegraph_core::pid::descendants_outside_group(root)
+}

@@ -24,11 +24,12 @@ const RUNNER_METHODS = Object.freeze({
 
 /**
  * What else the WebAssembly build exports, for the Node runner's host side: the classes it runs a
- * CLI's output through (src/output.rs), a call's and a git description's reading and what their
- * exits mean (src/call.rs).
+ * CLI's output through (src/output.rs), a call's and a git description's reading, what their
+ * exits mean, and a CLI's descendants outside its group (src/call.rs).
  */
 const WASM_HOST_EXPORTS = Object.freeze([
   ...["OutputCollector", "StderrTail", "readCall", "saysCannotOpen", "exitProblem", "readGit", "gitFailed"],
+  "straysOf",
 ]);
 
 /**

@@ -66,7 +66,7 @@ pub mod index_writer;
 pub mod limits;
 mod lock_holders;
 pub mod manifest;
-mod pid;
+pub mod pid;
 pub mod preflight;
 pub mod ready;
 pub mod resources;

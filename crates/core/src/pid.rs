@@ -1,6 +1,7 @@
 //! Whether a process id still names a process: for CodeGraph's lock files (`index_writer`: is
 //! the writer still at work?) and for full-output files named after their host (`full_output`:
-//! is that host gone?).
+//! is that host gone?); and a CLI's descendants that left its process group (the runners kill
+//! them before its group).
 
 /// `kill(pid, 0)`: the WebAssembly build asks its host.
 #[cfg(target_family = "wasm")]
@@ -81,4 +82,45 @@ pub fn running(pid: u32) -> bool {
 #[cfg(not(any(unix, windows, target_family = "wasm")))]
 pub fn running(_pid: u32) -> bool {
   false
+}
+
+/// Every live descendant of `root` whose process group is not `root`'s own, found through the
+/// kernel's per-thread `children` lists (a few small reads, not a scan of every process). Linux's
+/// `/proc`; the WebAssembly build reads its host's (none elsewhere: nothing is found).
+#[cfg(any(target_os = "linux", target_family = "wasm"))]
+pub fn descendants_outside_group(root: u32) -> Vec<u32> {
+  let children = |pid: u32| -> Vec<u32> {
+    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
+      return Vec::new();
+    };
+    tasks
+      .flatten()
+      .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
+      .flat_map(|list| {
+        list
+          .split_whitespace()
+          .filter_map(|p| p.parse().ok())
+          .collect::<Vec<u32>>()
+      })
+      .collect()
+  };
+  // The process group from /proc/<pid>/stat; the command name may contain spaces and ')'.
+  let group = |pid: u32| -> Option<u32> {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat[stat.rfind(')')? + 2..].split(' ').nth(2)?.parse().ok()
+  };
+  let mut family = children(root);
+  let mut i = 0;
+  while i < family.len() && family.len() < 4096 {
+    for child in children(family[i]) {
+      if !family.contains(&child) {
+        family.push(child);
+      }
+    }
+    i += 1;
+  }
+  family
+    .into_iter()
+    .filter(|pid| group(*pid).is_some_and(|g| g != root))
+    .collect()
 }

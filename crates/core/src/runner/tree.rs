@@ -79,7 +79,7 @@ pub(crate) async fn terminate(child: &mut Box<dyn ChildWrapper>) {
 pub(crate) fn kill_strays(child: &dyn ChildWrapper) {
   #[cfg(target_os = "linux")]
   if let Some(root) = child.id() {
-    for pid in descendants_outside_group(root) {
+    for pid in crate::pid::descendants_outside_group(root) {
       if let Ok(pid) = libc::pid_t::try_from(pid) {
         // SAFETY: kill(2) has no memory preconditions. The pid was a live descendant a moment
         // ago; /proc lists only children not yet reaped, so it cannot have been recycled.
@@ -89,44 +89,4 @@ pub(crate) fn kill_strays(child: &dyn ChildWrapper) {
   }
   #[cfg(not(target_os = "linux"))]
   let _ = child;
-}
-
-/// Every live descendant of `root` whose process group is not `root`'s own, found through the
-/// kernel's per-thread `children` lists (a few small reads, not a scan of every process).
-#[cfg(target_os = "linux")]
-fn descendants_outside_group(root: u32) -> Vec<u32> {
-  let children = |pid: u32| -> Vec<u32> {
-    let Ok(tasks) = std::fs::read_dir(format!("/proc/{pid}/task")) else {
-      return Vec::new();
-    };
-    tasks
-      .flatten()
-      .filter_map(|t| std::fs::read_to_string(t.path().join("children")).ok())
-      .flat_map(|list| {
-        list
-          .split_whitespace()
-          .filter_map(|p| p.parse().ok())
-          .collect::<Vec<u32>>()
-      })
-      .collect()
-  };
-  // The process group from /proc/<pid>/stat; the command name may contain spaces and ')'.
-  let group = |pid: u32| -> Option<u32> {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    stat[stat.rfind(')')? + 2..].split(' ').nth(2)?.parse().ok()
-  };
-  let mut family = children(root);
-  let mut i = 0;
-  while i < family.len() && family.len() < 4096 {
-    for child in children(family[i]) {
-      if !family.contains(&child) {
-        family.push(child);
-      }
-    }
-    i += 1;
-  }
-  family
-    .into_iter()
-    .filter(|pid| group(*pid).is_some_and(|g| g != root))
-    .collect()
 }

@@ -1,11 +1,11 @@
 // Process control: the CLI leads its own process group, so "kill" means the whole tree.
 
 const { spawnSync } = require("node:child_process");
-const fs = require("node:fs");
 const path = require("node:path");
 const { exhausted, notFound, osText, spawnFailed } = require("../../../contract/problems.js");
 const { onHostExit, unwatchGroup, watchGroup } = require("../host-watch.js");
 const { IS_WINDOWS, TERM_GRACE_MS } = require("../../../contract/limits.js");
+const { hostCore } = require("../wasm-core.js");
 
 // CodeGraph's npm shim starts the real CLI as a child, and killing only the shim orphans it.
 // The tree also dies with the host: process.exit() through the 'exit' hook, anything else
@@ -65,52 +65,13 @@ const childExited = (child, ms) =>
   });
 
 /**
- * Linux: every live descendant of `root` whose process group is not `root`'s own (it called
- * setpgid), found through the kernel's per-thread `children` lists while the CLI still runs.
- */
-function descendantsOutsideGroup(root) {
-  const childrenOf = (pid) => {
-    let tasks;
-    try {
-      tasks = fs.readdirSync(`/proc/${pid}/task`);
-    } catch {
-      return [];
-    }
-    const out = [];
-    for (const t of tasks) {
-      try {
-        for (const c of fs.readFileSync(`/proc/${pid}/task/${t}/children`, "latin1").split(" "))
-          if (c.trim()) out.push(Number(c));
-      } catch {}
-    }
-    return out;
-  };
-  // The process group from /proc/<pid>/stat; the command name may contain spaces and ')'.
-  const groupOf = (pid) => {
-    try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, "latin1");
-      return Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[2]);
-    } catch {
-      return null;
-    }
-  };
-  const family = childrenOf(root);
-  for (let i = 0; i < family.length && family.length < 4096; i++) {
-    for (const c of childrenOf(family[i])) if (!family.includes(c)) family.push(c);
-  }
-  return family.filter((pid) => {
-    const g = groupOf(pid);
-    return g !== null && g !== root;
-  });
-}
-
-/**
  * SIGKILLs the CLI's descendants that left its process group, while the CLI still runs (after
  * it exited they are re-parented and out of reach, as is an orphaned setsid daemon).
  */
 function killStrays(child) {
   if (process.platform !== "linux" || !child.pid || child.exitCode !== null || child.signalCode !== null) return;
-  for (const pid of descendantsOutsideGroup(child.pid)) {
+  // Found by the core (crates/core/src/pid.rs), from /proc, as the addon finds them.
+  for (const pid of hostCore().straysOf(child.pid)) {
     try {
       process.kill(pid, "SIGKILL");
     } catch {}
