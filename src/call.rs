@@ -11,10 +11,10 @@ use std::path::Path;
 use napi::bindgen_prelude::{Buffer, Unknown};
 use napi::Env;
 use napi_derive::napi;
-use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::exit_verdict::{self, Exited};
 
 use crate::args;
+use crate::types::Problem;
 
 /// How a run ended, as the Node runner saw it (crates/core/src/exit_verdict.rs `Exited`).
 #[napi(object)]
@@ -27,13 +27,6 @@ pub struct ExitedRun {
   pub stdout_text: String,
 }
 
-/// A failure as the core words nothing of it: its stable code and its facts (lib/words/ words them).
-#[napi(object)]
-pub struct CoreProblem {
-  pub code: String,
-  pub facts: serde_json::Value,
-}
-
 /// Whether the CLI said it could not open (or find, or write) its database: the index paths'
 /// access is then worth checking, not only the workspace's.
 #[napi(js_name = "saysCannotOpen")]
@@ -44,7 +37,7 @@ pub fn says_cannot_open(stderr_tail: String) -> bool {
 /// What a run that exited non-zero means, once the filesystem found nothing blocked: an index
 /// the CLI cannot use, a read-only one, or CODEGRAPH_EXIT with its stderr tail.
 #[napi(js_name = "exitProblem")]
-pub fn exit_problem(run: ExitedRun, workspace: String, index_dir: String) -> CoreProblem {
+pub fn exit_problem(run: ExitedRun, workspace: String, index_dir: String) -> Problem {
   let exited = Exited {
     code: run.exit_code,
     signal: run.signal,
@@ -54,7 +47,7 @@ pub fn exit_problem(run: ExitedRun, workspace: String, index_dir: String) -> Cor
   };
   let err =
     exit_verdict::classify_exit(&exited, Path::new(&workspace), Path::new(&index_dir), None);
-  core_problem(&err)
+  Problem::of(&err)
 }
 
 /// A command as the core read and checked it (crates/core/src/command.rs), for the Node runner.
@@ -83,9 +76,9 @@ pub struct CheckedCommand {
 /// `run()`'s arguments as the core reads them (src/args.rs, the addon's own reading): the checked
 /// command, the timeout (the caller's, else the command's) and whether a progress callback was
 /// given; or the first problem. (The workspace is the caller's string, once the core found it one.)
-#[napi(object)]
+#[napi(object, object_from_js = false)]
 pub struct ReadCall {
-  pub problem: Option<CoreProblem>,
+  pub problem: Option<Problem>,
   pub command: Option<CheckedCommand>,
   pub timeout_ms: Option<f64>,
   pub on_progress: bool,
@@ -131,7 +124,7 @@ pub fn read_call<'env>(
       }
     }
     Err(err) => ReadCall {
-      problem: Some(core_problem(&err)),
+      problem: Some(Problem::of(&err)),
       command: None,
       timeout_ms: None,
       on_progress: false,
@@ -139,19 +132,11 @@ pub fn read_call<'env>(
   }
 }
 
-/// A failure as its code and facts (lib/words/ words them).
-pub(crate) fn core_problem(err: &CodegraphError) -> CoreProblem {
-  CoreProblem {
-    code: err.code().as_str().to_owned(),
-    facts: err.facts(),
-  }
-}
-
-/// A git description as the core read and checked it (crates/core/src/git_run.rs), for the Node
+/// A git description as the core read and checked it (crates/core/src/git_command.rs), for the Node
 /// runner: git's whole argument array (its safety settings first), or the description's problem.
-#[napi(object)]
+#[napi(object, object_from_js = false)]
 pub struct ReadGit {
-  pub problem: Option<CoreProblem>,
+  pub problem: Option<Problem>,
   pub argv: Option<Vec<String>>,
   pub max_bytes: u32,
   pub max_lines: u32,
@@ -176,7 +161,7 @@ pub fn read_git(env: &Env, command: Unknown) -> ReadGit {
       timeout_ms: u32::try_from(git.timeout.as_millis()).unwrap_or(u32::MAX),
     },
     Err(err) => ReadGit {
-      problem: Some(core_problem(&err)),
+      problem: Some(Problem::of(&err)),
       argv: None,
       max_bytes: 0,
       max_lines: 0,
@@ -195,13 +180,13 @@ pub fn git_failed(
   exit_code: Option<i32>,
   stderr_tail: Option<String>,
   code: Option<String>,
-) -> Option<CoreProblem> {
+) -> Option<Problem> {
   let git = args::read_git(env, &command).ok()?;
   let err = match code {
     Some(code) => git.run_failed(&code)?,
     None => git.exited(exit_code.unwrap_or(-1), stderr_tail.unwrap_or_default()),
   };
-  Some(core_problem(&err))
+  Some(Problem::of(&err))
 }
 
 /// The CLI `root`'s live descendants that left its process group (Linux's `/proc`, read through

@@ -24,8 +24,8 @@ use pi_codegraph_core::index_writer::{active_writer, interrupted_write};
 use pi_codegraph_core::preflight::IndexFound;
 use pi_codegraph_core::ready::{self, Ready};
 
-use crate::call::{core_problem, CoreProblem};
 use crate::host_answers::{asking, HostInfo};
+use crate::types::Problem;
 
 /// A command as the host's reading of it gave it (src/call.rs `CheckedCommand`), for its checks.
 #[napi(object)]
@@ -47,9 +47,9 @@ pub struct ChecksRequest {
 /// What the checks established, or their problem. `ready` is the core's `Ready` as plain data;
 /// the child's environment is `childEnv` (names and values alternating, as UTF-8: emnapi decodes a
 /// string of over 16 bytes with a `TextDecoder` that drops a leading U+FEFF).
-#[napi(object)]
+#[napi(object, object_from_js = false)]
 pub struct ChecksResult {
-  pub problem: Option<CoreProblem>,
+  pub problem: Option<Problem>,
   pub ready: Option<serde_json::Value>,
   pub child_env: Vec<Buffer>,
 }
@@ -183,7 +183,7 @@ pub fn run_checks(
         child_env: env_bytes(&r.child_env.vars),
       },
       Err(e) => ChecksResult {
-        problem: Some(core_problem(&e)),
+        problem: Some(Problem::of(&e)),
         ready: None,
         child_env: Vec::new(),
       },
@@ -193,9 +193,9 @@ pub fn run_checks(
 
 /// What the index's lock files say now: the live writer (`writer`), or the unfinished write with
 /// none at work (`interrupted`); each null when there is none, or the problem reading them.
-#[napi(object)]
+#[napi(object, object_from_js = false)]
 pub struct WriterNow {
-  pub problem: Option<CoreProblem>,
+  pub problem: Option<Problem>,
   pub writer: Option<serde_json::Value>,
   pub interrupted: Option<serde_json::Value>,
 }
@@ -225,7 +225,7 @@ pub fn writer_now(
         interrupted: unfinished.map(|i| serde_json::to_value(i).unwrap_or_default()),
       },
       Err(e) => WriterNow {
-        problem: Some(core_problem(&e)),
+        problem: Some(Problem::of(&e)),
         writer: None,
         interrupted: None,
       },
@@ -242,13 +242,13 @@ pub fn blocked_cause(
   index_dir: Option<String>,
   ask: Function<'_, FnArgs<(String, String)>, String>,
   info: HostInfo,
-) -> napi::Result<Option<CoreProblem>> {
+) -> napi::Result<Option<Problem>> {
   let ws = PathBuf::from(workspace);
   asking(env, &ask, info, || {
     let blocked = match index_dir {
       Some(dir) => index_blocked(&ws, Path::new(&dir)),
       None => workspace_blocked(&ws),
     };
-    blocked.as_ref().map(core_problem)
+    blocked.as_ref().map(Problem::of)
   })
 }

@@ -1,6 +1,7 @@
-//! The core's results as JS values: an outcome as `RunResult` (lib/api/answer.js finishes it), a diagnosis as
-//! `AddonDiagnosis`, and a failure as a real JS `Error` with `code`, `facts` and `details`. No
-//! words: lib/words/ builds messages and remediations from the codes and facts.
+//! The core's results as JS values: an outcome as `RunResult` (lib/api/answer.js finishes it), and
+//! a failure as a real JS `Error` with `code`, `facts` and `details` (a diagnosis fills its own
+//! shape, src/types/diagnosis.rs, in both builds). No words: lib/words/ builds messages and
+//! remediations from the codes and facts.
 
 use std::path::Path;
 use std::time::Duration;
@@ -8,38 +9,15 @@ use std::time::Duration;
 use napi::bindgen_prelude::{JsObjectValue, JsValue};
 use napi::{Env, Error, Result, Status};
 use pi_codegraph_core::caps::Cap;
-use pi_codegraph_core::command_run::{self, Failure, Outcome};
-use pi_codegraph_core::environment::Dropped;
-use pi_codegraph_core::errors::{self, CodegraphError};
+use pi_codegraph_core::command_run::{Failure, Outcome};
+use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::full_output::FullOutput;
 use pi_codegraph_core::runner;
 
 use crate::types::{
-  AddonDiagnosis, AnswerDetails, AnswerFacts, EnvDropped, ErrorCode, ErrorDetails, GitResult,
-  Problem, Progress, RunResult, TruncatedBy,
+  AnswerDetails, AnswerFacts, EnvDropped, ErrorCode, ErrorDetails, GitResult, Progress, RunResult,
+  TruncatedBy,
 };
-
-impl From<errors::ErrorCode> for ErrorCode {
-  fn from(code: errors::ErrorCode) -> Self {
-    use errors::ErrorCode as Core;
-    match code {
-      Core::InvalidRequest => Self::InvalidRequest,
-      Core::InvalidOptions => Self::InvalidOptions,
-      Core::Workspace => Self::Workspace,
-      Core::NotFound => Self::NotFound,
-      Core::NoIndex => Self::NoIndex,
-      Core::IndexReadOnly => Self::IndexReadOnly,
-      Core::IndexBusy => Self::IndexBusy,
-      Core::IndexInterrupted => Self::IndexInterrupted,
-      Core::Spawn => Self::Spawn,
-      Core::Resources => Self::Resources,
-      Core::Exit => Self::Exit,
-      Core::Timeout => Self::Timeout,
-      Core::Cancelled => Self::Cancelled,
-      Core::Git => Self::Git,
-    }
-  }
-}
 
 impl From<Cap> for TruncatedBy {
   fn from(cap: Cap) -> Self {
@@ -62,17 +40,6 @@ fn millis_u32(d: Duration) -> u32 {
 /// Whole milliseconds as a JS number (exact below 2^53 ms).
 fn millis_f64(d: Duration) -> f64 {
   d.as_millis() as f64
-}
-
-fn env_dropped(dropped: &[Dropped]) -> Vec<EnvDropped> {
-  dropped
-    .iter()
-    .map(|d| EnvDropped {
-      variable: d.variable.clone(),
-      entry: d.entry.clone(),
-      reason: d.reason.tag(),
-    })
-    .collect()
 }
 
 pub fn progress(p: runner::Progress) -> Progress {
@@ -117,7 +84,7 @@ pub fn result(o: Outcome) -> RunResult {
       executable: lossy(o.launch.runs()),
       discovered_executable: lossy(&o.launch.executable),
       executable_in_workspace: o.launch.in_workspace,
-      env_dropped: env_dropped(&o.env_dropped),
+      env_dropped: EnvDropped::list(&o.env_dropped),
       index_path: lossy(&o.index.dir),
       index_resolved: lossy(&o.index.resolved),
       index_bytes: o.index.bytes.map(|b| b as f64),
@@ -145,45 +112,12 @@ pub fn result(o: Outcome) -> RunResult {
   }
 }
 
-pub fn diagnosis(d: &command_run::Diagnosis, cwd: String) -> AddonDiagnosis {
-  AddonDiagnosis {
-    cwd,
-    ready: d.problem.is_none(),
-    executable: d.executable.as_deref().map(lossy),
-    launcher: d.launcher.as_deref().map(lossy),
-    executable_in_workspace: d.executable_in_workspace,
-    executable_beside_package: d.executable_beside_package,
-    env_dropped: env_dropped(&d.env_dropped),
-    cli_version: d.cli_version.as_ref().map(|v| v.text.clone()),
-    cli_version_source: d.cli_version.as_ref().map(|v| v.source.to_owned()),
-    index_dir: d.index_dir.as_deref().map(lossy),
-    index_path: d.index.as_ref().map(|i| lossy(&i.dir)),
-    index_resolved: d.index.as_ref().map(|i| lossy(&i.resolved)),
-    index_bytes: d.index.as_ref().and_then(|i| i.bytes).map(|b| b as f64),
-    ancestor_index: d.ancestor_index.as_deref().map(lossy),
-    executable_problem: d.executable_problem.as_ref().map(problem),
-    index_problem: d.index_problem.as_ref().map(problem),
-    write_problem: d.write_problem.as_ref().map(problem),
-    remove_problem: d.remove_problem.as_ref().map(problem),
-    git_hooks_dir: d.git_hooks.as_deref().map(lossy),
-    problem: d.problem.as_ref().map(problem),
-  }
-}
-
-/// A failure as code + facts, for lib/words/.
-pub fn problem(err: &CodegraphError) -> Problem {
-  Problem {
-    code: err.code().into(),
-    facts: err.facts(),
-  }
-}
-
 /// What a failure's run adds to `details` (the facts add the rest, in lib/words/).
 pub fn error_details(failure: &Failure) -> ErrorDetails {
   ErrorDetails {
     executable: failure.executable.as_deref().map(lossy),
     executable_in_workspace: failure.executable_in_workspace,
-    env_dropped: failure.env_dropped.as_deref().map(env_dropped),
+    env_dropped: failure.env_dropped.as_deref().map(EnvDropped::list),
     index_path: failure.index.as_ref().map(|i| lossy(&i.dir)),
     index_resolved: failure.index.as_ref().map(|i| lossy(&i.resolved)),
     cli_version: failure.cli_version.as_ref().map(|v| v.text.clone()),

@@ -44,7 +44,6 @@ mod source_scan;
 mod survey;
 #[cfg(not(target_family = "wasm"))]
 mod threaded;
-#[cfg(not(target_family = "wasm"))]
 mod types;
 #[cfg(target_family = "wasm")]
 mod wasm;
@@ -64,5 +63,4 @@ pub use source_outline::*;
 pub use source_scan::*;
 #[cfg(target_family = "wasm")]
 pub use survey::*;
-#[cfg(not(target_family = "wasm"))]
 pub use types::*;

@@ -13,6 +13,7 @@ use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::runner::{self, Cancel, ProgressFn};
 use pi_codegraph_core::{caps, full_output, git_run, warm};
 
+use crate::types::AddonDiagnosis;
 use crate::{args, convert, env_capture, runtime};
 
 // The contract's limits, exported so that JS glue, bench and docs read them instead of copying.
@@ -183,7 +184,7 @@ pub fn diagnose<'env>(
   let for_settle = cwd.clone();
   let work = async move { command_run::diagnose_for(cwd, on_behalf_of, snapshot).await };
   runtime::promise(env, work, move |env, found| match found {
-    Ok(found) => Ok(convert::diagnosis(&found, for_settle)),
+    Ok(found) => Ok(AddonDiagnosis::of(&found, for_settle)),
     Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),
   })
 }

@@ -12,51 +12,22 @@ use napi::Env;
 use napi_derive::napi;
 use pi_codegraph_core::diagnosis::Diagnosis;
 use pi_codegraph_core::discovery::set_package_cli;
-use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::git_found::find_git;
 use pi_codegraph_core::ready;
 
-use crate::checks::{dropped_value, env_bytes, exec_format, launch_value, lossy, snapshot};
+use crate::checks::{env_bytes, exec_format, launch_value, lossy, snapshot};
 use crate::host_answers::{asking, HostInfo};
+use crate::types::AddonDiagnosis;
 
 /// A diagnosis of a workspace, all but the CLI's version, in the addon's `AddonDiagnosis` shape
 /// (`diagnosis`); and, when the CLI was found, what to probe its version with (`launch`, in
 /// `workspace`, with the child's environment `childEnv`: names and values alternating, as UTF-8).
-#[napi(object)]
+#[napi(object, object_from_js = false)]
 pub struct SurveyResult {
-  pub diagnosis: serde_json::Value,
+  pub diagnosis: AddonDiagnosis,
   pub launch: Option<serde_json::Value>,
   pub workspace: Option<String>,
   pub child_env: Vec<Buffer>,
-}
-
-/// The addon's `AddonDiagnosis` (src/convert.rs `diagnosis`) as plain data, but the version.
-fn diagnosis_value(d: &Diagnosis, cwd: String) -> serde_json::Value {
-  let problem = |e: &Option<CodegraphError>| {
-    e.as_ref()
-      .map(|e| serde_json::json!({ "code": e.code().as_str(), "facts": e.facts() }))
-  };
-  let index = d.index.as_ref();
-  serde_json::json!({
-    "cwd": cwd,
-    "ready": d.problem.is_none(),
-    "executable": d.executable.as_deref().map(lossy),
-    "launcher": d.launcher.as_deref().map(lossy),
-    "executableInWorkspace": d.executable_in_workspace,
-    "executableBesidePackage": d.executable_beside_package,
-    "envDropped": dropped_value(&d.env_dropped),
-    "indexDir": d.index_dir.as_deref().map(lossy),
-    "indexPath": index.map(|i| lossy(&i.dir)),
-    "indexResolved": index.map(|i| lossy(&i.resolved)),
-    "indexBytes": index.and_then(|i| i.bytes),
-    "ancestorIndex": d.ancestor_index.as_deref().map(lossy),
-    "executableProblem": problem(&d.executable_problem),
-    "indexProblem": problem(&d.index_problem),
-    "writeProblem": problem(&d.write_problem),
-    "removeProblem": problem(&d.remove_problem),
-    "gitHooksDir": d.git_hooks.as_deref().map(lossy),
-    "problem": problem(&d.problem),
-  })
 }
 
 /// The diagnosis's checks of `cwd` (crates/core/src/ready.rs `survey`) made a diagnosis
@@ -80,7 +51,7 @@ pub fn survey_workspace(
       Err(e) => (Diagnosis::failed(e), None),
     };
     SurveyResult {
-      diagnosis: diagnosis_value(&d, cwd.clone()),
+      diagnosis: AddonDiagnosis::of(&d, cwd.clone()),
       launch: to_probe.as_ref().map(|p| launch_value(&p.launch)),
       workspace: to_probe.as_ref().map(|p| lossy(&p.workspace)),
       child_env: to_probe.map(|p| env_bytes(&p.vars)).unwrap_or_default(),

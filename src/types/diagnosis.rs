@@ -1,8 +1,15 @@
-//! The shape `diagnose` resolves with (in its own file: the largest of the JS surface's shapes).
+//! The shape `diagnose` resolves with (in its own file: the largest of the JS surface's shapes),
+//! filled from the core's `Diagnosis` here for both builds: the addon's `diagnose` and the
+//! WebAssembly build's `surveyWorkspace` (the Node runner's worker, src/survey.rs).
+
+use std::path::Path;
 
 use napi_derive::napi;
+use pi_codegraph_core::diagnosis::Diagnosis;
+use pi_codegraph_core::environment::Dropped;
+use pi_codegraph_core::errors::{self, CodegraphError};
 
-use super::{EnvDropped, Problem};
+use super::{EnvDropped, ErrorCode, Problem};
 
 /// What the addon's `diagnose` resolves with. The public `Diagnosis` (index.d.ts) is this with its
 /// problems worded by lib/words/ (lib/api/failures.js).
@@ -50,4 +57,84 @@ pub struct AddonDiagnosis {
   pub git_hooks_dir: Option<String>,
   /// What stops an explore here, as `explore` would reject.
   pub problem: Option<Problem>,
+}
+
+fn lossy(p: &Path) -> String {
+  p.to_string_lossy().into_owned()
+}
+
+impl AddonDiagnosis {
+  /// The core's diagnosis of `cwd`, all but the CLI's version (each runner probes it).
+  pub fn of(d: &Diagnosis, cwd: String) -> Self {
+    let index = d.index.as_ref();
+    let problem = |e: &Option<CodegraphError>| e.as_ref().map(Problem::of);
+    Self {
+      cwd,
+      ready: d.problem.is_none(),
+      executable: d.executable.as_deref().map(lossy),
+      launcher: d.launcher.as_deref().map(lossy),
+      executable_in_workspace: d.executable_in_workspace,
+      executable_beside_package: d.executable_beside_package,
+      env_dropped: EnvDropped::list(&d.env_dropped),
+      cli_version: d.cli_version.as_ref().map(|v| v.text.clone()),
+      cli_version_source: d.cli_version.as_ref().map(|v| v.source.to_owned()),
+      index_dir: d.index_dir.as_deref().map(lossy),
+      index_path: index.map(|i| lossy(&i.dir)),
+      index_resolved: index.map(|i| lossy(&i.resolved)),
+      index_bytes: index.and_then(|i| i.bytes).map(|b| b as f64),
+      ancestor_index: d.ancestor_index.as_deref().map(lossy),
+      executable_problem: problem(&d.executable_problem),
+      index_problem: problem(&d.index_problem),
+      write_problem: problem(&d.write_problem),
+      remove_problem: problem(&d.remove_problem),
+      git_hooks_dir: d.git_hooks.as_deref().map(lossy),
+      problem: problem(&d.problem),
+    }
+  }
+}
+
+impl Problem {
+  /// A failure as its code and facts, for lib/words/.
+  pub fn of(err: &CodegraphError) -> Self {
+    Self {
+      code: err.code().into(),
+      facts: err.facts(),
+    }
+  }
+}
+
+impl EnvDropped {
+  /// What of the caller's environment the child did not get.
+  pub fn list(dropped: &[Dropped]) -> Vec<Self> {
+    dropped
+      .iter()
+      .map(|d| Self {
+        variable: d.variable.clone(),
+        entry: d.entry.clone(),
+        reason: d.reason.tag(),
+      })
+      .collect()
+  }
+}
+
+impl From<errors::ErrorCode> for ErrorCode {
+  fn from(code: errors::ErrorCode) -> Self {
+    use errors::ErrorCode as Core;
+    match code {
+      Core::InvalidRequest => Self::InvalidRequest,
+      Core::InvalidOptions => Self::InvalidOptions,
+      Core::Workspace => Self::Workspace,
+      Core::NotFound => Self::NotFound,
+      Core::NoIndex => Self::NoIndex,
+      Core::IndexReadOnly => Self::IndexReadOnly,
+      Core::IndexBusy => Self::IndexBusy,
+      Core::IndexInterrupted => Self::IndexInterrupted,
+      Core::Spawn => Self::Spawn,
+      Core::Resources => Self::Resources,
+      Core::Exit => Self::Exit,
+      Core::Timeout => Self::Timeout,
+      Core::Cancelled => Self::Cancelled,
+      Core::Git => Self::Git,
+    }
+  }
 }

@@ -46,7 +46,6 @@ async function diagnose(cwd, workspace, packageCli) {
     const v = await probe.within(DIAGNOSE_VERSION_WAIT_MS + 600);
     Object.assign(d, { cliVersion: v?.text, cliVersionSource: v?.source });
   }
-  for (const key of Object.keys(d)) if (d[key] === null) d[key] = undefined;
   return withoutUndefined(d);
 }
 
