@@ -107,7 +107,9 @@ function posted(message, deadlineMs, signal) {
     signal?.addEventListener?.("abort", onAbort, { once: true });
     const settle = ({ value, error, lost, failure }) => {
       signal?.removeEventListener?.("abort", onAbort);
-      if (error) reject(coded(Object.assign(new Error(error.message), error.code ? { code: error.code } : {})));
+      if (error?.facts)
+        reject(new Problem(error.code, error.facts)); // the core could not load (wasm-core.js)
+      else if (error) reject(coded(Object.assign(new Error(error.message), error.code ? { code: error.code } : {})));
       else if (lost) resolve(EMPTY[op](Atomics.load(cancel, 0) ? "cancelled" : "deadline", failure ?? undefined));
       else resolve(value);
     };
@@ -137,9 +139,7 @@ const coreCheck = (op, args, deadlineMs) => posted({ op, args: wellFormed(args) 
  */
 async function coreChecked(op, args, deadline) {
   const remaining = Math.max(0, deadline - performance.now());
-  const answer = await coreCheck(op, args, remaining).catch((err) => {
-    throw err?.code === "CODEGRAPH_ADDON" ? coreMissing(err) : err;
-  });
+  const answer = await coreCheck(op, args, remaining);
   if (answer?.failure) throw coreMissing(answer.failure);
   if (answer?.stopped) throw timedOut(Math.round(remaining), "", undefined, true);
   if (answer?.problem) throw new Problem(answer.problem.code, answer.problem.facts);
@@ -147,8 +147,8 @@ async function coreChecked(op, args, deadline) {
 }
 
 /**
- * The core's worker could not answer: it could not start or load the core. CODEGRAPH_RESOURCES when
- * a resource ran out (the next call tries again), else CODEGRAPH_ADDON with the worker's story.
+ * The core's worker could not answer: it could not start. CODEGRAPH_RESOURCES when a resource ran
+ * out (the next call tries again), else CODEGRAPH_ADDON with the worker's story.
  */
 const coreMissing = (err) =>
   exhausted({ is: "loadAddon" }, err) ??

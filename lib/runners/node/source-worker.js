@@ -6,31 +6,13 @@
 // WebAssembly (wasm32-wasip1-threads, `npm run build:wasm` into wasm/) and loaded here through
 // napi-rs's WASI loader. One request at a time, in order; each message `{ id, op, cwd, request,
 // cancel }` (a check: `{ id, op, args }`) is answered `{ id, value }` or
-// `{ id, error: { message, code } }`. source-thread.js drives it.
+// `{ id, error: { message, code, facts } }` (facts: a Problem, the core not loaded). source-thread.js
+// drives it.
 
 const fs = require("node:fs");
 const { parentPort } = require("node:worker_threads");
-const { WASM_CORE_FIX, WASM_LOADER, withoutWasiNotice } = require("./wasm-core.js");
+const { hostCore } = require("./wasm-core.js");
 const { WASM_WORKER_CHECKS } = require("../../contract/runner-methods.js");
-
-// Node says once per thread that WASI is experimental; not on Pi's terminal.
-process.emitWarning = withoutWasiNotice(process.emitWarning);
-
-let core = null;
-/** The WebAssembly core, loaded on the first request; a failure is the request's coded error. */
-function loaded() {
-  if (core) return core;
-  try {
-    core = require(WASM_LOADER);
-  } catch (err) {
-    const problem = new Error(
-      `CODEGRAPH_ADDON: the WebAssembly core (${WASM_LOADER}) could not be loaded: ` +
-        `${String(err?.message ?? err).split("\n")[0]}. Fix: ${WASM_CORE_FIX}.`,
-    );
-    throw Object.assign(problem, { code: "CODEGRAPH_ADDON" });
-  }
-  return core;
-}
 
 /** What a file is beyond WASI's kinds (crates/core/src/host.rs `Special`). */
 const kindOf = (s) =>
@@ -115,13 +97,14 @@ parentPort.on("message", ({ id, op, cwd, request, args, cancel }) => {
   const flag = cancel ? new Int32Array(cancel) : null;
   const stopped = () => (flag ? Atomics.load(flag, 0) !== 0 : false);
   try {
-    // The walk for changed files takes no `stopped` (its own deadline bounds it); it ignores it.
-    const core = loaded();
+    // The core as the host's thread loads it (its failure the same Problem); the walk for changed
+    // files takes no `stopped` (its own deadline bounds it) and ignores it.
+    const core = hostCore();
     // `load` only readies the core (its WebAssembly compiled): lib/runners/node/source-thread.js checksLoaded.
     const value =
       op === "load" ? true : CHECKS.has(op) ? copiedOut(core[op](...args, ask, HOST)) : core[op](cwd, request, stopped);
     parentPort.postMessage({ id, value });
   } catch (err) {
-    parentPort.postMessage({ id, error: { message: String(err?.message ?? err), code: err?.code } });
+    parentPort.postMessage({ id, error: { message: String(err?.message ?? err), code: err?.code, facts: err?.facts } });
   }
 });

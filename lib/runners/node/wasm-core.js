@@ -90,4 +90,4 @@ function wellFormed(value) {
 /** UTF-8 bytes from the core as a string (undefined and null stay undefined). */
 const fromUtf8 = (bytes) => (bytes === undefined || bytes === null ? undefined : Buffer.from(bytes).toString());
 
-module.exports = { WASM_CORE_FIX, WASM_LOADER, fromUtf8, hostCore, wasmCoreFile, wellFormed, withoutWasiNotice };
+module.exports = { WASM_CORE_FIX, WASM_LOADER, fromUtf8, hostCore, wasmCoreFile, wellFormed };
