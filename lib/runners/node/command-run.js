@@ -33,29 +33,10 @@ const packageCliSet = () => packageCli;
  * write, and the child's environment; the core's first problem rejected as a Problem.
  */
 async function preflightChecks(cwd, userEnv, command, deadline) {
-  const request = {
-    cwd,
-    subcommand: command.subcommand,
-    positional: command.positional,
-    workspace: command.workspace,
-    needsIndex: command.needsIndex,
-    writesIndex: command.writesIndex,
-    refusesInterrupted: command.refusesInterrupted,
-    env: Object.entries(userEnv).flat(),
-    packageCli: packageCli ?? undefined,
-  };
+  const request = { ...command, cwd, env: Object.entries(userEnv).flat(), packageCli: packageCli ?? undefined };
   const { ready, childEnv } = await coreChecked("runChecks", [request], deadline);
-  const env = childEnvOf(childEnv);
-  const { workspace, index, launch, writer, interrupted, dropped, spill } = ready;
-  return {
-    workspace,
-    spill,
-    index: { ...index, bytes: index.bytes ?? undefined },
-    launch,
-    writer,
-    interrupted,
-    child: { env, dropped },
-  };
+  ready.index.bytes ??= undefined;
+  return { ...ready, child: { env: childEnvOf(childEnv), dropped: ready.dropped } };
 }
 
 /** The writer at work on the index in `indexDir` now (crates/core/src/index_writer.rs), or null. */
@@ -186,21 +167,15 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
   const { workspace, index, launch, writer, interrupted, child, spill } = await withinDeadline(checks, bounds);
   let version = null; // started once the index may be read
   let lockWaitMs = 0;
-  /** What is known of a failure after the checks; `runMs` once the CLI was started. */
-  const fill = (runMs) => {
+  /** What is known after the checks, of an answer or a failure; `runMs` once the CLI was started. */
+  const known = (runMs) => {
     const v = version?.now(); // the version never delays the answer: what is known now is reported
-    Object.assign(failure, {
-      executable: launchRuns(launch),
-      executableInWorkspace: launch.inWorkspace,
-      envDropped: child.dropped,
-      indexPath: index.dir,
-      indexResolved: index.resolved,
-      cliVersion: v?.text,
-      cliVersionSource: v?.source,
-      lockWaitMs,
-      runMs,
-    });
+    const { dir: indexPath, resolved: indexResolved } = index;
+    const executable = launchRuns(launch);
+    const facts = { executable, executableInWorkspace: launch.inWorkspace, envDropped: child.dropped };
+    return { ...facts, indexPath, indexResolved, cliVersion: v?.text, cliVersionSource: v?.source, lockWaitMs, runMs };
   };
+  const fill = (runMs) => Object.assign(failure, known(runMs));
   const waitStarted = performance.now();
   await settleWriter(writer, command.writesIndex, index.dir, bounds).catch((problem) => {
     // A busy index says how long this call waited: the same fact, the same number.
@@ -254,7 +229,6 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
     fill(out.durationMs);
     throw await classifyExit(out, workspace, index);
   }
-  const v = version.now();
   const b = out.stdout;
   // The answer's words (an empty answer, the truncation marker) are the glue's (lib/api/answer.js).
   return {
@@ -270,19 +244,11 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
     details: withoutUndefined({
       request: request ?? "",
       cwd: workspace,
-      executable: launchRuns(launch),
+      ...known(out.durationMs),
       discoveredExecutable: launch.executable,
-      executableInWorkspace: launch.inWorkspace,
-      envDropped: child.dropped,
-      indexPath: index.dir,
-      indexResolved: index.resolved,
       indexBytes: index.bytes,
-      cliVersion: v?.text,
-      cliVersionSource: v?.source,
       exitCode: stoppedByUs ? -1 : 0,
       durationMs: msSince(started), // the whole call, from entering runCommand
-      lockWaitMs,
-      runMs: out.durationMs,
       truncated: b.truncated,
       truncatedBy: b.truncatedBy,
       totalBytes: b.totalBytes,
