@@ -228,3 +228,34 @@ pub fn string_arg(value: &Unknown) -> Option<String> {
     _ => None,
   }
 }
+
+/// A JS array of at most `at_most` strings, each read by index; None for anything else.
+fn strings(value: &Unknown, at_most: u32) -> Option<Vec<String>> {
+  if !matches!(value.get_type(), Ok(ValueType::Object)) {
+    return None;
+  }
+  let list = Object::from_unknown(*value).ok()?;
+  let len = list.get_array_length().ok()?;
+  if len > at_most {
+    return None;
+  }
+  (0..len)
+    .map(|i| {
+      list
+        .get_element::<Unknown>(i)
+        .ok()
+        .and_then(|v| string_arg(&v))
+    })
+    .collect()
+}
+
+/// A whole JS number in u32's range; None for anything else.
+fn whole_number(value: &Unknown) -> Option<u32> {
+  if !matches!(value.get_type(), Ok(ValueType::Number)) {
+    return None;
+  }
+  let n = value.coerce_to_number().and_then(|n| n.get_double()).ok()?;
+  // In u32's range by the filter, so the cast neither loses a sign nor truncates.
+  #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
+  (n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX)).then_some(n as u32)
+}

@@ -6,13 +6,13 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unknown};
+use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Object, Unknown};
 use napi::ValueType;
 use pi_codegraph_core::caps::Caps;
 use pi_codegraph_core::command::Command;
 use pi_codegraph_core::errors::{CodegraphError, OptionsReason, RequestReason};
 
-use super::{invalid_options, string_arg, timeout_ms};
+use super::{invalid_options, string_arg, strings, timeout_ms, whole_number};
 
 /// The description object itself, or CODEGRAPH_INVALID_OPTIONS.
 pub fn description<'env>(command: &Unknown<'env>) -> Result<Object<'env>, CodegraphError> {
@@ -52,14 +52,7 @@ pub fn rest(d: &Object, positional: Option<String>) -> Result<Command, Codegraph
     string_arg(&field(d, "subcommand")?).ok_or_else(|| expected("subcommand", "string"))?;
   let options = string_list(&field(d, "options")?)?;
   let number = |name: &'static str| -> Result<usize, CodegraphError> {
-    let value = field(d, name)?;
-    let n = match value.get_type() {
-      Ok(ValueType::Number) => value.coerce_to_number().and_then(|n| n.get_double()).ok(),
-      _ => None,
-    };
-    // A whole number in u32's range, so the cast below neither loses a sign nor truncates.
-    #[allow(clippy::cast_sign_loss)]
-    n.filter(|n| n.is_finite() && *n >= 0.0 && n.fract() == 0.0 && *n <= f64::from(u32::MAX))
+    whole_number(&field(d, name)?)
       .map(|n| n as usize)
       .ok_or_else(|| expected(name, "wholeNumber"))
   };
@@ -125,27 +118,10 @@ fn workspace(d: &Object) -> Result<Option<PathBuf>, CodegraphError> {
   }
 }
 
-/// An array of strings (the options), each read by index.
+/// An array of strings (the options), bounded before reading (the core allows far fewer:
+/// `Command::check`).
 fn string_list(value: &Unknown) -> Result<Vec<String>, CodegraphError> {
-  let not_a_list = || expected("options", "stringList");
-  if !matches!(value.get_type(), Ok(ValueType::Object)) {
-    return Err(not_a_list());
-  }
-  let list = Object::from_unknown(*value).map_err(|_| not_a_list())?;
-  let len = list.get_array_length().map_err(|_| not_a_list())?;
-  // Bounded before reading: the core allows far fewer (`Command::check`).
-  if len > 1024 {
-    return Err(not_a_list());
-  }
-  (0..len)
-    .map(|i| {
-      list
-        .get_element::<Unknown>(i)
-        .ok()
-        .and_then(|v| string_arg(&v))
-        .ok_or_else(not_a_list)
-    })
-    .collect()
+  strings(value, 1024).ok_or_else(|| expected("options", "stringList"))
 }
 
 /// `command.<field>` is not what it must be.

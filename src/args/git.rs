@@ -4,16 +4,16 @@
 
 use std::time::Duration;
 
-use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unknown};
+use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, Object, Unknown};
 use napi::ValueType;
 use pi_codegraph_core::caps::Caps;
 use pi_codegraph_core::errors::{CodegraphError, GitProblem, GitReason};
 use pi_codegraph_core::git_command::{invalid_git, GitCommand};
 
-use super::{clear_pending_exception, string_arg};
+use super::{clear_pending_exception, string_arg, strings, whole_number};
 
 /// How many arguments are read at most (the core allows far fewer: `GitCommand::check`).
-const READ_AT_MOST: u32 = 64;
+const ARGS_READ_AT_MOST: u32 = 64;
 
 /// The description `command`, read and checked; a JS exception a getter left pending is cleared.
 pub fn read_git(env: &napi::Env, command: &Unknown) -> Result<GitCommand, CodegraphError> {
@@ -37,9 +37,9 @@ fn read(command: &Unknown) -> Result<GitCommand, CodegraphError> {
     .and_then(|s| string_arg(&s))
     .ok_or_else(|| bad("", GitProblem::GitSubcommand))?;
   let args = field("args")
-    .and_then(|a| strings(&a))
+    .and_then(|a| strings(&a, ARGS_READ_AT_MOST))
     .ok_or_else(|| bad(&subcommand, GitProblem::GitArgs))?;
-  let whole = |name: &str| field(name).and_then(|n| whole_number(&n));
+  let whole = |name: &str| field(name).and_then(|n| whole_number(&n)).map(u64::from);
   let (Some(bytes), Some(lines)) = (whole("maxBytes"), whole("maxLines")) else {
     return Err(bad(&subcommand, GitProblem::Caps));
   };
@@ -55,35 +55,4 @@ fn read(command: &Unknown) -> Result<GitCommand, CodegraphError> {
   };
   command.check()?;
   Ok(command)
-}
-
-/// An array of strings, read by index (at most `READ_AT_MOST`); None for anything else.
-fn strings(value: &Unknown) -> Option<Vec<String>> {
-  let list = Object::from_unknown(*value).ok()?;
-  if !list.is_array().ok()? {
-    return None;
-  }
-  let len = list.get_array_length().ok()?;
-  if len > READ_AT_MOST {
-    return None;
-  }
-  (0..len)
-    .map(|i| {
-      list
-        .get_element::<Unknown>(i)
-        .ok()
-        .and_then(|v| string_arg(&v))
-    })
-    .collect()
-}
-
-/// A whole number in u32's range; None for anything else.
-fn whole_number(value: &Unknown) -> Option<u64> {
-  if !matches!(value.get_type(), Ok(ValueType::Number)) {
-    return None;
-  }
-  let n = value.coerce_to_number().and_then(|n| n.get_double()).ok()?;
-  // In u32's range by the filter, so the cast neither loses a sign nor truncates.
-  #[allow(clippy::cast_sign_loss, clippy::cast_possible_truncation)]
-  (n.is_finite() && n >= 0.0 && n.fract() == 0.0 && n <= f64::from(u32::MAX)).then_some(n as u64)
 }
