@@ -36,7 +36,7 @@ async function runGit(command, cwd, signal) {
     if (!found.git)
       throw gitFailed(command.subcommand, { is: "notFound", ...(found.skipped ? { skipped: found.skipped } : {}) });
     if (cancel.requested) throw cancelled();
-    // What a run that did not answer means is the core's (crates/core/src/git_run.rs).
+    // What a run that did not answer means is the core's (crates/core/src/git_command.rs).
     const failed = (exitCode, stderrTail, code) => {
       const problem = core.gitFailed(described, exitCode, stderrTail, code);
       return problem ? new Problem(problem.code, problem.facts) : null;
