@@ -8,6 +8,7 @@ import path from "node:path";
 import { after, before, describe, test } from "node:test";
 import { fakeBinDir, linkWasmRuntime, makeWorkspace, root, tempDir } from "../helpers/index.mjs";
 import { hostWith, recordingUi } from "../helpers/pi-host.mjs";
+import { runNode } from "../helpers/processes.mjs";
 
 const require = createRequire(import.meta.url);
 const saved = { PATH: process.env.PATH, RUNNER: process.env.PI_CODEGRAPH_RUNNER };
@@ -15,13 +16,18 @@ let ws;
 
 /** The package's JS (lib/ included) without any .node next to it or a platform package to find. */
 function packageWithoutBinary({ wasm = true } = {}) {
+  return require(path.join(packageDirWithoutBinary({ wasm }), "index.js"));
+}
+
+/** Such a package's directory. */
+function packageDirWithoutBinary({ wasm }) {
   const dir = tempDir("pi-codegraph-nobinary-");
   for (const f of ["index.js", "binding.js", "package.json"]) fs.copyFileSync(path.join(root, f), path.join(dir, f));
   // The WebAssembly core ships in the package (wasm/): the Node runner's core.
   for (const d of wasm ? ["lib", "wasm"] : ["lib"])
     fs.cpSync(path.join(root, d), path.join(dir, d), { recursive: true });
   linkWasmRuntime(dir);
-  return require(path.join(dir, "index.js"));
+  return dir;
 }
 
 /** A Pi session over `pkg` in `ws`, with a recording UI. */
@@ -67,6 +73,20 @@ describe("default: the Node runner stands in", () => {
     assert.match(runner.note, /^native addon not loaded: no pi-codegraph native addon for \S+/);
     assert.doesNotMatch(runner.note, /tried|\n|WebAssembly/, "one line; the whole story is addonInfo()'s");
     assert.match(pkg.addonInfo().error, /tried/);
+  });
+
+  test("on Android (Termux), where no app may open `/`: the core still reaches TMPDIR, outside the workspace, for a cut answer's full output", async () => {
+    // napi-rs's loader maps the core's `/` to the working directory there; wasm-core.js hands it
+    // the directory that holds the workspace, HOME, PREFIX and TMPDIR instead.
+    const host = path.join(root, "__test__", "helpers", "android-host.cjs");
+    const cli = path.join(root, "__test__", "helpers", "fake-codegraph.js");
+    const entry = path.join(packageDirWithoutBinary({ wasm: true }), "index.js");
+    const r = await runNode([host, cli, entry]);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.truncated, true, r.stdout);
+    assert.ok(out.fullOutputPath?.startsWith(`${out.tmp}${path.sep}`), r.stdout);
+    assert.equal(out.kept, true, "the full output was written where its path says");
   });
 
   test("without its WebAssembly core too: CODEGRAPH_ADDON naming it and the fix, and the runner says what is off", async () => {

@@ -34,6 +34,30 @@ function withoutWasiNotice(emitWarning) {
   };
 }
 
+/**
+ * Android's WASI root (Termux): no app may open the real `/`, so napi-rs's loader maps the core's
+ * `/` to the working directory it reads when loaded, and a path outside that directory (TMPDIR,
+ * where a cut answer's full output goes; PREFIX, where the CLI is; another root) does not resolve.
+ * The loader is given the deepest directory that holds the working directory, HOME, PREFIX and
+ * TMPDIR instead (Termux's `/data/data/com.termux/files`), under which every path resolves as
+ * itself. Null elsewhere, and when only `/` holds them all (the loader's own choice then stands).
+ */
+function androidRoot() {
+  if (process.platform !== "android") return null;
+  let here;
+  try {
+    here = process.cwd();
+  } catch {
+    return null; // the working directory is gone: the loader's own choice
+  }
+  const dirs = [here, process.env.HOME, process.env.PREFIX, process.env.TMPDIR]
+    .filter((d) => typeof d === "string" && path.isAbsolute(d))
+    .map((d) => path.resolve(d).split(path.sep));
+  let depth = 0;
+  while (dirs.every((d) => depth < d.length && d[depth] === dirs[0][depth])) depth += 1;
+  return dirs[0].slice(0, depth).join(path.sep) || null;
+}
+
 let core = null;
 let loadError = null;
 /**
@@ -43,8 +67,10 @@ let loadError = null;
 function hostCore() {
   if (core) return core;
   if (!loadError) {
-    const emitWarning = process.emitWarning;
+    const { emitWarning, cwd } = process;
     process.emitWarning = withoutWasiNotice(emitWarning);
+    const root = androidRoot(); // read by the loader as it loads, and handed to its threads
+    if (root) process.cwd = () => root;
     try {
       core = require(WASM_LOADER);
       return core;
@@ -55,7 +81,7 @@ function hostCore() {
       if (resources) throw resources;
       loadError = err;
     } finally {
-      process.emitWarning = emitWarning;
+      Object.assign(process, { emitWarning, cwd });
     }
   }
   const story = `${WASM_LOADER}: ${String(loadError?.message ?? loadError).split("\n")[0]}`;
