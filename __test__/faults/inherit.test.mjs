@@ -263,7 +263,7 @@ eachBackend("what the child inherits", ({ explore, diagnose, callee }, backend) 
     }
   });
 
-  // Node differs (named in lib/runners/node.js): process.env holds strings, so the Node
+  // Node differs (docs/platforms.md): process.env holds strings, so the Node
   // runner passes U+FFFD where the bytes were not UTF-8; the addon keeps environ's bytes.
   test("a value that is not UTF-8 reaches the CLI byte for byte (process.env read as JS sees it, bytes kept from environ); the Node runner: U+FFFD", () => {
     const ws = makeWorkspace();
