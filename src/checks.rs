@@ -25,7 +25,7 @@ use pi_codegraph_core::preflight::IndexFound;
 use pi_codegraph_core::ready::{self, Ready};
 
 use crate::host_answers::{asking, HostInfo};
-use crate::types::Problem;
+use crate::types::{lossy, Problem};
 
 /// A command as the host's reading of it gave it (src/call.rs `CheckedCommand`), for its checks.
 #[napi(object)]
@@ -52,10 +52,6 @@ pub struct ChecksResult {
   pub problem: Option<Problem>,
   pub ready: Option<serde_json::Value>,
   pub child_env: Vec<Buffer>,
-}
-
-pub(crate) fn lossy(p: &Path) -> String {
-  p.to_string_lossy().into_owned()
 }
 
 /// The caller's environment from its names and values, alternating.

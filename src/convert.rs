@@ -3,7 +3,6 @@
 //! shape, src/types/diagnosis.rs, in both builds). No words: lib/words/ builds messages and
 //! remediations from the codes and facts.
 
-use std::path::Path;
 use std::time::Duration;
 
 use napi::bindgen_prelude::{JsObjectValue, JsValue};
@@ -15,8 +14,8 @@ use pi_codegraph_core::full_output::FullOutput;
 use pi_codegraph_core::runner;
 
 use crate::types::{
-  AnswerDetails, AnswerFacts, EnvDropped, ErrorCode, ErrorDetails, GitResult, Progress, RunResult,
-  TruncatedBy,
+  lossy, AnswerDetails, AnswerFacts, EnvDropped, ErrorCode, ErrorDetails, GitResult, Progress,
+  RunResult, TruncatedBy,
 };
 
 impl From<Cap> for TruncatedBy {
@@ -26,10 +25,6 @@ impl From<Cap> for TruncatedBy {
       Cap::Lines => Self::Lines,
     }
   }
-}
-
-fn lossy(p: &Path) -> String {
-  p.to_string_lossy().into_owned()
 }
 
 /// Milliseconds as a u32 napi field, saturating (a u32 holds 49 days).

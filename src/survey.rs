@@ -15,9 +15,9 @@ use pi_codegraph_core::discovery::set_package_cli;
 use pi_codegraph_core::git_found::find_git;
 use pi_codegraph_core::ready;
 
-use crate::checks::{env_bytes, exec_format, launch_value, lossy, snapshot};
+use crate::checks::{env_bytes, exec_format, launch_value, snapshot};
 use crate::host_answers::{asking, HostInfo};
-use crate::types::AddonDiagnosis;
+use crate::types::{lossy, AddonDiagnosis};
 
 /// A diagnosis of a workspace, all but the CLI's version, in the addon's `AddonDiagnosis` shape
 /// (`diagnosis`); and, when the CLI was found, what to probe its version with (`launch`, in

@@ -9,6 +9,11 @@ use napi_derive::napi;
 mod diagnosis;
 pub use diagnosis::AddonDiagnosis;
 
+/// A path as JS gets it (lossy where it is not UTF-8), for every shape of both builds.
+pub(crate) fn lossy(p: &std::path::Path) -> String {
+  p.to_string_lossy().into_owned()
+}
+
 /// The stable codes every call's rejection (and a diagnosis's `problemCode`) carries.
 #[napi(string_enum)]
 #[derive(Debug, PartialEq, Eq)]

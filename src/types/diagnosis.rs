@@ -2,14 +2,12 @@
 //! filled from the core's `Diagnosis` here for both builds: the addon's `diagnose` and the
 //! WebAssembly build's `surveyWorkspace` (the Node runner's worker, src/survey.rs).
 
-use std::path::Path;
-
 use napi_derive::napi;
 use pi_codegraph_core::diagnosis::Diagnosis;
 use pi_codegraph_core::environment::Dropped;
 use pi_codegraph_core::errors::{self, CodegraphError};
 
-use super::{EnvDropped, ErrorCode, Problem};
+use super::{lossy, EnvDropped, ErrorCode, Problem};
 
 /// What the addon's `diagnose` resolves with. The public `Diagnosis` (index.d.ts) is this with its
 /// problems worded by lib/words/ (lib/api/failures.js).
@@ -57,10 +55,6 @@ pub struct AddonDiagnosis {
   pub git_hooks_dir: Option<String>,
   /// What stops an explore here, as `explore` would reject.
   pub problem: Option<Problem>,
-}
-
-fn lossy(p: &Path) -> String {
-  p.to_string_lossy().into_owned()
 }
 
 impl AddonDiagnosis {
