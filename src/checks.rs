@@ -16,7 +16,6 @@ use pi_codegraph_core::access::{index_blocked, workspace_blocked};
 use pi_codegraph_core::command::Command;
 use pi_codegraph_core::discovery::{set_package_cli, Launch};
 use pi_codegraph_core::env_snapshot::EnvSnapshot;
-use pi_codegraph_core::environment::Dropped;
 use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::full_output;
 use pi_codegraph_core::host;
@@ -25,7 +24,7 @@ use pi_codegraph_core::preflight::IndexFound;
 use pi_codegraph_core::ready::{self, Ready};
 
 use crate::host_answers::{asking, HostInfo};
-use crate::types::{lossy, Problem};
+use crate::types::{lossy, EnvDropped, Problem};
 
 /// A command as the host's reading of it gave it (src/call.rs `CheckedCommand`), for its checks.
 #[napi(object)]
@@ -52,6 +51,8 @@ pub struct ChecksResult {
   pub problem: Option<Problem>,
   pub ready: Option<serde_json::Value>,
   pub child_env: Vec<Buffer>,
+  /// What of the caller's environment the child does not get.
+  pub dropped: Vec<EnvDropped>,
 }
 
 /// The caller's environment from its names and values, alternating.
@@ -124,20 +125,6 @@ pub(crate) fn exec_format(program: &Path) -> Option<String> {
   pi_codegraph_core::exec_format::problem(program, &judged)
 }
 
-/// What a child of the call does not get, as plain data.
-pub(crate) fn dropped_value(dropped: &[Dropped]) -> serde_json::Value {
-  dropped
-    .iter()
-    .map(|d| {
-      serde_json::json!({
-        "variable": d.variable,
-        "entry": d.entry,
-        "reason": d.reason.tag(),
-      })
-    })
-    .collect()
-}
-
 /// Where a cut answer's full output would go (crates/core/src/full_output.rs `find_place`), as
 /// the host thread's collector takes it (src/output.rs `OutputPlace`).
 fn spill_value(env: &EnvSnapshot, workspace: &Path) -> serde_json::Value {
@@ -156,7 +143,6 @@ fn ready_value(r: &Ready, env: &EnvSnapshot) -> serde_json::Value {
     "launch": launch_value(&r.launch),
     "writer": r.writer,
     "interrupted": r.interrupted.as_ref().map(CodegraphError::facts),
-    "dropped": dropped_value(&r.child_env.dropped),
   })
 }
 
@@ -177,11 +163,13 @@ pub fn run_checks(
         problem: None,
         ready: Some(ready_value(&r, &snapshot)),
         child_env: env_bytes(&r.child_env.vars),
+        dropped: EnvDropped::list(&r.child_env.dropped),
       },
       Err(e) => ChecksResult {
         problem: Some(Problem::of(&e)),
         ready: None,
         child_env: Vec::new(),
+        dropped: Vec::new(),
       },
     }
   })

@@ -34,9 +34,9 @@ const packageCliSet = () => packageCli;
  */
 async function preflightChecks(cwd, userEnv, command, deadline) {
   const request = { ...command, cwd, env: Object.entries(userEnv).flat(), packageCli: packageCli ?? undefined };
-  const { ready, childEnv } = await coreChecked("runChecks", [request], deadline);
+  const { ready, childEnv, dropped } = await coreChecked("runChecks", [request], deadline);
   ready.index.bytes ??= undefined;
-  return { ...ready, child: { env: childEnvOf(childEnv), dropped: ready.dropped } };
+  return { ...ready, child: { env: childEnvOf(childEnv), dropped } };
 }
 
 /** The writer at work on the index in `indexDir` now (crates/core/src/index_writer.rs), or null. */
