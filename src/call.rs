@@ -1,7 +1,7 @@
 //! A call as the WebAssembly build's host (the Node runner, lib/runners/node/command-run.js and
 //! git-run.js) gives it to the core, on the host's thread: its arguments read as the addon reads
 //! them (src/args.rs), and what a run that exited non-zero meant (crates/core/src/exit_verdict.rs,
-//! git_run.rs).
+//! git_command.rs).
 
 // napi hands the arguments over by value.
 #![allow(clippy::needless_pass_by_value)]

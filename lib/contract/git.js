@@ -1,6 +1,6 @@
 // git as a child, described as data like CodeGraph's commands (./commands.js): which read-only
 // subcommand, its arguments, its caps and its deadline. Both runners hand a description to the
-// core, which reads and checks it (src/args/git.rs, crates/core/src/git_run.rs: an allowlist of
+// core, which reads and checks it (src/args/git.rs, crates/core/src/git_command.rs: an allowlist of
 // subcommands, arguments that are options or HEAD) and runs it with CodeGraph's rules: argv only,
 // its safety settings first (no hooks, fsmonitor, pager, external diff or textconv, paths
 // unquoted, C locale), cwd = the workspace, `git` found on PATH outside the workspace, a quiet

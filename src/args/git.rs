@@ -39,7 +39,7 @@ fn read(command: &Unknown) -> Result<GitCommand, CodegraphError> {
   let args = field("args")
     .and_then(|a| strings(&a, ARGS_READ_AT_MOST))
     .ok_or_else(|| bad(&subcommand, GitProblem::GitArgs))?;
-  let whole = |name: &str| field(name).and_then(|n| whole_number(&n)).map(u64::from);
+  let whole = |name: &str| field(name).and_then(|n| whole_number(&n));
   let (Some(bytes), Some(lines)) = (whole("maxBytes"), whole("maxLines")) else {
     return Err(bad(&subcommand, GitProblem::Caps));
   };
@@ -48,10 +48,10 @@ fn read(command: &Unknown) -> Result<GitCommand, CodegraphError> {
     subcommand,
     args,
     caps: Caps {
-      bytes: usize::try_from(bytes).unwrap_or(usize::MAX),
-      lines: usize::try_from(lines).unwrap_or(usize::MAX),
+      bytes: bytes as usize,
+      lines: lines as usize,
     },
-    timeout: Duration::from_millis(timeout),
+    timeout: Duration::from_millis(u64::from(timeout)),
   };
   command.check()?;
   Ok(command)

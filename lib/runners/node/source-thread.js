@@ -83,7 +83,7 @@ const EMPTY = {
   outlineSource: (why) => ({ files: [], cut: { reason: why } }),
   copyIndex: (why) => ({ files: [], bytes: 0, refused: { is: "stopped", why } }),
   // A check the worker was ended in (its caller stopped waiting at the same deadline), or that
-  // was lost with a worker that failed (`failure`: why): coreChecked (command-run/exit.js) says which.
+  // was lost with a worker that failed (`failure`: why): coreChecked (below) says which.
   ...Object.fromEntries(
     ["load", ...WASM_WORKER_CHECKS].map((op) => [op, (why, failure) => ({ stopped: why, failure })]),
   ),
