@@ -35,7 +35,8 @@ export interface AddonDiagnosis {
    * index is there; absent when the workspace itself is not usable.
    */
   indexDir?: string
-  indexPath?: string
+  /** The workspace has a usable index in `index_dir` (its own, complete: an explore can read it). */
+  hasIndex: boolean
   /** The index directory with symlinks resolved. */
   indexResolved?: string
   /** The index database's size in bytes, when the workspace has a usable index. */
@@ -90,10 +91,10 @@ export interface AnswerDetails {
    */
   envDropped: Array<EnvDropped>
   /**
-   * The workspace's index directory (`<cwd>/.codegraph`) and where it really is, symlinks
-   * resolved.
+   * The directory the CLI opened as the workspace's index (`<cwd>/.codegraph`, by CodeGraph's own
+   * rule) and where it really is, symlinks resolved.
    */
-  indexPath: string
+  indexDir: string
   indexResolved: string
   /** The index database's size in bytes (absent for a command that needs no index). */
   indexBytes?: number
@@ -107,7 +108,7 @@ export interface AnswerDetails {
   /** 0, or -1 when pi-codegraph stopped a CLI that printed more than 16 MiB (the text is kept). */
   exitCode: number
   /**
-   * The whole backend call in milliseconds: from entering `runCommand` (argument checks, the
+   * The whole runner call in milliseconds: from entering `runCommand` (argument checks, the
    * workspace checks, the wait for a writer, the run) to the answer. At least
    * `lockWaitMs + runMs`.
    */
@@ -316,11 +317,12 @@ export interface ErrorDetails {
   executableInWorkspace?: boolean
   /** What of the user's environment the CLI did not get (once the checks passed). */
   envDropped?: Array<EnvDropped>
-  indexPath?: string
+  /** The index directory the CLI opens and where it really is (once the checks found it). */
+  indexDir?: string
   indexResolved?: string
   cliVersion?: string
   cliVersionSource?: string
-  /** Always: the whole backend call in milliseconds, from entering `runCommand` to the failure. */
+  /** Always: the whole runner call in milliseconds, from entering `runCommand` to the failure. */
   durationMs?: number
   /**
    * Once the checks found the index: milliseconds waited for a CodeGraph writer before the

@@ -120,7 +120,7 @@ export interface ParallelPolicy {
   source: "env" | "machine";
   cores: number;
   memoryBytes: number;
-  /** The index size a backend last reported for this workspace, or null before any. */
+  /** The index size a runner last reported for this workspace, or null before any. */
   indexBytes: number | null;
   perQueryBytes: number;
   /** A PI_CODEGRAPH_MAX_PARALLEL that was ignored (not a whole number from 1 to `max`). */
@@ -154,7 +154,7 @@ export interface Diagnosis
 
 /**
  * What every call (explore(), run(), node(), relations(), search()) rejects with. Where the call's time went is in `details`: `durationMs` (always:
- * the whole backend call until the failure), `lockWaitMs` (once the checks found the index: the
+ * the whole runner call until the failure), `lockWaitMs` (once the checks found the index: the
  * wait for a CodeGraph writer before the run, 0 when none; on CODEGRAPH_INDEX_BUSY the whole
  * wait) and `runMs` (once the CLI was started: its run until the failure); on CODEGRAPH_TIMEOUT,
  * `writerSeen` names the CodeGraph writer active on the index at the deadline (or null). An
@@ -385,7 +385,7 @@ export declare function copyIndex(
  */
 export declare function releaseFullOutputs(paths?: string[] | null): number;
 
-/** The backend's limits (the addon's exported consts, or the Node runner's same values). */
+/** The runner's limits (the addon's exported consts, or the Node runner's same values). */
 export interface Limits {
   MAX_REQUEST_CHARS: number;
   MAX_OUTPUT_BYTES: number;
@@ -450,7 +450,7 @@ export declare function createExtension(
  * What the glue runs on: a module shaped like the addon's (binding.d.ts), e.g. `lib/runners/node`.
  * It rejects with `code`, `facts` and `details`, which the glue words (no `facts`: its own words).
  */
-export interface Backend extends Limits {
+export interface Runner extends Limits {
   runCommand(
     command: CodegraphCommand,
     cwd: string,
@@ -494,8 +494,8 @@ export interface GitCommand {
 declare function piCodegraph(pi: import("@earendil-works/pi-coding-agent").ExtensionAPI): void;
 export default piCodegraph;
 
-/** This package's exports, built over `backend` instead of the default one. */
-export declare function forBackend(backend: Backend): typeof import("./index");
+/** This package's exports, built over `runner` instead of the default one. */
+export declare function forRunner(runner: Runner): typeof import("./index");
 
 /**
  * Lets the default runner run the CodeGraph CLI installed beside this package (a checkout's

@@ -1,13 +1,13 @@
 // pi-codegraph: the Pi extension. The glue (lib/: the tool, its guidance and rendering, the
-// session lifecycle) over a runner backend: the native addon (src/) by default, the plain-Node
-// runner (lib/runners/node/) when no addon loads or PI_CODEGRAPH_RUNNER=node. No process logic
-// lives in the glue. `forBackend(backend)` builds the same exports over any addon-shaped backend.
+// session lifecycle) over a runner: the native addon (src/) by default, the Node runner
+// (lib/runners/node/) when no addon loads or PI_CODEGRAPH_RUNNER=node. No process logic lives in
+// the glue. `forRunner(runner)` builds the same exports over any addon-shaped runner.
 
 const { wordedAddonInfo } = require("./lib/api/failures.js");
 const { glueOver } = require("./lib/glue.js");
 const { addonInfo: nativeAddonInfo } = require("./lib/runners/native.js");
 const { installedPeers } = require("./lib/pi/peers.js");
-const { defaultBackend } = require("./lib/runners/select.js");
+const { defaultRunner } = require("./lib/runners/select.js");
 const path = require("node:path");
 const pkg = require("./package.json");
 
@@ -40,13 +40,13 @@ function packageCli() {
  * it off (its caller's PATH or PI_CODEGRAPH_BIN decides). Returns the glue.
  */
 function usePackageCli() {
-  defaultBackend.setPackageCli(packageCli());
+  defaultRunner.setPackageCli(packageCli());
   return module.exports;
 }
 
-/** The package's glue over `backend` (an addon-shaped module; see lib/glue.js). */
-function forBackend(backend, options = {}) {
-  return glueOver(backend, { extension, getPeers: installedPeers, addonInfo, ...options });
+/** The package's glue over `runner` (an addon-shaped module; see lib/glue.js). */
+function forRunner(runner, options = {}) {
+  return glueOver(runner, { extension, getPeers: installedPeers, addonInfo, ...options });
 }
 
 /**
@@ -55,6 +55,6 @@ function forBackend(backend, options = {}) {
  * loads `extensions/index.js` (the package's `pi` manifest; also `pi -e <package dir>`), which hands over
  * Pi's own copies.
  */
-module.exports = forBackend(defaultBackend);
-module.exports.forBackend = forBackend;
+module.exports = forRunner(defaultRunner);
+module.exports.forRunner = forRunner;
 module.exports.usePackageCli = usePackageCli;

@@ -193,17 +193,17 @@ async function doctor(dir) {
   }
   rows.push([
     "index",
-    d.indexPath ??
+    (d.hasIndex ? d.indexDir : undefined) ??
       d.indexProblem ??
       (code === "CODEGRAPH_NO_INDEX" ? d.problem : (skipped ?? "none usable (no reason reported)")),
   ]);
-  if (d.indexPath && indexSizeText(d)) rows.push(["size", `${indexSizeText(d)} (the index database)`]);
+  if (d.hasIndex && indexSizeText(d)) rows.push(["size", `${indexSizeText(d)} (the index database)`]);
   rows.push(["parallel", parallelText(d.parallel)]);
   rows.push(["tools", toolsRow(d.cwd ?? dir)]);
   rows.push(["projects", doctorRootLines(roots)]);
   const outside = d.ready ? outsideFilesLines(await indexedOutside(d.cwd ?? dir, run)) : null;
   if (outside) rows.push(["outside", outside]);
-  if (d.indexPath && d.indexResolved && d.indexResolved !== d.indexPath) {
+  if (d.hasIndex && d.indexResolved && d.indexResolved !== d.indexDir) {
     rows.push(["resolved", `${d.indexResolved} (where the index really is, through symlinks)`]);
   }
   if (d.ancestorIndex) {

@@ -1,33 +1,33 @@
-// The whole Pi glue over one runner backend: glueOver(backend) is what the package's index.js
+// The whole Pi glue over one runner: glueOver(runner) is what the package's index.js
 // exports (over the native addon, or the Node runner when no addon loads).
 //
-// A backend is shaped like the native addon's module: { runCommand(command, cwd, signal?, options?)
+// A runner is shaped like the native addon's module: { runCommand(command, cwd, signal?, options?)
 // → Promise<{ text, details }> (rejecting with a coded Error; `command` is a description from
 // lib/contract/commands.js), diagnose(cwd) → Promise<Diagnosis>,
 // releaseFullOutputs(paths?) → number, MAX_REQUEST_CHARS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES,
 // DRAIN_LIMIT_BYTES, STDERR_TAIL_BYTES, DEFAULT_TIMEOUT_MS }, optionally runnerInfo().
 
 const { createExtension } = require("./pi/extension.js");
-const { wrapBackend } = require("./api/calls.js");
+const { wrapRunner } = require("./api/calls.js");
 const { FALLBACK_LINE, TOOL_NAME } = require("./pi/guidance.js");
 const { FOCUSED_TOOL_ROWS } = require("./contract/tools.js");
 
 /**
- * The module-shaped glue over `backend`: the default factory (callable, as Pi loads it) with
- * `default`, run, explore, node, relations, search, changes, diagnose, changedSince, releaseFullOutputs, limits (the backend's), createExtension(getPeers), extensionInfo,
+ * The module-shaped glue over `runner`: the default factory (callable, as Pi loads it) with
+ * `default`, run, explore, node, relations, search, changes, diagnose, changedSince, releaseFullOutputs, limits (the runner's), createExtension(getPeers), extensionInfo,
  * runnerInfo, addonInfo, TOOL_NAME and FALLBACK_LINE on it.
  *
- * `options`: `extension` ({ name, version, path } of this copy), `runner` (a runnerInfo() that names
- * this runner instead of the backend's own), `addonInfo` (which native binary is loaded, for doctor), and
+ * `options`: `extension` ({ name, version, path } of this copy), `runnerInfo` (a runnerInfo() that
+ * names this runner instead of the runner's own), `addonInfo` (which native binary is loaded, for doctor), and
  * `getPeers` (Pi's TypeBox, TUI and helpers for the default factory).
  */
-function glueOver(backend, options = {}) {
-  const calls = wrapBackend(backend);
+function glueOver(runner, options = {}) {
+  const calls = wrapRunner(runner);
   const extension = options.extension ?? { name: "pi-codegraph", version: "unknown", path: "unknown" };
   const extensionInfo = () => ({ ...extension });
   const runnerInfo = () => {
-    if (options.runner) return options.runner();
-    return calls.runnerInfo() ?? { name: "custom backend", path: null, note: null, fallback: false };
+    if (options.runnerInfo) return options.runnerInfo();
+    return calls.runnerInfo() ?? { name: "custom runner", path: null, note: null, fallback: false };
   };
   const addonInfo =
     options.addonInfo ?? (() => ({ path: null, error: `no native addon is used: the ${runnerInfo().name} runner is` }));

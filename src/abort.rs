@@ -4,7 +4,7 @@ use napi::bindgen_prelude::{
   FnArgs, Function, FunctionRef, JsObjectValue, Object, ObjectRef, Unknown,
 };
 use napi::{Env, Result};
-use pi_codegraph_core::runner::Cancel;
+use pi_codegraph_core::child::Cancel;
 
 use crate::args::clear_pending_exception;
 

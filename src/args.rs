@@ -8,10 +8,10 @@ use std::time::Duration;
 
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unknown};
 use napi::{Env, ValueType};
+#[cfg(not(target_family = "wasm"))]
+use pi_codegraph_core::child::Cancel;
 use pi_codegraph_core::command::{Command, MAX_WRITE_TIMEOUT};
 use pi_codegraph_core::errors::{CodegraphError, OptionsReason, WorkspaceReason};
-#[cfg(not(target_family = "wasm"))]
-use pi_codegraph_core::runner::Cancel;
 
 #[cfg(not(target_family = "wasm"))]
 use crate::abort::AbortLink;

@@ -8,10 +8,10 @@ use std::time::Duration;
 use napi::bindgen_prelude::{JsObjectValue, JsValue};
 use napi::{Env, Error, Result, Status};
 use pi_codegraph_core::caps::Cap;
+use pi_codegraph_core::child;
 use pi_codegraph_core::command_run::{Failure, Outcome};
 use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::full_output::FullOutput;
-use pi_codegraph_core::runner;
 
 use crate::types::{
   lossy, AnswerDetails, AnswerFacts, EnvDropped, ErrorCode, ErrorDetails, GitResult, Progress,
@@ -37,7 +37,7 @@ fn millis_f64(d: Duration) -> f64 {
   d.as_millis() as f64
 }
 
-pub fn progress(p: runner::Progress) -> Progress {
+pub fn progress(p: child::Progress) -> Progress {
   Progress {
     text: p.text,
     tail: p.tail,
@@ -80,7 +80,7 @@ pub fn result(o: Outcome) -> RunResult {
       discovered_executable: lossy(&o.launch.executable),
       executable_in_workspace: o.launch.in_workspace,
       env_dropped: EnvDropped::list(&o.env_dropped),
-      index_path: lossy(&o.index.dir),
+      index_dir: lossy(&o.index.dir),
       index_resolved: lossy(&o.index.resolved),
       index_bytes: o.index.bytes.map(|b| b as f64),
       cli_version: o.cli_version.as_ref().map(|v| v.text.clone()),
@@ -113,7 +113,7 @@ pub fn error_details(failure: &Failure) -> ErrorDetails {
     executable: failure.executable.as_deref().map(lossy),
     executable_in_workspace: failure.executable_in_workspace,
     env_dropped: failure.env_dropped.as_deref().map(EnvDropped::list),
-    index_path: failure.index.as_ref().map(|i| lossy(&i.dir)),
+    index_dir: failure.index.as_ref().map(|i| lossy(&i.dir)),
     index_resolved: failure.index.as_ref().map(|i| lossy(&i.resolved)),
     cli_version: failure.cli_version.as_ref().map(|v| v.text.clone()),
     cli_version_source: failure.cli_version.as_ref().map(|v| v.source.to_owned()),

@@ -12,7 +12,7 @@ use crate::args::string_arg;
 /// The calling thread's `process.env`, key by key. Not the C `environ`: in a Node worker thread
 /// `process.env` is the worker's own copy (what it set there never reaches `environ`), and under
 /// Bun assignments to `process.env` never reach it either. The Node runner reads the same object,
-/// so both backends start the CLI with the environment the caller sees. Where a value is the
+/// so both runners start the CLI with the environment the caller sees. Where a value is the
 /// C environment's, read as JS reads it, the C bytes are kept: a PATH entry that is not UTF-8
 /// still names its directory.
 pub fn js_environment(env: &Env) -> EnvSnapshot {

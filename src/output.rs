@@ -1,9 +1,9 @@
 //! A run's output, bounded and cleaned by the core, for the WebAssembly build's host (the Node
-//! runner, lib/runners/node/runner.js), which reads the pipes of the CodeGraph it started: the
+//! runner, lib/runners/node/child.js), which reads the pipes of the CodeGraph it started: the
 //! stdout collector (the caps, the cleaner, the end of the stream, the full-output file) and the
 //! stderr tail are the native runner's own (crates/core/src/limits/), called on the host's thread
 //! once per chunk read. The private directory of the full-output files is found by the host (WASI
-//! reads no owner or mode), by the same rules (lib/runners/node/spill-place.js).
+//! reads no owner or mode), by the same rules (crates/core/src/full_output.rs).
 
 // napi hands the arguments over by value.
 #![allow(clippy::needless_pass_by_value)]

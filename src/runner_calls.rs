@@ -8,9 +8,9 @@ use napi::bindgen_prelude::{Object, Unknown};
 use napi::threadsafe_function::ThreadsafeFunctionCallMode;
 use napi::{Env, Result};
 use napi_derive::napi;
+use pi_codegraph_core::child::{self, Cancel, ProgressFn};
 use pi_codegraph_core::command_run::{self, Failure, DEFAULT_TIMEOUT};
 use pi_codegraph_core::errors::CodegraphError;
-use pi_codegraph_core::runner::{self, Cancel, ProgressFn};
 use pi_codegraph_core::{caps, full_output, git_run, warm};
 
 use crate::types::AddonDiagnosis;
@@ -71,7 +71,7 @@ pub fn run_command<'env>(
       Err(e) => return Err(Box::new((e, since(started)))),
     };
     let report = args.on_progress.map(|tsfn| {
-      move |p: runner::Progress| {
+      move |p: child::Progress| {
         // NonBlocking: a slow JS listener must never stall the pipe reader. With a return
         // callback, napi-rs catches what the listener throws instead of raising it as an
         // uncaught exception: a failing listener never takes the host down.

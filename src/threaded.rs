@@ -8,9 +8,9 @@ use std::sync::Arc;
 
 use napi::bindgen_prelude::{Object, ToNapiValue, Unknown};
 use napi::{Env, Status};
+use pi_codegraph_core::child::Cancel;
 use pi_codegraph_core::command_run::Failure;
 use pi_codegraph_core::errors::CodegraphError;
-use pi_codegraph_core::runner::Cancel;
 
 use crate::{args, convert, runtime};
 

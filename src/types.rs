@@ -168,9 +168,9 @@ pub struct AnswerDetails {
   /// What of the user's environment the CLI did not get (empty when nothing; everything is
   /// passed with `PI_CODEGRAPH_ALLOW_WORKSPACE_BIN=1`).
   pub env_dropped: Vec<EnvDropped>,
-  /// The workspace's index directory (`<cwd>/.codegraph`) and where it really is, symlinks
-  /// resolved.
-  pub index_path: String,
+  /// The directory the CLI opened as the workspace's index (`<cwd>/.codegraph`, by CodeGraph's own
+  /// rule) and where it really is, symlinks resolved.
+  pub index_dir: String,
   pub index_resolved: String,
   /// The index database's size in bytes (absent for a command that needs no index).
   pub index_bytes: Option<f64>,
@@ -181,7 +181,7 @@ pub struct AnswerDetails {
   pub cli_version_source: Option<String>,
   /// 0, or -1 when pi-codegraph stopped a CLI that printed more than 16 MiB (the text is kept).
   pub exit_code: i32,
-  /// The whole backend call in milliseconds: from entering `runCommand` (argument checks, the
+  /// The whole runner call in milliseconds: from entering `runCommand` (argument checks, the
   /// workspace checks, the wait for a writer, the run) to the answer. At least
   /// `lockWaitMs + runMs`.
   pub duration_ms: u32,
@@ -255,11 +255,12 @@ pub struct ErrorDetails {
   pub executable_in_workspace: Option<bool>,
   /// What of the user's environment the CLI did not get (once the checks passed).
   pub env_dropped: Option<Vec<EnvDropped>>,
-  pub index_path: Option<String>,
+  /// The index directory the CLI opens and where it really is (once the checks found it).
+  pub index_dir: Option<String>,
   pub index_resolved: Option<String>,
   pub cli_version: Option<String>,
   pub cli_version_source: Option<String>,
-  /// Always: the whole backend call in milliseconds, from entering `runCommand` to the failure.
+  /// Always: the whole runner call in milliseconds, from entering `runCommand` to the failure.
   pub duration_ms: Option<f64>,
   /// Once the checks found the index: milliseconds waited for a CodeGraph writer before the
   /// run (0 when none was active; on CODEGRAPH_INDEX_BUSY the whole wait).

@@ -66,7 +66,7 @@ before(() => {
 
 for (const [runner, api] of [
   ["the loaded runner", pkg],
-  ["the node runner", pkg.forBackend(nodeRunner)],
+  ["the node runner", pkg.forRunner(nodeRunner)],
 ]) {
   describe(`another symbol or file than asked, on the real CLI (${runner})`, () => {
     test("node with a file that holds none of the definitions", async () => {

@@ -71,7 +71,7 @@ const QUERY_SPAWN = `\nSearch Results for "spawn_inner":\n\nfunction    spawn\n 
 
 for (const [runner, api] of [
   ["the loaded runner", pkg],
-  ["the node runner", pkg.forBackend(nodeRunner)],
+  ["the node runner", pkg.forRunner(nodeRunner)],
 ]) {
   describe(`another symbol or file than asked (${runner})`, () => {
     const ws = workspace();

@@ -66,7 +66,7 @@ before(() => {
 
 for (const [runner, api] of [
   ["the loaded runner", pkg],
-  ["the node runner", pkg.forBackend(nodeRunner)],
+  ["the node runner", pkg.forRunner(nodeRunner)],
 ]) {
   describe(`not found in the index, found in the source (${runner})`, () => {
     let ws;

@@ -131,16 +131,16 @@ test("explore: only the request's code-like names are looked for, and only those
 
 test("the search for a name the index may lack begins while CodeGraph answers, not after it", async () => {
   const ws = workspace();
-  const { nativeBackend } = createRequire(import.meta.url)("../../lib/runners/native.js");
+  const { nativeRunner } = createRequire(import.meta.url)("../../lib/runners/native.js");
   let began;
   const searching = new Promise((resolve) => {
     began = resolve;
   });
-  const backend = {
-    ...nativeBackend,
+  const runner = {
+    ...nativeRunner,
     scanSource: (...args) => {
       began();
-      return nativeBackend.scanSource(...args);
+      return nativeRunner.scanSource(...args);
     },
     // CodeGraph answers only once the search has begun; a search begun after the answer never would.
     runCommand: async (...args) => {
@@ -148,10 +148,10 @@ test("the search for a name the index may lack begins while CodeGraph answers, n
         setTimeout(reject, 10_000, new Error("no search began while CodeGraph ran")),
       );
       await Promise.race([searching, late]);
-      return nativeBackend.runCommand(...args);
+      return nativeRunner.runCommand(...args);
     },
   };
-  const api = pkg.forBackend(backend);
+  const api = pkg.forRunner(runner);
   const answer = await withEnv({ PI_CODEGRAPH_BIN: notFound("nested_fn").file }, () =>
     api.node({ symbol: "nested_fn" }, ws),
   );

@@ -13,17 +13,17 @@ import { test } from "node:test";
 import { root } from "../helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
-const { nativeBackend } = require(path.join(root, "lib/runners/native.js"));
+const { nativeRunner } = require(path.join(root, "lib/runners/native.js"));
 const nodeRunner = require(path.join(root, "lib/runners/node.js"));
 const { definitionScan } = require(path.join(root, "lib/contract/definitions.js"));
 const { CODEGRAPH_EXTENSIONS, sourceChangesRequest } = require(path.join(root, "lib/contract/source-changes.js"));
 
 const runners = [
-  ["native addon", (cwd, scan) => nativeBackend.scanSource(cwd, scan)],
+  ["native addon", (cwd, scan) => nativeRunner.scanSource(cwd, scan)],
   ["node runner", (cwd, scan) => nodeRunner.scanSource(cwd, scan)],
 ];
 const walkers = [
-  ["native addon", (cwd, walk) => nativeBackend.changedSource(cwd, walk)],
+  ["native addon", (cwd, walk) => nativeRunner.changedSource(cwd, walk)],
   ["node runner", (cwd, walk) => nodeRunner.changedSource(cwd, walk)],
 ];
 

@@ -1,16 +1,16 @@
-// lib/api/failures.js words every failure once, from the facts a runner hands over. A backend of
-// the caller's own (index.js forBackend) may hand over what it already worded: that stays as it
+// lib/api/failures.js words every failure once, from the facts a runner hands over. A runner of
+// the caller's own (index.js forRunner) may hand over what it already worded: that stays as it
 // is, and gets what the glue measured. Both are held here at the public seam (run(), diagnose()).
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { test } from "node:test";
 
 const require = createRequire(import.meta.url);
-const { forBackend } = require("../../index.js");
+const { forRunner } = require("../../index.js");
 const { exhausted, noIndex } = require("../../lib/contract/problems.js");
 
 const ws = "/nonexistent/ws-for-failures";
-const backend = (runCommand, diagnose) => ({
+const runner = (runCommand, diagnose) => ({
   runCommand,
   diagnose,
   releaseFullOutputs: () => 0,
@@ -19,10 +19,10 @@ const backend = (runCommand, diagnose) => ({
 
 test("a runner's Problem is worded once: code, headline, remediation, the run's details and the glue's", async () => {
   const problem = Object.assign(noIndex(ws, { is: "missing", path: `${ws}/.codegraph` }), {
-    details: { durationMs: 7, indexPath: `${ws}/.codegraph` },
+    details: { durationMs: 7, indexDir: `${ws}/.codegraph` },
   });
-  const pkg = forBackend(
-    backend(
+  const pkg = forRunner(
+    runner(
       async () => {
         throw problem;
       },
@@ -33,20 +33,20 @@ test("a runner's Problem is worded once: code, headline, remediation, the run's 
   assert.equal(err.code, "CODEGRAPH_NO_INDEX");
   assert.match(err.message, /^CODEGRAPH_NO_INDEX: .*\nRemediation: Run `\/codegraph init`/);
   assert.equal(err.remediation, err.message.split("\nRemediation: ")[1]);
-  assert.equal(err.details.indexPath, `${ws}/.codegraph`);
+  assert.equal(err.details.indexDir, `${ws}/.codegraph`);
   assert.equal(typeof err.details.queueMs, "number", "what the glue measured is added");
   assert.equal(err.details.durationMs >= 0, true);
   assert.equal("facts" in err, false, "the public Error carries words and details, not the facts");
 });
 
-test("a custom backend's own coded Error keeps its words and gets the glue's details", async () => {
+test("a custom runner's own coded Error keeps its words and gets the glue's details", async () => {
   const own = Object.assign(new Error("CODEGRAPH_SPAWN: my own words.\nRemediation: mine."), {
     code: "CODEGRAPH_SPAWN",
     remediation: "mine.",
     details: { mine: true },
   });
-  const pkg = forBackend(
-    backend(
+  const pkg = forRunner(
+    runner(
       async () => {
         throw own;
       },
@@ -59,7 +59,7 @@ test("a custom backend's own coded Error keeps its words and gets the glue's det
   assert.equal(typeof err.details.queueMs, "number");
 });
 
-test("a diagnosis with facts is worded; one a custom backend worded itself is kept", async () => {
+test("a diagnosis with facts is worded; one a custom runner worded itself is kept", async () => {
   const facts = {
     cwd: ws,
     ready: false,
@@ -68,8 +68,8 @@ test("a diagnosis with facts is worded; one a custom backend worded itself is ke
     problem: { code: noIndex(ws, {}).code, facts: noIndex(ws, { is: "missing", path: ws }).facts },
     indexProblem: { code: "CODEGRAPH_NO_INDEX", facts: noIndex(ws, { is: "missing", path: ws }).facts },
   };
-  const worded = await forBackend(
-    backend(
+  const worded = await forRunner(
+    runner(
       async () => ({}),
       async () => facts,
     ),
@@ -87,8 +87,8 @@ test("a diagnosis with facts is worded; one a custom backend worded itself is ke
     problem: "mine",
     remediation: "r",
   };
-  const kept = await forBackend(
-    backend(
+  const kept = await forRunner(
+    runner(
       async () => ({}),
       async () => own,
     ),
@@ -99,7 +99,7 @@ test("a diagnosis with facts is worded; one a custom backend worded itself is ke
 
 test("choosing the runner out of descriptors: limits() and runnerInfo() throw the worded CODEGRAPH_RESOURCES", () => {
   const problem = () => exhausted({ is: "loadAddon" }, Object.assign(new Error("too many"), { code: "EMFILE" }));
-  const stub = backend(
+  const stub = runner(
     async () => ({}),
     async () => ({}),
   );
@@ -112,7 +112,7 @@ test("choosing the runner out of descriptors: limits() and runnerInfo() throw th
   stub.runnerInfo = () => {
     throw problem();
   };
-  const pkg = forBackend(stub);
+  const pkg = forRunner(stub);
   for (const call of [() => pkg.limits(), () => pkg.runnerInfo()]) {
     assert.throws(call, (err) => {
       assert.equal(err.code, "CODEGRAPH_RESOURCES");

@@ -1,5 +1,5 @@
 // Each fact flows down once: the index directory the runner found (the diagnosis' indexDir, an
-// answer's indexPath) is what the stale-files line, the verbs and doctor act on and report, never
+// answer's indexDir) is what the stale-files line, the verbs and doctor act on and report, never
 // a `.codegraph` derived again above the runners; and what a command printed reaches the code
 // above it in the run's own result (its text within caps the command chose, its tail), never by
 // reading its full-output file back. Both runners, over the fake CLI (which follows CODEGRAPH_DIR
@@ -72,7 +72,7 @@ for (const impl of implementations) {
       const citing = { FAKE_CG_MODE: "exit", FAKE_CG_EXIT: "0", FAKE_CG_STDOUT: "checkout is in src/a.ts:1\n" };
       await withEnv({ CODEGRAPH_DIR: ".cg", ...citing }, async () => {
         const answer = await explore("where is checkout", ws);
-        assert.equal(answer.details.indexPath, path.join(ws, ".cg"));
+        assert.equal(answer.details.indexDir, path.join(ws, ".cg"));
         assert.deepEqual(answer.details.staleFiles, [{ path: "src/a.ts", state: "changed" }]);
         assert.match(answer.text.split("\n").at(-2), /src\/a\.ts/);
       });
@@ -198,14 +198,14 @@ for (const impl of implementations) {
 describe("staleness takes the index directory it is given, not CodeGraph's rule again", () => {
   const { withStaleness } = require("../../lib/api/staleness.js");
   const { createEditLedger } = require("../../lib/api/edit-ledger.js");
-  // The environment says nothing of .cg: only the carried indexPath/indexDir can tell.
+  // The environment says nothing of .cg: only the carried indexDir can tell.
   const noDir = { CODEGRAPH_DIR: undefined };
 
-  test("an answer citing a file inside its index directory (details.indexPath) gets no stale-files line for it", async () => {
+  test("an answer citing a file inside its index directory (details.indexDir) gets no stale-files line for it", async () => {
     const ws = cgWorkspace();
     fs.writeFileSync(path.join(ws, ".cg", "notes.ts"), "x\n");
     await withEnv(noDir, async () => {
-      const answer = { text: "see .cg/notes.ts:1 and src/a.ts:1\n", details: { indexPath: path.join(ws, ".cg") } };
+      const answer = { text: "see .cg/notes.ts:1 and src/a.ts:1\n", details: { indexDir: path.join(ws, ".cg") } };
       const out = await withStaleness(answer, ws);
       assert.deepEqual(out.details.staleFiles, [{ path: "src/a.ts", state: "changed" }]);
     });

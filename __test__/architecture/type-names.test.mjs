@@ -52,3 +52,37 @@ test("index.d.ts exports the call types by their names", () => {
     assert.ok(names.includes(name), `${name} in ${names}`);
   }
 });
+
+// One name per thing in the package's own code: what the glue runs on is a runner (never a
+// "backend"), and the directory the CLI opens as the index is `indexDir` (never `indexPath`, but
+// where CodeGraph's own `status --json` field is read). The Django sources the answers' notes
+// describe keep their "backends".
+const OWN_CODE = ["index.js", "index.d.ts", "binding.d.ts", "lib", "bin", "extensions", "src", "crates/core/src"];
+const SPELLED_ELSEWHERE = [
+  { name: /\bbackends?\b|[a-z]Backend\b|\bBackend\b/, one: "runner", unless: /django|authenticat|settings/i },
+  { name: /\bindexPath\b|\bindex_path\b/, one: "indexDir", unless: /raw\.indexPath/ },
+];
+
+/** Every file under `entries` (relative to the package root). */
+function filesUnder(entries) {
+  return entries.flatMap((entry) => {
+    const full = path.join(root, entry);
+    if (!fs.statSync(full).isDirectory()) return [full];
+    return fs.readdirSync(full, { recursive: true }).map((f) => path.join(full, f));
+  });
+}
+
+test("the package's own code spells each thing one way (runner, indexDir)", () => {
+  const found = [];
+  const files = filesUnder(OWN_CODE).filter((f) => /\.(js|cjs|mjs|ts|rs)$/.test(f));
+  assert.ok(files.length > 100, `read the package's files: ${files.length}`);
+  for (const file of files) {
+    const lines = fs.readFileSync(file, "utf8").split("\n");
+    lines.forEach((line, i) => {
+      for (const { name, one, unless } of SPELLED_ELSEWHERE) {
+        if (name.test(line) && !unless.test(line)) found.push(`${path.relative(root, file)}:${i + 1} (say ${one})`);
+      }
+    });
+  }
+  assert.deepEqual(found, []);
+});

@@ -20,7 +20,7 @@ import {
 } from "../helpers/index.mjs";
 import { toolCall } from "../helpers/tools.mjs";
 
-// Against explore() on each backend. The focused tools reach the same run() with their own
+// Against explore() on each runner. The focused tools reach the same run() with their own
 // description: their argv, caps, text rules and failure words are proven at that seam
 // (tools-seam.test.mjs, tools-args.test.mjs) and against the real CLI (tools-real.test.mjs).
 for (const [impl, tool] of implementations.map((i) => [i, toolCall("explore")])) {

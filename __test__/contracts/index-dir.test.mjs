@@ -64,10 +64,9 @@ for (const impl of implementations) {
       await withEnv({ CODEGRAPH_DIR: "  .cg\t", ...CITING }, async () => {
         const d = await diagnose(ws);
         assert.equal(d.ready, true, `${d.problemCode}: ${d.problem}`);
-        assert.equal(d.indexDir, path.join(ws, ".cg"));
-        assert.equal(d.indexPath, path.join(ws, ".cg"));
+        assert.deepEqual([d.hasIndex, d.indexDir], [true, path.join(ws, ".cg")]);
         const r = await explore("q", ws);
-        assert.equal(r.details.indexPath, path.join(ws, ".cg"));
+        assert.equal(r.details.indexDir, path.join(ws, ".cg"));
         assert.deepEqual(r.details.staleFiles, [{ path: "src/a.ts", state: "changed" }]);
         assert.match(r.text, /src\/a\.ts/);
       });
@@ -162,7 +161,11 @@ for (const impl of implementations) {
         dbIn(path.join(older, ".codegraph"));
         const kept = await diagnose(older);
         assert.equal(kept.ready, true, `${kept.problemCode}: ${kept.problem}`);
-        assert.equal(kept.indexPath, path.join(older, ".codegraph"), "an index built before WSL had its own is kept");
+        assert.deepEqual(
+          [kept.hasIndex, kept.indexDir],
+          [true, path.join(older, ".codegraph")],
+          "an index built before WSL had its own is kept",
+        );
 
         const both = wslWorkspace();
         dbIn(path.join(both, ".codegraph"));
@@ -174,19 +177,22 @@ for (const impl of implementations) {
         dbIn(path.join(both, ".codegraph-wsl"));
         sourceIn(both);
         const wsl = await diagnose(both);
-        assert.equal(wsl.indexPath, path.join(both, ".codegraph-wsl"));
+        assert.deepEqual([wsl.hasIndex, wsl.indexDir], [true, path.join(both, ".codegraph-wsl")]);
         const r = await withEnv(CITING, () => explore("q", both));
-        assert.equal(r.details.indexPath, path.join(both, ".codegraph-wsl"));
+        assert.equal(r.details.indexDir, path.join(both, ".codegraph-wsl"));
         assert.deepEqual(r.details.staleFiles, [{ path: "src/a.ts", state: "changed" }]);
 
         // CODEGRAPH_DIR set (trimmed): its name, with no WSL choice.
         const named = await withEnv({ CODEGRAPH_DIR: " .codegraph " }, () => diagnose(both));
-        assert.equal(named.indexPath, path.join(both, ".codegraph"));
+        assert.deepEqual([named.hasIndex, named.indexDir], [true, path.join(both, ".codegraph")]);
         // init creates the directory the CLI will open afterwards.
         const fresh = wslWorkspace();
         await run(verbCommand("init"), fresh);
         assert.ok(fs.existsSync(path.join(fresh, ".codegraph-wsl", "codegraph.db")));
-        assert.equal((await diagnose(fresh)).indexPath, path.join(fresh, ".codegraph-wsl"));
+        assert.deepEqual(((d) => [d.hasIndex, d.indexDir])(await diagnose(fresh)), [
+          true,
+          path.join(fresh, ".codegraph-wsl"),
+        ]);
       });
     });
 

@@ -50,7 +50,11 @@ for (const impl of implementations) {
       const d = await diagnose(ws);
       assert.equal(d.ready, false);
       assert.equal(d.problemCode, "CODEGRAPH_INDEX_INTERRUPTED");
-      assert.equal(d.indexPath, path.join(ws, ".codegraph"), "the index is there, only unfinished");
+      assert.deepEqual(
+        [d.hasIndex, d.indexDir],
+        [true, path.join(ws, ".codegraph")],
+        "the index is there, only unfinished",
+      );
       assert.ok(d.indexProblem.includes(lock), d.indexProblem);
       assert.match(d.remediation, /\/codegraph rebuild/);
       assert.match(d.remediation, /\/codegraph unlock/);
@@ -61,7 +65,7 @@ for (const impl of implementations) {
         assert.equal(err.code, "CODEGRAPH_INDEX_INTERRUPTED", err.message);
         assert.match(err.message, /never finished/);
         assert.match(err.remediation, /\/codegraph rebuild/);
-        assert.equal(err.details.indexPath, path.join(ws, ".codegraph"));
+        assert.equal(err.details.indexDir, path.join(ws, ".codegraph"));
         await assert.rejects(search({ name: "main" }, ws), { code: "CODEGRAPH_INDEX_INTERRUPTED" });
         assert.deepEqual(readLog(log), [], "nothing ran on the unfinished index");
         const status = await run(verbCommand("status"), ws);
@@ -174,7 +178,7 @@ describe("both runners say the same about an unfinished index", { skip: implemen
         const keys = Object.keys(err.details).filter((k) => !/^cliVersion|durationMs/.test(k));
         return {
           error: { code: err.code, message: err.message, remediation: err.remediation, keys: keys.sort() },
-          diagnosis: [d.ready, d.problemCode, d.problem, d.remediation, d.indexProblem, d.indexDir, d.indexPath],
+          diagnosis: [d.ready, d.problemCode, d.problem, d.remediation, d.indexProblem, d.indexDir, d.hasIndex],
         };
       }),
     );

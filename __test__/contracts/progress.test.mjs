@@ -1,5 +1,5 @@
 // Partial output while the CLI runs: explore()'s onProgress and the tool's onUpdate, for each
-// backend.
+// runner.
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { describe, test } from "node:test";
@@ -19,9 +19,9 @@ for (const [impl, call] of implementations.flatMap((i) => ALL_TOOLS.map((glue) =
   describe(`${impl.name}, ${call.label}`, () => {
     const pkg = impl.module;
     const explore = call.adapt(pkg);
-    // The backend's own cap, not a copy of it; a focused tool's own (lib/contract/commands.js) is smaller.
-    const backend = impl.runner === "node" ? require(impl.entry) : require("../../binding.js");
-    const maxBytes = call.caps?.maxBytes ?? backend.MAX_OUTPUT_BYTES;
+    // The runner's own cap, not a copy of it; a focused tool's own (lib/contract/commands.js) is smaller.
+    const runner = impl.runner === "node" ? require(impl.entry) : require("../../binding.js");
+    const maxBytes = call.caps?.maxBytes ?? runner.MAX_OUTPUT_BYTES;
 
     test("progress reports arrive while the CLI prints, bounded, each a prefix of the answer", async () => {
       const updates = [];

@@ -1,7 +1,7 @@
 // What the extension tells the user and the model across a session, through a Pi host: readiness
 // that follows the workspace (an index made mid-session), Pi started in a subdirectory of an
 // indexed project, the status slot, /codegraph, and messages that say what happened; for both
-// backends (the lifecycle is the glue's, but what it shows comes from each backend's diagnosis).
+// runners (the lifecycle is the glue's, but what it shows comes from each runner's diagnosis).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import fs from "node:fs";

@@ -2,7 +2,7 @@
 // deleted after the index was last written ends with one line naming them (and details.staleFiles);
 // the files Pi's own edit/write tools changed since show in the status slot, the prompt and
 // /codegraph until an index written later drops them. The fake CLI prints given answers in a temp
-// workspace whose fake index has a set mtime; both backends, through the public seams.
+// workspace whose fake index has a set mtime; both runners, through the public seams.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -226,7 +226,7 @@ for (const impl of implementations) {
       const cli = fakeCli([["stdout", "1. render (src/text.ts:7)\n"]]);
       const load =
         impl.id === "node"
-          ? `require(${JSON.stringify(path.join(root, "index.js"))}).forBackend(require(${JSON.stringify(impl.entry)}))`
+          ? `require(${JSON.stringify(path.join(root, "index.js"))}).forRunner(require(${JSON.stringify(impl.entry)}))`
           : `require(${JSON.stringify(impl.entry)})`;
       const script = `const fs = require("node:fs");
 const pkg = ${load};

@@ -25,7 +25,7 @@ function copyOfPackage(impl) {
   }
   fs.cpSync(path.join(root, "lib"), path.join(dir, "lib"), { recursive: true });
   const copy = require(path.join(dir, "index.js"));
-  return impl.id === "node" ? copy.forBackend(require(path.join(dir, "lib", "runners", "node.js"))) : copy;
+  return impl.id === "node" ? copy.forRunner(require(path.join(dir, "lib", "runners", "node.js"))) : copy;
 }
 
 const theme = plainTheme;

@@ -1,6 +1,6 @@
 // Version diagnostics (lib/contract/versions.js): the feature map against the installed CodeGraph's own
 // `--help`, supports() and versionNotice() on every kind of version text, and the notice where a
-// user and the model see it (an answer's details, diagnose(), /codegraph, doctor), both backends.
+// user and the model see it (an answer's details, diagnose(), /codegraph, doctor), both runners.
 // Never a refusal: every call here still answers.
 import assert from "node:assert/strict";
 import { execFileSync, spawnSync } from "node:child_process";

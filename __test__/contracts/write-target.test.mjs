@@ -3,7 +3,7 @@
 // a repository ships (`.codegraph -> ..`, a link to a sibling, a dangling link, a link inside, a
 // chain of relative links, a link among CodeGraph's own files) and, for uninit, a mount point or a
 // file CodeGraph does not make, with CODEGRAPH_NO_INDEX (kind notOwn) before anything starts: the
-// fake CLI is never run and the directories outside are byte-identical. For both backends.
+// fake CLI is never run and the directories outside are byte-identical. For both runners.
 import assert from "node:assert/strict";
 import { spawnSync } from "node:child_process";
 import fs from "node:fs";
@@ -269,7 +269,7 @@ for (const impl of implementations) {
     const before = snapshot(src);
     const child = `
       const m = require(${JSON.stringify(path.join(root, "index.js"))});
-      const api = ${impl.id === "native" ? "m" : `m.forBackend(require(${JSON.stringify(path.join(root, "lib", "runners", "node.js"))}))`};
+      const api = ${impl.id === "native" ? "m" : `m.forRunner(require(${JSON.stringify(path.join(root, "lib", "runners", "node.js"))}))`};
       const { verbCommand } = require(${JSON.stringify(path.join(root, "lib", "contract", "verbs.js"))});
       api.diagnose(${JSON.stringify(ws)}).then((d) =>
         api.run(verbCommand("uninit"), ${JSON.stringify(ws)}).then(

@@ -15,22 +15,22 @@ import { cliBin, indexedWorkspace } from "../helpers/real-cli.mjs";
 import { runnerOf } from "../helpers/recording.mjs";
 
 const require = createRequire(import.meta.url);
-const { forBackend } = require("../../index.js");
+const { forRunner } = require("../../index.js");
 const { LIMIT_NAMES } = require("../../lib/contract/limits.js");
 
 /** The glue over `id`'s runner with `outlineSource` (INTERFACES.md) answered by `outline(request)`. */
 function withOutline(id, outline) {
-  const backend = runnerOf(id);
+  const runner = runnerOf(id);
   const stub = {
-    runCommand: (...a) => backend.runCommand(...a),
-    scanSource: (...a) => backend.scanSource(...a),
+    runCommand: (...a) => runner.runCommand(...a),
+    scanSource: (...a) => runner.scanSource(...a),
     outlineSource: async (_dir, request) => outline(request),
-    diagnose: (...a) => backend.diagnose(...a),
-    releaseFullOutputs: (paths) => backend.releaseFullOutputs(paths),
-    runnerInfo: () => backend.runnerInfo(),
+    diagnose: (...a) => runner.diagnose(...a),
+    releaseFullOutputs: (paths) => runner.releaseFullOutputs(paths),
+    runnerInfo: () => runner.runnerInfo(),
   };
-  for (const name of LIMIT_NAMES) stub[name] = backend[name];
-  return forBackend(stub);
+  for (const name of LIMIT_NAMES) stub[name] = runner[name];
+  return forRunner(stub);
 }
 
 const originalPath = process.env.PATH;

@@ -14,7 +14,7 @@ import { fakeBinDir, makeWorkspace, tempDir, withEnv } from "../helpers/index.mj
 import { recording, runnerOf } from "../helpers/recording.mjs";
 
 const require = createRequire(import.meta.url);
-const { forBackend } = require("../../index.js");
+const { forRunner } = require("../../index.js");
 const { LIMIT_NAMES } = require("../../lib/contract/limits.js");
 
 const node = (name, filePath, startLine, kind = "function") => ({
@@ -275,7 +275,7 @@ for (const impl of implementations) {
       // The runner with its outlineSource (the text step reads the body's lines by it), its commands recorded.
       const base = runnerOf(impl.id);
       const seen = [];
-      const withOutline = forBackend({
+      const withOutline = forRunner({
         ...Object.fromEntries(LIMIT_NAMES.map((n) => [n, base[n]])),
         runCommand(command, cwd, signal, options) {
           seen.push({ command });
@@ -298,7 +298,7 @@ for (const impl of implementations) {
 
     test("a from the index lacks (inside a Rust macro block; a re-export far into a large file): the path from its source body or the name it gives, the hop a text match; a call in a function given to a call, through what it is given to", async () => {
       const base = runnerOf(impl.id); // with its scanSource and outlineSource
-      const glue = forBackend({
+      const glue = forRunner({
         ...Object.fromEntries(LIMIT_NAMES.map((n) => [n, base[n]])),
         ...Object.fromEntries(
           ["runCommand", "scanSource", "outlineSource", "diagnose", "releaseFullOutputs", "runnerInfo"].map((n) => [

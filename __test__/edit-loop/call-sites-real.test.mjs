@@ -138,7 +138,7 @@ before(() => {
 
 for (const [runner, api] of [
   ["the loaded runner", pkg],
-  ["the node runner", pkg.forBackend(nodeRunner)],
+  ["the node runner", pkg.forRunner(nodeRunner)],
 ]) {
   describe(`what the graph lacks, found in the source (${runner})`, () => {
     test("a call inside a Rust macro block: callers and impact name it, its function and why", async () => {

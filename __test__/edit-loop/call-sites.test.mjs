@@ -227,12 +227,12 @@ test("a cut answer: nothing is claimed of what the model does not see", async ()
 
 test("a search a bound cut says so and how far it read, found something or not; so does a not-found one", async () => {
   const ws = workspace({ "pkg/core.py": PYTHON });
-  const { nativeBackend } = createRequire(import.meta.url)("../../lib/runners/native.js");
+  const { nativeRunner } = createRequire(import.meta.url)("../../lib/runners/native.js");
   // The runner's scan as it reports a tree past its file bound (__test__/answers/source-scan.test.mjs holds the bound itself).
-  const cut = pkg.forBackend({
-    ...nativeBackend,
+  const cut = pkg.forRunner({
+    ...nativeRunner,
     scanSource: async (...args) => ({
-      ...(await nativeBackend.scanSource(...args)),
+      ...(await nativeRunner.scanSource(...args)),
       stopped: "files",
       filesScanned: 20000,
     }),

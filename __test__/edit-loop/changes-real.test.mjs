@@ -1,11 +1,11 @@
-// codegraph_changes against the real, pinned CodeGraph CLI and the real git, on each backend,
+// codegraph_changes against the real, pinned CodeGraph CLI and the real git, on each runner,
 // through the exported changes() and through the registered tool and `/codegraph changes`: a change
 // in a symbol whose file a test depends on (affected names the test), a change outside git (the
 // files written since the index), an index older than the change (said, with a text search for the
 // changed names, each caller's place in its definition where the graph has no dependent), git
 // missing (and one planted in the workspace never run), and a failing git. A file's tests: those
 // that hold a dependent first, and one named like it that affected cannot list, said by name only.
-// The outline is the backend's own `outlineSource`.
+// The outline is the runner's own `outlineSource`.
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
@@ -17,20 +17,20 @@ import { root, tempDir, withEnv } from "../helpers/index.mjs";
 import { hostWith, recordingUi, runCommand } from "../helpers/pi-host.mjs";
 
 const require = createRequire(import.meta.url);
-const { forBackend } = require(path.join(root, "index.js"));
+const { forRunner } = require(path.join(root, "index.js"));
 const realCli = path.join(root, "node_modules", ".bin", "codegraph");
 const cliMissing = fs.existsSync(realCli) ? false : "the pinned CodeGraph CLI is not installed";
-const backends = {
-  native: () => require(path.join(root, "lib", "runners", "native.js")).nativeBackend,
+const runners = {
+  native: () => require(path.join(root, "lib", "runners", "native.js")).nativeRunner,
   node: () => require(path.join(root, "lib", "runners", "node.js")),
 };
 
-/** The glue over `impl`'s backend (its own git runner and outline). */
+/** The glue over `impl`'s runner (its own git runner and outline). */
 function glueFor(impl) {
-  const backend = backends[impl.runner]();
-  assert.equal(typeof backend.outlineSource, "function");
-  assert.equal(typeof backend.runGit, "function");
-  return forBackend(backend);
+  const runner = runners[impl.runner]();
+  assert.equal(typeof runner.outlineSource, "function");
+  assert.equal(typeof runner.runGit, "function");
+  return forRunner(runner);
 }
 
 const FILES = {

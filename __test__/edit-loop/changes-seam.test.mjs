@@ -65,8 +65,8 @@ const { parseDiff, parseFileList, isIndexedLanguage } = lib("api", "git-diff.js"
 const { touchedDefinitions, impactOf, testsOf } = lib("api", "changed-symbols.js");
 const { changesFacts } = lib("api", "changes.js");
 const { changesText } = lib("words", "changes.js");
-const backends = {
-  native: () => lib("runners", "native.js").nativeBackend,
+const runners = {
+  native: () => lib("runners", "native.js").nativeRunner,
   node: () => lib("runners", "node.js"),
 };
 
@@ -86,7 +86,7 @@ process.stdout.write(${JSON.stringify(out)});
 
 for (const impl of implementations) {
   describe(`${impl.name}: git as a child`, () => {
-    const backend = backends[impl.runner]();
+    const runner = runners[impl.runner]();
 
     test("the safety settings come first, diff's after it; the workspace is cwd; the environment is quiet and C", async () => {
       const ws = tempDir("pi-codegraph-ws-");
@@ -96,7 +96,7 @@ for (const impl of implementations) {
         PATH: `${git.dir}:/usr/bin:/bin`,
         GIT_CONFIG_PARAMETERS: "'core.pager=evil'",
       };
-      const r = await withEnv(env, () => backend.runGit(diffHeadCommand(), ws));
+      const r = await withEnv(env, () => runner.runGit(diffHeadCommand(), ws));
       assert.equal(r.text, "diff --git a/x.ts b/x.ts\n");
       assert.equal(r.truncated, false);
       const seen = git.read();
@@ -132,7 +132,7 @@ for (const impl of implementations) {
         [{ ...described, timeoutMs: 60_001 }, "timeoutMs"],
         [{ ...described, timeoutMs: "10" }, "timeoutMs"],
       ]) {
-        await assert.rejects(backend.runGit(bad, ws), (err) => {
+        await assert.rejects(runner.runGit(bad, ws), (err) => {
           assert.equal(err.code, "CODEGRAPH_GIT");
           assert.deepEqual(err.facts.reason, { is: "invalid", problem: { is: problem } }, JSON.stringify(bad));
           return true;
@@ -142,7 +142,7 @@ for (const impl of implementations) {
       const inside = path.join(ws, "bin");
       fs.cpSync(planted.dir, inside, { recursive: true });
       await withEnv({ PATH: inside }, () =>
-        assert.rejects(backend.runGit(headCommand(), ws), (err) => {
+        assert.rejects(runner.runGit(headCommand(), ws), (err) => {
           assert.equal(err.code, "CODEGRAPH_GIT");
           assert.deepEqual(err.facts.reason, { is: "notFound", skipped: path.join(inside, "git") });
           return true;
@@ -159,7 +159,7 @@ for (const impl of implementations) {
       );
       const ws = tempDir("pi-codegraph-ws-");
       await withEnv({ PATH: `${dir}:/usr/bin:/bin` }, () =>
-        assert.rejects(backend.runGit(untrackedCommand(), ws), (err) => {
+        assert.rejects(runner.runGit(untrackedCommand(), ws), (err) => {
           assert.deepEqual(
             [err.code, err.facts.subcommand, err.facts.reason],
             ["CODEGRAPH_GIT", "ls-files", { is: "notRepository" }],
@@ -535,7 +535,7 @@ describe("the composition over stand-ins", () => {
   });
 
   test("the arguments: none, or depth 1–4; anything else is refused before any run", async () => {
-    const glue = require(path.join(root, "index.js")).forBackend({
+    const glue = require(path.join(root, "index.js")).forRunner({
       runCommand: async () => assert.fail("nothing runs"),
       diagnose: async () => ({}),
       runGit: async () => assert.fail("nothing runs"),

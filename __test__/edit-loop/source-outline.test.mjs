@@ -1,5 +1,5 @@
-// The runners' outline of source files (`outlineSource`: crates/core/src/source_outline.rs and its
-// twin lib/runners/node/source-outline.js) through the backend seam: the same outline from both
+// The runners' outline of source files (`outlineSource`: crates/core/src/source_outline.rs, native and
+// WebAssembly) through the runner seam: the same outline from both
 // for the shared corpus (__test__/corpora/outline.json: comments, strings, docstrings, templates,
 // macro_rules! templates, blocks that end by braces or indentation), each file opened with the
 // workspace's rules (never through a link, regular files only), and each bound said.
@@ -13,11 +13,11 @@ import { readCorpus } from "../helpers/corpus.mjs";
 import { root } from "../helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
-const { nativeBackend } = require(path.join(root, "lib/runners/native.js"));
+const { nativeRunner } = require(path.join(root, "lib/runners/native.js"));
 const nodeRunner = require(path.join(root, "lib/runners/node.js"));
 
 const runners = [
-  ["native addon", (cwd, request, signal) => nativeBackend.outlineSource(cwd, request, signal)],
+  ["native addon", (cwd, request, signal) => nativeRunner.outlineSource(cwd, request, signal)],
   ["node runner", (cwd, request, signal) => nodeRunner.outlineSource(cwd, request, signal)],
 ];
 const { cases } = readCorpus("outline.json");
@@ -97,7 +97,7 @@ test("a scan's match carries the file's true line count, the outline's own", asy
   };
   const dir = tree(files);
   for (const [runner, outline] of runners) {
-    const scan = runner === "native addon" ? nativeBackend.scanSource : nodeRunner.scanSource;
+    const scan = runner === "native addon" ? nativeRunner.scanSource : nodeRunner.scanSource;
     const found = await scan(dir, definitionScan(["spot"]));
     const outlined = await outline(dir, { paths: Object.keys(files) });
     assert.deepEqual(

@@ -10,7 +10,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { expectError, fakeCli, makeWorkspace, tempDir } from "../helpers/index.mjs";
 import { assertNothingLeft, ROOT_USER, runNode, waitFor } from "../helpers/processes.mjs";
-import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, saved, useFaultsSuite } from "./suite.mjs";
 
 useFaultsSuite();
 
@@ -32,7 +32,7 @@ function sharedWorkspace() {
   return { parent, ws };
 }
 
-eachBackend("the workspace vanishes, or only access fails", ({ exploreWith, callee }) => {
+eachRunner("the workspace vanishes, or only access fails", ({ exploreWith, callee }) => {
   for (const how of ["deleted", "renamed"]) {
     test(`${how} while the CLI runs, which then fails: CODEGRAPH_WORKSPACE, not the CLI's exit`, async () => {
       const ws = makeWorkspace();

@@ -13,7 +13,7 @@ import { assertStableError, fakeCli, makeWorkspace, tempDir } from "../helpers/i
 import { hostWith, plainTheme, renderText } from "../helpers/pi-host.mjs";
 import { waitFor } from "../helpers/processes.mjs";
 import { recording, runnerOf } from "../helpers/recording.mjs";
-import { backends, eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, runners, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
@@ -68,12 +68,12 @@ const settled = (promise) => {
   return outcome;
 };
 
-// Parallel calls that wait on one another, both backends. The queue is run()'s, through explore;
+// Parallel calls that wait on one another, both runners. The queue is run()'s, through explore;
 // a focused tool (search) reaches the same run() (tools-seam.test.mjs) and runs here only what its
 // registered tool adds: its cancelled call's words and its progress row (\`ownTool\` below).
-eachBackend(
+eachRunner(
   "parallel calls on one index",
-  ({ explore, tool: call }, backend) => {
+  ({ explore, tool: call }, runner) => {
     // The registered tool of this row (explore's, or the focused tool) and its arguments for `q`.
     const toolName = call.focused ? call.id : "codegraph_explore";
     const paramsOf = (q) => (call.focused ? call.params(q) : { request: q });
@@ -252,7 +252,7 @@ eachBackend(
       async () => {
         // Printed after the first progress interval (250 ms), so that a progress update carries it.
         const partial = fakeCli([["sleep", 300], ["stdout", "## Partial section\nFirst finding\n"], ["hang"]]);
-        const host = await hostWith(backend.module, "partial");
+        const host = await hostWith(runner.module, "partial");
         await withLimit(partial, 2, async () => {
           await host.startSession({ cwd: suite.ws });
           const tool = host.registry.find((t) => t.name === toolName);
@@ -296,7 +296,7 @@ eachBackend(
 
     ownTool("Pi's progress row shows a waiting call's place in the queue", async () => {
       const cli = gatedCli();
-      const host = await hostWith(backend.module, "queue-row");
+      const host = await hostWith(runner.module, "queue-row");
       await withLimit(cli, 1, async () => {
         await host.startSession({ cwd: suite.ws });
         const tool = host.registry.find((t) => t.name === toolName);
@@ -364,18 +364,18 @@ test("through the registered tool, a CLI that prints part of an answer and then 
   const fake = fakeCli([["stdout", "## Flow\n1. checkout (src/shop.ts:3)\n"], ["hang"]]);
   await withLimit(fake, 4, () =>
     Promise.all(
-      backends.map(async (backend) => {
-        const { glue, seen } = recording(runnerOf(backend.id), {
+      runners.map(async (runner) => {
+        const { glue, seen } = recording(runnerOf(runner.id), {
           options: (given) => ({ ...given, timeoutMs: 1000 }),
         });
-        const host = await hostWith(glue, `timeout-${backend.id}`);
+        const host = await hostWith(glue, `timeout-${runner.id}`);
         await host.startSession({ cwd: suite.ws });
         const tool = host.registry.find((t) => t.name === "codegraph_explore");
         const { error } = await settled(tool.execute("t1", { request: "q" }, undefined, () => {}, { cwd: suite.ws }));
-        assert.equal(seen.length, 1, `${backend.id}: one run`);
+        assert.equal(seen.length, 1, `${runner.id}: one run`);
         const [{ command, options }] = seen;
-        assert.equal(options?.timeoutMs ?? command.timeoutMs, 30000, `${backend.id}: the tool's budget is 30 s`);
-        assert.ok(error, `${backend.id}: the call fails`);
+        assert.equal(options?.timeoutMs ?? command.timeoutMs, 30000, `${runner.id}: the tool's budget is 30 s`);
+        assert.ok(error, `${runner.id}: the call fails`);
         assert.equal(error.code, "CODEGRAPH_TIMEOUT");
         const [headline, remediation] = error.message.split("\n");
         assert.match(

@@ -6,7 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { expectError, expectResult, fakeCli, tempDir } from "../helpers/index.mjs";
 import { assertNothingLeft } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const HUNDRED_MB = 100 * 1024 * 1024;
@@ -19,7 +19,7 @@ const hasControl = (text) =>
 
 // Through explore, the contract's caps; each focused tool's own caps, cut while streaming on both
 // runners, and its 300-character text limit: tools-seam.test.mjs.
-eachBackend("the caps", ({ exploreWith, releaseFullOutputs }) => {
+eachRunner("the caps", ({ exploreWith, releaseFullOutputs }) => {
   const caps = { maxBytes: 51200, maxLines: 2000 };
   test("prints 100 MB of stderr then fails: a tail of at most 4 KB ending with the last bytes, promptly", async () => {
     const fake = fakeCli([

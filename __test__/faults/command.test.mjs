@@ -1,5 +1,5 @@
 // A CodeGraph command is data: a command the runner has never seen is one description, defined
-// here in the test, and every guarantee explore has holds for it on both backends: the exact
+// here in the test, and every guarantee explore has holds for it on both runners: the exact
 // argv (options as --name=value, the user's text after --), the command's own caps with marker and
 // full-output file, its timeout, cancel, nothing left running; a malformed description is a coded
 // rejection and nothing starts.
@@ -11,7 +11,7 @@ import path from "node:path";
 import { afterEach, test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace, root, tempDir, withEnv } from "../helpers/index.mjs";
 import { assertNothingLeft, cleanup, isAlive, waitFor } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const { codegraphCommand } = createRequire(import.meta.url)(path.join(root, "lib", "contract", "commands.js"));
 const suite = useFaultsSuite();
@@ -31,11 +31,11 @@ const callers = (symbol) => codegraphCommand("callers", { options: { limit: 3 },
 const holders = [];
 afterEach(() => cleanup(...holders.splice(0)));
 
-// Runs command descriptions through run() itself, no tool's call: once per backend (its `explore` row).
-eachBackend(
+// Runs command descriptions through run() itself, no tool's call: once per runner (its `explore` row).
+eachRunner(
   "a command is data",
-  (_calls, backend) => {
-    const { run } = backend.module;
+  (_calls, runner) => {
+    const { run } = runner.module;
     const runWith = async (bin, command, cwd, signal, options) => {
       const started = Date.now();
       const outcome = await withEnv({ PI_CODEGRAPH_BIN: bin }, () =>
@@ -84,7 +84,7 @@ eachBackend(
       assert.equal(d.totalBytes, 300 * 100);
       assert.match(result.text, /\[Output truncated by (bytes|lines): showing \d+ of 300 lines/);
       assert.equal(fs.readFileSync(d.fullOutputPath, "utf8"), line.repeat(300));
-      backend.module.releaseFullOutputs([d.fullOutputPath]);
+      runner.module.releaseFullOutputs([d.fullOutputPath]);
     });
 
     test("its timeout (the description's, or options.timeoutMs) stops the whole tree: CODEGRAPH_TIMEOUT", async () => {

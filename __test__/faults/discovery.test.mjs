@@ -17,13 +17,13 @@ import {
 } from "../helpers/index.mjs";
 import { assertNothingLeft } from "../helpers/processes.mjs";
 import { runnerOf } from "../helpers/recording.mjs";
-import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, saved, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
-eachBackend("discovery", ({ explore, exploreWith, diagnose }, backend) => {
+eachRunner("discovery", ({ explore, exploreWith, diagnose }, impl) => {
   test("none on PATH: the CLI installed beside the package runs (said by diagnose); one inside the workspace only when allowed", async () => {
-    const runner = runnerOf(backend.id);
+    const runner = runnerOf(impl.id);
     const fake = fakeCli([["stdout", "BESIDE\n"]]);
     const empty = { PATH: tempDir("pi-codegraph-faults-bin-") };
     try {

@@ -1,5 +1,5 @@
-// Where a call's time went, as both backends report it in `details`: `durationMs` (the whole
-// backend call), `lockWaitMs` (waiting for a CodeGraph writer before the run) and `runMs` (the CLI
+// Where a call's time went, as both runners report it in `details`: `durationMs` (the whole
+// runner call), `lockWaitMs` (waiting for a CodeGraph writer before the run) and `runMs` (the CLI
 // run itself), with durationMs >= lockWaitMs + runMs; on a failure each as far as the call got.
 // On CODEGRAPH_TIMEOUT, `writerSeen` names the CodeGraph writer active on the index at that moment.
 import assert from "node:assert/strict";
@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace } from "../helpers/index.mjs";
 import { cleanup, killAndReap, waitFor } from "../helpers/processes.mjs";
-import { backends, eachBackend, forBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, forRunner, runners, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
@@ -29,13 +29,13 @@ const lockOf = (ws) => path.join(ws, ".codegraph", "codegraph.lock");
 function assertTimes(d, outcomeMs) {
   for (const k of ["durationMs", "lockWaitMs", "runMs"]) assert.ok(Number.isInteger(d[k]) && d[k] >= 0, `${k} ${d[k]}`);
   assert.ok(d.durationMs >= d.lockWaitMs + d.runMs, `durationMs ${d.durationMs} < ${d.lockWaitMs} + ${d.runMs}`);
-  // The backend call lies within what the test timed around it (Date.now(): whole ms).
+  // The runner call lies within what the test timed around it (Date.now(): whole ms).
   assert.ok(d.durationMs <= outcomeMs + 1, `durationMs ${d.durationMs} > the ${outcomeMs} ms the test saw`);
 }
 
 // Each test waits out timeouts and sleeps: through explore (the default);
-// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
-eachBackend(
+// the focused tools reach the same run() (tools-seam.test.mjs), both runners.
+eachRunner(
   "where a call's time went",
   ({ exploreWith }) => {
     test("no writer: lockWaitMs 0, the run is part of the call", async () => {
@@ -162,8 +162,8 @@ eachBackend(
   { tools: ["explore"] },
 );
 
-test("both backends report the same times and writers", {
-  skip: backends.length !== 2 && "needs both backends",
+test("both runners report the same times and writers", {
+  skip: runners.length !== 2 && "needs both runners",
 }, async () => {
   const timeoutWs = makeWorkspace();
   const cases = {
@@ -173,8 +173,8 @@ test("both backends report the same times and writers", {
     timeout: [fakeCli([["stdout", "partial"], ["hang"]]).file, "q", timeoutWs, null, { timeoutMs: 400 }],
   };
   const seen = [];
-  for (const backend of backends) {
-    const { exploreWith } = forBackend(backend);
+  for (const runner of runners) {
+    const { exploreWith } = forRunner(runner);
     const shapes = {};
     for (const [label, args] of Object.entries(cases)) {
       const { value, error } = await exploreWith(...args);

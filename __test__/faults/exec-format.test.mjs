@@ -1,11 +1,11 @@
-// An executable the kernel will not run itself (ENOEXEC) is CODEGRAPH_SPAWN on both backends:
+// An executable the kernel will not run itself (ENOEXEC) is CODEGRAPH_SPAWN on both runners:
 // libuv would hand it to /bin/sh, which reads it as shell commands; the addon never does.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { expectError, tempDir } from "../helpers/index.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
@@ -34,7 +34,7 @@ function planted(content) {
 }
 const shellLine = (ran) => `\necho RAN > ${ran}\n`;
 
-eachBackend("executables the kernel will not run", ({ exploreWith }) => {
+eachRunner("executables the kernel will not run", ({ exploreWith }) => {
   const cases = {
     "a script-less garbage header": (ran) => Buffer.concat([Buffer.from([0, 1, 2, 3]), Buffer.from(shellLine(ran))]),
     "an ELF for another CPU (s390x)": (ran) => elf(22, { tail: shellLine(ran) }),

@@ -1,5 +1,5 @@
 // The exit-classification corpus (__test__/corpora/exit.json, which the core's classifier test
-// crates/core/src/command_run/exit_corpus.rs runs too), through explore() of each backend: the fake
+// crates/core/src/command_run/exit_corpus.rs runs too), through explore() of each runner: the fake
 // CLI prints the case's bytes, changes the state it names and ends as it says; the result must
 // carry the case's code and facts.
 import assert from "node:assert/strict";
@@ -7,7 +7,7 @@ import os from "node:os";
 import { test } from "node:test";
 import { bytesOf, readCorpus } from "../helpers/corpus.mjs";
 import { expectError, expectResult, fakeCli, makeWorkspace } from "../helpers/index.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const { cases } = readCorpus("exit.json");
@@ -31,7 +31,7 @@ function assertKept(expect, text) {
     assert.ok(!text.includes(expect.omits), `${JSON.stringify(expect.omits)} not in ${JSON.stringify(text)}`);
 }
 
-eachBackend("the exit-classification corpus", ({ exploreWith }) => {
+eachRunner("the exit-classification corpus", ({ exploreWith }) => {
   for (const c of cases) {
     test(c.name, async () => {
       const { expect } = c;

@@ -3,11 +3,11 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { expectError, fakeCli, shellFake } from "../helpers/index.mjs";
 import { assertNothingLeft } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
-eachBackend("the CLI fails", ({ exploreWith }) => {
+eachRunner("the CLI fails", ({ exploreWith }) => {
   test("exits non-zero with no output: CODEGRAPH_EXIT with the exit code", async () => {
     const fake = fakeCli([["exit", 7]]);
     const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_EXIT");

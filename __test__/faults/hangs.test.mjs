@@ -17,7 +17,7 @@ import {
   withEnv,
 } from "../helpers/index.mjs";
 import { assertNothingLeft, isAlive, processesDie, runNode, waitFor } from "../helpers/processes.mjs";
-import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, saved, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const require = createRequire(import.meta.url);
@@ -25,12 +25,12 @@ const nodeRunner = require(path.join(root, "lib/runners/node.js"));
 const { sourceChangesRequest } = require(path.join(root, "lib/contract/source-changes.js"));
 
 // Timeouts dominate this topic: through explore (the default);
-// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
-eachBackend(
+// the focused tools reach the same run() (tools-seam.test.mjs), both runners.
+eachRunner(
   "hangs",
-  ({ exploreWith, diagnose, callee }, backend) => {
+  ({ exploreWith, diagnose, callee }, runner) => {
     test("a walk of a large tree in flight never holds up a run's checks: the explore answers first", {
-      skip: backend.id !== "node" && "the addon's checks run on its blocking pool, never queued behind a walk",
+      skip: runner.id !== "node" && "the addon's checks run on its blocking pool, never queued behind a walk",
     }, async () => {
       // 40,000 files walked with a long budget: the walk takes many times what an explore takes
       // (both warm). The checks run in a worker of their own, not behind the walk.

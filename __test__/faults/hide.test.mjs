@@ -6,7 +6,7 @@ import { test } from "node:test";
 import { expectResult, fakeCli } from "../helpers/index.mjs";
 import { hostWith } from "../helpers/pi-host.mjs";
 import { assertNothingLeft } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const ESC = "\x1b";
@@ -19,7 +19,7 @@ const hasControl = (text) =>
 /** A fake that prints `bytes` (a Buffer or string) on stdout and exits 0. */
 const printing = (bytes) => fakeCli([["stdoutBase64", Buffer.from(bytes).toString("base64")]]);
 
-eachBackend("never hides text", ({ exploreWith, releaseFullOutputs }, backend) => {
+eachRunner("never hides text", ({ exploreWith, releaseFullOutputs }, runner) => {
   test("prints invalid UTF-8 and NUL bytes: a normal result with U+FFFD, NUL dropped, the rest intact", async () => {
     const raw = Buffer.concat([
       Buffer.from("before"),
@@ -99,7 +99,7 @@ eachBackend("never hides text", ({ exploreWith, releaseFullOutputs }, backend) =
   });
 
   test("renderCall shows the model's request cleaned: no title, clipboard or clear-screen reaches the terminal", async () => {
-    const host = await hostWith(backend.module, "render");
+    const host = await hostWith(runner.module, "render");
     await host.startSession({ cwd: suite.ws });
     const [tool] = host.registry;
     const theme = { fg: (_c, t) => t, bold: (t) => t };

@@ -8,7 +8,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
 import { assertNothingLeft, runNode } from "../helpers/processes.mjs";
-import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, saved, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
@@ -22,7 +22,7 @@ function workspaceWithDb(make) {
 const mkfifo = (p) => execFileSync("mkfifo", [p], { env: { PATH: saved.PATH } });
 const mustNotRun = () => fakeCli([["stdout", "must not run\n"]]);
 
-eachBackend("never hangs, never touches the host's stdin", ({ exploreWith, diagnose, glue, callee }) => {
+eachRunner("never hangs, never touches the host's stdin", ({ exploreWith, diagnose, glue, callee }) => {
   const special = {
     "a FIFO": (p) => mkfifo(p),
     "a symlink to a FIFO": (p) => {
@@ -110,7 +110,7 @@ process.stdin.on("end", () => process.stdout.write(JSON.stringify({ d: d.problem
   });
 });
 
-eachBackend("whose index", ({ exploreWith, diagnose }) => {
+eachRunner("whose index", ({ exploreWith, diagnose }) => {
   test(".codegraph symlinked to another project's index: refused unless opted in, and details name it", async () => {
     const other = makeWorkspace();
     const linked = makeWorkspace({ index: false });
@@ -122,7 +122,7 @@ eachBackend("whose index", ({ exploreWith, diagnose }) => {
     const ok = expectResult(
       await exploreWith(fake.file, "q", linked, null, {}, { PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX: "1" }),
     );
-    assert.equal(ok.details.indexPath, path.join(linked, ".codegraph"));
+    assert.equal(ok.details.indexDir, path.join(linked, ".codegraph"));
     assert.equal(ok.details.indexResolved, path.join(other, ".codegraph"));
     const d = await withEnv({ PI_CODEGRAPH_BIN: fake.file, PI_CODEGRAPH_ALLOW_EXTERNAL_INDEX: "1" }, () =>
       diagnose(linked),
@@ -159,6 +159,6 @@ eachBackend("whose index", ({ exploreWith, diagnose }) => {
     const err = expectError(await exploreWith(fake.file, "q", suite.ws), "CODEGRAPH_NO_INDEX");
     assert.match(err.message, /cannot use .*codegraph\.db as an index/);
     assert.match(err.remediation, /^Move or delete /);
-    assert.equal(err.details.indexPath, path.join(suite.ws, ".codegraph"));
+    assert.equal(err.details.indexDir, path.join(suite.ws, ".codegraph"));
   });
 });

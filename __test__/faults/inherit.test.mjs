@@ -9,7 +9,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { expectResult, fakeCli, makeWorkspace, shellFake, tempDir, withEnv } from "../helpers/index.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 useFaultsSuite();
 
@@ -27,7 +27,7 @@ function plantedWorkspace(name, dirs) {
 /** The JSON line the fake's `env` step printed. */
 const printedEnv = (text) => JSON.parse(text.split("\n").find((l) => l.startsWith("{")));
 
-eachBackend("what the child inherits", ({ explore, diagnose, callee }, backend) => {
+eachRunner("what the child inherits", ({ explore, diagnose, callee }, runner) => {
   test("a program planted in <workspace>/node_modules/.bin never runs (PATH as `npm run` sets it)", async () => {
     const { ws, ran } = plantedWorkspace("dirname", ["node_modules/.bin"]);
     const fake = fakeCli([
@@ -274,6 +274,6 @@ eachBackend("what the child inherits", ({ explore, diagnose, callee }, backend) 
       ["-c", 'PI_CG_BYTES="$(printf "a\\377b")" exec "$0" -e "$1"', process.execPath, script],
       { env: { ...process.env, PI_CODEGRAPH_BIN: fake.file }, encoding: "utf8", timeout: 20000 },
     );
-    assert.match(r.stdout, backend.runner === "node" ? /61 ef bf bd 62/ : /61 ff 62/, r.stdout + r.stderr);
+    assert.match(r.stdout, runner.runner === "node" ? /61 ef bf bd 62/ : /61 ff 62/, r.stdout + r.stderr);
   });
 });

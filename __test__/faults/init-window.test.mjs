@@ -8,7 +8,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 useFaultsSuite();
 
@@ -26,7 +26,7 @@ function workspaceWithDb(pages, bytes = sqliteDb(pages)) {
   return ws;
 }
 
-eachBackend("the index while `codegraph init` creates it, before its lock", ({ exploreWith, diagnose }) => {
+eachRunner("the index while `codegraph init` creates it, before its lock", ({ exploreWith, diagnose }) => {
   test("a database only started (its first page, no lock yet): CODEGRAPH_INDEX_BUSY, the CLI never ran", async () => {
     const ws = workspaceWithDb(1);
     const ran = path.join(tempDir(), "ran");

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
 import { hostWith } from "../helpers/pi-host.mjs";
 import { runNode } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const b64 = (text) => Buffer.from(text).toString("base64");
@@ -42,7 +42,7 @@ const secrets = {
   ],
 };
 
-eachBackend("never leaks", ({ exploreWith, releaseFullOutputs, callee }, backend) => {
+eachRunner("never leaks", ({ exploreWith, releaseFullOutputs, callee }, runner) => {
   test("secrets in the stderr tail: every form masked, the rest of the line kept", async () => {
     const lines = Object.values(secrets).map(([line]) => line);
     const stderr = `${lines.join("\n")}\nplain diagnostic line\n`;
@@ -123,7 +123,7 @@ eachBackend("never leaks", ({ exploreWith, releaseFullOutputs, callee }, backend
   test("two Pi sessions in one process: one session's shutdown keeps the other's files", async () => {
     const fake = fakeCli([["stdout", "y\n".repeat(2500)]]);
     const open = async () => {
-      const host = await hostWith(backend.module, "s");
+      const host = await hostWith(runner.module, "s");
       await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
       const result = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () =>
         host.registry[0].execute("c", { request: "q" }, undefined, undefined, { cwd: suite.ws }),
@@ -145,7 +145,7 @@ eachBackend("never leaks", ({ exploreWith, releaseFullOutputs, callee }, backend
       ["stdout", "w\n".repeat(2500)],
       ["waitFile", gate],
     ]);
-    const host = await hostWith(backend.module, "s");
+    const host = await hostWith(runner.module, "s");
     await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
     const running = withEnv({ PI_CODEGRAPH_BIN: fake.file }, () =>
       host.registry[0].execute("c", { request: "q" }, undefined, undefined, { cwd: suite.ws }),

@@ -10,7 +10,7 @@ import path from "node:path";
 import { afterEach, test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace } from "../helpers/index.mjs";
 import { procStat, runNode, waitFor } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 useFaultsSuite();
 
@@ -57,8 +57,8 @@ function holder() {
 }
 
 // Each test starts a host as another user: through explore (the default);
-// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
-eachBackend(
+// the focused tools reach the same run() (tools-seam.test.mjs), both runners.
+eachRunner(
   "lock files judged as CodeGraph judges them",
   ({ exploreWith, callee }) => {
     const answering = () => {

@@ -6,7 +6,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { fakeCli, tempDir } from "../helpers/index.mjs";
 import { assertNothingLeft, runNode } from "../helpers/processes.mjs";
-import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, saved, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const systemEnv = { ...process.env, PATH: saved.PATH };
@@ -14,7 +14,7 @@ const strace = spawnSync("strace", ["-V"], { encoding: "utf8", env: systemEnv })
 const straceMissing =
   strace.error || strace.status !== 0 ? "strace is not installed (apt-get install -y strace)" : false;
 
-eachBackend("the network", ({ callee }) => {
+eachRunner("the network", ({ callee }) => {
   test("one explore opens no AF_INET/AF_INET6 socket (strace -f)", { skip: straceMissing }, async (t) => {
     const fake = fakeCli([["stdout", "offline answer\n"]]);
     const trace = path.join(tempDir("pi-codegraph-faults-strace-"), "trace.txt");

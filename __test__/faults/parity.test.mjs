@@ -1,4 +1,4 @@
-// Parity: the two backends keep the same promises in the same words. For each case both give the
+// Parity: the two runners keep the same promises in the same words. For each case both give the
 // same code, message, remediation and details fields (durations, file names and the racy
 // version fields normalised), so an edit to one that the other lacks shows here.
 import assert from "node:assert/strict";
@@ -9,7 +9,7 @@ import path from "node:path";
 import { after, before, test } from "node:test";
 import { fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
 import { cleanup } from "../helpers/processes.mjs";
-import { backends, onQuietMachine, saved, toolCall, useFaultsSuite } from "./suite.mjs";
+import { onQuietMachine, runners, saved, toolCall, useFaultsSuite } from "./suite.mjs";
 
 const require = createRequire(import.meta.url);
 const { versionNotice } = require("../../lib/words/versions.js");
@@ -26,7 +26,7 @@ before(() => {
   fs.writeFileSync(path.join(busy, ".codegraph", "codegraph.lock"), String(writer.pid));
 });
 const suite = useFaultsSuite();
-const both = backends.length === 2 ? false : "needs both backends (PI_CODEGRAPH_IMPL picks one)";
+const both = runners.length === 2 ? false : "needs both runners (PI_CODEGRAPH_IMPL picks one)";
 const normalise = (s) =>
   String(s)
     .replace(/\d+ ms/g, "N ms")
@@ -36,14 +36,14 @@ const normalise = (s) =>
 // The version is read beside the run, so an answer may come before it; its notice goes with it.
 const RACY = new Set(["cliVersion", "cliVersionSource", "cliVersionNotice", "durationMs"]);
 
-/** A version notice goes with the version it is about, whichever backend read it (lib/contract/versions.js). */
+/** A version notice goes with the version it is about, whichever runner read it (lib/contract/versions.js). */
 function assertNoticeOf(d, label) {
   const { cliVersion, cliVersionNotice, versionNotice: diagnosed } = d;
   const notice = cliVersionNotice ?? diagnosed;
   assert.equal(notice ?? null, cliVersion === undefined ? null : versionNotice(cliVersion), label);
 }
 
-/** What a call gave, in a form both backends must agree on. */
+/** What a call gave, in a form both runners must agree on. */
 async function outcome(call, bin, args) {
   const shape = (details) =>
     Object.keys(details)
@@ -116,26 +116,26 @@ before(() => {
 // its description and its argument rules, both before the runner (tools-seam.test.mjs).
 {
   const tool = toolCall("explore");
-  test(`both backends, ${tool.label}: the same code, message, remediation and details fields, case by case`, {
+  test(`both runners, ${tool.label}: the same code, message, remediation and details fields, case by case`, {
     skip: both,
   }, async () => {
-    const [a, b] = backends;
+    const [a, b] = runners;
     for (const [label, [bin, ...args]] of Object.entries(cases)) {
       const left = await onQuietMachine(() => outcome(tool.adapt(a.module), bin, args));
       const right = await onQuietMachine(() => outcome(tool.adapt(b.module), bin, args));
       assert.deepEqual(right, left, `${label}: ${b.id} differs from ${a.id}`);
     }
-    for (const { module } of backends) module.releaseFullOutputs();
+    for (const { module } of runners) module.releaseFullOutputs();
   });
 }
 
-test("both backends: diagnose() reports the same fields", { skip: both }, async () => {
+test("both runners: diagnose() reports the same fields", { skip: both }, async () => {
   const fine = fakeCli([["stdout", "fine\n"]]).file;
   const sub = path.join(suite.ws, "packages", "lib");
   fs.mkdirSync(sub, { recursive: true });
   for (const dir of [suite.ws, sub, makeWorkspace({ index: false }), busy, "/nonexistent/ws"]) {
     const [left, right] = await Promise.all(
-      backends.map(({ module }) =>
+      runners.map(({ module }) =>
         withEnv({ PI_CODEGRAPH_BIN: fine }, () => module.diagnose(dir)).then((d) => {
           assertNoticeOf(d, `diagnose(${dir}): the version notice`);
           const { cliVersion, cliVersionSource, versionNotice: notice, ...rest } = d;

@@ -15,11 +15,11 @@ import {
   runNode,
   waitFor,
 } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
-eachBackend("the CLI's descendants", ({ exploreWith }) => {
+eachRunner("the CLI's descendants", ({ exploreWith }) => {
   test("exits but leaves a grandchild holding stdout open: the answer, promptly, grandchild killed", async () => {
     const fake = fakeCli([["grandchild", "inherit"], ["report"], ["stdout", "answer before exit\n"]]);
     const outcome = await exploreWith(fake.file, "q", suite.ws, null, { timeoutMs: 20000 });
@@ -94,7 +94,7 @@ eachBackend("the CLI's descendants", ({ exploreWith }) => {
   });
 });
 
-eachBackend("the host", ({ explore, exploreWith, callee }) => {
+eachRunner("the host", ({ explore, exploreWith, callee }) => {
   /**
    * Writes its pid to the file the request names in `pids` (so calls are told apart; a bare name,
    * which every tool passes as it is), then hangs.

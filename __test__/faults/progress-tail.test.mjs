@@ -10,7 +10,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { expectResult, fakeCli, root, tempDir, withEnv } from "../helpers/index.mjs";
 import { assertNothingLeft } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const { codegraphCommand } = createRequire(import.meta.url)(path.join(root, "lib", "contract", "commands.js"));
 const suite = useFaultsSuite();
@@ -56,8 +56,8 @@ function goFile() {
   return { go, step: ["waitFile", go] };
 }
 
-eachBackend("progress tail and trailing report", ({ explore, exploreWith }, backend) => {
-  const { run } = backend.module;
+eachRunner("progress tail and trailing report", ({ explore, exploreWith }, runner) => {
+  const { run } = runner.module;
 
   test("5,000 lines, then the CLI waits: a report's tail ends with the latest line, far past the 2,000-line cap", async () => {
     const gate = goFile();
@@ -93,7 +93,7 @@ eachBackend("progress tail and trailing report", ({ explore, exploreWith }, back
     assert.ok(`${lines}◆  Indexed 5000 files\n`.endsWith(outputTail) && outputTail.startsWith("["));
     assert.ok(Buffer.byteLength(outputTail) <= TAIL_BYTES);
     assert.ok(!result.text.includes("Indexed 5000 files"), "the text does not reach the summary");
-    backend.module.releaseFullOutputs();
+    runner.module.releaseFullOutputs();
     await assertNothingLeft();
   });
 
@@ -139,7 +139,7 @@ eachBackend("progress tail and trailing report", ({ explore, exploreWith }, back
     assert.equal(fine.details.truncated, false);
     assert.equal(fine.text, summary);
     assert.ok(!("outputTail" in fine.details), "a whole answer already ends with it");
-    backend.module.releaseFullOutputs();
+    runner.module.releaseFullOutputs();
   });
 
   test("one line, then silence: a report shows it while the CLI still works (the trailing report)", async () => {

@@ -6,18 +6,18 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { expectResult, fakeCli } from "../helpers/index.mjs";
 import { LINUX, processTable, procStat, waitFor } from "../helpers/processes.mjs";
-import { backends, forBackend, useFaultsSuite } from "./suite.mjs";
+import { forRunner, runners, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
-const native = backends.find((b) => b.id === "native");
+const native = runners.find((b) => b.id === "native");
 
 /** This process's children named `comm` (the reaper names itself pi-cg-reaper). */
 const childrenNamed = (comm) => processTable().filter((p) => p.ppid === process.pid && p.comm === comm);
 
-test("native backend: a host-watch reaper that ended while the host lives is reaped, never left a zombie", {
-  skip: (!LINUX && "the host watch's reaper is Unix; /proc is Linux") || (!native && "native backend not selected"),
+test("native runner: a host-watch reaper that ended while the host lives is reaped, never left a zombie", {
+  skip: (!LINUX && "the host watch's reaper is Unix; /proc is Linux") || (!native && "native runner not selected"),
 }, async () => {
-  const { exploreWith } = forBackend(native);
+  const { exploreWith } = forRunner(native);
   const fake = fakeCli([["stdout", "an answer\n"]]);
   expectResult(await exploreWith(fake.file, "q", suite.ws));
   const [reaper] = childrenNamed("pi-cg-reaper").filter((p) => p.state !== "Z");

@@ -1,5 +1,5 @@
 // Redaction, from one corpus (__test__/corpora/redact.json: input → what the model may read):
-// every case through the public seam on each backend (a CLI that prints the input on stderr and
+// every case through the public seam on each runner (a CLI that prints the input on stderr and
 // fails: the message's stderr section), the corpus as a table against the redactor itself, and
 // no rule without a case (a new rule needs its own input here).
 import assert from "node:assert/strict";
@@ -8,7 +8,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
 import { expectError, fakeCli, root } from "../helpers/index.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const require = createRequire(import.meta.url);
 const { REDACTION_RULES, redact } = require(path.join(root, "lib", "words", "redact.js"));
@@ -28,8 +28,8 @@ test("redaction corpus: every rule is matched by at least one input, and negativ
 });
 
 // One CLI run per corpus case: through explore (the default);
-// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
-eachBackend(
+// the focused tools reach the same run() (tools-seam.test.mjs), both runners.
+eachRunner(
   "redaction corpus",
   ({ exploreWith }) => {
     test("each input on a failing CLI's stderr reaches the message as its expected text", async () => {
@@ -49,8 +49,8 @@ eachBackend(
 );
 
 // One CLI run per case: through explore (the default);
-// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
-eachBackend(
+// the focused tools reach the same run() (tools-seam.test.mjs), both runners.
+eachRunner(
   "redaction keeps the tail's bounds",
   ({ exploreWith }) => {
     test("masks longer than what they hide still leave at most 4 KB, ending with the CLI's last words", async () => {

@@ -7,14 +7,14 @@ import { before, test } from "node:test";
 import { BLANK_TABLE } from "../helpers/blank.mjs";
 import { assertStableError, expectError, expectResult, fakeCli, tempDir } from "../helpers/index.mjs";
 import { assertNothingLeft } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
 // Through explore: the runner passes a description's positional verbatim after `--`, whatever
 // the call. The focused tools' text reaches their description unchanged, and their own limit and
 // blank rule hold, in tools-seam.test.mjs.
-eachBackend(
+eachRunner(
   "the request",
   ({ exploreWith }) => {
     let recorder;

@@ -1,7 +1,7 @@
 // Running out of resources (file descriptors, processes, memory) is CODEGRAPH_RESOURCES with a
 // remediation naming the resource, never the host's death, and the next call works once the
 // resource is back. Each case drives a real child host (helpers/resource-host.cjs) that holds
-// every descriptor but a few, at different points: before the backend loads, after the addon
+// every descriptor but a few, at different points: before the runner loads, after the addon
 // loaded but before its runtime started, between calls, and around the spawn and the
 // full-output file (a truncated answer), and under `prlimit --nofile`.
 import assert from "node:assert/strict";
@@ -11,7 +11,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { fakeCli, makeWorkspace, root, shellFake } from "../helpers/index.mjs";
 import { runNode } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const HOST = path.join(root, "__test__", "helpers", "resource-host.cjs");
@@ -39,15 +39,15 @@ function verdict(run) {
 }
 
 // Each test starts Node hosts under resource limits: through explore (the default);
-// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
-eachBackend(
+// the focused tools reach the same run() (tools-seam.test.mjs), both runners.
+eachRunner(
   "out of resources",
   ({ entry, toolEnv }) => {
-    const backendEntry = JSON.parse(entry);
+    const runnerEntry = JSON.parse(entry);
     const answer = () => fakeCli([["stdout", "an answer\n"]]);
     for (const phase of ["before-load", "after-load", "warm"]) {
       test(`no file descriptors left (${phase}): CODEGRAPH_RESOURCES, the host lives, the next call answers`, async () => {
-        const run = await runNode([HOST, backendEntry, suite.ws, answer().file, phase, FREES], {
+        const run = await runNode([HOST, runnerEntry, suite.ws, answer().file, phase, FREES], {
           env: { ...process.env, ...toolEnv },
           timeoutMs: 60000,
         });
@@ -61,7 +61,7 @@ eachBackend(
 
     test("no file descriptors left while a truncated answer's full output is kept: answered or coded", async () => {
       const fake = fakeCli([["stdout", `${Array.from({ length: 3000 }, (_, i) => `line ${i}`).join("\n")}\n`]]);
-      const run = await runNode([HOST, backendEntry, suite.ws, fake.file, "warm", FREES], {
+      const run = await runNode([HOST, runnerEntry, suite.ws, fake.file, "warm", FREES], {
         env: { ...process.env, ...toolEnv },
         timeoutMs: 60000,
       });
@@ -69,7 +69,7 @@ eachBackend(
     });
 
     test("the remediation names the resource", async () => {
-      const run = await runNode([HOST, backendEntry, suite.ws, answer().file, "warm", "0"], {
+      const run = await runNode([HOST, runnerEntry, suite.ws, answer().file, "warm", "0"], {
         env: { ...process.env, ...toolEnv },
         timeoutMs: 60000,
       });
@@ -90,7 +90,7 @@ eachBackend(
       for (const n of [13, 14, 16]) {
         // Node itself may not start under a tight limit (its own threads): then nothing of ours ran.
         const run = await runNode(
-          [`--nproc=${n}`, process.execPath, HOST, backendEntry, ws, fake.file, "after-load", "64"],
+          [`--nproc=${n}`, process.execPath, HOST, runnerEntry, ws, fake.file, "after-load", "64"],
           { command: PRLIMIT, env: { ...process.env, ...toolEnv }, uid: 65534, gid: 65534, timeoutMs: 15000 },
         );
         if (!run.stdout.trim()) {
@@ -115,7 +115,7 @@ eachBackend(
     }, async () => {
       for (const n of [22, 24, 26, 28, 30, 34]) {
         const run = await runNode(
-          [`--nofile=${n}`, process.execPath, HOST, backendEntry, suite.ws, answer().file, "after-load", "64"],
+          [`--nofile=${n}`, process.execPath, HOST, runnerEntry, suite.ws, answer().file, "after-load", "64"],
           { command: PRLIMIT, env: { ...process.env, ...toolEnv }, timeoutMs: 60000 },
         );
         assert.equal(run.signal, null, `nofile=${n}: the host died of ${run.signal}\n${run.stderr}`);

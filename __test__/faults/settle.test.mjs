@@ -5,7 +5,7 @@ import { test } from "node:test";
 import { assertStableError, expectError, expectResult, fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
 import { hostWith } from "../helpers/pi-host.mjs";
 import { runNode } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const fakeOk = () => fakeCli([["stdout", "fine\n"]]);
@@ -19,10 +19,10 @@ const drip = (n) =>
   );
 
 // Many calls and child hosts per test: through explore (the default);
-// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
-eachBackend(
+// the focused tools reach the same run() (tools-seam.test.mjs), both runners.
+eachRunner(
   "every path settles with a code: odd arguments and failing listeners",
-  ({ explore, callee }, backend) => {
+  ({ explore, callee }, runner) => {
     /** Calls explore and asserts it did not throw synchronously; returns the outcome. */
     async function settle(bin, ...args) {
       let promise;
@@ -134,7 +134,7 @@ process.stdout.write(JSON.stringify(out));
 
     test("the tool's execute with params, ctx or onUpdate missing or broken: coded rejections, no TypeError", async () => {
       const fake = fakeOk();
-      const host = await hostWith(backend.module, "edges");
+      const host = await hostWith(runner.module, "edges");
       await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => host.startSession({ cwd: suite.ws }));
       const [tool] = host.registry;
       const calls = [

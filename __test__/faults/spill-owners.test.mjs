@@ -9,7 +9,7 @@ import path from "node:path";
 import { test } from "node:test";
 import { fakeCli, root, tempDir } from "../helpers/index.mjs";
 import { runNode } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 const HOST = path.join(root, "__test__", "helpers", "spill-host.cjs");
@@ -37,12 +37,12 @@ function liveHost(args, env) {
   });
 }
 
-eachBackend("full-output files of other hosts", ({ entry, toolEnv }) => {
-  const backendEntry = JSON.parse(entry);
+eachRunner("full-output files of other hosts", ({ entry, toolEnv }) => {
+  const runnerEntry = JSON.parse(entry);
   const setup = () => {
     const fake = fakeCli([["stdout", "x\n".repeat(2500)]]);
     const env = { ...process.env, ...toolEnv, TMPDIR: tempDir("pi-codegraph-shared-tmp-") };
-    return { args: [backendEntry, suite.ws, fake.file], env };
+    return { args: [runnerEntry, suite.ws, fake.file], env };
   };
 
   test("a host in another pid namespace keeps the first host's live file", {

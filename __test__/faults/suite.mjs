@@ -1,6 +1,6 @@
-// The fault catalogue's harness: the backends and the calls every suite runs against, a clean
+// The fault catalogue's harness: the runners and the calls every suite runs against, a clean
 // environment per test file (an empty PATH, an indexed workspace, the process mark) with the final
-// verdict on the process table, and the call under test/diagnose() of one backend with a given
+// verdict on the process table, and the call under test/diagnose() of one runner with a given
 // executable. The call: explore(), the runner-level contract's one way in (a topic may add a
 // focused tool, adapted to take the test's request as its one text argument, for what that tool
 // itself adds; what differs per tool is proven at the seam, __test__/seam/tools-seam.test.mjs).
@@ -12,13 +12,13 @@ import { assertCleanProcessTable, restoreMark, setMark } from "../helpers/proces
 import { ALL_TOOLS, calleeOf, glueOf, toolCall } from "../helpers/tools.mjs";
 
 /**
- * Each backend under test, from helpers/impl.mjs (PI_CODEGRAPH_IMPL=native|node picks one):
+ * Each runner under test, from helpers/impl.mjs (PI_CODEGRAPH_IMPL=native|node picks one):
  * `{ id, entry, module, differs }`; `differs(why)` is the named skip where the Node
- * backend cannot keep the addon's promise. `module` is the package's glue over that backend
+ * runner cannot keep the addon's promise. `module` is the package's glue over that runner
  * (explore/diagnose/releaseFullOutputs/createExtension); `entry` is what a child script
  * requires for explore/diagnose (index.js for native, lib/runners/node for node).
  */
-export const backends = implementations;
+export const runners = implementations;
 export { ALL_TOOLS, toolCall };
 
 /**
@@ -39,18 +39,18 @@ export async function onQuietMachine(body) {
 export const saved = { PATH: process.env.PATH, BIN: process.env.PI_CODEGRAPH_BIN };
 
 /**
- * The calls of `backend` for one tool (toolCall; explore by default): `explore(request, cwd,
+ * The calls of `runner` for one tool (toolCall; explore by default): `explore(request, cwd,
  * signal, options)` is the call under test (explore itself, or the focused tool with the request
  * as its text), `exploreWith(bin, …)` times it, `diagnose`, `releaseFullOutputs`, `entry` (what a
  * child script requires, JSON), `glue`: the package's glue over it as a JS expression for a child
  * script, `callee`: the call under test as a JS expression (over `glue`), `tool`
  * (toolCall) and `toolEnv` (what a host script of helpers/ needs to make the same call).
  */
-export function forBackend(backend, tool = toolCall("explore")) {
-  const { diagnose, releaseFullOutputs } = backend.module;
-  const explore = tool.adapt(backend.module);
-  const entry = JSON.stringify(backend.entry);
-  const callee = calleeOf(tool, backend);
+export function forRunner(runner, tool = toolCall("explore")) {
+  const { diagnose, releaseFullOutputs } = runner.module;
+  const explore = tool.adapt(runner.module);
+  const entry = JSON.stringify(runner.entry);
+  const callee = calleeOf(tool, runner);
   async function exploreWith(bin, request, cwd, signal, options, extraEnv = {}) {
     const started = Date.now();
     const result = await withEnv({ PI_CODEGRAPH_BIN: bin, ...extraEnv }, () =>
@@ -61,7 +61,7 @@ export function forBackend(backend, tool = toolCall("explore")) {
     );
     return { ...result, ms: Date.now() - started };
   }
-  const glue = glueOf(backend);
+  const glue = glueOf(runner);
   return { explore, diagnose, releaseFullOutputs, exploreWith, entry, glue, callee, tool, toolEnv: tool.env };
 }
 
@@ -93,8 +93,8 @@ export function useFaultsSuite() {
 }
 
 /**
- * One topic of the catalogue for every backend: `describe("<id> backend, <tool>: <title>")` whose
- * body gets that backend's calls for that tool (forBackend) and the backend itself. The topics are
+ * One topic of the catalogue for every runner: `describe("<id> runner, <tool>: <title>")` whose
+ * body gets that runner's calls for that tool (forRunner) and the runner itself. The topics are
  * the runner-level contract, proven once per runner through explore (`tools` defaults to
  * ["explore"]): the focused tools reach the same run() with their own command description, and
  * what differs per tool (description, caps, argument rules, words) is proven at that seam by
@@ -102,11 +102,11 @@ export function useFaultsSuite() {
  * tools-real.test.mjs. A topic that also runs a focused tool (glue names in `tools`) does so for
  * what that tool itself adds, and says which tests those are.
  */
-export function eachBackend(title, body, { tools = ["explore"] } = {}) {
-  for (const backend of backends) {
+export function eachRunner(title, body, { tools = ["explore"] } = {}) {
+  for (const runner of runners) {
     for (const glue of tools) {
       const tool = toolCall(glue);
-      describe(`${backend.id} backend, ${tool.label}: ${title}`, () => body(forBackend(backend, tool), backend));
+      describe(`${runner.id} runner, ${tool.label}: ${title}`, () => body(forRunner(runner, tool), runner));
     }
   }
 }

@@ -1,6 +1,6 @@
 // One wording for both runners: each runner hands over facts (a failure's code, facts and details;
 // a diagnosis's problems as `{ code, facts }`) and lib/api/failures.js words them once. So, at the
-// public seam (index.js over the addon, and forBackend over the Node runner), the same failure
+// public seam (index.js over the addon, and forRunner over the Node runner), the same failure
 // reads the same on both, down to the redacted stderr tail, and a diagnosis's refusals too.
 // (parity.test.mjs covers the common cases; these are the ones whose words are built from the
 // rawest facts: a stderr tail with a secret, cut to its bound, at a timeout and at an exit.)
@@ -10,23 +10,23 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { test } from "node:test";
 import { fakeCli, makeWorkspace, withEnv } from "../helpers/index.mjs";
-import { backends, onQuietMachine, useFaultsSuite } from "./suite.mjs";
+import { onQuietMachine, runners, useFaultsSuite } from "./suite.mjs";
 
 const { exploreCommand } = createRequire(import.meta.url)("../../lib/contract/commands.js");
 const suite = useFaultsSuite();
-const both = backends.length === 2 ? false : "needs both backends (PI_CODEGRAPH_IMPL picks one)";
+const both = runners.length === 2 ? false : "needs both runners (PI_CODEGRAPH_IMPL picks one)";
 const SECRET = "ghp_abcdefghijklmnopqrstuvwxyz0123456789";
 const PASSWORD = "hunter2-very-secret";
 const normalise = (s) => String(s).replace(/\d+ ms/g, "N ms");
 
 /**
- * How each backend's explore() failed with `bin`: code, message, remediation, stderrTail, on a
+ * How each runner's explore() failed with `bin`: code, message, remediation, stderrTail, on a
  * machine held quiet (onQuietMachine) so both runners' words come from the same facts.
  */
 async function failures(bin, args) {
   const out = [];
   await onQuietMachine(async () => {
-    for (const { id, module } of backends) {
+    for (const { id, module } of runners) {
       const err = await withEnv({ PI_CODEGRAPH_BIN: bin }, () => module.explore(...args)).then(
         () => assert.fail(`${id}: resolved`),
         (e) => e,
@@ -81,7 +81,7 @@ test("a diagnosis's refusals (a linked index) and its problem: the same words fr
     return { problemCode, problem, remediation, indexProblem, writeProblem, writeRemediation };
   };
   const [addon, node] = await Promise.all(
-    backends.map(({ module }) => withEnv({ PI_CODEGRAPH_BIN: fine }, () => module.diagnose(linked)).then(words)),
+    runners.map(({ module }) => withEnv({ PI_CODEGRAPH_BIN: fine }, () => module.diagnose(linked)).then(words)),
   );
   assert.equal(addon.problemCode, "CODEGRAPH_NO_INDEX");
   assert.equal(typeof addon.writeProblem, "string", "the refusal a write would meet, worded");

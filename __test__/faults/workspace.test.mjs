@@ -6,11 +6,11 @@ import path from "node:path";
 import { test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace, tempDir } from "../helpers/index.mjs";
 import { assertNothingLeft, isAlive, processesDie, ROOT_USER, runNode, waitFor } from "../helpers/processes.mjs";
-import { eachBackend, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, useFaultsSuite } from "./suite.mjs";
 
 const suite = useFaultsSuite();
 
-eachBackend("the workspace", ({ exploreWith, callee }) => {
+eachRunner("the workspace", ({ exploreWith, callee }) => {
   test("deleted while the CLI runs: the call settles with the answer, no hang", async (t) => {
     const doomed = makeWorkspace();
     const fake = fakeCli([

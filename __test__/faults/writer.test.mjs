@@ -9,7 +9,7 @@ import path from "node:path";
 import { afterEach, test } from "node:test";
 import { expectError, expectResult, fakeCli, makeWorkspace, tempDir, withEnv } from "../helpers/index.mjs";
 import { assertNothingLeft, cleanup, killAndReap, processesDie } from "../helpers/processes.mjs";
-import { eachBackend, saved, useFaultsSuite } from "./suite.mjs";
+import { eachRunner, saved, useFaultsSuite } from "./suite.mjs";
 
 useFaultsSuite();
 
@@ -33,8 +33,8 @@ function lockedWorkspace(name, content) {
 const rebuildJson = (pid) => `${JSON.stringify({ pid, mode: "rebuild", startedAt: Date.now(), ready: false })}\n`;
 
 // Writers held for a while per test: through explore (the default);
-// the focused tools reach the same run() (tools-seam.test.mjs), both backends.
-eachBackend(
+// the focused tools reach the same run() (tools-seam.test.mjs), both runners.
+eachRunner(
   "the index while CodeGraph writes it",
   ({ exploreWith, diagnose }) => {
     test("codegraph.lock held by a live writer: CODEGRAPH_INDEX_BUSY after the wait, the CLI never ran", async () => {
@@ -55,13 +55,13 @@ eachBackend(
       assert.ok(err.details.lockWaitMs > 0, `waited ${err.details.lockWaitMs} ms`);
       assert.match(err.remediation, /Ask again once CodeGraph has finished/);
       assert.ok(err.remediation.includes(`the lock is stale: delete ${lock}`), err.remediation);
-      assert.equal(err.details.indexPath, path.join(ws, ".codegraph"));
+      assert.equal(err.details.indexDir, path.join(ws, ".codegraph"));
       assert.equal(fs.existsSync(ran), false, "the CLI never ran on the half-built index");
 
       const d = await withEnv({ PI_CODEGRAPH_BIN: fake.file }, () => diagnose(ws));
       assert.equal(d.ready, false);
       assert.equal(d.problemCode, "CODEGRAPH_INDEX_BUSY");
-      assert.equal(d.indexPath, path.join(ws, ".codegraph"));
+      assert.deepEqual([d.hasIndex, d.indexDir], [true, path.join(ws, ".codegraph")]);
       assert.match(d.indexProblem, new RegExp(`pid ${writer.pid} holds`));
       await killAndReap(writer);
       // Killed mid-write, it left its lock: the write never finished.

@@ -1,4 +1,4 @@
-// One rule for a blank request on both backends and for the focused tools' text arguments: only
+// One rule for a blank request on both runners and for the focused tools' text arguments: only
 // Unicode White_Space, controls (Cc) and format characters (Cf). JS trim() strips U+FEFF but keeps
 // U+0085; Rust's trim() the reverse. Each entry is blank (faults/request.test.mjs through explore,
 // tools-seam.test.mjs through each focused tool).

@@ -1,34 +1,34 @@
-// The recording stub: a backend (shaped like the addon's module, lib/glue.js) that records every
+// The recording stub: a runner (shaped like the addon's module, lib/glue.js) that records every
 // command description it receives and hands it to a real runner, and the package's glue over it
-// (index.js forBackend). What a call gave the runner is then a fact a test can read: its
+// (index.js forRunner). What a call gave the runner is then a fact a test can read: its
 // description (argv, caps, budget), its cwd, signal and options.
 import { createRequire } from "node:module";
 
 const require = createRequire(import.meta.url);
-const { forBackend } = require("../../index.js");
+const { forRunner } = require("../../index.js");
 const { LIMIT_NAMES } = require("../../lib/contract/limits.js");
 
-/** The real runner of a backend id (helpers/impl.mjs): the addon's or the Node runner's module. */
+/** The real runner of a runner id (helpers/impl.mjs): the addon's or the Node runner's module. */
 export function runnerOf(id) {
-  return id === "native" ? require("../../lib/runners/native.js").nativeBackend : require("../../lib/runners/node.js");
+  return id === "native" ? require("../../lib/runners/native.js").nativeRunner : require("../../lib/runners/node.js");
 }
 
 /**
- * `{ glue, seen }`: the glue over `backend` behind a recorder; `seen` lists the runCommand calls
+ * `{ glue, seen }`: the glue over `runner` behind a recorder; `seen` lists the runCommand calls
  * (`{ command, cwd, signal, options }`). `options(given)` may change the options the runner gets
  * (the recorded ones are the caller's).
  */
-export function recording(backend, { options: adjust = (given) => given } = {}) {
+export function recording(runner, { options: adjust = (given) => given } = {}) {
   const seen = [];
   const stub = {
     runCommand(command, cwd, signal, options) {
       seen.push({ command, cwd, signal, options });
-      return backend.runCommand(command, cwd, signal, adjust(options));
+      return runner.runCommand(command, cwd, signal, adjust(options));
     },
-    diagnose: (cwd, workspace) => backend.diagnose(cwd, workspace),
-    releaseFullOutputs: (paths) => backend.releaseFullOutputs(paths),
-    runnerInfo: () => backend.runnerInfo(),
+    diagnose: (cwd, workspace) => runner.diagnose(cwd, workspace),
+    releaseFullOutputs: (paths) => runner.releaseFullOutputs(paths),
+    runnerInfo: () => runner.runnerInfo(),
   };
-  for (const name of LIMIT_NAMES) stub[name] = backend[name];
-  return { glue: forBackend(stub), seen };
+  for (const name of LIMIT_NAMES) stub[name] = runner[name];
+  return { glue: forRunner(stub), seen };
 }

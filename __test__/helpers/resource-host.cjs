@@ -1,4 +1,4 @@
-// A host process for the resource-exhaustion tests: requires a backend entry, then runs
+// A host process for the resource-exhaustion tests: requires a runner entry, then runs
 // explore() (or the focused tool PI_CODEGRAPH_TEST_TOOL names: tool-call.cjs) with a given number of file descriptors left free (the rest held open), and prints
 // one JSON line per call ({ free, ok, code, missing }) and finally { survived: true }.
 // argv: <entry> <workspace> <codegraph> <phase: before-load|after-load|warm> <free,free,...>

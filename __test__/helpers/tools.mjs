@@ -19,7 +19,7 @@ const FOCUSED = {
   search: { id: "codegraph_search", subcommand: () => "query", key: "name" },
 };
 
-/** The names `eachBackend`'s `tools` option takes: explore and the glue names of the focused tools. */
+/** The names `eachRunner`'s `tools` option takes: explore and the glue names of the focused tools. */
 export const ALL_TOOLS = ["explore", "node", "relations", "search"];
 
 /**
@@ -70,12 +70,12 @@ const INDEX_JS = JSON.stringify(path.join(root, "index.js"));
 
 /**
  * The package's glue of `impl` for a child script, as a JS expression: `require(entry)` (index.js),
- * or for the Node runner index.js's forBackend over the bare runner (the public seam: the runner
+ * or for the Node runner index.js's forRunner over the bare runner (the public seam: the runner
  * itself returns facts, never words).
  */
 export function glueOf(impl) {
   const entry = JSON.stringify(impl.entry);
-  return impl.id !== "node" ? `require(${entry})` : `require(${INDEX_JS}).forBackend(require(${entry}))`;
+  return impl.id !== "node" ? `require(${entry})` : `require(${INDEX_JS}).forRunner(require(${entry}))`;
 }
 
 /** `tool`'s call for a child script of `impl` (helpers/impl.mjs), as a JS expression, over its glue. */

@@ -358,7 +358,8 @@ test("doctor prints the rows the diagnosis carries: ancestor index, in-workspace
     executable: "/p/tools/codegraph",
     cliVersion: "1.6.1",
     executableInWorkspace: true,
-    indexPath: "/p/.codegraph",
+    indexDir: "/p/.codegraph",
+    hasIndex: true,
     indexResolved: "/elsewhere/.codegraph",
   });
   assert.equal(odd.code, 0);

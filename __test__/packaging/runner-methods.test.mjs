@@ -1,6 +1,6 @@
-// The runner's methods are one list (lib/contract/runner-methods.js): every backend provides each,
+// The runner's methods are one list (lib/contract/runner-methods.js): every runner provides each,
 // the native addon and binding.d.ts each export those it carries, the WebAssembly build exactly
-// those it carries, and index.d.ts's Backend declares each. A method added to one side only fails here.
+// those it carries, and index.d.ts's Runner declares each. A method added to one side only fails here.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";
@@ -18,15 +18,15 @@ const {
 const { LIMIT_NAMES } = require("../../lib/contract/limits.js");
 const carried = (key) => RUNNER_METHOD_NAMES.filter((name) => RUNNER_METHODS[name][key]);
 
-test("every backend has every runner method and limit", () => {
-  const backends = {
+test("every runner has every runner method and limit", () => {
+  const runners = {
     "the Node runner": require("../../lib/runners/node.js"),
-    "the native backend": require("../../lib/runners/native.js").nativeBackend,
-    "the default backend": require("../../lib/runners/select.js").defaultBackend,
+    "the native runner": require("../../lib/runners/native.js").nativeRunner,
+    "the default runner": require("../../lib/runners/select.js").defaultRunner,
   };
-  for (const [label, backend] of Object.entries(backends)) {
-    for (const name of RUNNER_METHOD_NAMES) assert.equal(typeof backend[name], "function", `${label} lacks ${name}`);
-    for (const name of LIMIT_NAMES) assert.equal(typeof backend[name], "number", `${label} lacks the limit ${name}`);
+  for (const [label, runner] of Object.entries(runners)) {
+    for (const name of RUNNER_METHOD_NAMES) assert.equal(typeof runner[name], "function", `${label} lacks ${name}`);
+    for (const name of LIMIT_NAMES) assert.equal(typeof runner[name], "number", `${label} lacks the limit ${name}`);
   }
 });
 
@@ -47,12 +47,12 @@ test("the WebAssembly build exports exactly the methods it carries, and what the
   assert.deepEqual(exported.sort(), [...carried("wasm"), ...WASM_HOST_EXPORTS, ...WASM_WORKER_CHECKS].sort());
 });
 
-test("index.d.ts's Backend declares every runner method", () => {
+test("index.d.ts's Runner declares every runner method", () => {
   const types = fs.readFileSync(path.join(root, "index.d.ts"), "utf8");
-  const backend = types.slice(types.indexOf("export interface Backend"));
-  const body = backend.slice(0, backend.indexOf("\n}\n"));
+  const runner = types.slice(types.indexOf("export interface Runner extends"));
+  const body = runner.slice(0, runner.indexOf("\n}\n"));
   for (const name of RUNNER_METHOD_NAMES) {
     const optional = RUNNER_METHODS[name].optional ? "\\?" : "";
-    assert.match(body, new RegExp(`^  ${name}${optional}\\(`, "m"), `Backend lacks ${name}${optional ? "?" : ""}`);
+    assert.match(body, new RegExp(`^  ${name}${optional}\\(`, "m"), `Runner lacks ${name}${optional ? "?" : ""}`);
   }
 });

@@ -56,11 +56,11 @@ for (const impl of implementations) {
 
         const d = await impl.module.diagnose(ws);
         assert.equal(d.ready, true, `${d.problemCode}: ${d.problem}`);
-        assert.equal(d.indexPath, wslDir);
+        assert.deepEqual([d.hasIndex, d.indexDir], [true, wslDir]);
         const request = "how does checkout reach charge";
         const fresh = await impl.module.explore(request, ws);
         assert.match(fresh.text, /src\/index\.ts/);
-        assert.equal(fresh.details.indexPath, wslDir);
+        assert.equal(fresh.details.indexDir, wslDir);
         assert.equal(fresh.details.staleFiles, undefined);
 
         const db = path.join(wslDir, "codegraph.db");

@@ -98,7 +98,7 @@ for (const impl of implementations) {
       await withEnv(ENV, async () => {
         const load =
           impl.id === "node"
-            ? `require(${JSON.stringify(path.join(root, "index.js"))}).forBackend(require(${JSON.stringify(path.join(root, "lib", "runners", "node.js"))}))`
+            ? `require(${JSON.stringify(path.join(root, "index.js"))}).forRunner(require(${JSON.stringify(path.join(root, "lib", "runners", "node.js"))}))`
             : `require(${JSON.stringify(path.join(root, "index.js"))})`;
         const script = `const pkg = ${load};
           const { verbCommand } = require(${JSON.stringify(path.join(root, "lib", "contract", "verbs.js"))});

@@ -220,7 +220,7 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
     assert.deepEqual(hashTree(path.join(ro, ".codegraph")), before);
   });
 
-  /** explore() of each backend in a child process: `{ runner: { code, message, remediation } | { text } }`. */
+  /** explore() of each runner in a child process: `{ runner: { code, message, remediation } | { text } }`. */
   function exploreInChild(dir, { wrap = (argv) => argv, uid } = {}) {
     const results = {};
     for (const runner of ["native", "node"]) {
@@ -239,7 +239,7 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
     return results;
   }
 
-  test("a workspace on a read-only mount: CODEGRAPH_INDEX_READONLY naming the mount, on both backends", {
+  test("a workspace on a read-only mount: CODEGRAPH_INDEX_READONLY naming the mount, on both runners", {
     skip: (process.platform !== "linux" || !isRoot) && "needs Linux and root for a read-only bind mount (unshare -m)",
   }, () => {
     // CodeGraph says only "unable to open database file"; access(2) tells EROFS from EACCES.
@@ -256,7 +256,7 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
     assert.deepEqual(hashTree(path.join(dir, ".codegraph")), before);
   });
 
-  test("a db this user may not read (and a -shm of another owner): a permissions remediation, on both backends", {
+  test("a db this user may not read (and a -shm of another owner): a permissions remediation, on both runners", {
     skip: !isRoot && "needs root to run as nobody",
   }, () => {
     const parent = tempDir("pi-codegraph-shop-perm-");
@@ -281,7 +281,7 @@ describe(`real CodeGraph CLI ${PINNED}`, () => {
     }
   });
 
-  test("an immutable .codegraph/ (chattr +i: EPERM, even for root): a permissions remediation, on both backends", (t) => {
+  test("an immutable .codegraph/ (chattr +i: EPERM, even for root): a permissions remediation, on both runners", (t) => {
     const dir = tempDir("pi-codegraph-shop-immutable-");
     fs.cpSync(ws, dir, { recursive: true });
     const index = path.join(dir, ".codegraph");

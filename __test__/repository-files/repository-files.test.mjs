@@ -15,13 +15,13 @@ import { test } from "node:test";
 import { root, tempDir } from "../helpers/index.mjs";
 
 const require = createRequire(import.meta.url);
-const { nativeBackend } = require(path.join(root, "lib/runners/native.js"));
+const { nativeRunner } = require(path.join(root, "lib/runners/native.js"));
 const nodeRunner = require(path.join(root, "lib/runners/node.js"));
 const { definitionScan } = require(path.join(root, "lib/contract/definitions.js"));
 const { sourceChangesRequest } = require(path.join(root, "lib/contract/source-changes.js"));
 
 const runners = [
-  ["native addon", nativeBackend],
+  ["native addon", nativeRunner],
   ["node runner", nodeRunner],
 ];
 /** A generous deadline: a walk that ends says `stopped` only when a bound cut it; one that hangs never ends. */

@@ -1,7 +1,7 @@
 // Several roots on the real, pinned CodeGraph CLI: a monorepo built at test time (helpers/monorepo.mjs:
 // a package.json at the root, `packages/shop` and `packages/other` each indexed on its own, no
 // index at the root), through the registered tools (all of them on) and `/codegraph status
-// <label>`, on each backend. Each label answers from its own index and only from it; an answer
+// <label>`, on each runner. Each label answers from its own index and only from it; an answer
 // begins with the line saying how its paths become the workspace's, and every `path:line` it cites,
 // prefixed so, is that line of a file in the workspace (what Pi's `read` opens); the stale-files
 // line follows the root's own index. The CLI runs behind a recording wrapper on PATH.

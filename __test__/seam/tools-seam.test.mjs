@@ -1,5 +1,5 @@
 // What differs per call, at the seam where the calls meet the runner: explore() and each focused
-// tool (node, relations with each relation, search) over a recording stub, a backend that records
+// tool (node, relations with each relation, search) over a recording stub, a runner that records
 // the command description it receives and hands it to the real runner (the addon, the Node
 // runner). The runner-level contract (spawn, tree kill, env, preflight, discovery, caps while
 // streaming, spill, exit) is proven once, through explore, by the fault catalogue

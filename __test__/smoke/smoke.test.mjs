@@ -42,8 +42,8 @@ test(`the package loads on ${process.version} and the addon is its runner`, () =
 });
 
 for (const [runner, load] of [
-  ["the addon", () => require("../../index.js").forBackend(require("../../lib/runners/native.js").nativeBackend)],
-  ["the Node runner", () => require("../../index.js").forBackend(require("../../lib/runners/node.js"))],
+  ["the addon", () => require("../../index.js").forRunner(require("../../lib/runners/native.js").nativeRunner)],
+  ["the Node runner", () => require("../../index.js").forRunner(require("../../lib/runners/node.js"))],
 ]) {
   test(`${runner}: one explore through the real CodeGraph CLI answers`, { skip: cliMissing }, async () => {
     const pkg = load();

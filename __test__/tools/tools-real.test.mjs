@@ -1,5 +1,5 @@
 // The focused tools (codegraph_node, codegraph_relations, codegraph_search) against the real,
-// pinned CodeGraph CLI on a copy of the shop fixture, on each backend, through the exported
+// pinned CodeGraph CLI on a copy of the shop fixture, on each runner, through the exported
 // functions node()/relations()/search() and through the registered tools (turned on with
 // `/codegraph tools all`, as the user would). The CLI runs behind a recording wrapper on PATH: a
 // line per start, so a refused `file` key is shown to start no process at all.

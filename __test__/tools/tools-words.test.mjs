@@ -26,7 +26,7 @@ for (const impl of implementations) {
         assert.deepEqual(
           Object.fromEntries(Object.keys(golden.limits).map((k) => [k, pkg.limits()[k]])),
           golden.limits,
-          "the golden was captured with this backend's limits",
+          "the golden was captured with this runner's limits",
         );
         const ws = makeWorkspace();
         const s = await session(ws, { env: { PI_CODEGRAPH_TOOLS: "none" } });

@@ -2,7 +2,6 @@
 import piCodegraph, {
   type Answer,
   type AnswerDetails,
-  type Backend,
   type CallOptions,
   type CodegraphError,
   type CodegraphErrorCode,
@@ -12,12 +11,13 @@ import piCodegraph, {
   explore,
   extensionInfo,
   FALLBACK_LINE,
-  forBackend,
+  forRunner,
   limits,
   type NodeParams,
   node,
   type Progress,
   type RelationsParams,
+  type Runner,
   relations,
   releaseFullOutputs,
   runnerInfo,
@@ -29,10 +29,10 @@ import piCodegraph, {
   type WriterSeen,
 } from "../../index";
 
-declare const nodeRunner: Backend;
+declare const nodeRunner: Runner;
 
 export async function usage(signal: AbortSignal): Promise<string[]> {
-  const glue = forBackend(nodeRunner);
+  const glue = forRunner(nodeRunner);
   const options: CallOptions = {
     timeoutMs: 5000,
     onProgress: (p: Progress) => void (p.seenLines + p.tail.length),

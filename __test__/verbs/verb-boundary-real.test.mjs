@@ -1,6 +1,6 @@
 // `/codegraph init` never writes outside the workspace through a link the repository ships, with the
 // real pinned CodeGraph 1.6.1 (which follows `.codegraph -> ..` and would put codegraph.db and a
-// `.gitignore` of `*` into the parent): run() of init's description through both backends, and
+// `.gitignore` of `*` into the parent): run() of init's description through both runners, and
 // real Pi in print mode (`pi -p -e <this package> "/codegraph init --yes"`) and rpc mode (no
 // confirm dialog is requested before the refusal). The parent directory is byte-identical afterwards.
 import assert from "node:assert/strict";

@@ -4,7 +4,7 @@
 // (a recording UI shows no confirm) and before anything runs (the fake CLI's log stays empty),
 // with the directories around the workspace byte-identical. And uninit says, before its dialog,
 // that it will not delete a directory holding files CodeGraph does not make. Through the Pi host
-// harness over the fake CLI, for both backends.
+// harness over the fake CLI, for both runners.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import path from "node:path";

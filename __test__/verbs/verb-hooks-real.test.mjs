@@ -3,7 +3,7 @@
 // into the hooks directory `git rev-parse --git-path hooks` names, and its uninit strips that block
 // there, wherever git says it is: another project's, through a `.git` file (worktrees, submodules),
 // a linked `.git` or `hooks`, `core.hooksPath`, an enclosing repository. run() of the verbs'
-// descriptions through both backends; the other project's hooks are byte-identical afterwards (a
+// descriptions through both runners; the other project's hooks are byte-identical afterwards (a
 // workspace with its own `.git/` still gets its hooks: verbs-real.test.mjs).
 import assert from "node:assert/strict";
 import { execFileSync } from "node:child_process";

@@ -3,7 +3,7 @@
 // (walking up to an ancestor's index where the real one does): what runs (argv from the fake's
 // log), what is asked first, what a decline leaves (the workspace byte-identical), progress and
 // cancel (Esc in the loader, /codegraph cancel) down to the CLI's whole process tree, refusal on
-// an enclosing project's index, print mode, and readiness after a write; for both backends.
+// an enclosing project's index, print mode, and readiness after a write; for both runners.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import { createRequire } from "node:module";

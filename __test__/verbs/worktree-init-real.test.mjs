@@ -171,7 +171,7 @@ describe("init in a git worktree: copy another worktree's index and sync it", {
 for (const impl of implementations) {
   test(`${impl.name}: copyIndex copies whole or refuses, leaving nothing`, async () => {
     // The runner's own method (the native addon's, or the WebAssembly core's in the Node runner's worker).
-    const glue = impl.id === "native" ? require("../../lib/runners/native.js").nativeBackend : require(impl.entry);
+    const glue = impl.id === "native" ? require("../../lib/runners/native.js").nativeRunner : require(impl.entry);
     const from = tempDir("pi-codegraph-copy-from-");
     fs.mkdirSync(path.join(from, ".codegraph"));
     fs.writeFileSync(path.join(from, ".codegraph", "codegraph.db"), Buffer.alloc(3 << 20, 1));

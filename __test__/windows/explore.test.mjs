@@ -153,7 +153,7 @@ describe("discovery", () => {
   test("paths in details are the ordinary Windows spelling, without the verbatim \\\\?\\ prefix", async () => {
     await withEnv({ PATH: pathOf(layouts.exe) }, async () => {
       const d = (await explore("q", ws)).details;
-      for (const key of ["cwd", "executable", "indexPath", "indexResolved"]) {
+      for (const key of ["cwd", "executable", "indexDir", "indexResolved"]) {
         assert.doesNotMatch(d[key], /^\\\\\?\\/, `${key}: ${d[key]}`);
       }
       assert.equal(d.indexResolved.toLowerCase(), path.join(ws, ".codegraph").toLowerCase());

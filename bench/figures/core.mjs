@@ -19,7 +19,7 @@ const timed = (fn) => timedRuns(fn, RUNS);
 const NAME = "new";
 
 export async function core() {
-  const { nativeBackend } = require(path.join(root, "lib", "runners", "native.js"));
+  const { nativeRunner } = require(path.join(root, "lib", "runners", "native.js"));
   const nodeRunner = require(path.join(root, "lib", "runners", "node.js"));
   const { sourceChangesRequest } = require(path.join(root, "lib", "contract", "source-changes.js"));
   const { definitionScan } = require(path.join(root, "lib", "contract", "definitions.js"));
@@ -31,7 +31,7 @@ export async function core() {
   let same = 0;
   for (const { corpus, tree } of indexedCorpora(cli, codegraphVersion(), notes)) {
     const since = fs.statSync(path.join(tree.dir, ".codegraph", "codegraph.db")).mtimeMs;
-    const outlined = await nativeBackend.scanSource(tree.dir, definitionScan([NAME]));
+    const outlined = await nativeRunner.scanSource(tree.dir, definitionScan([NAME]));
     const paths = [...new Set(outlined.matches.map((m) => m.path))].slice(0, 200);
     const calls = {
       "changed-files walk": (b) => b.changedSource(tree.dir, sourceChangesRequest(since)),
@@ -40,7 +40,7 @@ export async function core() {
       [`outline of ${paths.length} files`]: (b) => b.outlineSource(tree.dir, { paths }),
     };
     for (const [what, call] of Object.entries(calls)) {
-      const addon = await timed(() => call(nativeBackend));
+      const addon = await timed(() => call(nativeRunner));
       const wasm = await timed(() => call(nodeRunner));
       const alike = JSON.stringify(addon.value) === JSON.stringify(wasm.value);
       if (alike) same += 1;

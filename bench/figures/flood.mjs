@@ -99,7 +99,7 @@ export async function flood(ctx) {
         met: e.runs.every((x) => x.outcome === "truncated"),
         correctness: true,
         why:
-          "the runner stops a flood itself (SIGKILL to the process group once 16 MiB were drained, crates/core/src/runner.rs `over_drain_limit`), " +
+          "the runner stops a flood itself (SIGKILL to the process group once 16 MiB were drained, crates/core/src/child.rs `over_drain_limit`), " +
           "then command_run.rs sees the exit status `killed by signal 9` and classifies it as a CLI failure (`!out.status.success()` → CODEGRAPH_EXIT) " +
           "instead of returning the 50 KB it kept. Fix: have run() report that it stopped the CLI itself (e.g. a RunOutput flag set where it kills at the drain limit) and have explore() return the kept text as a truncated result (totalsExact false) for that case instead of classifying the exit status.",
       },

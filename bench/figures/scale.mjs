@@ -52,7 +52,7 @@ async function timed3(fn) {
 }
 
 export async function scale(ctx) {
-  const { nativeBackend } = require(path.join(root, "lib", "runners", "native.js"));
+  const { nativeRunner } = require(path.join(root, "lib", "runners", "native.js"));
   const nodeRunner = require(path.join(root, "lib", "runners", "node.js"));
   const { sourceChangesRequest, CHANGE_WALK_LIMITS } = require(path.join(root, "lib", "contract", "source-changes.js"));
   process.env.PI_CODEGRAPH_BIN ??= path.join(root, "node_modules", ".bin", "codegraph");
@@ -96,8 +96,8 @@ export async function scale(ctx) {
     ].slice(0, PLANTED);
     for (const p of planted) fs.appendFileSync(path.join(dir, p), "export const changed = 1;\n");
     const foundOf = (list) => planted.filter((p) => list.includes(p.split(path.sep).join("/"))).length;
-    const walkRow = async (backend) => {
-      const r = await timed3(() => backend.changedSource(dir, sourceChangesRequest(since)));
+    const walkRow = async (runner) => {
+      const r = await timed3(() => runner.changedSource(dir, sourceChangesRequest(since)));
       const v = r.value;
       // The walk lists at most maxPaths; here only the planted files changed.
       return `${foundOf(v.paths)} of ${PLANTED}${v.stopped ? `, "at least" (stopped: ${v.stopped} after ${v.filesSeen} files)` : ""} · ${ms(r.ms)} ms`;
@@ -120,7 +120,7 @@ export async function scale(ctx) {
     const product = await timed3(() => pkg.changedSince([{ dir, indexDir }]));
     const [seen] = product.value;
     const productRow = `${foundOf(seen.files.map((f) => path.relative(dir, f).split(path.sep).join("/")))} of ${PLANTED}${seen.cut ? `, "at least" (stopped: ${seen.cut.stopped})` : ""} · ${ms(product.ms)} ms (${seen.source})`;
-    const addon = await walkRow(nativeBackend);
+    const addon = await walkRow(nativeRunner);
     const wasm = await walkRow(nodeRunner);
     const status = await timed3(() => git(dir, "--no-optional-locks", "status", "--porcelain", "-uall"));
     const statusFound = foundOf(

@@ -48,7 +48,7 @@ const CASES = [
   { label: "search", call: "search", tool: "codegraph_search", params: { name: "Service" } },
 ];
 
-/** The argv the runner gives the CLI for a command description (lib/runners/node/command.js commandArgv). */
+/** The argv the runner gives the CLI for a command description (crates/core/src/command.rs `argv`). */
 const argvOf = ({ subcommand, options, positional }) =>
   positional === undefined ? [subcommand, ...options] : [subcommand, ...options, "--", positional];
 

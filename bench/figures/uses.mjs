@@ -39,7 +39,7 @@ export async function uses() {
   process.env.PI_CODEGRAPH_BIN = cli;
   try {
     const pkg = require(path.join(root, "index.js"));
-    const viaNode = pkg.forBackend(require(path.join(root, "lib", "runners", "node.js")));
+    const viaNode = pkg.forRunner(require(path.join(root, "lib", "runners", "node.js")));
     const rows = [];
     const notes = [];
     const ratios = [];

@@ -20,7 +20,7 @@ const timed = (fn) => timedRuns(fn, RUNS);
 const TARGET_RATIO = 0.25;
 
 export async function walk() {
-  const { nativeBackend } = require(path.join(root, "lib", "runners", "native.js"));
+  const { nativeRunner } = require(path.join(root, "lib", "runners", "native.js"));
   const nodeRunner = require(path.join(root, "lib", "runners", "node.js"));
   const { sourceChangesRequest } = require(path.join(root, "lib", "contract", "source-changes.js"));
   const cli = path.join(root, "node_modules", ".bin", "codegraph");
@@ -29,7 +29,7 @@ export async function walk() {
   const ratios = [];
   for (const { corpus, tree } of indexedCorpora(cli, codegraphVersion(), notes)) {
     const request = () => sourceChangesRequest(fs.statSync(path.join(tree.dir, ".codegraph", "codegraph.db")).mtimeMs);
-    const addon = await timed(() => nativeBackend.changedSource(tree.dir, request()));
+    const addon = await timed(() => nativeRunner.changedSource(tree.dir, request()));
     const node = await timed(() => nodeRunner.changedSource(tree.dir, request()));
     const status = await timed(() => spawnSync(cli, ["status", "--json"], { cwd: tree.dir, encoding: "utf8" }));
     if (status.value.status !== 0) notes.push(`${corpus.id}: codegraph status exited ${status.value.status}`);

@@ -42,14 +42,14 @@ function parallelSetting(env = process.env) {
 }
 
 /**
- * The index sizes the backends reported (a diagnosis's or an answer's `indexBytes`), by key.
+ * The index sizes the runners reported (a diagnosis's or an answer's `indexBytes`), by key.
  * Admission itself touches no filesystem: on a hung mount a stat or realpath would stall the
  * call (or the host) before the run's own checks, which are bounded, could say so.
  */
 const knownSizes = new Map();
 const MAX_KNOWN_SIZES = 256;
 
-/** Remembers the index size a backend reported for the workspace `cwd`. */
+/** Remembers the index size a runner reported for the workspace `cwd`. */
 function noteIndexBytes(cwd, bytes) {
   if (typeof cwd !== "string" || !Number.isSafeInteger(bytes) || bytes < 0) return;
   const key = indexKey(cwd);

@@ -1,4 +1,4 @@
-// The answer as the model sees it, finished from what a backend returns: its stored text, its
+// The answer as the model sees it, finished from what a runner returns: its stored text, its
 // `details` and the `answer` facts (subcommand, caps, empty, full output complete). A cut answer
 // gets the truncation marker (lib/words/marker.js), which counts against the caps. This is where an
 // answer is cut, once: a runner only stops storing at the caps while streaming (its memory bound;
@@ -13,7 +13,7 @@ const { inToolWords, incompleteMarkers, notKept, printedNothing, truncationMarke
 const { messageBeforePartial } = require("../words/messages.js");
 
 /**
- * `{ text, details }` from a backend's `{ text, details, answer }`, led by `notes` (lines that say
+ * `{ text, details }` from a runner's `{ text, details, answer }`, led by `notes` (lines that say
  * what CodeGraph's text does not, lib/api/answer-notes.js; "" for none), which take their room
  * from the caps first: an answer that fits only without them is cut like one the runner cut.
  */

@@ -1,5 +1,5 @@
 // What a call's description and options say, read robustly (a getter may throw, a Proxy may lie):
-// the options a backend takes, the caller's workspace, the time budget, whether the command cites
+// the options a runner takes, the caller's workspace, the time budget, whether the command cites
 // files, reads data, writes the index, which subcommand names a failure, a version notice and what
 // a call observed for a timeout's words. Used by lib/api/calls.js.
 
@@ -22,12 +22,12 @@ function safeListener(fn) {
 }
 
 /**
- * The options a backend reads, copied out of whatever the caller passed (getters, Proxies), and
- * the glue's own `onQueue` listener, kept apart (a backend knows nothing of the queue).
+ * The options a runner reads, copied out of whatever the caller passed (getters, Proxies), and
+ * the glue's own `onQueue` listener, kept apart (a runner knows nothing of the queue).
  */
 function plainOptions(options) {
   if (options === undefined || options === null) return { plain: null, onQueue: undefined };
-  if (typeof options !== "object") return { plain: options, onQueue: undefined }; // the backend rejects it
+  if (typeof options !== "object") return { plain: options, onQueue: undefined }; // the runner rejects it
   const { timeoutMs, onProgress, onQueue, workspace, warm } = options;
   if (onQueue !== undefined && onQueue !== null && typeof onQueue !== "function")
     throw failure("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "onQueue" } });
@@ -43,7 +43,7 @@ function plainOptions(options) {
  * The description with `workspace` (Pi's, when cwd is another root: its code is kept from the
  * child too) and `warm` (answer through the workspace's long-lived CodeGraph where the runner
  * can: the user has auto sync on) among its fields; the description as it is when there are
- * none, or when it cannot be copied (the backend then rejects it with its own words).
+ * none, or when it cannot be copied (the runner then rejects it with its own words).
  */
 function onBehalfOf(command, workspace, warm = false) {
   if ((workspace === undefined || workspace === null) && !warm) return command;
@@ -58,12 +58,12 @@ function onBehalfOf(command, workspace, warm = false) {
   }
 }
 
-/** The run's time budget as the backends take it: the caller's `timeoutMs`, else the command's, else 30 s. */
+/** The run's time budget as the runners take it: the caller's `timeoutMs`, else the command's, else 30 s. */
 function budgetOf(command, plain) {
   if (isTimeout(plain?.timeoutMs)) return Math.trunc(plain.timeoutMs);
   try {
     if (isTimeout(command?.timeoutMs)) return Math.trunc(command.timeoutMs);
-  } catch {} // a throwing getter: the backend rejects the description
+  } catch {} // a throwing getter: the runner rejects the description
   return DEFAULT_TIMEOUT_MS;
 }
 
@@ -91,7 +91,7 @@ function readsData(command) {
   }
 }
 
-/** Whether `command` writes the index (a description that cannot be read does not: the backend rejects it). */
+/** Whether `command` writes the index (a description that cannot be read does not: the runner rejects it). */
 function writesIndex(command) {
   try {
     return command?.writesIndex === true;
@@ -102,7 +102,7 @@ function writesIndex(command) {
 
 /**
  * `{ subcommand }` of a command other than explore, for its failure's words; `{}` for explore and
- * for a description that cannot be read (the backend rejects that one with its own words).
+ * for a description that cannot be read (the runner rejects that one with its own words).
  */
 function namedCommand(command) {
   try {

@@ -35,7 +35,7 @@ const askedBy = (name) => (node) =>
   !isQualified(name) || isAsked(name, { name: node.name, qualified: node.qualified, path: node.filePath }) !== false;
 
 /**
- * `{ text, details }` for `from` → `to` in `cwd` (`deps`: `run` (lib/api/calls.js), the backend's
+ * `{ text, details }` for `from` → `to` in `cwd` (`deps`: `run` (lib/api/calls.js), the runner's
  * `scan`, `outline` (its `outlineSource`, where it has one) and `release` of full-output files). A CodeGraph failure rejects as run() does.
  */
 async function callPath(deps, { from, to }, cwd, signal, options) {
@@ -94,7 +94,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
     // `from`'s definitions the index lacks (a macro block, far into a large file): from the source.
     const keep = (n) => !isQualified(from) || isAsked(from, { name: n.name, path: n.filePath }) === true; // its file
     const { outline, lines } = reads;
-    const context = { cwd, scan: deps.scan, outline, lines, indexDir: first?.indexPath, keep, lacking };
+    const context = { cwd, scan: deps.scan, outline, lines, indexDir: first?.indexDir, keep, lacking };
     const graph = impact.json ? reverseGraph(impact.json, askedBy(to)) : null;
     const early = graph ? sourcePaths(graph, lastPart(from), context).catch(() => []) : Promise.resolve([]);
     const own = calls.json ? [] : await early;
@@ -110,7 +110,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
       if (bad.answer.truncated) text = words.unreadableText({ subcommand });
       else {
         // Where the source defines the name the index lacks (a macro block, a file too large): lib/api/blind-spots.js.
-        const context = { cwd, scan: deps.scan, indexDir: first?.indexPath };
+        const context = { cwd, scan: deps.scan, indexDir: first?.indexDir };
         const notes = await answerNotes(bad.command, bad.answer.text, context).catch(() => "");
         text = [words.notFoundText({ name: bad.name, said: bad.answer.text }), notes].filter(Boolean).join("\n");
       }
@@ -137,7 +137,7 @@ async function callPath(deps, { from, to }, cwd, signal, options) {
           scan: deps.scan,
           outline,
           lines,
-          indexDir: first?.indexPath,
+          indexDir: first?.indexDir,
           started: (s) => (scanning = s),
         });
         // No path in the graph: `from`'s indexed bodies read from the source too (a call through an alias).

@@ -7,7 +7,7 @@
 
 const { linesOf } = require("./call-lines.js");
 
-/** `{ outline, lines }` over the backend's `outline` (undefined when it has none). */
+/** `{ outline, lines }` over the runner's `outline` (undefined when it has none). */
 function callReads(outline) {
   const outlined = new Map(); // file → Promise<the outline's file entry, or null>
   const texts = new Map(); // file → Promise<lines or null>

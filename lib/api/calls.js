@@ -1,6 +1,6 @@
-// The glue's calls into a backend (the native addon or the Node runner, both shaped like the
+// The glue's calls into a runner (the native addon or the Node runner, both shaped like the
 // addon's module): argument-robust run() of any command description (lib/contract/commands.js), explore()
-// as one such description, and a diagnose() that never rejects. Whatever the backend, run() and
+// as one such description, and a diagnose() that never rejects. Whatever the runner, run() and
 // explore() never throw synchronously and every failure is a CODEGRAPH_* rejection.
 
 const { admit, noteIndexBytes, parallelPolicy, passWrite, queueBound } = require("./admission.js");
@@ -26,8 +26,8 @@ const { withWordedDropped } = require("../words/environment.js");
 const { budgetOf, citesFiles, namedCommand, noticeOf, observed } = require("./call-options.js");
 const { onBehalfOf, plainOptions, readsData, writesIndex } = require("./call-options.js");
 
-/** `{ run, explore, node, relations, search, changes, diagnose, releaseFullOutputs, limits, … }` over `backend` (a call per focused tool, lib/contract/tools.js). See index.d.ts. */
-function wrapBackend(backend) {
+/** `{ run, explore, node, relations, search, changes, diagnose, releaseFullOutputs, limits, … }` over `runner` (a call per focused tool, lib/contract/tools.js). See index.d.ts. */
+function wrapRunner(runner) {
   /** Runs the described command in `cwd`; every failure is a CODEGRAPH_* rejection. */
   async function run(command, cwd, signal, options) {
     const entered = performance.now();
@@ -63,7 +63,7 @@ function wrapBackend(backend) {
       });
     }
     const waits = () => ({ queueMs: ticket.queueMs, durationMs: total(), parallelLimit: ticket.policy.limit });
-    const scan = methodOf(backend, "scanSource");
+    const scan = methodOf(runner, "scanSource");
     // The source search the answer's notes may need, while CodeGraph answers (lib/api/source-search.js).
     const data = readsData(command);
     // (A qualified name's parts too: where the source defines the one asked, lib/api/answer-subject.js.)
@@ -71,7 +71,7 @@ function wrapBackend(backend) {
     const scopes = data ? null : scopeSearchWhileRunning(command, cwd, scan);
     let result;
     try {
-      result = await backend.runCommand(onBehalfOf(command, workspace, warm), cwd, signal ?? null, plain);
+      result = await runner.runCommand(onBehalfOf(command, workspace, warm), cwd, signal ?? null, plain);
     } catch (err) {
       early?.end();
       scopes?.end();
@@ -82,7 +82,7 @@ function wrapBackend(backend) {
       if (err?.code === "CODEGRAPH_TIMEOUT")
         throw wordedError(err, { observed: observed(ticket, err.details), ...named }, context());
       if (err?.code?.startsWith?.("CODEGRAPH_")) throw wordedError(err, named, context());
-      // Loading a backend can itself run out of descriptors or memory (require, dlopen).
+      // Loading a runner can itself run out of descriptors or memory (require, dlopen).
       const resources = exhausted({ is: "loadRunner" }, err);
       if (resources) throw wordedError(resources);
       throw failure("CODEGRAPH_INVALID_OPTIONS", { reason: { is: "argumentsUnusable", text: firstLine(err) } });
@@ -98,7 +98,7 @@ function wrapBackend(backend) {
       : await answerNotes(command, result?.text, {
           cwd,
           scan,
-          indexDir: result?.details?.indexPath,
+          indexDir: result?.details?.indexDir,
           truncated: result?.details?.truncated === true,
           early,
           scopes,
@@ -152,8 +152,8 @@ function wrapBackend(backend) {
       throw err instanceof Problem ? wordedError(err) : err;
     }
     if (args.relation !== "path") return relationsRun(params, cwd, signal, options);
-    const scan = methodOf(backend, "scanSource");
-    const outline = methodOf(backend, "outlineSource");
+    const scan = methodOf(runner, "scanSource");
+    const outline = methodOf(runner, "outlineSource");
     return callPath({ run, scan, outline, release: releaseFullOutputs }, args, cwd, signal, options);
   }
 
@@ -164,9 +164,13 @@ function wrapBackend(backend) {
    */
   async function diagnose(cwd, workspace) {
     try {
-      const diagnosis = withWordedDropped(diagnosisWords(await backend.diagnose(cwd, workspace)));
+      const diagnosis = withWordedDropped(diagnosisWords(await runner.diagnose(cwd, workspace)));
       noteIndexBytes(cwd, diagnosis.indexBytes);
-      return { ...diagnosis, ...noticeOf("versionNotice", diagnosis.cliVersion), parallel: parallelPolicy(cwd) };
+      return {
+        ...diagnosis,
+        ...noticeOf("versionNotice", diagnosis.cliVersion),
+        parallel: parallelPolicy(cwd),
+      };
     } catch (thrown) {
       const err = wordedError(thrown);
       const story = err?.details?.story;
@@ -174,6 +178,7 @@ function wrapBackend(backend) {
         cwd,
         parallel: parallelPolicy(cwd),
         ready: false,
+        hasIndex: false,
         problemCode: err?.code ?? "CODEGRAPH_SPAWN",
         problem: story ? `${String(err.message).split("\n")[0]} ${story}` : String(err?.message ?? err),
         remediation: err?.remediation ?? "Run `pi-codegraph doctor` in the workspace.",
@@ -183,23 +188,23 @@ function wrapBackend(backend) {
 
   /** Deletes the temp files holding full output of truncated answers (the listed ones, or all). */
   function releaseFullOutputs(paths) {
-    return backend.releaseFullOutputs(paths ?? null);
+    return runner.releaseFullOutputs(paths ?? null);
   }
 
-  /** The backend's limits, read now (a lazily loaded backend may not know them before). */
+  /** The runner's limits, read now (a lazily loaded runner may not know them before). */
   function limits() {
     try {
-      return Object.fromEntries(LIMIT_NAMES.map((name) => [name, backend[name]]));
+      return Object.fromEntries(LIMIT_NAMES.map((name) => [name, runner[name]]));
     } catch (err) {
       throw wordedError(err); // choosing the runner ran out of descriptors or memory
     }
   }
 
-  /** The backend's runnerInfo(), or undefined when it has none (a failure to choose one worded). */
+  /** The runner's runnerInfo(), or undefined when it has none (a failure to choose one worded). */
   function runnerInfo() {
-    if (typeof backend.runnerInfo !== "function") return undefined;
+    if (typeof runner.runnerInfo !== "function") return undefined;
     try {
-      return backend.runnerInfo();
+      return runner.runnerInfo();
     } catch (err) {
       throw wordedError(err);
     }
@@ -211,9 +216,9 @@ function wrapBackend(backend) {
    * root's watch, where the runner has one).
    */
   function changedSince(roots, options) {
-    const watch = options?.watch === true ? methodOf(backend, "watchChanges") : undefined;
-    const deps = { runGit: methodOf(backend, "runGit"), large: walkCutRoots, watch, baselines: watchBaselines };
-    return changedSinceIndex(methodOf(backend, "changedSource"), roots, deps);
+    const watch = options?.watch === true ? methodOf(runner, "watchChanges") : undefined;
+    const deps = { runGit: methodOf(runner, "runGit"), large: walkCutRoots, watch, baselines: watchBaselines };
+    return changedSinceIndex(methodOf(runner, "changedSource"), roots, deps);
   }
   /** The roots whose last walk for changes a bound ended: git is asked first there (lib/api/disk-changes.js). */
   const walkCutRoots = new Set();
@@ -223,7 +228,7 @@ function wrapBackend(backend) {
   function unwatchChanges() {
     watchBaselines.clear();
     try {
-      return methodOf(backend, "unwatchChanges")?.() ?? 0;
+      return methodOf(runner, "unwatchChanges")?.() ?? 0;
     } catch {
       return 0;
     }
@@ -245,7 +250,7 @@ function wrapBackend(backend) {
       throw failure("CODEGRAPH_TIMEOUT", { queue, timeoutMs: queueBound(budgetOf(command, null)), ...named });
     }
     try {
-      return await backend.runCommand(onBehalfOf(command, workspace), cwd, signal ?? null, null);
+      return await runner.runCommand(onBehalfOf(command, workspace), cwd, signal ?? null, null);
     } catch (err) {
       if (err?.code?.startsWith?.("CODEGRAPH_")) throw wordedError(err, named);
       throw failure("CODEGRAPH_SPAWN", { reason: { is: "bug", text: firstLine(err) } });
@@ -256,14 +261,14 @@ function wrapBackend(backend) {
 
   /** codegraph_changes ({ depth? }): what the working tree's changes touch and break (lib/api/changes-call.js). */
   const changes = (params, cwd, signal, options) =>
-    changesCall({ backend, runData, diagnose, changedSince }, params, cwd, signal, options);
+    changesCall({ runner, runData, diagnose, changedSince }, params, cwd, signal, options);
 
   /** The worktree `cwd` is in and the repository's others (lib/api/worktrees.js), or null. */
-  const worktrees = (cwd, signal) => worktreesOf(backend, cwd, signal);
+  const worktrees = (cwd, signal) => worktreesOf(runner, cwd, signal);
 
   /** The runner's copy of another worktree's index into `cwd`'s (`{ from, to }`); a refusal is a fact. */
   async function copyIndex(cwd, request, signal) {
-    const copy = methodOf(backend, "copyIndex");
+    const copy = methodOf(runner, "copyIndex");
     if (!copy) return { files: [], bytes: 0, refused: { is: "unsupported" } };
     return copy(cwd, request, signal ?? null);
   }
@@ -271,7 +276,7 @@ function wrapBackend(backend) {
   /** Stops every long-lived CodeGraph the runner keeps (none: 0); never rejects. */
   async function stopWarm() {
     try {
-      return (await methodOf(backend, "stopWarm")?.()) ?? 0;
+      return (await methodOf(runner, "stopWarm")?.()) ?? 0;
     } catch {
       return 0;
     }
@@ -279,7 +284,7 @@ function wrapBackend(backend) {
   /** The long-lived CodeGraphs running now (`[{ cwd, pid }]`). */
   function warmServers() {
     try {
-      return methodOf(backend, "warmServers")?.() ?? [];
+      return methodOf(runner, "warmServers")?.() ?? [];
     } catch {
       return [];
     }
@@ -304,4 +309,4 @@ function wrapBackend(backend) {
   };
 }
 
-module.exports = { wrapBackend };
+module.exports = { wrapRunner };

@@ -1,5 +1,5 @@
 // Changed lines → changed symbols: each changed line's innermost definition in the file's outline
-// (the backend's `outlineSource`: whole definitions, bodies included), and what CodeGraph's
+// (the runner's `outlineSource`: whole definitions, bodies included), and what CodeGraph's
 // `impact --json` says depends on one of them.
 
 /** At most this many changed lines of one file are mapped line by line (past it, by range ends only). */

@@ -1,5 +1,5 @@
-// One codegraph_changes call over a backend: its arguments checked, the composition's
-// dependencies taken from the backend (git, the outline, the source scan, the walk since the
+// One codegraph_changes call over a runner: its arguments checked, the composition's
+// dependencies taken from the runner (git, the outline, the source scan, the walk since the
 // index) and the glue (data runs through the index's queue), the answer said once
 // (lib/words/changes.js) and held within its caps, every failure worded (lib/api/failures.js).
 
@@ -24,12 +24,12 @@ function withinCaps(text, caps) {
 }
 
 /**
- * `{ text, details }` for codegraph_changes in `cwd`. `glue`: `{ backend, runData, diagnose,
+ * `{ text, details }` for codegraph_changes in `cwd`. `glue`: `{ runner, runData, diagnose,
  * changedSince }` (lib/api/calls.js). `options.workspace`: Pi's, when `cwd` is another root.
  */
 async function changesCall(glue, params, cwd, signal, options) {
   const entered = performance.now();
-  const { backend } = glue;
+  const { runner } = glue;
   let args;
   try {
     args = checkedArguments(toolRow("codegraph_changes"), params);
@@ -42,7 +42,7 @@ async function changesCall(glue, params, cwd, signal, options) {
   let gitMs = 0;
   const deps = {
     runGit: async (command, dir, abort) => {
-      const out = await backend.runGit(command, dir, abort ?? null);
+      const out = await runner.runGit(command, dir, abort ?? null);
       gitMs += out?.durationMs ?? 0;
       return out;
     },
@@ -52,14 +52,14 @@ async function changesCall(glue, params, cwd, signal, options) {
       runMs += out?.details?.runMs ?? 0;
       return out;
     },
-    outline: methodOf(backend, "outlineSource"),
-    scan: methodOf(backend, "scanSource"),
+    outline: methodOf(runner, "outlineSource"),
+    scan: methodOf(runner, "scanSource"),
     diagnose: (dir) => glue.diagnose(dir, workspace),
     changedSince: (roots) => glue.changedSince(roots),
   };
   let facts;
   try {
-    if (!methodOf(backend, "runGit"))
+    if (!methodOf(runner, "runGit"))
       throw failure("CODEGRAPH_GIT", { subcommand: "", reason: { is: "spawn", os: "this runner cannot start git" } });
     if (signal?.aborted) throw failure("CODEGRAPH_CANCELLED", { subcommand: "changes" });
     facts = await changesFacts(deps, cwd, args, signal);

@@ -2,7 +2,7 @@
 // git's (`diff HEAD --unified=0`, staged and unstaged, plus untracked files; a repository without
 // a commit: every file new), or, outside git (or without git), the files written since the index
 // (lib/api/disk-changes.js). Their changed lines are mapped to the definitions that hold them (the
-// backend's outline of each file), and for each such symbol CodeGraph's `impact --json` says what
+// runner's outline of each file), and for each such symbol CodeGraph's `impact --json` says what
 // depends on it and `affected --json` which test files depend on its file. Where the graph has
 // nothing (a symbol the index lacks, an index older than the change, no dependents), the source
 // scan says where the name is mentioned, as text matches. Nothing here writes the index.
@@ -88,7 +88,7 @@ async function gitChanges(deps, cwd, signal) {
 /** The files written since the index (outside git): whole files, workspace-relative. */
 async function indexChanges(deps, cwd) {
   const diagnosis = await deps.diagnose(cwd).catch(() => null);
-  const indexDir = diagnosis?.indexDir ?? diagnosis?.indexPath;
+  const indexDir = diagnosis?.indexDir;
   if (!indexDir) return { files: [], indexDir: null, cut: false };
   const [found] = await deps.changedSince([{ dir: cwd, indexDir }]).catch(() => []);
   const files = (found?.files ?? []).map((abs) => ({
@@ -119,7 +119,7 @@ async function newerThanIndex(cwd, files, indexMs) {
 /**
  * The answer's facts for the workspace `cwd` (see lib/words/changes.js for how they read). `deps`:
  * `{ runGit, runData, outline?, scan?, diagnose, changedSince }` (lib/api/calls.js passes the
- * backend's); `params`: `{ depth? }`.
+ * runner's); `params`: `{ depth? }`.
  */
 async function changesFacts(deps, cwd, params, signal) {
   const depth = Math.min(MAX_DEPTH, Math.max(1, Number.isInteger(params?.depth) ? params.depth : DEFAULT_DEPTH));
@@ -163,7 +163,7 @@ async function changesFacts(deps, cwd, params, signal) {
         s.impact = { failed: String(err?.code ?? "CODEGRAPH_SPAWN") };
         throw err;
       });
-      indexDir ??= out.details?.indexPath ?? null;
+      indexDir ??= out.details?.indexDir ?? null;
       s.impact = out.details?.truncated ? null : impactOf(out.text, f.path, s.line);
     }),
     ...affected.map((f) => async () => {
@@ -171,7 +171,7 @@ async function changesFacts(deps, cwd, params, signal) {
         f.testsFailed = String(err?.code ?? "CODEGRAPH_SPAWN");
         throw err;
       });
-      indexDir ??= out.details?.indexPath ?? null;
+      indexDir ??= out.details?.indexDir ?? null;
       f.tests = out.details?.truncated ? null : testsOf(out.text);
     }),
   ];

@@ -15,7 +15,7 @@ const { withoutUndefined } = require("../contract/text.js");
 /**
  * The public Error of a failure `err` (`{ code, facts, details? }`), with `moreFacts` added to its
  * facts and `context` to its details (`context` wins over the runner's details). A coded error
- * that carries no facts (a custom backend's own Error) keeps its words and gets the context in its
+ * that carries no facts (a custom runner's own Error) keeps its words and gets the context in its
  * details; anything else is returned as it is (the caller decides what it means).
  */
 function wordedError(err, moreFacts = {}, context = {}) {
@@ -50,9 +50,9 @@ function wordedDiagnosis(d) {
   });
 }
 
-/** Whether a backend's diagnosis carries its problems as facts (`{ code, facts }`), the runners' shape. */
+/** Whether a runner's diagnosis carries its problems as facts (`{ code, facts }`), the runners' shape. */
 const asFacts = (p) => p === undefined || (p !== null && typeof p === "object" && typeof p.code === "string");
-/** A diagnosis worded, unless a custom backend already worded it (its problems are not facts). */
+/** A diagnosis worded, unless a custom runner already worded it (its problems are not facts). */
 const diagnosisWords = (d) =>
   ["executableProblem", "indexProblem", "problem", "writeProblem", "removeProblem"].every((k) => asFacts(d?.[k]))
     ? wordedDiagnosis(d)

@@ -22,7 +22,7 @@ const INDEX_FILES = ["codegraph.db", "codegraph.db-wal"];
 /**
  * Never counted as edits of the code: git's directory, CodeGraph's own by their family name
  * (`.codegraph`, any `.codegraph-*`), and the index directories the runner found (`indexNames`:
- * their names, from an answer's `indexPath` or a diagnosis' `indexDir`; CODEGRAPH_DIR's `.cg`).
+ * their names, from an answer's or a diagnosis' `indexDir`; CODEGRAPH_DIR's `.cg`).
  */
 const notCode = (name, indexNames) =>
   name === ".git" ||
@@ -240,7 +240,7 @@ async function staleCheckBy(work, ms, fallback) {
 
 /**
  * The files `text` cites (at most MAX_CITED_PATHS), relative to `cwd`, that changed or were
- * deleted after the index in `indexDir` (the answer's `details.indexPath`) was last written and
+ * deleted after the index in `indexDir` (the answer's `details.indexDir`) was last written and
  * `[{ path, state }]`, in the order cited, then those CodeGraph's own ⚠ line names (changed ones,
  * `flagged: true`). Empty when
  * none, when nothing is cited, without an index directory, or when the checks miss `deadlineMs`
@@ -281,7 +281,7 @@ async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDi
 
 /**
  * An answer `{ text, details }` from a command whose text cites files, with one line appended
- * naming the cited files that changed or were deleted after its index (`details.indexPath`, the
+ * naming the cited files that changed or were deleted after its index (`details.indexDir`, the
  * directory the runner checked and the CLI opened) was last written
  * (lib/words/staleness.js), and `details.staleFiles` (those CodeGraph's own ⚠ line names too, which
  * the line does not repeat: the tool row's tag counts them all); unchanged when none are. For every query
@@ -289,7 +289,7 @@ async function staleCitedFiles(text, cwd, { deadlineMs = STALE_CHECK_MS, indexDi
  * command's): a line that would take the text past them is left out (`details.staleFiles` stays).
  */
 async function withStaleness(answer, cwd, options = {}) {
-  const found = await staleCitedFiles(answer.text, cwd, { indexDir: answer.details?.indexPath, ...options });
+  const found = await staleCitedFiles(answer.text, cwd, { indexDir: answer.details?.indexDir, ...options });
   if (found.length === 0) return answer;
   const details = { ...answer.details, staleFiles: found.map(({ path: p, state }) => ({ path: p, state })) };
   // CodeGraph's own ⚠ line told the model of the files it flags: the line names the others.

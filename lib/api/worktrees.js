@@ -43,8 +43,8 @@ const real = (p) => canonicalPath(path.resolve(p));
  * cannot say (no git, not a repository, a runner without git). Bare and prunable entries are
  * left out of `others`.
  */
-async function worktreesOf(backend, cwd, signal) {
-  const runGit = methodOf(backend, "runGit");
+async function worktreesOf(runner, cwd, signal) {
+  const runGit = methodOf(runner, "runGit");
   if (!runGit) return null;
   let top;
   let list;
@@ -72,7 +72,7 @@ async function siblingIndexes(worktrees, diagnose) {
     worktrees.others.map(async (worktree) => {
       const dir = path.join(worktree.dir, worktrees.relative);
       const diagnosis = await diagnose(dir).catch(() => null);
-      return diagnosis?.ready && diagnosis.indexPath ? { worktree, dir, diagnosis } : null;
+      return diagnosis?.ready && diagnosis.hasIndex ? { worktree, dir, diagnosis } : null;
     }),
   );
   return found.filter(Boolean);

@@ -1,13 +1,13 @@
 // CodeGraph commands as data: every command the package runs is a description built here, and
-// both backends run any description with the same guarantees (discovery, preflight, quiet
+// both runners run any description with the same guarantees (discovery, preflight, quiet
 // environment, caps with marker and full-output file, timeout, cancel, tree kill, stderr tail,
-// codes). A new command is a new description, not a change in each backend.
+// codes). A new command is a new description, not a change in each runner.
 //
 // A description: { subcommand, options: ["--name=value" | "--flag", ...], positional?, maxBytes,
 // maxLines, timeoutMs, writesIndex, needsIndex, progress: "stdout" | "none" }. The CLI gets
 // `codegraph <subcommand> <options...> [-- <positional>]` as an argument array, never a shell.
-// The backends check every field when they run it (lib/runners/node/command.js,
-// crates/core/src/command.rs): a malformed description is CODEGRAPH_INVALID_OPTIONS and nothing
+// The core checks every field when a runner runs it (crates/core/src/command.rs, on both
+// runners): a malformed description is CODEGRAPH_INVALID_OPTIONS and nothing
 // starts; the positional text follows explore's request rules (CODEGRAPH_INVALID_REQUEST).
 
 const { DEFAULT_TIMEOUT_MS, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("./limits.js");
@@ -17,7 +17,7 @@ const { nodeArguments, relationsArguments } = require("./arguments.js");
 /**
  * `{ name: value }` as CLI options: `true` is a bare `--name`, `false`, `undefined` and `null` are
  * left out, a number or string is `--name=value`. Anything else is passed on as it is, so that the
- * backend rejects it with a coded error.
+ * runner rejects it with a coded error.
  */
 function optionList(options) {
   const list = [];
@@ -66,8 +66,8 @@ function exploreCommand(request, caps = {}) {
 const EXPLORE_BYTES_WITH_NODE = 15 * 1024;
 
 /**
- * explore's caps for the focused tools that are on (`active`, tool names) under the backend's
- * `limits` (MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES): the backend's, or at most 15 KB while
+ * explore's caps for the focused tools that are on (`active`, tool names) under the runner's
+ * `limits` (MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES): the runner's, or at most 15 KB while
  * codegraph_node is on, which reads any symbol a cut answer leaves out. CodeGraph fills about 25 KB
  * whatever is asked; on the answers bench every item its answers found was in their first 15 KB
  * (docs/tools.md).

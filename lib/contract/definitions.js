@@ -1,5 +1,5 @@
 // What a definition of a name looks like in the source, and the bounded scan that looks for one
-// (both runners' `scanSource`: crates/core/src/source_scan.rs, lib/runners/node/source-scan.js).
+// (both runners' `scanSource`: crates/core/src/source_scan.rs).
 // The patterns keep to the regex syntax Rust's `regex` and JavaScript read alike (`\b`, `\s`,
 // classes, non-capturing groups). What the scan skips is CodeGraph 1.6.1's indexer's
 // (dist/extraction/index.js DEFAULT_IGNORE_DIRS and DEFAULT_IGNORE_PATTERNS; .gitignore at every

@@ -33,7 +33,7 @@ function parseIndexStatus(text) {
       initialized: raw.initialized !== false,
       version: str(raw.version),
       projectPath: str(raw.projectPath),
-      indexPath: str(raw.indexPath),
+      indexDir: str(raw.indexPath), // CodeGraph's own name for its index directory
       lastIndexed: str(raw.lastIndexed),
       fileCount: num(raw.fileCount),
       nodeCount: num(raw.nodeCount),

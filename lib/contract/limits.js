@@ -12,7 +12,7 @@ const OUTPUT_TAIL_BYTES = 1024; // the end of stdout, whatever the caps kept: pr
 const DEFAULT_TIMEOUT_MS = 30000;
 /** Node's timers fire at once past 2^31−1 ms; the addon takes the same bound. */
 const MAX_TIMEOUT_MS = 2 ** 31 - 1;
-/** A timeout both backends accept: a finite number of milliseconds from 1 to MAX_TIMEOUT_MS (used truncated). */
+/** A timeout both runners accept: a finite number of milliseconds from 1 to MAX_TIMEOUT_MS (used truncated). */
 const isTimeout = (ms) => typeof ms === "number" && Number.isFinite(ms) && ms >= 1 && ms <= MAX_TIMEOUT_MS;
 /** An index-writing command's longest deadline (crates/core/src/command.rs MAX_WRITE_TIMEOUT). */
 const MAX_WRITE_TIMEOUT_MS = 60 * 60 * 1000;
@@ -74,7 +74,7 @@ const MARKER_LINES = 2;
 /** Marks a tail that starts in the middle of a line longer than the tail itself (stderr_tail.rs). */
 const CUT_MARK = "[cut]…";
 
-/** The limits every backend exports, as the addon's napi consts. */
+/** The limits every runner exports, as the addon's napi consts. */
 const LIMIT_NAMES = [
   "MAX_REQUEST_CHARS",
   "MAX_OUTPUT_BYTES",

@@ -1,10 +1,10 @@
-// The runner's methods, declared once. Every backend provides each (the native addon through
+// The runner's methods, declared once. Every runner provides each (the native addon through
 // lib/runners/native.js, the Node runner through lib/runners/node.js); lib/runners/select.js
 // forwards each to the runner it chose; `__test__/packaging/runner-methods.test.mjs` holds the addon
 // (`binding`: a napi export of that name in binding.d.ts), the WebAssembly build (`wasm`: what it
-// carries, src/wasm.rs) and index.d.ts's Backend to this list. Limits are LIMIT_NAMES (limits.js).
+// carries, src/wasm.rs) and index.d.ts's Runner to this list. Limits are LIMIT_NAMES (limits.js).
 
-/** `{ [name]: { binding, wasm, optional } }`; `optional`: the glue works without it (a custom backend may lack it). */
+/** `{ [name]: { binding, wasm, optional } }`; `optional`: the glue works without it (a custom runner may lack it). */
 const RUNNER_METHODS = Object.freeze({
   runCommand: { binding: true, wasm: false, optional: false },
   diagnose: { binding: true, wasm: false, optional: false },
@@ -41,9 +41,9 @@ const WASM_WORKER_CHECKS = Object.freeze(["runChecks", "writerNow", "blockedCaus
 /** The method names, in the list's order. */
 const RUNNER_METHOD_NAMES = Object.freeze(Object.keys(RUNNER_METHODS));
 
-/** `backend[name]` called on the backend when it has one, else undefined (an optional method a custom backend may lack). */
-function methodOf(backend, name) {
-  return typeof backend?.[name] === "function" ? (...args) => backend[name](...args) : undefined;
+/** `runner[name]` called on the runner when it has one, else undefined (an optional method a custom runner may lack). */
+function methodOf(runner, name) {
+  return typeof runner?.[name] === "function" ? (...args) => runner[name](...args) : undefined;
 }
 
 module.exports = { RUNNER_METHODS, RUNNER_METHOD_NAMES, WASM_HOST_EXPORTS, WASM_WORKER_CHECKS, methodOf };

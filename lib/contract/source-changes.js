@@ -2,8 +2,7 @@
 // without opening the index: the files of the extensions CodeGraph 1.6.1 indexes
 // (dist/extraction/grammars.js EXTENSION_MAP; `__test__/source-changes.test.mjs` compares this
 // list with the pinned CLI's), outside what its indexer skips, modified after the index's last
-// write. Both runners' `changedSource` take this request (crates/core/src/source_changes.rs,
-// lib/runners/node/source-changes.js).
+// write. Both runners' `changedSource` take this request (crates/core/src/source_changes.rs).
 
 const { skippedDirs } = require("./definitions.js");
 

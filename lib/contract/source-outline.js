@@ -1,5 +1,4 @@
-// What `outlineSource` reads (both runners: crates/core/src/source_outline.rs and
-// lib/runners/node/source-outline.js): the files asked for, workspace-relative; each one's
+// What `outlineSource` reads (both runners: crates/core/src/source_outline.rs): the files asked for, workspace-relative; each one's
 // language by its extension; the bounds, the same on both sides.
 
 /** At most this many paths are outlined; past them the answer says `cut: { reason: "paths" }`. */

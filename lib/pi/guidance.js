@@ -1,4 +1,4 @@
-// What the model is told: the tool's name, its description (with the backend's own limits), the
+// What the model is told: the tool's name, its description (with the runner's own limits), the
 // prompt snippet and guidelines for the current readiness, and the line every tool error ends with.
 
 const { projectsGuideline } = require("../words/roots.js");

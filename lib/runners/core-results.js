@@ -1,4 +1,4 @@
-// The core's source results as every backend promises them, whichever build of the core answered
+// The core's source results as every runner promises them, whichever build of the core answered
 // (the native addon in-process, or the WebAssembly core in the Node runner's worker): napi leaves
 // a missing value out where the contract says null, and puts its status where the contract's
 // code belongs.

@@ -1,4 +1,4 @@
-// The native backend: the pi-codegraph addon, loaded on first use (so a missing binary is a coded
+// The native runner: the pi-codegraph addon, loaded on first use (so a missing binary is a coded
 // CODEGRAPH_ADDON error, never a Pi crash), robustly across Node, Bun and Pi's Bun-compiled binary.
 //
 // napi-rs's generated binding.js finds a published addon with a bare
@@ -125,8 +125,8 @@ function asProblem(err) {
   throw new Problem(err.code, err.facts, err.details ?? {});
 }
 
-/** The addon as a backend: the same module shape, loaded when first used. */
-const nativeBackend = {
+/** The addon as a runner: the same module shape, loaded when first used. */
+const nativeRunner = {
   runCommand: async (command, cwd, signal, options) =>
     loadBinding().runCommand(command, cwd, signal, options).catch(asProblem),
   /** The addon's diagnosis as it is: its problems are facts (`{ code, facts }`), worded by lib/api/. */
@@ -175,7 +175,7 @@ const nativeBackend = {
 };
 // The limits are the addon's own consts; unknown (undefined) while no addon loads.
 for (const name of LIMIT_NAMES) {
-  Object.defineProperty(nativeBackend, name, {
+  Object.defineProperty(nativeRunner, name, {
     enumerable: true,
     get() {
       try {
@@ -187,4 +187,4 @@ for (const name of LIMIT_NAMES) {
   });
 }
 
-module.exports = { loadNative, loadBinding, addonInfo, nativeBackend, target };
+module.exports = { loadNative, loadBinding, addonInfo, nativeRunner, target };

@@ -1,4 +1,4 @@
-// The Node runner, pi-codegraph's backend where no native addon loads: the same module shape and
+// The Node runner, pi-codegraph's runner where no native addon loads: the same module shape and
 // the same promises as the native addon (lib/runners/native.js loads that one), so the glue runs
 // over either and the fault suites (__test__/faults/) run against both. Its core is the addon's own
 // Rust built for WebAssembly: on the host's thread (node/wasm-core.js) and in two worker threads for

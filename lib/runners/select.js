@@ -1,4 +1,4 @@
-// The package's default backend: the native addon when it loads, else the Node runner (the tool
+// The package's default runner: the native addon when it loads, else the Node runner (the tool
 // keeps working, and the status slot, /codegraph and `pi-codegraph doctor` name the runner).
 // PI_CODEGRAPH_RUNNER=native|node forces one: `native` without an addon gives CODEGRAPH_ADDON
 // errors (nothing falls back); `node` never loads the addon. Decided once, on first use.
@@ -6,7 +6,7 @@
 const { LIMIT_NAMES } = require("../contract/limits.js");
 const { RUNNER_METHOD_NAMES } = require("../contract/runner-methods.js");
 const { firstLine } = require("../contract/text.js");
-const { loadBinding, nativeBackend } = require("./native.js");
+const { loadBinding, nativeRunner } = require("./native.js");
 const { WASM_CORE_FIX, wasmCoreFile } = require("./node/wasm-core.js");
 
 const RUNNER_VAR = "PI_CODEGRAPH_RUNNER";
@@ -15,17 +15,17 @@ const NO_WASM_CORE = `its WebAssembly core (wasm/) is missing, so CodeGraph cann
 let chosen;
 /** The CodeGraph CLI installed beside this package (setPackageCli), handed to the runner once chosen; undefined: never set here. */
 let packageCli;
-/** `{ backend, info }`: the runner every call of this process goes to. */
+/** `{ runner, info }`: the runner every call of this process goes to. */
 function choose() {
   if (chosen) return chosen;
   chosen = chosenRunner();
-  if (packageCli !== undefined) chosen.backend.setPackageCli?.(packageCli);
+  if (packageCli !== undefined) chosen.runner.setPackageCli?.(packageCli);
   return chosen;
 }
 
-/** The runner PI_CODEGRAPH_RUNNER and the addon decide: `{ backend, info }`. */
+/** The runner PI_CODEGRAPH_RUNNER and the addon decide: `{ runner, info }`. */
 function chosenRunner() {
-  let runner;
+  let picked;
   const raw = process.env[RUNNER_VAR];
   const wanted = String(raw ?? "")
     .trim()
@@ -34,32 +34,32 @@ function chosenRunner() {
     // Without its WebAssembly core the Node runner runs nothing (each call says CODEGRAPH_ADDON).
     const core = wasmCoreFile();
     const off = core ? "" : `; ${NO_WASM_CORE}`;
-    return { backend: require("./node.js"), info: { name: "node", path: core, note: `${note}${off}`, fallback } };
+    return { runner: require("./node.js"), info: { name: "node", path: core, note: `${note}${off}`, fallback } };
   };
   if (wanted === "native") {
-    runner = { backend: nativeBackend, info: null };
+    picked = { runner: nativeRunner, info: null };
   } else if (wanted === "node") {
-    runner = nodeRunner(`${RUNNER_VAR}=node`, false);
+    picked = nodeRunner(`${RUNNER_VAR}=node`, false);
   } else {
     const ignored = wanted ? `; ${RUNNER_VAR}=${firstLine(raw).slice(0, 40)} is neither native nor node` : "";
     try {
       loadBinding();
-      runner = { backend: nativeBackend, info: null };
+      picked = { runner: nativeRunner, info: null };
     } catch (err) {
       if (err.code === "CODEGRAPH_RESOURCES") throw err; // decided on a later call, when it loads
       // One line: what the addon loader found; the whole story is addonInfo().error.
       const why = err.facts?.story?.split(" (tried ")[0] ?? firstLine(err);
-      runner = nodeRunner(`native addon not loaded: ${why}${ignored}`, true);
+      picked = nodeRunner(`native addon not loaded: ${why}${ignored}`, true);
     }
   }
-  return runner;
+  return picked;
 }
 
 /** The runner: `{ name, path, note, fallback }` (fallback: the Node runner stands in for the addon). */
 function runnerInfo() {
-  const { backend, info } = choose();
+  const { runner, info } = choose();
   if (info) return { ...info };
-  const native = backend.runnerInfo();
+  const native = runner.runnerInfo();
   const forced = process.env[RUNNER_VAR] ? `${RUNNER_VAR}=native` : null;
   if (!native.path) return { ...native, note: `not loaded; ${forced ?? "required"}` };
   return { ...native, note: forced };
@@ -67,24 +67,24 @@ function runnerInfo() {
 
 /** The methods that do more than forward to the chosen runner. */
 const OWN_METHODS = {
-  releaseFullOutputs: (paths) => (chosen ? chosen.backend.releaseFullOutputs(paths) : 0),
+  releaseFullOutputs: (paths) => (chosen ? chosen.runner.releaseFullOutputs(paths) : 0),
   /** Where the CodeGraph CLI installed beside this package is: discovery's last place (after PI_CODEGRAPH_BIN and PATH). */
   setPackageCli: (file) => {
     packageCli = typeof file === "string" ? file : null;
-    chosen?.backend.setPackageCli?.(packageCli);
+    chosen?.runner.setPackageCli?.(packageCli);
   },
   runnerInfo,
   /** Only a runner already chosen can have started one (none is chosen to stop nothing). */
-  stopWarm: async () => (chosen?.backend.stopWarm ? chosen.backend.stopWarm() : 0),
-  warmServers: () => (chosen?.backend.warmServers ? chosen.backend.warmServers() : []),
-  unwatchChanges: () => (chosen?.backend.unwatchChanges ? chosen.backend.unwatchChanges() : 0),
+  stopWarm: async () => (chosen?.runner.stopWarm ? chosen.runner.stopWarm() : 0),
+  warmServers: () => (chosen?.runner.warmServers ? chosen.runner.warmServers() : []),
+  unwatchChanges: () => (chosen?.runner.unwatchChanges ? chosen.runner.unwatchChanges() : 0),
 };
 /** Every runner method (lib/contract/runner-methods.js), each forwarded to the runner chosen on first use. */
-const defaultBackend = Object.fromEntries(
-  RUNNER_METHOD_NAMES.map((name) => [name, OWN_METHODS[name] ?? ((...args) => choose().backend[name](...args))]),
+const defaultRunner = Object.fromEntries(
+  RUNNER_METHOD_NAMES.map((name) => [name, OWN_METHODS[name] ?? ((...args) => choose().runner[name](...args))]),
 );
 for (const name of LIMIT_NAMES) {
-  Object.defineProperty(defaultBackend, name, { enumerable: true, get: () => choose().backend[name] });
+  Object.defineProperty(defaultRunner, name, { enumerable: true, get: () => choose().runner[name] });
 }
 
-module.exports = { RUNNER_VAR, defaultBackend };
+module.exports = { RUNNER_VAR, defaultRunner };

@@ -1,5 +1,5 @@
-// Why the child's environment did not get a variable's entry, worded from the tag a backend
-// returns (crates/core/src/environment/code_paths.rs `DropReason`, lib/runners/node/environment.js):
+// Why the child's environment did not get a variable's entry, worded from the tag a runner
+// returns (crates/core/src/environment/code_paths.rs `DropReason`, on both runners):
 // the `envDropped` rows of `details`, `diagnose()`, doctor and /codegraph.
 
 const { shownPath } = require("./paths.js");

@@ -1,6 +1,6 @@
 // The words an answer itself carries: the truncation marker appended to a cut answer (what was
 // kept, that more existed, where the rest is or why it was not kept) and the line that stands
-// for an empty answer. Both backends return the facts (lib/api/answer.js fits them to the caps).
+// for an empty answer. Both runners return the facts (lib/api/answer.js fits them to the caps).
 
 const { shownPath } = require("./paths.js");
 

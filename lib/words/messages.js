@@ -1,4 +1,4 @@
-// Every failure's words, built once from the facts a backend returns (`{ code, facts }`, the execa
+// Every failure's words, built once from the facts a runner returns (`{ code, facts }`, the execa
 // pattern): the public Error's `message` ("CODE: headline.\nRemediation: …", plus the stderr
 // section), its `remediation` and the `details` the facts add. Every failure, both runners' and
 // the glue's own, is worded here once, through lib/api/failures.js, so the two runners say the

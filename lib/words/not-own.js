@@ -29,7 +29,7 @@ function notOwnRemediation(f) {
 
 /**
  * A refusal a write would meet, as a diagnosis's fields: `<field>Problem` (the headline) and
- * `<field>Remediation`, from a backend's `{ code, facts }` and the words' own functions.
+ * `<field>Remediation`, from a runner's `{ code, facts }` and the words' own functions.
  */
 function refusalFields(field, code, facts, { headline, remediation }) {
   return { [`${field}Problem`]: headline(code, facts), [`${field}Remediation`]: remediation(code, facts) };

@@ -1,5 +1,5 @@
 // Paths as words may show them: the one rule for every message, remediation and details entry
-// that names a path (both backends hand over raw paths; only the words module shortens them).
+// that names a path (both runners hand over raw paths; only the words module shortens them).
 
 /** The longest a path may be in a message; longer ones keep their start and end. */
 const MAX_SHOWN_PATH_CHARS = 240;

@@ -1,6 +1,6 @@
-// The first line of every failure: what went wrong, said from the facts a backend returns
-// (`{ code, facts }`). Both backends hand over the same facts, so both say the same words; the
-// OS's own text (`os`) is the one part each backend words itself.
+// The first line of every failure: what went wrong, said from the facts a runner returns
+// (`{ code, facts }`). Both runners hand over the same facts, so both say the same words; the
+// OS's own text (`os`) is the one part each runner words itself.
 
 const { shownPath } = require("./paths.js");
 const { DROP_REASONS } = require("./environment.js");

@@ -1,6 +1,6 @@
 // Redaction: what of a CLI's own text the model may read. Credentials a CLI echoes into its
 // stderr (or the start of its stdout on a failed run) are masked with `[REDACTED]`, key names and
-// token prefixes kept visible. Both backends hand over the clean, bounded but unredacted tail;
+// token prefixes kept visible. Both runners hand over the clean, bounded but unredacted tail;
 // it is masked here, where it becomes a message or `details` (the one place for these rules:
 // __test__/corpora/redact.json holds a case for each).
 
@@ -105,7 +105,7 @@ function redact(text) {
 /**
  * A stderr tail (or stdout excerpt) as the model may read it: redacted, then kept within
  * STDERR_TAIL_BYTES (a mask can be longer than what it hides; the end is kept, as the tail's is).
- * A tail the backend marked as cut keeps its mark in front.
+ * A tail the runner marked as cut keeps its mark in front.
  */
 function redactTail(text) {
   const cut = text.startsWith(CUT_MARK);

@@ -185,7 +185,7 @@ function noOwnIndexText(verb, f) {
 
 /** init where the workspace already has an index of its own. */
 function alreadyIndexedText(f) {
-  return `/codegraph init: this workspace already has its index (${shownPath(f.indexPath)}); /codegraph sync updates it, /codegraph rebuild recreates it.`;
+  return `/codegraph init: this workspace already has its index (${shownPath(f.indexDir)}); /codegraph sync updates it, /codegraph rebuild recreates it.`;
 }
 
 const busyText = (verb, f) =>

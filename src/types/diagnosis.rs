@@ -12,6 +12,8 @@ use super::{lossy, EnvDropped, ErrorCode, Problem};
 /// What the addon's `diagnose` resolves with. The public `Diagnosis` (index.d.ts) is this with its
 /// problems worded by lib/words/ (lib/api/failures.js).
 #[napi(object, object_from_js = false)]
+// A JS object's independent facts, each its own field (not a state machine of flags).
+#[allow(clippy::struct_excessive_bools)]
 pub struct AddonDiagnosis {
   pub cwd: String,
   /// True when an explore can run here: CodeGraph found and the workspace has its own index.
@@ -32,7 +34,8 @@ pub struct AddonDiagnosis {
   /// (`CODEGRAPH_DIR` trimmed; `.codegraph-wsl` on a Windows drive under WSL), whether or not an
   /// index is there; absent when the workspace itself is not usable.
   pub index_dir: Option<String>,
-  pub index_path: Option<String>,
+  /// The workspace has a usable index in `index_dir` (its own, complete: an explore can read it).
+  pub has_index: bool,
   /// The index directory with symlinks resolved.
   pub index_resolved: Option<String>,
   /// The index database's size in bytes, when the workspace has a usable index.
@@ -73,7 +76,7 @@ impl AddonDiagnosis {
       cli_version: d.cli_version.as_ref().map(|v| v.text.clone()),
       cli_version_source: d.cli_version.as_ref().map(|v| v.source.to_owned()),
       index_dir: d.index_dir.as_deref().map(lossy),
-      index_path: index.map(|i| lossy(&i.dir)),
+      has_index: index.is_some(),
       index_resolved: index.map(|i| lossy(&i.resolved)),
       index_bytes: index.and_then(|i| i.bytes).map(|b| b as f64),
       ancestor_index: d.ancestor_index.as_deref().map(lossy),

@@ -8,6 +8,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::caps::Caps;
+use crate::child::{run, Cancel, ProgressFn, RunOutput, RunSpec};
 use crate::command::Command;
 use crate::discovery::Launch;
 use crate::env_snapshot::EnvSnapshot;
@@ -16,7 +17,6 @@ use crate::errors::{CodegraphError, SpawnReason, Step};
 use crate::full_output::SpillTarget;
 use crate::limits::Bounded;
 use crate::preflight::IndexFound;
-use crate::runner::{run, Cancel, ProgressFn, RunOutput, RunSpec};
 use crate::version::{Probe, Version};
 use crate::warm::{self, Ask, Served};
 
@@ -60,7 +60,7 @@ pub struct Outcome {
 /// Where an answered call's time went. `lock_wait` and `run` are disjoint parts of `duration`.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct Times {
-  /// The whole call: from entering the backend (its `started`) to the answer.
+  /// The whole call: from entering the runner (its `started`) to the answer.
   pub duration: Duration,
   /// Waiting for a CodeGraph writer (`codegraph.lock`, `rebuild.pid`, a database being
   /// created) before the run; zero when none was active.
@@ -77,7 +77,7 @@ pub struct Failure {
   pub executable_in_workspace: Option<bool>,
   pub index: Option<IndexFound>,
   pub cli_version: Option<Version>,
-  /// The whole call until the failure (from entering the backend).
+  /// The whole call until the failure (from entering the runner).
   pub duration: Option<Duration>,
   /// Waiting for a CodeGraph writer, once the checks got that far (for CODEGRAPH_INDEX_BUSY the
   /// time waited: its `waited_ms`).
@@ -121,7 +121,7 @@ fn bare(e: CodegraphError) -> Box<(CodegraphError, Failure)> {
   Box::new((e, Failure::default()))
 }
 
-/// Whether an error of `runner::run` came after the CLI was started (a failed spawn did not).
+/// Whether an error of `child::run` came after the CLI was started (a failed spawn did not).
 fn cli_started(e: &CodegraphError) -> bool {
   matches!(
     e,
@@ -140,7 +140,7 @@ fn cli_started(e: &CodegraphError) -> bool {
 /// Runs `command` in `cwd` with every guarantee: the checks, the writer policy, the quiet
 /// environment, the caps with marker and full-output file, the deadline (`timeout`, the
 /// caller's or the command's own, counted from `started`), cancel, tree kill and a classified
-/// exit. `started` is when the caller's call entered the backend: the answer's `duration` and a
+/// exit. `started` is when the caller's call entered the runner: the answer's `duration` and a
 /// failure's run from it.
 pub async fn run_command(
   command: Command,

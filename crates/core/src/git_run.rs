@@ -3,19 +3,19 @@
 //! in the workspace, `git` found on the absolute PATH entries outside the workspace (one planted in
 //! the repository never runs), the quiet environment without the variables that point git
 //! elsewhere, the C locale (`git_found`), stdout within the caps (no spill file), stderr's tail,
-//! the deadline, cancel and the whole tree killed (`runner::run`).
+//! the deadline, cancel and the whole tree killed (`child::run`).
 
 use std::path::PathBuf;
 use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::child::{run, Cancel, RunSpec};
 use crate::discovery::Launch;
 use crate::env_snapshot::EnvSnapshot;
 use crate::errors::{CodegraphError, GitReason, WorkspaceReason};
 use crate::git_command::GitCommand;
 use crate::git_found::{find_git, GitFound};
-use crate::runner::{run, Cancel, RunSpec};
 
 /// What git printed: the text within the caps, whether they cut it, how long it ran.
 #[derive(Debug)]

@@ -5,8 +5,8 @@
 //!
 //! The entry points are [`command_run::run_command`], [`command_run::diagnose`],
 //! [`source_scan::scan`], [`source_changes::changed_since`] and [`source_outline::outline_source`].
-//! [`runner::run`] is public for the integration tests (`tests/`), which drive the process
-//! runner directly with fake CLIs.
+//! [`child::run`] is public for the integration tests (`tests/`), which drive one CLI child
+//! directly with fake CLIs.
 //!
 //! # Two builds
 //!
@@ -30,7 +30,7 @@
 //!   (whether the kernel runs a file itself)
 //! - floor 3: change_watch, discovery, index_writer, limits, source_scan (the bounded source
 //!   search; the watch of a large tree while auto sync is on)
-//! - floor 4: environment, runner, source_changes
+//! - floor 4: child, environment, source_changes
 //! - floor 5: git_found, ready, warm (where git is; the checks before a run, in one pass; the
 //!   long-lived CodeGraph that answers when auto sync is on)
 //! - floor 6: diagnosis, git_run (a survey made a diagnosis; git as a child, CodeGraph's rules)
@@ -41,6 +41,8 @@ pub mod access;
 pub mod caps;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub mod change_watch;
+#[cfg(not(target_family = "wasm"))]
+pub mod child;
 pub mod command;
 #[cfg(not(target_family = "wasm"))]
 pub mod command_run;
@@ -70,8 +72,6 @@ pub mod pid;
 pub mod preflight;
 pub mod ready;
 pub mod resources;
-#[cfg(not(target_family = "wasm"))]
-pub mod runner;
 pub mod sanitize;
 pub mod source_changes;
 pub mod source_context;

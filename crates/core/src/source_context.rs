@@ -5,8 +5,6 @@
 //! (`cfg_rt! { … }`). Facts for the api layer's call-site and blind-spot notes, computed here so
 //! that nothing runs on repository text on the host's thread. In a language the lexer does not
 //! know, or a file where something did not close, none of these is claimed.
-//!
-//! The Node runner's twin is `lib/runners/node/source-context.js`.
 
 use std::borrow::Cow;
 

@@ -6,8 +6,8 @@
 //! Linear in the file: one pass; strings in code in strings nested deeper than [`MAX_NESTING`]
 //! give up (`unbalanced`). Definitions are read from the tokens by [`definitions`].
 //!
-//! The Node runner's twin is `lib/runners/node/source-lex.js`, kept step for step alike (the
-//! shared corpus `__test__/corpora/outline.json` holds both to the same answers).
+//! The shared corpus `__test__/corpora/outline.json` holds both builds (native, WebAssembly) to
+//! the same answers.
 
 pub mod definitions;
 mod strings;

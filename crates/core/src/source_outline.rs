@@ -5,8 +5,8 @@
 //! says which (`cut`), the files outlined so far kept. Bounded by a number of paths, a file's
 //! size, the bytes read in all and a deadline.
 //!
-//! The Node runner's twin is `lib/runners/node/source-outline.js` (its bounds:
-//! `lib/contract/source-outline.js`).
+//! Both runners run this one (the Node runner as WebAssembly); its bounds are
+//! `lib/contract/source-outline.js`.
 
 use std::path::Path;
 use std::time::{Duration, Instant};

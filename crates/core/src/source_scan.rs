@@ -5,8 +5,7 @@
 //! far as a walk can); the search is ripgrep's (`grep-searcher` over `grep-regex`). Bounded by a
 //! deadline, a number of files and of bytes, and of matches: what stopped it is part of the
 //! outcome, with how far it got. Sequential and sorted by name, so that the same tree gives the
-//! same answer (the Node runner's twin, `lib/runners/node/source-scan.js`, walks in the same
-//! order).
+//! same answer (on both runners: the Node runner runs this scan as WebAssembly).
 //!
 //! With a [`ScanContext`], each match also carries what the api layer needs to word it, read from
 //! its file in the same pass (`source_context`, over the lexer's outline): the line's text

@@ -16,9 +16,9 @@ use tokio::sync::OnceCell;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
+use crate::child::{run, Cancel, RunSpec};
 use crate::discovery::Launch;
 use crate::errors::CodegraphError;
-use crate::runner::{run, Cancel, RunSpec};
 
 /// The longest a `--version` probe may run, whatever the caller's deadline.
 const PROBE_TIMEOUT: Duration = Duration::from_secs(5);

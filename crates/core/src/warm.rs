@@ -22,12 +22,12 @@ use std::time::{Duration, Instant as StdInstant};
 use tokio::time::Instant;
 
 use crate::caps::Caps;
+use crate::child::{Cancel, RunOutput};
 use crate::command::Command;
 use crate::discovery::Launch;
 use crate::errors::CodegraphError;
 use crate::full_output::SpillTarget;
 use crate::limits::StdoutCollector;
-use crate::runner::{Cancel, RunOutput};
 
 mod request;
 mod server;

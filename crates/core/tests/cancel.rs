@@ -7,8 +7,8 @@ mod common;
 use std::time::Duration;
 
 use common::{assert_gone, cancel_once_running, FakeCli};
+use pi_codegraph_core::child::Cancel;
 use pi_codegraph_core::errors::CodegraphError;
-use pi_codegraph_core::runner::Cancel;
 
 #[tokio::test]
 async fn cancel_stops_a_running_cli_and_keeps_its_partial_output() {

@@ -6,11 +6,11 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
+use pi_codegraph_core::child::Cancel;
 use pi_codegraph_core::command::Command;
 use pi_codegraph_core::command_run::{self, Failure, Outcome};
 use pi_codegraph_core::env_snapshot::EnvSnapshot;
 use pi_codegraph_core::errors::CodegraphError;
-use pi_codegraph_core::runner::Cancel;
 use tempfile::TempDir;
 
 /// A workspace with an index CodeGraph finished (a SQLite header, more than one page).

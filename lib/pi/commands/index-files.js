@@ -50,10 +50,10 @@ function unfinishedRebuild(diagnosis) {
 
 /**
  * The index directory of the diagnosed workspace when it has an index of its own: a usable one
- * (`indexPath`), or any codegraph.db in the directory the CLI opens (`indexDir`); else null.
+ * (`hasIndex`), or any codegraph.db in the directory the CLI opens (`indexDir`); else null.
  */
 function ownIndexPath(diagnosis) {
-  if (diagnosis?.indexPath) return diagnosis.indexPath;
+  if (diagnosis?.hasIndex) return diagnosis.indexDir;
   const dir = diagnosis?.indexDir;
   return typeof dir === "string" && dir !== "" && fs.existsSync(path.join(dir, "codegraph.db")) ? dir : null;
 }

@@ -42,7 +42,7 @@ const MIB = 1024 * 1024;
 const sizeOf = (bytes) =>
   bytes >= 1024 * MIB ? `${(bytes / 1024 / MIB).toFixed(1)} GiB` : `${(bytes / MIB).toFixed(1)} MiB`;
 
-/** "446.2 MiB": the index database's size, or null when the backend did not report one. */
+/** "446.2 MiB": the index database's size, or null when the runner did not report one. */
 function indexSizeText(d) {
   return Number.isSafeInteger(d?.indexBytes) ? sizeOf(d.indexBytes) : null;
 }
@@ -113,13 +113,11 @@ function statusReport(diagnosis, state, info) {
   ];
   if (diagnosis.versionNotice) lines.push(`version: ${diagnosis.versionNotice}`);
   if (diagnosis.launcher) lines.push(`runs: ${diagnosis.launcher} (the platform bundle its npm shim would start)`);
-  if (diagnosis.indexPath) {
+  if (diagnosis.hasIndex) {
     const resolved =
-      diagnosis.indexResolved && diagnosis.indexResolved !== diagnosis.indexPath
-        ? ` -> ${diagnosis.indexResolved}`
-        : "";
+      diagnosis.indexResolved && diagnosis.indexResolved !== diagnosis.indexDir ? ` -> ${diagnosis.indexResolved}` : "";
     const size = indexSizeText(diagnosis);
-    lines.push(`index: ${diagnosis.indexPath}${resolved}${size ? ` (${size})` : ""}`);
+    lines.push(`index: ${diagnosis.indexDir}${resolved}${size ? ` (${size})` : ""}`);
   } else if (serving.ready && serving !== diagnosis && diagnosis.problemCode === "CODEGRAPH_NO_INDEX") {
     // A monorepo's workspace without an index of its own, served by its projects' (listed below).
     lines.push("index: none of the workspace's own; the tools answer from the projects below");

@@ -18,7 +18,7 @@ const DELETING_VERBS = verbsWhere("deletes");
  * verbs call the project not initialized, so every verb says the diagnosis instead (stat only).
  */
 function unusableDatabase(d) {
-  if (d?.indexPath || d?.problemCode !== "CODEGRAPH_NO_INDEX" || typeof d.indexDir !== "string") return false;
+  if (d?.hasIndex || d?.problemCode !== "CODEGRAPH_NO_INDEX" || typeof d.indexDir !== "string") return false;
   try {
     fs.statSync(path.join(d.indexDir, "codegraph.db"));
     return true;

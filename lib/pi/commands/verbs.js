@@ -111,7 +111,7 @@ async function verbOf(args, ctx, env) {
   if (running) return say(busyText(verb, { running: running.verb }), "warning");
   const own = ownIndexPath(d);
   if (verb === "init") {
-    if (own) return say(alreadyIndexedText({ indexPath: own }), "warning");
+    if (own) return say(alreadyIndexedText({ indexDir: own }), "warning");
   } else if (!own) {
     return say(noOwnIndexText(verb, { cwd, ancestorIndex: d.ancestorIndex }), "warning");
   }
@@ -123,7 +123,7 @@ async function verbOf(args, ctx, env) {
   const asking = !yes && verb === "init" && !root;
   const start = asking ? await askWorktreeStart(ctx, env, cwd) : null;
   if (start?.copy) {
-    const to = path.join(cwd, path.basename(start.copy.diagnosis.indexPath));
+    const to = path.join(cwd, path.basename(start.copy.diagnosis.indexDir));
     return copyAndSync(ctx, rootEnv, cwd, to, start.copy);
   }
   if (start?.none) return say(CANCELLED_NOTHING(verb));

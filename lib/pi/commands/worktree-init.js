@@ -62,7 +62,7 @@ async function copyAndSync(ctx, env, cwd, to, sibling) {
   let kept = false;
   const { error } = await withProgress("init", ctx, env.peers, controller, async (onProgress) => {
     onProgress({ text: `Copying the index of ${sibling.dir}…` });
-    const copy = await env.glue.copyIndex(cwd, { from: sibling.diagnosis.indexPath, to }, controller.signal);
+    const copy = await env.glue.copyIndex(cwd, { from: sibling.diagnosis.indexDir, to }, controller.signal);
     if (copy.refused) return Object.assign(facts, { refused: copy.refused });
     made = true;
     facts.bytes = copy.bytes;

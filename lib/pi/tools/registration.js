@@ -1,6 +1,6 @@
-// The registered Pi tools: codegraph_explore (one `request` field, bounded by the backend's
+// The registered Pi tools: codegraph_explore (one `request` field, bounded by the runner's
 // MAX_REQUEST_CHARS) and the focused tools (lib/pi/tools/focused.js), each with its schema, its execute()
-// over the backend, and its renderers.
+// over the runner, and its renderers.
 
 const { FALLBACK_LINE, TOOL_NAME, guidance, toolDescription } = require("../guidance.js");
 const { fallbackLineOf, focusedDescription, focusedGuidance } = require("../guidance.js");
@@ -72,7 +72,7 @@ const ANNOTATIONS = Object.freeze({
  * The tool `name` (codegraph_explore by default, or a focused tool) for the session `state` (its
  * diagnosis and the focused tools on decide the guidance), built with Pi's peers (TypeBox's `Type`
  * and pi-ai's `StringEnum` for the schema; pi-tui's `Text` and Pi's `formatSize` and `keyHint` for
- * the renderers) over `api` (wrapBackend's calls and limits).
+ * the renderers) over `api` (wrapRunner's calls and limits).
  */
 function createTool(state, peers, api, name = TOOL_NAME) {
   if (name !== TOOL_NAME) return createFocusedTool(state, peers, api, focusedTool(name));

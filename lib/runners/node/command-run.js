@@ -1,4 +1,4 @@
-// runCommand(): the backend's main call, the same as the native addon's (crates/core/src/command_run.rs,
+// runCommand(): the runner's main call, the same as the native addon's (crates/core/src/command_run.rs,
 // src/lib.rs): one CodeGraph command, described as data and read by the core as the addon reads it
 // (src/args.rs, through the WebAssembly core), then the core's checks (crates/core/src/ready.rs, in
 // its worker), the writer policy, the run, and what its exit means.
@@ -11,7 +11,7 @@ const { blockedCause, classifyExit, withinCauseWait } = require("./command-run/e
 const { WRITER_WAIT_MS } = require("../../contract/limits.js");
 const { linkSignal } = require("./args.js");
 const { fromUtf8, hostCore, wellFormed } = require("./wasm-core.js");
-const { run } = require("./runner.js");
+const { run } = require("./child.js");
 const { checksLoaded, checksReady, childEnvOf, coreChecked } = require("./source-thread.js");
 const { launchRuns, startVersionProbe } = require("./version.js");
 
@@ -170,10 +170,10 @@ async function runChecked(command, cwd, { userEnv, timeoutMs, started, deadline,
   /** What is known after the checks, of an answer or a failure; `runMs` once the CLI was started. */
   const known = (runMs) => {
     const v = version?.now(); // the version never delays the answer: what is known now is reported
-    const { dir: indexPath, resolved: indexResolved } = index;
+    const { dir: indexDir, resolved: indexResolved } = index;
     const executable = launchRuns(launch);
     const facts = { executable, executableInWorkspace: launch.inWorkspace, envDropped: child.dropped };
-    return { ...facts, indexPath, indexResolved, cliVersion: v?.text, cliVersionSource: v?.source, lockWaitMs, runMs };
+    return { ...facts, indexDir, indexResolved, cliVersion: v?.text, cliVersionSource: v?.source, lockWaitMs, runMs };
   };
   const fill = (runMs) => Object.assign(failure, known(runMs));
   const waitStarted = performance.now();

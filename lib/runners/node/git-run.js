@@ -10,7 +10,7 @@ const path = require("node:path");
 const { Problem, badWorkspace, cancelled, gitFailed, withDetails } = require("../../contract/problems.js");
 const { linkSignal } = require("./args.js");
 const { childEnvOf, coreChecked } = require("./source-thread.js");
-const { run } = require("./runner.js");
+const { run } = require("./child.js");
 const { hostCore, wellFormed } = require("./wasm-core.js");
 
 /**

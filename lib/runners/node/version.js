@@ -5,7 +5,7 @@
 // cached per executable that runs; concurrent first calls share one probe.
 
 const { VERSION_TIMEOUT_MS } = require("../../contract/limits.js");
-const { run } = require("./runner.js");
+const { run } = require("./child.js");
 
 /** executable that runs → { known: true, value } or { known: false, pending, cancel } */
 const versionCache = new Map();

@@ -9,13 +9,13 @@ use tokio::time::Instant;
 
 use super::WRITER_WAIT;
 use crate::access::{index_blocked, workspace_blocked};
+use crate::child::Cancel;
 use crate::command::Command;
 use crate::env_snapshot::EnvSnapshot;
 use crate::errors::{CodegraphError, SpawnReason, Writer};
 use crate::index_writer::{active_writer, interrupted_write, Interrupted};
 use crate::ready;
 pub(super) use crate::ready::Ready;
-use crate::runner::Cancel;
 
 /// How often the lock files are read again while a writer is active.
 const WRITER_POLL: Duration = Duration::from_millis(100);

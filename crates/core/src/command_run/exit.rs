@@ -6,13 +6,13 @@ use crate::exit_verdict::{self, Exited};
 use crate::preflight::IndexFound;
 
 /// The CLI said it could not open (or find, or write) its database ([`exit_verdict::says_cannot_open`]).
-pub(super) fn says_cannot_open(out: &crate::runner::RunOutput) -> bool {
+pub(super) fn says_cannot_open(out: &crate::child::RunOutput) -> bool {
   exit_verdict::says_cannot_open(&out.stderr_tail)
 }
 
 /// What a failed run means ([`exit_verdict::classify_exit`]).
 pub(super) fn classify_exit(
-  out: &crate::runner::RunOutput,
+  out: &crate::child::RunOutput,
   workspace: &std::path::Path,
   index: &IndexFound,
   blocked: Option<CodegraphError>,

@@ -1,5 +1,5 @@
 //! The exit classifier against the shared corpus (`__test__/corpora/exit.json`, which the JS
-//! suite runs through both backends): each case's run output and workspace state, decided as
+//! suite runs through both runners): each case's run output and workspace state, decided as
 //! `command_run` decides it, must give the corpus's code and facts.
 
 #[path = "../../tests/corpus/mod.rs"]
@@ -13,10 +13,10 @@ use serde_json::Value;
 
 use super::exit::{classify_exit, says_cannot_open};
 use crate::access::{index_blocked, workspace_blocked};
+use crate::child::RunOutput;
 use crate::errors::{CodegraphError, NoIndexKind};
 use crate::limits::{StderrTail, StdoutCollector};
 use crate::preflight::IndexFound;
-use crate::runner::RunOutput;
 
 const CORPUS: &str = include_str!("../../../../__test__/corpora/exit.json");
 

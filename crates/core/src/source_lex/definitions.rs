@@ -1,6 +1,5 @@
 //! A file's definitions from its tokens. Rust and JavaScript blocks end at their closing brace,
-//! Python's where a logical line is indented no deeper than the definition's. The Node runner's
-//! twin is `lib/runners/node/source-definitions.js`.
+//! Python's where a logical line is indented no deeper than the definition's.
 
 mod script;
 

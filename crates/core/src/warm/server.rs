@@ -18,11 +18,11 @@ use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use crate::caps::DRAIN_LIMIT_BYTES;
+use crate::child::tree::{spawn_tree, terminate, TreeGuard};
+use crate::child::Cancel;
 use crate::discovery::Launch;
 use crate::errors::CodegraphError;
 use crate::limits::StderrTail;
-use crate::runner::tree::{spawn_tree, terminate, TreeGuard};
-use crate::runner::Cancel;
 
 /// The MCP revision asked for (CodeGraph 1.6.1 answers it as asked).
 const PROTOCOL: &str = "2025-06-18";

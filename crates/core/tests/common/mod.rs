@@ -7,10 +7,10 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use pi_codegraph_core::child::{run, Cancel, RunOutput, RunSpec};
 use pi_codegraph_core::discovery::{launch_for, Launch};
 use pi_codegraph_core::env_snapshot::EnvSnapshot;
 use pi_codegraph_core::errors::{CodegraphError, SpawnReason};
-use pi_codegraph_core::runner::{run, Cancel, RunOutput, RunSpec};
 use tempfile::TempDir;
 
 /// How long any condition may take before a test fails instead of hanging.

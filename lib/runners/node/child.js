@@ -1,4 +1,4 @@
-// The runner (crates/core/src/runner.rs): one CLI process within the caps, the deadline and the caller's
+// One CLI child (crates/core/src/child.rs): one process within the caps, the deadline and the caller's
 // cancellation, and nothing left running behind it.
 
 const { spawn } = require("node:child_process");
@@ -7,8 +7,8 @@ const { cancelled, spawnFailed, timedOut } = require("../../contract/problems.js
 const { IS_WINDOWS, PIPE_GRACE_MS, PROGRESS_INTERVAL_MS } = require("../../contract/limits.js");
 const { onHostExit } = require("./host-watch.js");
 const { hostCore } = require("./wasm-core.js");
-const { killStrays, signalTree, spawnProblem, streamClosed } = require("./runner/tree.js");
-const { terminate, trackChild, untrackChild } = require("./runner/tree.js");
+const { killStrays, signalTree, spawnProblem, streamClosed } = require("./child/tree.js");
+const { terminate, trackChild, untrackChild } = require("./child/tree.js");
 
 /** Deletes every full-output file this process keeps (at its exit). */
 const releaseAll = () => hostCore().releaseFullOutputs();
