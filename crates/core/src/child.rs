@@ -7,7 +7,7 @@
 
 use std::ffi::OsString;
 use std::path::Path;
-use std::process::{ExitStatus, Stdio};
+use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -17,6 +17,7 @@ use tokio::sync::Notify;
 use crate::caps::Caps;
 use crate::discovery::Launch;
 use crate::errors::{os_text, CodegraphError, NotFoundReason, RequestReason, SpawnReason, Step};
+use crate::exit_verdict::Exit;
 use crate::full_output::SpillTarget;
 use crate::limits::{Bounded, StderrTail, StdoutCollector};
 use crate::resources::exhausted;
@@ -38,13 +39,13 @@ const PIPE_GRACE: Duration = Duration::from_millis(250);
 pub struct RunOutput {
   pub stdout: Bounded,
   pub stderr_tail: String,
-  pub status: ExitStatus,
+  pub exit: Exit,
   pub duration: Duration,
 }
 
 impl RunOutput {
   /// True when the runner itself stopped the CLI at the drain limit (the only way totals become
-  /// inexact): its exit status is then our SIGKILL, not the CLI's verdict, and the kept text is
+  /// inexact): its exit is then our SIGKILL, not the CLI's verdict, and the kept text is
   /// the answer.
   pub fn stopped_at_drain_limit(&self) -> bool {
     !self.stdout.totals_exact
@@ -123,7 +124,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
   let mut out_buf = vec![0u8; 64 * 1024];
   let mut err_buf = vec![0u8; 8 * 1024];
   let (mut out_open, mut err_open) = (true, true);
-  let mut status: Option<ExitStatus> = None;
+  let mut status: Option<Exit> = None;
   let mut flooded = false;
 
   let deadline = tokio::time::sleep_until(spec.deadline);
@@ -178,7 +179,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
         Ok(n) => err.push(&err_buf[..n]),
       },
       exited = guard.0.wait(), if status.is_none() => {
-        status = Some(exited.map_err(|e| exhausted(Step::WaitCli, &e).unwrap_or_else(|| CodegraphError::Spawn { reason: SpawnReason::Wait { os: os_text(&e) } }))?);
+        status = Some(exited.map(Exit::of).map_err(|e| exhausted(Step::WaitCli, &e).unwrap_or_else(|| CodegraphError::Spawn { reason: SpawnReason::Wait { os: os_text(&e) } }))?);
         pipe_grace.as_mut().reset(tokio::time::Instant::now() + PIPE_GRACE);
       }
       () = &mut flush, if progress.unreported => progress.report(&out),
@@ -194,13 +195,13 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
     }
   }
 
-  let status = status.expect("the loop ends only once the CLI has exited");
+  let exit = status.expect("the loop ends only once the CLI has exited");
   // Nothing of the run may outlive it, even a quiet descendant that closed its stdio.
   drop(guard);
   Ok(RunOutput {
     stdout: out.finish(!flooded),
     stderr_tail: err.finish(),
-    status,
+    exit,
     duration: started.elapsed(),
   })
 }

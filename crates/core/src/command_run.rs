@@ -245,7 +245,7 @@ async fn run_timed(
     }
   };
 
-  if !out.status.success() && !out.stopped_at_drain_limit() {
+  if !out.exit.success() && !out.stopped_at_drain_limit() {
     version.stop();
     let dir = exit::says_cannot_open(&out).then_some(ready.index.dir.as_path());
     let blocked = blocked_cause(workspace, dir, &cancel_probe).await;

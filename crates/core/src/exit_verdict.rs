@@ -33,6 +33,35 @@ pub const COMMON_SIGNALS: [&str; 10] = [
   "SIGPIPE",
 ];
 
+/// How a child ended, in both builds: its exit code, or the signal that ended it (Unix). The
+/// native build reads it from the OS's status ([`Exit::of`]); the WebAssembly build is told it by
+/// its host (WASI has no exit status to read).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Exit {
+  pub code: Option<i32>,
+  pub signal: Option<i32>,
+}
+
+impl Exit {
+  /// Exit code 0.
+  pub fn success(self) -> bool {
+    self.code == Some(0)
+  }
+
+  /// The exit the OS reported.
+  #[cfg(not(target_family = "wasm"))]
+  pub fn of(status: std::process::ExitStatus) -> Self {
+    #[cfg(unix)]
+    let signal = std::os::unix::process::ExitStatusExt::signal(&status);
+    #[cfg(not(unix))]
+    let signal = None;
+    Self {
+      code: status.code(),
+      signal,
+    }
+  }
+}
+
 /// How a run ended, as its runner saw it.
 #[derive(Debug, Clone, Copy)]
 pub struct Exited<'a> {

@@ -78,8 +78,8 @@ pub async fn run_git(
   })
   .await
   .map_err(|e| command.run_failed(e.code().as_str()).unwrap_or(e))?;
-  if !out.status.success() && !out.stopped_at_drain_limit() {
-    let code = out.status.code().unwrap_or(-1);
+  if !out.exit.success() && !out.stopped_at_drain_limit() {
+    let code = out.exit.code.unwrap_or(-1);
     return Err(command.exited(code, out.stderr_tail));
   }
   Ok(GitOutcome {

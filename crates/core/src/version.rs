@@ -161,12 +161,10 @@ async fn probe(
     .unwrap_or("")
     .trim()
     .to_owned();
-  Ok(
-    (out.status.success() && !first.is_empty()).then(|| Version {
-      text: first.chars().take(64).collect(),
-      source: "--version",
-    }),
-  )
+  Ok((out.exit.success() && !first.is_empty()).then(|| Version {
+    text: first.chars().take(64).collect(),
+    source: "--version",
+  }))
 }
 
 pub use crate::ready::package_version;

@@ -15,7 +15,6 @@
 use std::collections::HashMap;
 use std::ffi::OsString;
 use std::path::{Path, PathBuf};
-use std::process::ExitStatus;
 use std::sync::{Arc, Mutex, OnceLock};
 use std::time::{Duration, Instant as StdInstant};
 
@@ -26,6 +25,7 @@ use crate::child::{Cancel, RunOutput};
 use crate::command::Command;
 use crate::discovery::Launch;
 use crate::errors::CodegraphError;
+use crate::exit_verdict::Exit;
 use crate::full_output::SpillTarget;
 use crate::limits::StdoutCollector;
 
@@ -282,21 +282,12 @@ fn output(
   RunOutput {
     stdout: out.finish(!flooded),
     stderr_tail: String::new(),
-    status: exit_status(is_error),
+    exit: Exit {
+      code: Some(i32::from(is_error)),
+      signal: None,
+    },
     duration: started.elapsed(),
   }
-}
-
-#[cfg(unix)]
-fn exit_status(is_error: bool) -> ExitStatus {
-  use std::os::unix::process::ExitStatusExt;
-  ExitStatus::from_raw(if is_error { 1 << 8 } else { 0 })
-}
-
-#[cfg(windows)]
-fn exit_status(is_error: bool) -> ExitStatus {
-  use std::os::windows::process::ExitStatusExt;
-  ExitStatus::from_raw(u32::from(is_error))
 }
 
 /// Which database file the index directory holds: a rebuild writes a new one.

@@ -17,7 +17,7 @@ async fn a_straggler_holding_stdout_does_not_hold_the_answer() {
     .run(Duration::from_secs(30), None)
     .await
     .expect("an answer");
-  assert!(out.status.success());
+  assert!(out.exit.success());
   assert_eq!(out.stdout.text, "answer\n");
   assert!(out.stdout.totals_exact);
   // The grace is 250 ms (and as much to drain); far below the straggler's 30 s.

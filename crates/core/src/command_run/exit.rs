@@ -1,5 +1,5 @@
-//! The native runner's side of what a non-zero exit meant (`exit_verdict.rs` decides it): its
-//! exit status read as the code and the signal that ended it.
+//! The native runner's side of what a non-zero exit meant (`exit_verdict.rs` decides it): the
+//! signal that ended it named.
 
 use crate::errors::CodegraphError;
 use crate::exit_verdict::{self, Exited};
@@ -17,14 +17,10 @@ pub(super) fn classify_exit(
   index: &IndexFound,
   blocked: Option<CodegraphError>,
 ) -> CodegraphError {
-  #[cfg(unix)]
-  let signal = std::os::unix::process::ExitStatusExt::signal(&out.status);
-  #[cfg(not(unix))]
-  let signal = None;
   let exited = Exited {
-    code: out.status.code(),
-    signal,
-    signal_name: signal.and_then(signal_name),
+    code: out.exit.code,
+    signal: out.exit.signal,
+    signal_name: out.exit.signal.and_then(signal_name),
     stderr_tail: &out.stderr_tail,
     stdout_text: &out.stdout.text,
   };

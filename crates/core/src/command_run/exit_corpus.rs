@@ -15,6 +15,7 @@ use super::exit::{classify_exit, says_cannot_open};
 use crate::access::{index_blocked, workspace_blocked};
 use crate::child::RunOutput;
 use crate::errors::{CodegraphError, NoIndexKind};
+use crate::exit_verdict::Exit;
 use crate::limits::{StderrTail, StdoutCollector};
 use crate::preflight::IndexFound;
 
@@ -53,6 +54,7 @@ fn status(exit: &Value) -> Option<ExitStatus> {
 
 /// What the runner would have made of the case's output.
 fn run_output(case: &Value, status: ExitStatus) -> RunOutput {
+  // The status as the native runner reads it (`Exit::of`): the conversion is part of what runs.
   let mut stdout = StdoutCollector::new(None);
   let mut stderr = StderrTail::new();
   if let Some(spec) = case.get("stdout") {
@@ -64,7 +66,7 @@ fn run_output(case: &Value, status: ExitStatus) -> RunOutput {
   RunOutput {
     stdout: stdout.finish(true),
     stderr_tail: stderr.finish(),
-    status,
+    exit: Exit::of(status),
     duration: Duration::ZERO,
   }
 }
