@@ -8,14 +8,13 @@ use std::time::Duration;
 use napi::bindgen_prelude::{JsObjectValue, JsValue};
 use napi::{Env, Error, Result, Status};
 use pi_codegraph_core::caps::Cap;
-use pi_codegraph_core::child;
 use pi_codegraph_core::command_run::{Failure, Outcome};
 use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::full_output::FullOutput;
 
 use crate::types::{
-  lossy, AnswerDetails, AnswerFacts, EnvDropped, ErrorCode, ErrorDetails, GitResult, Progress,
-  RunResult, TruncatedBy,
+  lossy, AnswerDetails, AnswerFacts, EnvDropped, ErrorCode, ErrorDetails, GitResult, RunResult,
+  TruncatedBy,
 };
 
 impl From<Cap> for TruncatedBy {
@@ -35,16 +34,6 @@ fn millis_u32(d: Duration) -> u32 {
 /// Whole milliseconds as a JS number (exact below 2^53 ms).
 fn millis_f64(d: Duration) -> f64 {
   d.as_millis() as f64
-}
-
-pub fn progress(p: child::Progress) -> Progress {
-  Progress {
-    text: p.text,
-    tail: p.tail,
-    seen_bytes: p.seen_bytes as f64,
-    seen_lines: p.seen_lines as f64,
-    elapsed_ms: millis_u32(p.elapsed),
-  }
 }
 
 pub fn result(o: Outcome) -> RunResult {

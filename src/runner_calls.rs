@@ -13,7 +13,7 @@ use pi_codegraph_core::command_run::{self, Failure, DEFAULT_TIMEOUT};
 use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::{caps, full_output, git_run, warm};
 
-use crate::types::AddonDiagnosis;
+use crate::types::{AddonDiagnosis, Progress};
 use crate::{args, convert, env_capture, runtime};
 
 // The contract's limits, exported so that JS glue, bench and docs read them instead of copying.
@@ -76,7 +76,7 @@ pub fn run_command<'env>(
         // callback, napi-rs catches what the listener throws instead of raising it as an
         // uncaught exception: a failing listener never takes the host down.
         tsfn.call_with_return_value(
-          convert::progress(p),
+          Progress::of(p),
           ThreadsafeFunctionCallMode::NonBlocking,
           |_, _| Ok(()),
         );

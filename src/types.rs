@@ -137,6 +137,20 @@ pub struct Progress {
   pub elapsed_ms: u32,
 }
 
+#[cfg(not(target_family = "wasm"))]
+impl Progress {
+  /// A progress report of the core's child (`child::Progress`), for JS.
+  pub fn of(p: pi_codegraph_core::child::Progress) -> Self {
+    Self {
+      text: p.text,
+      tail: p.tail,
+      seen_bytes: p.seen_bytes as f64,
+      seen_lines: p.seen_lines as f64,
+      elapsed_ms: u32::try_from(p.elapsed.as_millis()).unwrap_or(u32::MAX),
+    }
+  }
+}
+
 /// One entry of the user's environment that the child did not get, because through it the
 /// workspace could choose the code that runs (a PATH directory inside the workspace, say).
 #[napi(object, object_from_js = false)]

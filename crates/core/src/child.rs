@@ -1,5 +1,6 @@
 //! Runs one CLI process to completion, within the output caps, the deadline and the caller's
-//! cancellation, and leaves nothing running behind it.
+//! cancellation, and leaves nothing running behind it: [`drive`] runs a started child given as
+//! its pipes and a [`Control`], which `native.rs` starts with tokio.
 //!
 //! The child is the leader of its own process group (Unix) or sits in a job object (Windows), so
 //! "kill" always means the whole tree: CodeGraph's npm shim starts the real CLI as a child, and
@@ -7,7 +8,6 @@
 
 use std::ffi::OsString;
 use std::path::Path;
-use std::process::Stdio;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -16,14 +16,14 @@ use tokio::sync::Notify;
 
 use crate::caps::Caps;
 use crate::discovery::Launch;
-use crate::errors::{os_text, CodegraphError, NotFoundReason, RequestReason, SpawnReason, Step};
+use crate::errors::{os_text, CodegraphError, SpawnReason, Step};
 use crate::exit_verdict::Exit;
 use crate::full_output::SpillTarget;
 use crate::limits::{Bounded, StderrTail, StdoutCollector};
 use crate::resources::exhausted;
 
+mod native;
 pub(crate) mod tree;
-use tree::{kill_strays, spawn_tree, terminate, TreeGuard};
 
 /// How long a process gets to exit after SIGTERM before the whole group is SIGKILLed.
 const TERM_GRACE: Duration = Duration::from_millis(500);
@@ -81,11 +81,17 @@ pub struct Progress {
 
 pub type ProgressFn = dyn Fn(Progress) + Send + Sync;
 
+/// What to start, and how to run it ([`RunBounds`]).
 pub struct RunSpec<'a> {
   pub launch: &'a Launch,
   pub args: &'a [OsString],
   pub cwd: &'a Path,
   pub env: &'a [(OsString, OsString)],
+  pub bounds: RunBounds<'a>,
+}
+
+/// How a started child is run: its deadline, cancel, caps, full-output file and progress.
+pub struct RunBounds<'a> {
   /// The caller's timeout, as reported in CODEGRAPH_TIMEOUT.
   pub timeout: Duration,
   /// When the run is stopped: the call's start plus `timeout` (time spent before the run, in
@@ -102,23 +108,65 @@ pub struct RunSpec<'a> {
   pub progress: Option<&'a ProgressFn>,
 }
 
+/// A started child as [`drive`] runs it: its two pipes and what stops and waits for it.
+pub struct Started<O, E, C> {
+  pub stdout: O,
+  pub stderr: E,
+  pub control: C,
+}
+
+/// What [`drive`] asks of a started child beside its pipes. Dropping it kills whatever of the
+/// child's tree is left (nothing of a run may outlive it).
+pub trait Control: Send {
+  /// Resolves once the child exited (at once when it already had); cancel-safe.
+  fn wait(&mut self) -> impl std::future::Future<Output = std::io::Result<Exit>> + Send;
+  /// Asks the whole tree to stop (SIGTERM to its group); false where a process cannot be asked
+  /// (Windows).
+  fn ask_to_stop(&mut self) -> bool;
+  /// SIGKILLs the whole tree now, without waiting.
+  fn kill(&mut self);
+  /// SIGKILLs the descendants that left the child's process group (Linux).
+  fn kill_strays(&self);
+}
+
+/// Stops a child's whole tree: the descendants that left its group first, then SIGTERM and
+/// `TERM_GRACE` to exit, then SIGKILL and as long again to be reaped.
+pub async fn terminate<C: Control>(child: &mut C) {
+  child.kill_strays();
+  if child.ask_to_stop() {
+    let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
+  }
+  child.kill();
+  let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
+}
+
+/// Starts `spec`'s CLI and runs it to the end ([`drive`]).
 pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
   let started = Instant::now();
-  let mut command = tokio::process::Command::new(&spec.launch.program);
-  command
-    .args(&spec.launch.prefix)
-    .args(spec.args)
-    .current_dir(spec.cwd)
-    .env_clear()
-    .envs(spec.env.iter().map(|(k, v)| (k, v)))
-    .stdin(Stdio::null())
-    .stdout(Stdio::piped())
-    .stderr(Stdio::piped());
-  let child = spawn_tree(command).map_err(|e| spawn_error(spec.launch, &e))?;
-  let mut guard = TreeGuard::new(child);
-  let mut stdout = guard.0.stdout().take().expect("stdout is piped");
-  let mut stderr = guard.0.stderr().take().expect("stderr is piped");
+  let child = native::start(&spec)?;
+  drive(child, &spec.bounds, started).await
+}
 
+/// Runs a started child to the end within `spec`'s caps, deadline and cancel (`bounds`): its stdout into the
+/// core's collector (the full output spilled past the caps; a flood stopped at the drain limit),
+/// its stderr's tail, progress reports, and the whole tree stopped at a timeout or cancel, or once
+/// a descendant holds the pipes open past `PIPE_GRACE` after the CLI exited. `started`: when the
+/// child was started (the run's duration counts from it).
+pub async fn drive<O, E, C>(
+  child: Started<O, E, C>,
+  spec: &RunBounds<'_>,
+  started: Instant,
+) -> Result<RunOutput, CodegraphError>
+where
+  O: tokio::io::AsyncRead + Unpin,
+  E: tokio::io::AsyncRead + Unpin,
+  C: Control,
+{
+  let Started {
+    mut stdout,
+    mut stderr,
+    mut control,
+  } = child;
   let mut out = StdoutCollector::with_caps(spec.spill.clone(), spec.caps);
   let mut err = StderrTail::new();
   let mut out_buf = vec![0u8; 64 * 1024];
@@ -139,12 +187,12 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
     tokio::select! {
       biased;
       () = cancel.0.notified() => {
-        terminate(&mut guard.0).await;
+        terminate(&mut control).await;
         let (partial_text, partial_bytes, _) = out.preview();
         return Err(CodegraphError::Cancelled { partial_bytes, partial_text });
       }
       () = &mut deadline => {
-        terminate(&mut guard.0).await;
+        terminate(&mut control).await;
         drain_buffered(&mut stderr, &mut err, err_open).await;
         let (partial_text, partial_bytes, _) = out.preview();
         return Err(CodegraphError::Timeout {
@@ -169,8 +217,8 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
             flooded = true;
             out_open = false;
             err_open = false;
-            kill_strays(&**guard.0);
-            let _ = guard.0.start_kill();
+            control.kill_strays();
+            control.kill();
           }
         }
       },
@@ -178,15 +226,15 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
         Ok(0) | Err(_) => err_open = false,
         Ok(n) => err.push(&err_buf[..n]),
       },
-      exited = guard.0.wait(), if status.is_none() => {
-        status = Some(exited.map(Exit::of).map_err(|e| exhausted(Step::WaitCli, &e).unwrap_or_else(|| CodegraphError::Spawn { reason: SpawnReason::Wait { os: os_text(&e) } }))?);
+      exited = control.wait(), if status.is_none() => {
+        status = Some(exited.map_err(|e| exhausted(Step::WaitCli, &e).unwrap_or_else(|| CodegraphError::Spawn { reason: SpawnReason::Wait { os: os_text(&e) } }))?);
         pipe_grace.as_mut().reset(tokio::time::Instant::now() + PIPE_GRACE);
       }
       () = &mut flush, if progress.unreported => progress.report(&out),
       () = &mut pipe_grace, if status.is_some() => {
         // A descendant still holds stdout/stderr open after the CLI exited: stop it, keep what
         // it already wrote (still buffered in the pipe), and finish.
-        let _ = guard.0.start_kill();
+        control.kill();
         drain_buffered(&mut stdout, &mut out, out_open).await;
         drain_buffered(&mut stderr, &mut err, err_open).await;
         out_open = false;
@@ -197,7 +245,7 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
 
   let exit = status.expect("the loop ends only once the CLI has exited");
   // Nothing of the run may outlive it, even a quiet descendant that closed its stdio.
-  drop(guard);
+  drop(control);
   Ok(RunOutput {
     stdout: out.finish(!flooded),
     stderr_tail: err.finish(),
@@ -291,37 +339,5 @@ impl Sink for StdoutCollector {
 impl Sink for StderrTail {
   fn take(&mut self, chunk: &[u8]) {
     self.push(chunk);
-  }
-}
-
-fn spawn_error(launch: &Launch, e: &std::io::Error) -> CodegraphError {
-  let executable = launch.executable.clone();
-  // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
-  if let Some(err) = exhausted(
-    Step::Start {
-      executable: executable.clone(),
-    },
-    e,
-  ) {
-    return err;
-  }
-  match e.kind() {
-    std::io::ErrorKind::NotFound => CodegraphError::NotFound {
-      reason: NotFoundReason::CannotExecute { executable },
-    },
-    // EACCES comes from exec (not executable) or from entering the workspace.
-    std::io::ErrorKind::PermissionDenied => CodegraphError::Spawn {
-      reason: SpawnReason::Permission { executable },
-    },
-    // Rust refuses batch-file arguments it cannot escape safely for cmd.exe.
-    std::io::ErrorKind::InvalidInput => CodegraphError::InvalidRequest {
-      reason: RequestReason::BatchUnsafe { executable },
-    },
-    _ => CodegraphError::Spawn {
-      reason: SpawnReason::Other {
-        executable,
-        os: os_text(e),
-      },
-    },
   }
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::caps::Caps;
-use crate::child::{run, Cancel, ProgressFn, RunOutput, RunSpec};
+use crate::child::{run, Cancel, ProgressFn, RunBounds, RunOutput, RunSpec};
 use crate::command::Command;
 use crate::discovery::Launch;
 use crate::env_snapshot::EnvSnapshot;
@@ -333,12 +333,14 @@ async fn serve_or_run(
         args: &args,
         cwd: workspace,
         env: &child_env.vars,
-        timeout,
-        deadline,
-        cancel: Some(cancel),
-        spill: Some(spill),
-        caps: command.caps,
-        progress: progress.filter(|_| command.progress),
+        bounds: RunBounds {
+          timeout,
+          deadline,
+          cancel: Some(cancel),
+          spill: Some(spill),
+          caps: command.caps,
+          progress: progress.filter(|_| command.progress),
+        },
       };
       (run(spec).await, false)
     }

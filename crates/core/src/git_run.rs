@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use crate::child::{run, Cancel, RunSpec};
+use crate::child::{run, Cancel, RunBounds, RunSpec};
 use crate::discovery::Launch;
 use crate::env_snapshot::EnvSnapshot;
 use crate::errors::{CodegraphError, GitReason, WorkspaceReason};
@@ -69,12 +69,14 @@ pub async fn run_git(
     args: &args,
     cwd: &home,
     env: &vars,
-    timeout: command.timeout,
-    deadline: started + command.timeout,
-    cancel: Some(cancel),
-    spill: None,
-    caps: command.caps,
-    progress: None,
+    bounds: RunBounds {
+      timeout: command.timeout,
+      deadline: started + command.timeout,
+      cancel: Some(cancel),
+      spill: None,
+      caps: command.caps,
+      progress: None,
+    },
   })
   .await
   .map_err(|e| command.run_failed(e.code().as_str()).unwrap_or(e))?;

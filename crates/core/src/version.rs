@@ -16,7 +16,7 @@ use tokio::sync::OnceCell;
 use tokio::task::JoinHandle;
 use tokio::time::Instant;
 
-use crate::child::{run, Cancel, RunSpec};
+use crate::child::{run, Cancel, RunBounds, RunSpec};
 use crate::discovery::Launch;
 use crate::errors::CodegraphError;
 
@@ -140,12 +140,14 @@ async fn probe(
     args: &args,
     cwd,
     env,
-    timeout: PROBE_TIMEOUT,
-    deadline,
-    cancel: Some(cancel),
-    spill: None,
-    caps: crate::caps::Caps::MAX,
-    progress: None,
+    bounds: RunBounds {
+      timeout: PROBE_TIMEOUT,
+      deadline,
+      cancel: Some(cancel),
+      spill: None,
+      caps: crate::caps::Caps::MAX,
+      progress: None,
+    },
   })
   .await
   {

@@ -5,7 +5,8 @@ use std::mem::ManuallyDrop;
 
 use process_wrap::tokio::{ChildWrapper, CommandWrap};
 
-use super::TERM_GRACE;
+use super::Control;
+use crate::exit_verdict::Exit;
 
 /// Starts `command` as the leader of its own process group (Unix) or in a job object (Windows),
 /// killed on drop: "kill" then means the whole tree (CodeGraph's npm shim starts the real CLI as
@@ -60,33 +61,35 @@ impl Drop for TreeGuard {
   }
 }
 
-/// SIGTERM the group, give it `TERM_GRACE` to exit, then SIGKILL whatever is left.
-pub(crate) async fn terminate(child: &mut Box<dyn ChildWrapper>) {
-  kill_strays(&**child);
-  #[cfg(unix)]
-  {
-    let _ = child.signal(libc::SIGTERM);
-    let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
+impl Control for TreeGuard {
+  async fn wait(&mut self) -> std::io::Result<Exit> {
+    self.0.wait().await.map(Exit::of)
   }
-  let _ = child.start_kill();
-  let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
-}
 
-/// Linux: SIGKILLs the CLI's descendants that left its process group (`setpgid`), found through
-/// `/proc` while the CLI still runs; the group kill that follows reaches the rest. A descendant
-/// whose parent already exited has been re-parented and is out of reach, as is a `setsid`
-/// daemon that was orphaned (README, "Nothing left running").
-pub(crate) fn kill_strays(child: &dyn ChildWrapper) {
-  #[cfg(target_os = "linux")]
-  if let Some(root) = child.id() {
-    for pid in crate::pid::descendants_outside_group(root) {
-      if let Ok(pid) = libc::pid_t::try_from(pid) {
-        // SAFETY: kill(2) has no memory preconditions. The pid was a live descendant a moment
-        // ago; /proc lists only children not yet reaped, so it cannot have been recycled.
-        unsafe { libc::kill(pid, libc::SIGKILL) };
+  fn ask_to_stop(&mut self) -> bool {
+    #[cfg(unix)]
+    let _ = self.0.signal(libc::SIGTERM);
+    cfg!(unix)
+  }
+
+  fn kill(&mut self) {
+    let _ = self.0.start_kill();
+  }
+
+  /// Linux: SIGKILLs the CLI's descendants that left its process group (`setpgid`), found
+  /// through `/proc` while the CLI still runs; the group kill that follows reaches the rest. A
+  /// descendant whose parent already exited has been re-parented and is out of reach, as is a
+  /// `setsid` daemon that was orphaned (README, "Nothing left running").
+  fn kill_strays(&self) {
+    #[cfg(target_os = "linux")]
+    if let Some(root) = self.0.id() {
+      for pid in crate::pid::descendants_outside_group(root) {
+        if let Ok(pid) = libc::pid_t::try_from(pid) {
+          // SAFETY: kill(2) has no memory preconditions. The pid was a live descendant a moment
+          // ago; /proc lists only children not yet reaped, so it cannot have been recycled.
+          unsafe { libc::kill(pid, libc::SIGKILL) };
+        }
       }
     }
   }
-  #[cfg(not(target_os = "linux"))]
-  let _ = child;
 }

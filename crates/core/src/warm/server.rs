@@ -18,7 +18,8 @@ use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use crate::caps::DRAIN_LIMIT_BYTES;
-use crate::child::tree::{spawn_tree, terminate, TreeGuard};
+use crate::child::terminate;
+use crate::child::tree::{spawn_tree, TreeGuard};
 use crate::child::Cancel;
 use crate::discovery::Launch;
 use crate::errors::CodegraphError;
@@ -194,7 +195,7 @@ impl Server {
     };
     let _ = tokio::time::timeout(CLOSE_GRACE, guard.0.wait()).await;
     // Exited or not, whatever of its tree is left (a worker it started) is stopped with it.
-    terminate(&mut guard.0).await;
+    terminate(&mut guard).await;
     drop(guard);
   }
 

@@ -7,7 +7,7 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use pi_codegraph_core::child::{run, Cancel, RunOutput, RunSpec};
+use pi_codegraph_core::child::{run, Cancel, RunBounds, RunOutput, RunSpec};
 use pi_codegraph_core::discovery::{launch_for, Launch};
 use pi_codegraph_core::env_snapshot::EnvSnapshot;
 use pi_codegraph_core::errors::{CodegraphError, SpawnReason};
@@ -58,12 +58,14 @@ impl FakeCli {
         args: &args,
         cwd: self.dir.path(),
         env: &env,
-        timeout,
-        deadline: tokio::time::Instant::now() + timeout,
-        cancel: cancel.clone(),
-        spill: None,
-        caps: pi_codegraph_core::caps::Caps::MAX,
-        progress: None,
+        bounds: RunBounds {
+          timeout,
+          deadline: tokio::time::Instant::now() + timeout,
+          cancel: cancel.clone(),
+          spill: None,
+          caps: pi_codegraph_core::caps::Caps::MAX,
+          progress: None,
+        },
       })
       .await;
       if !text_file_busy(&result) || start.elapsed() >= PATIENCE {
