@@ -31,6 +31,10 @@ mod convert;
 mod env_capture;
 #[cfg(target_family = "wasm")]
 mod host_answers;
+#[cfg(target_family = "wasm")]
+mod host_child;
+#[cfg(target_family = "wasm")]
+mod host_threads;
 mod index_copy;
 #[cfg(target_family = "wasm")]
 mod output;
@@ -54,6 +58,10 @@ pub use call::*;
 pub use change_watch::*;
 #[cfg(target_family = "wasm")]
 pub use checks::*;
+#[cfg(target_family = "wasm")]
+pub use host_child::*;
+#[cfg(target_family = "wasm")]
+pub use host_threads::*;
 pub use index_copy::*;
 #[cfg(target_family = "wasm")]
 pub use output::*;

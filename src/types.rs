@@ -137,7 +137,6 @@ pub struct Progress {
   pub elapsed_ms: u32,
 }
 
-#[cfg(not(target_family = "wasm"))]
 impl Progress {
   /// A progress report of the core's child (`child::Progress`), for JS.
   pub fn of(p: pi_codegraph_core::child::Progress) -> Self {

@@ -33,9 +33,6 @@ const MIN_CAP_LINES = 10;
 const LARGEST_CAP_BYTES = DRAIN_LIMIT_BYTES;
 const LARGEST_CAP_LINES = DRAIN_LIMIT_BYTES;
 const VERSION_TIMEOUT_MS = 5000;
-const TERM_GRACE_MS = 500; // SIGTERM, then SIGKILL this much later
-const PIPE_GRACE_MS = 250; // how long a descendant may hold the pipes after the CLI exited
-const PROGRESS_INTERVAL_MS = 250;
 const SQLITE_MAGIC = Buffer.from("SQLite format 3\0", "latin1");
 /** Set for the child unless the user set them: no telemetry, update check, download or colour. */
 const QUIET_DEFAULTS = {
@@ -105,9 +102,6 @@ module.exports = {
   MAX_TIMEOUT_MS,
   isTimeout,
   VERSION_TIMEOUT_MS,
-  TERM_GRACE_MS,
-  PIPE_GRACE_MS,
-  PROGRESS_INTERVAL_MS,
   SQLITE_MAGIC,
   QUIET_DEFAULTS,
   countLines,

@@ -23,12 +23,12 @@ const RUNNER_METHODS = Object.freeze({
 });
 
 /**
- * What else the WebAssembly build exports, for the Node runner's host side: the classes it runs a
- * CLI's output through (src/output.rs), a call's and a git description's reading, what their
- * exits mean, and a CLI's descendants outside its group (src/call.rs).
+ * What else the WebAssembly build exports, for the Node runner's host side: the child the core runs
+ * once JavaScript started it (src/host_child.rs), a call's and a git description's reading, what
+ * their exits mean, and a CLI's descendants outside its group (src/call.rs).
  */
 const WASM_HOST_EXPORTS = Object.freeze([
-  ...["OutputCollector", "StderrTail", "readCall", "saysCannotOpen", "exitProblem", "readGit", "gitFailed"],
+  ...["HostChild", "startCoreThreads", "readCall", "saysCannotOpen", "exitProblem", "readGit", "gitFailed"],
   "straysOf",
 ]);
 

@@ -21,8 +21,12 @@ use crate::exit_verdict::Exit;
 use crate::full_output::SpillTarget;
 use crate::limits::{Bounded, StderrTail, StdoutCollector};
 use crate::resources::exhausted;
+use progress::Throttle;
 
+#[cfg(not(target_family = "wasm"))]
 mod native;
+mod progress;
+#[cfg(not(target_family = "wasm"))]
 pub(crate) mod tree;
 
 /// How long a process gets to exit after SIGTERM before the whole group is SIGKILLed.
@@ -118,6 +122,11 @@ pub struct Started<O, E, C> {
 /// What [`drive`] asks of a started child beside its pipes. Dropping it kills whatever of the
 /// child's tree is left (nothing of a run may outlive it).
 pub trait Control: Send {
+  /// A timer of the host's, due at an instant: tokio's natively; the WebAssembly build's own
+  /// (tokio's cannot be woken from another thread while one is pending there).
+  type Timer: std::future::Future<Output = ()> + Send + Unpin + 'static;
+  /// A timer due at `at`.
+  fn timer(&self, at: tokio::time::Instant) -> Self::Timer;
   /// Resolves once the child exited (at once when it already had); cancel-safe.
   fn wait(&mut self) -> impl std::future::Future<Output = std::io::Result<Exit>> + Send;
   /// Asks the whole tree to stop (SIGTERM to its group); false where a process cannot be asked
@@ -134,13 +143,28 @@ pub trait Control: Send {
 pub async fn terminate<C: Control>(child: &mut C) {
   child.kill_strays();
   if child.ask_to_stop() {
-    let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
+    exit_within(child, TERM_GRACE).await;
   }
   child.kill();
-  let _ = tokio::time::timeout(TERM_GRACE, child.wait()).await;
+  exit_within(child, TERM_GRACE).await;
+}
+
+/// Waits for the child to exit, at most `grace`.
+async fn exit_within<C: Control>(child: &mut C, grace: Duration) {
+  let timer = child.timer(tokio::time::Instant::now() + grace);
+  tokio::select! {
+    _ = child.wait() => {}
+    () = timer => {}
+  }
+}
+
+/// An instant no run reaches: a timer not yet due to be set.
+fn never() -> tokio::time::Instant {
+  tokio::time::Instant::now() + Duration::from_hours(24 * 365)
 }
 
 /// Starts `spec`'s CLI and runs it to the end ([`drive`]).
+#[cfg(not(target_family = "wasm"))]
 pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
   let started = Instant::now();
   let child = native::start(&spec)?;
@@ -175,13 +199,11 @@ where
   let mut status: Option<Exit> = None;
   let mut flooded = false;
 
-  let deadline = tokio::time::sleep_until(spec.deadline);
-  tokio::pin!(deadline);
-  let pipe_grace = tokio::time::sleep(Duration::MAX);
-  tokio::pin!(pipe_grace);
+  let mut deadline = control.timer(spec.deadline);
+  let mut pipe_grace = control.timer(never());
   let cancel = spec.cancel.clone().unwrap_or_default();
   let mut progress = Throttle::new(spec.progress, started);
-  let mut flush = Box::pin(tokio::time::sleep(Duration::MAX)); // the trailing report's timer
+  let mut flush = control.timer(never()); // the trailing report's timer
 
   while out_open || err_open || status.is_none() {
     tokio::select! {
@@ -193,7 +215,8 @@ where
       }
       () = &mut deadline => {
         terminate(&mut control).await;
-        drain_buffered(&mut stderr, &mut err, err_open).await;
+        let grace = control.timer(tokio::time::Instant::now() + PIPE_GRACE);
+        drain_buffered(&mut stderr, &mut err, err_open, grace).await;
         let (partial_text, partial_bytes, _) = out.preview();
         return Err(CodegraphError::Timeout {
           timeout_ms: spec.timeout.as_millis() as u64,
@@ -210,7 +233,7 @@ where
         Ok(n) => {
           out.push(&out_buf[..n]);
           if let Some(due) = progress.arrived(&out) {
-            flush.as_mut().reset(due.into());
+            flush = control.timer(due.into());
           }
           if out.over_drain_limit() {
             // A flood: stop reading and stop the writer; what we kept is the answer.
@@ -228,15 +251,17 @@ where
       },
       exited = control.wait(), if status.is_none() => {
         status = Some(exited.map_err(|e| exhausted(Step::WaitCli, &e).unwrap_or_else(|| CodegraphError::Spawn { reason: SpawnReason::Wait { os: os_text(&e) } }))?);
-        pipe_grace.as_mut().reset(tokio::time::Instant::now() + PIPE_GRACE);
+        pipe_grace = control.timer(tokio::time::Instant::now() + PIPE_GRACE);
       }
       () = &mut flush, if progress.unreported => progress.report(&out),
       () = &mut pipe_grace, if status.is_some() => {
         // A descendant still holds stdout/stderr open after the CLI exited: stop it, keep what
         // it already wrote (still buffered in the pipe), and finish.
         control.kill();
-        drain_buffered(&mut stdout, &mut out, out_open).await;
-        drain_buffered(&mut stderr, &mut err, err_open).await;
+        let grace = control.timer(tokio::time::Instant::now() + PIPE_GRACE);
+        drain_buffered(&mut stdout, &mut out, out_open, grace).await;
+        let grace = control.timer(tokio::time::Instant::now() + PIPE_GRACE);
+        drain_buffered(&mut stderr, &mut err, err_open, grace).await;
         out_open = false;
         err_open = false;
       }
@@ -254,78 +279,29 @@ where
   })
 }
 
-/// The progress reports of one run: at most one per `PROGRESS_INTERVAL`; output that arrives
-/// sooner is reported once the interval has passed (the caller's timer, at the instant
-/// `arrived` returns). Nothing is reported without new output, or once the run has ended.
-struct Throttle<'a> {
-  report: Option<&'a ProgressFn>,
-  started: Instant,
-  last: Instant,
-  /// Output arrived since the last report: the trailing report is due.
-  unreported: bool,
-}
-
-impl<'a> Throttle<'a> {
-  fn new(report: Option<&'a ProgressFn>, started: Instant) -> Self {
-    Self {
-      report,
-      started,
-      last: started,
-      unreported: false,
-    }
-  }
-
-  /// Output arrived: reports it now when the interval has passed; else, when no trailing report
-  /// is due yet, returns the instant it is.
-  fn arrived(&mut self, out: &StdoutCollector) -> Option<Instant> {
-    self.report?;
-    if self.last.elapsed() >= PROGRESS_INTERVAL {
-      self.report(out);
-      None
-    } else if self.unreported {
-      None
-    } else {
-      self.unreported = true;
-      Some(self.last + PROGRESS_INTERVAL)
-    }
-  }
-
-  fn report(&mut self, out: &StdoutCollector) {
-    let Some(report) = self.report else { return };
-    // One clock reading for both: a report's `elapsed` is when it was decided, not after the
-    // preview was built (slower under load), so reports stay an interval apart.
-    self.last = Instant::now();
-    self.unreported = false;
-    let (text, seen_bytes, seen_lines) = out.preview();
-    report(Progress {
-      text,
-      tail: out.tail(),
-      seen_bytes,
-      seen_lines,
-      elapsed: self.last - self.started,
-    });
-  }
-}
-
-/// Reads what is already in a pipe after its writers were killed, bounded in time.
-async fn drain_buffered<R, S>(pipe: &mut R, sink: &mut S, open: bool)
+/// Reads what is already in a pipe after its writers were killed, until `grace` is due.
+async fn drain_buffered<R, S, T>(pipe: &mut R, sink: &mut S, open: bool, grace: T)
 where
   R: tokio::io::AsyncRead + Unpin,
   S: Sink,
+  T: std::future::Future<Output = ()>,
 {
   if !open {
     return;
   }
   let mut buf = vec![0u8; 64 * 1024];
-  let _ = tokio::time::timeout(PIPE_GRACE, async {
+  let drained = async {
     loop {
       match pipe.read(&mut buf).await {
         Ok(0) | Err(_) => break,
         Ok(n) => sink.take(&buf[..n]),
       }
     }
-  })
-  .await;
+  };
+  tokio::select! {
+    () = drained => {}
+    () = grace => {}
+  }
 }
 
 trait Sink {

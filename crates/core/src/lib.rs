@@ -41,7 +41,6 @@ pub mod access;
 pub mod caps;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub mod change_watch;
-#[cfg(not(target_family = "wasm"))]
 pub mod child;
 pub mod command;
 #[cfg(not(target_family = "wasm"))]

@@ -4,7 +4,7 @@ const { spawnSync } = require("node:child_process");
 const path = require("node:path");
 const { exhausted, notFound, osText, spawnFailed } = require("../../../contract/problems.js");
 const { onHostExit, unwatchGroup, watchGroup } = require("../host-watch.js");
-const { IS_WINDOWS, TERM_GRACE_MS } = require("../../../contract/limits.js");
+const { IS_WINDOWS } = require("../../../contract/limits.js");
 const { hostCore } = require("../wasm-core.js");
 
 // CodeGraph's npm shim starts the real CLI as a child, and killing only the shim orphans it.
@@ -43,27 +43,6 @@ function signalTree(child, signal) {
   } catch {} // ESRCH: the group is already gone
 }
 
-/** Resolves once `stream` has closed, or after `ms`. */
-const streamClosed = (stream, ms) =>
-  new Promise((resolve) => {
-    if (stream.closed) return resolve();
-    const timer = setTimeout(resolve, ms);
-    stream.once("close", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-
-const childExited = (child, ms) =>
-  new Promise((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve();
-    const timer = setTimeout(resolve, ms);
-    child.once("exit", () => {
-      clearTimeout(timer);
-      resolve();
-    });
-  });
-
 /**
  * SIGKILLs the CLI's descendants that left its process group, while the CLI still runs (after
  * it exited they are re-parented and out of reach, as is an orphaned setsid daemon).
@@ -76,17 +55,6 @@ function killStrays(child) {
       process.kill(pid, "SIGKILL");
     } catch {}
   }
-}
-
-/** SIGTERM the group, give it TERM_GRACE_MS to exit, then SIGKILL whatever is left. */
-async function terminate(child) {
-  killStrays(child);
-  if (!IS_WINDOWS) {
-    signalTree(child, "SIGTERM");
-    await childExited(child, TERM_GRACE_MS);
-  }
-  signalTree(child, "SIGKILL");
-  await childExited(child, TERM_GRACE_MS);
 }
 
 function spawnProblem(executable, err) {
@@ -110,9 +78,6 @@ module.exports = {
   trackChild,
   untrackChild,
   signalTree,
-  streamClosed,
-  childExited,
-  terminate,
   killStrays,
   spawnProblem,
 };
