@@ -29,6 +29,10 @@ function closedToOthers(stdout) {
   return stdout;
 }
 
+/** What of the environment a Worker would load code by: not given to the core's threads. */
+const THREAD_ENV_DROPPED = ["NODE_OPTIONS", "NODE_PATH"];
+/** The option that keeps a thread from printing Node's notice that WASI is experimental. */
+const NO_WASI_NOTICE = "--disable-warning=ExperimentalWarning";
 /** Descriptors a start of the core's threads must leave to spare (a Worker takes a few). */
 const SPARE_DESCRIPTORS = 32;
 let threadsStarted = false;
@@ -48,7 +52,18 @@ function coreThreads(executable) {
   } finally {
     for (const fd of held) fs.closeSync(fd);
   }
-  hostCore().startCoreThreads();
+  // A Worker reads NODE_OPTIONS (and NODE_PATH) from the environment it is given, napi-rs's
+  // loader gives it Pi's, and that may name code inside the workspace: the threads start without.
+  // Each would also print Node's notice that WASI is experimental on Pi's terminal.
+  const kept = THREAD_ENV_DROPPED.map((name) => [name, process.env[name]]);
+  for (const [name] of kept) delete process.env[name];
+  process.execArgv.push(NO_WASI_NOTICE);
+  try {
+    hostCore().startCoreThreads();
+  } finally {
+    process.execArgv.splice(process.execArgv.lastIndexOf(NO_WASI_NOTICE), 1);
+    for (const [name, value] of kept) if (value !== undefined) process.env[name] = value;
+  }
   threadsStarted = true;
 }
 
