@@ -3,8 +3,6 @@
 //! shape, src/types/diagnosis.rs, in both builds). No words: lib/words/ builds messages and
 //! remediations from the codes and facts.
 
-use std::time::Duration;
-
 use napi::bindgen_prelude::{JsObjectValue, JsValue};
 use napi::{Env, Error, Result, Status};
 use pi_codegraph_core::caps::Cap;
@@ -13,8 +11,8 @@ use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::full_output::FullOutput;
 
 use crate::types::{
-  lossy, AnswerDetails, AnswerFacts, EnvDropped, ErrorCode, ErrorDetails, GitResult, RunResult,
-  TruncatedBy,
+  lossy, millis_f64, millis_u32, AnswerDetails, AnswerFacts, EnvDropped, ErrorCode, ErrorDetails,
+  GitResult, RunResult, TruncatedBy,
 };
 
 impl From<Cap> for TruncatedBy {
@@ -24,16 +22,6 @@ impl From<Cap> for TruncatedBy {
       Cap::Lines => Self::Lines,
     }
   }
-}
-
-/// Milliseconds as a u32 napi field, saturating (a u32 holds 49 days).
-fn millis_u32(d: Duration) -> u32 {
-  u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
-}
-
-/// Whole milliseconds as a JS number (exact below 2^53 ms).
-fn millis_f64(d: Duration) -> f64 {
-  d.as_millis() as f64
 }
 
 pub fn result(o: Outcome) -> RunResult {

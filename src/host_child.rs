@@ -26,7 +26,7 @@ use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
 
 use crate::host_threads::{runtime, Timer};
 use crate::output::{collected, spill_target, CollectedOutput, OutputCaps, OutputPlace};
-use crate::types::{Problem, Progress};
+use crate::types::{millis_f64, Problem, Progress};
 
 /// A JS function called from the runtime thread, not keeping the host alive by itself.
 type Weak<T> = ThreadsafeFunction<T, (), T, Status, false, true>;
@@ -195,14 +195,14 @@ impl HostChild {
 
 /// The end of a run as JS reads it.
 fn ended(result: Result<RunOutput, CodegraphError>, started: Instant) -> ChildEnd {
-  let run_ms = started.elapsed().as_millis() as f64;
+  let run_ms = millis_f64(started.elapsed());
   match result {
     Ok(out) => ChildEnd {
       stdout: Some(collected(out.stdout)),
       stderr_tail: Some(out.stderr_tail),
       exit_code: out.exit.code,
       signal: out.exit.signal,
-      run_ms: out.duration.as_millis() as f64,
+      run_ms: millis_f64(out.duration),
       problem: None,
     },
     Err(err) => ChildEnd {

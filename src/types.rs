@@ -137,6 +137,16 @@ pub struct Progress {
   pub elapsed_ms: u32,
 }
 
+/// Milliseconds as a u32 napi field, saturating (a u32 holds 49 days).
+pub fn millis_u32(d: std::time::Duration) -> u32 {
+  u32::try_from(d.as_millis()).unwrap_or(u32::MAX)
+}
+
+/// Whole milliseconds as a JS number (exact below 2^53 ms).
+pub fn millis_f64(d: std::time::Duration) -> f64 {
+  d.as_millis() as f64
+}
+
 impl Progress {
   /// A progress report of the core's child (`child::Progress`), for JS.
   pub fn of(p: pi_codegraph_core::child::Progress) -> Self {
@@ -145,7 +155,7 @@ impl Progress {
       tail: p.tail,
       seen_bytes: p.seen_bytes as f64,
       seen_lines: p.seen_lines as f64,
-      elapsed_ms: u32::try_from(p.elapsed.as_millis()).unwrap_or(u32::MAX),
+      elapsed_ms: millis_u32(p.elapsed),
     }
   }
 }
