@@ -8,12 +8,10 @@ use std::time::Duration;
 
 use napi::bindgen_prelude::{FromNapiValue, JsObjectValue, JsValue, Object, Unknown};
 use napi::{Env, ValueType};
-#[cfg(not(target_family = "wasm"))]
 use pi_codegraph_core::child::Cancel;
 use pi_codegraph_core::command::{Command, MAX_WRITE_TIMEOUT};
 use pi_codegraph_core::errors::{CodegraphError, OptionsReason, WorkspaceReason};
 
-#[cfg(not(target_family = "wasm"))]
 use crate::abort::AbortLink;
 #[cfg(not(target_family = "wasm"))]
 use crate::types::ProgressCallback;
@@ -121,7 +119,6 @@ pub fn run_args(
 }
 
 /// Links the caller's signal to `cancel`. An already aborted signal rejects at once.
-#[cfg(not(target_family = "wasm"))]
 pub(crate) fn link_signal(
   env: &Env,
   signal: Option<Unknown>,

@@ -132,63 +132,6 @@ pub fn read_call<'env>(
   }
 }
 
-/// A git description as the core read and checked it (crates/core/src/git_command.rs), for the Node
-/// runner: git's whole argument array (its safety settings first), or the description's problem.
-#[napi(object, object_from_js = false)]
-pub struct ReadGit {
-  pub problem: Option<Problem>,
-  pub argv: Option<Vec<String>>,
-  pub max_bytes: u32,
-  pub max_lines: u32,
-  pub timeout_ms: u32,
-}
-
-/// Reads a git description as the addon's `runGit` does.
-#[napi(js_name = "readGit")]
-pub fn read_git(env: &Env, command: Unknown) -> ReadGit {
-  match args::read_git(env, &command) {
-    Ok(git) => ReadGit {
-      problem: None,
-      argv: Some(
-        git
-          .argv()
-          .into_iter()
-          .map(|a| a.to_string_lossy().into_owned())
-          .collect(),
-      ),
-      max_bytes: u32::try_from(git.caps.bytes).unwrap_or(u32::MAX),
-      max_lines: u32::try_from(git.caps.lines).unwrap_or(u32::MAX),
-      timeout_ms: u32::try_from(git.timeout.as_millis()).unwrap_or(u32::MAX),
-    },
-    Err(err) => ReadGit {
-      problem: Some(Problem::of(&err)),
-      argv: None,
-      max_bytes: 0,
-      max_lines: 0,
-      timeout_ms: 0,
-    },
-  }
-}
-
-/// What a git run of `command` that did not answer means: `exited` (its exit code and stderr
-/// tail) or else the runner's problem `code`; none when that problem passes on as it is (a cancel,
-/// a resource running out).
-#[napi(js_name = "gitFailed")]
-pub fn git_failed(
-  env: &Env,
-  command: Unknown,
-  exit_code: Option<i32>,
-  stderr_tail: Option<String>,
-  code: Option<String>,
-) -> Option<Problem> {
-  let git = args::read_git(env, &command).ok()?;
-  let err = match code {
-    Some(code) => git.run_failed(&code)?,
-    None => git.exited(exit_code.unwrap_or(-1), stderr_tail.unwrap_or_default()),
-  };
-  Some(Problem::of(&err))
-}
-
 /// The CLI `root`'s live descendants that left its process group (Linux's `/proc`, read through
 /// the host's root): the Node runner SIGKILLs them before the group (crates/core/src/pid.rs).
 #[napi(js_name = "straysOf")]

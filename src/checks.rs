@@ -18,7 +18,6 @@ use pi_codegraph_core::discovery::{set_package_cli, Launch};
 use pi_codegraph_core::env_snapshot::EnvSnapshot;
 use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::full_output;
-use pi_codegraph_core::host;
 use pi_codegraph_core::index_writer::{active_writer, interrupted_write};
 use pi_codegraph_core::preflight::IndexFound;
 use pi_codegraph_core::ready::{self, Ready};
@@ -108,21 +107,8 @@ pub(crate) fn launch_value(launch: &Launch) -> serde_json::Value {
         "version": b.version,
       })),
       "packageVersion": ready::package_version(launch),
-      "execFormat": exec_format(&launch.program),
+      "execFormat": pi_codegraph_core::off_thread::refused(&launch.program),
   })
-}
-
-/// Why the kernel would not execute `program` itself (so libuv would hand it to /bin/sh): the
-/// core's judgement (crates/core/src/exec_format.rs), with the host's platform and access(2).
-pub(crate) fn exec_format(program: &Path) -> Option<String> {
-  let (platform, arch) = host::platform()?;
-  let executable = |p: &Path| host::access(p, host::EXECUTE).is_ok();
-  let judged = pi_codegraph_core::exec_format::Host {
-    platform: &platform,
-    arch: &arch,
-    executable: &executable,
-  };
-  pi_codegraph_core::exec_format::problem(program, &judged)
 }
 
 /// Where a cut answer's full output would go (crates/core/src/full_output.rs `find_place`), as

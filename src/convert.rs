@@ -24,6 +24,8 @@ impl From<Cap> for TruncatedBy {
   }
 }
 
+// The WebAssembly build's runCommand is still the Node runner's (lib/runners/node/command-run.js).
+#[cfg_attr(target_family = "wasm", allow(dead_code))]
 pub fn result(o: Outcome) -> RunResult {
   let (full_output_path, full_output_bytes, full_output_missing, complete) =
     match &o.stdout.full_output {
@@ -110,7 +112,8 @@ pub fn js_error(env: &Env, err: &CodegraphError, failure: &Failure) -> Error {
     obj.set_named_property("code", ErrorCode::from(code))?;
     obj.set_named_property("facts", err.facts())?;
     obj.set_named_property("details", error_details(failure))?;
-    Ok(Error::from(obj.to_unknown()))
+    // Kept as the very object (natively `From` keeps it too; in the WebAssembly build only this does).
+    Ok(Error::from_unknown_without_coercion(obj.to_unknown()))
   };
   // Building the object failed (the environment is going away): napi's own error rejects.
   build().unwrap_or_else(|e| e)

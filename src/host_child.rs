@@ -1,37 +1,71 @@
-//! A child its host started, run by the core: the WebAssembly build's side of `child::drive`
-//! (crates/core/src/child.rs), the same loop the native runner runs. WASI cannot start or signal
-//! a process, so the host (the Node runner, lib/runners/node/child.js) starts the CLI, pushes
-//! what its pipes give and how it exited into a [`HostChild`], and signals its tree when the core
-//! says (`control`); everything else (the caps and the full-output file, the deadline, cancel, a
-//! flood, a descendant holding the pipes, progress) is the core's, on a runtime of its own: one
-//! WASI thread kept for the process, so no chunk is read on Pi's thread.
+//! The WebAssembly build's host: how the core, running a call on its own thread
+//! (src/host_threads.rs), starts a child and asks a check. WASI can neither start nor signal a
+//! process, so the core asks its host (the Node runner, lib/runners/node/child.js) through
+//! `setHost(launch, check)`: `launch(spec, child)` starts the CLI and feeds its pipes and exit into
+//! `child` (a [`HostChild`]); `check(json, reply)` has the core in the host's worker answer a check
+//! (crates/core/src/off_thread.rs), where the host's facts are, and hands the answer to `reply`.
+//! Everything else of a run (the caps, the deadline, cancel, the tree stopped) is the core's
+//! (`child::drive`), as natively.
 
 // napi hands the arguments over by value.
 #![allow(clippy::needless_pass_by_value)]
 
-use std::io;
-use std::pin::Pin;
-use std::task::{Context, Poll};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use napi::bindgen_prelude::{Function, Uint8Array};
+use napi::bindgen_prelude::{Buffer, FnArgs, Function, Uint8Array};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::Status;
 use napi_derive::napi;
-use pi_codegraph_core::child::{self, Cancel, Control, RunBounds, RunOutput, Started};
+use pi_codegraph_core::child::host::{
+  self, feed_and_pipes, Feed, HostLaunch, Launched, Pipes, Signal,
+};
+use pi_codegraph_core::child::{self, Cancel, RunBounds, RunOutput};
 use pi_codegraph_core::errors::CodegraphError;
 use pi_codegraph_core::exit_verdict::Exit;
-use tokio::io::{AsyncRead, ReadBuf};
-use tokio::sync::mpsc::{unbounded_channel, UnboundedReceiver, UnboundedSender};
+use pi_codegraph_core::off_thread;
+use tokio::sync::oneshot;
 
-use crate::host_threads::{runtime, Timer};
+use crate::host_threads::runtime;
 use crate::output::{collected, spill_target, CollectedOutput, OutputCaps, OutputPlace};
 use crate::types::{millis_f64, Problem, Progress};
 
-/// A JS function called from the runtime thread, not keeping the host alive by itself.
-type Weak<T> = ThreadsafeFunction<T, (), T, Status, false, true>;
+/// A JS function called from the core's threads, not keeping the host alive by itself.
+type Weak<T, A> = ThreadsafeFunction<T, (), A, Status, false, true>;
 /// One that does: the end of a run the host waits for.
 type Strong<T> = ThreadsafeFunction<T, (), T, Status, false>;
+
+/// What the host is asked to start (every string as UTF-8 bytes: emnapi decodes a string of over
+/// 16 bytes with a `TextDecoder` that drops a leading U+FEFF).
+#[napi(object, object_from_js = false)]
+pub struct LaunchSpec {
+  pub program: Buffer,
+  pub executable: Buffer,
+  pub args: Vec<Buffer>,
+  pub cwd: Buffer,
+  /// Names and values, alternating.
+  pub env: Vec<Buffer>,
+}
+
+fn utf8(s: &std::ffi::OsStr) -> Buffer {
+  Buffer::from(s.to_string_lossy().into_owned().into_bytes())
+}
+
+impl LaunchSpec {
+  fn of(launch: &HostLaunch) -> Self {
+    Self {
+      program: utf8(launch.program.as_os_str()),
+      executable: utf8(launch.executable.as_os_str()),
+      args: launch.args.iter().map(|a| utf8(a)).collect(),
+      cwd: utf8(launch.cwd.as_os_str()),
+      env: launch
+        .env
+        .iter()
+        .flat_map(|(k, v)| [utf8(k), utf8(v)])
+        .collect(),
+    }
+  }
+}
 
 /// How the host bounds one run (`deadline` as the milliseconds left of the call's).
 #[napi(object, object_to_js = false)]
@@ -60,13 +94,14 @@ pub struct ChildEnd {
   pub problem: Option<Problem>,
 }
 
-/// One started child as the host feeds it; `drive` runs it once.
+/// One child the host started: what its pipes give and how it exited, pushed as they come. Made
+/// by the core when it asks the host to start one (`launch`: the host says whether it `started`),
+/// or by the host for a run it asks the core to `drive`.
 #[napi]
 pub struct HostChild {
-  stdout: Option<UnboundedSender<Vec<u8>>>,
-  stderr: Option<UnboundedSender<Vec<u8>>>,
-  exits: Option<UnboundedSender<Exit>>,
-  parts: Option<(Pipe, Pipe, UnboundedReceiver<Exit>)>,
+  feed: Feed,
+  launched: Option<oneshot::Sender<Launched>>,
+  pipes: Option<Pipes>,
   cancel: Cancel,
 }
 
@@ -75,64 +110,25 @@ impl HostChild {
   #[napi(constructor)]
   #[allow(clippy::new_without_default)] // napi's constructor
   pub fn new() -> Self {
-    let (out_tx, out_rx) = unbounded_channel();
-    let (err_tx, err_rx) = unbounded_channel();
-    let (exit_tx, exit_rx) = unbounded_channel();
+    let (feed, pipes) = feed_and_pipes();
     Self {
-      stdout: Some(out_tx),
-      stderr: Some(err_tx),
-      exits: Some(exit_tx),
-      parts: Some((Pipe::new(out_rx), Pipe::new(err_rx), exit_rx)),
+      feed,
+      launched: None,
+      pipes: Some(pipes),
       cancel: Cancel::default(),
     }
   }
 
-  /// A chunk of stdout; false once the core reads no more (the host may stop reading).
-  #[napi]
-  pub fn stdout(&self, chunk: Uint8Array) -> bool {
-    self
-      .stdout
-      .as_ref()
-      .is_some_and(|tx| tx.send(chunk.to_vec()).is_ok())
-  }
-
-  /// A chunk of stderr; false once the core reads no more.
-  #[napi]
-  pub fn stderr(&self, chunk: Uint8Array) -> bool {
-    self
-      .stderr
-      .as_ref()
-      .is_some_and(|tx| tx.send(chunk.to_vec()).is_ok())
-  }
-
-  /// Stdout closed.
-  #[napi(js_name = "endStdout")]
-  pub fn end_stdout(&mut self) {
-    self.stdout = None;
-  }
-
-  /// Stderr closed.
-  #[napi(js_name = "endStderr")]
-  pub fn end_stderr(&mut self) {
-    self.stderr = None;
-  }
-
-  /// The CLI exited: its code, or the signal that ended it.
-  #[napi]
-  pub fn exited(&mut self, code: Option<i32>, signal: Option<i32>) {
-    if let Some(tx) = self.exits.take() {
-      let _ = tx.send(Exit { code, signal });
-    }
-  }
-
-  /// The caller cancelled: the core stops the tree and the run ends CODEGRAPH_CANCELLED.
+  /// The caller cancelled a run the core drives: it stops the tree and the run ends
+  /// CODEGRAPH_CANCELLED.
   #[napi]
   pub fn cancel(&self) {
     self.cancel.cancel();
   }
 
-  /// Runs the child to its end on the core's runtime: `control(op)` ("SIGTERM", "SIGKILL",
-  /// "strays") signals its tree, `onProgress` gets reports while stdout arrives, `done` the end.
+  /// Runs the child the host started to its end on the core's runtime: `control(op)` ("SIGTERM",
+  /// "SIGKILL", "strays") signals its tree, `onProgress` gets reports while stdout arrives, `done`
+  /// the end.
   #[napi]
   pub fn drive(
     &mut self,
@@ -141,12 +137,12 @@ impl HostChild {
     on_progress: Option<Function<Progress, ()>>,
     done: Function<ChildEnd, ()>,
   ) -> napi::Result<()> {
-    let (stdout, stderr, exits) = self
-      .parts
+    let pipes = self
+      .pipes
       .take()
       .ok_or_else(|| napi::Error::from_reason("this child was driven already"))?;
-    let signal: Weak<String> = control.build_threadsafe_function().weak::<true>().build()?;
-    let progress: Option<Weak<Progress>> = match on_progress {
+    let signal = signal_of(control)?;
+    let progress: Option<Weak<Progress, Progress>> = match on_progress {
       Some(f) => Some(f.build_threadsafe_function().weak::<true>().build()?),
       None => None,
     };
@@ -155,12 +151,7 @@ impl HostChild {
     } else {
       End::Strong(done.build_threadsafe_function().build()?)
     };
-    let control = HostControl {
-      exit: None,
-      exits,
-      signal,
-      posix: bounds.posix,
-    };
+    let started_child = pipes.started(signal, bounds.posix);
     let cancel = self.cancel.clone();
     // The run counts from here (the host has just started the child), not from when the
     // runtime's thread picks it up.
@@ -181,16 +172,68 @@ impl HostChild {
         caps: OutputCaps::of(bounds.caps),
         progress: report.as_ref().map(|r| r as &child::ProgressFn),
       };
-      let started_child = Started {
-        stdout,
-        stderr,
-        control,
-      };
       let result = child::drive(started_child, &run_bounds, started).await;
       done.call(ended(result, started));
     });
     Ok(())
   }
+
+  /// It started: `control(op)` ("SIGTERM", "SIGKILL", "strays") signals its tree; `posix`: it
+  /// may be asked to stop before it is killed (not on Windows).
+  #[napi]
+  pub fn started(&mut self, control: Function<String, ()>, posix: bool) -> napi::Result<()> {
+    let signal = signal_of(control)?;
+    if let Some(tx) = self.launched.take() {
+      let _ = tx.send(Ok((signal, posix)));
+    }
+    Ok(())
+  }
+
+  /// It did not start: the OS error's code (`ENOENT`, as Node's `spawn` says it) and message.
+  #[napi]
+  pub fn failed(&mut self, code: String, message: String) {
+    if let Some(tx) = self.launched.take() {
+      let _ = tx.send(Err(pi_codegraph_core::host::os_error(&code, &message)));
+    }
+  }
+
+  /// A chunk of stdout; false once the core reads no more (the host may stop reading).
+  #[napi]
+  pub fn stdout(&self, chunk: Uint8Array) -> bool {
+    self.feed.stdout(chunk.to_vec())
+  }
+
+  /// A chunk of stderr; false once the core reads no more.
+  #[napi]
+  pub fn stderr(&self, chunk: Uint8Array) -> bool {
+    self.feed.stderr(chunk.to_vec())
+  }
+
+  /// Stdout closed.
+  #[napi(js_name = "endStdout")]
+  pub fn end_stdout(&mut self) {
+    self.feed.end_stdout();
+  }
+
+  /// Stderr closed.
+  #[napi(js_name = "endStderr")]
+  pub fn end_stderr(&mut self) {
+    self.feed.end_stderr();
+  }
+
+  /// The CLI exited: its code, or the signal that ended it.
+  #[napi]
+  pub fn exited(&mut self, code: Option<i32>, signal: Option<i32>) {
+    self.feed.exited(Exit { code, signal });
+  }
+}
+
+/// How the core signals a child's tree through the host's `control(op)`.
+fn signal_of(control: Function<String, ()>) -> napi::Result<Signal> {
+  let tsfn: Weak<String, String> = control.build_threadsafe_function().weak::<true>().build()?;
+  Ok(Box::new(move |op: &str| {
+    tsfn.call(op.to_owned(), ThreadsafeFunctionCallMode::NonBlocking);
+  }))
 }
 
 /// The end of a run as JS reads it.
@@ -220,7 +263,7 @@ fn ended(result: Result<RunOutput, CodegraphError>, started: Instant) -> ChildEn
 /// not (a background run).
 enum End {
   Strong(Strong<ChildEnd>),
-  Weak(Weak<ChildEnd>),
+  Weak(Weak<ChildEnd, ChildEnd>),
 }
 
 impl End {
@@ -233,102 +276,70 @@ impl End {
   }
 }
 
-/// The host's child as `child::drive` controls it: its exit as the host said it, and its tree
-/// signalled through the host. Dropped, it kills what is left of the tree.
-struct HostControl {
-  exit: Option<Exit>,
-  exits: UnboundedReceiver<Exit>,
-  signal: Weak<String>,
-  posix: bool,
-}
+/// Where the host's answer to one check goes.
+#[napi]
+pub struct CheckReply(Option<oneshot::Sender<Result<String, String>>>);
 
-impl HostControl {
-  fn tell(&self, op: &str) {
-    self
-      .signal
-      .call(op.to_owned(), ThreadsafeFunctionCallMode::NonBlocking);
-  }
-}
-
-impl Control for HostControl {
-  type Timer = Timer;
-
-  fn timer(&self, at: tokio::time::Instant) -> Timer {
-    Timer::at(at.into_std())
-  }
-
-  async fn wait(&mut self) -> io::Result<Exit> {
-    if let Some(exit) = self.exit {
-      return Ok(exit);
-    }
-    match self.exits.recv().await {
-      Some(exit) => {
-        self.exit = Some(exit);
-        Ok(exit)
-      }
-      None => Err(io::Error::other("the host lost the child before it exited")),
-    }
-  }
-
-  fn ask_to_stop(&mut self) -> bool {
-    if self.posix {
-      self.tell("SIGTERM");
-    }
-    self.posix
-  }
-
-  fn kill(&mut self) {
-    self.tell("SIGKILL");
-  }
-
-  fn kill_strays(&self) {
-    self.tell("strays");
-  }
-}
-
-impl Drop for HostControl {
-  fn drop(&mut self) {
-    self.tell("SIGKILL");
-  }
-}
-
-/// A pipe's chunks as the host pushed them, read as a stream (end: the host closed it).
-struct Pipe {
-  chunks: UnboundedReceiver<Vec<u8>>,
-  pending: Vec<u8>,
-  at: usize,
-}
-
-impl Pipe {
-  fn new(chunks: UnboundedReceiver<Vec<u8>>) -> Self {
-    Self {
-      chunks,
-      pending: Vec::new(),
-      at: 0,
+#[napi]
+impl CheckReply {
+  /// The answer (JSON), or, with none, why there is none.
+  #[napi]
+  pub fn answer(&mut self, json: Option<String>, why: Option<String>) {
+    if let Some(tx) = self.0.take() {
+      let _ = tx.send(json.ok_or_else(|| why.unwrap_or_else(|| "no answer".into())));
     }
   }
 }
 
-impl AsyncRead for Pipe {
-  fn poll_read(
-    mut self: Pin<&mut Self>,
-    cx: &mut Context<'_>,
-    buf: &mut ReadBuf<'_>,
-  ) -> Poll<io::Result<()>> {
-    while self.at >= self.pending.len() {
-      match self.chunks.poll_recv(cx) {
-        Poll::Ready(Some(chunk)) => {
-          self.pending = chunk;
-          self.at = 0;
-        }
-        Poll::Ready(None) => return Poll::Ready(Ok(())), // the end: nothing filled
-        Poll::Pending => return Poll::Pending,
-      }
+/// A launch as the core asks it: what to start, where its child goes, where the answer goes.
+type LaunchAsk = (HostLaunch, Feed, oneshot::Sender<Launched>);
+/// A check as the core asks it (JSON) and where the answer goes.
+type CheckAsk = (String, oneshot::Sender<Result<String, String>>);
+
+/// Sets the host (see the module comment). Neither function keeps the host alive by itself.
+#[napi(js_name = "setHost")]
+pub fn set_host(
+  launch: Function<FnArgs<(LaunchSpec, HostChild)>, ()>,
+  check: Function<FnArgs<(String, CheckReply)>, ()>,
+) -> napi::Result<()> {
+  let launch: Weak<LaunchAsk, FnArgs<(LaunchSpec, HostChild)>> = launch
+    .build_threadsafe_function()
+    .weak::<true>()
+    .build_callback(
+      |ctx: napi::threadsafe_function::ThreadsafeCallContext<LaunchAsk>| {
+        let (asked, feed, launched) = ctx.value;
+        let child = HostChild {
+          feed,
+          launched: Some(launched),
+          pipes: None,
+          cancel: Cancel::default(),
+        };
+        Ok(FnArgs::from((LaunchSpec::of(&asked), child)))
+      },
+    )?;
+  let launch = Mutex::new(launch);
+  host::set_launcher(Arc::new(move |asked, feed, launched| {
+    if let Ok(f) = launch.lock() {
+      f.call(
+        (asked, feed, launched),
+        ThreadsafeFunctionCallMode::NonBlocking,
+      );
     }
-    let n = buf.remaining().min(self.pending.len() - self.at);
-    let at = self.at;
-    buf.put_slice(&self.pending[at..at + n]);
-    self.at += n;
-    Poll::Ready(Ok(()))
-  }
+  }));
+  let check: Weak<CheckAsk, FnArgs<(String, CheckReply)>> = check
+    .build_threadsafe_function()
+    .weak::<true>()
+    .build_callback(
+      |ctx: napi::threadsafe_function::ThreadsafeCallContext<CheckAsk>| {
+        let (json, reply) = ctx.value;
+        Ok(FnArgs::from((json, CheckReply(Some(reply)))))
+      },
+    )?;
+  let check = Mutex::new(check);
+  off_thread::set_asker(Arc::new(move |json, reply| {
+    if let Ok(f) = check.lock() {
+      f.call((json, reply), ThreadsafeFunctionCallMode::NonBlocking);
+    }
+  }));
+  Ok(())
 }

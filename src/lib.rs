@@ -16,7 +16,6 @@
 // What runs processes exists in the native build only; the WebAssembly build (wasm32-wasip1-threads,
 // where WASI can neither start nor kill a process) exports the source calls synchronously
 // (src/wasm.rs) for the JS runner's worker.
-#[cfg(not(target_family = "wasm"))]
 mod abort;
 mod args;
 #[cfg(target_family = "wasm")]
@@ -25,10 +24,9 @@ mod call;
 mod change_watch;
 #[cfg(target_family = "wasm")]
 mod checks;
-#[cfg(not(target_family = "wasm"))]
 mod convert;
-#[cfg(not(target_family = "wasm"))]
 mod env_capture;
+mod git_call;
 #[cfg(target_family = "wasm")]
 mod host_answers;
 #[cfg(target_family = "wasm")]
@@ -40,7 +38,6 @@ mod index_copy;
 mod output;
 #[cfg(not(target_family = "wasm"))]
 mod runner_calls;
-#[cfg(not(target_family = "wasm"))]
 mod runtime;
 mod source_outline;
 mod source_scan;
@@ -58,6 +55,7 @@ pub use call::*;
 pub use change_watch::*;
 #[cfg(target_family = "wasm")]
 pub use checks::*;
+pub use git_call::*;
 #[cfg(target_family = "wasm")]
 pub use host_child::*;
 #[cfg(target_family = "wasm")]

@@ -1,4 +1,4 @@
-//! The calls that run processes: `runCommand()`, `runGit()`, `diagnose()`, `releaseFullOutputs()`,
+//! The calls that run processes: `runCommand()`, `diagnose()`, `releaseFullOutputs()`,
 //! `setPackageCli()` and the contract's limits. The native addon only: the WebAssembly build has
 //! the source calls alone (src/wasm.rs), and the JS runner launches CodeGraph.
 
@@ -11,8 +11,9 @@ use napi_derive::napi;
 use pi_codegraph_core::child::{self, Cancel, ProgressFn};
 use pi_codegraph_core::command_run::{self, Failure, DEFAULT_TIMEOUT};
 use pi_codegraph_core::errors::CodegraphError;
-use pi_codegraph_core::{caps, full_output, git_run, warm};
+use pi_codegraph_core::{caps, full_output, warm};
 
+use crate::git_call::since;
 use crate::types::{AddonDiagnosis, Progress};
 use crate::{args, convert, env_capture, runtime};
 
@@ -107,56 +108,6 @@ pub fn run_command<'env>(
     let (err, failure): &(CodegraphError, Failure) = &failed;
     Err(convert::js_error(&env, err, failure))
   })
-}
-
-/// Runs one git description (`lib/contract/git.js` builds it; src/args/git.rs reads it, a
-/// malformed one CODEGRAPH_GIT `invalid`) in `cwd` with CodeGraph's rules
-/// (`pi_codegraph_core::git_run`). Resolves with `{ text, truncated, durationMs }`; rejects as
-/// `runCommand` does (CODEGRAPH_GIT, CODEGRAPH_CANCELLED, CODEGRAPH_WORKSPACE, CODEGRAPH_RESOURCES).
-#[napi(
-  ts_args_type = "command: object, cwd: string, signal?: AbortSignal | null",
-  ts_return_type = "Promise<GitResult>"
-)]
-#[allow(clippy::needless_pass_by_value)]
-pub fn run_git<'env>(
-  env: &'env Env,
-  command: Unknown<'env>,
-  cwd: String,
-  signal: Option<Unknown<'env>>,
-) -> Result<Object<'env>> {
-  let started = tokio::time::Instant::now();
-  let cancel = Cancel::default();
-  let read = args::read_git(env, &command);
-  let link = read
-    .as_ref()
-    .map_err(Clone::clone)
-    .and_then(|_| args::link_signal(env, signal, &cancel));
-  let snapshot = env_capture::js_environment(env);
-  let (link, linked) = match link {
-    Ok(link) => (link, Ok(())),
-    Err(e) => (None, Err(e)),
-  };
-  let work = async move {
-    linked?;
-    git_run::run_git(read?, cwd, snapshot, cancel).await
-  };
-  runtime::promise(env, work, move |env, outcome| {
-    if let Some(link) = link {
-      link.detach(&env);
-    }
-    match outcome.and_then(|r| r) {
-      Ok(out) => Ok(convert::git_result(out)),
-      Err(e) => Err(convert::js_error(&env, &e, &since(started))),
-    }
-  })
-}
-
-/// What is known of a call that failed before the core ran it: how long it took.
-fn since(started: tokio::time::Instant) -> Failure {
-  Failure {
-    duration: Some(started.elapsed()),
-    ..Failure::default()
-  }
 }
 
 /// Reports, without running an explore and without writing anything, whether `cwd` is ready:

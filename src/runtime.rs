@@ -6,19 +6,29 @@
 //! panics (tokio panics when it cannot start a blocking thread) still settles, with a coded error.
 
 use std::future::Future;
+#[cfg(not(target_family = "wasm"))]
 use std::panic::catch_unwind;
+#[cfg(not(target_family = "wasm"))]
 use std::sync::{Mutex, PoisonError};
 
 use napi::bindgen_prelude::{Object, ToNapiValue};
 use napi::Env;
-use pi_codegraph_core::errors::{os_text, CodegraphError, SpawnReason, Step};
-use pi_codegraph_core::resources::{exhausted, from_panic};
-use tokio::runtime::{Builder, Handle, Runtime};
+#[cfg(not(target_family = "wasm"))]
+use pi_codegraph_core::errors::{os_text, Step};
+use pi_codegraph_core::errors::{CodegraphError, SpawnReason};
+#[cfg(not(target_family = "wasm"))]
+use pi_codegraph_core::resources::exhausted;
+use pi_codegraph_core::resources::from_panic;
+use tokio::runtime::Handle;
+#[cfg(not(target_family = "wasm"))]
+use tokio::runtime::{Builder, Runtime};
 
 /// The runtime once built; it lives as long as the process (never dropped, as napi-rs's too).
+#[cfg(not(target_family = "wasm"))]
 static RUNTIME: Mutex<Option<Runtime>> = Mutex::new(None);
 
 /// The runtime, built now if it is not yet.
+#[cfg(not(target_family = "wasm"))]
 fn handle() -> Result<Handle, CodegraphError> {
   let mut slot = RUNTIME.lock().unwrap_or_else(PoisonError::into_inner);
   if let Some(rt) = slot.as_ref() {
@@ -52,6 +62,17 @@ fn handle() -> Result<Handle, CodegraphError> {
     }
     Err(panic) => Err(from_panic(panic.as_ref()).unwrap_or_else(|| failed(None))),
   }
+}
+
+/// The WebAssembly build's runtime: the core's own thread (src/host_threads.rs), which its host
+/// starts when it can spare one.
+#[cfg(target_family = "wasm")]
+fn handle() -> Result<Handle, CodegraphError> {
+  crate::host_threads::runtime().map_err(|e| CodegraphError::Spawn {
+    reason: SpawnReason::RuntimeFailed {
+      text: Some(e.reason.clone()),
+    },
+  })
 }
 
 /// A promise settled on the JS thread with `settle(env, outcome)`, where `outcome` is what `work`

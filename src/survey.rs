@@ -1,4 +1,4 @@
-//! A diagnosis's checks and git's, for the WebAssembly build's host (the Node runner's worker):
+//! A diagnosis's checks and a call's checks asked off its thread, for the WebAssembly build's host (the Node runner's worker):
 //! the core's own (crates/core/src/ready.rs `survey`, git_found.rs), synchronous, with the host's
 //! answers installed as for the checks before a run (src/checks.rs).
 
@@ -12,10 +12,10 @@ use napi::Env;
 use napi_derive::napi;
 use pi_codegraph_core::diagnosis::Diagnosis;
 use pi_codegraph_core::discovery::set_package_cli;
-use pi_codegraph_core::git_found::find_git;
+use pi_codegraph_core::off_thread;
 use pi_codegraph_core::ready;
 
-use crate::checks::{env_bytes, exec_format, launch_value, snapshot};
+use crate::checks::{env_bytes, launch_value, snapshot};
 use crate::host_answers::{asking, HostInfo};
 use crate::types::{lossy, AddonDiagnosis};
 
@@ -59,35 +59,18 @@ pub fn survey_workspace(
   })
 }
 
-/// Where git is for the workspace `cwd` (absolute) and what it is given (git_found.rs).
-#[napi(object)]
-pub struct GitFoundResult {
-  pub home: String,
-  pub git: Option<String>,
-  pub skipped: Option<String>,
-  pub child_env: Vec<Buffer>,
-  /// Why the kernel would not execute git itself (crates/core/src/exec_format.rs).
-  pub exec_format: Option<String>,
-}
-
-/// Finds git for the workspace `cwd`, and its environment, on the caller's thread.
-#[napi(js_name = "findGit")]
-pub fn find_git_here(
+/// One of the checks a call asks off its thread (crates/core/src/off_thread.rs `Check`, as JSON),
+/// answered on the caller's thread (the Node runner's worker) with the host's facts: its answer,
+/// as JSON.
+#[napi(js_name = "answerCheck")]
+pub fn answer_check(
   env: &Env,
-  cwd: String,
-  vars: Vec<String>,
+  check: String,
   ask: Function<'_, FnArgs<(String, String)>, String>,
   info: HostInfo,
-) -> napi::Result<GitFoundResult> {
-  let snapshot = snapshot(&vars);
-  asking(env, &ask, info, || {
-    let found = find_git(&PathBuf::from(&cwd), &snapshot);
-    GitFoundResult {
-      home: lossy(&found.home),
-      git: found.git.as_deref().map(lossy),
-      skipped: found.skipped.as_deref().map(lossy),
-      child_env: env_bytes(&found.vars),
-      exec_format: found.git.as_deref().and_then(exec_format),
-    }
-  })
+) -> napi::Result<String> {
+  let check: off_thread::Check =
+    serde_json::from_str(&check).map_err(|e| napi::Error::from_reason(e.to_string()))?;
+  let answer = asking(env, &ask, info, || off_thread::answer(check))?;
+  serde_json::to_string(&answer).map_err(|e| napi::Error::from_reason(e.to_string()))
 }

@@ -13,7 +13,7 @@ const RUNNER_METHODS = Object.freeze({
   changedSource: { binding: true, wasm: true, optional: true },
   outlineSource: { binding: true, wasm: true, optional: true },
   copyIndex: { binding: true, wasm: true, optional: true },
-  runGit: { binding: true, wasm: false, optional: true },
+  runGit: { binding: true, wasm: true, optional: true },
   setPackageCli: { binding: true, wasm: false, optional: true },
   stopWarm: { binding: true, wasm: false, optional: true },
   warmServers: { binding: true, wasm: false, optional: true },
@@ -28,7 +28,7 @@ const RUNNER_METHODS = Object.freeze({
  * their exits mean, and a CLI's descendants outside its group (src/call.rs).
  */
 const WASM_HOST_EXPORTS = Object.freeze([
-  ...["HostChild", "startCoreThreads", "readCall", "saysCannotOpen", "exitProblem", "readGit", "gitFailed"],
+  ...["HostChild", "CheckReply", "setHost", "startCoreThreads", "readCall", "saysCannotOpen", "exitProblem"],
   "straysOf",
 ]);
 
@@ -36,7 +36,7 @@ const WASM_HOST_EXPORTS = Object.freeze([
  * And the checks it runs in the Node runner's worker (src/checks.rs, src/survey.rs): each takes
  * its arguments, then the host's answers (`ask`, and `{ pid, platform, arch }`).
  */
-const WASM_WORKER_CHECKS = Object.freeze(["runChecks", "writerNow", "blockedCause", "surveyWorkspace", "findGit"]);
+const WASM_WORKER_CHECKS = Object.freeze(["runChecks", "writerNow", "blockedCause", "surveyWorkspace", "answerCheck"]);
 
 /** The method names, in the list's order. */
 const RUNNER_METHOD_NAMES = Object.freeze(Object.keys(RUNNER_METHODS));

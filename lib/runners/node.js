@@ -13,8 +13,12 @@ const { packageCliSet, runCommand, setPackageCli } = require("./node/command-run
 const { DEFAULT_TIMEOUT_MS, DRAIN_LIMIT_BYTES, MAX_OUTPUT_BYTES, MAX_OUTPUT_LINES } = require("../contract/limits.js");
 const { MAX_REQUEST_CHARS, STDERR_TAIL_BYTES } = require("../contract/limits.js");
 const { changedSource, copyIndex, outlineSource, scanSource } = require("./node/source-thread.js");
-const { runGit } = require("./node/git-run.js");
-const { hostCore, wasmCoreFile } = require("./node/wasm-core.js");
+const { coreRunning } = require("./node/child.js");
+const { hostCore, wasmCoreFile, wellFormed } = require("./node/wasm-core.js");
+
+/** Runs a git description as the addon does: the core's own run (crates/core/src/git_run.rs), its host starting git. */
+const runGit = async (command, cwd, signal) =>
+  coreRunning().runGit(wellFormed(command), wellFormed(cwd), signal ?? null);
 
 /** Read-only readiness of a workspace (command-run/diagnose.js), with the CLI beside the package as set. */
 const diagnose = (cwd, workspace) => diagnosed(cwd, workspace, packageCliSet());

@@ -15,14 +15,16 @@ use tokio::io::AsyncReadExt;
 use tokio::sync::Notify;
 
 use crate::caps::Caps;
+use crate::clock::timer;
 use crate::discovery::Launch;
-use crate::errors::{os_text, CodegraphError, SpawnReason, Step};
+use crate::errors::{os_text, CodegraphError, NotFoundReason, RequestReason, SpawnReason, Step};
 use crate::exit_verdict::Exit;
 use crate::full_output::SpillTarget;
 use crate::limits::{Bounded, StderrTail, StdoutCollector};
 use crate::resources::exhausted;
 use progress::Throttle;
 
+pub mod host;
 #[cfg(not(target_family = "wasm"))]
 mod native;
 mod progress;
@@ -122,11 +124,6 @@ pub struct Started<O, E, C> {
 /// What [`drive`] asks of a started child beside its pipes. Dropping it kills whatever of the
 /// child's tree is left (nothing of a run may outlive it).
 pub trait Control: Send {
-  /// A timer of the host's, due at an instant: tokio's natively; the WebAssembly build's own
-  /// (tokio's cannot be woken from another thread while one is pending there).
-  type Timer: std::future::Future<Output = ()> + Send + Unpin + 'static;
-  /// A timer due at `at`.
-  fn timer(&self, at: tokio::time::Instant) -> Self::Timer;
   /// Resolves once the child exited (at once when it already had); cancel-safe.
   fn wait(&mut self) -> impl std::future::Future<Output = std::io::Result<Exit>> + Send;
   /// Asks the whole tree to stop (SIGTERM to its group); false where a process cannot be asked
@@ -151,10 +148,10 @@ pub async fn terminate<C: Control>(child: &mut C) {
 
 /// Waits for the child to exit, at most `grace`.
 async fn exit_within<C: Control>(child: &mut C, grace: Duration) {
-  let timer = child.timer(tokio::time::Instant::now() + grace);
+  let due = timer(tokio::time::Instant::now() + grace);
   tokio::select! {
     _ = child.wait() => {}
-    () = timer => {}
+    () = due => {}
   }
 }
 
@@ -169,6 +166,45 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
   let started = Instant::now();
   let child = native::start(&spec)?;
   drive(child, &spec.bounds, started).await
+}
+
+/// Starts `spec`'s CLI through the host ([`host`]) and runs it to the end ([`drive`]).
+#[cfg(target_family = "wasm")]
+pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
+  host::run(spec).await
+}
+
+/// Why a child could not start, from the OS error its spawn failed with.
+pub(crate) fn spawn_error(launch: &Launch, e: &std::io::Error) -> CodegraphError {
+  let executable = launch.executable.clone();
+  // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
+  if let Some(err) = exhausted(
+    Step::Start {
+      executable: executable.clone(),
+    },
+    e,
+  ) {
+    return err;
+  }
+  match e.kind() {
+    std::io::ErrorKind::NotFound => CodegraphError::NotFound {
+      reason: NotFoundReason::CannotExecute { executable },
+    },
+    // EACCES comes from exec (not executable) or from entering the workspace.
+    std::io::ErrorKind::PermissionDenied => CodegraphError::Spawn {
+      reason: SpawnReason::Permission { executable },
+    },
+    // Rust refuses batch-file arguments it cannot escape safely for cmd.exe.
+    std::io::ErrorKind::InvalidInput => CodegraphError::InvalidRequest {
+      reason: RequestReason::BatchUnsafe { executable },
+    },
+    _ => CodegraphError::Spawn {
+      reason: SpawnReason::Other {
+        executable,
+        os: os_text(e),
+      },
+    },
+  }
 }
 
 /// Runs a started child to the end within `spec`'s caps, deadline and cancel (`bounds`): its stdout into the
@@ -199,11 +235,11 @@ where
   let mut status: Option<Exit> = None;
   let mut flooded = false;
 
-  let mut deadline = control.timer(spec.deadline);
-  let mut pipe_grace = control.timer(never());
+  let mut deadline = timer(spec.deadline);
+  let mut pipe_grace = timer(never());
   let cancel = spec.cancel.clone().unwrap_or_default();
   let mut progress = Throttle::new(spec.progress, started);
-  let mut flush = control.timer(never()); // the trailing report's timer
+  let mut flush = timer(never()); // the trailing report's timer
 
   while out_open || err_open || status.is_none() {
     tokio::select! {
@@ -215,7 +251,7 @@ where
       }
       () = &mut deadline => {
         terminate(&mut control).await;
-        let grace = control.timer(tokio::time::Instant::now() + PIPE_GRACE);
+        let grace = timer(tokio::time::Instant::now() + PIPE_GRACE);
         drain_buffered(&mut stderr, &mut err, err_open, grace).await;
         let (partial_text, partial_bytes, _) = out.preview();
         return Err(CodegraphError::Timeout {
@@ -233,7 +269,7 @@ where
         Ok(n) => {
           out.push(&out_buf[..n]);
           if let Some(due) = progress.arrived(&out) {
-            flush = control.timer(due.into());
+            flush = timer(due.into());
           }
           if out.over_drain_limit() {
             // A flood: stop reading and stop the writer; what we kept is the answer.
@@ -251,16 +287,16 @@ where
       },
       exited = control.wait(), if status.is_none() => {
         status = Some(exited.map_err(|e| exhausted(Step::WaitCli, &e).unwrap_or_else(|| CodegraphError::Spawn { reason: SpawnReason::Wait { os: os_text(&e) } }))?);
-        pipe_grace = control.timer(tokio::time::Instant::now() + PIPE_GRACE);
+        pipe_grace = timer(tokio::time::Instant::now() + PIPE_GRACE);
       }
       () = &mut flush, if progress.unreported => progress.report(&out),
       () = &mut pipe_grace, if status.is_some() => {
         // A descendant still holds stdout/stderr open after the CLI exited: stop it, keep what
         // it already wrote (still buffered in the pipe), and finish.
         control.kill();
-        let grace = control.timer(tokio::time::Instant::now() + PIPE_GRACE);
+        let grace = timer(tokio::time::Instant::now() + PIPE_GRACE);
         drain_buffered(&mut stdout, &mut out, out_open, grace).await;
-        let grace = control.timer(tokio::time::Instant::now() + PIPE_GRACE);
+        let grace = timer(tokio::time::Instant::now() + PIPE_GRACE);
         drain_buffered(&mut stderr, &mut err, err_open, grace).await;
         out_open = false;
         err_open = false;

@@ -18,6 +18,7 @@ use crate::full_output::SpillTarget;
 use crate::limits::Bounded;
 use crate::preflight::IndexFound;
 use crate::version::{Probe, Version};
+#[cfg(not(target_family = "wasm"))]
 use crate::warm::{self, Ask, Served};
 
 mod checks;
@@ -304,45 +305,47 @@ async fn serve_or_run(
     index,
     ..
   } = ready;
-  warm::stop_before_write(command, workspace).await;
-  let served = if command.warm {
-    let ask = Ask {
-      command,
-      launch,
-      workspace,
-      env: &child_env.vars,
-      index_dir: &index.dir,
-      deadline,
-      timeout,
-      cancel: &cancel,
-      spill: Some(spill.clone()),
-    };
-    warm::serve(ask).await
-  } else {
-    Served::Unavailable
-  };
-  match served {
-    Served::Answered(out) => (Ok(out), true),
-    Served::Stopped(e) => (Err(e), false),
-    Served::Unavailable => {
-      // Always an argument array, never a shell; `--` ends option parsing, so a request such as
-      // "-p /etc" stays the query and never becomes the CLI's `--path`.
-      let args = command.argv();
-      let spec = RunSpec {
+  // The WebAssembly build keeps no long-lived CodeGraph: a process per call.
+  #[cfg(not(target_family = "wasm"))]
+  {
+    warm::stop_before_write(command, workspace).await;
+    if command.warm {
+      let ask = Ask {
+        command,
         launch,
-        args: &args,
-        cwd: workspace,
+        workspace,
         env: &child_env.vars,
-        bounds: RunBounds {
-          timeout,
-          deadline,
-          cancel: Some(cancel),
-          spill: Some(spill),
-          caps: command.caps,
-          progress: progress.filter(|_| command.progress),
-        },
+        index_dir: &index.dir,
+        deadline,
+        timeout,
+        cancel: &cancel,
+        spill: Some(spill.clone()),
       };
-      (run(spec).await, false)
+      match warm::serve(ask).await {
+        Served::Answered(out) => return (Ok(out), true),
+        Served::Stopped(e) => return (Err(e), false),
+        Served::Unavailable => {}
+      }
     }
   }
+  #[cfg(target_family = "wasm")]
+  let _ = index;
+  // Always an argument array, never a shell; `--` ends option parsing, so a request such as
+  // "-p /etc" stays the query and never becomes the CLI's `--path`.
+  let args = command.argv();
+  let spec = RunSpec {
+    launch,
+    args: &args,
+    cwd: workspace,
+    env: &child_env.vars,
+    bounds: RunBounds {
+      timeout,
+      deadline,
+      cancel: Some(cancel),
+      spill: Some(spill),
+      caps: command.caps,
+      progress: progress.filter(|_| command.progress),
+    },
+  };
+  (run(spec).await, false)
 }

@@ -45,6 +45,9 @@ pub struct Launch {
   pub bundle: Option<Bundle>,
   /// The CLI installed beside this package, run because none is on PATH ([`package_cli`]).
   pub beside_package: bool,
+  /// Why the kernel would not execute `program` itself, where the host's spawn would hand it to
+  /// /bin/sh (the WebAssembly build's checks judge it: `exec_format`); never set natively.
+  pub exec_refused: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -262,6 +265,7 @@ pub fn launch_for(
             in_workspace,
             bundle: None,
             beside_package: false,
+            exec_refused: None,
           };
         }
       }
@@ -275,6 +279,7 @@ pub fn launch_for(
       in_workspace,
       bundle: Some(bundle),
       beside_package: false,
+      exec_refused: None,
     };
   }
   Launch {
@@ -284,6 +289,7 @@ pub fn launch_for(
     in_workspace,
     bundle: None,
     beside_package: false,
+    exec_refused: None,
   }
 }
 

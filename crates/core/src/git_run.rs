@@ -15,7 +15,7 @@ use crate::discovery::Launch;
 use crate::env_snapshot::EnvSnapshot;
 use crate::errors::{CodegraphError, GitReason, WorkspaceReason};
 use crate::git_command::GitCommand;
-use crate::git_found::{find_git, GitFound};
+use crate::off_thread::{self, Answer, Check};
 
 /// What git printed: the text within the caps, whether they cut it, how long it ran.
 #[derive(Debug)]
@@ -43,15 +43,19 @@ pub async fn run_git(
     });
   }
   // Discovery and the environment read the filesystem: off the async workers.
-  let found = tokio::task::spawn_blocking(move || find_git(&dir, &env))
-    .await
-    .map_err(|e| command.failed(GitReason::Spawn { os: e.to_string() }))?;
-  let GitFound {
+  let deadline = started + command.timeout;
+  let check = Check::FindGit {
+    dir,
+    env: env.vars().to_vec(),
+  };
+  let found = off_thread::ask(check, deadline, command.timeout, &cancel).await;
+  let Answer::Git {
     home,
     git,
     skipped,
     vars,
-  } = found;
+    exec_refused,
+  } = found.map_err(|e| command.run_failed(e.code().as_str()).unwrap_or(e))?;
   let Some(git) = git else {
     return Err(command.failed(GitReason::NotFound { skipped }));
   };
@@ -62,6 +66,7 @@ pub async fn run_git(
     in_workspace: false,
     bundle: None,
     beside_package: false,
+    exec_refused,
   };
   let args = command.argv();
   let out = run(RunSpec {
@@ -71,7 +76,7 @@ pub async fn run_git(
     env: &vars,
     bounds: RunBounds {
       timeout: command.timeout,
-      deadline: started + command.timeout,
+      deadline,
       cancel: Some(cancel),
       spill: None,
       caps: command.caps,

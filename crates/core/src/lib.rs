@@ -21,7 +21,7 @@
 //! `tests/module_graph.rs` reads every `crate::` path and fails on a cycle, or when a module is
 //! not on the floor listed here:
 //!
-//! - floor 0: caps, env_snapshot, errors, host, host_watch, sanitize, source_lex, source_pattern
+//! - floor 0: caps, clock, env_snapshot, errors, host, host_watch, sanitize, source_lex, source_pattern
 //!   (numbers, facts, the caller's environment, the WebAssembly host's answers, a source file's
 //!   tokens and definitions)
 //! - floor 1: access, command, exit_verdict, files, git_command, index_dir, pid, resources, source_context
@@ -33,8 +33,9 @@
 //! - floor 4: child, environment, source_changes
 //! - floor 5: git_found, ready, warm (where git is; the checks before a run, in one pass; the
 //!   long-lived CodeGraph that answers when auto sync is on)
-//! - floor 6: diagnosis, git_run (a survey made a diagnosis; git as a child, CodeGraph's rules)
-//! - floor 7: version (the CLI's version)
+//! - floor 6: diagnosis, off_thread (a survey made a diagnosis; the checks as data, answered off
+//!   the async workers)
+//! - floor 7: git_run, version (git as a child, CodeGraph's rules; the CLI's version)
 //! - floor 8: command_run (one command, start to finish: checks, run, verdict; and diagnose)
 
 pub mod access;
@@ -42,8 +43,8 @@ pub mod caps;
 #[cfg(any(target_os = "linux", target_os = "android"))]
 pub mod change_watch;
 pub mod child;
+pub mod clock;
 pub mod command;
-#[cfg(not(target_family = "wasm"))]
 pub mod command_run;
 pub mod diagnosis;
 pub mod discovery;
@@ -56,7 +57,6 @@ pub mod files;
 pub mod full_output;
 pub mod git_command;
 pub mod git_found;
-#[cfg(not(target_family = "wasm"))]
 pub mod git_run;
 pub mod host;
 #[cfg(all(unix, not(target_family = "wasm")))]
@@ -67,6 +67,7 @@ pub mod index_writer;
 pub mod limits;
 mod lock_holders;
 pub mod manifest;
+pub mod off_thread;
 pub mod pid;
 pub mod preflight;
 pub mod ready;
@@ -79,7 +80,6 @@ pub mod source_outline;
 pub mod source_pattern;
 pub mod source_scan;
 pub mod source_walk;
-#[cfg(not(target_family = "wasm"))]
 pub mod version;
 #[cfg(not(target_family = "wasm"))]
 pub mod warm;

@@ -111,7 +111,10 @@ impl Probe {
   /// Waits at most `wait` for the version.
   pub async fn within(&mut self, wait: Duration) -> Option<Version> {
     if let Some(task) = self.task.as_mut() {
-      if tokio::time::timeout(wait, task).await.is_ok() {
+      if crate::clock::timeout_at(Instant::now() + wait, task)
+        .await
+        .is_ok()
+      {
         self.task = None;
       }
     }

@@ -11,6 +11,8 @@ const { IS_WINDOWS } = require("../../contract/limits.js");
 const { onHostExit } = require("./host-watch.js");
 const { hostCore } = require("./wasm-core.js");
 const { killStrays, signalTree, spawnProblem, trackChild, untrackChild } = require("./child/tree.js");
+const { childEnvOf, coreCheck } = require("./source-thread.js");
+const { fromUtf8 } = require("./wasm-core.js");
 
 /** Deletes every full-output file this process keeps (at its exit). */
 const releaseAll = () => hostCore().releaseFullOutputs();
@@ -65,6 +67,57 @@ function coreThreads(executable) {
     for (const [name, value] of kept) if (value !== undefined) process.env[name] = value;
   }
   threadsStarted = true;
+}
+
+/** How long the worker may take over one of a call's checks (each takes milliseconds; a hung mount ends it). */
+const CHECK_BOUND_MS = 10000;
+
+/**
+ * Starts what the core asks (src/host_child.rs `setHost`): `spec`'s program with its arguments (no
+ * shell, stdin /dev/null), in its directory, with exactly its environment (every string UTF-8), fed
+ * into `host`, which is told whether it started and how to signal its tree.
+ */
+function launch(spec, host) {
+  let child;
+  try {
+    child = spawn(fromUtf8(spec.program), spec.args.map(fromUtf8), {
+      cwd: fromUtf8(spec.cwd),
+      env: childEnvOf(spec.env),
+      stdio: ["ignore", "pipe", "pipe"],
+      shell: false,
+      detached: !IS_WINDOWS, // Unix: its own process group, so the whole tree can be signalled
+      windowsHide: true,
+    });
+  } catch (e) {
+    return host.failed(String(e?.code ?? "EIO"), String(e?.message ?? e));
+  }
+  if (child.pid === undefined) {
+    // The spawn failed: Node reports it as an 'error' event, with no pipes to read.
+    child.once("error", (e) => host.failed(String(e?.code ?? "EIO"), String(e?.message ?? e)));
+    for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe?.destroy();
+    return;
+  }
+  fed(child, host, false);
+  child.once("close", () => untrackChild(child));
+  host.started((op) => (op === "strays" ? killStrays(child) : signalTree(child, op)), !IS_WINDOWS);
+}
+
+/** One of a call's checks (JSON), answered by the core in its worker, where the host's facts are. */
+function answerCheck(check, reply) {
+  coreCheck("answerCheck", [check], CHECK_BOUND_MS).then(
+    (answer) => (typeof answer === "string" ? reply.answer(answer, null) : reply.answer(null, "the checks stopped")),
+    (err) => reply.answer(null, String(err?.message ?? err)),
+  );
+}
+
+let hostSet = false;
+/** The core with its threads started and its host set, for a call it runs itself (the git runs). */
+function coreRunning() {
+  coreThreads("");
+  const core = hostCore();
+  if (!hostSet) core.setHost(launch, answerCheck);
+  hostSet = true;
+  return core;
 }
 
 /** The started child, its pipes and exit handed to the core's `host` as they come. */
@@ -170,4 +223,4 @@ function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spill, caps,
   });
 }
 
-module.exports = { run };
+module.exports = { coreRunning, run };

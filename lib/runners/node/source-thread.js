@@ -187,6 +187,7 @@ module.exports = {
   checksReady,
   childEnvOf,
   copyIndex,
+  coreCheck,
   coreChecked,
   outlineSource,
   scanSource,

@@ -6,10 +6,8 @@ use std::process::Stdio;
 use tokio::process::{ChildStderr, ChildStdout};
 
 use super::tree::{spawn_tree, TreeGuard};
-use super::{RunSpec, Started};
-use crate::discovery::Launch;
-use crate::errors::{os_text, CodegraphError, NotFoundReason, RequestReason, SpawnReason, Step};
-use crate::resources::exhausted;
+use super::{spawn_error, RunSpec, Started};
+use crate::errors::CodegraphError;
 
 /// Starts `spec`'s CLI: argv as an array (never a shell), the environment exactly `spec.env`,
 /// stdin /dev/null, stdout and stderr piped.
@@ -35,36 +33,4 @@ pub(super) fn start(
     stderr,
     control: guard,
   })
-}
-
-fn spawn_error(launch: &Launch, e: &std::io::Error) -> CodegraphError {
-  let executable = launch.executable.clone();
-  // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
-  if let Some(err) = exhausted(
-    Step::Start {
-      executable: executable.clone(),
-    },
-    e,
-  ) {
-    return err;
-  }
-  match e.kind() {
-    std::io::ErrorKind::NotFound => CodegraphError::NotFound {
-      reason: NotFoundReason::CannotExecute { executable },
-    },
-    // EACCES comes from exec (not executable) or from entering the workspace.
-    std::io::ErrorKind::PermissionDenied => CodegraphError::Spawn {
-      reason: SpawnReason::Permission { executable },
-    },
-    // Rust refuses batch-file arguments it cannot escape safely for cmd.exe.
-    std::io::ErrorKind::InvalidInput => CodegraphError::InvalidRequest {
-      reason: RequestReason::BatchUnsafe { executable },
-    },
-    _ => CodegraphError::Spawn {
-      reason: SpawnReason::Other {
-        executable,
-        os: os_text(e),
-      },
-    },
-  }
 }

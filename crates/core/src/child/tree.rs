@@ -62,12 +62,6 @@ impl Drop for TreeGuard {
 }
 
 impl Control for TreeGuard {
-  type Timer = std::pin::Pin<Box<tokio::time::Sleep>>;
-
-  fn timer(&self, at: tokio::time::Instant) -> Self::Timer {
-    Box::pin(tokio::time::sleep_until(at))
-  }
-
   async fn wait(&mut self) -> std::io::Result<Exit> {
     self.0.wait().await.map(Exit::of)
   }

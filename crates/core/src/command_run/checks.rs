@@ -32,7 +32,7 @@ pub(super) async fn off_thread<T: Send + 'static>(
   tokio::select! {
     biased;
     () = cancel.notified() => Err(CodegraphError::cancelled()),
-    () = tokio::time::sleep_until(deadline) => Err(CodegraphError::Timeout {
+    () = crate::clock::sleep_until(deadline) => Err(CodegraphError::Timeout {
       timeout_ms: timeout.as_millis() as u64,
       stderr_tail: String::new(),
       stalled: true,
@@ -156,7 +156,7 @@ async fn wait_for_writer(
     tokio::select! {
       biased;
       () = cancel.notified() => return Err(CodegraphError::cancelled()),
-      () = tokio::time::sleep_until((now + WRITER_POLL).min(give_up)) => {}
+      () = crate::clock::sleep_until((now + WRITER_POLL).min(give_up)) => {}
     }
     let dir = dir.to_path_buf();
     writer = match off_thread(move || active_writer(&dir), deadline, timeout, cancel).await {

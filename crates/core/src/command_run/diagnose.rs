@@ -31,7 +31,7 @@ pub async fn diagnose_for(
   let checks = tokio::task::spawn_blocking(move || {
     crate::ready::survey(&cwd, on_behalf_of.as_deref(), &checks_env)
   });
-  let (mut d, to_probe) = match tokio::time::timeout_at(deadline, checks).await {
+  let (mut d, to_probe) = match crate::clock::timeout_at(deadline, checks).await {
     Ok(Ok(Ok(survey))) => Diagnosis::of(survey),
     Ok(Ok(Err(e))) => return Diagnosis::failed(e),
     _ => return Diagnosis::unanswered(),

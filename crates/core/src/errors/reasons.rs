@@ -310,6 +310,13 @@ pub enum SpawnReason {
     executable: PathBuf,
     os: String,
   },
+  /// A file the kernel would not execute itself, which the host's spawn would hand to /bin/sh
+  /// (the WebAssembly build's; `exec_format`): never started.
+  ExecFormat {
+    #[serde(serialize_with = "lossy")]
+    executable: PathBuf,
+    why: String,
+  },
 }
 
 /// What was being done when a resource ran out.

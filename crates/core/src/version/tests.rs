@@ -21,6 +21,7 @@ fn version_from_the_npm_package_only_for_its_own_bin() {
     in_workspace: false,
     bundle: None,
     beside_package: false,
+    exec_refused: None,
   };
   assert_eq!(
     package_version(&launch(pkg.join("npm-shim.js"))).as_deref(),
