@@ -1,8 +1,7 @@
 //! `run`'s arguments (a command description, the workspace, a signal, options) read out of
 //! whatever JS passed. Nothing here trusts napi's typed conversion: a wrong type must reject with
 //! a stable CODEGRAPH_* code, not napi's untyped error (or a wrapped u32). The reading is both
-//! builds' ([`read_call`]; the WebAssembly build's `readCall`, src/output.rs); the signal and the
-//! progress callback are linked natively here, by the Node runner in JS.
+//! builds' ([`run_args`]), the signal and the progress callback linked here too.
 
 use std::time::Duration;
 
@@ -13,7 +12,6 @@ use pi_codegraph_core::command::{Command, MAX_WRITE_TIMEOUT};
 use pi_codegraph_core::errors::{CodegraphError, OptionsReason, WorkspaceReason};
 
 use crate::abort::AbortLink;
-#[cfg(not(target_family = "wasm"))]
 use crate::types::ProgressCallback;
 
 mod command;
@@ -25,7 +23,6 @@ pub use git::read_git;
 pub struct Call<'env> {
   pub command: Command,
   /// Read as UTF-8 (the Node runner keeps the caller's own string, once this says it is one).
-  #[cfg_attr(target_family = "wasm", allow(dead_code))]
   pub cwd: String,
   pub timeout: Duration,
   pub on_progress: Option<Unknown<'env>>,
@@ -70,7 +67,6 @@ pub fn read_call<'env>(
 }
 
 /// `run`'s arguments, checked, with the progress callback the addon calls.
-#[cfg(not(target_family = "wasm"))]
 pub struct RunArgs {
   pub command: Command,
   pub cwd: String,
@@ -81,7 +77,6 @@ pub struct RunArgs {
 
 /// Reads the arguments ([`read_call`]) and links the signal to `cancel`. The first problem wins
 /// and every later check is skipped.
-#[cfg(not(target_family = "wasm"))]
 pub fn run_args(
   env: &Env,
   command: &Unknown,

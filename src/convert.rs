@@ -24,8 +24,6 @@ impl From<Cap> for TruncatedBy {
   }
 }
 
-// The WebAssembly build's runCommand is still the Node runner's (lib/runners/node/command-run.js).
-#[cfg_attr(target_family = "wasm", allow(dead_code))]
 pub fn result(o: Outcome) -> RunResult {
   let (full_output_path, full_output_bytes, full_output_missing, complete) =
     match &o.stdout.full_output {

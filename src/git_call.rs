@@ -39,6 +39,7 @@ pub fn run_git<'env>(
     Err(e) => (None, Err(e)),
   };
   let work = async move {
+    runtime::host_ready().await;
     linked?;
     git_run::run_git(read?, cwd, snapshot, cancel).await
   };

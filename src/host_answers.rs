@@ -10,6 +10,7 @@ use napi::bindgen_prelude::{FnArgs, Function, FunctionRef};
 use napi::Env;
 use napi_derive::napi;
 use pi_codegraph_core::host::{self, HostFacts, Signal0, Special, Stat};
+use pi_codegraph_core::off_thread;
 
 pub(crate) type Ask = FunctionRef<FnArgs<(String, String)>, String>;
 
@@ -137,4 +138,21 @@ pub(crate) fn asking<R>(
     info,
   };
   Ok(host::with_facts(Box::new(host), work))
+}
+
+/// One of the checks a call asks off its thread (crates/core/src/off_thread.rs `Check`, as JSON),
+/// answered on the caller's thread (the Node runner's worker) with the host's facts: its answer,
+/// as JSON.
+#[napi(js_name = "answerCheck")]
+#[allow(clippy::needless_pass_by_value)] // napi hands the arguments over by value
+pub fn answer_check(
+  env: &Env,
+  check: String,
+  ask: Function<'_, FnArgs<(String, String)>, String>,
+  info: HostInfo,
+) -> napi::Result<String> {
+  let check: off_thread::Check =
+    serde_json::from_str(&check).map_err(|e| napi::Error::from_reason(e.to_string()))?;
+  let answer = asking(env, &ask, info, || off_thread::answer(check))?;
+  serde_json::to_string(&answer).map_err(|e| napi::Error::from_reason(e.to_string()))
 }

@@ -10,30 +10,20 @@
 // napi hands the arguments over by value.
 #![allow(clippy::needless_pass_by_value)]
 
-use std::sync::{Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use napi::bindgen_prelude::{Buffer, FnArgs, Function, Uint8Array};
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi::Status;
 use napi_derive::napi;
-use pi_codegraph_core::child::host::{
-  self, feed_and_pipes, Feed, HostLaunch, Launched, Pipes, Signal,
-};
-use pi_codegraph_core::child::{self, Cancel, RunBounds, RunOutput};
-use pi_codegraph_core::errors::CodegraphError;
+use pi_codegraph_core::child::host::{self, Feed, HostLaunch, Launched, Signal};
 use pi_codegraph_core::exit_verdict::Exit;
 use pi_codegraph_core::off_thread;
-use tokio::sync::oneshot;
-
-use crate::host_threads::runtime;
-use crate::output::{collected, spill_target, CollectedOutput, OutputCaps, OutputPlace};
-use crate::types::{millis_f64, Problem, Progress};
+use tokio::sync::{oneshot, Notify};
 
 /// A JS function called from the core's threads, not keeping the host alive by itself.
 type Weak<T, A> = ThreadsafeFunction<T, (), A, Status, false, true>;
-/// One that does: the end of a run the host waits for.
-type Strong<T> = ThreadsafeFunction<T, (), T, Status, false>;
 
 /// What the host is asked to start (every string as UTF-8 bytes: emnapi decodes a string of over
 /// 16 bytes with a `TextDecoder` that drops a leading U+FEFF).
@@ -45,6 +35,8 @@ pub struct LaunchSpec {
   pub cwd: Buffer,
   /// Names and values, alternating.
   pub env: Vec<Buffer>,
+  /// Nothing waits for it (the version probe): it must not keep the host alive.
+  pub background: bool,
 }
 
 fn utf8(s: &std::ffi::OsStr) -> Buffer {
@@ -63,121 +55,21 @@ impl LaunchSpec {
         .iter()
         .flat_map(|(k, v)| [utf8(k), utf8(v)])
         .collect(),
+      background: launch.background,
     }
   }
 }
 
-/// How the host bounds one run (`deadline` as the milliseconds left of the call's).
-#[napi(object, object_to_js = false)]
-pub struct ChildBounds {
-  /// The call's timeout, as a CODEGRAPH_TIMEOUT reports it.
-  pub timeout_ms: f64,
-  /// When the run is stopped: this many milliseconds from now.
-  pub remaining_ms: f64,
-  pub caps: Option<OutputCaps>,
-  /// Where a truncated answer's full output goes (none: no file).
-  pub spill: Option<OutputPlace>,
-  /// The host may ask the tree to stop (SIGTERM) before it kills it: false on Windows.
-  pub posix: bool,
-  /// A run the host does not wait for (the version probe): its end does not keep it alive.
-  pub background: bool,
-}
-
-/// How a run ended: its output, or its problem (`runMs`: how long the CLI ran until then).
-#[napi(object, object_from_js = false)]
-pub struct ChildEnd {
-  pub stdout: Option<CollectedOutput>,
-  pub stderr_tail: Option<String>,
-  pub exit_code: Option<i32>,
-  pub signal: Option<i32>,
-  pub run_ms: f64,
-  pub problem: Option<Problem>,
-}
-
-/// One child the host started: what its pipes give and how it exited, pushed as they come. Made
-/// by the core when it asks the host to start one (`launch`: the host says whether it `started`),
-/// or by the host for a run it asks the core to `drive`.
+/// One child the core asked its host to start (`launch`): whether it started, what its pipes give
+/// and how it exited, pushed as they come.
 #[napi]
 pub struct HostChild {
   feed: Feed,
   launched: Option<oneshot::Sender<Launched>>,
-  pipes: Option<Pipes>,
-  cancel: Cancel,
 }
 
 #[napi]
 impl HostChild {
-  #[napi(constructor)]
-  #[allow(clippy::new_without_default)] // napi's constructor
-  pub fn new() -> Self {
-    let (feed, pipes) = feed_and_pipes();
-    Self {
-      feed,
-      launched: None,
-      pipes: Some(pipes),
-      cancel: Cancel::default(),
-    }
-  }
-
-  /// The caller cancelled a run the core drives: it stops the tree and the run ends
-  /// CODEGRAPH_CANCELLED.
-  #[napi]
-  pub fn cancel(&self) {
-    self.cancel.cancel();
-  }
-
-  /// Runs the child the host started to its end on the core's runtime: `control(op)` ("SIGTERM",
-  /// "SIGKILL", "strays") signals its tree, `onProgress` gets reports while stdout arrives, `done`
-  /// the end.
-  #[napi]
-  pub fn drive(
-    &mut self,
-    bounds: ChildBounds,
-    control: Function<String, ()>,
-    on_progress: Option<Function<Progress, ()>>,
-    done: Function<ChildEnd, ()>,
-  ) -> napi::Result<()> {
-    let pipes = self
-      .pipes
-      .take()
-      .ok_or_else(|| napi::Error::from_reason("this child was driven already"))?;
-    let signal = signal_of(control)?;
-    let progress: Option<Weak<Progress, Progress>> = match on_progress {
-      Some(f) => Some(f.build_threadsafe_function().weak::<true>().build()?),
-      None => None,
-    };
-    let done = if bounds.background {
-      End::Weak(done.build_threadsafe_function().weak::<true>().build()?)
-    } else {
-      End::Strong(done.build_threadsafe_function().build()?)
-    };
-    let started_child = pipes.started(signal, bounds.posix);
-    let cancel = self.cancel.clone();
-    // The run counts from here (the host has just started the child), not from when the
-    // runtime's thread picks it up.
-    let started = Instant::now();
-    let runtime = runtime()?;
-    runtime.spawn(async move {
-      let report = progress.map(|tsfn| {
-        move |p: child::Progress| {
-          tsfn.call(Progress::of(p), ThreadsafeFunctionCallMode::NonBlocking);
-        }
-      });
-      let run_bounds = RunBounds {
-        timeout: Duration::from_secs_f64(bounds.timeout_ms.max(0.0) / 1000.0),
-        deadline: tokio::time::Instant::now()
-          + Duration::from_secs_f64(bounds.remaining_ms.max(0.0) / 1000.0),
-        cancel: Some(cancel),
-        spill: bounds.spill.map(spill_target),
-        caps: OutputCaps::of(bounds.caps),
-        progress: report.as_ref().map(|r| r as &child::ProgressFn),
-      };
-      let result = child::drive(started_child, &run_bounds, started).await;
-      done.call(ended(result, started));
-    });
-    Ok(())
-  }
-
   /// It started: `control(op)` ("SIGTERM", "SIGKILL", "strays") signals its tree; `posix`: it
   /// may be asked to stop before it is killed (not on Windows).
   #[napi]
@@ -221,10 +113,12 @@ impl HostChild {
     self.feed.end_stderr();
   }
 
-  /// The CLI exited: its code, or the signal that ended it.
+  /// The CLI exited: its code, or the signal that ended it (its number and the host's name).
   #[napi]
-  pub fn exited(&mut self, code: Option<i32>, signal: Option<i32>) {
-    self.feed.exited(Exit { code, signal });
+  pub fn exited(&mut self, code: Option<i32>, signal: Option<i32>, signal_name: Option<String>) {
+    self
+      .feed
+      .exited(Exit::told(code, signal, signal_name.as_deref()));
   }
 }
 
@@ -234,46 +128,6 @@ fn signal_of(control: Function<String, ()>) -> napi::Result<Signal> {
   Ok(Box::new(move |op: &str| {
     tsfn.call(op.to_owned(), ThreadsafeFunctionCallMode::NonBlocking);
   }))
-}
-
-/// The end of a run as JS reads it.
-fn ended(result: Result<RunOutput, CodegraphError>, started: Instant) -> ChildEnd {
-  let run_ms = millis_f64(started.elapsed());
-  match result {
-    Ok(out) => ChildEnd {
-      stdout: Some(collected(out.stdout)),
-      stderr_tail: Some(out.stderr_tail),
-      exit_code: out.exit.code,
-      signal: out.exit.signal,
-      run_ms: millis_f64(out.duration),
-      problem: None,
-    },
-    Err(err) => ChildEnd {
-      stdout: None,
-      stderr_tail: None,
-      exit_code: None,
-      signal: None,
-      run_ms,
-      problem: Some(Problem::of(&err)),
-    },
-  }
-}
-
-/// Where a run's end goes: a callback that keeps the host alive until called, or one that does
-/// not (a background run).
-enum End {
-  Strong(Strong<ChildEnd>),
-  Weak(Weak<ChildEnd, ChildEnd>),
-}
-
-impl End {
-  fn call(&self, end: ChildEnd) {
-    let mode = ThreadsafeFunctionCallMode::NonBlocking;
-    match self {
-      Self::Strong(f) => f.call(end, mode),
-      Self::Weak(f) => f.call(end, mode),
-    };
-  }
 }
 
 /// Where the host's answer to one check goes.
@@ -296,6 +150,31 @@ type LaunchAsk = (HostLaunch, Feed, oneshot::Sender<Launched>);
 /// A check as the core asks it (JSON) and where the answer goes.
 type CheckAsk = (String, oneshot::Sender<Result<String, String>>);
 
+/// Whether the host said it can answer the core's checks, and who waits for it to.
+static READY: AtomicBool = AtomicBool::new(false);
+static READY_NOW: OnceLock<Notify> = OnceLock::new();
+
+/// The host can answer the core's checks now (its worker has loaded the core).
+#[napi(js_name = "hostReady")]
+pub fn host_ready() {
+  READY.store(true, Ordering::Release);
+  READY_NOW.get_or_init(Notify::new).notify_waiters();
+}
+
+/// Waits until the host is ready ([`host_ready`]); whether it had to wait.
+pub(crate) async fn ready() -> bool {
+  let now = READY_NOW.get_or_init(Notify::new);
+  let mut waited = false;
+  loop {
+    let told = now.notified();
+    if READY.load(Ordering::Acquire) {
+      return waited;
+    }
+    waited = true;
+    told.await;
+  }
+}
+
 /// Sets the host (see the module comment). Neither function keeps the host alive by itself.
 #[napi(js_name = "setHost")]
 pub fn set_host(
@@ -311,8 +190,6 @@ pub fn set_host(
         let child = HostChild {
           feed,
           launched: Some(launched),
-          pipes: None,
-          cancel: Cancel::default(),
         };
         Ok(FnArgs::from((LaunchSpec::of(&asked), child)))
       },
@@ -342,4 +219,12 @@ pub fn set_host(
     }
   }));
   Ok(())
+}
+
+/// The CLI `root`'s live descendants that left its process group (Linux's `/proc`, read through
+/// the host's root): the host SIGKILLs them before the group when the core says "strays"
+/// (crates/core/src/pid.rs).
+#[napi(js_name = "straysOf")]
+pub fn strays_of(root: u32) -> Vec<u32> {
+  pi_codegraph_core::pid::descendants_outside_group(root)
 }

@@ -1,10 +1,11 @@
 //! The napi surface of pi-codegraph: `runCommand()`, `runGit()`, `diagnose()`,
 //! `releaseFullOutputs()`, `setPackageCli()` and the contract's limits (src/runner_calls.rs),
 //! `scanSource()`, `changedSource()` (src/source_scan.rs) and `outlineSource()`
-//! (src/source_outline.rs), `copyIndex()` (src/index_copy.rs). Built for WebAssembly: the source
-//! calls (src/wasm.rs), a run's output collectors (src/output.rs), a call's arguments and its
-//! exit's verdict (src/call.rs), and the checks before and after a run, a diagnosis's and git's
-//! (src/checks.rs, src/survey.rs, with the host's answers: src/host_answers.rs). Only conversion lives in this crate: `args` reads the JS
+//! (src/source_outline.rs), `copyIndex()` (src/index_copy.rs). Built for WebAssembly too: the same
+//! calls (the long-lived server's aside) on the core's own threads (src/host_threads.rs) with its
+//! host starting each child (src/host_child.rs), the source calls synchronous for the Node
+//! runner's worker (src/wasm.rs), and a call's checks answered there with the host's facts
+//! (src/host_answers.rs). Only conversion lives in this crate: `args` reads the JS
 //! arguments, `abort` links an `AbortSignal`, `env_capture` reads the environment as JS sees it,
 //! `convert` turns the core's results into JS values, and `types` declares their shapes.
 //! Everything that does the work is in `pi-codegraph-core` (crates/core).
@@ -18,12 +19,8 @@
 // (src/wasm.rs) for the JS runner's worker.
 mod abort;
 mod args;
-#[cfg(target_family = "wasm")]
-mod call;
 #[cfg(not(target_family = "wasm"))]
 mod change_watch;
-#[cfg(target_family = "wasm")]
-mod checks;
 mod convert;
 mod env_capture;
 mod git_call;
@@ -34,39 +31,25 @@ mod host_child;
 #[cfg(target_family = "wasm")]
 mod host_threads;
 mod index_copy;
-#[cfg(target_family = "wasm")]
-mod output;
-#[cfg(not(target_family = "wasm"))]
 mod runner_calls;
 mod runtime;
 mod source_outline;
 mod source_scan;
-#[cfg(target_family = "wasm")]
-mod survey;
 #[cfg(not(target_family = "wasm"))]
 mod threaded;
 mod types;
 #[cfg(target_family = "wasm")]
 mod wasm;
 
-#[cfg(target_family = "wasm")]
-pub use call::*;
 #[cfg(not(target_family = "wasm"))]
 pub use change_watch::*;
-#[cfg(target_family = "wasm")]
-pub use checks::*;
 pub use git_call::*;
 #[cfg(target_family = "wasm")]
 pub use host_child::*;
 #[cfg(target_family = "wasm")]
 pub use host_threads::*;
 pub use index_copy::*;
-#[cfg(target_family = "wasm")]
-pub use output::*;
-#[cfg(not(target_family = "wasm"))]
 pub use runner_calls::*;
 pub use source_outline::*;
 pub use source_scan::*;
-#[cfg(target_family = "wasm")]
-pub use survey::*;
 pub use types::*;

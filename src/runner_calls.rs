@@ -11,7 +11,9 @@ use napi_derive::napi;
 use pi_codegraph_core::child::{self, Cancel, ProgressFn};
 use pi_codegraph_core::command_run::{self, Failure, DEFAULT_TIMEOUT};
 use pi_codegraph_core::errors::CodegraphError;
-use pi_codegraph_core::{caps, full_output, warm};
+#[cfg(not(target_family = "wasm"))]
+use pi_codegraph_core::warm;
+use pi_codegraph_core::{caps, full_output};
 
 use crate::git_call::since;
 use crate::types::{AddonDiagnosis, Progress};
@@ -67,6 +69,12 @@ pub fn run_command<'env>(
   let snapshot = env_capture::js_environment(env);
 
   let work = async move {
+    // The host's load is not the call's time (see `host_ready`).
+    let started = if runtime::host_ready().await {
+      tokio::time::Instant::now()
+    } else {
+      started
+    };
     let args = match args {
       Ok(args) => args,
       Err(e) => return Err(Box::new((e, since(started)))),
@@ -133,7 +141,10 @@ pub fn diagnose<'env>(
     .map(PathBuf::from)
     .filter(|p| p.is_absolute());
   let for_settle = cwd.clone();
-  let work = async move { command_run::diagnose_for(cwd, on_behalf_of, snapshot).await };
+  let work = async move {
+    runtime::host_ready().await;
+    command_run::diagnose_for(cwd, on_behalf_of, snapshot).await
+  };
   runtime::promise(env, work, move |env, found| match found {
     Ok(found) => Ok(AddonDiagnosis::of(&found, for_settle)),
     Err(e) => Err(convert::js_error(&env, &e, &Failure::default())),
@@ -165,6 +176,7 @@ pub fn set_package_cli(path: Option<String>) {
   pi_codegraph_core::discovery::set_package_cli(path.map(PathBuf::from));
 }
 
+#[cfg(not(target_family = "wasm"))]
 /// Stops every long-lived CodeGraph this process runs (`codegraph serve --mcp`, started for calls
 /// whose description asks `warm` while the user has auto sync on): their whole trees, after their
 /// stdin closes. The Pi extension calls it at `session_shutdown` and when auto sync is turned off.
@@ -174,6 +186,7 @@ pub fn stop_warm(env: &Env) -> Result<Object<'_>> {
   runtime::promise(env, warm::stop_all(), |_, stopped| Ok(stopped.unwrap_or(0)))
 }
 
+#[cfg(not(target_family = "wasm"))]
 /// The long-lived CodeGraphs running now: `{ cwd, pid }` each (for `/codegraph doctor`).
 #[napi(ts_return_type = "Array<{ cwd: string; pid: number | null }>")]
 pub fn warm_servers() -> Vec<WarmServer> {
@@ -186,6 +199,7 @@ pub fn warm_servers() -> Vec<WarmServer> {
     .collect()
 }
 
+#[cfg(not(target_family = "wasm"))]
 #[napi(object)]
 pub struct WarmServer {
   pub cwd: String,

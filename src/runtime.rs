@@ -75,6 +75,21 @@ fn handle() -> Result<Handle, CodegraphError> {
   })
 }
 
+/// Waits until the host can answer the core's checks (the WebAssembly build's worker loaded, which
+/// compiles the core once per process: a load the addon makes before any call's clock starts);
+/// whether it had to wait. Natively at once.
+#[cfg(target_family = "wasm")]
+pub async fn host_ready() -> bool {
+  crate::host_child::ready().await
+}
+
+/// Natively there is nothing to wait for: the addon is loaded before any call.
+#[cfg(not(target_family = "wasm"))]
+#[allow(clippy::unused_async)] // the WebAssembly build's waits
+pub async fn host_ready() -> bool {
+  false
+}
+
 /// A promise settled on the JS thread with `settle(env, outcome)`, where `outcome` is what `work`
 /// returned, or why it could not run (no runtime) or did not finish (it panicked).
 pub fn promise<T, V, F, S>(env: &Env, work: F, settle: S) -> napi::Result<Object<'_>>

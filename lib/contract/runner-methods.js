@@ -6,15 +6,15 @@
 
 /** `{ [name]: { binding, wasm, optional } }`; `optional`: the glue works without it (a custom runner may lack it). */
 const RUNNER_METHODS = Object.freeze({
-  runCommand: { binding: true, wasm: false, optional: false },
-  diagnose: { binding: true, wasm: false, optional: false },
+  runCommand: { binding: true, wasm: true, optional: false },
+  diagnose: { binding: true, wasm: true, optional: false },
   releaseFullOutputs: { binding: true, wasm: true, optional: false },
   scanSource: { binding: true, wasm: true, optional: true },
   changedSource: { binding: true, wasm: true, optional: true },
   outlineSource: { binding: true, wasm: true, optional: true },
   copyIndex: { binding: true, wasm: true, optional: true },
   runGit: { binding: true, wasm: true, optional: true },
-  setPackageCli: { binding: true, wasm: false, optional: true },
+  setPackageCli: { binding: true, wasm: true, optional: true },
   stopWarm: { binding: true, wasm: false, optional: true },
   warmServers: { binding: true, wasm: false, optional: true },
   watchChanges: { binding: true, wasm: false, optional: true },
@@ -23,20 +23,24 @@ const RUNNER_METHODS = Object.freeze({
 });
 
 /**
- * What else the WebAssembly build exports, for the Node runner's host side: the child the core runs
- * once JavaScript started it (src/host_child.rs), a call's and a git description's reading, what
- * their exits mean, and a CLI's descendants outside its group (src/call.rs).
+ * What else the WebAssembly build exports, for the Node runner's host side (src/host_child.rs,
+ * src/host_threads.rs): its threads, the host it asks to start a child and answer a check, the
+ * child it feeds, and a CLI's descendants outside its group.
  */
 const WASM_HOST_EXPORTS = Object.freeze([
-  ...["HostChild", "CheckReply", "setHost", "startCoreThreads", "readCall", "saysCannotOpen", "exitProblem"],
+  "HostChild",
+  "CheckReply",
+  "setHost",
+  "hostReady",
+  "startCoreThreads",
   "straysOf",
 ]);
 
 /**
- * And the checks it runs in the Node runner's worker (src/checks.rs, src/survey.rs): each takes
- * its arguments, then the host's answers (`ask`, and `{ pid, platform, arch }`).
+ * And the check it answers in the Node runner's worker (src/host_answers.rs): a check as JSON, then
+ * the host's answers (`ask`, and `{ pid, platform, arch }`).
  */
-const WASM_WORKER_CHECKS = Object.freeze(["runChecks", "writerNow", "blockedCause", "surveyWorkspace", "answerCheck"]);
+const WASM_WORKER_CHECKS = Object.freeze(["answerCheck"]);
 
 /** The method names, in the list's order. */
 const RUNNER_METHOD_NAMES = Object.freeze(Object.keys(RUNNER_METHODS));

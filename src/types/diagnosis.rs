@@ -1,6 +1,5 @@
 //! The shape `diagnose` resolves with (in its own file: the largest of the JS surface's shapes),
-//! filled from the core's `Diagnosis` here for both builds: the addon's `diagnose` and the
-//! WebAssembly build's `surveyWorkspace` (the Node runner's worker, src/survey.rs).
+//! filled from the core's `Diagnosis` (src/runner_calls.rs `diagnose`, in both builds).
 
 use napi_derive::napi;
 use pi_codegraph_core::diagnosis::Diagnosis;

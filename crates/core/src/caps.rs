@@ -27,7 +27,7 @@ pub const MIN_CAP_LINES: usize = 10;
 
 /// What the model may see of one command's stdout, the marker included: bytes and lines,
 /// whichever is hit first. Explore's are the maxima.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Caps {
   pub bytes: usize,
   pub lines: usize,

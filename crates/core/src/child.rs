@@ -94,6 +94,9 @@ pub struct RunSpec<'a> {
   pub cwd: &'a Path,
   pub env: &'a [(OsString, OsString)],
   pub bounds: RunBounds<'a>,
+  /// A run nothing waits for (the version probe): its child must not keep the host alive (the
+  /// WebAssembly build's host; natively a child never does).
+  pub background: bool,
 }
 
 /// How a started child is run: its deadline, cancel, caps, full-output file and progress.

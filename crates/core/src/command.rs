@@ -26,7 +26,7 @@ const MAX_SUBCOMMAND_BYTES: usize = 32;
 // Each flag is one independent field of the JS description (writesIndex, needsIndex,
 // allowInterrupted, progress): an enum would not read as the description does.
 #[allow(clippy::struct_excessive_bools)]
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Command {
   pub subcommand: String,
   pub options: Vec<String>,

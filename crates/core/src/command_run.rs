@@ -211,7 +211,7 @@ async fn run_timed(
   started: Instant,
 ) -> Result<Outcome> {
   let deadline = started + timeout;
-  let mut ready = preflight(&command, cwd, &env, deadline, timeout, &cancel)
+  let (mut ready, chosen) = preflight(&command, cwd, &env, deadline, timeout, &cancel)
     .await
     .map_err(bare)?;
   let lock_wait = wait_timed(&mut ready, &command, deadline, timeout, &cancel).await?;
@@ -226,9 +226,12 @@ async fn run_timed(
   let version = Probe::start(launch, workspace, child_env, deadline);
   let cancel_probe = cancel.clone();
   let run_started = Instant::now();
-  let spill = SpillTarget::Find {
-    tmpdir_var: env.get_set("TMPDIR").map(PathBuf::from),
-    workspace: workspace.clone(),
+  let spill = match chosen {
+    Some(chosen) => SpillTarget::Chosen(chosen),
+    None => SpillTarget::Find {
+      tmpdir_var: env.get_set("TMPDIR").map(PathBuf::from),
+      workspace: workspace.clone(),
+    },
   };
   let (result, warm) =
     serve_or_run(&command, &ready, spill, deadline, timeout, cancel, progress).await;
@@ -346,6 +349,7 @@ async fn serve_or_run(
       caps: command.caps,
       progress: progress.filter(|_| command.progress),
     },
+    background: false,
   };
   (run(spec).await, false)
 }

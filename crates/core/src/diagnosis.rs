@@ -23,7 +23,7 @@ pub struct Version {
 /// Read-only readiness report for a workspace: what a command would find, without running
 /// one. Used for the session's guidance, the status slot, `/codegraph` and `pi-codegraph
 /// doctor`.
-#[derive(Debug, Default)]
+#[derive(Debug, Default, serde::Serialize, serde::Deserialize)]
 pub struct Diagnosis {
   pub executable: Option<PathBuf>,
   /// What runs instead of `executable` (the npm shim's platform bundle), when that differs.
@@ -33,6 +33,8 @@ pub struct Diagnosis {
   pub executable_beside_package: bool,
   /// What of the user's environment an explore's child would not get.
   pub env_dropped: Vec<Dropped>,
+  /// Probed after the survey (a process): never handed over with it.
+  #[serde(skip)]
   pub cli_version: Option<Version>,
   pub index: Option<IndexFound>,
   /// The directory the CLI opens as the workspace's index (by its own rule: `CODEGRAPH_DIR`,
@@ -42,26 +44,33 @@ pub struct Diagnosis {
   /// The nearest ancestor with its own index, when the workspace has none.
   pub ancestor_index: Option<PathBuf>,
   /// Each check's own result.
+  #[serde(with = "crate::errors::relay_option")]
   pub executable_problem: Option<CodegraphError>,
+  #[serde(with = "crate::errors::relay_option")]
   pub index_problem: Option<CodegraphError>,
   /// Why a command that writes the index would be refused here (the index directory, or one of
   /// CodeGraph's files in it, is a link: not the workspace's own); a verb says it before asking.
+  #[serde(with = "crate::errors::relay_option")]
   pub write_problem: Option<CodegraphError>,
   /// Why `uninit` would be refused here (a mount point, files CodeGraph does not make).
+  #[serde(with = "crate::errors::relay_option")]
   pub remove_problem: Option<CodegraphError>,
   /// The git hooks directory a write verb's CodeGraph may write (its init installs, its uninit
   /// removes its hooks): the workspace's own `.git/hooks`; absent when it has none, and then
   /// CodeGraph writes no hooks at all (`preflight::own_git_hooks`).
   pub git_hooks: Option<PathBuf>,
   /// The first thing that stops a command that reads the index here (not installed before not indexed).
+  #[serde(with = "crate::errors::relay_option")]
   pub problem: Option<CodegraphError>,
 }
 
 /// What the CLI's version is probed with: the launch found, in the workspace, with the child's
 /// environment.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct ToProbe {
   pub launch: Launch,
   pub workspace: PathBuf,
+  #[serde(with = "crate::os_strings::pairs")]
   pub vars: Vec<(OsString, OsString)>,
 }
 

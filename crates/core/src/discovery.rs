@@ -32,11 +32,12 @@ const UNIX_NAMES: [&str; 1] = ["codegraph"];
 const WINDOWS_NAMES: [&str; 2] = ["codegraph", "codegraph.cmd"];
 
 /// What to run: `program prefix... <our args>`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Launch {
   /// The executable the user has (found on PATH or named by `PI_CODEGRAPH_BIN`).
   pub executable: PathBuf,
   pub program: PathBuf,
+  #[serde(with = "crate::os_strings::list")]
   pub prefix: Vec<OsString>,
   /// The executable resolves inside the workspace (only when the user chose so).
   pub in_workspace: bool,
@@ -50,7 +51,7 @@ pub struct Launch {
   pub exec_refused: Option<String>,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Bundle {
   pub launcher: PathBuf,
   pub version: Option<String>,

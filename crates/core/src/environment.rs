@@ -21,8 +21,9 @@ const QUIET_DEFAULTS: &[(&str, &str)] = &[
 ];
 
 /// What the child is started with, and what of the user's environment it does not get.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone, Default, serde::Serialize, serde::Deserialize)]
 pub struct ChildEnv {
+  #[serde(with = "crate::os_strings::pairs")]
   pub vars: Vec<(OsString, OsString)>,
   pub dropped: Vec<Dropped>,
 }

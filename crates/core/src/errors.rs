@@ -146,6 +146,12 @@ pub enum CodegraphError {
     subcommand: String,
     reason: GitReason,
   },
+  /// Any of the above as the WebAssembly build's worker found it and handed it back
+  /// (`off_thread`): its code and its facts, carried as they are.
+  Relayed {
+    code: ErrorCode,
+    facts: serde_json::Value,
+  },
 }
 
 impl CodegraphError {
@@ -159,14 +165,33 @@ impl CodegraphError {
 
   /// The facts as JSON, for the JS words module (`facts` on the addon's rejection).
   pub fn facts(&self) -> serde_json::Value {
+    if let Self::Relayed { facts, .. } = self {
+      return facts.clone();
+    }
     // Every field serializes (strings, numbers, tags); a failure would be a bug.
     serde_json::to_value(self).unwrap_or_default()
+  }
+
+  /// The error as its code and facts, to be handed to another build of the core ([`Self::relayed`]).
+  pub fn relay(&self) -> Relay {
+    Relay {
+      code: self.code(),
+      facts: self.facts(),
+    }
+  }
+
+  /// The error another build of the core found, from its code and facts.
+  pub fn relayed(relay: Relay) -> Self {
+    Self::Relayed {
+      code: relay.code,
+      facts: relay.facts,
+    }
   }
 }
 
 /// The stable machine-readable codes, one per [`CodegraphError`] variant. The addon mirrors them
 /// as a JS string enum; [`ErrorCode::as_str`] is the text both use.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 pub enum ErrorCode {
   InvalidRequest,
   InvalidOptions,
@@ -230,7 +255,30 @@ impl CodegraphError {
       Self::Timeout { .. } => ErrorCode::Timeout,
       Self::Cancelled { .. } => ErrorCode::Cancelled,
       Self::Git { .. } => ErrorCode::Git,
+      Self::Relayed { code, .. } => *code,
     }
+  }
+}
+
+/// An error as its code and facts, as one build of the core hands it to another (`off_thread`).
+#[derive(Debug, Clone, Serialize, serde::Deserialize)]
+pub struct Relay {
+  pub code: ErrorCode,
+  pub facts: serde_json::Value,
+}
+
+/// `Option<CodegraphError>` as a [`Relay`], for a serde `with`.
+pub mod relay_option {
+  use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+  use super::{CodegraphError, Relay};
+
+  pub fn serialize<S: Serializer>(e: &Option<CodegraphError>, s: S) -> Result<S::Ok, S::Error> {
+    e.as_ref().map(CodegraphError::relay).serialize(s)
+  }
+
+  pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<CodegraphError>, D::Error> {
+    Ok(Option::<Relay>::deserialize(d)?.map(CodegraphError::relayed))
   }
 }
 

@@ -40,6 +40,9 @@ pub const COMMON_SIGNALS: [&str; 10] = [
 pub struct Exit {
   pub code: Option<i32>,
   pub signal: Option<i32>,
+  /// The signal's usual name, one of [`COMMON_SIGNALS`] (the host's name for its number: signals
+  /// are numbered differently on Linux and macOS).
+  pub signal_name: Option<&'static str>,
 }
 
 impl Exit {
@@ -58,7 +61,44 @@ impl Exit {
     Self {
       code: status.code(),
       signal,
+      signal_name: signal.and_then(signal_name),
     }
+  }
+
+  /// The exit the host reported: its code, or the signal's number and the host's name for it.
+  pub fn told(code: Option<i32>, signal: Option<i32>, name: Option<&str>) -> Self {
+    Self {
+      code,
+      signal,
+      signal_name: name.and_then(|name| COMMON_SIGNALS.iter().find(|c| **c == name).copied()),
+    }
+  }
+}
+
+/// The usual names of the signals a crashing or killed CLI dies by.
+#[cfg(not(target_family = "wasm"))]
+fn signal_name(signal: i32) -> Option<&'static str> {
+  #[cfg(unix)]
+  {
+    let name = match signal {
+      libc::SIGSEGV => "SIGSEGV",
+      libc::SIGKILL => "SIGKILL",
+      libc::SIGABRT => "SIGABRT",
+      libc::SIGBUS => "SIGBUS",
+      libc::SIGILL => "SIGILL",
+      libc::SIGFPE => "SIGFPE",
+      libc::SIGTERM => "SIGTERM",
+      libc::SIGINT => "SIGINT",
+      libc::SIGHUP => "SIGHUP",
+      libc::SIGPIPE => "SIGPIPE",
+      _ => return None,
+    };
+    Some(name)
+  }
+  #[cfg(not(unix))]
+  {
+    let _ = signal;
+    None
   }
 }
 

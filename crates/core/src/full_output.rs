@@ -38,7 +38,7 @@ pub enum SpillTarget {
 }
 
 /// A private directory for the files, and the prefix of their names (`explore-<pid>-ns<ns>-`).
-#[derive(Debug, Clone, PartialEq, Eq, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SpillPlace {
   pub dir: PathBuf,
   pub prefix: String,

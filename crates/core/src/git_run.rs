@@ -49,13 +49,17 @@ pub async fn run_git(
     env: env.vars().to_vec(),
   };
   let found = off_thread::ask(check, deadline, command.timeout, &cancel).await;
+  let found = found.map_err(|e| command.run_failed(e.code().as_str()).unwrap_or(e))?;
   let Answer::Git {
     home,
     git,
     skipped,
     vars,
     exec_refused,
-  } = found.map_err(|e| command.run_failed(e.code().as_str()).unwrap_or(e))?;
+  } = found
+  else {
+    return Err(off_thread::unexpected(&found));
+  };
   let Some(git) = git else {
     return Err(command.failed(GitReason::NotFound { skipped }));
   };
@@ -82,6 +86,7 @@ pub async fn run_git(
       caps: command.caps,
       progress: None,
     },
+    background: false,
   })
   .await
   .map_err(|e| command.run_failed(e.code().as_str()).unwrap_or(e))?;

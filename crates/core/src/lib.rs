@@ -21,9 +21,9 @@
 //! `tests/module_graph.rs` reads every `crate::` path and fails on a cycle, or when a module is
 //! not on the floor listed here:
 //!
-//! - floor 0: caps, clock, env_snapshot, errors, host, host_watch, sanitize, source_lex, source_pattern
-//!   (numbers, facts, the caller's environment, the WebAssembly host's answers, a source file's
-//!   tokens and definitions)
+//! - floor 0: caps, clock, env_snapshot, errors, host, host_watch, os_strings, sanitize, source_lex, source_pattern
+//!   (numbers, timers, OS strings as text, facts, the caller's environment, the WebAssembly
+//!   host's answers, a source file's tokens and definitions)
 //! - floor 1: access, command, exit_verdict, files, git_command, index_dir, pid, resources, source_context
 //!   (OS primitives; a command and a git run as described)
 //! - floor 2: exec_format, full_output, index_copy, lock_holders, manifest, preflight, source_outline, source_walk
@@ -33,10 +33,11 @@
 //! - floor 4: child, environment, source_changes
 //! - floor 5: git_found, ready, warm (where git is; the checks before a run, in one pass; the
 //!   long-lived CodeGraph that answers when auto sync is on)
-//! - floor 6: diagnosis, off_thread (a survey made a diagnosis; the checks as data, answered off
-//!   the async workers)
-//! - floor 7: git_run, version (git as a child, CodeGraph's rules; the CLI's version)
-//! - floor 8: command_run (one command, start to finish: checks, run, verdict; and diagnose)
+//! - floor 6: diagnosis (a survey made a diagnosis)
+//! - floor 7: off_thread, version (the checks as data, answered off the async workers; the CLI's
+//!   version)
+//! - floor 8: command_run, git_run (one command, start to finish: checks, run, verdict; and
+//!   diagnose; git as a child, CodeGraph's rules)
 
 pub mod access;
 pub mod caps;
@@ -68,6 +69,7 @@ pub mod limits;
 mod lock_holders;
 pub mod manifest;
 pub mod off_thread;
+pub mod os_strings;
 pub mod pid;
 pub mod preflight;
 pub mod ready;

@@ -11,11 +11,18 @@ use std::time::Duration;
 use serde::{Deserialize, Serialize};
 use tokio::time::Instant;
 
+use crate::access::{index_blocked, workspace_blocked};
 use crate::child::Cancel;
 use crate::clock::timer;
+use crate::command::Command;
+use crate::diagnosis::{Diagnosis, ToProbe};
+use crate::discovery::set_package_cli;
 use crate::env_snapshot::EnvSnapshot;
-use crate::errors::{CodegraphError, SpawnReason};
+use crate::errors::{CodegraphError, Relay, SpawnReason, Writer};
+use crate::full_output::{find_place, NotKeptReason, SpillPlace};
 use crate::git_found::{find_git, GitFound};
+use crate::index_writer::{active_writer, interrupted_write, Interrupted};
+use crate::ready::{self, Ready};
 
 /// A check, as the host is asked it.
 #[derive(Debug, Clone, Serialize, Deserialize)]
@@ -28,8 +35,34 @@ pub enum Check {
   /// Where git is for the workspace `dir`, and its environment ([`find_git`]).
   FindGit {
     dir: PathBuf,
-    #[serde(with = "os_pairs")]
+    #[serde(with = "crate::os_strings::pairs")]
     env: Vec<(OsString, OsString)>,
+  },
+  /// The checks before a run ([`ready::checks`]); `package_cli`: the CLI beside the package.
+  Ready {
+    command: Command,
+    cwd: String,
+    #[serde(with = "crate::os_strings::pairs")]
+    env: Vec<(OsString, OsString)>,
+    package_cli: Option<PathBuf>,
+  },
+  /// The writer at work on the index in `dir` now ([`active_writer`]).
+  Writer { dir: PathBuf },
+  /// The write the lock files in `dir` show never finished ([`interrupted_write`]).
+  Interrupted { dir: PathBuf },
+  /// Whether the workspace vanished or was locked ([`workspace_blocked`]), and with `index_dir`
+  /// whether the index paths are accessible ([`index_blocked`]).
+  Blocked {
+    workspace: PathBuf,
+    index_dir: Option<PathBuf>,
+  },
+  /// A diagnosis's survey of `cwd` ([`ready::survey`]) made a diagnosis.
+  Survey {
+    cwd: String,
+    on_behalf_of: Option<PathBuf>,
+    #[serde(with = "crate::os_strings::pairs")]
+    env: Vec<(OsString, OsString)>,
+    package_cli: Option<PathBuf>,
   },
 }
 
@@ -45,12 +78,40 @@ pub enum Answer {
     home: PathBuf,
     git: Option<PathBuf>,
     skipped: Option<PathBuf>,
-    #[serde(with = "os_pairs")]
+    #[serde(with = "crate::os_strings::pairs")]
     vars: Vec<(OsString, OsString)>,
     /// Why the kernel would not execute git itself (the WebAssembly host's spawn would hand it
     /// to /bin/sh), when it would not.
     exec_refused: Option<String>,
   },
+  /// The checks' findings, and (the WebAssembly build's) where a cut answer's full output goes,
+  /// found now where the host's facts are (natively it is found when first needed).
+  Ready {
+    ready: Box<Ready>,
+    spill: Option<Result<SpillPlace, NotKeptReason>>,
+  },
+  Writer {
+    writer: Option<Writer>,
+  },
+  /// A problem found (an unfinished write, a blocked workspace), or none.
+  Problem {
+    #[serde(with = "crate::errors::relay_option")]
+    problem: Option<CodegraphError>,
+  },
+  Survey {
+    diagnosis: Box<Diagnosis>,
+    to_probe: Option<ToProbe>,
+  },
+  /// The check itself failed.
+  Failed {
+    error: Relay,
+  },
+}
+
+impl Answer {
+  fn failed(e: &CodegraphError) -> Self {
+    Self::Failed { error: e.relay() }
+  }
 }
 
 /// Runs `check` here, on the calling thread (with the host's facts installed, in the
@@ -73,6 +134,78 @@ pub fn answer(check: Check) -> Answer {
         exec_refused,
       }
     }
+    Check::Ready {
+      command,
+      cwd,
+      env,
+      package_cli,
+    } => {
+      beside_package(package_cli);
+      let env = EnvSnapshot::from_vars(env);
+      match ready::checks(&command, &cwd, &env) {
+        Ok(mut ready) => {
+          ready.launch.exec_refused = refused(&ready.launch.program);
+          let spill = cfg!(target_family = "wasm").then(|| {
+            let tmpdir = env.get_set("TMPDIR").map(PathBuf::from);
+            find_place(tmpdir.as_deref(), &ready.workspace)
+          });
+          Answer::Ready {
+            ready: Box::new(ready),
+            spill,
+          }
+        }
+        Err(e) => Answer::failed(&e),
+      }
+    }
+    Check::Writer { dir } => match active_writer(&dir) {
+      Ok(writer) => Answer::Writer { writer },
+      Err(e) => Answer::failed(&e),
+    },
+    Check::Interrupted { dir } => match interrupted_write(&dir) {
+      Ok(found) => Answer::Problem {
+        problem: found.map(Interrupted::error),
+      },
+      Err(e) => Answer::failed(&e),
+    },
+    Check::Blocked {
+      workspace,
+      index_dir,
+    } => Answer::Problem {
+      problem: match index_dir {
+        Some(dir) => index_blocked(&workspace, &dir),
+        None => workspace_blocked(&workspace),
+      },
+    },
+    Check::Survey {
+      cwd,
+      on_behalf_of,
+      env,
+      package_cli,
+    } => {
+      beside_package(package_cli);
+      let env = EnvSnapshot::from_vars(env);
+      match ready::survey(&cwd, on_behalf_of.as_deref(), &env) {
+        Ok(survey) => {
+          let (diagnosis, mut to_probe) = Diagnosis::of(survey);
+          if let Some(p) = to_probe.as_mut() {
+            p.launch.exec_refused = refused(&p.launch.program);
+          }
+          Answer::Survey {
+            diagnosis: Box::new(diagnosis),
+            to_probe,
+          }
+        }
+        Err(e) => Answer::failed(&e),
+      }
+    }
+  }
+}
+
+/// The CLI beside the package as the caller's build knows it: natively the same process's
+/// (already set), in the WebAssembly build's worker set from the check.
+fn beside_package(package_cli: Option<PathBuf>) {
+  if cfg!(target_family = "wasm") {
+    set_package_cli(package_cli);
   }
 }
 
@@ -98,7 +231,7 @@ pub fn refused(_program: &Path) -> Option<String> {
 }
 
 /// `check` answered off the async workers, bounded by `deadline` and `cancel` (`timeout`: what a
-/// CODEGRAPH_TIMEOUT reports).
+/// CODEGRAPH_TIMEOUT reports); a check that failed is its error.
 pub async fn ask(
   check: Check,
   deadline: Instant,
@@ -116,8 +249,16 @@ pub async fn ask(
       partial_text: String::new(),
       writer_seen: None,
     }),
-    done = answered(check) => done,
+    done = answered(check) => match done? {
+      Answer::Failed { error } => Err(CodegraphError::relayed(error)),
+      answer => Ok(answer),
+    },
   }
+}
+
+/// An answer to another check than the one asked (a bug, or a host out of step with the core).
+pub fn unexpected(answer: &Answer) -> CodegraphError {
+  checks_failed(format!("an answer to another check: {answer:?}"))
 }
 
 /// The checks' thread died, or the host could not answer: said as such.
@@ -131,10 +272,14 @@ fn checks_failed(text: String) -> CodegraphError {
 async fn answered(check: Check) -> Result<Answer, CodegraphError> {
   tokio::task::spawn_blocking(move || answer(check))
     .await
-    .map_err(|e| match e.try_into_panic() {
-      Ok(payload) => crate::resources::from_panic(payload.as_ref())
-        .unwrap_or_else(|| checks_failed("the checks panicked".into())),
-      Err(e) => checks_failed(e.to_string()),
+    .map_err(|e| {
+      let text = e.to_string();
+      match e.try_into_panic() {
+        Ok(payload) => {
+          crate::resources::from_panic(payload.as_ref()).unwrap_or_else(|| checks_failed(text))
+        }
+        Err(_) => checks_failed(text),
+      }
     })
 }
 
@@ -174,37 +319,4 @@ pub fn set_asker(ask: std::sync::Arc<AskFn>) {
   }
   #[cfg(not(target_family = "wasm"))]
   drop(ask);
-}
-
-/// Names and values as strings: the WebAssembly build's come from JS strings (UTF-8), and the
-/// answer goes back to the same build.
-mod os_pairs {
-  use std::ffi::OsString;
-
-  use serde::{Deserialize, Deserializer, Serialize, Serializer};
-
-  pub fn serialize<S: Serializer>(pairs: &[(OsString, OsString)], s: S) -> Result<S::Ok, S::Error> {
-    let lossy: Vec<(String, String)> = pairs
-      .iter()
-      .map(|(k, v)| {
-        (
-          k.to_string_lossy().into_owned(),
-          v.to_string_lossy().into_owned(),
-        )
-      })
-      .collect();
-    lossy.serialize(s)
-  }
-
-  pub fn deserialize<'de, D: Deserializer<'de>>(
-    d: D,
-  ) -> Result<Vec<(OsString, OsString)>, D::Error> {
-    let pairs: Vec<(String, String)> = Vec::deserialize(d)?;
-    Ok(
-      pairs
-        .into_iter()
-        .map(|(k, v)| (k.into(), v.into()))
-        .collect(),
-    )
-  }
 }

@@ -67,7 +67,7 @@ pub fn check_workspace(cwd: &str) -> Result<PathBuf, CodegraphError> {
 }
 
 /// The index that answers, as found by [`check_index`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct IndexFound {
   /// `<workspace>/.codegraph` (or the directory `index_dir` names), as the CLI will open it.
   pub dir: PathBuf,

@@ -23,6 +23,7 @@ use crate::preflight::{
 };
 
 /// What the checks before the run establish.
+#[derive(Debug, serde::Serialize, serde::Deserialize)]
 pub struct Ready {
   pub workspace: PathBuf,
   pub index: IndexFound,
@@ -30,6 +31,7 @@ pub struct Ready {
   /// A CodeGraph process writing the index as the checks ran.
   pub writer: Option<Writer>,
   /// For a command that reads the index, with no writer at work: the last write never finished.
+  #[serde(with = "crate::errors::relay_option")]
   pub interrupted: Option<CodegraphError>,
   /// The environment of every process this call starts (the explore and a `--version` probe).
   pub child_env: ChildEnv,

@@ -151,6 +151,7 @@ async fn probe(
       caps: crate::caps::Caps::MAX,
       progress: None,
     },
+    background: true,
   })
   .await
   {

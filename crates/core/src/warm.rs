@@ -284,7 +284,7 @@ fn output(
     stderr_tail: String::new(),
     exit: Exit {
       code: Some(i32::from(is_error)),
-      signal: None,
+      ..Exit::default()
     },
     duration: started.elapsed(),
   }

@@ -1,34 +1,35 @@
-// One CLI child (crates/core/src/child.rs), where WASI cannot start one: JavaScript starts it, hands
-// its pipes and its exit to the core, and signals its tree when the core says. The core runs it
-// (src/host_child.rs: the caps and the full-output file, the deadline, cancel, a flood, a
-// descendant holding the pipes, progress), as the native runner does, on its own thread.
+// The WebAssembly core's host (src/host_child.rs `setHost`): the core runs a call on its own threads
+// as the native addon does (crates/core/src/command_run.rs, git_run.rs) and asks JavaScript only
+// what WASI cannot do: to start a child (`launch`: spawn it, feed its pipes and exit to the core,
+// signal its tree when told) and to answer a check where the host's facts are (`answerCheck`, in
+// the worker).
 
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
-const { Problem, cancelled, exhausted, spawnFailed } = require("../../contract/problems.js");
+const { exhausted } = require("../../contract/problems.js");
 const { IS_WINDOWS } = require("../../contract/limits.js");
 const { onHostExit } = require("./host-watch.js");
 const { hostCore } = require("./wasm-core.js");
-const { killStrays, signalTree, spawnProblem, trackChild, untrackChild } = require("./child/tree.js");
-const { childEnvOf, coreCheck } = require("./source-thread.js");
+const { killStrays, signalTree, trackChild, untrackChild } = require("./child/tree.js");
+const { checksLoaded, childEnvOf, coreCheck } = require("./source-thread.js");
 const { fromUtf8 } = require("./wasm-core.js");
 
 /** Deletes every full-output file this process keeps (at its exit). */
 const releaseAll = () => hostCore().releaseFullOutputs();
 
 /**
- * The bounded stdout; its full-output file closed to others (0600) as the native runner makes it:
- * WASI creates files 0666 less the umask, in the private 0700 directory that kept others out
- * while it was written.
+ * An answer's full-output file closed to others (0600) as the native runner makes it: WASI creates
+ * files 0666 less the umask, in the private 0700 directory that kept others out while it was written.
  */
-function closedToOthers(stdout) {
-  if (stdout.fullOutput?.path && !IS_WINDOWS) {
+function closedToOthers(answer) {
+  const file = answer?.details?.fullOutputPath;
+  if (file && !IS_WINDOWS) {
     try {
-      fs.chmodSync(stdout.fullOutput.path, 0o600);
+      fs.chmodSync(file, 0o600);
     } catch {}
   }
-  return stdout;
+  return answer;
 }
 
 /** What of the environment a Worker would load code by: not given to the core's threads. */
@@ -97,7 +98,7 @@ function launch(spec, host) {
     for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe?.destroy();
     return;
   }
-  fed(child, host, false);
+  fed(child, host, spec.background);
   child.once("close", () => untrackChild(child));
   host.started((op) => (op === "strays" ? killStrays(child) : signalTree(child, op)), !IS_WINDOWS);
 }
@@ -111,12 +112,24 @@ function answerCheck(check, reply) {
 }
 
 let hostSet = false;
-/** The core with its threads started and its host set, for a call it runs itself (the git runs). */
-function coreRunning() {
+/**
+ * The core ready to run a call (synchronously: the call reads its arguments and the environment
+ * as it is made): its threads started and its host set, with `packageCli` the CLI beside the
+ * package. The worker loads the core once (it compiles the WebAssembly); the core waits for that
+ * before a call's clock starts, as the addon is loaded before its own does (`hostReady`).
+ */
+function coreRunning(packageCli) {
   coreThreads("");
   const core = hostCore();
-  if (!hostSet) core.setHost(launch, answerCheck);
-  hostSet = true;
+  if (!hostSet) {
+    core.setHost(launch, answerCheck);
+    onHostExit(releaseAll);
+    // A worker that cannot start is said by the checks themselves.
+    const ready = () => core.hostReady();
+    checksLoaded().then(ready, ready);
+    hostSet = true;
+  }
+  core.setPackageCli(packageCli);
   return core;
 }
 
@@ -128,7 +141,6 @@ function fed(child, host, background) {
     child.stdout.unref?.();
     child.stderr.unref?.();
   }
-  let signal = null; // the name of the signal that ended it
   // A pipe the core reads no more (a flood) is closed; a broken pipe just ends the stream.
   child.stdout.on("data", (chunk) => host.stdout(chunk) || child.stdout.destroy());
   child.stderr.on("data", (chunk) => host.stderr(chunk) || child.stderr.destroy());
@@ -137,90 +149,8 @@ function fed(child, host, background) {
   for (const pipe of [child.stdout, child.stderr]) pipe.on("error", () => {});
   child.on("error", () => {}); // after a successful spawn: a failed kill, nothing to report
   child.once("exit", (code, name) => {
-    signal = name;
-    host.exited(code ?? undefined, name ? (os.constants.signals[name] ?? undefined) : undefined);
-  });
-  return () => signal;
-}
-
-/**
- * Runs `launch` with `args` (an argument array, no shell, stdin /dev/null). Resolves with the
- * stdout bounded by `caps` (`{ bytes, lines }`; default the contract's maxima), the stderr tail,
- * the exit status and the duration; rejects with a Problem on spawn failure, timeout (at
- * `deadline`, a performance.now() time; `timeoutMs` is what the error reports) or cancellation,
- * after the whole tree is stopped (such a Problem, of a CLI that was started, carries `runMs`).
- * `cancel` is `{ requested, onCancel }`, raised by the caller. A `background` run (the version
- * probe) does not keep the host alive; the host's exit still kills it.
- */
-function run({ launch, args, cwd, env, timeoutMs, deadline, cancel, spill, caps, onProgress, background }) {
-  return new Promise((resolve, reject) => {
-    if (cancel.requested) return reject(cancelled()); // aborted during preflight: start nothing
-    // A file the kernel would not execute itself (the core's checks judged it: `execFormat`),
-    // which libuv would otherwise hand to /bin/sh.
-    const badFormat = launch.execFormat;
-    if (badFormat) return reject(spawnFailed({ is: "execFormat", executable: launch.executable, why: badFormat }));
-    let host;
-    try {
-      coreThreads(launch.executable);
-      host = new (hostCore().HostChild)();
-    } catch (problem) {
-      return reject(problem);
-    }
-    if (spill) onHostExit(releaseAll);
-    let child;
-    try {
-      child = spawn(launch.program, [...launch.prefix, ...args], {
-        cwd,
-        env,
-        stdio: ["ignore", "pipe", "pipe"],
-        shell: false,
-        detached: !IS_WINDOWS, // Unix: its own process group, so the whole tree can be signalled
-        windowsHide: true,
-      });
-    } catch (e) {
-      return reject(spawnProblem(launch.executable, e));
-    }
-    if (child.pid === undefined) {
-      // The spawn failed (out of descriptors for the pipes, of processes, of memory; a missing
-      // program): Node reports it as an 'error' event, with no pipes to read. Listening at once
-      // keeps an unheard 'error' from ending the host.
-      child.once("error", (e) => reject(spawnProblem(launch.executable, e)));
-      for (const pipe of [child.stdin, child.stdout, child.stderr]) pipe?.destroy();
-      return;
-    }
-    const signalName = fed(child, host, background);
-    cancel.onCancel = () => host.cancel();
-    const bounds = {
-      timeoutMs,
-      remainingMs: Math.max(0, deadline - performance.now()),
-      caps: caps ?? undefined,
-      spill: spill ?? undefined,
-      posix: !IS_WINDOWS,
-      background: Boolean(background),
-    };
-    const control = (op) => (op === "strays" ? killStrays(child) : signalTree(child, op));
-    const report = onProgress
-      ? (p) => {
-          try {
-            const ret = onProgress(p);
-            if (ret && typeof ret.then === "function") Promise.resolve(ret).catch(() => {});
-          } catch {} // a listener's bug must not break the run
-        }
-      : undefined;
-    host.drive(bounds, control, report, (end) => {
-      cancel.onCancel = null;
-      child.stdout.destroy();
-      child.stderr.destroy();
-      untrackChild(child);
-      if (end.problem) {
-        const problem = new Problem(end.problem.code, end.problem.facts);
-        problem.runMs = end.runMs; // the CLI was started: how long it ran, for the failure's details
-        return reject(problem);
-      }
-      const status = { code: end.exitCode ?? null, signal: signalName() };
-      resolve({ stdout: closedToOthers(end.stdout), stderrTail: end.stderrTail, status, durationMs: end.runMs });
-    });
+    host.exited(code ?? undefined, name ? (os.constants.signals[name] ?? undefined) : undefined, name ?? undefined);
   });
 }
 
-module.exports = { coreRunning, run };
+module.exports = { closedToOthers, coreRunning };

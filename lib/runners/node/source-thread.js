@@ -1,8 +1,8 @@
 // The host's side of the Node runner's core workers (source-worker.js, where the core runs as
 // WebAssembly): `scanSource(cwd, scan, signal?)`, `changedSource(cwd, walk)`,
 // `outlineSource(cwd, outline, signal?)` and `copyIndex(cwd, copy, signal?)` with the addon's
-// shapes, and the checks (`coreCheck`), run off the host's thread. Two workers, one per lane: the
-// checks before a run never queue behind a source call, which may take up to its deadline. Each
+// shapes, and a call's checks (`coreCheck`, asked by the core: node/child.js), run off the host's
+// thread. Two workers, one per lane: a call's checks never queue behind a source call, which may take up to its deadline. Each
 // is started on first use and kept (unreferenced while idle, so it never holds a process open).
 // Each request honours its own deadline inside the worker; should the worker not answer within
 // that deadline and a grace (a regular expression that backtracks for seconds, a read stuck on a
@@ -15,7 +15,7 @@ const { outlineDeadline } = require("../../contract/source-outline.js");
 const { coded, outlined } = require("../core-results.js");
 const { MAX_WRITE_TIMEOUT_MS } = require("../../contract/limits.js");
 const { fromUtf8, wellFormed } = require("./wasm-core.js");
-const { Problem, exhausted, osText, timedOut } = require("../../contract/problems.js");
+const { Problem } = require("../../contract/problems.js");
 const { WASM_WORKER_CHECKS } = require("../../contract/runner-methods.js");
 
 /** How long past a request's own deadline the worker may take to answer before it is ended. */
@@ -132,28 +132,6 @@ function posted(message, deadlineMs, signal) {
 /** One of the core's checks in the worker, with `args` (well-formed), given up on after `deadlineMs` and a grace. */
 const coreCheck = (op, args, deadlineMs) => posted({ op, args: wellFormed(args) }, deadlineMs, null);
 
-/**
- * One of the core's checks in its worker (src/checks.rs), given up on at `deadline` (a
- * performance.now() time): its answer, or its problem (`{ code, facts }`) rejected as a Problem; a
- * worker ended at the deadline is CODEGRAPH_TIMEOUT (the call's own bound says so first).
- */
-async function coreChecked(op, args, deadline) {
-  const remaining = Math.max(0, deadline - performance.now());
-  const answer = await coreCheck(op, args, remaining);
-  if (answer?.failure) throw coreMissing(answer.failure);
-  if (answer?.stopped) throw timedOut(Math.round(remaining), "", undefined, true);
-  if (answer?.problem) throw new Problem(answer.problem.code, answer.problem.facts);
-  return answer;
-}
-
-/**
- * The core's worker could not answer: it could not start. CODEGRAPH_RESOURCES when a resource ran
- * out (the next call tries again), else CODEGRAPH_ADDON with the worker's story.
- */
-const coreMissing = (err) =>
-  exhausted({ is: "loadAddon" }, err) ??
-  new Problem("CODEGRAPH_ADDON", { target: "wasm32-wasi", story: osText(err), core: "wasm" });
-
 /** A child's environment from the core's names and values (alternating, UTF-8). */
 function childEnvOf(pairs) {
   const env = {};
@@ -188,7 +166,6 @@ module.exports = {
   childEnvOf,
   copyIndex,
   coreCheck,
-  coreChecked,
   outlineSource,
   scanSource,
 };

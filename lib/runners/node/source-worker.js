@@ -1,11 +1,11 @@
 // The Node runner's core worker: a worker thread that runs the WebAssembly core's calls that touch
-// the filesystem (the source scan, the changed-files walk, the outline, the index copy, and the
-// checks before and after a run), so that no read of repository files, no ignore pattern, no
+// the filesystem (the source scan, the changed-files walk, the outline, the index copy, and a
+// call's checks, which the core on the host's thread asks it: `answerCheck`), so that no read of repository files, no ignore pattern, no
 // regular expression over its lines and no stat on a hung mount ever runs on the host's thread
 // (Pi's event loop). The core is the same Rust as the native addon's (crates/core), built for
 // WebAssembly (wasm32-wasip1-threads, `npm run build:wasm` into wasm/) and loaded here through
 // napi-rs's WASI loader. One request at a time, in order; each message `{ id, op, cwd, request,
-// cancel }` (a check: `{ id, op, args }`) is answered `{ id, value }` or
+// cancel }` (a check: `{ id, op: "answerCheck", args }`) is answered `{ id, value }` or
 // `{ id, error: { message, code, facts } }` (facts: a Problem, the core not loaded). source-thread.js
 // drives it.
 

@@ -1,7 +1,7 @@
 // Where the Node runner's core is: the Rust core built for WebAssembly (`npm run build:wasm`, into
 // wasm/ at the package's root, shipped in the package). source-worker.js loads it in its worker
-// for the source calls; hostCore() loads it on the host's thread for what each run computes as its
-// output streams (pure work on bytes in memory, and the full-output file's writes).
+// for the source calls and a call's checks; hostCore() loads it on the host's thread, where it runs
+// each call on threads of its own (node/child.js starts them and answers what it asks).
 
 const fs = require("node:fs");
 const path = require("node:path");

@@ -29,6 +29,8 @@ pub struct HostLaunch {
   pub args: Vec<OsString>,
   pub cwd: PathBuf,
   pub env: Vec<(OsString, OsString)>,
+  /// Nothing waits for it (the version probe): its child must not keep the host alive.
+  pub background: bool,
 }
 
 /// How the core signals a started child's tree through its host: "SIGTERM", "SIGKILL", "strays".
@@ -126,6 +128,7 @@ async fn start(spec: &RunSpec<'_>) -> Result<Started<Pipe, Pipe, HostControl>, C
     args,
     cwd: spec.cwd.to_path_buf(),
     env: spec.env.to_vec(),
+    background: spec.background,
   };
   let no_host = || io::Error::other("no host to start the child");
   let launched = match host_launch {

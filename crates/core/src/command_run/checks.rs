@@ -8,58 +8,24 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use super::WRITER_WAIT;
-use crate::access::{index_blocked, workspace_blocked};
 use crate::child::Cancel;
 use crate::command::Command;
+use crate::discovery::package_cli;
 use crate::env_snapshot::EnvSnapshot;
-use crate::errors::{CodegraphError, SpawnReason, Writer};
-use crate::index_writer::{active_writer, interrupted_write, Interrupted};
-use crate::ready;
+use crate::errors::{CodegraphError, Writer};
+use crate::full_output::{NotKeptReason, SpillPlace};
+use crate::off_thread::{ask, unexpected, Answer, Check};
 pub(super) use crate::ready::Ready;
+
+/// Where a cut answer's full output goes, or why it is not kept, as the checks found it.
+pub(super) type Chosen = std::result::Result<SpillPlace, NotKeptReason>;
 
 /// How often the lock files are read again while a writer is active.
 const WRITER_POLL: Duration = Duration::from_millis(100);
 
-/// `check` on the blocking pool (a `stat` on a hung mount blocks an async worker), bounded by
-/// the call's deadline and cancel.
-pub(super) async fn off_thread<T: Send + 'static>(
-  check: impl FnOnce() -> std::result::Result<T, CodegraphError> + Send + 'static,
-  deadline: Instant,
-  timeout: Duration,
-  cancel: &Cancel,
-) -> std::result::Result<T, CodegraphError> {
-  let task = tokio::task::spawn_blocking(check);
-  tokio::select! {
-    biased;
-    () = cancel.notified() => Err(CodegraphError::cancelled()),
-    () = crate::clock::sleep_until(deadline) => Err(CodegraphError::Timeout {
-      timeout_ms: timeout.as_millis() as u64,
-      stderr_tail: String::new(),
-      stalled: true,
-      partial_bytes: 0,
-      partial_text: String::new(),
-      writer_seen: None,
-    }),
-    done = task => done.unwrap_or_else(|e| Err(checks_failed(e))),
-  }
-}
-
-/// The checks' thread died: a resource running out (tokio panics when it cannot start a thread)
-/// or a bug, each said as such.
-fn checks_failed(e: tokio::task::JoinError) -> CodegraphError {
-  let reason = SpawnReason::ChecksFailed {
-    text: e.to_string(),
-  };
-  match e.try_into_panic() {
-    Ok(payload) => {
-      crate::resources::from_panic(payload.as_ref()).unwrap_or(CodegraphError::Spawn { reason })
-    }
-    Err(_) => CodegraphError::Spawn { reason },
-  }
-}
-
 /// The filesystem checks before anything runs ([`crate::ready::checks`]), off the async workers
-/// and bounded by the call's deadline and cancel.
+/// and bounded by the call's deadline and cancel; and where a cut answer's full output goes, when
+/// they found it (the WebAssembly build's, where the host's facts are).
 pub(super) async fn preflight(
   command: &Command,
   cwd: String,
@@ -67,16 +33,47 @@ pub(super) async fn preflight(
   deadline: Instant,
   timeout: Duration,
   cancel: &Cancel,
-) -> std::result::Result<Ready, CodegraphError> {
-  let command = command.clone();
-  let env = env.clone();
-  off_thread(
-    move || ready::checks(&command, &cwd, &env),
-    deadline,
-    timeout,
-    cancel,
-  )
-  .await
+) -> std::result::Result<(Ready, Option<Chosen>), CodegraphError> {
+  let check = Check::Ready {
+    command: command.clone(),
+    cwd,
+    env: env.vars().to_vec(),
+    package_cli: package_cli(),
+  };
+  match ask(check, deadline, timeout, cancel).await? {
+    Answer::Ready { ready, spill } => Ok((*ready, spill)),
+    other => Err(unexpected(&other)),
+  }
+}
+
+/// The writer at work on the index in `dir` now ([`crate::index_writer::active_writer`]), asked
+/// off the async workers.
+async fn active_writer(
+  dir: &Path,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: &Cancel,
+) -> std::result::Result<Option<Writer>, CodegraphError> {
+  let check = Check::Writer {
+    dir: dir.to_path_buf(),
+  };
+  match ask(check, deadline, timeout, cancel).await? {
+    Answer::Writer { writer } => Ok(writer),
+    other => Err(unexpected(&other)),
+  }
+}
+
+/// A problem check (`check`: an unfinished write, a blocked workspace), asked off the async workers.
+async fn problem(
+  check: Check,
+  deadline: Instant,
+  timeout: Duration,
+  cancel: &Cancel,
+) -> std::result::Result<Option<CodegraphError>, CodegraphError> {
+  match ask(check, deadline, timeout, cancel).await? {
+    Answer::Problem { problem } => Ok(problem),
+    other => Err(unexpected(&other)),
+  }
 }
 
 /// A command that reads the index is refused when the last write never finished
@@ -95,14 +92,10 @@ pub(super) async fn refuse_interrupted(
     return Ok(());
   }
   let found = if waited {
-    let dir = dir.to_path_buf();
-    off_thread(
-      move || Ok(interrupted_write(&dir)?.map(Interrupted::error)),
-      deadline,
-      timeout,
-      cancel,
-    )
-    .await?
+    let check = Check::Interrupted {
+      dir: dir.to_path_buf(),
+    };
+    problem(check, deadline, timeout, cancel).await?
   } else {
     found
   };
@@ -158,8 +151,7 @@ async fn wait_for_writer(
       () = cancel.notified() => return Err(CodegraphError::cancelled()),
       () = crate::clock::sleep_until((now + WRITER_POLL).min(give_up)) => {}
     }
-    let dir = dir.to_path_buf();
-    writer = match off_thread(move || active_writer(&dir), deadline, timeout, cancel).await {
+    writer = match active_writer(dir, deadline, timeout, cancel).await {
       // At the deadline (or a filesystem that stalls until it) the writer is still the reason.
       Err(CodegraphError::Timeout { .. }) => return Err(busy(w)),
       other => other?,
@@ -196,16 +188,10 @@ pub(super) async fn after_failed_run(
 /// as before the run ([`active_writer`]); None when there is none, or when the filesystem does not
 /// answer within CAUSE_WAIT or the call is cancelled meanwhile.
 async fn writer_now(dir: &Path, cancel: &Cancel) -> Option<Writer> {
-  let dir = dir.to_path_buf();
-  off_thread(
-    move || active_writer(&dir),
-    Instant::now() + CAUSE_WAIT,
-    CAUSE_WAIT,
-    cancel,
-  )
-  .await
-  .ok()
-  .flatten()
+  active_writer(dir, Instant::now() + CAUSE_WAIT, CAUSE_WAIT, cancel)
+    .await
+    .ok()
+    .flatten()
 }
 
 /// How long the checks after a failure may take (a local stat and access(2) take microseconds; a
@@ -220,14 +206,11 @@ pub(super) async fn blocked_cause(
   dir: Option<&Path>,
   cancel: &Cancel,
 ) -> Option<CodegraphError> {
-  let (ws, dir) = (workspace.to_path_buf(), dir.map(Path::to_path_buf));
-  let check = move || {
-    Ok(match dir {
-      Some(dir) => index_blocked(&ws, &dir),
-      None => workspace_blocked(&ws),
-    })
+  let check = Check::Blocked {
+    workspace: workspace.to_path_buf(),
+    index_dir: dir.map(Path::to_path_buf),
   };
-  off_thread(check, Instant::now() + CAUSE_WAIT, CAUSE_WAIT, cancel)
+  problem(check, Instant::now() + CAUSE_WAIT, CAUSE_WAIT, cancel)
     .await
     .ok()
     .flatten()

@@ -5,8 +5,12 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::child::Cancel;
 pub use crate::diagnosis::Diagnosis;
+use crate::discovery::package_cli;
 use crate::env_snapshot::EnvSnapshot;
+use crate::errors::CodegraphError;
+use crate::off_thread::{ask, Answer, Check};
 use crate::version::Probe;
 
 /// How long `diagnose` waits for a `--version` probe (package metadata needs none): a slow CLI
@@ -27,13 +31,20 @@ pub async fn diagnose_for(
   env: EnvSnapshot,
 ) -> Diagnosis {
   let deadline = Instant::now() + DIAGNOSE_TIMEOUT;
-  let checks_env = env.clone();
-  let checks = tokio::task::spawn_blocking(move || {
-    crate::ready::survey(&cwd, on_behalf_of.as_deref(), &checks_env)
-  });
-  let (mut d, to_probe) = match crate::clock::timeout_at(deadline, checks).await {
-    Ok(Ok(Ok(survey))) => Diagnosis::of(survey),
-    Ok(Ok(Err(e))) => return Diagnosis::failed(e),
+  let check = Check::Survey {
+    cwd,
+    on_behalf_of,
+    env: env.vars().to_vec(),
+    package_cli: package_cli(),
+  };
+  let (mut d, to_probe) = match ask(check, deadline, DIAGNOSE_TIMEOUT, &Cancel::default()).await {
+    Ok(Answer::Survey {
+      diagnosis,
+      to_probe,
+    }) => (*diagnosis, to_probe),
+    // The survey's own problem (a workspace it cannot use).
+    Err(e @ CodegraphError::Relayed { .. }) => return Diagnosis::failed(e),
+    // Not within the bound (a hung mount), or the checks could not run.
     _ => return Diagnosis::unanswered(),
   };
   if let Some(p) = to_probe {

@@ -20,35 +20,9 @@ pub(super) fn classify_exit(
   let exited = Exited {
     code: out.exit.code,
     signal: out.exit.signal,
-    signal_name: out.exit.signal.and_then(signal_name),
+    signal_name: out.exit.signal_name,
     stderr_tail: &out.stderr_tail,
     stdout_text: &out.stdout.text,
   };
   exit_verdict::classify_exit(&exited, workspace, &index.dir, blocked)
-}
-
-/// The usual names of the signals a crashing or killed CLI dies by.
-fn signal_name(signal: i32) -> Option<&'static str> {
-  #[cfg(unix)]
-  {
-    let name = match signal {
-      libc::SIGSEGV => "SIGSEGV",
-      libc::SIGKILL => "SIGKILL",
-      libc::SIGABRT => "SIGABRT",
-      libc::SIGBUS => "SIGBUS",
-      libc::SIGILL => "SIGILL",
-      libc::SIGFPE => "SIGFPE",
-      libc::SIGTERM => "SIGTERM",
-      libc::SIGINT => "SIGINT",
-      libc::SIGHUP => "SIGHUP",
-      libc::SIGPIPE => "SIGPIPE",
-      _ => return None,
-    };
-    Some(name)
-  }
-  #[cfg(not(unix))]
-  {
-    let _ = signal;
-    None
-  }
 }

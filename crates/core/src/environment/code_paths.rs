@@ -69,7 +69,7 @@ const NO_CWD_SEARCH: &str = "NoDefaultCurrentDirectoryInExePath";
 const NODE_CWD_OPTIONS: &[&str] = &["--experimental-default-config-file"];
 
 /// One entry kept from the child, for `details`, doctor and `/codegraph`.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Dropped {
   pub variable: String,
   /// The entry as it was (lossy UTF-8); lib/words/ shows it printable and bounded.
@@ -78,7 +78,7 @@ pub struct Dropped {
 }
 
 /// Why an entry may not reach the child: a tag lib/words/environment.js words.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum DropReason {
   /// An empty entry means the working directory: the workspace.

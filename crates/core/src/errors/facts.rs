@@ -71,7 +71,7 @@ impl Resource {
 }
 
 /// A live process writing the index (as a fact: `{ lock, pid, rebuild, outside }`, the lock raw).
-#[derive(Debug, Clone, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, serde::Deserialize)]
 pub struct Writer {
   /// The lock file that names it (for a database still being created: the database itself).
   #[serde(serialize_with = "lossy")]
@@ -86,7 +86,7 @@ pub struct Writer {
 }
 
 /// Why a writer whose pid this namespace lacks may still be writing.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub enum Outside {
   /// A process outside this pid namespace holds the index database open.

@@ -66,6 +66,7 @@ impl FakeCli {
           caps: pi_codegraph_core::caps::Caps::MAX,
           progress: None,
         },
+        background: false,
       })
       .await;
       if !text_file_busy(&result) || start.elapsed() >= PATIENCE {
