@@ -2,7 +2,7 @@
 //! (src/host_threads.rs), starts a child and asks a check. WASI can neither start nor signal a
 //! process, so the core asks its host (the Node runner, lib/runners/node/child.js) through
 //! `setHost(launch, check)`: `launch(spec, child)` starts the CLI and feeds its pipes and exit into
-//! `child` (a [`HostChild`]); `check(json, reply)` has the core in the host's worker answer a check
+//! `child` (a [`HostChild`]); `check(json, msLeft, reply)` has the core in the host's worker answer a check
 //! (crates/core/src/off_thread.rs), where the host's facts are, and hands the answer to `reply`.
 //! Everything else of a run (the caps, the deadline, cancel, the tree stopped) is the core's
 //! (`child::drive`), as natively.
@@ -19,7 +19,7 @@ use napi::Status;
 use napi_derive::napi;
 use pi_codegraph_core::child::host::{self, Feed, HostLaunch, Launched, Signal};
 use pi_codegraph_core::exit_verdict::Exit;
-use pi_codegraph_core::off_thread;
+use pi_codegraph_core::off_thread::{self, Unanswered};
 use tokio::sync::{oneshot, Notify};
 
 /// A JS function called from the core's threads, not keeping the host alive by itself.
@@ -132,23 +132,42 @@ fn signal_of(control: Function<String, ()>) -> napi::Result<Signal> {
 
 /// Where the host's answer to one check goes.
 #[napi]
-pub struct CheckReply(Option<oneshot::Sender<Result<String, String>>>);
+pub struct CheckReply(Option<oneshot::Sender<Result<String, Unanswered>>>);
 
 #[napi]
 impl CheckReply {
-  /// The answer (JSON), or, with none, why there is none.
+  /// The answer (JSON).
   #[napi]
-  pub fn answer(&mut self, json: Option<String>, why: Option<String>) {
+  pub fn answer(&mut self, json: String) {
+    self.send(Ok(json));
+  }
+
+  /// No answer: the host could not run the check (its OS error's code, when it has one, and its
+  /// words).
+  #[napi]
+  pub fn failed(&mut self, code: Option<String>, text: String) {
+    self.send(Err(Unanswered::Failed { code, text }));
+  }
+
+  /// No answer: the check was ended with its worker, held past the time it had.
+  #[napi]
+  pub fn lost(&mut self) {
+    self.send(Err(Unanswered::Lost));
+  }
+}
+
+impl CheckReply {
+  fn send(&mut self, answer: Result<String, Unanswered>) {
     if let Some(tx) = self.0.take() {
-      let _ = tx.send(json.ok_or_else(|| why.unwrap_or_else(|| "no answer".into())));
+      let _ = tx.send(answer);
     }
   }
 }
 
 /// A launch as the core asks it: what to start, where its child goes, where the answer goes.
 type LaunchAsk = (HostLaunch, Feed, oneshot::Sender<Launched>);
-/// A check as the core asks it (JSON) and where the answer goes.
-type CheckAsk = (String, oneshot::Sender<Result<String, String>>);
+/// A check as the core asks it (JSON), the milliseconds it has, and where the answer goes.
+type CheckAsk = (String, f64, oneshot::Sender<Result<String, Unanswered>>);
 
 /// Whether the host said it can answer the core's checks, and who waits for it to.
 static READY: AtomicBool = AtomicBool::new(false);
@@ -179,7 +198,7 @@ pub(crate) async fn ready() -> bool {
 #[napi(js_name = "setHost")]
 pub fn set_host(
   launch: Function<FnArgs<(LaunchSpec, HostChild)>, ()>,
-  check: Function<FnArgs<(String, CheckReply)>, ()>,
+  check: Function<FnArgs<(String, f64, CheckReply)>, ()>,
 ) -> napi::Result<()> {
   let launch: Weak<LaunchAsk, FnArgs<(LaunchSpec, HostChild)>> = launch
     .build_threadsafe_function()
@@ -203,19 +222,23 @@ pub fn set_host(
       );
     }
   }));
-  let check: Weak<CheckAsk, FnArgs<(String, CheckReply)>> = check
+  let check: Weak<CheckAsk, FnArgs<(String, f64, CheckReply)>> = check
     .build_threadsafe_function()
     .weak::<true>()
     .build_callback(
       |ctx: napi::threadsafe_function::ThreadsafeCallContext<CheckAsk>| {
-        let (json, reply) = ctx.value;
-        Ok(FnArgs::from((json, CheckReply(Some(reply)))))
+        let (json, left_ms, reply) = ctx.value;
+        Ok(FnArgs::from((json, left_ms, CheckReply(Some(reply)))))
       },
     )?;
   let check = Mutex::new(check);
-  off_thread::set_asker(Arc::new(move |json, reply| {
+  off_thread::set_asker(Arc::new(move |json, left, reply| {
     if let Ok(f) = check.lock() {
-      f.call((json, reply), ThreadsafeFunctionCallMode::NonBlocking);
+      let left_ms = crate::types::millis_f64(left);
+      f.call(
+        (json, left_ms, reply),
+        ThreadsafeFunctionCallMode::NonBlocking,
+      );
     }
   }));
   Ok(())

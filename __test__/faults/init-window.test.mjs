@@ -72,3 +72,37 @@ eachRunner("the index while `codegraph init` creates it, before its lock", ({ ex
     });
   }
 });
+
+// CodeGraph takes codegraph.lock in two steps (`writeFileSync(lock, pid, { flag: "wx" })`: the
+// file is created, then the pid written): a call that reads the lock between them must still see
+// a writer, and an empty lock left behind must not hold calls forever.
+eachRunner("codegraph.lock while a write takes it", ({ exploreWith }) => {
+  const emptyLock = (ageMs) => {
+    const ws = workspaceWithDb(3);
+    const lock = path.join(ws, ".codegraph", "codegraph.lock");
+    fs.writeFileSync(lock, "");
+    const at = new Date(Date.now() - ageMs);
+    fs.utimesSync(lock, at, at);
+    return ws;
+  };
+
+  test("a lock just created, no pid in it yet: a writer taking it (the call waits, then CODEGRAPH_INDEX_BUSY), the CLI never ran", async () => {
+    const ran = path.join(tempDir(), "ran");
+    const fake = fakeCli([
+      ["appendArgv0", ran],
+      ["stdout", "an answer mid-write\n"],
+    ]);
+    const outcome = await exploreWith(fake.file, "q", emptyLock(0), null, { timeoutMs: 1200 });
+    const err = expectError(outcome, "CODEGRAPH_INDEX_BUSY");
+    assert.match(err.message, /codegraph\.lock was just created and names no process yet/);
+    assert.match(err.remediation, /a CodeGraph write was taking its lock/);
+    assert.equal(fs.existsSync(ran), false, "no answer from an index being written");
+  });
+
+  test("an empty lock a minute old is no sign of a writer: the CLI answers at once", async () => {
+    const fake = fakeCli([["stdout", "an answer\n"]]);
+    const outcome = await exploreWith(fake.file, "q", emptyLock(60_000));
+    assert.equal(expectResult(outcome).text, "an answer\n");
+    assert.ok(outcome.ms < 5000, `took ${outcome.ms} ms`);
+  });
+});

@@ -29,33 +29,10 @@ class Problem extends Error {
     if (details !== undefined) this.details = details;
   }
 }
-/** `reason`: `{ is: "blank" | "nul" | "tooLong" | … }` (lib/words/reasons.js names them all). */
-const invalidOptions = (reason) => new Problem("CODEGRAPH_INVALID_OPTIONS", { reason });
-/** CODEGRAPH_WORKSPACE; `denied`: this user may not read or enter it (a permissions remediation). */
-const badWorkspace = (path, reason, denied = false) => new Problem("CODEGRAPH_WORKSPACE", { path, denied, reason });
 /** CODEGRAPH_UNTRUSTED: Pi does not trust the project `path` (ctx.isProjectTrusted()), so nothing runs there. */
 const untrusted = (path) => new Problem("CODEGRAPH_UNTRUSTED", { path });
-const notFound = (reason) => new Problem("CODEGRAPH_NOT_FOUND", { reason });
-const spawnFailed = (reason) => new Problem("CODEGRAPH_SPAWN", { reason });
 /** CODEGRAPH_NO_INDEX; `kind.is`: missing (+ ancestor), unusable (+ db), special, outside (+ resolved). */
 const noIndex = (path, reason, kind = { is: "missing" }) => new Problem("CODEGRAPH_NO_INDEX", { path, kind, reason });
-/** The last write of the index never finished (crates/core/src/index_writer.rs `interrupted_write`). */
-const indexInterrupted = (w) =>
-  new Problem("CODEGRAPH_INDEX_INTERRUPTED", { lock: w.lock, pid: w.pid, rebuild: w.rebuild });
-/**
- * CodeGraph is writing the index (a live `writer`: crates/core/src/index_writer.rs); `waitedMs` of waiting.
- * `outside` ("holder" or "unseen") only when the pid runs nowhere here but a writer may live
- * outside this pid namespace.
- */
-const indexBusy = (writer, waitedMs) =>
-  new Problem("CODEGRAPH_INDEX_BUSY", {
-    lock: writer.lock,
-    pid: writer.pid,
-    rebuild: writer.rebuild,
-    ...(writer.outside ? { outside: writer.outside } : {}),
-    waitedMs,
-  });
-
 /** The OS's own words for `err`, as a message shows them: one bounded line. */
 const osText = (err) =>
   String(err?.message ?? err)
@@ -68,46 +45,10 @@ function exhausted(step, err) {
   return resource ? new Problem("CODEGRAPH_RESOURCES", { resource, step, os: osText(err) }) : null;
 }
 
-/** What the CLI had printed when it was stopped, for details.partialText/partialBytes. */
-const partialOf = (partial) => ({ partialBytes: partial?.bytes ?? 0, partialText: partial?.text ?? "" });
-
-/**
- * CODEGRAPH_TIMEOUT; `stalled`: the workspace checks, not the CLI, did not finish. `writerSeen`:
- * the CodeGraph writer active on the index at that moment (`{ lock, pid, rebuild }`), filled in by
- * explore.js; null when none, or when the checks never reached the index.
- */
-const timedOut = (timeoutMs, stderrTail = "", partial = undefined, stalled = false) =>
-  new Problem("CODEGRAPH_TIMEOUT", { timeoutMs, stderrTail, stalled, ...partialOf(partial), writerSeen: null });
-const cancelled = (partial) => new Problem("CODEGRAPH_CANCELLED", partialOf(partial));
-
-/**
- * CODEGRAPH_GIT: git could not answer. `reason.is`: notFound (+ skipped: one inside the workspace
- * passed over), notRepository, noHead, unsafeOwner, exit (+ exitCode, stderrTail), timeout (+ timeoutMs),
- * spawn (+ os), invalid (+ problem: the description's, as the core read it: crates/core/src/git_command.rs). `subcommand`: git's.
- */
-const gitFailed = (subcommand, reason) => new Problem("CODEGRAPH_GIT", { subcommand, reason });
-
-/** A Problem with the run's `details` (anything else is a bug here, still a CODEGRAPH_SPAWN with no details). */
-function withDetails(p, details) {
-  if (!(p instanceof Problem)) return new Problem("CODEGRAPH_SPAWN", { reason: { is: "bug", text: osText(p) } }, {});
-  return new Problem(p.code, p.facts, details);
-}
-
 module.exports = {
   untrusted,
   Problem,
-  invalidOptions,
-  badWorkspace,
-  notFound,
-  gitFailed,
   noIndex,
-  indexBusy,
-  indexInterrupted,
-  spawnFailed,
-  resourceOf,
   osText,
   exhausted,
-  timedOut,
-  cancelled,
-  withDetails,
 };

@@ -1,6 +1,5 @@
 // The words of CODEGRAPH_GIT (git could not say what changed): its headline and its remediation,
-// from the facts both runners hand over (lib/contract/problems.js gitFailed,
-// crates/core/src/git_run.rs).
+// from the facts both runners hand over (crates/core/src/git_command.rs, git_run.rs).
 
 const { shownPath } = require("./paths.js");
 

@@ -5,7 +5,7 @@
 // same thing by construction.
 
 const { shownPath } = require("./paths.js");
-const { headline, queries, seconds } = require("./reasons.js");
+const { creatingDatabase, headline, queries, seconds } = require("./reasons.js");
 const { withWordedDropped } = require("./environment.js");
 const { redactTail } = require("./redact.js");
 const { notOwnRemediation } = require("./not-own.js");
@@ -69,7 +69,10 @@ function busyRemediation(f) {
   const lock = shownPath(f.lock);
   if (f.outside)
     return `Ask again once that CodeGraph has finished; pi-codegraph never removes a lock a writer may hold. If you know no CodeGraph writes this index (in a container or sandbox sharing the workspace, or anywhere else), run \`codegraph unlock\` in the workspace, or delete ${lock}.`;
-  // pid 0: no lock yet, the database is only started.
+  // pid 0: a lock just created, with no pid in it yet (a write taking it), or no lock yet and the
+  // database only started.
+  if (f.pid === 0 && !creatingDatabase(f))
+    return "Ask again in a moment: a CodeGraph write was taking its lock as this call checked. pi-codegraph never starts, stops or repeats indexing on its own.";
   if (f.pid === 0)
     return `Ask again once \`codegraph init\` has finished; pi-codegraph never starts, stops or repeats indexing on its own. If no CodeGraph process is indexing, an init was interrupted: run \`/codegraph rebuild\` in Pi (or \`codegraph index\` in the workspace; the database ${lock} is only started).`;
   return `Ask again once CodeGraph has finished writing the index; pi-codegraph never starts, stops or repeats indexing. If no CodeGraph process runs as pid ${f.pid}, the lock is stale: delete ${lock}.`;
@@ -96,7 +99,9 @@ function timeoutRemediation(f) {
   if (f.writerSeen) {
     const what = f.writerSeen.pid
       ? `pid ${f.writerSeen.pid} holds ${shownPath(f.writerSeen.lock)}`
-      : "an init is creating it";
+      : creatingDatabase(f.writerSeen)
+        ? "an init is creating it"
+        : `a write was taking ${shownPath(f.writerSeen.lock)}`;
     causes.push(`CodeGraph was writing the index while it ran (${what}): ask again once that write has finished`);
   } else if (o.lockWaitMs > 0)
     causes.push(

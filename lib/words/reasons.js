@@ -215,9 +215,13 @@ const OUTSIDE_SAYS = {
   unseen: "and processes outside Pi's pid namespace cannot be seen from here",
 };
 
+/** A writer with no pid yet: a database one page long (an init creating it), or a lock just created empty (a write taking it). */
+const creatingDatabase = (f) => f.pid === 0 && /codegraph\.db$/.test(String(f.lock));
+
 function writerSays(f) {
   const lock = shown(f.lock);
-  if (f.pid === 0) return `${lock} holds only its first page: \`codegraph init\` is creating it`;
+  if (creatingDatabase(f)) return `${lock} holds only its first page: \`codegraph init\` is creating it`;
+  if (f.pid === 0) return `${lock} was just created and names no process yet: a CodeGraph write is taking it`;
   if (f.outside)
     return `${lock} names pid ${f.pid}, which does not run in Pi's pid namespace, ${OUTSIDE_SAYS[f.outside]}: a CodeGraph in a container or sandbox that shares the workspace may be writing it`;
   const kind = f.rebuild ? "a `codegraph index` rebuild" : "`codegraph init`, `index` or `sync`";
@@ -303,4 +307,4 @@ function headline(code, facts) {
   return words ? words(facts ?? {}) : `${code} (no words for this code)`;
 }
 
-module.exports = { WORDED_FACTS, headline, queries, seconds };
+module.exports = { WORDED_FACTS, creatingDatabase, headline, queries, seconds };

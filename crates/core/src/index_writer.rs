@@ -65,7 +65,19 @@ pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, CodegraphError>
     } else {
       lock_pid(&text)
     };
-    let Some(pid) = pid else { continue };
+    let Some(pid) = pid else {
+      if !rebuild && text.trim().is_empty() && just_written(&lock) {
+        // CodeGraph creates its lock and writes its pid into it in two steps (`writeFileSync`
+        // with `wx`): an empty lock that new is a writer taking it, asked again in a moment.
+        return Ok(Some(Writer {
+          lock,
+          pid: 0,
+          rebuild,
+          outside: None,
+        }));
+      }
+      continue;
+    };
     if alive(pid, rebuild) {
       return Ok(Some(Writer {
         lock,
@@ -103,7 +115,8 @@ pub fn active_writer(index_dir: &Path) -> Result<Option<Writer>, CodegraphError>
 /// that is no longer a writer (CodeGraph was stopped mid-write: a cancelled or killed `init`,
 /// `index` or `sync` leaves its lock behind, and CodeGraph 1.6.1's own `status` then says the
 /// index run never finished). Call it when [`active_writer`] found none. A lock without a pid
-/// (empty, or text CodeGraph never writes) is no sign: CodeGraph writes the pid with the file.
+/// (empty, or text CodeGraph never writes) is no sign (an empty one just created is a write
+/// taking it: [`active_writer`]).
 /// `rebuild` says a stale `rebuild.pid` is beside it. `codegraph unlock` (or the next write)
 /// removes the lock: then the index is used as it is.
 pub fn interrupted_write(index_dir: &Path) -> Result<Option<Interrupted>, CodegraphError> {
@@ -166,6 +179,17 @@ fn being_created(db: &Path) -> Result<bool, CodegraphError> {
   };
   let pages = u32::from_be_bytes([header[28], header[29], header[30], header[31]]);
   Ok(len == page && pages <= 1)
+}
+
+/// How long after its last write an empty lock may still be one CodeGraph is taking (it writes
+/// its pid in the same call that creates the file); older, it is no sign of a writer.
+const TAKING_LOCK: std::time::Duration = std::time::Duration::from_secs(2);
+
+/// Whether `lock` was written within [`TAKING_LOCK`] (a clock that went back counts as just).
+fn just_written(lock: &Path) -> bool {
+  std::fs::metadata(lock)
+    .and_then(|m| m.modified())
+    .is_ok_and(|t| t.elapsed().map_or(true, |age| age < TAKING_LOCK))
 }
 
 /// A lock file's text, when it is a small regular file (absent, special or unreadable: none).

@@ -249,7 +249,7 @@ pub async fn ask(
       partial_text: String::new(),
       writer_seen: None,
     }),
-    done = answered(check) => match done? {
+    done = answered(check, deadline) => match done? {
       Answer::Failed { error } => Err(CodegraphError::relayed(error)),
       answer => Ok(answer),
     },
@@ -269,7 +269,7 @@ fn checks_failed(text: String) -> CodegraphError {
 }
 
 #[cfg(not(target_family = "wasm"))]
-async fn answered(check: Check) -> Result<Answer, CodegraphError> {
+async fn answered(check: Check, _deadline: Instant) -> Result<Answer, CodegraphError> {
   tokio::task::spawn_blocking(move || answer(check))
     .await
     .map_err(|e| {
@@ -284,7 +284,7 @@ async fn answered(check: Check) -> Result<Answer, CodegraphError> {
 }
 
 #[cfg(target_family = "wasm")]
-async fn answered(check: Check) -> Result<Answer, CodegraphError> {
+async fn answered(check: Check, deadline: Instant) -> Result<Answer, CodegraphError> {
   let asker = ASKER
     .read()
     .unwrap_or_else(std::sync::PoisonError::into_inner)
@@ -294,16 +294,38 @@ async fn answered(check: Check) -> Result<Answer, CodegraphError> {
   };
   let json = serde_json::to_string(&check).map_err(|e| checks_failed(e.to_string()))?;
   let (tx, rx) = tokio::sync::oneshot::channel();
-  asker(json, tx);
+  let left = deadline.saturating_duration_since(Instant::now());
+  asker(json, left, tx);
   match rx.await {
     Ok(Ok(json)) => serde_json::from_str(&json).map_err(|e| checks_failed(e.to_string())),
-    Ok(Err(text)) => Err(checks_failed(text)),
+    Ok(Err(Unanswered::Failed { code, text })) => {
+      // Out of descriptors, memory or threads for the worker: a resource, said as one.
+      let os = code.map(|code| crate::host::os_error(&code, &text));
+      let exhausted =
+        os.and_then(|e| crate::resources::exhausted(crate::errors::Step::AddonThread, &e));
+      Err(exhausted.unwrap_or_else(|| checks_failed(text)))
+    }
+    // Held past its time (a stat on a hung mount) and ended with its worker: the call's own
+    // deadline says so (CODEGRAPH_TIMEOUT, stalled), as natively.
+    Ok(Err(Unanswered::Lost)) => std::future::pending().await,
     Err(_) => Err(checks_failed("the host dropped the checks".into())),
   }
 }
 
-/// Asks the host a check (JSON) and sends its answer (JSON), or why there is none, once.
-pub type AskFn = dyn Fn(String, tokio::sync::oneshot::Sender<Result<String, String>>) + Send + Sync;
+/// Why the host gave no answer to a check.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Unanswered {
+  /// The host could not run it (its worker could not start): the OS error's code, when there is
+  /// one (`EMFILE`, as Node names it), and its words.
+  Failed { code: Option<String>, text: String },
+  /// The host ended it with its worker, held past the time it had (a stat on a hung mount).
+  Lost,
+}
+
+/// Asks the host a check (JSON), with the time it has, and sends its answer (JSON), or why there
+/// is none, once.
+pub type AskFn =
+  dyn Fn(String, Duration, tokio::sync::oneshot::Sender<Result<String, Unanswered>>) + Send + Sync;
 
 #[cfg(target_family = "wasm")]
 static ASKER: std::sync::RwLock<Option<std::sync::Arc<AskFn>>> = std::sync::RwLock::new(None);

@@ -7,7 +7,7 @@
 const { spawn } = require("node:child_process");
 const fs = require("node:fs");
 const os = require("node:os");
-const { exhausted } = require("../../contract/problems.js");
+const { exhausted, osText } = require("../../contract/problems.js");
 const { IS_WINDOWS } = require("../../contract/limits.js");
 const { onHostExit } = require("./host-watch.js");
 const { hostCore } = require("./wasm-core.js");
@@ -70,9 +70,6 @@ function coreThreads(executable) {
   threadsStarted = true;
 }
 
-/** How long the worker may take over one of a call's checks (each takes milliseconds; a hung mount ends it). */
-const CHECK_BOUND_MS = 10000;
-
 /**
  * Starts what the core asks (src/host_child.rs `setHost`): `spec`'s program with its arguments (no
  * shell, stdin /dev/null), in its directory, with exactly its environment (every string UTF-8), fed
@@ -103,11 +100,20 @@ function launch(spec, host) {
   host.started((op) => (op === "strays" ? killStrays(child) : signalTree(child, op)), !IS_WINDOWS);
 }
 
-/** One of a call's checks (JSON), answered by the core in its worker, where the host's facts are. */
-function answerCheck(check, reply) {
-  coreCheck("answerCheck", [check], CHECK_BOUND_MS).then(
-    (answer) => (typeof answer === "string" ? reply.answer(answer, null) : reply.answer(null, "the checks stopped")),
-    (err) => reply.answer(null, String(err?.message ?? err)),
+/**
+ * One of a call's checks (JSON), answered by the core in its worker, where the host's facts are,
+ * within the `msLeft` of the call: a worker held past that (a stat on a hung mount) is ended, and
+ * the call's own deadline says so.
+ */
+function answerCheck(check, msLeft, reply) {
+  coreCheck("answerCheck", [check], msLeft).then(
+    (answer) => {
+      if (typeof answer === "string") reply.answer(answer);
+      else if (answer?.failure)
+        reply.failed(answer.failure.code ?? null, osText(answer.failure)); // the worker could not start
+      else reply.lost();
+    },
+    (err) => reply.failed(null, String(err?.message ?? err)),
   );
 }
 

@@ -162,7 +162,6 @@ const copyIndex = (cwd, copy, signal) =>
 module.exports = {
   changedSource,
   checksLoaded,
-  checksReady,
   childEnvOf,
   copyIndex,
   coreCheck,

@@ -44,13 +44,35 @@ fn a_live_lock_names_its_writer_and_a_rebuild_comes_first() {
 }
 
 #[test]
+fn an_empty_lock_is_a_writer_taking_it_only_while_it_is_new() {
+  let dir = index_dir();
+  let lock = dir.path().join("codegraph.lock");
+  std::fs::write(&lock, "").unwrap();
+  let taking = writer(dir.path()).expect("a lock created this instant is being taken");
+  assert_eq!(
+    (taking.pid, taking.rebuild, taking.lock.clone()),
+    (0, false, lock.clone())
+  );
+  let old = std::time::SystemTime::now() - std::time::Duration::from_mins(1);
+  std::fs::File::options()
+    .write(true)
+    .open(&lock)
+    .and_then(|f| f.set_modified(old))
+    .unwrap();
+  assert_eq!(
+    writer(dir.path()),
+    None,
+    "an empty lock a minute old is no sign"
+  );
+}
+
+#[test]
 fn stale_malformed_and_foreign_files_are_not_writers() {
   let dir = index_dir();
   let lock = dir.path().join("codegraph.lock");
   let dead = dead_pid();
   for content in [
     dead.to_string(),
-    String::new(),
     "not a pid".into(),
     "0".into(),
     "-1".into(),

@@ -2,7 +2,6 @@
 
 const { spawnSync } = require("node:child_process");
 const path = require("node:path");
-const { exhausted, notFound, osText, spawnFailed } = require("../../../contract/problems.js");
 const { onHostExit, unwatchGroup, watchGroup } = require("../host-watch.js");
 const { IS_WINDOWS } = require("../../../contract/limits.js");
 const { hostCore } = require("../wasm-core.js");
@@ -57,27 +56,9 @@ function killStrays(child) {
   }
 }
 
-function spawnProblem(executable, err) {
-  // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
-  const resources = exhausted({ is: "start", executable }, err);
-  if (resources) return resources;
-  if (err.code === "ENOENT") return notFound({ is: "cannotExecute", executable });
-  if (err.code === "EACCES") {
-    // From exec (not executable) or from entering the workspace.
-    return spawnFailed({ is: "permission", executable });
-  }
-  // Node differs: Node refuses every .cmd/.bat without a shell (EINVAL); the addon escapes its
-  // arguments for cmd.exe. npm's layout never gets here (launchFor runs Node on the shim).
-  if (err.code === "EINVAL" && /\.(cmd|bat)$/i.test(executable))
-    return spawnFailed({ is: "batchLauncher", executable });
-  return spawnFailed({ is: "other", executable, os: osText(err) });
-}
-
 module.exports = {
-  runningChildren,
   trackChild,
   untrackChild,
   signalTree,
   killStrays,
-  spawnProblem,
 };
