@@ -17,7 +17,7 @@ use tokio::sync::Notify;
 use crate::caps::Caps;
 use crate::clock::timer;
 use crate::discovery::Launch;
-use crate::errors::{os_text, CodegraphError, NotFoundReason, RequestReason, SpawnReason, Step};
+use crate::errors::{os_text, CodegraphError, SpawnReason, Step};
 use crate::exit_verdict::Exit;
 use crate::full_output::SpillTarget;
 use crate::limits::{Bounded, StderrTail, StdoutCollector};
@@ -28,6 +28,8 @@ pub mod host;
 #[cfg(not(target_family = "wasm"))]
 mod native;
 mod progress;
+mod spawn_error;
+use spawn_error::spawn_error;
 #[cfg(not(target_family = "wasm"))]
 pub(crate) mod tree;
 
@@ -175,39 +177,6 @@ pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
 #[cfg(target_family = "wasm")]
 pub async fn run(spec: RunSpec<'_>) -> Result<RunOutput, CodegraphError> {
   host::run(spec).await
-}
-
-/// Why a child could not start, from the OS error its spawn failed with.
-pub(crate) fn spawn_error(launch: &Launch, e: &std::io::Error) -> CodegraphError {
-  let executable = launch.executable.clone();
-  // Out of descriptors (for the pipes), processes or memory: nothing is wrong with the program.
-  if let Some(err) = exhausted(
-    Step::Start {
-      executable: executable.clone(),
-    },
-    e,
-  ) {
-    return err;
-  }
-  match e.kind() {
-    std::io::ErrorKind::NotFound => CodegraphError::NotFound {
-      reason: NotFoundReason::CannotExecute { executable },
-    },
-    // EACCES comes from exec (not executable) or from entering the workspace.
-    std::io::ErrorKind::PermissionDenied => CodegraphError::Spawn {
-      reason: SpawnReason::Permission { executable },
-    },
-    // Rust refuses batch-file arguments it cannot escape safely for cmd.exe.
-    std::io::ErrorKind::InvalidInput => CodegraphError::InvalidRequest {
-      reason: RequestReason::BatchUnsafe { executable },
-    },
-    _ => CodegraphError::Spawn {
-      reason: SpawnReason::Other {
-        executable,
-        os: os_text(e),
-      },
-    },
-  }
 }
 
 /// Runs a started child to the end within `spec`'s caps, deadline and cancel (`bounds`): its stdout into the

@@ -13,7 +13,7 @@ use crate::command::Command;
 use crate::discovery::Launch;
 use crate::env_snapshot::EnvSnapshot;
 use crate::environment::Dropped;
-use crate::errors::{CodegraphError, SpawnReason, Step};
+use crate::errors::CodegraphError;
 use crate::full_output::SpillTarget;
 use crate::limits::Bounded;
 use crate::preflight::IndexFound;
@@ -30,7 +30,7 @@ use checks::{
   after_failed_run, blocked_cause, preflight, refuse_interrupted, settle_writer, Ready,
 };
 pub use diagnose::{diagnose, diagnose_for, Diagnosis};
-use exit::classify_exit;
+use exit::{classify_exit, cli_started};
 
 pub use crate::command::DEFAULT_TIMEOUT;
 /// How long a reading command waits for CodeGraph to finish writing the index (an `init` of a small
@@ -120,22 +120,6 @@ pub type Result<T> = std::result::Result<T, Box<(CodegraphError, Failure)>>;
 
 fn bare(e: CodegraphError) -> Box<(CodegraphError, Failure)> {
   Box::new((e, Failure::default()))
-}
-
-/// Whether an error of `child::run` came after the CLI was started (a failed spawn did not).
-fn cli_started(e: &CodegraphError) -> bool {
-  matches!(
-    e,
-    CodegraphError::Timeout { .. }
-      | CodegraphError::Cancelled { .. }
-      | CodegraphError::Spawn {
-        reason: SpawnReason::Wait { .. }
-      }
-      | CodegraphError::Resources {
-        step: Step::WaitCli,
-        ..
-      }
-  )
 }
 
 /// Runs `command` in `cwd` with every guarantee: the checks, the writer policy, the quiet
@@ -305,7 +289,6 @@ async fn serve_or_run(
     workspace,
     launch,
     child_env,
-    index,
     ..
   } = ready;
   // The WebAssembly build keeps no long-lived CodeGraph: a process per call.
@@ -318,7 +301,7 @@ async fn serve_or_run(
         launch,
         workspace,
         env: &child_env.vars,
-        index_dir: &index.dir,
+        index_dir: &ready.index.dir,
         deadline,
         timeout,
         cancel: &cancel,
@@ -331,8 +314,6 @@ async fn serve_or_run(
       }
     }
   }
-  #[cfg(target_family = "wasm")]
-  let _ = index;
   // Always an argument array, never a shell; `--` ends option parsing, so a request such as
   // "-p /etc" stays the query and never becomes the CLI's `--path`.
   let args = command.argv();

@@ -1,7 +1,7 @@
-//! The native runner's side of what a non-zero exit meant (`exit_verdict.rs` decides it): the
-//! signal that ended it named.
+//! What a failed run meant, as `command_run` reads it (`exit_verdict.rs` decides an exit), in both
+//! builds: the verdict on a non-zero exit, and whether a failure came after the CLI started.
 
-use crate::errors::CodegraphError;
+use crate::errors::{CodegraphError, SpawnReason, Step};
 use crate::exit_verdict::{self, Exited};
 use crate::preflight::IndexFound;
 
@@ -25,4 +25,20 @@ pub(super) fn classify_exit(
     stdout_text: &out.stdout.text,
   };
   exit_verdict::classify_exit(&exited, workspace, &index.dir, blocked)
+}
+
+/// Whether an error of `child::run` came after the CLI was started (a failed spawn did not).
+pub(super) fn cli_started(e: &CodegraphError) -> bool {
+  matches!(
+    e,
+    CodegraphError::Timeout { .. }
+      | CodegraphError::Cancelled { .. }
+      | CodegraphError::Spawn {
+        reason: SpawnReason::Wait { .. }
+      }
+      | CodegraphError::Resources {
+        step: Step::WaitCli,
+        ..
+      }
+  )
 }
